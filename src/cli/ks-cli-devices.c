@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ks-cli"
+
+#include "ks-cli.h"
+#include "ks-ogs.h"
+
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+
+static char *
+format_bytes (guint64 bytes)
+{
+  if (bytes == 0)
+    return g_strdup ("-");
+  return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
+}
+
+static void
+print_device (guint     index,
+              KsDevice *device)
+{
+  const KsDeviceInfo *info = ks_device_get_info (device);
+  g_autofree char *local = format_bytes (info->local_mem);
+  g_autofree char *global = format_bytes (info->global_mem);
+  g_autofree char *alloc = format_bytes (info->max_alloc);
+  guint cores = ks_device_get_cores_per_cu (device);
+  KsOgsPrediction p;
+
+  g_print ("[%u] %s  (%s)\n", index, info->name, info->id);
+  g_print ("    backend %-8s type %-6s vendor %s\n", ks_backend_to_string (info->backend),
+           ks_device_type_to_string (info->type), info->vendor);
+  g_print ("    platform %s, driver %s\n", info->platform_name, info->driver_version);
+  if (info->cc_major >= 0)
+    g_print ("    compute capability %d.%d\n", info->cc_major, info->cc_minor);
+  g_print ("    compute units %u, cores per unit %s%u (%s)\n", info->compute_units,
+           cores ? "" : "unknown ", cores, ks_device_get_cores_source (device));
+  if (info->backend != KS_BACKEND_HOST)
+    g_print ("    max work-group %" G_GSIZE_FORMAT ", item sizes %" G_GSIZE_FORMAT " x %"
+             G_GSIZE_FORMAT " x %" G_GSIZE_FORMAT ", preferred multiple %" G_GSIZE_FORMAT "\n",
+             info->max_work_group_size, info->max_work_item_sizes[0], info->max_work_item_sizes[1],
+             info->max_work_item_sizes[2], info->preferred_multiple);
+  g_print ("    memory: global %s, largest buffer %s, local %s; double precision %s\n",
+           global, alloc, local, info->has_fp64 ? "yes" : "no");
+  if (info->backend != KS_BACKEND_HOST)
+    {
+      if (ks_ogs_predict (info->preferred_multiple, cores, info->compute_units,
+                          info->max_work_group_size, &p))
+        {
+          g_autofree char *why = ks_ogs_explain (&p);
+          g_print ("    predicted optimal work-group size: %" G_GUINT64_FORMAT "%s\n      (%s)\n",
+                   p.usable, p.exceeds_limit ? " (rule exceeds the device limit)" : "", why);
+        }
+      else
+        g_print ("    predicted optimal work-group size: unknown (needs cores per unit and the preferred multiple)\n");
+    }
+}
+
+static JsonNode *
+device_to_json (KsDevice *device)
+{
+  const KsDeviceInfo *info = ks_device_get_info (device);
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  KsOgsPrediction p;
+  gboolean have_prediction;
+
+  have_prediction = ks_ogs_predict (info->preferred_multiple, ks_device_get_cores_per_cu (device),
+                                    info->compute_units, info->max_work_group_size, &p);
+#define STR(k, v) do { json_builder_set_member_name (b, k); json_builder_add_string_value (b, v); } while (0)
+#define INT(k, v) do { json_builder_set_member_name (b, k); json_builder_add_int_value (b, v); } while (0)
+  json_builder_begin_object (b);
+  STR ("id", info->id);
+  STR ("name", info->name);
+  STR ("backend", ks_backend_to_string (info->backend));
+  STR ("type", ks_device_type_to_string (info->type));
+  STR ("vendor", info->vendor);
+  STR ("platform", info->platform_name);
+  STR ("driver_version", info->driver_version);
+  STR ("version", info->version);
+  INT ("compute_units", info->compute_units);
+  INT ("cores_per_cu", ks_device_get_cores_per_cu (device));
+  STR ("cores_per_cu_source", ks_device_get_cores_source (device));
+  INT ("max_work_group_size", info->max_work_group_size);
+  json_builder_set_member_name (b, "max_work_item_sizes");
+  json_builder_begin_array (b);
+  for (guint d = 0; d < 3; d++)
+    json_builder_add_int_value (b, info->max_work_item_sizes[d]);
+  json_builder_end_array (b);
+  INT ("preferred_multiple", info->preferred_multiple);
+  INT ("local_mem", info->local_mem);
+  INT ("global_mem", info->global_mem);
+  INT ("max_alloc", info->max_alloc);
+  json_builder_set_member_name (b, "fp64");
+  json_builder_add_boolean_value (b, info->has_fp64);
+  if (info->cc_major >= 0)
+    {
+      g_autofree char *cc = g_strdup_printf ("%d.%d", info->cc_major, info->cc_minor);
+      STR ("compute_capability", cc);
+    }
+  json_builder_set_member_name (b, "predicted_ogs");
+  if (have_prediction)
+    json_builder_add_int_value (b, p.ogs);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "predicted_ogs_usable");
+  if (have_prediction)
+    json_builder_add_int_value (b, p.usable);
+  else
+    json_builder_add_null_value (b);
+  json_builder_end_object (b);
+#undef STR
+#undef INT
+  return json_builder_get_root (b);
+}
+
+int
+ks_cli_devices (int    argc,
+                char **argv)
+{
+  gboolean json = FALSE;
+  int cores = 0;
+  char *device_query = NULL;
+  const GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the list as JSON on stdout", NULL },
+    { "device", 'd', 0, G_OPTION_ARG_STRING, &device_query,
+      "With --cores-per-cu: the device whose cores per unit to override", "ID" },
+    { "cores-per-cu", 0, 0, G_OPTION_ARG_INT, &cores,
+      "Override the cores per compute unit (OpenCL does not report it) to see the predicted optimum", "N" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("- list the compute devices");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsDeviceList) list = NULL;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context,
+    "Lists every OpenCL device (through the ICD loader), every CUDA device when built with CUDA,\n"
+    "and the host CPU backend, with the inputs of the paper's optimal work-group rule:\n"
+    "the preferred work-group multiple (read from a built kernel), the compute units and the\n"
+    "cores per unit (from a table by architecture; --cores-per-cu overrides it).");
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return ks_cli_fail (KS_CLI_USAGE, error);
+  if (cores < 0)
+    {
+      g_printerr ("kernelscope-cli: --cores-per-cu must be positive\n");
+      return KS_CLI_USAGE;
+    }
+
+  list = ks_device_list_new ();
+  if (cores > 0)
+    {
+      KsDevice *device = ks_cli_pick_device (list, device_query, cores, TRUE, &error);
+      if (device == NULL)
+        return ks_cli_fail (KS_CLI_USAGE, error);
+    }
+
+  if (json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *text = NULL;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "devices");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
+        json_builder_add_value (b, device_to_json (ks_device_list_get_device (list, i)));
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "notes");
+      json_builder_begin_array (b);
+      for (const char * const *n = ks_device_list_get_notes (list); *n; n++)
+        json_builder_add_string_value (b, *n);
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      json_generator_set_root (gen, root);
+      json_generator_set_pretty (gen, TRUE);
+      text = json_generator_to_data (gen, NULL);
+      g_print ("%s\n", text);
+      return KS_CLI_OK;
+    }
+
+  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
+    {
+      print_device (i, ks_device_list_get_device (list, i));
+      g_print ("\n");
+    }
+  for (const char * const *n = ks_device_list_get_notes (list); *n; n++)
+    g_print ("note: %s\n", *n);
+  g_free (device_query);
+  return KS_CLI_OK;
+}

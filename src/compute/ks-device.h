@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-device.h: one compute device of any backend, with the properties the
+ * experiments need.  Plain data lives in KsDeviceInfo; the GObject carries the
+ * user's override of cores per compute unit and the backend's handle. */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  KS_BACKEND_HOST,    /* plain C + OpenMP on this machine's CPU: the reference */
+  KS_BACKEND_OPENCL,  /* any OpenCL platform through the ICD loader */
+  KS_BACKEND_CUDA,    /* NVIDIA CUDA (driver API + NVRTC) */
+} KsBackend;
+
+typedef enum {
+  KS_DEVICE_TYPE_CPU,
+  KS_DEVICE_TYPE_GPU,
+  KS_DEVICE_TYPE_ACCELERATOR,
+  KS_DEVICE_TYPE_OTHER,
+} KsDeviceType;
+
+const char *ks_backend_to_string     (KsBackend    backend);
+const char *ks_device_type_to_string (KsDeviceType type);
+
+typedef struct {
+  KsBackend    backend;
+  KsDeviceType type;
+  char        *id;               /* "host", "opencl:P:D", "cuda:D" */
+  char        *name;
+  char        *vendor;
+  char        *platform_name;    /* OpenCL platform, "Host", "CUDA" */
+  char        *driver_version;
+  char        *version;          /* e.g. "OpenCL 3.0 PoCL ..." */
+  guint        compute_units;
+  gsize        max_work_group_size;
+  gsize        max_work_item_sizes[3];
+  gsize        preferred_multiple;  /* from a built kernel; 0 = not known yet */
+  guint64      local_mem;
+  guint64      global_mem;
+  guint64      max_alloc;
+  gboolean     has_fp64;
+  int          cc_major;         /* NVIDIA compute capability, -1 if none */
+  int          cc_minor;
+  guint        table_cores_per_cu;   /* from ks-cores-table; 0 = unknown */
+  const char  *table_cores_source;
+  double       bandwidth_gbs;    /* measured; 0 = not measured */
+} KsDeviceInfo;
+
+#define KS_TYPE_DEVICE (ks_device_get_type ())
+G_DECLARE_FINAL_TYPE (KsDevice, ks_device, KS, DEVICE, GObject)
+
+/* For backends only: takes ownership of the strings in info. */
+KsDevice           *ks_device_new                  (const KsDeviceInfo *info,
+                                                    gpointer            backend_handle,
+                                                    gpointer            platform_handle);
+
+const KsDeviceInfo *ks_device_get_info             (KsDevice *self);
+const char         *ks_device_get_id               (KsDevice *self);
+const char         *ks_device_get_name             (KsDevice *self);
+KsBackend           ks_device_get_backend          (KsDevice *self);
+gpointer            ks_device_get_backend_handle   (KsDevice *self);
+gpointer            ks_device_get_platform_handle  (KsDevice *self);
+
+/* Cores per compute unit: the user's override when set, else the table's. */
+guint               ks_device_get_cores_per_cu     (KsDevice *self);
+const char         *ks_device_get_cores_source     (KsDevice *self);
+/* 0 clears the override. */
+void                ks_device_set_cores_per_cu     (KsDevice *self,
+                                                    guint     cores_per_cu);
+
+void                ks_device_set_preferred_multiple (KsDevice *self,
+                                                    gsize     multiple);
+/* A one-line description for progress messages and plot captions. */
+char               *ks_device_describe             (KsDevice *self);
+
+G_END_DECLS

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-runtime-private.h: the seam between ks-runtime.c and the backends. */
+#pragma once
+
+#include "ks-runtime.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  void     (*runtime_free)    (KsRuntime *rt);
+  gboolean (*build_program)   (KsRuntime *rt, KsProgram *program, const char *source,
+                               gsize length, const char *options, GError **error);
+  void     (*program_free)    (KsProgram *program);
+  gboolean (*create_kernel)   (KsProgram *program, KsKernel *kernel, GError **error);
+  void     (*kernel_free)     (KsKernel *kernel);
+  gboolean (*set_arg)         (KsKernel *kernel, guint index, gsize size, const void *value,
+                               GError **error);
+  gboolean (*set_arg_buffer)  (KsKernel *kernel, guint index, KsBuffer *buffer, GError **error);
+  gboolean (*alloc)           (KsRuntime *rt, KsBuffer *buffer, GError **error);
+  void     (*buffer_free)     (KsBuffer *buffer);
+  gboolean (*write)           (KsRuntime *rt, KsBuffer *buffer, gsize offset, gsize size,
+                               const void *src, GError **error);
+  gboolean (*read)            (KsRuntime *rt, KsBuffer *buffer, gsize offset, gsize size,
+                               void *dst, GError **error);
+  /* Returns a backend event (may be NULL) that event_elapsed_ns can read later. */
+  gboolean (*launch)          (KsRuntime *rt, KsKernel *kernel, guint dims, const gsize *global,
+                               const gsize *local, gpointer *out_event, GError **error);
+  gboolean (*finish)          (KsRuntime *rt, GError **error);
+  gboolean (*event_elapsed_ns)(KsRuntime *rt, gpointer event, guint64 *out_ns, GError **error);
+  void     (*event_free)      (gpointer event);
+} KsRuntimeVTable;
+
+typedef struct {
+  KsKernel *kernel;
+  gpointer  event;
+} KsPendingEvent;
+
+struct _KsRuntime {
+  const KsRuntimeVTable *vtable;
+  KsDevice              *device;
+  gpointer               backend_data;
+  GArray                *pending;   /* of KsPendingEvent */
+};
+
+struct _KsProgram {
+  KsRuntime *rt;
+  gpointer   handle;
+  char      *build_log;
+};
+
+struct _KsKernel {
+  KsProgram *program;
+  char      *name;
+  gpointer   handle;
+  gsize      max_work_group_size;
+  gsize      preferred_multiple;
+  guint64    time_ns;
+  guint      launches;
+  guint      pending;   /* launches whose events are not collected yet */
+};
+
+struct _KsBuffer {
+  KsRuntime *rt;
+  gsize      size;
+  gpointer   handle;
+};
+
+/* Backend constructors: fill rt->vtable and rt->backend_data. */
+gboolean ks_opencl_runtime_init (KsRuntime *rt, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ks-compute"
+
+#include "ks-runtime-private.h"
+#include "ks-compute-error.h"
+#include "ks-kernel-source.h"
+
+KsRuntime *
+ks_runtime_new (KsDevice  *device,
+                GError   **error)
+{
+  g_autofree KsRuntime *rt = NULL;
+
+  g_return_val_if_fail (KS_IS_DEVICE (device), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  rt = g_new0 (KsRuntime, 1);
+  rt->device = g_object_ref (device);
+  rt->pending = g_array_new (FALSE, FALSE, sizeof (KsPendingEvent));
+
+  switch (ks_device_get_backend (device))
+    {
+    case KS_BACKEND_OPENCL:
+      if (ks_opencl_runtime_init (rt, error))
+        return g_steal_pointer (&rt);
+      break;
+    case KS_BACKEND_HOST:
+    case KS_BACKEND_CUDA:
+    default:
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   "The %s backend does not run kernels from kernels/",
+                   ks_backend_to_string (ks_device_get_backend (device)));
+      break;
+    }
+
+  g_array_unref (rt->pending);
+  g_object_unref (rt->device);
+  return NULL;
+}
+
+void
+ks_runtime_free (KsRuntime *rt)
+{
+  if (rt == NULL)
+    return;
+  ks_runtime_discard_timings (rt);
+  g_array_unref (rt->pending);
+  if (rt->vtable)
+    rt->vtable->runtime_free (rt);
+  g_object_unref (rt->device);
+  g_free (rt);
+}
+
+KsDevice *
+ks_runtime_get_device (KsRuntime *rt)
+{
+  g_return_val_if_fail (rt != NULL, NULL);
+  return rt->device;
+}
+
+KsProgram *
+ks_runtime_build_program (KsRuntime  *rt,
+                          const char *source_name,
+                          const char *options,
+                          GError    **error)
+{
+  g_autoptr(GBytes) source = NULL;
+  g_autoptr(GError) local_error = NULL;
+  KsProgram *program;
+  gsize length = 0;
+  const char *text;
+
+  g_return_val_if_fail (rt != NULL, NULL);
+  g_return_val_if_fail (source_name != NULL, NULL);
+
+  source = ks_kernel_source_load (source_name, error);
+  if (source == NULL)
+    return NULL;
+
+  text = g_bytes_get_data (source, &length);
+  program = g_new0 (KsProgram, 1);
+  program->rt = rt;
+  if (!rt->vtable->build_program (rt, program, text, length, options ? options : "", &local_error))
+    {
+      /* The build log is the whole point of the message: keep it. */
+      g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", source_name);
+      ks_program_free (program);
+      return NULL;
+    }
+  return program;
+}
+
+void
+ks_program_free (KsProgram *program)
+{
+  if (program == NULL)
+    return;
+  if (program->handle)
+    program->rt->vtable->program_free (program);
+  g_free (program->build_log);
+  g_free (program);
+}
+
+const char *
+ks_program_get_build_log (KsProgram *program)
+{
+  g_return_val_if_fail (program != NULL, NULL);
+  return program->build_log ? program->build_log : "";
+}
+
+KsKernel *
+ks_program_create_kernel (KsProgram  *program,
+                          const char *name,
+                          GError    **error)
+{
+  KsKernel *kernel;
+
+  g_return_val_if_fail (program != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  kernel = g_new0 (KsKernel, 1);
+  kernel->program = program;
+  kernel->name = g_strdup (name);
+  if (!program->rt->vtable->create_kernel (program, kernel, error))
+    {
+      g_free (kernel->name);
+      g_free (kernel);
+      return NULL;
+    }
+  return kernel;
+}
+
+void
+ks_kernel_free (KsKernel *kernel)
+{
+  GArray *pending;
+
+  if (kernel == NULL)
+    return;
+
+  /* Never leave a dangling kernel pointer in the pending list. */
+  pending = kernel->program->rt->pending;
+  for (guint i = pending->len; i > 0; i--)
+    {
+      KsPendingEvent *pe = &g_array_index (pending, KsPendingEvent, i - 1);
+      if (pe->kernel == kernel)
+        {
+          if (pe->event)
+            kernel->program->rt->vtable->event_free (pe->event);
+          g_array_remove_index (pending, i - 1);
+        }
+    }
+
+  if (kernel->handle)
+    kernel->program->rt->vtable->kernel_free (kernel);
+  g_free (kernel->name);
+  g_free (kernel);
+}
+
+const char *
+ks_kernel_get_name (KsKernel *kernel)
+{
+  g_return_val_if_fail (kernel != NULL, NULL);
+  return kernel->name;
+}
+
+gsize
+ks_kernel_get_max_work_group_size (KsKernel *kernel)
+{
+  g_return_val_if_fail (kernel != NULL, 0);
+  return kernel->max_work_group_size;
+}
+
+gsize
+ks_kernel_get_preferred_multiple (KsKernel *kernel)
+{
+  g_return_val_if_fail (kernel != NULL, 0);
+  return kernel->preferred_multiple;
+}
+
+gboolean
+ks_kernel_set_arg (KsKernel   *kernel,
+                   guint       index,
+                   gsize       size,
+                   const void *value,
+                   GError    **error)
+{
+  g_return_val_if_fail (kernel != NULL, FALSE);
+  return kernel->program->rt->vtable->set_arg (kernel, index, size, value, error);
+}
+
+gboolean
+ks_kernel_set_arg_buffer (KsKernel  *kernel,
+                          guint      index,
+                          KsBuffer  *buffer,
+                          GError   **error)
+{
+  g_return_val_if_fail (kernel != NULL, FALSE);
+  g_return_val_if_fail (buffer != NULL, FALSE);
+  return kernel->program->rt->vtable->set_arg_buffer (kernel, index, buffer, error);
+}
+
+guint64
+ks_kernel_get_time_ns (KsKernel *kernel)
+{
+  g_return_val_if_fail (kernel != NULL, 0);
+  return kernel->time_ns;
+}
+
+guint
+ks_kernel_get_launches (KsKernel *kernel)
+{
+  g_return_val_if_fail (kernel != NULL, 0);
+  return kernel->launches;
+}
+
+void
+ks_kernel_reset_timing (KsKernel *kernel)
+{
+  g_return_if_fail (kernel != NULL);
+  kernel->time_ns = 0;
+  kernel->launches = 0;
+}
+
+KsBuffer *
+ks_runtime_alloc (KsRuntime  *rt,
+                  gsize       size,
+                  GError    **error)
+{
+  const KsDeviceInfo *info;
+  KsBuffer *buffer;
+
+  g_return_val_if_fail (rt != NULL, NULL);
+  g_return_val_if_fail (size > 0, NULL);
+
+  info = ks_device_get_info (rt->device);
+  if (info->max_alloc && size > info->max_alloc)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+                   "A buffer of %.1f MiB does not fit on %s: the largest allocation it allows is %.1f MiB",
+                   size / 1048576.0, info->name, info->max_alloc / 1048576.0);
+      return NULL;
+    }
+
+  buffer = g_new0 (KsBuffer, 1);
+  buffer->rt = rt;
+  buffer->size = size;
+  if (!rt->vtable->alloc (rt, buffer, error))
+    {
+      g_free (buffer);
+      return NULL;
+    }
+  return buffer;
+}
+
+void
+ks_buffer_free (KsBuffer *buffer)
+{
+  if (buffer == NULL)
+    return;
+  if (buffer->handle)
+    buffer->rt->vtable->buffer_free (buffer);
+  g_free (buffer);
+}
+
+gsize
+ks_buffer_get_size (KsBuffer *buffer)
+{
+  g_return_val_if_fail (buffer != NULL, 0);
+  return buffer->size;
+}
+
+gboolean
+ks_runtime_write (KsRuntime  *rt,
+                  KsBuffer   *buffer,
+                  gsize       offset,
+                  gsize       size,
+                  const void *src,
+                  GError    **error)
+{
+  g_return_val_if_fail (rt != NULL && buffer != NULL, FALSE);
+  g_return_val_if_fail (offset + size <= buffer->size, FALSE);
+  return rt->vtable->write (rt, buffer, offset, size, src, error);
+}
+
+gboolean
+ks_runtime_read (KsRuntime *rt,
+                 KsBuffer  *buffer,
+                 gsize      offset,
+                 gsize      size,
+                 void      *dst,
+                 GError   **error)
+{
+  g_return_val_if_fail (rt != NULL && buffer != NULL, FALSE);
+  g_return_val_if_fail (offset + size <= buffer->size, FALSE);
+  return rt->vtable->read (rt, buffer, offset, size, dst, error);
+}
+
+gboolean
+ks_runtime_launch (KsRuntime   *rt,
+                   KsKernel    *kernel,
+                   guint        dims,
+                   const gsize *global,
+                   const gsize *local,
+                   GError     **error)
+{
+  gpointer event = NULL;
+
+  g_return_val_if_fail (rt != NULL && kernel != NULL, FALSE);
+  g_return_val_if_fail (dims >= 1 && dims <= 3, FALSE);
+  g_return_val_if_fail (global != NULL, FALSE);
+
+  if (local != NULL)
+    {
+      const KsDeviceInfo *info = ks_device_get_info (rt->device);
+      gsize total = 1;
+
+      for (guint d = 0; d < dims; d++)
+        {
+          if (local[d] == 0 || (info->max_work_item_sizes[d] && local[d] > info->max_work_item_sizes[d]))
+            {
+              g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
+                           "%s refuses a work-group of %" G_GSIZE_FORMAT " in dimension %u: "
+                           "it allows 1 to %" G_GSIZE_FORMAT,
+                           info->name, local[d], d, info->max_work_item_sizes[d]);
+              return FALSE;
+            }
+          total *= local[d];
+        }
+      if (kernel->max_work_group_size && total > kernel->max_work_group_size)
+        {
+          g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
+                       "%s refuses a work-group of %" G_GSIZE_FORMAT " items for kernel %s: "
+                       "the largest it can run is %" G_GSIZE_FORMAT,
+                       info->name, total, kernel->name, kernel->max_work_group_size);
+          return FALSE;
+        }
+    }
+
+  if (!rt->vtable->launch (rt, kernel, dims, global, local, &event, error))
+    return FALSE;
+
+  if (event != NULL)
+    {
+      KsPendingEvent pe = { kernel, event };
+      g_array_append_val (rt->pending, pe);
+      kernel->pending++;
+    }
+  return TRUE;
+}
+
+gboolean
+ks_runtime_finish (KsRuntime  *rt,
+                   GError    **error)
+{
+  g_return_val_if_fail (rt != NULL, FALSE);
+  return rt->vtable->finish (rt, error);
+}
+
+gboolean
+ks_runtime_collect_timings (KsRuntime  *rt,
+                            GError    **error)
+{
+  g_return_val_if_fail (rt != NULL, FALSE);
+
+  if (!ks_runtime_finish (rt, error))
+    {
+      ks_runtime_discard_timings (rt);
+      return FALSE;
+    }
+
+  for (guint i = 0; i < rt->pending->len; i++)
+    {
+      KsPendingEvent *pe = &g_array_index (rt->pending, KsPendingEvent, i);
+      guint64 ns = 0;
+
+      if (!rt->vtable->event_elapsed_ns (rt, pe->event, &ns, error))
+        {
+          ks_runtime_discard_timings (rt);
+          return FALSE;
+        }
+      pe->kernel->time_ns += ns;
+      pe->kernel->launches++;
+    }
+  ks_runtime_discard_timings (rt);
+  return TRUE;
+}
+
+void
+ks_runtime_discard_timings (KsRuntime *rt)
+{
+  g_return_if_fail (rt != NULL);
+
+  for (guint i = 0; i < rt->pending->len; i++)
+    {
+      KsPendingEvent *pe = &g_array_index (rt->pending, KsPendingEvent, i);
+      if (pe->event)
+        rt->vtable->event_free (pe->event);
+      pe->kernel->pending = 0;
+    }
+  g_array_set_size (rt->pending, 0);
+}

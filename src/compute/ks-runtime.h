@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-runtime.h: what a solver needs from a device, whatever its backend.
+ *
+ * A runtime is an open context and in-order queue on one device.  Solvers
+ * build programs from kernels/ sources, allocate buffers, set arguments by
+ * index and launch with a global size and an optional local size (NULL: the
+ * driver chooses).  Every launch is timed with device events (OpenCL
+ * profiling events; CUDA events in the CUDA backend); the times are summed
+ * per kernel by ks_runtime_collect_timings().  The CUDA backend plugs in by
+ * providing its own KsRuntimeVTable (ks-runtime-private.h). */
+#pragma once
+
+#include <glib.h>
+
+#include "ks-device.h"
+
+G_BEGIN_DECLS
+
+typedef struct _KsRuntime KsRuntime;
+typedef struct _KsProgram KsProgram;
+typedef struct _KsKernel  KsKernel;
+typedef struct _KsBuffer  KsBuffer;
+
+KsRuntime  *ks_runtime_new                   (KsDevice   *device,
+                                              GError    **error);
+void        ks_runtime_free                  (KsRuntime  *rt);
+KsDevice   *ks_runtime_get_device            (KsRuntime  *rt);
+
+/* source_name is a file of kernels/ (e.g. "gauss.cl"); options are passed
+ * to the compiler.  A failed build is KS_COMPUTE_ERROR_BUILD_FAILED and its
+ * message ends with the compiler's build log. */
+KsProgram  *ks_runtime_build_program         (KsRuntime  *rt,
+                                              const char *source_name,
+                                              const char *options,
+                                              GError    **error);
+void        ks_program_free                  (KsProgram  *program);
+const char *ks_program_get_build_log         (KsProgram  *program);
+
+KsKernel   *ks_program_create_kernel         (KsProgram  *program,
+                                              const char *name,
+                                              GError    **error);
+void        ks_kernel_free                   (KsKernel   *kernel);
+const char *ks_kernel_get_name               (KsKernel   *kernel);
+/* CL_KERNEL_WORK_GROUP_SIZE: the largest group this kernel can run with. */
+gsize       ks_kernel_get_max_work_group_size (KsKernel  *kernel);
+/* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (the warp size on NVIDIA). */
+gsize       ks_kernel_get_preferred_multiple (KsKernel   *kernel);
+
+gboolean    ks_kernel_set_arg                (KsKernel   *kernel,
+                                              guint       index,
+                                              gsize       size,
+                                              const void *value,
+                                              GError    **error);
+gboolean    ks_kernel_set_arg_buffer         (KsKernel   *kernel,
+                                              guint       index,
+                                              KsBuffer   *buffer,
+                                              GError    **error);
+/* Sum of the device time of this kernel's launches since the last reset,
+ * as collected by ks_runtime_collect_timings(). */
+guint64     ks_kernel_get_time_ns            (KsKernel   *kernel);
+guint       ks_kernel_get_launches           (KsKernel   *kernel);
+void        ks_kernel_reset_timing           (KsKernel   *kernel);
+
+/* Allocation is checked against the device's limits first, so a problem too
+ * big for the device is KS_COMPUTE_ERROR_OUT_OF_MEMORY with the numbers. */
+KsBuffer   *ks_runtime_alloc                 (KsRuntime  *rt,
+                                              gsize       size,
+                                              GError    **error);
+void        ks_buffer_free                   (KsBuffer   *buffer);
+gsize       ks_buffer_get_size               (KsBuffer   *buffer);
+
+gboolean    ks_runtime_write                 (KsRuntime  *rt,
+                                              KsBuffer   *buffer,
+                                              gsize       offset,
+                                              gsize       size,
+                                              const void *src,
+                                              GError    **error);
+gboolean    ks_runtime_read                  (KsRuntime  *rt,
+                                              KsBuffer   *buffer,
+                                              gsize       offset,
+                                              gsize       size,
+                                              void       *dst,
+                                              GError    **error);
+
+/* Enqueues kernel over dims (1..3) dimensions.  local == NULL lets the
+ * driver choose the work-group size.  A group size the device refuses is
+ * KS_COMPUTE_ERROR_WORK_GROUP_SIZE. */
+gboolean    ks_runtime_launch                (KsRuntime   *rt,
+                                              KsKernel    *kernel,
+                                              guint        dims,
+                                              const gsize *global,
+                                              const gsize *local,
+                                              GError     **error);
+/* Waits for everything enqueued. */
+gboolean    ks_runtime_finish                (KsRuntime   *rt,
+                                              GError     **error);
+/* Waits, then adds each launch's device time to its kernel's total. */
+gboolean    ks_runtime_collect_timings       (KsRuntime   *rt,
+                                              GError     **error);
+/* Drops pending timing events without reading them (after a failure or a cancel). */
+void        ks_runtime_discard_timings       (KsRuntime   *rt);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsRuntime, ks_runtime_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsProgram, ks_program_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsKernel, ks_kernel_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsBuffer, ks_buffer_free)
+
+G_END_DECLS

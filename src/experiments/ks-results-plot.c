@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ks-experiments"
+
+#include "ks-results-plot.h"
+
+#include <math.h>
+
+static char *
+default_series_name (const KsResults *results)
+{
+  if (results->local == KS_LOCAL_DRIVER)
+    return g_strdup_printf ("%s, driver's group size", ks_range_policy_to_string (results->range));
+  return g_strdup_printf ("%s, %s wg = %u", ks_range_policy_to_string (results->range),
+                          ks_local_policy_to_string (results->local), results->wg);
+}
+
+void
+ks_results_plot_add_size_series (KsPlot          *plot,
+                                 const KsResults *results,
+                                 const char      *series_name,
+                                 gboolean         dashed)
+{
+  g_autofree char *name = series_name ? g_strdup (series_name) : default_series_name (results);
+  guint series;
+
+  g_return_if_fail (plot != NULL && results != NULL);
+
+  series = ks_plot_add_series (plot, name);
+  ks_plot_series_set_dashed (plot, series, dashed);
+  for (guint i = 0; i < results->points->len; i++)
+    {
+      const KsPoint *p = g_ptr_array_index (results->points, i);
+      g_autofree char *label = NULL;
+
+      if (p->error != NULL)
+        continue;
+      if (p->n1_prime)
+        label = g_strdup_printf ("N+1 = %u", p->n + 1);
+      ks_plot_add_point_full (plot, series, p->n, p->median_ms, p->min_ms, p->max_ms,
+                              p->n1_prime ? KS_PLOT_POINT_HIGHLIGHT : KS_PLOT_POINT_NONE, label);
+    }
+  ks_plot_set_highlight_legend (plot, "N+1 prime");
+}
+
+void
+ks_results_plot_add_wg_series (KsPlot          *plot,
+                               const KsResults *results,
+                               guint            min_wg,
+                               gboolean         dashed)
+{
+  g_autoptr(GArray) sizes = NULL;
+  guint max_wg = 0;
+
+  g_return_if_fail (plot != NULL && results != NULL);
+
+  sizes = ks_results_get_sizes (results);
+  for (guint s = 0; s < sizes->len; s++)
+    {
+      guint n = g_array_index (sizes, guint, s);
+      g_autofree char *name = g_strdup_printf (dashed ? "n = %u (recorded)" : "n = %u", n);
+      const KsPoint *best = ks_results_best_for_n (results, n);
+      guint series = ks_plot_add_series (plot, name);
+
+      ks_plot_series_set_dashed (plot, series, dashed);
+      for (guint i = 0; i < results->points->len; i++)
+        {
+          const KsPoint *p = g_ptr_array_index (results->points, i);
+          g_autofree char *label = NULL;
+
+          if (p->n != n || p->error != NULL || p->wg < min_wg)
+            continue;
+          max_wg = MAX (max_wg, p->wg);
+          if (p == best)
+            label = g_strdup_printf ("best %u", p->wg);
+          ks_plot_add_point_full (plot, series, p->wg, p->median_ms, p->min_ms, p->max_ms,
+                                  p == best ? KS_PLOT_POINT_BEST : KS_PLOT_POINT_NONE, label);
+        }
+    }
+
+  if (results->ogs_usable > 0 && results->ogs_usable <= MAX (max_wg, 1))
+    {
+      g_autofree char *label = results->ogs_usable == results->ogs_predicted
+        ? g_strdup_printf ("predicted optimum %" G_GUINT64_FORMAT, results->ogs_predicted)
+        : g_strdup_printf ("rule gives %" G_GUINT64_FORMAT ", device allows %" G_GUINT64_FORMAT,
+                           results->ogs_predicted, results->ogs_usable);
+      ks_plot_add_vline (plot, results->ogs_usable, label);
+    }
+}
+
+KsPlot *
+ks_results_plot_new (const KsResults *results,
+                     guint            min_wg)
+{
+  KsPlot *plot = ks_plot_new ();
+  g_autofree char *caption = NULL;
+  g_autofree char *day = results->date ? g_strndup (results->date, 10) : NULL;
+
+  caption = g_strdup_printf ("%s · %s %s · %s · %s%s", results->device_name,
+                             results->platform ? results->platform : "",
+                             results->driver ? results->driver : "",
+                             ks_precision_to_string (results->precision),
+                             day ? day : "",
+                             results->complete ? "" : " · incomplete");
+  ks_plot_set_caption (plot, caption);
+
+  if (results->kind == KS_EXPERIMENT_GAUSS_WG)
+    {
+      ks_plot_set_title (plot, "Gauss elimination: time vs work-group size");
+      ks_plot_set_axis_labels (plot, "work-group size", "time per solve, ms");
+      ks_plot_set_log_y (plot, TRUE);
+      ks_results_plot_add_wg_series (plot, results, min_wg, FALSE);
+    }
+  else
+    {
+      ks_plot_set_title (plot, "Gauss elimination: time vs matrix size");
+      ks_plot_set_axis_labels (plot, "matrix size n", "time per solve, ms");
+      ks_results_plot_add_size_series (plot, results, NULL, FALSE);
+    }
+  return plot;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-results-plot.h: the plots of the paper, built from results.  The CLI,
+ * the GUI and the tests call these, so every front end draws the same figure. */
+#pragma once
+
+#include "ks-plot.h"
+#include "ks-results.h"
+
+G_BEGIN_DECLS
+
+/* Fig. 2: time vs matrix size; prime-(N+1) points highlighted and labelled.
+ * series_name NULL = the local policy ("driver", "split wg=192"). */
+void    ks_results_plot_add_size_series (KsPlot          *plot,
+                                         const KsResults *results,
+                                         const char      *series_name,
+                                         gboolean         dashed);
+/* Figs. 3-6: one curve per matrix size, the best of each marked, the
+ * predicted optimum as a vertical line; wg < min_wg left out (Fig. 4 hides wg = 1). */
+void    ks_results_plot_add_wg_series   (KsPlot          *plot,
+                                         const KsResults *results,
+                                         guint            min_wg,
+                                         gboolean         dashed);
+/* A complete plot with title, axes and caption for results. */
+KsPlot *ks_results_plot_new             (const KsResults *results,
+                                         guint            min_wg);
+
+G_END_DECLS

@@ -1,0 +1,684 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ks-experiments"
+
+#include "ks-results.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_QUARK (ks-results-error-quark, ks_results_error)
+
+/* Bumped when the JSON layout changes incompatibly. */
+#define KS_RESULTS_FORMAT 1
+
+const char *
+ks_experiment_kind_to_string (KsExperimentKind kind)
+{
+  return kind == KS_EXPERIMENT_GAUSS_WG ? "gauss-wg" : "gauss-size";
+}
+
+gboolean
+ks_experiment_kind_from_string (const char       *s,
+                                KsExperimentKind *out)
+{
+  if (g_strcmp0 (s, "gauss-size") == 0)
+    *out = KS_EXPERIMENT_GAUSS_SIZE;
+  else if (g_strcmp0 (s, "gauss-wg") == 0)
+    *out = KS_EXPERIMENT_GAUSS_WG;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+KsPoint *
+ks_point_new (void)
+{
+  return g_new0 (KsPoint, 1);
+}
+
+void
+ks_point_free (KsPoint *point)
+{
+  if (point == NULL)
+    return;
+  g_free (point->error);
+  g_free (point);
+}
+
+KsResults *
+ks_results_new (KsExperimentKind kind)
+{
+  KsResults *results = g_new0 (KsResults, 1);
+
+  results->kind = kind;
+  results->points = g_ptr_array_new_with_free_func ((GDestroyNotify) ks_point_free);
+  return results;
+}
+
+void
+ks_results_free (KsResults *results)
+{
+  if (results == NULL)
+    return;
+  g_free (results->device_id);
+  g_free (results->device_name);
+  g_free (results->platform);
+  g_free (results->driver);
+  g_free (results->date);
+  g_free (results->command);
+  g_free (results->stop_reason);
+  g_ptr_array_unref (results->points);
+  g_free (results);
+}
+
+void
+ks_results_add_point (KsResults     *results,
+                      const KsPoint *point)
+{
+  KsPoint *copy;
+
+  g_return_if_fail (results != NULL && point != NULL);
+
+  copy = g_memdup2 (point, sizeof *point);
+  copy->error = g_strdup (point->error);
+  g_ptr_array_add (results->points, copy);
+}
+
+const KsPoint *
+ks_results_best_for_n (const KsResults *results,
+                       guint            n)
+{
+  const KsPoint *best = NULL;
+
+  g_return_val_if_fail (results != NULL, NULL);
+
+  for (guint i = 0; i < results->points->len; i++)
+    {
+      const KsPoint *p = g_ptr_array_index (results->points, i);
+      if (p->n == n && p->error == NULL && (best == NULL || p->median_ms < best->median_ms))
+        best = p;
+    }
+  return best;
+}
+
+GArray *
+ks_results_get_sizes (const KsResults *results)
+{
+  GArray *sizes = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  g_return_val_if_fail (results != NULL, sizes);
+
+  for (guint i = 0; i < results->points->len; i++)
+    {
+      const KsPoint *p = g_ptr_array_index (results->points, i);
+      gboolean seen = FALSE;
+
+      for (guint j = 0; j < sizes->len && !seen; j++)
+        seen = g_array_index (sizes, guint, j) == p->n;
+      if (!seen)
+        g_array_append_val (sizes, p->n);
+    }
+  return sizes;
+}
+
+/* --- CSV ------------------------------------------------------------------- */
+
+static void
+append_double (GString *s,
+               double   v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (v))
+    return;  /* empty cell */
+  g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
+}
+
+static void
+append_csv_text (GString    *s,
+                 const char *text)
+{
+  if (text == NULL)
+    return;
+  g_string_append_c (s, '"');
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (s, '"');
+      g_string_append_c (s, *p == '\n' ? ' ' : *p);
+    }
+  g_string_append_c (s, '"');
+}
+
+gboolean
+ks_results_write_csv (const KsResults *results,
+                      const char      *path,
+                      GError         **error)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (results != NULL && path != NULL, FALSE);
+
+  /* Context as comment lines: spreadsheet programs and pandas
+   * (comment='#') skip them, and the file still says where it came from. */
+  g_string_append_printf (s, "# kernelscope %s on %s (%s), %s %s, date %s\n",
+                          ks_experiment_kind_to_string (results->kind),
+                          results->device_name, results->device_id,
+                          results->platform ? results->platform : "",
+                          results->driver ? results->driver : "",
+                          results->date ? results->date : "");
+  g_string_append_printf (s, "# precision %s, range %s, warm-up %u, repetitions %u, seed %u\n",
+                          ks_precision_to_string (results->precision),
+                          ks_range_policy_to_string (results->range),
+                          results->warmup, results->reps, results->seed);
+  if (results->ogs_predicted)
+    g_string_append_printf (s, "# predicted optimal group size %" G_GUINT64_FORMAT
+                            " (usable %" G_GUINT64_FORMAT ") from PWGSM %u, %u cores per unit, %u units\n",
+                            results->ogs_predicted, results->ogs_usable, results->pwgsm,
+                            results->cores_per_cu, results->compute_units);
+  if (!results->complete)
+    g_string_append_printf (s, "# incomplete: %s\n", results->stop_reason ? results->stop_reason : "stopped");
+
+  g_string_append (s, "n,n_plus_1_prime,local_policy,wg,median_ms,min_ms,max_ms,kernels_ms,"
+                      "fwd_pre_ms,fwd_ms,bwd_prepare_ms,bwd_ms,launches,residual,"
+                      "fwd_local0,fwd_local1,fwd_groups0,fwd_groups1,error\n");
+  for (guint i = 0; i < results->points->len; i++)
+    {
+      const KsPoint *p = g_ptr_array_index (results->points, i);
+
+      g_string_append_printf (s, "%u,%d,%s,%u,", p->n, p->n1_prime ? 1 : 0,
+                              ks_local_policy_to_string (p->local), p->wg);
+      if (p->error == NULL)
+        {
+          append_double (s, p->median_ms); g_string_append_c (s, ',');
+          append_double (s, p->min_ms); g_string_append_c (s, ',');
+          append_double (s, p->max_ms); g_string_append_c (s, ',');
+          append_double (s, p->kernels_ms); g_string_append_c (s, ',');
+          for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+            {
+              append_double (s, p->kernel_ms[k]);
+              g_string_append_c (s, ',');
+            }
+          g_string_append_printf (s, "%u,", p->launches);
+          append_double (s, p->residual);
+          g_string_append_printf (s, ",%u,%u,%u,%u,", p->fwd_local[0], p->fwd_local[1],
+                                  p->fwd_groups[0], p->fwd_groups[1]);
+        }
+      else
+        {
+          g_string_append (s, ",,,,,,,,,,,,,,");
+          append_csv_text (s, p->error);
+        }
+      g_string_append_c (s, '\n');
+    }
+
+  if (!g_file_set_contents (path, s->str, s->len, &local_error))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO,
+                   "Cannot write %s: %s", path, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* --- JSON ------------------------------------------------------------------ */
+
+static void
+add_double_member (JsonBuilder *b,
+                   const char  *name,
+                   double       v)
+{
+  json_builder_set_member_name (b, name);
+  if (isfinite (v))
+    json_builder_add_double_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_string_member (JsonBuilder *b,
+                   const char  *name,
+                   const char  *v)
+{
+  json_builder_set_member_name (b, name);
+  if (v)
+    json_builder_add_string_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_int_member (JsonBuilder *b,
+                const char  *name,
+                gint64       v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, v);
+}
+
+char *
+ks_results_to_json (const KsResults *results)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  g_return_val_if_fail (results != NULL, NULL);
+
+  json_builder_begin_object (b);
+  add_int_member (b, "format", KS_RESULTS_FORMAT);
+  add_string_member (b, "experiment", ks_experiment_kind_to_string (results->kind));
+
+  json_builder_set_member_name (b, "device");
+  json_builder_begin_object (b);
+  add_string_member (b, "id", results->device_id);
+  add_string_member (b, "name", results->device_name);
+  add_string_member (b, "platform", results->platform);
+  add_string_member (b, "driver", results->driver);
+  add_int_member (b, "pwgsm", results->pwgsm);
+  add_int_member (b, "cores_per_cu", results->cores_per_cu);
+  add_int_member (b, "compute_units", results->compute_units);
+  json_builder_end_object (b);
+
+  add_string_member (b, "date", results->date);
+  add_string_member (b, "command", results->command);
+
+  json_builder_set_member_name (b, "parameters");
+  json_builder_begin_object (b);
+  add_string_member (b, "precision", ks_precision_to_string (results->precision));
+  add_string_member (b, "range", ks_range_policy_to_string (results->range));
+  add_string_member (b, "local", ks_local_policy_to_string (results->local));
+  add_int_member (b, "wg", results->wg);
+  add_int_member (b, "warmup", results->warmup);
+  add_int_member (b, "reps", results->reps);
+  add_int_member (b, "seed", results->seed);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "prediction");
+  json_builder_begin_object (b);
+  add_int_member (b, "ogs", (gint64) results->ogs_predicted);
+  add_int_member (b, "usable", (gint64) results->ogs_usable);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "complete");
+  json_builder_add_boolean_value (b, results->complete);
+  add_string_member (b, "stop_reason", results->stop_reason);
+
+  json_builder_set_member_name (b, "points");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < results->points->len; i++)
+    {
+      const KsPoint *p = g_ptr_array_index (results->points, i);
+
+      json_builder_begin_object (b);
+      add_int_member (b, "n", p->n);
+      json_builder_set_member_name (b, "n_plus_1_prime");
+      json_builder_add_boolean_value (b, p->n1_prime);
+      add_string_member (b, "local", ks_local_policy_to_string (p->local));
+      add_int_member (b, "wg", p->wg);
+      add_int_member (b, "reps", p->reps);
+      add_double_member (b, "median_ms", p->median_ms);
+      add_double_member (b, "min_ms", p->min_ms);
+      add_double_member (b, "max_ms", p->max_ms);
+      add_double_member (b, "kernels_ms", p->kernels_ms);
+      json_builder_set_member_name (b, "kernel_ms");
+      json_builder_begin_object (b);
+      for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+        add_double_member (b, ks_gauss_kernel_name (k), p->kernel_ms[k]);
+      json_builder_end_object (b);
+      add_int_member (b, "launches", p->launches);
+      add_double_member (b, "residual", p->residual);
+      json_builder_set_member_name (b, "fwd_local");
+      json_builder_begin_array (b);
+      json_builder_add_int_value (b, p->fwd_local[0]);
+      json_builder_add_int_value (b, p->fwd_local[1]);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "fwd_groups");
+      json_builder_begin_array (b);
+      json_builder_add_int_value (b, p->fwd_groups[0]);
+      json_builder_add_int_value (b, p->fwd_groups[1]);
+      json_builder_end_array (b);
+      add_string_member (b, "error", p->error);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  return json_generator_to_data (gen, NULL);
+}
+
+gboolean
+ks_results_write_json (const KsResults *results,
+                       const char      *path,
+                       GError         **error)
+{
+  g_autofree char *data = ks_results_to_json (results);
+  g_autoptr(GError) local_error = NULL;
+
+  if (!g_file_set_contents (path, data, -1, &local_error))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO,
+                   "Cannot write %s: %s", path, local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Reading: every member is checked for its type, so a damaged file gives a
+ * message naming what is wrong instead of zeros. */
+
+static gboolean
+get_member (JsonObject  *o,
+            const char  *name,
+            GType        type,
+            JsonNode   **out,
+            GError     **error)
+{
+  JsonNode *node = json_object_get_member (o, name);
+
+  if (node == NULL || (type != G_TYPE_NONE && JSON_NODE_HOLDS_NULL (node)))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   "The results file has no \"%s\"", name);
+      return FALSE;
+    }
+  if (type == G_TYPE_NONE)
+    {
+      *out = node;
+      return TRUE;
+    }
+  if ((type == JSON_TYPE_OBJECT && !JSON_NODE_HOLDS_OBJECT (node)) ||
+      (type == JSON_TYPE_ARRAY && !JSON_NODE_HOLDS_ARRAY (node)) ||
+      (type != JSON_TYPE_OBJECT && type != JSON_TYPE_ARRAY &&
+       (!JSON_NODE_HOLDS_VALUE (node) ||
+        (type == G_TYPE_STRING && json_node_get_value_type (node) != G_TYPE_STRING) ||
+        (type == G_TYPE_DOUBLE && json_node_get_value_type (node) != G_TYPE_DOUBLE &&
+         json_node_get_value_type (node) != G_TYPE_INT64) ||
+        (type == G_TYPE_INT64 && json_node_get_value_type (node) != G_TYPE_INT64) ||
+        (type == G_TYPE_BOOLEAN && json_node_get_value_type (node) != G_TYPE_BOOLEAN))))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   "In the results file, \"%s\" has the wrong type", name);
+      return FALSE;
+    }
+  *out = node;
+  return TRUE;
+}
+
+static gboolean
+get_int (JsonObject *o, const char *name, gint64 min, gint64 max, gint64 *out, GError **error)
+{
+  JsonNode *node;
+
+  if (!get_member (o, name, G_TYPE_INT64, &node, error))
+    return FALSE;
+  *out = json_node_get_int (node);
+  if (*out < min || *out > max)
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   "In the results file, \"%s\" = %" G_GINT64_FORMAT " is out of range", name, *out);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+get_double (JsonObject *o, const char *name, double *out, GError **error)
+{
+  JsonNode *node = json_object_get_member (o, name);
+
+  if (node != NULL && JSON_NODE_HOLDS_NULL (node))
+    {
+      *out = NAN;
+      return TRUE;
+    }
+  if (!get_member (o, name, G_TYPE_DOUBLE, &node, error))
+    return FALSE;
+  *out = json_node_get_double (node);
+  return TRUE;
+}
+
+static gboolean
+get_string (JsonObject *o, const char *name, gboolean nullable, char **out, GError **error)
+{
+  JsonNode *node = json_object_get_member (o, name);
+
+  if (nullable && (node == NULL || JSON_NODE_HOLDS_NULL (node)))
+    {
+      *out = NULL;
+      return TRUE;
+    }
+  if (!get_member (o, name, G_TYPE_STRING, &node, error))
+    return FALSE;
+  *out = g_strdup (json_node_get_string (node));
+  return TRUE;
+}
+
+static gboolean
+get_object (JsonObject *o, const char *name, JsonObject **out, GError **error)
+{
+  JsonNode *node;
+
+  if (!get_member (o, name, JSON_TYPE_OBJECT, &node, error))
+    return FALSE;
+  *out = json_node_get_object (node);
+  return TRUE;
+}
+
+static gboolean
+parse_enum (JsonObject *o, const char *name, gboolean (*from_string) (const char *, gpointer),
+            gpointer out, GError **error)
+{
+  g_autofree char *s = NULL;
+
+  if (!get_string (o, name, FALSE, &s, error))
+    return FALSE;
+  if (!from_string (s, out))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   "In the results file, \"%s\" has an unknown value \"%s\"", name, s);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_point (JsonObject *o,
+             KsPoint    *p,
+             GError    **error)
+{
+  JsonObject *kernels;
+  JsonNode *node;
+  gint64 v;
+
+  if (!get_int (o, "n", 1, G_MAXINT, &v, error)) return FALSE;
+  p->n = v;
+  if (!get_member (o, "n_plus_1_prime", G_TYPE_BOOLEAN, &node, error)) return FALSE;
+  p->n1_prime = json_node_get_boolean (node);
+  if (!parse_enum (o, "local", (gpointer) ks_local_policy_from_string, &p->local, error)) return FALSE;
+  if (!get_int (o, "wg", 0, G_MAXINT, &v, error)) return FALSE;
+  p->wg = v;
+  if (!get_int (o, "reps", 0, G_MAXINT, &v, error)) return FALSE;
+  p->reps = v;
+  if (!get_double (o, "median_ms", &p->median_ms, error) ||
+      !get_double (o, "min_ms", &p->min_ms, error) ||
+      !get_double (o, "max_ms", &p->max_ms, error) ||
+      !get_double (o, "kernels_ms", &p->kernels_ms, error) ||
+      !get_double (o, "residual", &p->residual, error) ||
+      !get_object (o, "kernel_ms", &kernels, error))
+    return FALSE;
+  for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+    if (!get_double (kernels, ks_gauss_kernel_name (k), &p->kernel_ms[k], error))
+      return FALSE;
+  if (!get_int (o, "launches", 0, G_MAXINT, &v, error)) return FALSE;
+  p->launches = v;
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      const char *name = pass == 0 ? "fwd_local" : "fwd_groups";
+      guint *dst = pass == 0 ? p->fwd_local : p->fwd_groups;
+      JsonArray *arr;
+
+      if (!get_member (o, name, JSON_TYPE_ARRAY, &node, error))
+        return FALSE;
+      arr = json_node_get_array (node);
+      if (json_array_get_length (arr) != 2)
+        {
+          g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                       "In the results file, \"%s\" must have 2 numbers", name);
+          return FALSE;
+        }
+      dst[0] = (guint) json_array_get_int_element (arr, 0);
+      dst[1] = (guint) json_array_get_int_element (arr, 1);
+    }
+  if (!get_string (o, "error", TRUE, &p->error, error))
+    return FALSE;
+  if (p->error == NULL && !(p->median_ms >= 0.0))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   "In the results file, the point n = %u has no time", p->n);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+KsResults *
+ks_results_from_json (const char *data,
+                      gssize      length,
+                      GError    **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(KsResults) results = NULL;
+  g_autofree char *kind = NULL;
+  JsonObject *root, *device, *params, *prediction;
+  JsonNode *node;
+  JsonArray *points;
+  gint64 v;
+
+  g_return_val_if_fail (data != NULL, NULL);
+
+  if (!json_parser_load_from_data (parser, data, length, &local_error))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   "Not a valid JSON file: %s", local_error->message);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   "Not a Kernelscope results file: the top level is not an object");
+      return NULL;
+    }
+  root = json_node_get_object (json_parser_get_root (parser));
+  if (!get_int (root, "format", 1, G_MAXINT, &v, error))
+    return NULL;
+  if (v > KS_RESULTS_FORMAT)
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   "The results file has format %" G_GINT64_FORMAT "; this Kernelscope reads up to %d",
+                   v, KS_RESULTS_FORMAT);
+      return NULL;
+    }
+  if (!get_string (root, "experiment", FALSE, &kind, error))
+    return NULL;
+  results = ks_results_new (KS_EXPERIMENT_GAUSS_SIZE);
+  if (!ks_experiment_kind_from_string (kind, &results->kind))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   "Unknown experiment \"%s\" in the results file", kind);
+      return NULL;
+    }
+
+  if (!get_object (root, "device", &device, error) ||
+      !get_string (device, "id", FALSE, &results->device_id, error) ||
+      !get_string (device, "name", FALSE, &results->device_name, error) ||
+      !get_string (device, "platform", TRUE, &results->platform, error) ||
+      !get_string (device, "driver", TRUE, &results->driver, error))
+    return NULL;
+  if (!get_int (device, "pwgsm", 0, G_MAXINT, &v, error)) return NULL;
+  results->pwgsm = v;
+  if (!get_int (device, "cores_per_cu", 0, G_MAXINT, &v, error)) return NULL;
+  results->cores_per_cu = v;
+  if (!get_int (device, "compute_units", 0, G_MAXINT, &v, error)) return NULL;
+  results->compute_units = v;
+
+  if (!get_string (root, "date", TRUE, &results->date, error) ||
+      !get_string (root, "command", TRUE, &results->command, error) ||
+      !get_object (root, "parameters", &params, error) ||
+      !parse_enum (params, "precision", (gpointer) ks_precision_from_string, &results->precision, error) ||
+      !parse_enum (params, "range", (gpointer) ks_range_policy_from_string, &results->range, error) ||
+      !parse_enum (params, "local", (gpointer) ks_local_policy_from_string, &results->local, error))
+    return NULL;
+  if (!get_int (params, "wg", 0, G_MAXINT, &v, error)) return NULL;
+  results->wg = v;
+  if (!get_int (params, "warmup", 0, G_MAXINT, &v, error)) return NULL;
+  results->warmup = v;
+  if (!get_int (params, "reps", 0, G_MAXINT, &v, error)) return NULL;
+  results->reps = v;
+  if (!get_int (params, "seed", 0, G_MAXUINT32, &v, error)) return NULL;
+  results->seed = v;
+
+  if (!get_object (root, "prediction", &prediction, error)) return NULL;
+  if (!get_int (prediction, "ogs", 0, G_MAXINT64, &v, error)) return NULL;
+  results->ogs_predicted = v;
+  if (!get_int (prediction, "usable", 0, G_MAXINT64, &v, error)) return NULL;
+  results->ogs_usable = v;
+
+  if (!get_member (root, "complete", G_TYPE_BOOLEAN, &node, error))
+    return NULL;
+  results->complete = json_node_get_boolean (node);
+  if (!get_string (root, "stop_reason", TRUE, &results->stop_reason, error))
+    return NULL;
+
+  if (!get_member (root, "points", JSON_TYPE_ARRAY, &node, error))
+    return NULL;
+  points = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (points); i++)
+    {
+      JsonNode *pn = json_array_get_element (points, i);
+      KsPoint *p;
+
+      if (!JSON_NODE_HOLDS_OBJECT (pn))
+        {
+          g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                       "Point %u of the results file is not an object", i + 1);
+          return NULL;
+        }
+      p = ks_point_new ();
+      if (!parse_point (json_node_get_object (pn), p, error))
+        {
+          g_prefix_error (error, "Point %u: ", i + 1);
+          ks_point_free (p);
+          return NULL;
+        }
+      g_ptr_array_add (results->points, p);
+    }
+  return g_steal_pointer (&results);
+}
+
+KsResults *
+ks_results_load_json (const char *path,
+                      GError    **error)
+{
+  g_autofree char *data = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gsize length = 0;
+
+  if (!g_file_get_contents (path, &data, &length, &local_error))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO,
+                   "Cannot read %s: %s", path, local_error->message);
+      return NULL;
+    }
+  {
+    KsResults *results = ks_results_from_json (data, length, error);
+    if (results == NULL)
+      g_prefix_error (error, "%s: ", path);
+    return results;
+  }
+}

@@ -1,0 +1,794 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-mtx.c: Matrix Market (.mtx) reader and writer, see ks-mtx.h.
+ *
+ * Choices where the format description leaves room (or where real-world files
+ * stray from it):
+ *
+ *  - Duplicate coordinate entries are summed, as SuiteSparse, scipy and most
+ *    assembly-style readers do.  The NIST text says entries "should" be
+ *    unique, but finite-element exports routinely emit one entry per element
+ *    contribution and rely on summing; refusing them would reject useful
+ *    files, and keeping only the last one would silently give wrong values.
+ *    A duplicated pattern entry therefore reads as 2.0.
+ *  - In symmetric and skew-symmetric coordinate files an entry above the
+ *    diagonal is accepted and mirrored like one below it: some writers store
+ *    the upper triangle instead of the lower one.  Together with summing,
+ *    giving both (i,j) and (j,i) adds them, which is consistent.
+ *  - Comment and blank lines are skipped anywhere after the header, not only
+ *    before the size line, and CR-LF line ends and a UTF-8 BOM are tolerated.
+ *  - Keywords of the header are case-insensitive, the banner included.
+ *  - "integer" values must be integers; "real" values must be finite (NaN or
+ *    infinity in an input matrix is a broken file, not data worth solving).
+ *  - Each entry line holds exactly one entry; anything after it is an error,
+ *    so a file with the wrong field type or a truncated column cannot be
+ *    misread silently.
+ *  - The writer refuses non-finite values (KS_MTX_ERROR_UNSUPPORTED) because
+ *    the reader would refuse the file it produced.
+ */
+#define G_LOG_DOMAIN "ks-mtx"
+
+#include "ks-mtx.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include <gio/gio.h>
+
+G_DEFINE_QUARK (ks-mtx-error-quark, ks_mtx_error)
+
+typedef enum {
+  MTX_COORDINATE,
+  MTX_ARRAY,
+} MtxFormat;
+
+typedef enum {
+  MTX_REAL,
+  MTX_INTEGER,
+  MTX_PATTERN,
+} MtxField;
+
+typedef enum {
+  MTX_GENERAL,
+  MTX_SYMMETRIC,
+  MTX_SKEW_SYMMETRIC,
+} MtxSymmetry;
+
+/* The largest number of fields any line of interest has (the header has 5);
+ * split_fields counts past it so that messages can say how many there were. */
+#define MTX_MAX_FIELDS 6
+
+/* Tokens quoted in messages are cut to this many bytes, so that a binary file
+ * does not produce a megabyte-long error message. */
+#define MTX_QUOTE_MAX 40
+
+typedef struct {
+  GDataInputStream *in;
+  const char       *name;    /* file name for messages, UTF-8 */
+  guint64           lineno;  /* 1-based number of the line last read */
+} MtxReader;
+
+static void set_line_error (MtxReader   *r,
+                            GError     **error,
+                            KsMtxError   code,
+                            const char  *format,
+                            ...) G_GNUC_PRINTF (4, 5);
+
+static void
+set_line_error (MtxReader   *r,
+                GError     **error,
+                KsMtxError   code,
+                const char  *format,
+                ...)
+{
+  va_list args;
+  g_autofree char *msg = NULL;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_set_error (error, KS_MTX_ERROR, code, "%s:%" G_GUINT64_FORMAT ": %s",
+               r->name, r->lineno, msg);
+}
+
+/* A token from the file made safe for a GError message: the file may hold
+ * anything, while messages must be short, valid UTF-8. */
+static char *
+quote_token (const char *tok)
+{
+  gsize len = strlen (tok);
+  g_autofree char *valid = g_utf8_make_valid (tok, MIN (len, MTX_QUOTE_MAX));
+
+  if (len > MTX_QUOTE_MAX)
+    return g_strconcat (valid, "…", NULL);
+  return g_steal_pointer (&valid);
+}
+
+/* Reads the next raw line into *out_line (freeing what was there), with the
+ * newline stripped; *out_line is NULL at end of file.  Returns FALSE on a read
+ * error or on a NUL byte, which would otherwise silently cut the line short. */
+static gboolean
+reader_next_line (MtxReader  *r,
+                  char      **out_line,
+                  GError    **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  gsize len = 0;
+  char *line;
+
+  g_clear_pointer (out_line, g_free);
+
+  line = g_data_input_stream_read_line (r->in, &len, NULL, &local_error);
+  if (line == NULL)
+    {
+      if (local_error != NULL)
+        {
+          g_set_error (error, KS_MTX_ERROR, KS_MTX_ERROR_IO,
+                       "%s: cannot read line %" G_GUINT64_FORMAT ": %s",
+                       r->name, r->lineno + 1, local_error->message);
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  r->lineno++;
+
+  if (strlen (line) != len)
+    {
+      g_free (line);
+      set_line_error (r, error, KS_MTX_ERROR_PARSE, "unexpected NUL byte");
+      return FALSE;
+    }
+
+  *out_line = line;
+  return TRUE;
+}
+
+/* Like reader_next_line, but skips comment lines and blank lines. */
+static gboolean
+reader_next_data_line (MtxReader  *r,
+                       char      **out_line,
+                       GError    **error)
+{
+  for (;;)
+    {
+      const char *p;
+
+      if (!reader_next_line (r, out_line, error))
+        return FALSE;
+      if (*out_line == NULL)
+        return TRUE;
+
+      for (p = *out_line; g_ascii_isspace (*p); p++)
+        ;
+      if (*p != '\0' && *p != '%')
+        return TRUE;
+    }
+}
+
+/* Splits line in place at ASCII whitespace (which also eats a CR from CR-LF
+ * files).  Stores at most max_fields pointers but returns the total count. */
+static guint
+split_fields (char   *line,
+              char  **fields,
+              guint   max_fields)
+{
+  guint n = 0;
+  char *p = line;
+
+  for (;;)
+    {
+      while (g_ascii_isspace (*p))
+        p++;
+      if (*p == '\0')
+        break;
+
+      if (n < max_fields)
+        fields[n] = p;
+      n++;
+
+      while (*p != '\0' && !g_ascii_isspace (*p))
+        p++;
+      if (*p == '\0')
+        break;
+      *p++ = '\0';
+    }
+
+  return n;
+}
+
+/* Parses a non-negative decimal integer made only of digits (no sign, no
+ * spaces).  Saturates at G_MAXUINT64 instead of wrapping, so that an absurd
+ * number fails the later range or size checks rather than passing them. */
+static gboolean
+parse_count (const char *s,
+             guint64    *out)
+{
+  guint64 v = 0;
+
+  if (*s == '\0')
+    return FALSE;
+
+  for (; *s != '\0'; s++)
+    {
+      guint digit;
+
+      if (!g_ascii_isdigit (*s))
+        return FALSE;
+      digit = (guint) (*s - '0');
+      if (v > (G_MAXUINT64 - digit) / 10)
+        v = G_MAXUINT64;
+      else
+        v = v * 10 + digit;
+    }
+
+  *out = v;
+  return TRUE;
+}
+
+/* Parses one value field; g_ascii_* keep it independent of LC_NUMERIC. */
+static gboolean
+parse_value (MtxReader   *r,
+             const char  *tok,
+             MtxField     field,
+             double      *out,
+             GError     **error)
+{
+  char *end = NULL;
+
+  if (field == MTX_INTEGER)
+    {
+      gint64 v;
+
+      errno = 0;
+      v = g_ascii_strtoll (tok, &end, 10);
+      if (end == tok || *end != '\0' || errno == ERANGE)
+        {
+          g_autofree char *q = quote_token (tok);
+          set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                          "invalid integer value “%s”", q);
+          return FALSE;
+        }
+      *out = (double) v;
+      return TRUE;
+    }
+
+  g_assert (field == MTX_REAL);
+
+  /* errno is not consulted: ERANGE on underflow still yields the correctly
+   * rounded (subnormal or zero) result, and overflow shows up as infinity. */
+  *out = g_ascii_strtod (tok, &end);
+  if (end == tok || *end != '\0')
+    {
+      g_autofree char *q = quote_token (tok);
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "invalid real value “%s”", q);
+      return FALSE;
+    }
+  if (!isfinite (*out))
+    {
+      g_autofree char *q = quote_token (tok);
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "non-finite value “%s”", q);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_header (MtxReader    *r,
+              char         *line,
+              MtxFormat    *out_format,
+              MtxField     *out_field,
+              MtxSymmetry  *out_symmetry,
+              GError      **error)
+{
+  char *f[MTX_MAX_FIELDS];
+  guint n;
+  g_autofree char *q = NULL;
+
+  /* Editors on some systems prepend a byte order mark. */
+  if (g_str_has_prefix (line, "\xEF\xBB\xBF"))
+    line += 3;
+
+  n = split_fields (line, f, MTX_MAX_FIELDS);
+  if (n == 0 || g_ascii_strcasecmp (f[0], "%%MatrixMarket") != 0)
+    {
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "not a Matrix Market file (no “%%%%MatrixMarket” header)");
+      return FALSE;
+    }
+  if (n != 5)
+    {
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "expected 5 fields in the header, got %u", n);
+      return FALSE;
+    }
+
+  if (g_ascii_strcasecmp (f[1], "vector") == 0)
+    {
+      /* Used by some extensions of the format: well-formed, but we have no
+       * use for it. */
+      set_line_error (r, error, KS_MTX_ERROR_UNSUPPORTED,
+                      "vector objects are not supported (only matrix)");
+      return FALSE;
+    }
+  if (g_ascii_strcasecmp (f[1], "matrix") != 0)
+    {
+      q = quote_token (f[1]);
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "unknown object “%s” (expected matrix)", q);
+      return FALSE;
+    }
+
+  if (g_ascii_strcasecmp (f[2], "coordinate") == 0)
+    *out_format = MTX_COORDINATE;
+  else if (g_ascii_strcasecmp (f[2], "array") == 0)
+    *out_format = MTX_ARRAY;
+  else
+    {
+      q = quote_token (f[2]);
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "unknown format “%s” (expected coordinate or array)", q);
+      return FALSE;
+    }
+
+  if (g_ascii_strcasecmp (f[3], "real") == 0)
+    *out_field = MTX_REAL;
+  else if (g_ascii_strcasecmp (f[3], "integer") == 0)
+    *out_field = MTX_INTEGER;
+  else if (g_ascii_strcasecmp (f[3], "pattern") == 0)
+    *out_field = MTX_PATTERN;
+  else if (g_ascii_strcasecmp (f[3], "complex") == 0)
+    {
+      set_line_error (r, error, KS_MTX_ERROR_UNSUPPORTED,
+                      "complex matrices are not supported (only real, integer "
+                      "and pattern)");
+      return FALSE;
+    }
+  else
+    {
+      q = quote_token (f[3]);
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "unknown field type “%s” (expected real, integer, "
+                      "pattern or complex)", q);
+      return FALSE;
+    }
+
+  if (g_ascii_strcasecmp (f[4], "general") == 0)
+    *out_symmetry = MTX_GENERAL;
+  else if (g_ascii_strcasecmp (f[4], "symmetric") == 0)
+    *out_symmetry = MTX_SYMMETRIC;
+  else if (g_ascii_strcasecmp (f[4], "skew-symmetric") == 0)
+    *out_symmetry = MTX_SKEW_SYMMETRIC;
+  else if (g_ascii_strcasecmp (f[4], "hermitian") == 0)
+    {
+      set_line_error (r, error, KS_MTX_ERROR_UNSUPPORTED,
+                      "hermitian matrices are not supported (only general, "
+                      "symmetric and skew-symmetric)");
+      return FALSE;
+    }
+  else
+    {
+      q = quote_token (f[4]);
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "unknown symmetry “%s” (expected general, symmetric, "
+                      "skew-symmetric or hermitian)", q);
+      return FALSE;
+    }
+
+  /* Both combinations are excluded by the format description: an array has
+   * no positions to leave out, and a skew pattern would need signs. */
+  if (*out_format == MTX_ARRAY && *out_field == MTX_PATTERN)
+    {
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "“pattern” is only valid with “coordinate”");
+      return FALSE;
+    }
+  if (*out_field == MTX_PATTERN && *out_symmetry == MTX_SKEW_SYMMETRIC)
+    {
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "“pattern” cannot be “skew-symmetric”");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Parses a row or column count of the size line (must be >= 1). */
+static gboolean
+parse_dimension (MtxReader   *r,
+                 const char  *tok,
+                 const char  *what,
+                 guint64     *out,
+                 GError     **error)
+{
+  if (!parse_count (tok, out) || *out == 0)
+    {
+      g_autofree char *q = quote_token (tok);
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "invalid %s count “%s” (must be a positive integer)",
+                      what, q);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Parses a 1-based coordinate index and range-checks it against limit. */
+static gboolean
+parse_index (MtxReader   *r,
+             const char  *tok,
+             const char  *what,
+             guint64      limit,
+             guint64     *out,
+             GError     **error)
+{
+  g_autofree char *q = NULL;
+
+  if (!parse_count (tok, out))
+    {
+      q = quote_token (tok);
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "invalid %s index “%s”", what, q);
+      return FALSE;
+    }
+  if (*out < 1 || *out > limit)
+    {
+      q = quote_token (tok);
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "%s index %s out of range 1..%" G_GUINT64_FORMAT,
+                      what, q, limit);
+      return FALSE;
+    }
+  (*out)--;
+  return TRUE;
+}
+
+gboolean
+ks_mtx_read_dense (const char   *path,
+                   guint64       max_elements,
+                   guint        *out_rows,
+                   guint        *out_cols,
+                   double      **out_data,
+                   GError      **error)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInputStream) file_in = NULL;
+  g_autoptr(GDataInputStream) in = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *line = NULL;
+  g_autofree double *data = NULL;
+  MtxReader r = { 0 };
+  MtxFormat format;
+  MtxField field;
+  MtxSymmetry symmetry;
+  char *f[MTX_MAX_FIELDS];
+  guint n, want;
+  guint64 rows, cols, nnz = 0, elements, expected, count, size_lineno;
+  guint64 ai, aj;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (out_rows != NULL, FALSE);
+  g_return_val_if_fail (out_cols != NULL, FALSE);
+  g_return_val_if_fail (out_data != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  name = g_filename_display_name (path);
+
+  file = g_file_new_for_path (path);
+  file_in = g_file_read (file, NULL, &local_error);
+  if (file_in == NULL)
+    {
+      /* GIO's message already names the file and gives strerror(). */
+      g_set_error_literal (error, KS_MTX_ERROR, KS_MTX_ERROR_IO,
+                           local_error->message);
+      return FALSE;
+    }
+
+  /* Streamed line by line with a generous buffer: files can be far larger
+   * than the dense matrix they describe is allowed to be. */
+  in = g_data_input_stream_new (G_INPUT_STREAM (file_in));
+  g_buffered_input_stream_set_buffer_size (G_BUFFERED_INPUT_STREAM (in),
+                                           64 * 1024);
+  g_data_input_stream_set_newline_type (in, G_DATA_STREAM_NEWLINE_TYPE_LF);
+
+  r.in = in;
+  r.name = name;
+  r.lineno = 0;
+
+  /* Header: must be the very first line. */
+  if (!reader_next_line (&r, &line, error))
+    return FALSE;
+  if (line == NULL)
+    {
+      g_set_error (error, KS_MTX_ERROR, KS_MTX_ERROR_PARSE,
+                   "%s: file is empty", name);
+      return FALSE;
+    }
+  if (!parse_header (&r, line, &format, &field, &symmetry, error))
+    return FALSE;
+
+  /* Size line. */
+  if (!reader_next_data_line (&r, &line, error))
+    return FALSE;
+  if (line == NULL)
+    {
+      set_line_error (&r, error, KS_MTX_ERROR_PARSE,
+                      "missing size line after the header");
+      return FALSE;
+    }
+  size_lineno = r.lineno;
+
+  want = format == MTX_COORDINATE ? 3 : 2;
+  n = split_fields (line, f, MTX_MAX_FIELDS);
+  if (n != want)
+    {
+      set_line_error (&r, error, KS_MTX_ERROR_PARSE,
+                      "expected %u fields (%s), got %u", want,
+                      format == MTX_COORDINATE ? "rows cols entries"
+                                               : "rows cols",
+                      n);
+      return FALSE;
+    }
+  if (!parse_dimension (&r, f[0], "row", &rows, error) ||
+      !parse_dimension (&r, f[1], "column", &cols, error))
+    return FALSE;
+  if (format == MTX_COORDINATE && !parse_count (f[2], &nnz))
+    {
+      g_autofree char *q = quote_token (f[2]);
+      set_line_error (&r, error, KS_MTX_ERROR_PARSE,
+                      "invalid entry count “%s”", q);
+      return FALSE;
+    }
+
+  if (symmetry != MTX_GENERAL && rows != cols)
+    {
+      set_line_error (&r, error, KS_MTX_ERROR_PARSE,
+                      "a %s matrix must be square, this one is "
+                      "%" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT,
+                      symmetry == MTX_SYMMETRIC ? "symmetric"
+                                                : "skew-symmetric",
+                      rows, cols);
+      return FALSE;
+    }
+
+  /* The dimensions come back as guint and the data as one allocation, so
+   * anything past either is too large whatever max_elements says.  The
+   * tokens are quoted because saturated values would misstate them. */
+  if (rows > G_MAXUINT || cols > G_MAXUINT ||
+      !g_uint64_checked_mul (&elements, rows, cols) ||
+      elements > G_MAXSIZE / sizeof (double))
+    {
+      g_autofree char *qr = quote_token (f[0]);
+      g_autofree char *qc = quote_token (f[1]);
+      set_line_error (&r, error, KS_MTX_ERROR_TOO_LARGE,
+                      "a %s x %s matrix is too large to hold densely", qr, qc);
+      return FALSE;
+    }
+  if (max_elements != 0 && elements > max_elements)
+    {
+      set_line_error (&r, error, KS_MTX_ERROR_TOO_LARGE,
+                      "a %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT
+                      " matrix has %" G_GUINT64_FORMAT " elements, more than "
+                      "the limit of %" G_GUINT64_FORMAT,
+                      rows, cols, elements, max_elements);
+      return FALSE;
+    }
+
+  if (format == MTX_COORDINATE)
+    expected = nnz;
+  else if (symmetry == MTX_GENERAL)
+    expected = elements;
+  else if (symmetry == MTX_SYMMETRIC)
+    expected = rows * (rows + 1) / 2;   /* lower triangle with diagonal */
+  else
+    expected = rows * (rows - 1) / 2;   /* strictly lower triangle */
+
+  /* g_try_: with max_elements == 0 the size is the file's word, and a bad
+   * file must not abort the program. */
+  data = g_try_new0 (double, (gsize) elements);
+  if (data == NULL)
+    {
+      set_line_error (&r, error, KS_MTX_ERROR_TOO_LARGE,
+                      "cannot allocate a %" G_GUINT64_FORMAT " x %"
+                      G_GUINT64_FORMAT " matrix (%" G_GUINT64_FORMAT
+                      " elements)", rows, cols, elements);
+      return FALSE;
+    }
+
+  /* Array files are column-major and, when symmetric, hold the lower
+   * triangle column by column (without the zero diagonal when skew); (ai,aj)
+   * walks those positions in file order. */
+  aj = 0;
+  ai = symmetry == MTX_SKEW_SYMMETRIC ? 1 : 0;
+
+  if (format == MTX_ARRAY)
+    want = 1;
+  else
+    want = field == MTX_PATTERN ? 2 : 3;
+
+  for (count = 0; ; count++)
+    {
+      guint64 i, j;
+      double v = 1.0;
+
+      if (!reader_next_data_line (&r, &line, error))
+        return FALSE;
+      if (line == NULL)
+        break;
+
+      if (count == expected)
+        {
+          set_line_error (&r, error, KS_MTX_ERROR_PARSE,
+                          "more entries than the %" G_GUINT64_FORMAT
+                          " declared on line %" G_GUINT64_FORMAT,
+                          expected, size_lineno);
+          return FALSE;
+        }
+
+      n = split_fields (line, f, MTX_MAX_FIELDS);
+      if (n != want)
+        {
+          set_line_error (&r, error, KS_MTX_ERROR_PARSE,
+                          "expected %u field%s, got %u",
+                          want, want == 1 ? "" : "s", n);
+          return FALSE;
+        }
+
+      if (format == MTX_ARRAY)
+        {
+          if (!parse_value (&r, f[0], field, &v, error))
+            return FALSE;
+
+          i = ai;
+          j = aj;
+          if (++ai == rows)
+            {
+              aj++;
+              if (symmetry == MTX_GENERAL)
+                ai = 0;
+              else if (symmetry == MTX_SYMMETRIC)
+                ai = aj;
+              else
+                ai = aj + 1;
+            }
+
+          /* Each position occurs once, so assign: that also keeps -0.0. */
+          data[i * cols + j] = v;
+          if (i != j && symmetry == MTX_SYMMETRIC)
+            data[j * cols + i] = v;
+          else if (symmetry == MTX_SKEW_SYMMETRIC)
+            data[j * cols + i] = -v;
+          continue;
+        }
+
+      if (!parse_index (&r, f[0], "row", rows, &i, error) ||
+          !parse_index (&r, f[1], "column", cols, &j, error))
+        return FALSE;
+      if (field != MTX_PATTERN && !parse_value (&r, f[2], field, &v, error))
+        return FALSE;
+
+      if (symmetry == MTX_SKEW_SYMMETRIC && i == j)
+        {
+          set_line_error (&r, error, KS_MTX_ERROR_PARSE,
+                          "diagonal entry (%" G_GUINT64_FORMAT ", %"
+                          G_GUINT64_FORMAT ") in a skew-symmetric matrix",
+                          i + 1, j + 1);
+          return FALSE;
+        }
+
+      /* Summed, see the top of the file. */
+      data[i * cols + j] += v;
+      if (i != j && symmetry == MTX_SYMMETRIC)
+        data[j * cols + i] += v;
+      else if (symmetry == MTX_SKEW_SYMMETRIC)
+        data[j * cols + i] -= v;
+    }
+
+  if (count < expected)
+    {
+      set_line_error (&r, error, KS_MTX_ERROR_PARSE,
+                      "file ends after %" G_GUINT64_FORMAT " of the %"
+                      G_GUINT64_FORMAT " entries declared on line %"
+                      G_GUINT64_FORMAT, count, expected, size_lineno);
+      return FALSE;
+    }
+
+  *out_rows = (guint) rows;
+  *out_cols = (guint) cols;
+  *out_data = g_steal_pointer (&data);
+  return TRUE;
+}
+
+gboolean
+ks_mtx_write_dense (const char   *path,
+                    guint         rows,
+                    guint         cols,
+                    const double *data,
+                    const char   *comment,
+                    GError      **error)
+{
+  g_autoptr(GString) out = NULL;
+  g_autoptr(GError) local_error = NULL;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  guint i, j;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (rows > 0 && cols > 0, FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* Checked before anything is written so that a refused matrix leaves an
+   * existing file untouched. */
+  for (i = 0; i < rows; i++)
+    for (j = 0; j < cols; j++)
+      if (!isfinite (data[(gsize) i * cols + j]))
+        {
+          g_autofree char *name = g_filename_display_name (path);
+          g_set_error (error, KS_MTX_ERROR, KS_MTX_ERROR_UNSUPPORTED,
+                       "%s: cannot write non-finite value at (%u, %u)",
+                       name, i + 1, j + 1);
+          return FALSE;
+        }
+
+  /* "%.17g" of a double is at most 24 characters plus the newline. */
+  out = g_string_sized_new (64 + (gsize) rows * cols * 25);
+  g_string_append (out, "%%MatrixMarket matrix array real general\n");
+
+  if (comment != NULL && *comment != '\0')
+    {
+      g_auto(GStrv) lines = g_strsplit (comment, "\n", -1);
+      guint n_lines = g_strv_length (lines);
+
+      /* A comment ending in a newline does not ask for an empty last line. */
+      if (n_lines > 1 && *lines[n_lines - 1] == '\0')
+        n_lines--;
+
+      for (guint k = 0; k < n_lines; k++)
+        {
+          char *l = lines[k];
+          gsize len = strlen (l);
+
+          if (len > 0 && l[len - 1] == '\r')
+            l[--len] = '\0';
+          /* A lone CR is a line break to some readers, and the text after
+           * it would then not be a comment. */
+          g_strdelimit (l, "\r", ' ');
+
+          g_string_append_c (out, '%');
+          if (len > 0)
+            {
+              g_string_append_c (out, ' ');
+              g_string_append_len (out, l, len);
+            }
+          g_string_append_c (out, '\n');
+        }
+    }
+
+  g_string_append_printf (out, "%u %u\n", rows, cols);
+
+  /* Column-major, as the array format requires. */
+  for (j = 0; j < cols; j++)
+    for (i = 0; i < rows; i++)
+      {
+        g_ascii_formatd (buf, sizeof buf, "%.17g", data[(gsize) i * cols + j]);
+        g_string_append (out, buf);
+        g_string_append_c (out, '\n');
+      }
+
+  /* CONSISTENT: readers see either the old file or the complete new one,
+   * never a half-written matrix. */
+  if (!g_file_set_contents_full (path, out->str, (gssize) out->len,
+                                 G_FILE_SET_CONTENTS_CONSISTENT, 0666,
+                                 &local_error))
+    {
+      g_set_error_literal (error, KS_MTX_ERROR, KS_MTX_ERROR_IO,
+                           local_error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}

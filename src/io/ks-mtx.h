@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-mtx.h: Matrix Market (.mtx) files, read into and written from dense
+ * row-major double arrays.  Reads "matrix coordinate|array" with
+ * real|integer|pattern values and general|symmetric|skew-symmetric symmetry;
+ * complex and hermitian files are refused with KS_MTX_ERROR_UNSUPPORTED. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define KS_MTX_ERROR (ks_mtx_error_quark ())
+GQuark ks_mtx_error_quark (void);
+
+typedef enum {
+  KS_MTX_ERROR_IO,           /* cannot open / read / write the file */
+  KS_MTX_ERROR_PARSE,        /* malformed header, size line or entry (message names the line) */
+  KS_MTX_ERROR_UNSUPPORTED,  /* a valid Matrix Market file of a kind we cannot use */
+  KS_MTX_ERROR_TOO_LARGE,    /* dense size would exceed max_elements */
+} KsMtxError;
+
+/* Reads path into a newly allocated row-major array of rows*cols doubles
+ * (free with g_free).  max_elements guards memory: a file whose dense form has
+ * more elements is refused with KS_MTX_ERROR_TOO_LARGE (0 = no limit). */
+gboolean ks_mtx_read_dense  (const char   *path,
+                             guint64       max_elements,
+                             guint        *out_rows,
+                             guint        *out_cols,
+                             double      **out_data,
+                             GError      **error);
+
+/* Writes a dense row-major array as "matrix array real general", with an
+ * optional comment (may contain newlines; each line gets a '%').  Atomic
+ * (g_file_set_contents), full double precision (%.17g, locale-independent). */
+gboolean ks_mtx_write_dense (const char   *path,
+                             guint         rows,
+                             guint         cols,
+                             const double *data,
+                             const char   *comment,
+                             GError      **error);
+
+G_END_DECLS

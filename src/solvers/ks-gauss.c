@@ -1,0 +1,532 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ks-gauss"
+
+#include "ks-gauss.h"
+#include "ks-compute-error.h"
+#include "ks-runtime.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+G_DEFINE_QUARK (ks-gauss-error-quark, ks_gauss_error)
+
+/* Must match the KS_INFO_* layout in kernels/gauss.cl. */
+enum {
+  INFO_FWD_LOCAL0,
+  INFO_FWD_LOCAL1,
+  INFO_FWD_GROUPS0,
+  INFO_FWD_GROUPS1,
+  INFO_PRE_LOCAL,
+  INFO_PRE_GROUPS,
+  INFO_BWD_LOCAL,
+  INFO_BWD_GROUPS,
+  INFO_BAD_PIVOT,
+  INFO_SIZE = 16
+};
+
+/* How often a solve looks at its GCancellable: often enough that Stop is
+ * felt within a fraction of a second, rarely enough to cost nothing. */
+#define CANCEL_CHECK_STEPS 16
+
+struct _KsGaussSolver
+{
+  KsDevice    *device;
+  KsPrecision  precision;
+  KsRuntime   *rt;
+  KsProgram   *program;
+  KsKernel    *kernels[KS_GAUSS_N_KERNELS];
+};
+
+static const char *kernel_names[KS_GAUSS_N_KERNELS] = {
+  "gauss_fwd_pre", "gauss_fwd", "gauss_bwd_prepare", "gauss_bwd",
+};
+
+const char *
+ks_gauss_kernel_name (KsGaussKernel kernel)
+{
+  g_return_val_if_fail (kernel < KS_GAUSS_N_KERNELS, NULL);
+  return kernel_names[kernel];
+}
+
+const char *
+ks_precision_to_string (KsPrecision precision)
+{
+  return precision == KS_PRECISION_DOUBLE ? "double" : "float";
+}
+
+const char *
+ks_range_policy_to_string (KsRangePolicy range)
+{
+  return range == KS_RANGE_SHRINKING ? "shrinking" : "fixed";
+}
+
+const char *
+ks_local_policy_to_string (KsLocalPolicy local)
+{
+  switch (local)
+    {
+    case KS_LOCAL_EXPLICIT: return "explicit";
+    case KS_LOCAL_SPLIT: return "split";
+    case KS_LOCAL_DRIVER:
+    default: return "driver";
+    }
+}
+
+gboolean
+ks_precision_from_string (const char  *s,
+                          KsPrecision *out)
+{
+  if (g_ascii_strcasecmp (s, "float") == 0 || g_ascii_strcasecmp (s, "single") == 0)
+    *out = KS_PRECISION_FLOAT;
+  else if (g_ascii_strcasecmp (s, "double") == 0)
+    *out = KS_PRECISION_DOUBLE;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+ks_range_policy_from_string (const char    *s,
+                             KsRangePolicy *out)
+{
+  if (g_ascii_strcasecmp (s, "fixed") == 0)
+    *out = KS_RANGE_FIXED;
+  else if (g_ascii_strcasecmp (s, "shrinking") == 0)
+    *out = KS_RANGE_SHRINKING;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+ks_local_policy_from_string (const char    *s,
+                             KsLocalPolicy *out)
+{
+  if (g_ascii_strcasecmp (s, "driver") == 0)
+    *out = KS_LOCAL_DRIVER;
+  else if (g_ascii_strcasecmp (s, "explicit") == 0)
+    *out = KS_LOCAL_EXPLICIT;
+  else if (g_ascii_strcasecmp (s, "split") == 0)
+    *out = KS_LOCAL_SPLIT;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+double
+ks_gauss_tiny_pivot (KsPrecision precision,
+                     double      max_abs)
+{
+  double eps = precision == KS_PRECISION_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
+  return eps * (max_abs > 0.0 ? max_abs : 1.0);
+}
+
+KsGaussSolver *
+ks_gauss_solver_new (KsDevice     *device,
+                     KsPrecision   precision,
+                     GError      **error)
+{
+  g_autoptr(KsGaussSolver) self = NULL;
+  const char *options;
+
+  g_return_val_if_fail (KS_IS_DEVICE (device), NULL);
+
+  if (precision == KS_PRECISION_DOUBLE && !ks_device_get_info (device)->has_fp64)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   "%s has no double precision (cl_khr_fp64); choose float",
+                   ks_device_get_name (device));
+      return NULL;
+    }
+
+  self = g_new0 (KsGaussSolver, 1);
+  self->device = g_object_ref (device);
+  self->precision = precision;
+
+  if (ks_device_get_backend (device) == KS_BACKEND_HOST)
+    return g_steal_pointer (&self);
+
+  options = precision == KS_PRECISION_DOUBLE ? "-DKS_REAL=double -DKS_FP64" : "-DKS_REAL=float";
+  if (!(self->rt = ks_runtime_new (device, error)) ||
+      !(self->program = ks_runtime_build_program (self->rt, "gauss.cl", options, error)))
+    return NULL;
+
+  for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
+    if (!(self->kernels[i] = ks_program_create_kernel (self->program, kernel_names[i], error)))
+      return NULL;
+
+  ks_device_set_preferred_multiple (device, ks_kernel_get_preferred_multiple (self->kernels[KS_GAUSS_FWD]));
+  return g_steal_pointer (&self);
+}
+
+void
+ks_gauss_solver_free (KsGaussSolver *self)
+{
+  if (self == NULL)
+    return;
+  for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
+    g_clear_pointer (&self->kernels[i], ks_kernel_free);
+  g_clear_pointer (&self->program, ks_program_free);
+  g_clear_pointer (&self->rt, ks_runtime_free);
+  g_clear_object (&self->device);
+  g_free (self);
+}
+
+KsDevice *
+ks_gauss_solver_get_device (KsGaussSolver *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->device;
+}
+
+KsPrecision
+ks_gauss_solver_get_precision (KsGaussSolver *self)
+{
+  g_return_val_if_fail (self != NULL, KS_PRECISION_FLOAT);
+  return self->precision;
+}
+
+gsize
+ks_gauss_solver_get_preferred_multiple (KsGaussSolver *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->kernels[KS_GAUSS_FWD] ? ks_kernel_get_preferred_multiple (self->kernels[KS_GAUSS_FWD]) : 0;
+}
+
+gsize
+ks_gauss_solver_get_max_work_group_size (KsGaussSolver *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->kernels[KS_GAUSS_FWD] ? ks_kernel_get_max_work_group_size (self->kernels[KS_GAUSS_FWD]) : 0;
+}
+
+/* Launches kernel over count0 items along dimension 0 (and count1 rows
+ * along dimension 1 when dims == 2) under the local-size policy.  The
+ * kernel's first index along dimension 0 is the argument base_arg (set to
+ * base0, or past the main part for SPLIT's remainder); record_arg tells the
+ * first launch of a step to report its work-group from inside the kernel. */
+static gboolean
+launch_policy (KsGaussSolver       *self,
+               KsKernel            *kernel,
+               const KsGaussParams *params,
+               guint                dims,
+               gsize                count0,
+               gsize                count1,
+               guint                base_arg,
+               int                  base0,
+               guint                record_arg,
+               gboolean             record,
+               GError             **error)
+{
+  gsize global[2] = { count0, count1 };
+  gsize local[2] = { params->wg, 1 };
+  int rec = record ? 1 : 0;
+  int base = base0;
+
+  if (!ks_kernel_set_arg (kernel, base_arg, sizeof base, &base, error) ||
+      !ks_kernel_set_arg (kernel, record_arg, sizeof rec, &rec, error))
+    return FALSE;
+
+  switch (params->local)
+    {
+    case KS_LOCAL_DRIVER:
+      return ks_runtime_launch (self->rt, kernel, dims, global, NULL, error);
+
+    case KS_LOCAL_EXPLICIT:
+      /* Padding the range up to a multiple of the group lets every group
+       * size run on every n; the extra items exit on the kernel's bounds test. */
+      global[0] = (count0 + params->wg - 1) / params->wg * params->wg;
+      return ks_runtime_launch (self->rt, kernel, dims, global, local, error);
+
+    case KS_LOCAL_SPLIT:
+      {
+        gsize main_part = count0 / params->wg * params->wg;
+        gsize rest = count0 - main_part;
+
+        if (main_part > 0)
+          {
+            global[0] = main_part;
+            if (!ks_runtime_launch (self->rt, kernel, dims, global, local, error))
+              return FALSE;
+          }
+        if (rest > 0)
+          {
+            /* The remainder runs as one group per row, of exactly its size. */
+            int rest_base = base0 + (int) main_part;
+            int rest_rec = record && main_part == 0 ? 1 : 0;
+
+            if (!ks_kernel_set_arg (kernel, base_arg, sizeof rest_base, &rest_base, error) ||
+                !ks_kernel_set_arg (kernel, record_arg, sizeof rest_rec, &rest_rec, error))
+              return FALSE;
+            global[0] = rest;
+            local[0] = rest;
+            return ks_runtime_launch (self->rt, kernel, dims, global, local, error);
+          }
+        return TRUE;
+      }
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+set_common_args (KsKernel  *kernel,
+                 KsBuffer  *a,
+                 KsBuffer  *v,
+                 int        n,
+                 GError   **error)
+{
+  return ks_kernel_set_arg_buffer (kernel, 0, a, error) &&
+         ks_kernel_set_arg_buffer (kernel, 1, v, error) &&
+         ks_kernel_set_arg (kernel, 2, sizeof n, &n, error);
+}
+
+/* Enqueues the 2 (n - 1) forward and 2 n backward steps. */
+static gboolean
+enqueue_solve (KsGaussSolver       *self,
+               const KsGaussParams *params,
+               int                  n,
+               KsBuffer            *a,
+               KsBuffer            *m,
+               KsBuffer            *x,
+               KsBuffer            *info,
+               double               tiny,
+               GCancellable        *cancellable,
+               GError             **error)
+{
+  KsKernel *pre = self->kernels[KS_GAUSS_FWD_PRE];
+  KsKernel *fwd = self->kernels[KS_GAUSS_FWD];
+  KsKernel *bprep = self->kernels[KS_GAUSS_BWD_PREPARE];
+  KsKernel *bwd = self->kernels[KS_GAUSS_BWD];
+  const gboolean fixed = params->range == KS_RANGE_FIXED;
+  float tiny_f = (float) tiny;
+
+  if (!set_common_args (pre, a, m, n, error) ||
+      !ks_kernel_set_arg_buffer (pre, 5, info, error) ||
+      !set_common_args (fwd, a, m, n, error) ||
+      !ks_kernel_set_arg_buffer (fwd, 6, info, error) ||
+      !set_common_args (bprep, a, x, n, error) ||
+      !ks_kernel_set_arg_buffer (bprep, 4, info, error) ||
+      !(self->precision == KS_PRECISION_DOUBLE
+          ? ks_kernel_set_arg (bprep, 5, sizeof tiny, &tiny, error)
+          : ks_kernel_set_arg (bprep, 5, sizeof tiny_f, &tiny_f, error)) ||
+      !set_common_args (bwd, a, x, n, error) ||
+      !ks_kernel_set_arg_buffer (bwd, 5, info, error))
+    return FALSE;
+
+  for (int k = 0; k <= n - 2; k++)
+    {
+      int row0 = fixed ? 0 : k + 1;
+
+      if (k % CANCEL_CHECK_STEPS == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+
+      if (!ks_kernel_set_arg (pre, 3, sizeof k, &k, error) ||
+          !launch_policy (self, pre, params, 1, fixed ? (gsize) n : (gsize) (n - k - 1), 1,
+                          4, row0, 6, k == 0, error))
+        return FALSE;
+
+      if (!ks_kernel_set_arg (fwd, 3, sizeof k, &k, error) ||
+          !ks_kernel_set_arg (fwd, 4, sizeof row0, &row0, error) ||
+          !launch_policy (self, fwd, params, 2,
+                          fixed ? (gsize) n + 1 : (gsize) (n + 1 - k),
+                          fixed ? (gsize) n : (gsize) (n - k - 1),
+                          5, fixed ? 0 : k, 7, k == 0, error))
+        return FALSE;
+    }
+
+  for (int k = n - 1; k >= 0; k--)
+    {
+      gsize one = 1;
+
+      if (k % CANCEL_CHECK_STEPS == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+
+      if (!ks_kernel_set_arg (bprep, 3, sizeof k, &k, error) ||
+          !ks_runtime_launch (self->rt, bprep, 1, &one, &one, error))
+        return FALSE;
+
+      /* Under SHRINKING there is nothing above row 0 to update. */
+      if (!fixed && k == 0)
+        continue;
+      if (!ks_kernel_set_arg (bwd, 3, sizeof k, &k, error) ||
+          !launch_policy (self, bwd, params, 1, fixed ? (gsize) n : (gsize) k, 1,
+                          4, 0, 6, k == n - 1, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_params (KsGaussSolver        *self,
+              const KsLinearSystem *sys,
+              const KsGaussParams  *params,
+              GError              **error)
+{
+  const KsDeviceInfo *info = ks_device_get_info (self->device);
+  gsize real_size = self->precision == KS_PRECISION_DOUBLE ? sizeof (double) : sizeof (float);
+  guint64 need;
+
+  if (sys->n < 2)
+    {
+      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID,
+                   "n = %u: the method needs at least 2 unknowns", sys->n);
+      return FALSE;
+    }
+  if (sys->n > G_MAXINT / 2)
+    {
+      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, "n = %u is too large", sys->n);
+      return FALSE;
+    }
+  if (params->local != KS_LOCAL_DRIVER)
+    {
+      gsize max = ks_gauss_solver_get_max_work_group_size (self);
+
+      if (params->wg == 0)
+        {
+          g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
+                       "The %s policy needs a work-group size of at least 1",
+                       ks_local_policy_to_string (params->local));
+          return FALSE;
+        }
+      if (max && params->wg > max)
+        {
+          g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
+                       "%s refuses work-groups of %u: the Gauss kernels run at most %"
+                       G_GSIZE_FORMAT " items per group on it",
+                       info->name, params->wg, max);
+          return FALSE;
+        }
+    }
+
+  need = ((guint64) sys->n * (sys->n + 1) + 2 * (guint64) sys->n) * real_size + INFO_SIZE * sizeof (int);
+  if (info->global_mem && need > info->global_mem)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+                   "n = %u needs %.1f MiB, but %s has %.1f MiB of memory",
+                   sys->n, need / 1048576.0, info->name, info->global_mem / 1048576.0);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ks_gauss_solver_solve (KsGaussSolver        *self,
+                       const KsLinearSystem *sys,
+                       const KsGaussParams  *params,
+                       GCancellable         *cancellable,
+                       double               *x_out,
+                       KsGaussResult        *result,
+                       GError              **error)
+{
+  g_autoptr(KsBuffer) a = NULL;
+  g_autoptr(KsBuffer) m = NULL;
+  g_autoptr(KsBuffer) x = NULL;
+  g_autoptr(KsBuffer) info = NULL;
+  g_autofree void *host_a = NULL;
+  g_autofree void *host_x = NULL;
+  g_autofree double *xd = NULL;
+  const gboolean dbl = self->precision == KS_PRECISION_DOUBLE;
+  const gsize rs = dbl ? sizeof (double) : sizeof (float);
+  const guint n = sys->n;
+  const gsize w = (gsize) n + 1;
+  int info_host[INFO_SIZE] = { 0 };
+  gint64 t0, t1;
+  double tiny;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (sys != NULL, FALSE);
+  g_return_val_if_fail (params != NULL, FALSE);
+  g_return_val_if_fail (result != NULL, FALSE);
+
+  memset (result, 0, sizeof *result);
+  result->n = n;
+
+  if (self->rt == NULL)
+    return ks_gauss_host_solve (sys, self->precision, cancellable, x_out, result, error);
+
+  if (!check_params (self, sys, params, error))
+    return FALSE;
+
+  host_a = g_try_malloc ((gsize) n * w * rs);
+  host_x = g_try_malloc ((gsize) n * rs);
+  if (host_a == NULL || host_x == NULL)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+                   "Not enough host memory for a %u x %u system", n, n);
+      return FALSE;
+    }
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j <= n; j++)
+      {
+        double v = j < n ? sys->a[(gsize) i * n + j] : sys->b[i];
+        if (dbl)
+          ((double *) host_a)[i * w + j] = v;
+        else
+          ((float *) host_a)[i * w + j] = (float) v;
+      }
+
+  tiny = ks_gauss_tiny_pivot (self->precision, ks_linear_system_max_abs (sys));
+  for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
+    ks_kernel_reset_timing (self->kernels[i]);
+
+  t0 = g_get_monotonic_time ();
+  if (!(a = ks_runtime_alloc (self->rt, (gsize) n * w * rs, error)) ||
+      !(m = ks_runtime_alloc (self->rt, (gsize) n * rs, error)) ||
+      !(x = ks_runtime_alloc (self->rt, (gsize) n * rs, error)) ||
+      !(info = ks_runtime_alloc (self->rt, sizeof info_host, error)) ||
+      !ks_runtime_write (self->rt, a, 0, (gsize) n * w * rs, host_a, error) ||
+      !ks_runtime_write (self->rt, info, 0, sizeof info_host, info_host, error))
+    {
+      ks_runtime_discard_timings (self->rt);
+      return FALSE;
+    }
+
+  if (!enqueue_solve (self, params, (int) n, a, m, x, info, tiny, cancellable, error) ||
+      !ks_runtime_read (self->rt, x, 0, (gsize) n * rs, host_x, error) ||
+      !ks_runtime_read (self->rt, info, 0, sizeof info_host, info_host, error))
+    {
+      /* Drain the queue so the buffers are not released under running kernels. */
+      ks_runtime_finish (self->rt, NULL);
+      ks_runtime_discard_timings (self->rt);
+      return FALSE;
+    }
+  t1 = g_get_monotonic_time ();
+
+  if (!ks_runtime_collect_timings (self->rt, error))
+    return FALSE;
+
+  result->wall_ms = (t1 - t0) / 1000.0;
+  for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
+    {
+      result->kernel_ms[i] = ks_kernel_get_time_ns (self->kernels[i]) / 1e6;
+      result->kernels_total_ms += result->kernel_ms[i];
+      result->launches += ks_kernel_get_launches (self->kernels[i]);
+    }
+  result->fwd_local[0] = info_host[INFO_FWD_LOCAL0];
+  result->fwd_local[1] = info_host[INFO_FWD_LOCAL1];
+  result->fwd_groups[0] = info_host[INFO_FWD_GROUPS0];
+  result->fwd_groups[1] = info_host[INFO_FWD_GROUPS1];
+  result->pre_local = info_host[INFO_PRE_LOCAL];
+  result->bwd_local = info_host[INFO_BWD_LOCAL];
+
+  if (info_host[INFO_BAD_PIVOT] > 0)
+    {
+      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR,
+                   "The pivot of row %d is zero or too small (|a_kk| <= %.3g) after elimination: "
+                   "the matrix is singular or needs row exchanges, which this method "
+                   "(Gauss without pivoting, as in the paper) does not do",
+                   info_host[INFO_BAD_PIVOT], tiny);
+      return FALSE;
+    }
+
+  xd = g_new (double, n);
+  for (guint i = 0; i < n; i++)
+    xd[i] = dbl ? ((double *) host_x)[i] : ((float *) host_x)[i];
+  result->residual = ks_linear_system_residual (sys, xd);
+  if (x_out)
+    memcpy (x_out, xd, n * sizeof (double));
+  return TRUE;
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-gauss.h: the Gauss method of Baranov & Vlatskaya (2013): elimination
+ * without pivoting in four kernels (kernels/gauss.cl), with the paper's two
+ * global-range policies and three local-size policies, on any device of the
+ * compute layer; on the host device, the same method in plain C + OpenMP. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ks-device.h"
+#include "ks-linear-system.h"
+
+G_BEGIN_DECLS
+
+#define KS_GAUSS_ERROR (ks_gauss_error_quark ())
+GQuark ks_gauss_error_quark (void);
+
+typedef enum {
+  KS_GAUSS_ERROR_SINGULAR,       /* a zero or tiny pivot: the method does no pivoting */
+  KS_GAUSS_ERROR_NOT_SQUARE,
+  KS_GAUSS_ERROR_SIZE_MISMATCH,  /* b does not match A */
+  KS_GAUSS_ERROR_INVALID,        /* parameters that make no sense (n = 0, wg = 0 with EXPLICIT) */
+} KsGaussError;
+
+typedef enum {
+  KS_PRECISION_FLOAT,
+  KS_PRECISION_DOUBLE,
+} KsPrecision;
+
+typedef enum {
+  KS_RANGE_FIXED,      /* the whole matrix at every step; items outside exit (the paper's runs) */
+  KS_RANGE_SHRINKING,  /* the range shrinks with k */
+} KsRangePolicy;
+
+typedef enum {
+  KS_LOCAL_DRIVER,     /* local size NULL: the driver chooses */
+  KS_LOCAL_EXPLICIT,   /* the user's group size; the range is padded up to a multiple of it */
+  KS_LOCAL_SPLIT,      /* a multiple of the group size, plus a launch for the remainder */
+} KsLocalPolicy;
+
+typedef enum {
+  KS_GAUSS_FWD_PRE,
+  KS_GAUSS_FWD,
+  KS_GAUSS_BWD_PREPARE,
+  KS_GAUSS_BWD,
+  KS_GAUSS_N_KERNELS
+} KsGaussKernel;
+
+const char *ks_precision_to_string    (KsPrecision    precision);
+const char *ks_range_policy_to_string (KsRangePolicy  range);
+const char *ks_local_policy_to_string (KsLocalPolicy  local);
+const char *ks_gauss_kernel_name      (KsGaussKernel  kernel);
+gboolean    ks_precision_from_string    (const char *s, KsPrecision   *out);
+gboolean    ks_range_policy_from_string (const char *s, KsRangePolicy *out);
+gboolean    ks_local_policy_from_string (const char *s, KsLocalPolicy *out);
+
+typedef struct {
+  KsRangePolicy range;
+  KsLocalPolicy local;
+  guint         wg;    /* group size for EXPLICIT and SPLIT */
+} KsGaussParams;
+
+typedef struct {
+  guint   n;
+  double  wall_ms;                        /* upload + every launch + download, host clock */
+  double  kernel_ms[KS_GAUSS_N_KERNELS];  /* device time summed over launches (events) */
+  double  kernels_total_ms;
+  guint   launches;
+  double  residual;                       /* ||Ax - b|| / ||b||, on the host in double */
+  /* The work-group the update kernel gauss_fwd ran with at step 0, as
+   * reported from inside the kernel (get_local_size / get_num_groups);
+   * 0 on the host backend. */
+  guint   fwd_local[2];
+  guint   fwd_groups[2];
+  guint   pre_local;
+  guint   bwd_local;
+} KsGaussResult;
+
+typedef struct _KsGaussSolver KsGaussSolver;
+
+/* Builds the program for device and precision once; solves reuse it.
+ * Double precision on a device without fp64 is KS_COMPUTE_ERROR_UNSUPPORTED. */
+KsGaussSolver *ks_gauss_solver_new       (KsDevice       *device,
+                                          KsPrecision     precision,
+                                          GError        **error);
+void           ks_gauss_solver_free      (KsGaussSolver  *solver);
+KsDevice      *ks_gauss_solver_get_device (KsGaussSolver *solver);
+KsPrecision    ks_gauss_solver_get_precision (KsGaussSolver *solver);
+/* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE and CL_KERNEL_WORK_GROUP_SIZE
+ * of gauss_fwd; 0 on the host. */
+gsize          ks_gauss_solver_get_preferred_multiple (KsGaussSolver *solver);
+gsize          ks_gauss_solver_get_max_work_group_size (KsGaussSolver *solver);
+
+/* Solves sys; x (n values, may be NULL) receives the solution.  Checks that
+ * the problem fits in device memory, that the group size is allowed, and
+ * the pivots; cancellable is polled between steps. */
+gboolean       ks_gauss_solver_solve     (KsGaussSolver        *solver,
+                                          const KsLinearSystem *sys,
+                                          const KsGaussParams  *params,
+                                          GCancellable         *cancellable,
+                                          double               *x,
+                                          KsGaussResult        *result,
+                                          GError              **error);
+
+/* The host reference (plain C + OpenMP, the same method in double or float). */
+gboolean       ks_gauss_host_solve       (const KsLinearSystem *sys,
+                                          KsPrecision           precision,
+                                          GCancellable         *cancellable,
+                                          double               *x,
+                                          KsGaussResult        *result,
+                                          GError              **error);
+
+/* The threshold below which |pivot| counts as zero: machine epsilon of the
+ * precision times the largest |a_ij|. */
+double         ks_gauss_tiny_pivot       (KsPrecision precision,
+                                          double      max_abs);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsGaussSolver, ks_gauss_solver_free)
+
+G_END_DECLS

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ks-solvers"
+
+#include "ks-linear-system.h"
+#include "ks-gauss.h"
+#include "ks-mtx.h"
+
+#include <math.h>
+
+KsLinearSystem *
+ks_linear_system_new_random (guint   n,
+                             guint32 seed)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  KsLinearSystem *sys;
+
+  g_return_val_if_fail (n > 0, NULL);
+
+  sys = g_new0 (KsLinearSystem, 1);
+  sys->n = n;
+  sys->a = g_new (double, (gsize) n * n);
+  sys->b = g_new (double, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      double row_sum = 0.0;
+
+      for (guint j = 0; j < n; j++)
+        {
+          double v = g_rand_double_range (rand, -1.0, 1.0);
+          sys->a[(gsize) i * n + j] = v;
+          if (j != i)
+            row_sum += fabs (v);
+        }
+      /* Strict dominance keeps every pivot of elimination without
+       * pivoting away from zero. */
+      sys->a[(gsize) i * n + i] = row_sum + 1.0;
+      sys->b[i] = g_rand_double_range (rand, -10.0, 10.0);
+    }
+  return sys;
+}
+
+KsLinearSystem *
+ks_linear_system_new_from_mtx (const char  *matrix_path,
+                               const char  *rhs_path,
+                               guint        max_n,
+                               GError     **error)
+{
+  g_autofree double *a = NULL;
+  g_autofree double *b = NULL;
+  guint rows = 0, cols = 0, b_rows = 0, b_cols = 0;
+  guint64 limit = max_n ? (guint64) max_n * max_n : 0;
+  KsLinearSystem *sys;
+
+  g_return_val_if_fail (matrix_path != NULL, NULL);
+  g_return_val_if_fail (rhs_path != NULL, NULL);
+
+  if (!ks_mtx_read_dense (matrix_path, limit, &rows, &cols, &a, error))
+    return NULL;
+  if (rows != cols)
+    {
+      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_NOT_SQUARE,
+                   "%s is %u x %u: the Gauss method needs a square matrix",
+                   matrix_path, rows, cols);
+      return NULL;
+    }
+  if (!ks_mtx_read_dense (rhs_path, max_n ? max_n : 0, &b_rows, &b_cols, &b, error))
+    return NULL;
+  if (!((b_rows == rows && b_cols == 1) || (b_rows == 1 && b_cols == rows)))
+    {
+      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SIZE_MISMATCH,
+                   "%s is %u x %u, but the matrix has %u rows: the right-hand side "
+                   "must be a %u x 1 vector",
+                   rhs_path, b_rows, b_cols, rows, rows);
+      return NULL;
+    }
+
+  sys = g_new0 (KsLinearSystem, 1);
+  sys->n = rows;
+  sys->a = g_steal_pointer (&a);
+  sys->b = g_steal_pointer (&b);
+  return sys;
+}
+
+void
+ks_linear_system_free (KsLinearSystem *sys)
+{
+  if (sys == NULL)
+    return;
+  g_free (sys->a);
+  g_free (sys->b);
+  g_free (sys);
+}
+
+double
+ks_linear_system_residual (const KsLinearSystem *sys,
+                           const double         *x)
+{
+  double r2 = 0.0, b2 = 0.0;
+  const guint n = sys->n;
+
+  g_return_val_if_fail (sys != NULL && x != NULL, NAN);
+
+#pragma omp parallel for reduction(+:r2,b2) schedule(static)
+  for (guint i = 0; i < n; i++)
+    {
+      double s = 0.0;
+      for (guint j = 0; j < n; j++)
+        s += sys->a[(gsize) i * n + j] * x[j];
+      s -= sys->b[i];
+      r2 += s * s;
+      b2 += sys->b[i] * sys->b[i];
+    }
+  return b2 > 0.0 ? sqrt (r2 / b2) : sqrt (r2);
+}
+
+double
+ks_linear_system_max_abs (const KsLinearSystem *sys)
+{
+  double m = 0.0;
+
+  g_return_val_if_fail (sys != NULL, NAN);
+  for (gsize i = 0; i < (gsize) sys->n * sys->n; i++)
+    m = MAX (m, fabs (sys->a[i]));
+  return m;
+}
