@@ -371,6 +371,23 @@ on_sigint (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The update kernel's group in terms of the range it cut: "(N+1, 1)"
+ * (a whole row per group), "(1, N)", "(1, 1)" (the paper's outliers)... */
+static char *
+classify_shape (const KsPoint *p)
+{
+  const guint cols = p->fwd_local[0] * p->fwd_groups[0];
+  const guint rows = p->fwd_local[1] * p->fwd_groups[1];
+  const char *x = p->fwd_local[0] == cols && cols > 1 ? "whole row" : NULL;
+  const char *y = p->fwd_local[1] == rows && rows > 1 ? "whole column" : NULL;
+
+  if (p->fwd_local[0] == 1 && p->fwd_local[1] == 1)
+    return g_strdup ("(1, 1): one item per group");
+  return g_strdup_printf ("(%s, %s)",
+                          x ? x : p->fwd_local[0] == 1 ? "1" : "part of a row",
+                          y ? y : p->fwd_local[1] == 1 ? "1" : "part of a column");
+}
+
 /* What a teacher wants to read after Fig. 2: are the prime-(N+1) points
  * slower than their neighbours, and which group sizes did the driver pick. */
 static void
@@ -389,7 +406,7 @@ summarize_size (const KsResults *r)
 
       if (p->error)
         continue;
-      shape = g_strdup_printf ("(%u, %u)", p->fwd_local[0], p->fwd_local[1]);
+      shape = classify_shape (p);
       g_hash_table_insert (shapes, g_strdup (shape),
                            GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (shapes, shape)) + 1));
       if (!p->n1_prime)
@@ -421,10 +438,10 @@ summarize_size (const KsResults *r)
   if (n_ratio > 0)
     g_print ("  prime-(N+1) points take %.2fx the time of their neighbours on average\n",
              ratio_sum / n_ratio);
-  g_print ("  work-groups of the update kernel at step 0 (local size: points):\n");
+  g_print ("  work-groups the update kernel ran with (points):\n");
   g_hash_table_iter_init (&iter, shapes);
   while (g_hash_table_iter_next (&iter, &key, &value))
-    g_print ("    %-16s %u\n", (const char *) key, GPOINTER_TO_UINT (value));
+    g_print ("    %-36s %u\n", (const char *) key, GPOINTER_TO_UINT (value));
 }
 
 static void
@@ -491,8 +508,8 @@ ks_cli_run (int    argc,
   char *sizes_text = NULL, *wgs_text = NULL, *csv = NULL, *json = NULL, *plot_path = NULL;
   gboolean log_y = FALSE, no_table = FALSE;
   const GOptionEntry entries[] = {
-    { "from", 0, 0, G_OPTION_ARG_INT, &from, "gauss-size: first matrix size. Default: 200", "N" },
-    { "to", 0, 0, G_OPTION_ARG_INT, &to, "gauss-size: last matrix size. Default: 260", "N" },
+    { "from", 0, 0, G_OPTION_ARG_INT, &from, "gauss-size: first matrix size. Default: 300", "N" },
+    { "to", 0, 0, G_OPTION_ARG_INT, &to, "gauss-size: last matrix size. Default: 400", "N" },
     { "step", 0, 0, G_OPTION_ARG_INT, &step, "gauss-size: step between sizes. Default: 1", "N" },
     { "sizes", 's', 0, G_OPTION_ARG_STRING, &sizes_text,
       "Matrix sizes as a list and/or ranges, e.g. 100:900:100 or 128,256,1000. gauss-wg default: "
@@ -574,7 +591,7 @@ ks_cli_run (int    argc,
     sizes = ks_parse_uint_list (sizes_text, 2, 1000000, &error);
   else if (kind == KS_EXPERIMENT_GAUSS_SIZE)
     {
-      g_autofree char *range = g_strdup_printf ("%d:%d:%d", from ? from : 200, to ? to : MAX (from, 260),
+      g_autofree char *range = g_strdup_printf ("%d:%d:%d", from ? from : 300, to ? to : MAX (from, 400),
                                                 step ? step : 1);
       if (from < 0 || to < 0 || step < 0)
         g_set_error (&error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--from, --to and --step must be positive");

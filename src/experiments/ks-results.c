@@ -568,7 +568,8 @@ ks_results_from_json (const char *data,
                    "Not a valid JSON file: %s", local_error->message);
       return NULL;
     }
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (json_parser_get_root (parser) == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
                    "Not a Kernelscope results file: the top level is not an object");

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The device list across backends, lookup, defaults, kernel sources. */
+#include "ks-compute-error.h"
+#include "ks-device-list.h"
+#include "ks-kernel-source.h"
+#include "ks-runtime.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+static KsDevice *
+first_opencl (KsDeviceList *list)
+{
+  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
+    if (ks_device_get_backend (ks_device_list_get_device (list, i)) == KS_BACKEND_OPENCL)
+      return ks_device_list_get_device (list, i);
+  return NULL;
+}
+
+static void
+test_list (void)
+{
+  g_autoptr(KsDeviceList) list = ks_device_list_new ();
+  guint n = ks_device_list_get_n_devices (list);
+  KsDevice *host;
+  KsDevice *cl;
+
+  g_assert_cmpuint (n, >=, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, n);
+  host = ks_device_list_get_device (list, n - 1);
+  g_assert_cmpint (ks_device_get_backend (host), ==, KS_BACKEND_HOST);
+  g_assert_cmpstr (ks_device_get_id (host), ==, "host");
+  g_assert_cmpuint (ks_device_get_info (host)->compute_units, >=, 1);
+  g_assert_true (ks_device_get_info (host)->has_fp64);
+  g_assert_nonnull (ks_device_list_get_notes (list)[0]);
+
+  cl = first_opencl (list);
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device (install pocl-opencl-icd)");
+      return;
+    }
+  {
+    const KsDeviceInfo *info = ks_device_get_info (cl);
+    g_assert_true (g_str_has_prefix (info->id, "opencl:"));
+    g_assert_cmpuint (info->compute_units, >=, 1);
+    g_assert_cmpuint (info->max_work_group_size, >=, 1);
+    g_assert_cmpuint (info->global_mem, >, 0);
+    g_assert_cmpuint (info->max_alloc, >, 0);
+    /* Read from a built kernel at enumeration. */
+    g_assert_cmpuint (info->preferred_multiple, >=, 1);
+    g_assert_nonnull (info->name);
+  }
+}
+
+static void
+test_lookup (void)
+{
+  g_autoptr(KsDeviceList) list = ks_device_list_new ();
+  g_autoptr(GError) error = NULL;
+  guint n = ks_device_list_get_n_devices (list);
+  KsDevice *d;
+  g_autofree char *last = g_strdup_printf ("%u", n - 1);
+  g_autofree char *out_of_range = g_strdup_printf ("%u", n);
+
+  d = ks_device_list_lookup (list, "host", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (ks_device_get_id (d), ==, "host");
+
+  d = ks_device_list_lookup (list, last, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (ks_device_get_id (d), ==, "host");
+
+  d = ks_device_list_lookup (list, "no such device anywhere", &error);
+  g_assert_null (d);
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_NO_DEVICE);
+  /* The message lists what there is, so the user can pick. */
+  g_assert_nonnull (strstr (error->message, "host"));
+  g_clear_error (&error);
+
+  d = ks_device_list_lookup (list, out_of_range, &error);
+  g_assert_null (d);
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_NO_DEVICE);
+  g_clear_error (&error);
+
+  if (first_opencl (list))
+    {
+      KsDevice *cl = first_opencl (list);
+      d = ks_device_list_lookup (list, ks_device_get_id (cl), &error);
+      g_assert_no_error (error);
+      g_assert_true (d == cl);
+    }
+}
+
+static void
+test_default (void)
+{
+  g_autoptr(KsDeviceList) list = ks_device_list_new ();
+  const char *reason = NULL;
+  KsDevice *d = ks_device_list_get_default (list, &reason);
+
+  g_assert_nonnull (d);
+  g_assert_nonnull (reason);
+  if (ks_device_get_info (d)->type != KS_DEVICE_TYPE_GPU && first_opencl (list))
+    g_assert_true (d == first_opencl (list));
+}
+
+static void
+on_notify (GObject *object, GParamSpec *pspec, guint *count)
+{
+  (*count)++;
+}
+
+static void
+test_cores_override (void)
+{
+  g_autoptr(KsDeviceList) list = ks_device_list_new ();
+  KsDevice *host = ks_device_list_lookup (list, "host", NULL);
+  guint table = ks_device_get_cores_per_cu (host);
+  guint notified = 0;
+
+  g_signal_connect (host, "notify::cores-per-cu", G_CALLBACK (on_notify), &notified);
+  ks_device_set_cores_per_cu (host, 48);
+  g_assert_cmpuint (ks_device_get_cores_per_cu (host), ==, 48);
+  g_assert_cmpstr (ks_device_get_cores_source (host), ==, "set by the user");
+  g_assert_cmpuint (notified, ==, 1);
+  ks_device_set_cores_per_cu (host, 48);
+  g_assert_cmpuint (notified, ==, 1);
+  ks_device_set_cores_per_cu (host, 0);
+  g_assert_cmpuint (ks_device_get_cores_per_cu (host), ==, table);
+  g_assert_cmpuint (notified, ==, 2);
+}
+
+static void
+test_kernel_sources (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) gauss = NULL;
+  g_autoptr(GBytes) missing = NULL;
+  g_autoptr(GBytes) edited = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-kernels-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "gauss.cl", NULL);
+  gsize len = 0;
+  const char *text;
+
+  ks_kernel_source_set_dir (NULL);
+  g_unsetenv ("KERNELSCOPE_KERNEL_DIR");
+
+  gauss = ks_kernel_source_load ("gauss.cl", &error);
+  g_assert_no_error (error);
+  text = g_bytes_get_data (gauss, &len);
+  g_assert_nonnull (g_strstr_len (text, len, "gauss_fwd_pre"));
+  g_assert_nonnull (g_strstr_len (text, len, "gauss_bwd_prepare"));
+
+  missing = ks_kernel_source_load ("nope.cl", &error);
+  g_assert_null (missing);
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_KERNEL_SOURCE);
+  g_clear_error (&error);
+
+  g_assert_true (g_file_set_contents (path, "// edited\n", -1, NULL));
+  ks_kernel_source_set_dir (dir);
+  edited = ks_kernel_source_load ("gauss.cl", &error);
+  g_assert_no_error (error);
+  g_assert_cmpmem (g_bytes_get_data (edited, NULL), g_bytes_get_size (edited), "// edited\n", 10);
+  ks_kernel_source_set_dir (NULL);
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A kernel the compiler refuses: the error carries the build log. */
+static void
+test_build_failure (void)
+{
+  g_autoptr(KsDeviceList) list = ks_device_list_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsRuntime) rt = NULL;
+  g_autoptr(KsProgram) program = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-kernels-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "probe.cl", NULL);
+  KsDevice *cl = first_opencl (list);
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+
+  g_assert_true (g_file_set_contents (path, "__kernel void ks_probe (__global float *o) { o[0] = undeclared_thing; }\n", -1, NULL));
+  ks_kernel_source_set_dir (dir);
+  rt = ks_runtime_new (cl, &error);
+  g_assert_no_error (error);
+  program = ks_runtime_build_program (rt, "probe.cl", NULL, &error);
+  ks_kernel_source_set_dir (NULL);
+  g_assert_null (program);
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED);
+  g_assert_nonnull (strstr (error->message, "Build log"));
+  g_assert_nonnull (strstr (error->message, "undeclared_thing"));
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_runtime_limits (void)
+{
+  g_autoptr(KsDeviceList) list = ks_device_list_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsRuntime) rt = NULL;
+  g_autoptr(KsBuffer) buffer = NULL;
+  KsDevice *cl = first_opencl (list);
+  KsDevice *host = ks_device_list_lookup (list, "host", NULL);
+
+  /* The host backend runs no kernels, and says so. */
+  rt = ks_runtime_new (host, &error);
+  g_assert_null (rt);
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+  g_clear_error (&error);
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  rt = ks_runtime_new (cl, &error);
+  g_assert_no_error (error);
+  buffer = ks_runtime_alloc (rt, ks_device_get_info (cl)->max_alloc + 1, &error);
+  g_assert_null (buffer);
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+  g_assert_nonnull (strstr (error->message, "MiB"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/devices/list", test_list);
+  g_test_add_func ("/devices/lookup", test_lookup);
+  g_test_add_func ("/devices/default", test_default);
+  g_test_add_func ("/devices/cores-override", test_cores_override);
+  g_test_add_func ("/devices/kernel-sources", test_kernel_sources);
+  g_test_add_func ("/devices/build-failure", test_build_failure);
+  g_test_add_func ("/devices/runtime-limits", test_runtime_limits);
+  return g_test_run ();
+}

@@ -1,0 +1,506 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The sweep engine: points streamed as measured, prime flags, cancel and
+ * device loss keep what was measured, refused group sizes spoil one point,
+ * results round-trip through CSV and JSON, and draw as the paper's plots. */
+#include "ks-compute-error.h"
+#include "ks-device-list.h"
+#include "ks-experiment.h"
+#include "ks-ogs.h"
+#include "ks-results-plot.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+static KsDeviceList *devices;
+
+static KsDevice *
+opencl_device (void)
+{
+  for (guint i = 0; i < ks_device_list_get_n_devices (devices); i++)
+    if (ks_device_get_backend (ks_device_list_get_device (devices, i)) == KS_BACKEND_OPENCL)
+      return ks_device_list_get_device (devices, i);
+  return NULL;
+}
+
+static void
+test_parse_list (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) a = ks_parse_uint_list ("100:400:100", 1, 1000, &error);
+  g_autoptr(GArray) b = ks_parse_uint_list (" 1, 32:128:32 ,64", 1, 1000, &error);
+  g_autoptr(GArray) bad = NULL;
+  const char *bad_inputs[] = { "", "abc", "10:5", "1:10:0", "1:2:3:4", "-5", "5,,6", "2000" };
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (a->len, ==, 4);
+  g_assert_cmpuint (g_array_index (a, guint, 3), ==, 400);
+  /* Sorted, duplicates (64) removed. */
+  g_assert_cmpuint (b->len, ==, 5);
+  g_assert_cmpuint (g_array_index (b, guint, 0), ==, 1);
+  g_assert_cmpuint (g_array_index (b, guint, 2), ==, 64);
+  g_assert_cmpuint (g_array_index (b, guint, 4), ==, 128);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad_inputs); i++)
+    {
+      bad = ks_parse_uint_list (bad_inputs[i], 1, 1000, &error);
+      g_assert_null (bad);
+      g_assert_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+      g_clear_error (&error);
+    }
+}
+
+static void
+test_invalid_spec (void)
+{
+  KsDevice *host = ks_device_list_lookup (devices, "host", NULL);
+  g_autoptr(GError) error = NULL;
+  const guint sizes[] = { 10 };
+  KsSweepSpec spec = { .kind = KS_EXPERIMENT_GAUSS_WG, .sizes = sizes, .n_sizes = 1, .reps = 1 };
+  KsExperiment *e;
+
+  e = ks_experiment_new (host, &spec, &error);   /* no group sizes */
+  g_assert_null (e);
+  g_assert_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID);
+  g_clear_error (&error);
+
+  spec.kind = KS_EXPERIMENT_GAUSS_SIZE;
+  spec.reps = 0;
+  e = ks_experiment_new (host, &spec, &error);
+  g_assert_null (e);
+  g_clear_error (&error);
+
+  spec.reps = 1;
+  spec.local = KS_LOCAL_EXPLICIT;   /* and no wg */
+  e = ks_experiment_new (host, &spec, &error);
+  g_assert_null (e);
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE);
+}
+
+static void
+count_point (KsExperiment *e, const KsPoint *p, guint done, guint total, guint *count)
+{
+  (*count)++;
+  g_assert_cmpuint (done, ==, *count);
+  g_assert_cmpuint (total, ==, ks_experiment_get_n_points_total (e));
+  g_assert_nonnull (p);
+}
+
+static void
+test_size_sweep (void)
+{
+  KsDevice *cl = opencl_device ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsExperiment) e = NULL;
+  g_autoptr(KsPlot) plot = NULL;
+  guint sizes[11];
+  KsSweepSpec spec = { .kind = KS_EXPERIMENT_GAUSS_SIZE, .sizes = sizes, .n_sizes = 11,
+                       .reps = 2, .warmup = 0, .seed = 7 };
+  const KsResults *r;
+  guint count = 0, highlighted = 0;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  for (guint i = 0; i < 11; i++)
+    sizes[i] = 20 + i;
+
+  e = ks_experiment_new (cl, &spec, &error);
+  g_assert_no_error (error);
+  g_signal_connect (e, "point-measured", G_CALLBACK (count_point), &count);
+  g_assert_true (ks_experiment_run (e, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count, ==, 11);
+
+  r = ks_experiment_get_results (e);
+  g_assert_true (r->complete);
+  g_assert_cmpuint (r->points->len, ==, 11);
+  g_assert_cmpstr (r->device_id, ==, ks_device_get_id (cl));
+  g_assert_nonnull (r->date);
+  for (guint i = 0; i < r->points->len; i++)
+    {
+      const KsPoint *p = g_ptr_array_index (r->points, i);
+      g_assert_cmpuint (p->n, ==, 20 + i);
+      /* 23, 29 and 31 are prime. */
+      g_assert_cmpint (p->n1_prime, ==, p->n == 22 || p->n == 28 || p->n == 30);
+      g_assert_null (p->error);
+      g_assert_cmpfloat (p->min_ms, <=, p->median_ms);
+      g_assert_cmpfloat (p->median_ms, <=, p->max_ms);
+      g_assert_cmpfloat (p->min_ms, >, 0.0);
+      g_assert_cmpfloat (p->residual, <, 1e-4);
+      g_assert_cmpuint (p->fwd_local[0] * p->fwd_groups[0], ==, p->n + 1);
+    }
+
+  plot = ks_results_plot_new (r, 0);
+  g_assert_cmpuint (ks_plot_get_n_series (plot), ==, 1);
+  g_assert_cmpuint (ks_plot_series_get_n_points (plot, 0), ==, 11);
+  for (guint i = 0; i < 11; i++)
+    {
+      const KsPlotPoint *pp = ks_plot_series_get_point (plot, 0, i);
+      if (pp->flags & KS_PLOT_POINT_HIGHLIGHT)
+        {
+          highlighted++;
+          g_assert_nonnull (strstr (pp->label, "N+1 = "));
+        }
+    }
+  g_assert_cmpuint (highlighted, ==, 3);
+}
+
+static void
+test_wg_sweep (void)
+{
+  KsDevice *cl = opencl_device ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsExperiment) e = NULL;
+  g_autoptr(KsPlot) plot = NULL;
+  const guint sizes[] = { 24, 40 };
+  guint wgs[] = { 1, 4, 8, 0 };
+  KsSweepSpec spec = { .kind = KS_EXPERIMENT_GAUSS_WG, .local = KS_LOCAL_EXPLICIT,
+                       .sizes = sizes, .n_sizes = 2, .wgs = wgs, .n_wgs = 4, .reps = 1 };
+  const KsResults *r;
+  guint refused = 0, best = 0;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  /* One size the device refuses: that point records why, the rest run. */
+  wgs[3] = (guint) ks_device_get_info (cl)->max_work_group_size + 1;
+
+  e = ks_experiment_new (cl, &spec, &error);
+  g_assert_no_error (error);
+  g_assert_true (ks_experiment_run (e, NULL, &error));
+  g_assert_no_error (error);
+
+  r = ks_experiment_get_results (e);
+  g_assert_cmpuint (r->points->len, ==, 8);
+  for (guint i = 0; i < r->points->len; i++)
+    {
+      const KsPoint *p = g_ptr_array_index (r->points, i);
+      if (p->wg == wgs[3])
+        {
+          g_assert_nonnull (p->error);
+          g_assert_nonnull (strstr (p->error, "refuses"));
+          refused++;
+        }
+      else
+        {
+          g_assert_null (p->error);
+          g_assert_cmpuint (p->fwd_local[0], ==, p->wg);
+        }
+    }
+  g_assert_cmpuint (refused, ==, 2);
+  for (guint s = 0; s < 2; s++)
+    {
+      const KsPoint *b = ks_results_best_for_n (r, sizes[s]);
+      g_assert_nonnull (b);
+      g_assert_null (b->error);
+    }
+
+  /* The rule's inputs were recorded with the results. */
+  g_assert_cmpuint (r->pwgsm, >=, 1);
+  g_assert_cmpuint (r->compute_units, ==, ks_device_get_info (cl)->compute_units);
+
+  plot = ks_results_plot_new (r, 2);   /* Fig. 4: without wg = 1 */
+  g_assert_cmpuint (ks_plot_get_n_series (plot), ==, 2);
+  for (guint s = 0; s < 2; s++)
+    {
+      g_assert_cmpuint (ks_plot_series_get_n_points (plot, s), ==, 2);
+      for (guint i = 0; i < 2; i++)
+        best += (ks_plot_series_get_point (plot, s, i)->flags & KS_PLOT_POINT_BEST) != 0;
+    }
+  g_assert_cmpuint (best, <=, 2);
+}
+
+typedef struct {
+  GMainLoop    *loop;
+  GCancellable *cancellable;
+  guint         points;
+  guint         cancel_after;
+  gboolean      ok;
+  GError       *error;
+  GThread      *main_thread;
+} AsyncState;
+
+static void
+on_async_point (KsExperiment *e, const KsPoint *p, guint done, guint total, AsyncState *s)
+{
+  /* Listeners hear points on the thread that started the run. */
+  g_assert_true (g_thread_self () == s->main_thread);
+  s->points++;
+  if (s->cancel_after && s->points == s->cancel_after)
+    g_cancellable_cancel (s->cancellable);
+}
+
+static void
+on_async_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  AsyncState *s = data;
+  s->ok = ks_experiment_run_finish (KS_EXPERIMENT (source), result, &s->error);
+  g_main_loop_quit (s->loop);
+}
+
+static void
+test_cancel_keeps_points (void)
+{
+  KsDevice *cl = opencl_device ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsExperiment) e = NULL;
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  guint sizes[40];
+  KsSweepSpec spec = { .kind = KS_EXPERIMENT_GAUSS_SIZE, .sizes = sizes, .n_sizes = 40, .reps = 1 };
+  AsyncState s = { loop, cancellable, 0, 3, FALSE, NULL, g_thread_self () };
+  const KsResults *r;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  for (guint i = 0; i < 40; i++)
+    sizes[i] = 100 + 5 * i;
+
+  e = ks_experiment_new (cl, &spec, &error);
+  g_assert_no_error (error);
+  g_signal_connect (e, "point-measured", G_CALLBACK (on_async_point), &s);
+  ks_experiment_run_async (e, cancellable, on_async_done, &s);
+  g_main_loop_run (loop);
+
+  g_assert_false (s.ok);
+  g_assert_error (s.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&s.error);
+  r = ks_experiment_get_results (e);
+  g_assert_false (r->complete);
+  g_assert_cmpuint (r->points->len, >=, 3);
+  g_assert_cmpuint (r->points->len, <, 40);
+  g_assert_cmpuint (s.points, ==, r->points->len);
+  g_assert_nonnull (strstr (r->stop_reason, "cancelled"));
+}
+
+static void
+test_device_lost_keeps_points (void)
+{
+  KsDevice *cl = opencl_device ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsExperiment) e = NULL;
+  const guint sizes[] = { 10, 11, 12, 13, 14, 15, 16, 17 };
+  KsSweepSpec spec = { .kind = KS_EXPERIMENT_GAUSS_SIZE, .sizes = sizes, .n_sizes = 8, .reps = 1 };
+  const KsResults *r;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  e = ks_experiment_new (cl, &spec, &error);
+  g_assert_no_error (error);
+  /* About three solves' worth of launches (4n each), then the device vanishes. */
+  g_setenv ("KERNELSCOPE_SIMULATE_DEVICE_LOSS", "120", TRUE);
+  g_assert_false (ks_experiment_run (e, NULL, &error));
+  g_unsetenv ("KERNELSCOPE_SIMULATE_DEVICE_LOSS");
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_DEVICE_LOST);
+  r = ks_experiment_get_results (e);
+  g_assert_false (r->complete);
+  g_assert_cmpuint (r->points->len, >, 0);
+  g_assert_cmpuint (r->points->len, <, 8);
+  g_assert_nonnull (strstr (r->stop_reason, "stopped after"));
+}
+
+static KsResults *
+sample_results (void)
+{
+  KsResults *r = ks_results_new (KS_EXPERIMENT_GAUSS_WG);
+  KsPoint p = { 0 };
+
+  r->device_id = g_strdup ("opencl:0:0");
+  r->device_name = g_strdup ("Test \"device\", with comma");
+  r->platform = g_strdup ("PoCL");
+  r->driver = g_strdup ("3.1");
+  r->date = g_strdup ("2026-11-22T10:00:00Z");
+  r->command = g_strdup ("kernelscope-cli run gauss-wg");
+  r->local = KS_LOCAL_SPLIT;
+  r->range = KS_RANGE_SHRINKING;
+  r->precision = KS_PRECISION_DOUBLE;
+  r->wg = 0;
+  r->reps = 3;
+  r->seed = 9;
+  r->pwgsm = 32;
+  r->cores_per_cu = 48;
+  r->compute_units = 3;
+  r->ogs_predicted = 192;
+  r->ogs_usable = 192;
+  r->complete = FALSE;
+  r->stop_reason = g_strdup ("cancelled after 2 of 4 points");
+  for (guint i = 0; i < 2; i++)
+    {
+      p.n = 100;
+      p.wg = 64 * (i + 1);
+      p.local = KS_LOCAL_SPLIT;
+      p.n1_prime = TRUE;
+      p.reps = 3;
+      p.median_ms = 1.25 + i;
+      p.min_ms = 1.0;
+      p.max_ms = 3.5;
+      p.kernels_ms = 0.75;
+      p.kernel_ms[KS_GAUSS_FWD] = 0.5;
+      p.launches = 400;
+      p.residual = 1e-7;
+      p.fwd_local[0] = p.wg;
+      p.fwd_local[1] = 1;
+      p.fwd_groups[0] = 2;
+      p.fwd_groups[1] = 99;
+      ks_results_add_point (r, &p);
+    }
+  p.error = (char *) "device refuses, \"badly\"";
+  ks_results_add_point (r, &p);
+  return r;
+}
+
+static void
+test_results_json_roundtrip (void)
+{
+  g_autoptr(KsResults) r = sample_results ();
+  g_autoptr(KsResults) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = ks_results_to_json (r);
+
+  back = ks_results_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (back->kind, ==, KS_EXPERIMENT_GAUSS_WG);
+  g_assert_cmpstr (back->device_name, ==, r->device_name);
+  g_assert_cmpstr (back->stop_reason, ==, r->stop_reason);
+  g_assert_cmpint (back->range, ==, KS_RANGE_SHRINKING);
+  g_assert_cmpint (back->precision, ==, KS_PRECISION_DOUBLE);
+  g_assert_cmpuint (back->ogs_predicted, ==, 192);
+  g_assert_false (back->complete);
+  g_assert_cmpuint (back->points->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      const KsPoint *a = g_ptr_array_index (r->points, i);
+      const KsPoint *b = g_ptr_array_index (back->points, i);
+      g_assert_cmpuint (a->n, ==, b->n);
+      g_assert_cmpuint (a->wg, ==, b->wg);
+      g_assert_cmpstr (a->error, ==, b->error);
+      if (a->error == NULL)
+        {
+          g_assert_cmpfloat (a->median_ms, ==, b->median_ms);
+          g_assert_cmpfloat (a->residual, ==, b->residual);
+          g_assert_cmpuint (a->fwd_groups[1], ==, b->fwd_groups[1]);
+          g_assert_cmpfloat (a->kernel_ms[KS_GAUSS_FWD], ==, b->kernel_ms[KS_GAUSS_FWD]);
+        }
+    }
+}
+
+/* A damaged or foreign file is a clear error, never a half-read result. */
+static void
+test_results_json_damaged (void)
+{
+  g_autoptr(KsResults) r = sample_results ();
+  g_autofree char *json = ks_results_to_json (r);
+  const char *broken[] = {
+    "",
+    "[1, 2, 3]",
+    "{\"format\": 1}",
+    "{\"format\": 99, \"experiment\": \"gauss-wg\"}",
+    "{\"format\": 1, \"experiment\": \"heat\"}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (broken); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsResults) back = ks_results_from_json (broken[i], -1, &error);
+      g_assert_null (back);
+      g_assert_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE);
+    }
+
+  /* Truncated anywhere: always an error. */
+  for (gsize cut = 1; cut < strlen (json); cut += 97)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsResults) back = ks_results_from_json (json, cut, &error);
+      g_assert_null (back);
+      g_assert_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE);
+    }
+
+  /* A wrong type in a point. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(KsResults) back = NULL;
+    g_autoptr(GString) s = g_string_new (json);
+    g_string_replace (s, "\"median_ms\" : 1.25", "\"median_ms\" : \"fast\"", 1);
+    back = ks_results_from_json (s->str, -1, &error);
+    g_assert_null (back);
+    g_assert_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE);
+    g_assert_nonnull (strstr (error->message, "median_ms"));
+  }
+
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(KsResults) back = ks_results_load_json ("/nonexistent/r.json", &error);
+    g_assert_null (back);
+    g_assert_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO);
+  }
+}
+
+static void
+test_results_csv (void)
+{
+  g_autoptr(KsResults) r = sample_results ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-csv-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "r.csv", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint data_lines = 0;
+
+  g_assert_true (ks_results_write_csv (r, path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      if (g_str_has_prefix (lines[i], "#") || *lines[i] == '\0')
+        continue;
+      if (g_str_has_prefix (lines[i], "n,"))
+        continue;
+      data_lines++;
+      /* Every row has the header's 19 columns (the quoted error has a comma). */
+      if (strchr (lines[i], '"') == NULL)
+        g_assert_cmpuint (g_strv_length (g_strsplit (lines[i], ",", -1)), ==, 19);
+    }
+  g_assert_cmpuint (data_lines, ==, 3);
+  g_assert_nonnull (strstr (text, "100,1,split,64,1.25,1,3.5,"));
+  g_assert_nonnull (strstr (text, "\"device refuses, \"\"badly\"\"\""));
+  g_assert_nonnull (strstr (text, "# incomplete: cancelled"));
+  g_assert_nonnull (strstr (text, "predicted optimal group size 192"));
+
+  g_assert_false (ks_results_write_csv (r, "/nonexistent/dir/r.csv", &error));
+  g_assert_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  devices = ks_device_list_new ();
+  g_test_add_func ("/experiment/parse-list", test_parse_list);
+  g_test_add_func ("/experiment/invalid-spec", test_invalid_spec);
+  g_test_add_func ("/experiment/size-sweep", test_size_sweep);
+  g_test_add_func ("/experiment/wg-sweep", test_wg_sweep);
+  g_test_add_func ("/experiment/cancel-keeps-points", test_cancel_keeps_points);
+  g_test_add_func ("/experiment/device-lost-keeps-points", test_device_lost_keeps_points);
+  g_test_add_func ("/results/json-roundtrip", test_results_json_roundtrip);
+  g_test_add_func ("/results/json-damaged", test_results_json_damaged);
+  g_test_add_func ("/results/csv", test_results_csv);
+  status = g_test_run ();
+  g_clear_object (&devices);
+  return status;
+}

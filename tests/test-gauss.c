@@ -1,0 +1,478 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The paper's kernels on an OpenCL device (PoCL on a machine without a GPU)
+ * against the host reference, for every policy and both precisions, and
+ * every way a solve can fail. */
+#include "ks-compute-error.h"
+#include "ks-device-list.h"
+#include "ks-gauss.h"
+#include "ks-kernel-source.h"
+#include "ks-mtx.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+static KsDeviceList *devices;
+
+static KsDevice *
+opencl_device (void)
+{
+  for (guint i = 0; i < ks_device_list_get_n_devices (devices); i++)
+    if (ks_device_get_backend (ks_device_list_get_device (devices, i)) == KS_BACKEND_OPENCL)
+      return ks_device_list_get_device (devices, i);
+  return NULL;
+}
+
+static KsDevice *
+host_device (void)
+{
+  return ks_device_list_lookup (devices, "host", NULL);
+}
+
+static double
+max_rel_diff (const double *x,
+              const double *y,
+              guint         n)
+{
+  double d = 0.0, scale = 0.0;
+  for (guint i = 0; i < n; i++)
+    {
+      d = MAX (d, fabs (x[i] - y[i]));
+      scale = MAX (scale, fabs (y[i]));
+    }
+  return d / MAX (scale, 1e-300);
+}
+
+typedef struct {
+  KsPrecision   precision;
+  KsRangePolicy range;
+  KsLocalPolicy local;
+  guint         wg;
+} Combo;
+
+/* Every policy combination, on sizes where N+1 is prime (17 -> 18? no:
+ * 16 -> 17), even, odd, smaller and larger than the group. */
+static void
+test_policies (gconstpointer data)
+{
+  const Combo *c = data;
+  KsDevice *cl = opencl_device ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  g_autoptr(KsGaussSolver) reference = NULL;
+  const guint sizes[] = { 2, 3, 16, 33, 100 };
+  const double tol = c->precision == KS_PRECISION_DOUBLE ? 1e-10 : 1e-4;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device (install pocl-opencl-icd)");
+      return;
+    }
+
+  solver = ks_gauss_solver_new (cl, c->precision, &error);
+  g_assert_no_error (error);
+  reference = ks_gauss_solver_new (host_device (), KS_PRECISION_DOUBLE, &error);
+  g_assert_no_error (error);
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (sizes[s], 42 + sizes[s]);
+      g_autofree double *x = g_new0 (double, sizes[s]);
+      g_autofree double *xref = g_new0 (double, sizes[s]);
+      KsGaussParams params = { c->range, c->local, c->wg };
+      KsGaussParams none = { 0 };
+      KsGaussResult r, rref;
+
+      g_assert_true (ks_gauss_solver_solve (reference, sys, &none, NULL, xref, &rref, &error));
+      g_assert_no_error (error);
+      g_assert_true (ks_gauss_solver_solve (solver, sys, &params, NULL, x, &r, &error));
+      g_assert_no_error (error);
+
+      g_assert_cmpfloat (max_rel_diff (x, xref, sizes[s]), <, tol);
+      g_assert_cmpfloat (r.residual, <, tol);
+      g_assert_cmpfloat (r.wall_ms, >, 0.0);
+      g_assert_cmpfloat (r.kernel_ms[KS_GAUSS_FWD], >, 0.0);
+      g_assert_cmpfloat (r.kernels_total_ms, <=, r.wall_ms * 1.5 + 1.0);
+
+      /* 2 (n - 1) forward launches and 2 n backward ones, more when split. */
+      if (c->local != KS_LOCAL_SPLIT)
+        g_assert_cmpuint (r.launches, ==,
+                          2 * (sizes[s] - 1) + sizes[s] + (c->range == KS_RANGE_FIXED ? sizes[s] : sizes[s] - 1));
+
+      /* The group the update kernel ran with, from inside the kernel. */
+      if (sizes[s] >= 2)
+        {
+          guint cols = c->range == KS_RANGE_FIXED ? sizes[s] + 1 : sizes[s] + 1;
+          g_assert_cmpuint (r.fwd_local[0], >=, 1);
+          g_assert_cmpuint (r.fwd_groups[0], >=, 1);
+          if (c->local == KS_LOCAL_EXPLICIT)
+            g_assert_cmpuint (r.fwd_local[0], ==, c->wg);
+          else if (c->local == KS_LOCAL_SPLIT && cols >= c->wg)
+            g_assert_cmpuint (r.fwd_local[0], ==, c->wg);
+          else if (c->local == KS_LOCAL_SPLIT)
+            g_assert_cmpuint (r.fwd_local[0], ==, cols);
+          else
+            /* DRIVER: the groups tile exactly the n + 1 columns. */
+            g_assert_cmpuint (r.fwd_local[0] * r.fwd_groups[0], ==, cols);
+        }
+    }
+}
+
+static void
+test_host_reference (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = ks_gauss_solver_new (host_device (), KS_PRECISION_DOUBLE, &error);
+  KsLinearSystem sys = { 3, NULL, NULL };
+  double a[9] = { 4, 1, 0,
+                  1, 4, 1,
+                  0, 1, 4 };
+  double b[3] = { 6, 12, 14 };   /* x = 1, 2, 3 */
+  double x[3];
+  KsGaussParams none = { 0 };
+  KsGaussResult r;
+
+  g_assert_no_error (error);
+  sys.a = a;
+  sys.b = b;
+  g_assert_true (ks_gauss_solver_solve (solver, &sys, &none, NULL, x, &r, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat_with_epsilon (x[0], 1.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (x[1], 2.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (x[2], 3.0, 1e-12);
+  g_assert_cmpfloat (r.residual, <, 1e-14);
+}
+
+static void
+check_singular (KsDevice *device, double *a, guint n)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = ks_gauss_solver_new (device, KS_PRECISION_DOUBLE, &error);
+  g_autofree double *b = g_new (double, n);
+  g_autofree double *x = g_new (double, n);
+  KsLinearSystem sys = { n, a, b };
+  KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 };
+  KsGaussResult r;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < n; i++)
+    b[i] = 1.0;
+  g_assert_false (ks_gauss_solver_solve (solver, &sys, &params, NULL, x, &r, &error));
+  g_assert_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR);
+  g_assert_nonnull (strstr (error->message, "pivot"));
+}
+
+/* A singular matrix, and a regular one that needs a row exchange: the
+ * method of the paper cannot do either, and must say so, not return NaN. */
+static void
+test_singular (void)
+{
+  double dup[9] = { 1, 2, 3,
+                    1, 2, 3,
+                    0, 1, 5 };
+  double needs_pivot[9] = { 0, 1, 1,
+                            1, 0, 1,
+                            1, 1, 0 };
+  KsDevice *cl = opencl_device ();
+
+  check_singular (host_device (), dup, 3);
+  check_singular (host_device (), needs_pivot, 3);
+  if (cl)
+    {
+      check_singular (cl, dup, 3);
+      check_singular (cl, needs_pivot, 3);
+    }
+}
+
+static void
+test_refused_work_group (void)
+{
+  KsDevice *cl = opencl_device ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (20, 1);
+  KsGaussResult r;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  solver = ks_gauss_solver_new (cl, KS_PRECISION_FLOAT, &error);
+  g_assert_no_error (error);
+
+  {
+    KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_EXPLICIT,
+                             (guint) ks_gauss_solver_get_max_work_group_size (solver) + 1 };
+    g_assert_false (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &r, &error));
+    g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE);
+    g_assert_nonnull (strstr (error->message, "refuses"));
+    g_clear_error (&error);
+  }
+  {
+    KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_SPLIT, 0 };
+    g_assert_false (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &r, &error));
+    g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE);
+    g_clear_error (&error);
+  }
+  /* The solver is still usable after a refusal. */
+  {
+    KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_EXPLICIT, 4 };
+    g_assert_true (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &r, &error));
+    g_assert_no_error (error);
+  }
+}
+
+/* A system that cannot fit is refused from its size alone, before any
+ * memory is taken. */
+static void
+test_too_large (void)
+{
+  KsDevice *cl = opencl_device ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  guint n;
+  KsLinearSystem sys = { 0, NULL, NULL };
+  KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 };
+  KsGaussResult r;
+  double dummy = 1.0;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  solver = ks_gauss_solver_new (cl, KS_PRECISION_FLOAT, &error);
+  g_assert_no_error (error);
+  /* Big enough that n^2 floats exceed the device's memory. */
+  n = (guint) sqrt ((double) ks_device_get_info (cl)->global_mem / sizeof (float)) + 1000;
+  sys.n = n;
+  sys.a = &dummy;  /* never read: the size check comes first */
+  sys.b = &dummy;
+  g_assert_false (ks_gauss_solver_solve (solver, &sys, &params, NULL, NULL, &r, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+  g_assert_nonnull (strstr (error->message, "MiB"));
+}
+
+static void
+test_cancelled (void)
+{
+  KsDevice *cl = opencl_device ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (50, 1);
+  KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 };
+  KsGaussResult r;
+
+  g_cancellable_cancel (cancellable);
+  {
+    g_autoptr(KsGaussSolver) host = ks_gauss_solver_new (host_device (), KS_PRECISION_FLOAT, &error);
+    g_assert_false (ks_gauss_solver_solve (host, sys, &params, cancellable, NULL, &r, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_clear_error (&error);
+  }
+  if (cl)
+    {
+      g_autoptr(KsGaussSolver) solver = ks_gauss_solver_new (cl, KS_PRECISION_FLOAT, &error);
+      g_assert_no_error (error);
+      g_assert_false (ks_gauss_solver_solve (solver, sys, &params, cancellable, NULL, &r, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_clear_error (&error);
+      /* And the solver works again with a fresh cancellable. */
+      g_assert_true (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &r, &error));
+      g_assert_no_error (error);
+    }
+}
+
+/* The device goes away in the middle of a solve. */
+static void
+test_device_lost (void)
+{
+  KsDevice *cl = opencl_device ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (30, 1);
+  KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 };
+  KsGaussResult r;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  g_setenv ("KERNELSCOPE_SIMULATE_DEVICE_LOSS", "10", TRUE);
+  solver = ks_gauss_solver_new (cl, KS_PRECISION_FLOAT, &error);
+  g_unsetenv ("KERNELSCOPE_SIMULATE_DEVICE_LOSS");
+  g_assert_no_error (error);
+  g_assert_false (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &r, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_DEVICE_LOST);
+  g_assert_nonnull (strstr (error->message, "CL_DEVICE_NOT_AVAILABLE"));
+}
+
+static void
+test_build_failure (void)
+{
+  KsDevice *cl = opencl_device ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-gauss-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "gauss.cl", NULL);
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  g_assert_true (g_file_set_contents (path, "__kernel void gauss_fwd_pre (int x) { return x }\n", -1, NULL));
+  ks_kernel_source_set_dir (dir);
+  solver = ks_gauss_solver_new (cl, KS_PRECISION_FLOAT, &error);
+  ks_kernel_source_set_dir (NULL);
+  g_assert_null (solver);
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED);
+  g_assert_nonnull (strstr (error->message, "gauss.cl"));
+  g_assert_nonnull (strstr (error->message, "Build log"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_matrix_market (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-mtx-XXXXXX", NULL);
+  g_autofree char *a_path = g_build_filename (dir, "A.mtx", NULL);
+  g_autofree char *b_path = g_build_filename (dir, "b.mtx", NULL);
+  g_autofree char *bad_path = g_build_filename (dir, "B.mtx", NULL);
+  g_autofree char *x_path = g_build_filename (dir, "x.mtx", NULL);
+  g_autoptr(KsLinearSystem) sys = NULL;
+  g_autoptr(KsLinearSystem) bad = NULL;
+  g_autoptr(KsGaussSolver) solver = ks_gauss_solver_new (host_device (), KS_PRECISION_DOUBLE, NULL);
+  g_autofree double *xback = NULL;
+  const double a[16] = { 10, 1, 0, 2,
+                         1, 12, 3, 0,
+                         0, 3, 9, 1,
+                         2, 0, 1, 8 };
+  const double x_true[4] = { 1, -2, 3, 0.5 };
+  double b[4], x[4];
+  double rect[6] = { 1, 2, 3, 4, 5, 6 };
+  guint rows = 0, cols = 0;
+  KsGaussParams none = { 0 };
+  KsGaussResult r;
+
+  for (guint i = 0; i < 4; i++)
+    {
+      b[i] = 0;
+      for (guint j = 0; j < 4; j++)
+        b[i] += a[i * 4 + j] * x_true[j];
+    }
+  g_assert_true (ks_mtx_write_dense (a_path, 4, 4, a, "test matrix", &error));
+  g_assert_true (ks_mtx_write_dense (b_path, 4, 1, b, NULL, &error));
+  g_assert_no_error (error);
+
+  sys = ks_linear_system_new_from_mtx (a_path, b_path, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sys->n, ==, 4);
+  g_assert_true (ks_gauss_solver_solve (solver, sys, &none, NULL, x, &r, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpfloat_with_epsilon (x[i], x_true[i], 1e-12);
+
+  /* The solution written back reads as the same numbers. */
+  g_assert_true (ks_mtx_write_dense (x_path, 4, 1, x, NULL, &error));
+  g_assert_true (ks_mtx_read_dense (x_path, 0, &rows, &cols, &xback, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (rows, ==, 4);
+  g_assert_cmpuint (cols, ==, 1);
+  g_assert_cmpmem (xback, 4 * sizeof (double), x, 4 * sizeof (double));
+
+  /* Not square. */
+  g_assert_true (ks_mtx_write_dense (bad_path, 2, 3, rect, NULL, &error));
+  bad = ks_linear_system_new_from_mtx (bad_path, b_path, 0, &error);
+  g_assert_null (bad);
+  g_assert_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_NOT_SQUARE);
+  g_clear_error (&error);
+
+  /* b of the wrong length. */
+  g_assert_true (ks_mtx_write_dense (bad_path, 3, 1, rect, NULL, &error));
+  bad = ks_linear_system_new_from_mtx (a_path, bad_path, 0, &error);
+  g_assert_null (bad);
+  g_assert_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SIZE_MISMATCH);
+  g_clear_error (&error);
+
+  /* A missing file. */
+  bad = ks_linear_system_new_from_mtx ("/nonexistent/A.mtx", b_path, 0, &error);
+  g_assert_null (bad);
+  g_assert_error (error, KS_MTX_ERROR, KS_MTX_ERROR_IO);
+  g_clear_error (&error);
+
+  g_unlink (a_path);
+  g_unlink (b_path);
+  g_unlink (bad_path);
+  g_unlink (x_path);
+  g_rmdir (dir);
+}
+
+static void
+test_parse_names (void)
+{
+  KsPrecision p;
+  KsRangePolicy r;
+  KsLocalPolicy l;
+
+  g_assert_true (ks_precision_from_string ("double", &p) && p == KS_PRECISION_DOUBLE);
+  g_assert_false (ks_precision_from_string ("quad", &p));
+  g_assert_true (ks_range_policy_from_string ("shrinking", &r) && r == KS_RANGE_SHRINKING);
+  g_assert_false (ks_range_policy_from_string ("growing", &r));
+  g_assert_true (ks_local_policy_from_string ("SPLIT", &l) && l == KS_LOCAL_SPLIT);
+  g_assert_false (ks_local_policy_from_string ("auto", &l));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_true (ks_local_policy_from_string (ks_local_policy_to_string (i), &l));
+      g_assert_cmpint (l, ==, i);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  static const char *local_names[] = { "driver", "explicit", "split" };
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  devices = ks_device_list_new ();
+
+  for (guint p = 0; p < 2; p++)
+    for (guint r = 0; r < 2; r++)
+      for (guint l = 0; l < 3; l++)
+        {
+          /* Group sizes that divide nothing (7) and a power of two (8). */
+          const guint wgs[] = { 7, 8 };
+          for (guint w = 0; w < (l == KS_LOCAL_DRIVER ? 1 : 2); w++)
+            {
+              Combo *c = g_new0 (Combo, 1);
+              g_autofree char *path = NULL;
+
+              c->precision = p;
+              c->range = r;
+              c->local = l;
+              c->wg = l == KS_LOCAL_DRIVER ? 0 : wgs[w];
+              path = g_strdup_printf ("/gauss/opencl/%s/%s/%s%s%u", ks_precision_to_string (p),
+                                      ks_range_policy_to_string (r), local_names[l],
+                                      c->wg ? "-wg" : "", c->wg);
+              g_test_add_data_func_full (path, c, test_policies, g_free);
+            }
+        }
+  g_test_add_func ("/gauss/host-reference", test_host_reference);
+  g_test_add_func ("/gauss/singular", test_singular);
+  g_test_add_func ("/gauss/refused-work-group", test_refused_work_group);
+  g_test_add_func ("/gauss/too-large", test_too_large);
+  g_test_add_func ("/gauss/cancelled", test_cancelled);
+  g_test_add_func ("/gauss/device-lost", test_device_lost);
+  g_test_add_func ("/gauss/build-failure", test_build_failure);
+  g_test_add_func ("/gauss/matrix-market", test_matrix_market);
+  g_test_add_func ("/gauss/parse-names", test_parse_names);
+
+  status = g_test_run ();
+  g_clear_object (&devices);
+  return status;
+}
