@@ -21,6 +21,7 @@ static const char usage[] =
   "  solve gauss             Solve one linear system, generated or from Matrix Market files\n"
   "  run gauss-size          Time vs matrix size (the paper's Fig. 2): outliers where N+1 is prime\n"
   "  run gauss-wg            Time vs work-group size, one curve per size (Figs. 3-6)\n"
+  "  plot                    Draw saved results (run --json) again, several overlaid\n"
   "  help                    This text\n"
   "\n"
   "Run \"kernelscope-cli COMMAND --help\" for the options of each command.\n"
@@ -91,6 +92,8 @@ main (int    argc,
     return ks_cli_solve (argc - 1, argv + 1);
   if (strcmp (command, "run") == 0)
     return ks_cli_run (argc - 1, argv + 1);
+  if (strcmp (command, "plot") == 0)
+    return ks_cli_plot (argc - 1, argv + 1);
 
   g_printerr ("kernelscope-cli: unknown command \"%s\"\n\n%s", command, usage);
   return KS_CLI_USAGE;

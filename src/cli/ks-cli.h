@@ -19,6 +19,7 @@ enum {
 int       ks_cli_devices (int argc, char **argv);
 int       ks_cli_solve   (int argc, char **argv);
 int       ks_cli_run     (int argc, char **argv);
+int       ks_cli_plot    (int argc, char **argv);
 
 /* Picks the device named by query (NULL: the default) and says on stderr
  * which one and why.  cores_per_cu > 0 overrides the table. */

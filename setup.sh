@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# One command from a fresh Debian/Ubuntu machine to a running Kernelscope:
+#   ./setup.sh run     install what is missing, build, run the demo experiment
+#   ./setup.sh test    install what is missing, build, run every test
+# Each step says what it does; nothing is installed that is already there.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+# Distribution packages: the build tools, GLib/json-glib, cairo/pango for the
+# plots, the OpenCL loader and headers, PoCL (the CPU OpenCL device every
+# machine has), OpenMP (part of gcc), and for the tests Oclgrind and python3.
+PACKAGES=(meson ninja-build pkg-config gcc libc6-dev
+          libglib2.0-dev libjson-glib-dev libcairo2-dev libpango1.0-dev
+          ocl-icd-opencl-dev opencl-headers pocl-opencl-icd fonts-dejavu-core)
+TEST_PACKAGES=(oclgrind python3)
+BUILD_DIR=${BUILD_DIR:-build}
+
+install_packages () {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "==> Installing: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build () {
+  if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+    echo "==> Configuring in $BUILD_DIR"
+    meson setup "$BUILD_DIR" -Dgui=false -Dtests=true >/dev/null
+  fi
+  echo "==> Building"
+  ninja -C "$BUILD_DIR" >/dev/null
+}
+
+case "${1:-run}" in
+  run)
+    install_packages "${PACKAGES[@]}"
+    build
+    echo "==> kernelscope-cli devices"
+    "$BUILD_DIR/src/cli/kernelscope-cli" devices
+    echo "==> kernelscope-cli run gauss-size --plot gauss-size.png (Ctrl+C stops and keeps the points)"
+    "$BUILD_DIR/src/cli/kernelscope-cli" run gauss-size --no-table --csv gauss-size.csv --plot gauss-size.png
+    ;;
+  test)
+    install_packages "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"
+    build
+    echo "==> meson test"
+    status=0
+    meson test -C "$BUILD_DIR" --print-errorlogs --num-processes 2 || status=$?
+    # Count every check, not every test program: GTest's TAP lines and the
+    # shell tests' "ok -" lines, from meson's machine-readable log.
+    python3 - "$BUILD_DIR/meson-logs/testlog.json" <<'PY'
+import json, re, sys
+passed = failed = skipped = 0
+for line in open(sys.argv[1]):
+    t = json.loads(line)
+    out = t.get("stdout") or ""
+    oks = len(re.findall(r"^ok\b(?!.*# SKIP)", out, re.M))
+    skips = len(re.findall(r"^ok\b.*# SKIP", out, re.M))
+    bad = len(re.findall(r"^not ok\b", out, re.M))
+    if oks + bad + skips == 0:
+        if t["result"] == "OK": oks = 1
+        elif t["result"] == "SKIP": skips = 1
+        else: bad = 1
+    elif t["result"] not in ("OK", "SKIP") and bad == 0:
+        bad = 1   # the program failed outside any check (crash, timeout)
+    passed += oks; failed += bad; skipped += skips
+print(f"{passed} passed, {failed} failed, {skipped} skipped")
+PY
+    exit $status
+    ;;
+  *)
+    echo "usage: $0 [run|test]" >&2
+    exit 2
+    ;;
+esac
