@@ -76,7 +76,7 @@ test_policies (gconstpointer data)
 
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
     {
-      g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (sizes[s], 42 + sizes[s]);
+      g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (sizes[s], 42 + sizes[s], NULL);
       g_autofree double *x = g_new0 (double, sizes[s]);
       g_autofree double *xref = g_new0 (double, sizes[s]);
       KsGaussParams params = { c->range, c->local, c->wg };
@@ -190,7 +190,7 @@ test_refused_work_group (void)
   KsDevice *cl = opencl_device ();
   g_autoptr(GError) error = NULL;
   g_autoptr(KsGaussSolver) solver = NULL;
-  g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (20, 1);
+  g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (20, 1, NULL);
   KsGaussResult r;
 
   if (cl == NULL)
@@ -260,7 +260,7 @@ test_cancelled (void)
   KsDevice *cl = opencl_device ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (50, 1);
+  g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (50, 1, NULL);
   KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 };
   KsGaussResult r;
 
@@ -291,7 +291,7 @@ test_device_lost (void)
   KsDevice *cl = opencl_device ();
   g_autoptr(GError) error = NULL;
   g_autoptr(KsGaussSolver) solver = NULL;
-  g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (30, 1);
+  g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (30, 1, NULL);
   KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 };
   KsGaussResult r;
 

@@ -118,7 +118,7 @@ ks_cli_devices (int    argc,
 {
   gboolean json = FALSE;
   int cores = 0;
-  char *device_query = NULL;
+  g_autofree char *device_query = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the list as JSON on stdout", NULL },
     { "device", 'd', 0, G_OPTION_ARG_STRING, &device_query,
@@ -187,6 +187,5 @@ ks_cli_devices (int    argc,
     }
   for (const char * const *n = ks_device_list_get_notes (list); *n; n++)
     g_print ("note: %s\n", *n);
-  g_free (device_query);
   return KS_CLI_OK;
 }

@@ -32,8 +32,9 @@ typedef struct {
   KsLocalPolicy l;
 } CommonOptions;
 
-static GOptionGroup *
-common_group (CommonOptions *o)
+static void
+add_common_entries (GOptionContext *context,
+                    CommonOptions  *o)
 {
   const GOptionEntry entries[] = {
     { "device", 'd', 0, G_OPTION_ARG_STRING, &o->device,
@@ -59,11 +60,8 @@ common_group (CommonOptions *o)
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "No progress on stderr", NULL },
     { NULL }
   };
-  GOptionGroup *group = g_option_group_new ("gauss", "Device and method options:",
-                                            "Show the device and method options", NULL, NULL);
-
-  g_option_group_add_entries (group, entries);
-  return group;
+  /* In the main group, so plain --help shows them. */
+  g_option_context_add_main_entries (context, entries, NULL);
 }
 
 static void
@@ -175,7 +173,7 @@ ks_cli_solve (int    argc,
   int status = KS_CLI_OK;
 
   g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_add_group (context, common_group (&o));
+  add_common_entries (context, &o);
   g_option_context_set_description (context,
     "Solves A x = b by Gauss elimination without pivoting, in the four kernels of the paper\n"
     "(gauss_fwd_pre, gauss_fwd, gauss_bwd_prepare, gauss_bwd), and reports the time of each\n"
@@ -213,16 +211,6 @@ ks_cli_solve (int    argc,
       goto out;
     }
 
-  if (matrix)
-    sys = ks_linear_system_new_from_mtx (matrix, rhs, 0, &error);
-  else
-    sys = ks_linear_system_new_random ((guint) n, o.seed ? (guint32) o.seed : 1);
-  if (sys == NULL)
-    {
-      status = ks_cli_fail (KS_CLI_FAILED, error);
-      goto out;
-    }
-
   if (!(solver = ks_gauss_solver_new (device, o.p, &error)))
     {
       status = ks_cli_fail (KS_CLI_FAILED, error);
@@ -232,6 +220,22 @@ ks_cli_solve (int    argc,
   params.range = o.r;
   params.local = o.l;
   params.wg = o.wg > 0 ? (guint) o.wg : (o.l == KS_LOCAL_DRIVER ? 0 : default_wg (device, o.quiet));
+
+  /* A generated system is checked against the device before it is built. */
+  if (matrix == NULL && !ks_gauss_solver_check (solver, (guint) n, &params, &error))
+    {
+      status = ks_cli_fail (KS_CLI_FAILED, error);
+      goto out;
+    }
+  if (matrix)
+    sys = ks_linear_system_new_from_mtx (matrix, rhs, 0, &error);
+  else
+    sys = ks_linear_system_new_random ((guint) n, o.seed ? (guint32) o.seed : 1, &error);
+  if (sys == NULL)
+    {
+      status = ks_cli_fail (KS_CLI_FAILED, error);
+      goto out;
+    }
 
   x = g_new0 (double, sys->n);
   if (!ks_gauss_solver_solve (solver, sys, &params, NULL, x, &r, &error))
@@ -546,7 +550,7 @@ ks_cli_run (int    argc,
   int status = KS_CLI_OK;
 
   g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_add_group (context, common_group (&o));
+  add_common_entries (context, &o);
   g_option_context_set_description (context,
     "gauss-size: time vs matrix size (Fig. 2). With the driver's group size (the default), the\n"
     "  points where N+1 is prime stand out: the update kernel's range has N+1 columns, and the\n"
@@ -633,8 +637,18 @@ ks_cli_run (int    argc,
       else
         {
           const KsDeviceInfo *info = ks_device_get_info (device);
+          g_autoptr(KsGaussSolver) probe = ks_gauss_solver_new (device, o.p, &error);
           gsize mult = MAX (info->preferred_multiple, 1);
-          gsize limit = MIN (MAX (info->max_work_group_size, 1), 1024);
+          gsize limit;
+
+          if (probe == NULL)
+            {
+              status = ks_cli_fail (KS_CLI_FAILED, error);
+              goto out;
+            }
+          /* The kernel's own limit (registers) can be below the device's:
+           * 256 for gauss_fwd on an H200 whose groups may hold 1024. */
+          limit = MIN (MAX (ks_gauss_solver_get_max_work_group_size (probe), 1), 1024);
           g_autofree char *text = g_strdup_printf ("1,%" G_GSIZE_FORMAT ":%" G_GSIZE_FORMAT ":%" G_GSIZE_FORMAT,
                                                    mult, MAX (limit / mult * mult, mult), mult);
           if (!o.quiet)

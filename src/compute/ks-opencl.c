@@ -107,8 +107,10 @@ check_cl (cl_int      status,
       break;
     }
 
-  g_set_error (error, KS_COMPUTE_ERROR, code, "%s failed: %s (%d)",
-               what, ks_opencl_error_name (status), status);
+  g_set_error (error, KS_COMPUTE_ERROR, code, "%s failed: %s (%d)%s",
+               what, ks_opencl_error_name (status), status,
+               code == KS_COMPUTE_ERROR_DEVICE_LOST
+                 ? ": the device was lost or stopped answering; the points measured before are kept" : "");
   return FALSE;
 }
 

@@ -177,6 +177,13 @@ ks_experiment_new (KsDevice          *device,
                        "The work-group sweep has no group size");
           return NULL;
         }
+      if (ks_device_get_backend (device) == KS_BACKEND_HOST)
+        {
+          g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID,
+                       "The host backend runs plain C loops and has no work-groups to sweep; "
+                       "choose an OpenCL or CUDA device");
+          return NULL;
+        }
       if (spec->local == KS_LOCAL_DRIVER)
         {
           g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID,
@@ -389,9 +396,20 @@ run_sweep (KsExperiment  *self,
   for (guint i = 0; i < self->spec.n_sizes; i++)
     {
       /* Each size has its own system, the same on every run and machine. */
-      g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (self->spec.sizes[i],
-                                                                   self->spec.seed + self->spec.sizes[i]);
+      g_autoptr(KsLinearSystem) sys = NULL;
       guint n_wg = wg_sweep ? self->spec.n_wgs : 1;
+      KsGaussParams check = { self->spec.range, KS_LOCAL_DRIVER, 0 };
+
+      /* Refuse a size that cannot fit before building its matrix. */
+      if (!ks_gauss_solver_check (solver, self->spec.sizes[i], &check, &local_error) ||
+          !(sys = ks_linear_system_new_random (self->spec.sizes[i],
+                                               self->spec.seed + self->spec.sizes[i], &local_error)))
+        {
+          self->results->stop_reason =
+            g_strdup_printf ("stopped after %u of %u points: %s", done, total, local_error->message);
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
 
       for (guint j = 0; j < n_wg; j++)
         {

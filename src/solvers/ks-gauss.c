@@ -359,26 +359,42 @@ enqueue_solve (KsGaussSolver       *self,
   return TRUE;
 }
 
-static gboolean
-check_params (KsGaussSolver        *self,
-              const KsLinearSystem *sys,
-              const KsGaussParams  *params,
-              GError              **error)
+gboolean
+ks_gauss_solver_check (KsGaussSolver        *self,
+                       guint                 n,
+                       const KsGaussParams  *params,
+                       GError              **error)
 {
   const KsDeviceInfo *info = ks_device_get_info (self->device);
   gsize real_size = self->precision == KS_PRECISION_DOUBLE ? sizeof (double) : sizeof (float);
   guint64 need;
 
-  if (sys->n < 2)
+  g_return_val_if_fail (self != NULL && params != NULL, FALSE);
+
+  if (n < 2)
     {
       g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID,
-                   "n = %u: the method needs at least 2 unknowns", sys->n);
+                   "n = %u: the method needs at least 2 unknowns", n);
       return FALSE;
     }
-  if (sys->n > G_MAXINT / 2)
+  if (n > G_MAXINT / 2)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, "n = %u is too large", sys->n);
+      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, "n = %u is too large", n);
       return FALSE;
+    }
+  if (self->rt == NULL)
+    {
+      /* The host: the augmented copy and the original, in double. */
+      guint64 host_need = ((guint64) n * (n + 1) * 2) * sizeof (double);
+      const KsDeviceInfo *hinfo = ks_device_get_info (self->device);
+      if (hinfo->global_mem && host_need > hinfo->global_mem)
+        {
+          g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+                       "n = %u needs %.1f MiB, but this machine has %.1f MiB of memory",
+                       n, host_need / 1048576.0, hinfo->global_mem / 1048576.0);
+          return FALSE;
+        }
+      return TRUE;
     }
   if (params->local != KS_LOCAL_DRIVER)
     {
@@ -401,12 +417,12 @@ check_params (KsGaussSolver        *self,
         }
     }
 
-  need = ((guint64) sys->n * (sys->n + 1) + 2 * (guint64) sys->n) * real_size + INFO_SIZE * sizeof (int);
+  need = ((guint64) n * (n + 1) + 2 * (guint64) n) * real_size + INFO_SIZE * sizeof (int);
   if (info->global_mem && need > info->global_mem)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
                    "n = %u needs %.1f MiB, but %s has %.1f MiB of memory",
-                   sys->n, need / 1048576.0, info->name, info->global_mem / 1048576.0);
+                   n, need / 1048576.0, info->name, info->global_mem / 1048576.0);
       return FALSE;
     }
   return TRUE;
@@ -445,9 +461,10 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
   result->n = n;
 
   if (self->rt == NULL)
-    return ks_gauss_host_solve (sys, self->precision, cancellable, x_out, result, error);
+    return ks_gauss_solver_check (self, n, params, error) &&
+           ks_gauss_host_solve (sys, self->precision, cancellable, x_out, result, error);
 
-  if (!check_params (self, sys, params, error))
+  if (!ks_gauss_solver_check (self, n, params, error))
     return FALSE;
 
   host_a = g_try_malloc ((gsize) n * w * rs);

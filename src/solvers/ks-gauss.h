@@ -91,6 +91,14 @@ KsPrecision    ks_gauss_solver_get_precision (KsGaussSolver *solver);
 gsize          ks_gauss_solver_get_preferred_multiple (KsGaussSolver *solver);
 gsize          ks_gauss_solver_get_max_work_group_size (KsGaussSolver *solver);
 
+/* Whether a system of size n fits this device and params are allowed; the
+ * same checks solve() makes, for callers who want them before they build a
+ * large system. */
+gboolean       ks_gauss_solver_check     (KsGaussSolver        *solver,
+                                          guint                 n,
+                                          const KsGaussParams  *params,
+                                          GError              **error);
+
 /* Solves sys; x (n values, may be NULL) receives the solution.  Checks that
  * the problem fits in device memory, that the group size is allowed, and
  * the pivots; cancellable is polled between steps. */

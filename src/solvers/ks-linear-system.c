@@ -2,24 +2,34 @@
 #define G_LOG_DOMAIN "ks-solvers"
 
 #include "ks-linear-system.h"
+#include "ks-compute-error.h"
 #include "ks-gauss.h"
 #include "ks-mtx.h"
 
 #include <math.h>
 
 KsLinearSystem *
-ks_linear_system_new_random (guint   n,
-                             guint32 seed)
+ks_linear_system_new_random (guint    n,
+                             guint32  seed,
+                             GError **error)
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
-  KsLinearSystem *sys;
+  g_autoptr(KsLinearSystem) sys = NULL;
 
   g_return_val_if_fail (n > 0, NULL);
 
   sys = g_new0 (KsLinearSystem, 1);
   sys->n = n;
-  sys->a = g_new (double, (gsize) n * n);
-  sys->b = g_new (double, n);
+  /* A size the user typed must never abort the program. */
+  sys->a = g_try_new (double, (gsize) n * n);
+  sys->b = g_try_new (double, n);
+  if (sys->a == NULL || sys->b == NULL)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+                   "Not enough host memory for a %u x %u system (%.1f MiB)",
+                   n, n, (double) n * n * sizeof (double) / 1048576.0);
+      return NULL;
+    }
 
   for (guint i = 0; i < n; i++)
     {
@@ -37,7 +47,7 @@ ks_linear_system_new_random (guint   n,
       sys->a[(gsize) i * n + i] = row_sum + 1.0;
       sys->b[i] = g_rand_double_range (rand, -10.0, 10.0);
     }
-  return sys;
+  return g_steal_pointer (&sys);
 }
 
 KsLinearSystem *

@@ -16,7 +16,8 @@ typedef struct {
 /* A strictly diagonally dominant system (no pivoting needed) from a seed:
  * the same (n, seed) gives the same system on every machine. */
 KsLinearSystem *ks_linear_system_new_random   (guint        n,
-                                               guint32      seed);
+                                               guint32      seed,
+                                               GError     **error);
 /* A from a square Matrix Market file, b from another (n x 1 or 1 x n).
  * max_n guards memory (0 = none). */
 KsLinearSystem *ks_linear_system_new_from_mtx (const char  *matrix_path,

@@ -1,0 +1,566 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# End-to-end test of kernelscope-cli: drives the real binary as a user would
+# and checks what it prints and writes, not only its exit status.
+#
+# Usage: test-cli.sh /abs/path/to/kernelscope-cli
+# Exit: 0 all passed, 1 something failed, 77 skipped (the reason is printed).
+set -u
+
+CLI=${1:-}
+if [ -z "$CLI" ] || [ ! -x "$CLI" ]; then
+  echo "usage: $0 /path/to/kernelscope-cli (got \"$CLI\", not an executable)" >&2
+  exit 1
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+  echo "SKIP: python3 is needed to parse the JSON, PNG and Matrix Market outputs"
+  exit 77
+fi
+
+# The tests/ source folder (meson sets G_TEST_SRCDIR); kernels/ is next to it.
+SRCDIR=${G_TEST_SRCDIR:-$(cd "$(dirname "$0")" && pwd)}
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/ks-test-cli.XXXXXX") || exit 1
+BG_PID=
+cleanup () {
+  if [ -n "$BG_PID" ] && kill -0 "$BG_PID" 2>/dev/null; then
+    kill -KILL "$BG_PID" 2>/dev/null
+    wait "$BG_PID" 2>/dev/null
+  fi
+  rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# Keep PoCL's kernel cache out of the user's home when run by hand.
+export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$T/pocl-cache}
+unset KERNELSCOPE_KERNEL_DIR KERNELSCOPE_SIMULATE_DEVICE_LOSS
+cd "$T" || exit 1
+
+OCL=opencl:0:0
+FAILED=0
+PASSED=0
+START=$(date +%s)
+
+# --- helpers -----------------------------------------------------------------
+
+# run CMD...: runs it with stdout in $T/out, stderr in $T/err, status in $RC;
+# a command still running after 120 s is stopped (status 124).
+run () {
+  LAST_CMD="$*"
+  timeout 120 "$@" >"$T/out" 2>"$T/err"
+  RC=$?
+  [ "$RC" -ne 124 ] || echo "(kernelscope-cli test: timed out after 120 s)" >>"$T/err"
+}
+
+ok () {
+  PASSED=$((PASSED + 1))
+  echo "ok - $1"
+}
+
+# not_ok NAME REASON: prints the reason and the output of the last command.
+not_ok () {
+  FAILED=$((FAILED + 1))
+  echo "not ok - $1: $2"
+  echo "#   command: $LAST_CMD"
+  echo "#   exit status: $RC"
+  echo "#   --- stdout (first 40 lines) ---"
+  head -n 40 "$T/out" 2>/dev/null | sed 's/^/#   /'
+  echo "#   --- stderr (first 40 lines) ---"
+  head -n 40 "$T/err" 2>/dev/null | sed 's/^/#   /'
+}
+
+# check NAME REASON CONDITION...: ok if the condition (a command) succeeds.
+check () {
+  local name=$1 reason=$2
+  shift 2
+  if "$@"; then ok "$name"; else not_ok "$name" "$reason"; fi
+}
+
+# A crash is death by a signal (status >= 128) other than our own Ctrl+C.
+crashed () { [ "$RC" -ge 128 ] && [ "$RC" -ne 130 ]; }
+timed_out () { [ "$RC" -eq 124 ]; }
+
+# expect_fail NAME STATUS PHRASE: the last command failed with STATUS ("nonzero"
+# for any of 1..127) and stderr contains PHRASE (grep -E -i; empty: skip).
+expect_fail () {
+  local name=$1 want=$2 phrase=$3
+  if crashed; then
+    not_ok "$name" "crashed (status $RC, killed by signal $((RC - 128)))"
+  elif timed_out; then
+    not_ok "$name" "did not finish in 120 s"
+  elif [ "$want" = nonzero ] && [ "$RC" -eq 0 ]; then
+    not_ok "$name" "expected a non-zero exit status, got 0"
+  elif [ "$want" != nonzero ] && [ "$RC" -ne "$want" ]; then
+    not_ok "$name" "expected exit status $want, got $RC"
+  elif [ -n "$phrase" ] && ! grep -E -i -q -e "$phrase" "$T/err"; then
+    not_ok "$name" "stderr does not match /$phrase/"
+  else
+    ok "$name"
+  fi
+}
+
+# expect_ok NAME: the last command exited 0.
+expect_ok () {
+  if [ "$RC" -eq 0 ]; then return 0; fi
+  not_ok "$1" "expected exit status 0, got $RC"
+  return 1
+}
+
+# py NAME CODE ARGS...: runs a python3 check; it prints its reason and exits
+# non-zero on failure.
+py () {
+  local name=$1 code=$2 msg
+  shift 2
+  if msg=$(python3 -c "$code" "$@" 2>&1); then
+    ok "$name"
+  else
+    not_ok "$name" "${msg:-python check failed}"
+  fi
+}
+
+# The residual the last solve printed on stdout ("Residual ... = 1.2e-07").
+residual () { sed -n 's/^Residual .* = *\([^ ]*\) *$/\1/p' "$T/out" | tail -n 1; }
+
+# check_solve NAME LIMIT ARGS...: "solve gauss ARGS" exits 0 with a residual below LIMIT.
+check_solve () {
+  local name=$1 limit=$2 r
+  shift 2
+  run "$CLI" solve gauss "$@"
+  expect_ok "$name" || return
+  r=$(residual)
+  py "$name (residual ${r:-missing} < $limit)" '
+import sys
+r = sys.argv[1]
+try:
+    v = float(r)
+except ValueError:
+    sys.exit("no residual on stdout (got %r)" % r)
+if not v < float(sys.argv[2]):
+    sys.exit("residual %r is not below %s" % (r, sys.argv[2]))' "$r" "$limit"
+}
+
+# --- help and usage ----------------------------------------------------------
+
+run "$CLI" help
+if expect_ok "help"; then
+  missing=
+  for c in "devices" "solve gauss" "run gauss-size" "run gauss-wg"; do
+    grep -q -F -e "$c" "$T/out" || missing="$missing \"$c\""
+  done
+  if [ -z "$missing" ]; then ok "help lists the commands"; else not_ok "help lists the commands" "missing:$missing"; fi
+fi
+
+run "$CLI"
+expect_fail "no command: usage, status 2" 2 "Usage"
+
+run "$CLI" frobnicate
+expect_fail "unknown command: status 2" 2 'unknown command.*frobnicate'
+
+# help_mentions NAME OPTIONS...: the last command's stdout names every option.
+help_mentions () {
+  local name=$1 missing=
+  shift
+  expect_ok "$name" || return
+  for opt in "$@"; do grep -q -F -e "$opt" "$T/out" || missing="$missing $opt"; done
+  if [ -z "$missing" ]; then ok "$name"; else not_ok "$name" "does not mention:$missing"; fi
+}
+
+run "$CLI" devices --help
+help_mentions "devices --help" --json --cores-per-cu --device
+run "$CLI" solve gauss --help
+help_mentions "solve gauss --help" --n --matrix --rhs --out --json \
+  --device --precision --range --local --wg --cores-per-cu --kernel-dir
+run "$CLI" run gauss-size --help
+help_mentions "run gauss-size --help" --from --to --sizes --reps --warmup --csv --json --plot \
+  --device --precision --range --local --wg
+run "$CLI" run gauss-wg --help
+help_mentions "run gauss-wg --help" --sizes --wg-list --reps --json --plot --min-wg
+run "$CLI" plot --help
+help_mentions "plot --help" --out --title --log-y --min-wg
+
+# --- devices -----------------------------------------------------------------
+
+run "$CLI" devices
+if expect_ok "devices"; then
+  check "devices lists $OCL, host and the predicted optimal work-group size" \
+    "expected \"($OCL)\", \"(host)\" and \"predicted optimal work-group size\" on stdout" \
+    eval "grep -q -F '($OCL)' '$T/out' && grep -q -F '(host)' '$T/out' && grep -q -F 'predicted optimal work-group size' '$T/out'"
+fi
+
+run "$CLI" devices --json
+if expect_ok "devices --json"; then
+  py "devices --json: devices array with id, name, compute_units, preferred_multiple" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+devs = d["devices"]
+assert isinstance(devs, list), "devices is not an array"
+ids = [x["id"] for x in devs]
+for want in (sys.argv[2], "host"):
+    assert want in ids, "%s not in %s" % (want, ids)
+for x in devs:
+    for k in ("id", "name", "compute_units", "preferred_multiple"):
+        assert k in x, "%s lacks %s" % (x.get("id"), k)
+    assert x["name"], "%s has an empty name" % x["id"]
+    assert x["compute_units"] > 0, "%s: compute_units %r" % (x["id"], x["compute_units"])
+ocl = [x for x in devs if x["id"] == sys.argv[2]][0]
+assert ocl["preferred_multiple"] > 0, "preferred_multiple %r" % ocl["preferred_multiple"]
+assert ocl["max_work_group_size"] > 0, "max_work_group_size %r" % ocl["max_work_group_size"]
+' "$T/out" "$OCL"
+fi
+
+run "$CLI" devices --cores-per-cu 48 -d "$OCL" --json
+if expect_ok "devices --cores-per-cu 48 -d $OCL --json"; then
+  py "devices --cores-per-cu 48 overrides $OCL only, and the prediction follows" '
+import json, sys, math
+devs = {x["id"]: x for x in json.load(open(sys.argv[1]))["devices"]}
+ocl = devs[sys.argv[2]]
+assert ocl["cores_per_cu"] == 48, "cores_per_cu %r" % ocl["cores_per_cu"]
+assert devs["host"]["cores_per_cu"] != 48, "the host was overridden too"
+lcm = ocl["preferred_multiple"] * 48 // math.gcd(ocl["preferred_multiple"], 48)
+p = ocl["predicted_ogs"]
+assert isinstance(p, int) and p > 0 and p % lcm == 0, \
+    "predicted_ogs %r is not a multiple of LCM(%d, 48) = %d" % (p, ocl["preferred_multiple"], lcm)
+' "$T/out" "$OCL"
+fi
+
+run "$CLI" devices --cores-per-cu 48 -d nosuchdevice
+expect_fail "devices --cores-per-cu with an unknown device: status 2" 2 "nosuchdevice"
+
+# --- solve gauss: generated systems ------------------------------------------
+
+check_solve "solve gauss -n 40 -d $OCL" 1e-4 -n 40 -d "$OCL"
+check_solve "solve gauss -n 40 -d host" 1e-4 -n 40 -d host
+check_solve "solve gauss -n 40 -d $OCL -p double" 1e-10 -n 40 -d "$OCL" -p double
+check_solve "solve gauss -n 40 -d host -p double" 1e-10 -n 40 -d host -p double
+check_solve "solve gauss -n 40 --range shrinking --local split --wg 8" 1e-4 \
+  -n 40 -d "$OCL" --range shrinking --local split --wg 8
+check_solve "solve gauss -n 40 --local explicit --wg 7" 1e-4 -n 40 -d "$OCL" --local explicit --wg 7
+if [ "$RC" -eq 0 ]; then
+  check "solve --local explicit --wg 7 reports groups of (7, 1)" "no \"work-groups of (7, 1)\" on stdout" \
+    grep -q -F "work-groups of (7, 1)" "$T/out"
+fi
+
+run "$CLI" solve gauss -n 24 -d "$OCL" -q --json s.json
+if expect_ok "solve gauss --json"; then
+  py "solve gauss --json: n, device and a small residual" '
+import json, sys
+d = json.load(open("s.json"))
+assert d["n"] == 24, "n %r" % d["n"]
+assert d["device"] == sys.argv[1], "device %r" % d["device"]
+assert 0 <= d["residual"] < 1e-4, "residual %r" % d["residual"]
+' "$OCL"
+fi
+
+# --- Matrix Market round trip ------------------------------------------------
+
+# A (row-major): [10 2 0 1; 1 12 3 0; 0 1 9 2; 3 0 1 11], not symmetric so that
+# a row/column mix-up shows; x = [1 2 3 4] gives b = [18 34 37 50].
+# Array files are stored column by column.
+cat >A.mtx <<'EOF'
+%%MatrixMarket matrix array real general
+% a diagonally dominant, non-symmetric 4 x 4 test matrix
+4 4
+10
+1
+0
+3
+2
+12
+1
+0
+0
+3
+9
+1
+1
+0
+2
+11
+EOF
+cat >b.mtx <<'EOF'
+%%MatrixMarket matrix array real general
+4 1
+18
+34
+37
+50
+EOF
+
+for dev in "$OCL" host; do
+  rm -f x.mtx
+  run "$CLI" solve gauss --matrix A.mtx --rhs b.mtx --out x.mtx -p double -d "$dev"
+  if expect_ok "solve --matrix A.mtx --rhs b.mtx --out x.mtx -d $dev"; then
+    py "Matrix Market round trip on $dev: x.mtx holds x = [1 2 3 4]" '
+import sys
+try:
+    lines = open("x.mtx").read().splitlines()
+except OSError as e:
+    sys.exit("x.mtx: %s" % e)
+assert lines and lines[0].lower().startswith("%%matrixmarket matrix array real"), "header %r" % lines[:1]
+body = [l for l in lines[1:] if l.strip() and not l.startswith("%")]
+assert body[0].split() == ["4", "1"], "size line %r" % body[0]
+vals = [float(v) for v in body[1:]]
+assert len(vals) == 4, "%d values: %r" % (len(vals), vals)
+for got, want in zip(vals, [1, 2, 3, 4]):
+    assert abs(got - want) <= 1e-9, "x = %r, want [1, 2, 3, 4]" % vals
+'
+  fi
+done
+
+# --- bad inputs --------------------------------------------------------------
+
+# Singular: rows 1 and 2 are equal ([1 2 3; 1 2 3; 0 1 5]).
+printf '%%%%MatrixMarket matrix array real general\n3 3\n1\n1\n0\n2\n2\n1\n3\n3\n5\n' >singular.mtx
+printf '%%%%MatrixMarket matrix array real general\n3 1\n1\n1\n2\n' >b3.mtx
+# Needs pivoting: a11 = 0 but nonsingular ([0 2 1; 1 1 0; 2 0 3], det = -4).
+printf '%%%%MatrixMarket matrix array real general\n3 3\n0\n1\n2\n2\n1\n0\n1\n0\n3\n' >pivot.mtx
+printf '%%%%MatrixMarket matrix array real general\n3 4\n1\n0\n0\n0\n1\n0\n0\n0\n1\n1\n1\n1\n' >nonsquare.mtx
+# Line 8 is garbage.
+printf '%%%%MatrixMarket matrix array real general\n%% comment\n3 3\n1\n0\n0\n0\nnot_a_number\n0\n0\n1\n' >garbage.mtx
+
+for dev in "$OCL" host; do
+  run "$CLI" solve gauss --matrix singular.mtx --rhs b3.mtx -d "$dev"
+  expect_fail "singular matrix on $dev: fails and mentions the pivot" 1 "pivot"
+  run "$CLI" solve gauss --matrix pivot.mtx --rhs b3.mtx -d "$dev"
+  expect_fail "a11 = 0 (needs pivoting) on $dev: fails and mentions the pivot" 1 "pivot"
+done
+run "$CLI" solve gauss --matrix nonsquare.mtx --rhs b3.mtx -d "$OCL"
+expect_fail "non-square matrix: fails and says square" 1 "square"
+run "$CLI" solve gauss --matrix A.mtx --rhs b3.mtx -d "$OCL"
+expect_fail "right-hand side of the wrong length: fails and says so" 1 "right-hand side"
+run "$CLI" solve gauss --matrix garbage.mtx --rhs b3.mtx -d "$OCL"
+expect_fail "malformed Matrix Market file: names the file and line 8" 1 "garbage\.mtx:8([^0-9]|$)"
+run "$CLI" solve gauss --matrix missing.mtx --rhs b3.mtx -d "$OCL"
+expect_fail "missing matrix file: fails and names it" 1 "missing\.mtx"
+run "$CLI" solve gauss --matrix A.mtx --rhs missing-b.mtx -d "$OCL"
+expect_fail "missing rhs file: fails and names it" 1 "missing-b\.mtx"
+run "$CLI" solve gauss -n 40 -d "$OCL" --wg 100000 --local explicit
+expect_fail "--wg 100000 --local explicit: the device refuses it" 1 "refuses"
+run "$CLI" solve gauss -n 200000 -d "$OCL"
+expect_fail "-n 200000 does not fit: fails with the size in MiB" 1 "MiB"
+run "$CLI" solve gauss -n 40 --precision quad
+expect_fail "--precision quad: usage error" 2 "precision"
+run "$CLI" solve gauss -n 40 --local sideways
+expect_fail "--local sideways: usage error" 2 "local"
+run "$CLI" solve gauss -n 40 -d nosuchdevice
+expect_fail "unknown device: usage error that lists the devices" 2 "nosuchdevice"
+if [ "$RC" -eq 2 ]; then
+  check "unknown device: the message lists $OCL and host" "stderr lacks $OCL or host" \
+    eval "grep -q -F '$OCL' '$T/err' && grep -q -w host '$T/err'"
+fi
+run "$CLI" solve gauss --matrix A.mtx -d "$OCL"
+expect_fail "--matrix without --rhs: usage error" 2 "rhs"
+run "$CLI" solve gauss --rhs b.mtx -d "$OCL"
+expect_fail "--rhs without --matrix: usage error" 2 "matrix"
+run "$CLI" solve gauss -n 1 -d "$OCL"
+expect_fail "-n 1: usage error" 2 "-n"
+run "$CLI" solve -n 40
+expect_fail "solve without a method: usage error" 2 "gauss"
+
+# A kernel folder whose gauss.cl does not compile: the compiler's log is shown.
+cp -R "$SRCDIR/../kernels" broken-kernels 2>/dev/null
+if [ -f broken-kernels/gauss.cl ]; then
+  printf '\n__kernel void ks_broken (__global float *p)\n{\n  p[0] = ks_undeclared_identifier_42;\n}\n' \
+    >>broken-kernels/gauss.cl
+  run "$CLI" solve gauss -n 12 -d "$OCL" --kernel-dir broken-kernels
+  expect_fail "--kernel-dir with a syntax error: fails with the build log" 1 "Build log"
+  if [ "$RC" -eq 1 ]; then
+    check "--kernel-dir with a syntax error: the log holds the compiler's error" \
+      "stderr does not quote ks_undeclared_identifier_42" grep -q -F ks_undeclared_identifier_42 "$T/err"
+  fi
+  run env KERNELSCOPE_KERNEL_DIR="$T/broken-kernels" "$CLI" solve gauss -n 12 -d "$OCL"
+  expect_fail "KERNELSCOPE_KERNEL_DIR with a syntax error: fails with the build log" 1 "Build log"
+  if [ "$RC" -eq 1 ]; then
+    check "KERNELSCOPE_KERNEL_DIR with a syntax error: the log holds the compiler's error" \
+      "stderr does not quote ks_undeclared_identifier_42" grep -q -F ks_undeclared_identifier_42 "$T/err"
+  fi
+  # An unchanged copy works: the folder itself is not the problem.
+  mkdir -p good-kernels && cp -R "$SRCDIR/../kernels/." good-kernels/ 2>/dev/null
+  if [ -f good-kernels/gauss.cl ]; then
+    check_solve "--kernel-dir with an unchanged copy" 1e-4 -n 12 -d "$OCL" --kernel-dir good-kernels
+  fi
+else
+  LAST_CMD="cp -R $SRCDIR/../kernels broken-kernels"; RC=1; : >"$T/out"; : >"$T/err"
+  not_ok "kernel folder for the build-failure test" "cannot find kernels/ next to tests/ ($SRCDIR)"
+fi
+run "$CLI" solve gauss -n 12 -d "$OCL" --kernel-dir no-such-dir
+expect_fail "--kernel-dir that does not exist: fails and says why" 1 "no-such-dir|gauss\.cl"
+
+run env KERNELSCOPE_SIMULATE_DEVICE_LOSS=5 "$CLI" solve gauss -n 40 -d "$OCL"
+expect_fail "device lost during solve: fails with CL_DEVICE_NOT_AVAILABLE" 1 "CL_DEVICE_NOT_AVAILABLE"
+if [ "$RC" -eq 1 ]; then
+  check "device lost during solve: no residual printed" "stdout shows a residual" \
+    eval "! grep -q Residual '$T/out'"
+fi
+
+# --- run gauss-size: CSV, JSON and plots -------------------------------------
+
+run "$CLI" run gauss-size --from 20 --to 32 --reps 1 --warmup 0 -d "$OCL" --csv a.csv --json a.json --plot a.png
+if expect_ok "run gauss-size --from 20 --to 32 with --csv --json --plot a.png"; then
+  py "gauss-size CSV: header and 13 rows, n_plus_1_prime = 1 exactly for n = 22, 28, 30" '
+import csv, sys
+lines = [l for l in open("a.csv").read().splitlines() if l and not l.startswith("#")]
+assert lines[0].startswith("n,n_plus_1_prime"), "header %r" % lines[0]
+rows = list(csv.DictReader(lines))
+assert len(rows) == 13, "%d data rows" % len(rows)
+ns = [int(r["n"]) for r in rows]
+assert ns == list(range(20, 33)), "n column %r" % ns
+for r in rows:
+    want = "1" if int(r["n"]) in (22, 28, 30) else "0"
+    assert r["n_plus_1_prime"] == want, "n = %s: n_plus_1_prime %r" % (r["n"], r["n_plus_1_prime"])
+    assert float(r["median_ms"]) > 0, "n = %s: median_ms %r" % (r["n"], r["median_ms"])
+    assert float(r["residual"]) < 1e-4, "n = %s: residual %r" % (r["n"], r["residual"])
+    assert not r["error"], "n = %s: error %r" % (r["n"], r["error"])
+'
+  py "gauss-size JSON: 13 points, complete = true" '
+import json
+d = json.load(open("a.json"))
+assert d["complete"] is True, "complete %r" % d.get("complete")
+assert d["experiment"] == "gauss-size", "experiment %r" % d.get("experiment")
+pts = d["points"]
+assert len(pts) == 13, "%d points" % len(pts)
+assert [p["n"] for p in pts] == list(range(20, 33)), [p["n"] for p in pts]
+assert [p["n"] for p in pts if p["n_plus_1_prime"]] == [22, 28, 30], "prime flags"
+'
+  py "gauss-size PNG: signature and 1200 pixels wide" '
+import struct
+d = open("a.png", "rb").read(24)
+assert d[:8] == b"\x89PNG\r\n\x1a\n", "signature %r" % d[:8]
+assert d[12:16] == b"IHDR", "no IHDR chunk first"
+w, h = struct.unpack(">II", d[16:24])
+assert w == 1200, "width %d" % w
+assert h == 750, "height %d" % h
+'
+fi
+
+run "$CLI" run gauss-size --from 20 --to 22 --reps 1 --warmup 0 -d "$OCL" -q --plot a.svg
+if expect_ok "run gauss-size --plot a.svg"; then
+  check "gauss-size SVG contains <svg" "no <svg in a.svg" grep -q "<svg" a.svg
+fi
+run "$CLI" run gauss-size --from 20 --to 22 --reps 1 --warmup 0 -d "$OCL" -q --plot a.pdf
+if expect_ok "run gauss-size --plot a.pdf"; then
+  check "gauss-size PDF starts with %PDF" "a.pdf does not start with %PDF" \
+    eval '[ "$(head -c 4 a.pdf)" = "%PDF" ]'
+fi
+run "$CLI" run gauss-size --from 20 --to 22 --reps 1 --warmup 0 -d "$OCL" --plot a.txt --csv t.csv
+expect_fail "--plot a.txt: usage error" 2 "a\.txt"
+if [ "$RC" -eq 2 ]; then
+  check "--plot a.txt is refused before any run" "a point was measured or t.csv written" \
+    eval "! grep -q -e 'Running' -e '^\[ *1/' '$T/err' && [ ! -e t.csv ]"
+fi
+run "$CLI" run gauss-size --from 20 --to 22 --reps 0
+expect_fail "--reps 0: usage error" 2 "reps"
+run "$CLI" run gauss-nothing
+expect_fail "run with an unknown experiment: usage error" 2 "gauss-size"
+
+# --- run gauss-wg ------------------------------------------------------------
+
+run "$CLI" run gauss-wg --sizes 24,40 --wg-list 1,4,8,16 --reps 1 --warmup 0 -d "$OCL" --json w.json
+if expect_ok "run gauss-wg --sizes 24,40 --wg-list 1,4,8,16"; then
+  py "gauss-wg JSON: 8 measured points, complete = true" '
+import json
+d = json.load(open("w.json"))
+assert d["complete"] is True, "complete %r" % d.get("complete")
+pts = d["points"]
+assert len(pts) == 8, "%d points" % len(pts)
+got = sorted((p["n"], p["wg"]) for p in pts)
+want = sorted((n, w) for n in (24, 40) for w in (1, 4, 8, 16))
+assert got == want, "points %r" % got
+for p in pts:
+    assert not p["error"] and p["median_ms"] > 0, "point %r" % p
+    assert p["fwd_local"][0] * p["fwd_local"][1] == p["wg"], "wg %d ran as %r" % (p["wg"], p["fwd_local"])
+'
+  check "gauss-wg names a best wg for n = 24 and n = 40" "no \"n = 24 ... best wg\" / \"n = 40 ... best wg\" line on stdout" \
+    eval "grep -E -q 'n = 24 +best wg (1|4|8|16) ' '$T/out' && grep -E -q 'n = 40 +best wg (1|4|8|16) ' '$T/out'"
+fi
+
+run "$CLI" run gauss-wg --sizes 24,40 --wg-list 1,4,100000 --reps 1 --warmup 0 -d "$OCL" --json w2.json
+if expect_ok "run gauss-wg with wg 100000 in the list: still exits 0"; then
+  check "gauss-wg: the wg 100000 points are reported as skipped, refused" \
+    "no \"wg = 100000 skipped: ... refuses\" progress line on stderr" \
+    eval "[ \$(grep -c 'wg = 100000 *skipped:.*refuses' '$T/err') -eq 2 ]"
+  py "gauss-wg JSON: wg 100000 refused, the other 4 points measured" '
+import json
+pts = json.load(open("w2.json"))["points"]
+assert len(pts) == 6, "%d points" % len(pts)
+for p in pts:
+    if p["wg"] == 100000:
+        assert p["error"] and "refuses" in p["error"], "wg 100000 point %r" % p
+    else:
+        assert not p["error"] and p["median_ms"] > 0, "point %r" % p
+'
+fi
+
+# --- Ctrl+C in the middle of a sweep ------------------------------------------
+
+rm -f c.csv c.json
+LAST_CMD="$CLI run gauss-size --from 200 --to 400 --reps 1 --warmup 0 -d $OCL --csv c.csv --json c.json (SIGINT after 2 points)"
+"$CLI" run gauss-size --from 200 --to 400 --reps 1 --warmup 0 -d "$OCL" --csv c.csv --json c.json \
+  >"$T/out" 2>"$T/err" &
+BG_PID=$!
+progress=0
+for _ in $(seq 1 600); do        # up to 60 s
+  progress=$(grep -c '^\[ *[0-9]*/' "$T/err")
+  [ "$progress" -ge 2 ] && break
+  kill -0 "$BG_PID" 2>/dev/null || break
+  sleep 0.1
+done
+if kill -0 "$BG_PID" 2>/dev/null; then
+  kill -INT "$BG_PID"
+  for _ in $(seq 1 300); do       # up to 30 s to stop
+    kill -0 "$BG_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$BG_PID" 2>/dev/null; then
+    kill -KILL "$BG_PID"
+    wait "$BG_PID" 2>/dev/null
+    RC=137
+    not_ok "Ctrl+C stops a sweep" "still running 30 s after SIGINT"
+  else
+    wait "$BG_PID"
+    RC=$?
+    if [ "$RC" -eq 130 ]; then
+      ok "Ctrl+C stops a sweep with status 130"
+      py "Ctrl+C: c.json has complete = false, stop_reason cancelled, at least 2 points" '
+import json
+d = json.load(open("c.json"))
+assert d["complete"] is False, "complete %r" % d.get("complete")
+assert "cancelled" in (d.get("stop_reason") or ""), "stop_reason %r" % d.get("stop_reason")
+assert 2 <= len(d["points"]) < 201, "%d points" % len(d["points"])
+assert all(not p["error"] for p in d["points"]), "a point has an error"
+'
+      check "Ctrl+C: c.csv is marked # incomplete" "no \"# incomplete\" line in c.csv" grep -q "^# incomplete" c.csv
+    else
+      not_ok "Ctrl+C stops a sweep with status 130" "exit status $RC (progress lines seen: $progress)"
+    fi
+  fi
+else
+  wait "$BG_PID"
+  RC=$?
+  not_ok "Ctrl+C stops a sweep" "the sweep ended before SIGINT could be sent ($progress progress lines)"
+fi
+BG_PID=
+
+# --- device lost in the middle of a sweep -------------------------------------
+
+rm -f l.json l.csv
+run env KERNELSCOPE_SIMULATE_DEVICE_LOSS=400 "$CLI" run gauss-size --from 20 --to 40 --reps 1 --warmup 0 -d "$OCL" \
+  --json l.json --csv l.csv
+expect_fail "device lost mid-sweep: status 1, CL_DEVICE_NOT_AVAILABLE" 1 "CL_DEVICE_NOT_AVAILABLE"
+if [ "$RC" -eq 1 ]; then
+  py "device lost mid-sweep: l.json keeps the points measured, complete = false" '
+import json
+d = json.load(open("l.json"))
+assert d["complete"] is False, "complete %r" % d.get("complete")
+assert 1 <= len(d["points"]) < 21, "%d points" % len(d["points"])
+assert "CL_DEVICE_NOT_AVAILABLE" in (d.get("stop_reason") or ""), "stop_reason %r" % d.get("stop_reason")
+'
+  check "device lost mid-sweep: l.csv is marked # incomplete" "no \"# incomplete\" line in l.csv" grep -q "^# incomplete" l.csv
+fi
+
+# -----------------------------------------------------------------------------
+
+echo "# $PASSED passed, $FAILED failed, $(( $(date +%s) - START )) s"
+[ "$FAILED" -eq 0 ] || exit 1
+exit 0
