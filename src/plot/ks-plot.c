@@ -47,7 +47,8 @@ static const KsPlotTheme light_theme = {
   .font_size   = 10.0,
 };
 
-/* The same hues, lifted so they keep their contrast on dark grey. */
+/* Brighter counterparts (yellow back in, as it reads well here) that keep
+ * their contrast on dark grey. */
 static const KsPlotTheme dark_theme = {
   .background = HEX (0x2b2b2b),
   .foreground = HEX (0xe6e6e6),
@@ -668,7 +669,7 @@ step_decimals (double step)
   for (d = 0; d < 15; d++)
     {
       double s = step * pow (10.0, d);
-      if (fabs (s - round (s)) <= 1e-6 * MAX (1.0, s))
+      if (round (s) >= 1.0 && fabs (s - round (s)) <= 1e-6 * s)
         break;
     }
   return d;
@@ -724,14 +725,20 @@ format_log_label (char   *buf,
   g_ascii_formatd (buf, len, "%g", v);
 }
 
-/* Decade ticks labelled every `stride` decades; optionally 2 and 5 labelled
- * too; minor ticks at 2..9 when there is room for them. */
+typedef enum {
+  LOG_LABEL_DECADES,   /* 10^k, every stride-th */
+  LOG_LABEL_125,       /* 1, 2 and 5 x 10^k */
+  LOG_LABEL_ALL,       /* 1..9 x 10^k */
+} LogLabels;
+
+/* Decade ticks and minor ticks at 2..9 when there is room for them, with
+ * labels as `which` says. */
 static GArray *
-ticks_log (double   fa,
-           double   fb,
-           int      stride,
-           gboolean label_125,
-           gboolean minor)
+ticks_log (double    fa,
+           double    fb,
+           int       stride,
+           LogLabels which,
+           gboolean  minor)
 {
   GArray *ticks = ticks_new ();
   double k0 = floor (fa), k1 = ceil (fb);
@@ -754,7 +761,8 @@ ticks_log (double   fa,
               format_log_label (buf, sizeof buf, v);
               ticks_add (ticks, v, buf, TRUE);
             }
-          else if (label_125 && (m == 2 || m == 5))
+          else if ((which == LOG_LABEL_125 && (m == 2 || m == 5))
+                   || which == LOG_LABEL_ALL)
             {
               format_log_label (buf, sizeof buf, v);
               ticks_add (ticks, v, buf, TRUE);
@@ -854,25 +862,32 @@ ticks_choose (const TextStyle *ts,
 
       for (guint i = 0; i < G_N_ELEMENTS (strides); i++)
         {
+          /* Skip strides that cannot fit without measuring each label:
+           * a range of hundreds of decades would take a while. */
+          if (strides[i] * ppd < (horizontal ? 2.0 : 1.2) * em
+              && i + 1 < G_N_ELEMENTS (strides))
+            continue;
           g_clear_pointer (&ticks, g_array_unref);
-          ticks = ticks_log (ax->f0, ax->f1, strides[i], FALSE, minor);
+          ticks = ticks_log (ax->f0, ax->f1, strides[i], LOG_LABEL_DECADES, minor);
           if (ticks_fit (ts, ticks, ax, length, horizontal, out_max_w, out_max_h))
             break;
         }
 
-      /* Within a decade or two, 1-2-5 labels say more than one decade mark. */
-      if (ticks_n_labelled (ticks) < 3)
+      /* Within a decade or two, 1-2-5 (or all digit) labels say more than
+       * one or two decade marks. */
+      for (LogLabels which = LOG_LABEL_125;
+           which <= LOG_LABEL_ALL && ticks_n_labelled (ticks) < 3; which++)
         {
-          GArray *t125 = ticks_log (ax->f0, ax->f1, 1, TRUE, minor);
+          GArray *more = ticks_log (ax->f0, ax->f1, 1, which, minor);
 
-          if (ticks_n_labelled (t125) > ticks_n_labelled (ticks)
-              && ticks_fit (ts, t125, ax, length, horizontal, NULL, NULL))
+          if (ticks_n_labelled (more) > ticks_n_labelled (ticks)
+              && ticks_fit (ts, more, ax, length, horizontal, NULL, NULL))
             {
               g_array_unref (ticks);
-              ticks = t125;
+              ticks = more;
             }
           else
-            g_array_unref (t125);
+            g_array_unref (more);
         }
 
       if (ticks_n_labelled (ticks) >= 2)

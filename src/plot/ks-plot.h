@@ -118,13 +118,16 @@ const char        *ks_plot_series_get_name   (KsPlot *plot,
                                               guint   series);
 guint              ks_plot_series_get_n_points (KsPlot *plot,
                                               guint   series);
+/* Valid until the next point is added to that series. */
 const KsPlotPoint *ks_plot_series_get_point  (KsPlot *plot,
                                               guint   series,
                                               guint   index);
 guint              ks_plot_get_n_vlines      (KsPlot *plot);
 
 /* Draw the whole plot (background, axes, ticks, grid, series, markers,
- * legend, title, caption) into the rectangle (0,0)-(width,height) of cr. */
+ * legend, title, caption) into the rectangle (0,0)-(width,height) of cr.
+ * theme NULL = light.  Text sizes are in points at 96 dpi, so a PNG of
+ * width x height pixels and a PDF of width x height points look alike. */
 void        ks_plot_render            (KsPlot            *plot,
                                        cairo_t           *cr,
                                        double             width,
@@ -132,7 +135,11 @@ void        ks_plot_render            (KsPlot            *plot,
                                        const KsPlotTheme *theme);
 
 /* Which point is drawn within radius device units of (px, py) when the plot
- * is rendered at width x height?  For tooltips and clicks in the GUI. */
+ * is rendered at width x height?  For tooltips and clicks in the GUI.  The
+ * nearest one wins; points outside the view do not count.  This and
+ * ks_plot_device_to_data() lay the plot out with the font of the plot's most
+ * recent ks_plot_render() (the light theme's before any), since the theme's
+ * font size moves the plot area. */
 gboolean    ks_plot_hit_test          (KsPlot       *plot,
                                        double        width,
                                        double        height,
