@@ -66,7 +66,6 @@ ks_gauss_host_solve (const KsLinearSystem *sys,
   const gboolean dbl = precision == KS_PRECISION_DOUBLE;
   const gsize rs = dbl ? sizeof (double) : sizeof (float);
   const guint n = sys->n;
-  const gsize w = (gsize) n + 1;
   g_autofree void *aug = NULL;
   g_autofree void *x = NULL;
   g_autofree double *xd = NULL;
@@ -85,25 +84,9 @@ ks_gauss_host_solve (const KsLinearSystem *sys,
       return FALSE;
     }
 
-  aug = g_try_malloc ((gsize) n * w * rs);
-  x = g_try_malloc ((gsize) n * rs);
-  if (aug == NULL || x == NULL)
-    {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
-                   "Not enough host memory for a %u x %u system (%.1f MiB)",
-                   n, n, (double) n * w * rs / 1048576.0);
-      return FALSE;
-    }
-
-  for (guint i = 0; i < n; i++)
-    for (guint j = 0; j <= n; j++)
-      {
-        double v = j < n ? sys->a[(gsize) i * n + j] : sys->b[i];
-        if (dbl)
-          ((double *) aug)[i * w + j] = v;
-        else
-          ((float *) aug)[i * w + j] = (float) v;
-      }
+  if (!(aug = ks_linear_system_to_augmented (sys, dbl, error)))
+    return FALSE;
+  x = g_malloc ((gsize) n * rs);
 
   tiny = ks_gauss_tiny_pivot (precision, ks_linear_system_max_abs (sys));
   t0 = g_get_monotonic_time ();

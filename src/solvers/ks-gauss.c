@@ -467,23 +467,9 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
   if (!ks_gauss_solver_check (self, n, params, error))
     return FALSE;
 
-  host_a = g_try_malloc ((gsize) n * w * rs);
-  host_x = g_try_malloc ((gsize) n * rs);
-  if (host_a == NULL || host_x == NULL)
-    {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
-                   "Not enough host memory for a %u x %u system", n, n);
-      return FALSE;
-    }
-  for (guint i = 0; i < n; i++)
-    for (guint j = 0; j <= n; j++)
-      {
-        double v = j < n ? sys->a[(gsize) i * n + j] : sys->b[i];
-        if (dbl)
-          ((double *) host_a)[i * w + j] = v;
-        else
-          ((float *) host_a)[i * w + j] = (float) v;
-      }
+  if (!(host_a = ks_linear_system_to_augmented (sys, dbl, error)))
+    return FALSE;
+  host_x = g_malloc ((gsize) n * rs);
 
   tiny = ks_gauss_tiny_pivot (self->precision, ks_linear_system_max_abs (sys));
   for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)

@@ -92,6 +92,38 @@ ks_linear_system_new_from_mtx (const char  *matrix_path,
   return sys;
 }
 
+gpointer
+ks_linear_system_to_augmented (const KsLinearSystem *sys,
+                               gboolean              as_double,
+                               GError              **error)
+{
+  const guint n = sys->n;
+  const gsize w = (gsize) n + 1;
+  const gsize rs = as_double ? sizeof (double) : sizeof (float);
+  gpointer aug;
+
+  g_return_val_if_fail (sys != NULL, NULL);
+
+  aug = g_try_malloc ((gsize) n * w * rs);
+  if (aug == NULL)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+                   "Not enough host memory for a %u x %u system (%.1f MiB)",
+                   n, n, (double) n * w * rs / 1048576.0);
+      return NULL;
+    }
+  for (guint i = 0; i < n; i++)
+    for (guint j = 0; j <= n; j++)
+      {
+        double v = j < n ? sys->a[(gsize) i * n + j] : sys->b[i];
+        if (as_double)
+          ((double *) aug)[i * w + j] = v;
+        else
+          ((float *) aug)[i * w + j] = (float) v;
+      }
+  return aug;
+}
+
 void
 ks_linear_system_free (KsLinearSystem *sys)
 {

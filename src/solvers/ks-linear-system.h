@@ -24,6 +24,12 @@ KsLinearSystem *ks_linear_system_new_from_mtx (const char  *matrix_path,
                                                const char  *rhs_path,
                                                guint        max_n,
                                                GError     **error);
+/* The augmented matrix [A | b], n rows of n + 1, row-major, in float or
+ * double: what both the kernels and the host reference work on.  Free
+ * with g_free. */
+gpointer        ks_linear_system_to_augmented (const KsLinearSystem *sys,
+                                               gboolean              as_double,
+                                               GError              **error);
 void            ks_linear_system_free         (KsLinearSystem *sys);
 /* ||A x - b||_2 / ||b||_2, accumulated in double. */
 double          ks_linear_system_residual     (const KsLinearSystem *sys,
