@@ -2304,6 +2304,26 @@ draw_specials (cairo_t           *cr,
     }
 }
 
+/* One line centred over the plot area, pushed in where it would clip. */
+static void
+show_centred (cairo_t         *cr,
+              const TextStyle *ts,
+              const Layout    *lo,
+              const char      *str,
+              double           scale,
+              gboolean         bold,
+              double           cx,
+              double           max_w,
+              double           y)
+{
+  g_autoptr(PangoLayout) text = text_new (ts, str, scale, bold);
+  double w;
+
+  text_limit_width (text, max_w);
+  text_size (text, &w, NULL);
+  show_text (cr, text, CLAMP (cx - w / 2, lo->pad, lo->width - lo->pad - w), y);
+}
+
 static void
 draw_frame_text (cairo_t           *cr,
                  KsPlot            *plot,
@@ -2317,27 +2337,9 @@ draw_frame_text (cairo_t           *cr,
   set_color (cr, &theme->foreground, 1.0);
 
   if (nonempty (plot->title))
-    {
-      g_autoptr(PangoLayout) text = text_new (ts, plot->title, SCALE_TITLE, TRUE);
-      double w;
-
-      text_limit_width (text, max_w);
-      text_size (text, &w, NULL);
-      /* Centred over the plot area, pushed in if that would clip it. */
-      show_text (cr, text, CLAMP (cx - w / 2, lo->pad, lo->width - lo->pad - w),
-                 lo->title_y);
-    }
-
+    show_centred (cr, ts, lo, plot->title, SCALE_TITLE, TRUE, cx, max_w, lo->title_y);
   if (nonempty (plot->x_label))
-    {
-      g_autoptr(PangoLayout) text = text_new (ts, plot->x_label, SCALE_AXIS, FALSE);
-      double w;
-
-      text_limit_width (text, max_w);
-      text_size (text, &w, NULL);
-      show_text (cr, text, CLAMP (cx - w / 2, lo->pad, lo->width - lo->pad - w),
-                 lo->xlabel_y);
-    }
+    show_centred (cr, ts, lo, plot->x_label, SCALE_AXIS, FALSE, cx, max_w, lo->xlabel_y);
 
   if (nonempty (plot->y_label))
     {
