@@ -11,10 +11,7 @@
 static KsDevice *
 first_opencl (KsDeviceList *list)
 {
-  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
-    if (ks_device_get_backend (ks_device_list_get_device (list, i)) == KS_BACKEND_OPENCL)
-      return ks_device_list_get_device (list, i);
-  return NULL;
+  return ks_device_list_find_backend (list, KS_BACKEND_OPENCL);
 }
 
 static void

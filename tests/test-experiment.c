@@ -17,10 +17,7 @@ static KsDeviceList *devices;
 static KsDevice *
 opencl_device (void)
 {
-  for (guint i = 0; i < ks_device_list_get_n_devices (devices); i++)
-    if (ks_device_get_backend (ks_device_list_get_device (devices, i)) == KS_BACKEND_OPENCL)
-      return ks_device_list_get_device (devices, i);
-  return NULL;
+  return ks_device_list_find_backend (devices, KS_BACKEND_OPENCL);
 }
 
 static void

@@ -231,32 +231,45 @@ ks_device_list_lookup (KsDeviceList *self,
 }
 
 KsDevice *
-ks_device_list_get_default (KsDeviceList *self,
-                            const char  **out_reason)
+ks_device_list_find_backend (KsDeviceList *self,
+                             KsBackend     backend)
 {
   g_return_val_if_fail (KS_IS_DEVICE_LIST (self), NULL);
 
   for (guint i = 0; i < self->devices->len; i++)
     {
       KsDevice *device = g_ptr_array_index (self->devices, i);
-      if (ks_device_get_info (device)->type == KS_DEVICE_TYPE_GPU)
+      if (ks_device_get_backend (device) == backend)
+        return device;
+    }
+  return NULL;
+}
+
+KsDevice *
+ks_device_list_get_default (KsDeviceList *self,
+                            const char  **out_reason)
+{
+  KsDevice *device;
+
+  g_return_val_if_fail (KS_IS_DEVICE_LIST (self), NULL);
+
+  for (guint i = 0; i < self->devices->len; i++)
+    {
+      KsDevice *d = g_ptr_array_index (self->devices, i);
+      if (ks_device_get_info (d)->type == KS_DEVICE_TYPE_GPU)
         {
           if (out_reason)
             *out_reason = "the first GPU";
-          return device;
+          return d;
         }
     }
-  for (guint i = 0; i < self->devices->len; i++)
+  if ((device = ks_device_list_find_backend (self, KS_BACKEND_OPENCL)))
     {
-      KsDevice *device = g_ptr_array_index (self->devices, i);
-      if (ks_device_get_backend (device) == KS_BACKEND_OPENCL)
-        {
-          if (out_reason)
-            *out_reason = "no GPU found: the first OpenCL device (the CPU through PoCL)";
-          return device;
-        }
+      if (out_reason)
+        *out_reason = "no GPU found: the first OpenCL device (the CPU through PoCL)";
+      return device;
     }
   if (out_reason)
     *out_reason = "no OpenCL device found: the host backend (plain C + OpenMP)";
-  return g_ptr_array_index (self->devices, self->devices->len - 1);
+  return ks_device_list_find_backend (self, KS_BACKEND_HOST);
 }

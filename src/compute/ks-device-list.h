@@ -25,6 +25,9 @@ KsDevice     *ks_device_list_get_device   (KsDeviceList *self,
 KsDevice     *ks_device_list_lookup       (KsDeviceList *self,
                                            const char   *query,
                                            GError      **error);
+/* The first device of backend, or NULL. */
+KsDevice     *ks_device_list_find_backend (KsDeviceList *self,
+                                           KsBackend     backend);
 /* The first GPU, else the first OpenCL CPU device (PoCL), else the host;
  * *out_reason says which rule chose it. */
 KsDevice     *ks_device_list_get_default  (KsDeviceList *self,
