@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ks-gui"
+
+#include "ks-devices-page.h"
+
+#include <glib/gi18n.h>
+#include "ks-ogs.h"
+
+struct _KsDevicesPage {
+  KsPage        parent_instance;
+
+  GtkWidget    *device_list;
+  GtkWidget    *notes_label;
+  GtkWidget    *name_label;
+  GtkWidget    *props_grid;
+  GtkWidget    *pwgsm_label;
+  GtkWidget    *cores_spin;
+  GtkWidget    *cores_source_label;
+  GtkWidget    *cu_label;
+  GtkWidget    *maxwg_label;
+  GtkWidget    *ogs_label;
+  GtkWidget    *explain_label;
+
+  KsDeviceList *devices;
+  KsDevice     *selected;
+  guint64       prediction;
+  gboolean      updating;
+};
+
+G_DEFINE_TYPE (KsDevicesPage, ks_devices_page, KS_TYPE_PAGE)
+
+enum { DEVICE_ACTIVATED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static GtkWidget *
+create_row (gpointer item,
+            gpointer user_data)
+{
+  KsDevice *device = item;
+  const KsDeviceInfo *info = ks_device_get_info (device);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *name = gtk_label_new (info->name);
+  g_autofree char *sub = g_strdup_printf ("%s · %s · %s", ks_backend_to_string (info->backend),
+                                          ks_device_type_to_string (info->type), info->id);
+  GtkWidget *subtitle = gtk_label_new (sub);
+
+  gtk_label_set_xalign (GTK_LABEL (name), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
+  gtk_style_context_add_class (gtk_widget_get_style_context (name), "device-name");
+  gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
+  gtk_style_context_add_class (gtk_widget_get_style_context (subtitle), "dim-label");
+  gtk_widget_set_margin_start (box, 10);
+  gtk_widget_set_margin_end (box, 10);
+  gtk_widget_set_margin_top (box, 8);
+  gtk_widget_set_margin_bottom (box, 8);
+  gtk_container_add (GTK_CONTAINER (box), name);
+  gtk_container_add (GTK_CONTAINER (box), subtitle);
+  gtk_widget_set_tooltip_text (box, info->name);
+  gtk_widget_show_all (box);
+  return box;
+}
+
+static void
+add_prop (KsDevicesPage *self,
+          int            row,
+          const char    *name,
+          const char    *value)
+{
+  GtkWidget *k = gtk_label_new (name);
+  GtkWidget *v = gtk_label_new (value ? value : "—");
+
+  gtk_label_set_xalign (GTK_LABEL (k), 0);
+  gtk_style_context_add_class (gtk_widget_get_style_context (k), "dim-label");
+  gtk_label_set_xalign (GTK_LABEL (v), 0);
+  gtk_label_set_selectable (GTK_LABEL (v), TRUE);
+  gtk_label_set_line_wrap (GTK_LABEL (v), TRUE);
+  gtk_grid_attach (GTK_GRID (self->props_grid), k, 0, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (self->props_grid), v, 1, row, 1, 1);
+  gtk_widget_show (k);
+  gtk_widget_show (v);
+}
+
+static void
+update_prediction (KsDevicesPage *self)
+{
+  const KsDeviceInfo *info;
+  KsOgsPrediction p;
+
+  if (self->selected == NULL)
+    return;
+  info = ks_device_get_info (self->selected);
+  if (ks_ogs_predict (info->preferred_multiple, ks_device_get_cores_per_cu (self->selected),
+                      info->compute_units, info->max_work_group_size, &p))
+    {
+      g_autofree char *explain = ks_ogs_explain (&p);
+      g_autofree char *value = p.exceeds_limit
+        ? g_strdup_printf (_("%" G_GUINT64_FORMAT " (above the device limit; %" G_GUINT64_FORMAT " usable)"),
+                           p.ogs, p.usable)
+        : g_strdup_printf ("%" G_GUINT64_FORMAT, p.ogs);
+
+      self->prediction = p.ogs;
+      gtk_label_set_text (GTK_LABEL (self->ogs_label), value);
+      gtk_label_set_text (GTK_LABEL (self->explain_label), explain);
+    }
+  else
+    {
+      self->prediction = 0;
+      gtk_label_set_text (GTK_LABEL (self->ogs_label), _("unknown"));
+      gtk_label_set_text (GTK_LABEL (self->explain_label),
+                          _("The rule needs the preferred work-group multiple, which only an "
+                            "OpenCL or CUDA device reports. The host runs the method without work-groups."));
+    }
+}
+
+static void
+show_device (KsDevicesPage *self,
+             KsDevice      *device)
+{
+  const KsDeviceInfo *info = ks_device_get_info (device);
+  g_autofree char *cu = g_strdup_printf ("%u", info->compute_units);
+  g_autofree char *maxwg = g_strdup_printf ("%" G_GSIZE_FORMAT, info->max_work_group_size);
+  g_autofree char *items = g_strdup_printf ("%" G_GSIZE_FORMAT " × %" G_GSIZE_FORMAT " × %" G_GSIZE_FORMAT,
+                                            info->max_work_item_sizes[0], info->max_work_item_sizes[1],
+                                            info->max_work_item_sizes[2]);
+  g_autofree char *global = g_format_size_full (info->global_mem, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *alloc = g_format_size_full (info->max_alloc, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *local = g_format_size_full (info->local_mem, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *pwgsm = info->preferred_multiple
+    ? g_strdup_printf ("%" G_GSIZE_FORMAT, info->preferred_multiple) : g_strdup (_("unknown"));
+  g_autofree char *cc = info->cc_major >= 0 ? g_strdup_printf ("%d.%d", info->cc_major, info->cc_minor) : NULL;
+  g_autofree char *bw = info->bandwidth_gbs > 0 ? g_strdup_printf (_("%.0f GB/s (measured)"), info->bandwidth_gbs) : NULL;
+  GList *children = gtk_container_get_children (GTK_CONTAINER (self->props_grid));
+  int row = 0;
+
+  g_set_object (&self->selected, device);
+  for (GList *l = children; l; l = l->next)
+    gtk_widget_destroy (l->data);
+  g_list_free (children);
+
+  gtk_label_set_text (GTK_LABEL (self->name_label), info->name);
+  add_prop (self, row++, _("Backend"), ks_backend_to_string (info->backend));
+  add_prop (self, row++, _("Type"), ks_device_type_to_string (info->type));
+  add_prop (self, row++, _("Identifier"), info->id);
+  add_prop (self, row++, _("Vendor"), info->vendor);
+  add_prop (self, row++, _("Platform"), info->platform_name);
+  add_prop (self, row++, _("Version"), info->version);
+  add_prop (self, row++, _("Driver"), info->driver_version);
+  if (cc != NULL)
+    add_prop (self, row++, _("Compute capability"), cc);
+  add_prop (self, row++, _("Compute units"), cu);
+  add_prop (self, row++, _("Largest work-group"), maxwg);
+  add_prop (self, row++, _("Largest work-item sizes"), items);
+  add_prop (self, row++, _("Global memory"), global);
+  add_prop (self, row++, _("Largest buffer"), alloc);
+  add_prop (self, row++, _("Local memory"), local);
+  add_prop (self, row++, _("Double precision"), info->has_fp64 ? _("yes") : _("no"));
+  if (bw != NULL)
+    add_prop (self, row++, _("Memory bandwidth"), bw);
+
+  self->updating = TRUE;
+  gtk_label_set_text (GTK_LABEL (self->pwgsm_label), pwgsm);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->cores_spin), ks_device_get_cores_per_cu (device));
+  gtk_label_set_text (GTK_LABEL (self->cores_source_label), ks_device_get_cores_source (device));
+  gtk_label_set_text (GTK_LABEL (self->cu_label), cu);
+  gtk_label_set_text (GTK_LABEL (self->maxwg_label), maxwg);
+  self->updating = FALSE;
+  update_prediction (self);
+}
+
+static void
+row_selected_cb (KsDevicesPage *self,
+                 GtkListBoxRow *row)
+{
+  if (row != NULL && self->devices != NULL)
+    show_device (self, ks_device_list_get_device (self->devices, gtk_list_box_row_get_index (row)));
+}
+
+static void
+row_activated_cb (KsDevicesPage *self,
+                  GtkListBoxRow *row)
+{
+  row_selected_cb (self, row);
+}
+
+static void
+use_clicked_cb (KsDevicesPage *self)
+{
+  if (self->selected != NULL)
+    g_signal_emit (self, signals[DEVICE_ACTIVATED], 0, self->selected);
+}
+
+static void
+cores_changed_cb (KsDevicesPage *self)
+{
+  if (self->updating || self->selected == NULL)
+    return;
+  /* The override lives on the device, so the sweeps' predicted optimum
+   * (recorded with their results) uses it too. */
+  ks_device_set_cores_per_cu (self->selected,
+                              gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->cores_spin)));
+  gtk_label_set_text (GTK_LABEL (self->cores_source_label), ks_device_get_cores_source (self->selected));
+  update_prediction (self);
+}
+
+static void
+ks_devices_page_device_changed (KsPage   *page,
+                                KsDevice *device)
+{
+  KsDevicesPage *self = KS_DEVICES_PAGE (page);
+  guint n = self->devices ? ks_device_list_get_n_devices (self->devices) : 0;
+
+  for (guint i = 0; i < n; i++)
+    if (ks_device_list_get_device (self->devices, i) == device)
+      gtk_list_box_select_row (GTK_LIST_BOX (self->device_list),
+                               gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->device_list), i));
+}
+
+static const char *
+ks_devices_page_get_help (KsPage *page)
+{
+  return _("Every device Kernelscope can run on: OpenCL devices of every installed platform "
+           "(PoCL runs OpenCL on this computer's processor), CUDA devices, and the host, which "
+           "runs the same method in plain C.\n\n"
+           "The paper predicts the best work-group size from three numbers: the preferred "
+           "work-group size multiple, the cores per compute unit and the number of compute units. "
+           "It takes the least common multiple of the first two and rounds the total number of "
+           "cores up to a multiple of it. If the table's cores per compute unit is wrong for "
+           "your device, change it here; the work-group experiment uses your value.");
+}
+
+static void
+ks_devices_page_dispose (GObject *object)
+{
+  KsDevicesPage *self = KS_DEVICES_PAGE (object);
+
+  g_clear_object (&self->selected);
+  g_clear_object (&self->devices);
+  G_OBJECT_CLASS (ks_devices_page_parent_class)->dispose (object);
+}
+
+static void
+ks_devices_page_class_init (KsDevicesPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  KsPageClass *page_class = KS_PAGE_CLASS (klass);
+
+  object_class->dispose = ks_devices_page_dispose;
+  page_class->device_changed = ks_devices_page_device_changed;
+  page_class->get_help = ks_devices_page_get_help;
+
+  signals[DEVICE_ACTIVATED] = g_signal_new ("device-activated", G_TYPE_FROM_CLASS (klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                            G_TYPE_NONE, 1, KS_TYPE_DEVICE);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/kernelscope/Kernelscope/ui/ks-devices-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, device_list);
+  gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, notes_label);
+  gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, name_label);
+  gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, props_grid);
+  gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, pwgsm_label);
+  gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, cores_spin);
+  gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, cores_source_label);
+  gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, cu_label);
+  gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, maxwg_label);
+  gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, ogs_label);
+  gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, explain_label);
+  gtk_widget_class_bind_template_callback (widget_class, row_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, use_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, cores_changed_cb);
+}
+
+static void
+ks_devices_page_init (KsDevicesPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+void
+ks_devices_page_set_device_list (KsDevicesPage *self,
+                                 KsDeviceList  *devices)
+{
+  const char * const *notes;
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  g_set_object (&self->devices, devices);
+  gtk_list_box_bind_model (GTK_LIST_BOX (self->device_list), G_LIST_MODEL (devices),
+                           create_row, self, NULL);
+  /* What each backend found or why it found nothing ("no CUDA driver"). */
+  notes = ks_device_list_get_notes (devices);
+  for (guint i = 0; notes != NULL && notes[i] != NULL; i++)
+    g_string_append_printf (text, "%s%s", i ? "\n" : "", notes[i]);
+  gtk_label_set_text (GTK_LABEL (self->notes_label), text->str);
+  gtk_widget_set_visible (self->notes_label, text->len > 0);
+}
+
+KsDevice *
+ks_devices_page_get_selected (KsDevicesPage *self)
+{
+  return self->selected;
+}
+
+guint64
+ks_devices_page_get_prediction (KsDevicesPage *self)
+{
+  return self->prediction;
+}

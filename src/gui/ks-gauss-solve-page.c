@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ks-gui"
+
+#include "ks-gauss-solve-page.h"
+
+#include <glib/gi18n.h>
+#include "ks-linear-system.h"
+
+struct _KsGaussSolvePage {
+  KsPage         parent_instance;
+
+  GtkWidget     *n_spin, *precision_combo, *range_combo, *local_combo, *wg_spin;
+  GtkWidget     *status_label, *residual_label, *wall_label, *launches_label, *groups_label;
+  GtkWidget     *kernel_bar[KS_GAUSS_N_KERNELS];
+  GtkWidget     *kernel_label[KS_GAUSS_N_KERNELS];
+
+  KsGaussResult  result;
+  gboolean       has_result;
+};
+
+G_DEFINE_TYPE (KsGaussSolvePage, ks_gauss_solve_page, KS_TYPE_PAGE)
+
+typedef struct {
+  KsDevice     *device;
+  KsPrecision   precision;
+  KsGaussParams params;
+  guint         n;
+  KsGaussResult result;
+} Job;
+
+static void
+job_free (gpointer data)
+{
+  Job *job = data;
+  g_object_unref (job->device);
+  g_free (job);
+}
+
+static void
+solve_thread (GTask        *task,
+              gpointer      source,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  Job *job = task_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  g_autoptr(KsLinearSystem) sys = NULL;
+
+  solver = ks_gauss_solver_new (job->device, job->precision, &error);
+  if (solver == NULL || !ks_gauss_solver_check (solver, job->n, &job->params, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  sys = ks_linear_system_new_random (job->n, 42, &error);
+  if (sys == NULL
+      || !ks_gauss_solver_solve (solver, sys, &job->params, cancellable, NULL, &job->result, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+show_result (KsGaussSolvePage *self)
+{
+  const KsGaussResult *r = &self->result;
+  g_autofree char *residual = g_strdup_printf ("%.2e", r->residual);
+  g_autofree char *wall = g_strdup_printf (_("%.3f ms (kernels %.3f ms)"), r->wall_ms, r->kernels_total_ms);
+  g_autofree char *launches = g_strdup_printf ("%u", r->launches);
+  g_autofree char *groups = NULL;
+
+  if (r->fwd_local[0] == 0)
+    groups = g_strdup (_("none: the host runs plain loops"));
+  else
+    {
+      guint local = r->fwd_local[0] * MAX (r->fwd_local[1], 1);
+      guint n_groups = r->fwd_groups[0] * MAX (r->fwd_groups[1], 1);
+
+      groups = g_strdup_printf (_("%u groups of %u × %u = %u work-items"), n_groups,
+                                r->fwd_local[0], MAX (r->fwd_local[1], 1), local);
+    }
+  gtk_label_set_text (GTK_LABEL (self->residual_label), residual);
+  gtk_label_set_text (GTK_LABEL (self->wall_label), wall);
+  gtk_label_set_text (GTK_LABEL (self->launches_label), launches);
+  gtk_label_set_text (GTK_LABEL (self->groups_label), groups);
+  for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+    {
+      double share = r->kernels_total_ms > 0 ? r->kernel_ms[k] / r->kernels_total_ms : 0;
+      g_autofree char *text = g_strdup_printf ("%.3f ms · %.0f %%", r->kernel_ms[k], share * 100);
+
+      gtk_level_bar_set_value (GTK_LEVEL_BAR (self->kernel_bar[k]), share);
+      gtk_label_set_text (GTK_LABEL (self->kernel_label[k]), text);
+    }
+}
+
+static void
+solve_done_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  KsGaussSolvePage *self = KS_GAUSS_SOLVE_PAGE (source);
+  Job *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+
+  if (g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_autofree char *status = g_strdup_printf (_("n = %u on %s"), job->n,
+                                                 ks_device_get_name (job->device));
+      self->result = job->result;
+      self->has_result = TRUE;
+      gtk_label_set_text (GTK_LABEL (self->status_label), status);
+      show_result (self);
+    }
+  ks_page_emit_progress (KS_PAGE (self), 1, 1, 1.0);
+  ks_page_emit_finished (KS_PAGE (self), error);
+}
+
+static gboolean
+ks_gauss_solve_page_start (KsPage        *page,
+                           KsDevice      *device,
+                           GCancellable  *cancellable,
+                           GError       **error)
+{
+  KsGaussSolvePage *self = KS_GAUSS_SOLVE_PAGE (page);
+  g_autoptr(GTask) task = NULL;
+  Job *job = g_new0 (Job, 1);
+
+  job->device = g_object_ref (device);
+  job->n = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->n_spin));
+  ks_precision_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->precision_combo)),
+                            &job->precision);
+  ks_range_policy_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->range_combo)),
+                               &job->params.range);
+  ks_local_policy_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->local_combo)),
+                               &job->params.local);
+  job->params.wg = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->wg_spin));
+
+  gtk_label_set_text (GTK_LABEL (self->status_label), _("Solving…"));
+  task = g_task_new (self, cancellable, solve_done_cb, NULL);
+  g_task_set_task_data (task, job, job_free);
+  g_task_run_in_thread (task, solve_thread);
+  return TRUE;
+}
+
+static void
+form_changed_cb (KsGaussSolvePage *self)
+{
+  gtk_widget_set_sensitive (self->wg_spin,
+                            g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->local_combo)),
+                                       "driver") != 0);
+}
+
+static void
+ks_gauss_solve_page_bind_settings (KsPage *page)
+{
+  KsGaussSolvePage *self = KS_GAUSS_SOLVE_PAGE (page);
+
+  ks_page_bind_spin (page, "solve-n", GTK_SPIN_BUTTON (self->n_spin));
+  ks_page_bind_spin (page, "solve-wg", GTK_SPIN_BUTTON (self->wg_spin));
+  ks_page_bind_combo (page, "solve-precision", GTK_COMBO_BOX (self->precision_combo));
+  ks_page_bind_combo (page, "solve-range", GTK_COMBO_BOX (self->range_combo));
+  ks_page_bind_combo (page, "solve-local", GTK_COMBO_BOX (self->local_combo));
+}
+
+static void
+ks_gauss_solve_page_save_state (KsPage      *page,
+                                JsonBuilder *b)
+{
+  KsGaussSolvePage *self = KS_GAUSS_SOLVE_PAGE (page);
+
+  json_builder_set_member_name (b, "n");
+  json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->n_spin)));
+  json_builder_set_member_name (b, "wg");
+  json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->wg_spin)));
+  json_builder_set_member_name (b, "precision");
+  json_builder_add_string_value (b, gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->precision_combo)));
+  json_builder_set_member_name (b, "range");
+  json_builder_add_string_value (b, gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->range_combo)));
+  json_builder_set_member_name (b, "local");
+  json_builder_add_string_value (b, gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->local_combo)));
+}
+
+static gboolean
+ks_gauss_solve_page_load_state (KsPage     *page,
+                                JsonObject *o,
+                                GError    **error)
+{
+  KsGaussSolvePage *self = KS_GAUSS_SOLVE_PAGE (page);
+  const char *ids[] = { "precision", "range", "local" };
+  GtkWidget *combos[] = { self->precision_combo, self->range_combo, self->local_combo };
+  gint64 n = json_object_get_int_member_with_default (o, "n", 500);
+  gint64 wg = json_object_get_int_member_with_default (o, "wg", 64);
+
+  if (n < 2 || n > 20000 || wg < 1 || wg > 4096)
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   _("n must be 2..20000 and the work-group 1..4096"));
+      return FALSE;
+    }
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->n_spin), n);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->wg_spin), wg);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      const char *v = json_object_get_string_member_with_default (o, ids[i], NULL);
+      if (v != NULL)
+        gtk_combo_box_set_active_id (GTK_COMBO_BOX (combos[i]), v);
+    }
+  return TRUE;
+}
+
+static const char *
+ks_gauss_solve_page_get_help (KsPage *page)
+{
+  return _("Solves one random linear system Ax = b with the paper's four OpenCL kernels "
+           "and takes the solve apart.\n\n"
+           "<b>gauss_fwd_pre</b> prepares each elimination step, <b>gauss_fwd</b> updates "
+           "the rest of the matrix (the kernel whose work-groups matter), "
+           "<b>gauss_bwd_prepare</b> and <b>gauss_bwd</b> do the back substitution. "
+           "The residual shows that the answer is right; the work-groups show what the "
+           "driver chose when the local size is left to it.");
+}
+
+static void
+ks_gauss_solve_page_class_init (KsGaussSolvePageClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  KsPageClass *page_class = KS_PAGE_CLASS (klass);
+
+  page_class->start = ks_gauss_solve_page_start;
+  page_class->bind_settings = ks_gauss_solve_page_bind_settings;
+  page_class->save_state = ks_gauss_solve_page_save_state;
+  page_class->load_state = ks_gauss_solve_page_load_state;
+  page_class->get_help = ks_gauss_solve_page_get_help;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/kernelscope/Kernelscope/ui/ks-gauss-solve-page.ui");
+#define BIND(name) gtk_widget_class_bind_template_child (widget_class, KsGaussSolvePage, name)
+  BIND (n_spin); BIND (precision_combo); BIND (range_combo); BIND (local_combo); BIND (wg_spin);
+  BIND (status_label); BIND (residual_label); BIND (wall_label); BIND (launches_label);
+  BIND (groups_label);
+#undef BIND
+  gtk_widget_class_bind_template_child_full (widget_class, "kernel_bar0", FALSE,
+                                             G_STRUCT_OFFSET (KsGaussSolvePage, kernel_bar[0]));
+  gtk_widget_class_bind_template_child_full (widget_class, "kernel_bar1", FALSE,
+                                             G_STRUCT_OFFSET (KsGaussSolvePage, kernel_bar[1]));
+  gtk_widget_class_bind_template_child_full (widget_class, "kernel_bar2", FALSE,
+                                             G_STRUCT_OFFSET (KsGaussSolvePage, kernel_bar[2]));
+  gtk_widget_class_bind_template_child_full (widget_class, "kernel_bar3", FALSE,
+                                             G_STRUCT_OFFSET (KsGaussSolvePage, kernel_bar[3]));
+  gtk_widget_class_bind_template_child_full (widget_class, "kernel_label0", FALSE,
+                                             G_STRUCT_OFFSET (KsGaussSolvePage, kernel_label[0]));
+  gtk_widget_class_bind_template_child_full (widget_class, "kernel_label1", FALSE,
+                                             G_STRUCT_OFFSET (KsGaussSolvePage, kernel_label[1]));
+  gtk_widget_class_bind_template_child_full (widget_class, "kernel_label2", FALSE,
+                                             G_STRUCT_OFFSET (KsGaussSolvePage, kernel_label[2]));
+  gtk_widget_class_bind_template_child_full (widget_class, "kernel_label3", FALSE,
+                                             G_STRUCT_OFFSET (KsGaussSolvePage, kernel_label[3]));
+  gtk_widget_class_bind_template_callback (widget_class, form_changed_cb);
+}
+
+static void
+ks_gauss_solve_page_init (KsGaussSolvePage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->precision_combo), "float");
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->range_combo), "fixed");
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->local_combo), "driver");
+  for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+    gtk_level_bar_set_value (GTK_LEVEL_BAR (self->kernel_bar[k]), 0);
+}
+
+const KsGaussResult *
+ks_gauss_solve_page_get_result (KsGaussSolvePage *self)
+{
+  return self->has_result ? &self->result : NULL;
+}

@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ks-gui"
+
+#include "ks-page.h"
+
+typedef struct {
+  GSettings *settings;
+  gboolean   running;
+} KsPagePrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (KsPage, ks_page, GTK_TYPE_BOX)
+
+enum { PROGRESS, FINISHED, ERROR, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+enum { PROP_0, PROP_RUNNING, N_PROPS };
+static GParamSpec *props[N_PROPS];
+
+static void
+ks_page_get_property (GObject    *object,
+                      guint       prop_id,
+                      GValue     *value,
+                      GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_RUNNING:
+      g_value_set_boolean (value, ks_page_get_running (KS_PAGE (object)));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ks_page_dispose (GObject *object)
+{
+  KsPagePrivate *priv = ks_page_get_instance_private (KS_PAGE (object));
+
+  g_clear_object (&priv->settings);
+  G_OBJECT_CLASS (ks_page_parent_class)->dispose (object);
+}
+
+static void
+ks_page_class_init (KsPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = ks_page_get_property;
+  object_class->dispose = ks_page_dispose;
+
+  props[PROP_RUNNING] = g_param_spec_boolean ("running", NULL, NULL, FALSE,
+                                              G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+
+  /* done, total, fraction of the expected work */
+  signals[PROGRESS] = g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                    0, NULL, NULL, NULL, G_TYPE_NONE, 3,
+                                    G_TYPE_UINT, G_TYPE_UINT, G_TYPE_DOUBLE);
+  /* The error, or NULL on success. */
+  signals[FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                    0, NULL, NULL, NULL, G_TYPE_NONE, 1,
+                                    G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
+  /* A title and the error. */
+  signals[ERROR] = g_signal_new ("error", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                 0, NULL, NULL, NULL, G_TYPE_NONE, 2,
+                                 G_TYPE_STRING, G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
+}
+
+static void
+ks_page_init (KsPage *self)
+{
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
+}
+
+gboolean
+ks_page_start (KsPage        *self,
+               KsDevice      *device,
+               GCancellable  *cancellable,
+               GError       **error)
+{
+  KsPagePrivate *priv = ks_page_get_instance_private (self);
+  KsPageClass *klass = KS_PAGE_GET_CLASS (self);
+
+  g_return_val_if_fail (!priv->running, FALSE);
+  if (klass->start == NULL)
+    return FALSE;
+  if (!klass->start (self, device, cancellable, error))
+    return FALSE;
+  priv->running = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_RUNNING]);
+  return TRUE;
+}
+
+gboolean
+ks_page_can_run (KsPage *self)
+{
+  return KS_PAGE_GET_CLASS (self)->start != NULL;
+}
+
+gboolean
+ks_page_get_running (KsPage *self)
+{
+  KsPagePrivate *priv = ks_page_get_instance_private (self);
+  return priv->running;
+}
+
+KsPlotView *
+ks_page_get_plot_view (KsPage *self)
+{
+  KsPageClass *klass = KS_PAGE_GET_CLASS (self);
+  return klass->get_plot_view ? klass->get_plot_view (self) : NULL;
+}
+
+const KsResults *
+ks_page_get_results (KsPage *self)
+{
+  KsPageClass *klass = KS_PAGE_GET_CLASS (self);
+  return klass->get_results ? klass->get_results (self) : NULL;
+}
+
+void
+ks_page_save_state (KsPage      *self,
+                    JsonBuilder *builder)
+{
+  KsPageClass *klass = KS_PAGE_GET_CLASS (self);
+  if (klass->save_state)
+    klass->save_state (self, builder);
+}
+
+gboolean
+ks_page_load_state (KsPage     *self,
+                    JsonObject *object,
+                    GError    **error)
+{
+  KsPageClass *klass = KS_PAGE_GET_CLASS (self);
+  return klass->load_state ? klass->load_state (self, object, error) : TRUE;
+}
+
+void
+ks_page_device_changed (KsPage   *self,
+                        KsDevice *device)
+{
+  KsPageClass *klass = KS_PAGE_GET_CLASS (self);
+  if (klass->device_changed)
+    klass->device_changed (self, device);
+}
+
+const char *
+ks_page_get_help (KsPage *self)
+{
+  KsPageClass *klass = KS_PAGE_GET_CLASS (self);
+  return klass->get_help ? klass->get_help (self) : NULL;
+}
+
+GSettings *
+ks_page_get_settings (KsPage *self)
+{
+  KsPagePrivate *priv = ks_page_get_instance_private (self);
+  return priv->settings;
+}
+
+void
+ks_page_set_settings (KsPage    *self,
+                      GSettings *settings)
+{
+  KsPagePrivate *priv = ks_page_get_instance_private (self);
+  g_set_object (&priv->settings, settings);
+  if (settings != NULL && KS_PAGE_GET_CLASS (self)->bind_settings != NULL)
+    KS_PAGE_GET_CLASS (self)->bind_settings (self);
+}
+
+void
+ks_page_emit_error (KsPage       *self,
+                    const char   *title,
+                    const GError *error)
+{
+  g_signal_emit (self, signals[ERROR], 0, title, error);
+}
+
+void
+ks_page_emit_progress (KsPage *self,
+                       guint   done,
+                       guint   total,
+                       double  work)
+{
+  g_signal_emit (self, signals[PROGRESS], 0, done, total, work);
+}
+
+void
+ks_page_emit_finished (KsPage       *self,
+                       const GError *error)
+{
+  KsPagePrivate *priv = ks_page_get_instance_private (self);
+
+  priv->running = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_RUNNING]);
+  g_signal_emit (self, signals[FINISHED], 0, error);
+}
+
+/* GSettings stores counts as unsigned integers; spin buttons hold doubles. */
+static gboolean
+uint_to_double (GValue   *value,
+                GVariant *variant,
+                gpointer  user_data)
+{
+  g_value_set_double (value, g_variant_get_uint32 (variant));
+  return TRUE;
+}
+
+static GVariant *
+double_to_uint (const GValue       *value,
+                const GVariantType *type,
+                gpointer            user_data)
+{
+  return g_variant_new_uint32 ((guint32) CLAMP (g_value_get_double (value), 0, G_MAXUINT32));
+}
+
+void
+ks_page_bind_spin (KsPage        *self,
+                   const char    *key,
+                   GtkSpinButton *spin)
+{
+  KsPagePrivate *priv = ks_page_get_instance_private (self);
+
+  if (priv->settings == NULL)
+    return;
+  g_settings_bind_with_mapping (priv->settings, key, gtk_spin_button_get_adjustment (spin),
+                                "value", G_SETTINGS_BIND_DEFAULT,
+                                uint_to_double, double_to_uint, NULL, NULL);
+}
+
+void
+ks_page_bind_combo (KsPage      *self,
+                    const char  *key,
+                    GtkComboBox *combo)
+{
+  KsPagePrivate *priv = ks_page_get_instance_private (self);
+
+  if (priv->settings != NULL)
+    g_settings_bind (priv->settings, key, combo, "active-id", G_SETTINGS_BIND_DEFAULT);
+}
+
+void
+ks_page_bind_entry (KsPage     *self,
+                    const char *key,
+                    GtkEntry   *entry)
+{
+  KsPagePrivate *priv = ks_page_get_instance_private (self);
+
+  if (priv->settings != NULL)
+    g_settings_bind (priv->settings, key, entry, "text", G_SETTINGS_BIND_DEFAULT);
+}
+
+void
+ks_page_bind_toggle (KsPage          *self,
+                     const char      *key,
+                     GtkToggleButton *toggle)
+{
+  KsPagePrivate *priv = ks_page_get_instance_private (self);
+
+  if (priv->settings != NULL)
+    g_settings_bind (priv->settings, key, toggle, "active", G_SETTINGS_BIND_DEFAULT);
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-page.h: one experiment page of the window.
+ *
+ * The window knows pages only through this class: it asks the visible page
+ * to run on the chosen device, listens to "progress" and "finished", asks
+ * for the plot and the results to export, and for the page's state when a
+ * session is saved or opened.  A new experiment is a KsPage subclass with
+ * its own template, plus one line in the window's page table. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include <json-glib/json-glib.h>
+#include "ks-device.h"
+#include "ks-results.h"
+#include "ks-plot-view.h"
+
+G_BEGIN_DECLS
+
+#define KS_TYPE_PAGE (ks_page_get_type ())
+G_DECLARE_DERIVABLE_TYPE (KsPage, ks_page, KS, PAGE, GtkBox)
+
+struct _KsPageClass {
+  GtkBoxClass parent_class;
+
+  /* Starts a run in the background; "finished" follows exactly once when
+   * this returns TRUE.  NULL: the page has nothing to run. */
+  gboolean         (*start)          (KsPage        *self,
+                                      KsDevice      *device,
+                                      GCancellable  *cancellable,
+                                      GError       **error);
+  KsPlotView      *(*get_plot_view)  (KsPage        *self);
+  /* The results the data export writes (the newest run); NULL if none. */
+  const KsResults *(*get_results)    (KsPage        *self);
+  /* Session: write the page's parameters and runs into builder (inside an
+   * object), and read them back.  load may fail on a damaged object; the
+   * window then restores the session it had. */
+  void             (*save_state)     (KsPage        *self,
+                                      JsonBuilder   *builder);
+  gboolean         (*load_state)     (KsPage        *self,
+                                      JsonObject    *object,
+                                      GError       **error);
+  /* The device in the header bar changed. */
+  void             (*device_changed) (KsPage        *self,
+                                      KsDevice      *device);
+  /* The window has handed the page its GSettings: bind the form to it. */
+  void             (*bind_settings)  (KsPage        *self);
+  /* Plain-language help for F1: what the experiment shows and why. */
+  const char      *(*get_help)       (KsPage        *self);
+};
+
+gboolean         ks_page_start          (KsPage        *self,
+                                         KsDevice      *device,
+                                         GCancellable  *cancellable,
+                                         GError       **error);
+gboolean         ks_page_can_run        (KsPage        *self);
+gboolean         ks_page_get_running    (KsPage        *self);
+KsPlotView      *ks_page_get_plot_view  (KsPage        *self);
+const KsResults *ks_page_get_results    (KsPage        *self);
+void             ks_page_save_state     (KsPage        *self,
+                                         JsonBuilder   *builder);
+gboolean         ks_page_load_state     (KsPage        *self,
+                                         JsonObject    *object,
+                                         GError       **error);
+void             ks_page_device_changed (KsPage        *self,
+                                         KsDevice      *device);
+const char      *ks_page_get_help       (KsPage        *self);
+GSettings       *ks_page_get_settings   (KsPage        *self);
+void             ks_page_set_settings   (KsPage        *self,
+                                         GSettings     *settings);
+
+/* For subclasses.  work is the fraction of the run's expected time done
+ * (points are not equally costly: a size sweep's last point is the dearest). */
+void             ks_page_emit_progress  (KsPage        *self,
+                                         guint          done,
+                                         guint          total,
+                                         double         work);
+/* A failure outside a run (a file that cannot be read, say); the window
+ * shows it in its error bar. */
+void             ks_page_emit_error     (KsPage        *self,
+                                         const char    *title,
+                                         const GError  *error);
+/* error NULL: success; a cancelled run passes G_IO_ERROR_CANCELLED. */
+void             ks_page_emit_finished  (KsPage        *self,
+                                         const GError  *error);
+
+/* Shared helpers for the forms of the pages. */
+void             ks_page_bind_spin      (KsPage        *self,
+                                         const char    *key,
+                                         GtkSpinButton *spin);
+void             ks_page_bind_combo     (KsPage        *self,
+                                         const char    *key,
+                                         GtkComboBox   *combo);
+void             ks_page_bind_entry     (KsPage        *self,
+                                         const char    *key,
+                                         GtkEntry      *entry);
+void             ks_page_bind_toggle    (KsPage        *self,
+                                         const char    *key,
+                                         GtkToggleButton *toggle);
+
+G_END_DECLS

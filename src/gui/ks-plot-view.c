@@ -1,0 +1,435 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ks-gui"
+
+#include "ks-plot-view.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+/* Hover radius for tooltips, in pixels: about a marker and a half. */
+#define HIT_RADIUS 8.0
+/* A drag shorter than this is a click, not a zoom. */
+#define MIN_DRAG 6.0
+
+struct _KsPlotView {
+  GtkDrawingArea    parent_instance;
+
+  KsPlot           *plot;
+  char             *placeholder;
+  KsPlotTooltipFunc tooltip_func;
+  gpointer          tooltip_data;
+  gboolean          zoomable;
+  double            zoom_x0, zoom_x1;   /* NAN = not zoomed */
+
+  gboolean          dragging;
+  double            drag_x0, drag_x1;
+};
+
+G_DEFINE_TYPE (KsPlotView, ks_plot_view, GTK_TYPE_DRAWING_AREA)
+
+enum { ZOOM_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static KsPlotColor
+rgba_to_color (const GdkRGBA *c)
+{
+  return (KsPlotColor) { c->red, c->green, c->blue, c->alpha };
+}
+
+static double
+luminance (const GdkRGBA *c)
+{
+  return 0.2126 * c->red + 0.7152 * c->green + 0.0722 * c->blue;
+}
+
+void
+ks_plot_view_get_theme (KsPlotView  *self,
+                        KsPlotTheme *theme)
+{
+  GtkStyleContext *ctx = gtk_widget_get_style_context (GTK_WIDGET (self));
+  GtkStateFlags state = gtk_style_context_get_state (ctx);
+  GdkRGBA fg, bg;
+  const PangoFontDescription *font = NULL;
+  gboolean dark;
+
+  gtk_style_context_get_color (ctx, state, &fg);
+  if (!gtk_style_context_lookup_color (ctx, "theme_base_color", &bg))
+    bg = (GdkRGBA) { 1, 1, 1, 1 };
+  /* The palette comes from the renderer's own light or dark theme, chosen
+   * by the background the theme gives us; text and axes take the theme's
+   * foreground so they always contrast with it. */
+  dark = luminance (&bg) < 0.5;
+  *theme = dark ? *ks_plot_theme_dark () : *ks_plot_theme_light ();
+  theme->background = rgba_to_color (&bg);
+  theme->foreground = rgba_to_color (&fg);
+  theme->grid = (KsPlotColor) { fg.red, fg.green, fg.blue, 0.12 };
+
+  gtk_style_context_get (ctx, state, GTK_STYLE_PROPERTY_FONT, &font, NULL);
+  if (font != NULL)
+    {
+      /* The family string lives as long as the widget's style; copy it to a
+       * quark so the theme can hold it without owning it. */
+      const char *family = pango_font_description_get_family (font);
+      int size = pango_font_description_get_size (font);
+
+      if (family != NULL)
+        theme->font_family = g_intern_string (family);
+      if (size > 0)
+        theme->font_size = (double) size / PANGO_SCALE;
+      pango_font_description_free ((PangoFontDescription *) font);
+    }
+}
+
+static gboolean
+ks_plot_view_draw (GtkWidget *widget,
+                   cairo_t   *cr)
+{
+  KsPlotView *self = KS_PLOT_VIEW (widget);
+  double w = gtk_widget_get_allocated_width (widget);
+  double h = gtk_widget_get_allocated_height (widget);
+  KsPlotTheme theme;
+
+  ks_plot_view_get_theme (self, &theme);
+  if (self->plot != NULL)
+    ks_plot_render (self->plot, cr, w, h, &theme);
+  else
+    {
+      cairo_set_source_rgba (cr, theme.background.r, theme.background.g, theme.background.b, 1);
+      cairo_paint (cr);
+    }
+
+  if (!ks_plot_view_has_data (self) && self->placeholder != NULL)
+    {
+      /* Over the renderer's own "No data": say what to do instead. */
+      PangoLayout *layout = gtk_widget_create_pango_layout (widget, self->placeholder);
+      int lw, lh;
+
+      pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
+      pango_layout_set_width (layout, (int) (w * 0.8) * PANGO_SCALE);
+      pango_layout_set_wrap (layout, PANGO_WRAP_WORD);
+      pango_layout_get_pixel_size (layout, &lw, &lh);
+      cairo_set_source_rgba (cr, theme.background.r, theme.background.g, theme.background.b, 1);
+      cairo_rectangle (cr, (w - lw) / 2 - 12, (h - lh) / 2 - 8, lw + 24, lh + 16);
+      cairo_fill (cr);
+      cairo_set_source_rgba (cr, theme.foreground.r, theme.foreground.g, theme.foreground.b, 0.7);
+      cairo_move_to (cr, (w - lw) / 2, (h - lh) / 2);
+      pango_cairo_show_layout (cr, layout);
+      g_object_unref (layout);
+    }
+
+  if (self->dragging && fabs (self->drag_x1 - self->drag_x0) >= MIN_DRAG)
+    {
+      double x = MIN (self->drag_x0, self->drag_x1);
+      double rw = fabs (self->drag_x1 - self->drag_x0);
+
+      cairo_set_source_rgba (cr, theme.marker.r, theme.marker.g, theme.marker.b, 0.18);
+      cairo_rectangle (cr, x, 0, rw, h);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgba (cr, theme.marker.r, theme.marker.g, theme.marker.b, 0.7);
+      cairo_set_line_width (cr, 1);
+      cairo_stroke (cr);
+    }
+  return FALSE;
+}
+
+static gboolean
+ks_plot_view_query_tooltip (GtkWidget  *widget,
+                            int         x,
+                            int         y,
+                            gboolean    keyboard,
+                            GtkTooltip *tooltip)
+{
+  KsPlotView *self = KS_PLOT_VIEW (widget);
+  double w = gtk_widget_get_allocated_width (widget);
+  double h = gtk_widget_get_allocated_height (widget);
+  guint series, index;
+  g_autofree char *markup = NULL;
+
+  if (self->plot == NULL || keyboard)
+    return FALSE;
+  if (!ks_plot_hit_test (self->plot, w, h, x, y, HIT_RADIUS, &series, &index))
+    return FALSE;
+
+  if (self->tooltip_func != NULL)
+    markup = self->tooltip_func (self->plot, series, index, self->tooltip_data);
+  if (markup == NULL)
+    {
+      const KsPlotPoint *p = ks_plot_series_get_point (self->plot, series, index);
+      g_autofree char *name = g_markup_escape_text (ks_plot_series_get_name (self->plot, series), -1);
+
+      markup = g_strdup_printf ("<b>%s</b>\n%g → %.3g", name, p->x, p->y);
+    }
+  gtk_tooltip_set_markup (tooltip, markup);
+  return TRUE;
+}
+
+static gboolean
+ks_plot_view_button_press (GtkWidget      *widget,
+                           GdkEventButton *event)
+{
+  KsPlotView *self = KS_PLOT_VIEW (widget);
+
+  gtk_widget_grab_focus (widget);
+  if (!self->zoomable || self->plot == NULL || event->button != GDK_BUTTON_PRIMARY)
+    return FALSE;
+  if (event->type == GDK_2BUTTON_PRESS)
+    {
+      /* Double-click: everything again. */
+      ks_plot_view_reset_zoom (self);
+      return TRUE;
+    }
+  self->dragging = TRUE;
+  self->drag_x0 = self->drag_x1 = event->x;
+  return TRUE;
+}
+
+static gboolean
+ks_plot_view_motion (GtkWidget      *widget,
+                     GdkEventMotion *event)
+{
+  KsPlotView *self = KS_PLOT_VIEW (widget);
+
+  if (!self->dragging)
+    return FALSE;
+  self->drag_x1 = event->x;
+  gtk_widget_queue_draw (widget);
+  return TRUE;
+}
+
+static gboolean
+ks_plot_view_button_release (GtkWidget      *widget,
+                             GdkEventButton *event)
+{
+  KsPlotView *self = KS_PLOT_VIEW (widget);
+  double w = gtk_widget_get_allocated_width (widget);
+  double h = gtk_widget_get_allocated_height (widget);
+  double x0, x1, y;
+
+  if (!self->dragging)
+    return FALSE;
+  self->dragging = FALSE;
+  gtk_widget_queue_draw (widget);
+  if (fabs (event->x - self->drag_x0) < MIN_DRAG)
+    return TRUE;
+
+  /* The ends may lie beyond the plot area; clamp them into it by probing
+   * inwards, so a sloppy drag to the edge still zooms. */
+  {
+    double a = MIN (self->drag_x0, event->x), b = MAX (self->drag_x0, event->x);
+    double py = h / 2;
+
+    while (a < b && !ks_plot_device_to_data (self->plot, w, h, a, py, &x0, &y))
+      a += 1;
+    while (b > a && !ks_plot_device_to_data (self->plot, w, h, b, py, &x1, &y))
+      b -= 1;
+    if (b - a < MIN_DRAG)
+      return TRUE;
+  }
+  ks_plot_view_zoom (self, x0, x1);
+  return TRUE;
+}
+
+static gboolean
+ks_plot_view_key_press (GtkWidget   *widget,
+                        GdkEventKey *event)
+{
+  KsPlotView *self = KS_PLOT_VIEW (widget);
+
+  /* Keyboard users reset the zoom with 0 or Home, as in image viewers. */
+  if ((event->keyval == GDK_KEY_0 || event->keyval == GDK_KEY_Home) && ks_plot_view_get_zoomed (self))
+    {
+      ks_plot_view_reset_zoom (self);
+      return TRUE;
+    }
+  return GTK_WIDGET_CLASS (ks_plot_view_parent_class)->key_press_event (widget, event);
+}
+
+static void
+ks_plot_view_style_updated (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (ks_plot_view_parent_class)->style_updated (widget);
+  gtk_widget_queue_draw (widget);
+}
+
+static void
+ks_plot_view_finalize (GObject *object)
+{
+  KsPlotView *self = KS_PLOT_VIEW (object);
+
+  g_clear_pointer (&self->plot, ks_plot_unref);
+  g_free (self->placeholder);
+  G_OBJECT_CLASS (ks_plot_view_parent_class)->finalize (object);
+}
+
+static void
+ks_plot_view_class_init (KsPlotViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->finalize = ks_plot_view_finalize;
+  widget_class->draw = ks_plot_view_draw;
+  widget_class->query_tooltip = ks_plot_view_query_tooltip;
+  widget_class->button_press_event = ks_plot_view_button_press;
+  widget_class->button_release_event = ks_plot_view_button_release;
+  widget_class->motion_notify_event = ks_plot_view_motion;
+  widget_class->key_press_event = ks_plot_view_key_press;
+  widget_class->style_updated = ks_plot_view_style_updated;
+
+  signals[ZOOM_CHANGED] = g_signal_new ("zoom-changed", G_TYPE_FROM_CLASS (klass),
+                                        G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                        G_TYPE_NONE, 0);
+  gtk_widget_class_set_css_name (widget_class, "plotview");
+  gtk_widget_class_set_accessible_role (widget_class, ATK_ROLE_IMAGE);
+}
+
+static void
+ks_plot_view_init (KsPlotView *self)
+{
+  self->zoom_x0 = self->zoom_x1 = NAN;
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_can_focus (GTK_WIDGET (self), TRUE);
+  gtk_widget_add_events (GTK_WIDGET (self), GDK_BUTTON_PRESS_MASK | GDK_BUTTON_RELEASE_MASK
+                         | GDK_BUTTON1_MOTION_MASK | GDK_KEY_PRESS_MASK);
+  gtk_widget_set_size_request (GTK_WIDGET (self), 320, 220);
+}
+
+GtkWidget *
+ks_plot_view_new (void)
+{
+  return g_object_new (KS_TYPE_PLOT_VIEW, NULL);
+}
+
+void
+ks_plot_view_set_plot (KsPlotView *self,
+                       KsPlot     *plot)
+{
+  g_return_if_fail (KS_IS_PLOT_VIEW (self));
+
+  if (plot != NULL)
+    ks_plot_ref (plot);
+  g_clear_pointer (&self->plot, ks_plot_unref);
+  self->plot = plot;
+  if (plot != NULL)
+    ks_plot_set_x_range (plot, self->zoom_x0, self->zoom_x1);
+  /* The accessible name says what the picture shows. */
+  if (plot != NULL && ks_plot_get_title (plot) != NULL)
+    atk_object_set_name (gtk_widget_get_accessible (GTK_WIDGET (self)), ks_plot_get_title (plot));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+KsPlot *
+ks_plot_view_get_plot (KsPlotView *self)
+{
+  g_return_val_if_fail (KS_IS_PLOT_VIEW (self), NULL);
+  return self->plot;
+}
+
+void
+ks_plot_view_set_tooltip_func (KsPlotView        *self,
+                               KsPlotTooltipFunc  func,
+                               gpointer           user_data)
+{
+  self->tooltip_func = func;
+  self->tooltip_data = user_data;
+}
+
+void
+ks_plot_view_set_placeholder (KsPlotView *self,
+                              const char *text)
+{
+  g_free (self->placeholder);
+  self->placeholder = g_strdup (text);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+ks_plot_view_set_zoomable (KsPlotView *self,
+                           gboolean    zoomable)
+{
+  self->zoomable = zoomable;
+}
+
+gboolean
+ks_plot_view_get_zoomed (KsPlotView *self)
+{
+  return !isnan (self->zoom_x0);
+}
+
+void
+ks_plot_view_zoom (KsPlotView *self,
+                   double      x0,
+                   double      x1)
+{
+  self->zoom_x0 = MIN (x0, x1);
+  self->zoom_x1 = MAX (x0, x1);
+  if (self->plot != NULL)
+    ks_plot_set_x_range (self->plot, self->zoom_x0, self->zoom_x1);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[ZOOM_CHANGED], 0);
+}
+
+void
+ks_plot_view_reset_zoom (KsPlotView *self)
+{
+  ks_plot_view_zoom (self, NAN, NAN);
+}
+
+gboolean
+ks_plot_view_has_data (KsPlotView *self)
+{
+  if (self->plot == NULL)
+    return FALSE;
+  for (guint s = 0; s < ks_plot_get_n_series (self->plot); s++)
+    if (ks_plot_series_get_n_points (self->plot, s) > 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+export_size (KsPlotView *self,
+             double     *w,
+             double     *h)
+{
+  *w = MAX (800, gtk_widget_get_allocated_width (GTK_WIDGET (self)));
+  *h = MAX (500, gtk_widget_get_allocated_height (GTK_WIDGET (self)));
+}
+
+gboolean
+ks_plot_view_export (KsPlotView *self,
+                     const char *path,
+                     GError    **error)
+{
+  double w, h;
+
+  g_return_val_if_fail (KS_IS_PLOT_VIEW (self), FALSE);
+
+  if (!ks_plot_view_has_data (self))
+    {
+      g_set_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_EMPTY,
+                   _("There is nothing to export yet: run the experiment first."));
+      return FALSE;
+    }
+  export_size (self, &w, &h);
+  return ks_plot_export (self->plot, path, w, h, NULL, error);
+}
+
+GdkPixbuf *
+ks_plot_view_render_pixbuf (KsPlotView *self)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  GdkPixbuf *pixbuf;
+  double w, h;
+
+  if (!ks_plot_view_has_data (self))
+    return NULL;
+  export_size (self, &w, &h);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) w, (int) h);
+  cr = cairo_create (surface);
+  ks_plot_render (self->plot, cr, w, h, NULL);
+  cairo_destroy (cr);
+  pixbuf = gdk_pixbuf_get_from_surface (surface, 0, 0, (int) w, (int) h);
+  cairo_surface_destroy (surface);
+  return pixbuf;
+}

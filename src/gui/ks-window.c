@@ -1,0 +1,917 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ks-gui"
+
+#include "ks-window.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "ks-devices-page.h"
+#include "ks-gauss-size-page.h"
+#include "ks-gauss-solve-page.h"
+#include "ks-gauss-wg-page.h"
+
+#define SESSION_FORMAT  "kernelscope-session"
+#define SESSION_VERSION 1
+
+/* Every experiment page, in sidebar order.  A new experiment adds a line. */
+static const struct {
+  const char *name;
+  const char *title;
+  GType     (*get_type) (void);
+} page_table[] = {
+  { "devices",     N_("Devices"),                ks_devices_page_get_type },
+  { "gauss-solve", N_("Gauss: single solve"),    ks_gauss_solve_page_get_type },
+  { "gauss-size",  N_("Gauss: time vs size"),    ks_gauss_size_page_get_type },
+  { "gauss-wg",    N_("Gauss: time vs group size"), ks_gauss_wg_page_get_type },
+};
+
+struct _KsWindow {
+  GtkApplicationWindow parent_instance;
+
+  GtkWidget     *run_button;
+  GtkWidget     *stop_button;
+  GtkWidget     *export_menu_button;
+  GtkWidget     *primary_menu_button;
+  GtkWidget     *device_combo;
+  GtkWidget     *info_bar;
+  GtkWidget     *info_title;
+  GtkWidget     *info_message;
+  GtkWidget     *info_details_expander;
+  GtkWidget     *info_details;
+  GtkWidget     *stack;
+  GtkWidget     *progress_revealer;
+  GtkWidget     *progress_bar;
+  GtkWidget     *progress_label;
+
+  KsDeviceList  *devices;
+  GSettings     *settings;
+  GCancellable  *cancellable;
+  KsPage        *running_page;
+  gint64         run_started;
+  char          *error_text;
+};
+
+G_DEFINE_TYPE (KsWindow, ks_window, GTK_TYPE_APPLICATION_WINDOW)
+
+enum { PROP_0, PROP_DEVICES, PROP_SETTINGS, N_PROPS };
+static GParamSpec *props[N_PROPS];
+
+static void update_actions (KsWindow *self);
+
+static void
+set_action_enabled (KsWindow   *self,
+                    const char *name,
+                    gboolean    enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+KsPage *
+ks_window_get_visible_page (KsWindow *self)
+{
+  GtkWidget *child = gtk_stack_get_visible_child (GTK_STACK (self->stack));
+  return child != NULL ? KS_PAGE (child) : NULL;
+}
+
+static void
+update_actions (KsWindow *self)
+{
+  KsPage *page = ks_window_get_visible_page (self);
+  gboolean running = self->running_page != NULL;
+  KsPlotView *view = page ? ks_page_get_plot_view (page) : NULL;
+  gboolean has_plot = view != NULL && ks_plot_view_has_data (view);
+
+  set_action_enabled (self, "run", !running && page != NULL && ks_page_can_run (page)
+                      && ks_window_get_device (self) != NULL);
+  set_action_enabled (self, "stop", running);
+  set_action_enabled (self, "export-plot", has_plot);
+  set_action_enabled (self, "copy-plot", has_plot);
+  set_action_enabled (self, "export-data", page != NULL && ks_page_get_results (page) != NULL);
+  set_action_enabled (self, "open-session", !running);
+  gtk_widget_set_sensitive (self->device_combo, !running);
+  gtk_widget_set_visible (self->stop_button, running);
+  gtk_widget_set_visible (self->run_button, !running);
+}
+
+/* --- errors ------------------------------------------------------------ */
+
+void
+ks_window_show_error (KsWindow     *self,
+                      const char   *title,
+                      const GError *error)
+{
+  const char *msg = error ? error->message : "";
+  const char *nl = strchr (msg, '\n');
+  g_autofree char *first = nl ? g_strndup (msg, nl - msg) : g_strdup (msg);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->info_details));
+  gboolean cancelled = error && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  gtk_info_bar_set_message_type (GTK_INFO_BAR (self->info_bar),
+                                 cancelled ? GTK_MESSAGE_INFO : GTK_MESSAGE_ERROR);
+  gtk_label_set_text (GTK_LABEL (self->info_title), title);
+  gtk_label_set_text (GTK_LABEL (self->info_message), first);
+  /* A kernel build log or a list of causes goes under Details, where it can
+   * be read and copied without pushing the plot off the screen. */
+  gtk_text_buffer_set_text (buffer, nl ? g_strstrip (g_strdup (nl + 1)) : "", -1);
+  gtk_widget_set_visible (self->info_details_expander, nl != NULL && nl[1] != '\0');
+  gtk_info_bar_set_revealed (GTK_INFO_BAR (self->info_bar), TRUE);
+
+  g_free (self->error_text);
+  self->error_text = g_strdup_printf ("%s\n%s", title, msg);
+  if (!cancelled)
+    g_message ("%s: %s", title, msg);
+}
+
+const char *
+ks_window_get_error_text (KsWindow *self)
+{
+  return gtk_info_bar_get_revealed (GTK_INFO_BAR (self->info_bar)) && self->error_text
+    ? self->error_text : "";
+}
+
+static void
+hide_error (KsWindow *self)
+{
+  gtk_info_bar_set_revealed (GTK_INFO_BAR (self->info_bar), FALSE);
+}
+
+static void
+info_bar_response_cb (KsWindow *self,
+                      int       response)
+{
+  hide_error (self);
+}
+
+/* --- devices ------------------------------------------------------------ */
+
+KsDevice *
+ks_window_get_device (KsWindow *self)
+{
+  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->device_combo));
+  return id ? ks_device_list_lookup (self->devices, id, NULL) : NULL;
+}
+
+gboolean
+ks_window_set_device_id (KsWindow   *self,
+                         const char *id)
+{
+  return gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->device_combo), id);
+}
+
+static void
+device_combo_changed_cb (KsWindow *self)
+{
+  KsDevice *device = ks_window_get_device (self);
+
+  if (device == NULL)
+    return;
+  if (self->settings != NULL)
+    g_settings_set_string (self->settings, "device", ks_device_get_id (device));
+  for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
+    ks_page_device_changed (ks_window_get_page (self, page_table[i].name), device);
+  update_actions (self);
+}
+
+static void
+devices_page_activated_cb (KsWindow *self,
+                           KsDevice *device)
+{
+  if (self->running_page == NULL)
+    ks_window_set_device_id (self, ks_device_get_id (device));
+}
+
+static void
+fill_device_combo (KsWindow *self)
+{
+  g_autofree char *saved = self->settings ? g_settings_get_string (self->settings, "device") : NULL;
+  guint n = ks_device_list_get_n_devices (self->devices);
+
+  for (guint i = 0; i < n; i++)
+    {
+      KsDevice *d = ks_device_list_get_device (self->devices, i);
+      const KsDeviceInfo *info = ks_device_get_info (d);
+      g_autofree char *text = g_strdup_printf ("%s · %s", info->name,
+                                               info->backend == KS_BACKEND_HOST
+                                               ? _("host") : info->platform_name);
+      gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->device_combo), info->id, text);
+    }
+  /* The device used last time if it is still there; otherwise the list's
+   * default: the first GPU, else the first OpenCL device (PoCL), else host. */
+  if (saved == NULL || *saved == '\0' || !ks_window_set_device_id (self, saved))
+    {
+      KsDevice *d = ks_device_list_get_default (self->devices, NULL);
+      if (d != NULL)
+        ks_window_set_device_id (self, ks_device_get_id (d));
+    }
+}
+
+/* --- running ------------------------------------------------------------ */
+
+gboolean
+ks_window_get_running (KsWindow *self)
+{
+  return self->running_page != NULL;
+}
+
+static char *
+format_duration (double seconds)
+{
+  if (seconds < 60)
+    return g_strdup_printf (_("%.0f s"), MAX (seconds, 1));
+  if (seconds < 3600)
+    return g_strdup_printf (_("%.0f min %.0f s"), floor (seconds / 60), fmod (seconds, 60));
+  return g_strdup_printf (_("%.0f h %.0f min"), floor (seconds / 3600), fmod (seconds, 3600) / 60);
+}
+
+static void
+page_progress_cb (KsPage   *page,
+                  guint     done,
+                  guint     total,
+                  double    work,
+                  KsWindow *self)
+{
+  double elapsed = (g_get_monotonic_time () - self->run_started) / 1e6;
+  g_autofree char *text = NULL;
+
+  if (page != self->running_page)
+    return;
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), CLAMP (work, 0, 1));
+  if (done > 0 && work > 0.005 && work < 1)
+    {
+      g_autofree char *left = format_duration (elapsed * (1 - work) / work);
+      /* TRANSLATORS: "12 of 101 points · about 3 min 5 s left" */
+      text = g_strdup_printf (_("%u of %u points · about %s left"), done, total, left);
+    }
+  else
+    text = g_strdup_printf (_("%u of %u points"), done, total);
+  gtk_label_set_text (GTK_LABEL (self->progress_label), text);
+  update_actions (self);
+}
+
+static void
+page_finished_cb (KsPage       *page,
+                  const GError *error,
+                  KsWindow     *self)
+{
+  if (page != self->running_page)
+    return;
+  self->running_page = NULL;
+  g_clear_object (&self->cancellable);
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->progress_revealer), FALSE);
+
+  if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    ks_window_show_error (self, _("Stopped"), error);
+  else if (error != NULL)
+    ks_window_show_error (self, _("The run stopped with an error"), error);
+  update_actions (self);
+}
+
+static void
+run_activated (GSimpleAction *action,
+               GVariant      *param,
+               gpointer       user_data)
+{
+  KsWindow *self = user_data;
+  KsPage *page = ks_window_get_visible_page (self);
+  KsDevice *device = ks_window_get_device (self);
+  g_autoptr(GError) error = NULL;
+
+  if (self->running_page != NULL || page == NULL || device == NULL)
+    return;
+  hide_error (self);
+  self->cancellable = g_cancellable_new ();
+  self->running_page = page;
+  self->run_started = g_get_monotonic_time ();
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
+  gtk_label_set_text (GTK_LABEL (self->progress_label), _("Building the kernels…"));
+  if (!ks_page_start (page, device, self->cancellable, &error))
+    {
+      self->running_page = NULL;
+      g_clear_object (&self->cancellable);
+      if (error != NULL)
+        ks_window_show_error (self, _("Cannot start the run"), error);
+      update_actions (self);
+      return;
+    }
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->progress_revealer), TRUE);
+  update_actions (self);
+}
+
+static void
+stop_activated (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  KsWindow *self = user_data;
+
+  if (self->cancellable != NULL)
+    {
+      gtk_label_set_text (GTK_LABEL (self->progress_label), _("Stopping after this solve…"));
+      g_cancellable_cancel (self->cancellable);
+    }
+}
+
+/* --- pages -------------------------------------------------------------- */
+
+KsPage *
+ks_window_get_page (KsWindow   *self,
+                    const char *name)
+{
+  GtkWidget *child = gtk_stack_get_child_by_name (GTK_STACK (self->stack), name);
+  return child ? KS_PAGE (child) : NULL;
+}
+
+void
+ks_window_show_page (KsWindow   *self,
+                     const char *name)
+{
+  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), name);
+}
+
+static void
+stack_visible_child_cb (KsWindow *self)
+{
+  const char *name = gtk_stack_get_visible_child_name (GTK_STACK (self->stack));
+
+  if (self->settings != NULL && name != NULL)
+    g_settings_set_string (self->settings, "page", name);
+  update_actions (self);
+}
+
+static void
+page_plot_changed_cb (KsWindow *self)
+{
+  update_actions (self);
+}
+
+static void
+show_page_activated (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       user_data)
+{
+  ks_window_show_page (user_data, g_variant_get_string (param, NULL));
+}
+
+static void
+page_error_cb (KsPage       *page,
+               const char   *title,
+               const GError *error,
+               KsWindow     *self)
+{
+  ks_window_show_error (self, title, error);
+}
+
+static void
+add_pages (KsWindow *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
+    {
+      GtkWidget *page = g_object_new (page_table[i].get_type (), NULL);
+
+      ks_page_set_settings (KS_PAGE (page), self->settings);
+      if (KS_IS_DEVICES_PAGE (page))
+        {
+          ks_devices_page_set_device_list (KS_DEVICES_PAGE (page), self->devices);
+          g_signal_connect_swapped (page, "device-activated",
+                                    G_CALLBACK (devices_page_activated_cb), self);
+        }
+      g_signal_connect (page, "progress", G_CALLBACK (page_progress_cb), self);
+      g_signal_connect (page, "finished", G_CALLBACK (page_finished_cb), self);
+      g_signal_connect (page, "error", G_CALLBACK (page_error_cb), self);
+      g_signal_connect_swapped (page, "notify::running", G_CALLBACK (page_plot_changed_cb), self);
+      gtk_widget_show (page);
+      gtk_stack_add_titled (GTK_STACK (self->stack), page, page_table[i].name,
+                            _(page_table[i].title));
+    }
+}
+
+/* --- export ------------------------------------------------------------- */
+
+gboolean
+ks_window_export_plot (KsWindow   *self,
+                       const char *path,
+                       GError    **error)
+{
+  KsPage *page = ks_window_get_visible_page (self);
+  KsPlotView *view = page ? ks_page_get_plot_view (page) : NULL;
+
+  if (view == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("This page has no plot."));
+      return FALSE;
+    }
+  return ks_plot_view_export (view, path, error);
+}
+
+gboolean
+ks_window_export_data (KsWindow   *self,
+                       const char *path,
+                       GError    **error)
+{
+  KsPage *page = ks_window_get_visible_page (self);
+  const KsResults *results = page ? ks_page_get_results (page) : NULL;
+
+  if (results == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("There are no results on this page yet: run the experiment first."));
+      return FALSE;
+    }
+  if (g_str_has_suffix (path, ".csv") || g_str_has_suffix (path, ".CSV"))
+    return ks_results_write_csv (results, path, error);
+  return ks_results_write_json (results, path, error);
+}
+
+typedef enum { SAVE_PLOT, SAVE_DATA, SAVE_SESSION, OPEN_SESSION } FileAction;
+
+static void
+file_chooser_response_cb (GtkNativeDialog *dialog,
+                          int              response,
+                          gpointer         user_data)
+{
+  KsWindow *self = g_object_get_data (G_OBJECT (dialog), "window");
+  FileAction what = GPOINTER_TO_INT (user_data);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  gboolean ok = TRUE;
+  const char *title = NULL;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    {
+      g_object_unref (dialog);
+      return;
+    }
+  path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (dialog));
+  switch (what)
+    {
+    case SAVE_PLOT:
+      ok = ks_window_export_plot (self, path, &error);
+      title = _("Could not export the plot");
+      break;
+    case SAVE_DATA:
+      ok = ks_window_export_data (self, path, &error);
+      title = _("Could not export the data");
+      break;
+    case SAVE_SESSION:
+      ok = ks_window_save_session (self, path, &error);
+      title = _("Could not save the session");
+      break;
+    case OPEN_SESSION:
+      ok = ks_window_load_session (self, path, &error);
+      title = _("Could not open the session; the open session is unchanged");
+      break;
+    }
+  if (!ok)
+    ks_window_show_error (self, title, error);
+  g_object_unref (dialog);
+}
+
+static void
+run_file_chooser (KsWindow    *self,
+                  FileAction   what,
+                  const char  *title,
+                  const char  *suggested,
+                  const char  *pattern,
+                  const char  *filter_name)
+{
+  gboolean save = what != OPEN_SESSION;
+  GtkFileChooserNative *dialog;
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  dialog = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
+                                        save ? GTK_FILE_CHOOSER_ACTION_SAVE
+                                             : GTK_FILE_CHOOSER_ACTION_OPEN,
+                                        save ? _("_Save") : _("_Open"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, filter_name);
+  gtk_file_filter_add_pattern (filter, pattern);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  if (save)
+    {
+      gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (dialog), TRUE);
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested);
+    }
+  g_object_set_data (G_OBJECT (dialog), "window", self);
+  g_signal_connect (dialog, "response", G_CALLBACK (file_chooser_response_cb), GINT_TO_POINTER (what));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+export_plot_activated (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  KsWindow *self = user_data;
+  const char *ext = g_variant_get_string (param, NULL);
+  const char *name = gtk_stack_get_visible_child_name (GTK_STACK (self->stack));
+  g_autofree char *suggested = g_strdup_printf ("%s.%s", name, ext);
+  g_autofree char *pattern = g_strdup_printf ("*.%s", ext);
+  g_autofree char *filter = g_ascii_strup (ext, -1);
+
+  run_file_chooser (self, SAVE_PLOT, _("Export Plot"), suggested, pattern, filter);
+}
+
+static void
+export_data_activated (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  KsWindow *self = user_data;
+  const char *ext = g_variant_get_string (param, NULL);
+  const char *name = gtk_stack_get_visible_child_name (GTK_STACK (self->stack));
+  g_autofree char *suggested = g_strdup_printf ("%s.%s", name, ext);
+  g_autofree char *pattern = g_strdup_printf ("*.%s", ext);
+  g_autofree char *filter = g_ascii_strup (ext, -1);
+
+  run_file_chooser (self, SAVE_DATA, _("Export Data"), suggested, pattern, filter);
+}
+
+static void
+copy_plot_activated (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       user_data)
+{
+  KsWindow *self = user_data;
+  KsPage *page = ks_window_get_visible_page (self);
+  KsPlotView *view = page ? ks_page_get_plot_view (page) : NULL;
+  g_autoptr(GdkPixbuf) pixbuf = view ? ks_plot_view_render_pixbuf (view) : NULL;
+
+  if (pixbuf != NULL)
+    gtk_clipboard_set_image (gtk_widget_get_clipboard (GTK_WIDGET (self), GDK_SELECTION_CLIPBOARD),
+                             pixbuf);
+}
+
+/* --- sessions ----------------------------------------------------------- */
+
+static JsonNode *
+session_to_node (KsWindow *self)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *date = g_date_time_format_iso8601 (now);
+  KsDevice *device = ks_window_get_device (self);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "format");
+  json_builder_add_string_value (b, SESSION_FORMAT);
+  json_builder_set_member_name (b, "version");
+  json_builder_add_int_value (b, SESSION_VERSION);
+  json_builder_set_member_name (b, "saved");
+  json_builder_add_string_value (b, date);
+  json_builder_set_member_name (b, "device");
+  json_builder_add_string_value (b, device ? ks_device_get_id (device) : "");
+  json_builder_set_member_name (b, "page");
+  json_builder_add_string_value (b, gtk_stack_get_visible_child_name (GTK_STACK (self->stack)));
+  json_builder_set_member_name (b, "pages");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
+    {
+      json_builder_set_member_name (b, page_table[i].name);
+      json_builder_begin_object (b);
+      ks_page_save_state (ks_window_get_page (self, page_table[i].name), b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+gboolean
+ks_window_save_session (KsWindow   *self,
+                        const char *path,
+                        GError    **error)
+{
+  g_autoptr(JsonNode) root = session_to_node (self);
+  g_autofree char *text = json_to_string (root, TRUE);
+
+  return g_file_set_contents (path, text, -1, error);
+}
+
+static gboolean
+apply_session (KsWindow   *self,
+               JsonObject *root,
+               GError    **error)
+{
+  JsonObject *pages = json_object_get_object_member (root, "pages");
+
+  for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
+    {
+      JsonNode *node = json_object_get_member (pages, page_table[i].name);
+
+      if (node == NULL)
+        continue;
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        {
+          g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                       _("The page “%s” in the session is not an object."), page_table[i].name);
+          return FALSE;
+        }
+      if (!ks_page_load_state (ks_window_get_page (self, page_table[i].name),
+                               json_node_get_object (node), error))
+        {
+          g_prefix_error (error, _("Page “%s”: "), _(page_table[i].title));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+ks_window_load_session (KsWindow   *self,
+                        const char *path,
+                        GError    **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) backup = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *display = g_filename_display_name (path);
+  JsonObject *root;
+  JsonNode *pages;
+  const char *device, *page;
+
+  if (self->running_page != NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY, _("Stop the run before opening a session."));
+      return FALSE;
+    }
+  if (!json_parser_load_from_file (parser, path, &local_error))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   _("%s is not a readable JSON file: %s"), display, local_error->message);
+      return FALSE;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser))
+      || g_strcmp0 (json_object_get_string_member_with_default (
+                      json_node_get_object (json_parser_get_root (parser)), "format", ""),
+                    SESSION_FORMAT) != 0)
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   _("%s is not a Kernelscope session file."), display);
+      return FALSE;
+    }
+  root = json_node_get_object (json_parser_get_root (parser));
+  if (json_object_get_int_member_with_default (root, "version", 0) != SESSION_VERSION)
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   _("%s was written by another version of Kernelscope (session format %d; this one reads %d)."),
+                   display, (int) json_object_get_int_member_with_default (root, "version", 0),
+                   SESSION_VERSION);
+      return FALSE;
+    }
+  pages = json_object_get_member (root, "pages");
+  if (pages == NULL || !JSON_NODE_HOLDS_OBJECT (pages))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   _("%s has no pages."), display);
+      return FALSE;
+    }
+
+  /* Pages apply their part one after the other; if one is damaged, put back
+   * the session that was open, so a bad file never costs the user a run. */
+  backup = session_to_node (self);
+  if (!apply_session (self, root, &local_error))
+    {
+      g_autoptr(GError) ignored = NULL;
+      apply_session (self, json_node_get_object (backup), &ignored);
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   "%s: %s", display, local_error->message);
+      return FALSE;
+    }
+
+  device = json_object_get_string_member_with_default (root, "device", NULL);
+  if (device != NULL && *device != '\0')
+    ks_window_set_device_id (self, device);
+  page = json_object_get_string_member_with_default (root, "page", NULL);
+  if (page != NULL && ks_window_get_page (self, page) != NULL)
+    ks_window_show_page (self, page);
+  hide_error (self);
+  update_actions (self);
+  return TRUE;
+}
+
+static void
+save_session_activated (GSimpleAction *action,
+                        GVariant      *param,
+                        gpointer       user_data)
+{
+  run_file_chooser (user_data, SAVE_SESSION, _("Save Session"), "session.kernelscope.json",
+                    "*.json", _("Kernelscope sessions"));
+}
+
+static void
+open_session_activated (GSimpleAction *action,
+                        GVariant      *param,
+                        gpointer       user_data)
+{
+  run_file_chooser (user_data, OPEN_SESSION, _("Open Session"), NULL,
+                    "*.json", _("Kernelscope sessions"));
+}
+
+/* --- help --------------------------------------------------------------- */
+
+static void
+help_activated (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  KsWindow *self = user_data;
+  KsPage *page = ks_window_get_visible_page (self);
+  const char *help = page ? ks_page_get_help (page) : NULL;
+  const char *name = gtk_stack_get_visible_child_name (GTK_STACK (self->stack));
+  GtkWidget *dialog;
+
+  for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
+    if (g_strcmp0 (page_table[i].name, name) == 0)
+      name = _(page_table[i].title);
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE, "%s", name);
+  gtk_message_dialog_format_secondary_markup (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                              help ? help : "");
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
+  gtk_widget_show (dialog);
+}
+
+static void
+export_activated (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+  KsWindow *self = user_data;
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->export_menu_button), TRUE);
+}
+
+static void
+primary_menu_activated (GSimpleAction *action,
+                        GVariant      *param,
+                        gpointer       user_data)
+{
+  KsWindow *self = user_data;
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->primary_menu_button), TRUE);
+}
+
+/* --- object ------------------------------------------------------------- */
+
+static const GActionEntry win_actions[] = {
+  { "run",          run_activated },
+  { "stop",         stop_activated },
+  { "export-plot",  export_plot_activated, "s" },
+  { "copy-plot",    copy_plot_activated },
+  { "export-data",  export_data_activated, "s" },
+  { "save-session", save_session_activated },
+  { "open-session", open_session_activated },
+  { "show-page",    show_page_activated, "s" },
+  { "help",         help_activated },
+  { "export",       export_activated },
+  { "primary-menu", primary_menu_activated },
+};
+
+static void
+ks_window_constructed (GObject *object)
+{
+  KsWindow *self = KS_WINDOW (object);
+  g_autofree char *page = NULL;
+
+  G_OBJECT_CLASS (ks_window_parent_class)->constructed (object);
+
+  add_pages (self);
+  fill_device_combo (self);
+  page = self->settings ? g_settings_get_string (self->settings, "page") : NULL;
+  if (page != NULL && ks_window_get_page (self, page) != NULL)
+    ks_window_show_page (self, page);
+  else
+    ks_window_show_page (self, "gauss-size");
+
+  if (self->settings != NULL)
+    {
+      int w = g_settings_get_int (self->settings, "window-width");
+      int h = g_settings_get_int (self->settings, "window-height");
+
+      if (w > 0 && h > 0)
+        gtk_window_set_default_size (GTK_WINDOW (self), w, h);
+      if (g_settings_get_boolean (self->settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+    }
+  update_actions (self);
+}
+
+static gboolean
+ks_window_delete_event (GtkWidget   *widget,
+                        GdkEventAny *event)
+{
+  KsWindow *self = KS_WINDOW (widget);
+
+  if (self->settings != NULL)
+    {
+      int w, h;
+      gboolean maximized = gtk_window_is_maximized (GTK_WINDOW (self));
+
+      gtk_window_get_size (GTK_WINDOW (self), &w, &h);
+      g_settings_set_boolean (self->settings, "window-maximized", maximized);
+      if (!maximized)
+        {
+          g_settings_set_int (self->settings, "window-width", w);
+          g_settings_set_int (self->settings, "window-height", h);
+        }
+    }
+  /* Closing mid-run stops the run; the engine returns after this solve. */
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  return GTK_WIDGET_CLASS (ks_window_parent_class)->delete_event
+    ? GTK_WIDGET_CLASS (ks_window_parent_class)->delete_event (widget, event) : FALSE;
+}
+
+static void
+ks_window_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  KsWindow *self = KS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DEVICES:
+      self->devices = g_value_dup_object (value);
+      break;
+    case PROP_SETTINGS:
+      self->settings = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ks_window_dispose (GObject *object)
+{
+  KsWindow *self = KS_WINDOW (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->devices);
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->error_text, g_free);
+  G_OBJECT_CLASS (ks_window_parent_class)->dispose (object);
+}
+
+static void
+ks_window_class_init (KsWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = ks_window_constructed;
+  object_class->set_property = ks_window_set_property;
+  object_class->dispose = ks_window_dispose;
+  widget_class->delete_event = ks_window_delete_event;
+
+  props[PROP_DEVICES] = g_param_spec_object ("devices", NULL, NULL, KS_TYPE_DEVICE_LIST,
+                                             G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY
+                                             | G_PARAM_STATIC_STRINGS);
+  props[PROP_SETTINGS] = g_param_spec_object ("settings", NULL, NULL, G_TYPE_SETTINGS,
+                                              G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY
+                                              | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/kernelscope/Kernelscope/ui/ks-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, run_button);
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, export_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, primary_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, device_combo);
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, info_bar);
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, info_title);
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, info_message);
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, info_details_expander);
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, info_details);
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, progress_revealer);
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, progress_label);
+  gtk_widget_class_bind_template_callback (widget_class, device_combo_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
+  gtk_widget_class_bind_template_callback (widget_class, stack_visible_child_cb);
+}
+
+static void
+ks_window_init (KsWindow *self)
+{
+  g_type_ensure (KS_TYPE_PLOT_VIEW);
+  gtk_widget_init_template (GTK_WIDGET (self));
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions,
+                                   G_N_ELEMENTS (win_actions), self);
+}
+
+KsWindow *
+ks_window_new (GtkApplication *app,
+               KsDeviceList   *devices,
+               GSettings      *settings)
+{
+  return g_object_new (KS_TYPE_WINDOW, "application", app, "devices", devices,
+                       "settings", settings, NULL);
+}
