@@ -114,6 +114,11 @@ solve_done_cb (GObject      *source,
       gtk_label_set_text (GTK_LABEL (self->status_label), status);
       show_result (self);
     }
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    gtk_label_set_text (GTK_LABEL (self->status_label),
+                        _("The solve failed; the message above says why. The figures below are from the last solve that worked."));
+  else
+    gtk_label_set_text (GTK_LABEL (self->status_label), _("Stopped."));
   ks_page_emit_progress (KS_PAGE (self), 1, 1, 1.0);
   ks_page_emit_finished (KS_PAGE (self), error);
 }
@@ -276,4 +281,11 @@ const KsGaussResult *
 ks_gauss_solve_page_get_result (KsGaussSolvePage *self)
 {
   return self->has_result ? &self->result : NULL;
+}
+
+void
+ks_gauss_solve_page_set_size (KsGaussSolvePage *self,
+                              guint             n)
+{
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->n_spin), n);
 }

@@ -15,4 +15,7 @@ G_DECLARE_FINAL_TYPE (KsGaussSolvePage, ks_gauss_solve_page, KS, GAUSS_SOLVE_PAG
 /* The last solve's result; NULL before the first. */
 const KsGaussResult *ks_gauss_solve_page_get_result (KsGaussSolvePage *self);
 
+void                 ks_gauss_solve_page_set_size   (KsGaussSolvePage *self,
+                                                     guint             n);
+
 G_END_DECLS

@@ -132,23 +132,20 @@ ks_plot_view_draw (GtkWidget *widget,
   return FALSE;
 }
 
-static gboolean
-ks_plot_view_query_tooltip (GtkWidget  *widget,
-                            int         x,
-                            int         y,
-                            gboolean    keyboard,
-                            GtkTooltip *tooltip)
+char *
+ks_plot_view_tooltip_at (KsPlotView *self,
+                         double      x,
+                         double      y)
 {
-  KsPlotView *self = KS_PLOT_VIEW (widget);
-  double w = gtk_widget_get_allocated_width (widget);
-  double h = gtk_widget_get_allocated_height (widget);
+  double w = gtk_widget_get_allocated_width (GTK_WIDGET (self));
+  double h = gtk_widget_get_allocated_height (GTK_WIDGET (self));
   guint series, index;
-  g_autofree char *markup = NULL;
+  char *markup = NULL;
 
-  if (self->plot == NULL || keyboard)
-    return FALSE;
+  if (self->plot == NULL)
+    return NULL;
   if (!ks_plot_hit_test (self->plot, w, h, x, y, HIT_RADIUS, &series, &index))
-    return FALSE;
+    return NULL;
 
   if (self->tooltip_func != NULL)
     markup = self->tooltip_func (self->plot, series, index, self->tooltip_data);
@@ -159,6 +156,23 @@ ks_plot_view_query_tooltip (GtkWidget  *widget,
 
       markup = g_strdup_printf ("<b>%s</b>\n%g → %.3g", name, p->x, p->y);
     }
+  return markup;
+}
+
+static gboolean
+ks_plot_view_query_tooltip (GtkWidget  *widget,
+                            int         x,
+                            int         y,
+                            gboolean    keyboard,
+                            GtkTooltip *tooltip)
+{
+  g_autofree char *markup = NULL;
+
+  if (keyboard)
+    return FALSE;
+  markup = ks_plot_view_tooltip_at (KS_PLOT_VIEW (widget), x, y);
+  if (markup == NULL)
+    return FALSE;
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
 }

@@ -40,6 +40,10 @@ void       ks_plot_view_zoom             (KsPlotView        *self,
                                           double             x0,
                                           double             x1);
 void       ks_plot_view_reset_zoom       (KsPlotView        *self);
+/* The tooltip (markup) for the point drawn near (x, y), or NULL. */
+char      *ks_plot_view_tooltip_at       (KsPlotView        *self,
+                                          double             x,
+                                          double             y);
 /* Does the plot have at least one point? */
 gboolean   ks_plot_view_has_data         (KsPlotView        *self);
 /* The theme the view draws with, read from its style context. */

@@ -89,10 +89,10 @@ groups_text (const KsPoint *p)
 {
   if (p->fwd_local[0] == 0)
     return g_strdup ("");
-  if (p->fwd_local[1] <= 1 && p->fwd_groups[1] <= 1)
-    return g_strdup_printf ("%u × %u", p->fwd_groups[0], p->fwd_local[0]);
-  return g_strdup_printf ("(%u × %u) × (%u × %u)", p->fwd_groups[0], p->fwd_groups[1],
-                          p->fwd_local[0], p->fwd_local[1]);
+  /* TRANSLATORS: the update kernel's local size and, in brackets, how many
+   * groups of it ran, e.g. "16 × 1 (7 × 120 groups)" */
+  return g_strdup_printf (_("%u × %u (%u × %u groups)"), p->fwd_local[0], MAX (p->fwd_local[1], 1),
+                          p->fwd_groups[0], MAX (p->fwd_groups[1], 1));
 }
 
 static void
@@ -169,6 +169,14 @@ rebuild_plot (KsSweepPage *self)
   const Run *newest = NULL;
   gboolean wg_kind = page_kind (self) == KS_EXPERIMENT_GAUSS_WG;
 
+  const Run *newest_live = NULL;
+
+  for (guint i = 0; i < priv->runs->len; i++)
+    {
+      const Run *run = g_ptr_array_index (priv->runs, i);
+      if (run->visible && !run->recorded)
+        newest_live = run;
+    }
   g_array_set_size (priv->series, 0);
   if (wg_kind)
     {
@@ -188,7 +196,7 @@ rebuild_plot (KsSweepPage *self)
       const KsResults *r = run_results (run);
       /* Older and recorded runs are dashed, so the newest live curve is the
        * one that stands out. */
-      gboolean dashed = run->recorded || i + 1 < priv->runs->len;
+      gboolean dashed = run != newest_live;
       guint before = ks_plot_get_n_series (plot);
 
       if (!run->visible)
@@ -214,6 +222,9 @@ rebuild_plot (KsSweepPage *self)
         }
     }
   ks_plot_set_highlight_legend (plot, _("N+1 prime"));
+  /* The caption describes the user's own newest run, not an overlay. */
+  if (newest_live != NULL)
+    newest = newest_live;
   if (newest != NULL)
     {
       g_autofree char *caption = caption_for (run_results (newest));
@@ -674,8 +685,13 @@ start_experiment (KsSweepPage *self,
   priv->live = run;
   g_ptr_array_add (priv->runs, run);
   {
-    /* The label needs the device name the results carry. */
-    const KsResults *r = ks_experiment_get_results (experiment);
+    /* The results get their device and policy when the run starts; the
+     * label is needed now. */
+    g_autoptr(KsResults) r = ks_results_new (spec.kind);
+    r->device_name = g_strdup (ks_device_get_name (priv->device));
+    r->local = spec.local;
+    r->wg = spec.wg;
+    r->precision = spec.precision;
     run->label = run_label (r, FALSE);
   }
   rebuild_runs_list (self);

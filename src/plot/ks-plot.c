@@ -1640,6 +1640,39 @@ ks_plot_device_to_data (KsPlot *plot,
   return inside;
 }
 
+gboolean
+ks_plot_data_to_device (KsPlot *plot,
+                        double  width,
+                        double  height,
+                        double  x,
+                        double  y,
+                        double *out_px,
+                        double *out_py)
+{
+  Layout lo;
+  gboolean inside;
+  double fx, fy, px, py;
+
+  g_return_val_if_fail (plot != NULL, FALSE);
+
+  if (!(width > 0 && height > 0) || !usable (x, plot->log_x) || !usable (y, plot->log_y))
+    return FALSE;
+
+  layout_compute_detached (plot, width, height, &lo);
+  fx = fwd (x, lo.x.log);
+  fy = fwd (y, lo.y.log);
+  px = lo.left + (fx - lo.x.f0) / (lo.x.f1 - lo.x.f0) * (lo.right - lo.left);
+  py = lo.bottom - (fy - lo.y.f0) / (lo.y.f1 - lo.y.f0) * (lo.bottom - lo.top);
+  inside = px >= lo.left && px <= lo.right && py >= lo.top && py <= lo.bottom;
+  if (out_px != NULL)
+    *out_px = px;
+  if (out_py != NULL)
+    *out_py = py;
+  layout_clear (&lo);
+
+  return inside;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Drawing helpers                                                          */
 

@@ -157,6 +157,15 @@ gboolean    ks_plot_device_to_data    (KsPlot       *plot,
                                        double       *out_x,
                                        double       *out_y);
 
+/* The inverse: where a data value is drawn. FALSE outside the plot area. */
+gboolean    ks_plot_data_to_device    (KsPlot       *plot,
+                                       double        width,
+                                       double        height,
+                                       double        x,
+                                       double        y,
+                                       double       *out_px,
+                                       double       *out_py);
+
 gboolean    ks_plot_format_from_filename (const char   *filename,
                                           KsPlotFormat *out_format,
                                           GError      **error);

@@ -1,0 +1,620 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The real window under a real X server (Xvfb, see run-xvfb.sh): the app is
+ * started as a user starts it, keys go through the X server, runs happen on
+ * PoCL, and what the plot holds is checked point by point.  With
+ * KERNELSCOPE_SCREENSHOT_DIR set, each page is photographed from the X
+ * server into that folder (data/screenshots/ in the repository). */
+#include <gtk/gtk.h>
+#include <gdk/gdkx.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+#include "ks-application.h"
+#include "ks-devices-page.h"
+#include "ks-gauss-solve-page.h"
+#include "ks-gui-paths.h"
+#include "ks-ogs.h"
+#include "ks-sweep-page.h"
+#include "ks-window.h"
+
+static KsApplication *app;
+static KsWindow *window;
+static char *tmpdir;
+
+static void
+spin (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+  while (g_get_monotonic_time () < end)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (2000);
+    }
+}
+
+/* Iterates the main loop until cond holds or timeout_s passes. */
+static gboolean
+wait_for (gboolean (*cond) (void),
+          guint      timeout_s)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) timeout_s * G_USEC_PER_SEC;
+
+  while (!cond ())
+    {
+      if (g_get_monotonic_time () > end)
+        return FALSE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  spin (50);
+  return TRUE;
+}
+
+static gboolean not_running (void) { return !ks_window_get_running (window); }
+
+/* A key press and release sent through the X server to the window. */
+static void
+press_key (guint           keyval,
+           GdkModifierType mods)
+{
+  GdkWindow *w = gtk_widget_get_window (GTK_WIDGET (window));
+
+  g_assert_true (gdk_test_simulate_key (w, -1, -1, keyval, mods, GDK_KEY_PRESS));
+  g_assert_true (gdk_test_simulate_key (w, -1, -1, keyval, mods, GDK_KEY_RELEASE));
+  spin (100);
+}
+
+static void
+screenshot (const char *name)
+{
+  const char *dir = g_getenv ("KERNELSCOPE_SCREENSHOT_DIR");
+  GdkWindow *w = gtk_widget_get_window (GTK_WIDGET (window));
+  g_autoptr(GdkPixbuf) shot = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  int x, y;
+
+  if (dir == NULL || *dir == '\0')
+    return;
+  spin (400);
+  /* The frame as the X server has it, decorations of the header bar included. */
+  gdk_window_get_origin (w, &x, &y);
+  shot = gdk_pixbuf_get_from_window (gdk_get_default_root_window (), x, y,
+                                     gdk_window_get_width (w), gdk_window_get_height (w));
+  g_assert_nonnull (shot);
+  g_mkdir_with_parents (dir, 0755);
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (gdk_pixbuf_save (shot, path, "png", &error, NULL));
+  g_test_message ("screenshot %s", path);
+}
+
+static KsSweepPage *
+sweep_page (const char *name)
+{
+  return KS_SWEEP_PAGE (ks_window_get_page (window, name));
+}
+
+static KsPlot *
+page_plot (const char *name)
+{
+  return ks_plot_view_get_plot (ks_page_get_plot_view (ks_window_get_page (window, name)));
+}
+
+static guint
+total_points (KsPlot *plot)
+{
+  guint n = 0;
+  for (guint s = 0; s < ks_plot_get_n_series (plot); s++)
+    n += ks_plot_series_get_n_points (plot, s);
+  return n;
+}
+
+static const char *
+pocl_id (void)
+{
+  KsDevice *d = ks_device_list_find_backend (ks_application_get_device_list (app), KS_BACKEND_OPENCL);
+  return d ? ks_device_get_id (d) : NULL;
+}
+
+static void
+test_window_opens (void)
+{
+  const char *pages[] = { "devices", "gauss-solve", "gauss-size", "gauss-wg" };
+
+  g_assert_nonnull (window);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window)));
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    g_assert_nonnull (ks_window_get_page (window, pages[i]));
+  if (pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) on this machine");
+      return;
+    }
+  g_assert_true (ks_window_set_device_id (window, pocl_id ()));
+  g_assert_cmpstr (ks_device_get_id (ks_window_get_device (window)), ==, pocl_id ());
+}
+
+static void
+test_devices_page (void)
+{
+  KsDevicesPage *page = KS_DEVICES_PAGE (ks_window_get_page (window, "devices"));
+  KsDevice *device;
+  KsOgsPrediction p;
+
+  press_key (GDK_KEY_1, GDK_MOD1_MASK);   /* Alt+1 */
+  g_assert_true (ks_window_get_visible_page (window) == KS_PAGE (page));
+  device = ks_devices_page_get_selected (page);
+  g_assert_true (device == ks_window_get_device (window));
+  /* What the page shows is the rule on the device's own numbers. */
+  if (ks_ogs_predict (ks_device_get_info (device)->preferred_multiple, ks_device_get_cores_per_cu (device),
+                      ks_device_get_info (device)->compute_units,
+                      ks_device_get_info (device)->max_work_group_size, &p))
+    g_assert_cmpuint (ks_devices_page_get_prediction (page), ==, p.ogs);
+  screenshot ("devices.png");
+}
+
+static gboolean
+expected_prime (guint n)
+{
+  return ks_is_prime (n + 1);
+}
+
+static void
+test_size_sweep (void)
+{
+  KsSweepPage *page = sweep_page ("gauss-size");
+  g_autofree char *png = g_build_filename (tmpdir, "size.png", NULL);
+  g_autofree char *svg = g_build_filename (tmpdir, "size.svg", NULL);
+  g_autofree char *pdf = g_build_filename (tmpdir, "size.pdf", NULL);
+  g_autofree char *csv = g_build_filename (tmpdir, "size.csv", NULL);
+  g_autofree char *svg_text = NULL;
+  g_autofree char *png_head = NULL;
+  g_autoptr(GError) error = NULL;
+  KsPlot *plot;
+  guint highlighted = 0, primes = 0;
+  gsize len;
+
+  if (pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) on this machine");
+      return;
+    }
+  press_key (GDK_KEY_3, GDK_MOD1_MASK);
+  g_assert_true (ks_window_get_visible_page (window) == KS_PAGE (page));
+  ks_sweep_page_set_param (page, "from", "20");
+  ks_sweep_page_set_param (page, "to", "60");
+  ks_sweep_page_set_param (page, "step", "1");
+  ks_sweep_page_set_param (page, "reps", "1");
+  ks_sweep_page_set_param (page, "local", "driver");
+
+  /* Ctrl+R through the X server, as a user presses it. */
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (ks_window_get_running (window));
+  g_assert_true (wait_for (not_running, 300));
+  g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
+
+  plot = page_plot ("gauss-size");
+  g_assert_cmpuint (ks_plot_get_n_series (plot), ==, 1);
+  g_assert_cmpuint (ks_plot_series_get_n_points (plot, 0), ==, 41);
+  for (guint i = 0; i < 41; i++)
+    {
+      const KsPlotPoint *p = ks_plot_series_get_point (plot, 0, i);
+      gboolean hl = (p->flags & KS_PLOT_POINT_HIGHLIGHT) != 0;
+
+      g_assert_cmpint (hl, ==, expected_prime ((guint) p->x));
+      g_assert_cmpfloat (p->y, >, 0);
+      highlighted += hl;
+      primes += expected_prime (20 + i);
+    }
+  g_assert_cmpuint (highlighted, ==, primes);
+  g_assert_cmpuint (highlighted, >, 5);
+
+  /* The tooltip of a prime point explains it. */
+  {
+    KsPlotView *view = ks_page_get_plot_view (KS_PAGE (page));
+    double w = gtk_widget_get_allocated_width (GTK_WIDGET (view));
+    double h = gtk_widget_get_allocated_height (GTK_WIDGET (view));
+    gboolean checked = FALSE;
+
+    for (guint i = 0; i < 41 && !checked; i++)
+      {
+        const KsPlotPoint *p = ks_plot_series_get_point (plot, 0, i);
+        double px, py;
+        g_autofree char *tip = NULL;
+
+        if (!(p->flags & KS_PLOT_POINT_HIGHLIGHT))
+          continue;
+        g_assert_true (ks_plot_data_to_device (plot, w, h, p->x, p->y, &px, &py));
+        tip = ks_plot_view_tooltip_at (view, px, py);
+        g_assert_nonnull (tip);
+        if (strstr (tip, "prime") != NULL)
+          {
+            g_autofree char *n1 = g_strdup_printf ("%u", (guint) p->x + 1);
+            g_assert_nonnull (strstr (tip, n1));
+            checked = TRUE;
+          }
+      }
+    g_assert_true (checked);
+  }
+  screenshot ("gauss-size.png");
+
+  /* Export: the same renderer as the CLI, in every format. */
+  g_assert_true (ks_window_export_plot (window, png, &error));
+  g_assert_no_error (error);
+  g_assert_true (ks_window_export_plot (window, svg, &error));
+  g_assert_true (ks_window_export_plot (window, pdf, &error));
+  g_assert_true (ks_window_export_data (window, csv, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (png, &png_head, &len, NULL));
+  g_assert_cmpuint (len, >, 5000);
+  g_assert_cmpint (memcmp (png_head, "\x89PNG", 4), ==, 0);
+  g_assert_true (g_file_get_contents (svg, &svg_text, &len, NULL));
+  g_assert_nonnull (strstr (svg_text, "<svg"));
+  g_assert_cmpuint (len, >, 5000);
+  g_assert_true (g_file_test (pdf, G_FILE_TEST_IS_REGULAR));
+  {
+    g_autofree char *text = NULL;
+    g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, "\n59,"));   /* n = 59: 60 is not prime */
+  }
+  /* An unknown extension is refused with a message, not written. */
+  {
+    g_autofree char *bad = g_build_filename (tmpdir, "size.bmp", NULL);
+    g_assert_false (ks_window_export_plot (window, bad, &error));
+    g_assert_nonnull (error);
+    g_clear_error (&error);
+    g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
+  }
+}
+
+static gboolean
+two_points_in (void)
+{
+  KsPlot *plot = page_plot ("gauss-size");
+  return ks_plot_get_n_series (plot) >= 2
+    && ks_plot_series_get_n_points (plot, ks_plot_get_n_series (plot) - 1) >= 2;
+}
+
+static void
+test_stop_keeps_points (void)
+{
+  KsSweepPage *page = sweep_page ("gauss-size");
+  const KsResults *results;
+  guint runs_before;
+
+  if (pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) on this machine");
+      return;
+    }
+  runs_before = ks_sweep_page_get_n_runs (page);
+  ks_sweep_page_set_param (page, "from", "100");
+  ks_sweep_page_set_param (page, "to", "600");
+  ks_sweep_page_set_param (page, "step", "10");
+  ks_sweep_page_set_param (page, "local", "split");
+  ks_sweep_page_set_param (page, "wg", "16");
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (ks_window_get_running (window));
+  g_assert_true (wait_for (two_points_in, 120));
+  press_key (GDK_KEY_Escape, 0);
+  g_assert_true (wait_for (not_running, 120));
+
+  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs_before + 1);
+  results = ks_page_get_results (KS_PAGE (page));
+  g_assert_false (results->complete);
+  g_assert_cmpuint (results->points->len, >=, 2);
+  g_assert_cmpuint (results->points->len, <, 51);
+  /* The window says it stopped, in words, and nothing was lost: the first
+   * run is still in the plot, dashed, beside the stopped one. */
+  g_assert_nonnull (strstr (ks_window_get_error_text (window), "Stopped"));
+  g_assert_cmpuint (ks_plot_get_n_series (page_plot ("gauss-size")), ==, 2);
+}
+
+static void
+test_recorded_overlay (void)
+{
+  KsSweepPage *page = sweep_page ("gauss-size");
+  g_autofree char *dir = ks_gui_reference_dir ();
+  g_autofree char *size_file = NULL, *wg_file = NULL;
+  g_autoptr(GError) error = NULL;
+  guint runs;
+
+  g_assert_nonnull (dir);
+  size_file = g_build_filename (dir, "h200-opencl-gauss-size-driver.json", NULL);
+  wg_file = g_build_filename (dir, "h200-opencl-gauss-wg-1000-4000.json", NULL);
+  runs = ks_sweep_page_get_n_runs (page);
+  g_assert_true (ks_sweep_page_add_recorded (page, size_file, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs + 1);
+  {
+    KsPlot *plot = page_plot ("gauss-size");
+    const char *name = ks_plot_series_get_name (plot, ks_plot_get_n_series (plot) - 1);
+    g_assert_nonnull (strstr (name, "recorded"));
+    g_assert_nonnull (strstr (name, "H200"));
+  }
+  /* A run of the other experiment is refused with a reason. */
+  g_assert_false (ks_sweep_page_add_recorded (page, wg_file, &error));
+  g_assert_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "work-group"));
+  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs + 1);
+}
+
+static void
+test_session (void)
+{
+  KsSweepPage *page = sweep_page ("gauss-size");
+  g_autofree char *good = g_build_filename (tmpdir, "session.json", NULL);
+  g_autofree char *cut = g_build_filename (tmpdir, "cut.json", NULL);
+  g_autofree char *bad_run = g_build_filename (tmpdir, "bad-run.json", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  guint runs = ks_sweep_page_get_n_runs (page);
+  gsize len;
+
+  g_assert_cmpuint (runs, >, 0);
+  g_assert_true (ks_window_save_session (window, good, &error));
+  g_assert_no_error (error);
+
+  /* Reopening gives back every run and the form. */
+  ks_sweep_page_set_param (page, "from", "33");
+  g_assert_true (ks_window_load_session (window, good, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs);
+  g_assert_cmpuint (total_points (page_plot ("gauss-size")), >, 41);
+
+  /* A truncated file: a clear error, the open session untouched. */
+  g_assert_true (g_file_get_contents (good, &text, &len, NULL));
+  g_assert_true (g_file_set_contents (cut, text, len / 2, NULL));
+  g_assert_false (ks_window_load_session (window, cut, &error));
+  g_assert_nonnull (error);
+  g_test_message ("truncated: %s", error->message);
+  g_clear_error (&error);
+  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs);
+
+  /* Well-formed JSON with a damaged run on the second page to load: the
+   * pages loaded before it are rolled back too. */
+  {
+    g_autofree char *damaged = g_strdup_printf (
+      "{\"format\":\"kernelscope-session\",\"version\":1,\"pages\":{"
+      "\"gauss-solve\":{\"n\":77},"
+      "\"gauss-size\":{\"params\":{},\"runs\":[{\"results\":{\"format\":1,\"points\":\"oops\"}}]}}}");
+    g_assert_true (g_file_set_contents (bad_run, damaged, -1, NULL));
+  }
+  g_assert_false (ks_window_load_session (window, bad_run, &error));
+  g_assert_nonnull (error);
+  g_test_message ("damaged run: %s", error->message);
+  g_clear_error (&error);
+  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs);
+
+  /* Not a session at all. */
+  g_assert_false (ks_window_load_session (window, "/nonexistent/session.json", &error));
+  g_assert_nonnull (error);
+}
+
+static gboolean
+solve_done (void)
+{
+  return !ks_window_get_running (window);
+}
+
+static void
+test_single_solve (void)
+{
+  KsGaussSolvePage *page = KS_GAUSS_SOLVE_PAGE (ks_window_get_page (window, "gauss-solve"));
+  const KsGaussResult *r;
+
+  if (pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) on this machine");
+      return;
+    }
+  ks_window_show_page (window, "gauss-solve");
+  ks_gauss_solve_page_set_size (page, 300);
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (wait_for (solve_done, 120));
+  g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
+  r = ks_gauss_solve_page_get_result (page);
+  g_assert_nonnull (r);
+  g_assert_cmpuint (r->n, ==, 300);
+  g_assert_cmpfloat (r->residual, <, 1e-3);
+  g_assert_cmpuint (r->fwd_local[0], >, 0);
+  g_assert_cmpfloat (r->kernel_ms[1], >, 0);
+  screenshot ("gauss-solve.png");
+}
+
+static void
+test_build_failure_shown (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "broken-kernels", NULL);
+  g_autofree char *file = g_build_filename (dir, "gauss.cl", NULL);
+  const char *text;
+
+  if (pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) on this machine");
+      return;
+    }
+  g_mkdir_with_parents (dir, 0755);
+  g_assert_true (g_file_set_contents (file, "__kernel void gauss_fwd(__global float *a) { this is not C; }\n",
+                                      -1, NULL));
+  g_setenv ("KERNELSCOPE_KERNEL_DIR", dir, TRUE);
+  ks_window_show_page (window, "gauss-solve");
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (wait_for (solve_done, 120));
+  g_unsetenv ("KERNELSCOPE_KERNEL_DIR");
+
+  /* In the window, in words, with the compiler's log under Details. */
+  text = ks_window_get_error_text (window);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "error"));
+  g_assert_nonnull (strstr (text, "\n"));
+  screenshot ("error-build-log.png");
+}
+
+static gboolean wg_done (void) { return !ks_window_get_running (window); }
+
+static void
+test_wg_sweep (void)
+{
+  KsSweepPage *page = sweep_page ("gauss-wg");
+  KsPlotView *view = ks_page_get_plot_view (KS_PAGE (page));
+  KsPlot *plot;
+  guint best = 0, with_one;
+
+  if (pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) on this machine");
+      return;
+    }
+  press_key (GDK_KEY_4, GDK_MOD1_MASK);
+  g_assert_true (ks_window_get_visible_page (window) == KS_PAGE (page));
+
+  /* A group list the parser refuses: said in the window, nothing runs. */
+  ks_sweep_page_set_param (page, "preset", "custom");
+  ks_sweep_page_set_param (page, "custom", "0,abc");
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_false (ks_window_get_running (window));
+  g_assert_nonnull (strstr (ks_window_get_error_text (window), "Work-group sizes"));
+
+  ks_sweep_page_set_param (page, "sizes", "64,128");
+  ks_sweep_page_set_param (page, "custom", "1,2,4,8,16,32,64");
+  ks_sweep_page_set_param (page, "reps", "1");
+  ks_sweep_page_set_param (page, "hide-one", "false");
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (ks_window_get_running (window));
+  g_assert_true (wait_for (wg_done, 300));
+  g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
+
+  plot = page_plot ("gauss-wg");
+  g_assert_cmpuint (ks_plot_get_n_series (plot), ==, 2);
+  with_one = total_points (plot);
+  g_assert_cmpuint (with_one, ==, 14);
+  for (guint s = 0; s < 2; s++)
+    for (guint i = 0; i < ks_plot_series_get_n_points (plot, s); i++)
+      best += (ks_plot_series_get_point (plot, s, i)->flags & KS_PLOT_POINT_BEST) != 0;
+  g_assert_cmpuint (best, ==, 2);   /* one measured best per curve */
+
+  /* Fig. 4: without wg = 1. */
+  ks_sweep_page_set_param (page, "hide-one", "true");
+  g_assert_cmpuint (total_points (page_plot ("gauss-wg")), ==, with_one - 2);
+
+  /* Fig. 6: zoom into 8..64 and back. */
+  ks_plot_view_zoom (view, 8, 64);
+  g_assert_true (ks_plot_view_get_zoomed (view));
+  screenshot ("gauss-wg-zoomed.png");
+  ks_plot_view_reset_zoom (view);
+  g_assert_false (ks_plot_view_get_zoomed (view));
+  ks_sweep_page_set_param (page, "hide-one", "false");
+  screenshot ("gauss-wg.png");
+}
+
+static void
+test_dark_theme (void)
+{
+  KsPlotView *view = ks_page_get_plot_view (ks_window_get_page (window, "gauss-size"));
+  KsPlotTheme light, dark;
+
+  ks_window_show_page (window, "gauss-size");
+  ks_plot_view_get_theme (view, &light);
+  g_action_group_change_action_state (G_ACTION_GROUP (app), "dark-style", g_variant_new_boolean (TRUE));
+  spin (300);
+  ks_plot_view_get_theme (view, &dark);
+  g_action_group_change_action_state (G_ACTION_GROUP (app), "dark-style", g_variant_new_boolean (FALSE));
+  spin (300);
+  /* Adwaita dark: a dark background with light text, read from the theme. */
+  if (dark.background.r + dark.background.g + dark.background.b
+      >= light.background.r + light.background.g + light.background.b)
+    {
+      g_test_skip ("this GTK theme has no dark variant");
+      return;
+    }
+  g_assert_cmpfloat (dark.foreground.r + dark.foreground.g + dark.foreground.b, >,
+                     dark.background.r + dark.background.g + dark.background.b + 1.0);
+}
+
+static void
+test_dark_screenshot (void)
+{
+  if (g_getenv ("KERNELSCOPE_SCREENSHOT_DIR") == NULL)
+    return;
+  ks_window_show_page (window, "gauss-size");
+  g_action_group_change_action_state (G_ACTION_GROUP (app), "dark-style", g_variant_new_boolean (TRUE));
+  screenshot ("gauss-size-dark.png");
+  g_action_group_change_action_state (G_ACTION_GROUP (app), "dark-style", g_variant_new_boolean (FALSE));
+}
+
+static void
+test_translation (void)
+{
+  /* Run with LANGUAGE=ru by the "ru" test: the sidebar speaks Russian. */
+  const char *lang = g_getenv ("LANGUAGE");
+  GtkWidget *stack = gtk_widget_get_parent (GTK_WIDGET (ks_window_get_page (window, "devices")));
+  g_autofree char *title = NULL;
+
+  gtk_container_child_get (GTK_CONTAINER (stack), GTK_WIDGET (ks_window_get_page (window, "devices")),
+                           "title", &title, NULL);
+  if (lang == NULL || !g_str_has_prefix (lang, "ru"))
+    {
+      g_assert_cmpstr (title, ==, "Devices");
+      return;
+    }
+  g_assert_cmpstr (title, ==, "Устройства");
+  ks_window_show_page (window, "gauss-size");
+  screenshot ("gauss-size-ru.png");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, ks_gui_locale_dir ());
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+
+  if (!GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      g_print ("1..0 # SKIP needs an X server (run through run-xvfb.sh)\n");
+      return 0;
+    }
+  tmpdir = g_dir_make_tmp ("ks-gui-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  app = ks_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_application_activate (G_APPLICATION (app));
+  window = KS_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+  gtk_window_resize (GTK_WINDOW (window), 1200, 780);
+  spin (800);
+
+  g_test_add_func ("/gui/window-opens", test_window_opens);
+  if (g_getenv ("LANGUAGE") != NULL && g_str_has_prefix (g_getenv ("LANGUAGE"), "ru"))
+    g_test_add_func ("/gui/translation", test_translation);
+  else
+    {
+      g_test_add_func ("/gui/devices-page", test_devices_page);
+      g_test_add_func ("/gui/size-sweep", test_size_sweep);
+      g_test_add_func ("/gui/stop-keeps-points", test_stop_keeps_points);
+      g_test_add_func ("/gui/recorded-overlay", test_recorded_overlay);
+      g_test_add_func ("/gui/session", test_session);
+      g_test_add_func ("/gui/single-solve", test_single_solve);
+      g_test_add_func ("/gui/build-failure-shown", test_build_failure_shown);
+      g_test_add_func ("/gui/wg-sweep", test_wg_sweep);
+      g_test_add_func ("/gui/dark-theme", test_dark_theme);
+      g_test_add_func ("/gui/dark-screenshot", test_dark_screenshot);
+      g_test_add_func ("/gui/translation", test_translation);
+    }
+  status = g_test_run ();
+  gtk_widget_destroy (GTK_WIDGET (window));
+  g_object_unref (app);
+  return status;
+}
