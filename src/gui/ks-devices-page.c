@@ -94,8 +94,8 @@ update_prediction (KsDevicesPage *self)
     {
       g_autofree char *explain = ks_ogs_explain (&p);
       g_autofree char *value = p.exceeds_limit
-        ? g_strdup_printf (_("%" G_GUINT64_FORMAT " (above the device limit; %" G_GUINT64_FORMAT " usable)"),
-                           p.ogs, p.usable)
+        ? g_strdup_printf (_("%lu (above the device limit; %lu usable)"),
+                           (unsigned long) p.ogs, (unsigned long) p.usable)
         : g_strdup_printf ("%" G_GUINT64_FORMAT, p.ogs);
 
       self->prediction = p.ogs;

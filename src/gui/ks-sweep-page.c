@@ -1001,9 +1001,8 @@ ks_sweep_page_device_changed (KsPage   *page,
   if (page_kind (self) != KS_EXPERIMENT_GAUSS_WG)
     return;
   if (info->preferred_multiple > 0)
-    text = g_strdup_printf (_("Preferred multiple on this device: %" G_GSIZE_FORMAT
-                              ". The predicted optimum is drawn as a vertical line."),
-                            info->preferred_multiple);
+    text = g_strdup_printf (_("Preferred multiple on this device: %lu. The predicted optimum is drawn as a vertical line."),
+                            (unsigned long) info->preferred_multiple);
   else
     text = g_strdup (_("This device reports no preferred work-group multiple."));
   gtk_label_set_text (GTK_LABEL (priv->predicted_label), text);
