@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # One command from a fresh Debian/Ubuntu machine to a running Kernelscope:
-#   ./setup.sh run     install what is missing, build, run the demo experiment
+#   ./setup.sh run     install what is missing, build, start the app (or, with
+#                      no display or with --cli, run the CLI demo experiment)
 #   ./setup.sh test    install what is missing, build, run every test
 # Each step says what it does; nothing is installed that is already there.
 set -euo pipefail
@@ -9,11 +10,16 @@ cd "$(dirname "$0")"
 
 # Distribution packages: the build tools, GLib/json-glib, cairo/pango for the
 # plots, the OpenCL loader and headers, PoCL (the CPU OpenCL device every
-# machine has), OpenMP (part of gcc), and for the tests Oclgrind and python3.
+# machine has), OpenMP (part of gcc); GTK 3 and its icons for the desktop
+# app, gettext for the translations, and the validators of the desktop file,
+# metainfo and settings schema.  The tests add Oclgrind, python3 and Xvfb
+# (the GUI tests drive the real window through an X server).
 PACKAGES=(meson ninja-build pkg-config gcc libc6-dev
-          libglib2.0-dev libjson-glib-dev libcairo2-dev libpango1.0-dev
-          ocl-icd-opencl-dev opencl-headers pocl-opencl-icd fonts-dejavu-core)
-TEST_PACKAGES=(oclgrind python3)
+          libglib2.0-dev libglib2.0-bin libjson-glib-dev libcairo2-dev libpango1.0-dev
+          ocl-icd-opencl-dev opencl-headers pocl-opencl-icd fonts-dejavu-core
+          libgtk-3-dev adwaita-icon-theme librsvg2-common gettext
+          desktop-file-utils appstream)
+TEST_PACKAGES=(oclgrind python3 xvfb xauth)
 BUILD_DIR=${BUILD_DIR:-build}
 
 install_packages () {
@@ -32,7 +38,9 @@ install_packages () {
 build () {
   if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     echo "==> Configuring in $BUILD_DIR"
-    meson setup "$BUILD_DIR" -Dgui=false -Dtests=true >/dev/null
+    meson setup "$BUILD_DIR" -Dgui=true -Dtests=true >/dev/null
+  else
+    meson configure "$BUILD_DIR" -Dgui=true -Dtests=true >/dev/null
   fi
   echo "==> Building"
   ninja -C "$BUILD_DIR" >/dev/null
@@ -42,6 +50,11 @@ case "${1:-run}" in
   run)
     install_packages "${PACKAGES[@]}"
     build
+    if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ "${2:-}" != "--cli" ]; then
+      echo "==> Starting Kernelscope ($BUILD_DIR/src/gui/kernelscope)"
+      exec "$BUILD_DIR/src/gui/kernelscope"
+    fi
+    echo "==> No display: the command-line demo instead (the app needs X11 or Wayland)"
     echo "==> kernelscope-cli devices"
     "$BUILD_DIR/src/cli/kernelscope-cli" devices
     echo "==> kernelscope-cli run gauss-size --plot gauss-size.png (Ctrl+C stops and keeps the points)"
@@ -76,7 +89,7 @@ PY
     exit $status
     ;;
   *)
-    echo "usage: $0 [run|test]" >&2
+    echo "usage: $0 [run [--cli]|test]" >&2
     exit 2
     ;;
 esac
