@@ -513,6 +513,35 @@ test_wg_sweep (void)
 }
 
 static void
+test_refused_group (void)
+{
+  KsSweepPage *page = sweep_page ("gauss-wg");
+  const KsResults *results;
+
+  if (pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) on this machine");
+      return;
+    }
+  ks_window_show_page (window, "gauss-wg");
+  /* 65536 items per group: no device allows it.  That point fails, the
+   * sweep goes on, and the window says so in words. */
+  ks_sweep_page_set_param (page, "sizes", "32");
+  ks_sweep_page_set_param (page, "preset", "custom");
+  ks_sweep_page_set_param (page, "custom", "4,65536");
+  ks_sweep_page_set_param (page, "reps", "1");
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (wait_for (wg_done, 120));
+  results = ks_page_get_results (KS_PAGE (page));
+  g_assert_cmpuint (results->points->len, ==, 2);
+  g_assert_null (((KsPoint *) g_ptr_array_index (results->points, 0))->error);
+  g_assert_nonnull (((KsPoint *) g_ptr_array_index (results->points, 1))->error);
+  g_test_message ("%s", ks_window_get_error_text (window));
+  g_assert_nonnull (strstr (ks_window_get_error_text (window), "1 of 2"));
+  g_assert_nonnull (strstr (ks_window_get_error_text (window), "65536"));
+}
+
+static void
 test_dark_theme (void)
 {
   KsPlotView *view = ks_page_get_plot_view (ks_window_get_page (window, "gauss-size"));
@@ -609,6 +638,7 @@ main (int argc, char **argv)
       g_test_add_func ("/gui/single-solve", test_single_solve);
       g_test_add_func ("/gui/build-failure-shown", test_build_failure_shown);
       g_test_add_func ("/gui/wg-sweep", test_wg_sweep);
+      g_test_add_func ("/gui/refused-group", test_refused_group);
       g_test_add_func ("/gui/dark-theme", test_dark_theme);
       g_test_add_func ("/gui/dark-screenshot", test_dark_screenshot);
       g_test_add_func ("/gui/translation", test_translation);

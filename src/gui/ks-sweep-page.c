@@ -631,6 +631,10 @@ run_finished_cb (GObject      *source,
   KsSweepPagePrivate *priv = ks_sweep_page_get_instance_private (self);
   g_autoptr(GError) error = NULL;
 
+  const KsResults *results = ks_experiment_get_results (KS_EXPERIMENT (source));
+  const KsPoint *first_failed = NULL;
+  guint failed = 0;
+
   ks_experiment_run_finish (KS_EXPERIMENT (source), result, &error);
   if (priv->live != NULL)
     g_signal_handlers_disconnect_by_data (priv->live->experiment, self);
@@ -639,6 +643,30 @@ run_finished_cb (GObject      *source,
   rebuild_runs_list (self);
   rebuild_plot (self);
   ks_page_emit_finished (KS_PAGE (self), error);
+
+  /* A point the device refused (a group too large for the kernel, say) does
+   * not stop the sweep; say so once at the end, not only in the table. */
+  for (guint i = 0; i < results->points->len; i++)
+    {
+      const KsPoint *p = g_ptr_array_index (results->points, i);
+      if (p->error != NULL)
+        {
+          failed++;
+          if (first_failed == NULL)
+            first_failed = p;
+        }
+    }
+  if (error == NULL && failed > 0)
+    {
+      g_autofree char *title = g_strdup_printf (
+        g_dngettext (GETTEXT_PACKAGE, "%u of %u points could not be measured; the table says why",
+                     "%u of %u points could not be measured; the table says why", failed),
+        failed, results->points->len);
+      g_autoptr(GError) first = g_error_new (KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
+                                             _("n = %u, work-group %u: %s"), first_failed->n,
+                                             first_failed->wg, first_failed->error);
+      ks_page_emit_error (KS_PAGE (self), title, first);
+    }
 }
 
 static gboolean
