@@ -499,19 +499,29 @@ run_file_chooser (KsWindow    *self,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+/* "Export Plot as PNG…" and "Export Data as CSV…": the same chooser, named
+ * after the page, filtered to the one extension asked for. */
 static void
-export_plot_activated (GSimpleAction *action,
-                       GVariant      *param,
-                       gpointer       user_data)
+export_with_chooser (KsWindow   *self,
+                     FileAction  what,
+                     const char *title,
+                     GVariant   *param)
 {
-  KsWindow *self = user_data;
   const char *ext = g_variant_get_string (param, NULL);
   const char *name = gtk_stack_get_visible_child_name (GTK_STACK (self->stack));
   g_autofree char *suggested = g_strdup_printf ("%s.%s", name, ext);
   g_autofree char *pattern = g_strdup_printf ("*.%s", ext);
   g_autofree char *filter = g_ascii_strup (ext, -1);
 
-  run_file_chooser (self, SAVE_PLOT, _("Export Plot"), suggested, pattern, filter);
+  run_file_chooser (self, what, title, suggested, pattern, filter);
+}
+
+static void
+export_plot_activated (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  export_with_chooser (user_data, SAVE_PLOT, _("Export Plot"), param);
 }
 
 static void
@@ -519,14 +529,7 @@ export_data_activated (GSimpleAction *action,
                        GVariant      *param,
                        gpointer       user_data)
 {
-  KsWindow *self = user_data;
-  const char *ext = g_variant_get_string (param, NULL);
-  const char *name = gtk_stack_get_visible_child_name (GTK_STACK (self->stack));
-  g_autofree char *suggested = g_strdup_printf ("%s.%s", name, ext);
-  g_autofree char *pattern = g_strdup_printf ("*.%s", ext);
-  g_autofree char *filter = g_ascii_strup (ext, -1);
-
-  run_file_chooser (self, SAVE_DATA, _("Export Data"), suggested, pattern, filter);
+  export_with_chooser (user_data, SAVE_DATA, _("Export Data"), param);
 }
 
 static void
