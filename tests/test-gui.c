@@ -660,6 +660,8 @@ main (int argc, char **argv)
   textdomain (GETTEXT_PACKAGE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   gtk_test_init (&argc, &argv, NULL);
+  /* gtk_test_init() puts the locale back to "C"; the "ru" run needs the real one. */
+  setlocale (LC_ALL, "");
 
   if (!GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
     {

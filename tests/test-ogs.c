@@ -49,7 +49,7 @@ test_paper_example (void)
   g_assert_cmpuint (p.usable, ==, 192);
 
   text = ks_ogs_explain (&p);
-  g_assert_nonnull (strstr (text, "LCM(PWGSM 32, 48 cores per unit) = 96"));
+  g_assert_nonnull (strstr (text, "LCM(preferred multiple 32, 48 cores per unit) = 96"));
   g_assert_nonnull (strstr (text, "is 192"));
 }
 

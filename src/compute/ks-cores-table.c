@@ -3,6 +3,8 @@
 
 #include "ks-cores-table.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <string.h>
 
 /* FP32 cores per streaming multiprocessor by compute capability, from the
@@ -66,13 +68,13 @@ ks_cores_per_cu_lookup (const char  *vendor,
                         int          cc_minor,
                         const char **out_source)
 {
-  const char *source = "unknown: set it by hand";
+  const char *source = N_("unknown: set it by hand");
   guint cores = 0;
 
   if (cc_major > 0)
     {
       cores = ks_cores_per_sm_for_compute_capability (cc_major, cc_minor);
-      source = cores ? "NVIDIA compute capability table" : "unknown NVIDIA compute capability";
+      source = cores ? N_("NVIDIA compute capability table") : N_("unknown NVIDIA compute capability");
     }
   else if (is_cpu)
     {
@@ -80,23 +82,23 @@ ks_cores_per_cu_lookup (const char  *vendor,
        * hardware thread; each runs one work-item at a time per SIMD lane
        * group, so one "core" per unit is the honest count. */
       cores = 1;
-      source = "CPU: one core per compute unit";
+      source = N_("CPU: one core per compute unit");
     }
   else if (is_gpu && (contains_ci (vendor, "advanced micro devices") || contains_ci (vendor, "amd")))
     {
       /* GCN and RDNA compute units have 64 stream processors. */
       cores = 64;
-      source = "AMD GCN/RDNA: 64 stream processors per CU";
+      source = N_("AMD GCN/RDNA: 64 stream processors per CU");
     }
   else if (is_gpu && contains_ci (vendor, "intel"))
     {
       /* Gen9..Xe execution units: 8 FP32 lanes each. */
       cores = 8;
-      source = "Intel GPU: 8 lanes per execution unit";
+      source = N_("Intel GPU: 8 lanes per execution unit");
     }
   else if (is_gpu && contains_ci (vendor, "nvidia"))
     {
-      source = "NVIDIA without compute capability query: set it by hand";
+      source = N_("NVIDIA without compute capability query: set it by hand");
     }
 
   if (out_source)

@@ -3,6 +3,8 @@
 
 #include "ks-device.h"
 
+#include <glib/gi18n-lib.h>
+
 struct _KsDevice
 {
   GObject      parent_instance;
@@ -135,7 +137,7 @@ ks_device_new (const KsDeviceInfo *info,
   self = g_object_new (KS_TYPE_DEVICE, NULL);
   self->info = *info;
   if (self->info.table_cores_source == NULL)
-    self->info.table_cores_source = "unknown";
+    self->info.table_cores_source = N_("unknown");
   self->backend_handle = backend_handle;
   self->platform_handle = platform_handle;
   return self;
@@ -194,7 +196,7 @@ const char *
 ks_device_get_cores_source (KsDevice *self)
 {
   g_return_val_if_fail (KS_IS_DEVICE (self), NULL);
-  return self->user_cores_per_cu ? "set by the user" : self->info.table_cores_source;
+  return self->user_cores_per_cu ? N_("set by the user") : self->info.table_cores_source;
 }
 
 void

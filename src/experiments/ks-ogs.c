@@ -3,6 +3,8 @@
 
 #include "ks-ogs.h"
 
+#include <glib/gi18n-lib.h>
+
 gboolean
 ks_is_prime (guint64 n)
 {
@@ -79,18 +81,20 @@ ks_ogs_explain (const KsOgsPrediction *p)
   g_return_val_if_fail (p != NULL, NULL);
 
   s = g_string_new (NULL);
+  /* Plain %lu rather than G_GUINT64_FORMAT: xgettext cannot see through
+   * macros, and the translators need the whole sentence. */
   g_string_append_printf (s,
-                          "%u compute units x %u cores = %" G_GUINT64_FORMAT " cores; "
-                          "LCM(PWGSM %u, %u cores per unit) = %" G_GUINT64_FORMAT "; "
-                          "the first multiple of %" G_GUINT64_FORMAT " above %" G_GUINT64_FORMAT
-                          " is %" G_GUINT64_FORMAT,
-                          p->compute_units, p->cores_per_cu, p->total_cores,
-                          p->pwgsm, p->cores_per_cu, p->lcm, p->lcm, p->total_cores, p->ogs);
+                          _("%u compute units × %u cores = %lu cores; "
+                            "LCM(preferred multiple %u, %u cores per unit) = %lu; "
+                            "the first multiple of %lu above %lu is %lu"),
+                          p->compute_units, p->cores_per_cu, (unsigned long) p->total_cores,
+                          p->pwgsm, p->cores_per_cu, (unsigned long) p->lcm,
+                          (unsigned long) p->lcm, (unsigned long) p->total_cores,
+                          (unsigned long) p->ogs);
   if (p->exceeds_limit)
     g_string_append_printf (s,
-                            ", more than the %" G_GSIZE_FORMAT " items a group may have on this "
-                            "device, so the rule cannot be followed here; the largest allowed "
-                            "multiple is %" G_GUINT64_FORMAT,
-                            p->max_work_group_size, p->usable);
+                            _(", more than the %lu items a group may have on this device, so the "
+                              "rule cannot be followed here; the largest allowed multiple is %lu"),
+                            (unsigned long) p->max_work_group_size, (unsigned long) p->usable);
   return g_string_free (s, FALSE);
 }

@@ -160,7 +160,7 @@ show_device (KsDevicesPage *self,
   self->updating = TRUE;
   gtk_label_set_text (GTK_LABEL (self->pwgsm_label), pwgsm);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->cores_spin), ks_device_get_cores_per_cu (device));
-  gtk_label_set_text (GTK_LABEL (self->cores_source_label), ks_device_get_cores_source (device));
+  gtk_label_set_text (GTK_LABEL (self->cores_source_label), _(ks_device_get_cores_source (device)));
   gtk_label_set_text (GTK_LABEL (self->cu_label), cu);
   gtk_label_set_text (GTK_LABEL (self->maxwg_label), maxwg);
   self->updating = FALSE;
@@ -198,7 +198,7 @@ cores_changed_cb (KsDevicesPage *self)
    * (recorded with their results) uses it too. */
   ks_device_set_cores_per_cu (self->selected,
                               gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->cores_spin)));
-  gtk_label_set_text (GTK_LABEL (self->cores_source_label), ks_device_get_cores_source (self->selected));
+  gtk_label_set_text (GTK_LABEL (self->cores_source_label), _(ks_device_get_cores_source (self->selected)));
   update_prediction (self);
 }
 

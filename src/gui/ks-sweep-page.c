@@ -662,9 +662,11 @@ run_finished_cb (GObject      *source,
         g_dngettext (GETTEXT_PACKAGE, "%u of %u points could not be measured; the table says why",
                      "%u of %u points could not be measured; the table says why", failed),
         failed, results->points->len);
-      g_autoptr(GError) first = g_error_new (KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
-                                             _("n = %u, work-group %u: %s"), first_failed->n,
-                                             first_failed->wg, first_failed->error);
+      g_autoptr(GError) first = first_failed->wg
+        ? g_error_new (KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED, _("n = %u, work-group %u: %s"),
+                       first_failed->n, first_failed->wg, first_failed->error)
+        : g_error_new (KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED, _("n = %u: %s"),
+                       first_failed->n, first_failed->error);
       ks_page_emit_error (KS_PAGE (self), title, first);
     }
 }
