@@ -105,6 +105,10 @@ solve_done_cb (GObject      *source,
   Job *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
 
+  /* The window closed mid-solve: GTK has cleared the template children and
+   * there is nothing left to show the result in. */
+  if (self->status_label == NULL)
+    return;
   if (g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_autofree char *status = g_strdup_printf (_("n = %u on %s"), job->n,

@@ -636,6 +636,9 @@ run_finished_cb (GObject      *source,
   guint failed = 0;
 
   ks_experiment_run_finish (KS_EXPERIMENT (source), result, &error);
+  /* The window closed mid-run: the page is gone, only the task held it. */
+  if (priv->runs == NULL)
+    return;
   if (priv->live != NULL)
     g_signal_handlers_disconnect_by_data (priv->live->experiment, self);
   priv->live = NULL;
@@ -780,6 +783,8 @@ probe_done_cb (GObject      *source,
   Probe *probe = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
 
+  if (priv->runs == NULL)
+    return;
   if (!g_task_propagate_boolean (G_TASK (result), &error)
       || !g_cancellable_set_error_if_cancelled (priv->cancellable, &error))
     {
