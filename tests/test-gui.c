@@ -367,6 +367,21 @@ test_stop_keeps_points (void)
 }
 
 static void
+find_menu_button (GtkWidget *widget,
+                  gpointer   data)
+{
+  GtkWidget **found = data;
+
+  if (*found != NULL)
+    return;
+  if (GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (widget))
+      && gtk_widget_is_ancestor (widget, GTK_WIDGET (ks_window_get_page (window, "gauss-size"))))
+    *found = widget;
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_menu_button, data);
+}
+
+static void
 test_recorded_overlay (void)
 {
   KsSweepPage *page = sweep_page ("gauss-size");
@@ -376,11 +391,33 @@ test_recorded_overlay (void)
   guint runs;
 
   g_assert_nonnull (dir);
+  /* The menu lists the shipped runs of this experiment. */
+  {
+    GtkWidget *button = NULL;
+    GMenuModel *menu, *section;
+
+    ks_window_show_page (window, "gauss-size");
+    find_menu_button (GTK_WIDGET (window), &button);
+    g_assert_nonnull (button);
+    menu = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button));
+    g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 2);   /* recorded runs, other file */
+    section = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
+    g_assert_nonnull (section);
+    g_assert_cmpint (g_menu_model_get_n_items (section), >=, 3);
+    g_object_unref (section);
+    if (g_getenv ("KERNELSCOPE_SCREENSHOT_DIR") != NULL)
+      {
+        gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
+        screenshot ("recorded-menu.png");
+        gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), FALSE);
+      }
+  }
   size_file = g_build_filename (dir, "h200-opencl-gauss-size-driver.json", NULL);
   wg_file = g_build_filename (dir, "h200-opencl-gauss-wg-1000-4000.json", NULL);
   runs = ks_sweep_page_get_n_runs (page);
-  g_assert_true (ks_sweep_page_add_recorded (page, size_file, &error));
-  g_assert_no_error (error);
+  /* Through the page's "Add Recorded Run" menu action. */
+  g_action_group_activate_action (gtk_widget_get_action_group (GTK_WIDGET (page), "sweep"),
+                                  "add-recorded", g_variant_new_string (size_file));
   g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs + 1);
   {
     KsPlot *plot = page_plot ("gauss-size");

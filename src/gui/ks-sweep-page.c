@@ -41,7 +41,7 @@ typedef struct {
   GtkWidget    *precision_combo, *range_combo, *local_combo;
   GtkWidget    *wg_label, *wg_spin, *reps_spin;
   GtkWidget    *hide_one_check, *predicted_label;
-  GtkWidget    *runs_list, *plot_view, *reset_zoom_button, *table_view;
+  GtkWidget    *runs_list, *plot_view, *reset_zoom_button, *table_view, *add_recorded_button;
   GtkListStore *table_store;
 
   GPtrArray    *runs;          /* of Run, oldest first */
@@ -389,6 +389,18 @@ rebuild_runs_list (KsSweepPage *self)
     }
 }
 
+/* NVIDIA's OpenCL platform calls itself "NVIDIA CUDA"; the device id says
+ * which API really ran. */
+static const char *
+backend_of (const KsResults *r)
+{
+  if (r->device_id != NULL && g_str_has_prefix (r->device_id, "cuda"))
+    return "CUDA";
+  if (r->device_id != NULL && g_str_has_prefix (r->device_id, "opencl"))
+    return "OpenCL";
+  return _("host");
+}
+
 static char *
 run_label (const KsResults *r,
            gboolean         recorded)
@@ -404,8 +416,8 @@ run_label (const KsResults *r,
     policy = g_strdup (_("driver"));
 
   if (recorded)
-    /* TRANSLATORS: a run read from a file, e.g. "recorded: NVIDIA H200 · driver" */
-    return g_strdup_printf (_("recorded: %s · %s"), device, policy);
+    /* TRANSLATORS: a run read from a file, e.g. "recorded: NVIDIA H200 (OpenCL) · driver" */
+    return g_strdup_printf (_("recorded: %s (%s) · %s"), device, backend_of (r), policy);
   return g_strdup_printf ("%s · %s · %s", device, policy, ks_precision_to_string (r->precision));
 }
 
@@ -467,8 +479,11 @@ recorded_response_cb (GtkNativeDialog *dialog,
 }
 
 static void
-add_recorded_cb (KsSweepPage *self)
+add_file_activated (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
 {
+  KsSweepPage *self = user_data;
   GtkWidget *toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
   GtkFileChooserNative *dialog;
   GtkFileFilter *filter = gtk_file_filter_new ();
@@ -484,6 +499,62 @@ add_recorded_cb (KsSweepPage *self)
   g_signal_connect (dialog, "response", G_CALLBACK (recorded_response_cb), self);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+add_recorded_activated (GSimpleAction *action,
+                        GVariant      *param,
+                        gpointer       user_data)
+{
+  KsSweepPage *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!ks_sweep_page_add_recorded (self, g_variant_get_string (param, NULL), &error))
+    ks_page_emit_error (KS_PAGE (self), _("Could not add the recorded run"), error);
+}
+
+/* The runs shipped in data/reference that belong to this page's experiment,
+ * each labelled by its device, backend and policy, then "Other File…". */
+static GMenuModel *
+build_recorded_menu (KsSweepPage *self)
+{
+  GMenu *menu = g_menu_new ();
+  g_autoptr(GMenu) files = g_menu_new ();
+  g_autofree char *dir_path = ks_gui_reference_dir ();
+  g_autoptr(GDir) dir = dir_path ? g_dir_open (dir_path, 0, NULL) : NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".json"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *file = g_ptr_array_index (names, i);
+      g_autofree char *path = g_build_filename (dir_path, file, NULL);
+      g_autoptr(KsResults) r = ks_results_load_json (path, NULL);
+      g_autofree char *label = NULL;
+      g_autofree char *sizes = NULL;
+      g_autoptr(GMenuItem) item = NULL;
+      g_autoptr(GArray) ns = NULL;
+
+      if (r == NULL || r->kind != page_kind (self) || r->points->len == 0)
+        continue;
+      ns = ks_results_get_sizes (r);
+      sizes = g_strdup_printf ("n = %u…%u", g_array_index (ns, guint, 0),
+                               g_array_index (ns, guint, ns->len - 1));
+      /* TRANSLATORS: "NVIDIA H200 (OpenCL) · driver · n = 1018…2012" */
+      label = g_strdup_printf (_("%s (%s) · %s · %s"), r->device_name ? r->device_name : "?",
+                               backend_of (r), ks_local_policy_to_string (r->local), sizes);
+      item = g_menu_item_new (label, NULL);
+      g_menu_item_set_action_and_target_value (item, "sweep.add-recorded", g_variant_new_string (path));
+      g_menu_append_item (files, item);
+    }
+  if (g_menu_model_get_n_items (G_MENU_MODEL (files)) > 0)
+    g_menu_append_section (menu, _("Recorded with Kernelscope"), G_MENU_MODEL (files));
+  g_menu_append (menu, _("Other File…"), "sweep.add-file");
+  return G_MENU_MODEL (menu);
 }
 
 static void
@@ -1057,6 +1128,20 @@ ks_sweep_page_constructed (GObject *object)
 
   G_OBJECT_CLASS (ks_sweep_page_parent_class)->constructed (object);
 
+  {
+    const GActionEntry entries[] = {
+      { "add-recorded", add_recorded_activated, "s" },
+      { "add-file", add_file_activated },
+    };
+    g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
+    g_autoptr(GMenuModel) menu = NULL;
+
+    g_action_map_add_action_entries (G_ACTION_MAP (group), entries, G_N_ELEMENTS (entries), self);
+    gtk_widget_insert_action_group (GTK_WIDGET (self), "sweep", G_ACTION_GROUP (group));
+    menu = build_recorded_menu (self);
+    gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (priv->add_recorded_button), menu);
+  }
+
   for (guint i = 0; i < G_N_ELEMENTS (size_only); i++)
     gtk_widget_set_visible (size_only[i], !wg_kind);
   for (guint i = 0; i < G_N_ELEMENTS (wg_only); i++)
@@ -1169,11 +1254,11 @@ ks_sweep_page_class_init (KsSweepPageClass *klass)
   BIND (wg_label); BIND (wg_spin); BIND (reps_spin);
   BIND (hide_one_check); BIND (predicted_label);
   BIND (runs_list); BIND (plot_view); BIND (reset_zoom_button); BIND (table_view);
+  BIND (add_recorded_button);
   BIND (table_store);
 #undef BIND
   gtk_widget_class_bind_template_callback (widget_class, form_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, rebuild_plot_cb);
-  gtk_widget_class_bind_template_callback (widget_class, add_recorded_cb);
   gtk_widget_class_bind_template_callback (widget_class, clear_runs_cb);
   gtk_widget_class_bind_template_callback (widget_class, zoom_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, reset_zoom_cb);

@@ -50,6 +50,7 @@ struct _KsWindow {
   GCancellable  *cancellable;
   KsPage        *running_page;
   gint64         run_started;
+  guint          run_done;
   char          *error_text;
 };
 
@@ -238,6 +239,7 @@ page_progress_cb (KsPage   *page,
 
   if (page != self->running_page)
     return;
+  self->run_done = done;
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), CLAMP (work, 0, 1));
   if (done > 0 && work > 0.005 && work < 1)
     {
@@ -263,7 +265,15 @@ page_finished_cb (KsPage       *page,
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->progress_revealer), FALSE);
 
   if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    ks_window_show_error (self, _("Stopped"), error);
+    {
+      g_autoptr(GError) kept = g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                            g_dngettext (GETTEXT_PACKAGE,
+                                                         "The %u point measured before the stop is kept.",
+                                                         "The %u points measured before the stop are kept.",
+                                                         self->run_done),
+                                            self->run_done);
+      ks_window_show_error (self, _("Stopped"), kept);
+    }
   else if (error != NULL)
     ks_window_show_error (self, _("The run stopped with an error"), error);
   update_actions (self);
@@ -285,6 +295,7 @@ run_activated (GSimpleAction *action,
   self->cancellable = g_cancellable_new ();
   self->running_page = page;
   self->run_started = g_get_monotonic_time ();
+  self->run_done = 0;
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
   gtk_label_set_text (GTK_LABEL (self->progress_label), _("Building the kernels…"));
   if (!ks_page_start (page, device, self->cancellable, &error))
