@@ -5,6 +5,9 @@
 #include "ks-compute-error.h"
 #include "ks-host.h"
 #include "ks-opencl.h"
+#ifdef KS_HAVE_CUDA
+#include "ks-cuda.h"
+#endif
 #include "ks-runtime.h"
 
 #include <string.h>

@@ -219,6 +219,14 @@ ks_device_set_preferred_multiple (KsDevice *self,
   self->info.preferred_multiple = multiple;
 }
 
+void
+ks_device_set_bandwidth (KsDevice *self,
+                         double    gbs)
+{
+  g_return_if_fail (KS_IS_DEVICE (self));
+  self->info.bandwidth_gbs = gbs;
+}
+
 char *
 ks_device_describe (KsDevice *self)
 {

@@ -46,6 +46,10 @@ typedef struct {
   guint        table_cores_per_cu;   /* from ks-cores-table; 0 = unknown */
   const char  *table_cores_source;
   double       bandwidth_gbs;    /* measured; 0 = not measured */
+  /* Reported by CUDA (0 where the backend does not say). */
+  guint        warp_size;
+  guint        memory_bus_bits;
+  double       peak_bandwidth_gbs;  /* 2 x memory clock x bus width: the data sheet's number */
 } KsDeviceInfo;
 
 #define KS_TYPE_DEVICE (ks_device_get_type ())
@@ -72,6 +76,9 @@ void                ks_device_set_cores_per_cu     (KsDevice *self,
 
 void                ks_device_set_preferred_multiple (KsDevice *self,
                                                     gsize     multiple);
+/* The measured memory bandwidth (ks-bench-probes.c), shown by the device list. */
+void                ks_device_set_bandwidth        (KsDevice *self,
+                                                    double    gbs);
 /* A one-line description for progress messages and plot captions. */
 char               *ks_device_describe             (KsDevice *self);
 

@@ -28,6 +28,12 @@ typedef struct {
   gboolean (*finish)          (KsRuntime *rt, GError **error);
   gboolean (*event_elapsed_ns)(KsRuntime *rt, gpointer event, guint64 *out_ns, GError **error);
   void     (*event_free)      (gpointer event);
+  /* Optional (NULL: KS_COMPUTE_ERROR_UNSUPPORTED): record launches into a
+   * graph instead of running them, and replay the graph. */
+  gboolean (*capture_begin)   (KsRuntime *rt, GError **error);
+  gpointer (*capture_end)     (KsRuntime *rt, GError **error);
+  gboolean (*graph_launch)    (KsRuntime *rt, gpointer graph, GError **error);
+  void     (*graph_free)      (gpointer graph);
 } KsRuntimeVTable;
 
 typedef struct {
@@ -40,6 +46,8 @@ struct _KsRuntime {
   KsDevice              *device;
   gpointer               backend_data;
   GArray                *pending;   /* of KsPendingEvent */
+  gboolean               untimed;   /* launches record no events (ks_runtime_set_timing) */
+  gboolean               capturing; /* between capture_begin and capture_end */
 };
 
 struct _KsProgram {
@@ -57,6 +65,7 @@ struct _KsKernel {
   guint64    time_ns;
   guint      launches;
   guint      pending;   /* launches whose events are not collected yet */
+  gsize      suggested_local;  /* CUDA: the occupancy API's block size; 0 elsewhere */
 };
 
 struct _KsBuffer {
@@ -67,5 +76,8 @@ struct _KsBuffer {
 
 /* Backend constructors: fill rt->vtable and rt->backend_data. */
 gboolean ks_opencl_runtime_init (KsRuntime *rt, GError **error);
+#ifdef KS_HAVE_CUDA
+gboolean ks_cuda_runtime_init   (KsRuntime *rt, GError **error);
+#endif
 
 G_END_DECLS

@@ -24,8 +24,13 @@ ks_runtime_new (KsDevice  *device,
       if (ks_opencl_runtime_init (rt, error))
         return g_steal_pointer (&rt);
       break;
-    case KS_BACKEND_HOST:
+#ifdef KS_HAVE_CUDA
     case KS_BACKEND_CUDA:
+      if (ks_cuda_runtime_init (rt, error))
+        return g_steal_pointer (&rt);
+      break;
+#endif
+    case KS_BACKEND_HOST:
     default:
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
                    "The %s backend does not run kernels from kernels/",
@@ -176,6 +181,13 @@ ks_kernel_get_preferred_multiple (KsKernel *kernel)
 {
   g_return_val_if_fail (kernel != NULL, 0);
   return kernel->preferred_multiple;
+}
+
+gsize
+ks_kernel_get_suggested_local_size (KsKernel *kernel)
+{
+  g_return_val_if_fail (kernel != NULL, 0);
+  return kernel->suggested_local;
 }
 
 gboolean
@@ -340,7 +352,9 @@ ks_runtime_launch (KsRuntime   *rt,
   if (!rt->vtable->launch (rt, kernel, dims, global, local, &event, error))
     return FALSE;
 
-  if (event != NULL)
+  if (event != NULL && (rt->untimed || rt->capturing))
+    rt->vtable->event_free (event);
+  else if (event != NULL)
     {
       KsPendingEvent pe = { kernel, event };
       g_array_append_val (rt->pending, pe);
@@ -399,4 +413,78 @@ ks_runtime_discard_timings (KsRuntime *rt)
       pe->kernel->pending = 0;
     }
   g_array_set_size (rt->pending, 0);
+}
+
+void
+ks_runtime_set_timing (KsRuntime *rt,
+                       gboolean   timing)
+{
+  g_return_if_fail (rt != NULL);
+  rt->untimed = !timing;
+}
+
+struct _KsGraph {
+  KsRuntime *rt;
+  gpointer   handle;
+};
+
+static gboolean
+graph_supported (KsRuntime  *rt,
+                 GError    **error)
+{
+  if (rt->vtable->capture_begin != NULL)
+    return TRUE;
+  g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+               "The %s backend cannot record launches into a graph (CUDA Graphs need the CUDA backend)",
+               ks_backend_to_string (ks_device_get_backend (rt->device)));
+  return FALSE;
+}
+
+gboolean
+ks_runtime_capture_begin (KsRuntime  *rt,
+                          GError    **error)
+{
+  g_return_val_if_fail (rt != NULL, FALSE);
+  g_return_val_if_fail (!rt->capturing, FALSE);
+
+  if (!graph_supported (rt, error) || !rt->vtable->capture_begin (rt, error))
+    return FALSE;
+  rt->capturing = TRUE;
+  return TRUE;
+}
+
+KsGraph *
+ks_runtime_capture_end (KsRuntime  *rt,
+                        GError    **error)
+{
+  KsGraph *graph;
+  gpointer handle;
+
+  g_return_val_if_fail (rt != NULL, NULL);
+  g_return_val_if_fail (rt->capturing, NULL);
+
+  rt->capturing = FALSE;
+  if (!(handle = rt->vtable->capture_end (rt, error)))
+    return NULL;
+  graph = g_new0 (KsGraph, 1);
+  graph->rt = rt;
+  graph->handle = handle;
+  return graph;
+}
+
+gboolean
+ks_graph_launch (KsGraph  *graph,
+                 GError  **error)
+{
+  g_return_val_if_fail (graph != NULL, FALSE);
+  return graph->rt->vtable->graph_launch (graph->rt, graph->handle, error);
+}
+
+void
+ks_graph_free (KsGraph *graph)
+{
+  if (graph == NULL)
+    return;
+  graph->rt->vtable->graph_free (graph->handle);
+  g_free (graph);
 }

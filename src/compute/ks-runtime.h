@@ -20,6 +20,7 @@ typedef struct _KsRuntime KsRuntime;
 typedef struct _KsProgram KsProgram;
 typedef struct _KsKernel  KsKernel;
 typedef struct _KsBuffer  KsBuffer;
+typedef struct _KsGraph   KsGraph;
 
 KsRuntime  *ks_runtime_new                   (KsDevice   *device,
                                               GError    **error);
@@ -45,6 +46,10 @@ const char *ks_kernel_get_name               (KsKernel   *kernel);
 gsize       ks_kernel_get_max_work_group_size (KsKernel  *kernel);
 /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (the warp size on NVIDIA). */
 gsize       ks_kernel_get_preferred_multiple (KsKernel   *kernel);
+/* CUDA: the block size the occupancy API suggests for this kernel (what a
+ * launch with local == NULL uses there, CUDA having no driver choice); 0 on
+ * OpenCL, where the driver chooses per launch. */
+gsize       ks_kernel_get_suggested_local_size (KsKernel *kernel);
 
 gboolean    ks_kernel_set_arg                (KsKernel   *kernel,
                                               guint       index,
@@ -99,10 +104,28 @@ gboolean    ks_runtime_collect_timings       (KsRuntime   *rt,
                                               GError     **error);
 /* Drops pending timing events without reading them (after a failure or a cancel). */
 void        ks_runtime_discard_timings       (KsRuntime   *rt);
+/* FALSE: launches record no device events (kernel times stay 0), so a
+ * launch costs only what the backend itself costs; TRUE by default. */
+void        ks_runtime_set_timing            (KsRuntime   *rt,
+                                              gboolean     timing);
+
+/* Graph mode: between capture_begin and capture_end the launches are
+ * recorded, not run (untimed); the graph replays all of them with one call,
+ * the same kernels with the arguments they had when recorded.  CUDA Graphs
+ * on the CUDA backend; elsewhere KS_COMPUTE_ERROR_UNSUPPORTED. */
+gboolean    ks_runtime_capture_begin         (KsRuntime   *rt,
+                                              GError     **error);
+KsGraph    *ks_runtime_capture_end           (KsRuntime   *rt,
+                                              GError     **error);
+/* Enqueues one replay; ks_runtime_finish() waits for it. */
+gboolean    ks_graph_launch                  (KsGraph     *graph,
+                                              GError     **error);
+void        ks_graph_free                    (KsGraph     *graph);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsRuntime, ks_runtime_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsProgram, ks_program_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsKernel, ks_kernel_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsBuffer, ks_buffer_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsGraph, ks_graph_free)
 
 G_END_DECLS

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* cuda-prelude.h: what NVRTC reads before a kernels/*.cl file, so the same
+ * OpenCL C source runs on the CUDA backend (ks-cuda.c).  Only the subset the
+ * kernels use is mapped; anything else fails to compile with a clear NVRTC
+ * message rather than silently meaning something different.
+ *
+ * Work-item functions follow OpenCL: dimension 0 is x.  The CUDA backend
+ * rounds the grid up to whole blocks (CUDA has no partial groups), so
+ * get_global_size() is the padded size; every kernel here tests its own
+ * bounds, which is what makes that safe. */
+#pragma once
+
+#define __kernel   extern "C" __global__
+#define __global
+#define __local    __shared__
+#define __constant const
+#define __private
+
+#define CLK_LOCAL_MEM_FENCE  1
+#define CLK_GLOBAL_MEM_FENCE 2
+#define barrier(flags) __syncthreads ()
+
+typedef unsigned int  uint;
+typedef unsigned long ulong;
+typedef unsigned char uchar;
+
+static __device__ __forceinline__ unsigned int
+ks_dim3_get (const dim3 &v, unsigned int d)
+{
+  return d == 0 ? v.x : d == 1 ? v.y : d == 2 ? v.z : 1u;
+}
+
+static __device__ __forceinline__ unsigned int
+ks_uint3_get (const uint3 &v, unsigned int d)
+{
+  return d == 0 ? v.x : d == 1 ? v.y : d == 2 ? v.z : 0u;
+}
+
+static __device__ __forceinline__ size_t get_local_id   (unsigned int d) { return ks_uint3_get (threadIdx, d); }
+static __device__ __forceinline__ size_t get_group_id   (unsigned int d) { return ks_uint3_get (blockIdx, d); }
+static __device__ __forceinline__ size_t get_local_size (unsigned int d) { return ks_dim3_get (blockDim, d); }
+static __device__ __forceinline__ size_t get_num_groups (unsigned int d) { return ks_dim3_get (gridDim, d); }
+static __device__ __forceinline__ size_t
+get_global_id (unsigned int d)
+{
+  return (size_t) ks_uint3_get (blockIdx, d) * ks_dim3_get (blockDim, d) + ks_uint3_get (threadIdx, d);
+}
+static __device__ __forceinline__ size_t
+get_global_size (unsigned int d)
+{
+  return (size_t) ks_dim3_get (gridDim, d) * ks_dim3_get (blockDim, d);
+}
+
+/* OpenCL's fabs is overloaded for float and double; CUDA's C library one is
+ * double only, which would promote float kernels to double arithmetic. */
+static __device__ __forceinline__ float  ks_fabs (float v)  { return fabsf (v); }
+static __device__ __forceinline__ double ks_fabs (double v) { return ::fabs (v); }
+#define fabs(v) ks_fabs (v)
