@@ -489,19 +489,6 @@ print_table (const KsResults *r)
     }
 }
 
-static char *
-join_argv (int argc, char **argv)
-{
-  g_autoptr(GString) s = g_string_new ("kernelscope-cli run");
-  for (int i = 1; i < argc; i++)
-    {
-      g_autofree char *q = g_shell_quote (argv[i]);
-      g_string_append_c (s, ' ');
-      g_string_append (s, strpbrk (argv[i], " '\"$") ? q : argv[i]);
-    }
-  return g_string_free (g_steal_pointer (&s), FALSE);
-}
-
 int
 ks_cli_run (int    argc,
             char **argv)
@@ -539,7 +526,7 @@ ks_cli_run (int    argc,
   g_autoptr(GArray) sizes = NULL;
   g_autoptr(GArray) wgs = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  g_autofree char *command = join_argv (argc, argv);
+  g_autofree char *command = ks_cli_join_argv ("kernelscope-cli run", argc, argv);
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   const KsResults *results;
   RunState state = { 0 };

@@ -22,6 +22,9 @@ static const char usage[] =
   "  run gauss-size          Time vs matrix size (the paper's Fig. 2): outliers where N+1 is prime\n"
   "  run gauss-wg            Time vs work-group size, one curve per size (Figs. 3-6)\n"
   "  plot                    Draw saved results (run --json) again, several overlaid\n"
+  "  bench gauss             The paper's kernels (OpenCL, CUDA, PoCL) against cuSOLVER and LAPACK\n"
+  "  bench bandwidth         Memory bandwidth of each device (copy and triad kernels)\n"
+  "  bench launch            What one kernel launch costs, and the gain of CUDA Graphs\n"
   "  help                    This text\n"
   "\n"
   "Run \"kernelscope-cli COMMAND --help\" for the options of each command.\n"
@@ -52,6 +55,22 @@ ks_cli_pick_device (KsDeviceList *list,
   if (!quiet)
     g_printerr ("Device: %s\n        chosen because: %s\n", description, reason);
   return device;
+}
+
+char *
+ks_cli_join_argv (const char  *prefix,
+                  int          argc,
+                  char       **argv)
+{
+  g_autoptr(GString) s = g_string_new (prefix);
+
+  for (int i = 1; i < argc; i++)
+    {
+      g_autofree char *q = g_shell_quote (argv[i]);
+      g_string_append_c (s, ' ');
+      g_string_append (s, strpbrk (argv[i], " '\"$") ? q : argv[i]);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
 int
@@ -94,6 +113,8 @@ main (int    argc,
     return ks_cli_run (argc - 1, argv + 1);
   if (strcmp (command, "plot") == 0)
     return ks_cli_plot (argc - 1, argv + 1);
+  if (strcmp (command, "bench") == 0)
+    return ks_cli_bench (argc - 1, argv + 1);
 
   g_printerr ("kernelscope-cli: unknown command \"%s\"\n\n%s", command, usage);
   return KS_CLI_USAGE;

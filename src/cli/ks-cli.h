@@ -20,6 +20,13 @@ int       ks_cli_devices (int argc, char **argv);
 int       ks_cli_solve   (int argc, char **argv);
 int       ks_cli_run     (int argc, char **argv);
 int       ks_cli_plot    (int argc, char **argv);
+int       ks_cli_bench   (int argc, char **argv);
+
+/* prefix and argv[1..] as one shell-quoted line: the command recorded with
+ * results, so that they can be made again. */
+char     *ks_cli_join_argv   (const char   *prefix,
+                              int           argc,
+                              char        **argv);
 
 /* Picks the device named by query (NULL: the default) and says on stderr
  * which one and why.  cores_per_cu > 0 overrides the table. */
