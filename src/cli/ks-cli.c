@@ -5,6 +5,8 @@
 
 #include "ks-cli.h"
 #include "ks-kernel-source.h"
+#include "ks-reference.h"
+#include "ks-reference-plot.h"
 
 #include <glib/gi18n.h>
 #include <locale.h>
@@ -71,6 +73,44 @@ ks_cli_join_argv (const char  *prefix,
       g_string_append (s, strpbrk (argv[i], " '\"$") ? q : argv[i]);
     }
   return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+gboolean
+ks_cli_add_overlays (KsPlot  *plot,
+                     int      kind,
+                     char   **files,
+                     guint    min_wg,
+                     GError **error)
+{
+  for (guint i = 0; files && files[i]; i++)
+    {
+      g_autofree char *path = g_strdup (files[i]);
+      g_autoptr(KsResults) r = NULL;
+      g_autofree char *label = NULL;
+
+      if (!g_file_test (path, G_FILE_TEST_EXISTS) && ks_reference_dir ())
+        {
+          g_autofree char *shipped = g_build_filename (ks_reference_dir (), files[i], NULL);
+          if (g_file_test (shipped, G_FILE_TEST_EXISTS))
+            {
+              g_free (path);
+              path = g_steal_pointer (&shipped);
+            }
+        }
+      if (!(r = ks_results_load_json (path, error)))
+        return FALSE;
+      if ((int) r->kind != kind)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "--overlay %s is a %s run; this plot is %s", files[i],
+                       ks_experiment_kind_to_string (r->kind), ks_experiment_kind_to_string (kind));
+          return FALSE;
+        }
+      ks_reference_plot_add (plot, r, min_wg);
+      label = ks_reference_label (r);
+      g_printerr ("Overlay: %s (%s, %s)\n", label, path, r->date ? r->date : "no date");
+    }
+  return TRUE;
 }
 
 int

@@ -5,6 +5,7 @@
 #include <glib.h>
 
 #include "ks-device-list.h"
+#include "ks-plot.h"
 
 G_BEGIN_DECLS
 
@@ -38,5 +39,14 @@ KsDevice *ks_cli_pick_device (KsDeviceList *list,
 /* Prints "kernelscope-cli: message" on stderr and returns status. */
 int       ks_cli_fail        (int           status,
                               const GError *error);
+
+/* Draws each recorded run of files over plot (dashed, "recorded: ...").  A
+ * file not found as given is looked up among the shipped reference runs by
+ * name.  A run of another experiment than kind is a G_OPTION_ERROR. */
+gboolean  ks_cli_add_overlays (KsPlot            *plot,
+                               int                kind,
+                               char             **files,
+                               guint              min_wg,
+                               GError           **error);
 
 G_END_DECLS
