@@ -9,10 +9,13 @@ cd "$(dirname "$0")"
 
 # Distribution packages: the build tools, GLib/json-glib, cairo/pango for the
 # plots, the OpenCL loader and headers, PoCL (the CPU OpenCL device every
-# machine has), OpenMP (part of gcc), and for the tests Oclgrind and python3.
+# machine has), OpenMP (part of gcc), LAPACKE over OpenBLAS (the host baseline
+# of "bench gauss"), and for the tests Oclgrind and python3. The CUDA toolkit
+# is optional and not installed here: meson finds it through nvcc.
 PACKAGES=(meson ninja-build pkg-config gcc libc6-dev
           libglib2.0-dev libjson-glib-dev libcairo2-dev libpango1.0-dev
-          ocl-icd-opencl-dev opencl-headers pocl-opencl-icd fonts-dejavu-core)
+          ocl-icd-opencl-dev opencl-headers pocl-opencl-icd fonts-dejavu-core
+          liblapacke-dev libopenblas-dev)
 TEST_PACKAGES=(oclgrind python3)
 BUILD_DIR=${BUILD_DIR:-build}
 

@@ -347,7 +347,7 @@ ks_bench_write_csv (GPtrArray   *rows,
       /* Quotes in free text would break the quoting. */
       g_strdelimit (device, "\"", '\'');
       g_strdelimit (skipped, "\"\n", '\'');
-      g_string_append_printf (s, "%u,%s,\"%s\",%.6g,%.6g,%.6g,%.3e,%.6g,%.6g,%.6g,%.4f,%u,%u,\"%s\"\n",
+      g_string_append_printf (s, "%u,\"%s\",\"%s\",%.6g,%.6g,%.6g,%.3e,%.6g,%.6g,%.6g,%.4f,%u,%u,\"%s\"\n",
                               r->n, ks_bench_method_to_string (r->method), device, r->wall_ms, r->device_ms,
                               r->ratio, r->residual, r->fwd_ms, r->fwd_gbs, r->bandwidth_gbs, r->fraction,
                               r->fwd_local[0], r->fwd_local[1], skipped);
