@@ -10,13 +10,16 @@ cd "$(dirname "$0")"
 
 # Distribution packages: the build tools, GLib/json-glib, cairo/pango for the
 # plots, the OpenCL loader and headers, PoCL (the CPU OpenCL device every
-# machine has), OpenMP (part of gcc); GTK 3 and its icons for the desktop
-# app, gettext for the translations, and the validators of the desktop file,
-# metainfo and settings schema.  The tests add Oclgrind, python3 and Xvfb
-# (the GUI tests drive the real window through an X server).
+# machine has), OpenMP (part of gcc), LAPACKE over OpenBLAS (the host baseline
+# of "bench gauss"); GTK 3 and its icons for the desktop app, gettext for the
+# translations, and the validators of the desktop file, metainfo and settings
+# schema.  The tests add Oclgrind, python3 and Xvfb (the GUI tests drive the
+# real window through an X server).  The CUDA toolkit is optional and not
+# installed here: meson finds it through nvcc.
 PACKAGES=(meson ninja-build pkg-config gcc libc6-dev
           libglib2.0-dev libglib2.0-bin libjson-glib-dev libcairo2-dev libpango1.0-dev
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd fonts-dejavu-core
+          liblapacke-dev libopenblas-dev
           libgtk-3-dev adwaita-icon-theme librsvg2-common gettext
           desktop-file-utils appstream)
 TEST_PACKAGES=(oclgrind python3 xvfb xauth)

@@ -3,6 +3,7 @@
 
 #include "ks-cli.h"
 #include "ks-ogs.h"
+#include "ks-bench-probes.h"
 
 #include <json-glib/json-glib.h>
 #include <stdio.h>
@@ -41,6 +42,11 @@ print_device (guint     index,
              info->max_work_item_sizes[2], info->preferred_multiple);
   g_print ("    memory: global %s, largest buffer %s, local %s; double precision %s\n",
            global, alloc, local, info->has_fp64 ? "yes" : "no");
+  if (info->warp_size || info->memory_bus_bits)
+    g_print ("    warp %u, memory bus %u bits, peak bandwidth %.0f GB/s (data sheet: 2 x clock x bus)\n",
+             info->warp_size, info->memory_bus_bits, info->peak_bandwidth_gbs);
+  if (info->bandwidth_gbs > 0)
+    g_print ("    measured bandwidth (triad): %.1f GB/s\n", info->bandwidth_gbs);
   if (info->backend != KS_BACKEND_HOST)
     {
       if (ks_ogs_predict (info->preferred_multiple, cores, info->compute_units,
@@ -89,6 +95,15 @@ device_to_json (KsDevice *device)
   INT ("local_mem", info->local_mem);
   INT ("global_mem", info->global_mem);
   INT ("max_alloc", info->max_alloc);
+  if (info->bandwidth_gbs > 0)
+    {
+      json_builder_set_member_name (b, "bandwidth_gbs");
+      json_builder_add_double_value (b, info->bandwidth_gbs);
+    }
+  if (info->warp_size)
+    INT ("warp_size", info->warp_size);
+  if (info->memory_bus_bits)
+    INT ("memory_bus_bits", info->memory_bus_bits);
   json_builder_set_member_name (b, "fp64");
   json_builder_add_boolean_value (b, info->has_fp64);
   if (info->cc_major >= 0)
@@ -116,11 +131,13 @@ int
 ks_cli_devices (int    argc,
                 char **argv)
 {
-  gboolean json = FALSE;
+  gboolean json = FALSE, bandwidth = FALSE;
   int cores = 0;
   g_autofree char *device_query = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the list as JSON on stdout", NULL },
+    { "bandwidth", 'b', 0, G_OPTION_ARG_NONE, &bandwidth,
+      "Measure each device's memory bandwidth first (triad kernel, about a second per device)", NULL },
     { "device", 'd', 0, G_OPTION_ARG_STRING, &device_query,
       "With --cores-per-cu: the device whose cores per unit to override", "ID" },
     { "cores-per-cu", 0, 0, G_OPTION_ARG_INT, &cores,
@@ -146,6 +163,19 @@ ks_cli_devices (int    argc,
     }
 
   list = ks_device_list_new ();
+  /* Measured on demand, never cached: clocks, load and drivers change it. */
+  for (guint i = 0; bandwidth && i < ks_device_list_get_n_devices (list); i++)
+    {
+      KsDevice *device = ks_device_list_get_device (list, i);
+      KsBandwidth bw;
+
+      if (ks_device_get_backend (device) != KS_BACKEND_HOST &&
+          !ks_bench_bandwidth (device, 0, 10, &bw, &error))
+        {
+          g_printerr ("kernelscope-cli: bandwidth of %s: %s\n", ks_device_get_id (device), error->message);
+          g_clear_error (&error);
+        }
+    }
   if (cores > 0)
     {
       KsDevice *device = ks_cli_pick_device (list, device_query, cores, TRUE, &error);

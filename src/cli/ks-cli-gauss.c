@@ -489,19 +489,6 @@ print_table (const KsResults *r)
     }
 }
 
-static char *
-join_argv (int argc, char **argv)
-{
-  g_autoptr(GString) s = g_string_new ("kernelscope-cli run");
-  for (int i = 1; i < argc; i++)
-    {
-      g_autofree char *q = g_shell_quote (argv[i]);
-      g_string_append_c (s, ' ');
-      g_string_append (s, strpbrk (argv[i], " '\"$") ? q : argv[i]);
-    }
-  return g_string_free (g_steal_pointer (&s), FALSE);
-}
-
 int
 ks_cli_run (int    argc,
             char **argv)
@@ -510,6 +497,7 @@ ks_cli_run (int    argc,
   int from = 0, to = 0, step = 0, reps = 3, warmup = 1, min_wg = 0;
   int plot_width = 1200, plot_height = 750;
   char *sizes_text = NULL, *wgs_text = NULL, *csv = NULL, *json = NULL, *plot_path = NULL;
+  g_auto(GStrv) overlays = NULL;
   gboolean log_y = FALSE, no_table = FALSE;
   const GOptionEntry entries[] = {
     { "from", 0, 0, G_OPTION_ARG_INT, &from, "gauss-size: first matrix size. Default: 300", "N" },
@@ -527,6 +515,9 @@ ks_cli_run (int    argc,
     { "json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Write the points and their context to a JSON file", "FILE" },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path, "Draw the plot to FILE.png, FILE.svg or FILE.pdf", "FILE" },
     { "plot-size", 0, 0, G_OPTION_ARG_INT, &plot_width, "Plot width (the height follows at 5:8). Default: 1200", "PX" },
+    { "overlay", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &overlays,
+      "Draw a recorded run (run --json, or a shipped one such as h200-cuda-fig2-driver.json) "
+      "over the plot, dashed and labelled \"recorded\"; repeatable", "FILE.json" },
     { "log-y", 0, 0, G_OPTION_ARG_NONE, &log_y, "Logarithmic time axis (gauss-wg plots always use it)", NULL },
     { "min-wg", 0, 0, G_OPTION_ARG_INT, &min_wg, "gauss-wg plot: leave out groups smaller than N (the paper's Fig. 4 hides wg = 1)", "N" },
     { "no-table", 0, 0, G_OPTION_ARG_NONE, &no_table, "Print only the summary, not every point", NULL },
@@ -539,7 +530,7 @@ ks_cli_run (int    argc,
   g_autoptr(GArray) sizes = NULL;
   g_autoptr(GArray) wgs = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  g_autofree char *command = join_argv (argc, argv);
+  g_autofree char *command = ks_cli_join_argv ("kernelscope-cli run", argc, argv);
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   const KsResults *results;
   RunState state = { 0 };
@@ -581,6 +572,12 @@ ks_cli_run (int    argc,
       goto out;
     }
   plot_height = plot_width * 5 / 8;
+  if (overlays && !plot_path)
+    {
+      g_printerr ("kernelscope-cli: --overlay draws on the plot: give --plot FILE too\n");
+      status = KS_CLI_USAGE;
+      goto out;
+    }
   if (plot_path)
     {
       KsPlotFormat format;
@@ -717,7 +714,9 @@ ks_cli_run (int    argc,
           g_autoptr(KsPlot) plot = ks_results_plot_new (results, (guint) min_wg);
           if (log_y)
             ks_plot_set_log_y (plot, TRUE);
-          if (!ks_plot_export (plot, plot_path, plot_width, plot_height, NULL, &error))
+          if (!ks_cli_add_overlays (plot, kind, overlays, (guint) min_wg, &error))
+            status = ks_cli_fail (KS_CLI_USAGE, error), g_clear_error (&error);
+          else if (!ks_plot_export (plot, plot_path, plot_width, plot_height, NULL, &error))
             status = ks_cli_fail (KS_CLI_FAILED, error), g_clear_error (&error);
           else if (!o.quiet)
             g_printerr ("Plot written to %s\n", plot_path);

@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "ks-cli"
 
 #include "ks-cli.h"
+#include "ks-reference.h"
 #include "ks-results-plot.h"
 
 int
@@ -13,12 +14,17 @@ ks_cli_plot (int    argc,
 {
   char *out = NULL, *title = NULL;
   int width = 1200, min_wg = 0;
-  gboolean log_y = FALSE;
+  gboolean log_y = FALSE, list_recorded = FALSE;
+  g_auto(GStrv) overlays = NULL;
   const GOptionEntry entries[] = {
     { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "The plot to write: FILE.png, FILE.svg or FILE.pdf", "FILE" },
     { "title", 't', 0, G_OPTION_ARG_STRING, &title, "Title instead of the experiment's", "TEXT" },
     { "plot-size", 0, 0, G_OPTION_ARG_INT, &width, "Width (the height follows at 5:8). Default: 1200", "PX" },
     { "log-y", 0, 0, G_OPTION_ARG_NONE, &log_y, "Logarithmic time axis", NULL },
+    { "overlay", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &overlays,
+      "Draw a recorded run dashed and labelled \"recorded: DEVICE (BACKEND)\"; a shipped run may be "
+      "named without its folder (see --list-recorded); repeatable", "FILE.json" },
+    { "list-recorded", 0, 0, G_OPTION_ARG_NONE, &list_recorded, "List the recorded runs shipped with Kernelscope", NULL },
     { "min-wg", 0, 0, G_OPTION_ARG_INT, &min_wg, "Work-group plots: leave out groups smaller than N (Fig. 4 hides wg = 1)", "N" },
     { NULL }
   };
@@ -37,6 +43,20 @@ ks_cli_plot (int    argc,
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       status = ks_cli_fail (KS_CLI_USAGE, error);
+      goto out;
+    }
+  if (list_recorded)
+    {
+      g_autoptr(GPtrArray) refs = ks_reference_list ();
+
+      g_print ("Recorded runs in %s:\n", ks_reference_dir () ? ks_reference_dir () : "(none found)");
+      for (guint i = 0; i < refs->len; i++)
+        {
+          const KsReference *ref = g_ptr_array_index (refs, i);
+          g_autofree char *base = g_path_get_basename (ref->path);
+          g_print ("  %-44s %-10s %4u points  %s\n", base, ks_experiment_kind_to_string (ref->kind),
+                   ref->n_points, ref->label);
+        }
       goto out;
     }
   if (argc < 2 || out == NULL)
@@ -88,7 +108,12 @@ ks_cli_plot (int    argc,
           ks_results_plot_add_size_series (plot, r, name, FALSE);
         }
     }
-  if (all->len > 1)
+  if (!ks_cli_add_overlays (plot, ((KsResults *) all->pdata[0])->kind, overlays, (guint) min_wg, &error))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
+      goto out;
+    }
+  if (all->len > 1 || overlays)
     ks_plot_set_caption (plot, NULL);
   if (title)
     ks_plot_set_title (plot, title);

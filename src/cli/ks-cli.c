@@ -5,6 +5,8 @@
 
 #include "ks-cli.h"
 #include "ks-kernel-source.h"
+#include "ks-reference.h"
+#include "ks-reference-plot.h"
 
 #include <glib/gi18n.h>
 #include <locale.h>
@@ -22,6 +24,9 @@ static const char usage[] =
   "  run gauss-size          Time vs matrix size (the paper's Fig. 2): outliers where N+1 is prime\n"
   "  run gauss-wg            Time vs work-group size, one curve per size (Figs. 3-6)\n"
   "  plot                    Draw saved results (run --json) again, several overlaid\n"
+  "  bench gauss             The paper's kernels (OpenCL, CUDA, PoCL) against cuSOLVER and LAPACK\n"
+  "  bench bandwidth         Memory bandwidth of each device (copy and triad kernels)\n"
+  "  bench launch            What one kernel launch costs, and the gain of CUDA Graphs\n"
   "  help                    This text\n"
   "\n"
   "Run \"kernelscope-cli COMMAND --help\" for the options of each command.\n"
@@ -52,6 +57,60 @@ ks_cli_pick_device (KsDeviceList *list,
   if (!quiet)
     g_printerr ("Device: %s\n        chosen because: %s\n", description, reason);
   return device;
+}
+
+char *
+ks_cli_join_argv (const char  *prefix,
+                  int          argc,
+                  char       **argv)
+{
+  g_autoptr(GString) s = g_string_new (prefix);
+
+  for (int i = 1; i < argc; i++)
+    {
+      g_autofree char *q = g_shell_quote (argv[i]);
+      g_string_append_c (s, ' ');
+      g_string_append (s, strpbrk (argv[i], " '\"$") ? q : argv[i]);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+gboolean
+ks_cli_add_overlays (KsPlot  *plot,
+                     int      kind,
+                     char   **files,
+                     guint    min_wg,
+                     GError **error)
+{
+  for (guint i = 0; files && files[i]; i++)
+    {
+      g_autofree char *path = g_strdup (files[i]);
+      g_autoptr(KsResults) r = NULL;
+      g_autofree char *label = NULL;
+
+      if (!g_file_test (path, G_FILE_TEST_EXISTS) && ks_reference_dir ())
+        {
+          g_autofree char *shipped = g_build_filename (ks_reference_dir (), files[i], NULL);
+          if (g_file_test (shipped, G_FILE_TEST_EXISTS))
+            {
+              g_free (path);
+              path = g_steal_pointer (&shipped);
+            }
+        }
+      if (!(r = ks_results_load_json (path, error)))
+        return FALSE;
+      if ((int) r->kind != kind)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "--overlay %s is a %s run; this plot is %s", files[i],
+                       ks_experiment_kind_to_string (r->kind), ks_experiment_kind_to_string (kind));
+          return FALSE;
+        }
+      ks_reference_plot_add (plot, r, min_wg);
+      label = ks_reference_label (r);
+      g_printerr ("Overlay: %s (%s, %s)\n", label, path, r->date ? r->date : "no date");
+    }
+  return TRUE;
 }
 
 int
@@ -94,6 +153,8 @@ main (int    argc,
     return ks_cli_run (argc - 1, argv + 1);
   if (strcmp (command, "plot") == 0)
     return ks_cli_plot (argc - 1, argv + 1);
+  if (strcmp (command, "bench") == 0)
+    return ks_cli_bench (argc - 1, argv + 1);
 
   g_printerr ("kernelscope-cli: unknown command \"%s\"\n\n%s", command, usage);
   return KS_CLI_USAGE;

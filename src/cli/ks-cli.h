@@ -5,6 +5,7 @@
 #include <glib.h>
 
 #include "ks-device-list.h"
+#include "ks-plot.h"
 
 G_BEGIN_DECLS
 
@@ -20,6 +21,13 @@ int       ks_cli_devices (int argc, char **argv);
 int       ks_cli_solve   (int argc, char **argv);
 int       ks_cli_run     (int argc, char **argv);
 int       ks_cli_plot    (int argc, char **argv);
+int       ks_cli_bench   (int argc, char **argv);
+
+/* prefix and argv[1..] as one shell-quoted line: the command recorded with
+ * results, so that they can be made again. */
+char     *ks_cli_join_argv   (const char   *prefix,
+                              int           argc,
+                              char        **argv);
 
 /* Picks the device named by query (NULL: the default) and says on stderr
  * which one and why.  cores_per_cu > 0 overrides the table. */
@@ -31,5 +39,14 @@ KsDevice *ks_cli_pick_device (KsDeviceList *list,
 /* Prints "kernelscope-cli: message" on stderr and returns status. */
 int       ks_cli_fail        (int           status,
                               const GError *error);
+
+/* Draws each recorded run of files over plot (dashed, "recorded: ...").  A
+ * file not found as given is looked up among the shipped reference runs by
+ * name.  A run of another experiment than kind is a G_OPTION_ERROR. */
+gboolean  ks_cli_add_overlays (KsPlot            *plot,
+                               int                kind,
+                               char             **files,
+                               guint              min_wg,
+                               GError           **error);
 
 G_END_DECLS

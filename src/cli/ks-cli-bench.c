@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* kernelscope-cli bench gauss / bench bandwidth / bench launch. */
+#define G_LOG_DOMAIN "ks-cli"
+
+#include "ks-cli.h"
+#include "ks-bench.h"
+#include "ks-bench-probes.h"
+#include "ks-experiment.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char bench_usage[] =
+  "Usage: kernelscope-cli bench gauss|bandwidth|launch [OPTIONS]\n"
+  "  gauss      the same systems by the paper's kernels (NVIDIA OpenCL, CUDA, PoCL),\n"
+  "             cuSOLVER and LAPACK: times, ratios, residuals, bandwidth reached\n"
+  "  bandwidth  copy and triad kernels (after BabelStream) on every OpenCL and CUDA device\n"
+  "  launch     cost of one kernel launch in the Gauss sequence, and the gain of CUDA Graphs\n";
+
+static void
+print_gauss_table (GPtrArray *rows)
+{
+  g_print ("%6s  %-22s %11s %11s %8s %10s %9s %8s  %s\n", "n", "method", "wall ms", "device ms",
+           "ratio", "residual", "fwd GB/s", "of BW", "device");
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const KsBenchRow *r = g_ptr_array_index (rows, i);
+      g_autofree char *fraction = NULL;
+
+      if (r->skipped)
+        {
+          g_print ("%6u  %-22s skipped: %s\n", r->n, ks_bench_method_to_string (r->method), r->skipped);
+          continue;
+        }
+      fraction = r->fraction > 0 ? g_strdup_printf ("%7.1f%%", 100.0 * r->fraction) : g_strdup ("      -");
+      g_print ("%6u  %-22s %11.3f %11.3f %8.2f %10.2e %9.1f %8s  %s\n", r->n,
+               ks_bench_method_to_string (r->method), r->wall_ms, r->device_ms, r->ratio, r->residual,
+               r->fwd_gbs, fraction, r->device ? r->device : "");
+    }
+  g_print ("\nratio: wall time / cuSOLVER's (LAPACK's where there is no CUDA device). of BW: the update\n"
+           "kernel gauss_fwd's bytes (each updated element read and written once) / its time, against\n"
+           "the device's triad bandwidth measured in this run.\n");
+}
+
+static int
+bench_gauss (int argc, char **argv)
+{
+  char *sizes_text = NULL, *precision = NULL, *csv = NULL, *json = NULL;
+  int reps = 3, warmup = 1, seed = 1;
+  gboolean no_bandwidth = FALSE;
+  const GOptionEntry entries[] = {
+    { "sizes", 's', 0, G_OPTION_ARG_STRING, &sizes_text, "Matrix sizes, e.g. 500,1000,2000 or 1000:4000:1000. Default: 256,1024", "LIST" },
+    { "precision", 'p', 0, G_OPTION_ARG_STRING, &precision, "float or double. Default: float", "float|double" },
+    { "reps", 'r', 0, G_OPTION_ARG_INT, &reps, "Timed solves per method and size (median kept). Default: 3", "N" },
+    { "warmup", 0, 0, G_OPTION_ARG_INT, &warmup, "Untimed solves first. Default: 1", "N" },
+    { "seed", 0, 0, G_OPTION_ARG_INT, &seed, "Seed of the generated systems. Default: 1", "N" },
+    { "no-bandwidth", 0, 0, G_OPTION_ARG_NONE, &no_bandwidth, "Skip the bandwidth probe (no fraction column)", NULL },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Write the table to a CSV file", "FILE" },
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Write the table and how it was made to a JSON file", "FILE" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("gauss - the paper's kernels against cuSOLVER and LAPACK");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsDeviceList) list = NULL;
+  g_autoptr(GArray) sizes = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autofree char *command = ks_cli_join_argv ("kernelscope-cli bench gauss", argc, argv);
+  KsBenchSpec spec = { KS_PRECISION_FLOAT, 1, 3, 1, TRUE };
+  int status = KS_CLI_OK;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context,
+    "Solves the same generated systems with: the paper's four kernels (fixed range, the driver's\n"
+    "group size; on CUDA the occupancy API's) on a GPU through OpenCL and through CUDA, cuSOLVER's\n"
+    "getrf + getrs, LAPACK's sgesv/dgesv (OpenBLAS) on the host, and the kernels on the CPU through\n"
+    "PoCL. A method this machine cannot run is listed as skipped, with the reason.\n"
+    "Example: kernelscope-cli bench gauss --sizes 1000,2000,4000 --csv bench.csv");
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
+      goto out;
+    }
+  if ((precision && !ks_precision_from_string (precision, &spec.precision)) || reps < 1 || warmup < 0 || seed < 0)
+    {
+      g_printerr ("kernelscope-cli: --precision is float or double, --reps at least 1, --warmup and --seed not negative\n");
+      status = KS_CLI_USAGE;
+      goto out;
+    }
+  if (!(sizes = ks_parse_uint_list (sizes_text ? sizes_text : "256,1024", 2, 100000, &error)))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
+      goto out;
+    }
+  spec.reps = reps;
+  spec.warmup = warmup;
+  spec.seed = seed ? (guint32) seed : 1;
+  spec.measure_bandwidth = !no_bandwidth;
+
+  list = ks_device_list_new ();
+  if (!(rows = ks_bench_gauss (list, (const guint *) sizes->data, sizes->len, &spec, &error)))
+    {
+      status = ks_cli_fail (KS_CLI_FAILED, error);
+      goto out;
+    }
+  print_gauss_table (rows);
+  if (csv && !ks_bench_write_csv (rows, csv, &error))
+    status = ks_cli_fail (KS_CLI_FAILED, error), g_clear_error (&error);
+  if (json && !ks_bench_write_json (rows, &spec, command, json, &error))
+    status = ks_cli_fail (KS_CLI_FAILED, error), g_clear_error (&error);
+
+out:
+  g_free (sizes_text);
+  g_free (precision);
+  g_free (csv);
+  g_free (json);
+  return status;
+}
+
+static int
+bench_bandwidth (int argc, char **argv)
+{
+  int mib = 0, reps = 10;
+  const GOptionEntry entries[] = {
+    { "mib", 0, 0, G_OPTION_ARG_INT, &mib, "Size of each of the three arrays in MiB. Default: 256 on a GPU, 32 elsewhere", "MIB" },
+    { "reps", 'r', 0, G_OPTION_ARG_INT, &reps, "Launches per kernel; the best is kept. Default: 10", "N" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("bandwidth - memory bandwidth of each device");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsDeviceList) list = NULL;
+  int status = KS_CLI_OK;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return ks_cli_fail (KS_CLI_USAGE, error);
+  if (mib < 0 || reps < 1)
+    {
+      g_printerr ("kernelscope-cli: --mib must not be negative, --reps at least 1\n");
+      return KS_CLI_USAGE;
+    }
+
+  list = ks_device_list_new ();
+  g_print ("%-14s %10s %10s %12s  %s\n", "device", "copy GB/s", "triad GB/s", "peak GB/s", "name");
+  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
+    {
+      KsDevice *device = ks_device_list_get_device (list, i);
+      const KsDeviceInfo *info = ks_device_get_info (device);
+      g_autofree char *peak = NULL;
+      KsBandwidth bw;
+
+      if (ks_device_get_backend (device) == KS_BACKEND_HOST)
+        continue;
+      if (!ks_bench_bandwidth (device, (gsize) mib * 1048576 / sizeof (float), (guint) reps, &bw, &error))
+        {
+          g_print ("%-14s failed: %s\n", info->id, error->message);
+          g_clear_error (&error);
+          status = KS_CLI_FAILED;
+          continue;
+        }
+      peak = info->peak_bandwidth_gbs > 0 ? g_strdup_printf ("%.1f", info->peak_bandwidth_gbs) : g_strdup ("-");
+      g_print ("%-14s %10.1f %10.1f %12s  %s\n", info->id, bw.copy_gbs, bw.triad_gbs, peak, info->name);
+    }
+  return status;
+}
+
+static int
+bench_launch (int argc, char **argv)
+{
+  char *sizes_text = NULL, *device_query = NULL;
+  int reps = 5;
+  const GOptionEntry entries[] = {
+    { "sizes", 's', 0, G_OPTION_ARG_STRING, &sizes_text, "Matrix sizes. Default: 100,1000,4000", "LIST" },
+    { "device", 'd', 0, G_OPTION_ARG_STRING, &device_query, "One device only (default: every OpenCL and CUDA device)", "DEVICE" },
+    { "reps", 'r', 0, G_OPTION_ARG_INT, &reps, "Timed runs each way (median kept). Default: 5", "N" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("launch - what a kernel launch costs, and CUDA Graphs");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsDeviceList) list = NULL;
+  g_autoptr(GArray) sizes = NULL;
+  int status = KS_CLI_OK;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context,
+    "Runs the Gauss method's launch sequence (fixed range, ~4n launches) with a fresh matrix each\n"
+    "time and times only the launches: once with device events (the kernels' own time), once\n"
+    "without (the wall time); us/launch = wall / launches, the cost of a launch where the kernels\n"
+    "are trivial (small n). On CUDA the same sequence is then recorded once into a CUDA graph and\n"
+    "replayed; gain = stream wall / graph wall. CUDA's events cost device time themselves (~1-2 us\n"
+    "a launch), so there 'kernels ms' can exceed the untimed wall time.");
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
+      goto out;
+    }
+  if (reps < 1 || !(sizes = ks_parse_uint_list (sizes_text ? sizes_text : "100,1000,4000", 2, 100000, &error)))
+    {
+      if (error)
+        ks_cli_fail (KS_CLI_USAGE, error);
+      else
+        g_printerr ("kernelscope-cli: --reps must be at least 1\n");
+      status = KS_CLI_USAGE;
+      goto out;
+    }
+
+  list = ks_device_list_new ();
+  g_print ("%-12s %6s %8s %10s %10s %9s %11s %10s %9s %6s %9s\n", "device", "n", "launches", "wall ms",
+           "kernels ms", "us/launch", "capture ms", "graph ms", "us/launch", "gain", "residual");
+  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
+    {
+      KsDevice *device = ks_device_list_get_device (list, i);
+
+      if (ks_device_get_backend (device) == KS_BACKEND_HOST ||
+          (device_query && ks_device_list_lookup (list, device_query, NULL) != device))
+        continue;
+      for (guint s = 0; s < sizes->len; s++)
+        {
+          KsLaunchOverhead o;
+
+          if (!ks_bench_launch_overhead (device, KS_PRECISION_FLOAT, g_array_index (sizes, guint, s),
+                                         (guint) reps, &o, &error))
+            {
+              g_print ("%-12s %6u failed: %s\n", ks_device_get_id (device), g_array_index (sizes, guint, s),
+                       error->message);
+              g_clear_error (&error);
+              status = KS_CLI_FAILED;
+              continue;
+            }
+          g_print ("%-12s %6u %8u %10.3f %10.3f %9.2f", ks_device_get_id (device), o.n, o.launches,
+                   o.stream_ms, o.kernels_ms, o.overhead_us);
+          if (o.have_graph)
+            g_print (" %11.3f %10.3f %9.2f %5.2fx %9.1e\n", o.capture_ms, o.graph_ms, o.graph_overhead_us,
+                     o.gain, MAX (o.stream_residual, o.graph_residual));
+          else
+            g_print (" %11s %10s %9s %6s %9.1e\n", "-", "-", "-", "-", o.stream_residual);
+        }
+    }
+
+out:
+  g_free (sizes_text);
+  g_free (device_query);
+  return status;
+}
+
+int
+ks_cli_bench (int    argc,
+              char **argv)
+{
+  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    {
+      fputs (bench_usage, argc < 2 ? stderr : stdout);
+      return argc < 2 ? KS_CLI_USAGE : KS_CLI_OK;
+    }
+  /* GOptionContext sees "bench gauss ..." with the subcommand as argv[0]. */
+  if (strcmp (argv[1], "gauss") == 0)
+    return bench_gauss (argc - 1, argv + 1);
+  if (strcmp (argv[1], "bandwidth") == 0)
+    return bench_bandwidth (argc - 1, argv + 1);
+  if (strcmp (argv[1], "launch") == 0)
+    return bench_launch (argc - 1, argv + 1);
+  g_printerr ("kernelscope-cli: unknown bench \"%s\"\n%s", argv[1], bench_usage);
+  return KS_CLI_USAGE;
+}

@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ks-bench"
+
+#include "ks-bench-probes.h"
+#include "ks-compute-error.h"
+#include "ks-runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int
+compare_double (const void *a,
+                const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+double
+ks_bench_median (double *values,
+                 guint   n)
+{
+  if (n == 0)
+    return 0.0;
+  qsort (values, n, sizeof (double), compare_double);
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+static gboolean
+need_runtime_backend (KsDevice  *device,
+                      GError   **error)
+{
+  if (ks_device_get_backend (device) != KS_BACKEND_HOST)
+    return TRUE;
+  g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+               "%s runs no kernels: the probe needs an OpenCL or CUDA device", ks_device_get_name (device));
+  return FALSE;
+}
+
+/* --- bandwidth ------------------------------------------------------------- */
+
+typedef struct {
+  KsRuntime *rt;
+  KsProgram *program;
+  KsKernel  *init, *copy, *triad;
+  KsBuffer  *a, *b, *c;
+} Stream;
+
+static void
+stream_clear (Stream *s)
+{
+  g_clear_pointer (&s->a, ks_buffer_free);
+  g_clear_pointer (&s->b, ks_buffer_free);
+  g_clear_pointer (&s->c, ks_buffer_free);
+  g_clear_pointer (&s->init, ks_kernel_free);
+  g_clear_pointer (&s->copy, ks_kernel_free);
+  g_clear_pointer (&s->triad, ks_kernel_free);
+  g_clear_pointer (&s->program, ks_program_free);
+  g_clear_pointer (&s->rt, ks_runtime_free);
+}
+
+/* The best (not the median) time of reps launches: bandwidth is a limit,
+ * and the best run is the one least disturbed by anything else. */
+static gboolean
+best_time_ms (Stream    *s,
+              KsKernel  *kernel,
+              gsize      elements,
+              guint      reps,
+              double    *out_ms,
+              GError   **error)
+{
+  double best = G_MAXDOUBLE;
+
+  for (guint r = 0; r < reps; r++)
+    {
+      ks_kernel_reset_timing (kernel);
+      if (!ks_runtime_launch (s->rt, kernel, 1, &elements, NULL, error) ||
+          !ks_runtime_collect_timings (s->rt, error))
+        return FALSE;
+      best = MIN (best, ks_kernel_get_time_ns (kernel) / 1e6);
+    }
+  *out_ms = best;
+  return TRUE;
+}
+
+gboolean
+ks_bench_bandwidth (KsDevice    *device,
+                    gsize        elements,
+                    guint        reps,
+                    KsBandwidth *out,
+                    GError     **error)
+{
+  const KsDeviceInfo *info = ks_device_get_info (device);
+  Stream s = { 0 };
+  const float scalar = 0.4f;
+  double copy_ms = 0, triad_ms = 0;
+  gboolean ok = FALSE;
+  int n;
+
+  g_return_val_if_fail (KS_IS_DEVICE (device), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (!need_runtime_backend (device, error))
+    return FALSE;
+  if (elements == 0)
+    elements = info->type == KS_DEVICE_TYPE_GPU ? (gsize) 64 << 20 : (gsize) 8 << 20;
+  /* Three arrays must fit, with room to spare for whatever else runs. */
+  if (info->global_mem)
+    elements = MIN (elements, info->global_mem / 4 / (3 * sizeof (float)));
+  elements = MIN (elements, (gsize) G_MAXINT);
+  n = (int) elements;
+  reps = MAX (reps, 1);
+
+  if (!(s.rt = ks_runtime_new (device, error)) ||
+      !(s.program = ks_runtime_build_program (s.rt, "stream.cl", "-DKS_REAL=float", error)) ||
+      !(s.init = ks_program_create_kernel (s.program, "ks_stream_init", error)) ||
+      !(s.copy = ks_program_create_kernel (s.program, "ks_stream_copy", error)) ||
+      !(s.triad = ks_program_create_kernel (s.program, "ks_stream_triad", error)) ||
+      !(s.a = ks_runtime_alloc (s.rt, elements * sizeof (float), error)) ||
+      !(s.b = ks_runtime_alloc (s.rt, elements * sizeof (float), error)) ||
+      !(s.c = ks_runtime_alloc (s.rt, elements * sizeof (float), error)))
+    goto out;
+
+  if (!ks_kernel_set_arg_buffer (s.init, 0, s.a, error) ||
+      !ks_kernel_set_arg_buffer (s.init, 1, s.b, error) ||
+      !ks_kernel_set_arg_buffer (s.init, 2, s.c, error) ||
+      !ks_kernel_set_arg (s.init, 3, sizeof n, &n, error) ||
+      !ks_kernel_set_arg_buffer (s.copy, 0, s.a, error) ||
+      !ks_kernel_set_arg_buffer (s.copy, 1, s.c, error) ||
+      !ks_kernel_set_arg (s.copy, 2, sizeof n, &n, error) ||
+      !ks_kernel_set_arg_buffer (s.triad, 0, s.a, error) ||
+      !ks_kernel_set_arg_buffer (s.triad, 1, s.b, error) ||
+      !ks_kernel_set_arg_buffer (s.triad, 2, s.c, error) ||
+      !ks_kernel_set_arg (s.triad, 3, sizeof scalar, &scalar, error) ||
+      !ks_kernel_set_arg (s.triad, 4, sizeof n, &n, error))
+    goto out;
+
+  /* The first touch also makes the driver really allocate the pages. */
+  if (!ks_runtime_launch (s.rt, s.init, 1, &elements, NULL, error) ||
+      !ks_runtime_collect_timings (s.rt, error) ||
+      !best_time_ms (&s, s.copy, elements, reps, &copy_ms, error) ||
+      !best_time_ms (&s, s.triad, elements, reps, &triad_ms, error))
+    goto out;
+
+  out->elements = elements;
+  out->reps = reps;
+  out->copy_gbs = copy_ms > 0 ? 2.0 * elements * sizeof (float) / (copy_ms * 1e6) : 0.0;
+  out->triad_gbs = triad_ms > 0 ? 3.0 * elements * sizeof (float) / (triad_ms * 1e6) : 0.0;
+  ks_device_set_bandwidth (device, out->triad_gbs);
+  ok = TRUE;
+
+out:
+  stream_clear (&s);
+  return ok;
+}
+
+/* --- launch overhead -------------------------------------------------------- */
+
+double
+ks_bench_gauss_fwd_bytes (guint       n,
+                          KsPrecision precision)
+{
+  const double rs = precision == KS_PRECISION_DOUBLE ? sizeof (double) : sizeof (float);
+  double elements = 0.0;
+
+  /* Step k updates rows k+1..n-1 and columns k..n. */
+  for (guint k = 0; k + 1 < n; k++)
+    elements += (double) (n - k - 1) * (n + 1 - k);
+  return 2.0 * rs * elements;
+}
+
+typedef struct {
+  KsRuntime *rt;
+  KsProgram *program;
+  KsKernel  *k[KS_GAUSS_N_KERNELS];
+  KsBuffer  *a, *m, *x, *info;
+  gpointer   host_a;
+  gsize      a_size, rs;
+  int        n;
+} Sequence;
+
+static void
+sequence_clear (Sequence *s)
+{
+  g_clear_pointer (&s->a, ks_buffer_free);
+  g_clear_pointer (&s->m, ks_buffer_free);
+  g_clear_pointer (&s->x, ks_buffer_free);
+  g_clear_pointer (&s->info, ks_buffer_free);
+  for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
+    g_clear_pointer (&s->k[i], ks_kernel_free);
+  g_clear_pointer (&s->program, ks_program_free);
+  g_clear_pointer (&s->rt, ks_runtime_free);
+  g_clear_pointer (&s->host_a, g_free);
+}
+
+static gboolean
+sequence_init (Sequence             *s,
+               KsDevice             *device,
+               KsPrecision           precision,
+               const KsLinearSystem *sys,
+               GError              **error)
+{
+  const gboolean dbl = precision == KS_PRECISION_DOUBLE;
+  const double tiny = ks_gauss_tiny_pivot (precision, ks_linear_system_max_abs (sys));
+  const float tiny_f = (float) tiny;
+  int zeros[16] = { 0 };
+  int zero = 0;
+
+  s->n = (int) sys->n;
+  s->rs = dbl ? sizeof (double) : sizeof (float);
+  s->a_size = (gsize) sys->n * (sys->n + 1) * s->rs;
+  if (!(s->host_a = ks_linear_system_to_augmented (sys, dbl, error)) ||
+      !(s->rt = ks_runtime_new (device, error)) ||
+      !(s->program = ks_runtime_build_program (s->rt, "gauss.cl",
+                                               dbl ? "-DKS_REAL=double -DKS_FP64" : "-DKS_REAL=float", error)))
+    return FALSE;
+  for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
+    if (!(s->k[i] = ks_program_create_kernel (s->program, ks_gauss_kernel_name (i), error)))
+      return FALSE;
+  if (!(s->a = ks_runtime_alloc (s->rt, s->a_size, error)) ||
+      !(s->m = ks_runtime_alloc (s->rt, sys->n * s->rs, error)) ||
+      !(s->x = ks_runtime_alloc (s->rt, sys->n * s->rs, error)) ||
+      !(s->info = ks_runtime_alloc (s->rt, sizeof zeros, error)) ||
+      !ks_runtime_write (s->rt, s->info, 0, sizeof zeros, zeros, error))
+    return FALSE;
+
+  /* Arguments that stay for the whole sequence; row0 = col0 = 0 (fixed range). */
+  for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
+    if (!ks_kernel_set_arg_buffer (s->k[i], 0, s->a, error) ||
+        !ks_kernel_set_arg_buffer (s->k[i], 1, i < KS_GAUSS_BWD_PREPARE ? s->m : s->x, error) ||
+        !ks_kernel_set_arg (s->k[i], 2, sizeof s->n, &s->n, error))
+      return FALSE;
+  return ks_kernel_set_arg (s->k[KS_GAUSS_FWD_PRE], 4, sizeof zero, &zero, error) &&
+         ks_kernel_set_arg_buffer (s->k[KS_GAUSS_FWD_PRE], 5, s->info, error) &&
+         ks_kernel_set_arg (s->k[KS_GAUSS_FWD_PRE], 6, sizeof zero, &zero, error) &&
+         ks_kernel_set_arg (s->k[KS_GAUSS_FWD], 4, sizeof zero, &zero, error) &&
+         ks_kernel_set_arg (s->k[KS_GAUSS_FWD], 5, sizeof zero, &zero, error) &&
+         ks_kernel_set_arg_buffer (s->k[KS_GAUSS_FWD], 6, s->info, error) &&
+         ks_kernel_set_arg (s->k[KS_GAUSS_FWD], 7, sizeof zero, &zero, error) &&
+         ks_kernel_set_arg_buffer (s->k[KS_GAUSS_BWD_PREPARE], 4, s->info, error) &&
+         (dbl ? ks_kernel_set_arg (s->k[KS_GAUSS_BWD_PREPARE], 5, sizeof tiny, &tiny, error)
+              : ks_kernel_set_arg (s->k[KS_GAUSS_BWD_PREPARE], 5, sizeof tiny_f, &tiny_f, error)) &&
+         ks_kernel_set_arg (s->k[KS_GAUSS_BWD], 4, sizeof zero, &zero, error) &&
+         ks_kernel_set_arg_buffer (s->k[KS_GAUSS_BWD], 5, s->info, error) &&
+         ks_kernel_set_arg (s->k[KS_GAUSS_BWD], 6, sizeof zero, &zero, error);
+}
+
+/* The launches of ks-gauss.c's fixed range with no local size, in the same
+ * order and shapes; here so that the very same sequence can be enqueued
+ * once into a graph and replayed (the solver re-creates its buffers per
+ * solve, which a recorded graph cannot follow). */
+static gboolean
+sequence_enqueue (Sequence *s,
+                  guint    *out_launches,
+                  GError  **error)
+{
+  const gsize rows = s->n, cols = (gsize) s->n + 1, one = 1;
+  const gsize fwd_global[2] = { cols, rows };
+  guint launches = 0;
+
+  for (int k = 0; k <= s->n - 2; k++, launches += 2)
+    if (!ks_kernel_set_arg (s->k[KS_GAUSS_FWD_PRE], 3, sizeof k, &k, error) ||
+        !ks_runtime_launch (s->rt, s->k[KS_GAUSS_FWD_PRE], 1, &rows, NULL, error) ||
+        !ks_kernel_set_arg (s->k[KS_GAUSS_FWD], 3, sizeof k, &k, error) ||
+        !ks_runtime_launch (s->rt, s->k[KS_GAUSS_FWD], 2, fwd_global, NULL, error))
+      return FALSE;
+  for (int k = s->n - 1; k >= 0; k--, launches += 2)
+    if (!ks_kernel_set_arg (s->k[KS_GAUSS_BWD_PREPARE], 3, sizeof k, &k, error) ||
+        !ks_runtime_launch (s->rt, s->k[KS_GAUSS_BWD_PREPARE], 1, &one, &one, error) ||
+        !ks_kernel_set_arg (s->k[KS_GAUSS_BWD], 3, sizeof k, &k, error) ||
+        !ks_runtime_launch (s->rt, s->k[KS_GAUSS_BWD], 1, &rows, NULL, error))
+      return FALSE;
+  *out_launches = launches;
+  return TRUE;
+}
+
+static double
+sequence_residual (Sequence             *s,
+                   const KsLinearSystem *sys,
+                   GError              **error)
+{
+  g_autofree void *hx = g_malloc (sys->n * s->rs);
+  g_autofree double *x = g_new (double, sys->n);
+
+  if (!ks_runtime_read (s->rt, s->x, 0, sys->n * s->rs, hx, error))
+    return -1.0;
+  for (guint i = 0; i < sys->n; i++)
+    x[i] = s->rs == sizeof (double) ? ((double *) hx)[i] : ((float *) hx)[i];
+  return ks_linear_system_residual (sys, x);
+}
+
+/* One stream run: fresh matrix, then only the launches on the clock. */
+static gboolean
+stream_once (Sequence *s,
+             gboolean  timed,
+             double   *wall_ms,
+             double   *kernels_ms,
+             guint    *launches,
+             GError  **error)
+{
+  gint64 t0;
+
+  if (!ks_runtime_write (s->rt, s->a, 0, s->a_size, s->host_a, error))
+    return FALSE;
+  for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
+    ks_kernel_reset_timing (s->k[i]);
+  ks_runtime_set_timing (s->rt, timed);
+  t0 = g_get_monotonic_time ();
+  if (!sequence_enqueue (s, launches, error) || !ks_runtime_finish (s->rt, error))
+    return FALSE;
+  *wall_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  *kernels_ms = 0.0;
+  if (!ks_runtime_collect_timings (s->rt, error))
+    return FALSE;
+  for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
+    *kernels_ms += ks_kernel_get_time_ns (s->k[i]) / 1e6;
+  return TRUE;
+}
+
+static gboolean
+graph_runs (Sequence             *s,
+            const KsLinearSystem *sys,
+            guint                 reps,
+            KsLaunchOverhead     *out,
+            GError              **error)
+{
+  g_autoptr(KsGraph) graph = NULL;
+  g_autofree double *times = g_new0 (double, reps);
+  guint launches = 0;
+  gint64 t0;
+
+  t0 = g_get_monotonic_time ();
+  if (!ks_runtime_capture_begin (s->rt, error))
+    return FALSE;
+  if (!sequence_enqueue (s, &launches, error))
+    {
+      g_autoptr(KsGraph) partial = ks_runtime_capture_end (s->rt, NULL);
+      return FALSE;
+    }
+  if (!(graph = ks_runtime_capture_end (s->rt, error)))
+    return FALSE;
+  out->capture_ms = (g_get_monotonic_time () - t0) / 1000.0;
+
+  /* One untimed replay first (the first launch of a graph uploads it). */
+  for (guint r = 0; r <= reps; r++)
+    {
+      if (!ks_runtime_write (s->rt, s->a, 0, s->a_size, s->host_a, error))
+        return FALSE;
+      t0 = g_get_monotonic_time ();
+      if (!ks_graph_launch (graph, error) || !ks_runtime_finish (s->rt, error))
+        return FALSE;
+      if (r > 0)
+        times[r - 1] = (g_get_monotonic_time () - t0) / 1000.0;
+    }
+  out->graph_residual = sequence_residual (s, sys, error);
+  if (out->graph_residual < 0)
+    return FALSE;
+  out->graph_ms = ks_bench_median (times, reps);
+  out->graph_overhead_us = out->graph_ms * 1000.0 / out->launches;
+  out->gain = out->graph_ms > 0 ? out->stream_ms / out->graph_ms : 0.0;
+  out->have_graph = TRUE;
+  return TRUE;
+}
+
+gboolean
+ks_bench_launch_overhead (KsDevice         *device,
+                          KsPrecision       precision,
+                          guint             n,
+                          guint             reps,
+                          KsLaunchOverhead *out,
+                          GError          **error)
+{
+  g_autoptr(KsLinearSystem) sys = NULL;
+  g_autofree double *walls = NULL;
+  g_autofree double *kernels = NULL;
+  Sequence s = { 0 };
+  double ignored;
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (KS_IS_DEVICE (device), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  memset (out, 0, sizeof *out);
+  out->n = n;
+  reps = MAX (reps, 1);
+  walls = g_new0 (double, reps);
+  kernels = g_new0 (double, reps);
+  if (!need_runtime_backend (device, error) ||
+      !(sys = ks_linear_system_new_random (n, 1, error)) ||
+      !sequence_init (&s, device, precision, sys, error))
+    goto out;
+
+  /* Warm-up, then the device time per launch with events, then the wall
+   * time without them (events cost launches of their own). */
+  if (!stream_once (&s, TRUE, &ignored, &ignored, &out->launches, error))
+    goto out;
+  for (guint r = 0; r < reps; r++)
+    if (!stream_once (&s, TRUE, &ignored, &kernels[r], &out->launches, error) ||
+        !stream_once (&s, FALSE, &walls[r], &ignored, &out->launches, error))
+      goto out;
+  out->stream_residual = sequence_residual (&s, sys, error);
+  if (out->stream_residual < 0)
+    goto out;
+  out->stream_ms = ks_bench_median (walls, reps);
+  out->kernels_ms = ks_bench_median (kernels, reps);
+  out->overhead_us = out->stream_ms * 1000.0 / out->launches;
+
+  if (ks_device_get_backend (device) == KS_BACKEND_CUDA && !graph_runs (&s, sys, reps, out, error))
+    goto out;
+  ok = TRUE;
+
+out:
+  sequence_clear (&s);
+  return ok;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-bench-probes.h: two measurements of a device that the benchmarks and
+ * the device list need: its memory bandwidth (copy and triad kernels, after
+ * BabelStream), and what one kernel launch costs beyond the kernel itself,
+ * with and without CUDA Graphs, for the Gauss method's ~4n launches. */
+#pragma once
+
+#include "ks-device.h"
+#include "ks-gauss.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  double copy_gbs;    /* 2 x bytes of one array / best time of copy */
+  double triad_gbs;   /* 3 x bytes of one array / best time of triad */
+  gsize  elements;    /* per array */
+  guint  reps;
+} KsBandwidth;
+
+/* Runs kernels/stream.cl on device (OpenCL or CUDA; the host backend is
+ * KS_COMPUTE_ERROR_UNSUPPORTED) over three arrays of elements floats
+ * (0 = a size chosen for the device: 64 Mi on a GPU, 8 Mi elsewhere), best
+ * of reps, and stores the triad figure in the device's info (bandwidth_gbs). */
+gboolean ks_bench_bandwidth (KsDevice    *device,
+                             gsize        elements,
+                             guint        reps,
+                             KsBandwidth *out,
+                             GError     **error);
+
+typedef struct {
+  guint  n;
+  guint  launches;         /* of one solve */
+  double stream_ms;        /* launches enqueued one by one, no timing events; median */
+  double kernels_ms;       /* device time of the same launches (events); median.  On CUDA
+                            * the two events around each launch cost ~1-2 us of device
+                            * time themselves, so at small n this exceeds stream_ms. */
+  double overhead_us;      /* stream_ms / launches: what one launch costs in the stream
+                            * when the kernels are trivial (small n) */
+  gboolean have_graph;     /* CUDA only */
+  double capture_ms;       /* recording + instantiating the graph, once */
+  double graph_ms;         /* one replay of the graph; median */
+  double graph_overhead_us;  /* graph_ms / launches */
+  double gain;             /* stream_ms / graph_ms */
+  double stream_residual;  /* both ways must solve the system */
+  double graph_residual;
+} KsLaunchOverhead;
+
+/* The paper's launch sequence (fixed range, local size chosen by the driver,
+ * or by the occupancy API on CUDA) for a system of size n, run reps times
+ * each way.  Only the launches are timed: the upload happens before. */
+gboolean ks_bench_launch_overhead (KsDevice         *device,
+                                   KsPrecision       precision,
+                                   guint             n,
+                                   guint             reps,
+                                   KsLaunchOverhead *out,
+                                   GError          **error);
+
+/* Bytes the forward update kernel (gauss_fwd) reads and writes over a whole
+ * fixed-range solve: each updated element is read and written once; the
+ * pivot row and the multipliers are reused from cache and not counted. */
+double   ks_bench_gauss_fwd_bytes (guint        n,
+                                   KsPrecision  precision);
+
+/* Sorts values in place and returns their median (0 when n = 0). */
+double   ks_bench_median          (double      *values,
+                                   guint        n);
+
+G_END_DECLS

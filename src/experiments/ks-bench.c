@@ -1,0 +1,424 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ks-bench"
+
+#include "ks-bench.h"
+#include "ks-bench-probes.h"
+#include "ks-compute-error.h"
+
+#ifdef KS_HAVE_CUDA
+#include "ks-cuda.h"
+#endif
+#ifdef KS_HAVE_LAPACKE
+#include <lapacke.h>
+#endif
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+static const char *method_names[KS_BENCH_N_METHODS] = {
+  "kernels, OpenCL GPU", "kernels, CUDA", "cuSOLVER getrf+getrs", "LAPACK gesv (host)", "kernels, PoCL CPU",
+};
+
+const char *
+ks_bench_method_to_string (KsBenchMethod method)
+{
+  g_return_val_if_fail (method < KS_BENCH_N_METHODS, NULL);
+  return method_names[method];
+}
+
+void
+ks_bench_row_free (KsBenchRow *row)
+{
+  if (row == NULL)
+    return;
+  g_free (row->device);
+  g_free (row->skipped);
+  g_free (row);
+}
+
+/* The device each method runs on, or NULL with the reason. */
+static KsDevice *
+find_device (KsDeviceList  *list,
+             KsBenchMethod  method,
+             char         **why)
+{
+  KsBackend backend = method == KS_BENCH_CUDA || method == KS_BENCH_CUSOLVER ? KS_BACKEND_CUDA
+                    : method == KS_BENCH_LAPACK ? KS_BACKEND_HOST : KS_BACKEND_OPENCL;
+  KsDeviceType type = method == KS_BENCH_OPENCL_CPU || method == KS_BENCH_LAPACK ? KS_DEVICE_TYPE_CPU
+                                                                                 : KS_DEVICE_TYPE_GPU;
+
+  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
+    {
+      KsDevice *d = ks_device_list_get_device (list, i);
+      if (ks_device_get_backend (d) == backend && ks_device_get_info (d)->type == type)
+        return d;
+    }
+
+  if (backend == KS_BACKEND_CUDA)
+    {
+      for (const char * const *n = ks_device_list_get_notes (list); *n; n++)
+        if (g_str_has_prefix (*n, "CUDA:"))
+          {
+            *why = g_strdup (*n);
+            return NULL;
+          }
+    }
+  *why = g_strdup (method == KS_BENCH_OPENCL_GPU ? "no OpenCL GPU on this machine"
+                                                 : "no OpenCL CPU device (install pocl-opencl-icd)");
+  return NULL;
+}
+
+typedef struct {
+  KsBenchMethod  method;
+  KsDevice      *device;
+  KsGaussSolver *solver;     /* kernel methods */
+  char          *skipped;    /* set once: every size gets the same reason */
+} Method;
+
+static void
+method_clear (Method *m)
+{
+  g_clear_pointer (&m->solver, ks_gauss_solver_free);
+  g_clear_pointer (&m->skipped, g_free);
+}
+
+static gboolean
+is_kernel_method (KsBenchMethod method)
+{
+  return method == KS_BENCH_OPENCL_GPU || method == KS_BENCH_CUDA || method == KS_BENCH_OPENCL_CPU;
+}
+
+static void
+method_prepare (Method            *m,
+                KsDeviceList      *list,
+                const KsBenchSpec *spec)
+{
+  g_autoptr(GError) error = NULL;
+
+#ifndef KS_HAVE_LAPACKE
+  if (m->method == KS_BENCH_LAPACK)
+    {
+      m->skipped = g_strdup ("built without LAPACKE (install liblapacke-dev and libopenblas-dev)");
+      return;
+    }
+#endif
+#ifndef KS_HAVE_CUDA
+  if (m->method == KS_BENCH_CUDA || m->method == KS_BENCH_CUSOLVER)
+    {
+      m->skipped = g_strdup ("CUDA is not built into this binary (meson option cuda)");
+      return;
+    }
+#endif
+  if (!(m->device = find_device (list, m->method, &m->skipped)))
+    return;
+  if (!is_kernel_method (m->method))
+    return;
+  if (!(m->solver = ks_gauss_solver_new (m->device, spec->precision, &error)))
+    {
+      m->skipped = g_strdup (error->message);
+      return;
+    }
+  if (spec->measure_bandwidth)
+    {
+      KsBandwidth bw;
+      /* A bandwidth that cannot be measured leaves the fraction blank; the times still count. */
+      if (!ks_bench_bandwidth (m->device, 0, 10, &bw, &error))
+        g_warning ("Bandwidth of %s not measured: %s", ks_device_get_name (m->device), error->message);
+    }
+}
+
+#ifdef KS_HAVE_LAPACKE
+static gboolean
+lapack_solve (const KsLinearSystem *sys,
+              KsPrecision           precision,
+              double               *x,
+              double               *wall_ms,
+              GError              **error)
+{
+  const int n = (int) sys->n;
+  const gsize nn = (gsize) n * n;
+  g_autofree int *ipiv = g_new (int, n);
+  lapack_int info;
+  gint64 t0;
+
+  /* Conversion into the solver's precision is part of what a caller pays. */
+  t0 = g_get_monotonic_time ();
+  if (precision == KS_PRECISION_DOUBLE)
+    {
+      g_autofree double *a = g_memdup2 (sys->a, nn * sizeof (double));
+      memcpy (x, sys->b, n * sizeof (double));
+      info = LAPACKE_dgesv (LAPACK_ROW_MAJOR, n, 1, a, n, ipiv, x, 1);
+    }
+  else
+    {
+      g_autofree float *a = g_new (float, nn);
+      g_autofree float *b = g_new (float, n);
+      for (gsize i = 0; i < nn; i++)
+        a[i] = (float) sys->a[i];
+      for (int i = 0; i < n; i++)
+        b[i] = (float) sys->b[i];
+      info = LAPACKE_sgesv (LAPACK_ROW_MAJOR, n, 1, a, n, ipiv, b, 1);
+      for (int i = 0; i < n; i++)
+        x[i] = b[i];
+    }
+  *wall_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  if (info != 0)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
+                   "LAPACK gesv returned info = %d (%s)", (int) info,
+                   info > 0 ? "U is exactly singular" : "an illegal argument");
+      return FALSE;
+    }
+  return TRUE;
+}
+#endif
+
+/* One solve by method m; fills wall, device and fwd times, the residual. */
+static gboolean
+solve_once (Method               *m,
+            const KsLinearSystem *sys,
+            KsPrecision           precision,
+            double               *x,
+            KsBenchRow           *r,
+            GError              **error)
+{
+  switch (m->method)
+    {
+    case KS_BENCH_OPENCL_GPU:
+    case KS_BENCH_CUDA:
+    case KS_BENCH_OPENCL_CPU:
+      {
+        const KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 };
+        KsGaussResult res;
+
+        if (!ks_gauss_solver_solve (m->solver, sys, &params, NULL, x, &res, error))
+          return FALSE;
+        r->wall_ms = res.wall_ms;
+        r->device_ms = res.kernels_total_ms;
+        r->fwd_ms = res.kernel_ms[KS_GAUSS_FWD];
+        r->fwd_local[0] = res.fwd_local[0];
+        r->fwd_local[1] = res.fwd_local[1];
+        return TRUE;
+      }
+    case KS_BENCH_CUSOLVER:
+#ifdef KS_HAVE_CUDA
+      return ks_cuda_dense_solve (m->device, precision == KS_PRECISION_DOUBLE, sys->n, sys->a, sys->b,
+                                  x, &r->device_ms, &r->wall_ms, error);
+#else
+      break;
+#endif
+    case KS_BENCH_LAPACK:
+#ifdef KS_HAVE_LAPACKE
+      return lapack_solve (sys, precision, x, &r->wall_ms, error);
+#else
+      break;
+#endif
+    default:
+      break;
+    }
+  g_assert_not_reached ();
+  return FALSE;
+}
+
+/* warm-up + reps solves; medians of the times, the worst residual. */
+static void
+measure (Method               *m,
+         const KsLinearSystem *sys,
+         const KsBenchSpec    *spec,
+         KsBenchRow           *row)
+{
+  const guint reps = MAX (spec->reps, 1);
+  g_autofree double *wall = g_new0 (double, reps);
+  g_autofree double *dev = g_new0 (double, reps);
+  g_autofree double *fwd = g_new0 (double, reps);
+  g_autofree double *x = g_new0 (double, sys->n);
+  g_autoptr(GError) error = NULL;
+
+  for (guint r = 0; r < spec->warmup + reps; r++)
+    {
+      KsBenchRow once = { 0 };
+
+      if (!solve_once (m, sys, spec->precision, x, &once, &error))
+        {
+          row->skipped = g_strdup_printf ("failed: %s", error->message);
+          return;
+        }
+      if (r < spec->warmup)
+        continue;
+      wall[r - spec->warmup] = once.wall_ms;
+      dev[r - spec->warmup] = once.device_ms;
+      fwd[r - spec->warmup] = once.fwd_ms;
+      row->fwd_local[0] = once.fwd_local[0];
+      row->fwd_local[1] = once.fwd_local[1];
+      row->residual = MAX (row->residual, ks_linear_system_residual (sys, x));
+    }
+  row->wall_ms = ks_bench_median (wall, reps);
+  row->device_ms = ks_bench_median (dev, reps);
+  row->fwd_ms = ks_bench_median (fwd, reps);
+  if (is_kernel_method (m->method) && row->fwd_ms > 0)
+    {
+      row->fwd_gbs = ks_bench_gauss_fwd_bytes (sys->n, spec->precision) / (row->fwd_ms * 1e6);
+      row->bandwidth_gbs = ks_device_get_info (m->device)->bandwidth_gbs;
+      row->fraction = row->bandwidth_gbs > 0 ? row->fwd_gbs / row->bandwidth_gbs : 0.0;
+    }
+}
+
+/* Ratios against cuSOLVER where it ran, else against LAPACK. */
+static void
+fill_ratios (KsBenchRow **rows)
+{
+  const KsBenchRow *ref = !rows[KS_BENCH_CUSOLVER]->skipped ? rows[KS_BENCH_CUSOLVER]
+                        : !rows[KS_BENCH_LAPACK]->skipped ? rows[KS_BENCH_LAPACK] : NULL;
+
+  for (guint i = 0; i < KS_BENCH_N_METHODS; i++)
+    if (ref && !rows[i]->skipped && ref->wall_ms > 0)
+      rows[i]->ratio = rows[i]->wall_ms / ref->wall_ms;
+}
+
+GPtrArray *
+ks_bench_gauss (KsDeviceList      *list,
+                const guint       *sizes,
+                guint              n_sizes,
+                const KsBenchSpec *spec,
+                GError           **error)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func ((GDestroyNotify) ks_bench_row_free);
+  Method methods[KS_BENCH_N_METHODS] = { 0 };
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (KS_IS_DEVICE_LIST (list), NULL);
+  g_return_val_if_fail (sizes != NULL && spec != NULL, NULL);
+
+  for (guint i = 0; i < KS_BENCH_N_METHODS; i++)
+    {
+      methods[i].method = i;
+      method_prepare (&methods[i], list, spec);
+    }
+
+  for (guint s = 0; s < n_sizes && ok; s++)
+    {
+      g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (sizes[s], spec->seed, error);
+      KsBenchRow *size_rows[KS_BENCH_N_METHODS];
+
+      if (sys == NULL)
+        {
+          ok = FALSE;
+          break;
+        }
+      for (guint i = 0; i < KS_BENCH_N_METHODS; i++)
+        {
+          KsBenchRow *row = g_new0 (KsBenchRow, 1);
+
+          row->method = i;
+          row->n = sizes[s];
+          if (methods[i].device)
+            row->device = g_strdup_printf ("%s (%s)", ks_device_get_name (methods[i].device),
+                                           ks_device_get_id (methods[i].device));
+          if (methods[i].skipped)
+            row->skipped = g_strdup (methods[i].skipped);
+          else
+            measure (&methods[i], sys, spec, row);
+          size_rows[i] = row;
+          g_ptr_array_add (rows, row);
+        }
+      fill_ratios (size_rows);
+    }
+
+  for (guint i = 0; i < KS_BENCH_N_METHODS; i++)
+    method_clear (&methods[i]);
+  return ok ? g_steal_pointer (&rows) : NULL;
+}
+
+gboolean
+ks_bench_write_csv (GPtrArray   *rows,
+                    const char  *path,
+                    GError     **error)
+{
+  g_autoptr(GString) s = g_string_new ("n,method,device,wall_ms,device_ms,ratio,residual,fwd_ms,fwd_gbs,"
+                                       "bandwidth_gbs,fraction,fwd_local0,fwd_local1,skipped\n");
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const KsBenchRow *r = g_ptr_array_index (rows, i);
+      g_autofree char *device = g_strdup (r->device ? r->device : "");
+      g_autofree char *skipped = g_strdup (r->skipped ? r->skipped : "");
+
+      /* Quotes in free text would break the quoting. */
+      g_strdelimit (device, "\"", '\'');
+      g_strdelimit (skipped, "\"\n", '\'');
+      g_string_append_printf (s, "%u,\"%s\",\"%s\",%.6g,%.6g,%.6g,%.3e,%.6g,%.6g,%.6g,%.4f,%u,%u,\"%s\"\n",
+                              r->n, ks_bench_method_to_string (r->method), device, r->wall_ms, r->device_ms,
+                              r->ratio, r->residual, r->fwd_ms, r->fwd_gbs, r->bandwidth_gbs, r->fraction,
+                              r->fwd_local[0], r->fwd_local[1], skipped);
+    }
+  /* The C locale's decimal point, whatever the user's. */
+  return g_file_set_contents (path, s->str, s->len, error);
+}
+
+gboolean
+ks_bench_write_json (GPtrArray         *rows,
+                     const KsBenchSpec *spec,
+                     const char        *command,
+                     const char        *path,
+                     GError           **error)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *date = g_date_time_format_iso8601 (now);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "format");
+  json_builder_add_int_value (b, 1);
+  json_builder_set_member_name (b, "experiment");
+  json_builder_add_string_value (b, "bench-gauss");
+  json_builder_set_member_name (b, "date");
+  json_builder_add_string_value (b, date);
+  json_builder_set_member_name (b, "command");
+  json_builder_add_string_value (b, command ? command : "");
+  json_builder_set_member_name (b, "precision");
+  json_builder_add_string_value (b, ks_precision_to_string (spec->precision));
+  json_builder_set_member_name (b, "warmup");
+  json_builder_add_int_value (b, spec->warmup);
+  json_builder_set_member_name (b, "reps");
+  json_builder_add_int_value (b, spec->reps);
+  json_builder_set_member_name (b, "rows");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const KsBenchRow *r = g_ptr_array_index (rows, i);
+
+      json_builder_begin_object (b);
+#define NUM(k, v) do { json_builder_set_member_name (b, k); json_builder_add_double_value (b, v); } while (0)
+      json_builder_set_member_name (b, "n");
+      json_builder_add_int_value (b, r->n);
+      json_builder_set_member_name (b, "method");
+      json_builder_add_string_value (b, ks_bench_method_to_string (r->method));
+      json_builder_set_member_name (b, "device");
+      json_builder_add_string_value (b, r->device);
+      json_builder_set_member_name (b, "skipped");
+      json_builder_add_string_value (b, r->skipped);
+      if (!r->skipped)
+        {
+          NUM ("wall_ms", r->wall_ms);
+          NUM ("device_ms", r->device_ms);
+          NUM ("ratio", r->ratio);
+          NUM ("residual", r->residual);
+          NUM ("fwd_ms", r->fwd_ms);
+          NUM ("fwd_gbs", r->fwd_gbs);
+          NUM ("bandwidth_gbs", r->bandwidth_gbs);
+          NUM ("fraction", r->fraction);
+        }
+#undef NUM
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  return json_generator_to_file (gen, path, error);
+}

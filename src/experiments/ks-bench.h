@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-bench.h: "bench gauss": the same systems solved, in one run, by the
+ * paper's kernels on every kind of device there is (NVIDIA OpenCL, CUDA,
+ * PoCL) and by the libraries a user would call instead (cuSOLVER on the
+ * GPU, LAPACK's gesv from OpenBLAS on the host), so that the distance of
+ * the paper's method from the library and from the memory's limit shows. */
+#pragma once
+
+#include "ks-device-list.h"
+#include "ks-gauss.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  KS_BENCH_OPENCL_GPU,   /* the kernels through a GPU's OpenCL (NVIDIA's) */
+  KS_BENCH_CUDA,         /* the same kernels through NVRTC + CUDA */
+  KS_BENCH_CUSOLVER,     /* getrf + getrs */
+  KS_BENCH_LAPACK,       /* sgesv / dgesv on the host (OpenBLAS) */
+  KS_BENCH_OPENCL_CPU,   /* the kernels on the CPU through PoCL */
+  KS_BENCH_N_METHODS
+} KsBenchMethod;
+
+const char *ks_bench_method_to_string (KsBenchMethod method);
+
+typedef struct {
+  KsBenchMethod method;
+  guint   n;
+  char   *device;         /* name and id; NULL when skipped before a device was found */
+  char   *skipped;        /* why this method did not run; NULL when it ran */
+  double  wall_ms;        /* upload + solve + download, median */
+  double  device_ms;      /* device time of the solve (events), median; 0 on the host */
+  double  ratio;          /* wall_ms / the reference's wall_ms (cuSOLVER, else LAPACK) */
+  double  residual;       /* ||Ax-b|| / ||b||, worst of the repetitions */
+  double  fwd_ms;         /* the update kernel gauss_fwd's device time; kernels only */
+  double  fwd_gbs;        /* bytes it moved / fwd_ms */
+  double  bandwidth_gbs;  /* the device's measured triad bandwidth; 0 = not measured */
+  double  fraction;       /* fwd_gbs / bandwidth_gbs */
+  guint   fwd_local[2];   /* the update kernel's work-group */
+} KsBenchRow;
+
+typedef struct {
+  KsPrecision precision;
+  guint       warmup;
+  guint       reps;
+  guint32     seed;
+  gboolean    measure_bandwidth;   /* run the triad probe on each kernel device */
+} KsBenchSpec;
+
+/* Runs every method on every size; a method that cannot run here (no such
+ * device, no library) gives one row per size with the reason.  Fails only
+ * when a size cannot even be generated.  Rows: size-major, method order. */
+GPtrArray  *ks_bench_gauss            (KsDeviceList       *list,
+                                       const guint        *sizes,
+                                       guint               n_sizes,
+                                       const KsBenchSpec  *spec,
+                                       GError            **error);
+void        ks_bench_row_free         (KsBenchRow *row);
+
+gboolean    ks_bench_write_csv        (GPtrArray   *rows,
+                                       const char  *path,
+                                       GError     **error);
+gboolean    ks_bench_write_json       (GPtrArray   *rows,
+                                       const KsBenchSpec *spec,
+                                       const char  *command,
+                                       const char  *path,
+                                       GError     **error);
+
+G_END_DECLS

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ks-experiments"
+
+#include "ks-reference.h"
+
+#include <string.h>
+
+const char *
+ks_reference_dir (void)
+{
+  const char *env = g_getenv ("KERNELSCOPE_REFERENCE_DIR");
+
+  if (env && *env)
+    return env;
+  if (g_file_test (KS_REFERENCE_DIR, G_FILE_TEST_IS_DIR))
+    return KS_REFERENCE_DIR;
+  if (g_file_test (KS_SOURCE_REFERENCE_DIR, G_FILE_TEST_IS_DIR))
+    return KS_SOURCE_REFERENCE_DIR;
+  return NULL;
+}
+
+char *
+ks_reference_label (const KsResults *results)
+{
+  const char *backend;
+
+  g_return_val_if_fail (results != NULL, NULL);
+
+  /* The device id says the backend; the platform name says whose OpenCL. */
+  if (results->device_id && g_str_has_prefix (results->device_id, "cuda:"))
+    backend = "CUDA";
+  else if (results->platform && strstr (results->platform, "NVIDIA"))
+    backend = "NVIDIA OpenCL";
+  else
+    backend = results->platform ? results->platform : "?";
+  return g_strdup_printf ("recorded: %s (%s)", results->device_name ? results->device_name : "?", backend);
+}
+
+void
+ks_reference_free (KsReference *reference)
+{
+  if (reference == NULL)
+    return;
+  g_free (reference->path);
+  g_free (reference->label);
+  g_free (reference->date);
+  g_free (reference->command);
+  g_free (reference);
+}
+
+static int
+compare_path (gconstpointer a,
+              gconstpointer b)
+{
+  const KsReference *x = *(KsReference * const *) a, *y = *(KsReference * const *) b;
+  return strcmp (x->path, y->path);
+}
+
+GPtrArray *
+ks_reference_list (void)
+{
+  GPtrArray *list = g_ptr_array_new_with_free_func ((GDestroyNotify) ks_reference_free);
+  const char *dir_path = ks_reference_dir ();
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (dir_path == NULL || !(dir = g_dir_open (dir_path, 0, NULL)))
+    return list;
+
+  while ((name = g_dir_read_name (dir)))
+    {
+      g_autofree char *path = NULL;
+      g_autoptr(KsResults) r = NULL;
+      g_autoptr(GError) error = NULL;
+      KsReference *ref;
+
+      if (!g_str_has_suffix (name, ".json"))
+        continue;
+      path = g_build_filename (dir_path, name, NULL);
+      /* Only runs of the sweep engine can be overlaid; the benchmark tables
+       * and device lists recorded beside them are not runs. */
+      if (strstr (name, "-bench-") || g_str_has_suffix (name, "-devices.json"))
+        continue;
+      if (!(r = ks_results_load_json (path, &error)))
+        {
+          g_warning ("Recorded run %s left out: %s", path, error->message);
+          continue;
+        }
+      ref = g_new0 (KsReference, 1);
+      ref->path = g_steal_pointer (&path);
+      ref->label = ks_reference_label (r);
+      ref->kind = r->kind;
+      ref->local = r->local;
+      ref->wg = r->wg;
+      ref->n_points = r->points->len;
+      ref->date = g_strdup (r->date);
+      ref->command = g_strdup (r->command);
+      g_ptr_array_add (list, ref);
+    }
+  g_ptr_array_sort (list, compare_path);
+  return list;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-reference.h: runs recorded on real GPUs and shipped with the app
+ * (data/reference/, installed to $datadir/kernelscope/reference), so that a
+ * machine without a GPU can draw them beside its own curves, labelled as
+ * recorded.  The CLI's --overlay and the GUI's plot pages use the same list. */
+#pragma once
+
+#include "ks-results.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char            *path;        /* the JSON file */
+  char            *label;       /* "recorded: NVIDIA H200 (CUDA)" */
+  KsExperimentKind kind;        /* gauss-size or gauss-wg: which plots it fits */
+  KsLocalPolicy    local;
+  guint            wg;
+  guint            n_points;
+  char            *date;
+  char            *command;
+} KsReference;
+
+/* Where the recorded runs are: $KERNELSCOPE_REFERENCE_DIR, else the
+ * installed folder, else the source tree's data/reference (an uninstalled
+ * build); NULL if none exists. */
+const char  *ks_reference_dir   (void);
+
+/* Every recorded run (JSON) in ks_reference_dir(), sorted by file name; an
+ * empty array where there are none.  A damaged file is left out, with a
+ * warning, rather than hiding the others. */
+GPtrArray   *ks_reference_list  (void);
+void         ks_reference_free  (KsReference *reference);
+
+/* "recorded: NVIDIA H200 (CUDA)": the label every overlay carries. */
+char        *ks_reference_label (const KsResults *results);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsReference, ks_reference_free)
+
+G_END_DECLS

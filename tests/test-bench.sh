@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# kernelscope-cli bench and --overlay, end to end, on what CI has: PoCL and
+# host LAPACK.  Methods that need a GPU must appear as skipped with a reason.
+# No timing is asserted, only that numbers are there and sane.
+#
+# Usage: test-bench.sh /abs/path/to/kernelscope-cli
+set -u
+CLI=${1:?usage: $0 /path/to/kernelscope-cli}
+T=$(mktemp -d "${TMPDIR:-/tmp}/ks-test-bench.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$T/pocl-cache}
+cd "$T" || exit 1
+N=0; FAILED=0
+
+check () {  # description, command...
+  N=$((N + 1))
+  if "${@:2}" >"$T/out.$N" 2>&1; then echo "ok $N - $1"
+  else echo "not ok $N - $1"; sed 's/^/# /' "$T/out.$N"; FAILED=1; fi
+}
+
+check "bench gauss runs on PoCL and the host" \
+  "$CLI" bench gauss --sizes 48,96 --reps 1 --csv b.csv --json b.json
+check "the table names every method" \
+  grep -q "kernels, PoCL CPU" "$T/out.1"
+check "GPU methods are skipped with a reason where there is none" bash -c '
+  if grep -q "cuda:" out.1; then exit 0; fi
+  grep -E "kernels, CUDA +skipped: ." out.1 && grep -E "cuSOLVER.*skipped: ." out.1'
+check "CSV: 5 methods x 2 sizes, residuals small where a method ran" python3 - <<'PY'
+import csv
+rows = list(csv.DictReader(open("b.csv")))
+assert len(rows) == 10, rows
+ran = [r for r in rows if not r["skipped"]]
+assert any(r["method"] == "kernels, PoCL CPU" for r in ran)
+for r in ran:
+    assert float(r["wall_ms"]) > 0 and float(r["residual"]) < 1e-3, r
+    if r["method"].startswith("kernels"):
+        assert 0 < float(r["fraction"]) < 5, r
+PY
+check "JSON records the command" python3 -c '
+import json; d = json.load(open("b.json")); assert d["command"].startswith("kernelscope-cli bench gauss"); assert len(d["rows"]) == 10'
+check "bench bandwidth measures the PoCL device" bash -c "'$CLI' bench bandwidth --mib 8 --reps 2 | grep -E 'opencl:0:0 +[0-9.]+ +[0-9.]+'"
+check "bench launch reports launches and a residual" bash -c "'$CLI' bench launch -d opencl:0:0 --sizes 20 --reps 1 | grep -E 'opencl:0:0 +20 +78 '"
+check "bench with an unknown kind is a usage error" bash -c "'$CLI' bench nonsense; [ \$? -eq 2 ]"
+check "devices has a CUDA line" bash -c "'$CLI' devices | grep -E '^note: CUDA: .'"
+check "plot --list-recorded lists the shipped H200 runs" bash -c "'$CLI' plot --list-recorded | grep -q 'recorded: NVIDIA H200 (CUDA)'"
+check "run --overlay draws a recorded curve" bash -c "
+  '$CLI' run gauss-size -d opencl:0:0 --from 60 --to 64 --reps 1 --warmup 0 -q --no-table \
+     --plot o.png --overlay h200-cuda-fig2-driver.json 2>err && grep -q 'Overlay: recorded: NVIDIA H200 (CUDA)' err \
+     && [ -s o.png ]"
+check "an overlay of another experiment is refused" bash -c "
+  '$CLI' run gauss-size -d opencl:0:0 --from 60 --to 61 --reps 1 --warmup 0 -q --no-table \
+     --plot p.png --overlay h200-cuda-fig3-wg.json 2>err; [ \$? -eq 2 ] && grep -q 'gauss-wg run' err"
+check "--overlay without --plot is refused" bash -c "
+  '$CLI' run gauss-size -d opencl:0:0 --from 60 --to 61 --overlay h200-cuda-fig2-driver.json; [ \$? -eq 2 ]"
+echo "1..$N"
+exit $FAILED
