@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ks-gui"
 
 #include "ks-gui-paths.h"
+#include "ks-reference.h"
 
 #define SCHEMA_ID "org.kernelscope.Kernelscope"
 
@@ -46,10 +47,6 @@ ks_gui_locale_dir (void)
 char *
 ks_gui_reference_dir (void)
 {
-  const char *candidates[] = { KS_DATADIR "/kernelscope/reference", KS_SOURCE_DIR "/data/reference" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
-    if (g_file_test (candidates[i], G_FILE_TEST_IS_DIR))
-      return g_strdup (candidates[i]);
-  return NULL;
+  /* One place decides, for the CLI's --overlay and the app alike. */
+  return g_strdup (ks_reference_dir ());
 }

@@ -11,6 +11,7 @@
 #include "ks-results-plot.h"
 #include "ks-compute-error.h"
 #include "ks-gui-paths.h"
+#include "ks-reference.h"
 
 enum {
   COL_N, COL_WG, COL_MEDIAN, COL_MIN, COL_MAX, COL_KERNELS, COL_GROUPS, COL_RESIDUAL,
@@ -43,6 +44,8 @@ typedef struct {
   GtkWidget    *hide_one_check, *predicted_label;
   GtkWidget    *runs_list, *plot_view, *reset_zoom_button, *table_view, *add_recorded_button;
   GtkListStore *table_store;
+  GMenu        *recorded_menu;
+  gboolean      recorded_menu_filled;
 
   GPtrArray    *runs;          /* of Run, oldest first */
   Run          *live;
@@ -514,47 +517,53 @@ add_recorded_activated (GSimpleAction *action,
 }
 
 /* The runs shipped in data/reference that belong to this page's experiment,
- * each labelled by its device, backend and policy, then "Other File…". */
-static GMenuModel *
-build_recorded_menu (KsSweepPage *self)
+ * each labelled by its device, API, policy and sizes.  Read when the menu
+ * first opens, not at start-up: the recorded sweeps are megabytes of JSON. */
+static void
+fill_recorded_menu (KsSweepPage *self)
 {
-  GMenu *menu = g_menu_new ();
+  KsSweepPagePrivate *priv = ks_sweep_page_get_instance_private (self);
+  g_autoptr(GPtrArray) refs = ks_reference_list ();
   g_autoptr(GMenu) files = g_menu_new ();
-  g_autofree char *dir_path = ks_gui_reference_dir ();
-  g_autoptr(GDir) dir = dir_path ? g_dir_open (dir_path, 0, NULL) : NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
 
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    if (g_str_has_suffix (name, ".json"))
-      g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, (GCompareFunc) g_strcmp0);
-  for (guint i = 0; i < names->len; i++)
+  for (guint i = 0; i < refs->len; i++)
     {
-      const char *file = g_ptr_array_index (names, i);
-      g_autofree char *path = g_build_filename (dir_path, file, NULL);
-      g_autoptr(KsResults) r = ks_results_load_json (path, NULL);
-      g_autofree char *label = NULL;
-      g_autofree char *sizes = NULL;
-      g_autoptr(GMenuItem) item = NULL;
+      KsReference *ref = g_ptr_array_index (refs, i);
+      g_autoptr(KsResults) r = NULL;
       g_autoptr(GArray) ns = NULL;
+      g_autoptr(GMenuItem) item = NULL;
+      g_autofree char *label = NULL;
 
-      if (r == NULL || r->kind != page_kind (self) || r->points->len == 0)
+      if (ref->kind != page_kind (self) || ref->n_points == 0)
+        continue;
+      r = ks_results_load_json (ref->path, NULL);
+      if (r == NULL || r->points->len == 0)
         continue;
       ns = ks_results_get_sizes (r);
-      sizes = g_strdup_printf ("n = %u…%u", g_array_index (ns, guint, 0),
-                               g_array_index (ns, guint, ns->len - 1));
       /* TRANSLATORS: "NVIDIA H200 (OpenCL) · driver · n = 1018…2012" */
-      label = g_strdup_printf (_("%s (%s) · %s · %s"), r->device_name ? r->device_name : "?",
-                               backend_of (r), ks_local_policy_to_string (r->local), sizes);
+      label = g_strdup_printf (_("%s (%s) · %s · n = %u…%u"), r->device_name ? r->device_name : "?",
+                               backend_of (r), ks_local_policy_to_string (r->local),
+                               g_array_index (ns, guint, 0), g_array_index (ns, guint, ns->len - 1));
       item = g_menu_item_new (label, NULL);
-      g_menu_item_set_action_and_target_value (item, "sweep.add-recorded", g_variant_new_string (path));
+      g_menu_item_set_action_and_target_value (item, "sweep.add-recorded",
+                                               g_variant_new_string (ref->path));
       g_menu_append_item (files, item);
     }
   if (g_menu_model_get_n_items (G_MENU_MODEL (files)) > 0)
-    g_menu_append_section (menu, _("Recorded with Kernelscope"), G_MENU_MODEL (files));
-  g_menu_append (menu, _("Other File…"), "sweep.add-file");
-  return G_MENU_MODEL (menu);
+    g_menu_prepend_section (priv->recorded_menu, _("Recorded with Kernelscope"), G_MENU_MODEL (files));
+}
+
+static void
+recorded_button_toggled_cb (KsSweepPage *self)
+{
+  KsSweepPagePrivate *priv = ks_sweep_page_get_instance_private (self);
+
+  if (!priv->recorded_menu_filled
+      && gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (priv->add_recorded_button)))
+    {
+      priv->recorded_menu_filled = TRUE;
+      fill_recorded_menu (self);
+    }
 }
 
 static void
@@ -1134,12 +1143,17 @@ ks_sweep_page_constructed (GObject *object)
       { "add-file", add_file_activated },
     };
     g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
-    g_autoptr(GMenuModel) menu = NULL;
+    g_autoptr(GMenu) other = g_menu_new ();
 
     g_action_map_add_action_entries (G_ACTION_MAP (group), entries, G_N_ELEMENTS (entries), self);
     gtk_widget_insert_action_group (GTK_WIDGET (self), "sweep", G_ACTION_GROUP (group));
-    menu = build_recorded_menu (self);
-    gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (priv->add_recorded_button), menu);
+    priv->recorded_menu = g_menu_new ();
+    g_menu_append (other, _("Other File…"), "sweep.add-file");
+    g_menu_append_section (priv->recorded_menu, NULL, G_MENU_MODEL (other));
+    gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (priv->add_recorded_button),
+                                    G_MENU_MODEL (priv->recorded_menu));
+    g_signal_connect_swapped (priv->add_recorded_button, "toggled",
+                              G_CALLBACK (recorded_button_toggled_cb), self);
   }
 
   for (guint i = 0; i < G_N_ELEMENTS (size_only); i++)
@@ -1223,6 +1237,7 @@ ks_sweep_page_dispose (GObject *object)
   g_clear_pointer (&priv->sizes, g_array_unref);
   g_clear_pointer (&priv->wgs, g_array_unref);
   g_clear_object (&priv->device);
+  g_clear_object (&priv->recorded_menu);
   G_OBJECT_CLASS (ks_sweep_page_parent_class)->dispose (object);
 }
 
