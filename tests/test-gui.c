@@ -138,6 +138,12 @@ test_window_opens (void)
   g_assert_cmpstr (ks_device_get_id (ks_window_get_device (window)), ==, pocl_id ());
 }
 
+static gboolean
+bandwidth_known (void)
+{
+  return ks_device_get_info (ks_window_get_device (window))->bandwidth_gbs > 0;
+}
+
 static void
 test_devices_page (void)
 {
@@ -154,6 +160,14 @@ test_devices_page (void)
                       ks_device_get_info (device)->compute_units,
                       ks_device_get_info (device)->max_work_group_size, &p))
     g_assert_cmpuint (ks_devices_page_get_prediction (page), ==, p.ogs);
+  /* The bandwidth probe runs off the main thread and lands in the page. */
+  if (ks_device_get_backend (device) != KS_BACKEND_HOST)
+    {
+      ks_devices_page_measure_bandwidth (page);
+      g_assert_true (wait_for (bandwidth_known, 120));
+      g_test_message ("triad bandwidth of %s: %.1f GB/s", ks_device_get_name (device),
+                      ks_device_get_info (device)->bandwidth_gbs);
+    }
   screenshot ("devices.png");
 }
 

@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 #include "ks-ogs.h"
+#include "ks-bench-probes.h"
 
 struct _KsDevicesPage {
   KsPage        parent_instance;
@@ -20,6 +21,8 @@ struct _KsDevicesPage {
   GtkWidget    *maxwg_label;
   GtkWidget    *ogs_label;
   GtkWidget    *explain_label;
+  GtkWidget    *bandwidth_button;
+  GtkWidget    *bandwidth_spinner;
 
   KsDeviceList *devices;
   KsDevice     *selected;
@@ -58,6 +61,15 @@ create_row (gpointer item,
   gtk_widget_set_tooltip_text (box, info->name);
   gtk_widget_show_all (box);
   return box;
+}
+
+static gboolean
+measuring (KsDevicesPage *self)
+{
+  gboolean active = FALSE;
+
+  g_object_get (self->bandwidth_spinner, "active", &active, NULL);
+  return active;
 }
 
 static void
@@ -128,7 +140,14 @@ show_device (KsDevicesPage *self,
   g_autofree char *pwgsm = info->preferred_multiple
     ? g_strdup_printf ("%" G_GSIZE_FORMAT, info->preferred_multiple) : g_strdup (_("unknown"));
   g_autofree char *cc = info->cc_major >= 0 ? g_strdup_printf ("%d.%d", info->cc_major, info->cc_minor) : NULL;
-  g_autofree char *bw = info->bandwidth_gbs > 0 ? g_strdup_printf (_("%.0f GB/s (measured)"), info->bandwidth_gbs) : NULL;
+  g_autofree char *bw = info->bandwidth_gbs > 0
+    ? g_strdup_printf (_("%.0f GB/s (triad, measured here)"), info->bandwidth_gbs)
+    : g_strdup (_("not measured yet"));
+  g_autofree char *peak = info->peak_bandwidth_gbs > 0
+    ? g_strdup_printf (_("%.0f GB/s (data sheet)"), info->peak_bandwidth_gbs) : NULL;
+  g_autofree char *warp = info->warp_size > 0 ? g_strdup_printf ("%u", info->warp_size) : NULL;
+  g_autofree char *bus = info->memory_bus_bits > 0
+    ? g_strdup_printf (_("%u bits"), info->memory_bus_bits) : NULL;
   GList *children = gtk_container_get_children (GTK_CONTAINER (self->props_grid));
   int row = 0;
 
@@ -154,8 +173,16 @@ show_device (KsDevicesPage *self,
   add_prop (self, row++, _("Largest buffer"), alloc);
   add_prop (self, row++, _("Local memory"), local);
   add_prop (self, row++, _("Double precision"), info->has_fp64 ? _("yes") : _("no"));
-  if (bw != NULL)
+  if (warp != NULL)
+    add_prop (self, row++, _("Warp size"), warp);
+  if (bus != NULL)
+    add_prop (self, row++, _("Memory bus"), bus);
+  if (peak != NULL)
+    add_prop (self, row++, _("Peak bandwidth"), peak);
+  if (info->backend != KS_BACKEND_HOST)
     add_prop (self, row++, _("Memory bandwidth"), bw);
+  gtk_widget_set_sensitive (self->bandwidth_button, info->backend != KS_BACKEND_HOST
+                            && !measuring (self));
 
   self->updating = TRUE;
   gtk_label_set_text (GTK_LABEL (self->pwgsm_label), pwgsm);
@@ -187,6 +214,54 @@ use_clicked_cb (KsDevicesPage *self)
 {
   if (self->selected != NULL)
     g_signal_emit (self, signals[DEVICE_ACTIVATED], 0, self->selected);
+}
+
+static void
+bandwidth_thread (GTask        *task,
+                  gpointer      source,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  KsBandwidth bw;
+  GError *error = NULL;
+
+  /* Stores the triad figure in the device's info, where the page reads it. */
+  if (ks_bench_bandwidth (task_data, 0, 5, &bw, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+bandwidth_done_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  KsDevicesPage *self = KS_DEVICES_PAGE (source);
+  KsDevice *device = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+
+  if (self->bandwidth_spinner == NULL)   /* the window closed meanwhile */
+    return;
+  gtk_spinner_stop (GTK_SPINNER (self->bandwidth_spinner));
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    ks_page_emit_error (KS_PAGE (self), _("Could not measure the bandwidth"), error);
+  if (device == self->selected)
+    show_device (self, device);
+}
+
+static void
+bandwidth_clicked_cb (KsDevicesPage *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (self->selected == NULL)
+    return;
+  gtk_spinner_start (GTK_SPINNER (self->bandwidth_spinner));
+  gtk_widget_set_sensitive (self->bandwidth_button, FALSE);
+  task = g_task_new (self, NULL, bandwidth_done_cb, NULL);
+  g_task_set_task_data (task, g_object_ref (self->selected), g_object_unref);
+  g_task_run_in_thread (task, bandwidth_thread);
 }
 
 static void
@@ -266,6 +341,9 @@ ks_devices_page_class_init (KsDevicesPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, maxwg_label);
   gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, ogs_label);
   gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, explain_label);
+  gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, bandwidth_button);
+  gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, bandwidth_spinner);
+  gtk_widget_class_bind_template_callback (widget_class, bandwidth_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, use_clicked_cb);
@@ -306,4 +384,10 @@ guint64
 ks_devices_page_get_prediction (KsDevicesPage *self)
 {
   return self->prediction;
+}
+
+void
+ks_devices_page_measure_bandwidth (KsDevicesPage *self)
+{
+  bandwidth_clicked_cb (self);
 }

@@ -18,4 +18,7 @@ KsDevice *ks_devices_page_get_selected    (KsDevicesPage *self);
 /* The predicted optimum shown, 0 when the rule's inputs are unknown. */
 guint64   ks_devices_page_get_prediction  (KsDevicesPage *self);
 
+/* What "Measure Memory Bandwidth" does: the triad probe, off the main thread. */
+void      ks_devices_page_measure_bandwidth (KsDevicesPage *self);
+
 G_END_DECLS
