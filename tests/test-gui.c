@@ -680,6 +680,42 @@ test_dark_screenshot (void)
 
 static gboolean running (void) { return ks_window_get_running (window); }
 
+/* The device goes away mid-sweep (the OpenCL runtime's test hook makes every
+ * launch after the 600th fail as CL_DEVICE_NOT_AVAILABLE): the window says
+ * so, and the points measured before stay in the plot and the table. */
+static void
+test_device_lost (void)
+{
+  KsSweepPage *page = sweep_page ("gauss-size");
+  const KsResults *results;
+
+  if (pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) on this machine");
+      return;
+    }
+  ks_window_show_page (window, "gauss-size");
+  ks_sweep_page_set_param (page, "from", "20");
+  ks_sweep_page_set_param (page, "to", "60");
+  ks_sweep_page_set_param (page, "step", "1");
+  ks_sweep_page_set_param (page, "local", "driver");
+  ks_sweep_page_set_param (page, "reps", "1");
+  g_setenv ("KERNELSCOPE_SIMULATE_DEVICE_LOSS", "600", TRUE);
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (wait_for (not_running, 120));
+  g_unsetenv ("KERNELSCOPE_SIMULATE_DEVICE_LOSS");
+
+  results = ks_page_get_results (KS_PAGE (page));
+  g_test_message ("%s", ks_window_get_error_text (window));
+  g_assert_false (results->complete);
+  g_assert_cmpuint (results->points->len, >=, 1);
+  g_assert_cmpuint (results->points->len, <, 41);
+  g_assert_nonnull (strstr (ks_window_get_error_text (window), "error"));
+  g_assert_cmpuint (ks_plot_series_get_n_points (page_plot ("gauss-size"),
+                                                 ks_plot_get_n_series (page_plot ("gauss-size")) - 1),
+                    >=, 1);
+}
+
 /* Closing the window mid-run stops the run; the engine's callbacks that
  * arrive after the pages are gone must find nothing to touch. */
 static void
@@ -770,6 +806,7 @@ main (int argc, char **argv)
       g_test_add_func ("/gui/build-failure-shown", test_build_failure_shown);
       g_test_add_func ("/gui/wg-sweep", test_wg_sweep);
       g_test_add_func ("/gui/refused-group", test_refused_group);
+      g_test_add_func ("/gui/device-lost", test_device_lost);
       g_test_add_func ("/gui/dark-theme", test_dark_theme);
       g_test_add_func ("/gui/dark-screenshot", test_dark_screenshot);
       g_test_add_func ("/gui/translation", test_translation);
