@@ -604,6 +604,13 @@ test_wg_sweep (void)
   ks_sweep_page_set_param (page, "hide-one", "true");
   g_assert_cmpuint (total_points (page_plot ("gauss-wg")), ==, with_one - 2);
 
+  /* The keyboard zooms too: + halves the view around its middle, 0 resets. */
+  gtk_widget_grab_focus (GTK_WIDGET (view));
+  press_key (GDK_KEY_plus, 0);
+  g_assert_true (ks_plot_view_get_zoomed (view));
+  press_key (GDK_KEY_0, 0);
+  g_assert_false (ks_plot_view_get_zoomed (view));
+
   /* Fig. 6: zoom into 8..64 and back. */
   ks_plot_view_zoom (view, 8, 64);
   g_assert_true (ks_plot_view_get_zoomed (view));

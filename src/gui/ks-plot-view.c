@@ -249,6 +249,28 @@ ks_plot_view_key_press (GtkWidget   *widget,
 {
   KsPlotView *self = KS_PLOT_VIEW (widget);
 
+  /* Keyboard users zoom with + and - around the middle of the view. */
+  if (self->zoomable && self->plot != NULL
+      && (event->keyval == GDK_KEY_plus || event->keyval == GDK_KEY_KP_Add
+          || event->keyval == GDK_KEY_equal || event->keyval == GDK_KEY_minus
+          || event->keyval == GDK_KEY_KP_Subtract))
+    {
+      double w = gtk_widget_get_allocated_width (widget);
+      double h = gtk_widget_get_allocated_height (widget);
+      double a = 0, b = w, x0, x1, y, mid, half;
+      gboolean in = event->keyval != GDK_KEY_minus && event->keyval != GDK_KEY_KP_Subtract;
+
+      while (a < b && !ks_plot_device_to_data (self->plot, w, h, a, h / 2, &x0, &y))
+        a += 1;
+      while (b > a && !ks_plot_device_to_data (self->plot, w, h, b, h / 2, &x1, &y))
+        b -= 1;
+      if (b - a < MIN_DRAG)
+        return TRUE;
+      mid = (x0 + x1) / 2;
+      half = (x1 - x0) / 2 * (in ? 0.5 : 2.0);
+      ks_plot_view_zoom (self, mid - half, mid + half);
+      return TRUE;
+    }
   /* Keyboard users reset the zoom with 0 or Home, as in image viewers. */
   if ((event->keyval == GDK_KEY_0 || event->keyval == GDK_KEY_Home) && ks_plot_view_get_zoomed (self))
     {
