@@ -419,6 +419,26 @@ enqueue_solve (KsGaussSolver       *self,
 }
 
 gboolean
+ks_gauss_check_launch (KsDevice      *device,
+                       KsLaunchMode   launch,
+                       GError       **error)
+{
+  g_return_val_if_fail (KS_IS_DEVICE (device), FALSE);
+
+  /* No silent fallback to the stream: a figure labelled "graph" must be one. */
+  if (launch != KS_LAUNCH_GRAPH || ks_device_get_backend (device) == KS_BACKEND_CUDA)
+    return TRUE;
+  if (ks_device_get_backend (device) == KS_BACKEND_OPENCL)
+    g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                 "CUDA Graphs need a CUDA device; OpenCL has no graphs (%s is an OpenCL device)",
+                 ks_device_get_name (device));
+  else
+    g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                 "CUDA Graphs need a CUDA device; the host reference launches no kernels to record");
+  return FALSE;
+}
+
+gboolean
 ks_gauss_solver_check (KsGaussSolver        *self,
                        guint                 n,
                        const KsGaussParams  *params,
@@ -446,18 +466,8 @@ ks_gauss_solver_check (KsGaussSolver        *self,
       g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, "Unknown launch mode %d", params->launch);
       return FALSE;
     }
-  /* No silent fallback to the stream: a "graph" figure must be one. */
-  if (params->launch == KS_LAUNCH_GRAPH && ks_device_get_backend (self->device) != KS_BACKEND_CUDA)
-    {
-      if (ks_device_get_backend (self->device) == KS_BACKEND_OPENCL)
-        g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
-                     "CUDA Graphs need a CUDA device; OpenCL has no graphs (%s is an OpenCL device)",
-                     ks_device_get_name (self->device));
-      else
-        g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
-                     "CUDA Graphs need a CUDA device; the host reference launches no kernels to record");
-      return FALSE;
-    }
+  if (!ks_gauss_check_launch (self->device, params->launch, error))
+    return FALSE;
   if (self->rt == NULL)
     {
       /* The host: the augmented copy and the original, in double. */

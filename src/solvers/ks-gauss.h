@@ -129,6 +129,12 @@ gboolean       ks_gauss_solver_check     (KsGaussSolver        *solver,
                                           const KsGaussParams  *params,
                                           GError              **error);
 
+/* GRAPH on a device that is not CUDA: KS_COMPUTE_ERROR_UNSUPPORTED, saying
+ * why.  For callers (a sweep) that want to refuse before building anything. */
+gboolean       ks_gauss_check_launch     (KsDevice             *device,
+                                          KsLaunchMode          launch,
+                                          GError              **error);
+
 /* Solves sys; x (n values, may be NULL) receives the solution.  Checks that
  * the problem fits in device memory, that the group size is allowed, and
  * the pivots; cancellable is polled between steps. */
