@@ -25,22 +25,29 @@ check "the table names every method" \
   grep -q "kernels, PoCL CPU" "$T/out.1"
 check "GPU methods are skipped with a reason where there is none" bash -c '
   if grep -q "cuda:" out.1; then exit 0; fi
-  grep -E "kernels, CUDA +skipped: ." out.1 && grep -E "cuSOLVER.*skipped: ." out.1'
-check "CSV: 5 methods x 2 sizes, residuals small where a method ran" python3 - <<'PY'
+  grep -E "kernels, CUDA +skipped: ." out.1 && grep -E "kernels, CUDA \(graph\) +skipped: ." out.1 &&
+  grep -E "cuSOLVER.*skipped: ." out.1'
+check "CSV: 6 methods x 2 sizes, residuals small where a method ran" python3 - <<'PY'
 import csv
 rows = list(csv.DictReader(open("b.csv")))
-assert len(rows) == 10, rows
+assert len(rows) == 12, rows
+assert sum(r["method"] == "kernels, CUDA (graph)" for r in rows) == 2, rows
+assert all("capture_ms" in r for r in rows)
 ran = [r for r in rows if not r["skipped"]]
 assert any(r["method"] == "kernels, PoCL CPU" for r in ran)
 for r in ran:
     assert float(r["wall_ms"]) > 0 and float(r["residual"]) < 1e-3, r
-    if r["method"].startswith("kernels"):
+    if r["method"] == "kernels, CUDA (graph)":
+        # No per-kernel time inside a graph: no fraction, but a capture.
+        assert float(r["capture_ms"]) > 0 and float(r["fraction"]) == 0, r
+    elif r["method"].startswith("kernels"):
         assert 0 < float(r["fraction"]) < 5, r
 PY
 check "JSON records the command" python3 -c '
-import json; d = json.load(open("b.json")); assert d["command"].startswith("kernelscope-cli bench gauss"); assert len(d["rows"]) == 10'
+import json; d = json.load(open("b.json")); assert d["command"].startswith("kernelscope-cli bench gauss"); assert len(d["rows"]) == 12'
 check "bench bandwidth measures the PoCL device" bash -c "'$CLI' bench bandwidth --mib 8 --reps 2 | grep -E 'opencl:0:0 +[0-9.]+ +[0-9.]+'"
 check "bench launch reports launches and a residual" bash -c "'$CLI' bench launch -d opencl:0:0 --sizes 20 --reps 1 | grep -E 'opencl:0:0 +20 +78 '"
+check "bench gauss --help names the graph row" bash -c "'$CLI' bench gauss --help | grep -q 'CUDA graph'"
 check "bench with an unknown kind is a usage error" bash -c "'$CLI' bench nonsense; [ \$? -eq 2 ]"
 check "devices has a CUDA line" bash -c "'$CLI' devices | grep -E '^note: CUDA: .'"
 check "plot --list-recorded lists the shipped H200 runs" bash -c "'$CLI' plot --list-recorded | grep -q 'recorded: NVIDIA H200 (CUDA)'"

@@ -170,12 +170,12 @@ run "$CLI" devices --help
 help_mentions "devices --help" --json --cores-per-cu --device
 run "$CLI" solve gauss --help
 help_mentions "solve gauss --help" --n --matrix --rhs --out --json \
-  --device --precision --range --local --wg --cores-per-cu --kernel-dir
+  --device --precision --range --local --wg --cores-per-cu --kernel-dir --graph
 run "$CLI" run gauss-size --help
 help_mentions "run gauss-size --help" --from --to --sizes --reps --warmup --csv --json --plot \
-  --device --precision --range --local --wg
+  --device --precision --range --local --wg --graph
 run "$CLI" run gauss-wg --help
-help_mentions "run gauss-wg --help" --sizes --wg-list --reps --json --plot --min-wg
+help_mentions "run gauss-wg --help" --sizes --wg-list --reps --json --plot --min-wg --graph
 run "$CLI" plot --help
 help_mentions "plot --help" --out --title --log-y --min-wg
 
@@ -339,6 +339,22 @@ run "$CLI" solve gauss -n 40 -d "$OCL" --wg 100000 --local explicit
 expect_fail "--wg 100000 --local explicit: the device refuses it" 1 "refuses"
 run "$CLI" solve gauss -n 200000 -d "$OCL"
 expect_fail "-n 200000 does not fit: fails with the size in MiB" 1 "MiB"
+# --graph: CUDA Graphs only; OpenCL and the host refuse it, never a silent stream.
+run "$CLI" solve gauss -n 40 -d "$OCL" --graph
+expect_fail "solve --graph on $OCL: fails, OpenCL has no graphs" 1 "CUDA Graphs need a CUDA device; OpenCL has no graphs"
+if [ "$RC" -eq 1 ]; then
+  check "solve --graph on $OCL: nothing solved" "stdout has a residual" eval "! grep -q Residual '$T/out'"
+fi
+run "$CLI" solve gauss -n 40 -d host --graph
+expect_fail "solve --graph on the host: fails, says why" 1 "CUDA Graphs need a CUDA device"
+run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22 --reps 1 --warmup 0 --graph --csv g.csv
+expect_fail "run gauss-size --graph on $OCL: fails, OpenCL has no graphs" 1 "OpenCL has no graphs"
+if [ "$RC" -eq 1 ]; then
+  check "run gauss-size --graph on $OCL: no point measured, no CSV" "a point was measured or g.csv written" \
+    eval "! grep -q '^\[ *1/' '$T/err' && [ ! -e g.csv ]"
+fi
+run "$CLI" run gauss-wg -d "$OCL" --sizes 20 --wg-list 1,2 --reps 1 --warmup 0 --graph
+expect_fail "run gauss-wg --graph on $OCL: fails, OpenCL has no graphs" 1 "OpenCL has no graphs"
 run "$CLI" solve gauss -n 40 --precision quad
 expect_fail "--precision quad: usage error" 2 "precision"
 run "$CLI" solve gauss -n 40 --local sideways

@@ -235,6 +235,159 @@ test_graph_replay (void)
     g_assert_cmpfloat (out[i], ==, 2.0f * i);
 }
 
+/* --- graph mode inside the solver ------------------------------------------ */
+
+/* Graph replays give the host's answer under each policy, with the same
+ * launches as the stream; the first solve of a size records the graph. */
+static void
+test_graph_policies (gconstpointer data)
+{
+  const Combo *c = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  const guint sizes[] = { 2, 33, 100, 1030 };
+  const double tol = c->precision == KS_PRECISION_DOUBLE ? 1e-10 : 1e-4;
+
+  if (skip_without_gpu ())
+    return;
+  solver = ks_gauss_solver_new (cuda_device (), c->precision, &error);
+  g_assert_no_error (error);
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (sizes[s], 42 + sizes[s], NULL);
+      g_autofree double *x = g_new0 (double, sizes[s]);
+      g_autofree double *xref = g_new0 (double, sizes[s]);
+      KsGaussParams stream = { c->range, c->local, c->wg, KS_LAUNCH_STREAM };
+      KsGaussParams graph = { c->range, c->local, c->wg, KS_LAUNCH_GRAPH };
+      KsGaussResult r, rs, rref;
+
+      g_assert_true (ks_gauss_host_solve (sys, KS_PRECISION_DOUBLE, NULL, xref, &rref, &error));
+      g_assert_true (ks_gauss_solver_solve (solver, sys, &stream, NULL, NULL, &rs, &error));
+      g_assert_no_error (error);
+      g_assert_true (ks_gauss_solver_solve (solver, sys, &graph, NULL, x, &r, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat (max_rel_diff (x, xref, sizes[s]), <, tol);
+      g_assert_cmpint (r.launch, ==, KS_LAUNCH_GRAPH);
+      g_assert_false (r.graph_replay);
+      g_assert_cmpfloat (r.capture_ms, >, 0.0);
+      g_assert_cmpuint (r.launches, ==, rs.launches);
+      g_assert_cmpfloat (r.kernels_total_ms, >, 0.0);
+      for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+        g_assert_cmpfloat (r.kernel_ms[k], ==, 0.0);
+      /* The info buffer is read after the replay: the group is reported. */
+      g_assert_cmpuint (r.fwd_local[0], ==, rs.fwd_local[0]);
+      g_assert_cmpuint (r.fwd_groups[1], ==, rs.fwd_groups[1]);
+    }
+}
+
+/* Repeated solves of one system replay the recorded graph and give the very
+ * same answer; another n, or another pivot threshold, records anew. */
+static void
+test_graph_reuse (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  g_autoptr(KsLinearSystem) sys = NULL;
+  g_autoptr(KsLinearSystem) small = NULL;
+  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+  g_autofree double *x0 = NULL;
+  g_autofree double *x = NULL;
+  KsGaussParams graph = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0, KS_LAUNCH_GRAPH };
+  KsGaussResult first, r;
+  const guint n = 500;
+
+  if (skip_without_gpu ())
+    return;
+  solver = ks_gauss_solver_new (cuda_device (), KS_PRECISION_FLOAT, &error);
+  g_assert_no_error (error);
+  sys = ks_linear_system_new_random (n, 5, NULL);
+  small = ks_linear_system_new_random (300, 6, NULL);
+  x0 = g_new0 (double, n);
+  x = g_new0 (double, n);
+
+  g_assert_true (ks_gauss_solver_solve (solver, sys, &graph, NULL, x0, &first, &error));
+  g_assert_no_error (error);
+  g_assert_false (first.graph_replay);
+  g_assert_cmpfloat (first.capture_ms, >, 0.0);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_true (ks_gauss_solver_solve (solver, sys, &graph, NULL, x, &r, &error));
+      g_assert_no_error (error);
+      g_assert_true (r.graph_replay);
+      g_assert_cmpfloat (r.capture_ms, ==, 0.0);
+      g_assert_cmpuint (r.launches, ==, first.launches);
+      /* The kernels are deterministic: the very same x.  The residual is an
+       * OpenMP reduction on the host, whose summation order may vary in the
+       * last bits, so it is compared with a tolerance. */
+      g_assert_cmpmem (x, n * sizeof (double), x0, n * sizeof (double));
+      g_assert_cmpfloat_with_epsilon (r.residual, first.residual, 1e-9 * first.residual);
+    }
+
+  /* Another n: recorded again, right answer; back to n: recorded again. */
+  g_assert_true (ks_gauss_solver_solve (solver, small, &graph, NULL, NULL, &r, &error));
+  g_assert_no_error (error);
+  g_assert_false (r.graph_replay);
+  g_assert_cmpfloat (r.capture_ms, >, 0.0);
+  g_assert_cmpfloat (r.residual, <, 1e-4);
+  g_assert_true (ks_gauss_solver_solve (solver, sys, &graph, NULL, x, &r, &error));
+  g_assert_no_error (error);
+  g_assert_false (r.graph_replay);
+  g_assert_cmpmem (x, n * sizeof (double), x0, n * sizeof (double));
+  g_assert_cmpfloat_with_epsilon (r.residual, first.residual, 1e-9 * first.residual);
+
+  /* Another policy at the same n records anew too. */
+  graph.local = KS_LOCAL_EXPLICIT;
+  graph.wg = 64;
+  g_assert_true (ks_gauss_solver_solve (solver, sys, &graph, NULL, NULL, &r, &error));
+  g_assert_no_error (error);
+  g_assert_false (r.graph_replay);
+  g_assert_cmpfloat (r.residual, <, 1e-4);
+
+  /* A cancelled replay says so. */
+  g_cancellable_cancel (cancelled);
+  g_assert_false (ks_gauss_solver_solve (solver, sys, &graph, cancelled, NULL, &r, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_assert_true (ks_gauss_solver_solve (solver, sys, &graph, NULL, NULL, &r, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (r.residual, <, 1e-4);
+}
+
+/* The pivot check reads the info buffer after the replay. */
+static void
+test_graph_pivot (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  double dup[9] = { 1, 2, 3,
+                    1, 2, 3,
+                    0, 1, 5 };
+  double good[9] = { 4, 1, 0,
+                     1, 4, 1,
+                     0, 1, 5 };
+  double b[3] = { 1, 1, 1 };
+  KsLinearSystem singular = { 3, dup, b };
+  KsLinearSystem regular = { 3, good, b };
+  KsGaussParams graph = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0, KS_LAUNCH_GRAPH };
+  KsGaussResult r;
+
+  if (skip_without_gpu ())
+    return;
+  solver = ks_gauss_solver_new (cuda_device (), KS_PRECISION_DOUBLE, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 2; i++)   /* recorded, then replayed */
+    {
+      g_assert_false (ks_gauss_solver_solve (solver, &singular, &graph, NULL, NULL, &r, &error));
+      g_assert_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR);
+      g_clear_error (&error);
+    }
+  g_assert_true (ks_gauss_solver_solve (solver, &regular, &graph, NULL, NULL, &r, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (r.residual, <, 1e-12);
+}
+
 static void
 test_cusolver (void)
 {
@@ -296,6 +449,24 @@ main (int    argc,
           g_test_add_data_func_full (path, c, test_policies, g_free);
         }
   g_test_add_func ("/cuda/graph-replay", test_graph_replay);
+  {
+    static const Combo graph_combos[] = {
+      { KS_PRECISION_FLOAT, KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 },
+      { KS_PRECISION_FLOAT, KS_RANGE_SHRINKING, KS_LOCAL_SPLIT, 96 },
+      { KS_PRECISION_DOUBLE, KS_RANGE_FIXED, KS_LOCAL_EXPLICIT, 128 },
+      { KS_PRECISION_DOUBLE, KS_RANGE_SHRINKING, KS_LOCAL_DRIVER, 0 },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (graph_combos); i++)
+      {
+        const Combo *c = &graph_combos[i];
+        g_autofree char *path = g_strdup_printf ("/cuda/graph/%s/%s/%s-%u", ks_precision_to_string (c->precision),
+                                                 ks_range_policy_to_string (c->range),
+                                                 ks_local_policy_to_string (c->local), c->wg);
+        g_test_add_data_func (path, c, test_graph_policies);
+      }
+  }
+  g_test_add_func ("/cuda/graph-reuse", test_graph_reuse);
+  g_test_add_func ("/cuda/graph-pivot", test_graph_pivot);
   g_test_add_func ("/cuda/cusolver", test_cusolver);
 
   status = g_test_run ();

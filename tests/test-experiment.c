@@ -72,6 +72,23 @@ test_invalid_spec (void)
   e = ks_experiment_new (host, &spec, &error);
   g_assert_null (e);
   g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE);
+  g_clear_error (&error);
+
+  /* A graph sweep where there are no graphs is refused before any point. */
+  spec.local = KS_LOCAL_DRIVER;
+  spec.launch = KS_LAUNCH_GRAPH;
+  e = ks_experiment_new (host, &spec, &error);
+  g_assert_null (e);
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "CUDA Graphs need a CUDA device"));
+  g_clear_error (&error);
+  if (opencl_device ())
+    {
+      e = ks_experiment_new (opencl_device (), &spec, &error);
+      g_assert_null (e);
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+      g_assert_nonnull (strstr (error->message, "OpenCL has no graphs"));
+    }
 }
 
 static void
@@ -373,6 +390,7 @@ test_results_json_roundtrip (void)
   g_assert_cmpint (back->range, ==, KS_RANGE_SHRINKING);
   g_assert_cmpint (back->precision, ==, KS_PRECISION_DOUBLE);
   g_assert_cmpuint (back->ogs_predicted, ==, 192);
+  g_assert_cmpint (back->launch, ==, KS_LAUNCH_STREAM);
   g_assert_false (back->complete);
   g_assert_cmpuint (back->points->len, ==, 3);
   for (guint i = 0; i < 3; i++)
@@ -390,6 +408,45 @@ test_results_json_roundtrip (void)
           g_assert_cmpfloat (a->kernel_ms[KS_GAUSS_FWD], ==, b->kernel_ms[KS_GAUSS_FWD]);
         }
     }
+}
+
+/* A graph run keeps its mode and each point's capture time; a file from
+ * before graph mode (no "launch") reads as a stream run. */
+static void
+test_results_json_launch (void)
+{
+  g_autoptr(KsResults) r = sample_results ();
+  g_autoptr(KsResults) back = NULL;
+  g_autoptr(KsResults) old = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *stream_json = ks_results_to_json (r);
+  g_autoptr(GString) old_json = g_string_new (stream_json);
+  const KsPoint *p;
+
+  r->launch = KS_LAUNCH_GRAPH;
+  ((KsPoint *) g_ptr_array_index (r->points, 0))->capture_ms = 12.5;
+  json = ks_results_to_json (r);
+  g_assert_nonnull (strstr (json, "\"launch\" : \"graph\""));
+  back = ks_results_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (back->launch, ==, KS_LAUNCH_GRAPH);
+  p = g_ptr_array_index (back->points, 0);
+  g_assert_cmpfloat (p->capture_ms, ==, 12.5);
+
+  g_assert_cmpuint (g_string_replace (old_json, "\"launch\" : \"stream\",", "", 0), ==, 1);
+  old = ks_results_from_json (old_json->str, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (old->launch, ==, KS_LAUNCH_STREAM);
+  g_assert_cmpuint (old->points->len, ==, 3);
+
+  /* An unknown mode is an error, not a silent stream. */
+  g_string_replace (old_json, "\"wg\" : 0,", "\"wg\" : 0, \"launch\" : \"warp\",", 1);
+  g_clear_pointer (&old, ks_results_free);
+  old = ks_results_from_json (old_json->str, -1, &error);
+  g_assert_null (old);
+  g_assert_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "launch"));
 }
 
 /* A damaged or foreign file is a clear error, never a half-read result. */
@@ -465,15 +522,20 @@ test_results_csv (void)
       if (g_str_has_prefix (lines[i], "n,"))
         continue;
       data_lines++;
-      /* Every row has the header's 19 columns (the quoted error has a comma). */
+      /* Every row has the header's 21 columns (the quoted error has a comma). */
       if (strchr (lines[i], '"') == NULL)
-        g_assert_cmpuint (g_strv_length (g_strsplit (lines[i], ",", -1)), ==, 19);
+        {
+          g_auto(GStrv) cells = g_strsplit (lines[i], ",", -1);
+          g_assert_cmpuint (g_strv_length (cells), ==, 21);
+        }
     }
   g_assert_cmpuint (data_lines, ==, 3);
   g_assert_nonnull (strstr (text, "100,1,split,64,1.25,1,3.5,"));
   g_assert_nonnull (strstr (text, "\"device refuses, \"\"badly\"\"\""));
   g_assert_nonnull (strstr (text, "# incomplete: cancelled"));
   g_assert_nonnull (strstr (text, "predicted optimal group size 192"));
+  g_assert_nonnull (strstr (text, "launch stream"));
+  g_assert_nonnull (strstr (text, ",launch,capture_ms,error\n"));
 
   g_assert_false (ks_results_write_csv (r, "/nonexistent/dir/r.csv", &error));
   g_assert_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO);
@@ -495,6 +557,7 @@ main (int argc, char **argv)
   g_test_add_func ("/experiment/cancel-keeps-points", test_cancel_keeps_points);
   g_test_add_func ("/experiment/device-lost-keeps-points", test_device_lost_keeps_points);
   g_test_add_func ("/results/json-roundtrip", test_results_json_roundtrip);
+  g_test_add_func ("/results/json-launch", test_results_json_launch);
   g_test_add_func ("/results/json-damaged", test_results_json_damaged);
   g_test_add_func ("/results/csv", test_results_csv);
   status = g_test_run ();

@@ -409,6 +409,99 @@ test_matrix_market (void)
   g_rmdir (dir);
 }
 
+/* GRAPH where there are no graphs: refused with the reason, no fallback. */
+static void
+test_graph_unsupported (void)
+{
+  KsDevice *targets[] = { opencl_device (), host_device () };
+  const char *why[] = { "OpenCL has no graphs", "host" };
+
+  for (guint t = 0; t < G_N_ELEMENTS (targets); t++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsGaussSolver) solver = NULL;
+      g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (16, 3, NULL);
+      KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0, KS_LAUNCH_GRAPH };
+      KsGaussResult r;
+
+      if (targets[t] == NULL)
+        continue;
+      solver = ks_gauss_solver_new (targets[t], KS_PRECISION_FLOAT, &error);
+      g_assert_no_error (error);
+
+      g_assert_false (ks_gauss_solver_check (solver, 16, &params, &error));
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+      g_assert_nonnull (strstr (error->message, "CUDA Graphs need a CUDA device"));
+      g_assert_nonnull (strstr (error->message, why[t]));
+      g_clear_error (&error);
+
+      g_assert_false (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &r, &error));
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+      g_assert_nonnull (strstr (error->message, "CUDA Graphs need a CUDA device"));
+      g_clear_error (&error);
+
+      /* The refusal leaves the solver usable. */
+      params.launch = KS_LAUNCH_STREAM;
+      g_assert_true (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &r, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (r.launch, ==, KS_LAUNCH_STREAM);
+      g_assert_false (r.graph_replay);
+      g_assert_cmpfloat (r.capture_ms, ==, 0.0);
+    }
+}
+
+/* The solver keeps its buffers: a smaller n solves in the beginning of the
+ * larger ones, a larger n again after it still solves, and a singular
+ * system on reused buffers is still caught (the pivot flag is reset). */
+static void
+test_buffer_reuse (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  const guint sizes[] = { 64, 32, 64, 65, 2, 65 };
+  KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 };
+  double dup[9] = { 1, 2, 3,
+                    1, 2, 3,
+                    0, 1, 5 };
+  double ones[3] = { 1, 1, 1 };
+  KsLinearSystem singular = { 3, dup, ones };
+  KsGaussResult r;
+
+  if (opencl_device () == NULL)
+    {
+      g_test_skip ("no OpenCL device (install pocl-opencl-icd)");
+      return;
+    }
+  solver = ks_gauss_solver_new (opencl_device (), KS_PRECISION_DOUBLE, &error);
+  g_assert_no_error (error);
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (sizes[s], 7 + s, NULL);
+      g_autofree double *x = g_new0 (double, sizes[s]);
+      g_autofree double *xref = g_new0 (double, sizes[s]);
+      KsGaussResult rref;
+
+      g_assert_true (ks_gauss_host_solve (sys, KS_PRECISION_DOUBLE, NULL, xref, &rref, &error));
+      g_assert_true (ks_gauss_solver_solve (solver, sys, &params, NULL, x, &r, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat (max_rel_diff (x, xref, sizes[s]), <, 1e-10);
+      g_assert_cmpfloat (r.residual, <, 1e-12);
+    }
+
+  g_assert_false (ks_gauss_solver_solve (solver, &singular, &params, NULL, NULL, &r, &error));
+  g_assert_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR);
+  g_clear_error (&error);
+
+  /* And after the failure, a good system of the same buffers again. */
+  {
+    g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (40, 11, NULL);
+    g_assert_true (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &r, &error));
+    g_assert_no_error (error);
+    g_assert_cmpfloat (r.residual, <, 1e-12);
+  }
+}
+
 static void
 test_parse_names (void)
 {
@@ -468,6 +561,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gauss/build-failure", test_build_failure);
   g_test_add_func ("/gauss/matrix-market", test_matrix_market);
   g_test_add_func ("/gauss/parse-names", test_parse_names);
+  g_test_add_func ("/gauss/graph-unsupported", test_graph_unsupported);
+  g_test_add_func ("/gauss/buffer-reuse", test_buffer_reuse);
 
   status = g_test_run ();
   g_clear_object (&devices);

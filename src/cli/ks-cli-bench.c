@@ -33,13 +33,23 @@ print_gauss_table (GPtrArray *rows)
           continue;
         }
       fraction = r->fraction > 0 ? g_strdup_printf ("%7.1f%%", 100.0 * r->fraction) : g_strdup ("      -");
-      g_print ("%6u  %-22s %11.3f %11.3f %8.2f %10.2e %9.1f %8s  %s\n", r->n,
-               ks_bench_method_to_string (r->method), r->wall_ms, r->device_ms, r->ratio, r->residual,
-               r->fwd_gbs, fraction, r->device ? r->device : "");
+      if (r->method == KS_BENCH_CUDA_GRAPH)
+        /* No per-kernel time inside a graph, so no update-kernel bandwidth. */
+        g_print ("%6u  %-22s %11.3f %11.3f %8.2f %10.2e %9s %8s  %s; capture %.3f ms once\n", r->n,
+                 ks_bench_method_to_string (r->method), r->wall_ms, r->device_ms, r->ratio, r->residual,
+                 "-", "-", r->device ? r->device : "", r->capture_ms);
+      else
+        g_print ("%6u  %-22s %11.3f %11.3f %8.2f %10.2e %9.1f %8s  %s\n", r->n,
+                 ks_bench_method_to_string (r->method), r->wall_ms, r->device_ms, r->ratio, r->residual,
+                 r->fwd_gbs, fraction, r->device ? r->device : "");
     }
   g_print ("\nratio: wall time / cuSOLVER's (LAPACK's where there is no CUDA device). of BW: the update\n"
            "kernel gauss_fwd's bytes (each updated element read and written once) / its time, against\n"
-           "the device's triad bandwidth measured in this run.\n");
+           "the device's triad bandwidth measured in this run.\n"
+           "kernels, CUDA (graph): the same launches recorded once into a CUDA graph (capture =\n"
+           "capture + instantiate, in the warm-up, not in the times) and replayed with one call; its\n"
+           "device ms is the replay's, launch to completion: per-kernel times, and so fwd GB/s, are\n"
+           "unknown inside a graph.\n");
 }
 
 static int
@@ -71,7 +81,8 @@ bench_gauss (int argc, char **argv)
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
     "Solves the same generated systems with: the paper's four kernels (fixed range, the driver's\n"
-    "group size; on CUDA the occupancy API's) on a GPU through OpenCL and through CUDA, cuSOLVER's\n"
+    "group size; on CUDA the occupancy API's) on a GPU through OpenCL and through CUDA, on CUDA\n"
+    "also replayed from a CUDA graph (one call instead of ~4n launches), cuSOLVER's\n"
     "getrf + getrs, LAPACK's sgesv/dgesv (OpenBLAS) on the host, and the kernels on the CPU through\n"
     "PoCL. A method this machine cannot run is listed as skipped, with the reason.\n"
     "Example: kernelscope-cli bench gauss --sizes 1000,2000,4000 --csv bench.csv");

@@ -27,6 +27,7 @@ typedef struct {
   char    *kernel_dir;
   int      seed;
   gboolean quiet;
+  gboolean graph;
   KsPrecision   p;
   KsRangePolicy r;
   KsLocalPolicy l;
@@ -57,6 +58,11 @@ add_common_entries (GOptionContext *context,
       "Seed of the generated systems (the same seed gives the same matrices everywhere). Default: 1", "N" },
     { "kernel-dir", 0, 0, G_OPTION_ARG_FILENAME, &o->kernel_dir,
       "Load kernels/*.cl from DIR (an edited copy) instead of the built-in sources", "DIR" },
+    { "graph", 0, 0, G_OPTION_ARG_NONE, &o->graph,
+      "CUDA devices only: record the solve's ~4n launches into a CUDA graph on the first solve of a "
+      "system and replay it with one call after (the capture is timed apart, as capture ms). Inside a "
+      "graph the kernels cannot be timed one by one: the device time is the replay's. OpenCL and the "
+      "host refuse it", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &o->quiet, "No progress on stderr", NULL },
     { NULL }
   };
@@ -178,7 +184,11 @@ ks_cli_solve (int    argc,
     "Solves A x = b by Gauss elimination without pivoting, in the four kernels of the paper\n"
     "(gauss_fwd_pre, gauss_fwd, gauss_bwd_prepare, gauss_bwd), and reports the time of each\n"
     "kernel, the work-group the driver ran the update kernel with, and ||Ax-b||/||b||.\n"
-    "Example: kernelscope-cli solve gauss -n 1000 --local split --wg 192");
+    "With --graph (CUDA) the solve records its launches into a CUDA graph and replays it: the\n"
+    "recording (capture + instantiate) is reported on its own, the replay's time as the solve's.\n"
+    "Examples:\n"
+    "  kernelscope-cli solve gauss -n 1000 --local split --wg 192\n"
+    "  kernelscope-cli solve gauss -d cuda:0 -n 1000 --graph");
 
   if (!g_option_context_parse (context, &argc, &argv, &error) || !common_validate (&o, &error))
     {
@@ -211,7 +221,9 @@ ks_cli_solve (int    argc,
       goto out;
     }
 
-  if (!(solver = ks_gauss_solver_new (device, o.p, &error)))
+  /* Before the kernels are built: --graph on a device without graphs is refused outright. */
+  if (!ks_gauss_check_launch (device, o.graph ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM, &error) ||
+      !(solver = ks_gauss_solver_new (device, o.p, &error)))
     {
       status = ks_cli_fail (KS_CLI_FAILED, error);
       goto out;
@@ -219,6 +231,7 @@ ks_cli_solve (int    argc,
 
   params.range = o.r;
   params.local = o.l;
+  params.launch = o.graph ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM;
   params.wg = o.wg > 0 ? (guint) o.wg : (o.l == KS_LOCAL_DRIVER ? 0 : default_wg (device, o.quiet));
 
   /* A generated system is checked against the device before it is built. */
@@ -266,10 +279,24 @@ ks_cli_solve (int    argc,
         g_print ("  The driver chose groups of a single item: %u + 1 = %u %s.\n", sys->n, sys->n + 1,
                  ks_is_prime ((guint64) sys->n + 1) ? "is prime, so no larger divisor fits"
                                                    : "has no divisor it liked");
-      g_print ("Time: %.3f ms wall (upload, %u launches, download); device time %.3f ms:\n",
-               r.wall_ms, r.launches, r.kernels_total_ms);
-      for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
-        g_print ("  %-18s %10.3f ms\n", ks_gauss_kernel_name (k), r.kernel_ms[k]);
+      if (r.launch == KS_LAUNCH_GRAPH)
+        {
+          if (r.graph_replay)
+            g_print ("Launch: replay of a CUDA graph recorded by an earlier solve\n");
+          else
+            g_print ("Launch: CUDA graph, recorded by this solve: capture + instantiate %.3f ms (once, "
+                     "not in the times below), then one replay\n", r.capture_ms);
+          g_print ("Time: %.3f ms wall (upload, one replay of %u launches, download); device time %.3f ms "
+                   "(the replay, launch to completion)\n", r.wall_ms, r.launches, r.kernels_total_ms);
+          g_print ("  per-kernel times: unknown inside a graph (reported as 0)\n");
+        }
+      else
+        {
+          g_print ("Time: %.3f ms wall (upload, %u launches, download); device time %.3f ms:\n",
+                   r.wall_ms, r.launches, r.kernels_total_ms);
+          for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+            g_print ("  %-18s %10.3f ms\n", ks_gauss_kernel_name (k), r.kernel_ms[k]);
+        }
     }
   g_print ("Residual ||Ax-b||/||b|| = %.3e\n", r.residual);
 
@@ -291,9 +318,15 @@ ks_cli_solve (int    argc,
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
       g_string_append_printf (s, "  \"device\": \"%s\",\n  \"n\": %u,\n  \"precision\": \"%s\",\n"
-                              "  \"range\": \"%s\",\n  \"local\": \"%s\",\n  \"wg\": %u,\n",
+                              "  \"range\": \"%s\",\n  \"local\": \"%s\",\n  \"wg\": %u,\n"
+                              "  \"launch\": \"%s\",\n",
                               ks_device_get_id (device), sys->n, ks_precision_to_string (o.p),
-                              ks_range_policy_to_string (o.r), ks_local_policy_to_string (o.l), params.wg);
+                              ks_range_policy_to_string (o.r), ks_local_policy_to_string (o.l), params.wg,
+                              ks_launch_mode_to_string (params.launch));
+      if (params.launch == KS_LAUNCH_GRAPH)
+        g_string_append_printf (s, "  \"graph_replay\": %s,\n  \"capture_ms\": %s,\n",
+                                r.graph_replay ? "true" : "false",
+                                g_ascii_dtostr (buf, sizeof buf, r.capture_ms));
       g_string_append_printf (s, "  \"wall_ms\": %s,\n", g_ascii_dtostr (buf, sizeof buf, r.wall_ms));
       g_string_append_printf (s, "  \"kernels_ms\": %s,\n", g_ascii_dtostr (buf, sizeof buf, r.kernels_total_ms));
       for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
@@ -548,6 +581,9 @@ ks_cli_run (int    argc,
     "  driver can only cut a prime range into groups of 1. Each point shows the group the driver used.\n"
     "gauss-wg: time vs work-group size, one curve per matrix size (Figs. 3-6), with the best group\n"
     "  per size and the optimum the paper's LCM rule predicts for the device.\n"
+    "--graph (CUDA): each point records its launches into a CUDA graph on its first solve (the\n"
+    "  warm-up) and times replays of it; the recording is kept out of the times (capture_ms in the\n"
+    "  CSV/JSON), and per-kernel times are 0 (unknown inside a graph).\n"
     "Progress goes to stderr; Ctrl+C stops the sweep and keeps (and writes) what was measured.\n"
     "Examples:\n"
     "  kernelscope-cli run gauss-size --from 100 --to 400 --plot fig2.png\n"
@@ -613,6 +649,11 @@ ks_cli_run (int    argc,
       status = ks_cli_fail (KS_CLI_USAGE, error);
       goto out;
     }
+  if (!ks_gauss_check_launch (device, o.graph ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM, &error))
+    {
+      status = ks_cli_fail (KS_CLI_FAILED, error);
+      goto out;
+    }
 
   spec.kind = kind;
   spec.precision = o.p;
@@ -624,6 +665,7 @@ ks_cli_run (int    argc,
   spec.warmup = warmup;
   spec.seed = o.seed ? (guint32) o.seed : 1;
   spec.command = command;
+  spec.launch = o.graph ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM;
 
   if (kind == KS_EXPERIMENT_GAUSS_WG)
     {
@@ -670,10 +712,11 @@ ks_cli_run (int    argc,
     }
 
   if (!o.quiet)
-    g_printerr ("Running %s: %u points, %d warm-up + %d timed runs each, %s, %s range, %s groups\n",
+    g_printerr ("Running %s: %u points, %d warm-up + %d timed runs each, %s, %s range, %s groups%s\n",
                 argv[1], ks_experiment_get_n_points_total (experiment), warmup, reps,
                 ks_precision_to_string (o.p), ks_range_policy_to_string (o.r),
-                ks_local_policy_to_string (spec.local));
+                ks_local_policy_to_string (spec.local),
+                o.graph ? ", replays of a CUDA graph per point" : "");
 
   state.loop = loop;
   state.cancellable = cancellable;

@@ -32,7 +32,9 @@ typedef struct {
    * graph instead of running them, and replay the graph. */
   gboolean (*capture_begin)   (KsRuntime *rt, GError **error);
   gpointer (*capture_end)     (KsRuntime *rt, GError **error);
-  gboolean (*graph_launch)    (KsRuntime *rt, gpointer graph, GError **error);
+  /* out_event NULL: untimed; else a backend event around the replay, read
+   * with event_elapsed_ns like a launch's. */
+  gboolean (*graph_launch)    (KsRuntime *rt, gpointer graph, gpointer *out_event, GError **error);
   void     (*graph_free)      (gpointer graph);
 } KsRuntimeVTable;
 

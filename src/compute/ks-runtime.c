@@ -426,6 +426,7 @@ ks_runtime_set_timing (KsRuntime *rt,
 struct _KsGraph {
   KsRuntime *rt;
   gpointer   handle;
+  gpointer   event;   /* of the last timed replay, until collected */
 };
 
 static gboolean
@@ -477,7 +478,42 @@ ks_graph_launch (KsGraph  *graph,
                  GError  **error)
 {
   g_return_val_if_fail (graph != NULL, FALSE);
-  return graph->rt->vtable->graph_launch (graph->rt, graph->handle, error);
+  return graph->rt->vtable->graph_launch (graph->rt, graph->handle, NULL, error);
+}
+
+static void
+graph_drop_event (KsGraph *graph)
+{
+  if (graph->event)
+    graph->rt->vtable->event_free (g_steal_pointer (&graph->event));
+}
+
+gboolean
+ks_graph_launch_timed (KsGraph  *graph,
+                       GError  **error)
+{
+  g_return_val_if_fail (graph != NULL, FALSE);
+
+  graph_drop_event (graph);
+  return graph->rt->vtable->graph_launch (graph->rt, graph->handle, &graph->event, error);
+}
+
+gboolean
+ks_graph_collect_time (KsGraph  *graph,
+                       guint64  *out_ns,
+                       GError  **error)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (graph != NULL && out_ns != NULL, FALSE);
+
+  *out_ns = 0;
+  if (graph->event == NULL)
+    return TRUE;
+  ok = ks_runtime_finish (graph->rt, error) &&
+       graph->rt->vtable->event_elapsed_ns (graph->rt, graph->event, out_ns, error);
+  graph_drop_event (graph);
+  return ok;
 }
 
 void
@@ -485,6 +521,7 @@ ks_graph_free (KsGraph *graph)
 {
   if (graph == NULL)
     return;
+  graph_drop_event (graph);
   graph->rt->vtable->graph_free (graph->handle);
   g_free (graph);
 }

@@ -120,6 +120,16 @@ KsGraph    *ks_runtime_capture_end           (KsRuntime   *rt,
 /* Enqueues one replay; ks_runtime_finish() waits for it. */
 gboolean    ks_graph_launch                  (KsGraph     *graph,
                                               GError     **error);
+/* The same between two device events: per-kernel times do not exist inside
+ * a graph, so the replay is timed as a whole, from the moment the device
+ * starts it to its last kernel's end.  After the replay has finished
+ * (ks_runtime_finish() or a blocking read), ks_graph_collect_time() gives
+ * that time and forgets the events. */
+gboolean    ks_graph_launch_timed            (KsGraph     *graph,
+                                              GError     **error);
+gboolean    ks_graph_collect_time            (KsGraph     *graph,
+                                              guint64     *out_ns,
+                                              GError     **error);
 void        ks_graph_free                    (KsGraph     *graph);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsRuntime, ks_runtime_free)

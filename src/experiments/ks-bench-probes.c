@@ -246,9 +246,10 @@ sequence_init (Sequence             *s,
 }
 
 /* The launches of ks-gauss.c's fixed range with no local size, in the same
- * order and shapes; here so that the very same sequence can be enqueued
- * once into a graph and replayed (the solver re-creates its buffers per
- * solve, which a recorded graph cannot follow). */
+ * order and shapes, bare: this probe isolates the launch cost (no upload or
+ * download on the clock, events switched off for the wall time).  The
+ * solver's own graph mode (KS_LAUNCH_GRAPH, "bench gauss" row "kernels,
+ * CUDA (graph)") gives the gain a user of the solver sees. */
 static gboolean
 sequence_enqueue (Sequence *s,
                   guint    *out_launches,

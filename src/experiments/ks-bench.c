@@ -17,7 +17,7 @@
 #include <string.h>
 
 static const char *method_names[KS_BENCH_N_METHODS] = {
-  "kernels, OpenCL GPU", "kernels, CUDA", "cuSOLVER getrf+getrs", "LAPACK gesv (host)", "kernels, PoCL CPU",
+  "kernels, OpenCL GPU", "kernels, CUDA", "kernels, CUDA (graph)", "cuSOLVER getrf+getrs", "LAPACK gesv (host)", "kernels, PoCL CPU",
 };
 
 const char *
@@ -43,7 +43,8 @@ find_device (KsDeviceList  *list,
              KsBenchMethod  method,
              char         **why)
 {
-  KsBackend backend = method == KS_BENCH_CUDA || method == KS_BENCH_CUSOLVER ? KS_BACKEND_CUDA
+  KsBackend backend = method == KS_BENCH_CUDA || method == KS_BENCH_CUDA_GRAPH ||
+                      method == KS_BENCH_CUSOLVER ? KS_BACKEND_CUDA
                     : method == KS_BENCH_LAPACK ? KS_BACKEND_HOST : KS_BACKEND_OPENCL;
   KsDeviceType type = method == KS_BENCH_OPENCL_CPU || method == KS_BENCH_LAPACK ? KS_DEVICE_TYPE_CPU
                                                                                  : KS_DEVICE_TYPE_GPU;
@@ -86,7 +87,8 @@ method_clear (Method *m)
 static gboolean
 is_kernel_method (KsBenchMethod method)
 {
-  return method == KS_BENCH_OPENCL_GPU || method == KS_BENCH_CUDA || method == KS_BENCH_OPENCL_CPU;
+  return method == KS_BENCH_OPENCL_GPU || method == KS_BENCH_CUDA || method == KS_BENCH_CUDA_GRAPH ||
+         method == KS_BENCH_OPENCL_CPU;
 }
 
 static void
@@ -104,7 +106,7 @@ method_prepare (Method            *m,
     }
 #endif
 #ifndef KS_HAVE_CUDA
-  if (m->method == KS_BENCH_CUDA || m->method == KS_BENCH_CUSOLVER)
+  if (m->method == KS_BENCH_CUDA || m->method == KS_BENCH_CUDA_GRAPH || m->method == KS_BENCH_CUSOLVER)
     {
       m->skipped = g_strdup ("CUDA is not built into this binary (meson option cuda)");
       return;
@@ -119,7 +121,8 @@ method_prepare (Method            *m,
       m->skipped = g_strdup (error->message);
       return;
     }
-  if (spec->measure_bandwidth)
+  /* The graph row runs on the stream row's device, already probed. */
+  if (spec->measure_bandwidth && m->method != KS_BENCH_CUDA_GRAPH)
     {
       KsBandwidth bw;
       /* A bandwidth that cannot be measured leaves the fraction blank; the times still count. */
@@ -187,15 +190,18 @@ solve_once (Method               *m,
     {
     case KS_BENCH_OPENCL_GPU:
     case KS_BENCH_CUDA:
+    case KS_BENCH_CUDA_GRAPH:
     case KS_BENCH_OPENCL_CPU:
       {
-        const KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 };
+        const KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0,
+                                       m->method == KS_BENCH_CUDA_GRAPH ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM };
         KsGaussResult res;
 
         if (!ks_gauss_solver_solve (m->solver, sys, &params, NULL, x, &res, error))
           return FALSE;
         r->wall_ms = res.wall_ms;
         r->device_ms = res.kernels_total_ms;
+        r->capture_ms = res.capture_ms;
         r->fwd_ms = res.kernel_ms[KS_GAUSS_FWD];
         r->fwd_local[0] = res.fwd_local[0];
         r->fwd_local[1] = res.fwd_local[1];
@@ -244,6 +250,8 @@ measure (Method               *m,
           row->skipped = g_strdup_printf ("failed: %s", error->message);
           return;
         }
+      /* The graph is recorded by the first solve, warm-up or not. */
+      row->capture_ms = MAX (row->capture_ms, once.capture_ms);
       if (r < spec->warmup)
         continue;
       wall[r - spec->warmup] = once.wall_ms;
@@ -336,7 +344,7 @@ ks_bench_write_csv (GPtrArray   *rows,
                     GError     **error)
 {
   g_autoptr(GString) s = g_string_new ("n,method,device,wall_ms,device_ms,ratio,residual,fwd_ms,fwd_gbs,"
-                                       "bandwidth_gbs,fraction,fwd_local0,fwd_local1,skipped\n");
+                                       "bandwidth_gbs,fraction,fwd_local0,fwd_local1,capture_ms,skipped\n");
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -347,10 +355,10 @@ ks_bench_write_csv (GPtrArray   *rows,
       /* Quotes in free text would break the quoting. */
       g_strdelimit (device, "\"", '\'');
       g_strdelimit (skipped, "\"\n", '\'');
-      g_string_append_printf (s, "%u,\"%s\",\"%s\",%.6g,%.6g,%.6g,%.3e,%.6g,%.6g,%.6g,%.4f,%u,%u,\"%s\"\n",
+      g_string_append_printf (s, "%u,\"%s\",\"%s\",%.6g,%.6g,%.6g,%.3e,%.6g,%.6g,%.6g,%.4f,%u,%u,%.6g,\"%s\"\n",
                               r->n, ks_bench_method_to_string (r->method), device, r->wall_ms, r->device_ms,
                               r->ratio, r->residual, r->fwd_ms, r->fwd_gbs, r->bandwidth_gbs, r->fraction,
-                              r->fwd_local[0], r->fwd_local[1], skipped);
+                              r->fwd_local[0], r->fwd_local[1], r->capture_ms, skipped);
     }
   /* The C locale's decimal point, whatever the user's. */
   return g_file_set_contents (path, s->str, s->len, error);
@@ -410,6 +418,8 @@ ks_bench_write_json (GPtrArray         *rows,
           NUM ("fwd_gbs", r->fwd_gbs);
           NUM ("bandwidth_gbs", r->bandwidth_gbs);
           NUM ("fraction", r->fraction);
+          if (r->method == KS_BENCH_CUDA_GRAPH)
+            NUM ("capture_ms", r->capture_ms);
         }
 #undef NUM
       json_builder_end_object (b);

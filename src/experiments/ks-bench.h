@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 typedef enum {
   KS_BENCH_OPENCL_GPU,   /* the kernels through a GPU's OpenCL (NVIDIA's) */
   KS_BENCH_CUDA,         /* the same kernels through NVRTC + CUDA */
+  KS_BENCH_CUDA_GRAPH,   /* the same, replayed from a CUDA graph (KS_LAUNCH_GRAPH) */
   KS_BENCH_CUSOLVER,     /* getrf + getrs */
   KS_BENCH_LAPACK,       /* sgesv / dgesv on the host (OpenBLAS) */
   KS_BENCH_OPENCL_CPU,   /* the kernels on the CPU through PoCL */
@@ -28,10 +29,13 @@ typedef struct {
   char   *device;         /* name and id; NULL when skipped before a device was found */
   char   *skipped;        /* why this method did not run; NULL when it ran */
   double  wall_ms;        /* upload + solve + download, median */
-  double  device_ms;      /* device time of the solve (events), median; 0 on the host */
+  double  device_ms;      /* device time of the solve (events), median; 0 on the host;
+                           * the graph's: one replay, launch to completion */
+  double  capture_ms;     /* graph: recording + instantiating it, once (in the warm-up) */
   double  ratio;          /* wall_ms / the reference's wall_ms (cuSOLVER, else LAPACK) */
   double  residual;       /* ||Ax-b|| / ||b||, worst of the repetitions */
-  double  fwd_ms;         /* the update kernel gauss_fwd's device time; kernels only */
+  double  fwd_ms;         /* the update kernel gauss_fwd's device time; kernels only,
+                           * and not in a graph, whose kernels are not timed one by one */
   double  fwd_gbs;        /* bytes it moved / fwd_ms */
   double  bandwidth_gbs;  /* the device's measured triad bandwidth; 0 = not measured */
   double  fraction;       /* fwd_gbs / bandwidth_gbs */

@@ -31,6 +31,10 @@ typedef struct {
   guint            reps;     /* >= 1 */
   guint32          seed;
   const char      *command;  /* recorded with the results; may be NULL */
+  /* GRAPH: each point records its launches into a CUDA graph on its first
+   * solve (a warm-up one when there is a warm-up) and replays it after;
+   * CUDA devices only.  Last, so zero-initialised specs mean STREAM. */
+  KsLaunchMode     launch;
 } KsSweepSpec;
 
 /* Parses "100:1000:1" (from:to:step), "100,200,500" or a mix like

@@ -169,10 +169,15 @@ ks_results_write_csv (const KsResults *results,
                           results->platform ? results->platform : "",
                           results->driver ? results->driver : "",
                           results->date ? results->date : "");
-  g_string_append_printf (s, "# precision %s, range %s, warm-up %u, repetitions %u, seed %u\n",
+  g_string_append_printf (s, "# precision %s, range %s, launch %s, warm-up %u, repetitions %u, seed %u\n",
                           ks_precision_to_string (results->precision),
                           ks_range_policy_to_string (results->range),
+                          ks_launch_mode_to_string (results->launch),
                           results->warmup, results->reps, results->seed);
+  if (results->launch == KS_LAUNCH_GRAPH)
+    g_string_append (s, "# launch graph: each point replays a CUDA graph recorded on its first solve "
+                        "(capture_ms, not in the times); per-kernel times are unknown inside a graph (0), "
+                        "kernels_ms is the replay's device time\n");
   if (results->ogs_predicted)
     g_string_append_printf (s, "# predicted optimal group size %" G_GUINT64_FORMAT
                             " (usable %" G_GUINT64_FORMAT ") from PWGSM %u, %u cores per unit, %u units\n",
@@ -183,7 +188,7 @@ ks_results_write_csv (const KsResults *results,
 
   g_string_append (s, "n,n_plus_1_prime,local_policy,wg,median_ms,min_ms,max_ms,kernels_ms,"
                       "fwd_pre_ms,fwd_ms,bwd_prepare_ms,bwd_ms,launches,residual,"
-                      "fwd_local0,fwd_local1,fwd_groups0,fwd_groups1,error\n");
+                      "fwd_local0,fwd_local1,fwd_groups0,fwd_groups1,launch,capture_ms,error\n");
   for (guint i = 0; i < results->points->len; i++)
     {
       const KsPoint *p = g_ptr_array_index (results->points, i);
@@ -203,12 +208,15 @@ ks_results_write_csv (const KsResults *results,
             }
           g_string_append_printf (s, "%u,", p->launches);
           append_double (s, p->residual);
-          g_string_append_printf (s, ",%u,%u,%u,%u,", p->fwd_local[0], p->fwd_local[1],
-                                  p->fwd_groups[0], p->fwd_groups[1]);
+          g_string_append_printf (s, ",%u,%u,%u,%u,%s,", p->fwd_local[0], p->fwd_local[1],
+                                  p->fwd_groups[0], p->fwd_groups[1],
+                                  ks_launch_mode_to_string (results->launch));
+          append_double (s, p->capture_ms);
+          g_string_append_c (s, ',');
         }
       else
         {
-          g_string_append (s, ",,,,,,,,,,,,,,");
+          g_string_append_printf (s, ",,,,,,,,,,,,,,%s,,", ks_launch_mode_to_string (results->launch));
           append_csv_text (s, p->error);
         }
       g_string_append_c (s, '\n');
@@ -291,6 +299,7 @@ ks_results_to_json (const KsResults *results)
   add_string_member (b, "range", ks_range_policy_to_string (results->range));
   add_string_member (b, "local", ks_local_policy_to_string (results->local));
   add_int_member (b, "wg", results->wg);
+  add_string_member (b, "launch", ks_launch_mode_to_string (results->launch));
   add_int_member (b, "warmup", results->warmup);
   add_int_member (b, "reps", results->reps);
   add_int_member (b, "seed", results->seed);
@@ -340,6 +349,8 @@ ks_results_to_json (const KsResults *results)
       json_builder_add_int_value (b, p->fwd_groups[0]);
       json_builder_add_int_value (b, p->fwd_groups[1]);
       json_builder_end_array (b);
+      if (results->launch == KS_LAUNCH_GRAPH)
+        add_double_member (b, "capture_ms", p->capture_ms);
       add_string_member (b, "error", p->error);
       json_builder_end_object (b);
     }
@@ -535,6 +546,9 @@ parse_point (JsonObject *o,
       dst[0] = (guint) json_array_get_int_element (arr, 0);
       dst[1] = (guint) json_array_get_int_element (arr, 1);
     }
+  /* Only graph runs have it. */
+  if (json_object_has_member (o, "capture_ms") && !get_double (o, "capture_ms", &p->capture_ms, error))
+    return FALSE;
   if (!get_string (o, "error", TRUE, &p->error, error))
     return FALSE;
   if (p->error == NULL && !(p->median_ms >= 0.0))
@@ -617,6 +631,11 @@ ks_results_from_json (const char *data,
     return NULL;
   if (!get_int (params, "wg", 0, G_MAXINT, &v, error)) return NULL;
   results->wg = v;
+  /* Files written before graph mode have no "launch": they were streams. */
+  results->launch = KS_LAUNCH_STREAM;
+  if (json_object_has_member (params, "launch") &&
+      !parse_enum (params, "launch", (gpointer) ks_launch_mode_from_string, &results->launch, error))
+    return NULL;
   if (!get_int (params, "warmup", 0, G_MAXINT, &v, error)) return NULL;
   results->warmup = v;
   if (!get_int (params, "reps", 0, G_MAXINT, &v, error)) return NULL;

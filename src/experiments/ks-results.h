@@ -41,6 +41,10 @@ typedef struct {
   guint         launches;
   guint         fwd_local[2];   /* the update kernel's work-group at step 0 */
   guint         fwd_groups[2];
+  /* Under GRAPH: recording + instantiating the point's graph, once, kept
+   * out of the times above; kernel_ms[] are 0 there (unknown: a graph's
+   * kernels cannot be timed one by one) and kernels_ms is the replay's. */
+  double        capture_ms;
   char         *error;       /* non-NULL: this point could not be measured, and why */
 } KsPoint;
 
@@ -56,6 +60,7 @@ typedef struct {
   KsRangePolicy  range;
   KsLocalPolicy  local;
   guint          wg;
+  KsLaunchMode   launch;      /* files from before graph mode have none: STREAM */
   guint          warmup;
   guint          reps;
   guint32        seed;

@@ -36,6 +36,23 @@ struct _KsGaussSolver
   KsRuntime   *rt;
   KsProgram   *program;
   KsKernel    *kernels[KS_GAUSS_N_KERNELS];
+  guint        enqueued;   /* launches enqueue_solve() issued: a graph's count */
+
+  /* Kept across solves, so that a solve times no allocation and a recorded
+   * graph, which holds their addresses, stays valid.  They hold systems of
+   * up to capacity unknowns; a smaller n uses their beginning (the kernels
+   * address row i at i * (n + 1)). */
+  KsBuffer    *a, *m, *x, *info;
+  guint        capacity;
+
+  /* GRAPH: the last recorded sequence and what it was recorded for.  The
+   * pivot threshold is a launch argument baked into the graph, so it is
+   * part of the key: a system with another largest |a_ij| re-records. */
+  KsGraph     *graph;
+  guint        graph_n;
+  KsGaussParams graph_params;
+  double       graph_tiny;
+  guint        graph_launches;
 };
 
 static const char *kernel_names[KS_GAUSS_N_KERNELS] = {
@@ -47,6 +64,25 @@ ks_gauss_kernel_name (KsGaussKernel kernel)
 {
   g_return_val_if_fail (kernel < KS_GAUSS_N_KERNELS, NULL);
   return kernel_names[kernel];
+}
+
+const char *
+ks_launch_mode_to_string (KsLaunchMode launch)
+{
+  return launch == KS_LAUNCH_GRAPH ? "graph" : "stream";
+}
+
+gboolean
+ks_launch_mode_from_string (const char   *s,
+                            KsLaunchMode *out)
+{
+  if (g_ascii_strcasecmp (s, "stream") == 0)
+    *out = KS_LAUNCH_STREAM;
+  else if (g_ascii_strcasecmp (s, "graph") == 0)
+    *out = KS_LAUNCH_GRAPH;
+  else
+    return FALSE;
+  return TRUE;
 }
 
 const char *
@@ -165,6 +201,12 @@ ks_gauss_solver_free (KsGaussSolver *self)
 {
   if (self == NULL)
     return;
+  /* The graph and the buffers belong to the runtime's context: before it. */
+  g_clear_pointer (&self->graph, ks_graph_free);
+  g_clear_pointer (&self->a, ks_buffer_free);
+  g_clear_pointer (&self->m, ks_buffer_free);
+  g_clear_pointer (&self->x, ks_buffer_free);
+  g_clear_pointer (&self->info, ks_buffer_free);
   for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
     g_clear_pointer (&self->kernels[i], ks_kernel_free);
   g_clear_pointer (&self->program, ks_program_free);
@@ -201,6 +243,22 @@ ks_gauss_solver_get_max_work_group_size (KsGaussSolver *self)
   return self->kernels[KS_GAUSS_FWD] ? ks_kernel_get_max_work_group_size (self->kernels[KS_GAUSS_FWD]) : 0;
 }
 
+/* Every launch of a solve goes through here, to be counted: inside a graph
+ * no event counts them. */
+static gboolean
+launch (KsGaussSolver *self,
+        KsKernel      *kernel,
+        guint          dims,
+        const gsize   *global,
+        const gsize   *local,
+        GError       **error)
+{
+  if (!ks_runtime_launch (self->rt, kernel, dims, global, local, error))
+    return FALSE;
+  self->enqueued++;
+  return TRUE;
+}
+
 /* Launches kernel over count0 items along dimension 0 (and count1 rows
  * along dimension 1 when dims == 2) under the local-size policy.  The
  * kernel's first index along dimension 0 is the argument base_arg (set to
@@ -231,13 +289,13 @@ launch_policy (KsGaussSolver       *self,
   switch (params->local)
     {
     case KS_LOCAL_DRIVER:
-      return ks_runtime_launch (self->rt, kernel, dims, global, NULL, error);
+      return launch (self, kernel, dims, global, NULL, error);
 
     case KS_LOCAL_EXPLICIT:
       /* Padding the range up to a multiple of the group lets every group
        * size run on every n; the extra items exit on the kernel's bounds test. */
       global[0] = (count0 + params->wg - 1) / params->wg * params->wg;
-      return ks_runtime_launch (self->rt, kernel, dims, global, local, error);
+      return launch (self, kernel, dims, global, local, error);
 
     case KS_LOCAL_SPLIT:
       {
@@ -247,7 +305,7 @@ launch_policy (KsGaussSolver       *self,
         if (main_part > 0)
           {
             global[0] = main_part;
-            if (!ks_runtime_launch (self->rt, kernel, dims, global, local, error))
+            if (!launch (self, kernel, dims, global, local, error))
               return FALSE;
           }
         if (rest > 0)
@@ -261,7 +319,7 @@ launch_policy (KsGaussSolver       *self,
               return FALSE;
             global[0] = rest;
             local[0] = rest;
-            return ks_runtime_launch (self->rt, kernel, dims, global, local, error);
+            return launch (self, kernel, dims, global, local, error);
           }
         return TRUE;
       }
@@ -303,6 +361,7 @@ enqueue_solve (KsGaussSolver       *self,
   const gboolean fixed = params->range == KS_RANGE_FIXED;
   float tiny_f = (float) tiny;
 
+  self->enqueued = 0;
   if (!set_common_args (pre, a, m, n, error) ||
       !ks_kernel_set_arg_buffer (pre, 5, info, error) ||
       !set_common_args (fwd, a, m, n, error) ||
@@ -345,7 +404,7 @@ enqueue_solve (KsGaussSolver       *self,
         return FALSE;
 
       if (!ks_kernel_set_arg (bprep, 3, sizeof k, &k, error) ||
-          !ks_runtime_launch (self->rt, bprep, 1, &one, &one, error))
+          !launch (self, bprep, 1, &one, &one, error))
         return FALSE;
 
       /* Under SHRINKING there is nothing above row 0 to update. */
@@ -357,6 +416,26 @@ enqueue_solve (KsGaussSolver       *self,
         return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+ks_gauss_check_launch (KsDevice      *device,
+                       KsLaunchMode   launch,
+                       GError       **error)
+{
+  g_return_val_if_fail (KS_IS_DEVICE (device), FALSE);
+
+  /* No silent fallback to the stream: a figure labelled "graph" must be one. */
+  if (launch != KS_LAUNCH_GRAPH || ks_device_get_backend (device) == KS_BACKEND_CUDA)
+    return TRUE;
+  if (ks_device_get_backend (device) == KS_BACKEND_OPENCL)
+    g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                 "CUDA Graphs need a CUDA device; OpenCL has no graphs (%s is an OpenCL device)",
+                 ks_device_get_name (device));
+  else
+    g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                 "CUDA Graphs need a CUDA device; the host reference launches no kernels to record");
+  return FALSE;
 }
 
 gboolean
@@ -382,6 +461,13 @@ ks_gauss_solver_check (KsGaussSolver        *self,
       g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, "n = %u is too large", n);
       return FALSE;
     }
+  if (params->launch != KS_LAUNCH_STREAM && params->launch != KS_LAUNCH_GRAPH)
+    {
+      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, "Unknown launch mode %d", params->launch);
+      return FALSE;
+    }
+  if (!ks_gauss_check_launch (self->device, params->launch, error))
+    return FALSE;
   if (self->rt == NULL)
     {
       /* The host: the augmented copy and the original, in double. */
@@ -428,6 +514,81 @@ ks_gauss_solver_check (KsGaussSolver        *self,
   return TRUE;
 }
 
+/* Makes the kept buffers hold a system of n unknowns.  Growing frees the
+ * old ones first (two large matrices at once might not fit), and drops the
+ * graph, which holds their addresses. */
+static gboolean
+ensure_buffers (KsGaussSolver  *self,
+                guint           n,
+                GError        **error)
+{
+  const gsize rs = self->precision == KS_PRECISION_DOUBLE ? sizeof (double) : sizeof (float);
+
+  if (n <= self->capacity)
+    return TRUE;
+
+  g_clear_pointer (&self->graph, ks_graph_free);
+  g_clear_pointer (&self->a, ks_buffer_free);
+  g_clear_pointer (&self->m, ks_buffer_free);
+  g_clear_pointer (&self->x, ks_buffer_free);
+  g_clear_pointer (&self->info, ks_buffer_free);
+  self->capacity = 0;
+
+  if (!(self->a = ks_runtime_alloc (self->rt, (gsize) n * ((gsize) n + 1) * rs, error)) ||
+      !(self->m = ks_runtime_alloc (self->rt, (gsize) n * rs, error)) ||
+      !(self->x = ks_runtime_alloc (self->rt, (gsize) n * rs, error)) ||
+      !(self->info = ks_runtime_alloc (self->rt, INFO_SIZE * sizeof (int), error)))
+    {
+      g_clear_pointer (&self->a, ks_buffer_free);
+      g_clear_pointer (&self->m, ks_buffer_free);
+      g_clear_pointer (&self->x, ks_buffer_free);
+      return FALSE;
+    }
+  self->capacity = n;
+  return TRUE;
+}
+
+static gboolean
+graph_matches (KsGaussSolver       *self,
+               guint                n,
+               const KsGaussParams *params,
+               double               tiny)
+{
+  return self->graph != NULL && self->graph_n == n && self->graph_tiny == tiny &&
+         self->graph_params.range == params->range && self->graph_params.local == params->local &&
+         (params->local == KS_LOCAL_DRIVER || self->graph_params.wg == params->wg);
+}
+
+/* Records the whole launch sequence into a graph, instantiated and on the
+ * device, ready to replay. */
+static gboolean
+capture_graph (KsGaussSolver       *self,
+               const KsGaussParams *params,
+               guint                n,
+               double               tiny,
+               GCancellable        *cancellable,
+               GError             **error)
+{
+  g_clear_pointer (&self->graph, ks_graph_free);
+
+  if (!ks_runtime_capture_begin (self->rt, error))
+    return FALSE;
+  if (!enqueue_solve (self, params, (int) n, self->a, self->m, self->x, self->info, tiny,
+                      cancellable, error))
+    {
+      /* Capture must be ended whatever happened, or the stream stays in it. */
+      g_autoptr(KsGraph) partial = ks_runtime_capture_end (self->rt, NULL);
+      return FALSE;
+    }
+  if (!(self->graph = ks_runtime_capture_end (self->rt, error)))
+    return FALSE;
+  self->graph_n = n;
+  self->graph_params = *params;
+  self->graph_tiny = tiny;
+  self->graph_launches = self->enqueued;
+  return TRUE;
+}
+
 gboolean
 ks_gauss_solver_solve (KsGaussSolver        *self,
                        const KsLinearSystem *sys,
@@ -437,10 +598,6 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
                        KsGaussResult        *result,
                        GError              **error)
 {
-  g_autoptr(KsBuffer) a = NULL;
-  g_autoptr(KsBuffer) m = NULL;
-  g_autoptr(KsBuffer) x = NULL;
-  g_autoptr(KsBuffer) info = NULL;
   g_autofree void *host_a = NULL;
   g_autofree void *host_x = NULL;
   g_autofree double *xd = NULL;
@@ -448,6 +605,7 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
   const gsize rs = dbl ? sizeof (double) : sizeof (float);
   const guint n = sys->n;
   const gsize w = (gsize) n + 1;
+  const gboolean graph = params->launch == KS_LAUNCH_GRAPH;
   int info_host[INFO_SIZE] = { 0 };
   gint64 t0, t1;
   double tiny;
@@ -459,6 +617,7 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
 
   memset (result, 0, sizeof *result);
   result->n = n;
+  result->launch = params->launch;
 
   if (self->rt == NULL)
     return ks_gauss_solver_check (self, n, params, error) &&
@@ -475,38 +634,67 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
   for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
     ks_kernel_reset_timing (self->kernels[i]);
 
+  if (!ensure_buffers (self, n, error))
+    return FALSE;
+
+  if (graph && graph_matches (self, n, params, tiny))
+    result->graph_replay = TRUE;
+  else if (graph)
+    {
+      gint64 tc = g_get_monotonic_time ();
+
+      if (!capture_graph (self, params, n, tiny, cancellable, error))
+        return FALSE;
+      result->capture_ms = (g_get_monotonic_time () - tc) / 1000.0;
+    }
+
   t0 = g_get_monotonic_time ();
-  if (!(a = ks_runtime_alloc (self->rt, (gsize) n * w * rs, error)) ||
-      !(m = ks_runtime_alloc (self->rt, (gsize) n * rs, error)) ||
-      !(x = ks_runtime_alloc (self->rt, (gsize) n * rs, error)) ||
-      !(info = ks_runtime_alloc (self->rt, sizeof info_host, error)) ||
-      !ks_runtime_write (self->rt, a, 0, (gsize) n * w * rs, host_a, error) ||
-      !ks_runtime_write (self->rt, info, 0, sizeof info_host, info_host, error))
+  if (!ks_runtime_write (self->rt, self->a, 0, (gsize) n * w * rs, host_a, error) ||
+      !ks_runtime_write (self->rt, self->info, 0, sizeof info_host, info_host, error))
     {
       ks_runtime_discard_timings (self->rt);
       return FALSE;
     }
 
-  if (!enqueue_solve (self, params, (int) n, a, m, x, info, tiny, cancellable, error) ||
-      !ks_runtime_read (self->rt, x, 0, (gsize) n * rs, host_x, error) ||
-      !ks_runtime_read (self->rt, info, 0, sizeof info_host, info_host, error))
+  if (!(graph ? !g_cancellable_set_error_if_cancelled (cancellable, error) &&
+                ks_graph_launch_timed (self->graph, error)
+              : enqueue_solve (self, params, (int) n, self->a, self->m, self->x, self->info, tiny,
+                               cancellable, error)) ||
+      !ks_runtime_read (self->rt, self->x, 0, (gsize) n * rs, host_x, error) ||
+      !ks_runtime_read (self->rt, self->info, 0, sizeof info_host, info_host, error))
     {
-      /* Drain the queue so the buffers are not released under running kernels. */
+      /* Drain the queue so the next solve does not write under running kernels. */
       ks_runtime_finish (self->rt, NULL);
       ks_runtime_discard_timings (self->rt);
+      if (graph)
+        g_clear_pointer (&self->graph, ks_graph_free);
       return FALSE;
     }
   t1 = g_get_monotonic_time ();
 
-  if (!ks_runtime_collect_timings (self->rt, error))
-    return FALSE;
-
   result->wall_ms = (t1 - t0) / 1000.0;
-  for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
+  if (graph)
     {
-      result->kernel_ms[i] = ks_kernel_get_time_ns (self->kernels[i]) / 1e6;
-      result->kernels_total_ms += result->kernel_ms[i];
-      result->launches += ks_kernel_get_launches (self->kernels[i]);
+      guint64 ns = 0;
+
+      if (!ks_graph_collect_time (self->graph, &ns, error))
+        {
+          g_clear_pointer (&self->graph, ks_graph_free);
+          return FALSE;
+        }
+      result->kernels_total_ms = ns / 1e6;
+      result->launches = self->graph_launches;
+    }
+  else
+    {
+      if (!ks_runtime_collect_timings (self->rt, error))
+        return FALSE;
+      for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
+        {
+          result->kernel_ms[i] = ks_kernel_get_time_ns (self->kernels[i]) / 1e6;
+          result->kernels_total_ms += result->kernel_ms[i];
+          result->launches += ks_kernel_get_launches (self->kernels[i]);
+        }
     }
   result->fwd_local[0] = info_host[INFO_FWD_LOCAL0];
   result->fwd_local[1] = info_host[INFO_FWD_LOCAL1];

@@ -38,6 +38,16 @@ typedef enum {
   KS_LOCAL_SPLIT,      /* a multiple of the group size, plus a launch for the remainder */
 } KsLocalPolicy;
 
+/* How a solve issues its ~4n launches.  GRAPH: on a CUDA device the first
+ * solve of a given (n, params) records the whole sequence into a CUDA graph
+ * and instantiates it; later solves upload the matrix into the same buffers
+ * and replay the graph with one call.  OpenCL has no graphs, and the host
+ * launches nothing: there GRAPH is KS_COMPUTE_ERROR_UNSUPPORTED. */
+typedef enum {
+  KS_LAUNCH_STREAM,    /* one launch per kernel per step, on the in-order queue */
+  KS_LAUNCH_GRAPH,
+} KsLaunchMode;
+
 typedef enum {
   KS_GAUSS_FWD_PRE,
   KS_GAUSS_FWD,
@@ -50,22 +60,39 @@ const char *ks_precision_to_string    (KsPrecision    precision);
 const char *ks_range_policy_to_string (KsRangePolicy  range);
 const char *ks_local_policy_to_string (KsLocalPolicy  local);
 const char *ks_gauss_kernel_name      (KsGaussKernel  kernel);
+const char *ks_launch_mode_to_string  (KsLaunchMode   launch);
 gboolean    ks_precision_from_string    (const char *s, KsPrecision   *out);
 gboolean    ks_range_policy_from_string (const char *s, KsRangePolicy *out);
 gboolean    ks_local_policy_from_string (const char *s, KsLocalPolicy *out);
+gboolean    ks_launch_mode_from_string  (const char *s, KsLaunchMode  *out);
 
 typedef struct {
   KsRangePolicy range;
   KsLocalPolicy local;
   guint         wg;    /* group size for EXPLICIT and SPLIT */
+  KsLaunchMode  launch;  /* last, so { range, local, wg } initialisers mean STREAM */
 } KsGaussParams;
 
 typedef struct {
   guint   n;
-  double  wall_ms;                        /* upload + every launch + download, host clock */
-  double  kernel_ms[KS_GAUSS_N_KERNELS];  /* device time summed over launches (events) */
+  /* Upload + every launch (or the replay) + download, host clock.  Buffers
+   * are kept across solves, so no allocation is in it, and under GRAPH no
+   * capture either: that is capture_ms. */
+  double  wall_ms;
+  /* Device time summed over launches (events).  Under GRAPH the kernels
+   * inside the graph cannot be timed one by one: these stay 0, meaning
+   * unknown, and kernels_total_ms is the replay's launch-to-completion time
+   * (events around the graph launch). */
+  double  kernel_ms[KS_GAUSS_N_KERNELS];
   double  kernels_total_ms;
-  guint   launches;
+  guint   launches;                       /* under GRAPH: the launches recorded in the graph */
+  KsLaunchMode launch;
+  /* GRAPH only: TRUE when this solve replayed a graph recorded by an
+   * earlier one; FALSE when it recorded the graph itself, which took
+   * capture_ms (capture + instantiate + upload to the device, once) before
+   * the replay that wall_ms times. */
+  gboolean graph_replay;
+  double  capture_ms;
   double  residual;                       /* ||Ax - b|| / ||b||, on the host in double */
   /* The work-group the update kernel gauss_fwd ran with at step 0, as
    * reported from inside the kernel (get_local_size / get_num_groups);
@@ -78,8 +105,10 @@ typedef struct {
 
 typedef struct _KsGaussSolver KsGaussSolver;
 
-/* Builds the program for device and precision once; solves reuse it.
- * Double precision on a device without fp64 is KS_COMPUTE_ERROR_UNSUPPORTED. */
+/* Builds the program for device and precision once; solves reuse it, and
+ * its device buffers too (re-allocated only when a larger n comes), and
+ * under GRAPH the last recorded graph.  Double precision on a device
+ * without fp64 is KS_COMPUTE_ERROR_UNSUPPORTED. */
 KsGaussSolver *ks_gauss_solver_new       (KsDevice       *device,
                                           KsPrecision     precision,
                                           GError        **error);
@@ -91,12 +120,19 @@ KsPrecision    ks_gauss_solver_get_precision (KsGaussSolver *solver);
 gsize          ks_gauss_solver_get_preferred_multiple (KsGaussSolver *solver);
 gsize          ks_gauss_solver_get_max_work_group_size (KsGaussSolver *solver);
 
-/* Whether a system of size n fits this device and params are allowed; the
+/* Whether a system of size n fits this device and params are allowed (GRAPH
+ * only on CUDA: KS_COMPUTE_ERROR_UNSUPPORTED elsewhere); the
  * same checks solve() makes, for callers who want them before they build a
  * large system. */
 gboolean       ks_gauss_solver_check     (KsGaussSolver        *solver,
                                           guint                 n,
                                           const KsGaussParams  *params,
+                                          GError              **error);
+
+/* GRAPH on a device that is not CUDA: KS_COMPUTE_ERROR_UNSUPPORTED, saying
+ * why.  For callers (a sweep) that want to refuse before building anything. */
+gboolean       ks_gauss_check_launch     (KsDevice             *device,
+                                          KsLaunchMode          launch,
                                           GError              **error);
 
 /* Solves sys; x (n values, may be NULL) receives the solution.  Checks that
