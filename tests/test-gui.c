@@ -575,6 +575,19 @@ test_wg_sweep (void)
   press_key (GDK_KEY_4, GDK_MOD1_MASK);
   g_assert_true (ks_window_get_visible_page (window) == KS_PAGE (page));
 
+  /* CUDA graphs on an OpenCL device: not offered, and refused in words if a
+   * session asks for them anyway. */
+  ks_sweep_page_set_param (page, "launch", "graph");
+  ks_sweep_page_set_param (page, "sizes", "32");
+  ks_sweep_page_set_param (page, "preset", "custom");
+  ks_sweep_page_set_param (page, "custom", "4,8");
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (wait_for (wg_done, 60));
+  g_test_message ("%s", ks_window_get_error_text (window));
+  g_assert_nonnull (strstr (ks_window_get_error_text (window), "CUDA"));
+  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, 0);
+  ks_sweep_page_set_param (page, "launch", "stream");
+
   /* A group list the parser refuses: said in the window, nothing runs. */
   ks_sweep_page_set_param (page, "preset", "custom");
   ks_sweep_page_set_param (page, "custom", "0,abc");

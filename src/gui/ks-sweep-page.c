@@ -40,7 +40,7 @@ typedef struct {
   GtkWidget    *sizes_label, *sizes_entry, *preset_label, *preset_combo;
   GtkWidget    *custom_label, *custom_entry;
   GtkWidget    *precision_combo, *range_combo, *local_combo;
-  GtkWidget    *wg_label, *wg_spin, *reps_spin;
+  GtkWidget    *wg_label, *wg_spin, *reps_spin, *launch_combo;
   GtkWidget    *hide_one_check, *predicted_label;
   GtkWidget    *runs_list, *plot_view, *reset_zoom_button, *table_view, *add_recorded_button;
   GtkListStore *table_store;
@@ -418,6 +418,12 @@ run_label (const KsResults *r,
   else
     policy = g_strdup (_("driver"));
 
+  if (r->launch == KS_LAUNCH_GRAPH)
+    {
+      char *with_graph = g_strdup_printf (_("%s, CUDA graph"), policy);
+      g_free (policy);
+      policy = with_graph;
+    }
   if (recorded)
     /* TRANSLATORS: a run read from a file, e.g. "recorded: NVIDIA H200 (OpenCL) · driver" */
     return g_strdup_printf (_("recorded: %s (%s) · %s"), device, backend_of (r), policy);
@@ -603,6 +609,7 @@ param_widget (KsSweepPage *self,
     { "custom", priv->custom_entry }, { "precision", priv->precision_combo },
     { "range", priv->range_combo }, { "local", priv->local_combo },
     { "preset", priv->preset_combo }, { "hide-one", priv->hide_one_check },
+    { "launch", priv->launch_combo },
   };
   for (guint i = 0; i < G_N_ELEMENTS (table); i++)
     if (g_strcmp0 (table[i].name, name) == 0)
@@ -612,7 +619,7 @@ param_widget (KsSweepPage *self,
 
 static const char * const param_names[] = {
   "from", "to", "step", "wg", "reps", "sizes", "custom", "precision", "range", "local",
-  "preset", "hide-one",
+  "preset", "hide-one", "launch",
 };
 
 void
@@ -772,6 +779,8 @@ start_experiment (KsSweepPage *self,
   ks_local_policy_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (priv->local_combo)),
                                &spec.local);
   spec.wg = spec.local == KS_LOCAL_DRIVER ? 0 : spin_uint (priv->wg_spin);
+  ks_launch_mode_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (priv->launch_combo)),
+                              &spec.launch);
   spec.sizes = (const guint *) priv->sizes->data;
   spec.n_sizes = priv->sizes->len;
   spec.wgs = priv->wgs ? (const guint *) priv->wgs->data : NULL;
@@ -805,6 +814,7 @@ start_experiment (KsSweepPage *self,
     r->local = spec.local;
     r->wg = spec.wg;
     r->precision = spec.precision;
+    r->launch = spec.launch;
     run->label = run_label (r, FALSE);
   }
   rebuild_runs_list (self);
@@ -1112,7 +1122,12 @@ ks_sweep_page_device_changed (KsPage   *page,
   KsSweepPagePrivate *priv = ks_sweep_page_get_instance_private (self);
   const KsDeviceInfo *info = ks_device_get_info (device);
   g_autofree char *text = NULL;
+  gboolean cuda = info->backend == KS_BACKEND_CUDA;
 
+  /* Graphs are a CUDA feature; elsewhere the choice is not offered. */
+  if (!cuda)
+    gtk_combo_box_set_active_id (GTK_COMBO_BOX (priv->launch_combo), "stream");
+  gtk_widget_set_sensitive (priv->launch_combo, cuda);
   if (page_kind (self) != KS_EXPERIMENT_GAUSS_WG)
     return;
   if (info->preferred_multiple > 0)
@@ -1182,6 +1197,7 @@ ks_sweep_page_constructed (GObject *object)
     }
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (priv->precision_combo), "float");
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (priv->range_combo), "fixed");
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (priv->launch_combo), "stream");
   form_changed_cb (self);
   rebuild_plot (self);
 }
@@ -1196,6 +1212,7 @@ ks_sweep_page_bind_settings (KsPage *page)
     { "from", "from" }, { "to", "to" }, { "step", "step" }, { "wg", "wg" }, { "reps", "reps" },
     { "sizes", "sizes" }, { "custom", "custom" }, { "precision", "precision" },
     { "range", "range" }, { "local", "local" }, { "preset", "preset" }, { "hide-one", "hide-one" },
+    { "launch", "launch" },
   };
   GSettings *settings = ks_page_get_settings (page);
   g_autoptr(GSettingsSchema) schema = NULL;
@@ -1266,7 +1283,7 @@ ks_sweep_page_class_init (KsSweepPageClass *klass)
   BIND (step_label); BIND (step_spin); BIND (sizes_label); BIND (sizes_entry);
   BIND (preset_label); BIND (preset_combo); BIND (custom_label); BIND (custom_entry);
   BIND (precision_combo); BIND (range_combo); BIND (local_combo);
-  BIND (wg_label); BIND (wg_spin); BIND (reps_spin);
+  BIND (wg_label); BIND (wg_spin); BIND (reps_spin); BIND (launch_combo);
   BIND (hide_one_check); BIND (predicted_label);
   BIND (runs_list); BIND (plot_view); BIND (reset_zoom_button); BIND (table_view);
   BIND (add_recorded_button);
