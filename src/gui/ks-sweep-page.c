@@ -548,7 +548,8 @@ fill_recorded_menu (KsSweepPage *self)
       ns = ks_results_get_sizes (r);
       /* TRANSLATORS: "NVIDIA H200 (OpenCL) · driver · n = 1018…2012" */
       label = g_strdup_printf (_("%s (%s) · %s · n = %u…%u"), r->device_name ? r->device_name : "?",
-                               backend_of (r), ks_local_policy_to_string (r->local),
+                               backend_of (r), r->launch == KS_LAUNCH_GRAPH
+                               ? _("CUDA graph") : ks_local_policy_to_string (r->local),
                                g_array_index (ns, guint, 0), g_array_index (ns, guint, ns->len - 1));
       item = g_menu_item_new (label, NULL);
       g_menu_item_set_action_and_target_value (item, "sweep.add-recorded",
