@@ -144,6 +144,12 @@ bandwidth_known (void)
   return ks_device_get_info (ks_window_get_device (window))->bandwidth_gbs > 0;
 }
 
+static gboolean
+probe_done (void)
+{
+  return !ks_devices_page_get_measuring (KS_DEVICES_PAGE (ks_window_get_page (window, "devices")));
+}
+
 static void
 test_devices_page (void)
 {
@@ -164,7 +170,11 @@ test_devices_page (void)
   if (ks_device_get_backend (device) != KS_BACKEND_HOST)
     {
       ks_devices_page_measure_bandwidth (page);
+      /* While the probe runs, no experiment may start beside it. */
+      g_assert_true (ks_devices_page_get_measuring (page));
+      g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "run"));
       g_assert_true (wait_for (bandwidth_known, 120));
+      g_assert_true (wait_for (probe_done, 30));
       g_test_message ("triad bandwidth of %s: %.1f GB/s", ks_device_get_name (device),
                       ks_device_get_info (device)->bandwidth_gbs);
     }

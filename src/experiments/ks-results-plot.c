@@ -3,13 +3,15 @@
 
 #include "ks-results-plot.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 
 static char *
 default_series_name (const KsResults *results)
 {
   if (results->local == KS_LOCAL_DRIVER)
-    return g_strdup_printf ("%s, driver's group size", ks_range_policy_to_string (results->range));
+    return g_strdup_printf (_("%s, driver's group size"), ks_range_policy_to_string (results->range));
   return g_strdup_printf ("%s, %s wg = %u", ks_range_policy_to_string (results->range),
                           ks_local_policy_to_string (results->local), results->wg);
 }
@@ -35,11 +37,11 @@ ks_results_plot_add_size_series (KsPlot          *plot,
       if (p->error != NULL)
         continue;
       if (p->n1_prime)
-        label = g_strdup_printf ("N+1 = %u", p->n + 1);
+        label = g_strdup_printf (_("N+1 = %u"), p->n + 1);
       ks_plot_add_point_full (plot, series, p->n, p->median_ms, p->min_ms, p->max_ms,
                               p->n1_prime ? KS_PLOT_POINT_HIGHLIGHT : KS_PLOT_POINT_NONE, label);
     }
-  ks_plot_set_highlight_legend (plot, "N+1 prime");
+  ks_plot_set_highlight_legend (plot, _("N+1 prime"));
 }
 
 void
@@ -47,6 +49,17 @@ ks_results_plot_add_wg_series (KsPlot          *plot,
                                const KsResults *results,
                                guint            min_wg,
                                gboolean         dashed)
+{
+  ks_results_plot_add_wg_series_named (plot, results, min_wg, dashed,
+                                       dashed ? _(" (recorded)") : NULL);
+}
+
+void
+ks_results_plot_add_wg_series_named (KsPlot          *plot,
+                                     const KsResults *results,
+                                     guint            min_wg,
+                                     gboolean         dashed,
+                                     const char      *suffix)
 {
   g_autoptr(GArray) sizes = NULL;
   guint max_wg = 0;
@@ -57,7 +70,7 @@ ks_results_plot_add_wg_series (KsPlot          *plot,
   for (guint s = 0; s < sizes->len; s++)
     {
       guint n = g_array_index (sizes, guint, s);
-      g_autofree char *name = g_strdup_printf (dashed ? "n = %u (recorded)" : "n = %u", n);
+      g_autofree char *name = g_strdup_printf ("n = %u%s", n, suffix ? suffix : "");
       const KsPoint *best = ks_results_best_for_n (results, n);
       guint series = ks_plot_add_series (plot, name);
 
@@ -71,7 +84,7 @@ ks_results_plot_add_wg_series (KsPlot          *plot,
             continue;
           max_wg = MAX (max_wg, p->wg);
           if (p == best)
-            label = g_strdup_printf ("best %u", p->wg);
+            label = g_strdup_printf (_("best %u"), p->wg);
           ks_plot_add_point_full (plot, series, p->wg, p->median_ms, p->min_ms, p->max_ms,
                                   p == best ? KS_PLOT_POINT_BEST : KS_PLOT_POINT_NONE, label);
         }
@@ -80,9 +93,9 @@ ks_results_plot_add_wg_series (KsPlot          *plot,
   if (results->ogs_usable > 0 && results->ogs_usable <= MAX (max_wg, 1))
     {
       g_autofree char *label = results->ogs_usable == results->ogs_predicted
-        ? g_strdup_printf ("predicted optimum %" G_GUINT64_FORMAT, results->ogs_predicted)
-        : g_strdup_printf ("rule gives %" G_GUINT64_FORMAT ", device allows %" G_GUINT64_FORMAT,
-                           results->ogs_predicted, results->ogs_usable);
+        ? g_strdup_printf (_("predicted optimum %lu"), (unsigned long) results->ogs_predicted)
+        : g_strdup_printf (_("rule gives %lu, device allows %lu"),
+                           (unsigned long) results->ogs_predicted, (unsigned long) results->ogs_usable);
       ks_plot_add_vline (plot, results->ogs_usable, label);
     }
 }
@@ -100,20 +113,20 @@ ks_results_plot_new (const KsResults *results,
                              results->driver ? results->driver : "",
                              ks_precision_to_string (results->precision),
                              day ? day : "",
-                             results->complete ? "" : " · incomplete");
+                             results->complete ? "" : _(" · incomplete"));
   ks_plot_set_caption (plot, caption);
 
   if (results->kind == KS_EXPERIMENT_GAUSS_WG)
     {
-      ks_plot_set_title (plot, "Gauss elimination: time vs work-group size");
-      ks_plot_set_axis_labels (plot, "work-group size", "time per solve, ms");
+      ks_plot_set_title (plot, _("Gauss elimination: time vs work-group size"));
+      ks_plot_set_axis_labels (plot, _("work-group size"), _("time per solve, ms"));
       ks_plot_set_log_y (plot, TRUE);
       ks_results_plot_add_wg_series (plot, results, min_wg, FALSE);
     }
   else
     {
-      ks_plot_set_title (plot, "Gauss elimination: time vs matrix size");
-      ks_plot_set_axis_labels (plot, "matrix size n", "time per solve, ms");
+      ks_plot_set_title (plot, _("Gauss elimination: time vs matrix size"));
+      ks_plot_set_axis_labels (plot, _("matrix size n"), _("time per solve, ms"));
       ks_results_plot_add_size_series (plot, results, NULL, FALSE);
     }
   return plot;

@@ -20,6 +20,14 @@ void    ks_results_plot_add_wg_series   (KsPlot          *plot,
                                          const KsResults *results,
                                          guint            min_wg,
                                          gboolean         dashed);
+/* The same, with suffix appended to each curve's name ("n = 400 (recorded)",
+ * "n = 400 (run 2)"); NULL for none.  The plain call above appends
+ * " (recorded)" to dashed curves. */
+void    ks_results_plot_add_wg_series_named (KsPlot          *plot,
+                                             const KsResults *results,
+                                             guint            min_wg,
+                                             gboolean         dashed,
+                                             const char      *suffix);
 /* A complete plot with title, axes and caption for results. */
 KsPlot *ks_results_plot_new             (const KsResults *results,
                                          guint            min_wg);

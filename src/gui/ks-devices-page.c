@@ -28,12 +28,39 @@ struct _KsDevicesPage {
   KsDevice     *selected;
   guint64       prediction;
   gboolean      updating;
+  gboolean      run_active;   /* the window is running an experiment */
 };
 
 G_DEFINE_TYPE (KsDevicesPage, ks_devices_page, KS_TYPE_PAGE)
 
 enum { DEVICE_ACTIVATED, N_SIGNALS };
 static guint signals[N_SIGNALS];
+
+enum { PROP_0, PROP_MEASURING, N_PROPS };
+static GParamSpec *props[N_PROPS];
+
+/* What the user reads; the identifiers ("opencl", "cpu") stay in files. */
+static const char *
+backend_name (KsBackend backend)
+{
+  switch (backend)
+    {
+    case KS_BACKEND_OPENCL: return "OpenCL";
+    case KS_BACKEND_CUDA:   return "CUDA";
+    default:                return _("host (C + OpenMP)");
+    }
+}
+
+static const char *
+type_name (KsDeviceType type)
+{
+  switch (type)
+    {
+    case KS_DEVICE_TYPE_GPU: return _("GPU");
+    case KS_DEVICE_TYPE_CPU: return _("CPU");
+    default:                 return _("other");
+    }
+}
 
 static GtkWidget *
 create_row (gpointer item,
@@ -43,8 +70,8 @@ create_row (gpointer item,
   const KsDeviceInfo *info = ks_device_get_info (device);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *name = gtk_label_new (info->name);
-  g_autofree char *sub = g_strdup_printf ("%s · %s · %s", ks_backend_to_string (info->backend),
-                                          ks_device_type_to_string (info->type), info->id);
+  g_autofree char *sub = g_strdup_printf ("%s · %s · %s", backend_name (info->backend),
+                                          type_name (info->type), info->id);
   GtkWidget *subtitle = gtk_label_new (sub);
 
   gtk_label_set_xalign (GTK_LABEL (name), 0);
@@ -70,6 +97,17 @@ measuring (KsDevicesPage *self)
 
   g_object_get (self->bandwidth_spinner, "active", &active, NULL);
   return active;
+}
+
+static void
+update_sensitivity (KsDevicesPage *self)
+{
+  gboolean host = self->selected == NULL
+    || ks_device_get_backend (self->selected) == KS_BACKEND_HOST;
+
+  gtk_widget_set_sensitive (self->bandwidth_button, !host && !measuring (self) && !self->run_active);
+  /* The sweeps read the cores per unit while they run. */
+  gtk_widget_set_sensitive (self->cores_spin, !self->run_active);
 }
 
 static void
@@ -157,8 +195,8 @@ show_device (KsDevicesPage *self,
   g_list_free (children);
 
   gtk_label_set_text (GTK_LABEL (self->name_label), info->name);
-  add_prop (self, row++, _("Backend"), ks_backend_to_string (info->backend));
-  add_prop (self, row++, _("Type"), ks_device_type_to_string (info->type));
+  add_prop (self, row++, _("Backend"), backend_name (info->backend));
+  add_prop (self, row++, _("Type"), type_name (info->type));
   add_prop (self, row++, _("Identifier"), info->id);
   add_prop (self, row++, _("Vendor"), info->vendor);
   add_prop (self, row++, _("Platform"), info->platform_name);
@@ -181,8 +219,7 @@ show_device (KsDevicesPage *self,
     add_prop (self, row++, _("Peak bandwidth"), peak);
   if (info->backend != KS_BACKEND_HOST)
     add_prop (self, row++, _("Memory bandwidth"), bw);
-  gtk_widget_set_sensitive (self->bandwidth_button, info->backend != KS_BACKEND_HOST
-                            && !measuring (self));
+  update_sensitivity (self);
 
   self->updating = TRUE;
   gtk_label_set_text (GTK_LABEL (self->pwgsm_label), pwgsm);
@@ -244,10 +281,12 @@ bandwidth_done_cb (GObject      *source,
   if (self->bandwidth_spinner == NULL)   /* the window closed meanwhile */
     return;
   gtk_spinner_stop (GTK_SPINNER (self->bandwidth_spinner));
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_MEASURING]);
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     ks_page_emit_error (KS_PAGE (self), _("Could not measure the bandwidth"), error);
   if (device == self->selected)
     show_device (self, device);
+  update_sensitivity (self);
 }
 
 static void
@@ -255,10 +294,11 @@ bandwidth_clicked_cb (KsDevicesPage *self)
 {
   g_autoptr(GTask) task = NULL;
 
-  if (self->selected == NULL)
+  if (self->selected == NULL || self->run_active || measuring (self))
     return;
   gtk_spinner_start (GTK_SPINNER (self->bandwidth_spinner));
-  gtk_widget_set_sensitive (self->bandwidth_button, FALSE);
+  update_sensitivity (self);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_MEASURING]);
   task = g_task_new (self, NULL, bandwidth_done_cb, NULL);
   g_task_set_task_data (task, g_object_ref (self->selected), g_object_unref);
   g_task_run_in_thread (task, bandwidth_thread);
@@ -304,6 +344,22 @@ ks_devices_page_get_help (KsPage *page)
 }
 
 static void
+ks_devices_page_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_MEASURING:
+      g_value_set_boolean (value, ks_devices_page_get_measuring (KS_DEVICES_PAGE (object)));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 ks_devices_page_dispose (GObject *object)
 {
   KsDevicesPage *self = KS_DEVICES_PAGE (object);
@@ -321,6 +377,11 @@ ks_devices_page_class_init (KsDevicesPageClass *klass)
   KsPageClass *page_class = KS_PAGE_CLASS (klass);
 
   object_class->dispose = ks_devices_page_dispose;
+  object_class->get_property = ks_devices_page_get_property;
+
+  props[PROP_MEASURING] = g_param_spec_boolean ("measuring", NULL, NULL, FALSE,
+                                                G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
   page_class->device_changed = ks_devices_page_device_changed;
   page_class->get_help = ks_devices_page_get_help;
 
@@ -390,4 +451,20 @@ void
 ks_devices_page_measure_bandwidth (KsDevicesPage *self)
 {
   bandwidth_clicked_cb (self);
+}
+
+gboolean
+ks_devices_page_get_measuring (KsDevicesPage *self)
+{
+  return self->bandwidth_spinner != NULL && measuring (self);
+}
+
+void
+ks_devices_page_set_run_active (KsDevicesPage *self,
+                                gboolean       active)
+{
+  if (self->bandwidth_spinner == NULL)
+    return;
+  self->run_active = active;
+  update_sensitivity (self);
 }

@@ -21,4 +21,10 @@ guint64   ks_devices_page_get_prediction  (KsDevicesPage *self);
 /* What "Measure Memory Bandwidth" does: the triad probe, off the main thread. */
 void      ks_devices_page_measure_bandwidth (KsDevicesPage *self);
 
+/* Is the bandwidth probe running?  (property "measuring") */
+gboolean  ks_devices_page_get_measuring     (KsDevicesPage *self);
+/* The window runs an experiment: no probe and no edits that a sweep reads. */
+void      ks_devices_page_set_run_active    (KsDevicesPage *self,
+                                             gboolean       active);
+
 G_END_DECLS

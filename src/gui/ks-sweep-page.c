@@ -45,6 +45,7 @@ typedef struct {
   GtkWidget    *runs_list, *plot_view, *reset_zoom_button, *table_view, *add_recorded_button;
   GtkListStore *table_store;
   GMenu        *recorded_menu;
+  GtkFileChooserNative *chooser;
   gboolean      recorded_menu_filled;
 
   GPtrArray    *runs;          /* of Run, oldest first */
@@ -62,10 +63,21 @@ G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (KsSweepPage, ks_sweep_page, KS_TYPE_PAGE)
 static void rebuild_plot (KsSweepPage *self);
 static void rebuild_runs_list (KsSweepPage *self);
 
+/* Always the page's own copy: the experiment's results are written by its
+ * worker thread while it runs, so the page never reads them before the run
+ * has finished (see point_measured_cb and run_finished_cb). */
 static const KsResults *
 run_results (const Run *run)
 {
-  return run->owned ? run->owned : ks_experiment_get_results (run->experiment);
+  return run->owned;
+}
+
+/* A deep copy, through the JSON the results already round-trip with. */
+static KsResults *
+results_copy (const KsResults *r)
+{
+  g_autofree char *json = ks_results_to_json (r);
+  return ks_results_from_json (json, -1, NULL);
 }
 
 static void
@@ -209,7 +221,11 @@ rebuild_plot (KsSweepPage *self)
         {
           g_autoptr(GArray) sizes = ks_results_get_sizes (r);
 
-          ks_results_plot_add_wg_series (plot, r, min_wg (self), dashed);
+          g_autofree char *suffix = run->recorded
+            ? g_strdup (_(" (recorded)"))
+            : run != newest_live ? g_strdup_printf (_(" (run %u)"), i + 1) : NULL;
+
+          ks_results_plot_add_wg_series_named (plot, r, min_wg (self), dashed, suffix);
           for (guint s = 0; s < sizes->len && before + s < ks_plot_get_n_series (plot); s++)
             {
               SeriesRef ref = { run, g_array_index (sizes, guint, s) };
@@ -380,7 +396,10 @@ rebuild_runs_list (KsSweepPage *self)
       g_signal_connect (check, "toggled", G_CALLBACK (run_toggled_cb), self);
       gtk_button_set_relief (GTK_BUTTON (remove), GTK_RELIEF_NONE);
       gtk_widget_set_tooltip_text (remove, _("Remove this run"));
-      atk_object_set_name (gtk_widget_get_accessible (remove), _("Remove this run"));
+      {
+        g_autofree char *name = g_strdup_printf (_("Remove %s"), run->label);
+        atk_object_set_name (gtk_widget_get_accessible (remove), name);
+      }
       gtk_widget_set_sensitive (remove, run != priv->live);
       g_object_set_data (G_OBJECT (remove), "run", run);
       g_signal_connect (remove, "clicked", G_CALLBACK (run_remove_cb), self);
@@ -389,6 +408,17 @@ rebuild_runs_list (KsSweepPage *self)
       gtk_widget_set_margin_start (box, 6);
       gtk_widget_show_all (box);
       gtk_container_add (GTK_CONTAINER (priv->runs_list), box);
+    }
+}
+
+static const char *
+local_policy_name (KsLocalPolicy local)
+{
+  switch (local)
+    {
+    case KS_LOCAL_EXPLICIT: return _("explicit");
+    case KS_LOCAL_SPLIT:    return _("split");
+    default:                return _("driver");
     }
 }
 
@@ -412,11 +442,12 @@ run_label (const KsResults *r,
   const char *device = r->device_name ? r->device_name : "?";
 
   if (r->kind == KS_EXPERIMENT_GAUSS_WG)
-    policy = g_strdup (ks_local_policy_to_string (r->local));
+    policy = g_strdup (local_policy_name (r->local));
   else if (r->local != KS_LOCAL_DRIVER)
-    policy = g_strdup_printf ("%s wg %u", ks_local_policy_to_string (r->local), r->wg);
+    /* TRANSLATORS: a local-size policy and its group size, e.g. "split, group 256" */
+    policy = g_strdup_printf (_("%s, group %u"), local_policy_name (r->local), r->wg);
   else
-    policy = g_strdup (_("driver"));
+    policy = g_strdup (local_policy_name (r->local));
 
   if (r->launch == KS_LAUNCH_GRAPH)
     {
@@ -476,6 +507,9 @@ recorded_response_cb (GtkNativeDialog *dialog,
                       int              response,
                       KsSweepPage     *self)
 {
+  KsSweepPagePrivate *priv = ks_sweep_page_get_instance_private (self);
+
+  priv->chooser = NULL;
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (dialog));
@@ -494,10 +528,14 @@ add_file_activated (GSimpleAction *action,
 {
   KsSweepPage *self = user_data;
   GtkWidget *toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
+  KsSweepPagePrivate *priv = ks_sweep_page_get_instance_private (self);
   GtkFileChooserNative *dialog;
-  GtkFileFilter *filter = gtk_file_filter_new ();
+  GtkFileFilter *filter;
   g_autofree char *dir = ks_gui_reference_dir ();
 
+  if (priv->chooser != NULL)
+    return;
+  filter = gtk_file_filter_new ();
   dialog = gtk_file_chooser_native_new (_("Add Recorded Run"), GTK_WINDOW (toplevel),
                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Add"), _("_Cancel"));
   gtk_file_filter_set_name (filter, _("Kernelscope results (JSON)"));
@@ -506,6 +544,9 @@ add_file_activated (GSimpleAction *action,
   if (dir != NULL)
     gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), dir);
   g_signal_connect (dialog, "response", G_CALLBACK (recorded_response_cb), self);
+  /* Held by the page, so a dialog answered after the page is gone is
+   * destroyed with it instead of calling back into freed memory. */
+  priv->chooser = dialog;
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
@@ -549,7 +590,7 @@ fill_recorded_menu (KsSweepPage *self)
       /* TRANSLATORS: "NVIDIA H200 (OpenCL) · driver · n = 1018…2012" */
       label = g_strdup_printf (_("%s (%s) · %s · n = %u…%u"), r->device_name ? r->device_name : "?",
                                backend_of (r), r->launch == KS_LAUNCH_GRAPH
-                               ? _("CUDA graph") : ks_local_policy_to_string (r->local),
+                               ? _("CUDA graph") : local_policy_name (r->local),
                                g_array_index (ns, guint, 0), g_array_index (ns, guint, ns->len - 1));
       item = g_menu_item_new (label, NULL);
       g_menu_item_set_action_and_target_value (item, "sweep.add-recorded",
@@ -704,6 +745,11 @@ point_measured_cb (KsExperiment  *experiment,
   KsSweepPagePrivate *priv = ks_sweep_page_get_instance_private (self);
 
   priv->work_done += point_work (point->n);
+  /* The point lives in the experiment's array, but each point is its own
+   * allocation and never changes after it is published: copying it here, on
+   * the main thread, is safe while the worker adds the next one. */
+  if (priv->live != NULL)
+    ks_results_add_point (priv->live->owned, point);
   table_append (self, point);
   rebuild_plot (self);
   ks_page_emit_progress (KS_PAGE (self), done, total,
@@ -718,8 +764,7 @@ run_finished_cb (GObject      *source,
   g_autoptr(KsSweepPage) self = user_data;
   KsSweepPagePrivate *priv = ks_sweep_page_get_instance_private (self);
   g_autoptr(GError) error = NULL;
-
-  const KsResults *results = ks_experiment_get_results (KS_EXPERIMENT (source));
+  const KsResults *results;
   const KsPoint *first_failed = NULL;
   guint failed = 0;
 
@@ -728,7 +773,20 @@ run_finished_cb (GObject      *source,
   if (priv->runs == NULL)
     return;
   if (priv->live != NULL)
-    g_signal_handlers_disconnect_by_data (priv->live->experiment, self);
+    {
+      /* The worker is done: take the experiment's complete results (header,
+       * prediction, stop reason) in place of the copy grown point by point. */
+      KsResults *final = results_copy (ks_experiment_get_results (priv->live->experiment));
+
+      g_signal_handlers_disconnect_by_data (priv->live->experiment, self);
+      if (final != NULL)
+        {
+          ks_results_free (priv->live->owned);
+          priv->live->owned = final;
+        }
+      g_clear_object (&priv->live->experiment);
+    }
+  results = priv->live ? priv->live->owned : ks_experiment_get_results (KS_EXPERIMENT (source));
   priv->live = NULL;
   g_clear_object (&priv->cancellable);
   rebuild_runs_list (self);
@@ -805,19 +863,30 @@ start_experiment (KsSweepPage *self,
   run = g_new0 (Run, 1);
   run->experiment = g_object_ref (experiment);
   run->visible = TRUE;
-  priv->live = run;
-  g_ptr_array_add (priv->runs, run);
   {
-    /* The results get their device and policy when the run starts; the
-     * label is needed now. */
-    g_autoptr(KsResults) r = ks_results_new (spec.kind);
-    r->device_name = g_strdup (ks_device_get_name (priv->device));
+    /* The page's own results for the run, grown point by point; the header
+     * is what the page already knows, until the engine's complete results
+     * replace it at the end. */
+    const KsDeviceInfo *info = ks_device_get_info (priv->device);
+    KsResults *r = ks_results_new (spec.kind);
+
+    r->device_id = g_strdup (info->id);
+    r->device_name = g_strdup (info->name);
+    r->platform = g_strdup (info->platform_name);
+    r->driver = g_strdup (info->driver_version);
+    r->precision = spec.precision;
+    r->range = spec.range;
     r->local = spec.local;
     r->wg = spec.wg;
-    r->precision = spec.precision;
     r->launch = spec.launch;
+    r->warmup = spec.warmup;
+    r->reps = spec.reps;
+    r->seed = spec.seed;
+    run->owned = r;
     run->label = run_label (r, FALSE);
   }
+  priv->live = run;
+  g_ptr_array_add (priv->runs, run);
   rebuild_runs_list (self);
   rebuild_table (self);
   rebuild_plot (self);
@@ -1256,6 +1325,11 @@ ks_sweep_page_dispose (GObject *object)
   g_clear_pointer (&priv->wgs, g_array_unref);
   g_clear_object (&priv->device);
   g_clear_object (&priv->recorded_menu);
+  if (priv->chooser != NULL)
+    {
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (priv->chooser));
+      g_clear_object (&priv->chooser);
+    }
   G_OBJECT_CLASS (ks_sweep_page_parent_class)->dispose (object);
 }
 

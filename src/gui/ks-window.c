@@ -52,6 +52,7 @@ struct _KsWindow {
   gint64         run_started;
   guint          run_done;
   char          *error_text;
+  GtkFileChooserNative *chooser;   /* the open file dialog, if any */
 };
 
 G_DEFINE_TYPE (KsWindow, ks_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -85,7 +86,14 @@ update_actions (KsWindow *self)
   KsPlotView *view = page ? ks_page_get_plot_view (page) : NULL;
   gboolean has_plot = view != NULL && ks_plot_view_has_data (view);
 
-  set_action_enabled (self, "run", !running && page != NULL && ks_page_can_run (page)
+  KsDevicesPage *devices = KS_DEVICES_PAGE (ks_window_get_page (self, "devices"));
+  gboolean measuring = devices != NULL && ks_devices_page_get_measuring (devices);
+
+  /* One experiment on the devices at a time: a bandwidth probe and a sweep
+   * side by side would skew each other's timings. */
+  if (devices != NULL)
+    ks_devices_page_set_run_active (devices, running);
+  set_action_enabled (self, "run", !running && !measuring && page != NULL && ks_page_can_run (page)
                       && ks_window_get_device (self) != NULL);
   set_action_enabled (self, "stop", running);
   set_action_enabled (self, "export-plot", has_plot);
@@ -107,6 +115,7 @@ ks_window_show_error (KsWindow     *self,
   const char *msg = error ? error->message : "";
   const char *nl = strchr (msg, '\n');
   g_autofree char *first = nl ? g_strndup (msg, nl - msg) : g_strdup (msg);
+  g_autofree char *details = nl ? g_strstrip (g_strdup (nl + 1)) : NULL;
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->info_details));
   gboolean cancelled = error && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
@@ -116,7 +125,7 @@ ks_window_show_error (KsWindow     *self,
   gtk_label_set_text (GTK_LABEL (self->info_message), first);
   /* A kernel build log or a list of causes goes under Details, where it can
    * be read and copied without pushing the plot off the screen. */
-  gtk_text_buffer_set_text (buffer, nl ? g_strstrip (g_strdup (nl + 1)) : "", -1);
+  gtk_text_buffer_set_text (buffer, details ? details : "", -1);
   gtk_widget_set_visible (self->info_details_expander, nl != NULL && nl[1] != '\0');
   gtk_info_bar_set_revealed (GTK_INFO_BAR (self->info_bar), TRUE);
 
@@ -262,6 +271,7 @@ page_finished_cb (KsPage       *page,
     return;
   self->running_page = NULL;
   g_clear_object (&self->cancellable);
+  g_application_release (g_application_get_default ());
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->progress_revealer), FALSE);
 
   if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -308,6 +318,9 @@ run_activated (GSimpleAction *action,
       return;
     }
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->progress_revealer), TRUE);
+  /* Quitting mid-run cancels; the process waits for the solve in flight to
+   * return from the device instead of exiting under it. */
+  g_application_hold (g_application_get_default ());
   update_actions (self);
 }
 
@@ -388,6 +401,8 @@ add_pages (KsWindow *self)
           ks_devices_page_set_device_list (KS_DEVICES_PAGE (page), self->devices);
           g_signal_connect_swapped (page, "device-activated",
                                     G_CALLBACK (devices_page_activated_cb), self);
+          g_signal_connect_swapped (page, "notify::measuring",
+                                    G_CALLBACK (page_plot_changed_cb), self);
         }
       g_signal_connect (page, "progress", G_CALLBACK (page_progress_cb), self);
       g_signal_connect (page, "finished", G_CALLBACK (page_finished_cb), self);
@@ -445,6 +460,8 @@ file_chooser_response_cb (GtkNativeDialog *dialog,
 {
   KsWindow *self = g_object_get_data (G_OBJECT (dialog), "window");
   FileAction what = GPOINTER_TO_INT (user_data);
+
+  self->chooser = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *path = NULL;
   gboolean ok = TRUE;
@@ -490,7 +507,11 @@ run_file_chooser (KsWindow    *self,
 {
   gboolean save = what != OPEN_SESSION;
   GtkFileChooserNative *dialog;
-  GtkFileFilter *filter = gtk_file_filter_new ();
+  GtkFileFilter *filter;
+
+  if (self->chooser != NULL)
+    return;
+  filter = gtk_file_filter_new ();
 
   dialog = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
                                         save ? GTK_FILE_CHOOSER_ACTION_SAVE
@@ -506,6 +527,9 @@ run_file_chooser (KsWindow    *self,
     }
   g_object_set_data (G_OBJECT (dialog), "window", self);
   g_signal_connect (dialog, "response", G_CALLBACK (file_chooser_response_cb), GINT_TO_POINTER (what));
+  /* Held by the window: closing the window destroys the dialog with it, so
+   * an answer can never reach a window that is gone. */
+  self->chooser = dialog;
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
@@ -698,6 +722,12 @@ ks_window_load_session (KsWindow   *self,
   device = json_object_get_string_member_with_default (root, "device", NULL);
   if (device != NULL && *device != '\0')
     ks_window_set_device_id (self, device);
+  /* Whether or not the device changed, the pages check the loaded form
+   * against it (a CUDA graph asked for on an OpenCL device goes back to
+   * one-by-one launches). */
+  if (ks_window_get_device (self) != NULL)
+    for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
+      ks_page_device_changed (ks_window_get_page (self, page_table[i].name), ks_window_get_device (self));
   page = json_object_get_string_member_with_default (root, "page", NULL);
   if (page != NULL && ks_window_get_page (self, page) != NULL)
     ks_window_show_page (self, page);
@@ -866,6 +896,11 @@ ks_window_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+      g_clear_object (&self->chooser);
+    }
   g_clear_object (&self->devices);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->error_text, g_free);
