@@ -111,6 +111,42 @@ test_nvrtc_build_log (void)
   g_assert_nonnull (strstr (log, "undefined_name"));
 }
 
+/* A machine with the driver but no toolkit: the binary starts (NVRTC is not
+ * NEEDED), the device list works, and a build says what to install.  The
+ * loader tries once per process, hence the subprocess. */
+static void
+test_nvrtc_missing (void)
+{
+  if (g_test_subprocess ())
+    {
+      const char *src = "__kernel void k (__global float *a) { a[0] = 1.0f; }";
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) cubin = NULL;
+      g_autoptr(KsDeviceList) list = NULL;
+
+      g_setenv ("KERNELSCOPE_NVRTC", "libnvrtc-not-there.so", TRUE);
+      list = ks_device_list_new ();
+      g_assert_nonnull (ks_device_list_get_notes (list)[0]);
+      cubin = ks_cuda_compile (src, strlen (src), NULL, 9, 0, NULL, &error);
+      g_assert_null (cubin);
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+      g_assert_nonnull (strstr (error->message, "NVRTC (libnvrtc.so) not found: install the CUDA toolkit's NVRTC"));
+      if (ks_device_list_find_backend (list, KS_BACKEND_CUDA))
+        {
+          g_autoptr(KsGaussSolver) solver = NULL;
+
+          g_clear_error (&error);
+          solver = ks_gauss_solver_new (ks_device_list_find_backend (list, KS_BACKEND_CUDA),
+                                        KS_PRECISION_FLOAT, &error);
+          g_assert_null (solver);
+          g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+        }
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 static void
 test_device_properties (void)
 {
@@ -434,6 +470,7 @@ main (int    argc,
   g_test_add_func ("/cuda/note", test_note);
   g_test_add_func ("/cuda/nvrtc-kernels", test_nvrtc_kernels);
   g_test_add_func ("/cuda/nvrtc-build-log", test_nvrtc_build_log);
+  g_test_add_func ("/cuda/nvrtc-missing", test_nvrtc_missing);
   g_test_add_func ("/cuda/device-properties", test_device_properties);
   for (guint p = 0; p < G_N_ELEMENTS (precisions); p++)
     for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)

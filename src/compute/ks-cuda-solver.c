@@ -39,8 +39,13 @@ load_cusolver_locked (GError **error)
 
   if (!tried)
     {
+      g_autofree char *path = g_build_filename (KS_CUDA_LIBDIR, KS_CUSOLVER_SONAME, NULL);
+
+      /* The loader's search path first, then the toolkit's own lib64. */
       tried = TRUE;
       lib = dlopen (KS_CUSOLVER_SONAME, RTLD_NOW | RTLD_LOCAL);
+      if (lib == NULL)
+        lib = dlopen (path, RTLD_NOW | RTLD_LOCAL);
       if (lib == NULL)
         cusolver_failure = g_strdup_printf ("cannot open %s: %s", KS_CUSOLVER_SONAME, dlerror ());
       else

@@ -4,11 +4,9 @@
 #include "ks-cuda.h"
 #include "ks-compute-error.h"
 #include "ks-cores-table.h"
-#include "ks-kernel-source.h"
 #include "ks-runtime-private.h"
 
 #include <cuda_runtime_api.h>
-#include <nvrtc.h>
 #include <string.h>
 
 /* Kernel arguments are kept by value until launch; every argument of our
@@ -249,98 +247,6 @@ cuda_runtime_free (KsRuntime *rt)
   g_ptr_array_unref (c->timer_pool);
   cudaStreamDestroy (c->stream);
   g_free (c);
-}
-
-/* The NVRTC options from the OpenCL-style ones the solvers pass ("-DKS_REAL=float"),
- * plus the prelude and the device's own architecture (a cubin, not PTX, so a
- * toolkit newer than the driver still loads). */
-static GPtrArray *
-nvrtc_options (int          cc_major,
-               int          cc_minor,
-               const char  *options,
-               GError     **error)
-{
-  GPtrArray *args = g_ptr_array_new_with_free_func (g_free);
-  g_auto(GStrv) argv = NULL;
-  int argc = 0;
-
-  g_ptr_array_add (args, g_strdup_printf ("--gpu-architecture=sm_%d%d", cc_major, cc_minor));
-  g_ptr_array_add (args, g_strdup ("--pre-include=cuda-prelude.h"));
-  g_ptr_array_add (args, g_strdup ("-DKS_CUDA=1"));
-  if (options && *options && !g_shell_parse_argv (options, &argc, &argv, error))
-    {
-      g_ptr_array_unref (args);
-      return NULL;
-    }
-  for (int i = 0; i < argc; i++)
-    g_ptr_array_add (args, g_strdup (argv[i]));
-  return args;
-}
-
-GBytes *
-ks_cuda_compile (const char  *source,
-                 gsize        length,
-                 const char  *options,
-                 int          cc_major,
-                 int          cc_minor,
-                 char       **out_log,
-                 GError     **error)
-{
-  g_autoptr(GBytes) prelude = NULL;
-  g_autoptr(GPtrArray) args = NULL;
-  g_autofree char *text = g_strndup (source, length);
-  g_autofree char *prelude_text = NULL;
-  g_autofree char *log = NULL;
-  const char *header_names[] = { "cuda-prelude.h" };
-  const char *headers[1];
-  nvrtcProgram prog = NULL;
-  nvrtcResult status;
-  size_t log_size = 0, cubin_size = 0;
-  char *cubin;
-
-  g_return_val_if_fail (source != NULL, NULL);
-
-  if (!(prelude = ks_kernel_source_load ("cuda-prelude.h", error)) ||
-      !(args = nvrtc_options (cc_major, cc_minor, options, error)))
-    return NULL;
-  prelude_text = g_strndup (g_bytes_get_data (prelude, NULL), g_bytes_get_size (prelude));
-  headers[0] = prelude_text;
-
-  status = nvrtcCreateProgram (&prog, text, "kernel.cl", 1, headers, header_names);
-  if (status != NVRTC_SUCCESS)
-    {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
-                   "NVRTC could not take the program: %s", nvrtcGetErrorString (status));
-      return NULL;
-    }
-  status = nvrtcCompileProgram (prog, (int) args->len, (const char * const *) args->pdata);
-  if (nvrtcGetProgramLogSize (prog, &log_size) == NVRTC_SUCCESS && log_size > 1)
-    {
-      log = g_malloc0 (log_size + 1);
-      nvrtcGetProgramLog (prog, log);
-      g_strstrip (log);
-    }
-  if (out_log)
-    *out_log = g_strdup (log ? log : "");
-  if (status != NVRTC_SUCCESS)
-    {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
-                   "NVRTC refused the program for sm_%d%d (%s). Build log:\n%s", cc_major, cc_minor,
-                   nvrtcGetErrorString (status), log && *log ? log : "(NVRTC gave no log)");
-      nvrtcDestroyProgram (&prog);
-      return NULL;
-    }
-  if (nvrtcGetCUBINSize (prog, &cubin_size) != NVRTC_SUCCESS || cubin_size == 0)
-    {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
-                   "NVRTC produced no binary for sm_%d%d", cc_major, cc_minor);
-      nvrtcDestroyProgram (&prog);
-      return NULL;
-    }
-  cubin = g_malloc (cubin_size);
-  nvrtcGetCUBIN (prog, cubin);
-  nvrtcDestroyProgram (&prog);
-  return g_bytes_new_take (cubin, cubin_size);
 }
 
 static gboolean

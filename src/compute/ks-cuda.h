@@ -2,7 +2,8 @@
 /* ks-cuda.h: the CUDA backend, through the CUDA runtime (linked statically,
  * so the binary has no NEEDED libcuda.so.1 and starts where there is no
  * driver) and NVRTC, which compiles the very kernels/ sources (*.cl) the OpenCL
- * backend runs, through kernels/cuda-prelude.h.
+ * backend runs, through kernels/cuda-prelude.h.  NVRTC and cuSOLVER are
+ * opened with dlopen on first use, so neither is needed to start.
  *
  * Only built when meson finds the toolkit (KS_HAVE_CUDA). */
 #pragma once
@@ -26,7 +27,9 @@ int         ks_cuda_device_ordinal   (KsDevice   *device);
  * kernels/cuda-prelude.h into a cubin for compute capability major.minor.
  * Needs no driver, so the prelude is tested on machines without a GPU.
  * *out_log (may be NULL) receives NVRTC's log; a refusal is
- * KS_COMPUTE_ERROR_BUILD_FAILED with the log in the message. */
+ * KS_COMPUTE_ERROR_BUILD_FAILED with the log in the message.  Without
+ * NVRTC (driver but no toolkit) it is KS_COMPUTE_ERROR_UNSUPPORTED:
+ * "NVRTC (libnvrtc.so) not found: install the CUDA toolkit's NVRTC". */
 GBytes     *ks_cuda_compile          (const char  *source,
                                       gsize        length,
                                       const char  *options,
