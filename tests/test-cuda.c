@@ -389,6 +389,16 @@ test_graph_reuse (void)
   g_assert_true (ks_gauss_solver_solve (solver, sys, &graph, NULL, NULL, &r, &error));
   g_assert_no_error (error);
   g_assert_cmpfloat (r.residual, <, 1e-4);
+
+  /* A capture cancelled half-way is dropped (never instantiated), the
+   * stream leaves capture mode, and the next solve records a whole graph. */
+  g_assert_false (ks_gauss_solver_solve (solver, small, &graph, cancelled, NULL, &r, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_assert_true (ks_gauss_solver_solve (solver, small, &graph, NULL, NULL, &r, &error));
+  g_assert_no_error (error);
+  g_assert_false (r.graph_replay);
+  g_assert_cmpfloat (r.residual, <, 1e-4);
 }
 
 /* The pivot check reads the info buffer after the replay. */

@@ -45,6 +45,31 @@ ks_cuda_error_name (int status)
   return cudaGetErrorName ((cudaError_t) status);
 }
 
+/* Errors after which the CUDA context is corrupt: every later call in this
+ * process fails with the same status ("sticky" errors), so the only way
+ * back is a new process. */
+static gboolean
+is_sticky (cudaError_t status)
+{
+  switch (status)
+    {
+    case cudaErrorLaunchTimeout:
+    case cudaErrorLaunchFailure:
+    case cudaErrorIllegalAddress:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorUnknown:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 /* Maps a CUDA runtime status to the error a user can act on. */
 static gboolean
 check_cuda (cudaError_t  status,
@@ -52,6 +77,7 @@ check_cuda (cudaError_t  status,
             GError     **error)
 {
   KsComputeError code;
+  const char *consequence = "";
 
   if (status == cudaSuccess)
     return TRUE;
@@ -68,10 +94,6 @@ check_cuda (cudaError_t  status,
     case cudaErrorNoDevice:
     case cudaErrorInsufficientDriver:
     case cudaErrorDevicesUnavailable:
-    case cudaErrorLaunchFailure:
-    case cudaErrorIllegalAddress:
-    case cudaErrorECCUncorrectable:
-    case cudaErrorHardwareStackError:
       code = KS_COMPUTE_ERROR_DEVICE_LOST;
       break;
     case cudaErrorUnsupportedPtxVersion:
@@ -80,16 +102,20 @@ check_cuda (cudaError_t  status,
       code = KS_COMPUTE_ERROR_BUILD_FAILED;
       break;
     default:
-      code = KS_COMPUTE_ERROR_FAILED;
+      code = is_sticky (status) ? KS_COMPUTE_ERROR_DEVICE_LOST : KS_COMPUTE_ERROR_FAILED;
       break;
     }
+  if (is_sticky (status))
+    consequence = ": the CUDA context is unusable until the app restarts (every later CUDA call in "
+                  "this process fails the same way); the points measured before are kept";
+  else if (code == KS_COMPUTE_ERROR_DEVICE_LOST)
+    consequence = ": the device was lost or stopped answering; the points measured before are kept";
 
-  /* Clear the sticky "last error" so one failed launch does not poison the next query. */
+  /* Clear the "last error" so one failed launch does not poison the next
+   * query (a sticky error cannot be cleared: it is said so above). */
   (void) cudaGetLastError ();
   g_set_error (error, KS_COMPUTE_ERROR, code, "%s failed: %s (%d: %s)%s", what,
-               cudaGetErrorName (status), (int) status, cudaGetErrorString (status),
-               code == KS_COMPUTE_ERROR_DEVICE_LOST
-                 ? ": the device was lost or stopped answering; the points measured before are kept" : "");
+               cudaGetErrorName (status), (int) status, cudaGetErrorString (status), consequence);
   return FALSE;
 }
 
@@ -317,6 +343,10 @@ cuda_create_kernel (KsProgram  *program,
   struct cudaFuncAttributes attr;
   cudaError_t status;
 
+  /* The attributes and the occupancy are per device, and the current
+   * device is per thread: a sweep's worker thread may not be on ours. */
+  if (!use_device (cu (program->rt), error))
+    return FALSE;
   status = cudaLibraryGetKernel (&k->fn, program->handle, kernel->name);
   if (status != cudaSuccess)
     {
@@ -620,6 +650,22 @@ cuda_capture_end (KsRuntime *rt,
   return ok ? exec : NULL;
 }
 
+/* A capture that failed or was cancelled half-way: leave capture mode
+ * (the stream is unusable in it) and drop what was recorded, without the
+ * instantiation and upload a graph that will never run would cost. */
+static void
+cuda_capture_abort (KsRuntime *rt)
+{
+  KsCudaRuntime *c = cu (rt);
+  cudaGraph_t graph = NULL;
+
+  cudaSetDevice (c->ordinal);
+  if (cudaStreamEndCapture (c->stream, &graph) != cudaSuccess)
+    (void) cudaGetLastError ();
+  if (graph)
+    cudaGraphDestroy (graph);
+}
+
 static gboolean
 cuda_graph_launch (KsRuntime *rt,
                    gpointer   graph,
@@ -673,6 +719,7 @@ static const KsRuntimeVTable cuda_vtable = {
   .event_free = cuda_event_free,
   .capture_begin = cuda_capture_begin,
   .capture_end = cuda_capture_end,
+  .capture_abort = cuda_capture_abort,
   .graph_launch = cuda_graph_launch,
   .graph_free = cuda_graph_free,
 };

@@ -577,7 +577,7 @@ capture_graph (KsGaussSolver       *self,
                       cancellable, error))
     {
       /* Capture must be ended whatever happened, or the stream stays in it. */
-      g_autoptr(KsGraph) partial = ks_runtime_capture_end (self->rt, NULL);
+      ks_runtime_capture_abort (self->rt);
       return FALSE;
     }
   if (!(self->graph = ks_runtime_capture_end (self->rt, error)))
