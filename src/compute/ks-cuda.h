@@ -44,9 +44,14 @@ const char *ks_cuda_error_name       (int         status);
 /* Dense LU solve with cuSOLVER (getrf + getrs), the library baseline of
  * "bench gauss".  a is n x n row-major, b has n values, both in double;
  * the solve runs in float or double.  device_ms is the time of getrf +
- * getrs by CUDA events; wall_ms adds the uploads and the download.
- * cuSOLVER is opened on first use; when it cannot be, the error is
- * KS_COMPUTE_ERROR_UNSUPPORTED and says which library is missing. */
+ * getrs by CUDA events; wall_ms adds the uploads and the download (not the
+ * conversion into the solve's precision, which comes before it).  The
+ * device buffers and workspace are kept for the next solve of the same n,
+ * precision and device, so wall_ms holds no allocation, as the kernel
+ * solvers' does not; ks_cuda_dense_release() frees them.  A singular matrix
+ * (getrf's info > 0) is KS_GAUSS_ERROR_SINGULAR.  cuSOLVER is opened on
+ * first use; when it cannot be, the error is KS_COMPUTE_ERROR_UNSUPPORTED
+ * and says which library is missing. */
 gboolean    ks_cuda_dense_solve      (KsDevice     *device,
                                       gboolean      fp64,
                                       guint         n,
@@ -56,5 +61,7 @@ gboolean    ks_cuda_dense_solve      (KsDevice     *device,
                                       double       *device_ms,
                                       double       *wall_ms,
                                       GError      **error);
+/* Frees what ks_cuda_dense_solve() keeps on the device (the handle stays). */
+void        ks_cuda_dense_release    (void);
 
 G_END_DECLS
