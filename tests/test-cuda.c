@@ -229,6 +229,32 @@ test_policies (gconstpointer data)
     }
 }
 
+/* The update kernel's rows go along the grid's y, which CUDA caps at 65535
+ * blocks: a larger n is refused up front, before any matrix is built. */
+static void
+test_grid_limit (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 };
+
+  if (skip_without_gpu ())
+    return;
+  solver = ks_gauss_solver_new (cuda_device (), KS_PRECISION_FLOAT, &error);
+  g_assert_no_error (error);
+  g_assert_false (ks_gauss_solver_check (solver, KS_GAUSS_CUDA_MAX_N + 1, &params, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "65535"));
+  g_clear_error (&error);
+  /* 65535 rows of floats are 17 GB: the limit, not the memory, is tested
+   * where the device has it. */
+  if (ks_device_get_info (cuda_device ())->global_mem > 20ull << 30)
+    {
+      g_assert_true (ks_gauss_solver_check (solver, KS_GAUSS_CUDA_MAX_N, &params, &error));
+      g_assert_no_error (error);
+    }
+}
+
 static void
 test_graph_replay (void)
 {
@@ -564,6 +590,7 @@ main (int    argc,
                                   ks_local_policy_to_string (c->local), c->wg);
           g_test_add_data_func_full (path, c, test_policies, g_free);
         }
+  g_test_add_func ("/cuda/grid-limit", test_grid_limit);
   g_test_add_func ("/cuda/graph-replay", test_graph_replay);
   {
     static const Combo graph_combos[] = {
