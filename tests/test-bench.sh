@@ -47,6 +47,22 @@ check "JSON records the command" python3 -c '
 import json; d = json.load(open("b.json")); assert d["command"].startswith("kernelscope-cli bench gauss"); assert len(d["rows"]) == 12'
 check "bench bandwidth measures the PoCL device" bash -c "'$CLI' bench bandwidth --mib 8 --reps 2 | grep -E 'opencl:0:0 +[0-9.]+ +[0-9.]+'"
 check "bench launch reports launches and a residual" bash -c "'$CLI' bench launch -d opencl:0:0 --sizes 20 --reps 1 | grep -E 'opencl:0:0 +20 +78 '"
+check "LAPACK has no device time: '-', not 0.000" bash -c '
+  grep -E "LAPACK gesv \(host\) +[0-9.]+ +- +[0-9.]+ " out.1 && ! grep -E "LAPACK.* 0\.000 " out.1'
+check "the footnote says what wall and device ms are" bash -c '
+  grep -q "^wall ms: median of untimed solves" out.1 && grep -q "^device ms: median of a separate timed pass" out.1'
+check "JSON: LAPACK device_ms is null, rows say whether they failed" python3 -c '
+import json; d = json.load(open("b.json"))
+lap = [r for r in d["rows"] if r["method"] == "LAPACK gesv (host)" and not r["skipped"]]
+assert lap and all(r["device_ms"] is None for r in lap), lap
+assert all(r["failed"] is False for r in d["rows"]), d["rows"]'
+check "a failed row (device lost) makes bench gauss exit 1, skipped rows do not" bash -c "
+  KERNELSCOPE_SIMULATE_DEVICE_LOSS=20 '$CLI' bench gauss --sizes 48 --reps 1 --no-bandwidth --json f.json >f.out 2>f.err
+  rc=\$?; [ \$rc -eq 1 ] && grep -E 'kernels, PoCL CPU +failed: ' f.out && grep -q 'row(s) of bench gauss failed' f.err &&
+  python3 -c 'import json; assert any(r[\"failed\"] for r in json.load(open(\"f.json\"))[\"rows\"])'"
+check "bench launch with an unknown device is a usage error that names it" bash -c "
+  '$CLI' bench launch -d no-such-device --sizes 20 --reps 1 >u.out 2>u.err; [ \$? -eq 2 ] &&
+  grep -q 'no-such-device' u.err && [ ! -s u.out ]"
 check "bench gauss --help names the graph row" bash -c "'$CLI' bench gauss --help | grep -q 'CUDA graph'"
 check "bench with an unknown kind is a usage error" bash -c "'$CLI' bench nonsense; [ \$? -eq 2 ]"
 check "devices has a CUDA line" bash -c "'$CLI' devices | grep -E '^note: CUDA: .'"

@@ -502,6 +502,45 @@ test_buffer_reuse (void)
   }
 }
 
+/* Untimed solves give the same answer, the launch count, and no device
+ * times; released buffers come back on the next solve. */
+static void
+test_untimed_and_release (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (50, 3, NULL);
+  KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 };
+  KsGaussResult timed, untimed;
+
+  if (opencl_device () == NULL)
+    {
+      g_test_skip ("no OpenCL device (install pocl-opencl-icd)");
+      return;
+    }
+  solver = ks_gauss_solver_new (opencl_device (), KS_PRECISION_DOUBLE, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &timed, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (timed.kernels_total_ms, >, 0.0);
+
+  ks_gauss_solver_set_timing (solver, FALSE);
+  ks_gauss_solver_release_buffers (solver);
+  g_assert_true (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &untimed, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (untimed.kernels_total_ms, ==, 0.0);
+  for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+    g_assert_cmpfloat (untimed.kernel_ms[k], ==, 0.0);
+  g_assert_cmpuint (untimed.launches, ==, timed.launches);
+  g_assert_cmpfloat (untimed.wall_ms, >, 0.0);
+  g_assert_cmpfloat (untimed.residual, <, 1e-12);
+
+  ks_gauss_solver_set_timing (solver, TRUE);
+  g_assert_true (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &timed, &error));
+  g_assert_cmpfloat (timed.kernels_total_ms, >, 0.0);
+}
+
 static void
 test_parse_names (void)
 {
@@ -563,6 +602,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gauss/parse-names", test_parse_names);
   g_test_add_func ("/gauss/graph-unsupported", test_graph_unsupported);
   g_test_add_func ("/gauss/buffer-reuse", test_buffer_reuse);
+  g_test_add_func ("/gauss/untimed-and-release", test_untimed_and_release);
 
   status = g_test_run ();
   g_clear_object (&devices);

@@ -17,39 +17,54 @@ static const char bench_usage[] =
   "  bandwidth  copy and triad kernels (after BabelStream) on every OpenCL and CUDA device\n"
   "  launch     cost of one kernel launch in the Gauss sequence, and the gain of CUDA Graphs\n";
 
-static void
+/* Prints the table; returns how many rows failed (not: were skipped as
+ * unavailable here). */
+static guint
 print_gauss_table (GPtrArray *rows)
 {
+  guint failed = 0;
+
   g_print ("%6s  %-22s %11s %11s %8s %10s %9s %8s  %s\n", "n", "method", "wall ms", "device ms",
            "ratio", "residual", "fwd GB/s", "of BW", "device");
   for (guint i = 0; i < rows->len; i++)
     {
       const KsBenchRow *r = g_ptr_array_index (rows, i);
       g_autofree char *fraction = NULL;
+      g_autofree char *device_ms = NULL;
+      g_autofree char *fwd_gbs = NULL;
 
       if (r->skipped)
         {
-          g_print ("%6u  %-22s skipped: %s\n", r->n, ks_bench_method_to_string (r->method), r->skipped);
+          g_print ("%6u  %-22s %s%s\n", r->n, ks_bench_method_to_string (r->method),
+                   r->failed ? "" : "skipped: ", r->skipped);
+          failed += r->failed ? 1 : 0;
           continue;
         }
-      fraction = r->fraction > 0 ? g_strdup_printf ("%7.1f%%", 100.0 * r->fraction) : g_strdup ("      -");
+      fraction = r->fraction > 0 ? g_strdup_printf ("%7.1f%%", 100.0 * r->fraction) : g_strdup ("-");
+      /* The host has no device time; a graph has no per-kernel time, so no
+       * update-kernel bandwidth. */
+      device_ms = r->method == KS_BENCH_LAPACK ? g_strdup ("-") : g_strdup_printf ("%.3f", r->device_ms);
+      fwd_gbs = r->fwd_gbs > 0 ? g_strdup_printf ("%.1f", r->fwd_gbs) : g_strdup ("-");
+      g_print ("%6u  %-22s %11.3f %11s %8.2f %10.2e %9s %8s  %s", r->n,
+               ks_bench_method_to_string (r->method), r->wall_ms, device_ms, r->ratio, r->residual,
+               fwd_gbs, fraction, r->device ? r->device : "");
       if (r->method == KS_BENCH_CUDA_GRAPH)
-        /* No per-kernel time inside a graph, so no update-kernel bandwidth. */
-        g_print ("%6u  %-22s %11.3f %11.3f %8.2f %10.2e %9s %8s  %s; capture %.3f ms once\n", r->n,
-                 ks_bench_method_to_string (r->method), r->wall_ms, r->device_ms, r->ratio, r->residual,
-                 "-", "-", r->device ? r->device : "", r->capture_ms);
-      else
-        g_print ("%6u  %-22s %11.3f %11.3f %8.2f %10.2e %9.1f %8s  %s\n", r->n,
-                 ks_bench_method_to_string (r->method), r->wall_ms, r->device_ms, r->ratio, r->residual,
-                 r->fwd_gbs, fraction, r->device ? r->device : "");
+        g_print ("; capture %.3f ms once", r->capture_ms);
+      g_print ("\n");
     }
-  g_print ("\nratio: wall time / cuSOLVER's (LAPACK's where there is no CUDA device). of BW: the update\n"
-           "kernel gauss_fwd's bytes (each updated element read and written once) / its time, against\n"
-           "the device's triad bandwidth measured in this run.\n"
-           "kernels, CUDA (graph): the same launches recorded once into a CUDA graph (capture =\n"
-           "capture + instantiate, in the warm-up, not in the times) and replayed with one call; its\n"
-           "device ms is the replay's, launch to completion: per-kernel times, and so fwd GB/s, are\n"
-           "unknown inside a graph.\n");
+  g_print ("\nwall ms: median of untimed solves: upload + solve + download, with the buffers kept from\n"
+           "the warm-up (no allocation) and the system already in the solver's precision (no method\n"
+           "counts the conversion); the kernel rows record no per-launch events here.\n"
+           "device ms: median of a separate timed pass: the kernels' event times summed (events cost\n"
+           "~1-2 us a launch on CUDA, so a stream's sum can exceed its untimed wall time); the graph's\n"
+           "replay, launch to completion; cuSOLVER's getrf + getrs; LAPACK runs on the host: -.\n"
+           "ratio: wall ms / cuSOLVER's (LAPACK's where there is no CUDA device).\n"
+           "of BW: the update kernel gauss_fwd's bytes (each updated element read and written once) / its\n"
+           "device time, against the device's triad bandwidth measured in this run.\n"
+           "kernels, CUDA (graph): the same solver as kernels, CUDA, its launches recorded once into a CUDA\n"
+           "graph (capture = capture + instantiate + upload, in the warm-up, not in the times) and\n"
+           "replayed with one call: per-kernel times, and so fwd GB/s, are unknown inside a graph.\n");
+  return failed;
 }
 
 static int
@@ -77,6 +92,7 @@ bench_gauss (int argc, char **argv)
   g_autofree char *command = ks_cli_join_argv ("kernelscope-cli bench gauss", argc, argv);
   KsBenchSpec spec = { KS_PRECISION_FLOAT, 1, 3, 1, TRUE };
   int status = KS_CLI_OK;
+  guint failed;
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
@@ -113,7 +129,12 @@ bench_gauss (int argc, char **argv)
       status = ks_cli_fail (KS_CLI_FAILED, error);
       goto out;
     }
-  print_gauss_table (rows);
+  if ((failed = print_gauss_table (rows)) > 0)
+    {
+      /* Unavailable methods are not failures; a solve that failed is. */
+      g_printerr ("kernelscope-cli: %u row(s) of bench gauss failed\n", failed);
+      status = KS_CLI_FAILED;
+    }
   if (csv && !ks_bench_write_csv (rows, csv, &error))
     status = ks_cli_fail (KS_CLI_FAILED, error), g_clear_error (&error);
   if (json && !ks_bench_write_json (rows, &spec, command, json, &error))
@@ -189,6 +210,7 @@ bench_launch (int argc, char **argv)
   g_autoptr(GError) error = NULL;
   g_autoptr(KsDeviceList) list = NULL;
   g_autoptr(GArray) sizes = NULL;
+  KsDevice *only = NULL;
   int status = KS_CLI_OK;
 
   g_option_context_add_main_entries (context, entries, NULL);
@@ -215,14 +237,25 @@ bench_launch (int argc, char **argv)
     }
 
   list = ks_device_list_new ();
+  /* Looked up once: an unknown device is the user's mistake, said up front. */
+  if (device_query && !(only = ks_device_list_lookup (list, device_query, &error)))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
+      goto out;
+    }
+  if (only && ks_device_get_backend (only) == KS_BACKEND_HOST)
+    {
+      g_printerr ("kernelscope-cli: the host device launches no kernels: choose an OpenCL or CUDA device\n");
+      status = KS_CLI_USAGE;
+      goto out;
+    }
   g_print ("%-12s %6s %8s %10s %10s %9s %11s %10s %9s %6s %9s\n", "device", "n", "launches", "wall ms",
            "kernels ms", "us/launch", "capture ms", "graph ms", "us/launch", "gain", "residual");
   for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
     {
       KsDevice *device = ks_device_list_get_device (list, i);
 
-      if (ks_device_get_backend (device) == KS_BACKEND_HOST ||
-          (device_query && ks_device_list_lookup (list, device_query, NULL) != device))
+      if (ks_device_get_backend (device) == KS_BACKEND_HOST || (only && only != device))
         continue;
       for (guint s = 0; s < sizes->len; s++)
         {

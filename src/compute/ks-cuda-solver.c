@@ -7,6 +7,7 @@
 
 #include "ks-cuda.h"
 #include "ks-compute-error.h"
+#include "ks-gauss.h"   /* KS_GAUSS_ERROR_SINGULAR: what a singular system is, whichever solver met it */
 
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
@@ -16,6 +17,7 @@
 
 typedef struct {
   __typeof__ (cusolverDnCreate)            *create;
+  __typeof__ (cusolverDnDestroy)           *destroy;
   __typeof__ (cusolverDnSetStream)         *set_stream;
   __typeof__ (cusolverDnSgetrf_bufferSize) *sgetrf_buffer_size;
   __typeof__ (cusolverDnDgetrf_bufferSize) *dgetrf_buffer_size;
@@ -28,7 +30,7 @@ typedef struct {
 G_LOCK_DEFINE_STATIC (cusolver);
 static KsCusolver cusolver_api;
 static char *cusolver_failure;
-static cusolverDnHandle_t cusolver_handle;  /* one per process: creating it costs ~100 ms */
+static cusolverDnHandle_t cusolver_handle;  /* one at a time: creating it costs ~100 ms */
 static int cusolver_handle_ordinal = -1;
 
 static gboolean
@@ -39,8 +41,13 @@ load_cusolver_locked (GError **error)
 
   if (!tried)
     {
+      g_autofree char *path = g_build_filename (KS_CUDA_LIBDIR, KS_CUSOLVER_SONAME, NULL);
+
+      /* The loader's search path first, then the toolkit's own lib64. */
       tried = TRUE;
       lib = dlopen (KS_CUSOLVER_SONAME, RTLD_NOW | RTLD_LOCAL);
+      if (lib == NULL)
+        lib = dlopen (path, RTLD_NOW | RTLD_LOCAL);
       if (lib == NULL)
         cusolver_failure = g_strdup_printf ("cannot open %s: %s", KS_CUSOLVER_SONAME, dlerror ());
       else
@@ -49,6 +56,7 @@ load_cusolver_locked (GError **error)
           if (cusolver_failure == NULL && !(cusolver_api.field = dlsym (lib, name))) \
             cusolver_failure = g_strdup_printf ("%s has no %s", KS_CUSOLVER_SONAME, name);
           SYM (create, "cusolverDnCreate");
+          SYM (destroy, "cusolverDnDestroy");
           SYM (set_stream, "cusolverDnSetStream");
           SYM (sgetrf_buffer_size, "cusolverDnSgetrf_bufferSize");
           SYM (dgetrf_buffer_size, "cusolverDnDgetrf_bufferSize");
@@ -92,15 +100,31 @@ check_solver (cusolverStatus_t  status,
   return FALSE;
 }
 
+/* Kept between solves of the same n, precision and device, like the kernel
+ * solvers' buffers, so that a solve's wall time holds no allocation, no
+ * event creation and no workspace query for either: the ratio column
+ * compares like with like.  info[0] is getrf's status, info[1] getrs's:
+ * one shared status would let getrs overwrite getrf's "singular". */
 typedef struct {
   void        *a, *b, *work;
   int         *ipiv, *info;
   cudaEvent_t  start, end;
+  guint        n;
+  gboolean     fp64;
+  int          ordinal;   /* -1: nothing held */
 } DenseBuffers;
 
+static DenseBuffers dense = { .ordinal = -1 };
+
 static void
-dense_buffers_clear (DenseBuffers *d)
+dense_buffers_clear_locked (void)
 {
+  DenseBuffers *d = &dense;
+
+  if (d->ordinal < 0)
+    return;
+  /* The buffers belong to the device they were made on. */
+  cudaSetDevice (d->ordinal);
   cudaFree (d->a);
   cudaFree (d->b);
   cudaFree (d->work);
@@ -110,36 +134,120 @@ dense_buffers_clear (DenseBuffers *d)
     cudaEventDestroy (d->start);
   if (d->end)
     cudaEventDestroy (d->end);
+  *d = (DenseBuffers) { .ordinal = -1 };
+}
+
+void
+ks_cuda_dense_release (void)
+{
+  G_LOCK (cusolver);
+  dense_buffers_clear_locked ();
+  G_UNLOCK (cusolver);
+}
+
+/* A cuSOLVER handle belongs to the device current when it was made: on
+ * another device, the old one is destroyed under its own. */
+static gboolean
+ensure_handle_locked (int      ordinal,
+                      GError **error)
+{
+  if (cusolver_handle != NULL && cusolver_handle_ordinal == ordinal)
+    return TRUE;
+  if (cusolver_handle != NULL)
+    {
+      dense_buffers_clear_locked ();
+      cudaSetDevice (cusolver_handle_ordinal);
+      cusolver_api.destroy (cusolver_handle);
+      cusolver_handle = NULL;
+      cusolver_handle_ordinal = -1;
+    }
+  if (!check (cudaSetDevice (ordinal), "Selecting the CUDA device", error) ||
+      !check_solver (cusolver_api.create (&cusolver_handle), "cusolverDnCreate", error))
+    {
+      cusolver_handle = NULL;
+      return FALSE;
+    }
+  cusolver_handle_ordinal = ordinal;
+  return TRUE;
+}
+
+static gboolean
+ensure_buffers_locked (int        ordinal,
+                       gboolean   fp64,
+                       guint      n,
+                       GError   **error)
+{
+  DenseBuffers *d = &dense;
+  const gsize rs = fp64 ? sizeof (double) : sizeof (float);
+  int lwork = 0;
+
+  if (d->ordinal == ordinal && d->n == n && d->fp64 == fp64)
+    return TRUE;
+  dense_buffers_clear_locked ();
+  d->ordinal = ordinal;
+  d->n = n;
+  d->fp64 = fp64;
+  if (!check (cudaMalloc (&d->a, (gsize) n * n * rs), "Allocating the matrix", error) ||
+      !check (cudaMalloc (&d->b, (gsize) n * rs), "Allocating the right-hand side", error) ||
+      !check (cudaMalloc ((void **) &d->ipiv, (gsize) n * sizeof (int)), "Allocating the pivots", error) ||
+      !check (cudaMalloc ((void **) &d->info, 2 * sizeof (int)), "Allocating the status", error) ||
+      !check (cudaEventCreate (&d->start), "Creating an event", error) ||
+      !check (cudaEventCreate (&d->end), "Creating an event", error) ||
+      !check_solver (fp64 ? cusolver_api.dgetrf_buffer_size (cusolver_handle, (int) n, (int) n, d->a, (int) n, &lwork)
+                          : cusolver_api.sgetrf_buffer_size (cusolver_handle, (int) n, (int) n, d->a, (int) n, &lwork),
+                     "getrf_bufferSize", error) ||
+      !check (cudaMalloc (&d->work, (gsize) MAX (lwork, 1) * rs), "Allocating the cuSOLVER workspace", error))
+    {
+      dense_buffers_clear_locked ();
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* getrf + getrs on the device; the row-major host matrix is A^T to a
- * column-major library, so getrs solves with the transpose. */
+ * column-major library, so getrs solves with the transpose.  Both run
+ * whatever getrf finds: stopping in between would need a round trip to the
+ * host inside the timed part; getrs's answer is dropped when getrf's
+ * status says singular. */
 static gboolean
-factor_and_solve (cudaStream_t  stream,
-                  gboolean      fp64,
-                  int           n,
-                  DenseBuffers *d,
-                  GError      **error)
+factor_and_solve_locked (gboolean  fp64,
+                         int       n,
+                         GError  **error)
 {
   KsCusolver *api = &cusolver_api;
-  int lwork = 0;
+  DenseBuffers *d = &dense;
 
-  if (!check_solver (fp64 ? api->dgetrf_buffer_size (cusolver_handle, n, n, d->a, n, &lwork)
-                          : api->sgetrf_buffer_size (cusolver_handle, n, n, d->a, n, &lwork),
-                     "getrf_bufferSize", error) ||
-      !check (cudaMalloc (&d->work, (size_t) MAX (lwork, 1) * (fp64 ? sizeof (double) : sizeof (float))),
-              "Allocating the cuSOLVER workspace", error))
-    return FALSE;
-
-  cudaEventRecord (d->start, stream);
-  if (!check_solver (fp64 ? api->dgetrf (cusolver_handle, n, n, d->a, n, d->work, d->ipiv, d->info)
-                          : api->sgetrf (cusolver_handle, n, n, d->a, n, d->work, d->ipiv, d->info),
+  cudaEventRecord (d->start, NULL);
+  if (!check_solver (fp64 ? api->dgetrf (cusolver_handle, n, n, d->a, n, d->work, d->ipiv, &d->info[0])
+                          : api->sgetrf (cusolver_handle, n, n, d->a, n, d->work, d->ipiv, &d->info[0]),
                      "getrf", error) ||
-      !check_solver (fp64 ? api->dgetrs (cusolver_handle, CUBLAS_OP_T, n, 1, d->a, n, d->ipiv, d->b, n, d->info)
-                          : api->sgetrs (cusolver_handle, CUBLAS_OP_T, n, 1, d->a, n, d->ipiv, d->b, n, d->info),
+      !check_solver (fp64 ? api->dgetrs (cusolver_handle, CUBLAS_OP_T, n, 1, d->a, n, d->ipiv, d->b, n, &d->info[1])
+                          : api->sgetrs (cusolver_handle, CUBLAS_OP_T, n, 1, d->a, n, d->ipiv, d->b, n, &d->info[1]),
                      "getrs", error))
     return FALSE;
-  cudaEventRecord (d->end, stream);
+  cudaEventRecord (d->end, NULL);
+  return TRUE;
+}
+
+/* What the two statuses mean, getrf's first: a singular U makes getrs's
+ * answer meaningless whatever getrs says. */
+static gboolean
+check_info (const int info[2],
+            GError  **error)
+{
+  if (info[0] > 0)
+    {
+      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR,
+                   "cuSOLVER getrf: U(%d,%d) is exactly zero: the matrix is singular", info[0], info[0]);
+      return FALSE;
+    }
+  if (info[0] < 0 || info[1] != 0)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
+                   "cuSOLVER %s: parameter %d had an illegal value",
+                   info[0] < 0 ? "getrf" : "getrs", -(info[0] < 0 ? info[0] : info[1]));
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -158,8 +266,7 @@ ks_cuda_dense_solve (KsDevice     *device,
   const gsize nn = (gsize) n * n;
   g_autofree void *ha = g_malloc (nn * rs);
   g_autofree void *hb = g_malloc ((gsize) n * rs);
-  DenseBuffers d = { 0 };
-  int ordinal, info = 0;
+  int ordinal, info[2] = { 0, 0 };
   float ms = 0.0f;
   gint64 t0, t1;
   gboolean ok = FALSE;
@@ -167,6 +274,8 @@ ks_cuda_dense_solve (KsDevice     *device,
   g_return_val_if_fail (ks_device_get_backend (device) == KS_BACKEND_CUDA, FALSE);
   g_return_val_if_fail (n > 0 && n <= G_MAXINT, FALSE);
 
+  /* Into the solver's precision before the clock starts, as for the
+   * kernel solvers and LAPACK in "bench gauss". */
   for (gsize i = 0; i < nn; i++)
     fp64 ? (((double *) ha)[i] = a[i]) : (((float *) ha)[i] = (float) a[i]);
   for (guint i = 0; i < n; i++)
@@ -174,41 +283,31 @@ ks_cuda_dense_solve (KsDevice     *device,
 
   ordinal = ks_cuda_device_ordinal (device);
   G_LOCK (cusolver);
-  if (!load_cusolver_locked (error) || !check (cudaSetDevice (ordinal), "Selecting the CUDA device", error))
+  if (!load_cusolver_locked (error) ||
+      !ensure_handle_locked (ordinal, error) ||
+      !check (cudaSetDevice (ordinal), "Selecting the CUDA device", error) ||
+      !ensure_buffers_locked (ordinal, fp64, n, error))
     goto out;
-  if (cusolver_handle_ordinal != ordinal)
-    {
-      /* The handle belongs to the device current when it was made. */
-      cusolver_handle = NULL;
-      if (!check_solver (cusolver_api.create (&cusolver_handle), "cusolverDnCreate", error))
-        goto out;
-      cusolver_handle_ordinal = ordinal;
-    }
   /* The default stream: cuSOLVER's own synchronisation is then the solve's. */
   cusolver_api.set_stream (cusolver_handle, NULL);
 
+  /* Upload + getrf + getrs + download, as the kernel rows' wall time. */
   t0 = g_get_monotonic_time ();
-  if (!check (cudaMalloc (&d.a, nn * rs), "Allocating the matrix", error) ||
-      !check (cudaMalloc (&d.b, (gsize) n * rs), "Allocating the right-hand side", error) ||
-      !check (cudaMalloc ((void **) &d.ipiv, (gsize) n * sizeof (int)), "Allocating the pivots", error) ||
-      !check (cudaMalloc ((void **) &d.info, sizeof (int)), "Allocating the status", error) ||
-      !check (cudaEventCreate (&d.start), "Creating an event", error) ||
-      !check (cudaEventCreate (&d.end), "Creating an event", error) ||
-      !check (cudaMemcpy (d.a, ha, nn * rs, cudaMemcpyHostToDevice), "Copying the matrix", error) ||
-      !check (cudaMemcpy (d.b, hb, (gsize) n * rs, cudaMemcpyHostToDevice), "Copying b", error) ||
-      !factor_and_solve (NULL, fp64, (int) n, &d, error) ||
-      !check (cudaMemcpy (hb, d.b, (gsize) n * rs, cudaMemcpyDeviceToHost), "Copying x back", error) ||
-      !check (cudaMemcpy (&info, d.info, sizeof info, cudaMemcpyDeviceToHost), "Copying the status", error))
-    goto out;
-  t1 = g_get_monotonic_time ();
-
-  if (info != 0)
+  if (!check (cudaMemcpy (dense.a, ha, nn * rs, cudaMemcpyHostToDevice), "Copying the matrix", error) ||
+      !check (cudaMemcpy (dense.b, hb, (gsize) n * rs, cudaMemcpyHostToDevice), "Copying b", error) ||
+      !factor_and_solve_locked (fp64, (int) n, error) ||
+      !check (cudaMemcpy (hb, dense.b, (gsize) n * rs, cudaMemcpyDeviceToHost), "Copying x back", error) ||
+      !check (cudaMemcpy (info, dense.info, sizeof info, cudaMemcpyDeviceToHost), "Copying the status", error))
     {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
-                   "cuSOLVER getrf: U(%d,%d) is exactly zero: the matrix is singular", info, info);
+      /* Whatever state they are in, they are not trusted again. */
+      dense_buffers_clear_locked ();
       goto out;
     }
-  cudaEventElapsedTime (&ms, d.start, d.end);
+  t1 = g_get_monotonic_time ();
+
+  if (!check_info (info, error))
+    goto out;
+  cudaEventElapsedTime (&ms, dense.start, dense.end);
   *device_ms = ms;
   *wall_ms = (t1 - t0) / 1000.0;
   for (guint i = 0; i < n; i++)
@@ -216,7 +315,6 @@ ks_cuda_dense_solve (KsDevice     *device,
   ok = TRUE;
 
 out:
-  dense_buffers_clear (&d);
   G_UNLOCK (cusolver);
   return ok;
 }

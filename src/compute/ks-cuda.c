@@ -4,11 +4,9 @@
 #include "ks-cuda.h"
 #include "ks-compute-error.h"
 #include "ks-cores-table.h"
-#include "ks-kernel-source.h"
 #include "ks-runtime-private.h"
 
 #include <cuda_runtime_api.h>
-#include <nvrtc.h>
 #include <string.h>
 
 /* Kernel arguments are kept by value until launch; every argument of our
@@ -47,6 +45,31 @@ ks_cuda_error_name (int status)
   return cudaGetErrorName ((cudaError_t) status);
 }
 
+/* Errors after which the CUDA context is corrupt: every later call in this
+ * process fails with the same status ("sticky" errors), so the only way
+ * back is a new process. */
+static gboolean
+is_sticky (cudaError_t status)
+{
+  switch (status)
+    {
+    case cudaErrorLaunchTimeout:
+    case cudaErrorLaunchFailure:
+    case cudaErrorIllegalAddress:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorHardwareStackError:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorUnknown:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 /* Maps a CUDA runtime status to the error a user can act on. */
 static gboolean
 check_cuda (cudaError_t  status,
@@ -54,6 +77,7 @@ check_cuda (cudaError_t  status,
             GError     **error)
 {
   KsComputeError code;
+  const char *consequence = "";
 
   if (status == cudaSuccess)
     return TRUE;
@@ -70,10 +94,6 @@ check_cuda (cudaError_t  status,
     case cudaErrorNoDevice:
     case cudaErrorInsufficientDriver:
     case cudaErrorDevicesUnavailable:
-    case cudaErrorLaunchFailure:
-    case cudaErrorIllegalAddress:
-    case cudaErrorECCUncorrectable:
-    case cudaErrorHardwareStackError:
       code = KS_COMPUTE_ERROR_DEVICE_LOST;
       break;
     case cudaErrorUnsupportedPtxVersion:
@@ -82,16 +102,20 @@ check_cuda (cudaError_t  status,
       code = KS_COMPUTE_ERROR_BUILD_FAILED;
       break;
     default:
-      code = KS_COMPUTE_ERROR_FAILED;
+      code = is_sticky (status) ? KS_COMPUTE_ERROR_DEVICE_LOST : KS_COMPUTE_ERROR_FAILED;
       break;
     }
+  if (is_sticky (status))
+    consequence = ": the CUDA context is unusable until the app restarts (every later CUDA call in "
+                  "this process fails the same way); the points measured before are kept";
+  else if (code == KS_COMPUTE_ERROR_DEVICE_LOST)
+    consequence = ": the device was lost or stopped answering; the points measured before are kept";
 
-  /* Clear the sticky "last error" so one failed launch does not poison the next query. */
+  /* Clear the "last error" so one failed launch does not poison the next
+   * query (a sticky error cannot be cleared: it is said so above). */
   (void) cudaGetLastError ();
   g_set_error (error, KS_COMPUTE_ERROR, code, "%s failed: %s (%d: %s)%s", what,
-               cudaGetErrorName (status), (int) status, cudaGetErrorString (status),
-               code == KS_COMPUTE_ERROR_DEVICE_LOST
-                 ? ": the device was lost or stopped answering; the points measured before are kept" : "");
+               cudaGetErrorName (status), (int) status, cudaGetErrorString (status), consequence);
   return FALSE;
 }
 
@@ -251,98 +275,6 @@ cuda_runtime_free (KsRuntime *rt)
   g_free (c);
 }
 
-/* The NVRTC options from the OpenCL-style ones the solvers pass ("-DKS_REAL=float"),
- * plus the prelude and the device's own architecture (a cubin, not PTX, so a
- * toolkit newer than the driver still loads). */
-static GPtrArray *
-nvrtc_options (int          cc_major,
-               int          cc_minor,
-               const char  *options,
-               GError     **error)
-{
-  GPtrArray *args = g_ptr_array_new_with_free_func (g_free);
-  g_auto(GStrv) argv = NULL;
-  int argc = 0;
-
-  g_ptr_array_add (args, g_strdup_printf ("--gpu-architecture=sm_%d%d", cc_major, cc_minor));
-  g_ptr_array_add (args, g_strdup ("--pre-include=cuda-prelude.h"));
-  g_ptr_array_add (args, g_strdup ("-DKS_CUDA=1"));
-  if (options && *options && !g_shell_parse_argv (options, &argc, &argv, error))
-    {
-      g_ptr_array_unref (args);
-      return NULL;
-    }
-  for (int i = 0; i < argc; i++)
-    g_ptr_array_add (args, g_strdup (argv[i]));
-  return args;
-}
-
-GBytes *
-ks_cuda_compile (const char  *source,
-                 gsize        length,
-                 const char  *options,
-                 int          cc_major,
-                 int          cc_minor,
-                 char       **out_log,
-                 GError     **error)
-{
-  g_autoptr(GBytes) prelude = NULL;
-  g_autoptr(GPtrArray) args = NULL;
-  g_autofree char *text = g_strndup (source, length);
-  g_autofree char *prelude_text = NULL;
-  g_autofree char *log = NULL;
-  const char *header_names[] = { "cuda-prelude.h" };
-  const char *headers[1];
-  nvrtcProgram prog = NULL;
-  nvrtcResult status;
-  size_t log_size = 0, cubin_size = 0;
-  char *cubin;
-
-  g_return_val_if_fail (source != NULL, NULL);
-
-  if (!(prelude = ks_kernel_source_load ("cuda-prelude.h", error)) ||
-      !(args = nvrtc_options (cc_major, cc_minor, options, error)))
-    return NULL;
-  prelude_text = g_strndup (g_bytes_get_data (prelude, NULL), g_bytes_get_size (prelude));
-  headers[0] = prelude_text;
-
-  status = nvrtcCreateProgram (&prog, text, "kernel.cl", 1, headers, header_names);
-  if (status != NVRTC_SUCCESS)
-    {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
-                   "NVRTC could not take the program: %s", nvrtcGetErrorString (status));
-      return NULL;
-    }
-  status = nvrtcCompileProgram (prog, (int) args->len, (const char * const *) args->pdata);
-  if (nvrtcGetProgramLogSize (prog, &log_size) == NVRTC_SUCCESS && log_size > 1)
-    {
-      log = g_malloc0 (log_size + 1);
-      nvrtcGetProgramLog (prog, log);
-      g_strstrip (log);
-    }
-  if (out_log)
-    *out_log = g_strdup (log ? log : "");
-  if (status != NVRTC_SUCCESS)
-    {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
-                   "NVRTC refused the program for sm_%d%d (%s). Build log:\n%s", cc_major, cc_minor,
-                   nvrtcGetErrorString (status), log && *log ? log : "(NVRTC gave no log)");
-      nvrtcDestroyProgram (&prog);
-      return NULL;
-    }
-  if (nvrtcGetCUBINSize (prog, &cubin_size) != NVRTC_SUCCESS || cubin_size == 0)
-    {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
-                   "NVRTC produced no binary for sm_%d%d", cc_major, cc_minor);
-      nvrtcDestroyProgram (&prog);
-      return NULL;
-    }
-  cubin = g_malloc (cubin_size);
-  nvrtcGetCUBIN (prog, cubin);
-  nvrtcDestroyProgram (&prog);
-  return g_bytes_new_take (cubin, cubin_size);
-}
-
 static gboolean
 cuda_build_program (KsRuntime  *rt,
                     KsProgram  *program,
@@ -411,6 +343,10 @@ cuda_create_kernel (KsProgram  *program,
   struct cudaFuncAttributes attr;
   cudaError_t status;
 
+  /* The attributes and the occupancy are per device, and the current
+   * device is per thread: a sweep's worker thread may not be on ours. */
+  if (!use_device (cu (program->rt), error))
+    return FALSE;
   status = cudaLibraryGetKernel (&k->fn, program->handle, kernel->name);
   if (status != cudaSuccess)
     {
@@ -714,6 +650,22 @@ cuda_capture_end (KsRuntime *rt,
   return ok ? exec : NULL;
 }
 
+/* A capture that failed or was cancelled half-way: leave capture mode
+ * (the stream is unusable in it) and drop what was recorded, without the
+ * instantiation and upload a graph that will never run would cost. */
+static void
+cuda_capture_abort (KsRuntime *rt)
+{
+  KsCudaRuntime *c = cu (rt);
+  cudaGraph_t graph = NULL;
+
+  cudaSetDevice (c->ordinal);
+  if (cudaStreamEndCapture (c->stream, &graph) != cudaSuccess)
+    (void) cudaGetLastError ();
+  if (graph)
+    cudaGraphDestroy (graph);
+}
+
 static gboolean
 cuda_graph_launch (KsRuntime *rt,
                    gpointer   graph,
@@ -767,6 +719,7 @@ static const KsRuntimeVTable cuda_vtable = {
   .event_free = cuda_event_free,
   .capture_begin = cuda_capture_begin,
   .capture_end = cuda_capture_end,
+  .capture_abort = cuda_capture_abort,
   .graph_launch = cuda_graph_launch,
   .graph_free = cuda_graph_free,
 };

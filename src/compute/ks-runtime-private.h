@@ -32,6 +32,7 @@ typedef struct {
    * graph instead of running them, and replay the graph. */
   gboolean (*capture_begin)   (KsRuntime *rt, GError **error);
   gpointer (*capture_end)     (KsRuntime *rt, GError **error);
+  void     (*capture_abort)   (KsRuntime *rt);
   /* out_event NULL: untimed; else a backend event around the replay, read
    * with event_elapsed_ns like a launch's. */
   gboolean (*graph_launch)    (KsRuntime *rt, gpointer graph, gpointer *out_event, GError **error);

@@ -473,6 +473,16 @@ ks_runtime_capture_end (KsRuntime  *rt,
   return graph;
 }
 
+void
+ks_runtime_capture_abort (KsRuntime *rt)
+{
+  g_return_if_fail (rt != NULL);
+  g_return_if_fail (rt->capturing);
+
+  rt->capturing = FALSE;
+  rt->vtable->capture_abort (rt);
+}
+
 gboolean
 ks_graph_launch (KsGraph  *graph,
                  GError  **error)

@@ -117,6 +117,10 @@ gboolean    ks_runtime_capture_begin         (KsRuntime   *rt,
                                               GError     **error);
 KsGraph    *ks_runtime_capture_end           (KsRuntime   *rt,
                                               GError     **error);
+/* Ends a capture that must not become a graph (a launch failed or the solve
+ * was cancelled while recording): the stream leaves capture mode and what
+ * was recorded is dropped, never instantiated. */
+void        ks_runtime_capture_abort         (KsRuntime   *rt);
 /* Enqueues one replay; ks_runtime_finish() waits for it. */
 gboolean    ks_graph_launch                  (KsGraph     *graph,
                                               GError     **error);

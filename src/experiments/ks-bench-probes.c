@@ -335,7 +335,7 @@ graph_runs (Sequence             *s,
     return FALSE;
   if (!sequence_enqueue (s, &launches, error))
     {
-      g_autoptr(KsGraph) partial = ks_runtime_capture_end (s->rt, NULL);
+      ks_runtime_capture_abort (s->rt);
       return FALSE;
     }
   if (!(graph = ks_runtime_capture_end (s->rt, error)))

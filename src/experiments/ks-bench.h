@@ -28,9 +28,12 @@ typedef struct {
   guint   n;
   char   *device;         /* name and id; NULL when skipped before a device was found */
   char   *skipped;        /* why this method did not run; NULL when it ran */
-  double  wall_ms;        /* upload + solve + download, median */
-  double  device_ms;      /* device time of the solve (events), median; 0 on the host;
-                           * the graph's: one replay, launch to completion */
+  gboolean failed;        /* it could have run but a solve failed ("failed: ..." in skipped) */
+  double  wall_ms;        /* upload + solve + download, median; kernels: of untimed solves
+                           * (no per-launch events); never the conversion into float */
+  double  device_ms;      /* device time of the solve (events), median, from a separate timed
+                           * pass; 0 on the host (none); the graph's: one replay, launch
+                           * to completion */
   double  capture_ms;     /* graph: recording + instantiating it, once (in the warm-up) */
   double  ratio;          /* wall_ms / the reference's wall_ms (cuSOLVER, else LAPACK) */
   double  residual;       /* ||Ax-b|| / ||b||, worst of the repetitions */
@@ -51,8 +54,13 @@ typedef struct {
 } KsBenchSpec;
 
 /* Runs every method on every size; a method that cannot run here (no such
- * device, no library) gives one row per size with the reason.  Fails only
- * when a size cannot even be generated.  Rows: size-major, method order. */
+ * device, no library) gives one row per size with the reason, a solve that
+ * fails a row with failed set.  The kernel methods run warmup + reps
+ * untimed solves (wall_ms) and reps timed ones (device_ms, fwd_ms); the
+ * graph row shares the CUDA row's solver; each method's device buffers are
+ * released once its size is measured, so no two methods hold a matrix on a
+ * GPU at once.  Fails only when a size cannot even be generated.  Rows:
+ * size-major, method order. */
 GPtrArray  *ks_bench_gauss            (KsDeviceList       *list,
                                        const guint        *sizes,
                                        guint               n_sizes,

@@ -37,6 +37,7 @@ struct _KsGaussSolver
   KsProgram   *program;
   KsKernel    *kernels[KS_GAUSS_N_KERNELS];
   guint        enqueued;   /* launches enqueue_solve() issued: a graph's count */
+  gboolean     untimed;    /* ks_gauss_solver_set_timing (FALSE) */
 
   /* Kept across solves, so that a solve times no allocation and a recorded
    * graph, which holds their addresses, stays valid.  They hold systems of
@@ -197,16 +198,41 @@ ks_gauss_solver_new (KsDevice     *device,
 }
 
 void
-ks_gauss_solver_free (KsGaussSolver *self)
+ks_gauss_solver_set_timing (KsGaussSolver *self,
+                            gboolean       timing)
 {
-  if (self == NULL)
-    return;
-  /* The graph and the buffers belong to the runtime's context: before it. */
+  g_return_if_fail (self != NULL);
+  self->untimed = !timing;
+  if (self->rt)
+    ks_runtime_set_timing (self->rt, timing);
+}
+
+static void
+free_buffers (KsGaussSolver *self)
+{
+  /* The graph holds the buffers' addresses: it goes first. */
   g_clear_pointer (&self->graph, ks_graph_free);
   g_clear_pointer (&self->a, ks_buffer_free);
   g_clear_pointer (&self->m, ks_buffer_free);
   g_clear_pointer (&self->x, ks_buffer_free);
   g_clear_pointer (&self->info, ks_buffer_free);
+  self->capacity = 0;
+}
+
+void
+ks_gauss_solver_release_buffers (KsGaussSolver *self)
+{
+  g_return_if_fail (self != NULL);
+  free_buffers (self);
+}
+
+void
+ks_gauss_solver_free (KsGaussSolver *self)
+{
+  if (self == NULL)
+    return;
+  /* The graph and the buffers belong to the runtime's context: before it. */
+  free_buffers (self);
   for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
     g_clear_pointer (&self->kernels[i], ks_kernel_free);
   g_clear_pointer (&self->program, ks_program_free);
@@ -482,6 +508,18 @@ ks_gauss_solver_check (KsGaussSolver        *self,
         }
       return TRUE;
     }
+  /* The update kernel puts the rows along dimension 1 (one row per block
+   * there: local[1] is 1), and a CUDA grid has at most 65535 blocks along y;
+   * OpenCL has no such limit, and the kernels are one source for both. */
+  if (ks_device_get_backend (self->device) == KS_BACKEND_CUDA && n > KS_GAUSS_CUDA_MAX_N)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   "n = %u is too large for the CUDA backend: the update kernel runs one row per "
+                   "block along the grid's y dimension, which CUDA limits to %u blocks "
+                   "(n <= %u; the OpenCL backend has no such limit)",
+                   n, KS_GAUSS_CUDA_MAX_N, KS_GAUSS_CUDA_MAX_N);
+      return FALSE;
+    }
   if (params->local != KS_LOCAL_DRIVER)
     {
       gsize max = ks_gauss_solver_get_max_work_group_size (self);
@@ -527,12 +565,7 @@ ensure_buffers (KsGaussSolver  *self,
   if (n <= self->capacity)
     return TRUE;
 
-  g_clear_pointer (&self->graph, ks_graph_free);
-  g_clear_pointer (&self->a, ks_buffer_free);
-  g_clear_pointer (&self->m, ks_buffer_free);
-  g_clear_pointer (&self->x, ks_buffer_free);
-  g_clear_pointer (&self->info, ks_buffer_free);
-  self->capacity = 0;
+  free_buffers (self);
 
   if (!(self->a = ks_runtime_alloc (self->rt, (gsize) n * ((gsize) n + 1) * rs, error)) ||
       !(self->m = ks_runtime_alloc (self->rt, (gsize) n * rs, error)) ||
@@ -577,7 +610,7 @@ capture_graph (KsGaussSolver       *self,
                       cancellable, error))
     {
       /* Capture must be ended whatever happened, or the stream stays in it. */
-      g_autoptr(KsGraph) partial = ks_runtime_capture_end (self->rt, NULL);
+      ks_runtime_capture_abort (self->rt);
       return FALSE;
     }
   if (!(self->graph = ks_runtime_capture_end (self->rt, error)))
@@ -657,7 +690,8 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
     }
 
   if (!(graph ? !g_cancellable_set_error_if_cancelled (cancellable, error) &&
-                ks_graph_launch_timed (self->graph, error)
+                (self->untimed ? ks_graph_launch (self->graph, error)
+                               : ks_graph_launch_timed (self->graph, error))
               : enqueue_solve (self, params, (int) n, self->a, self->m, self->x, self->info, tiny,
                                cancellable, error)) ||
       !ks_runtime_read (self->rt, self->x, 0, (gsize) n * rs, host_x, error) ||
@@ -695,6 +729,9 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
           result->kernels_total_ms += result->kernel_ms[i];
           result->launches += ks_kernel_get_launches (self->kernels[i]);
         }
+      /* Untimed launches leave no event to count them by. */
+      if (self->untimed)
+        result->launches = self->enqueued;
     }
   result->fwd_local[0] = info_host[INFO_FWD_LOCAL0];
   result->fwd_local[1] = info_host[INFO_FWD_LOCAL1];

@@ -77,12 +77,14 @@ typedef struct {
   guint   n;
   /* Upload + every launch (or the replay) + download, host clock.  Buffers
    * are kept across solves, so no allocation is in it, and under GRAPH no
-   * capture either: that is capture_ms. */
+   * capture either: that is capture_ms.  Includes what the timing events
+   * cost (one pair per launch in a stream) unless the solver is untimed
+   * (ks_gauss_solver_set_timing). */
   double  wall_ms;
   /* Device time summed over launches (events).  Under GRAPH the kernels
    * inside the graph cannot be timed one by one: these stay 0, meaning
    * unknown, and kernels_total_ms is the replay's launch-to-completion time
-   * (events around the graph launch). */
+   * (events around the graph launch).  All 0 on an untimed solver. */
   double  kernel_ms[KS_GAUSS_N_KERNELS];
   double  kernels_total_ms;
   guint   launches;                       /* under GRAPH: the launches recorded in the graph */
@@ -105,6 +107,10 @@ typedef struct {
 
 typedef struct _KsGaussSolver KsGaussSolver;
 
+/* The largest n the CUDA backend solves: the update kernel's rows go along
+ * the grid's y dimension, one per block, and CUDA allows 65535 blocks there. */
+#define KS_GAUSS_CUDA_MAX_N 65535u
+
 /* Builds the program for device and precision once; solves reuse it, and
  * its device buffers too (re-allocated only when a larger n comes), and
  * under GRAPH the last recorded graph.  Double precision on a device
@@ -120,8 +126,19 @@ KsPrecision    ks_gauss_solver_get_precision (KsGaussSolver *solver);
 gsize          ks_gauss_solver_get_preferred_multiple (KsGaussSolver *solver);
 gsize          ks_gauss_solver_get_max_work_group_size (KsGaussSolver *solver);
 
+/* FALSE: solves record no device events, so wall_ms holds only what the
+ * launches themselves cost (a CUDA event pair per launch is ~1-2 us of it);
+ * kernel_ms and kernels_total_ms are then 0 (unknown).  TRUE by default. */
+void           ks_gauss_solver_set_timing (KsGaussSolver *solver,
+                                           gboolean       timing);
+/* Frees the device buffers kept across solves (and the recorded graph,
+ * which holds their addresses); the next solve allocates them again.  For
+ * callers that run several solvers on one device one after the other. */
+void           ks_gauss_solver_release_buffers (KsGaussSolver *solver);
+
 /* Whether a system of size n fits this device and params are allowed (GRAPH
- * only on CUDA: KS_COMPUTE_ERROR_UNSUPPORTED elsewhere); the
+ * only on CUDA: KS_COMPUTE_ERROR_UNSUPPORTED elsewhere; n above
+ * KS_GAUSS_CUDA_MAX_N on CUDA: KS_COMPUTE_ERROR_UNSUPPORTED); the
  * same checks solve() makes, for callers who want them before they build a
  * large system. */
 gboolean       ks_gauss_solver_check     (KsGaussSolver        *solver,
