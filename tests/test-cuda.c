@@ -478,10 +478,11 @@ dense_system (guint   n,
     }
 }
 
+/* Solves a known system twice with cuSOLVER: the second solve runs in the
+ * buffers the first one kept. */
 static void
-test_cusolver (void)
+check_cusolver (gboolean use_double, guint n, double tolerance)
 {
-  const guint n = 64;
   g_autofree double *a = g_new0 (double, n * n);
   g_autofree double *b = g_new0 (double, n);
   g_autofree double *x = g_new0 (double, n);
@@ -491,38 +492,30 @@ test_cusolver (void)
   if (skip_without_gpu ())
     return;
   dense_system (n, a, b);
-
-  /* Twice: the second solve runs in the buffers the first one kept. */
   for (guint rep = 0; rep < 2; rep++)
     {
       memset (x, 0, n * sizeof (double));
-      g_assert_true (ks_cuda_dense_solve (cuda_device (), TRUE, n, a, b, x, &device_ms, &wall_ms, &error));
+      g_assert_true (ks_cuda_dense_solve (cuda_device (), use_double, n, a, b, x,
+                                          &device_ms, &wall_ms, &error));
       g_assert_no_error (error);
       for (guint i = 0; i < n; i++)
-        g_assert_cmpfloat_with_epsilon (x[i], i + 1.0, 1e-9 * n);
+        g_assert_cmpfloat_with_epsilon (x[i], i + 1.0, tolerance * n);
+      g_assert_cmpfloat (device_ms, >, 0.0);
       g_assert_cmpfloat (wall_ms, >=, device_ms);
     }
   ks_cuda_dense_release ();
 }
 
 static void
+test_cusolver (void)
+{
+  check_cusolver (TRUE, 64, 1e-9);
+}
+
+static void
 test_cusolver_float (void)
 {
-  const guint n = 100;
-  g_autofree double *a = g_new0 (double, n * n);
-  g_autofree double *b = g_new0 (double, n);
-  g_autofree double *x = g_new0 (double, n);
-  g_autoptr(GError) error = NULL;
-  double device_ms = 0, wall_ms = 0;
-
-  if (skip_without_gpu ())
-    return;
-  dense_system (n, a, b);
-  g_assert_true (ks_cuda_dense_solve (cuda_device (), FALSE, n, a, b, x, &device_ms, &wall_ms, &error));
-  g_assert_no_error (error);
-  for (guint i = 0; i < n; i++)
-    g_assert_cmpfloat_with_epsilon (x[i], i + 1.0, 1e-4 * n);
-  g_assert_cmpfloat (device_ms, >, 0.0);
+  check_cusolver (FALSE, 100, 1e-4);
 }
 
 /* A zero row of A is a zero column of the A^T cuSOLVER factors: getrf meets
