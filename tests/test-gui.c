@@ -786,6 +786,8 @@ test_translation (void)
       return;
     }
   g_assert_cmpstr (title, ==, "Устройства");
+  ks_window_show_page (window, "devices");
+  screenshot ("devices-ru.png");
   ks_window_show_page (window, "gauss-size");
   screenshot ("gauss-size-ru.png");
 }

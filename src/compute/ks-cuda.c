@@ -6,6 +6,7 @@
 #include "ks-cores-table.h"
 #include "ks-runtime-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <cuda_runtime_api.h>
 #include <string.h>
 
@@ -195,7 +196,7 @@ ks_cuda_enumerate (GPtrArray *devices,
       (void) cudaGetLastError ();
       cudaDriverGetVersion (&driver_version);
       g_ptr_array_add (notes, driver_version == 0
-                       ? g_strdup_printf ("CUDA: no CUDA driver (libcuda.so.1 not found; runtime %s is built in)", rt)
+                       ? g_strdup_printf (_("CUDA: no CUDA driver (libcuda.so.1 not found; runtime %s is built in)"), rt)
                        : g_strdup_printf ("CUDA: the CUDA driver is older than runtime %s (%s)", rt,
                                           cudaGetErrorString (status)));
       return;
@@ -203,7 +204,7 @@ ks_cuda_enumerate (GPtrArray *devices,
   if (status == cudaErrorNoDevice || (status == cudaSuccess && count == 0))
     {
       (void) cudaGetLastError ();
-      g_ptr_array_add (notes, g_strdup ("CUDA: driver present, but no CUDA device"));
+      g_ptr_array_add (notes, g_strdup (_("CUDA: driver present, but no CUDA device")));
       return;
     }
   if (status != cudaSuccess)
@@ -222,7 +223,7 @@ ks_cuda_enumerate (GPtrArray *devices,
       if (cudaGetDeviceProperties (&prop, i) != cudaSuccess)
         {
           (void) cudaGetLastError ();
-          g_ptr_array_add (notes, g_strdup_printf ("CUDA: device %d does not answer", i));
+          g_ptr_array_add (notes, g_strdup_printf (_("CUDA: device %d does not answer"), i));
           continue;
         }
       g_ptr_array_add (devices, make_device (i, &prop, driver_version, runtime_version));
@@ -230,7 +231,7 @@ ks_cuda_enumerate (GPtrArray *devices,
   {
     g_autofree char *drv = version_string (driver_version);
     g_autofree char *rt = version_string (runtime_version);
-    g_ptr_array_add (notes, g_strdup_printf ("CUDA: %d device(s), driver %s, runtime %s", count, drv, rt));
+    g_ptr_array_add (notes, g_strdup_printf (_("CUDA: %d device(s), driver %s, runtime %s"), count, drv, rt));
   }
 }
 

@@ -10,6 +10,7 @@
 #endif
 #include "ks-runtime.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 struct _KsDeviceList
@@ -111,9 +112,9 @@ ks_device_list_new (void)
   /* OpenCL devices first: they are what the experiments are about. */
   first_opencl = self->devices->len;
   if (ks_opencl_enumerate (self->devices, &note, &error))
-    g_ptr_array_add (self->notes, g_strdup_printf ("OpenCL: %s", note));
+    g_ptr_array_add (self->notes, g_strdup_printf (_("OpenCL: %s"), note));
   else
-    g_ptr_array_add (self->notes, g_strdup_printf ("OpenCL: %s", error->message));
+    g_ptr_array_add (self->notes, g_strdup_printf (_("OpenCL: %s"), error->message));
   g_clear_error (&error);
 
   for (guint i = first_opencl; i < self->devices->len; i++)
@@ -132,11 +133,11 @@ ks_device_list_new (void)
 #ifdef KS_HAVE_CUDA
   ks_cuda_enumerate (self->devices, self->notes);
 #else
-  g_ptr_array_add (self->notes, g_strdup ("CUDA: not built into this binary (meson option cuda)"));
+  g_ptr_array_add (self->notes, g_strdup (_("CUDA: not built into this binary (meson option cuda)")));
 #endif
 
   g_ptr_array_add (self->devices, ks_host_device_new ());
-  g_ptr_array_add (self->notes, g_strdup ("Host: plain C + OpenMP on this CPU"));
+  g_ptr_array_add (self->notes, g_strdup (_("Host: plain C + OpenMP on this CPU")));
   g_ptr_array_add (self->notes, NULL);
 
   return self;

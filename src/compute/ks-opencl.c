@@ -7,6 +7,7 @@
 #include "ks-device.h"
 #include "ks-runtime-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <CL/cl.h>
 #include <string.h>
 
@@ -233,7 +234,7 @@ ks_opencl_enumerate (GPtrArray  *devices,
   if (status == KS_CL_PLATFORM_NOT_FOUND_KHR || (status == CL_SUCCESS && n_platforms == 0))
     {
       if (out_note)
-        *out_note = g_strdup ("no OpenCL platform installed (install pocl-opencl-icd for the CPU device)");
+        *out_note = g_strdup (_("no OpenCL platform installed (install pocl-opencl-icd for the CPU device)"));
       return TRUE;
     }
   if (!check_cl (status, "clGetPlatformIDs", error))
@@ -260,7 +261,7 @@ ks_opencl_enumerate (GPtrArray  *devices,
     }
 
   if (out_note)
-    *out_note = g_strdup_printf ("%u OpenCL platform(s)", n_platforms);
+    *out_note = g_strdup_printf (_("%u OpenCL platform(s)"), n_platforms);
   return TRUE;
 }
 
