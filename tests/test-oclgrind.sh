@@ -138,6 +138,21 @@ for range in fixed shrinking; do
   done
 done
 
+# --- the bandwidth probe (kernels/stream.cl) ------------------------------------
+
+# 1 MiB arrays: 65536 float4 items per kernel, enough to cross many groups.
+og bench bandwidth --mib 1 --reps 1
+if [ "$RC" -ne 0 ]; then
+  not_ok "bench bandwidth (stream.cl): clean under oclgrind" "exit status $RC"
+elif ! grep -E -q "^$OCL .*Oclgrind" "$T/out"; then
+  not_ok "bench bandwidth (stream.cl): clean under oclgrind" "no row for $OCL on Oclgrind"
+elif grep -E -i -q "$DIAG" "$LOG" "$T/err" || [ -s "$LOG" ]; then
+  not_ok "bench bandwidth (stream.cl): clean under oclgrind" \
+    "Oclgrind reported: $(grep -E -i -m 1 -h "$DIAG" "$LOG" "$T/err" | head -n 1)"
+else
+  ok "bench bandwidth (stream.cl: init, copy, triad on float4): clean under oclgrind"
+fi
+
 # --- self-test: the checks do catch real bugs ----------------------------------
 
 # Kernels with a planted bug, loaded through --kernel-dir.  If Oclgrind's

@@ -64,7 +64,7 @@ stream_clear (Stream *s)
 static gboolean
 best_time_ms (Stream    *s,
               KsKernel  *kernel,
-              gsize      elements,
+              gsize      items,
               guint      reps,
               double    *out_ms,
               GError   **error)
@@ -74,7 +74,7 @@ best_time_ms (Stream    *s,
   for (guint r = 0; r < reps; r++)
     {
       ks_kernel_reset_timing (kernel);
-      if (!ks_runtime_launch (s->rt, kernel, 1, &elements, NULL, error) ||
+      if (!ks_runtime_launch (s->rt, kernel, 1, &items, NULL, error) ||
           !ks_runtime_collect_timings (s->rt, error))
         return FALSE;
       best = MIN (best, ks_kernel_get_time_ns (kernel) / 1e6);
@@ -95,6 +95,7 @@ ks_bench_bandwidth (KsDevice    *device,
   const float scalar = 0.4f;
   double copy_ms = 0, triad_ms = 0;
   gboolean ok = FALSE;
+  gsize items;
   int n;
 
   g_return_val_if_fail (KS_IS_DEVICE (device), FALSE);
@@ -107,12 +108,14 @@ ks_bench_bandwidth (KsDevice    *device,
   /* Three arrays must fit, with room to spare for whatever else runs. */
   if (info->global_mem)
     elements = MIN (elements, info->global_mem / 4 / (3 * sizeof (float)));
-  elements = MIN (elements, (gsize) G_MAXINT);
-  n = (int) elements;
+  /* The kernels move a float4 per work-item: whole float4s only. */
+  items = MAX (MIN (elements / 4, (gsize) G_MAXINT), 1);
+  elements = items * 4;
+  n = (int) items;
   reps = MAX (reps, 1);
 
   if (!(s.rt = ks_runtime_new (device, error)) ||
-      !(s.program = ks_runtime_build_program (s.rt, "stream.cl", "-DKS_REAL=float", error)) ||
+      !(s.program = ks_runtime_build_program (s.rt, "stream.cl", NULL, error)) ||
       !(s.init = ks_program_create_kernel (s.program, "ks_stream_init", error)) ||
       !(s.copy = ks_program_create_kernel (s.program, "ks_stream_copy", error)) ||
       !(s.triad = ks_program_create_kernel (s.program, "ks_stream_triad", error)) ||
@@ -136,10 +139,10 @@ ks_bench_bandwidth (KsDevice    *device,
     goto out;
 
   /* The first touch also makes the driver really allocate the pages. */
-  if (!ks_runtime_launch (s.rt, s.init, 1, &elements, NULL, error) ||
+  if (!ks_runtime_launch (s.rt, s.init, 1, &items, NULL, error) ||
       !ks_runtime_collect_timings (s.rt, error) ||
-      !best_time_ms (&s, s.copy, elements, reps, &copy_ms, error) ||
-      !best_time_ms (&s, s.triad, elements, reps, &triad_ms, error))
+      !best_time_ms (&s, s.copy, items, reps, &copy_ms, error) ||
+      !best_time_ms (&s, s.triad, items, reps, &triad_ms, error))
     goto out;
 
   out->elements = elements;

@@ -18,8 +18,9 @@ typedef struct {
 } KsBandwidth;
 
 /* Runs kernels/stream.cl on device (OpenCL or CUDA; the host backend is
- * KS_COMPUTE_ERROR_UNSUPPORTED) over three arrays of elements floats
- * (0 = a size chosen for the device: 64 Mi on a GPU, 8 Mi elsewhere), best
+ * KS_COMPUTE_ERROR_UNSUPPORTED) over three arrays of elements floats,
+ * rounded down to whole float4s (0 = a size chosen for the device: 64 Mi on
+ * a GPU, 8 Mi elsewhere; out->elements is what was used), best
  * of reps, and stores the triad figure in the device's info (bandwidth_gbs). */
 gboolean ks_bench_bandwidth (KsDevice    *device,
                              gsize        elements,
