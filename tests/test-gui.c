@@ -574,6 +574,7 @@ test_wg_sweep (void)
 {
   KsSweepPage *page = sweep_page ("gauss-wg");
   KsPlotView *view = ks_page_get_plot_view (KS_PAGE (page));
+  GtkWidget *custom;
   KsPlot *plot;
   guint best = 0, with_one;
 
@@ -584,6 +585,15 @@ test_wg_sweep (void)
     }
   press_key (GDK_KEY_4, GDK_MOD1_MASK);
   g_assert_true (ks_window_get_visible_page (window) == KS_PAGE (page));
+
+  /* The custom list is editable only with the custom preset (the settings
+   * binding once switched it back on whatever the preset). */
+  custom = gtk_widget_get_template_child (GTK_WIDGET (page), KS_TYPE_SWEEP_PAGE, "custom_entry");
+  g_assert_true (GTK_IS_ENTRY (custom));
+  ks_sweep_page_set_param (page, "preset", "multiples");
+  g_assert_false (gtk_widget_get_sensitive (custom));
+  ks_sweep_page_set_param (page, "preset", "custom");
+  g_assert_true (gtk_widget_get_sensitive (custom));
 
   /* CUDA graphs on an OpenCL device: not offered, and refused in words if a
    * session asks for them anyway. */

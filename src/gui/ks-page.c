@@ -216,6 +216,12 @@ double_to_uint (const GValue       *value,
   return g_variant_new_uint32 ((guint32) CLAMP (g_value_get_double (value), 0, G_MAXUINT32));
 }
 
+/* The page decides which fields are sensitive (a custom list only with the
+ * custom preset, a group size only with an explicit policy, nothing during
+ * a run); G_SETTINGS_BIND_DEFAULT would also tie "sensitive" to the key's
+ * writability and switch such fields back on when it binds. */
+#define BIND_FLAGS (G_SETTINGS_BIND_DEFAULT | G_SETTINGS_BIND_NO_SENSITIVITY)
+
 void
 ks_page_bind_spin (KsPage        *self,
                    const char    *key,
@@ -226,7 +232,7 @@ ks_page_bind_spin (KsPage        *self,
   if (priv->settings == NULL)
     return;
   g_settings_bind_with_mapping (priv->settings, key, gtk_spin_button_get_adjustment (spin),
-                                "value", G_SETTINGS_BIND_DEFAULT,
+                                "value", BIND_FLAGS,
                                 uint_to_double, double_to_uint, NULL, NULL);
 }
 
@@ -238,7 +244,7 @@ ks_page_bind_combo (KsPage      *self,
   KsPagePrivate *priv = ks_page_get_instance_private (self);
 
   if (priv->settings != NULL)
-    g_settings_bind (priv->settings, key, combo, "active-id", G_SETTINGS_BIND_DEFAULT);
+    g_settings_bind (priv->settings, key, combo, "active-id", BIND_FLAGS);
 }
 
 void
@@ -249,7 +255,7 @@ ks_page_bind_entry (KsPage     *self,
   KsPagePrivate *priv = ks_page_get_instance_private (self);
 
   if (priv->settings != NULL)
-    g_settings_bind (priv->settings, key, entry, "text", G_SETTINGS_BIND_DEFAULT);
+    g_settings_bind (priv->settings, key, entry, "text", BIND_FLAGS);
 }
 
 void
@@ -260,5 +266,5 @@ ks_page_bind_toggle (KsPage          *self,
   KsPagePrivate *priv = ks_page_get_instance_private (self);
 
   if (priv->settings != NULL)
-    g_settings_bind (priv->settings, key, toggle, "active", G_SETTINGS_BIND_DEFAULT);
+    g_settings_bind (priv->settings, key, toggle, "active", BIND_FLAGS);
 }

@@ -812,6 +812,30 @@ static const GActionEntry win_actions[] = {
   { "primary-menu", primary_menu_activated },
 };
 
+/* A classroom projector is often 1024 x 768 and many laptops 1366 x 768:
+ * the default (or a size remembered on a larger screen) must not put the
+ * progress bar below the bottom of the screen.  The default size is the
+ * content's; GTK adds the header bar (about 50 px) and, without a window
+ * manager's decorations, nothing else, hence the margin. */
+static void
+fit_default_size_to_screen (KsWindow *self)
+{
+  GdkDisplay *display = gtk_widget_get_display (GTK_WIDGET (self));
+  GdkMonitor *monitor = display ? gdk_display_get_primary_monitor (display) : NULL;
+  GdkRectangle area;
+  int w, h;
+
+  if (monitor == NULL && display != NULL && gdk_display_get_n_monitors (display) > 0)
+    monitor = gdk_display_get_monitor (display, 0);
+  if (monitor == NULL)
+    return;
+  gdk_monitor_get_workarea (monitor, &area);
+  gtk_window_get_default_size (GTK_WINDOW (self), &w, &h);
+  if (w > area.width || h > area.height - 64)
+    gtk_window_set_default_size (GTK_WINDOW (self), MIN (w, area.width),
+                                 MIN (h, MAX (area.height - 64, 400)));
+}
+
 static void
 ks_window_constructed (GObject *object)
 {
@@ -838,6 +862,7 @@ ks_window_constructed (GObject *object)
       if (g_settings_get_boolean (self->settings, "window-maximized"))
         gtk_window_maximize (GTK_WINDOW (self));
     }
+  fit_default_size_to_screen (self);
   update_actions (self);
 }
 
