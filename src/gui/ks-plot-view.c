@@ -129,6 +129,11 @@ ks_plot_view_draw (GtkWidget *widget,
       cairo_set_line_width (cr, 1);
       cairo_stroke (cr);
     }
+
+  /* The keys +, -, 0 and Home act on the plot only while it has the focus;
+   * a keyboard user must see when that is. */
+  if (gtk_widget_has_visible_focus (widget))
+    gtk_render_focus (gtk_widget_get_style_context (widget), cr, 2, 2, w - 4, h - 4);
   return FALSE;
 }
 
