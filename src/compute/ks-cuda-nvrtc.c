@@ -12,6 +12,7 @@
 #include "ks-compute-error.h"
 #include "ks-kernel-source.h"
 
+#include <glib/gi18n-lib.h>
 #include <dlfcn.h>
 #include <nvrtc.h>
 
@@ -159,7 +160,7 @@ ks_cuda_compile (const char  *source,
   if (status != NVRTC_SUCCESS)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
-                   "NVRTC could not take the program: %s", nvrtc_api.get_error_string (status));
+                   _("NVRTC could not take the program: %s"), nvrtc_api.get_error_string (status));
       return NULL;
     }
   status = nvrtc_api.compile_program (prog, (int) args->len, (const char * const *) args->pdata);
@@ -174,7 +175,7 @@ ks_cuda_compile (const char  *source,
   if (status != NVRTC_SUCCESS)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
-                   "NVRTC refused the program for sm_%d%d (%s). Build log:\n%s", cc_major, cc_minor,
+                   _("NVRTC refused the program for sm_%d%d (%s). Build log:\n%s"), cc_major, cc_minor,
                    nvrtc_api.get_error_string (status), log && *log ? log : "(NVRTC gave no log)");
       nvrtc_api.destroy_program (&prog);
       return NULL;
@@ -182,7 +183,7 @@ ks_cuda_compile (const char  *source,
   if (nvrtc_api.get_cubin_size (prog, &cubin_size) != NVRTC_SUCCESS || cubin_size == 0)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
-                   "NVRTC produced no binary for sm_%d%d", cc_major, cc_minor);
+                   _("NVRTC produced no binary for sm_%d%d"), cc_major, cc_minor);
       nvrtc_api.destroy_program (&prog);
       return NULL;
     }

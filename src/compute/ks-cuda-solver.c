@@ -9,6 +9,7 @@
 #include "ks-compute-error.h"
 #include "ks-gauss.h"   /* KS_GAUSS_ERROR_SINGULAR: what a singular system is, whichever solver met it */
 
+#include <glib/gi18n-lib.h>
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
 #include <dlfcn.h>
@@ -69,7 +70,7 @@ load_cusolver_locked (GError **error)
     }
   if (cusolver_failure)
     {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED, "cuSOLVER: %s", cusolver_failure);
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED, _("cuSOLVER: %s"), cusolver_failure);
       return FALSE;
     }
   return TRUE;
@@ -85,7 +86,7 @@ check (cudaError_t  status,
   (void) cudaGetLastError ();
   g_set_error (error, KS_COMPUTE_ERROR,
                status == cudaErrorMemoryAllocation ? KS_COMPUTE_ERROR_OUT_OF_MEMORY : KS_COMPUTE_ERROR_FAILED,
-               "%s failed: %s (%s)", what, cudaGetErrorName (status), cudaGetErrorString (status));
+               _("%s failed: %s (%s)"), what, cudaGetErrorName (status), cudaGetErrorString (status));
   return FALSE;
 }
 
@@ -96,7 +97,7 @@ check_solver (cusolverStatus_t  status,
 {
   if (status == CUSOLVER_STATUS_SUCCESS)
     return TRUE;
-  g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED, "%s failed: cusolverStatus %d", what, (int) status);
+  g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED, _("%s failed: cusolverStatus %d"), what, (int) status);
   return FALSE;
 }
 
@@ -238,13 +239,13 @@ check_info (const int info[2],
   if (info[0] > 0)
     {
       g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR,
-                   "cuSOLVER getrf: U(%d,%d) is exactly zero: the matrix is singular", info[0], info[0]);
+                   _("cuSOLVER getrf: U(%d,%d) is exactly zero: the matrix is singular"), info[0], info[0]);
       return FALSE;
     }
   if (info[0] < 0 || info[1] != 0)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
-                   "cuSOLVER %s: parameter %d had an illegal value",
+                   _("cuSOLVER %s: parameter %d had an illegal value"),
                    info[0] < 0 ? "getrf" : "getrs", -(info[0] < 0 ? info[0] : info[1]));
       return FALSE;
     }

@@ -107,15 +107,15 @@ check_cuda (cudaError_t  status,
       break;
     }
   if (is_sticky (status))
-    consequence = ": the CUDA context is unusable until the app restarts (every later CUDA call in "
-                  "this process fails the same way); the points measured before are kept";
+    consequence = _(": the CUDA context is unusable until the app restarts (every later CUDA call in "
+                    "this process fails the same way); the points measured before are kept");
   else if (code == KS_COMPUTE_ERROR_DEVICE_LOST)
-    consequence = ": the device was lost or stopped answering; the points measured before are kept";
+    consequence = _(": the device was lost or stopped answering; the points measured before are kept");
 
   /* Clear the "last error" so one failed launch does not poison the next
    * query (a sticky error cannot be cleared: it is said so above). */
   (void) cudaGetLastError ();
-  g_set_error (error, KS_COMPUTE_ERROR, code, "%s failed: %s (%d: %s)%s", what,
+  g_set_error (error, KS_COMPUTE_ERROR, code, _("%s failed: %s (%d: %s)%s"), what,
                cudaGetErrorName (status), (int) status, cudaGetErrorString (status), consequence);
   return FALSE;
 }
@@ -353,7 +353,7 @@ cuda_create_kernel (KsProgram  *program,
     {
       (void) cudaGetLastError ();
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
-                   "The program has no usable kernel %s (%s)", kernel->name, cudaGetErrorName (status));
+                   _("The program has no usable kernel %s (%s)"), kernel->name, cudaGetErrorName (status));
       return FALSE;
     }
   if (!check_cuda (cudaFuncGetAttributes (&attr, (const void *) k->fn), "Reading a kernel's limits", error))
@@ -423,7 +423,7 @@ cuda_alloc (KsRuntime *rt,
       (void) cudaGetLastError ();
       g_set_error (error, KS_COMPUTE_ERROR,
                    status == cudaErrorMemoryAllocation ? KS_COMPUTE_ERROR_OUT_OF_MEMORY : KS_COMPUTE_ERROR_FAILED,
-                   "Cannot allocate %.1f MiB on %s: %s", buffer->size / 1048576.0,
+                   _("Cannot allocate %.1f MiB on %s: %s"), buffer->size / 1048576.0,
                    ks_device_get_name (rt->device), cudaGetErrorName (status));
       return FALSE;
     }
@@ -529,8 +529,8 @@ launch_shape (KsRuntime   *rt,
       if (g[d] > grid_limit[d])
         {
           g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
-                       "%s: %" G_GSIZE_FORMAT " blocks in dimension %u, CUDA allows %" G_GSIZE_FORMAT,
-                       kernel->name, g[d], d, grid_limit[d]);
+                       _("%s: %lu blocks in dimension %u, CUDA allows %lu"),
+                       kernel->name, (unsigned long) g[d], d, (unsigned long) grid_limit[d]);
           return FALSE;
         }
     }

@@ -228,8 +228,8 @@ ks_device_list_lookup (KsDeviceList *self,
                               ks_device_get_name (device));
     }
   g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_NO_DEVICE,
-               n_matches > 1 ? "\"%s\" matches more than one device; use its id. Devices:%s"
-                             : "No device \"%s\" on this machine. Devices:%s",
+               n_matches > 1 ? _("\"%s\" matches more than one device; use its id. Devices:%s")
+                             : _("No device \"%s\" on this machine. Devices:%s"),
                query, available->str);
   return NULL;
 }

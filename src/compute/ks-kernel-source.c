@@ -5,6 +5,7 @@
 #include "ks-compute-error.h"
 #include "ks-kernels-resources.h"
 
+#include <glib/gi18n-lib.h>
 #include <gio/gio.h>
 
 #define KS_KERNEL_RESOURCE_PATH "/org/kernelscope/Kernelscope/kernels/"
@@ -73,7 +74,7 @@ ks_kernel_source_load (const char *name,
       if (!g_file_get_contents (path, &contents, &length, &local_error))
         {
           g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_KERNEL_SOURCE,
-                       "Cannot read kernel source %s from the kernel folder: %s",
+                       _("Cannot read kernel source %s from the kernel folder: %s"),
                        name, local_error->message);
           return NULL;
         }
@@ -85,6 +86,6 @@ ks_kernel_source_load (const char *name,
   bytes = g_resources_lookup_data (path, G_RESOURCE_LOOKUP_FLAGS_NONE, &local_error);
   if (bytes == NULL)
     g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_KERNEL_SOURCE,
-                 "No built-in kernel source named %s: %s", name, local_error->message);
+                 _("No built-in kernel source named %s: %s"), name, local_error->message);
   return bytes;
 }

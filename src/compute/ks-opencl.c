@@ -108,10 +108,10 @@ check_cl (cl_int      status,
       break;
     }
 
-  g_set_error (error, KS_COMPUTE_ERROR, code, "%s failed: %s (%d)%s",
+  g_set_error (error, KS_COMPUTE_ERROR, code, _("%s failed: %s (%d)%s"),
                what, ks_opencl_error_name (status), status,
                code == KS_COMPUTE_ERROR_DEVICE_LOST
-                 ? ": the device was lost or stopped answering; the points measured before are kept" : "");
+                 ? _(": the device was lost or stopped answering; the points measured before are kept") : "");
   return FALSE;
 }
 
@@ -325,7 +325,7 @@ ocl_build_program (KsRuntime  *rt,
   if (status != CL_SUCCESS)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
-                   "the kernel compiler of %s refused the program (%s). Build log:\n%s",
+                   _("the kernel compiler of %s refused the program (%s). Build log:\n%s"),
                    ks_device_get_name (rt->device), ks_opencl_error_name (status),
                    *program->build_log ? program->build_log : "(the driver gave no log)");
       return FALSE;
@@ -353,7 +353,7 @@ ocl_create_kernel (KsProgram  *program,
   if (status != CL_SUCCESS)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
-                   "The program has no usable kernel %s (%s)", kernel->name,
+                   _("The program has no usable kernel %s (%s)"), kernel->name,
                    ks_opencl_error_name (status));
       return FALSE;
     }
@@ -409,7 +409,7 @@ ocl_alloc (KsRuntime *rt,
                    status == CL_INVALID_BUFFER_SIZE || status == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
                    status == CL_OUT_OF_HOST_MEMORY || status == CL_OUT_OF_RESOURCES
                      ? KS_COMPUTE_ERROR_OUT_OF_MEMORY : KS_COMPUTE_ERROR_FAILED,
-                   "Cannot allocate %.1f MiB on %s: %s",
+                   _("Cannot allocate %.1f MiB on %s: %s"),
                    buffer->size / 1048576.0, ks_device_get_name (rt->device),
                    ks_opencl_error_name (status));
       return FALSE;

@@ -5,6 +5,8 @@
 #include "ks-compute-error.h"
 #include "ks-kernel-source.h"
 
+#include <glib/gi18n-lib.h>
+
 KsRuntime *
 ks_runtime_new (KsDevice  *device,
                 GError   **error)
@@ -33,7 +35,7 @@ ks_runtime_new (KsDevice  *device,
     case KS_BACKEND_HOST:
     default:
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
-                   "The %s backend does not run kernels from kernels/",
+                   _("The %s backend does not run kernels from kernels/"),
                    ks_backend_to_string (ks_device_get_backend (device)));
       break;
     }
@@ -249,7 +251,7 @@ ks_runtime_alloc (KsRuntime  *rt,
   if (info->max_alloc && size > info->max_alloc)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
-                   "A buffer of %.1f MiB does not fit on %s: the largest allocation it allows is %.1f MiB",
+                   _("A buffer of %.1f MiB does not fit on %s: the largest allocation it allows is %.1f MiB"),
                    size / 1048576.0, info->name, info->max_alloc / 1048576.0);
       return NULL;
     }
@@ -332,9 +334,10 @@ ks_runtime_launch (KsRuntime   *rt,
           if (local[d] == 0 || (info->max_work_item_sizes[d] && local[d] > info->max_work_item_sizes[d]))
             {
               g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
-                           "%s refuses a work-group of %" G_GSIZE_FORMAT " in dimension %u: "
-                           "it allows 1 to %" G_GSIZE_FORMAT,
-                           info->name, local[d], d, info->max_work_item_sizes[d]);
+                           /* %lu, not G_GSIZE_FORMAT: xgettext cannot see through macros. */
+                           _("%s refuses a work-group of %lu in dimension %u: it allows 1 to %lu"),
+                           info->name, (unsigned long) local[d], d,
+                           (unsigned long) info->max_work_item_sizes[d]);
               return FALSE;
             }
           total *= local[d];
@@ -342,9 +345,10 @@ ks_runtime_launch (KsRuntime   *rt,
       if (kernel->max_work_group_size && total > kernel->max_work_group_size)
         {
           g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
-                       "%s refuses a work-group of %" G_GSIZE_FORMAT " items for kernel %s: "
-                       "the largest it can run is %" G_GSIZE_FORMAT,
-                       info->name, total, kernel->name, kernel->max_work_group_size);
+                       _("%s refuses a work-group of %lu items for kernel %s: "
+                         "the largest it can run is %lu"),
+                       info->name, (unsigned long) total, kernel->name,
+                       (unsigned long) kernel->max_work_group_size);
           return FALSE;
         }
     }
@@ -436,7 +440,7 @@ graph_supported (KsRuntime  *rt,
   if (rt->vtable->capture_begin != NULL)
     return TRUE;
   g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
-               "The %s backend cannot record launches into a graph (CUDA Graphs need the CUDA backend)",
+               _("The %s backend cannot record launches into a graph (CUDA Graphs need the CUDA backend)"),
                ks_backend_to_string (ks_device_get_backend (rt->device)));
   return FALSE;
 }

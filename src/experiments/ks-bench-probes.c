@@ -5,6 +5,7 @@
 #include "ks-compute-error.h"
 #include "ks-runtime.h"
 
+#include <glib/gi18n-lib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +34,7 @@ need_runtime_backend (KsDevice  *device,
   if (ks_device_get_backend (device) != KS_BACKEND_HOST)
     return TRUE;
   g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
-               "%s runs no kernels: the probe needs an OpenCL or CUDA device", ks_device_get_name (device));
+               _("%s runs no kernels: the probe needs an OpenCL or CUDA device"), ks_device_get_name (device));
   return FALSE;
 }
 

@@ -12,6 +12,7 @@
 #include <lapacke.h>
 #endif
 
+#include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -191,13 +192,13 @@ lapack_solve (const KsLinearSystem *sys,
   if (info > 0)
     {
       g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR,
-                   "LAPACK gesv: U(%d,%d) is exactly zero: the matrix is singular", (int) info, (int) info);
+                   _("LAPACK gesv: U(%d,%d) is exactly zero: the matrix is singular"), (int) info, (int) info);
       return FALSE;
     }
   if (info < 0)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
-                   "LAPACK gesv: parameter %d had an illegal value", (int) -info);
+                   _("LAPACK gesv: parameter %d had an illegal value"), (int) -info);
       return FALSE;
     }
   return TRUE;

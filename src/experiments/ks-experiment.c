@@ -5,6 +5,7 @@
 #include "ks-compute-error.h"
 #include "ks-ogs.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,13 +68,13 @@ ks_parse_uint_list (const char *text,
       if (f[0] < min || f[1] > max)
         {
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "\"%s\": values must lie between %u and %u", parts[i], min, max);
+                       _("\"%s\": values must lie between %u and %u"), parts[i], min, max);
           return NULL;
         }
       if ((f[1] - f[0]) / f[2] > 1000000)
         {
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "\"%s\" has more than a million values", parts[i]);
+                       _("\"%s\" has more than a million values"), parts[i]);
           return NULL;
         }
       for (guint64 v = f[0]; v <= f[1]; v += f[2])
@@ -85,14 +86,14 @@ ks_parse_uint_list (const char *text,
 
     bad:
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "\"%s\" is not a number, a list (100,200) or a range from:to[:step] (100:1000:10)",
+                   _("\"%s\" is not a number, a list (100,200) or a range from:to[:step] (100:1000:10)"),
                    parts[i]);
       return NULL;
     }
 
   if (values->len == 0)
     {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "The list \"%s\" is empty", text);
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("The list \"%s\" is empty"), text);
       return NULL;
     }
 
@@ -154,19 +155,19 @@ ks_experiment_new (KsDevice          *device,
 
   if (spec->n_sizes == 0 || spec->sizes == NULL)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, "The sweep has no matrix size");
+      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, _("The sweep has no matrix size"));
       return NULL;
     }
   if (spec->reps == 0)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, "At least one repetition is needed");
+      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, _("At least one repetition is needed"));
       return NULL;
     }
   for (guint i = 0; i < spec->n_sizes; i++)
     if (spec->sizes[i] < 2)
       {
         g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID,
-                     "n = %u: the method needs at least 2 unknowns", spec->sizes[i]);
+                     _("n = %u: the method needs at least 2 unknowns"), spec->sizes[i]);
         return NULL;
       }
   if (!ks_gauss_check_launch (device, spec->launch, error))
@@ -176,27 +177,27 @@ ks_experiment_new (KsDevice          *device,
       if (spec->n_wgs == 0 || spec->wgs == NULL)
         {
           g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID,
-                       "The work-group sweep has no group size");
+                       _("The work-group sweep has no group size"));
           return NULL;
         }
       if (ks_device_get_backend (device) == KS_BACKEND_HOST)
         {
           g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID,
-                       "The host backend runs plain C loops and has no work-groups to sweep; "
-                       "choose an OpenCL or CUDA device");
+                       _("The host backend runs plain C loops and has no work-groups to sweep; "
+                       "choose an OpenCL or CUDA device"));
           return NULL;
         }
       if (spec->local == KS_LOCAL_DRIVER)
         {
           g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID,
-                       "A work-group sweep sets the group size itself: use the explicit or split policy");
+                       _("A work-group sweep sets the group size itself: use the explicit or split policy"));
           return NULL;
         }
     }
   else if (spec->local != KS_LOCAL_DRIVER && spec->wg == 0)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
-                   "The %s policy needs a work-group size", ks_local_policy_to_string (spec->local));
+                   _("The %s policy needs a work-group size"), ks_local_policy_to_string (spec->local));
       return NULL;
     }
 

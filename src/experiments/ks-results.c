@@ -3,6 +3,7 @@
 
 #include "ks-results.h"
 
+#include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -225,7 +226,7 @@ ks_results_write_csv (const KsResults *results,
   if (!g_file_set_contents (path, s->str, s->len, &local_error))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO,
-                   "Cannot write %s: %s", path, local_error->message);
+                   _("Cannot write %s: %s"), path, local_error->message);
       return FALSE;
     }
   return TRUE;
@@ -374,7 +375,7 @@ ks_results_write_json (const KsResults *results,
   if (!g_file_set_contents (path, data, -1, &local_error))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO,
-                   "Cannot write %s: %s", path, local_error->message);
+                   _("Cannot write %s: %s"), path, local_error->message);
       return FALSE;
     }
   return TRUE;
@@ -395,7 +396,7 @@ get_member (JsonObject  *o,
   if (node == NULL || (type != G_TYPE_NONE && JSON_NODE_HOLDS_NULL (node)))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   "The results file has no \"%s\"", name);
+                   _("The results file has no \"%s\""), name);
       return FALSE;
     }
   if (type == G_TYPE_NONE)
@@ -414,7 +415,7 @@ get_member (JsonObject  *o,
         (type == G_TYPE_BOOLEAN && json_node_get_value_type (node) != G_TYPE_BOOLEAN))))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   "In the results file, \"%s\" has the wrong type", name);
+                   _("In the results file, \"%s\" has the wrong type"), name);
       return FALSE;
     }
   *out = node;
@@ -432,7 +433,7 @@ get_int (JsonObject *o, const char *name, gint64 min, gint64 max, gint64 *out, G
   if (*out < min || *out > max)
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   "In the results file, \"%s\" = %" G_GINT64_FORMAT " is out of range", name, *out);
+                   _("In the results file, \"%s\" = %lld is out of range"), name, (long long) *out);
       return FALSE;
     }
   return TRUE;
@@ -492,7 +493,7 @@ parse_enum (JsonObject *o, const char *name, gboolean (*from_string) (const char
   if (!from_string (s, out))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   "In the results file, \"%s\" has an unknown value \"%s\"", name, s);
+                   _("In the results file, \"%s\" has an unknown value \"%s\""), name, s);
       return FALSE;
     }
   return TRUE;
@@ -540,7 +541,7 @@ parse_point (JsonObject *o,
       if (json_array_get_length (arr) != 2)
         {
           g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                       "In the results file, \"%s\" must have 2 numbers", name);
+                       _("In the results file, \"%s\" must have 2 numbers"), name);
           return FALSE;
         }
       dst[0] = (guint) json_array_get_int_element (arr, 0);
@@ -554,7 +555,7 @@ parse_point (JsonObject *o,
   if (p->error == NULL && !(p->median_ms >= 0.0))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   "In the results file, the point n = %u has no time", p->n);
+                   _("In the results file, the point n = %u has no time"), p->n);
       return FALSE;
     }
   return TRUE;
@@ -579,14 +580,14 @@ ks_results_from_json (const char *data,
   if (!json_parser_load_from_data (parser, data, length, &local_error))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   "Not a valid JSON file: %s", local_error->message);
+                   _("Not a valid JSON file: %s"), local_error->message);
       return NULL;
     }
   if (json_parser_get_root (parser) == NULL ||
       !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   "Not a Kernelscope results file: the top level is not an object");
+                   _("Not a Kernelscope results file: the top level is not an object"));
       return NULL;
     }
   root = json_node_get_object (json_parser_get_root (parser));
@@ -595,8 +596,8 @@ ks_results_from_json (const char *data,
   if (v > KS_RESULTS_FORMAT)
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   "The results file has format %" G_GINT64_FORMAT "; this Kernelscope reads up to %d",
-                   v, KS_RESULTS_FORMAT);
+                   _("The results file has format %lld; this Kernelscope reads up to %d"),
+                   (long long) v, KS_RESULTS_FORMAT);
       return NULL;
     }
   if (!get_string (root, "experiment", FALSE, &kind, error))
@@ -605,7 +606,7 @@ ks_results_from_json (const char *data,
   if (!ks_experiment_kind_from_string (kind, &results->kind))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   "Unknown experiment \"%s\" in the results file", kind);
+                   _("Unknown experiment \"%s\" in the results file"), kind);
       return NULL;
     }
 
@@ -666,13 +667,13 @@ ks_results_from_json (const char *data,
       if (!JSON_NODE_HOLDS_OBJECT (pn))
         {
           g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                       "Point %u of the results file is not an object", i + 1);
+                       _("Point %u of the results file is not an object"), i + 1);
           return NULL;
         }
       p = ks_point_new ();
       if (!parse_point (json_node_get_object (pn), p, error))
         {
-          g_prefix_error (error, "Point %u: ", i + 1);
+          g_prefix_error (error, _("Point %u: "), i + 1);
           ks_point_free (p);
           return NULL;
         }
@@ -692,7 +693,7 @@ ks_results_load_json (const char *path,
   if (!g_file_get_contents (path, &data, &length, &local_error))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO,
-                   "Cannot read %s: %s", path, local_error->message);
+                   _("Cannot read %s: %s"), path, local_error->message);
       return NULL;
     }
   {

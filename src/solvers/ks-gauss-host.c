@@ -7,6 +7,7 @@
 #include "ks-gauss.h"
 #include "ks-compute-error.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -80,7 +81,7 @@ ks_gauss_host_solve (const KsLinearSystem *sys,
   if (n < 2)
     {
       g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID,
-                   "n = %u: the method needs at least 2 unknowns", n);
+                   _("n = %u: the method needs at least 2 unknowns"), n);
       return FALSE;
     }
 
@@ -99,9 +100,9 @@ ks_gauss_host_solve (const KsLinearSystem *sys,
   if (status > 0)
     {
       g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR,
-                   "The pivot of row %d is zero or too small (|a_kk| <= %.3g) after elimination: "
+                   _("The pivot of row %d is zero or too small (|a_kk| <= %.3g) after elimination: "
                    "the matrix is singular or needs row exchanges, which this method "
-                   "(Gauss without pivoting, as in the paper) does not do",
+                   "(Gauss without pivoting, as in the paper) does not do"),
                    status, tiny);
       return FALSE;
     }

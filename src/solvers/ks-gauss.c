@@ -5,6 +5,7 @@
 #include "ks-compute-error.h"
 #include "ks-runtime.h"
 
+#include <glib/gi18n-lib.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -172,7 +173,7 @@ ks_gauss_solver_new (KsDevice     *device,
   if (precision == KS_PRECISION_DOUBLE && !ks_device_get_info (device)->has_fp64)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
-                   "%s has no double precision (cl_khr_fp64); choose float",
+                   _("%s has no double precision (cl_khr_fp64); choose float"),
                    ks_device_get_name (device));
       return NULL;
     }
@@ -456,11 +457,11 @@ ks_gauss_check_launch (KsDevice      *device,
     return TRUE;
   if (ks_device_get_backend (device) == KS_BACKEND_OPENCL)
     g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
-                 "CUDA Graphs need a CUDA device; OpenCL has no graphs (%s is an OpenCL device)",
+                 _("CUDA Graphs need a CUDA device; OpenCL has no graphs (%s is an OpenCL device)"),
                  ks_device_get_name (device));
   else
     g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
-                 "CUDA Graphs need a CUDA device; the host reference launches no kernels to record");
+                 _("CUDA Graphs need a CUDA device; the host reference launches no kernels to record"));
   return FALSE;
 }
 
@@ -479,17 +480,17 @@ ks_gauss_solver_check (KsGaussSolver        *self,
   if (n < 2)
     {
       g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID,
-                   "n = %u: the method needs at least 2 unknowns", n);
+                   _("n = %u: the method needs at least 2 unknowns"), n);
       return FALSE;
     }
   if (n > G_MAXINT / 2)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, "n = %u is too large", n);
+      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, _("n = %u is too large"), n);
       return FALSE;
     }
   if (params->launch != KS_LAUNCH_STREAM && params->launch != KS_LAUNCH_GRAPH)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, "Unknown launch mode %d", params->launch);
+      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, _("Unknown launch mode %d"), params->launch);
       return FALSE;
     }
   if (!ks_gauss_check_launch (self->device, params->launch, error))
@@ -502,7 +503,7 @@ ks_gauss_solver_check (KsGaussSolver        *self,
       if (hinfo->global_mem && host_need > hinfo->global_mem)
         {
           g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
-                       "n = %u needs %.1f MiB, but this machine has %.1f MiB of memory",
+                       _("n = %u needs %.1f MiB, but this machine has %.1f MiB of memory"),
                        n, host_need / 1048576.0, hinfo->global_mem / 1048576.0);
           return FALSE;
         }
@@ -514,9 +515,9 @@ ks_gauss_solver_check (KsGaussSolver        *self,
   if (ks_device_get_backend (self->device) == KS_BACKEND_CUDA && n > KS_GAUSS_CUDA_MAX_N)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
-                   "n = %u is too large for the CUDA backend: the update kernel runs one row per "
+                   _("n = %u is too large for the CUDA backend: the update kernel runs one row per "
                    "block along the grid's y dimension, which CUDA limits to %u blocks "
-                   "(n <= %u; the OpenCL backend has no such limit)",
+                   "(n <= %u; the OpenCL backend has no such limit)"),
                    n, KS_GAUSS_CUDA_MAX_N, KS_GAUSS_CUDA_MAX_N);
       return FALSE;
     }
@@ -527,16 +528,16 @@ ks_gauss_solver_check (KsGaussSolver        *self,
       if (params->wg == 0)
         {
           g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
-                       "The %s policy needs a work-group size of at least 1",
+                       _("The %s policy needs a work-group size of at least 1"),
                        ks_local_policy_to_string (params->local));
           return FALSE;
         }
       if (max && params->wg > max)
         {
           g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
-                       "%s refuses work-groups of %u: the Gauss kernels run at most %"
-                       G_GSIZE_FORMAT " items per group on it",
-                       info->name, params->wg, max);
+                       _("%s refuses work-groups of %u: the Gauss kernels run at most "
+                         "%lu items per group on it"),
+                       info->name, params->wg, (unsigned long) max);
           return FALSE;
         }
     }
@@ -545,7 +546,7 @@ ks_gauss_solver_check (KsGaussSolver        *self,
   if (info->global_mem && need > info->global_mem)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
-                   "n = %u needs %.1f MiB, but %s has %.1f MiB of memory",
+                   _("n = %u needs %.1f MiB, but %s has %.1f MiB of memory"),
                    n, need / 1048576.0, info->name, info->global_mem / 1048576.0);
       return FALSE;
     }
@@ -743,9 +744,9 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
   if (info_host[INFO_BAD_PIVOT] > 0)
     {
       g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR,
-                   "The pivot of row %d is zero or too small (|a_kk| <= %.3g) after elimination: "
+                   _("The pivot of row %d is zero or too small (|a_kk| <= %.3g) after elimination: "
                    "the matrix is singular or needs row exchanges, which this method "
-                   "(Gauss without pivoting, as in the paper) does not do",
+                   "(Gauss without pivoting, as in the paper) does not do"),
                    info_host[INFO_BAD_PIVOT], tiny);
       return FALSE;
     }

@@ -6,6 +6,7 @@
 #include "ks-gauss.h"
 #include "ks-mtx.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 
 KsLinearSystem *
@@ -26,7 +27,7 @@ ks_linear_system_new_random (guint    n,
   if (sys->a == NULL || sys->b == NULL)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
-                   "Not enough host memory for a %u x %u system (%.1f MiB)",
+                   _("Not enough host memory for a %u x %u system (%.1f MiB)"),
                    n, n, (double) n * n * sizeof (double) / 1048576.0);
       return NULL;
     }
@@ -70,7 +71,7 @@ ks_linear_system_new_from_mtx (const char  *matrix_path,
   if (rows != cols)
     {
       g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_NOT_SQUARE,
-                   "%s is %u x %u: the Gauss method needs a square matrix",
+                   _("%s is %u x %u: the Gauss method needs a square matrix"),
                    matrix_path, rows, cols);
       return NULL;
     }
@@ -79,8 +80,8 @@ ks_linear_system_new_from_mtx (const char  *matrix_path,
   if (!((b_rows == rows && b_cols == 1) || (b_rows == 1 && b_cols == rows)))
     {
       g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SIZE_MISMATCH,
-                   "%s is %u x %u, but the matrix has %u rows: the right-hand side "
-                   "must be a %u x 1 vector",
+                   _("%s is %u x %u, but the matrix has %u rows: the right-hand side "
+                   "must be a %u x 1 vector"),
                    rhs_path, b_rows, b_cols, rows, rows);
       return NULL;
     }
@@ -108,7 +109,7 @@ ks_linear_system_to_augmented (const KsLinearSystem *sys,
   if (aug == NULL)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
-                   "Not enough host memory for a %u x %u system (%.1f MiB)",
+                   _("Not enough host memory for a %u x %u system (%.1f MiB)"),
                    n, n, (double) n * w * rs / 1048576.0);
       return NULL;
     }
