@@ -80,6 +80,9 @@ screenshot (const char *name)
 
   if (dir == NULL || *dir == '\0')
     return;
+  /* The pointer off the window, so no tooltip hides part of the page. */
+  gdk_device_warp (gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())),
+                   gdk_screen_get_default (), 1399, 899);
   spin (400);
   /* The frame as the X server has it, decorations of the header bar included. */
   gdk_window_get_origin (w, &x, &y);
@@ -96,6 +99,18 @@ static KsSweepPage *
 sweep_page (const char *name)
 {
   return KS_SWEEP_PAGE (ks_window_get_page (window, name));
+}
+
+/* The size sweep's from / to / step fields. */
+static void
+set_sizes (KsSweepPage *page,
+           const char  *from,
+           const char  *to,
+           const char  *step)
+{
+  ks_sweep_page_set_param (page, "from", from);
+  ks_sweep_page_set_param (page, "to", to);
+  ks_sweep_page_set_param (page, "step", step);
 }
 
 static KsPlot *
@@ -209,9 +224,7 @@ test_size_sweep (void)
     }
   press_key (GDK_KEY_3, GDK_MOD1_MASK);
   g_assert_true (ks_window_get_visible_page (window) == KS_PAGE (page));
-  ks_sweep_page_set_param (page, "from", "20");
-  ks_sweep_page_set_param (page, "to", "60");
-  ks_sweep_page_set_param (page, "step", "1");
+  set_sizes (page, "20", "60", "1");
   ks_sweep_page_set_param (page, "reps", "1");
   ks_sweep_page_set_param (page, "local", "driver");
 
@@ -328,6 +341,8 @@ test_clipboard_and_dialogs (void)
   image = gtk_clipboard_wait_for_image (clipboard);
   g_assert_nonnull (image);
   g_assert_cmpint (gdk_pixbuf_get_width (image), >=, 800);
+  /* ...and the window confirms it, quietly. */
+  g_assert_nonnull (strstr (ks_window_get_error_text (window), "clipboard"));
 
   /* F1: help for the page; the About dialog; the shortcuts window. */
   press_key (GDK_KEY_F1, 0);
@@ -368,9 +383,7 @@ test_stop_keeps_points (void)
       return;
     }
   runs_before = ks_sweep_page_get_n_runs (page);
-  ks_sweep_page_set_param (page, "from", "100");
-  ks_sweep_page_set_param (page, "to", "600");
-  ks_sweep_page_set_param (page, "step", "10");
+  set_sizes (page, "100", "600", "10");
   ks_sweep_page_set_param (page, "local", "split");
   ks_sweep_page_set_param (page, "wg", "16");
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
@@ -484,6 +497,9 @@ test_session (void)
   g_assert_false (ks_window_load_session (window, cut, &error));
   g_assert_nonnull (error);
   g_test_message ("truncated: %s", error->message);
+  /* Plain words first; the parser's position on the next line (Details). */
+  g_assert_nonnull (strstr (error->message, "damaged or incomplete"));
+  g_assert_nonnull (strchr (error->message, '\n'));
   g_clear_error (&error);
   g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs);
 
@@ -499,6 +515,7 @@ test_session (void)
   g_assert_false (ks_window_load_session (window, bad_run, &error));
   g_assert_nonnull (error);
   g_test_message ("damaged run: %s", error->message);
+  g_assert_nonnull (strstr (error->message, "part of it is damaged"));
   g_clear_error (&error);
   g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs);
 
@@ -536,6 +553,54 @@ test_single_solve (void)
   g_assert_cmpuint (r->fwd_local[0], >, 0);
   g_assert_cmpfloat (r->kernel_ms[1], >, 0);
   screenshot ("gauss-solve.png");
+
+  /* Stopped mid-solve: the last figures stay, and the window does not
+   * claim that a point was kept (it once said "the 1 point ... is kept"). */
+  ks_gauss_solve_page_set_size (page, 3000);
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (ks_window_get_running (window));
+  spin (300);
+  press_key (GDK_KEY_Escape, 0);
+  g_assert_true (wait_for (solve_done, 120));
+  g_test_message ("%s", ks_window_get_error_text (window));
+  g_assert_nonnull (strstr (ks_window_get_error_text (window), "nothing new was measured"));
+  g_assert_cmpuint (ks_gauss_solve_page_get_result (page)->n, ==, 300);
+
+  /* The host runs plain loops: the group fields are greyed out and a line
+   * says why; back on PoCL they return. */
+  {
+    GtkWidget *local = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (page), KS_TYPE_GAUSS_SOLVE_PAGE,
+                                                                    "local_combo");
+    GtkWidget *note = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (page), KS_TYPE_GAUSS_SOLVE_PAGE,
+                                                                   "host_note");
+
+    g_assert_true (ks_window_set_device_id (window, "host"));
+    g_assert_false (gtk_widget_get_sensitive (local));
+    g_assert_true (gtk_widget_get_visible (note));
+    g_assert_true (ks_window_set_device_id (window, pocl_id ()));
+    g_assert_true (gtk_widget_get_sensitive (local));
+    g_assert_false (gtk_widget_get_visible (note));
+  }
+  ks_gauss_solve_page_set_size (page, 300);
+}
+
+/* Runs the page with the kernels read from dir (broken ones) and returns
+ * what the window says, which must mention the compiler's error. */
+static const char *
+run_with_kernels_from (const char *dir,
+                       const char *page)
+{
+  const char *text;
+
+  g_setenv ("KERNELSCOPE_KERNEL_DIR", dir, TRUE);
+  ks_window_show_page (window, page);
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (wait_for (solve_done, 120));
+  g_unsetenv ("KERNELSCOPE_KERNEL_DIR");
+  text = ks_window_get_error_text (window);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "error"));
+  return text;
 }
 
 static void
@@ -553,18 +618,33 @@ test_build_failure_shown (void)
   g_mkdir_with_parents (dir, 0755);
   g_assert_true (g_file_set_contents (file, "__kernel void gauss_fwd(__global float *a) { this is not C; }\n",
                                       -1, NULL));
-  g_setenv ("KERNELSCOPE_KERNEL_DIR", dir, TRUE);
-  ks_window_show_page (window, "gauss-solve");
-  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
-  g_assert_true (wait_for (solve_done, 120));
-  g_unsetenv ("KERNELSCOPE_KERNEL_DIR");
-
   /* In the window, in words, with the compiler's log under Details. */
-  text = ks_window_get_error_text (window);
-  g_test_message ("%s", text);
-  g_assert_nonnull (strstr (text, "error"));
+  text = run_with_kernels_from (dir, "gauss-solve");
   g_assert_nonnull (strstr (text, "\n"));
-  screenshot ("error-build-log.png");
+  /* The log names the user's file and line, not PoCL's copy in its cache. */
+  g_assert_null (strstr (text, "tempfile_"));
+  g_assert_nonnull (strstr (text, "gauss.cl:1:"));
+  {
+    /* The screenshot shows the log itself, as a user who opens Details sees it. */
+    GtkExpander *details = GTK_EXPANDER (gtk_widget_get_template_child (GTK_WIDGET (window), KS_TYPE_WINDOW,
+                                                                        "info_details_expander"));
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (details)));
+    gtk_expander_set_expanded (details, TRUE);
+    spin (300);
+    screenshot ("error-build-log.png");
+    gtk_expander_set_expanded (details, FALSE);
+  }
+
+  /* The same failure in a sweep: said in the window, and the run that
+   * measured nothing is not left behind as an empty entry in the list. */
+  {
+    KsSweepPage *sweep = sweep_page ("gauss-size");
+    guint runs = ks_sweep_page_get_n_runs (sweep);
+
+    set_sizes (sweep, "20", "24", "1");
+    run_with_kernels_from (dir, "gauss-size");
+    g_assert_cmpuint (ks_sweep_page_get_n_runs (sweep), ==, runs);
+  }
 }
 
 static gboolean wg_done (void) { return !ks_window_get_running (window); }
@@ -588,7 +668,7 @@ test_wg_sweep (void)
 
   /* The custom list is editable only with the custom preset (the settings
    * binding once switched it back on whatever the preset). */
-  custom = gtk_widget_get_template_child (GTK_WIDGET (page), KS_TYPE_SWEEP_PAGE, "custom_entry");
+  custom = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (page), KS_TYPE_SWEEP_PAGE, "custom_entry");
   g_assert_true (GTK_IS_ENTRY (custom));
   ks_sweep_page_set_param (page, "preset", "multiples");
   g_assert_false (gtk_widget_get_sensitive (custom));
@@ -735,9 +815,7 @@ test_device_lost (void)
       return;
     }
   ks_window_show_page (window, "gauss-size");
-  ks_sweep_page_set_param (page, "from", "20");
-  ks_sweep_page_set_param (page, "to", "60");
-  ks_sweep_page_set_param (page, "step", "1");
+  set_sizes (page, "20", "60", "1");
   ks_sweep_page_set_param (page, "local", "driver");
   ks_sweep_page_set_param (page, "reps", "1");
   g_setenv ("KERNELSCOPE_SIMULATE_DEVICE_LOSS", "600", TRUE);
@@ -769,9 +847,7 @@ test_close_mid_run (void)
       return;
     }
   ks_window_show_page (window, "gauss-size");
-  ks_sweep_page_set_param (page, "from", "400");
-  ks_sweep_page_set_param (page, "to", "800");
-  ks_sweep_page_set_param (page, "step", "4");
+  set_sizes (page, "400", "800", "4");
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
   g_assert_true (wait_for (running, 30));
   gtk_window_close (GTK_WINDOW (window));
@@ -800,6 +876,23 @@ test_translation (void)
   screenshot ("devices-ru.png");
   ks_window_show_page (window, "gauss-size");
   screenshot ("gauss-size-ru.png");
+
+  /* The core's messages are translated too: a damaged session file is
+   * refused in Russian, in the window. */
+  {
+    g_autofree char *cut = g_build_filename (tmpdir, "cut-ru.json", NULL);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (g_file_set_contents (cut, "{\"format\":\"kernelscope-session\",\"pag", -1, NULL));
+    g_assert_false (ks_window_load_session (window, cut, &error));
+    g_assert_nonnull (error);
+    g_test_message ("%s", error->message);
+    g_assert_nonnull (strstr (error->message, "повреждён"));
+    ks_window_show_error (window, dgettext (GETTEXT_PACKAGE, "Could not open the session; the open session is unchanged"),
+                          error);
+    spin (300);
+    screenshot ("error-ru.png");
+  }
 }
 
 int

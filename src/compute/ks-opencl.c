@@ -327,7 +327,7 @@ ocl_build_program (KsRuntime  *rt,
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
                    _("the kernel compiler of %s refused the program (%s). Build log:\n%s"),
                    ks_device_get_name (rt->device), ks_opencl_error_name (status),
-                   *program->build_log ? program->build_log : "(the driver gave no log)");
+                   *program->build_log ? program->build_log : _("(the driver gave no log)"));
       return FALSE;
     }
   return TRUE;

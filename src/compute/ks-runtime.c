@@ -89,7 +89,21 @@ ks_runtime_build_program (KsRuntime  *rt,
   program->rt = rt;
   if (!rt->vtable->build_program (rt, program, text, length, options ? options : "", &local_error))
     {
-      /* The build log is the whole point of the message: keep it. */
+      /* The build log is the whole point of the message: keep it.  PoCL
+       * compiles a copy in its cache (".../pocl-cache/tempfile_Ab12Cd.cl:1:46:");
+       * name the user's file instead, whose lines are the same. */
+      if (local_error->domain == KS_COMPUTE_ERROR && local_error->code == KS_COMPUTE_ERROR_BUILD_FAILED)
+        {
+          g_autoptr(GRegex) temp = g_regex_new ("[^\\s:'\"]*tempfile_[A-Za-z0-9_]+\\.cl", 0, 0, NULL);
+          char *named = temp ? g_regex_replace_literal (temp, local_error->message, -1, 0,
+                                                        source_name, 0, NULL)
+                             : NULL;
+          if (named != NULL)
+            {
+              g_free (local_error->message);
+              local_error->message = named;
+            }
+        }
       g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", source_name);
       ks_program_free (program);
       return NULL;

@@ -11,11 +11,13 @@ struct _KsGaussSolvePage {
 
   GtkWidget     *n_spin, *precision_combo, *range_combo, *local_combo, *wg_spin, *launch_combo;
   GtkWidget     *status_label, *residual_label, *wall_label, *launches_label, *groups_label;
+  GtkWidget     *results_grid, *host_note;
   GtkWidget     *kernel_bar[KS_GAUSS_N_KERNELS];
   GtkWidget     *kernel_label[KS_GAUSS_N_KERNELS];
 
   KsGaussResult  result;
   gboolean       has_result;
+  gboolean       on_host;   /* the chosen device runs plain loops: no groups */
 };
 
 G_DEFINE_TYPE (KsGaussSolvePage, ks_gauss_solve_page, KS_TYPE_PAGE)
@@ -95,7 +97,8 @@ show_result (KsGaussSolvePage *self)
       guint local = r->fwd_local[0] * MAX (r->fwd_local[1], 1);
       guint n_groups = r->fwd_groups[0] * MAX (r->fwd_groups[1], 1);
 
-      groups = g_strdup_printf (_("%u groups of %u × %u = %u work-items"), n_groups,
+      /* TRANSLATORS: "500 groups of 64 × 1 (64 work-items each)" */
+      groups = g_strdup_printf (_("%u groups of %u × %u (%u work-items each)"), n_groups,
                                 r->fwd_local[0], MAX (r->fwd_local[1], 1), local);
     }
   gtk_label_set_text (GTK_LABEL (self->residual_label), residual);
@@ -131,6 +134,7 @@ solve_done_cb (GObject      *source,
    * there is nothing left to show the result in. */
   if (self->status_label == NULL)
     return;
+  gtk_widget_set_sensitive (self->results_grid, TRUE);
   if (g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_autofree char *status = g_strdup_printf (_("n = %u on %s"), job->n,
@@ -139,13 +143,18 @@ solve_done_cb (GObject      *source,
       self->has_result = TRUE;
       gtk_label_set_text (GTK_LABEL (self->status_label), status);
       show_result (self);
+      /* Only a finished solve counts as a measured point: a stopped one
+       * must not be reported as kept. */
+      ks_page_emit_progress (KS_PAGE (self), 1, 1, 1.0);
     }
   else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     gtk_label_set_text (GTK_LABEL (self->status_label),
                         _("The solve failed; the message above says why. The figures below are from the last solve that worked."));
   else
-    gtk_label_set_text (GTK_LABEL (self->status_label), _("Stopped."));
-  ks_page_emit_progress (KS_PAGE (self), 1, 1, 1.0);
+    gtk_label_set_text (GTK_LABEL (self->status_label),
+                        self->has_result
+                        ? _("Stopped. The figures below are from the last solve that finished.")
+                        : _("Stopped before the solve finished."));
   ks_page_emit_finished (KS_PAGE (self), error);
 }
 
@@ -172,6 +181,9 @@ ks_gauss_solve_page_start (KsPage        *page,
                               &job->params.launch);
 
   gtk_label_set_text (GTK_LABEL (self->status_label), _("Solving…"));
+  /* The figures of the previous solve stay readable but dimmed, so they
+   * are not taken for this solve's. */
+  gtk_widget_set_sensitive (self->results_grid, FALSE);
   task = g_task_new (self, cancellable, solve_done_cb, NULL);
   g_task_set_task_data (task, job, job_free);
   g_task_run_in_thread (task, solve_thread);
@@ -181,9 +193,15 @@ ks_gauss_solve_page_start (KsPage        *page,
 static void
 form_changed_cb (KsGaussSolvePage *self)
 {
-  gtk_widget_set_sensitive (self->wg_spin,
-                            g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->local_combo)),
-                                       "driver") != 0);
+  gboolean driver = g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->local_combo)),
+                               "driver") == 0;
+
+  /* The host solver is plain loops: ranges and groups mean nothing there,
+   * so the fields are greyed out with a line that says why. */
+  gtk_widget_set_sensitive (self->range_combo, !self->on_host);
+  gtk_widget_set_sensitive (self->local_combo, !self->on_host);
+  gtk_widget_set_sensitive (self->wg_spin, !self->on_host && !driver);
+  gtk_widget_set_visible (self->host_note, self->on_host);
 }
 
 static void
@@ -259,6 +277,8 @@ ks_gauss_solve_page_device_changed (KsPage   *page,
   if (!cuda)
     gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->launch_combo), "stream");
   gtk_widget_set_sensitive (self->launch_combo, cuda);
+  self->on_host = ks_device_get_backend (device) == KS_BACKEND_HOST;
+  form_changed_cb (self);
 }
 
 static const char *
@@ -292,7 +312,7 @@ ks_gauss_solve_page_class_init (KsGaussSolvePageClass *klass)
   BIND (n_spin); BIND (precision_combo); BIND (range_combo); BIND (local_combo); BIND (wg_spin);
   BIND (launch_combo);
   BIND (status_label); BIND (residual_label); BIND (wall_label); BIND (launches_label);
-  BIND (groups_label);
+  BIND (groups_label); BIND (results_grid); BIND (host_note);
 #undef BIND
   gtk_widget_class_bind_template_child_full (widget_class, "kernel_bar0", FALSE,
                                              G_STRUCT_OFFSET (KsGaussSolvePage, kernel_bar[0]));

@@ -168,12 +168,23 @@ min_wg (KsSweepPage *self)
 static char *
 caption_for (const KsResults *r)
 {
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *day = r->date ? g_strndup (r->date, 10) : NULL;
+  g_autofree char *platform = g_strstrip (g_strdup_printf ("%s %s", r->platform ? r->platform : "",
+                                                           r->driver ? r->driver : ""));
 
-  return g_strdup_printf ("%s · %s %s · %s · %s%s", r->device_name,
-                          r->platform ? r->platform : "", r->driver ? r->driver : "",
-                          ks_precision_to_string (r->precision), day ? day : "",
-                          r->complete ? "" : _(" · incomplete"));
+  /* A live run has no date yet, and a recorded one may lack a driver: only
+   * the fields that are there, so the caption never shows "· ·". */
+  g_ptr_array_add (parts, g_strdup (r->device_name ? r->device_name : "?"));
+  if (*platform != '\0')
+    g_ptr_array_add (parts, g_steal_pointer (&platform));
+  g_ptr_array_add (parts, g_strdup (ks_precision_to_string (r->precision)));
+  if (day != NULL && *day != '\0')
+    g_ptr_array_add (parts, g_steal_pointer (&day));
+  if (!r->complete)
+    g_ptr_array_add (parts, g_strdup (_("incomplete")));
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (" · ", (char **) parts->pdata);
 }
 
 static void
@@ -389,7 +400,11 @@ rebuild_runs_list (KsSweepPage *self)
       GtkWidget *remove = gtk_button_new_from_icon_name ("edit-delete-symbolic", GTK_ICON_SIZE_BUTTON);
 
       gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (check), run->visible);
-      gtk_widget_set_tooltip_text (check, _("Show this run in the plot"));
+      {
+        /* The label is ellipsized in the narrow list; the tooltip has it whole. */
+        g_autofree char *tip = g_strdup_printf ("%s\n%s", run->label, _("Show this run in the plot"));
+        gtk_widget_set_tooltip_text (check, tip);
+      }
       gtk_label_set_ellipsize (GTK_LABEL (gtk_bin_get_child (GTK_BIN (check))), PANGO_ELLIPSIZE_END);
       gtk_widget_set_hexpand (check, TRUE);
       g_object_set_data (G_OBJECT (check), "run", run);
@@ -787,11 +802,22 @@ run_finished_cb (GObject      *source,
       g_clear_object (&priv->live->experiment);
     }
   results = priv->live ? priv->live->owned : ks_experiment_get_results (KS_EXPERIMENT (source));
+  /* A run that measured nothing (the kernels failed to build, or Stop came
+   * before the first point) would only be an empty entry in the list; the
+   * message in the window says what happened. */
+  if (priv->live != NULL && results->points->len == 0)
+    {
+      g_ptr_array_remove (priv->runs, priv->live);
+      results = NULL;
+    }
   priv->live = NULL;
   g_clear_object (&priv->cancellable);
   rebuild_runs_list (self);
   rebuild_plot (self);
+  rebuild_table (self);
   ks_page_emit_finished (KS_PAGE (self), error);
+  if (results == NULL)
+    return;
 
   /* A point the device refused (a group too large for the kernel, say) does
    * not stop the sweep; say so once at the end, not only in the table. */

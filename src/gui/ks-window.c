@@ -52,6 +52,7 @@ struct _KsWindow {
   gint64         run_started;
   guint          run_done;
   char          *error_text;
+  guint          notice_timeout;   /* hides a confirmation after a while */
   GtkFileChooserNative *chooser;   /* the open file dialog, if any */
 };
 
@@ -119,6 +120,8 @@ ks_window_show_error (KsWindow     *self,
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->info_details));
   gboolean cancelled = error && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
+  g_clear_handle_id (&self->notice_timeout, g_source_remove);
+  gtk_widget_set_visible (self->info_message, TRUE);
   gtk_info_bar_set_message_type (GTK_INFO_BAR (self->info_bar),
                                  cancelled ? GTK_MESSAGE_INFO : GTK_MESSAGE_ERROR);
   gtk_label_set_text (GTK_LABEL (self->info_title), title);
@@ -135,6 +138,35 @@ ks_window_show_error (KsWindow     *self,
     g_message ("%s: %s", title, msg);
 }
 
+static gboolean
+notice_timeout_cb (gpointer data)
+{
+  KsWindow *self = data;
+
+  self->notice_timeout = 0;
+  gtk_info_bar_set_revealed (GTK_INFO_BAR (self->info_bar), FALSE);
+  return G_SOURCE_REMOVE;
+}
+
+void
+ks_window_show_notice (KsWindow   *self,
+                       const char *text)
+{
+  /* A quiet confirmation ("saved to …") in the same bar as the errors, so
+   * the user sees where a file went; it goes away by itself, unlike an
+   * error, which stays until it is read and closed. */
+  g_clear_handle_id (&self->notice_timeout, g_source_remove);
+  gtk_info_bar_set_message_type (GTK_INFO_BAR (self->info_bar), GTK_MESSAGE_INFO);
+  gtk_label_set_text (GTK_LABEL (self->info_title), text);
+  gtk_label_set_text (GTK_LABEL (self->info_message), "");
+  gtk_widget_set_visible (self->info_message, FALSE);
+  gtk_widget_set_visible (self->info_details_expander, FALSE);
+  gtk_info_bar_set_revealed (GTK_INFO_BAR (self->info_bar), TRUE);
+  g_free (self->error_text);
+  self->error_text = g_strdup (text);
+  self->notice_timeout = g_timeout_add_seconds (8, notice_timeout_cb, self);
+}
+
 const char *
 ks_window_get_error_text (KsWindow *self)
 {
@@ -145,6 +177,7 @@ ks_window_get_error_text (KsWindow *self)
 static void
 hide_error (KsWindow *self)
 {
+  g_clear_handle_id (&self->notice_timeout, g_source_remove);
   gtk_info_bar_set_revealed (GTK_INFO_BAR (self->info_bar), FALSE);
 }
 
@@ -276,12 +309,18 @@ page_finished_cb (KsPage       *page,
 
   if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
-      g_autoptr(GError) kept = g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                            g_dngettext (GETTEXT_PACKAGE,
-                                                         "The %u point measured before the stop is kept.",
-                                                         "The %u points measured before the stop are kept.",
-                                                         self->run_done),
-                                            self->run_done);
+      g_autoptr(GError) kept = NULL;
+
+      if (self->run_done == 0)
+        kept = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                    _("Stopped before the first point was finished, so nothing new was measured."));
+      else
+        kept = g_error_new (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                            g_dngettext (GETTEXT_PACKAGE,
+                                         "The %u point measured before the stop is kept.",
+                                         "The %u points measured before the stop are kept.",
+                                         self->run_done),
+                            self->run_done);
       ks_window_show_error (self, _("Stopped"), kept);
     }
   else if (error != NULL)
@@ -307,7 +346,11 @@ run_activated (GSimpleAction *action,
   self->run_started = g_get_monotonic_time ();
   self->run_done = 0;
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
-  gtk_label_set_text (GTK_LABEL (self->progress_label), _("Building the kernels…"));
+  /* The first point of a GPU run waits for the kernels to compile; the
+   * host has nothing to build. */
+  gtk_label_set_text (GTK_LABEL (self->progress_label),
+                      ks_device_get_backend (device) == KS_BACKEND_HOST
+                      ? _("Starting…") : _("Building the kernels…"));
   if (!ks_page_start (page, device, self->cancellable, &error))
     {
       self->running_page = NULL;
@@ -494,6 +537,21 @@ file_chooser_response_cb (GtkNativeDialog *dialog,
     }
   if (!ok)
     ks_window_show_error (self, title, error);
+  else
+    {
+      g_autofree char *display = g_filename_display_name (path);
+      g_autofree char *notice = NULL;
+
+      switch (what)
+        {
+        case SAVE_PLOT:    notice = g_strdup_printf (_("The plot was saved to %s"), display); break;
+        case SAVE_DATA:    notice = g_strdup_printf (_("The data were saved to %s"), display); break;
+        case SAVE_SESSION: notice = g_strdup_printf (_("The session was saved to %s"), display); break;
+        case OPEN_SESSION: break;   /* the pages show what was opened */
+        }
+      if (notice != NULL)
+        ks_window_show_notice (self, notice);
+    }
   g_object_unref (dialog);
 }
 
@@ -578,8 +636,11 @@ copy_plot_activated (GSimpleAction *action,
   g_autoptr(GdkPixbuf) pixbuf = view ? ks_plot_view_render_pixbuf (view) : NULL;
 
   if (pixbuf != NULL)
-    gtk_clipboard_set_image (gtk_widget_get_clipboard (GTK_WIDGET (self), GDK_SELECTION_CLIPBOARD),
-                             pixbuf);
+    {
+      gtk_clipboard_set_image (gtk_widget_get_clipboard (GTK_WIDGET (self), GDK_SELECTION_CLIPBOARD),
+                               pixbuf);
+      ks_window_show_notice (self, _("The plot is on the clipboard as an image."));
+    }
 }
 
 /* --- sessions ----------------------------------------------------------- */
@@ -677,8 +738,15 @@ ks_window_load_session (KsWindow   *self,
     }
   if (!json_parser_load_from_file (parser, path, &local_error))
     {
-      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   _("%s is not a readable JSON file: %s"), display, local_error->message);
+      /* A missing or unreadable file says so on one line; a damaged one
+       * leads with that, and the parser's line and column go under Details. */
+      if (local_error->domain == G_FILE_ERROR)
+        g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                     _("%s cannot be read: %s"), display, local_error->message);
+      else
+        g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                     _("%s is damaged or incomplete (it is not well-formed JSON).\n%s"),
+                     display, local_error->message);
       return FALSE;
     }
   if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser))
@@ -715,7 +783,8 @@ ks_window_load_session (KsWindow   *self,
       g_autoptr(GError) ignored = NULL;
       apply_session (self, json_node_get_object (backup), &ignored);
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   "%s: %s", display, local_error->message);
+                   _("%s is a Kernelscope session, but part of it is damaged.\n%s"),
+                   display, local_error->message);
       return FALSE;
     }
 
@@ -921,6 +990,7 @@ ks_window_dispose (GObject *object)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->notice_timeout, g_source_remove);
   if (self->chooser != NULL)
     {
       gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));

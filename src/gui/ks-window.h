@@ -31,6 +31,9 @@ gboolean   ks_window_get_running      (KsWindow       *self);
 void       ks_window_show_error       (KsWindow       *self,
                                        const char     *title,
                                        const GError   *error);
+/* A confirmation ("saved to …") in the same bar; it hides itself. */
+void       ks_window_show_notice      (KsWindow       *self,
+                                       const char     *text);
 /* The text of the error bar, "" when hidden. */
 const char *ks_window_get_error_text  (KsWindow       *self);
 gboolean   ks_window_export_plot      (KsWindow       *self,
