@@ -798,6 +798,34 @@ test_dark_screenshot (void)
   g_action_group_change_action_state (G_ACTION_GROUP (app), "dark-style", g_variant_new_boolean (FALSE));
 }
 
+/* F9 for a projector: the sidebar and the form step aside, the plot takes
+ * their width; F9 again brings them back. */
+static void
+test_presenting (void)
+{
+  GtkWidget *sidebar = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (window), KS_TYPE_WINDOW,
+                                                                    "sidebar");
+  GtkWidget *plot = GTK_WIDGET (ks_page_get_plot_view (ks_window_get_page (window, "gauss-size")));
+  int before, during;
+
+  ks_window_show_page (window, "gauss-size");
+  spin (200);
+  before = gtk_widget_get_allocated_width (plot);
+  press_key (GDK_KEY_F9, 0);
+  spin (300);
+  during = gtk_widget_get_allocated_width (plot);
+  g_test_message ("plot width %d -> %d", before, during);
+  g_assert_false (gtk_widget_get_visible (sidebar));
+  g_assert_false (ks_page_get_controls_visible (ks_window_get_page (window, "gauss-wg")));
+  g_assert_cmpint (during, >, before + 300);
+  screenshot ("gauss-size-presenting.png");
+  press_key (GDK_KEY_F9, 0);
+  spin (300);
+  g_assert_true (gtk_widget_get_visible (sidebar));
+  g_assert_true (ks_page_get_controls_visible (ks_window_get_page (window, "gauss-size")));
+  g_assert_cmpint (gtk_widget_get_allocated_width (plot), ==, before);
+}
+
 static gboolean running (void) { return ks_window_get_running (window); }
 
 /* The device goes away mid-sweep (the OpenCL runtime's test hook makes every
@@ -933,6 +961,7 @@ main (int argc, char **argv)
     {
       g_test_add_func ("/gui/devices-page", test_devices_page);
       g_test_add_func ("/gui/size-sweep", test_size_sweep);
+      g_test_add_func ("/gui/presenting", test_presenting);
       g_test_add_func ("/gui/clipboard-and-dialogs", test_clipboard_and_dialogs);
       g_test_add_func ("/gui/stop-keeps-points", test_stop_keeps_points);
       g_test_add_func ("/gui/recorded-overlay", test_recorded_overlay);

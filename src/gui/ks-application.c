@@ -123,6 +123,8 @@ ks_application_startup (GApplication *app)
     { "win.save-session",    { "<Control>s", NULL } },
     { "win.help",            { "F1", NULL } },
     { "win.primary-menu",    { "F10", NULL } },
+    { "win.show-controls",   { "F9", NULL } },
+    { "win.fullscreen",      { "F11", NULL } },
     { "win.show-page::devices",     { "<Alt>1", NULL } },
     { "win.show-page::gauss-solve", { "<Alt>2", NULL } },
     { "win.show-page::gauss-size",  { "<Alt>3", NULL } },

@@ -6,6 +6,7 @@
 typedef struct {
   GSettings *settings;
   gboolean   running;
+  gboolean   controls_visible;
 } KsPagePrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (KsPage, ks_page, GTK_TYPE_BOX)
@@ -13,7 +14,7 @@ G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (KsPage, ks_page, GTK_TYPE_BOX)
 enum { PROGRESS, FINISHED, ERROR, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
-enum { PROP_0, PROP_RUNNING, N_PROPS };
+enum { PROP_0, PROP_RUNNING, PROP_CONTROLS_VISIBLE, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
 static void
@@ -26,6 +27,25 @@ ks_page_get_property (GObject    *object,
     {
     case PROP_RUNNING:
       g_value_set_boolean (value, ks_page_get_running (KS_PAGE (object)));
+      break;
+    case PROP_CONTROLS_VISIBLE:
+      g_value_set_boolean (value, ks_page_get_controls_visible (KS_PAGE (object)));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+ks_page_set_property (GObject      *object,
+                      guint         prop_id,
+                      const GValue *value,
+                      GParamSpec   *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_CONTROLS_VISIBLE:
+      ks_page_set_controls_visible (KS_PAGE (object), g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -47,10 +67,16 @@ ks_page_class_init (KsPageClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->get_property = ks_page_get_property;
+  object_class->set_property = ks_page_set_property;
   object_class->dispose = ks_page_dispose;
 
   props[PROP_RUNNING] = g_param_spec_boolean ("running", NULL, NULL, FALSE,
                                               G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /* FALSE while the window presents (F9): a page with a plot hides its form
+   * so the plot can take the whole width of a projector. */
+  props[PROP_CONTROLS_VISIBLE] = g_param_spec_boolean ("controls-visible", NULL, NULL, TRUE,
+                                                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                       G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
 
   /* done, total, fraction of the expected work */
@@ -70,7 +96,30 @@ ks_page_class_init (KsPageClass *klass)
 static void
 ks_page_init (KsPage *self)
 {
+  KsPagePrivate *priv = ks_page_get_instance_private (self);
+
+  priv->controls_visible = TRUE;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
+}
+
+gboolean
+ks_page_get_controls_visible (KsPage *self)
+{
+  KsPagePrivate *priv = ks_page_get_instance_private (self);
+  return priv->controls_visible;
+}
+
+void
+ks_page_set_controls_visible (KsPage   *self,
+                              gboolean  visible)
+{
+  KsPagePrivate *priv = ks_page_get_instance_private (self);
+
+  visible = !!visible;
+  if (priv->controls_visible == visible)
+    return;
+  priv->controls_visible = visible;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_CONTROLS_VISIBLE]);
 }
 
 gboolean

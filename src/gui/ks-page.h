@@ -54,6 +54,9 @@ gboolean         ks_page_start          (KsPage        *self,
                                          GError       **error);
 gboolean         ks_page_can_run        (KsPage        *self);
 gboolean         ks_page_get_running    (KsPage        *self);
+gboolean         ks_page_get_controls_visible (KsPage   *self);
+void             ks_page_set_controls_visible (KsPage   *self,
+                                               gboolean  visible);
 KsPlotView      *ks_page_get_plot_view  (KsPage        *self);
 const KsResults *ks_page_get_results    (KsPage        *self);
 void             ks_page_save_state     (KsPage        *self,

@@ -35,7 +35,7 @@ typedef struct {
 } SeriesRef;
 
 typedef struct {
-  GtkWidget    *form_grid;
+  GtkWidget    *form_grid, *form_scroller;
   GtkWidget    *from_label, *from_spin, *to_label, *to_spin, *step_label, *step_spin;
   GtkWidget    *sizes_label, *sizes_entry, *preset_label, *preset_combo;
   GtkWidget    *custom_label, *custom_entry;
@@ -1379,7 +1379,7 @@ ks_sweep_page_class_init (KsSweepPageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/kernelscope/Kernelscope/ui/ks-sweep-page.ui");
 #define BIND(name) gtk_widget_class_bind_template_child_private (widget_class, KsSweepPage, name)
-  BIND (form_grid);
+  BIND (form_grid); BIND (form_scroller);
   BIND (from_label); BIND (from_spin); BIND (to_label); BIND (to_spin);
   BIND (step_label); BIND (step_spin); BIND (sizes_label); BIND (sizes_entry);
   BIND (preset_label); BIND (preset_combo); BIND (custom_label); BIND (custom_entry);
@@ -1407,6 +1407,9 @@ ks_sweep_page_init (KsSweepPage *self)
   priv->runs = g_ptr_array_new_with_free_func (run_free);
   priv->series = g_array_new (FALSE, FALSE, sizeof (SeriesRef));
   ks_plot_view_set_tooltip_func (KS_PLOT_VIEW (priv->plot_view), point_tooltip, self);
+  /* Presenting (F9): the form and the runs list step aside for the plot. */
+  g_object_bind_property (self, "controls-visible", priv->form_scroller, "visible",
+                          G_BINDING_SYNC_CREATE);
 }
 
 guint

@@ -41,6 +41,8 @@ struct _KsWindow {
   GtkWidget     *info_details_expander;
   GtkWidget     *info_details;
   GtkWidget     *stack;
+  GtkWidget     *sidebar;
+  GtkWidget     *sidebar_separator;
   GtkWidget     *progress_revealer;
   GtkWidget     *progress_bar;
   GtkWidget     *progress_label;
@@ -865,9 +867,57 @@ primary_menu_activated (GSimpleAction *action,
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->primary_menu_button), TRUE);
 }
 
+/* --- view -------------------------------------------------------------- */
+
+/* Presenting to a class (F9): the sidebar and the pages' forms step aside,
+ * so the plot fills a 1024 x 768 projector; the header bar keeps Run, Stop
+ * and the device, and F9 brings everything back. */
+static void
+show_controls_changed (GSimpleAction *action,
+                       GVariant      *state,
+                       gpointer       user_data)
+{
+  KsWindow *self = user_data;
+  gboolean visible = g_variant_get_boolean (state);
+
+  g_simple_action_set_state (action, state);
+  gtk_widget_set_visible (self->sidebar, visible);
+  gtk_widget_set_visible (self->sidebar_separator, visible);
+  for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
+    ks_page_set_controls_visible (ks_window_get_page (self, page_table[i].name), visible);
+}
+
+static void
+fullscreen_changed (GSimpleAction *action,
+                    GVariant      *state,
+                    gpointer       user_data)
+{
+  /* The state follows the window manager (window_state_event below); this
+   * only asks for the change. */
+  if (g_variant_get_boolean (state))
+    gtk_window_fullscreen (GTK_WINDOW (user_data));
+  else
+    gtk_window_unfullscreen (GTK_WINDOW (user_data));
+}
+
+static gboolean
+ks_window_window_state_event (GtkWidget           *widget,
+                              GdkEventWindowState *event)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (widget), "fullscreen");
+
+  if (action != NULL && (event->changed_mask & GDK_WINDOW_STATE_FULLSCREEN))
+    g_simple_action_set_state (G_SIMPLE_ACTION (action),
+                               g_variant_new_boolean ((event->new_window_state
+                                                       & GDK_WINDOW_STATE_FULLSCREEN) != 0));
+  return GTK_WIDGET_CLASS (ks_window_parent_class)->window_state_event (widget, event);
+}
+
 /* --- object ------------------------------------------------------------- */
 
 static const GActionEntry win_actions[] = {
+  { "show-controls", NULL, NULL, "true", show_controls_changed },
+  { "fullscreen",    NULL, NULL, "false", fullscreen_changed },
   { "run",          run_activated },
   { "stop",         stop_activated },
   { "export-plot",  export_plot_activated, "s" },
@@ -1012,6 +1062,7 @@ ks_window_class_init (KsWindowClass *klass)
   object_class->set_property = ks_window_set_property;
   object_class->dispose = ks_window_dispose;
   widget_class->delete_event = ks_window_delete_event;
+  widget_class->window_state_event = ks_window_window_state_event;
 
   props[PROP_DEVICES] = g_param_spec_object ("devices", NULL, NULL, KS_TYPE_DEVICE_LIST,
                                              G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY
@@ -1034,6 +1085,8 @@ ks_window_class_init (KsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KsWindow, info_details_expander);
   gtk_widget_class_bind_template_child (widget_class, KsWindow, info_details);
   gtk_widget_class_bind_template_child (widget_class, KsWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, KsWindow, sidebar_separator);
   gtk_widget_class_bind_template_child (widget_class, KsWindow, progress_revealer);
   gtk_widget_class_bind_template_child (widget_class, KsWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, KsWindow, progress_label);
