@@ -4,6 +4,7 @@
  * results round-trip through CSV and JSON, and draw as the paper's plots. */
 #include "ks-compute-error.h"
 #include "ks-device-list.h"
+#include "ks-eta.h"
 #include "ks-experiment.h"
 #include "ks-ogs.h"
 #include "ks-results-plot.h"
@@ -543,6 +544,126 @@ test_results_csv (void)
   g_rmdir (dir);
 }
 
+/* A point as the experiment would publish it, costing cost_ms in all
+ * (warm-up included: the estimator counts warm-up + reps solves). */
+static KsPoint
+eta_point (guint  n,
+           guint  wg,
+           double cost_ms,
+           guint  solves)
+{
+  KsPoint p = { 0 };
+
+  p.n = n;
+  p.wg = wg;
+  p.median_ms = cost_ms / solves;
+  return p;
+}
+
+/* Feeds the first `measured` points of sizes x groups with costs from
+ * cost(n, group), on a clock that starts with startup_s of kernel
+ * building, and returns the estimator's fraction; *truth gets the true
+ * share of the time done. */
+static double
+eta_run (const guint *sizes, guint n_sizes, const guint *wgs, guint n_wgs,
+         double (*cost) (guint n, guint wg), guint measured, double startup_s, double *truth)
+{
+  KsSweepSpec spec = { 0 };
+  g_autoptr(KsEta) eta = NULL;
+  double done = 0, all = 0, left_s = -1;
+  guint k = 0;
+
+  spec.kind = n_wgs ? KS_EXPERIMENT_GAUSS_WG : KS_EXPERIMENT_GAUSS_SIZE;
+  spec.sizes = sizes;
+  spec.n_sizes = n_sizes;
+  spec.wgs = wgs;
+  spec.n_wgs = n_wgs;
+  spec.warmup = 1;
+  spec.reps = 3;
+  eta = ks_eta_new (&spec);
+  g_assert_cmpfloat (ks_eta_get_fraction (eta), ==, 0);
+  g_assert_cmpfloat (ks_eta_get_remaining_ms (eta), <, 0);
+  for (guint i = 0; i < n_sizes; i++)
+    for (guint j = 0; j < MAX (n_wgs, 1); j++, k++)
+      {
+        guint wg = n_wgs ? wgs[j] : 0;
+        double c = cost (sizes[i], wg);
+
+        all += c;
+        if (k < measured)
+          {
+            KsPoint p = eta_point (sizes[i], wg, c, 4);
+            done += c;
+            ks_eta_add_point (eta, &p, startup_s + done / 1000);
+          }
+      }
+  *truth = (startup_s + done / 1000) / (startup_s + all / 1000);
+  /* Where the fraction is exact, so are the seconds left: the remaining
+   * cost, whatever the startup took. */
+  left_s = ks_eta_get_seconds_left (eta);
+  if (fabs (ks_eta_get_fraction (eta) - *truth) < 1e-9)
+    g_assert_cmpfloat_with_epsilon (left_s, (all - done) / 1000, 1e-9 * all);
+  return ks_eta_get_fraction (eta);
+}
+
+static double cost_cubic (guint n, guint wg)   { return 1e-6 * n * n * n; }
+static double cost_linear (guint n, guint wg)  { return 0.04 * n; }
+/* Groups of one item cost 100 times the others, at every size. */
+static double cost_wg_one (guint n, guint wg)  { return (wg == 1 ? 100.0 : 1.0) * 1e-6 * n * n * n; }
+
+static void
+test_eta (void)
+{
+  const guint sizes[] = { 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000 };
+  const guint two[] = { 1000, 2000 };
+  const guint wgs[] = { 1, 32, 64, 128, 256 };
+  double truth, f;
+
+  /* Cost as n^3 (the arithmetic) or as n (launch-bound, a GPU below
+   * n = 1000): the exponent is fitted, and the share done is exact. */
+  f = eta_run (sizes, 10, NULL, 0, cost_cubic, 4, 0, &truth);
+  g_assert_cmpfloat_with_epsilon (f, truth, 1e-9);
+  f = eta_run (sizes, 10, NULL, 0, cost_linear, 4, 0, &truth);
+  g_assert_cmpfloat_with_epsilon (f, truth, 1e-9);
+  /* Two seconds of kernel building before the first point: the clock
+   * after it says how long a ms of cost takes, so the time left is not
+   * inflated by the slow start. */
+  f = eta_run (sizes, 10, NULL, 0, cost_cubic, 4, 2.0, &truth);
+  g_assert_cmpfloat_with_epsilon (f, truth, 1e-9);
+  g_assert_cmpfloat (truth, >, 0.15);   /* weights of n^3 would have said 0.03 */
+
+  /* Group-size sweep: wg = 1 first, 100 times dearer.  Once the first size
+   * is measured every group has its own cost, and the second size is
+   * predicted exactly (the exponent is still the default 3 here, which is
+   * right for this cost). */
+  f = eta_run (two, 2, wgs, 5, cost_wg_one, 5, 0, &truth);
+  g_assert_cmpfloat_with_epsilon (f, truth, 1e-9);
+  /* After wg = 1 alone the rest of the first size is predicted at its cost:
+   * pessimistic, never claiming more than is done. */
+  f = eta_run (two, 2, wgs, 5, cost_wg_one, 1, 0, &truth);
+  g_assert_cmpfloat (f, <=, truth);
+  g_assert_cmpfloat (f, >, 0);
+
+  /* A group the device refused costs nothing now and is not predicted to
+   * cost anything at the next size either. */
+  {
+    KsSweepSpec spec = { .kind = KS_EXPERIMENT_GAUSS_WG, .sizes = two, .n_sizes = 2,
+                         .wgs = wgs, .n_wgs = 2, .warmup = 0, .reps = 1 };
+    g_autoptr(KsEta) eta = ks_eta_new (&spec);
+    KsPoint ok = eta_point (1000, 1, 50, 1), refused = eta_point (1000, 32, 0, 1);
+
+    refused.error = (char *) "refused";
+    ks_eta_add_point (eta, &ok, 0.05);
+    ks_eta_add_point (eta, &refused, 0.05);
+    /* Left: wg = 1 at n = 2000, 8 x 50 ms; the refused group adds nothing. */
+    g_assert_cmpfloat_with_epsilon (ks_eta_get_remaining_ms (eta), 400, 1e-9);
+    ks_eta_add_point (eta, &ok, 0.45);
+    ks_eta_add_point (eta, &refused, 0.45);
+    g_assert_cmpfloat (ks_eta_get_fraction (eta), ==, 1);
+    g_assert_cmpfloat (ks_eta_get_remaining_ms (eta), ==, 0);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -551,6 +672,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   devices = ks_device_list_new ();
   g_test_add_func ("/experiment/parse-list", test_parse_list);
+  g_test_add_func ("/experiment/eta", test_eta);
   g_test_add_func ("/experiment/invalid-spec", test_invalid_spec);
   g_test_add_func ("/experiment/size-sweep", test_size_sweep);
   g_test_add_func ("/experiment/wg-sweep", test_wg_sweep);

@@ -4,6 +4,7 @@
 
 #include "ks-cli.h"
 #include "ks-compute-error.h"
+#include "ks-eta.h"
 #include "ks-experiment.h"
 #include "ks-gauss.h"
 #include "ks-kernel-source.h"
@@ -358,6 +359,7 @@ typedef struct {
   GCancellable *cancellable;
   GError       *error;
   gint64        started;
+  KsEta        *eta;     /* predicts the remaining points from the measured ones */
   gboolean      quiet;
   gboolean      ok;
 } RunState;
@@ -370,8 +372,10 @@ on_point (KsExperiment  *experiment,
           RunState      *state)
 {
   double elapsed = (g_get_monotonic_time () - state->started) / 1e6;
-  double left = done ? elapsed / done * (total - done) : 0.0;
+  double left;
 
+  ks_eta_add_point (state->eta, p, elapsed);
+  left = MAX (ks_eta_get_seconds_left (state->eta), 0.0);
   if (state->quiet)
     return;
   if (p->error)
@@ -722,11 +726,13 @@ ks_cli_run (int    argc,
   state.cancellable = cancellable;
   state.quiet = o.quiet;
   state.started = g_get_monotonic_time ();
+  state.eta = ks_eta_new (&spec);
   g_signal_connect (experiment, "point-measured", G_CALLBACK (on_point), &state);
   sigint_id = g_unix_signal_add (SIGINT, on_sigint, &state);
   ks_experiment_run_async (experiment, cancellable, on_run_done, &state);
   g_main_loop_run (loop);
   g_source_remove (sigint_id);
+  g_clear_pointer (&state.eta, ks_eta_free);
 
   results = ks_experiment_get_results (experiment);
   if (!state.ok)

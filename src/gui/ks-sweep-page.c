@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ks-eta.h"
 #include "ks-experiment.h"
 #include "ks-gauss.h"
 #include "ks-results-plot.h"
@@ -55,7 +56,8 @@ typedef struct {
   GCancellable *cancellable;
   GArray       *sizes;         /* of the run being started */
   GArray       *wgs;
-  double        work_total, work_done;
+  KsEta        *eta;   /* the live run's share of time done, for time left */
+  gint64        run_started;
 } KsSweepPagePrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (KsSweepPage, ks_sweep_page, KS_TYPE_PAGE)
@@ -743,13 +745,6 @@ preset_wgs (const char *preset,
 
 /* --- running ------------------------------------------------------------ */
 
-static double
-point_work (guint n)
-{
-  /* Gauss elimination costs n^3; each point is warm-up plus repetitions. */
-  return (double) n * n * n;
-}
-
 static void
 point_measured_cb (KsExperiment  *experiment,
                    const KsPoint *point,
@@ -759,7 +754,8 @@ point_measured_cb (KsExperiment  *experiment,
 {
   KsSweepPagePrivate *priv = ks_sweep_page_get_instance_private (self);
 
-  priv->work_done += point_work (point->n);
+  if (priv->eta != NULL)
+    ks_eta_add_point (priv->eta, point, (g_get_monotonic_time () - priv->run_started) / 1e6);
   /* The point lives in the experiment's array, but each point is its own
    * allocation and never changes after it is published: copying it here, on
    * the main thread, is safe while the worker adds the next one. */
@@ -768,7 +764,7 @@ point_measured_cb (KsExperiment  *experiment,
   table_append (self, point);
   rebuild_plot (self);
   ks_page_emit_progress (KS_PAGE (self), done, total,
-                         priv->work_total > 0 ? priv->work_done / priv->work_total : 0);
+                         priv->eta != NULL ? ks_eta_get_fraction (priv->eta) : 0);
 }
 
 static void
@@ -812,6 +808,7 @@ run_finished_cb (GObject      *source,
     }
   priv->live = NULL;
   g_clear_object (&priv->cancellable);
+  g_clear_pointer (&priv->eta, ks_eta_free);
   rebuild_runs_list (self);
   rebuild_plot (self);
   rebuild_table (self);
@@ -882,9 +879,9 @@ start_experiment (KsSweepPage *self,
   if (experiment == NULL)
     return FALSE;
 
-  priv->work_total = priv->work_done = 0;
-  for (guint i = 0; i < spec.n_sizes; i++)
-    priv->work_total += point_work (spec.sizes[i]) * MAX (spec.n_wgs, 1);
+  g_clear_pointer (&priv->eta, ks_eta_free);
+  priv->eta = ks_eta_new (&spec);
+  priv->run_started = g_get_monotonic_time ();
 
   run = g_new0 (Run, 1);
   run->experiment = g_object_ref (experiment);
@@ -1349,6 +1346,7 @@ ks_sweep_page_dispose (GObject *object)
   g_clear_pointer (&priv->series, g_array_unref);
   g_clear_pointer (&priv->sizes, g_array_unref);
   g_clear_pointer (&priv->wgs, g_array_unref);
+  g_clear_pointer (&priv->eta, ks_eta_free);
   g_clear_object (&priv->device);
   g_clear_object (&priv->recorded_menu);
   if (priv->chooser != NULL)

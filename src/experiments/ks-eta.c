@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "ks-eta.h"
+
+#include <math.h>
+
+typedef struct {
+  guint  j;
+  double log_n, log_cost;
+} Sample;
+
+typedef struct {
+  gboolean measured;
+  gboolean refused;   /* the newest point of this group failed */
+  guint    n;
+  double   cost_ms;
+} Group;
+
+struct _KsEta {
+  guint   total, done;
+  guint  *plan_n, *plan_j;   /* per point, in measuring order */
+  Group  *groups;
+  guint   n_groups;
+  guint   solves;            /* warm-up + repetitions per point */
+  double  cost_done_ms;
+  double  exponent;
+  GArray *samples;           /* of Sample, for the fit */
+  gboolean have_newest;
+  guint   newest_n;
+  double  newest_cost_ms;
+  /* The clock: elapsed seconds and cost done at the first measured point
+   * and now, for the seconds each ms of cost really takes. */
+  double  first_elapsed_s, first_cost_ms;
+  double  elapsed_s;
+};
+
+#define DEFAULT_EXPONENT 3.0
+
+KsEta *
+ks_eta_new (const KsSweepSpec *spec)
+{
+  KsEta *eta = g_new0 (KsEta, 1);
+  gboolean wg_sweep = spec->kind == KS_EXPERIMENT_GAUSS_WG && spec->n_wgs > 0;
+  guint k = 0;
+
+  eta->n_groups = wg_sweep ? spec->n_wgs : 1;
+  eta->total = spec->n_sizes * eta->n_groups;
+  eta->plan_n = g_new0 (guint, MAX (eta->total, 1));
+  eta->plan_j = g_new0 (guint, MAX (eta->total, 1));
+  eta->groups = g_new0 (Group, eta->n_groups);
+  eta->solves = spec->warmup + MAX (spec->reps, 1);
+  eta->exponent = DEFAULT_EXPONENT;
+  eta->samples = g_array_new (FALSE, FALSE, sizeof (Sample));
+  /* The experiment's order: every group of the first size, then the next. */
+  for (guint i = 0; i < spec->n_sizes; i++)
+    for (guint j = 0; j < eta->n_groups; j++, k++)
+      {
+        eta->plan_n[k] = spec->sizes[i];
+        eta->plan_j[k] = j;
+      }
+  return eta;
+}
+
+void
+ks_eta_free (KsEta *eta)
+{
+  if (eta == NULL)
+    return;
+  g_free (eta->plan_n);
+  g_free (eta->plan_j);
+  g_free (eta->groups);
+  g_array_unref (eta->samples);
+  g_free (eta);
+}
+
+/* The slope of log(cost) on log(n) within each group (each group has its
+ * own level: groups of one item are slower at every n), pooled over the
+ * groups; undefined until one group has two sizes. */
+static void
+fit_exponent (KsEta *eta)
+{
+  g_autofree double *sum_x = g_new0 (double, eta->n_groups);
+  g_autofree double *sum_y = g_new0 (double, eta->n_groups);
+  g_autofree guint *count = g_new0 (guint, eta->n_groups);
+  double sxx = 0, sxy = 0;
+
+  for (guint i = 0; i < eta->samples->len; i++)
+    {
+      const Sample *s = &g_array_index (eta->samples, Sample, i);
+      sum_x[s->j] += s->log_n;
+      sum_y[s->j] += s->log_cost;
+      count[s->j]++;
+    }
+  for (guint i = 0; i < eta->samples->len; i++)
+    {
+      const Sample *s = &g_array_index (eta->samples, Sample, i);
+      double dx = s->log_n - sum_x[s->j] / count[s->j];
+      double dy = s->log_cost - sum_y[s->j] / count[s->j];
+      sxx += dx * dx;
+      sxy += dx * dy;
+    }
+  /* Sizes a few percent apart say little about the exponent: wait for a
+   * spread of sizes before trusting the fit. */
+  if (sxx > 1e-3)
+    eta->exponent = CLAMP (sxy / sxx, 1.0, 3.0);
+}
+
+void
+ks_eta_add_point (KsEta         *eta,
+                  const KsPoint *p,
+                  double         elapsed_s)
+{
+  Group *g;
+  double cost;
+
+  g_return_if_fail (eta != NULL && p != NULL);
+  if (eta->done >= eta->total)
+    return;
+  g = &eta->groups[eta->plan_j[eta->done]];
+  g->measured = TRUE;
+  g->n = p->n;
+  g->refused = p->error != NULL;
+  cost = p->error ? 0 : p->median_ms * eta->solves + p->capture_ms;
+  g->cost_ms = cost;
+  eta->cost_done_ms += cost;
+  eta->elapsed_s = elapsed_s;
+  if (!g->refused && cost > 0 && p->n > 0)
+    {
+      Sample s = { eta->plan_j[eta->done], log (p->n), log (cost) };
+
+      g_array_append_val (eta->samples, s);
+      if (!eta->have_newest)
+        {
+          eta->first_elapsed_s = elapsed_s;
+          eta->first_cost_ms = eta->cost_done_ms;
+        }
+      eta->have_newest = TRUE;
+      eta->newest_n = p->n;
+      eta->newest_cost_ms = cost;
+      fit_exponent (eta);
+    }
+  eta->done++;
+}
+
+double
+ks_eta_get_remaining_ms (KsEta *eta)
+{
+  double left = 0;
+
+  g_return_val_if_fail (eta != NULL, -1);
+  if (eta->done >= eta->total)
+    return 0;
+  if (!eta->have_newest)
+    return -1;
+  for (guint k = eta->done; k < eta->total; k++)
+    {
+      const Group *g = &eta->groups[eta->plan_j[k]];
+      double n = eta->plan_n[k];
+
+      if (g->measured && g->refused)
+        continue;   /* a group the device refused at one size it refuses at the next */
+      if (g->measured)
+        left += g->cost_ms * pow (n / g->n, eta->exponent);
+      else
+        left += eta->newest_cost_ms * pow (n / eta->newest_n, eta->exponent);
+    }
+  return left;
+}
+
+double
+ks_eta_get_seconds_left (KsEta *eta)
+{
+  double left_ms = ks_eta_get_remaining_ms (eta);
+  double clock_s = eta->elapsed_s - eta->first_elapsed_s;
+  double cost_ms = eta->cost_done_ms - eta->first_cost_ms;
+  /* Seconds per ms of cost, from the points after the first (the first
+   * also paid for building the kernels); 1/1000 until there are some. */
+  double scale = clock_s > 0 && cost_ms > 0 ? clock_s / cost_ms : 1e-3;
+
+  return left_ms < 0 ? -1 : left_ms * scale;
+}
+
+double
+ks_eta_get_fraction (KsEta *eta)
+{
+  double left;
+
+  g_return_val_if_fail (eta != NULL, 0);
+  if (eta->total == 0 || eta->done >= eta->total)
+    return eta->total == 0 ? 0 : 1;
+  left = ks_eta_get_seconds_left (eta);
+  if (left < 0 || eta->elapsed_s + left <= 0)
+    return 0;   /* nothing measured yet: no estimate */
+  return eta->elapsed_s / (eta->elapsed_s + left);
+}
+
+double
+ks_eta_get_exponent (KsEta *eta)
+{
+  g_return_val_if_fail (eta != NULL, DEFAULT_EXPONENT);
+  return eta->exponent;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-eta.h: how much of a sweep's time is done, from the points measured
+ * so far, for the progress bar and "about 3 min left".
+ *
+ * Points are far from equally costly: a size sweep's last point is the
+ * dearest, and in a group-size sweep groups of one item can cost a hundred
+ * times the others.  The estimate predicts each remaining point from the
+ * measured ones: from the newest point with the same group size (or the
+ * newest point at all), scaled by (n / n_measured)^p, where p is fitted to
+ * the measurements (between 1, a launch-bound solve, and 3, Gauss
+ * elimination's arithmetic); 3 until there is anything to fit.  A point's
+ * cost is its solves (warm-up + repetitions) at its median time; the clock
+ * between points converts costs to seconds, so a slow start (building the
+ * kernels) and the work around the solves (making each system) count at
+ * their real weight. */
+#pragma once
+
+#include <glib.h>
+#include "ks-experiment.h"
+
+G_BEGIN_DECLS
+
+typedef struct _KsEta KsEta;
+
+/* The points of spec, in the order the experiment measures them. */
+KsEta  *ks_eta_new             (const KsSweepSpec *spec);
+void    ks_eta_free            (KsEta             *eta);
+/* The next point in order has been measured (or refused: p->error);
+ * elapsed_s: seconds since the run started, now. */
+void    ks_eta_add_point       (KsEta             *eta,
+                                const KsPoint     *p,
+                                double             elapsed_s);
+/* The predicted cost of the points not yet measured, in ms; 0 when none
+ * remain, -1 before the first point. */
+double  ks_eta_get_remaining_ms (KsEta            *eta);
+/* Seconds until the last point, from the newest point's arrival; -1
+ * before the first point. */
+double  ks_eta_get_seconds_left (KsEta            *eta);
+/* The share of the run's expected time that is done, 0..1 (0 before the
+ * first point). */
+double  ks_eta_get_fraction    (KsEta             *eta);
+/* The fitted exponent p (3 until two sizes of one group are measured). */
+double  ks_eta_get_exponent    (KsEta             *eta);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsEta, ks_eta_free)
+
+G_END_DECLS
