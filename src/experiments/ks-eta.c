@@ -2,17 +2,29 @@
 #include "ks-eta.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 typedef struct {
   guint  j;
   double log_n, log_cost;
 } Sample;
 
+/* The newest few measured points of a group (or of the whole run).  A
+ * prediction takes their median, so one outlier (a prime N+1 that ran in
+ * groups of one item, 10-40 times its neighbours) does not multiply the
+ * estimate of every point after it. */
+#define WINDOW 5
+
+typedef struct {
+  double n[WINDOW];
+  double cost_ms[WINDOW];
+  guint  len, next;
+} Window;
+
 typedef struct {
   gboolean measured;
   gboolean refused;   /* the newest point of this group failed */
-  guint    n;
-  double   cost_ms;
+  Window   recent;
 } Group;
 
 struct _KsEta {
@@ -25,8 +37,7 @@ struct _KsEta {
   double  exponent;
   GArray *samples;           /* of Sample, for the fit */
   gboolean have_newest;
-  guint   newest_n;
-  double  newest_cost_ms;
+  Window  recent;            /* of every group, for groups not yet measured */
   /* The clock: elapsed seconds and cost done at the first measured point
    * and now, for the seconds each ms of cost really takes. */
   double  first_elapsed_s, first_cost_ms;
@@ -70,6 +81,42 @@ ks_eta_free (KsEta *eta)
   g_free (eta->groups);
   g_array_unref (eta->samples);
   g_free (eta);
+}
+
+static void
+window_add (Window *w,
+            double  n,
+            double  cost_ms)
+{
+  w->n[w->next] = n;
+  w->cost_ms[w->next] = cost_ms;
+  w->next = (w->next + 1) % WINDOW;
+  w->len = MIN (w->len + 1, WINDOW);
+}
+
+static int
+cmp_double (gconstpointer a,
+            gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* The cost at size n predicted from each recent point, scaled by
+ * (n / n_i)^p; the median of those (the lower middle of an even count,
+ * so two points of which one is an outlier predict the other). */
+static double
+window_predict (const Window *w,
+                double        n,
+                double        exponent)
+{
+  double v[WINDOW];
+
+  g_assert (w->len > 0);
+  for (guint i = 0; i < w->len; i++)
+    v[i] = w->cost_ms[i] * pow (n / w->n[i], exponent);
+  qsort (v, w->len, sizeof v[0], cmp_double);
+  return v[(w->len - 1) / 2];
 }
 
 /* The slope of log(cost) on log(n) within each group (each group has its
@@ -117,10 +164,8 @@ ks_eta_add_point (KsEta         *eta,
     return;
   g = &eta->groups[eta->plan_j[eta->done]];
   g->measured = TRUE;
-  g->n = p->n;
   g->refused = p->error != NULL;
   cost = p->error ? 0 : p->median_ms * eta->solves + p->capture_ms;
-  g->cost_ms = cost;
   eta->cost_done_ms += cost;
   eta->elapsed_s = elapsed_s;
   if (!g->refused && cost > 0 && p->n > 0)
@@ -134,8 +179,8 @@ ks_eta_add_point (KsEta         *eta,
           eta->first_cost_ms = eta->cost_done_ms;
         }
       eta->have_newest = TRUE;
-      eta->newest_n = p->n;
-      eta->newest_cost_ms = cost;
+      window_add (&g->recent, p->n, cost);
+      window_add (&eta->recent, p->n, cost);
       fit_exponent (eta);
     }
   eta->done++;
@@ -158,10 +203,7 @@ ks_eta_get_remaining_ms (KsEta *eta)
 
       if (g->measured && g->refused)
         continue;   /* a group the device refused at one size it refuses at the next */
-      if (g->measured)
-        left += g->cost_ms * pow (n / g->n, eta->exponent);
-      else
-        left += eta->newest_cost_ms * pow (n / eta->newest_n, eta->exponent);
+      left += window_predict (g->recent.len > 0 ? &g->recent : &eta->recent, n, eta->exponent);
     }
   return left;
 }

@@ -5,8 +5,10 @@
  * Points are far from equally costly: a size sweep's last point is the
  * dearest, and in a group-size sweep groups of one item can cost a hundred
  * times the others.  The estimate predicts each remaining point from the
- * measured ones: from the newest point with the same group size (or the
- * newest point at all), scaled by (n / n_measured)^p, where p is fitted to
+ * measured ones: from the newest five points with the same group size (or
+ * the newest five at all), each scaled by (n / n_measured)^p, taking the
+ * median, so that one outlier (a prime N+1 run in groups of one item)
+ * does not inflate every prediction after it; p is fitted to
  * the measurements (between 1, a launch-bound solve, and 3, Gauss
  * elimination's arithmetic); 3 until there is anything to fit.  A point's
  * cost is its solves (warm-up + repetitions) at its median time; the clock
