@@ -153,7 +153,8 @@ make_device (int                    ordinal,
   info.name = g_strdup (prop->name);
   info.vendor = g_strdup ("NVIDIA Corporation");
   info.platform_name = g_strdup ("CUDA");
-  info.driver_version = g_strdup_printf ("CUDA driver %s", driver);
+  /* "CUDA 13.0" wherever platform and driver are printed together. */
+  info.driver_version = g_strdup (driver);
   info.version = g_strdup_printf ("CUDA runtime %s, NVRTC", runtime);
   info.compute_units = prop->multiProcessorCount;
   info.max_work_group_size = prop->maxThreadsPerBlock;
@@ -197,7 +198,7 @@ ks_cuda_enumerate (GPtrArray *devices,
       cudaDriverGetVersion (&driver_version);
       g_ptr_array_add (notes, driver_version == 0
                        ? g_strdup_printf (_("CUDA: no CUDA driver (libcuda.so.1 not found; runtime %s is built in)"), rt)
-                       : g_strdup_printf ("CUDA: the CUDA driver is older than runtime %s (%s)", rt,
+                       : g_strdup_printf (_("CUDA: the CUDA driver is older than runtime %s (%s)"), rt,
                                           cudaGetErrorString (status)));
       return;
     }
