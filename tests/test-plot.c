@@ -532,6 +532,33 @@ test_render_log (void)
   cairo_surface_destroy (img);
 }
 
+/* A log axis zoomed into less than a decade (Fig. 6 of the paper: the
+ * group-size curves between 0.6 and 4.4 ms) still gets labels enough to
+ * read the curve: more grid lines than 1 and 2 alone would give. */
+static void
+test_render_log_narrow (void)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  guint s = ks_plot_add_series (plot, "0.6..4.4");
+  KsPlotColor grid;
+  cairo_surface_t *img;
+  Area a;
+  guint rows;
+
+  ks_plot_set_log_y (plot, TRUE);
+  for (int i = 0; i <= 20; i++)
+    ks_plot_add_point (plot, s, i, 0.6 * pow (4.4 / 0.6, i / 20.0));
+  img = render_image (plot, W, H, theme);
+  a = plot_area (plot, W, H);
+  grid = blend (&theme->grid, &theme->background);
+  rows = count_runs (img, TRUE, a.left + 3, a.top + 2, a.bottom - 2, &grid, 3);
+  g_test_message ("grid lines on a log axis over 0.6..4.4: %u", rows);
+  g_assert_cmpuint (rows, >=, 3);
+  g_assert_cmpuint (rows, <=, 9);
+  cairo_surface_destroy (img);
+}
+
 static KsPlot *
 highlight_plot (gboolean highlight)
 {
@@ -1090,6 +1117,7 @@ main (int   argc,
   g_test_add_func ("/plot/themes", test_themes);
   g_test_add_func ("/plot/render/linear", test_render_linear);
   g_test_add_func ("/plot/render/log", test_render_log);
+  g_test_add_func ("/plot/render/log-narrow", test_render_log_narrow);
   g_test_add_func ("/plot/render/highlight", test_render_highlight);
   g_test_add_func ("/plot/render/legend-corner", test_render_legend_corner);
   g_test_add_func ("/plot/render/zoom", test_render_zoom);

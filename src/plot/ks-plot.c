@@ -890,14 +890,17 @@ ticks_choose (const TextStyle *ts,
             g_array_unref (more);
         }
 
-      if (ticks_n_labelled (ticks) >= 2)
+      /* Two labels are enough across decades (1 and 10 say the scale), but
+       * not for a zoom into less than one: 1 and 2 alone on 0.6..4.4 leave
+       * most of the curve unreadable. */
+      if (ticks_n_labelled (ticks) >= 3 || (ticks_n_labelled (ticks) >= 2 && decades >= 1.0))
         {
           ticks_fit (ts, ticks, ax, length, horizontal, out_max_w, out_max_h);
           return ticks;
         }
       g_clear_pointer (&ticks, g_array_unref);
-      /* A narrow range inside one decade: plain linear ticks, placed on the
-       * log scale, read best. */
+      /* A narrow range: plain linear ticks, placed on the log scale, read
+       * best. */
     }
 
   {
