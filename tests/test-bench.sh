@@ -48,12 +48,12 @@ import json; d = json.load(open("b.json")); assert d["command"].startswith("kern
 check "bench bandwidth measures the PoCL device" bash -c "'$CLI' bench bandwidth --mib 8 --reps 2 | grep -E 'opencl:0:0 +[0-9.]+ +[0-9.]+'"
 check "bench launch reports launches and a residual" bash -c "'$CLI' bench launch -d opencl:0:0 --sizes 20 --reps 1 | grep -E 'opencl:0:0 +20 +78 '"
 check "LAPACK has no device time: '-', not 0.000" bash -c '
-  grep -E "LAPACK gesv \(host\) +[0-9.]+ +- +[0-9.]+ " out.1 && ! grep -E "LAPACK.* 0\.000 " out.1'
+  grep -E "LAPACK getrf\+getrs \(host\) +[0-9.]+ +- +[0-9.]+ " out.1 && ! grep -E "LAPACK.* 0\.000 " out.1'
 check "the footnote says what wall and device ms are" bash -c '
   grep -q "^wall ms: median of untimed solves" out.1 && grep -q "^device ms: median of a separate timed pass" out.1'
 check "JSON: LAPACK device_ms is null, rows say whether they failed" python3 -c '
 import json; d = json.load(open("b.json"))
-lap = [r for r in d["rows"] if r["method"] == "LAPACK gesv (host)" and not r["skipped"]]
+lap = [r for r in d["rows"] if r["method"] == "LAPACK getrf+getrs (host)" and not r["skipped"]]
 assert lap and all(r["device_ms"] is None for r in lap), lap
 assert all(r["failed"] is False for r in d["rows"]), d["rows"]'
 check "a failed row (device lost) makes bench gauss exit 1, skipped rows do not" bash -c "

@@ -24,7 +24,7 @@ print_gauss_table (GPtrArray *rows)
 {
   guint failed = 0;
 
-  g_print ("%6s  %-22s %11s %11s %8s %10s %9s %8s  %s\n", "n", "method", "wall ms", "device ms",
+  g_print ("%6s  %-25s %8s %11s %8s %10s %9s %8s  %s\n", "n", "method", "wall ms", "device ms",
            "ratio", "residual", "fwd GB/s", "of BW", "device");
   for (guint i = 0; i < rows->len; i++)
     {
@@ -35,7 +35,7 @@ print_gauss_table (GPtrArray *rows)
 
       if (r->skipped)
         {
-          g_print ("%6u  %-22s %s%s\n", r->n, ks_bench_method_to_string (r->method),
+          g_print ("%6u  %-25s %s%s\n", r->n, ks_bench_method_to_string (r->method),
                    r->failed ? "" : "skipped: ", r->skipped);
           failed += r->failed ? 1 : 0;
           continue;
@@ -45,7 +45,7 @@ print_gauss_table (GPtrArray *rows)
        * update-kernel bandwidth. */
       device_ms = r->method == KS_BENCH_LAPACK ? g_strdup ("-") : g_strdup_printf ("%.3f", r->device_ms);
       fwd_gbs = r->fwd_gbs > 0 ? g_strdup_printf ("%.1f", r->fwd_gbs) : g_strdup ("-");
-      g_print ("%6u  %-22s %11.3f %11s %8.2f %10.2e %9s %8s  %s", r->n,
+      g_print ("%6u  %-25s %8.3f %11s %8.2f %10.2e %9s %8s  %s", r->n,
                ks_bench_method_to_string (r->method), r->wall_ms, device_ms, r->ratio, r->residual,
                fwd_gbs, fraction, r->device ? r->device : "");
       if (r->method == KS_BENCH_CUDA_GRAPH)
@@ -99,7 +99,7 @@ bench_gauss (int argc, char **argv)
     "Solves the same generated systems with: the paper's four kernels (fixed range, the driver's\n"
     "group size; on CUDA the occupancy API's) on a GPU through OpenCL and through CUDA, on CUDA\n"
     "also replayed from a CUDA graph (one call instead of ~4n launches), cuSOLVER's\n"
-    "getrf + getrs, LAPACK's sgesv/dgesv (OpenBLAS) on the host, and the kernels on the CPU through\n"
+    "getrf + getrs, LAPACK's getrf + getrs (OpenBLAS) on the host, and the kernels on the CPU through\n"
     "PoCL. A method this machine cannot run is listed as skipped, with the reason.\n"
     "Example: kernelscope-cli bench gauss --sizes 1000,2000,4000 --csv bench.csv");
   if (!g_option_context_parse (context, &argc, &argv, &error))
