@@ -67,6 +67,9 @@ check "bench gauss --help names the graph row" bash -c "'$CLI' bench gauss --hel
 check "bench with an unknown kind is a usage error" bash -c "'$CLI' bench nonsense; [ \$? -eq 2 ]"
 check "devices has a CUDA line" bash -c "'$CLI' devices | grep -E '^note: CUDA: .'"
 check "plot --list-recorded lists the shipped H200 runs" bash -c "'$CLI' plot --list-recorded | grep -q 'recorded: NVIDIA H200 (CUDA)'"
+check "recorded graph and stream runs have different names" bash -c "
+  '$CLI' plot --list-recorded > l.out && grep -qE 'h200-cuda-fig2-graph.json .*recorded: NVIDIA H200 \(CUDA graph\)' l.out &&
+  grep -qE 'h200-cuda-fig2-driver.json .*recorded: NVIDIA H200 \(CUDA\)$' l.out"
 check "run --overlay draws a recorded curve" bash -c "
   '$CLI' run gauss-size -d opencl:0:0 --from 60 --to 64 --reps 1 --warmup 0 -q --no-table \
      --plot o.png --overlay h200-cuda-fig2-driver.json 2>err && grep -q 'Overlay: recorded: NVIDIA H200 (CUDA)' err \
