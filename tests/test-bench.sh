@@ -56,6 +56,14 @@ import json; d = json.load(open("b.json"))
 lap = [r for r in d["rows"] if r["method"] == "LAPACK getrf+getrs (host)" and not r["skipped"]]
 assert lap and all(r["device_ms"] is None for r in lap), lap
 assert all(r["failed"] is False for r in d["rows"]), d["rows"]'
+check "one ratio reference for the whole run, named in the JSON and the footnote" python3 -c '
+import json; d = json.load(open("b.json"))
+ran = [r for r in d["rows"] if not r["skipped"]]
+refs = {r["ratio_to"] for r in ran}
+assert len(refs) == 1 and refs.pop() in ("cuSOLVER getrf+getrs", "LAPACK getrf+getrs (host)"), ran
+ref = [r for r in ran if r["method"] == r["ratio_to"]]
+assert ref and all(abs(r["ratio"] - 1) < 1e-9 for r in ref), ref
+assert open("out.1").read().count("ratio: wall ms / the wall ms of ") == 1'
 check "a failed row (device lost) makes bench gauss exit 1, skipped rows do not" bash -c "
   KERNELSCOPE_SIMULATE_DEVICE_LOSS=20 '$CLI' bench gauss --sizes 48 --reps 1 --no-bandwidth --json f.json >f.out 2>f.err
   rc=\$?; [ \$rc -eq 1 ] && grep -E 'kernels, PoCL CPU +failed: ' f.out && grep -q 'row(s) of bench gauss failed' f.err &&

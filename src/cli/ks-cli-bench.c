@@ -23,6 +23,7 @@ static guint
 print_gauss_table (GPtrArray *rows)
 {
   guint failed = 0;
+  int reference = rows->len > 0 ? ((const KsBenchRow *) g_ptr_array_index (rows, 0))->reference : -1;
 
   g_print ("%6s  %-25s %8s %11s %8s %10s %9s %8s  %s\n", "n", "method", "wall ms", "device ms",
            "ratio", "residual", "fwd GB/s", "of BW", "device");
@@ -32,6 +33,7 @@ print_gauss_table (GPtrArray *rows)
       g_autofree char *fraction = NULL;
       g_autofree char *device_ms = NULL;
       g_autofree char *fwd_gbs = NULL;
+      g_autofree char *ratio = NULL;
 
       if (r->skipped)
         {
@@ -45,8 +47,10 @@ print_gauss_table (GPtrArray *rows)
        * update-kernel bandwidth. */
       device_ms = r->method == KS_BENCH_LAPACK ? g_strdup ("-") : g_strdup_printf ("%.3f", r->device_ms);
       fwd_gbs = r->fwd_gbs > 0 ? g_strdup_printf ("%.1f", r->fwd_gbs) : g_strdup ("-");
-      g_print ("%6u  %-25s %8.3f %11s %8.2f %10.2e %9s %8s  %s", r->n,
-               ks_bench_method_to_string (r->method), r->wall_ms, device_ms, r->ratio, r->residual,
+      /* No ratio where the reference could not run this size. */
+      ratio = r->ratio > 0 ? g_strdup_printf ("%.2f", r->ratio) : g_strdup ("-");
+      g_print ("%6u  %-25s %8.3f %11s %8s %10.2e %9s %8s  %s", r->n,
+               ks_bench_method_to_string (r->method), r->wall_ms, device_ms, ratio, r->residual,
                fwd_gbs, fraction, r->device ? r->device : "");
       if (r->method == KS_BENCH_CUDA_GRAPH)
         g_print ("; capture %.3f ms once", r->capture_ms);
@@ -58,12 +62,18 @@ print_gauss_table (GPtrArray *rows)
            "device ms: median of a separate timed pass: the kernels' event times summed (events cost\n"
            "~1-2 us a launch on CUDA, so a stream's sum can exceed its untimed wall time); the graph's\n"
            "replay, launch to completion; cuSOLVER's getrf + getrs; LAPACK runs on the host: -.\n"
-           "ratio: wall ms / cuSOLVER's (LAPACK's where there is no CUDA device).\n"
            "of BW: the update kernel gauss_fwd's bytes (each updated element read and written once) / its\n"
            "device time, against the device's triad bandwidth measured in this run.\n"
            "kernels, CUDA (graph): the same solver as kernels, CUDA, its launches recorded once into a CUDA\n"
            "graph (capture = capture + instantiate + upload, in the warm-up, not in the times) and\n"
            "replayed with one call: per-kernel times, and so fwd GB/s, are unknown inside a graph.\n");
+  /* One reference for the run (cuSOLVER where it can run, else LAPACK),
+   * so ratios of different sizes compare. */
+  if (reference >= 0)
+    g_print ("ratio: wall ms / the wall ms of %s at the same n (cuSOLVER where it can run, else LAPACK).\n",
+             ks_bench_method_to_string (reference));
+  else
+    g_print ("ratio: none (neither cuSOLVER nor LAPACK can run here).\n");
   return failed;
 }
 

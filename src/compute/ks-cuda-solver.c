@@ -76,6 +76,17 @@ load_cusolver_locked (GError **error)
   return TRUE;
 }
 
+gboolean
+ks_cuda_dense_available (GError **error)
+{
+  gboolean ok;
+
+  G_LOCK (cusolver);
+  ok = load_cusolver_locked (error);
+  G_UNLOCK (cusolver);
+  return ok;
+}
+
 static gboolean
 check (cudaError_t  status,
        const char  *what,

@@ -61,6 +61,10 @@ gboolean    ks_cuda_dense_solve      (KsDevice     *device,
                                       double       *device_ms,
                                       double       *wall_ms,
                                       GError      **error);
+/* Whether cuSOLVER can be opened (KS_COMPUTE_ERROR_UNSUPPORTED naming the
+ * missing library if not), without a device or a solve: so a benchmark can
+ * list it as skipped up front. */
+gboolean    ks_cuda_dense_available  (GError      **error);
 /* Frees what ks_cuda_dense_solve() keeps on the device (the handle stays). */
 void        ks_cuda_dense_release    (void);
 

@@ -120,6 +120,15 @@ method_prepare (Method            *m,
 #endif
   if (!(m->device = find_device (list, m->method, &m->skipped)))
     return;
+#ifdef KS_HAVE_CUDA
+  /* A CUDA driver without the toolkit's cuSOLVER: skipped, with the
+   * library it looked for, not a failure at the first solve. */
+  if (m->method == KS_BENCH_CUSOLVER && !ks_cuda_dense_available (&error))
+    {
+      m->skipped = g_strdup (error->message);
+      return;
+    }
+#endif
   if (!is_kernel_method (m->method))
     return;
   /* One solver for both CUDA rows: two would keep two copies of the matrix
@@ -314,8 +323,17 @@ measure (Method               *m,
         ks_gauss_solver_set_timing (m->solver, timed_pass || !two_passes);
       if (!solve_once (m, sys, spec->precision, x, &once, &error))
         {
-          row->skipped = g_strdup_printf ("failed: %s", error->message);
-          row->failed = TRUE;
+          /* What this method cannot do at this size (n > 65535 on CUDA, a
+           * matrix larger than the device's memory) is skipped with the
+           * reason; anything else (a lost device, a singular matrix) failed. */
+          if (g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED)
+              || g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY))
+            row->skipped = g_strdup (error->message);
+          else
+            {
+              row->skipped = g_strdup_printf ("failed: %s", error->message);
+              row->failed = TRUE;
+            }
           break;
         }
       /* The graph is recorded by the first solve, warm-up or not. */
@@ -336,12 +354,12 @@ measure (Method               *m,
    * is an OpenMP loop, whose threads spin on after it and fought OpenBLAS's
    * for the cores when it ran between timed solves (LAPACK at n = 100 read
    * 8.4 ms instead of 0.05 on two cores). */
-  if (!row->failed)
+  if (!row->skipped)
     row->residual = ks_linear_system_residual (sys, x);
   if (two_passes)
     ks_gauss_solver_set_timing (m->solver, TRUE);
   method_release (m);
-  if (row->failed)
+  if (row->skipped)
     return;
   row->wall_ms = ks_bench_median (wall, reps);
   row->device_ms = ks_bench_median (dev, reps);
@@ -354,16 +372,31 @@ measure (Method               *m,
     }
 }
 
-/* Ratios against cuSOLVER where it ran, else against LAPACK. */
-static void
-fill_ratios (KsBenchRow **rows)
+/* One reference for the whole run, chosen before anything is measured:
+ * cuSOLVER where it can run, else LAPACK.  A size the reference could not
+ * do has no ratios, rather than ratios against something else. */
+static int
+choose_reference (const Method *methods)
 {
-  const KsBenchRow *ref = !rows[KS_BENCH_CUSOLVER]->skipped ? rows[KS_BENCH_CUSOLVER]
-                        : !rows[KS_BENCH_LAPACK]->skipped ? rows[KS_BENCH_LAPACK] : NULL;
+  if (methods[KS_BENCH_CUSOLVER].device && !methods[KS_BENCH_CUSOLVER].skipped)
+    return KS_BENCH_CUSOLVER;
+  if (!methods[KS_BENCH_LAPACK].skipped)
+    return KS_BENCH_LAPACK;
+  return -1;
+}
+
+static void
+fill_ratios (KsBenchRow **rows,
+             int          reference)
+{
+  const KsBenchRow *ref = reference >= 0 && !rows[reference]->skipped ? rows[reference] : NULL;
 
   for (guint i = 0; i < KS_BENCH_N_METHODS; i++)
-    if (ref && !rows[i]->skipped && ref->wall_ms > 0)
-      rows[i]->ratio = rows[i]->wall_ms / ref->wall_ms;
+    {
+      rows[i]->reference = reference;
+      if (ref && !rows[i]->skipped && ref->wall_ms > 0)
+        rows[i]->ratio = rows[i]->wall_ms / ref->wall_ms;
+    }
 }
 
 GPtrArray *
@@ -380,11 +413,14 @@ ks_bench_gauss (KsDeviceList      *list,
   g_return_val_if_fail (KS_IS_DEVICE_LIST (list), NULL);
   g_return_val_if_fail (sizes != NULL && spec != NULL, NULL);
 
+  int reference;
+
   for (guint i = 0; i < KS_BENCH_N_METHODS; i++)
     {
       methods[i].method = i;
       method_prepare (&methods[i], &methods[KS_BENCH_CUDA], list, spec);
     }
+  reference = choose_reference (methods);
 
   for (guint s = 0; s < n_sizes && ok; s++)
     {
@@ -412,7 +448,7 @@ ks_bench_gauss (KsDeviceList      *list,
           size_rows[i] = row;
           g_ptr_array_add (rows, row);
         }
-      fill_ratios (size_rows);
+      fill_ratios (size_rows, reference);
     }
 
   for (guint i = 0; i < KS_BENCH_N_METHODS; i++)
@@ -426,7 +462,7 @@ ks_bench_write_csv (GPtrArray   *rows,
                     GError     **error)
 {
   g_autoptr(GString) s = g_string_new ("n,method,device,wall_ms,device_ms,ratio,residual,fwd_ms,fwd_gbs,"
-                                       "bandwidth_gbs,fraction,fwd_local0,fwd_local1,capture_ms,skipped\n");
+                                       "bandwidth_gbs,fraction,fwd_local0,fwd_local1,capture_ms,skipped,ratio_to\n");
 
   for (guint i = 0; i < rows->len; i++)
     {
@@ -437,10 +473,11 @@ ks_bench_write_csv (GPtrArray   *rows,
       /* Quotes in free text would break the quoting. */
       g_strdelimit (device, "\"", '\'');
       g_strdelimit (skipped, "\"\n", '\'');
-      g_string_append_printf (s, "%u,\"%s\",\"%s\",%.6g,%.6g,%.6g,%.3e,%.6g,%.6g,%.6g,%.4f,%u,%u,%.6g,\"%s\"\n",
+      g_string_append_printf (s, "%u,\"%s\",\"%s\",%.6g,%.6g,%.6g,%.3e,%.6g,%.6g,%.6g,%.4f,%u,%u,%.6g,\"%s\",\"%s\"\n",
                               r->n, ks_bench_method_to_string (r->method), device, r->wall_ms, r->device_ms,
                               r->ratio, r->residual, r->fwd_ms, r->fwd_gbs, r->bandwidth_gbs, r->fraction,
-                              r->fwd_local[0], r->fwd_local[1], r->capture_ms, skipped);
+                              r->fwd_local[0], r->fwd_local[1], r->capture_ms, skipped,
+                              r->reference >= 0 && r->ratio > 0 ? ks_bench_method_to_string (r->reference) : "");
     }
   /* The C locale's decimal point, whatever the user's. */
   return g_file_set_contents (path, s->str, s->len, error);
@@ -504,6 +541,11 @@ ks_bench_write_json (GPtrArray         *rows,
           else
             NUM ("device_ms", r->device_ms);
           NUM ("ratio", r->ratio);
+          json_builder_set_member_name (b, "ratio_to");
+          if (r->reference >= 0 && r->ratio > 0)
+            json_builder_add_string_value (b, ks_bench_method_to_string (r->reference));
+          else
+            json_builder_add_null_value (b);
           NUM ("residual", r->residual);
           NUM ("fwd_ms", r->fwd_ms);
           NUM ("fwd_gbs", r->fwd_gbs);

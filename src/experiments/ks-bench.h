@@ -35,8 +35,11 @@ typedef struct {
                            * pass; 0 on the host (none); the graph's: one replay, launch
                            * to completion */
   double  capture_ms;     /* graph: recording + instantiating it, once (in the warm-up) */
-  double  ratio;          /* wall_ms / the reference's wall_ms (cuSOLVER, else LAPACK) */
-  double  residual;       /* ||Ax-b|| / ||b||, worst of the repetitions */
+  double  ratio;          /* wall_ms / the reference's wall_ms; 0 when the reference did
+                           * not run at this size */
+  int     reference;      /* the run's reference, one for all sizes: KS_BENCH_CUSOLVER
+                           * where it can run, else KS_BENCH_LAPACK; -1 if neither */
+  double  residual;       /* ||Ax-b|| / ||b|| of the last solve */
   double  fwd_ms;         /* the update kernel gauss_fwd's device time; kernels only,
                            * and not in a graph, whose kernels are not timed one by one */
   double  fwd_gbs;        /* bytes it moved / fwd_ms */
