@@ -19,7 +19,9 @@
 
 typedef struct {
   cl_context       context;
-  cl_command_queue queue;
+  cl_command_queue queue;          /* profiling on: timed launches */
+  cl_command_queue queue_untimed;  /* profiling off, made on first use */
+  cl_command_queue last;           /* the queue of the last command */
   guint            launches;
   guint            fail_after;  /* test hook: simulate losing the device */
 } KsOpenclRuntime;
@@ -282,6 +284,8 @@ ocl_runtime_free (KsRuntime *rt)
     return;
   if (o->queue)
     clReleaseCommandQueue (o->queue);
+  if (o->queue_untimed)
+    clReleaseCommandQueue (o->queue_untimed);
   if (o->context)
     clReleaseContext (o->context);
   g_free (o);
@@ -424,6 +428,37 @@ ocl_buffer_free (KsBuffer *buffer)
   clReleaseMemObject (buffer->handle);
 }
 
+/* Untimed solves go to a queue without profiling: a driver may time every
+ * command of a profiling queue whether or not anyone asks for its event,
+ * and the untimed wall time must not carry that (CUDA's untimed launches
+ * record nothing either).  The two queues are not ordered with respect to
+ * each other, so switching waits for the other one to drain. */
+static cl_command_queue
+ocl_queue (KsRuntime *rt)
+{
+  KsOpenclRuntime *o = ocl (rt);
+  cl_command_queue want = o->queue;
+
+  if (rt->untimed)
+    {
+      if (o->queue_untimed == NULL)
+        {
+          cl_int status = CL_SUCCESS;
+          cl_device_id device = ks_device_get_backend_handle (rt->device);
+
+          o->queue_untimed = clCreateCommandQueue (o->context, device, 0, &status);
+          if (status != CL_SUCCESS)
+            o->queue_untimed = NULL;   /* then the profiling queue serves */
+        }
+      if (o->queue_untimed != NULL)
+        want = o->queue_untimed;
+    }
+  if (o->last != NULL && o->last != want)
+    clFinish (o->last);
+  o->last = want;
+  return want;
+}
+
 /* Buffers are allocated lazily by most drivers: the first transfer is where
  * a too-large problem really fails, so name memory in the message. */
 static gboolean
@@ -434,7 +469,7 @@ ocl_write (KsRuntime  *rt,
            const void *src,
            GError    **error)
 {
-  return check_cl (clEnqueueWriteBuffer (ocl (rt)->queue, buffer->handle, CL_TRUE,
+  return check_cl (clEnqueueWriteBuffer (ocl_queue (rt), buffer->handle, CL_TRUE,
                                          offset, size, src, 0, NULL, NULL),
                    "Copying data to the device", error);
 }
@@ -447,7 +482,7 @@ ocl_read (KsRuntime *rt,
           void      *dst,
           GError   **error)
 {
-  return check_cl (clEnqueueReadBuffer (ocl (rt)->queue, buffer->handle, CL_TRUE,
+  return check_cl (clEnqueueReadBuffer (ocl_queue (rt), buffer->handle, CL_TRUE,
                                         offset, size, dst, 0, NULL, NULL),
                    "Copying results from the device", error);
 }
@@ -477,7 +512,7 @@ ocl_launch (KsRuntime   *rt,
     status = CL_DEVICE_NOT_AVAILABLE;
   else
     /* Untimed: no event object at all, so its cost stays out of the wall time. */
-    status = clEnqueueNDRangeKernel (o->queue, kernel->handle, dims, NULL, g,
+    status = clEnqueueNDRangeKernel (ocl_queue (rt), kernel->handle, dims, NULL, g,
                                      local ? l : NULL, 0, NULL, rt->untimed ? NULL : &event);
   if (status != CL_SUCCESS)
     {
@@ -492,7 +527,12 @@ static gboolean
 ocl_finish (KsRuntime *rt,
             GError   **error)
 {
-  return check_cl (clFinish (ocl (rt)->queue), "Waiting for the device", error);
+  KsOpenclRuntime *o = ocl (rt);
+
+  /* Both queues: whichever the last commands went to. */
+  if (o->queue_untimed != NULL && !check_cl (clFinish (o->queue_untimed), "Waiting for the device", error))
+    return FALSE;
+  return check_cl (clFinish (o->queue), "Waiting for the device", error);
 }
 
 static gboolean
