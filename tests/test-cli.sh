@@ -170,7 +170,7 @@ run "$CLI" devices --help
 help_mentions "devices --help" --json --cores-per-cu --device
 run "$CLI" solve gauss --help
 help_mentions "solve gauss --help" --n --matrix --rhs --out --json \
-  --device --precision --range --local --wg --cores-per-cu --kernel-dir --graph
+  --device --precision --range --local --wg --cores-per-cu --kernel-dir --graph --kernel-times
 run "$CLI" run gauss-size --help
 help_mentions "run gauss-size --help" --from --to --sizes --reps --warmup --csv --json --plot \
   --device --precision --range --local --wg --graph
@@ -347,6 +347,8 @@ if [ "$RC" -eq 1 ]; then
 fi
 run "$CLI" solve gauss -n 40 -d host --graph
 expect_fail "solve --graph on the host: fails, says why" 1 "CUDA Graphs need a CUDA device"
+run "$CLI" solve gauss -n 40 -d "$OCL" --kernel-times
+expect_fail "solve --kernel-times without --graph: a usage error that says why" 2 "it needs --graph"
 run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22 --reps 1 --warmup 0 --graph --csv g.csv
 expect_fail "run gauss-size --graph on $OCL: fails, OpenCL has no graphs" 1 "OpenCL has no graphs"
 if [ "$RC" -eq 1 ]; then

@@ -427,6 +427,63 @@ test_graph_reuse (void)
 }
 
 /* The pivot check reads the info buffer after the replay. */
+/* A graph recorded with an event pair around each launch gives each
+ * kernel's time from a replay: all four kernels timed, their sum within the
+ * replay's own time, the same x as the plain graph; switching it off
+ * records the plain graph again, whose kernel times are unknown (0). */
+static void
+test_graph_kernel_times (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  g_autoptr(KsLinearSystem) sys = NULL;
+  g_autofree double *x0 = NULL;
+  g_autofree double *x = NULL;
+  const KsGaussParams graph = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0, KS_LAUNCH_GRAPH };
+  KsGaussResult plain, r;
+  const guint n = 400;
+  double sum = 0;
+
+  if (skip_without_gpu ())
+    return;
+  solver = ks_gauss_solver_new (cuda_device (), KS_PRECISION_FLOAT, &error);
+  g_assert_no_error (error);
+  sys = ks_linear_system_new_random (n, 9, NULL);
+  x0 = g_new0 (double, n);
+  x = g_new0 (double, n);
+
+  g_assert_true (ks_gauss_solver_solve (solver, sys, &graph, NULL, x0, &plain, &error));
+  g_assert_no_error (error);
+  for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+    g_assert_cmpfloat (plain.kernel_ms[k], ==, 0.0);
+
+  ks_gauss_solver_set_graph_kernel_timing (solver, TRUE);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_assert_true (ks_gauss_solver_solve (solver, sys, &graph, NULL, x, &r, &error));
+      g_assert_no_error (error);
+      /* The first records anew (the plain graph has no event nodes). */
+      g_assert_cmpint (r.graph_replay, ==, i > 0);
+      g_assert_cmpmem (x, n * sizeof (double), x0, n * sizeof (double));
+    }
+  for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+    {
+      g_assert_cmpfloat (r.kernel_ms[k], >, 0.0);
+      sum += r.kernel_ms[k];
+    }
+  g_test_message ("n = %u graph with event nodes: kernels %.3f ms of a %.3f ms replay (fwd %.3f ms)",
+                  n, sum, r.kernels_total_ms, r.kernel_ms[KS_GAUSS_FWD]);
+  g_assert_cmpfloat (sum, <=, r.kernels_total_ms * 1.001);
+  g_assert_cmpuint (r.launches, ==, plain.launches);
+
+  ks_gauss_solver_set_graph_kernel_timing (solver, FALSE);
+  g_assert_true (ks_gauss_solver_solve (solver, sys, &graph, NULL, x, &r, &error));
+  g_assert_no_error (error);
+  g_assert_false (r.graph_replay);
+  for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+    g_assert_cmpfloat (r.kernel_ms[k], ==, 0.0);
+}
+
 static void
 test_graph_pivot (void)
 {
@@ -602,6 +659,7 @@ main (int    argc,
   }
   g_test_add_func ("/cuda/graph-reuse", test_graph_reuse);
   g_test_add_func ("/cuda/graph-pivot", test_graph_pivot);
+  g_test_add_func ("/cuda/graph-kernel-times", test_graph_kernel_times);
   g_test_add_func ("/cuda/cusolver", test_cusolver);
   g_test_add_func ("/cuda/cusolver-float", test_cusolver_float);
   g_test_add_func ("/cuda/cusolver-singular", test_cusolver_singular);

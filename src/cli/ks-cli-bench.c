@@ -43,8 +43,7 @@ print_gauss_table (GPtrArray *rows)
           continue;
         }
       fraction = r->fraction > 0 ? g_strdup_printf ("%7.1f%%", 100.0 * r->fraction) : g_strdup ("-");
-      /* The host has no device time; a graph has no per-kernel time, so no
-       * update-kernel bandwidth. */
+      /* The host has no device time. */
       device_ms = r->method == KS_BENCH_LAPACK ? g_strdup ("-") : g_strdup_printf ("%.3f", r->device_ms);
       fwd_gbs = r->fwd_gbs > 0 ? g_strdup_printf ("%.1f", r->fwd_gbs) : g_strdup ("-");
       /* No ratio where the reference could not run this size. */
@@ -63,10 +62,15 @@ print_gauss_table (GPtrArray *rows)
            "~1-2 us a launch on CUDA, so a stream's sum can exceed its untimed wall time); the graph's\n"
            "replay, launch to completion; cuSOLVER's getrf + getrs; LAPACK runs on the host: -.\n"
            "of BW: the update kernel gauss_fwd's bytes (each updated element read and written once) / its\n"
-           "device time, against the device's triad bandwidth measured in this run.\n"
+           "device time, against the device's triad bandwidth measured in this run. In a stream each\n"
+           "launch's event pair is recorded by the host, so where the host launches slower than the GPU\n"
+           "runs (small n) the pair also holds the launch gap: the stream rows' figure is a lower bound.\n"
            "kernels, CUDA (graph): the same solver as kernels, CUDA, its launches recorded once into a CUDA\n"
            "graph (capture = capture + instantiate + upload, in the warm-up, not in the times) and\n"
-           "replayed with one call: per-kernel times, and so fwd GB/s, are unknown inside a graph.\n");
+           "replayed with one call. Its fwd GB/s comes from a second graph with an event pair around\n"
+           "each launch as graph nodes (not used for its times): no host between the kernels, but each\n"
+           "pair still holds the device's own launch latency (a one-thread kernel reads ~3.5 us on an\n"
+           "H200), so at small n both rows' figures are lower bounds.\n");
   /* One reference for the run (cuSOLVER where it can run, else LAPACK),
    * so ratios of different sizes compare. */
   if (reference >= 0)

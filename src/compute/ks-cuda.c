@@ -552,7 +552,11 @@ cuda_launch (KsRuntime   *rt,
   KsCudaRuntime *c = cu (rt);
   KsCudaKernel *k = kernel->handle;
   KsCudaTimer *t = NULL;
-  gboolean timed = !rt->untimed && !rt->capturing;
+  /* In a capture with graph kernel timing the pair becomes two event
+   * record nodes of the graph (external, so a replay records them). */
+  gboolean in_graph = rt->capturing && rt->graph_kernel_timing;
+  gboolean timed = (!rt->untimed && !rt->capturing) || in_graph;
+  const unsigned flags = in_graph ? cudaEventRecordExternal : cudaEventRecordDefault;
   dim3 grid, block;
   cudaError_t status;
 
@@ -563,7 +567,7 @@ cuda_launch (KsRuntime   *rt,
   if (timed && !(t = timer_take (c, error)))
     return FALSE;
   if (t)
-    cudaEventRecord (t->start, c->stream);
+    cudaEventRecordWithFlags (t->start, c->stream, flags);
 
   if (c->fail_after && ++c->launches > c->fail_after)
     status = cudaErrorDevicesUnavailable;
@@ -579,7 +583,7 @@ cuda_launch (KsRuntime   *rt,
       return check_cuda (status, what, error);
     }
   if (t)
-    cudaEventRecord (t->end, c->stream);
+    cudaEventRecordWithFlags (t->end, c->stream, flags);
   *out_event = t;
   return TRUE;
 }

@@ -22,7 +22,10 @@ typedef struct {
                                const void *src, GError **error);
   gboolean (*read)            (KsRuntime *rt, KsBuffer *buffer, gsize offset, gsize size,
                                void *dst, GError **error);
-  /* Returns a backend event (may be NULL) that event_elapsed_ns can read later. */
+  /* Returns a backend event (may be NULL) that event_elapsed_ns can read
+   * later: when timing is on and no capture runs, or while capturing with
+   * graph_kernel_timing (then the event pair is recorded as graph nodes,
+   * re-recorded by every replay). */
   gboolean (*launch)          (KsRuntime *rt, KsKernel *kernel, guint dims, const gsize *global,
                                const gsize *local, gpointer *out_event, GError **error);
   gboolean (*finish)          (KsRuntime *rt, GError **error);
@@ -51,6 +54,11 @@ struct _KsRuntime {
   GArray                *pending;   /* of KsPendingEvent */
   gboolean               untimed;   /* launches record no events (ks_runtime_set_timing) */
   gboolean               capturing; /* between capture_begin and capture_end */
+  /* Captures record an event pair around each launch, as nodes of the
+   * graph (ks_runtime_set_graph_kernel_timing); the pairs are collected in
+   * capture_events while recording and belong to the graph after. */
+  gboolean               graph_kernel_timing;
+  GArray                *capture_events;   /* of KsPendingEvent */
 };
 
 struct _KsProgram {

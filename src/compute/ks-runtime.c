@@ -45,6 +45,15 @@ ks_runtime_new (KsDevice  *device,
   return NULL;
 }
 
+static void
+free_events (KsRuntime *rt,
+             GArray    *events)
+{
+  for (guint i = 0; i < events->len; i++)
+    rt->vtable->event_free (g_array_index (events, KsPendingEvent, i).event);
+  g_array_set_size (events, 0);
+}
+
 void
 ks_runtime_free (KsRuntime *rt)
 {
@@ -52,6 +61,11 @@ ks_runtime_free (KsRuntime *rt)
     return;
   ks_runtime_discard_timings (rt);
   g_array_unref (rt->pending);
+  if (rt->capture_events)
+    {
+      free_events (rt, rt->capture_events);
+      g_array_unref (rt->capture_events);
+    }
   if (rt->vtable)
     rt->vtable->runtime_free (rt);
   g_object_unref (rt->device);
@@ -370,7 +384,12 @@ ks_runtime_launch (KsRuntime   *rt,
   if (!rt->vtable->launch (rt, kernel, dims, global, local, &event, error))
     return FALSE;
 
-  if (event != NULL && (rt->untimed || rt->capturing))
+  if (event != NULL && rt->capturing && rt->graph_kernel_timing)
+    {
+      KsPendingEvent pe = { kernel, event };
+      g_array_append_val (rt->capture_events, pe);
+    }
+  else if (event != NULL && (rt->untimed || rt->capturing))
     rt->vtable->event_free (event);
   else if (event != NULL)
     {
@@ -441,10 +460,19 @@ ks_runtime_set_timing (KsRuntime *rt,
   rt->untimed = !timing;
 }
 
+void
+ks_runtime_set_graph_kernel_timing (KsRuntime *rt,
+                                    gboolean   timing)
+{
+  g_return_if_fail (rt != NULL);
+  rt->graph_kernel_timing = timing;
+}
+
 struct _KsGraph {
   KsRuntime *rt;
   gpointer   handle;
-  gpointer   event;   /* of the last timed replay, until collected */
+  gpointer   event;          /* of the last timed replay, until collected */
+  GArray    *kernel_events;  /* of KsPendingEvent: graph nodes; NULL without */
 };
 
 static gboolean
@@ -469,6 +497,9 @@ ks_runtime_capture_begin (KsRuntime  *rt,
   if (!graph_supported (rt, error) || !rt->vtable->capture_begin (rt, error))
     return FALSE;
   rt->capturing = TRUE;
+  if (rt->capture_events == NULL)
+    rt->capture_events = g_array_new (FALSE, FALSE, sizeof (KsPendingEvent));
+  free_events (rt, rt->capture_events);
   return TRUE;
 }
 
@@ -484,10 +515,18 @@ ks_runtime_capture_end (KsRuntime  *rt,
 
   rt->capturing = FALSE;
   if (!(handle = rt->vtable->capture_end (rt, error)))
-    return NULL;
+    {
+      free_events (rt, rt->capture_events);
+      return NULL;
+    }
   graph = g_new0 (KsGraph, 1);
   graph->rt = rt;
   graph->handle = handle;
+  if (rt->capture_events->len > 0)
+    {
+      graph->kernel_events = g_steal_pointer (&rt->capture_events);
+      rt->capture_events = g_array_new (FALSE, FALSE, sizeof (KsPendingEvent));
+    }
   return graph;
 }
 
@@ -499,6 +538,7 @@ ks_runtime_capture_abort (KsRuntime *rt)
 
   rt->capturing = FALSE;
   rt->vtable->capture_abort (rt);
+  free_events (rt, rt->capture_events);
 }
 
 gboolean
@@ -541,7 +581,24 @@ ks_graph_collect_time (KsGraph  *graph,
   ok = ks_runtime_finish (graph->rt, error) &&
        graph->rt->vtable->event_elapsed_ns (graph->rt, graph->event, out_ns, error);
   graph_drop_event (graph);
+  /* The event nodes were re-recorded by this replay: each launch's time. */
+  for (guint i = 0; ok && graph->kernel_events && i < graph->kernel_events->len; i++)
+    {
+      KsPendingEvent *pe = &g_array_index (graph->kernel_events, KsPendingEvent, i);
+      guint64 ns = 0;
+
+      ok = graph->rt->vtable->event_elapsed_ns (graph->rt, pe->event, &ns, error);
+      pe->kernel->time_ns += ns;
+      pe->kernel->launches++;
+    }
   return ok;
+}
+
+gboolean
+ks_graph_has_kernel_times (KsGraph *graph)
+{
+  g_return_val_if_fail (graph != NULL, FALSE);
+  return graph->kernel_events != NULL;
 }
 
 void
@@ -550,6 +607,12 @@ ks_graph_free (KsGraph *graph)
   if (graph == NULL)
     return;
   graph_drop_event (graph);
+  /* The graph's event nodes go with it, before their events. */
   graph->rt->vtable->graph_free (graph->handle);
+  if (graph->kernel_events)
+    {
+      free_events (graph->rt, graph->kernel_events);
+      g_array_unref (graph->kernel_events);
+    }
   g_free (graph);
 }

@@ -109,6 +109,16 @@ void        ks_runtime_discard_timings       (KsRuntime   *rt);
 void        ks_runtime_set_timing            (KsRuntime   *rt,
                                               gboolean     timing);
 
+/* TRUE: captures record an event pair around each launch as nodes of the
+ * graph, so a timed replay also gives each kernel's device time, with no
+ * host between the kernels (a stream launched one by one is timed with the
+ * launch gap inside each pair whenever the host is slower than the GPU).
+ * The event nodes cost the replay some time: a graph recorded this way is
+ * for per-kernel figures, not for the replay's own time.  FALSE by default;
+ * it applies to captures that begin after the call. */
+void        ks_runtime_set_graph_kernel_timing (KsRuntime *rt,
+                                                gboolean   timing);
+
 /* Graph mode: between capture_begin and capture_end the launches are
  * recorded, not run (untimed); the graph replays all of them with one call,
  * the same kernels with the arguments they had when recorded.  CUDA Graphs
@@ -124,16 +134,20 @@ void        ks_runtime_capture_abort         (KsRuntime   *rt);
 /* Enqueues one replay; ks_runtime_finish() waits for it. */
 gboolean    ks_graph_launch                  (KsGraph     *graph,
                                               GError     **error);
-/* The same between two device events: per-kernel times do not exist inside
- * a graph, so the replay is timed as a whole, from the moment the device
- * starts it to its last kernel's end.  After the replay has finished
- * (ks_runtime_finish() or a blocking read), ks_graph_collect_time() gives
- * that time and forgets the events. */
+/* The same between two device events: the replay is timed as a whole, from
+ * the moment the device starts it to its last kernel's end.  After the
+ * replay has finished (ks_runtime_finish() or a blocking read),
+ * ks_graph_collect_time() gives that time and forgets the events; for a
+ * graph recorded with graph kernel timing it also adds each recorded
+ * launch's time to its kernel (ks_kernel_get_time_ns), as
+ * ks_runtime_collect_timings() does for a stream. */
 gboolean    ks_graph_launch_timed            (KsGraph     *graph,
                                               GError     **error);
 gboolean    ks_graph_collect_time            (KsGraph     *graph,
                                               guint64     *out_ns,
                                               GError     **error);
+/* Whether the graph was recorded with an event pair around each launch. */
+gboolean    ks_graph_has_kernel_times        (KsGraph     *graph);
 void        ks_graph_free                    (KsGraph     *graph);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsRuntime, ks_runtime_free)

@@ -39,6 +39,7 @@ struct _KsGaussSolver
   KsKernel    *kernels[KS_GAUSS_N_KERNELS];
   guint        enqueued;   /* launches enqueue_solve() issued: a graph's count */
   gboolean     untimed;    /* ks_gauss_solver_set_timing (FALSE) */
+  gboolean     graph_kernel_timing;  /* ks_gauss_solver_set_graph_kernel_timing */
 
   /* Kept across solves, so that a solve times no allocation and a recorded
    * graph, which holds their addresses, stays valid.  They hold systems of
@@ -55,6 +56,7 @@ struct _KsGaussSolver
   KsGaussParams graph_params;
   double       graph_tiny;
   guint        graph_launches;
+  gboolean     graph_kernel_times;   /* the graph has event pairs around its launches */
 };
 
 static const char *kernel_names[KS_GAUSS_N_KERNELS] = {
@@ -206,6 +208,14 @@ ks_gauss_solver_set_timing (KsGaussSolver *self,
   self->untimed = !timing;
   if (self->rt)
     ks_runtime_set_timing (self->rt, timing);
+}
+
+void
+ks_gauss_solver_set_graph_kernel_timing (KsGaussSolver *self,
+                                         gboolean       timing)
+{
+  g_return_if_fail (self != NULL);
+  self->graph_kernel_timing = timing;
 }
 
 static void
@@ -589,6 +599,7 @@ graph_matches (KsGaussSolver       *self,
                double               tiny)
 {
   return self->graph != NULL && self->graph_n == n && self->graph_tiny == tiny &&
+         self->graph_kernel_times == self->graph_kernel_timing &&
          self->graph_params.range == params->range && self->graph_params.local == params->local &&
          (params->local == KS_LOCAL_DRIVER || self->graph_params.wg == params->wg);
 }
@@ -605,6 +616,7 @@ capture_graph (KsGaussSolver       *self,
 {
   g_clear_pointer (&self->graph, ks_graph_free);
 
+  ks_runtime_set_graph_kernel_timing (self->rt, self->graph_kernel_timing);
   if (!ks_runtime_capture_begin (self->rt, error))
     return FALSE;
   if (!enqueue_solve (self, params, (int) n, self->a, self->m, self->x, self->info, tiny,
@@ -620,6 +632,7 @@ capture_graph (KsGaussSolver       *self,
   self->graph_params = *params;
   self->graph_tiny = tiny;
   self->graph_launches = self->enqueued;
+  self->graph_kernel_times = ks_graph_has_kernel_times (self->graph);
   return TRUE;
 }
 
@@ -719,6 +732,10 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
         }
       result->kernels_total_ms = ns / 1e6;
       result->launches = self->graph_launches;
+      /* Recorded with event pairs: each kernel's time from this replay. */
+      if (!self->untimed && self->graph_kernel_times)
+        for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
+          result->kernel_ms[i] = ks_kernel_get_time_ns (self->kernels[i]) / 1e6;
     }
   else
     {

@@ -81,10 +81,14 @@ typedef struct {
    * cost (one pair per launch in a stream) unless the solver is untimed
    * (ks_gauss_solver_set_timing). */
   double  wall_ms;
-  /* Device time summed over launches (events).  Under GRAPH the kernels
-   * inside the graph cannot be timed one by one: these stay 0, meaning
-   * unknown, and kernels_total_ms is the replay's launch-to-completion time
-   * (events around the graph launch).  All 0 on an untimed solver. */
+  /* Device time summed over launches (events).  Under GRAPH
+   * kernels_total_ms is the replay's launch-to-completion time (events
+   * around the graph launch), and kernel_ms stays 0 (unknown) unless the
+   * graph was recorded with an event pair around each launch
+   * (ks_gauss_solver_set_graph_kernel_timing): then kernel_ms holds each
+   * kernel's time from those, with no host gap between the launches, and
+   * the replay itself is slower by the event nodes.  All 0 on an untimed
+   * solver. */
   double  kernel_ms[KS_GAUSS_N_KERNELS];
   double  kernels_total_ms;
   guint   launches;                       /* under GRAPH: the launches recorded in the graph */
@@ -131,6 +135,12 @@ gsize          ks_gauss_solver_get_max_work_group_size (KsGaussSolver *solver);
  * kernel_ms and kernels_total_ms are then 0 (unknown).  TRUE by default. */
 void           ks_gauss_solver_set_timing (KsGaussSolver *solver,
                                            gboolean       timing);
+/* TRUE: graphs are recorded with an event pair around each launch, so a
+ * timed replay gives kernel_ms too (see KsGaussResult); a graph recorded
+ * the other way is recorded again.  FALSE by default: the event nodes
+ * slow the replay, whose own time is the figure graph mode is for. */
+void           ks_gauss_solver_set_graph_kernel_timing (KsGaussSolver *solver,
+                                                        gboolean       timing);
 /* Frees the device buffers kept across solves (and the recorded graph,
  * which holds their addresses); the next solve allocates them again.  For
  * callers that run several solvers on one device one after the other. */
