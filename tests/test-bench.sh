@@ -46,7 +46,9 @@ PY
 check "JSON records the command" python3 -c '
 import json; d = json.load(open("b.json")); assert d["command"].startswith("kernelscope-cli bench gauss"); assert len(d["rows"]) == 12'
 check "bench bandwidth measures the PoCL device" bash -c "'$CLI' bench bandwidth --mib 8 --reps 2 | grep -E 'opencl:0:0 +[0-9.]+ +[0-9.]+'"
-check "bench launch reports launches and a residual" bash -c "'$CLI' bench launch -d opencl:0:0 --sizes 20 --reps 1 | grep -E 'opencl:0:0 +20 +78 '"
+check "bench launch reports launches and a small residual" bash -c "
+  '$CLI' bench launch -d opencl:0:0 --sizes 20 --reps 1 > bl.out &&
+  python3 -c 'import sys,re; row=[l.split() for l in open(\"bl.out\") if l.startswith(\"opencl:0:0 \")][0]; assert row[1]==\"20\" and row[2]==\"78\", row; assert 0 < float(row[-1]) < 1e-3, row'"
 check "LAPACK has no device time: '-', not 0.000" bash -c '
   grep -E "LAPACK getrf\+getrs \(host\) +[0-9.]+ +- +[0-9.]+ " out.1 && ! grep -E "LAPACK.* 0\.000 " out.1'
 check "the footnote says what wall and device ms are" bash -c '
