@@ -188,6 +188,20 @@ if expect_ok "devices"; then
     eval "grep -q -F '($OCL)' '$T/out' && grep -q -F '(host)' '$T/out' && grep -q -F 'predicted optimal work-group size' '$T/out'"
 fi
 
+# An NVIDIA OpenCL library that no ICD file names (libm stands in for it):
+# the note says why OpenCL cannot see the GPU and how to fix it.
+run env KERNELSCOPE_TEST_NVIDIA_OPENCL_LIB=libm.so.6 "$CLI" devices
+if expect_ok "devices with an unregistered NVIDIA OpenCL library"; then
+  check "devices: an unregistered NVIDIA OpenCL library is named, with the fix" \
+    "expected the note about nvidia.icd on stdout" \
+    eval "grep -q 'note: OpenCL: .*no ICD file names it.*/etc/OpenCL/vendors/nvidia.icd' '$T/out'"
+fi
+mkdir -p "$T/icd" && cp /etc/OpenCL/vendors/*.icd "$T/icd/" 2>/dev/null; echo libnvidia-opencl.so.1 > "$T/icd/nvidia.icd"
+check "devices: no such note where an ICD file names NVIDIA's library" "the note appeared though nvidia.icd exists" \
+  eval "! OCL_ICD_VENDORS='$T/icd' KERNELSCOPE_TEST_NVIDIA_OPENCL_LIB=libm.so.6 '$CLI' devices 2>/dev/null | grep -q 'nvidia.icd'"
+check "devices: no such note where there is no NVIDIA OpenCL library" "the note appeared without the library" \
+  eval "'$CLI' devices | grep -q 'note: OpenCL' && ! '$CLI' devices | grep -q 'nvidia.icd'"
+
 run "$CLI" devices --json
 if expect_ok "devices --json"; then
   py "devices --json: devices array with id, name, compute_units, preferred_multiple" '

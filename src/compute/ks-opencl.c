@@ -9,6 +9,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <CL/cl.h>
+#include <dlfcn.h>
 #include <string.h>
 
 /* From cl_ext.h (cl_nv_device_attribute_query); spelled out so we do not
@@ -221,6 +222,59 @@ make_device (cl_platform_id platform,
   return ks_device_new (&info, device, platform);
 }
 
+/* Whether an ICD file in the loader's folder (OCL_ICD_VENDORS when it is a
+ * folder, as ocl-icd reads it, else /etc/OpenCL/vendors) names NVIDIA's
+ * library. */
+static gboolean
+icd_names_nvidia (void)
+{
+  const char *env = g_getenv ("OCL_ICD_VENDORS");
+  const char *dir_path = env && g_file_test (env, G_FILE_TEST_IS_DIR) ? env : "/etc/OpenCL/vendors";
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *path = g_build_filename (dir_path, name, NULL);
+      g_autofree char *text = NULL;
+
+      if (g_str_has_suffix (name, ".icd") && g_file_get_contents (path, &text, NULL, NULL) &&
+          strstr (text, "nvidia") != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* NVIDIA's driver may be installed with its OpenCL library but without the
+ * ICD file that tells the loader about it (seen on a GPU server whose
+ * /etc/OpenCL/vendors held pocl.icd alone): CUDA then lists the GPU and
+ * OpenCL silently does not.  Say so, and how to fix it. */
+static char *
+unregistered_nvidia_note (GPtrArray *devices,
+                          guint      first)
+{
+  const char *lib = g_getenv ("KERNELSCOPE_TEST_NVIDIA_OPENCL_LIB");   /* test hook */
+  void *handle;
+
+  for (guint i = first; i < devices->len; i++)
+    {
+      const KsDeviceInfo *info = ks_device_get_info (g_ptr_array_index (devices, i));
+      if (info->vendor && strstr (info->vendor, "NVIDIA"))
+        return NULL;
+    }
+  if (lib == NULL || *lib == '\0')
+    lib = "libnvidia-opencl.so.1";
+  if (icd_names_nvidia ())
+    return NULL;   /* registered: its platform failed for another reason */
+  if (!(handle = dlopen (lib, RTLD_LAZY | RTLD_LOCAL)))
+    return NULL;
+  dlclose (handle);
+  return g_strdup_printf (_("NVIDIA's OpenCL library (%s) is installed, but no ICD file names it, so "
+                            "OpenCL cannot see the NVIDIA GPU: add /etc/OpenCL/vendors/nvidia.icd "
+                            "containing \"libnvidia-opencl.so.1\" (or point OCL_ICD_VENDORS at a folder "
+                            "with one)"), lib);
+}
+
 gboolean
 ks_opencl_enumerate (GPtrArray  *devices,
                      char      **out_note,
@@ -228,6 +282,8 @@ ks_opencl_enumerate (GPtrArray  *devices,
 {
   cl_uint n_platforms = 0;
   g_autofree cl_platform_id *platforms = NULL;
+  g_autofree char *nvidia = NULL;
+  const guint first = devices->len;
   cl_int status;
 
   g_return_val_if_fail (devices != NULL, FALSE);
@@ -235,8 +291,11 @@ ks_opencl_enumerate (GPtrArray  *devices,
   status = clGetPlatformIDs (0, NULL, &n_platforms);
   if (status == KS_CL_PLATFORM_NOT_FOUND_KHR || (status == CL_SUCCESS && n_platforms == 0))
     {
+      nvidia = unregistered_nvidia_note (devices, first);
       if (out_note)
-        *out_note = g_strdup (_("no OpenCL platform installed (install pocl-opencl-icd for the CPU device)"));
+        *out_note = nvidia
+          ? g_strdup_printf ("%s; %s", _("no OpenCL platform installed (install pocl-opencl-icd for the CPU device)"), nvidia)
+          : g_strdup (_("no OpenCL platform installed (install pocl-opencl-icd for the CPU device)"));
       return TRUE;
     }
   if (!check_cl (status, "clGetPlatformIDs", error))
@@ -262,8 +321,12 @@ ks_opencl_enumerate (GPtrArray  *devices,
         g_ptr_array_add (devices, make_device (platforms[p], ids[d], p, d));
     }
 
+  nvidia = unregistered_nvidia_note (devices, first);
   if (out_note)
-    *out_note = g_strdup_printf (_("%u OpenCL platform(s)"), n_platforms);
+    {
+      g_autofree char *count = g_strdup_printf (_("%u OpenCL platform(s)"), n_platforms);
+      *out_note = nvidia ? g_strdup_printf ("%s; %s", count, nvidia) : g_steal_pointer (&count);
+    }
   return TRUE;
 }
 
