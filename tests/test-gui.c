@@ -828,6 +828,166 @@ test_presenting (void)
 
 static gboolean running (void) { return ks_window_get_running (window); }
 
+static GtkWidget *
+child_of (gpointer    widget,
+          GType       type,
+          const char *name)
+{
+  GtkWidget *w = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
+  g_assert_nonnull (w);
+  return w;
+}
+
+static void
+type_text (const char *text)
+{
+  for (const char *c = text; *c; c++)
+    press_key (gdk_unicode_to_keyval ((guchar) *c), 0);
+}
+
+/* A number typed into a field and followed straight by Ctrl+R is the one
+ * the run uses: GTK only takes a spin button's text on Enter or when the
+ * focus leaves, and Ctrl+R does neither. */
+static void
+test_typed_value_then_run (void)
+{
+  KsSweepPage *page = sweep_page ("gauss-size");
+  GtkWidget *from = child_of (page, KS_TYPE_SWEEP_PAGE, "from_spin");
+  const KsResults *results;
+
+  if (pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) on this machine");
+      return;
+    }
+  ks_window_show_page (window, "gauss-size");
+  set_sizes (page, "20", "60", "1");
+  ks_sweep_page_set_param (page, "reps", "1");
+  ks_sweep_page_set_param (page, "local", "driver");
+  spin (200);
+  gtk_widget_grab_focus (from);
+  gtk_editable_select_region (GTK_EDITABLE (from), 0, -1);
+  type_text ("58");
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (from)), ==, "58");
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (wait_for (not_running, 120));
+  results = ks_page_get_results (KS_PAGE (page));
+  g_assert_nonnull (results);
+  g_assert_cmpuint (results->points->len, ==, 3);   /* 58, 59, 60 */
+  g_assert_cmpuint (((KsPoint *) g_ptr_array_index (results->points, 0))->n, ==, 58);
+
+  /* The single solve too. */
+  {
+    KsGaussSolvePage *solve = KS_GAUSS_SOLVE_PAGE (ks_window_get_page (window, "gauss-solve"));
+    GtkWidget *n = child_of (solve, KS_TYPE_GAUSS_SOLVE_PAGE, "n_spin");
+
+    ks_window_show_page (window, "gauss-solve");
+    ks_gauss_solve_page_set_size (solve, 300);
+    spin (200);
+    gtk_widget_grab_focus (n);
+    gtk_editable_select_region (GTK_EDITABLE (n), 0, -1);
+    type_text ("123");
+    press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+    g_assert_true (wait_for (not_running, 120));
+    g_assert_nonnull (ks_gauss_solve_page_get_result (solve));
+    g_assert_cmpuint (ks_gauss_solve_page_get_result (solve)->n, ==, 123);
+    ks_gauss_solve_page_set_size (solve, 300);
+  }
+  ks_window_show_page (window, "gauss-size");
+}
+
+static gboolean
+action_enabled (const char *name)
+{
+  return g_action_group_get_action_enabled (G_ACTION_GROUP (window), name);
+}
+
+static GtkWidget *
+find_in (GtkWidget  *widget,
+         GType       type,
+         const char *data_key)
+{
+  GtkWidget *found = NULL;
+
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type)
+      && (data_key == NULL || g_object_get_data (G_OBJECT (widget), data_key) != NULL))
+    return widget;
+  if (GTK_IS_CONTAINER (widget))
+    {
+      GList *children = gtk_container_get_children (GTK_CONTAINER (widget));
+      for (GList *l = children; l && !found; l = l->next)
+        found = find_in (l->data, type, data_key);
+      g_list_free (children);
+    }
+  return found;
+}
+
+/* Export and Copy follow what the plot holds: a recorded run added to an
+ * empty page enables them, Clear disables them again, and so do hiding and
+ * removing the last run. */
+static void
+test_actions_follow_plot (void)
+{
+  KsSweepPage *page = sweep_page ("gauss-size");
+  GtkWidget *runs_list = child_of (page, KS_TYPE_SWEEP_PAGE, "runs_list");
+  g_autofree char *saved = g_build_filename (tmpdir, "before-clear.json", NULL);
+  g_autofree char *dir = ks_gui_reference_dir ();
+  g_autofree char *recorded = g_build_filename (dir, "h200-opencl-gauss-size-driver.json", NULL);
+  g_autoptr(GError) error = NULL;
+  guint runs;
+  GtkWidget *check, *remove;
+
+  ks_window_show_page (window, "gauss-size");
+  g_assert_true (ks_window_save_session (window, saved, &error));
+  runs = ks_sweep_page_get_n_runs (page);
+
+  gtk_button_clicked (GTK_BUTTON (child_of (page, KS_TYPE_SWEEP_PAGE, "clear_button")));
+  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, 0);
+  g_assert_false (action_enabled ("export-plot"));
+  g_assert_false (action_enabled ("export-data"));
+  g_assert_false (action_enabled ("copy-plot"));
+
+  g_action_group_activate_action (gtk_widget_get_action_group (GTK_WIDGET (page), "sweep"),
+                                  "add-recorded", g_variant_new_string (recorded));
+  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, 1);
+  g_assert_true (action_enabled ("export-plot"));
+  g_assert_true (action_enabled ("export-data"));
+  g_assert_true (action_enabled ("copy-plot"));
+
+  /* Hidden, the run is still there to export as data, but not to draw. */
+  check = find_in (runs_list, GTK_TYPE_CHECK_BUTTON, "run");
+  g_assert_nonnull (check);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (check), FALSE);
+  g_assert_false (action_enabled ("export-plot"));
+  g_assert_false (action_enabled ("copy-plot"));
+  check = find_in (runs_list, GTK_TYPE_CHECK_BUTTON, "run");
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (check), TRUE);
+  g_assert_true (action_enabled ("export-plot"));
+
+  {
+    /* The remove button is the plain button beside the check. */
+    GList *rows = gtk_container_get_children (GTK_CONTAINER (runs_list));
+    GtkWidget *box = gtk_bin_get_child (GTK_BIN (rows->data));
+    GList *parts = gtk_container_get_children (GTK_CONTAINER (box));
+
+    remove = g_list_last (parts)->data;
+    g_list_free (parts);
+    g_list_free (rows);
+  }
+  g_assert_true (GTK_IS_BUTTON (remove) && !GTK_IS_TOGGLE_BUTTON (remove));
+  gtk_button_clicked (GTK_BUTTON (remove));
+  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, 0);
+  g_assert_false (action_enabled ("export-plot"));
+  g_assert_false (action_enabled ("export-data"));
+
+  /* Back as it was for the tests after this one. */
+  g_assert_true (ks_window_load_session (window, saved, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs);
+  g_assert_true (action_enabled ("export-plot") == (runs > 0));
+}
+
+
 /* The device goes away mid-sweep (the OpenCL runtime's test hook makes every
  * launch after the 600th fail as CL_DEVICE_NOT_AVAILABLE): the window says
  * so, and the points measured before stay in the plot and the table. */
@@ -966,6 +1126,8 @@ main (int argc, char **argv)
       g_test_add_func ("/gui/stop-keeps-points", test_stop_keeps_points);
       g_test_add_func ("/gui/recorded-overlay", test_recorded_overlay);
       g_test_add_func ("/gui/session", test_session);
+      g_test_add_func ("/gui/typed-value-then-run", test_typed_value_then_run);
+      g_test_add_func ("/gui/actions-follow-plot", test_actions_follow_plot);
       g_test_add_func ("/gui/single-solve", test_single_solve);
       g_test_add_func ("/gui/build-failure-shown", test_build_failure_shown);
       g_test_add_func ("/gui/wg-sweep", test_wg_sweep);

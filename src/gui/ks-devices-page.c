@@ -276,8 +276,13 @@ bandwidth_done_cb (GObject      *source,
 {
   KsDevicesPage *self = KS_DEVICES_PAGE (source);
   KsDevice *device = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GApplication) app = user_data;
   g_autoptr(GError) error = NULL;
 
+  /* The probe is off the device: a process whose window closed meanwhile
+   * may exit now. */
+  if (app != NULL)
+    g_application_release (app);
   if (self->bandwidth_spinner == NULL)   /* the window closed meanwhile */
     return;
   gtk_spinner_stop (GTK_SPINNER (self->bandwidth_spinner));
@@ -293,13 +298,18 @@ static void
 bandwidth_clicked_cb (KsDevicesPage *self)
 {
   g_autoptr(GTask) task = NULL;
+  GApplication *app = g_application_get_default ();
 
   if (self->selected == NULL || self->run_active || measuring (self))
     return;
   gtk_spinner_start (GTK_SPINNER (self->bandwidth_spinner));
   update_sensitivity (self);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_MEASURING]);
-  task = g_task_new (self, NULL, bandwidth_done_cb, NULL);
+  /* Like a run, the probe keeps the process alive until it is off the
+   * device, even if the window closes first. */
+  if (app != NULL)
+    g_application_hold (app);
+  task = g_task_new (self, NULL, bandwidth_done_cb, app ? g_object_ref (app) : NULL);
   g_task_set_task_data (task, g_object_ref (self->selected), g_object_unref);
   g_task_run_in_thread (task, bandwidth_thread);
 }

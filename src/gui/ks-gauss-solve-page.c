@@ -133,7 +133,10 @@ solve_done_cb (GObject      *source,
   /* The window closed mid-solve: GTK has cleared the template children and
    * there is nothing left to show the result in. */
   if (self->status_label == NULL)
-    return;
+    {
+      ks_page_end_run (KS_PAGE (self));
+      return;
+    }
   gtk_widget_set_sensitive (self->results_grid, TRUE);
   if (g_task_propagate_boolean (G_TASK (result), &error))
     {

@@ -4,14 +4,15 @@
 #include "ks-page.h"
 
 typedef struct {
-  GSettings *settings;
-  gboolean   running;
-  gboolean   controls_visible;
+  GSettings    *settings;
+  GApplication *held_app;   /* held from start to the end of the run */
+  gboolean      running;
+  gboolean      controls_visible;
 } KsPagePrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (KsPage, ks_page, GTK_TYPE_BOX)
 
-enum { PROGRESS, FINISHED, ERROR, N_SIGNALS };
+enum { PROGRESS, FINISHED, ERROR, CONTENTS_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 enum { PROP_0, PROP_RUNNING, PROP_CONTROLS_VISIBLE, N_PROPS };
@@ -57,8 +58,25 @@ ks_page_dispose (GObject *object)
 {
   KsPagePrivate *priv = ks_page_get_instance_private (KS_PAGE (object));
 
+  /* A run in flight keeps its hold on the application: the task ends it
+   * (ks_page_end_run) once the worker is off the device. */
   g_clear_object (&priv->settings);
   G_OBJECT_CLASS (ks_page_parent_class)->dispose (object);
+}
+
+static void
+ks_page_finalize (GObject *object)
+{
+  KsPagePrivate *priv = ks_page_get_instance_private (KS_PAGE (object));
+
+  /* Only the run's task keeps a page alive past its window, so a page that
+   * is finalized has no run left: never let a hold outlive it. */
+  if (priv->held_app != NULL)
+    {
+      g_application_release (priv->held_app);
+      g_clear_object (&priv->held_app);
+    }
+  G_OBJECT_CLASS (ks_page_parent_class)->finalize (object);
 }
 
 static void
@@ -69,6 +87,7 @@ ks_page_class_init (KsPageClass *klass)
   object_class->get_property = ks_page_get_property;
   object_class->set_property = ks_page_set_property;
   object_class->dispose = ks_page_dispose;
+  object_class->finalize = ks_page_finalize;
 
   props[PROP_RUNNING] = g_param_spec_boolean ("running", NULL, NULL, FALSE,
                                               G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
@@ -91,6 +110,10 @@ ks_page_class_init (KsPageClass *klass)
   signals[ERROR] = g_signal_new ("error", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                  0, NULL, NULL, NULL, G_TYPE_NONE, 2,
                                  G_TYPE_STRING, G_TYPE_ERROR | G_SIGNAL_TYPE_STATIC_SCOPE);
+  /* The plot or the results changed: Export and Copy follow. */
+  signals[CONTENTS_CHANGED] = g_signal_new ("contents-changed", G_TYPE_FROM_CLASS (klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                            G_TYPE_NONE, 0);
 }
 
 static void
@@ -131,14 +154,70 @@ ks_page_start (KsPage        *self,
   KsPagePrivate *priv = ks_page_get_instance_private (self);
   KsPageClass *klass = KS_PAGE_GET_CLASS (self);
 
+  GtkWidget *toplevel;
+  GApplication *app = NULL;
+
+  g_return_val_if_fail (KS_IS_PAGE (self), FALSE);
   g_return_val_if_fail (!priv->running, FALSE);
   if (klass->start == NULL)
     return FALSE;
+  ks_page_commit_edits (self);
   if (!klass->start (self, device, cancellable, error))
     return FALSE;
   priv->running = TRUE;
+  /* The process must outlive a window closed mid-run until the worker has
+   * left the device; the hold ends with the run's task, window or not. */
+  toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
+  if (GTK_IS_WINDOW (toplevel) && gtk_window_get_application (GTK_WINDOW (toplevel)) != NULL)
+    app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (toplevel)));
+  else
+    app = g_application_get_default ();
+  if (app != NULL)
+    {
+      priv->held_app = g_object_ref (app);
+      g_application_hold (app);
+    }
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_RUNNING]);
   return TRUE;
+}
+
+void
+ks_page_end_run (KsPage *self)
+{
+  KsPagePrivate *priv = ks_page_get_instance_private (self);
+  g_autoptr(GApplication) app = g_steal_pointer (&priv->held_app);
+
+  g_return_if_fail (KS_IS_PAGE (self));
+  if (app != NULL)
+    g_application_release (app);
+  if (priv->running)
+    {
+      priv->running = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_RUNNING]);
+    }
+}
+
+static void
+commit_spin (GtkWidget *widget,
+             gpointer   data)
+{
+  if (GTK_IS_SPIN_BUTTON (widget))
+    gtk_spin_button_update (GTK_SPIN_BUTTON (widget));
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), commit_spin, data);
+}
+
+void
+ks_page_commit_edits (KsPage *self)
+{
+  g_return_if_fail (KS_IS_PAGE (self));
+  gtk_container_forall (GTK_CONTAINER (self), commit_spin, NULL);
+}
+
+void
+ks_page_emit_contents_changed (KsPage *self)
+{
+  g_signal_emit (self, signals[CONTENTS_CHANGED], 0);
 }
 
 gboolean
@@ -173,6 +252,8 @@ ks_page_save_state (KsPage      *self,
                     JsonBuilder *builder)
 {
   KsPageClass *klass = KS_PAGE_GET_CLASS (self);
+
+  ks_page_commit_edits (self);
   if (klass->save_state)
     klass->save_state (self, builder);
 }
@@ -240,10 +321,7 @@ void
 ks_page_emit_finished (KsPage       *self,
                        const GError *error)
 {
-  KsPagePrivate *priv = ks_page_get_instance_private (self);
-
-  priv->running = FALSE;
-  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_RUNNING]);
+  ks_page_end_run (self);
   g_signal_emit (self, signals[FINISHED], 0, error);
 }
 

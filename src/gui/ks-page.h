@@ -23,7 +23,9 @@ struct _KsPageClass {
   GtkBoxClass parent_class;
 
   /* Starts a run in the background; "finished" follows exactly once when
-   * this returns TRUE.  NULL: the page has nothing to run. */
+   * this returns TRUE, unless the page is destroyed meanwhile: then the
+   * page calls ks_page_end_run() when the run's task completes.  NULL: the
+   * page has nothing to run. */
   gboolean         (*start)          (KsPage        *self,
                                       KsDevice      *device,
                                       GCancellable  *cancellable,
@@ -82,9 +84,22 @@ void             ks_page_emit_progress  (KsPage        *self,
 void             ks_page_emit_error     (KsPage        *self,
                                          const char    *title,
                                          const GError  *error);
-/* error NULL: success; a cancelled run passes G_IO_ERROR_CANCELLED. */
+/* error NULL: success; a cancelled run passes G_IO_ERROR_CANCELLED.
+ * Ends the run (ks_page_end_run) before it emits "finished". */
 void             ks_page_emit_finished  (KsPage        *self,
                                          const GError  *error);
+/* The run's task has completed on a page that was destroyed meanwhile (its
+ * window closed mid-run): nothing is left to show, but the application,
+ * held from ks_page_start() so the process outlives the window while a
+ * worker thread is still on the device, is released. */
+void             ks_page_end_run        (KsPage        *self);
+/* What the page shows changed (a run added, removed, hidden, a point
+ * measured): "contents-changed" lets the window update Export and Copy. */
+void             ks_page_emit_contents_changed (KsPage *self);
+/* Commits text typed into the page's spin buttons that is not yet their
+ * value (GTK takes it only on Enter or focus-out): a run started with
+ * Ctrl+R, or a session saved, reads what the user sees. */
+void             ks_page_commit_edits   (KsPage        *self);
 
 /* Shared helpers for the forms of the pages. */
 void             ks_page_bind_spin      (KsPage        *self,

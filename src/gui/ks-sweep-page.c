@@ -44,6 +44,7 @@ typedef struct {
   GtkWidget    *wg_label, *wg_spin, *reps_spin, *launch_combo;
   GtkWidget    *hide_one_check, *predicted_label;
   GtkWidget    *runs_list, *plot_view, *reset_zoom_button, *table_view, *add_recorded_button;
+  GtkWidget    *clear_button;
   GtkListStore *table_store;
   GMenu        *recorded_menu;
   GtkFileChooserNative *chooser;
@@ -263,6 +264,9 @@ rebuild_plot (KsSweepPage *self)
       ks_plot_set_caption (plot, caption);
     }
   ks_plot_view_set_plot (KS_PLOT_VIEW (priv->plot_view), plot);
+  /* Every change of the runs (added, removed, hidden, cleared, a point
+   * measured, a session opened) comes through here. */
+  ks_page_emit_contents_changed (KS_PAGE (self));
 }
 
 static void
@@ -780,9 +784,13 @@ run_finished_cb (GObject      *source,
   guint failed = 0;
 
   ks_experiment_run_finish (KS_EXPERIMENT (source), result, &error);
-  /* The window closed mid-run: the page is gone, only the task held it. */
+  /* The window closed mid-run: the page is gone, only the task held it;
+   * the run is over, so the application may go too. */
   if (priv->runs == NULL)
-    return;
+    {
+      ks_page_end_run (KS_PAGE (self));
+      return;
+    }
   if (priv->live != NULL)
     {
       /* The worker is done: take the experiment's complete results (header,
@@ -966,8 +974,12 @@ probe_done_cb (GObject      *source,
   Probe *probe = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
 
+  /* The window closed while the kernels were building: nothing to start. */
   if (priv->runs == NULL)
-    return;
+    {
+      ks_page_end_run (KS_PAGE (self));
+      return;
+    }
   if (!g_task_propagate_boolean (G_TASK (result), &error)
       || !g_cancellable_set_error_if_cancelled (priv->cancellable, &error))
     {
@@ -1385,7 +1397,7 @@ ks_sweep_page_class_init (KsSweepPageClass *klass)
   BIND (wg_label); BIND (wg_spin); BIND (reps_spin); BIND (launch_combo);
   BIND (hide_one_check); BIND (predicted_label);
   BIND (runs_list); BIND (plot_view); BIND (reset_zoom_button); BIND (table_view);
-  BIND (add_recorded_button);
+  BIND (add_recorded_button); BIND (clear_button);
   BIND (table_store);
 #undef BIND
   gtk_widget_class_bind_template_callback (widget_class, form_changed_cb);

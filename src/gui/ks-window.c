@@ -306,7 +306,6 @@ page_finished_cb (KsPage       *page,
     return;
   self->running_page = NULL;
   g_clear_object (&self->cancellable);
-  g_application_release (g_application_get_default ());
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->progress_revealer), FALSE);
 
   if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -363,9 +362,9 @@ run_activated (GSimpleAction *action,
       return;
     }
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->progress_revealer), TRUE);
-  /* Quitting mid-run cancels; the process waits for the solve in flight to
-   * return from the device instead of exiting under it. */
-  g_application_hold (g_application_get_default ());
+  /* Quitting mid-run cancels; the page holds the application until its
+   * task is over, so the process waits for the solve in flight to return
+   * from the device instead of exiting under it, and then exits. */
   update_actions (self);
 }
 
@@ -453,6 +452,7 @@ add_pages (KsWindow *self)
       g_signal_connect (page, "finished", G_CALLBACK (page_finished_cb), self);
       g_signal_connect (page, "error", G_CALLBACK (page_error_cb), self);
       g_signal_connect_swapped (page, "notify::running", G_CALLBACK (page_plot_changed_cb), self);
+      g_signal_connect_swapped (page, "contents-changed", G_CALLBACK (page_plot_changed_cb), self);
       gtk_widget_show (page);
       gtk_stack_add_titled (GTK_STACK (self->stack), page, page_table[i].name,
                             _(page_table[i].title));
@@ -637,12 +637,18 @@ copy_plot_activated (GSimpleAction *action,
   KsPlotView *view = page ? ks_page_get_plot_view (page) : NULL;
   g_autoptr(GdkPixbuf) pixbuf = view ? ks_plot_view_render_pixbuf (view) : NULL;
 
-  if (pixbuf != NULL)
+  if (pixbuf == NULL || !ks_plot_view_has_data (view))
     {
-      gtk_clipboard_set_image (gtk_widget_get_clipboard (GTK_WIDGET (self), GDK_SELECTION_CLIPBOARD),
-                               pixbuf);
-      ks_window_show_notice (self, _("The plot is on the clipboard as an image."));
+      /* Reached only when the action is enabled by mistake or activated
+       * from outside (D-Bus): say so rather than leave the clipboard as it was. */
+      ks_window_show_notice (self, view == NULL
+                             ? _("This page has no plot to copy.")
+                             : _("The plot is empty, so nothing was copied: run the experiment first."));
+      return;
     }
+  gtk_clipboard_set_image (gtk_widget_get_clipboard (GTK_WIDGET (self), GDK_SELECTION_CLIPBOARD),
+                           pixbuf);
+  ks_window_show_notice (self, _("The plot is on the clipboard as an image."));
 }
 
 /* --- sessions ----------------------------------------------------------- */
@@ -1037,6 +1043,17 @@ ks_window_dispose (GObject *object)
 {
   KsWindow *self = KS_WINDOW (object);
 
+  /* A page outlives the window while its run's task is in flight; whatever
+   * it emits after this ("finished", "progress") must not reach a window
+   * that is gone. */
+  if (self->stack != NULL)
+    for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
+      {
+        KsPage *page = ks_window_get_page (self, page_table[i].name);
+        if (page != NULL)
+          g_signal_handlers_disconnect_by_data (page, self);
+      }
+  self->running_page = NULL;
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
