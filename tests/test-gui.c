@@ -902,6 +902,102 @@ action_enabled (const char *name)
   return g_action_group_get_action_enabled (G_ACTION_GROUP (window), name);
 }
 
+/* The Save dialog of "Export …", answered with name. */
+static void
+answer_chooser_in (const char *folder,
+                   const char *name)
+{
+  GtkWidget *dialog;
+
+  spin (300);
+  dialog = find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  g_assert_nonnull (dialog);
+  /* The name before the folder, and answered at once: the name entry
+   * completes "fig" to a "fig.png" already in a folder it has listed. */
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  g_assert_true (gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (dialog), folder));
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  spin (300);
+}
+
+static void
+answer_chooser (const char *name)
+{
+  answer_chooser_in (tmpdir, name);
+}
+
+/* "Export Plot as PNG…" with a name without an ending writes a PNG named
+ * so, and "Export Data as CSV…" a CSV: the menu's format decides, not a
+ * guess from the name (a CSV once came out as JSON, a PNG as an error). */
+static void
+test_export_chosen_format (void)
+{
+  g_autofree char *png = g_build_filename (tmpdir, "fig.png", NULL);
+  g_autofree char *csv = g_build_filename (tmpdir, "table.csv", NULL);
+  g_autofree char *json = g_build_filename (tmpdir, "table.json", NULL);
+  g_autofree char *base = NULL;
+  g_autofree char *text = NULL;
+  GtkWidget *question;
+  gsize len;
+
+  if (pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) on this machine");
+      return;
+    }
+  ks_window_show_page (window, "gauss-size");
+  g_assert_true (action_enabled ("export-plot"));
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "export-plot", g_variant_new_string ("png"));
+  answer_chooser ("fig");
+  g_test_message ("%s", ks_window_get_error_text (window));
+  g_assert_true (g_file_get_contents (png, &text, &len, NULL));
+  g_assert_cmpuint (len, >, 1000);
+  g_assert_cmpint (memcmp (text, "\x89PNG", 4), ==, 0);
+  g_assert_nonnull (strstr (ks_window_get_error_text (window), "fig.png"));
+  g_clear_pointer (&text, g_free);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "export-data", g_variant_new_string ("csv"));
+  answer_chooser ("table");
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  g_assert_false (g_file_test (json, G_FILE_TEST_EXISTS));
+  g_assert_true (text[0] != '{');
+  g_assert_nonnull (strstr (text, ","));
+  g_clear_pointer (&text, g_free);
+
+  /* "fig" where a "fig.png" is: the chooser asked about "fig" only, so
+   * the window asks before it replaces "fig.png".  (Driven past the
+   * chooser, whose name entry completes "fig" to "fig.png" by itself.) */
+  base = g_build_filename (tmpdir, "fig", NULL);
+  g_assert_true (g_file_set_contents (png, "old", -1, NULL));
+  ks_window_export_chosen (window, "plot", "png", base);
+  spin (200);
+  question = find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
+  g_assert_nonnull (question);
+  gtk_dialog_response (GTK_DIALOG (question), GTK_RESPONSE_CANCEL);
+  spin (200);
+  g_assert_true (g_file_get_contents (png, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "old");
+  g_clear_pointer (&text, g_free);
+  ks_window_export_chosen (window, "plot", "png", base);
+  spin (200);
+  question = find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
+  g_assert_nonnull (question);
+  gtk_dialog_response (GTK_DIALOG (question), GTK_RESPONSE_ACCEPT);
+  spin (200);
+  g_assert_true (g_file_get_contents (png, &text, &len, NULL));
+  g_assert_cmpint (memcmp (text, "\x89PNG", 4), ==, 0);
+  g_assert_nonnull (strstr (ks_window_get_error_text (window), "fig.png"));
+
+  /* The name as the menu's format has it is kept as typed. */
+  {
+    g_autofree char *kept = ks_window_export_file_name ("/x/Fig.PNG", "png");
+    g_autofree char *added = ks_window_export_file_name ("/x/fig.svg", "png");
+    g_assert_cmpstr (kept, ==, "/x/Fig.PNG");
+    g_assert_cmpstr (added, ==, "/x/fig.svg.png");
+  }
+}
+
 static GtkWidget *
 find_in (GtkWidget  *widget,
          GType       type,
@@ -1127,6 +1223,7 @@ main (int argc, char **argv)
       g_test_add_func ("/gui/recorded-overlay", test_recorded_overlay);
       g_test_add_func ("/gui/session", test_session);
       g_test_add_func ("/gui/typed-value-then-run", test_typed_value_then_run);
+      g_test_add_func ("/gui/export-chosen-format", test_export_chosen_format);
       g_test_add_func ("/gui/actions-follow-plot", test_actions_follow_plot);
       g_test_add_func ("/gui/single-solve", test_single_solve);
       g_test_add_func ("/gui/build-failure-shown", test_build_failure_shown);

@@ -498,6 +498,179 @@ ks_window_export_data (KsWindow   *self,
 
 typedef enum { SAVE_PLOT, SAVE_DATA, SAVE_SESSION, OPEN_SESSION } FileAction;
 
+/* The name the export writes: the user's, with the ending of the format
+ * chosen in the menu (".png") added unless it already ends so.  The
+ * writers pick the format by the ending, so "fig" chosen as PNG must
+ * become "fig.png", not an error, and "data" chosen as CSV must not come
+ * out as JSON; "fig.svg" chosen as PNG becomes "fig.svg.png", a PNG. */
+char *
+ks_window_export_file_name (const char *path,
+                            const char *format)
+{
+  g_autofree char *suffix = NULL;
+  g_autofree char *lower = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  if (format == NULL || *format == '\0')
+    return g_strdup (path);
+  suffix = g_strconcat (".", format, NULL);
+  lower = g_ascii_strdown (path, -1);
+  if (g_str_has_suffix (lower, suffix))
+    return g_strdup (path);
+  return g_strconcat (path, suffix, NULL);
+}
+
+gboolean
+ks_window_export_as (KsWindow    *self,
+                     const char  *what,
+                     const char  *format,
+                     const char  *path,
+                     char       **out_path,
+                     GError     **error)
+{
+  g_autofree char *target = NULL;
+  KsPage *page;
+  const KsResults *results;
+  gboolean ok;
+
+  g_return_val_if_fail (KS_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (g_strcmp0 (what, "plot") == 0 || g_strcmp0 (what, "data") == 0, FALSE);
+  g_return_val_if_fail (format != NULL && path != NULL, FALSE);
+
+  target = ks_window_export_file_name (path, format);
+  if (g_strcmp0 (what, "plot") == 0)
+    /* ks_plot_export() reads the format from the ending just added. */
+    ok = ks_window_export_plot (self, target, error);
+  else
+    {
+      page = ks_window_get_visible_page (self);
+      results = page ? ks_page_get_results (page) : NULL;
+      if (results == NULL)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                       _("There are no results on this page yet: run the experiment first."));
+          return FALSE;
+        }
+      ok = g_ascii_strcasecmp (format, "csv") == 0
+        ? ks_results_write_csv (results, target, error)
+        : ks_results_write_json (results, target, error);
+    }
+  if (ok && out_path != NULL)
+    *out_path = g_steal_pointer (&target);
+  return ok;
+}
+
+static void
+file_action_done (KsWindow     *self,
+                  FileAction    what,
+                  const char   *path,
+                  gboolean      ok,
+                  const GError *error)
+{
+  g_autofree char *display = NULL;
+  g_autofree char *notice = NULL;
+  const char *title = NULL;
+
+  switch (what)
+    {
+    case SAVE_PLOT:    title = _("Could not export the plot"); break;
+    case SAVE_DATA:    title = _("Could not export the data"); break;
+    case SAVE_SESSION: title = _("Could not save the session"); break;
+    case OPEN_SESSION: title = _("Could not open the session; the open session is unchanged"); break;
+    }
+  if (!ok)
+    {
+      ks_window_show_error (self, title, error);
+      return;
+    }
+  display = g_filename_display_name (path);
+  switch (what)
+    {
+    case SAVE_PLOT:    notice = g_strdup_printf (_("The plot was saved to %s"), display); break;
+    case SAVE_DATA:    notice = g_strdup_printf (_("The data were saved to %s"), display); break;
+    case SAVE_SESSION: notice = g_strdup_printf (_("The session was saved to %s"), display); break;
+    case OPEN_SESSION: break;   /* the pages show what was opened */
+    }
+  if (notice != NULL)
+    ks_window_show_notice (self, notice);
+}
+
+static void
+export_now (KsWindow   *self,
+            FileAction  what,
+            const char *format,
+            const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *written = NULL;
+  gboolean ok = ks_window_export_as (self, what == SAVE_PLOT ? "plot" : "data", format, path,
+                                     &written, &error);
+
+  file_action_done (self, what, written ? written : path, ok, error);
+}
+
+static void
+replace_response_cb (GtkDialog *dialog,
+                     int        response,
+                     KsWindow  *self)
+{
+  FileAction what = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "what"));
+  const char *format = g_object_get_data (G_OBJECT (dialog), "format");
+  const char *path = g_object_get_data (G_OBJECT (dialog), "path");
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    export_now (self, what, format, path);
+  gtk_widget_destroy (GTK_WIDGET (dialog));
+}
+
+/* The chooser asked about overwriting the name as typed; with the ending
+ * added, the file written is another one, so ask again about that one. */
+static void
+confirm_replace (KsWindow   *self,
+                 FileAction  what,
+                 const char *format,
+                 const char *path)
+{
+  g_autofree char *target = ks_window_export_file_name (path, format);
+  g_autofree char *base = g_filename_display_basename (target);
+  GtkWidget *dialog;
+
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   _("A file named “%s” already exists. Replace it?"), base);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                            _("The name had no “.%s” ending, so it was added, and a file "
+                                              "of that name is already there."), format);
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
+                          _("_Replace"), GTK_RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  g_object_set_data (G_OBJECT (dialog), "what", GINT_TO_POINTER (what));
+  g_object_set_data_full (G_OBJECT (dialog), "format", g_strdup (format), g_free);
+  g_object_set_data_full (G_OBJECT (dialog), "path", g_strdup (path), g_free);
+  /* Destroyed with the window, so an answer never reaches a window that is gone. */
+  g_signal_connect (dialog, "response", G_CALLBACK (replace_response_cb), self);
+  gtk_widget_show (dialog);
+}
+
+void
+ks_window_export_chosen (KsWindow   *self,
+                         const char *what,
+                         const char *format,
+                         const char *path)
+{
+  FileAction action = g_strcmp0 (what, "plot") == 0 ? SAVE_PLOT : SAVE_DATA;
+  g_autofree char *target = NULL;
+
+  g_return_if_fail (KS_IS_WINDOW (self));
+  g_return_if_fail (format != NULL && path != NULL);
+
+  target = ks_window_export_file_name (path, format);
+  if (g_strcmp0 (target, path) != 0 && g_file_test (target, G_FILE_TEST_EXISTS))
+    confirm_replace (self, action, format, path);
+  else
+    export_now (self, action, format, path);
+}
+
 static void
 file_chooser_response_cb (GtkNativeDialog *dialog,
                           int              response,
@@ -505,13 +678,12 @@ file_chooser_response_cb (GtkNativeDialog *dialog,
 {
   KsWindow *self = g_object_get_data (G_OBJECT (dialog), "window");
   FileAction what = GPOINTER_TO_INT (user_data);
-
-  self->chooser = NULL;
+  const char *format = g_object_get_data (G_OBJECT (dialog), "format");
   g_autoptr(GError) error = NULL;
   g_autofree char *path = NULL;
   gboolean ok = TRUE;
-  const char *title = NULL;
 
+  self->chooser = NULL;
   if (response != GTK_RESPONSE_ACCEPT)
     {
       g_object_unref (dialog);
@@ -521,39 +693,18 @@ file_chooser_response_cb (GtkNativeDialog *dialog,
   switch (what)
     {
     case SAVE_PLOT:
-      ok = ks_window_export_plot (self, path, &error);
-      title = _("Could not export the plot");
-      break;
     case SAVE_DATA:
-      ok = ks_window_export_data (self, path, &error);
-      title = _("Could not export the data");
-      break;
+      ks_window_export_chosen (self, what == SAVE_PLOT ? "plot" : "data", format, path);
+      g_object_unref (dialog);
+      return;
     case SAVE_SESSION:
       ok = ks_window_save_session (self, path, &error);
-      title = _("Could not save the session");
       break;
     case OPEN_SESSION:
       ok = ks_window_load_session (self, path, &error);
-      title = _("Could not open the session; the open session is unchanged");
       break;
     }
-  if (!ok)
-    ks_window_show_error (self, title, error);
-  else
-    {
-      g_autofree char *display = g_filename_display_name (path);
-      g_autofree char *notice = NULL;
-
-      switch (what)
-        {
-        case SAVE_PLOT:    notice = g_strdup_printf (_("The plot was saved to %s"), display); break;
-        case SAVE_DATA:    notice = g_strdup_printf (_("The data were saved to %s"), display); break;
-        case SAVE_SESSION: notice = g_strdup_printf (_("The session was saved to %s"), display); break;
-        case OPEN_SESSION: break;   /* the pages show what was opened */
-        }
-      if (notice != NULL)
-        ks_window_show_notice (self, notice);
-    }
+  file_action_done (self, what, path, ok, error);
   g_object_unref (dialog);
 }
 
@@ -563,7 +714,8 @@ run_file_chooser (KsWindow    *self,
                   const char  *title,
                   const char  *suggested,
                   const char  *pattern,
-                  const char  *filter_name)
+                  const char  *filter_name,
+                  const char  *format)
 {
   gboolean save = what != OPEN_SESSION;
   GtkFileChooserNative *dialog;
@@ -586,6 +738,9 @@ run_file_chooser (KsWindow    *self,
       gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), suggested);
     }
   g_object_set_data (G_OBJECT (dialog), "window", self);
+  /* The format chosen in the menu, which decides the writer whatever the
+   * name typed ends in. */
+  g_object_set_data_full (G_OBJECT (dialog), "format", g_strdup (format), g_free);
   g_signal_connect (dialog, "response", G_CALLBACK (file_chooser_response_cb), GINT_TO_POINTER (what));
   /* Held by the window: closing the window destroys the dialog with it, so
    * an answer can never reach a window that is gone. */
@@ -595,7 +750,8 @@ run_file_chooser (KsWindow    *self,
 }
 
 /* "Export Plot as PNG…" and "Export Data as CSV…": the same chooser, named
- * after the page, filtered to the one extension asked for. */
+ * after the page, filtered to the one extension asked for, and writing
+ * that format. */
 static void
 export_with_chooser (KsWindow   *self,
                      FileAction  what,
@@ -608,7 +764,7 @@ export_with_chooser (KsWindow   *self,
   g_autofree char *pattern = g_strdup_printf ("*.%s", ext);
   g_autofree char *filter = g_ascii_strup (ext, -1);
 
-  run_file_chooser (self, what, title, suggested, pattern, filter);
+  run_file_chooser (self, what, title, suggested, pattern, filter, ext);
 }
 
 static void
@@ -819,7 +975,7 @@ save_session_activated (GSimpleAction *action,
                         gpointer       user_data)
 {
   run_file_chooser (user_data, SAVE_SESSION, _("Save Session"), "session.kernelscope.json",
-                    "*.json", _("Kernelscope sessions"));
+                    "*.json", _("Kernelscope sessions"), NULL);
 }
 
 static void
@@ -828,7 +984,7 @@ open_session_activated (GSimpleAction *action,
                         gpointer       user_data)
 {
   run_file_chooser (user_data, OPEN_SESSION, _("Open Session"), NULL,
-                    "*.json", _("Kernelscope sessions"));
+                    "*.json", _("Kernelscope sessions"), NULL);
 }
 
 /* --- help --------------------------------------------------------------- */

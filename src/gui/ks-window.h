@@ -42,6 +42,25 @@ gboolean   ks_window_export_plot      (KsWindow       *self,
 gboolean   ks_window_export_data      (KsWindow       *self,
                                        const char     *path,
                                        GError        **error);
+/* What "Export Plot as PNG…" / "Export Data as CSV…" do with the name
+ * the user typed: what is "plot" or "data", format "png", "svg", "pdf",
+ * "csv" or "json"; the file written is path with ".format" added unless it
+ * already ends so (out_path, when not NULL, gets that name). */
+gboolean   ks_window_export_as        (KsWindow       *self,
+                                       const char     *what,
+                                       const char     *format,
+                                       const char     *path,
+                                       char          **out_path,
+                                       GError        **error);
+char      *ks_window_export_file_name (const char     *path,
+                                       const char     *format);
+/* What the Save dialog of "Export …" does with the name it returns: writes
+ * it (ks_window_export_as) and says where in the window, or first asks
+ * whether to replace a file that only the added ending makes it hit. */
+void       ks_window_export_chosen    (KsWindow       *self,
+                                       const char     *what,
+                                       const char     *format,
+                                       const char     *path);
 gboolean   ks_window_save_session     (KsWindow       *self,
                                        const char     *path,
                                        GError        **error);
