@@ -1083,6 +1083,68 @@ test_actions_follow_plot (void)
   g_assert_true (action_enabled ("export-plot") == (runs > 0));
 }
 
+/* The cores per compute unit typed on the Devices page survive a restart
+ * (a GSettings key, here the memory backend) and travel in sessions. */
+static void
+test_cores_remembered (void)
+{
+  KsDevicesPage *page = KS_DEVICES_PAGE (ks_window_get_page (window, "devices"));
+  GSettings *settings = ks_page_get_settings (KS_PAGE (page));
+  KsDeviceList *list = ks_application_get_device_list (app);
+  KsDevice *device;
+  GtkWidget *cores = child_of (page, KS_TYPE_DEVICES_PAGE, "cores_spin");
+  g_autofree char *session = g_build_filename (tmpdir, "cores.json", NULL);
+  g_autofree char *clear = g_build_filename (tmpdir, "cores-clear.json", NULL);
+  g_autoptr(GVariant) dict = NULL;
+  g_autoptr(GError) error = NULL;
+  guint table, saved = 0;
+
+  g_assert_nonnull (settings);
+  ks_window_show_page (window, "devices");
+  device = ks_devices_page_get_selected (page);
+  g_assert_true (device == ks_window_get_device (window));
+  table = ks_device_get_cores_per_cu (device);
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (cores), table + 5);
+  g_assert_cmpuint (ks_device_get_cores_per_cu (device), ==, table + 5);
+  dict = g_settings_get_value (settings, "cores-per-cu");
+  g_assert_true (g_variant_lookup (dict, ks_device_get_id (device), "u", &saved));
+  g_assert_cmpuint (saved, ==, table + 5);
+
+  /* A restart: the device forgets, a new page reads the setting back. */
+  ks_device_set_cores_per_cu (device, 0);
+  g_assert_cmpuint (ks_device_get_cores_per_cu (device), ==, table);
+  {
+    GtkWidget *fresh = g_object_ref_sink (g_object_new (KS_TYPE_DEVICES_PAGE, NULL));
+
+    ks_page_set_settings (KS_PAGE (fresh), settings);
+    ks_devices_page_set_device_list (KS_DEVICES_PAGE (fresh), list);
+    g_assert_cmpuint (ks_device_get_cores_per_cu (device), ==, table + 5);
+    gtk_widget_destroy (fresh);
+    g_object_unref (fresh);
+  }
+
+  /* In a session, and back from it. */
+  g_assert_true (ks_window_save_session (window, session, &error));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (cores), table + 9);
+  g_assert_cmpuint (ks_device_get_cores_per_cu (device), ==, table + 9);
+  g_assert_true (ks_window_load_session (window, session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ks_device_get_cores_per_cu (device), ==, table + 5);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (cores)), ==, (int) table + 5);
+
+  /* A session without overrides gives the table's value back. */
+  g_assert_true (g_file_set_contents (clear, "{\"format\":\"kernelscope-session\",\"version\":1,"
+                                      "\"pages\":{\"devices\":{\"cores-per-cu\":{}}}}", -1, NULL));
+  g_assert_true (ks_window_load_session (window, clear, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ks_device_get_cores_per_cu (device), ==, table);
+  g_clear_pointer (&dict, g_variant_unref);
+  dict = g_settings_get_value (settings, "cores-per-cu");
+  g_assert_cmpuint (g_variant_n_children (dict), ==, 0);
+  ks_window_show_page (window, "gauss-size");
+}
+
 
 /* The device goes away mid-sweep (the OpenCL runtime's test hook makes every
  * launch after the 600th fail as CL_DEVICE_NOT_AVAILABLE): the window says
@@ -1229,6 +1291,7 @@ main (int argc, char **argv)
       g_test_add_func ("/gui/build-failure-shown", test_build_failure_shown);
       g_test_add_func ("/gui/wg-sweep", test_wg_sweep);
       g_test_add_func ("/gui/refused-group", test_refused_group);
+      g_test_add_func ("/gui/cores-remembered", test_cores_remembered);
       g_test_add_func ("/gui/device-lost", test_device_lost);
       g_test_add_func ("/gui/dark-theme", test_dark_theme);
       g_test_add_func ("/gui/dark-screenshot", test_dark_screenshot);

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 #include "ks-ogs.h"
 #include "ks-bench-probes.h"
+#include "ks-results.h"
 
 struct _KsDevicesPage {
   KsPage        parent_instance;
@@ -23,8 +24,10 @@ struct _KsDevicesPage {
   GtkWidget    *explain_label;
   GtkWidget    *bandwidth_button;
   GtkWidget    *bandwidth_spinner;
+  GtkWidget    *use_button;
 
   KsDeviceList *devices;
+  GHashTable   *cores_overrides;   /* device id -> the user's cores per unit */
   KsDevice     *selected;
   guint64       prediction;
   gboolean      updating;
@@ -38,6 +41,9 @@ static guint signals[N_SIGNALS];
 
 enum { PROP_0, PROP_MEASURING, N_PROPS };
 static GParamSpec *props[N_PROPS];
+
+static void show_device (KsDevicesPage *self,
+                         KsDevice      *device);
 
 /* What the user reads; the identifiers ("opencl", "cpu") stay in files. */
 static const char *
@@ -108,6 +114,143 @@ update_sensitivity (KsDevicesPage *self)
   gtk_widget_set_sensitive (self->bandwidth_button, !host && !measuring (self) && !self->run_active);
   /* The sweeps read the cores per unit while they run. */
   gtk_widget_set_sensitive (self->cores_spin, !self->run_active);
+  /* The device of a run cannot change under it; greyed out with the reason
+   * rather than a button that silently does nothing. */
+  gtk_widget_set_sensitive (self->use_button, !self->run_active);
+  gtk_widget_set_tooltip_text (self->use_button, self->run_active
+                               ? _("A run is in progress on the device chosen in the header bar; "
+                                   "stop it to change the device")
+                               : _("Run the experiments on this device (it is chosen in the header bar)"));
+}
+
+/* --- cores per compute unit, remembered ------------------------------- */
+
+/* The overrides onto the devices of this machine; those of devices that are
+ * not here today are kept for the day they are. */
+static void
+apply_cores_overrides (KsDevicesPage *self)
+{
+  guint n = self->devices ? ks_device_list_get_n_devices (self->devices) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      KsDevice *d = ks_device_list_get_device (self->devices, i);
+      gpointer value = g_hash_table_lookup (self->cores_overrides, ks_device_get_id (d));
+
+      ks_device_set_cores_per_cu (d, GPOINTER_TO_UINT (value));
+    }
+  if (self->selected != NULL)
+    show_device (self, self->selected);
+}
+
+static void
+read_cores_setting (KsDevicesPage *self)
+{
+  GSettings *settings = ks_page_get_settings (KS_PAGE (self));
+  g_autoptr(GVariant) dict = NULL;
+  GVariantIter iter;
+  const char *id;
+  guint32 cores;
+
+  if (settings == NULL)
+    return;
+  g_hash_table_remove_all (self->cores_overrides);
+  dict = g_settings_get_value (settings, "cores-per-cu");
+  g_variant_iter_init (&iter, dict);
+  while (g_variant_iter_next (&iter, "{&su}", &id, &cores))
+    if (cores > 0)
+      g_hash_table_insert (self->cores_overrides, g_strdup (id), GUINT_TO_POINTER (cores));
+}
+
+static void
+write_cores_setting (KsDevicesPage *self)
+{
+  GSettings *settings = ks_page_get_settings (KS_PAGE (self));
+  g_auto(GVariantBuilder) builder = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a{su}"));
+  g_autoptr(GList) ids = NULL;
+
+  if (settings == NULL)
+    return;
+  ids = g_list_sort (g_hash_table_get_keys (self->cores_overrides), (GCompareFunc) g_strcmp0);
+  for (GList *l = ids; l; l = l->next)
+    g_variant_builder_add (&builder, "{su}", (const char *) l->data,
+                           GPOINTER_TO_UINT (g_hash_table_lookup (self->cores_overrides, l->data)));
+  g_settings_set_value (settings, "cores-per-cu", g_variant_builder_end (&builder));
+}
+
+static void
+ks_devices_page_bind_settings (KsPage *page)
+{
+  KsDevicesPage *self = KS_DEVICES_PAGE (page);
+
+  read_cores_setting (self);
+  apply_cores_overrides (self);
+}
+
+static void
+ks_devices_page_save_state (KsPage      *page,
+                            JsonBuilder *b)
+{
+  KsDevicesPage *self = KS_DEVICES_PAGE (page);
+  g_autoptr(GList) ids = g_list_sort (g_hash_table_get_keys (self->cores_overrides),
+                                      (GCompareFunc) g_strcmp0);
+
+  json_builder_set_member_name (b, "cores-per-cu");
+  json_builder_begin_object (b);
+  for (GList *l = ids; l; l = l->next)
+    {
+      json_builder_set_member_name (b, l->data);
+      json_builder_add_int_value (b, GPOINTER_TO_UINT (g_hash_table_lookup (self->cores_overrides, l->data)));
+    }
+  json_builder_end_object (b);
+}
+
+/* A session's overrides replace the ones in use (so a session that fails to
+ * open further on is rolled back exactly); a session from before they were
+ * saved has none and changes nothing. */
+static gboolean
+ks_devices_page_load_state (KsPage     *page,
+                            JsonObject *object,
+                            GError    **error)
+{
+  KsDevicesPage *self = KS_DEVICES_PAGE (page);
+  JsonNode *node = json_object_get_member (object, "cores-per-cu");
+  g_autoptr(GHashTable) loaded = NULL;
+  g_autoptr(GList) members = NULL;
+  JsonObject *cores;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   _("“cores-per-cu” must be an object of device identifiers and numbers"));
+      return FALSE;
+    }
+  cores = json_node_get_object (node);
+  loaded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  members = json_object_get_members (cores);
+  for (GList *l = members; l; l = l->next)
+    {
+      JsonNode *v = json_object_get_member (cores, l->data);
+      gint64 n = 0;
+
+      if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_INT64)
+        n = json_node_get_int (v);
+      if (n < 1 || n > 1024)
+        {
+          g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                       _("cores per compute unit of “%s” must be a number from 1 to 1024"),
+                       (const char *) l->data);
+          return FALSE;
+        }
+      g_hash_table_insert (loaded, g_strdup (l->data), GUINT_TO_POINTER ((guint) n));
+    }
+  g_hash_table_unref (self->cores_overrides);
+  self->cores_overrides = g_steal_pointer (&loaded);
+  apply_cores_overrides (self);
+  write_cores_setting (self);
+  return TRUE;
 }
 
 static void
@@ -320,9 +463,13 @@ cores_changed_cb (KsDevicesPage *self)
   if (self->updating || self->selected == NULL)
     return;
   /* The override lives on the device, so the sweeps' predicted optimum
-   * (recorded with their results) uses it too. */
+   * (recorded with their results) uses it too; and in the settings, so
+   * the next start remembers it. */
   ks_device_set_cores_per_cu (self->selected,
                               gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->cores_spin)));
+  g_hash_table_insert (self->cores_overrides, g_strdup (ks_device_get_id (self->selected)),
+                       GUINT_TO_POINTER (ks_device_get_cores_per_cu (self->selected)));
+  write_cores_setting (self);
   gtk_label_set_text (GTK_LABEL (self->cores_source_label), _(ks_device_get_cores_source (self->selected)));
   update_prediction (self);
 }
@@ -376,6 +523,7 @@ ks_devices_page_dispose (GObject *object)
 
   g_clear_object (&self->selected);
   g_clear_object (&self->devices);
+  g_clear_pointer (&self->cores_overrides, g_hash_table_unref);
   G_OBJECT_CLASS (ks_devices_page_parent_class)->dispose (object);
 }
 
@@ -394,6 +542,9 @@ ks_devices_page_class_init (KsDevicesPageClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, props);
   page_class->device_changed = ks_devices_page_device_changed;
   page_class->get_help = ks_devices_page_get_help;
+  page_class->bind_settings = ks_devices_page_bind_settings;
+  page_class->save_state = ks_devices_page_save_state;
+  page_class->load_state = ks_devices_page_load_state;
 
   signals[DEVICE_ACTIVATED] = g_signal_new ("device-activated", G_TYPE_FROM_CLASS (klass),
                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
@@ -414,6 +565,7 @@ ks_devices_page_class_init (KsDevicesPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, explain_label);
   gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, bandwidth_button);
   gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, bandwidth_spinner);
+  gtk_widget_class_bind_template_child (widget_class, KsDevicesPage, use_button);
   gtk_widget_class_bind_template_callback (widget_class, bandwidth_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
@@ -424,7 +576,9 @@ ks_devices_page_class_init (KsDevicesPageClass *klass)
 static void
 ks_devices_page_init (KsDevicesPage *self)
 {
+  self->cores_overrides = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gtk_widget_init_template (GTK_WIDGET (self));
+  update_sensitivity (self);
 }
 
 void
@@ -435,6 +589,8 @@ ks_devices_page_set_device_list (KsDevicesPage *self,
   g_autoptr(GString) text = g_string_new (NULL);
 
   g_set_object (&self->devices, devices);
+  /* The cores per unit the user set last time, on today's devices. */
+  apply_cores_overrides (self);
   gtk_list_box_bind_model (GTK_LIST_BOX (self->device_list), G_LIST_MODEL (devices),
                            create_row, self, NULL);
   /* What each backend found or why it found nothing ("no CUDA driver"). */
