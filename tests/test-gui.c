@@ -1083,6 +1083,64 @@ test_actions_follow_plot (void)
   g_assert_true (action_enabled ("export-plot") == (runs > 0));
 }
 
+static gboolean
+wg_live_has_line (void)
+{
+  KsPlot *plot = page_plot ("gauss-wg");
+  return ks_plot_get_n_vlines (plot) > 0 || !ks_window_get_running (window);
+}
+
+/* While a group-size sweep runs: the predicted optimum is drawn as soon as
+ * the curves reach it (it once appeared only at the end), the run uses the
+ * form as it was when Run was pressed (not when its kernels were built),
+ * and "Use This Device" is greyed out with the reason. */
+static void
+test_wg_live (void)
+{
+  KsSweepPage *page = sweep_page ("gauss-wg");
+  KsDevicesPage *devices = KS_DEVICES_PAGE (ks_window_get_page (window, "devices"));
+  GtkWidget *use = child_of (devices, KS_TYPE_DEVICES_PAGE, "use_button");
+  g_autofree char *tip = NULL;
+  const KsResults *results;
+
+  if (pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) on this machine");
+      return;
+    }
+  g_assert_true (gtk_widget_get_sensitive (use));
+  ks_window_show_page (window, "gauss-wg");
+  ks_sweep_page_set_param (page, "sizes", "300,400");
+  ks_sweep_page_set_param (page, "preset", "multiples");
+  ks_sweep_page_set_param (page, "precision", "float");
+  ks_sweep_page_set_param (page, "reps", "1");
+  g_action_group_activate_action (G_ACTION_GROUP (window), "run", NULL);
+  g_assert_true (ks_window_get_running (window));
+  /* Changed while the kernels build: this run must not see it. */
+  ks_sweep_page_set_param (page, "reps", "2");
+  ks_sweep_page_set_param (page, "precision", "double");
+
+  g_assert_false (gtk_widget_get_sensitive (use));
+  tip = gtk_widget_get_tooltip_text (use);
+  g_assert_nonnull (tip);
+  g_test_message ("Use This Device during a run: %s", tip);
+
+  g_assert_true (wait_for (wg_live_has_line, 120));
+  g_assert_true (ks_window_get_running (window));
+  g_assert_cmpuint (ks_plot_get_n_vlines (page_plot ("gauss-wg")), ==, 1);
+  press_key (GDK_KEY_Escape, 0);
+  g_assert_true (wait_for (not_running, 120));
+
+  results = ks_page_get_results (KS_PAGE (page));
+  g_assert_nonnull (results);
+  g_assert_cmpuint (results->reps, ==, 1);
+  g_assert_cmpint (results->precision, ==, KS_PRECISION_FLOAT);
+  g_assert_cmpuint (ks_plot_get_n_vlines (page_plot ("gauss-wg")), ==, 1);
+  g_assert_true (gtk_widget_get_sensitive (use));
+  ks_sweep_page_set_param (page, "reps", "1");
+  ks_sweep_page_set_param (page, "precision", "float");
+}
+
 /* The cores per compute unit typed on the Devices page survive a restart
  * (a GSettings key, here the memory backend) and travel in sessions. */
 static void
@@ -1291,6 +1349,7 @@ main (int argc, char **argv)
       g_test_add_func ("/gui/build-failure-shown", test_build_failure_shown);
       g_test_add_func ("/gui/wg-sweep", test_wg_sweep);
       g_test_add_func ("/gui/refused-group", test_refused_group);
+      g_test_add_func ("/gui/wg-live", test_wg_live);
       g_test_add_func ("/gui/cores-remembered", test_cores_remembered);
       g_test_add_func ("/gui/device-lost", test_device_lost);
       g_test_add_func ("/gui/dark-theme", test_dark_theme);

@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "ks-eta.h"
 #include "ks-experiment.h"
@@ -12,6 +13,7 @@
 #include "ks-results-plot.h"
 #include "ks-compute-error.h"
 #include "ks-gui-paths.h"
+#include "ks-ogs.h"
 #include "ks-reference.h"
 
 enum {
@@ -55,8 +57,14 @@ typedef struct {
   GArray       *series;        /* of SeriesRef */
   KsDevice     *device;
   GCancellable *cancellable;
-  GArray       *sizes;         /* of the run being started */
+  /* The run being started, as the form was when Run was pressed: a wg
+   * sweep builds its kernels first, and the form may change meanwhile. */
+  KsSweepSpec   spec;          /* without sizes, wgs and command */
+  char         *preset;
+  GArray       *sizes;
   GArray       *wgs;
+  gsize         probe_multiple;   /* the update kernel's, from the probe */
+  gsize         probe_limit;
   KsEta        *eta;   /* the live run's share of time done, for time left */
   gint64        run_started;
 } KsSweepPagePrivate;
@@ -858,26 +866,13 @@ start_experiment (KsSweepPage *self,
   KsSweepPagePrivate *priv = ks_sweep_page_get_instance_private (self);
   g_autoptr(KsExperiment) experiment = NULL;
   g_autofree char *command = NULL;
-  KsSweepSpec spec = { 0 };
+  KsSweepSpec spec = priv->spec;
   Run *run;
 
-  spec.kind = page_kind (self);
-  ks_precision_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (priv->precision_combo)),
-                            &spec.precision);
-  ks_range_policy_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (priv->range_combo)),
-                               &spec.range);
-  ks_local_policy_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (priv->local_combo)),
-                               &spec.local);
-  spec.wg = spec.local == KS_LOCAL_DRIVER ? 0 : spin_uint (priv->wg_spin);
-  ks_launch_mode_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (priv->launch_combo)),
-                              &spec.launch);
   spec.sizes = (const guint *) priv->sizes->data;
   spec.n_sizes = priv->sizes->len;
   spec.wgs = priv->wgs ? (const guint *) priv->wgs->data : NULL;
   spec.n_wgs = priv->wgs ? priv->wgs->len : 0;
-  spec.warmup = 1;
-  spec.reps = spin_uint (priv->reps_spin);
-  spec.seed = 42;
   /* The equivalent CLI command, recorded with the results. */
   command = g_strdup_printf ("kernelscope (GUI) %s on %s", ks_experiment_kind_to_string (spec.kind),
                              ks_device_get_id (priv->device));
@@ -913,6 +908,22 @@ start_experiment (KsSweepPage *self,
     r->warmup = spec.warmup;
     r->reps = spec.reps;
     r->seed = spec.seed;
+    if (spec.kind == KS_EXPERIMENT_GAUSS_WG && priv->probe_multiple > 0)
+      {
+        /* The paper's rule from the probe's kernel, as the engine will
+         * record it at the end, so the predicted optimum is drawn while
+         * the curves grow and not only once the run is over. */
+        KsOgsPrediction prediction;
+
+        r->pwgsm = priv->probe_multiple;
+        r->cores_per_cu = ks_device_get_cores_per_cu (priv->device);
+        r->compute_units = info->compute_units;
+        if (ks_ogs_predict (r->pwgsm, r->cores_per_cu, r->compute_units, priv->probe_limit, &prediction))
+          {
+            r->ogs_predicted = prediction.ogs;
+            r->ogs_usable = prediction.usable;
+          }
+      }
     run->owned = r;
     run->label = run_label (r, FALSE);
   }
@@ -985,15 +996,43 @@ probe_done_cb (GObject      *source,
     {
       if (error == NULL)
         {
-          g_clear_pointer (&priv->wgs, g_array_unref);
-          priv->wgs = preset_wgs (gtk_combo_box_get_active_id (GTK_COMBO_BOX (priv->preset_combo)),
-                                  probe->multiple, probe->limit);
+          priv->probe_multiple = probe->multiple;
+          priv->probe_limit = probe->limit;
+          /* A custom list was read when Run was pressed; a preset needs
+           * the kernel's multiple and limit, known only now. */
+          if (priv->wgs == NULL)
+            priv->wgs = preset_wgs (priv->preset, probe->multiple, probe->limit);
           if (start_experiment (self, &error))
             return;
         }
     }
   g_clear_object (&priv->cancellable);
   ks_page_emit_finished (KS_PAGE (self), error);
+}
+
+/* Everything the run reads from the form, read once when Run is pressed. */
+static void
+snapshot_form (KsSweepPage *self)
+{
+  KsSweepPagePrivate *priv = ks_sweep_page_get_instance_private (self);
+  KsSweepSpec *spec = &priv->spec;
+
+  memset (spec, 0, sizeof *spec);
+  spec->kind = page_kind (self);
+  ks_precision_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (priv->precision_combo)),
+                            &spec->precision);
+  ks_range_policy_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (priv->range_combo)),
+                               &spec->range);
+  ks_local_policy_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (priv->local_combo)),
+                               &spec->local);
+  spec->wg = spec->local == KS_LOCAL_DRIVER ? 0 : spin_uint (priv->wg_spin);
+  ks_launch_mode_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (priv->launch_combo)),
+                              &spec->launch);
+  spec->warmup = 1;
+  spec->reps = spin_uint (priv->reps_spin);
+  spec->seed = 42;
+  g_free (priv->preset);
+  priv->preset = g_strdup (gtk_combo_box_get_active_id (GTK_COMBO_BOX (priv->preset_combo)));
 }
 
 static gboolean
@@ -1005,10 +1044,9 @@ ks_sweep_page_start (KsPage        *page,
   KsSweepPage *self = KS_SWEEP_PAGE (page);
   KsSweepPagePrivate *priv = ks_sweep_page_get_instance_private (self);
   g_autoptr(GArray) sizes = NULL;
-
-  g_set_object (&priv->device, device);
-  g_set_object (&priv->cancellable, cancellable);
-  g_clear_pointer (&priv->wgs, g_array_unref);
+  g_autoptr(GArray) wgs = NULL;
+  g_autoptr(GTask) task = NULL;
+  Probe *probe;
 
   if (page_kind (self) == KS_EXPERIMENT_GAUSS_SIZE)
     {
@@ -1037,40 +1075,46 @@ ks_sweep_page_start (KsPage        *page,
         }
       if (g_strcmp0 (preset, "custom") == 0)
         {
-          priv->wgs = ks_parse_uint_list (gtk_entry_get_text (GTK_ENTRY (priv->custom_entry)),
-                                          1, 1 << 20, error);
-          if (priv->wgs == NULL)
+          wgs = ks_parse_uint_list (gtk_entry_get_text (GTK_ENTRY (priv->custom_entry)),
+                                    1, 1 << 20, error);
+          if (wgs == NULL)
             {
               g_prefix_error (error, _("Work-group sizes: "));
               return FALSE;
             }
         }
-    }
-  g_clear_pointer (&priv->sizes, g_array_unref);
-  priv->sizes = g_steal_pointer (&sizes);
-
-  if (page_kind (self) == KS_EXPERIMENT_GAUSS_WG && priv->wgs == NULL)
-    {
-      g_autoptr(GTask) task = NULL;
-      Probe *probe = g_new0 (Probe, 1);
-
       if (ks_device_get_backend (device) == KS_BACKEND_HOST)
         {
-          g_free (probe);
           g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
                        _("The host runs plain C loops and has no work-groups to sweep; "
                          "choose an OpenCL or CUDA device."));
           return FALSE;
         }
-      probe->device = g_object_ref (device);
-      ks_precision_from_string (gtk_combo_box_get_active_id (GTK_COMBO_BOX (priv->precision_combo)),
-                                &probe->precision);
-      task = g_task_new (self, cancellable, probe_done_cb, NULL);
-      g_task_set_task_data (task, probe, probe_free);
-      g_task_run_in_thread (task, probe_thread);
-      return TRUE;
     }
-  return start_experiment (self, error);
+
+  g_set_object (&priv->device, device);
+  g_set_object (&priv->cancellable, cancellable);
+  snapshot_form (self);
+  g_clear_pointer (&priv->sizes, g_array_unref);
+  priv->sizes = g_steal_pointer (&sizes);
+  g_clear_pointer (&priv->wgs, g_array_unref);
+  priv->wgs = g_steal_pointer (&wgs);
+  priv->probe_multiple = 0;
+  priv->probe_limit = 0;
+
+  if (page_kind (self) != KS_EXPERIMENT_GAUSS_WG)
+    return start_experiment (self, error);
+
+  /* A group-size sweep builds the kernels first: a preset's group sizes
+   * depend on the update kernel's preferred multiple and limit, and the
+   * predicted optimum drawn while the run grows needs them too. */
+  probe = g_new0 (Probe, 1);
+  probe->device = g_object_ref (device);
+  probe->precision = priv->spec.precision;
+  task = g_task_new (self, cancellable, probe_done_cb, NULL);
+  g_task_set_task_data (task, probe, probe_free);
+  g_task_run_in_thread (task, probe_thread);
+  return TRUE;
 }
 
 /* --- page interface ----------------------------------------------------- */
@@ -1358,6 +1402,7 @@ ks_sweep_page_dispose (GObject *object)
   g_clear_pointer (&priv->series, g_array_unref);
   g_clear_pointer (&priv->sizes, g_array_unref);
   g_clear_pointer (&priv->wgs, g_array_unref);
+  g_clear_pointer (&priv->preset, g_free);
   g_clear_pointer (&priv->eta, ks_eta_free);
   g_clear_object (&priv->device);
   g_clear_object (&priv->recorded_menu);
