@@ -55,6 +55,7 @@ struct _KsWindow {
   guint          run_done;
   char          *error_text;
   guint          notice_timeout;   /* hides a confirmation after a while */
+  gboolean       filling_devices;  /* the device list is being filled at start */
   GtkFileChooserNative *chooser;   /* the open file dialog, if any */
 };
 
@@ -110,22 +111,20 @@ update_actions (KsWindow *self)
 
 /* --- errors ------------------------------------------------------------ */
 
-void
-ks_window_show_error (KsWindow     *self,
-                      const char   *title,
-                      const GError *error)
+static void
+show_message (KsWindow       *self,
+              GtkMessageType  type,
+              const char     *title,
+              const char     *msg)
 {
-  const char *msg = error ? error->message : "";
   const char *nl = strchr (msg, '\n');
   g_autofree char *first = nl ? g_strndup (msg, nl - msg) : g_strdup (msg);
   g_autofree char *details = nl ? g_strstrip (g_strdup (nl + 1)) : NULL;
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->info_details));
-  gboolean cancelled = error && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 
   g_clear_handle_id (&self->notice_timeout, g_source_remove);
   gtk_widget_set_visible (self->info_message, TRUE);
-  gtk_info_bar_set_message_type (GTK_INFO_BAR (self->info_bar),
-                                 cancelled ? GTK_MESSAGE_INFO : GTK_MESSAGE_ERROR);
+  gtk_info_bar_set_message_type (GTK_INFO_BAR (self->info_bar), type);
   gtk_label_set_text (GTK_LABEL (self->info_title), title);
   gtk_label_set_text (GTK_LABEL (self->info_message), first);
   /* A kernel build log or a list of causes goes under Details, where it can
@@ -136,6 +135,17 @@ ks_window_show_error (KsWindow     *self,
 
   g_free (self->error_text);
   self->error_text = g_strdup_printf ("%s\n%s", title, msg);
+}
+
+void
+ks_window_show_error (KsWindow     *self,
+                      const char   *title,
+                      const GError *error)
+{
+  const char *msg = error ? error->message : "";
+  gboolean cancelled = error && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+
+  show_message (self, cancelled ? GTK_MESSAGE_INFO : GTK_MESSAGE_ERROR, title, msg);
   if (!cancelled)
     g_message ("%s: %s", title, msg);
 }
@@ -213,7 +223,10 @@ device_combo_changed_cb (KsWindow *self)
 
   if (device == NULL)
     return;
-  if (self->settings != NULL)
+  /* Only the user's choice is remembered: the first fill may fall back to
+   * the default because the saved device is missing today (unplugged, a
+   * driver not loaded), and must not make the app forget it for good. */
+  if (self->settings != NULL && !self->filling_devices)
     g_settings_set_string (self->settings, "device", ks_device_get_id (device));
   for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
     ks_page_device_changed (ks_window_get_page (self, page_table[i].name), device);
@@ -226,6 +239,22 @@ devices_page_activated_cb (KsWindow *self,
 {
   if (self->running_page == NULL)
     ks_window_set_device_id (self, ks_device_get_id (device));
+}
+
+/* Says which device was asked for and which one the experiments use now,
+ * instead of switching devices behind the user's back. */
+static void
+show_device_missing (KsWindow   *self,
+                     const char *title,
+                     const char *missing_id)
+{
+  KsDevice *used = ks_window_get_device (self);
+  g_autofree char *text = used != NULL
+    ? g_strdup_printf (_("“%s” was not found, so the experiments run on %s (%s) instead."),
+                       missing_id, ks_device_get_name (used), ks_device_get_id (used))
+    : g_strdup_printf (_("“%s” was not found."), missing_id);
+
+  show_message (self, GTK_MESSAGE_INFO, title, text);
 }
 
 static void
@@ -245,12 +274,16 @@ fill_device_combo (KsWindow *self)
     }
   /* The device used last time if it is still there; otherwise the list's
    * default: the first GPU, else the first OpenCL device (PoCL), else host. */
+  self->filling_devices = TRUE;
   if (saved == NULL || *saved == '\0' || !ks_window_set_device_id (self, saved))
     {
       KsDevice *d = ks_device_list_get_default (self->devices, NULL);
       if (d != NULL)
         ks_window_set_device_id (self, ks_device_get_id (d));
+      if (saved != NULL && *saved != '\0')
+        show_device_missing (self, _("The device used last time is not on this computer"), saved);
     }
+  self->filling_devices = FALSE;
 }
 
 /* --- running ------------------------------------------------------------ */
@@ -894,6 +927,7 @@ ks_window_load_session (KsWindow   *self,
   JsonObject *root;
   JsonNode *pages;
   const char *device, *page;
+  gboolean device_missing = FALSE;
 
   if (self->running_page != NULL)
     {
@@ -954,7 +988,7 @@ ks_window_load_session (KsWindow   *self,
 
   device = json_object_get_string_member_with_default (root, "device", NULL);
   if (device != NULL && *device != '\0')
-    ks_window_set_device_id (self, device);
+    device_missing = !ks_window_set_device_id (self, device);
   /* Whether or not the device changed, the pages check the loaded form
    * against it (a CUDA graph asked for on an OpenCL device goes back to
    * one-by-one launches). */
@@ -965,6 +999,8 @@ ks_window_load_session (KsWindow   *self,
   if (page != NULL && ks_window_get_page (self, page) != NULL)
     ks_window_show_page (self, page);
   hide_error (self);
+  if (device_missing)
+    show_device_missing (self, _("The session's device is not on this computer"), device);
   update_actions (self);
   return TRUE;
 }
