@@ -1084,6 +1084,79 @@ test_actions_follow_plot (void)
   g_assert_true (action_enabled ("export-plot") == (runs > 0));
 }
 
+typedef struct {
+  GHashTable *keys;     /* keyval -> label text */
+  GString    *clashes;
+} Mnemonics;
+
+static void
+collect_mnemonics (GtkWidget *widget,
+                   gpointer   data)
+{
+  Mnemonics *m = data;
+
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if (GTK_IS_LABEL (widget))
+    {
+      guint key = gtk_label_get_mnemonic_keyval (GTK_LABEL (widget));
+      const char *text = gtk_label_get_label (GTK_LABEL (widget));
+      const char *other;
+
+      if (key != GDK_KEY_VoidSymbol)
+        {
+          other = g_hash_table_lookup (m->keys, GUINT_TO_POINTER (key));
+          if (other != NULL)
+            g_string_append_printf (m->clashes, "“%s” and “%s” share Alt+%s; ", other, text,
+                                    gdk_keyval_name (key));
+          else
+            g_hash_table_insert (m->keys, GUINT_TO_POINTER (key), (gpointer) text);
+        }
+    }
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), collect_mnemonics, data);
+}
+
+/* No two mnemonics the user can reach at once share a key, on any page, in
+ * English and in Russian (run with LANGUAGE=ru): with two, Alt+key only
+ * moves the focus between them and activates neither. */
+static void
+test_mnemonics (void)
+{
+  const char *pages[] = { "devices", "gauss-solve", "gauss-size", "gauss-wg" };
+  GtkWidget *stop = child_of (window, KS_TYPE_WINDOW, "stop_button");
+  g_autoptr(GError) details = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED,
+                                                   "first line\nmore under Details");
+  g_autoptr(GString) clashes = g_string_new (NULL);
+
+  g_assert_false (ks_window_get_running (window));
+  /* Everything that can be on screen: Stop beside Run, the error bar with
+   * its Details, Reset Zoom. */
+  gtk_widget_show (stop);
+  ks_window_show_error (window, "error", details);
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      KsPage *page = ks_window_get_page (window, pages[i]);
+      GtkWidget *zoom = KS_IS_SWEEP_PAGE (page) ? child_of (page, KS_TYPE_SWEEP_PAGE, "reset_zoom_button") : NULL;
+      Mnemonics m = { g_hash_table_new (NULL, NULL), clashes };
+
+      ks_window_show_page (window, pages[i]);
+      if (zoom != NULL)
+        gtk_widget_show (zoom);
+      spin (400);
+      collect_mnemonics (GTK_WIDGET (window), &m);
+      g_test_message ("%s: %u mnemonics", pages[i], g_hash_table_size (m.keys));
+      g_assert_cmpuint (g_hash_table_size (m.keys), >=, 5);
+      if (zoom != NULL)
+        gtk_widget_set_visible (zoom, ks_plot_view_get_zoomed (ks_page_get_plot_view (page)));
+      g_hash_table_unref (m.keys);
+    }
+  gtk_widget_hide (stop);
+  gtk_info_bar_set_revealed (GTK_INFO_BAR (child_of (window, KS_TYPE_WINDOW, "info_bar")), FALSE);
+  ks_window_show_page (window, "gauss-size");
+  g_assert_cmpstr (clashes->str, ==, "");
+}
+
 static gboolean
 wg_live_has_line (void)
 {
@@ -1378,6 +1451,7 @@ main (int argc, char **argv)
   spin (800);
 
   g_test_add_func ("/gui/window-opens", test_window_opens);
+  g_test_add_func ("/gui/mnemonics", test_mnemonics);
   if (g_getenv ("LANGUAGE") != NULL && g_str_has_prefix (g_getenv ("LANGUAGE"), "ru"))
     g_test_add_func ("/gui/translation", test_translation);
   else
