@@ -1417,6 +1417,16 @@ test_translation (void)
     spin (300);
     screenshot ("error-ru.png");
   }
+
+  /* ...and so are the plot renderer's (shown when an export fails). */
+  {
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (ks_plot_format_from_filename ("fig.bmp", NULL, &error));
+    g_test_message ("%s", error->message);
+    g_assert_null (strstr (error->message, "Cannot tell"));
+    g_assert_nonnull (strstr (error->message, "fig.bmp"));
+  }
 }
 
 int

@@ -12,6 +12,7 @@
 #include <cairo-svg.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <pango/pangocairo.h>
@@ -2467,7 +2468,7 @@ ks_plot_render (KsPlot            *plot,
 
   if (!lo.has_data)
     {
-      g_autoptr(PangoLayout) text = text_new (&ts, "No data", SCALE_AXIS, FALSE);
+      g_autoptr(PangoLayout) text = text_new (&ts, _("No data"), SCALE_AXIS, FALSE);
       double w, h;
 
       text_size (text, &w, &h);
@@ -2514,8 +2515,8 @@ ks_plot_format_from_filename (const char   *filename,
       }
 
   g_set_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_FORMAT,
-               "Cannot tell the image format of “%s”: the name must end in "
-               ".png, .svg or .pdf", filename);
+               _("Cannot tell the image format of “%s”: the name must end in "
+                 ".png, .svg or .pdf"), filename);
   return FALSE;
 }
 
@@ -2559,7 +2560,7 @@ set_write_error (GError         **error,
 
   /* cairo only says "error while writing to output stream"; errno says why. */
   g_set_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_WRITE,
-               "Could not write the plot to “%s”: %s", display,
+               _("Could not write the plot to “%s”: %s"), display,
                saved_errno != 0 ? g_strerror (saved_errno)
                                 : cairo_status_to_string (status));
 }
@@ -2606,7 +2607,7 @@ ks_plot_export (KsPlot            *plot,
   if (!plot_has_points (plot))
     {
       g_set_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_EMPTY,
-                   "Nothing to export: the plot has no points");
+                   _("Nothing to export: the plot has no points"));
       return FALSE;
     }
 
