@@ -157,7 +157,7 @@ test_window_opens (void)
 static gboolean
 bandwidth_known (void)
 {
-  return ks_device_get_info (ks_window_get_device (window))->bandwidth_gbs > 0;
+  return ks_device_get_bandwidth (ks_window_get_device (window)) > 0;
 }
 
 static gboolean
@@ -178,7 +178,7 @@ test_devices_page (void)
   device = ks_devices_page_get_selected (page);
   g_assert_true (device == ks_window_get_device (window));
   /* What the page shows is the rule on the device's own numbers. */
-  if (ks_ogs_predict (ks_device_get_info (device)->preferred_multiple, ks_device_get_cores_per_cu (device),
+  if (ks_ogs_predict (ks_device_get_preferred_multiple (device), ks_device_get_cores_per_cu (device),
                       ks_device_get_info (device)->compute_units,
                       ks_device_get_info (device)->max_work_group_size, &p))
     g_assert_cmpuint (ks_devices_page_get_prediction (page), ==, p.ogs);
@@ -192,7 +192,7 @@ test_devices_page (void)
       g_assert_true (wait_for (bandwidth_known, 120));
       g_assert_true (wait_for (probe_done, 30));
       g_test_message ("triad bandwidth of %s: %.1f GB/s", ks_device_get_name (device),
-                      ks_device_get_info (device)->bandwidth_gbs);
+                      ks_device_get_bandwidth (device));
     }
   screenshot ("devices.png");
 }
@@ -1277,6 +1277,58 @@ test_cores_remembered (void)
   ks_window_show_page (window, "gauss-size");
 }
 
+static gpointer
+device_writer (gpointer data)
+{
+  KsDevice *device = data;
+
+  for (guint i = 1; i <= 20000; i++)
+    {
+      ks_device_set_bandwidth (device, i);
+      ks_device_set_preferred_multiple (device, i % 64 + 1);
+    }
+  return NULL;
+}
+
+/* A solver built on a worker thread writes the device's preferred multiple
+ * and the bandwidth probe its bandwidth while the main thread shows them:
+ * both go through the device's lock (run under ThreadSanitizer, the old
+ * plain fields were a data race). */
+static void
+test_device_info_threads (void)
+{
+  KsDevicesPage *page = KS_DEVICES_PAGE (ks_window_get_page (window, "devices"));
+  KsDevice *device = ks_window_get_device (window);
+  double bandwidth = ks_device_get_bandwidth (device);
+  gsize multiple = ks_device_get_preferred_multiple (device);
+  KsDevice *host = ks_device_list_lookup (ks_application_get_device_list (app), "host", NULL);
+  GThread *writer;
+
+  g_assert_nonnull (host);
+
+  ks_window_show_page (window, "devices");
+  writer = g_thread_new ("device-writer", device_writer, device);
+  for (guint i = 0; i < 50; i++)
+    {
+      double b = ks_device_get_bandwidth (device);
+      gsize m = ks_device_get_preferred_multiple (device);
+
+      g_assert_cmpfloat (b, >=, 0);
+      g_assert_cmpfloat (b, <=, 20000);
+      g_assert_cmpuint (m, <=, 64);
+      /* The page reads them as it shows the device's details. */
+      ks_page_device_changed (KS_PAGE (page), host);
+      ks_page_device_changed (KS_PAGE (page), device);
+      g_assert_true (ks_devices_page_get_selected (page) == device);
+    }
+  g_thread_join (writer);
+  g_assert_cmpfloat (ks_device_get_bandwidth (device), ==, 20000);
+  ks_device_set_bandwidth (device, bandwidth);
+  ks_device_set_preferred_multiple (device, multiple);
+  ks_page_device_changed (KS_PAGE (page), device);
+  ks_window_show_page (window, "gauss-size");
+}
+
 /* A device asked for (by a session, or by the setting from last time) that
  * this machine does not have: the window says which, and which one it uses;
  * the setting is kept for the day the device is back. */
@@ -1483,6 +1535,7 @@ main (int argc, char **argv)
       g_test_add_func ("/gui/wg-live", test_wg_live);
       g_test_add_func ("/gui/cores-remembered", test_cores_remembered);
       g_test_add_func ("/gui/device-missing", test_device_missing);
+      g_test_add_func ("/gui/device-info-threads", test_device_info_threads);
       g_test_add_func ("/gui/device-lost", test_device_lost);
       g_test_add_func ("/gui/dark-theme", test_dark_theme);
       g_test_add_func ("/gui/dark-screenshot", test_dark_screenshot);

@@ -12,6 +12,11 @@ struct _KsDevice
   gpointer     backend_handle;
   gpointer     platform_handle;
   guint        user_cores_per_cu;
+  /* Guards what changes after the device is listed (the preferred multiple
+   * learnt by a solver built on a worker thread, the bandwidth measured by
+   * a probe on one, the user's cores per unit) against a reader on
+   * another thread: the GUI's main thread, an experiment's worker. */
+  GMutex       lock;
 };
 
 G_DEFINE_FINAL_TYPE (KsDevice, ks_device, G_TYPE_OBJECT)
@@ -59,6 +64,7 @@ ks_device_finalize (GObject *object)
   g_free (self->info.platform_name);
   g_free (self->info.driver_version);
   g_free (self->info.version);
+  g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (ks_device_parent_class)->finalize (object);
 }
@@ -122,6 +128,7 @@ ks_device_init (KsDevice *self)
 {
   self->info.cc_major = -1;
   self->info.cc_minor = -1;
+  g_mutex_init (&self->lock);
 }
 
 KsDevice *
@@ -188,14 +195,20 @@ ks_device_get_platform_handle (KsDevice *self)
 guint
 ks_device_get_cores_per_cu (KsDevice *self)
 {
+  g_autoptr(GMutexLocker) locker = NULL;
+
   g_return_val_if_fail (KS_IS_DEVICE (self), 0);
+  locker = g_mutex_locker_new (&self->lock);
   return self->user_cores_per_cu ? self->user_cores_per_cu : self->info.table_cores_per_cu;
 }
 
 const char *
 ks_device_get_cores_source (KsDevice *self)
 {
+  g_autoptr(GMutexLocker) locker = NULL;
+
   g_return_val_if_fail (KS_IS_DEVICE (self), NULL);
+  locker = g_mutex_locker_new (&self->lock);
   return self->user_cores_per_cu ? N_("set by the user") : self->info.table_cores_source;
 }
 
@@ -205,9 +218,15 @@ ks_device_set_cores_per_cu (KsDevice *self,
 {
   g_return_if_fail (KS_IS_DEVICE (self));
 
+  g_mutex_lock (&self->lock);
   if (self->user_cores_per_cu == cores_per_cu)
-    return;
+    {
+      g_mutex_unlock (&self->lock);
+      return;
+    }
   self->user_cores_per_cu = cores_per_cu;
+  g_mutex_unlock (&self->lock);
+  /* Outside the lock: a handler may read the device again. */
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CORES_PER_CU]);
 }
 
@@ -216,7 +235,19 @@ ks_device_set_preferred_multiple (KsDevice *self,
                                   gsize     multiple)
 {
   g_return_if_fail (KS_IS_DEVICE (self));
+  g_mutex_lock (&self->lock);
   self->info.preferred_multiple = multiple;
+  g_mutex_unlock (&self->lock);
+}
+
+gsize
+ks_device_get_preferred_multiple (KsDevice *self)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (KS_IS_DEVICE (self), 0);
+  locker = g_mutex_locker_new (&self->lock);
+  return self->info.preferred_multiple;
 }
 
 void
@@ -224,7 +255,19 @@ ks_device_set_bandwidth (KsDevice *self,
                          double    gbs)
 {
   g_return_if_fail (KS_IS_DEVICE (self));
+  g_mutex_lock (&self->lock);
   self->info.bandwidth_gbs = gbs;
+  g_mutex_unlock (&self->lock);
+}
+
+double
+ks_device_get_bandwidth (KsDevice *self)
+{
+  g_autoptr(GMutexLocker) locker = NULL;
+
+  g_return_val_if_fail (KS_IS_DEVICE (self), 0);
+  locker = g_mutex_locker_new (&self->lock);
+  return self->info.bandwidth_gbs;
 }
 
 char *

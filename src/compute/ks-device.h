@@ -74,11 +74,18 @@ const char         *ks_device_get_cores_source     (KsDevice *self);
 void                ks_device_set_cores_per_cu     (KsDevice *self,
                                                     guint     cores_per_cu);
 
+/* The preferred multiple and the bandwidth are written after the device is
+ * listed, often on a worker thread (a solver being built, the bandwidth
+ * probe): a reader on another thread, such as the GUI's main thread, uses
+ * the getters, which take the device's lock, and not the fields of
+ * ks_device_get_info().  The cores per unit take the same lock. */
 void                ks_device_set_preferred_multiple (KsDevice *self,
                                                     gsize     multiple);
+gsize               ks_device_get_preferred_multiple (KsDevice *self);
 /* The measured memory bandwidth (ks-bench-probes.c), shown by the device list. */
 void                ks_device_set_bandwidth        (KsDevice *self,
                                                     double    gbs);
+double              ks_device_get_bandwidth        (KsDevice *self);
 /* A one-line description for progress messages and plot captions. */
 char               *ks_device_describe             (KsDevice *self);
 

@@ -282,7 +282,10 @@ update_prediction (KsDevicesPage *self)
   if (self->selected == NULL)
     return;
   info = ks_device_get_info (self->selected);
-  if (ks_ogs_predict (info->preferred_multiple, ks_device_get_cores_per_cu (self->selected),
+  /* Through the getters: a worker may be writing the multiple or the
+   * bandwidth of this very device right now. */
+  if (ks_ogs_predict (ks_device_get_preferred_multiple (self->selected),
+                      ks_device_get_cores_per_cu (self->selected),
                       info->compute_units, info->max_work_group_size, &p))
     {
       g_autofree char *explain = ks_ogs_explain (&p);
@@ -318,11 +321,13 @@ show_device (KsDevicesPage *self,
   g_autofree char *global = g_format_size_full (info->global_mem, G_FORMAT_SIZE_IEC_UNITS);
   g_autofree char *alloc = g_format_size_full (info->max_alloc, G_FORMAT_SIZE_IEC_UNITS);
   g_autofree char *local = g_format_size_full (info->local_mem, G_FORMAT_SIZE_IEC_UNITS);
-  g_autofree char *pwgsm = info->preferred_multiple
-    ? g_strdup_printf ("%" G_GSIZE_FORMAT, info->preferred_multiple) : g_strdup (_("unknown"));
+  gsize multiple = ks_device_get_preferred_multiple (device);
+  double bandwidth = ks_device_get_bandwidth (device);
+  g_autofree char *pwgsm = multiple
+    ? g_strdup_printf ("%" G_GSIZE_FORMAT, multiple) : g_strdup (_("unknown"));
   g_autofree char *cc = info->cc_major >= 0 ? g_strdup_printf ("%d.%d", info->cc_major, info->cc_minor) : NULL;
-  g_autofree char *bw = info->bandwidth_gbs > 0
-    ? g_strdup_printf (_("%.0f GB/s (triad, measured here)"), info->bandwidth_gbs)
+  g_autofree char *bw = bandwidth > 0
+    ? g_strdup_printf (_("%.0f GB/s (triad, measured here)"), bandwidth)
     : g_strdup (_("not measured yet"));
   g_autofree char *peak = info->peak_bandwidth_gbs > 0
     ? g_strdup_printf (_("%.0f GB/s (data sheet)"), info->peak_bandwidth_gbs) : NULL;

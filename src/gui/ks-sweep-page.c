@@ -1279,9 +1279,9 @@ ks_sweep_page_device_changed (KsPage   *page,
   gtk_widget_set_sensitive (priv->launch_combo, cuda);
   if (page_kind (self) != KS_EXPERIMENT_GAUSS_WG)
     return;
-  if (info->preferred_multiple > 0)
+  if (ks_device_get_preferred_multiple (device) > 0)
     text = g_strdup_printf (_("Preferred multiple on this device: %lu. The predicted optimum is drawn as a vertical line."),
-                            (unsigned long) info->preferred_multiple);
+                            (unsigned long) ks_device_get_preferred_multiple (device));
   else
     text = g_strdup (_("This device reports no preferred work-group multiple."));
   gtk_label_set_text (GTK_LABEL (priv->predicted_label), text);
