@@ -13,8 +13,9 @@ cd "$(dirname "$0")"
 # machine has), OpenMP (part of gcc), LAPACKE over OpenBLAS (the host baseline
 # of "bench gauss"); GTK 3 and its icons for the desktop app, gettext for the
 # translations, and the validators of the desktop file, metainfo and settings
-# schema.  The tests add Oclgrind, python3 and Xvfb (the GUI tests drive the
-# real window through an X server).  The CUDA toolkit is optional and not
+# schema.  The tests add Oclgrind, python3, Xvfb (the GUI tests drive the
+# real window through an X server) and dbus-daemon (dbus-run-session: the
+# quit-mid-run test drives the app's actions over its own session bus).  The CUDA toolkit is optional and not
 # installed here: meson finds it through nvcc.
 PACKAGES=(meson ninja-build pkg-config gcc libc6-dev
           libglib2.0-dev libglib2.0-bin libjson-glib-dev libcairo2-dev libpango1.0-dev
@@ -22,7 +23,7 @@ PACKAGES=(meson ninja-build pkg-config gcc libc6-dev
           liblapacke-dev libopenblas-dev
           libgtk-3-dev adwaita-icon-theme librsvg2-common gettext
           desktop-file-utils appstream)
-TEST_PACKAGES=(oclgrind python3 xvfb xauth)
+TEST_PACKAGES=(oclgrind python3 xvfb xauth dbus-daemon)
 BUILD_DIR=${BUILD_DIR:-build}
 
 install_packages () {
