@@ -15,8 +15,9 @@ cd "$(dirname "$0")"
 # translations, and the validators of the desktop file, metainfo and settings
 # schema.  The tests add Oclgrind, python3, Xvfb (the GUI tests drive the
 # real window through an X server) and dbus-daemon (dbus-run-session: the
-# quit-mid-run test drives the app's actions over its own session bus).  The CUDA toolkit is optional and not
-# installed here: meson finds it through nvcc.
+# quit-mid-run test drives the app's actions over its own session bus).
+# The CUDA toolkit is optional and not installed here: meson finds it
+# through nvcc.
 PACKAGES=(meson ninja-build pkg-config gcc libc6-dev
           libglib2.0-dev libglib2.0-bin libjson-glib-dev libcairo2-dev libpango1.0-dev
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd fonts-dejavu-core
