@@ -794,6 +794,7 @@ test_dark_screenshot (void)
   if (g_getenv ("KERNELSCOPE_SCREENSHOT_DIR") == NULL)
     return;
   ks_window_show_page (window, "gauss-size");
+  gtk_window_set_focus (GTK_WINDOW (window), NULL);
   g_action_group_change_action_state (G_ACTION_GROUP (app), "dark-style", g_variant_new_boolean (TRUE));
   screenshot ("gauss-size-dark.png");
   g_action_group_change_action_state (G_ACTION_GROUP (app), "dark-style", g_variant_new_boolean (FALSE));
@@ -894,6 +895,8 @@ test_typed_value_then_run (void)
     g_assert_cmpuint (ks_gauss_solve_page_get_result (solve)->n, ==, 123);
     ks_gauss_solve_page_set_size (solve, 300);
   }
+  /* No field left focused with its text selected for the screenshots. */
+  gtk_window_set_focus (GTK_WINDOW (window), NULL);
   ks_window_show_page (window, "gauss-size");
 }
 
