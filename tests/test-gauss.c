@@ -281,6 +281,64 @@ test_cancelled (void)
     }
 }
 
+static gpointer
+cancel_later (gpointer data)
+{
+  GCancellable *cancellable = data;
+  guint ms = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (cancellable), "after-ms"));
+
+  g_usleep (ms * 1000);
+  g_cancellable_cancel (cancellable);
+  return NULL;
+}
+
+/* Stop in the middle of one large solve is felt soon, not when the whole
+ * queue has run: the solver never has more than two stretches of steps
+ * queued ahead (ks_runtime_pace).  Without that, the host enqueued every
+ * launch within the first moments and then waited for all of them (a quit
+ * in an n = 3000 solve on PoCL took 31 s).  The bound is relative to the
+ * same solve uncancelled, on the same machine, and generous: cancelled at a
+ * tenth of its time, it must be back before 60 % of it. */
+static void
+test_cancel_mid_solve (void)
+{
+  KsDevice *cl = opencl_device ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (1400, 2, NULL);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 };
+  KsGaussResult r;
+  GThread *thread;
+  gint64 t0;
+  double full_ms, cancelled_ms;
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device (install pocl-opencl-icd)");
+      return;
+    }
+  solver = ks_gauss_solver_new (cl, KS_PRECISION_FLOAT, &error);
+  g_assert_no_error (error);
+  ks_gauss_solver_set_timing (solver, FALSE);
+  /* Once to build and cache what PoCL compiles on first use, once timed. */
+  g_assert_true (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &r, &error));
+  t0 = g_get_monotonic_time ();
+  g_assert_true (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &r, &error));
+  full_ms = (g_get_monotonic_time () - t0) / 1000.0;
+
+  g_object_set_data (G_OBJECT (cancellable), "after-ms", GUINT_TO_POINTER ((guint) (full_ms / 10)));
+  thread = g_thread_new ("cancel", cancel_later, cancellable);
+  t0 = g_get_monotonic_time ();
+  g_assert_false (ks_gauss_solver_solve (solver, sys, &params, cancellable, NULL, &r, &error));
+  cancelled_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  g_thread_join (thread);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_test_message ("n = 1400 on PoCL: %.0f ms whole, back %.0f ms after a start cancelled at %.0f ms",
+                  full_ms, cancelled_ms, full_ms / 10);
+  g_assert_cmpfloat (cancelled_ms, <, 0.6 * full_ms);
+}
+
 /* The device goes away in the middle of a solve. */
 static void
 test_device_lost (void)
@@ -596,6 +654,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gauss/refused-work-group", test_refused_work_group);
   g_test_add_func ("/gauss/too-large", test_too_large);
   g_test_add_func ("/gauss/cancelled", test_cancelled);
+  g_test_add_func ("/gauss/cancel-mid-solve", test_cancel_mid_solve);
   g_test_add_func ("/gauss/device-lost", test_device_lost);
   g_test_add_func ("/gauss/build-failure", test_build_failure);
   g_test_add_func ("/gauss/matrix-market", test_matrix_market);

@@ -598,6 +598,38 @@ cuda_finish (KsRuntime *rt,
          check_cuda (cudaStreamSynchronize (c->stream), "Waiting for the device", error);
 }
 
+static gpointer
+cuda_mark (KsRuntime *rt,
+           GError   **error)
+{
+  KsCudaRuntime *c = cu (rt);
+  cudaEvent_t event = NULL;
+
+  if (!use_device (c, error) ||
+      !check_cuda (cudaEventCreateWithFlags (&event, cudaEventDisableTiming), "Marking the stream", error))
+    return NULL;
+  if (!check_cuda (cudaEventRecord (event, c->stream), "Marking the stream", error))
+    {
+      cudaEventDestroy (event);
+      return NULL;
+    }
+  return event;
+}
+
+static gboolean
+cuda_mark_wait (KsRuntime *rt,
+                gpointer   mark,
+                GError   **error)
+{
+  return check_cuda (cudaEventSynchronize (mark), "Waiting for the device", error);
+}
+
+static void
+cuda_mark_free (gpointer mark)
+{
+  cudaEventDestroy (mark);
+}
+
 static gboolean
 cuda_event_elapsed_ns (KsRuntime *rt,
                        gpointer   event,
@@ -723,6 +755,9 @@ static const KsRuntimeVTable cuda_vtable = {
   .finish = cuda_finish,
   .event_elapsed_ns = cuda_event_elapsed_ns,
   .event_free = cuda_event_free,
+  .mark = cuda_mark,
+  .mark_wait = cuda_mark_wait,
+  .mark_free = cuda_mark_free,
   .capture_begin = cuda_capture_begin,
   .capture_end = cuda_capture_end,
   .capture_abort = cuda_capture_abort,

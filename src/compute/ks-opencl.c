@@ -598,6 +598,35 @@ ocl_finish (KsRuntime *rt,
   return check_cl (clFinish (o->queue), "Waiting for the device", error);
 }
 
+static gpointer
+ocl_mark (KsRuntime *rt,
+          GError   **error)
+{
+  cl_event event = NULL;
+
+  if (!check_cl (clEnqueueMarkerWithWaitList (ocl_queue (rt), 0, NULL, &event), "Marking the queue", error))
+    return NULL;
+  /* Without a flush the marker may sit in the host's batch and the wait
+   * below would wait for nothing to start. */
+  clFlush (ocl_queue (rt));
+  return event;
+}
+
+static gboolean
+ocl_mark_wait (KsRuntime *rt,
+               gpointer   mark,
+               GError   **error)
+{
+  cl_event event = mark;
+  return check_cl (clWaitForEvents (1, &event), "Waiting for the device", error);
+}
+
+static void
+ocl_mark_free (gpointer mark)
+{
+  clReleaseEvent (mark);
+}
+
 static gboolean
 ocl_event_elapsed_ns (KsRuntime *rt,
                       gpointer   event,
@@ -637,6 +666,9 @@ static const KsRuntimeVTable opencl_vtable = {
   .finish = ocl_finish,
   .event_elapsed_ns = ocl_event_elapsed_ns,
   .event_free = ocl_event_free,
+  .mark = ocl_mark,
+  .mark_wait = ocl_mark_wait,
+  .mark_free = ocl_mark_free,
 };
 
 gboolean

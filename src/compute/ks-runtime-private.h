@@ -31,6 +31,11 @@ typedef struct {
   gboolean (*finish)          (KsRuntime *rt, GError **error);
   gboolean (*event_elapsed_ns)(KsRuntime *rt, gpointer event, guint64 *out_ns, GError **error);
   void     (*event_free)      (gpointer event);
+  /* A point in the queue (no timing) that mark_wait can block on, freed by
+   * mark_free; optional (NULL: no pacing). */
+  gpointer (*mark)            (KsRuntime *rt, GError **error);
+  gboolean (*mark_wait)       (KsRuntime *rt, gpointer mark, GError **error);
+  void     (*mark_free)       (gpointer mark);
   /* Optional (NULL: KS_COMPUTE_ERROR_UNSUPPORTED): record launches into a
    * graph instead of running them, and replay the graph. */
   gboolean (*capture_begin)   (KsRuntime *rt, GError **error);
@@ -59,6 +64,7 @@ struct _KsRuntime {
    * capture_events while recording and belong to the graph after. */
   gboolean               graph_kernel_timing;
   GArray                *capture_events;   /* of KsPendingEvent */
+  gpointer               marks[2];         /* ks_runtime_pace: older, newer */
 };
 
 struct _KsProgram {

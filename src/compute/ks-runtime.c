@@ -60,6 +60,8 @@ ks_runtime_free (KsRuntime *rt)
   if (rt == NULL)
     return;
   ks_runtime_discard_timings (rt);
+  if (rt->vtable)
+    ks_runtime_pace_reset (rt);
   g_array_unref (rt->pending);
   if (rt->capture_events)
     {
@@ -458,6 +460,40 @@ ks_runtime_set_timing (KsRuntime *rt,
 {
   g_return_if_fail (rt != NULL);
   rt->untimed = !timing;
+}
+
+gboolean
+ks_runtime_pace (KsRuntime  *rt,
+                 GError    **error)
+{
+  gpointer mark;
+
+  g_return_val_if_fail (rt != NULL, FALSE);
+  if (rt->capturing || rt->vtable->mark == NULL)
+    return TRUE;
+  if (rt->marks[0] != NULL)
+    {
+      gpointer older = g_steal_pointer (&rt->marks[0]);
+      gboolean ok = rt->vtable->mark_wait (rt, older, error);
+
+      rt->vtable->mark_free (older);
+      if (!ok)
+        return FALSE;
+    }
+  if (!(mark = rt->vtable->mark (rt, error)))
+    return FALSE;
+  rt->marks[0] = rt->marks[1];
+  rt->marks[1] = mark;
+  return TRUE;
+}
+
+void
+ks_runtime_pace_reset (KsRuntime *rt)
+{
+  g_return_if_fail (rt != NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (rt->marks); i++)
+    if (rt->marks[i] != NULL)
+      rt->vtable->mark_free (g_steal_pointer (&rt->marks[i]));
 }
 
 void

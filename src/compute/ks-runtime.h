@@ -109,6 +109,20 @@ void        ks_runtime_discard_timings       (KsRuntime   *rt);
 void        ks_runtime_set_timing            (KsRuntime   *rt,
                                               gboolean     timing);
 
+/* Pacing: a long solve enqueues thousands of launches in milliseconds and
+ * then waits seconds for them, so a cancel seen while enqueueing came too
+ * late.  ks_runtime_pace() marks the queue; once two marks are
+ * outstanding it waits for the older, so at most two stretches of work are
+ * ever queued ahead of the host.  The device never starves (the newer
+ * stretch is still queued while the host waits), and when the host is the
+ * slower one (a launch-bound GPU) the older mark is already done and
+ * nothing waits.  A no-op while capturing a graph or on a backend without
+ * marks. */
+gboolean    ks_runtime_pace                  (KsRuntime   *rt,
+                                              GError     **error);
+/* Forgets outstanding marks (at the end of a solve, or after a failure). */
+void        ks_runtime_pace_reset            (KsRuntime   *rt);
+
 /* TRUE: captures record an event pair around each launch as nodes of the
  * graph, so a timed replay also gives each kernel's device time, with no
  * host between the kernels (a stream launched one by one is timed with the

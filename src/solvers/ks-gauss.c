@@ -26,7 +26,10 @@ enum {
   INFO_SIZE = 16
 };
 
-/* How often a solve looks at its GCancellable: often enough that Stop is
+/* How often a solve looks at its GCancellable and marks the queue
+ * (ks_runtime_pace: at most two such stretches are queued ahead of the
+ * host, so a Stop is felt after them, not after the whole solve: a quit in
+ * an n = 3000 solve on PoCL took 31 s before): often enough that Stop is
  * felt within a fraction of a second, rarely enough to cost nothing. */
 #define CANCEL_CHECK_STEPS 16
 
@@ -378,6 +381,20 @@ set_common_args (KsKernel  *kernel,
          ks_kernel_set_arg (kernel, 2, sizeof n, &n, error);
 }
 
+/* Between stretches of CANCEL_CHECK_STEPS steps: the cancellable, then a
+ * mark in the queue, waiting for the one before the last if the host is
+ * that far ahead; the cancellable once more after a wait, which may have
+ * been long. */
+static gboolean
+pace (KsGaussSolver *self,
+      GCancellable  *cancellable,
+      GError       **error)
+{
+  return !g_cancellable_set_error_if_cancelled (cancellable, error) &&
+         ks_runtime_pace (self->rt, error) &&
+         !g_cancellable_set_error_if_cancelled (cancellable, error);
+}
+
 /* Enqueues the 2 (n - 1) forward and 2 n backward steps. */
 static gboolean
 enqueue_solve (KsGaussSolver       *self,
@@ -416,7 +433,7 @@ enqueue_solve (KsGaussSolver       *self,
     {
       int row0 = fixed ? 0 : k + 1;
 
-      if (k % CANCEL_CHECK_STEPS == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+      if (k % CANCEL_CHECK_STEPS == 0 && !pace (self, cancellable, error))
         return FALSE;
 
       if (!ks_kernel_set_arg (pre, 3, sizeof k, &k, error) ||
@@ -437,7 +454,7 @@ enqueue_solve (KsGaussSolver       *self,
     {
       gsize one = 1;
 
-      if (k % CANCEL_CHECK_STEPS == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+      if (k % CANCEL_CHECK_STEPS == 0 && !pace (self, cancellable, error))
         return FALSE;
 
       if (!ks_kernel_set_arg (bprep, 3, sizeof k, &k, error) ||
@@ -714,11 +731,13 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
       /* Drain the queue so the next solve does not write under running kernels. */
       ks_runtime_finish (self->rt, NULL);
       ks_runtime_discard_timings (self->rt);
+      ks_runtime_pace_reset (self->rt);
       if (graph)
         g_clear_pointer (&self->graph, ks_graph_free);
       return FALSE;
     }
   t1 = g_get_monotonic_time ();
+  ks_runtime_pace_reset (self->rt);
 
   result->wall_ms = (t1 - t0) / 1000.0;
   if (graph)
