@@ -280,6 +280,49 @@ test_size_sweep (void)
       }
     g_assert_true (checked);
   }
+
+  /* Without a mouse: the arrows walk the points from the first, and the
+   * cursor's text is the tooltip's, "prime" on a prime point; Left steps
+   * back.  (The screenshot shows the cursor on the first prime point.) */
+  {
+    KsPlotView *view = ks_page_get_plot_view (KS_PAGE (page));
+    guint s = 0, i = 0, steps = 0;
+    gboolean found = FALSE;
+
+    gtk_widget_grab_focus (GTK_WIDGET (view));
+    spin (50);
+    press_key (GDK_KEY_Right, 0);
+    g_assert_true (ks_plot_view_get_cursor (view, &s, &i));
+    g_assert_cmpuint (i, ==, 0);
+    while (!found && steps++ < 41)
+      {
+        const KsPlotPoint *p = ks_plot_series_get_point (plot, s, i);
+
+        if (p->flags & KS_PLOT_POINT_HIGHLIGHT)
+          {
+            g_autofree char *text = ks_plot_view_get_cursor_text (view);
+            g_autofree char *n1 = g_strdup_printf ("%u", (guint) p->x + 1);
+
+            g_assert_nonnull (strstr (text, "prime"));
+            g_assert_nonnull (strstr (text, n1));
+            found = TRUE;
+          }
+        else
+          {
+            press_key (GDK_KEY_Right, 0);
+            g_assert_true (ks_plot_view_get_cursor (view, &s, &i));
+          }
+      }
+    g_assert_true (found);
+    g_assert_cmpuint (i, >, 0);
+    press_key (GDK_KEY_Left, 0);
+    {
+      guint back = 0;
+      g_assert_true (ks_plot_view_get_cursor (view, NULL, &back));
+      g_assert_cmpuint (back, ==, i - 1);
+    }
+    press_key (GDK_KEY_Right, 0);
+  }
   screenshot ("gauss-size.png");
 
   /* Export: the same renderer as the CLI, in every format. */

@@ -23,6 +23,12 @@ struct _KsPlotView {
 
   gboolean          dragging;
   double            drag_x0, drag_x1;
+
+  /* The keyboard's point: arrows move it, and its tooltip is drawn beside
+   * it, so what a hover tells (why a point is prime) is there without a
+   * mouse too. */
+  gboolean          has_cursor;
+  guint             cursor_series, cursor_index;
 };
 
 G_DEFINE_TYPE (KsPlotView, ks_plot_view, GTK_TYPE_DRAWING_AREA)
@@ -80,6 +86,8 @@ ks_plot_view_get_theme (KsPlotView  *self,
     }
 }
 
+static void draw_cursor (KsPlotView *self, cairo_t *cr, const KsPlotTheme *theme);
+
 static gboolean
 ks_plot_view_draw (GtkWidget *widget,
                    cairo_t   *cr)
@@ -130,11 +138,222 @@ ks_plot_view_draw (GtkWidget *widget,
       cairo_stroke (cr);
     }
 
+  draw_cursor (self, cr, &theme);
+
   /* The keys +, -, 0 and Home act on the plot only while it has the focus;
    * a keyboard user must see when that is. */
   if (gtk_widget_has_visible_focus (widget))
     gtk_render_focus (gtk_widget_get_style_context (widget), cr, 2, 2, w - 4, h - 4);
   return FALSE;
+}
+
+static char *
+point_markup (KsPlotView *self,
+              guint       series,
+              guint       index)
+{
+  char *markup = NULL;
+
+  if (self->tooltip_func != NULL)
+    markup = self->tooltip_func (self->plot, series, index, self->tooltip_data);
+  if (markup == NULL)
+    {
+      const KsPlotPoint *p = ks_plot_series_get_point (self->plot, series, index);
+      g_autofree char *name = g_markup_escape_text (ks_plot_series_get_name (self->plot, series), -1);
+
+      markup = g_strdup_printf ("<b>%s</b>\n%g → %.3g", name, p->x, p->y);
+    }
+  return markup;
+}
+
+/* Where a point is drawn; FALSE when it is outside the view (zoomed out of
+ * it, or not drawable on a log axis). */
+static gboolean
+point_position (KsPlotView *self,
+                guint       series,
+                guint       index,
+                double     *px,
+                double     *py)
+{
+  double w = gtk_widget_get_allocated_width (GTK_WIDGET (self));
+  double h = gtk_widget_get_allocated_height (GTK_WIDGET (self));
+  const KsPlotPoint *p;
+
+  if (self->plot == NULL || series >= ks_plot_get_n_series (self->plot) ||
+      index >= ks_plot_series_get_n_points (self->plot, series))
+    return FALSE;
+  p = ks_plot_series_get_point (self->plot, series, index);
+  return ks_plot_data_to_device (self->plot, w, h, p->x, p->y, px, py) &&
+         *px >= 0 && *px <= w && *py >= 0 && *py <= h;
+}
+
+static gboolean
+point_visible (KsPlotView *self,
+               guint       series,
+               guint       index)
+{
+  double px, py;
+  return point_position (self, series, index, &px, &py);
+}
+
+/* The cursor's text goes to the accessible description too, for screen
+ * readers, without the markup. */
+static void
+cursor_changed (KsPlotView *self)
+{
+  g_autofree char *markup = NULL;
+  g_autofree char *text = NULL;
+
+  if (self->has_cursor && (markup = point_markup (self, self->cursor_series, self->cursor_index)))
+    pango_parse_markup (markup, -1, 0, NULL, &text, NULL, NULL);
+  atk_object_set_description (gtk_widget_get_accessible (GTK_WIDGET (self)), text ? text : "");
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Left / Right: the previous or next visible point of the cursor's curve;
+ * the first press starts on the newest curve (the last with points). */
+static gboolean
+cursor_step (KsPlotView *self,
+             int         dir)
+{
+  guint n_series = self->plot ? ks_plot_get_n_series (self->plot) : 0;
+
+  if (!self->has_cursor)
+    {
+      for (guint s = n_series; s-- > 0;)
+        {
+          guint n = ks_plot_series_get_n_points (self->plot, s);
+
+          for (guint k = 0; k < n; k++)
+            {
+              guint i = dir > 0 ? k : n - 1 - k;
+              if (point_visible (self, s, i))
+                {
+                  self->has_cursor = TRUE;
+                  self->cursor_series = s;
+                  self->cursor_index = i;
+                  cursor_changed (self);
+                  return TRUE;
+                }
+            }
+        }
+      return FALSE;
+    }
+  for (gint64 i = (gint64) self->cursor_index + dir;
+       i >= 0 && i < ks_plot_series_get_n_points (self->plot, self->cursor_series); i += dir)
+    if (point_visible (self, self->cursor_series, (guint) i))
+      {
+        self->cursor_index = (guint) i;
+        cursor_changed (self);
+        return TRUE;
+      }
+  gtk_widget_error_bell (GTK_WIDGET (self));
+  return TRUE;
+}
+
+/* Up / Down: the next curve that has a visible point, at the point nearest
+ * the cursor's x. */
+static gboolean
+cursor_switch (KsPlotView *self,
+               int         dir)
+{
+  gint64 n_series = ks_plot_get_n_series (self->plot);
+  double x0 = ks_plot_series_get_point (self->plot, self->cursor_series, self->cursor_index)->x;
+
+  for (gint64 s = (gint64) self->cursor_series + dir; s >= 0 && s < n_series; s += dir)
+    {
+      guint best = G_MAXUINT;
+      double best_d = INFINITY;
+
+      for (guint i = 0; i < ks_plot_series_get_n_points (self->plot, (guint) s); i++)
+        {
+          double d = fabs (ks_plot_series_get_point (self->plot, (guint) s, i)->x - x0);
+          if (d < best_d && point_visible (self, (guint) s, i))
+            {
+              best_d = d;
+              best = i;
+            }
+        }
+      if (best != G_MAXUINT)
+        {
+          self->cursor_series = (guint) s;
+          self->cursor_index = best;
+          cursor_changed (self);
+          return TRUE;
+        }
+    }
+  gtk_widget_error_bell (GTK_WIDGET (self));
+  return TRUE;
+}
+
+static void
+draw_cursor (KsPlotView        *self,
+             cairo_t           *cr,
+             const KsPlotTheme *theme)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  double w = gtk_widget_get_allocated_width (widget);
+  double h = gtk_widget_get_allocated_height (widget);
+  g_autofree char *markup = NULL;
+  PangoLayout *layout;
+  double px, py, bx, by;
+  int lw, lh;
+  const double pad = 6;
+
+  if (!self->has_cursor || !gtk_widget_is_focus (widget) ||
+      !point_position (self, self->cursor_series, self->cursor_index, &px, &py))
+    return;
+  cairo_set_source_rgba (cr, theme->foreground.r, theme->foreground.g, theme->foreground.b, 0.9);
+  cairo_set_line_width (cr, 2);
+  cairo_new_path (cr);   /* no line from wherever the renderer left off */
+  cairo_arc (cr, px, py, 8, 0, 2 * G_PI);
+  cairo_stroke (cr);
+
+  markup = point_markup (self, self->cursor_series, self->cursor_index);
+  layout = gtk_widget_create_pango_layout (widget, NULL);
+  pango_layout_set_markup (layout, markup, -1);
+  pango_layout_set_width (layout, (int) (MIN (w * 0.6, 420)) * PANGO_SCALE);
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD);
+  pango_layout_get_pixel_size (layout, &lw, &lh);
+  /* Above and to the right of the point, flipped where that leaves the view. */
+  bx = px + 14;
+  by = py - 14 - lh - 2 * pad;
+  if (bx + lw + 2 * pad > w)
+    bx = px - 14 - lw - 2 * pad;
+  if (by < 0)
+    by = py + 14;
+  bx = CLAMP (bx, 0, MAX (0, w - lw - 2 * pad));
+  by = CLAMP (by, 0, MAX (0, h - lh - 2 * pad));
+  cairo_set_source_rgba (cr, theme->background.r, theme->background.g, theme->background.b, 0.95);
+  cairo_rectangle (cr, bx, by, lw + 2 * pad, lh + 2 * pad);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgba (cr, theme->foreground.r, theme->foreground.g, theme->foreground.b, 0.5);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+  cairo_set_source_rgba (cr, theme->foreground.r, theme->foreground.g, theme->foreground.b, 1);
+  cairo_move_to (cr, bx + pad, by + pad);
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+}
+
+gboolean
+ks_plot_view_get_cursor (KsPlotView *self,
+                         guint      *series,
+                         guint      *index)
+{
+  g_return_val_if_fail (KS_IS_PLOT_VIEW (self), FALSE);
+  if (series)
+    *series = self->cursor_series;
+  if (index)
+    *index = self->cursor_index;
+  return self->has_cursor;
+}
+
+char *
+ks_plot_view_get_cursor_text (KsPlotView *self)
+{
+  g_return_val_if_fail (KS_IS_PLOT_VIEW (self), NULL);
+  return self->has_cursor ? point_markup (self, self->cursor_series, self->cursor_index) : NULL;
 }
 
 char *
@@ -151,16 +370,7 @@ ks_plot_view_tooltip_at (KsPlotView *self,
     return NULL;
   if (!ks_plot_hit_test (self->plot, w, h, x, y, HIT_RADIUS, &series, &index))
     return NULL;
-
-  if (self->tooltip_func != NULL)
-    markup = self->tooltip_func (self->plot, series, index, self->tooltip_data);
-  if (markup == NULL)
-    {
-      const KsPlotPoint *p = ks_plot_series_get_point (self->plot, series, index);
-      g_autofree char *name = g_markup_escape_text (ks_plot_series_get_name (self->plot, series), -1);
-
-      markup = g_strdup_printf ("<b>%s</b>\n%g → %.3g", name, p->x, p->y);
-    }
+  markup = point_markup (self, series, index);
   return markup;
 }
 
@@ -276,6 +486,25 @@ ks_plot_view_key_press (GtkWidget   *widget,
       ks_plot_view_zoom (self, mid - half, mid + half);
       return TRUE;
     }
+  /* The arrows walk the points (Left / Right) and the curves (Up / Down). */
+  switch (event->keyval)
+    {
+    case GDK_KEY_Left: case GDK_KEY_KP_Left:
+      if (self->plot != NULL && (event->state & gtk_accelerator_get_default_mod_mask ()) == 0)
+        return cursor_step (self, -1);
+      break;
+    case GDK_KEY_Right: case GDK_KEY_KP_Right:
+      if (self->plot != NULL && (event->state & gtk_accelerator_get_default_mod_mask ()) == 0)
+        return cursor_step (self, +1);
+      break;
+    case GDK_KEY_Up: case GDK_KEY_KP_Up:
+    case GDK_KEY_Down: case GDK_KEY_KP_Down:
+      if (self->plot != NULL && self->has_cursor && (event->state & gtk_accelerator_get_default_mod_mask ()) == 0)
+        return cursor_switch (self, event->keyval == GDK_KEY_Up || event->keyval == GDK_KEY_KP_Up ? +1 : -1);
+      break;
+    default:
+      break;
+    }
   /* Keyboard users reset the zoom with 0 or Home, as in image viewers. */
   if ((event->keyval == GDK_KEY_0 || event->keyval == GDK_KEY_Home) && ks_plot_view_get_zoomed (self))
     {
@@ -353,6 +582,11 @@ ks_plot_view_set_plot (KsPlotView *self,
   self->plot = plot;
   if (plot != NULL)
     ks_plot_set_x_range (plot, self->zoom_x0, self->zoom_x1);
+  /* A live run redraws into a new plot at every point: the cursor stays
+   * where it was while that point still exists. */
+  if (self->has_cursor && (plot == NULL || self->cursor_series >= ks_plot_get_n_series (plot) ||
+                           self->cursor_index >= ks_plot_series_get_n_points (plot, self->cursor_series)))
+    self->has_cursor = FALSE;
   /* The accessible name says what the picture shows. */
   if (plot != NULL && ks_plot_get_title (plot) != NULL)
     atk_object_set_name (gtk_widget_get_accessible (GTK_WIDGET (self)), ks_plot_get_title (plot));

@@ -3,7 +3,8 @@
  *
  * Draws with ks_plot_render(), the renderer the CLI and the exports use, in
  * colours taken from the GTK style context (so a dark theme stays readable).
- * Hovering a point shows a tooltip, dragging across the plot zooms into that
+ * Hovering a point shows a tooltip (the arrow keys walk the points and show
+ * the same text without a mouse), dragging across the plot zooms into that
  * x range (the paper's Fig. 6), and the view exports and copies itself. */
 #pragma once
 
@@ -44,6 +45,14 @@ void       ks_plot_view_reset_zoom       (KsPlotView        *self);
 char      *ks_plot_view_tooltip_at       (KsPlotView        *self,
                                           double             x,
                                           double             y);
+/* The keyboard's point (Left / Right along a curve, Up / Down between
+ * curves, while the view has the focus): its tooltip is drawn beside it.
+ * FALSE while there is none. */
+gboolean   ks_plot_view_get_cursor       (KsPlotView        *self,
+                                          guint             *series,
+                                          guint             *index);
+/* Its tooltip (markup), or NULL. */
+char      *ks_plot_view_get_cursor_text  (KsPlotView        *self);
 /* Does the plot have at least one point? */
 gboolean   ks_plot_view_has_data         (KsPlotView        *self);
 /* The theme the view draws with, read from its style context. */

@@ -329,19 +329,31 @@ point_tooltip (KsPlot  *plot,
     g_string_append_printf (s, _("<b>n = %u, work-group %u</b>"), p->n, p->wg);
   else
     g_string_append_printf (s, _("<b>n = %u</b>"), p->n);
-  g_string_append_printf (s, _("\n%.3f ms per solve (min %.3f, max %.3f, %u runs)"),
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                          "\n%.3f ms per solve (min %.3f, max %.3f, %u run)",
+                                          "\n%.3f ms per solve (min %.3f, max %.3f, %u runs)",
+                                          p->reps),
                           p->median_ms, p->min_ms, p->max_ms, p->reps);
   if (p->fwd_local[0] != 0)
     {
       guint local = p->fwd_local[0] * MAX (p->fwd_local[1], 1);
       guint groups = p->fwd_groups[0] * MAX (p->fwd_groups[1], 1);
 
+      /* "of size %u": the second number needs no plural of its own, and a
+       * group of size 1 is the very case the paper is about. */
       if (p->n1_prime && p->wg == 0)
-        g_string_append_printf (s, _("\n<b>N+1 = %u is prime</b>: no group size but 1 and N+1 "
-                                     "divides it, and the driver ran %u groups of %u"),
+        g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                                "\n<b>N+1 = %u is prime</b>: no group size but 1 and N+1 "
+                                                "divides it, and the driver ran %u group of size %u",
+                                                "\n<b>N+1 = %u is prime</b>: no group size but 1 and N+1 "
+                                                "divides it, and the driver ran %u groups of size %u",
+                                                groups),
                                 p->n + 1, groups, local);
       else
-        g_string_append_printf (s, _("\nThe update kernel ran %u groups of %u work-items"),
+        g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                                "\nThe update kernel ran %u group of size %u",
+                                                "\nThe update kernel ran %u groups of size %u",
+                                                groups),
                                 groups, local);
     }
   else if (p->n1_prime)
