@@ -14,8 +14,10 @@ cd "$(dirname "$0")"
 # of "bench gauss"); GTK 3 and its icons for the desktop app, gettext for the
 # translations, and the validators of the desktop file, metainfo and settings
 # schema.  The tests add Oclgrind, python3, Xvfb (the GUI tests drive the
-# real window through an X server) and dbus-daemon (dbus-run-session: the
-# quit-mid-run test drives the app's actions over its own session bus).
+# real window through an X server), dbus-daemon (dbus-run-session: the
+# quit-mid-run test drives the app's actions over its own session bus) and
+# locales (the Matrix Market test builds de_DE into its own folder, to read
+# and write numbers under a decimal comma).
 # The CUDA toolkit is optional and not installed here: meson finds it
 # through nvcc.
 PACKAGES=(meson ninja-build pkg-config gcc libc6-dev
@@ -24,7 +26,7 @@ PACKAGES=(meson ninja-build pkg-config gcc libc6-dev
           liblapacke-dev libopenblas-dev
           libgtk-3-dev adwaita-icon-theme librsvg2-common gettext
           desktop-file-utils appstream)
-TEST_PACKAGES=(oclgrind python3 xvfb xauth dbus-daemon)
+TEST_PACKAGES=(oclgrind python3 xvfb xauth dbus-daemon locales)
 BUILD_DIR=${BUILD_DIR:-build}
 
 install_packages () {
