@@ -559,6 +559,48 @@ test_render_log_narrow (void)
   cairo_surface_destroy (img);
 }
 
+/* Two size ranges in one run (n = 1000..1031 and 2000..2012, as a recorded
+ * H200 run has them): two curves, no line across the thousand sizes
+ * between that nobody measured; the steps within each range stay joined. */
+static void
+test_render_gap (void)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  guint s = ks_plot_add_series (plot, "two ranges");
+  cairo_surface_t *img;
+  double px, py;
+
+  for (int n = 1000; n <= 1031; n++)
+    ks_plot_add_point (plot, s, n, 50);
+  for (int n = 2000; n <= 2012; n++)
+    ks_plot_add_point (plot, s, n, 50);
+  ks_plot_set_y_range (plot, 0, 100);
+  img = render_image (plot, W, H, theme);
+  /* Within a range: the line is there. */
+  data_to_device (plot, W, H, 1015.5, 50, &px, &py);
+  g_assert_true (color_near (img, px, py, 1, &theme->series[0], 40));
+  /* Halfway across the gap: nothing but the background (and the grid). */
+  data_to_device (plot, W, H, 1500, 50, &px, &py);
+  g_assert_false (color_near (img, px, py, 1, &theme->series[0], 40));
+  cairo_surface_destroy (img);
+
+  /* Gradually spaced sizes (100, 200, 500, 1000, 2000, 4000) stay one curve. */
+  {
+    g_autoptr(KsPlot) spread = ks_plot_new ();
+    const int sizes[] = { 100, 200, 500, 1000, 2000, 4000 };
+    guint t = ks_plot_add_series (spread, "spread");
+
+    for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+      ks_plot_add_point (spread, t, sizes[i], 50);
+    ks_plot_set_y_range (spread, 0, 100);
+    img = render_image (spread, W, H, theme);
+    data_to_device (spread, W, H, 3000, 50, &px, &py);
+    g_assert_true (color_near (img, px, py, 1, &theme->series[0], 40));
+    cairo_surface_destroy (img);
+  }
+}
+
 static KsPlot *
 highlight_plot (gboolean highlight)
 {
@@ -1118,6 +1160,7 @@ main (int   argc,
   g_test_add_func ("/plot/render/linear", test_render_linear);
   g_test_add_func ("/plot/render/log", test_render_log);
   g_test_add_func ("/plot/render/log-narrow", test_render_log_narrow);
+  g_test_add_func ("/plot/render/gap", test_render_gap);
   g_test_add_func ("/plot/render/highlight", test_render_highlight);
   g_test_add_func ("/plot/render/legend-corner", test_render_legend_corner);
   g_test_add_func ("/plot/render/zoom", test_render_zoom);

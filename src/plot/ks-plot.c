@@ -2090,6 +2090,50 @@ draw_axes (cairo_t           *cr,
     }
 }
 
+static int
+cmp_gap (gconstpointer a,
+         gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* The widest step between neighbouring points a line may bridge: ten times
+ * the series' median step.  A sweep of two size ranges (n = 1000..1031 and
+ * 2000..2012) then shows two curves, not a line across 1000 sizes nobody
+ * measured; evenly or gradually spaced points (100, 200, 500, 1000, 2000)
+ * stay joined.  Steps are taken in data space (log10 on a log axis), so
+ * zooming does not change which points are joined. */
+static double
+series_gap_limit (Series    *ser,
+                  GArray    *dp,
+                  gboolean   log_x)
+{
+  g_autoptr(GArray) gaps = g_array_new (FALSE, FALSE, sizeof (double));
+  double prev = NAN;
+
+  for (guint i = 0; i < dp->len; i++)
+    {
+      DevPoint *d = &g_array_index (dp, DevPoint, i);
+      double x;
+
+      if (!d->ok)
+        continue;
+      x = g_array_index (ser->points, KsPlotPoint, d->index).x;
+      x = log_x ? log10 (x) : x;
+      if (!isnan (prev) && x > prev)
+        {
+          double gap = x - prev;
+          g_array_append_val (gaps, gap);
+        }
+      prev = x;
+    }
+  if (gaps->len < 4)
+    return INFINITY;
+  g_array_sort (gaps, cmp_gap);
+  return 10.0 * g_array_index (gaps, double, gaps->len / 2);
+}
+
 static void
 draw_series (cairo_t           *cr,
              KsPlot            *plot,
@@ -2108,7 +2152,7 @@ draw_series (cairo_t           *cr,
       GArray *dp = g_ptr_array_index (dps, s);
       const KsPlotColor *c = &theme->series[s % G_N_ELEMENTS (theme->series)];
       gboolean pen = FALSE;
-      double last_x = 0, last_y = 0;
+      double last_x = 0, last_y = 0, gap_limit;
 
       /* Spread bars under the line. */
       cairo_set_dash (cr, NULL, 0, 0);
@@ -2146,13 +2190,17 @@ draw_series (cairo_t           *cr,
       set_series_line (cr, ser);
       set_color (cr, c, 1.0);
       cairo_new_path (cr);
+      gap_limit = series_gap_limit (ser, dp, lo->x.log);
       for (guint i = 0; i + 1 < dp->len; i++)
         {
           DevPoint *a = &g_array_index (dp, DevPoint, i);
           DevPoint *b = &g_array_index (dp, DevPoint, i + 1);
           double x0 = a->x, y0 = a->y, x1 = b->x, y1 = b->y;
+          double xa = g_array_index (ser->points, KsPlotPoint, a->index).x;
+          double xb = g_array_index (ser->points, KsPlotPoint, b->index).x;
+          double gap = lo->x.log ? log10 (xb) - log10 (xa) : xb - xa;
 
-          if (!a->ok || !b->ok || !clip_segment (&lines, &x0, &y0, &x1, &y1))
+          if (!a->ok || !b->ok || gap > gap_limit || !clip_segment (&lines, &x0, &y0, &x1, &y1))
             {
               pen = FALSE;
               continue;
