@@ -136,6 +136,27 @@ pocl_id (void)
   return d ? ks_device_get_id (d) : NULL;
 }
 
+/* Every run needs PoCL; without it the test says so and skips. */
+static gboolean
+need_pocl (void)
+{
+  if (pocl_id () != NULL)
+    return TRUE;
+  g_test_skip ("no OpenCL device (PoCL) on this machine");
+  return FALSE;
+}
+
+/* The short driver-policy size sweep several tests run: n = 20..60, one
+ * solve a point, on the size page. */
+static void
+prepare_short_sweep (KsSweepPage *page)
+{
+  ks_window_show_page (window, "gauss-size");
+  set_sizes (page, "20", "60", "1");
+  ks_sweep_page_set_param (page, "reps", "1");
+  ks_sweep_page_set_param (page, "local", "driver");
+}
+
 static void
 test_window_opens (void)
 {
@@ -145,11 +166,8 @@ test_window_opens (void)
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window)));
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
     g_assert_nonnull (ks_window_get_page (window, pages[i]));
-  if (pocl_id () == NULL)
-    {
-      g_test_skip ("no OpenCL device (PoCL) on this machine");
-      return;
-    }
+  if (!need_pocl ())
+    return;
   g_assert_true (ks_window_set_device_id (window, pocl_id ()));
   g_assert_cmpstr (ks_device_get_id (ks_window_get_device (window)), ==, pocl_id ());
 }
@@ -218,11 +236,8 @@ test_size_sweep (void)
   guint highlighted = 0, primes = 0;
   gsize len;
 
-  if (pocl_id () == NULL)
-    {
-      g_test_skip ("no OpenCL device (PoCL) on this machine");
-      return;
-    }
+  if (!need_pocl ())
+    return;
   press_key (GDK_KEY_3, GDK_MOD1_MASK);
   g_assert_true (ks_window_get_visible_page (window) == KS_PAGE (page));
   set_sizes (page, "20", "60", "1");
@@ -374,11 +389,8 @@ test_clipboard_and_dialogs (void)
   g_autoptr(GdkPixbuf) image = NULL;
   GtkWidget *w;
 
-  if (pocl_id () == NULL)
-    {
-      g_test_skip ("no OpenCL device (PoCL) on this machine");
-      return;
-    }
+  if (!need_pocl ())
+    return;
   /* Ctrl+Shift+C puts the plot on the clipboard, read back through X. */
   ks_window_show_page (window, "gauss-size");
   press_key (GDK_KEY_C, GDK_CONTROL_MASK | GDK_SHIFT_MASK);
@@ -421,11 +433,8 @@ test_stop_keeps_points (void)
   const KsResults *results;
   guint runs_before;
 
-  if (pocl_id () == NULL)
-    {
-      g_test_skip ("no OpenCL device (PoCL) on this machine");
-      return;
-    }
+  if (!need_pocl ())
+    return;
   runs_before = ks_sweep_page_get_n_runs (page);
   set_sizes (page, "100", "600", "10");
   ks_sweep_page_set_param (page, "local", "split");
@@ -580,11 +589,8 @@ test_single_solve (void)
   KsGaussSolvePage *page = KS_GAUSS_SOLVE_PAGE (ks_window_get_page (window, "gauss-solve"));
   const KsGaussResult *r;
 
-  if (pocl_id () == NULL)
-    {
-      g_test_skip ("no OpenCL device (PoCL) on this machine");
-      return;
-    }
+  if (!need_pocl ())
+    return;
   ks_window_show_page (window, "gauss-solve");
   ks_gauss_solve_page_set_size (page, 300);
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
@@ -654,11 +660,8 @@ test_build_failure_shown (void)
   g_autofree char *file = g_build_filename (dir, "gauss.cl", NULL);
   const char *text;
 
-  if (pocl_id () == NULL)
-    {
-      g_test_skip ("no OpenCL device (PoCL) on this machine");
-      return;
-    }
+  if (!need_pocl ())
+    return;
   g_mkdir_with_parents (dir, 0755);
   g_assert_true (g_file_set_contents (file, "__kernel void gauss_fwd(__global float *a) { this is not C; }\n",
                                       -1, NULL));
@@ -702,11 +705,8 @@ test_wg_sweep (void)
   KsPlot *plot;
   guint best = 0, with_one;
 
-  if (pocl_id () == NULL)
-    {
-      g_test_skip ("no OpenCL device (PoCL) on this machine");
-      return;
-    }
+  if (!need_pocl ())
+    return;
   press_key (GDK_KEY_4, GDK_MOD1_MASK);
   g_assert_true (ks_window_get_visible_page (window) == KS_PAGE (page));
 
@@ -784,11 +784,8 @@ test_refused_group (void)
   KsSweepPage *page = sweep_page ("gauss-wg");
   const KsResults *results;
 
-  if (pocl_id () == NULL)
-    {
-      g_test_skip ("no OpenCL device (PoCL) on this machine");
-      return;
-    }
+  if (!need_pocl ())
+    return;
   ks_window_show_page (window, "gauss-wg");
   /* 65536 items per group: no device allows it.  That point fails, the
    * sweep goes on, and the window says so in words. */
@@ -900,15 +897,9 @@ test_typed_value_then_run (void)
   GtkWidget *from = child_of (page, KS_TYPE_SWEEP_PAGE, "from_spin");
   const KsResults *results;
 
-  if (pocl_id () == NULL)
-    {
-      g_test_skip ("no OpenCL device (PoCL) on this machine");
-      return;
-    }
-  ks_window_show_page (window, "gauss-size");
-  set_sizes (page, "20", "60", "1");
-  ks_sweep_page_set_param (page, "reps", "1");
-  ks_sweep_page_set_param (page, "local", "driver");
+  if (!need_pocl ())
+    return;
+  prepare_short_sweep (page);
   spin (200);
   gtk_widget_grab_focus (from);
   gtk_editable_select_region (GTK_EDITABLE (from), 0, -1);
@@ -987,11 +978,8 @@ test_export_chosen_format (void)
   GtkWidget *question;
   gsize len;
 
-  if (pocl_id () == NULL)
-    {
-      g_test_skip ("no OpenCL device (PoCL) on this machine");
-      return;
-    }
+  if (!need_pocl ())
+    return;
   ks_window_show_page (window, "gauss-size");
   g_assert_true (action_enabled ("export-plot"));
 
@@ -1223,11 +1211,8 @@ test_wg_live (void)
   g_autofree char *tip = NULL;
   const KsResults *results;
 
-  if (pocl_id () == NULL)
-    {
-      g_test_skip ("no OpenCL device (PoCL) on this machine");
-      return;
-    }
+  if (!need_pocl ())
+    return;
   g_assert_true (gtk_widget_get_sensitive (use));
   ks_window_show_page (window, "gauss-wg");
   ks_sweep_page_set_param (page, "sizes", "300,400");
@@ -1431,15 +1416,9 @@ test_device_lost (void)
   KsSweepPage *page = sweep_page ("gauss-size");
   const KsResults *results;
 
-  if (pocl_id () == NULL)
-    {
-      g_test_skip ("no OpenCL device (PoCL) on this machine");
-      return;
-    }
-  ks_window_show_page (window, "gauss-size");
-  set_sizes (page, "20", "60", "1");
-  ks_sweep_page_set_param (page, "local", "driver");
-  ks_sweep_page_set_param (page, "reps", "1");
+  if (!need_pocl ())
+    return;
+  prepare_short_sweep (page);
   g_setenv ("KERNELSCOPE_SIMULATE_DEVICE_LOSS", "600", TRUE);
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
   g_assert_true (wait_for (not_running, 120));
@@ -1463,11 +1442,8 @@ test_close_mid_run (void)
 {
   KsSweepPage *page = sweep_page ("gauss-size");
 
-  if (pocl_id () == NULL)
-    {
-      g_test_skip ("no OpenCL device (PoCL) on this machine");
-      return;
-    }
+  if (!need_pocl ())
+    return;
   ks_window_show_page (window, "gauss-size");
   set_sizes (page, "400", "800", "4");
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
