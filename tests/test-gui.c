@@ -454,6 +454,38 @@ test_stop_keeps_points (void)
    * run is still in the plot, dashed, beside the stopped one. */
   g_assert_nonnull (strstr (ks_window_get_error_text (window), "Stopped"));
   g_assert_cmpuint (ks_plot_get_n_series (page_plot ("gauss-size")), ==, 2);
+
+  /* Up / Down move the keyboard's point to the other curve, at the point
+   * nearest in n; past the last curve it stays.  (The cursor may still be
+   * where the size-sweep test left it, on either curve.) */
+  {
+    KsPlotView *view = ks_page_get_plot_view (KS_PAGE (page));
+    KsPlot *plot = page_plot ("gauss-size");
+    guint s = 0, i = 0, s2 = 0, i2 = 0, other;
+    guint toward, back;
+    double x0, best = INFINITY;
+
+    gtk_widget_grab_focus (GTK_WIDGET (view));
+    spin (50);
+    press_key (GDK_KEY_Right, 0);
+    g_assert_true (ks_plot_view_get_cursor (view, &s, &i));
+    other = 1 - s;
+    toward = other > s ? GDK_KEY_Up : GDK_KEY_Down;
+    back = other > s ? GDK_KEY_Down : GDK_KEY_Up;
+    x0 = ks_plot_series_get_point (plot, s, i)->x;
+    press_key (toward, 0);
+    g_assert_true (ks_plot_view_get_cursor (view, &s2, &i2));
+    g_assert_cmpuint (s2, ==, other);
+    for (guint k = 0; k < ks_plot_series_get_n_points (plot, other); k++)
+      best = MIN (best, fabs (ks_plot_series_get_point (plot, other, k)->x - x0));
+    g_assert_cmpfloat (fabs (ks_plot_series_get_point (plot, other, i2)->x - x0), ==, best);
+    press_key (toward, 0);
+    g_assert_true (ks_plot_view_get_cursor (view, &s2, NULL));
+    g_assert_cmpuint (s2, ==, other);
+    press_key (back, 0);
+    g_assert_true (ks_plot_view_get_cursor (view, &s2, NULL));
+    g_assert_cmpuint (s2, ==, s);
+  }
 }
 
 static void

@@ -251,6 +251,19 @@ cursor_step (KsPlotView *self,
   return TRUE;
 }
 
+typedef struct {
+  double distance;
+  guint  index;
+} Candidate;
+
+static int
+candidate_cmp (gconstpointer a,
+               gconstpointer b)
+{
+  const Candidate *x = a, *y = b;
+  return (x->distance > y->distance) - (x->distance < y->distance);
+}
+
 /* Up / Down: the next curve that has a visible point, at the point nearest
  * the cursor's x. */
 static gboolean
@@ -262,24 +275,30 @@ cursor_switch (KsPlotView *self,
 
   for (gint64 s = (gint64) self->cursor_series + dir; s >= 0 && s < n_series; s += dir)
     {
-      guint best = G_MAXUINT;
-      double best_d = INFINITY;
+      guint n = ks_plot_series_get_n_points (self->plot, (guint) s);
+      g_autoptr(GArray) order = g_array_sized_new (FALSE, FALSE, sizeof (Candidate), n);
 
-      for (guint i = 0; i < ks_plot_series_get_n_points (self->plot, (guint) s); i++)
+      /* Nearest first, and only as many visibility checks (each lays the
+       * plot out again, text and all) as it takes to find one in view:
+       * usually one, where checking every point of a 900-point curve took
+       * that many layouts per key press. */
+      for (guint i = 0; i < n; i++)
         {
-          double d = fabs (ks_plot_series_get_point (self->plot, (guint) s, i)->x - x0);
-          if (d < best_d && point_visible (self, (guint) s, i))
-            {
-              best_d = d;
-              best = i;
-            }
+          Candidate c = { fabs (ks_plot_series_get_point (self->plot, (guint) s, i)->x - x0), i };
+          g_array_append_val (order, c);
         }
-      if (best != G_MAXUINT)
+      g_array_sort (order, candidate_cmp);
+      for (guint k = 0; k < order->len; k++)
         {
-          self->cursor_series = (guint) s;
-          self->cursor_index = best;
-          cursor_changed (self);
-          return TRUE;
+          guint i = g_array_index (order, Candidate, k).index;
+
+          if (point_visible (self, (guint) s, i))
+            {
+              self->cursor_series = (guint) s;
+              self->cursor_index = i;
+              cursor_changed (self);
+              return TRUE;
+            }
         }
     }
   gtk_widget_error_bell (GTK_WIDGET (self));
