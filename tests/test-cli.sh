@@ -466,6 +466,17 @@ assert h == 750, "height %d" % h
 '
 fi
 
+# plot: saved runs redrawn together; runs of different experiments refused.
+REF="$SRCDIR/../data/reference"
+run "$CLI" plot a.json "$REF/h200-cuda-fig2-driver.json" -o both.png
+if expect_ok "plot a.json with a saved H200 run"; then
+  check "plot writes the PNG" "both.png missing or empty" test -s both.png
+fi
+run "$CLI" plot a.json "$REF/h200-cuda-fig3-wg.json" -o mixed.png
+expect_fail "plot of a size run and a group-size run: usage error that says why" 2 "do not share axes"
+run "$CLI" plot nonexistent.json -o x.png
+expect_fail "plot of a missing file: fails and names it" 1 "nonexistent.json"
+
 run "$CLI" run gauss-size --from 20 --to 22 --reps 1 --warmup 0 -d "$OCL" -q --plot a.svg
 if expect_ok "run gauss-size --plot a.svg"; then
   check "gauss-size SVG contains <svg" "no <svg in a.svg" grep -q "<svg" a.svg

@@ -683,6 +683,53 @@ test_eta (void)
   }
 }
 
+static KsResults *
+load_reference (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", name, NULL);
+  g_autoptr(GError) error = NULL;
+  KsResults *r = ks_results_load_json (path, &error);
+
+  g_assert_no_error (error);
+  return r;
+}
+
+/* kernelscope-cli plot a.json b.json: with two runs every curve says which
+ * run it is, so "n = 500" appears once per run, not twice unexplained. */
+static void
+test_plot_compare (void)
+{
+  g_autoptr(KsResults) ocl = load_reference ("h200-opencl-fig3-wg.json");
+  g_autoptr(KsResults) cuda = load_reference ("h200-cuda-fig3-wg.json");
+  g_autoptr(KsResults) driver = load_reference ("h200-cuda-fig2-driver.json");
+  g_autoptr(KsResults) split = load_reference ("h200-cuda-fig2-split256.json");
+  const KsResults *wg_runs[] = { ocl, cuda };
+  const KsResults *size_runs[] = { driver, split };
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(KsPlot) one = ks_results_plot_new_compare (wg_runs, 1, 0);
+  g_autoptr(KsPlot) wg = ks_results_plot_new_compare (wg_runs, 2, 0);
+  g_autoptr(KsPlot) size = ks_results_plot_new_compare (size_runs, 2, 0);
+  guint n_ocl = 0, n_cuda = 0;
+
+  /* One run: its own names, as ks_results_plot_new gives them. */
+  g_assert_cmpstr (ks_plot_series_get_name (one, 0), ==, "n = 100");
+  g_assert_cmpuint (ks_plot_get_n_series (wg), ==, 2 * ks_plot_get_n_series (one));
+  for (guint s = 0; s < ks_plot_get_n_series (wg); s++)
+    {
+      const char *name = ks_plot_series_get_name (wg, s);
+
+      g_assert_true (g_hash_table_add (seen, (gpointer) name));   /* no name twice */
+      n_ocl += strstr (name, "NVIDIA H200 (NVIDIA OpenCL)") != NULL;
+      n_cuda += strstr (name, "NVIDIA H200 (CUDA)") != NULL;
+    }
+  g_assert_cmpuint (n_ocl, ==, ks_plot_get_n_series (one));
+  g_assert_cmpuint (n_cuda, ==, ks_plot_get_n_series (one));
+  /* Two size runs on one device: the policy tells them apart. */
+  g_assert_cmpuint (ks_plot_get_n_series (size), ==, 2);
+  g_assert_cmpstr (ks_plot_series_get_name (size, 0), !=, ks_plot_series_get_name (size, 1));
+  g_assert_nonnull (strstr (ks_plot_series_get_name (size, 1), "split"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -692,6 +739,7 @@ main (int argc, char **argv)
   devices = ks_device_list_new ();
   g_test_add_func ("/experiment/parse-list", test_parse_list);
   g_test_add_func ("/experiment/eta", test_eta);
+  g_test_add_func ("/experiment/plot-compare", test_plot_compare);
   g_test_add_func ("/experiment/invalid-spec", test_invalid_spec);
   g_test_add_func ("/experiment/size-sweep", test_size_sweep);
   g_test_add_func ("/experiment/wg-sweep", test_wg_sweep);

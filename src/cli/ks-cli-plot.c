@@ -93,27 +93,13 @@ ks_cli_plot (int    argc,
       g_ptr_array_add (all, r);
     }
 
-  plot = ks_results_plot_new (all->pdata[0], (guint) min_wg);
-  for (guint i = 1; i < all->len; i++)
-    {
-      const KsResults *r = all->pdata[i];
-      if (r->kind == KS_EXPERIMENT_GAUSS_WG)
-        ks_results_plot_add_wg_series (plot, r, (guint) min_wg, FALSE);
-      else
-        {
-          g_autofree char *name = g_strdup_printf ("%s: %s, %s%s%.0u", r->device_name,
-                                                   ks_range_policy_to_string (r->range),
-                                                   ks_local_policy_to_string (r->local),
-                                                   r->wg ? " wg " : "", r->wg);
-          ks_results_plot_add_size_series (plot, r, name, FALSE);
-        }
-    }
+  plot = ks_results_plot_new_compare ((const KsResults * const *) all->pdata, all->len, (guint) min_wg);
   if (!ks_cli_add_overlays (plot, ((KsResults *) all->pdata[0])->kind, overlays, (guint) min_wg, &error))
     {
       status = ks_cli_fail (KS_CLI_USAGE, error);
       goto out;
     }
-  if (all->len > 1 || overlays)
+  if (overlays)
     ks_plot_set_caption (plot, NULL);
   if (title)
     ks_plot_set_title (plot, title);

@@ -20,25 +20,36 @@ ks_reference_dir (void)
   return NULL;
 }
 
+/* The device id says the backend; the platform name says whose OpenCL;
+ * a graph run is some 3x faster than the same kernels launched one by
+ * one, so two CUDA runs must not share one name. */
+static const char *
+backend_name (const KsResults *results)
+{
+  if (results->device_id && g_str_has_prefix (results->device_id, "cuda:"))
+    return results->launch == KS_LAUNCH_GRAPH ? _("CUDA graph") : "CUDA";
+  if (results->platform && strstr (results->platform, "NVIDIA"))
+    return "NVIDIA OpenCL";
+  return results->platform ? results->platform : "?";
+}
+
+char *
+ks_reference_run_name (const KsResults *results)
+{
+  g_return_val_if_fail (results != NULL, NULL);
+  return g_strdup_printf ("%s (%s)", results->device_name ? results->device_name : "?",
+                          backend_name (results));
+}
+
 char *
 ks_reference_label (const KsResults *results)
 {
-  const char *backend;
-
   g_return_val_if_fail (results != NULL, NULL);
 
-  /* The device id says the backend; the platform name says whose OpenCL;
-   * a graph run is some 3x faster than the same kernels launched one by
-   * one, so two recorded CUDA curves must not share one name. */
-  if (results->device_id && g_str_has_prefix (results->device_id, "cuda:"))
-    backend = results->launch == KS_LAUNCH_GRAPH ? _("CUDA graph") : "CUDA";
-  else if (results->platform && strstr (results->platform, "NVIDIA"))
-    backend = "NVIDIA OpenCL";
-  else
-    backend = results->platform ? results->platform : "?";
   /* TRANSLATORS: a curve measured elsewhere and shipped with the app,
    * e.g. "recorded: NVIDIA H200 (CUDA graph)" */
-  return g_strdup_printf (_("recorded: %s (%s)"), results->device_name ? results->device_name : "?", backend);
+  return g_strdup_printf (_("recorded: %s (%s)"), results->device_name ? results->device_name : "?",
+                          backend_name (results));
 }
 
 void

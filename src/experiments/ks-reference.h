@@ -33,6 +33,9 @@ void         ks_reference_free  (KsReference *reference);
 
 /* "recorded: NVIDIA H200 (CUDA)": the label every overlay carries. */
 char        *ks_reference_label (const KsResults *results);
+/* "NVIDIA H200 (CUDA graph)": the device and how it was driven, to tell
+ * runs apart in one legend. */
+char        *ks_reference_run_name (const KsResults *results);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsReference, ks_reference_free)
 

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-results-plot.h"
+#include "ks-reference.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -129,5 +130,66 @@ ks_results_plot_new (const KsResults *results,
       ks_plot_set_axis_labels (plot, _("matrix size n"), _("time per solve, ms"));
       ks_results_plot_add_size_series (plot, results, NULL, FALSE);
     }
+  return plot;
+}
+
+static char *
+run_policy (const KsResults *r)
+{
+  if (r->kind == KS_EXPERIMENT_GAUSS_SIZE)
+    return default_series_name (r);
+  return g_strdup_printf ("%s, %s", ks_range_policy_to_string (r->range), ks_local_policy_to_string (r->local));
+}
+
+KsPlot *
+ks_results_plot_new_compare (const KsResults * const *runs,
+                             guint                    n_runs,
+                             guint                    min_wg)
+{
+  KsPlot *plot;
+  g_autofree guint *first = NULL;
+  g_auto(GStrv) names = NULL;
+
+  g_return_val_if_fail (runs != NULL && n_runs > 0, NULL);
+
+  plot = ks_results_plot_new (runs[0], min_wg);
+  if (n_runs == 1)
+    return plot;
+
+  /* Which curves belong to which run: each run adds its own after the last. */
+  first = g_new0 (guint, n_runs + 1);
+  names = g_new0 (char *, n_runs + 1);
+  first[1] = ks_plot_get_n_series (plot);
+  for (guint i = 1; i < n_runs; i++)
+    {
+      if (runs[i]->kind == KS_EXPERIMENT_GAUSS_WG)
+        ks_results_plot_add_wg_series (plot, runs[i], min_wg, FALSE);
+      else
+        ks_results_plot_add_size_series (plot, runs[i], NULL, FALSE);
+      first[i + 1] = ks_plot_get_n_series (plot);
+    }
+  for (guint i = 0; i < n_runs; i++)
+    names[i] = ks_reference_run_name (runs[i]);
+  for (guint i = 0; i < n_runs; i++)
+    {
+      gboolean shared = FALSE;
+      g_autofree char *policy = run_policy (runs[i]);
+
+      for (guint j = 0; j < n_runs; j++)
+        shared |= j != i && g_strcmp0 (names[i], names[j]) == 0;
+      for (guint s = first[i]; s < first[i + 1]; s++)
+        {
+          const char *base = ks_plot_series_get_name (plot, s);
+          g_autofree char *name = NULL;
+
+          /* A size run's own name is already its policy. */
+          if (shared && runs[i]->kind != KS_EXPERIMENT_GAUSS_SIZE)
+            name = g_strdup_printf ("%s · %s · %s", base, names[i], policy);
+          else
+            name = g_strdup_printf ("%s · %s", base, names[i]);
+          ks_plot_series_set_name (plot, s, name);
+        }
+    }
+  ks_plot_set_caption (plot, NULL);
   return plot;
 }

@@ -31,5 +31,13 @@ void    ks_results_plot_add_wg_series_named (KsPlot          *plot,
 /* A complete plot with title, axes and caption for results. */
 KsPlot *ks_results_plot_new             (const KsResults *results,
                                          guint            min_wg);
+/* Several saved runs of one experiment in one plot (kernelscope-cli plot
+ * a.json b.json): with more than one, every curve's name says which run it
+ * is ("n = 1000 · NVIDIA H200 (CUDA)"), and the policy too where two runs
+ * share a device, since "n = 1000" twice in a legend tells nothing.  The
+ * caption, which describes one run, goes. */
+KsPlot *ks_results_plot_new_compare     (const KsResults * const *runs,
+                                         guint            n_runs,
+                                         guint            min_wg);
 
 G_END_DECLS
