@@ -10,6 +10,8 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <gio/gio.h>
+#include <sys/stat.h>
 
 /* All fixtures live here; main() empties and removes it after the run. */
 static char *tmp_dir;
@@ -442,6 +444,116 @@ test_round_trip (void)
 }
 
 /* The exact text: header, comment lines, size, column-major values. */
+/* Inputs that never end or never open: /dev/zero was read without end (4 GB
+ * in 12 s) and a FIFO blocked in open.  Both are refused before opening. */
+static void
+test_read_not_regular (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *fifo = g_build_filename (tmp_dir, "pipe.mtx", NULL);
+  guint rows, cols;
+  double *data = NULL;
+
+  if (g_file_test ("/dev/zero", G_FILE_TEST_EXISTS))
+    {
+      g_assert_false (ks_mtx_read_dense ("/dev/zero", 0, &rows, &cols, &data, &error));
+      g_assert_error (error, KS_MTX_ERROR, KS_MTX_ERROR_IO);
+      g_assert_nonnull (strstr (error->message, "not a regular file"));
+      g_assert_null (data);
+      g_clear_error (&error);
+    }
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  /* No writer ever opens it: a reader that opened it would block here. */
+  g_assert_false (ks_mtx_read_dense (fifo, 0, &rows, &cols, &data, &error));
+  g_assert_error (error, KS_MTX_ERROR, KS_MTX_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, "pipe.mtx"));
+  g_assert_null (data);
+  g_unlink (fifo);
+}
+
+/* A line without end (a binary file, zeros) is refused at 64 KiB instead of
+ * being read into memory whole. */
+static void
+test_read_long_line (void)
+{
+  g_autoptr(GError) error = NULL;
+  gsize len = 1024 * 1024;
+  g_autofree char *zeros = g_malloc0 (len);
+  g_autofree char *text = g_malloc (len);
+  g_autofree char *p1 = NULL, *p2 = NULL;
+  guint rows, cols;
+  double *data = NULL;
+
+  p1 = fixture_len ("zeros.mtx", zeros, len);
+  g_assert_false (ks_mtx_read_dense (p1, 0, &rows, &cols, &data, &error));
+  g_assert_error (error, KS_MTX_ERROR, KS_MTX_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "zeros.mtx:1:"));
+  g_assert_nonnull (strstr (error->message, "longer than 65536 bytes"));
+  g_clear_error (&error);
+
+  /* The same for a comment line after a valid header. */
+  memset (text, 'x', len);
+  memcpy (text, "%%MatrixMarket matrix array real general\n%", 43);
+  p2 = fixture_len ("long-comment.mtx", text, len);
+  g_assert_false (ks_mtx_read_dense (p2, 0, &rows, &cols, &data, &error));
+  g_assert_error (error, KS_MTX_ERROR, KS_MTX_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "long-comment.mtx:2:"));
+  g_assert_null (data);
+
+  /* A line of just under the limit is still read. */
+  {
+    g_autoptr(GString) ok = g_string_new ("%%MatrixMarket matrix array real general\n%");
+    g_auto(Dense) d = { 0 };
+    g_autofree char *p3 = NULL;
+
+    while (ok->len < 60 * 1024)
+      g_string_append_c (ok, 'y');
+    g_string_append (ok, "\n1 1\n2.5\n");
+    p3 = fixture_len ("long-ok.mtx", ok->str, ok->len);
+    g_assert_true (ks_mtx_read_dense (p3, 0, &d.rows, &d.cols, &d.data, NULL));
+    g_assert_cmpfloat (d.data[0], ==, 2.5);
+  }
+}
+
+/* A file that goes on far past what its size line declares (here 17 MB of
+ * comments after a 2 x 2 header) is refused once it has passed any size
+ * such a matrix could need, not read to its end. */
+static void
+test_read_too_long_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) s = g_string_new ("%%MatrixMarket matrix array real general\n2 2\n");
+  g_autofree char *path = NULL;
+  guint rows, cols;
+  double *data = NULL;
+
+  while (s->len < 17 * 1024 * 1024)
+    g_string_append (s, "% a comment that goes on and on and on\n");
+  path = fixture_len ("padded.mtx", s->str, s->len);
+  g_assert_false (ks_mtx_read_dense (path, 0, &rows, &cols, &data, &error));
+  g_assert_error (error, KS_MTX_ERROR, KS_MTX_ERROR_TOO_LARGE);
+  g_assert_nonnull (strstr (error->message, "more than the matrix it declares"));
+  g_assert_null (data);
+}
+
+/* The stream entry point reads from memory as the file one does from disk. */
+static void
+test_read_stream (void)
+{
+  static const char text[] = "%%MatrixMarket matrix coordinate real general\n"
+                             "2 2 2\n1 1 3\n2 2 -4";   /* no final newline */
+  g_autoptr(GInputStream) in = g_memory_input_stream_new_from_data (text, sizeof text - 1, NULL);
+  g_autoptr(GError) error = NULL;
+  g_auto(Dense) d = { 0 };
+
+  g_assert_true (ks_mtx_read_dense_stream (in, "memory", 0, &d.rows, &d.cols, &d.data, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (d.rows, ==, 2);
+  g_assert_cmpfloat (d.data[0], ==, 3.0);
+  g_assert_cmpfloat (d.data[3], ==, -4.0);
+}
+
 static void
 test_write_format (void)
 {
@@ -860,6 +972,10 @@ main (int   argc,
   g_test_add_func ("/mtx/read/nul-byte", test_nul_byte);
   g_test_add_func ("/mtx/read/max-elements", test_max_elements);
   g_test_add_func ("/mtx/read/io-errors", test_read_io_errors);
+  g_test_add_func ("/mtx/read/not-regular", test_read_not_regular);
+  g_test_add_func ("/mtx/read/long-line", test_read_long_line);
+  g_test_add_func ("/mtx/read/too-long-file", test_read_too_long_file);
+  g_test_add_func ("/mtx/read/stream", test_read_stream);
   g_test_add_func ("/mtx/write/format", test_write_format);
   g_test_add_func ("/mtx/write/errors", test_write_errors);
   g_test_add_func ("/mtx/round-trip", test_round_trip);

@@ -63,10 +63,23 @@ typedef enum {
  * does not produce a megabyte-long error message. */
 #define MTX_QUOTE_MAX 40
 
+/* The longest line a reader takes.  A Matrix Market data line is a few dozen
+ * bytes; comments may be longer, but a line past this is a binary file. */
+#define MTX_LINE_MAX (64 * 1024)
+
+/* Bytes a file may hold per dense element it describes (an entry line of
+ * two 10-digit indices and a 17-digit value is under 50 bytes), plus room for
+ * comments: a larger file is not the matrix it claims to be, and reading it
+ * would only take time. */
+#define MTX_BYTES_PER_ELEMENT 128
+#define MTX_COMMENT_ALLOWANCE (16 * 1024 * 1024)
+
 typedef struct {
-  GDataInputStream *in;
-  const char       *name;    /* file name for messages, UTF-8 */
-  guint64           lineno;  /* 1-based number of the line last read */
+  GBufferedInputStream *in;
+  const char           *name;      /* file name for messages, UTF-8 */
+  guint64               lineno;    /* 1-based number of the line last read */
+  guint64               bytes;     /* read so far */
+  guint64               max_bytes; /* more is refused (see MTX_BYTES_PER_ELEMENT) */
 } MtxReader;
 
 static void set_line_error (MtxReader   *r,
@@ -108,41 +121,83 @@ quote_token (const char *tok)
 
 /* Reads the next raw line into *out_line (freeing what was there), with the
  * newline stripped; *out_line is NULL at end of file.  Returns FALSE on a read
- * error or on a NUL byte, which would otherwise silently cut the line short. */
+ * error, on a NUL byte (which would otherwise silently cut the line short) and
+ * on a line longer than MTX_LINE_MAX: GDataInputStream's own read_line grows
+ * its line without end, so a file without newlines (a binary, /dev/zero) was
+ * read into memory whole.  The line is found in the stream's buffer, which
+ * holds MTX_LINE_MAX bytes, and nothing past it is ever allocated. */
 static gboolean
 reader_next_line (MtxReader  *r,
                   char      **out_line,
                   GError    **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  gsize len = 0;
-  char *line;
+  GBufferedInputStream *buffered = G_BUFFERED_INPUT_STREAM (r->in);
+  gsize capacity = g_buffered_input_stream_get_buffer_size (buffered);
+  const char *buf;
+  const char *nl;
+  gsize avail = 0, len, skip;
 
   g_clear_pointer (out_line, g_free);
 
-  line = g_data_input_stream_read_line (r->in, &len, NULL, &local_error);
-  if (line == NULL)
+  for (;;)
     {
-      if (local_error != NULL)
+      g_autoptr(GError) local_error = NULL;
+      gssize got;
+
+      buf = g_buffered_input_stream_peek_buffer (buffered, &avail);
+      nl = avail > 0 ? memchr (buf, '\n', avail) : NULL;
+      if (nl != NULL || avail == capacity)
+        break;
+      got = g_buffered_input_stream_fill (buffered, (gssize) (capacity - avail),
+                                          NULL, &local_error);
+      if (got < 0)
         {
           g_set_error (error, KS_MTX_ERROR, KS_MTX_ERROR_IO,
                        "%s: cannot read line %" G_GUINT64_FORMAT ": %s",
                        r->name, r->lineno + 1, local_error->message);
           return FALSE;
         }
-      return TRUE;
+      if (got == 0)
+        break;   /* end of file */
     }
 
-  r->lineno++;
+  if (avail == 0)
+    return TRUE;
 
-  if (strlen (line) != len)
+  r->lineno++;
+  if (nl == NULL && avail == capacity)
     {
-      g_free (line);
-      set_line_error (r, error, KS_MTX_ERROR_PARSE, "unexpected NUL byte");
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "line is longer than %u bytes: not a Matrix Market file?",
+                      (guint) MTX_LINE_MAX);
       return FALSE;
     }
 
-  *out_line = line;
+  len = nl != NULL ? (gsize) (nl - buf) : avail;
+  skip = nl != NULL ? len + 1 : len;
+  r->bytes += skip;
+  if (r->bytes > r->max_bytes)
+    {
+      set_line_error (r, error, KS_MTX_ERROR_TOO_LARGE,
+                      "the file goes on past %" G_GUINT64_FORMAT " bytes, "
+                      "more than the matrix it declares can take",
+                      r->max_bytes);
+      return FALSE;
+    }
+  if (memchr (buf, '\0', len) != NULL)
+    {
+      set_line_error (r, error, KS_MTX_ERROR_PARSE, "unexpected NUL byte");
+      return FALSE;
+    }
+  *out_line = g_strndup (buf, len);
+  if (g_input_stream_skip (G_INPUT_STREAM (r->in), skip, NULL, NULL) != (gssize) skip)
+    {
+      g_clear_pointer (out_line, g_free);
+      g_set_error (error, KS_MTX_ERROR, KS_MTX_ERROR_IO,
+                   "%s: cannot read past line %" G_GUINT64_FORMAT,
+                   r->name, r->lineno);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -446,6 +501,44 @@ parse_index (MtxReader   *r,
   return TRUE;
 }
 
+/* Refuses what is not a regular file before opening it: opening a FIFO
+ * blocks until a writer comes, and a device such as /dev/zero never ends. */
+static GInputStream *
+open_regular_file (const char  *path,
+                   const char  *name,
+                   GError     **error)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GError) local_error = NULL;
+  GFileInputStream *in;
+
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                            G_FILE_QUERY_INFO_NONE, NULL, &local_error);
+  if (info == NULL)
+    {
+      /* GIO's message already names the file and gives strerror(). */
+      g_set_error_literal (error, KS_MTX_ERROR, KS_MTX_ERROR_IO,
+                           local_error->message);
+      return NULL;
+    }
+  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+    {
+      g_set_error (error, KS_MTX_ERROR, KS_MTX_ERROR_IO,
+                   "%s: not a regular file (a directory, a device or a pipe "
+                   "cannot be read as a matrix)", name);
+      return NULL;
+    }
+  in = g_file_read (file, NULL, &local_error);
+  if (in == NULL)
+    {
+      g_set_error_literal (error, KS_MTX_ERROR, KS_MTX_ERROR_IO,
+                           local_error->message);
+      return NULL;
+    }
+  return G_INPUT_STREAM (in);
+}
+
 gboolean
 ks_mtx_read_dense (const char   *path,
                    guint64       max_elements,
@@ -454,11 +547,30 @@ ks_mtx_read_dense (const char   *path,
                    double      **out_data,
                    GError      **error)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileInputStream) file_in = NULL;
-  g_autoptr(GDataInputStream) in = NULL;
-  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GInputStream) in = NULL;
   g_autofree char *name = NULL;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  name = g_filename_display_name (path);
+  in = open_regular_file (path, name, error);
+  if (in == NULL)
+    return FALSE;
+  return ks_mtx_read_dense_stream (in, name, max_elements, out_rows, out_cols,
+                                   out_data, error);
+}
+
+gboolean
+ks_mtx_read_dense_stream (GInputStream *stream,
+                          const char   *name,
+                          guint64       max_elements,
+                          guint        *out_rows,
+                          guint        *out_cols,
+                          double      **out_data,
+                          GError      **error)
+{
+  g_autoptr(GBufferedInputStream) in = NULL;
   g_autofree char *line = NULL;
   g_autofree double *data = NULL;
   MtxReader r = { 0 };
@@ -470,34 +582,23 @@ ks_mtx_read_dense (const char   *path,
   guint64 rows, cols, nnz = 0, elements, expected, count, size_lineno;
   guint64 ai, aj;
 
-  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
   g_return_val_if_fail (out_rows != NULL, FALSE);
   g_return_val_if_fail (out_cols != NULL, FALSE);
   g_return_val_if_fail (out_data != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  name = g_filename_display_name (path);
-
-  file = g_file_new_for_path (path);
-  file_in = g_file_read (file, NULL, &local_error);
-  if (file_in == NULL)
-    {
-      /* GIO's message already names the file and gives strerror(). */
-      g_set_error_literal (error, KS_MTX_ERROR, KS_MTX_ERROR_IO,
-                           local_error->message);
-      return FALSE;
-    }
-
-  /* Streamed line by line with a generous buffer: files can be far larger
-   * than the dense matrix they describe is allowed to be. */
-  in = g_data_input_stream_new (G_INPUT_STREAM (file_in));
-  g_buffered_input_stream_set_buffer_size (G_BUFFERED_INPUT_STREAM (in),
-                                           64 * 1024);
-  g_data_input_stream_set_newline_type (in, G_DATA_STREAM_NEWLINE_TYPE_LF);
+  /* Streamed line by line through a buffer that holds the longest line
+   * taken: files can be far larger than the dense matrix they describe is
+   * allowed to be. */
+  in = G_BUFFERED_INPUT_STREAM (g_buffered_input_stream_new_sized (stream, MTX_LINE_MAX));
 
   r.in = in;
   r.name = name;
   r.lineno = 0;
+  /* Until the size line says how large the matrix is, only comments. */
+  r.max_bytes = MTX_COMMENT_ALLOWANCE;
 
   /* Header: must be the very first line. */
   if (!reader_next_line (&r, &line, error))
@@ -576,6 +677,18 @@ ks_mtx_read_dense (const char   *path,
                       "the limit of %" G_GUINT64_FORMAT,
                       rows, cols, elements, max_elements);
       return FALSE;
+    }
+
+  r.max_bytes = elements > (G_MAXUINT64 - MTX_COMMENT_ALLOWANCE) / MTX_BYTES_PER_ELEMENT
+                ? G_MAXUINT64
+                : elements * MTX_BYTES_PER_ELEMENT + MTX_COMMENT_ALLOWANCE;
+  if (format == MTX_COORDINATE)
+    {
+      /* Entries may repeat (they are summed), so nnz may exceed elements. */
+      guint64 by_nnz = nnz > (G_MAXUINT64 - MTX_COMMENT_ALLOWANCE) / MTX_BYTES_PER_ELEMENT
+                       ? G_MAXUINT64
+                       : nnz * MTX_BYTES_PER_ELEMENT + MTX_COMMENT_ALLOWANCE;
+      r.max_bytes = MAX (r.max_bytes, by_nnz);
     }
 
   if (format == MTX_COORDINATE)

@@ -5,7 +5,7 @@
  * complex and hermitian files are refused with KS_MTX_ERROR_UNSUPPORTED. */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -19,7 +19,8 @@ typedef enum {
   KS_MTX_ERROR_TOO_LARGE,    /* dense size would exceed max_elements */
 } KsMtxError;
 
-/* Reads path into a newly allocated row-major array of rows*cols doubles
+/* Reads path (a regular file: a directory, device or FIFO is refused
+ * before it is opened) into a newly allocated row-major array of rows*cols doubles
  * (free with g_free).  max_elements guards memory: a file whose dense form has
  * more elements is refused with KS_MTX_ERROR_TOO_LARGE (0 = no limit). */
 gboolean ks_mtx_read_dense  (const char   *path,
@@ -28,6 +29,18 @@ gboolean ks_mtx_read_dense  (const char   *path,
                              guint        *out_cols,
                              double      **out_data,
                              GError      **error);
+
+/* The same from any stream (the fuzzer reads from memory); name is used in
+ * messages.  Lines longer than 64 KiB and files far larger than the matrix
+ * they declare are refused, so no input makes the reader take memory or time
+ * without end. */
+gboolean ks_mtx_read_dense_stream (GInputStream *stream,
+                                   const char   *name,
+                                   guint64       max_elements,
+                                   guint        *out_rows,
+                                   guint        *out_cols,
+                                   double      **out_data,
+                                   GError      **error);
 
 /* Writes a dense row-major array as "matrix array real general", with an
  * optional comment (may contain newlines; each line gets a '%').  Atomic
