@@ -17,7 +17,10 @@ cd "$(dirname "$0")"
 # real window through an X server), dbus-daemon (dbus-run-session: the
 # quit-mid-run test drives the app's actions over its own session bus) and
 # locales (the Matrix Market test builds de_DE into its own folder, to read
-# and write numbers under a decimal comma).
+# and write numbers under a decimal comma), clang with its sanitizer and
+# libFuzzer runtimes (the fuzz targets of tests/fuzz), and poppler-utils and
+# librsvg2-bin (pdftoppm and rsvg-convert: the plot tests render the PDFs and
+# SVGs they export).
 # The CUDA toolkit is optional and not installed here: meson finds it
 # through nvcc.
 PACKAGES=(meson ninja-build pkg-config gcc libc6-dev
@@ -26,7 +29,7 @@ PACKAGES=(meson ninja-build pkg-config gcc libc6-dev
           liblapacke-dev libopenblas-dev
           libgtk-3-dev adwaita-icon-theme librsvg2-common gettext
           desktop-file-utils appstream)
-TEST_PACKAGES=(oclgrind python3 xvfb xauth dbus-daemon locales)
+TEST_PACKAGES=(oclgrind python3 xvfb xauth dbus-daemon locales clang libclang-rt-dev poppler-utils librsvg2-bin)
 BUILD_DIR=${BUILD_DIR:-build}
 
 install_packages () {
@@ -73,12 +76,28 @@ case "${1:-run}" in
     echo "==> meson test"
     status=0
     meson test -C "$BUILD_DIR" --print-errorlogs --num-processes 2 || status=$?
+    logs=("$BUILD_DIR/meson-logs/testlog.json")
+    # The headless stack again under AddressSanitizer and
+    # UndefinedBehaviorSanitizer (tests/lsan.supp names the third-party leaks
+    # it ignores).  The fuzzers are sanitized builds of their own and ran
+    # above; Oclgrind cannot run an ASan binary.  KS_NO_SANITIZE=1 skips it.
+    if [ -z "${KS_NO_SANITIZE:-}" ]; then
+      asan="$BUILD_DIR-asan"
+      echo "==> Sanitizer build in $asan (address, undefined)"
+      [ -f "$asan/build.ninja" ] ||
+        meson setup "$asan" -Dgui=false -Dtests=true -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+      ninja -C "$asan" >/dev/null
+      echo "==> meson test (sanitizers)"
+      meson test -C "$asan" --print-errorlogs --num-processes 2 --no-suite fuzz --no-suite oclgrind || status=$?
+      logs+=("$asan/meson-logs/testlog.json")
+    fi
     # Count every check, not every test program: GTest's TAP lines and the
-    # shell tests' "ok -" lines, from meson's machine-readable log.
-    python3 - "$BUILD_DIR/meson-logs/testlog.json" <<'PY'
+    # shell tests' "ok -" lines, from meson's machine-readable logs.
+    python3 - "${logs[@]}" <<'PY'
 import json, re, sys
 passed = failed = skipped = 0
-for line in open(sys.argv[1]):
+for log in sys.argv[1:]:
+  for line in open(log):
     t = json.loads(line)
     out = t.get("stdout") or ""
     oks = len(re.findall(r"^ok\b(?!.*# SKIP)", out, re.M))
