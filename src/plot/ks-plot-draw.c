@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-plot-draw.c: drawing helpers (markers, clipped segments, boxed text)
+ * and the frame: axes, ticks, grid, title, axis labels and caption. */
+#define G_LOG_DOMAIN "ks-plot-draw"
+
+#include "ks-plot-private.h"
+
+/* Liang–Barsky: clips the segment to the rectangle; FALSE if nothing is
+ * left.  Keeps far-away points of a zoomed plot out of cairo's fixed-point
+ * range, where they would wrap around. */
+gboolean
+ks_plot_clip_segment (const Rect *r,
+                      double     *x0,
+                      double     *y0,
+                      double     *x1,
+                      double     *y1)
+{
+  double dx = *x1 - *x0, dy = *y1 - *y0;
+  double t0 = 0.0, t1 = 1.0;
+  double p[4] = { -dx, dx, -dy, dy };
+  double q[4] = { *x0 - r->x, r->x + r->w - *x0, *y0 - r->y, r->y + r->h - *y0 };
+
+  for (int i = 0; i < 4; i++)
+    {
+      if (p[i] == 0.0)
+        {
+          if (q[i] < 0.0)
+            return FALSE;
+        }
+      else
+        {
+          double t = q[i] / p[i];
+
+          if (p[i] < 0.0)
+            {
+              if (t > t1)
+                return FALSE;
+              t0 = MAX (t0, t);
+            }
+          else
+            {
+              if (t < t0)
+                return FALSE;
+              t1 = MIN (t1, t);
+            }
+        }
+    }
+
+  {
+    double ox = *x0, oy = *y0;
+
+    *x0 = ox + t0 * dx;
+    *y0 = oy + t0 * dy;
+    *x1 = ox + t1 * dx;
+    *y1 = oy + t1 * dy;
+  }
+  return TRUE;
+}
+
+static void
+path_diamond (cairo_t *cr,
+              double   x,
+              double   y,
+              double   r)
+{
+  cairo_move_to (cr, x, y - r);
+  cairo_line_to (cr, x + r, y);
+  cairo_line_to (cr, x, y + r);
+  cairo_line_to (cr, x - r, y);
+  cairo_close_path (cr);
+}
+
+gboolean
+ks_plot_series_shows_markers (Series *ser)
+{
+  return ser->points->len <= MAX_MARKED;
+}
+
+/* Series beyond the palette's length repeat its colours with hollow
+ * markers, so the ninth curve is still told apart from the first. */
+void
+ks_plot_draw_marker (cairo_t           *cr,
+                     double             x,
+                     double             y,
+                     guint              series_index,
+                     const KsPlotTheme *theme)
+{
+  const KsPlotColor *c = &theme->series[series_index % G_N_ELEMENTS (theme->series)];
+
+  cairo_new_path (cr);
+  cairo_arc (cr, x, y, MARKER_R, 0, 2 * G_PI);
+  if ((series_index / G_N_ELEMENTS (theme->series)) % 2 == 0)
+    {
+      set_color (cr, c, 1.0);
+      cairo_fill (cr);
+    }
+  else
+    {
+      set_color (cr, &theme->background, 1.0);
+      cairo_fill_preserve (cr);
+      cairo_set_line_width (cr, 1.3);
+      set_color (cr, c, 1.0);
+      cairo_stroke (cr);
+    }
+}
+
+void
+ks_plot_draw_highlight_marker (cairo_t           *cr,
+                               double             x,
+                               double             y,
+                               const KsPlotTheme *theme)
+{
+  cairo_new_path (cr);
+  path_diamond (cr, x, y, HIGHLIGHT_R);
+  set_color (cr, &theme->highlight, 1.0);
+  cairo_fill_preserve (cr);
+  /* A thin background rim keeps neighbouring diamonds apart. */
+  cairo_set_line_width (cr, 1.0);
+  set_color (cr, &theme->background, 0.9);
+  cairo_stroke (cr);
+}
+
+void
+ks_plot_set_series_line (cairo_t *cr,
+                         Series  *ser)
+{
+  static const double dash[] = { 6.0, 4.0 };
+
+  cairo_set_line_width (cr, ser->points->len > MAX_MARKED ? 1.4 : 1.7);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_BUTT);
+  if (ser->dashed)
+    cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
+  else
+    cairo_set_dash (cr, NULL, 0, 0);
+}
+
+void
+ks_plot_show_text (cairo_t     *cr,
+                   PangoLayout *layout,
+                   double       x,
+                   double       y)
+{
+  cairo_move_to (cr, x, y);
+  pango_cairo_show_layout (cr, layout);
+}
+
+/* A label on a translucent patch of background, readable over curves. */
+void
+ks_plot_show_boxed_text (cairo_t           *cr,
+                         PangoLayout       *layout,
+                         const Rect        *r,
+                         const KsPlotColor *text_color,
+                         const KsPlotTheme *theme)
+{
+  cairo_new_path (cr);
+  cairo_rectangle (cr, r->x, r->y, r->w, r->h);
+  set_color (cr, &theme->background, 0.8);
+  cairo_fill (cr);
+  set_color (cr, text_color, 1.0);
+  ks_plot_show_text (cr, layout, r->x + 2, r->y + 1);
+}
+
+void
+ks_plot_draw_axes (cairo_t           *cr,
+                   const TextStyle   *ts,
+                   const Layout      *lo,
+                   const KsPlotTheme *theme)
+{
+  double w = lo->right - lo->left, h = lo->bottom - lo->top;
+
+  /* Grid at the major ticks. */
+  cairo_set_line_width (cr, 1.0);
+  cairo_set_dash (cr, NULL, 0, 0);
+  set_color (cr, &theme->grid, 1.0);
+  cairo_new_path (cr);
+  for (guint i = 0; i < lo->xticks->len; i++)
+    {
+      Tick *t = &g_array_index (lo->xticks, Tick, i);
+      double x = snap (dev_x (lo, t->value));
+
+      if (t->major && x > lo->left + 1 && x < lo->right - 1)
+        {
+          cairo_move_to (cr, x, lo->top);
+          cairo_line_to (cr, x, lo->bottom);
+        }
+    }
+  for (guint i = 0; i < lo->yticks->len; i++)
+    {
+      Tick *t = &g_array_index (lo->yticks, Tick, i);
+      double y = snap (dev_y (lo, t->value));
+
+      if (t->major && y > lo->top + 1 && y < lo->bottom - 1)
+        {
+          cairo_move_to (cr, lo->left, y);
+          cairo_line_to (cr, lo->right, y);
+        }
+    }
+  cairo_stroke (cr);
+
+  /* Frame just outside the plot area, so clipped data never covers it. */
+  set_color (cr, &theme->foreground, 0.85);
+  cairo_rectangle (cr, lo->left - 0.5, lo->top - 0.5, w + 1, h + 1);
+  cairo_stroke (cr);
+
+  /* Ticks point outwards and keep the data area clean. */
+  for (guint i = 0; i < lo->xticks->len; i++)
+    {
+      Tick *t = &g_array_index (lo->xticks, Tick, i);
+      double x = snap (dev_x (lo, t->value));
+      double len = t->major ? lo->tick_len : lo->tick_len * 0.6;
+
+      cairo_move_to (cr, x, lo->bottom + 1);
+      cairo_line_to (cr, x, lo->bottom + 1 + len);
+    }
+  for (guint i = 0; i < lo->yticks->len; i++)
+    {
+      Tick *t = &g_array_index (lo->yticks, Tick, i);
+      double y = snap (dev_y (lo, t->value));
+      double len = t->major ? lo->tick_len : lo->tick_len * 0.6;
+
+      cairo_move_to (cr, lo->left - 1, y);
+      cairo_line_to (cr, lo->left - 1 - len, y);
+    }
+  cairo_stroke (cr);
+
+  set_color (cr, &theme->foreground, 1.0);
+  for (guint i = 0; i < lo->xticks->len; i++)
+    {
+      Tick *t = &g_array_index (lo->xticks, Tick, i);
+      g_autoptr(PangoLayout) text = NULL;
+      double tw;
+
+      if (t->label == NULL)
+        continue;
+      text = ks_plot_text_new (ts, t->label, SCALE_TICK, FALSE);
+      ks_plot_text_size (text, &tw, NULL);
+      ks_plot_show_text (cr, text, dev_x (lo, t->value) - tw / 2,
+                 lo->bottom + 1 + lo->tick_len + 3);
+    }
+  for (guint i = 0; i < lo->yticks->len; i++)
+    {
+      Tick *t = &g_array_index (lo->yticks, Tick, i);
+      g_autoptr(PangoLayout) text = NULL;
+      double tw, th;
+
+      if (t->label == NULL)
+        continue;
+      text = ks_plot_text_new (ts, t->label, SCALE_TICK, FALSE);
+      ks_plot_text_size (text, &tw, &th);
+      ks_plot_show_text (cr, text, lo->left - 1 - lo->tick_len - 4 - tw,
+                 dev_y (lo, t->value) - th / 2);
+    }
+}
+
+/* One line centred over the plot area, pushed in where it would clip. */
+static void
+show_centred (cairo_t         *cr,
+              const TextStyle *ts,
+              const Layout    *lo,
+              const char      *str,
+              double           scale,
+              gboolean         bold,
+              double           cx,
+              double           max_w,
+              double           y)
+{
+  g_autoptr(PangoLayout) text = ks_plot_text_new (ts, str, scale, bold);
+  double w;
+
+  ks_plot_text_limit_width (text, max_w);
+  ks_plot_text_size (text, &w, NULL);
+  ks_plot_show_text (cr, text, CLAMP (cx - w / 2, lo->pad, lo->width - lo->pad - w), y);
+}
+
+void
+ks_plot_draw_frame_text (cairo_t           *cr,
+                         KsPlot            *plot,
+                         const TextStyle   *ts,
+                         const Layout      *lo,
+                         const KsPlotTheme *theme)
+{
+  double cx = (lo->left + lo->right) / 2;
+  double max_w = lo->width - 2 * lo->pad;
+
+  set_color (cr, &theme->foreground, 1.0);
+
+  if (nonempty (plot->title))
+    show_centred (cr, ts, lo, plot->title, SCALE_TITLE, TRUE, cx, max_w, lo->title_y);
+  if (nonempty (plot->x_label))
+    show_centred (cr, ts, lo, plot->x_label, SCALE_AXIS, FALSE, cx, max_w, lo->xlabel_y);
+
+  if (nonempty (plot->y_label))
+    {
+      g_autoptr(PangoLayout) text = ks_plot_text_new (ts, plot->y_label, SCALE_AXIS, FALSE);
+      double w, cy = (lo->top + lo->bottom) / 2;
+
+      ks_plot_text_limit_width (text, lo->height - 2 * lo->pad);
+      ks_plot_text_size (text, &w, NULL);
+      cairo_save (cr);
+      cairo_translate (cr, lo->pad, CLAMP (cy + w / 2, lo->pad + w, lo->height - lo->pad));
+      cairo_rotate (cr, -G_PI / 2);
+      pango_cairo_update_layout (cr, text);
+      ks_plot_show_text (cr, text, 0, 0);
+      cairo_restore (cr);
+      pango_cairo_update_context (cr, ts->ctx);
+    }
+
+  if (nonempty (plot->caption))
+    {
+      g_autoptr(PangoLayout) text = ks_plot_text_new (ts, plot->caption, SCALE_CAPTION, FALSE);
+      double w;
+
+      ks_plot_text_limit_width (text, max_w);
+      ks_plot_text_size (text, &w, NULL);
+      set_color (cr, &theme->foreground, 0.6);
+      ks_plot_show_text (cr, text, MAX (lo->width - lo->pad - w, lo->pad), lo->caption_y);
+    }
+}

@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-plot-layout.c: where everything goes: margins, ranges, ticks, data
+ * positions and the legend.  Render, hit-testing and device_to_data all use
+ * the same layout, so a click lands on the point that was drawn under it. */
+#define G_LOG_DOMAIN "ks-plot-layout"
+
+#include "ks-plot-private.h"
+
+void
+ks_plot_layout_clear (Layout *lo)
+{
+  g_clear_pointer (&lo->xticks, g_array_unref);
+  g_clear_pointer (&lo->yticks, g_array_unref);
+  g_clear_pointer (&lo->dps, g_ptr_array_unref);
+  g_clear_pointer (&lo->lg.entries, g_array_unref);
+}
+
+
+
+static void
+data_extent (KsPlot       *plot,
+             const Layout *lo,
+             gboolean      want_y,
+             gboolean     *found,
+             double       *lo_out,
+             double       *hi_out)
+{
+  double mn = INFINITY, mx = -INFINITY;
+  gboolean log = want_y ? plot->log_y : plot->log_x;
+
+  for (guint s = 0; s < plot->series->len; s++)
+    {
+      Series *ser = g_ptr_array_index (plot->series, s);
+
+      for (guint i = 0; i < ser->points->len; i++)
+        {
+          KsPlotPoint *p = &g_array_index (ser->points, KsPlotPoint, i);
+
+          if (!want_y)
+            {
+              if (usable (p->x, log))
+                {
+                  mn = MIN (mn, p->x);
+                  mx = MAX (mx, p->x);
+                }
+              continue;
+            }
+
+          /* With the x range zoomed, fit y to what is in view. */
+          if (!usable (p->x, plot->log_x))
+            continue;
+          {
+            double fx = fwd (p->x, plot->log_x);
+            if (fx < lo->x.f0 || fx > lo->x.f1)
+              continue;
+          }
+          if (usable (p->y, log))
+            {
+              mn = MIN (mn, p->y);
+              mx = MAX (mx, p->y);
+            }
+          if (usable (p->y_lo, log))
+            mn = MIN (mn, p->y_lo);
+          if (usable (p->y_hi, log))
+            mx = MAX (mx, p->y_hi);
+        }
+    }
+
+  /* Keep marker lines in view even when they lie beyond the data. */
+  if (!want_y)
+    for (guint i = 0; i < plot->vlines->len; i++)
+      {
+        double x = g_array_index (plot->vlines, VLine, i).x;
+        if (usable (x, log))
+          {
+            mn = MIN (mn, x);
+            mx = MAX (mx, x);
+          }
+      }
+
+  *found = mn <= mx;
+  *lo_out = mn;
+  *hi_out = mx;
+}
+
+static void
+layout_compute_once (KsPlot          *plot,
+                     const TextStyle *ts,
+                     double           width,
+                     double           height,
+                     gboolean         caption_beside,
+                     double           y_top,
+                     Layout          *lo)
+{
+  double title_h = 0, xlabel_h = 0, ylabel_h = 0;
+  double caption_w = 0, caption_h = 0;
+  double bottom_margin, ytick_w = 0, right_margin;
+  gboolean found;
+  double mn, mx;
+
+  memset (lo, 0, sizeof *lo);
+  lo->width = width;
+  lo->height = height;
+  lo->em = ts->size * TEXT_DPI / 72.0;
+  lo->pad = round (lo->em * 0.8);
+  lo->gap = round (lo->em * 0.5);
+  lo->tick_len = 5.0;
+  lo->has_data = ks_plot_model_has_points (plot);
+
+  lo->x.log = plot->log_x;
+  data_extent (plot, lo, FALSE, &found, &mn, &mx);
+  ks_plot_view_range (found, mn, mx, plot->x_min, plot->x_max, plot->log_x,
+              &lo->x.f0, &lo->x.f1);
+  lo->y.log = plot->log_y;
+  data_extent (plot, lo, TRUE, &found, &mn, &mx);
+  ks_plot_view_range (found, mn, mx, plot->y_min, plot->y_max, plot->log_y,
+              &lo->y.f0, &lo->y.f1);
+  if (isfinite (y_top) && y_top > lo->y.f0)
+    lo->y.f1 = y_top;
+
+  ks_plot_text_measure (ts, "0123456789.e+-", SCALE_TICK, FALSE, NULL, &lo->tick_h);
+  if (nonempty (plot->title))
+    ks_plot_text_measure (ts, plot->title, SCALE_TITLE, TRUE, NULL, &title_h);
+  if (nonempty (plot->x_label))
+    ks_plot_text_measure (ts, plot->x_label, SCALE_AXIS, FALSE, NULL, &xlabel_h);
+  if (nonempty (plot->y_label))
+    ks_plot_text_measure (ts, plot->y_label, SCALE_AXIS, FALSE, NULL, &ylabel_h);
+  if (nonempty (plot->caption))
+    ks_plot_text_measure (ts, plot->caption, SCALE_CAPTION, FALSE, &caption_w, &caption_h);
+
+  /* Nothing to sit beside without an x label. */
+  if (xlabel_h == 0)
+    caption_beside = FALSE;
+  lo->caption_beside = caption_beside;
+
+  /* Top: title, then room for half of the topmost y tick label. */
+  lo->title_y = lo->pad;
+  lo->top = ceil (lo->pad + (title_h > 0 ? title_h + lo->gap : 0) + lo->tick_h / 2);
+
+  bottom_margin = lo->pad + lo->tick_len + 3 + lo->tick_h;
+  if (xlabel_h > 0)
+    bottom_margin += lo->gap + xlabel_h;
+  if (caption_h > 0 && !caption_beside)
+    bottom_margin += lo->gap * 0.5 + caption_h;
+  lo->bottom = floor (height - bottom_margin);
+  if (lo->bottom < lo->top + 1)
+    lo->bottom = lo->top + 1;
+
+  lo->yticks = ks_plot_ticks_choose (ts, &lo->y, lo->bottom - lo->top, FALSE, &ytick_w, NULL);
+
+  lo->left = ceil (lo->pad + (ylabel_h > 0 ? ylabel_h + lo->gap : 0)
+                   + ytick_w + 4 + lo->tick_len);
+  right_margin = lo->pad + lo->em;
+
+  /* The outermost x labels hang over the plot area by half their width;
+   * widen the margins until they stay on the canvas.  The ticks depend on
+   * the width, so this takes a pass or two. */
+  for (int pass = 0; pass < 4; pass++)
+    {
+      double length, over_l = 0, over_r = 0;
+      gboolean changed = FALSE;
+
+      lo->right = floor (width - right_margin);
+      if (lo->right < lo->left + 1)
+        lo->right = lo->left + 1;
+      length = lo->right - lo->left;
+
+      g_clear_pointer (&lo->xticks, g_array_unref);
+      lo->xticks = ks_plot_ticks_choose (ts, &lo->x, length, TRUE, NULL, NULL);
+
+      for (guint i = 0; i < lo->xticks->len; i++)
+        {
+          Tick *t = &g_array_index (lo->xticks, Tick, i);
+          double w, pos;
+
+          if (t->label == NULL)
+            continue;
+          ks_plot_text_measure (ts, t->label, SCALE_TICK, FALSE, &w, NULL);
+          pos = lo->left + axis_frac (&lo->x, t->value) * length;
+          over_l = MAX (over_l, lo->pad - (pos - w / 2));
+          over_r = MAX (over_r, pos + w / 2 - (width - lo->pad));
+        }
+      if (over_l > 0.5)
+        {
+          lo->left += ceil (over_l);
+          changed = TRUE;
+        }
+      if (over_r > 0.5)
+        {
+          right_margin += ceil (over_r);
+          changed = TRUE;
+        }
+      if (!changed)
+        break;
+    }
+
+  lo->xlabel_y = lo->bottom + 1 + lo->tick_len + 3 + lo->tick_h + lo->gap;
+  lo->caption_x = width - lo->pad - caption_w;
+  if (caption_beside)
+    lo->caption_y = lo->xlabel_y + xlabel_h - caption_h;
+  else
+    lo->caption_y = height - lo->pad - caption_h;
+}
+
+static int
+devpoint_cmp_x (const void *a,
+                const void *b)
+{
+  const DevPoint *p = a, *q = b;
+
+  if (p->ok != q->ok)
+    return p->ok ? -1 : 1;
+  if (p->x < q->x)
+    return -1;
+  if (p->x > q->x)
+    return 1;
+  return p->index < q->index ? -1 : p->index > q->index;
+}
+
+/* One array per series, sorted by x so lines join points in x order;
+ * unusable points (NaN, or <= 0 on a log axis) go last with ok = FALSE. */
+static GPtrArray *
+dev_points_compute (KsPlot       *plot,
+                    const Layout *lo)
+{
+  GPtrArray *all = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+
+  for (guint s = 0; s < plot->series->len; s++)
+    {
+      Series *ser = g_ptr_array_index (plot->series, s);
+      GArray *dp = g_array_sized_new (FALSE, FALSE, sizeof (DevPoint), ser->points->len);
+
+      for (guint i = 0; i < ser->points->len; i++)
+        {
+          KsPlotPoint *p = &g_array_index (ser->points, KsPlotPoint, i);
+          DevPoint d = { 0, 0, i, FALSE };
+
+          if (usable (p->x, lo->x.log) && usable (p->y, lo->y.log))
+            {
+              d.x = dev_x (lo, p->x);
+              d.y = dev_y (lo, p->y);
+              d.ok = isfinite (d.x) && isfinite (d.y);
+            }
+          g_array_append_val (dp, d);
+        }
+      qsort (dp->data, dp->len, sizeof (DevPoint), devpoint_cmp_x);
+      g_ptr_array_add (all, dp);
+    }
+
+  return all;
+}
+
+
+/* Topmost device y of the data within [x0, x1], lines included. */
+static double
+data_top_between (GPtrArray *dps,
+                  double     x0,
+                  double     x1)
+{
+  double top = INFINITY;
+
+  for (guint s = 0; s < dps->len; s++)
+    {
+      GArray *dp = g_ptr_array_index (dps, s);
+
+      for (guint i = 0; i < dp->len; i++)
+        {
+          DevPoint *d = &g_array_index (dp, DevPoint, i);
+          DevPoint *e = i + 1 < dp->len ? &g_array_index (dp, DevPoint, i + 1) : NULL;
+
+          if (!d->ok)
+            continue;
+          if (d->x >= x0 && d->x <= x1)
+            top = MIN (top, d->y);
+          /* A segment crossing the span without a point inside it. */
+          if (e != NULL && e->ok && e->x > d->x && d->x < x1 && e->x > x0)
+            {
+              double xa = MAX (x0, d->x), xb = MIN (x1, e->x);
+              double ya = d->y + (e->y - d->y) * (xa - d->x) / (e->x - d->x);
+              double yb = d->y + (e->y - d->y) * (xb - d->x) / (e->x - d->x);
+              top = MIN (top, MIN (ya, yb));
+            }
+        }
+    }
+  return top;
+}
+
+/* When the legend would hide data in both corners, raising the top of an
+ * automatic y range makes room for it.  Returns the new top in f-space, or
+ * NAN when no change is needed or it would squash the data too much. */
+static double
+legend_headroom (const Layout *lo)
+{
+  double h = lo->bottom - lo->top;
+  double span = lo->y.f1 - lo->y.f0;
+  double best = INFINITY;
+
+  if (!lo->has_legend || lo->lg.covered[0] == 0 || lo->lg.covered[1] == 0)
+    return NAN;
+
+  for (int c = 0; c < 2; c++)
+    {
+      const Rect *r = &lo->lg.corner[c];
+      double top = data_top_between (lo->dps, r->x - 4, r->x + r->w + 4);
+      double target = r->y + r->h + 6;
+      double fd;
+
+      if (!isfinite (top) || top >= target)
+        return NAN;   /* should not happen with covered > 0; be safe */
+      if (lo->bottom - target < h * 0.4)
+        continue;
+      fd = lo->y.f0 + (lo->bottom - top) / h * span;
+      best = MIN (best, lo->y.f0 + (fd - lo->y.f0) * h / (lo->bottom - target));
+    }
+
+  /* Squeezing the data into less than ~60% of the height costs more than
+   * a partly hidden curve. */
+  if (!isfinite (best) || best - lo->y.f0 > span * 1.7)
+    return NAN;
+  return best;
+}
+
+static void
+layout_compute_frame (KsPlot          *plot,
+                      const TextStyle *ts,
+                      double           width,
+                      double           height,
+                      double           y_top,
+                      Layout          *lo)
+{
+  double xlabel_w = 0, caption_w = 0;
+
+  layout_compute_once (plot, ts, width, height, TRUE, y_top, lo);
+  if (!lo->caption_beside)
+    return;
+
+  /* The caption shares the x-label row only if the two keep apart. */
+  ks_plot_text_measure (ts, plot->caption, SCALE_CAPTION, FALSE, &caption_w, NULL);
+  ks_plot_text_measure (ts, plot->x_label, SCALE_AXIS, FALSE, &xlabel_w, NULL);
+  if (nonempty (plot->caption)
+      && (lo->left + lo->right) / 2 + xlabel_w / 2 + 2 * lo->em > lo->caption_x)
+    {
+      ks_plot_layout_clear (lo);
+      layout_compute_once (plot, ts, width, height, FALSE, y_top, lo);
+    }
+}
+
+/* Margins, ranges, ticks, data positions and the legend: everything that
+ * render draws and hit-testing must agree with. */
+void
+ks_plot_layout_compute (KsPlot          *plot,
+                        const TextStyle *ts,
+                        double           width,
+                        double           height,
+                        Layout          *lo)
+{
+  double y_top = NAN;
+
+  for (int pass = 0; pass < 2; pass++)
+    {
+      layout_compute_frame (plot, ts, width, height, y_top, lo);
+      lo->dps = dev_points_compute (plot, lo);
+      lo->has_legend = ks_plot_legend_build (plot, ts, lo, lo->dps, &lo->lg);
+
+      if (pass > 0 || usable (plot->y_max, plot->log_y))
+        break;
+      y_top = legend_headroom (lo);
+      if (isnan (y_top))
+        break;
+      ks_plot_layout_clear (lo);
+    }
+}
+
+/* For hit-testing and device_to_data, which have no cairo_t of their own. */
+void
+ks_plot_layout_compute_detached (KsPlot *plot,
+                                 double  width,
+                                 double  height,
+                                 Layout *lo)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  g_autofree char *family = NULL;
+  TextStyle ts;
+
+  g_mutex_lock (&plot->font_lock);
+  family = g_strdup (plot->font_family != NULL ? plot->font_family : "Sans");
+  ts.size = plot->font_size > 0 ? plot->font_size : 10.0;
+  g_mutex_unlock (&plot->font_lock);
+
+  ts.ctx = ks_plot_text_context_new (cr);
+  ts.family = family;
+  ks_plot_layout_compute (plot, &ts, width, height, lo);
+
+  g_object_unref (ts.ctx);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
