@@ -799,6 +799,43 @@ test_render_degenerate (void)
   }
 }
 
+/* A curve of 200,000 points whose N+1-prime points (18,000 of them) are
+ * highlighted and labelled, as `kernelscope-cli plot` draws a long sweep:
+ * the label search looked at every label placed so far and every point for
+ * each candidate box, and this took minutes (bench-plot labels 200000 says
+ * how long it takes now; the test's timeout is the only clock here).  The
+ * highlights are drawn, and labels too, none over another. */
+static gboolean
+is_prime (guint n)
+{
+  for (guint d = 2; d * d <= n; d++)
+    if (n % d == 0)
+      return FALSE;
+  return n >= 2;
+}
+
+static void
+test_render_many_labels (void)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  guint s = ks_plot_add_series (plot, "median");
+  cairo_surface_t *img;
+
+  ks_plot_set_highlight_legend (plot, "N+1 prime");
+  for (guint n = 100; n < 200100; n++)
+    {
+      gboolean prime = is_prime (n + 1);
+      g_autofree char *label = prime ? g_strdup_printf ("N+1 = %u", n + 1) : NULL;
+
+      ks_plot_add_point_full (plot, s, n, 1e-9 * n * (double) n * (prime ? 1.8 : 1.0), NAN, NAN,
+                              prime ? KS_PLOT_POINT_HIGHLIGHT : KS_PLOT_POINT_NONE, label);
+    }
+  img = render_image (plot, 1200, 750, theme);
+  g_assert_cmpuint (count_color (img, &theme->highlight, 10), >, 5000);
+  cairo_surface_destroy (img);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Hit-testing and device_to_data                                           */
 
@@ -1121,15 +1158,33 @@ test_export_errors (void)
   g_assert_false (g_file_test (missing, G_FILE_TEST_EXISTS));
   g_assert_false (g_file_test (missing_dir, G_FILE_TEST_EXISTS));
 
-  /* A failed export leaves an existing file as it was and no temporary
-   * file behind; cairo refuses images this wide. */
+  /* A size beyond the limit (cairo refuses images this wide; an SVG of
+   * 10^7 points failed an assertion inside cairo and left its temporary
+   * file) is refused before anything is written: an existing file stays as
+   * it was and no temporary file is left behind. */
   g_assert_true (g_file_set_contents (png, "previous", -1, &error));
   g_assert_false (ks_plot_export (plot, png, 40000, 10, NULL, &error));
-  g_assert_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_WRITE);
+  g_assert_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_SIZE);
+  g_assert_nonnull (strstr (error->message, "14400"));
   g_clear_error (&error);
   {
     g_autofree char *contents = read_file (png, NULL);
     g_assert_cmpstr (contents, ==, "previous");
+  }
+  {
+    g_autofree char *svg = g_build_filename (dir, "huge.svg", NULL);
+    g_autofree char *pdf = g_build_filename (dir, "huge.pdf", NULL);
+
+    g_assert_false (ks_plot_export (plot, svg, 1e7, 1e7 * 5 / 8, NULL, &error));
+    g_assert_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_SIZE);
+    g_clear_error (&error);
+    g_assert_false (ks_plot_export (plot, pdf, 640, INFINITY, NULL, &error));
+    g_assert_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_SIZE);
+    g_clear_error (&error);
+    /* The limit itself is allowed (a vector file that size is small). */
+    g_assert_true (ks_plot_export (plot, svg, KS_PLOT_EXPORT_MAX_SIZE, 100, NULL, &error));
+    g_assert_no_error (error);
+    g_unlink (svg);
   }
 
   /* A successful one replaces it. */
@@ -1165,6 +1220,7 @@ main (int   argc,
   g_test_add_func ("/plot/render/legend-corner", test_render_legend_corner);
   g_test_add_func ("/plot/render/zoom", test_render_zoom);
   g_test_add_func ("/plot/render/degenerate", test_render_degenerate);
+  g_test_add_func ("/plot/render/many-labels", test_render_many_labels);
   g_test_add_func ("/plot/hit-test", test_hit_test);
   g_test_add_func ("/plot/device-to-data", test_device_to_data);
   g_test_add_func ("/plot/export/formats", test_export_formats);

@@ -104,20 +104,43 @@ ks_plot_draw_marker (cairo_t           *cr,
     }
 }
 
+/* A thin background rim keeps a diamond apart from the line under it.
+ * Where diamonds crowd, all rims go first (ks_plot_draw_highlight_rim) and
+ * then all fills, or each rim would cut into its neighbours' fill: 18,000
+ * highlighted primes on one curve came out as a white smear. */
+void
+ks_plot_draw_highlight_rim (cairo_t           *cr,
+                            double             x,
+                            double             y,
+                            const KsPlotTheme *theme)
+{
+  cairo_new_path (cr);
+  path_diamond (cr, x, y, HIGHLIGHT_R);
+  cairo_set_line_width (cr, 1.0);
+  set_color (cr, &theme->background, 0.9);
+  cairo_stroke (cr);
+}
+
+void
+ks_plot_draw_highlight_fill (cairo_t           *cr,
+                             double             x,
+                             double             y,
+                             const KsPlotTheme *theme)
+{
+  cairo_new_path (cr);
+  path_diamond (cr, x, y, HIGHLIGHT_R - 0.5);
+  set_color (cr, &theme->highlight, 1.0);
+  cairo_fill (cr);
+}
+
 void
 ks_plot_draw_highlight_marker (cairo_t           *cr,
                                double             x,
                                double             y,
                                const KsPlotTheme *theme)
 {
-  cairo_new_path (cr);
-  path_diamond (cr, x, y, HIGHLIGHT_R);
-  set_color (cr, &theme->highlight, 1.0);
-  cairo_fill_preserve (cr);
-  /* A thin background rim keeps neighbouring diamonds apart. */
-  cairo_set_line_width (cr, 1.0);
-  set_color (cr, &theme->background, 0.9);
-  cairo_stroke (cr);
+  ks_plot_draw_highlight_rim (cr, x, y, theme);
+  ks_plot_draw_highlight_fill (cr, x, y, theme);
 }
 
 void

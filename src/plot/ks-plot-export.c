@@ -137,6 +137,17 @@ ks_plot_export (KsPlot            *plot,
   if (!ks_plot_format_from_filename (filename, &format, error))
     return FALSE;
 
+  /* Refused here, before the temporary file exists: beyond this cairo
+   * fails an assertion (SVG) or an allocation, and a caller's size
+   * arithmetic in int is about to overflow anyway. */
+  if (!(width <= KS_PLOT_EXPORT_MAX_SIZE && height <= KS_PLOT_EXPORT_MAX_SIZE))
+    {
+      g_set_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_SIZE,
+                   _("A plot of %.0f × %.0f is too large to export: neither side may exceed %d"),
+                   width, height, KS_PLOT_EXPORT_MAX_SIZE);
+      return FALSE;
+    }
+
   if (!ks_plot_model_has_points (plot))
     {
       g_set_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_EMPTY,

@@ -12,7 +12,28 @@ ks_plot_layout_clear (Layout *lo)
   g_clear_pointer (&lo->xticks, g_array_unref);
   g_clear_pointer (&lo->yticks, g_array_unref);
   g_clear_pointer (&lo->dps, g_ptr_array_unref);
+  g_clear_pointer (&lo->data_index, ks_plot_data_index_free);
   g_clear_pointer (&lo->lg.entries, g_array_unref);
+}
+
+void
+ks_plot_dps_foreach (GPtrArray    *dps,
+                     KsPlotDpFunc  func,
+                     gpointer      data)
+{
+  for (guint s = 0; s < dps->len; s++)
+    {
+      GArray *dp = g_ptr_array_index (dps, s);
+
+      for (guint i = 0; i < dp->len; i++)
+        {
+          DevPoint *d = &g_array_index (dp, DevPoint, i);
+          DevPoint *e = i + 1 < dp->len ? &g_array_index (dp, DevPoint, i + 1) : NULL;
+
+          if (d->ok)
+            func (d, e != NULL && e->ok ? e : NULL, data);
+        }
+    }
 }
 
 
@@ -243,7 +264,9 @@ dev_points_compute (KsPlot       *plot,
             }
           g_array_append_val (dp, d);
         }
-      qsort (dp->data, dp->len, sizeof (DevPoint), devpoint_cmp_x);
+      /* qsort's array must not be NULL, even empty: an empty GArray's is. */
+      if (dp->len > 1)
+        qsort (dp->data, dp->len, sizeof (DevPoint), devpoint_cmp_x);
       g_ptr_array_add (all, dp);
     }
 
@@ -251,38 +274,39 @@ dev_points_compute (KsPlot       *plot,
 }
 
 
+typedef struct {
+  double x0, x1, top;
+} TopBetween;
+
+static void
+top_between_visit (const DevPoint *d,
+                   const DevPoint *e,
+                   gpointer        data)
+{
+  TopBetween *tb = data;
+
+  if (d->x >= tb->x0 && d->x <= tb->x1)
+    tb->top = MIN (tb->top, d->y);
+  /* A segment crossing the span without a point inside it. */
+  if (e != NULL && e->x > d->x && d->x < tb->x1 && e->x > tb->x0)
+    {
+      double xa = MAX (tb->x0, d->x), xb = MIN (tb->x1, e->x);
+      double ya = d->y + (e->y - d->y) * (xa - d->x) / (e->x - d->x);
+      double yb = d->y + (e->y - d->y) * (xb - d->x) / (e->x - d->x);
+      tb->top = MIN (tb->top, MIN (ya, yb));
+    }
+}
+
 /* Topmost device y of the data within [x0, x1], lines included. */
 static double
 data_top_between (GPtrArray *dps,
                   double     x0,
                   double     x1)
 {
-  double top = INFINITY;
+  TopBetween tb = { x0, x1, INFINITY };
 
-  for (guint s = 0; s < dps->len; s++)
-    {
-      GArray *dp = g_ptr_array_index (dps, s);
-
-      for (guint i = 0; i < dp->len; i++)
-        {
-          DevPoint *d = &g_array_index (dp, DevPoint, i);
-          DevPoint *e = i + 1 < dp->len ? &g_array_index (dp, DevPoint, i + 1) : NULL;
-
-          if (!d->ok)
-            continue;
-          if (d->x >= x0 && d->x <= x1)
-            top = MIN (top, d->y);
-          /* A segment crossing the span without a point inside it. */
-          if (e != NULL && e->ok && e->x > d->x && d->x < x1 && e->x > x0)
-            {
-              double xa = MAX (x0, d->x), xb = MIN (x1, e->x);
-              double ya = d->y + (e->y - d->y) * (xa - d->x) / (e->x - d->x);
-              double yb = d->y + (e->y - d->y) * (xb - d->x) / (e->x - d->x);
-              top = MIN (top, MIN (ya, yb));
-            }
-        }
-    }
-  return top;
+  ks_plot_dps_foreach (dps, top_between_visit, &tb);
+  return tb.top;
 }
 
 /* When the legend would hide data in both corners, raising the top of an
@@ -360,7 +384,11 @@ ks_plot_layout_compute (KsPlot          *plot,
     {
       layout_compute_frame (plot, ts, width, height, y_top, lo);
       lo->dps = dev_points_compute (plot, lo);
-      lo->has_legend = ks_plot_legend_build (plot, ts, lo, lo->dps, &lo->lg);
+      {
+        Rect area = { lo->left, lo->top, lo->right - lo->left, lo->bottom - lo->top };
+        lo->data_index = ks_plot_data_index_new (lo->dps, &area);
+      }
+      lo->has_legend = ks_plot_legend_build (plot, ts, lo, &lo->lg);
 
       if (pass > 0 || usable (plot->y_max, plot->log_y))
         break;

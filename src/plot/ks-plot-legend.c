@@ -28,51 +28,12 @@ legend_entry_text (KsPlot            *plot,
   return ((Series *) g_ptr_array_index (plot->series, e->series))->name;
 }
 
-/* How much data (points, and samples along the lines) lies under r. */
-guint
-ks_plot_coverage (GPtrArray  *dps,
-                  const Rect *r)
-{
-  guint n = 0;
-
-  for (guint s = 0; s < dps->len; s++)
-    {
-      GArray *dp = g_ptr_array_index (dps, s);
-
-      for (guint i = 0; i < dp->len; i++)
-        {
-          DevPoint *d = &g_array_index (dp, DevPoint, i);
-          DevPoint *e = i + 1 < dp->len ? &g_array_index (dp, DevPoint, i + 1) : NULL;
-
-          if (!d->ok)
-            continue;
-          if (d->x >= r->x && d->x <= r->x + r->w && d->y >= r->y && d->y <= r->y + r->h)
-            n += 4;
-          if (e != NULL && e->ok)
-            {
-              double len = hypot (e->x - d->x, e->y - d->y);
-              int k = (int) MIN (ceil (len / 6.0), 1000.0);
-
-              for (int j = 1; j < k; j++)
-                {
-                  double x = d->x + (e->x - d->x) * j / k;
-                  double y = d->y + (e->y - d->y) * j / k;
-                  if (x >= r->x && x <= r->x + r->w && y >= r->y && y <= r->y + r->h)
-                    n++;
-                }
-            }
-        }
-    }
-  return n;
-}
-
 #define LEGEND_MARGIN 8.0
 
 gboolean
 ks_plot_legend_build (KsPlot          *plot,
                       const TextStyle *ts,
                       const Layout    *lo,
-                      GPtrArray       *dps,
                       Legend          *lg)
 {
   double text_h = 0, text_w = 0, margin = LEGEND_MARGIN, area_w, area_h;
@@ -148,7 +109,7 @@ ks_plot_legend_build (KsPlot          *plot,
   lg->corner[1] = lg->box;
   lg->corner[1].x = lo->left + margin;
   for (int c = 0; c < 2; c++)
-    lg->covered[c] = ks_plot_coverage (dps, &lg->corner[c]);
+    lg->covered[c] = ks_plot_data_index_coverage (lo->data_index, &lg->corner[c]);
 
   /* Upper right unless upper left hides less of the data. */
   lg->box = lg->corner[lg->covered[1] < lg->covered[0] ? 1 : 0];

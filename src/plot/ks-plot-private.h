@@ -215,6 +215,7 @@ typedef struct {
   gboolean caption_beside;    /* on the x-label row, right-aligned */
 
   GPtrArray *dps;             /* per series: DevPoint sorted by x */
+  struct _KsPlotDataIndex *data_index;   /* the same, by position */
   gboolean   has_legend;
   Legend     lg;
 } Layout;
@@ -233,6 +234,15 @@ dev_y (const Layout *lo,
   return lo->bottom - axis_frac (&lo->y, v) * (lo->bottom - lo->top);
 }
 
+/* Calls func for every drawable point of every series, with the next point
+ * along the line when that one is drawable too (else NULL). */
+typedef void (*KsPlotDpFunc) (const DevPoint *d,
+                              const DevPoint *e,
+                              gpointer        data);
+
+void ks_plot_dps_foreach             (GPtrArray       *dps,
+                                      KsPlotDpFunc     func,
+                                      gpointer         data);
 void ks_plot_layout_clear            (Layout          *lo);
 void ks_plot_layout_compute          (KsPlot          *plot,
                                       const TextStyle *ts,
@@ -247,12 +257,9 @@ void ks_plot_layout_compute_detached (KsPlot          *plot,
 /* ------------------------------------------------------------------------ */
 /* Legend                                                                   */
 
-guint    ks_plot_coverage     (GPtrArray         *dps,
-                               const Rect        *r);
 gboolean ks_plot_legend_build (KsPlot            *plot,
                                const TextStyle   *ts,
                                const Layout      *lo,
-                               GPtrArray         *dps,
                                Legend            *lg);
 void     ks_plot_legend_draw  (cairo_t           *cr,
                                KsPlot            *plot,
@@ -291,6 +298,14 @@ void     ks_plot_draw_marker           (cairo_t           *cr,
                                         double             y,
                                         guint              series_index,
                                         const KsPlotTheme *theme);
+void     ks_plot_draw_highlight_rim    (cairo_t           *cr,
+                                        double             x,
+                                        double             y,
+                                        const KsPlotTheme *theme);
+void     ks_plot_draw_highlight_fill   (cairo_t           *cr,
+                                        double             x,
+                                        double             y,
+                                        const KsPlotTheme *theme);
 void     ks_plot_draw_highlight_marker (cairo_t           *cr,
                                         double             x,
                                         double             y,
@@ -319,18 +334,36 @@ void     ks_plot_draw_frame_text       (cairo_t           *cr,
 /* ------------------------------------------------------------------------ */
 /* Label placement                                                          */
 
-gboolean ks_plot_rect_free_of (const Rect *r,
-                               GArray     *taken);
-gboolean ks_plot_place_label  (double      x,
-                               double      y,
-                               double      r,
-                               double      w,
-                               double      h,
-                               const Rect *area,
-                               GArray     *taken,
-                               GPtrArray  *dps,
-                               gboolean    may_cover,
-                               Rect       *out);
+/* Boxes placed so far (labels, markers, the legend), by position. */
+typedef struct _KsPlotObstacles KsPlotObstacles;
+
+KsPlotObstacles *ks_plot_obstacles_new     (const Rect      *bounds);
+void             ks_plot_obstacles_free    (KsPlotObstacles *ob);
+void             ks_plot_obstacles_add     (KsPlotObstacles *ob,
+                                            const Rect      *r);
+gboolean         ks_plot_obstacles_free_of (KsPlotObstacles *ob,
+                                            const Rect      *r);
+
+/* The data drawn in the plot area, by position, for "how much data would
+ * this box hide?" */
+typedef struct _KsPlotDataIndex KsPlotDataIndex;
+
+KsPlotDataIndex *ks_plot_data_index_new      (GPtrArray             *dps,
+                                              const Rect            *area);
+void             ks_plot_data_index_free     (KsPlotDataIndex       *di);
+guint            ks_plot_data_index_coverage (const KsPlotDataIndex *di,
+                                              const Rect            *r);
+
+gboolean ks_plot_place_label (double                 x,
+                              double                 y,
+                              double                 r,
+                              double                 w,
+                              double                 h,
+                              const Rect            *area,
+                              KsPlotObstacles       *taken,
+                              const KsPlotDataIndex *data,
+                              gboolean               may_cover,
+                              Rect                  *out);
 
 /* ------------------------------------------------------------------------ */
 /* Series and marker lines                                                  */
@@ -349,15 +382,14 @@ void ks_plot_draw_vline_labels (cairo_t           *cr,
                                 const TextStyle   *ts,
                                 const Layout      *lo,
                                 const Rect        *area,
-                                GArray            *taken,
+                                KsPlotObstacles   *taken,
                                 const KsPlotTheme *theme);
 void ks_plot_draw_specials    (cairo_t           *cr,
                                KsPlot            *plot,
                                const TextStyle   *ts,
                                const Layout      *lo,
-                               GPtrArray         *dps,
                                const Rect        *area,
-                               GArray            *taken,
+                               KsPlotObstacles   *taken,
                                const KsPlotTheme *theme);
 
 G_END_DECLS

@@ -15,7 +15,7 @@ ks_plot_render (KsPlot            *plot,
 {
   TextStyle ts;
   Layout lo;
-  g_autoptr(GArray) taken = NULL;
+  KsPlotObstacles *taken;
   Rect area;
 
   g_return_if_fail (plot != NULL);
@@ -50,9 +50,9 @@ ks_plot_render (KsPlot            *plot,
 
   ks_plot_draw_axes (cr, &ts, &lo, theme);
 
-  taken = g_array_new (FALSE, FALSE, sizeof (Rect));
+  taken = ks_plot_obstacles_new (&area);
   if (lo.has_legend)
-    g_array_append_val (taken, lo.lg.box);
+    ks_plot_obstacles_add (taken, &lo.lg.box);
 
   cairo_save (cr);
   cairo_new_path (cr);
@@ -62,7 +62,7 @@ ks_plot_render (KsPlot            *plot,
   ks_plot_draw_vlines (cr, plot, &lo, theme);
   ks_plot_draw_series (cr, plot, &lo, lo.dps, theme);
   ks_plot_draw_vline_labels (cr, plot, &ts, &lo, &area, taken, theme);
-  ks_plot_draw_specials (cr, plot, &ts, &lo, lo.dps, &area, taken, theme);
+  ks_plot_draw_specials (cr, plot, &ts, &lo, &area, taken, theme);
   if (lo.has_legend)
     ks_plot_legend_draw (cr, plot, &ts, &lo.lg, &lo, theme);
 
@@ -76,6 +76,7 @@ ks_plot_render (KsPlot            *plot,
       ks_plot_show_text (cr, text, area.x + (area.w - w) / 2, area.y + (area.h - h) / 2);
     }
   cairo_restore (cr);
+  ks_plot_obstacles_free (taken);
 
   ks_plot_draw_frame_text (cr, plot, &ts, &lo, theme);
 

@@ -91,6 +91,7 @@ ks_plot_draw_series (cairo_t           *cr,
       const KsPlotColor *c = &theme->series[s % G_N_ELEMENTS (theme->series)];
       gboolean pen = FALSE;
       double last_x = 0, last_y = 0, gap_limit;
+      guint run = 0;
 
       /* Spread bars under the line. */
       cairo_set_dash (cr, NULL, 0, 0);
@@ -142,6 +143,17 @@ ks_plot_draw_series (cairo_t           *cr,
             {
               pen = FALSE;
               continue;
+            }
+          /* cairo's stroker slows down far more than linearly on one
+           * path of 200,000 short, overlapping segments: stroke it in runs
+           * of 1024.  An opaque line looks the same (a dashed one starts
+           * its pattern afresh at each break). */
+          if (++run >= 1024)
+            {
+              cairo_stroke (cr);
+              run = 0;
+              if (pen)
+                cairo_move_to (cr, last_x, last_y);
             }
           if (!pen || x0 != last_x || y0 != last_y)
             cairo_move_to (cr, x0, y0);
@@ -201,7 +213,7 @@ ks_plot_draw_vline_labels (cairo_t           *cr,
                            const TextStyle   *ts,
                            const Layout      *lo,
                            const Rect        *area,
-                           GArray            *taken,
+                           KsPlotObstacles   *taken,
                            const KsPlotTheme *theme)
 {
   for (guint i = 0; i < plot->vlines->len; i++)
@@ -229,16 +241,16 @@ ks_plot_draw_vline_labels (cairo_t           *cr,
         {
           Rect right = { x + 4, y, w, h }, left = { x - 4 - w, y, w, h };
 
-          if (rect_contains (area, &right) && ks_plot_rect_free_of (&right, taken))
+          if (rect_contains (area, &right) && ks_plot_obstacles_free_of (taken, &right))
             r = right, placed = TRUE;
-          else if (rect_contains (area, &left) && ks_plot_rect_free_of (&left, taken))
+          else if (rect_contains (area, &left) && ks_plot_obstacles_free_of (taken, &left))
             r = left, placed = TRUE;
         }
       if (!placed)
         continue;
 
       ks_plot_show_boxed_text (cr, text, &r, &theme->marker, theme);
-      g_array_append_val (taken, r);
+      ks_plot_obstacles_add (taken, &r);
     }
 }
 
@@ -247,17 +259,16 @@ ks_plot_draw_specials (cairo_t           *cr,
                        KsPlot            *plot,
                        const TextStyle   *ts,
                        const Layout      *lo,
-                       GPtrArray         *dps,
                        const Rect        *area,
-                       GArray            *taken,
+                       KsPlotObstacles   *taken,
                        const KsPlotTheme *theme)
 {
   g_autoptr(GArray) specials = g_array_new (FALSE, FALSE, sizeof (Special));
 
-  for (guint s = 0; s < dps->len; s++)
+  for (guint s = 0; s < lo->dps->len; s++)
     {
       Series *ser = g_ptr_array_index (plot->series, s);
-      GArray *dp = g_ptr_array_index (dps, s);
+      GArray *dp = g_ptr_array_index (lo->dps, s);
 
       for (guint i = 0; i < dp->len; i++)
         {
@@ -273,7 +284,16 @@ ks_plot_draw_specials (cairo_t           *cr,
           g_array_append_val (specials, sp);
         }
     }
-  qsort (specials->data, specials->len, sizeof (Special), special_cmp);
+  if (specials->len > 1)   /* an empty GArray's data is NULL, which qsort must not get */
+    qsort (specials->data, specials->len, sizeof (Special), special_cmp);
+
+  for (guint i = 0; i < specials->len; i++)
+    {
+      Special *sp = &g_array_index (specials, Special, i);
+
+      if (sp->p->flags & KS_PLOT_POINT_HIGHLIGHT)
+        ks_plot_draw_highlight_rim (cr, sp->x, sp->y, theme);
+    }
 
   /* Markers first, and in the obstacle list, so no label covers one. */
   for (guint i = 0; i < specials->len; i++)
@@ -295,12 +315,12 @@ ks_plot_draw_specials (cairo_t           *cr,
         }
       if (sp->p->flags & KS_PLOT_POINT_HIGHLIGHT)
         {
-          ks_plot_draw_highlight_marker (cr, sp->x, sp->y, theme);
+          ks_plot_draw_highlight_fill (cr, sp->x, sp->y, theme);
           r = MAX (r, HIGHLIGHT_R);
         }
       {
         Rect m = { sp->x - r, sp->y - r, 2 * r, 2 * r };
-        g_array_append_val (taken, m);
+        ks_plot_obstacles_add (taken, &m);
       }
     }
 
@@ -319,10 +339,10 @@ ks_plot_draw_specials (cairo_t           *cr,
       /* Labels go where they hide no data.  A best point's label may cover
        * a line if it must, as each series has only one; other labels that
        * do not fit are left out, as a crowd reads worse than a few. */
-      if (!ks_plot_place_label (sp->x, sp->y, r, w + 4, h + 2, area, taken, dps, best, &box))
+      if (!ks_plot_place_label (sp->x, sp->y, r, w + 4, h + 2, area, taken, lo->data_index, best, &box))
         continue;
       ks_plot_show_boxed_text (cr, text, &box,
                        best ? &theme->foreground : &theme->highlight, theme);
-      g_array_append_val (taken, box);
+      ks_plot_obstacles_add (taken, &box);
     }
 }

@@ -19,7 +19,13 @@ typedef enum {
   KS_PLOT_ERROR_FORMAT,   /* unknown file extension / format */
   KS_PLOT_ERROR_WRITE,    /* cairo could not write the file */
   KS_PLOT_ERROR_EMPTY,    /* nothing to draw (no series with points) */
+  KS_PLOT_ERROR_SIZE,     /* width or height beyond KS_PLOT_EXPORT_MAX_SIZE */
 } KsPlotError;
+
+/* The largest width or height ks_plot_export() takes, in pixels or points:
+ * a PNG that size already needs 1 GiB of memory, cairo refuses images past
+ * 32767 and PDF readers pages past 14400 points (200 inches). */
+#define KS_PLOT_EXPORT_MAX_SIZE 14400
 
 typedef enum {
   KS_PLOT_FORMAT_PNG,
@@ -174,7 +180,9 @@ gboolean    ks_plot_format_from_filename (const char   *filename,
                                           KsPlotFormat *out_format,
                                           GError      **error);
 /* Writes the plot to filename; the format comes from the extension
- * (.png, .svg, .pdf).  width/height in points (PNG: pixels). theme NULL = light. */
+ * (.png, .svg, .pdf).  width/height in points (PNG: pixels), at most
+ * KS_PLOT_EXPORT_MAX_SIZE (else KS_PLOT_ERROR_SIZE, before any file is
+ * made). theme NULL = light. */
 gboolean    ks_plot_export            (KsPlot            *plot,
                                        const char        *filename,
                                        double             width,

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* bench-plot.c: how long the plot renderer takes where size matters.  Built
+ * with the tests but not run by them (speed is measured, never asserted):
+ *
+ *   bench-plot labels N    one render of a time-vs-size curve of N points
+ *                          whose N+1-prime points are highlighted and
+ *                          labelled (what `kernelscope-cli plot` draws)
+ *   bench-plot mesh        frames of a colour-mapped mesh of 10^4, 10^5 and
+ *                          10^6 cells at 1200 x 800: the first (which lays
+ *                          the mesh out) and the median of the next ones,
+ *                          each with new cell values, as an animation has */
+#include <cairo.h>
+#include <glib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks-plot.h"
+
+static gboolean
+is_prime (guint n)
+{
+  if (n < 2)
+    return FALSE;
+  for (guint d = 2; d * d <= n; d++)
+    if (n % d == 0)
+      return FALSE;
+  return TRUE;
+}
+
+static int
+bench_labels (guint n_points)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  guint s = ks_plot_add_series (plot, "median");
+  guint n_high = 0;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  gint64 t0;
+
+  ks_plot_set_title (plot, "Time vs size");
+  ks_plot_set_axis_labels (plot, "N", "ms");
+  ks_plot_set_highlight_legend (plot, "N+1 prime");
+  for (guint i = 0; i < n_points; i++)
+    {
+      guint n = 100 + i;
+      gboolean prime = is_prime (n + 1);
+      g_autofree char *label = prime ? g_strdup_printf ("N+1 = %u", n + 1) : NULL;
+      /* A cubic trend with a little noise, primes above it, as measured. */
+      double y = 1e-6 * n * (double) n * n / 1e3 * (1.0 + 0.02 * sin (n * 0.7))
+                 * (prime ? 1.8 : 1.0);
+
+      ks_plot_add_point_full (plot, s, n, y, NAN, NAN,
+                              prime ? KS_PLOT_POINT_HIGHLIGHT : KS_PLOT_POINT_NONE, label);
+      n_high += prime;
+    }
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 750);
+  cr = cairo_create (surface);
+  t0 = g_get_monotonic_time ();
+  ks_plot_render (plot, cr, 1200, 750, NULL);
+  g_print ("labels: %u points, %u highlighted: render %.3f s\n", n_points, n_high,
+           (g_get_monotonic_time () - t0) / 1e6);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return 0;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (argc >= 3 && strcmp (argv[1], "labels") == 0)
+    return bench_labels ((guint) g_ascii_strtoull (argv[2], NULL, 10));
+
+  g_printerr ("usage: %s labels N | mesh\n", argv[0]);
+  return 2;
+}
