@@ -8,14 +8,18 @@
  *   bench-plot mesh        frames of a colour-mapped mesh of 10^4, 10^5 and
  *                          10^6 cells at 1200 x 800: the first (which lays
  *                          the mesh out) and the median of the next ones,
- *                          each with new cell values, as an animation has */
+ *                          each with new cell values, as an animation has
+ *   bench-plot examples DIR  every example of plot-examples.c as PNG, SVG
+ *                          and PDF, to be looked at */
 #include <cairo.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ks-plot.h"
+#include "plot-examples.h"
 
 static gboolean
 is_prime (guint n)
@@ -66,13 +70,60 @@ bench_labels (guint n_points)
   return 0;
 }
 
+static int
+write_examples (const char *dir)
+{
+  struct {
+    const char *name;
+    KsPlot     *plot;
+    gboolean    dark;
+  } ex[] = {
+    { "bars", example_bars (), FALSE },
+    { "bars-dark", example_bars (), TRUE },
+    { "bands", example_bands (), FALSE },
+    { "annotations", example_annotations (), FALSE },
+    { "log2-y2", example_log2_y2 (), FALSE },
+    { "mesh-viridis", example_mesh (12, 8, KS_PLOT_COLORMAP_VIRIDIS), FALSE },
+    { "mesh-inferno-edges", example_mesh (12, 8, KS_PLOT_COLORMAP_INFERNO), TRUE },
+    { "mesh-diverging-large", example_mesh (400, 300, KS_PLOT_COLORMAP_DIVERGING), FALSE },
+    { "blocks", example_blocks (), FALSE },
+  };
+  static const char *const formats[] = { "png", "svg", "pdf" };
+  int rc = 0;
+
+  g_mkdir_with_parents (dir, 0755);
+  ks_plot_set_mesh_edges (ex[6].plot, TRUE);
+  ks_plot_set_blocks (ex[8].plot, 50, 40, 16, 16);
+  for (guint i = 0; i < G_N_ELEMENTS (ex); i++)
+    {
+      for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+        {
+          g_autofree char *name = g_strdup_printf ("%s/%s.%s", dir, ex[i].name, formats[f]);
+          g_autoptr(GError) error = NULL;
+
+          if (!ks_plot_export (ex[i].plot, name, 800, 500,
+                               ex[i].dark ? ks_plot_theme_dark () : NULL, &error))
+            {
+              g_printerr ("%s\n", error->message);
+              rc = 1;
+            }
+          else
+            g_print ("%s\n", name);
+        }
+      ks_plot_unref (ex[i].plot);
+    }
+  return rc;
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  if (argc >= 3 && strcmp (argv[1], "examples") == 0)
+    return write_examples (argv[2]);
   if (argc >= 3 && strcmp (argv[1], "labels") == 0)
     return bench_labels ((guint) g_ascii_strtoull (argv[2], NULL, 10));
 
-  g_printerr ("usage: %s labels N | mesh\n", argv[0]);
+  g_printerr ("usage: %s labels N | mesh | examples DIR\n", argv[0]);
   return 2;
 }

@@ -184,6 +184,49 @@ ks_plot_show_boxed_text (cairo_t           *cr,
   ks_plot_show_text (cr, layout, r->x + 2, r->y + 1);
 }
 
+/* Tick marks and labels of a vertical axis whose line is at device x
+ * edge, pointing away from the plot: left (side -1) or right (+1).  The
+ * left y axis, the right one and a mesh's colour bar. */
+void
+ks_plot_draw_vaxis (cairo_t           *cr,
+                    const TextStyle   *ts,
+                    const Layout      *lo,
+                    const Axis        *ax,
+                    GArray            *ticks,
+                    double             edge,
+                    int                side,
+                    const KsPlotTheme *theme)
+{
+  set_color (cr, &theme->foreground, 0.85);
+  cairo_set_line_width (cr, 1.0);
+  cairo_new_path (cr);
+  for (guint i = 0; i < ticks->len; i++)
+    {
+      Tick *t = &g_array_index (ticks, Tick, i);
+      double y = snap (dev_y_on (lo, ax, t->value));
+      double len = t->major ? lo->tick_len : lo->tick_len * 0.6;
+
+      cairo_move_to (cr, edge, y);
+      cairo_line_to (cr, edge + side * len, y);
+    }
+  cairo_stroke (cr);
+
+  set_color (cr, &theme->foreground, 1.0);
+  for (guint i = 0; i < ticks->len; i++)
+    {
+      Tick *t = &g_array_index (ticks, Tick, i);
+      g_autoptr(PangoLayout) text = NULL;
+      double tw, th, x;
+
+      if (t->label == NULL)
+        continue;
+      text = ks_plot_text_new (ts, t->label, SCALE_TICK, FALSE);
+      ks_plot_text_size (text, &tw, &th);
+      x = side < 0 ? edge - lo->tick_len - 4 - tw : edge + lo->tick_len + 4;
+      ks_plot_show_text (cr, text, x, dev_y_on (lo, ax, t->value) - th / 2);
+    }
+}
+
 void
 ks_plot_draw_axes (cairo_t           *cr,
                    const TextStyle   *ts,
@@ -191,6 +234,7 @@ ks_plot_draw_axes (cairo_t           *cr,
                    const KsPlotTheme *theme)
 {
   double w = lo->right - lo->left, h = lo->bottom - lo->top;
+  double slot = lo->n_categories > 0 ? ks_plot_category_width (lo) : INFINITY;
 
   /* Grid at the major ticks. */
   cairo_set_line_width (cr, 1.0);
@@ -236,15 +280,6 @@ ks_plot_draw_axes (cairo_t           *cr,
       cairo_move_to (cr, x, lo->bottom + 1);
       cairo_line_to (cr, x, lo->bottom + 1 + len);
     }
-  for (guint i = 0; i < lo->yticks->len; i++)
-    {
-      Tick *t = &g_array_index (lo->yticks, Tick, i);
-      double y = snap (dev_y (lo, t->value));
-      double len = t->major ? lo->tick_len : lo->tick_len * 0.6;
-
-      cairo_move_to (cr, lo->left - 1, y);
-      cairo_line_to (cr, lo->left - 1 - len, y);
-    }
   cairo_stroke (cr);
 
   set_color (cr, &theme->foreground, 1.0);
@@ -257,23 +292,17 @@ ks_plot_draw_axes (cairo_t           *cr,
       if (t->label == NULL)
         continue;
       text = ks_plot_text_new (ts, t->label, SCALE_TICK, FALSE);
+      /* A category's name keeps to its own slot. */
+      if (isfinite (slot))
+        ks_plot_text_limit_width (text, slot - 4);
       ks_plot_text_size (text, &tw, NULL);
       ks_plot_show_text (cr, text, dev_x (lo, t->value) - tw / 2,
-                 lo->bottom + 1 + lo->tick_len + 3);
+                         lo->bottom + 1 + lo->tick_len + 3);
     }
-  for (guint i = 0; i < lo->yticks->len; i++)
-    {
-      Tick *t = &g_array_index (lo->yticks, Tick, i);
-      g_autoptr(PangoLayout) text = NULL;
-      double tw, th;
 
-      if (t->label == NULL)
-        continue;
-      text = ks_plot_text_new (ts, t->label, SCALE_TICK, FALSE);
-      ks_plot_text_size (text, &tw, &th);
-      ks_plot_show_text (cr, text, lo->left - 1 - lo->tick_len - 4 - tw,
-                 dev_y (lo, t->value) - th / 2);
-    }
+  ks_plot_draw_vaxis (cr, ts, lo, &lo->y, lo->yticks, lo->left - 1, -1, theme);
+  if (lo->has_y2)
+    ks_plot_draw_vaxis (cr, ts, lo, &lo->y2, lo->y2ticks, lo->right + 1, +1, theme);
 }
 
 /* One line centred over the plot area, pushed in where it would clip. */
@@ -296,6 +325,30 @@ show_centred (cairo_t         *cr,
   ks_plot_show_text (cr, text, CLAMP (cx - w / 2, lo->pad, lo->width - lo->pad - w), y);
 }
 
+/* An axis label turned to read upwards, centred on the plot area's height,
+ * with its top (left edge) or bottom (right edge) at device x. */
+void
+ks_plot_show_vertical_label (cairo_t         *cr,
+                             const TextStyle *ts,
+                             const Layout    *lo,
+                             const char      *str,
+                             double           x,
+                             gboolean         right)
+{
+  g_autoptr(PangoLayout) text = ks_plot_text_new (ts, str, SCALE_AXIS, FALSE);
+  double w, h, cy = (lo->top + lo->bottom) / 2;
+
+  ks_plot_text_limit_width (text, lo->height - 2 * lo->pad);
+  ks_plot_text_size (text, &w, &h);
+  cairo_save (cr);
+  cairo_translate (cr, right ? x - h : x, CLAMP (cy + w / 2, lo->pad + w, lo->height - lo->pad));
+  cairo_rotate (cr, -G_PI / 2);
+  pango_cairo_update_layout (cr, text);
+  ks_plot_show_text (cr, text, 0, 0);
+  cairo_restore (cr);
+  pango_cairo_update_context (cr, ts->ctx);
+}
+
 void
 ks_plot_draw_frame_text (cairo_t           *cr,
                          KsPlot            *plot,
@@ -310,24 +363,15 @@ ks_plot_draw_frame_text (cairo_t           *cr,
 
   if (nonempty (plot->title))
     show_centred (cr, ts, lo, plot->title, SCALE_TITLE, TRUE, cx, max_w, lo->title_y);
-  if (nonempty (plot->x_label))
+  if (nonempty (plot->x_label) && !lo->blocks)
     show_centred (cr, ts, lo, plot->x_label, SCALE_AXIS, FALSE, cx, max_w, lo->xlabel_y);
 
-  if (nonempty (plot->y_label))
-    {
-      g_autoptr(PangoLayout) text = ks_plot_text_new (ts, plot->y_label, SCALE_AXIS, FALSE);
-      double w, cy = (lo->top + lo->bottom) / 2;
-
-      ks_plot_text_limit_width (text, lo->height - 2 * lo->pad);
-      ks_plot_text_size (text, &w, NULL);
-      cairo_save (cr);
-      cairo_translate (cr, lo->pad, CLAMP (cy + w / 2, lo->pad + w, lo->height - lo->pad));
-      cairo_rotate (cr, -G_PI / 2);
-      pango_cairo_update_layout (cr, text);
-      ks_plot_show_text (cr, text, 0, 0);
-      cairo_restore (cr);
-      pango_cairo_update_context (cr, ts->ctx);
-    }
+  if (nonempty (plot->y_label) && !lo->blocks)
+    ks_plot_show_vertical_label (cr, ts, lo, plot->y_label, lo->pad, FALSE);
+  if (lo->has_y2 && nonempty (plot->y2_label))
+    ks_plot_show_vertical_label (cr, ts, lo, plot->y2_label,
+                                 lo->colorbar.w > 0 ? lo->colorbar.x - lo->em : lo->width - lo->pad,
+                                 TRUE);
 
   if (nonempty (plot->caption))
     {

@@ -15,7 +15,7 @@ ks_plot_hit_test (KsPlot *plot,
                   guint  *out_series,
                   guint  *out_index)
 {
-  Layout lo;
+  Layout *lo;
   GPtrArray *dps;
   double best = radius * radius;
   gboolean hit = FALSE;
@@ -26,8 +26,8 @@ ks_plot_hit_test (KsPlot *plot,
   if (!(width > 0 && height > 0 && radius >= 0))
     return FALSE;
 
-  ks_plot_layout_compute_detached (plot, width, height, &lo);
-  dps = lo.dps;
+  lo = ks_plot_layout_get (plot, NULL, width, height);
+  dps = lo->dps;
 
   for (guint s = 0; s < dps->len; s++)
     {
@@ -39,8 +39,8 @@ ks_plot_hit_test (KsPlot *plot,
           double d2;
 
           /* Points outside the view are clipped away, so not clickable. */
-          if (!d->ok || d->x < lo.left - 0.5 || d->x > lo.right + 0.5
-              || d->y < lo.top - 0.5 || d->y > lo.bottom + 0.5)
+          if (!d->ok || d->x < lo->left - 0.5 || d->x > lo->right + 0.5
+              || d->y < lo->top - 0.5 || d->y > lo->bottom + 0.5)
             continue;
           d2 = (d->x - px) * (d->x - px) + (d->y - py) * (d->y - py);
           /* <= so that of coinciding points the one drawn on top wins. */
@@ -54,7 +54,7 @@ ks_plot_hit_test (KsPlot *plot,
         }
     }
 
-  ks_plot_layout_clear (&lo);
+  ks_plot_layout_unref (lo);
 
   if (hit)
     {
@@ -75,7 +75,7 @@ ks_plot_device_to_data (KsPlot *plot,
                         double *out_x,
                         double *out_y)
 {
-  Layout lo;
+  Layout *lo;
   gboolean inside;
 
   g_return_val_if_fail (plot != NULL, FALSE);
@@ -83,19 +83,19 @@ ks_plot_device_to_data (KsPlot *plot,
   if (!(width > 0 && height > 0))
     return FALSE;
 
-  ks_plot_layout_compute_detached (plot, width, height, &lo);
-  inside = px >= lo.left && px <= lo.right && py >= lo.top && py <= lo.bottom;
+  lo = ks_plot_layout_get (plot, NULL, width, height);
+  inside = px >= lo->left && px <= lo->right && py >= lo->top && py <= lo->bottom;
   if (inside)
     {
-      double fx = lo.x.f0 + (px - lo.left) / (lo.right - lo.left) * (lo.x.f1 - lo.x.f0);
-      double fy = lo.y.f0 + (lo.bottom - py) / (lo.bottom - lo.top) * (lo.y.f1 - lo.y.f0);
+      double fx = lo->x.f0 + (px - lo->left) / (lo->right - lo->left) * (lo->x.f1 - lo->x.f0);
+      double fy = lo->y.f0 + (lo->bottom - py) / (lo->bottom - lo->top) * (lo->y.f1 - lo->y.f0);
 
       if (out_x != NULL)
-        *out_x = inv (fx, lo.x.log);
+        *out_x = inv (fx, lo->x.log);
       if (out_y != NULL)
-        *out_y = inv (fy, lo.y.log);
+        *out_y = inv (fy, lo->y.log);
     }
-  ks_plot_layout_clear (&lo);
+  ks_plot_layout_unref (lo);
 
   return inside;
 }
@@ -109,26 +109,26 @@ ks_plot_data_to_device (KsPlot *plot,
                         double *out_px,
                         double *out_py)
 {
-  Layout lo;
+  Layout *lo;
   gboolean inside;
   double fx, fy, px, py;
 
   g_return_val_if_fail (plot != NULL, FALSE);
 
-  if (!(width > 0 && height > 0) || !usable (x, plot->log_x) || !usable (y, plot->log_y))
+  if (!(width > 0 && height > 0) || !usable (x, plot->x_scale) || !usable (y, plot->y_scale))
     return FALSE;
 
-  ks_plot_layout_compute_detached (plot, width, height, &lo);
-  fx = fwd (x, lo.x.log);
-  fy = fwd (y, lo.y.log);
-  px = lo.left + (fx - lo.x.f0) / (lo.x.f1 - lo.x.f0) * (lo.right - lo.left);
-  py = lo.bottom - (fy - lo.y.f0) / (lo.y.f1 - lo.y.f0) * (lo.bottom - lo.top);
-  inside = px >= lo.left && px <= lo.right && py >= lo.top && py <= lo.bottom;
+  lo = ks_plot_layout_get (plot, NULL, width, height);
+  fx = fwd (x, lo->x.log);
+  fy = fwd (y, lo->y.log);
+  px = lo->left + (fx - lo->x.f0) / (lo->x.f1 - lo->x.f0) * (lo->right - lo->left);
+  py = lo->bottom - (fy - lo->y.f0) / (lo->y.f1 - lo->y.f0) * (lo->bottom - lo->top);
+  inside = px >= lo->left && px <= lo->right && py >= lo->top && py <= lo->bottom;
   if (out_px != NULL)
     *out_px = px;
   if (out_py != NULL)
     *out_py = py;
-  ks_plot_layout_clear (&lo);
+  ks_plot_layout_unref (lo);
 
   return inside;
 }

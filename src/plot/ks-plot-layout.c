@@ -6,11 +6,15 @@
 
 #include "ks-plot-private.h"
 
+#include <string.h>
+
 void
 ks_plot_layout_clear (Layout *lo)
 {
   g_clear_pointer (&lo->xticks, g_array_unref);
   g_clear_pointer (&lo->yticks, g_array_unref);
+  g_clear_pointer (&lo->y2ticks, g_array_unref);
+  g_clear_pointer (&lo->cbticks, g_array_unref);
   g_clear_pointer (&lo->dps, g_ptr_array_unref);
   g_clear_pointer (&lo->data_index, ks_plot_data_index_free);
   g_clear_pointer (&lo->lg.entries, g_array_unref);
@@ -38,70 +42,81 @@ ks_plot_dps_foreach (GPtrArray    *dps,
 
 
 
-static void
-data_extent (KsPlot       *plot,
-             const Layout *lo,
-             gboolean      want_y,
-             gboolean     *found,
-             double       *lo_out,
-             double       *hi_out)
+/* Categories sit at 0..n-1, labelled with their names; no grid lines,
+ * which would run through the bars. */
+static GArray *
+category_ticks (KsPlot *plot)
 {
-  double mn = INFINITY, mx = -INFINITY;
-  gboolean log = want_y ? plot->log_y : plot->log_x;
+  GArray *ticks = ks_plot_ticks_new ();
 
-  for (guint s = 0; s < plot->series->len; s++)
+  for (guint i = 0; plot->categories[i] != NULL; i++)
+    ks_plot_ticks_add (ticks, i, plot->categories[i], FALSE);
+  return ticks;
+}
+
+static void
+axis_range (KsPlot      *plot,
+            Layout      *lo,
+            char         which,
+            KsPlotScale  scale,
+            double       fixed_min,
+            double       fixed_max,
+            Axis        *ax)
+{
+  double mn, mx;
+  gboolean found = ks_plot_data_extent (plot, lo, which, &mn, &mx);
+
+  ax->log = scale;
+  ks_plot_view_range (found, mn, mx, fixed_min, fixed_max, scale, &ax->f0, &ax->f1);
+}
+
+/* x and y at the same scale: the axis with room to spare gets a wider
+ * range, centred on what it showed. */
+static void
+equal_aspect (Layout *lo)
+{
+  double w = lo->right - lo->left, h = lo->bottom - lo->top;
+  double sx = (lo->x.f1 - lo->x.f0) / w, sy = (lo->y.f1 - lo->y.f0) / h;
+  Axis *ax = sx > sy ? &lo->y : &lo->x;
+  double want = sx > sy ? sx * h : sy * w;
+  double extra = want - (ax->f1 - ax->f0);
+
+  ax->f0 -= extra / 2;
+  ax->f1 += extra / 2;
+}
+
+/* The width the right margin needs beyond the padding: the right axis's
+ * ticks and label, or a mesh's colour bar with its ticks and label. */
+static double
+right_extra (KsPlot          *plot,
+             const TextStyle *ts,
+             Layout          *lo)
+{
+  double extra = 0, tick_w = 0, label_h = 0;
+  double length = MAX (lo->bottom - lo->top, 1.0);
+
+  if (lo->has_y2)
     {
-      Series *ser = g_ptr_array_index (plot->series, s);
-
-      for (guint i = 0; i < ser->points->len; i++)
-        {
-          KsPlotPoint *p = &g_array_index (ser->points, KsPlotPoint, i);
-
-          if (!want_y)
-            {
-              if (usable (p->x, log))
-                {
-                  mn = MIN (mn, p->x);
-                  mx = MAX (mx, p->x);
-                }
-              continue;
-            }
-
-          /* With the x range zoomed, fit y to what is in view. */
-          if (!usable (p->x, plot->log_x))
-            continue;
-          {
-            double fx = fwd (p->x, plot->log_x);
-            if (fx < lo->x.f0 || fx > lo->x.f1)
-              continue;
-          }
-          if (usable (p->y, log))
-            {
-              mn = MIN (mn, p->y);
-              mx = MAX (mx, p->y);
-            }
-          if (usable (p->y_lo, log))
-            mn = MIN (mn, p->y_lo);
-          if (usable (p->y_hi, log))
-            mx = MAX (mx, p->y_hi);
-        }
+      lo->y2ticks = ks_plot_ticks_choose (ts, &lo->y2, length, FALSE, &tick_w, NULL);
+      if (nonempty (plot->y2_label))
+        ks_plot_text_measure (ts, plot->y2_label, SCALE_AXIS, FALSE, NULL, &label_h);
+      extra = lo->tick_len + 4 + tick_w + (label_h > 0 ? lo->gap + label_h : 0);
     }
+  if (plot->mesh != NULL && ks_plot_mesh_value_range (plot->mesh, &lo->cb.f0, &lo->cb.f1))
+    {
+      const char *label = ks_plot_mesh_get_label (plot->mesh);
 
-  /* Keep marker lines in view even when they lie beyond the data. */
-  if (!want_y)
-    for (guint i = 0; i < plot->vlines->len; i++)
-      {
-        double x = g_array_index (plot->vlines, VLine, i).x;
-        if (usable (x, log))
-          {
-            mn = MIN (mn, x);
-            mx = MAX (mx, x);
-          }
-      }
-
-  *found = mn <= mx;
-  *lo_out = mn;
-  *hi_out = mx;
+      lo->cb.log = KS_PLOT_SCALE_LINEAR;
+      lo->cbticks = ks_plot_ticks_choose (ts, &lo->cb, length, FALSE, &tick_w, NULL);
+      label_h = 0;
+      if (nonempty (label))
+        ks_plot_text_measure (ts, label, SCALE_AXIS, FALSE, NULL, &label_h);
+      lo->colorbar.w = round (lo->em * 1.2);
+      lo->colorbar.x = lo->em + extra;   /* from the plot area's right edge, for now */
+      extra += lo->em + lo->colorbar.w + lo->tick_len + 4 + tick_w
+               + (label_h > 0 ? lo->gap + label_h : 0);
+    }
+  return extra;
 }
 
 static void
@@ -116,10 +131,7 @@ layout_compute_once (KsPlot          *plot,
   double title_h = 0, xlabel_h = 0, ylabel_h = 0;
   double caption_w = 0, caption_h = 0;
   double bottom_margin, ytick_w = 0, right_margin;
-  gboolean found;
-  double mn, mx;
 
-  memset (lo, 0, sizeof *lo);
   lo->width = width;
   lo->height = height;
   lo->em = ts->size * TEXT_DPI / 72.0;
@@ -127,17 +139,34 @@ layout_compute_once (KsPlot          *plot,
   lo->gap = round (lo->em * 0.5);
   lo->tick_len = 5.0;
   lo->has_data = ks_plot_model_has_points (plot);
+  lo->blocks = plot->blocks != NULL;
 
-  lo->x.log = plot->log_x;
-  data_extent (plot, lo, FALSE, &found, &mn, &mx);
-  ks_plot_view_range (found, mn, mx, plot->x_min, plot->x_max, plot->log_x,
-              &lo->x.f0, &lo->x.f1);
-  lo->y.log = plot->log_y;
-  data_extent (plot, lo, TRUE, &found, &mn, &mx);
-  ks_plot_view_range (found, mn, mx, plot->y_min, plot->y_max, plot->log_y,
-              &lo->y.f0, &lo->y.f1);
+  if (plot->categories != NULL)
+    {
+      double n = g_strv_length (plot->categories);
+
+      lo->n_categories = (guint) n;
+      lo->x.log = KS_PLOT_SCALE_LINEAR;
+      ks_plot_view_range (n > 0, -0.5, MAX (n, 1.0) - 0.5, plot->x_min, plot->x_max,
+                          KS_PLOT_SCALE_LINEAR, &lo->x.f0, &lo->x.f1);
+      /* No padding beyond the half-slot at each end. */
+      if (!usable (plot->x_min, KS_PLOT_SCALE_LINEAR) && n > 0)
+        lo->x.f0 = -0.5;
+      if (!usable (plot->x_max, KS_PLOT_SCALE_LINEAR) && n > 0)
+        lo->x.f1 = n - 0.5;
+    }
+  else
+    axis_range (plot, lo, 'x', plot->x_scale, plot->x_min, plot->x_max, &lo->x);
+  axis_range (plot, lo, 'y', plot->y_scale, plot->y_min, plot->y_max, &lo->y);
   if (isfinite (y_top) && y_top > lo->y.f0)
     lo->y.f1 = y_top;
+  for (guint s = 0; s < plot->series->len && !lo->has_y2; s++)
+    {
+      Series *ser = g_ptr_array_index (plot->series, s);
+      lo->has_y2 = ser->y2 && ser->points->len > 0;
+    }
+  if (lo->has_y2)
+    axis_range (plot, lo, '2', plot->y2_scale, plot->y2_min, plot->y2_max, &lo->y2);
 
   ks_plot_text_measure (ts, "0123456789.e+-", SCALE_TICK, FALSE, NULL, &lo->tick_h);
   if (nonempty (plot->title))
@@ -150,13 +179,27 @@ layout_compute_once (KsPlot          *plot,
     ks_plot_text_measure (ts, plot->caption, SCALE_CAPTION, FALSE, &caption_w, &caption_h);
 
   /* Nothing to sit beside without an x label. */
-  if (xlabel_h == 0)
+  if (xlabel_h == 0 || lo->blocks)
     caption_beside = FALSE;
   lo->caption_beside = caption_beside;
 
   /* Top: title, then room for half of the topmost y tick label. */
   lo->title_y = lo->pad;
   lo->top = ceil (lo->pad + (title_h > 0 ? title_h + lo->gap : 0) + lo->tick_h / 2);
+  lo->caption_x = width - lo->pad - caption_w;
+
+  if (lo->blocks)
+    {
+      /* A diagram, not a chart: no axes, the whole width. */
+      lo->left = lo->pad;
+      lo->right = MAX (floor (width - lo->pad), lo->left + 1);
+      lo->bottom = MAX (floor (height - lo->pad - (caption_h > 0 ? caption_h + lo->gap : 0)),
+                        lo->top + 1);
+      lo->xticks = ks_plot_ticks_new ();
+      lo->yticks = ks_plot_ticks_new ();
+      lo->caption_y = height - lo->pad - caption_h;
+      return;
+    }
 
   bottom_margin = lo->pad + lo->tick_len + 3 + lo->tick_h;
   if (xlabel_h > 0)
@@ -172,6 +215,12 @@ layout_compute_once (KsPlot          *plot,
   lo->left = ceil (lo->pad + (ylabel_h > 0 ? ylabel_h + lo->gap : 0)
                    + ytick_w + 4 + lo->tick_len);
   right_margin = lo->pad + lo->em;
+  {
+    double extra = right_extra (plot, ts, lo);
+
+    if (extra > 0)
+      right_margin = lo->pad + extra;
+  }
 
   /* The outermost x labels hang over the plot area by half their width;
    * widen the margins until they stay on the canvas.  The ticks depend on
@@ -186,8 +235,16 @@ layout_compute_once (KsPlot          *plot,
         lo->right = lo->left + 1;
       length = lo->right - lo->left;
 
+      if (plot->equal_aspect && pass == 0)
+        {
+          equal_aspect (lo);
+          g_clear_pointer (&lo->yticks, g_array_unref);
+          lo->yticks = ks_plot_ticks_choose (ts, &lo->y, lo->bottom - lo->top, FALSE, NULL, NULL);
+        }
+
       g_clear_pointer (&lo->xticks, g_array_unref);
-      lo->xticks = ks_plot_ticks_choose (ts, &lo->x, length, TRUE, NULL, NULL);
+      lo->xticks = plot->categories != NULL ? category_ticks (plot)
+                   : ks_plot_ticks_choose (ts, &lo->x, length, TRUE, NULL, NULL);
 
       for (guint i = 0; i < lo->xticks->len; i++)
         {
@@ -197,6 +254,8 @@ layout_compute_once (KsPlot          *plot,
           if (t->label == NULL)
             continue;
           ks_plot_text_measure (ts, t->label, SCALE_TICK, FALSE, &w, NULL);
+          if (plot->categories != NULL)
+            w = MIN (w, length / (lo->x.f1 - lo->x.f0));
           pos = lo->left + axis_frac (&lo->x, t->value) * length;
           over_l = MAX (over_l, lo->pad - (pos - w / 2));
           over_r = MAX (over_r, pos + w / 2 - (width - lo->pad));
@@ -215,8 +274,14 @@ layout_compute_once (KsPlot          *plot,
         break;
     }
 
+  if (lo->colorbar.w > 0)
+    {
+      lo->colorbar.x = lo->right + lo->colorbar.x;
+      lo->colorbar.y = lo->top;
+      lo->colorbar.h = lo->bottom - lo->top;
+    }
+
   lo->xlabel_y = lo->bottom + 1 + lo->tick_len + 3 + lo->tick_h + lo->gap;
-  lo->caption_x = width - lo->pad - caption_w;
   if (caption_beside)
     lo->caption_y = lo->xlabel_y + xlabel_h - caption_h;
   else
@@ -249,6 +314,7 @@ dev_points_compute (KsPlot       *plot,
   for (guint s = 0; s < plot->series->len; s++)
     {
       Series *ser = g_ptr_array_index (plot->series, s);
+      const Axis *ay = series_axis (lo, ser);
       GArray *dp = g_array_sized_new (FALSE, FALSE, sizeof (DevPoint), ser->points->len);
 
       for (guint i = 0; i < ser->points->len; i++)
@@ -256,10 +322,10 @@ dev_points_compute (KsPlot       *plot,
           KsPlotPoint *p = &g_array_index (ser->points, KsPlotPoint, i);
           DevPoint d = { 0, 0, i, FALSE };
 
-          if (usable (p->x, lo->x.log) && usable (p->y, lo->y.log))
+          if (!lo->blocks && usable (p->x, lo->x.log) && usable (p->y, ay->log))
             {
-              d.x = dev_x (lo, p->x);
-              d.y = dev_y (lo, p->y);
+              d.x = dev_x (lo, p->x) + ks_plot_bar_offset (plot, lo, s);
+              d.y = dev_y_on (lo, ay, p->y);
               d.ok = isfinite (d.x) && isfinite (d.y);
             }
           g_array_append_val (dp, d);
@@ -354,6 +420,7 @@ layout_compute_frame (KsPlot          *plot,
 {
   double xlabel_w = 0, caption_w = 0;
 
+  memset (lo, 0, sizeof *lo);
   layout_compute_once (plot, ts, width, height, TRUE, y_top, lo);
   if (!lo->caption_beside)
     return;
@@ -365,12 +432,13 @@ layout_compute_frame (KsPlot          *plot,
       && (lo->left + lo->right) / 2 + xlabel_w / 2 + 2 * lo->em > lo->caption_x)
     {
       ks_plot_layout_clear (lo);
+      memset (lo, 0, sizeof *lo);
       layout_compute_once (plot, ts, width, height, FALSE, y_top, lo);
     }
 }
 
 /* Margins, ranges, ticks, data positions and the legend: everything that
- * render draws and hit-testing must agree with. */
+ * render draws and hit-testing must agree with.  lo is zeroed. */
 void
 ks_plot_layout_compute (KsPlot          *plot,
                         const TextStyle *ts,
@@ -383,6 +451,7 @@ ks_plot_layout_compute (KsPlot          *plot,
   for (int pass = 0; pass < 2; pass++)
     {
       layout_compute_frame (plot, ts, width, height, y_top, lo);
+      ks_plot_bars_prepare (plot, lo);
       lo->dps = dev_points_compute (plot, lo);
       {
         Rect area = { lo->left, lo->top, lo->right - lo->left, lo->bottom - lo->top };
@@ -390,37 +459,11 @@ ks_plot_layout_compute (KsPlot          *plot,
       }
       lo->has_legend = ks_plot_legend_build (plot, ts, lo, &lo->lg);
 
-      if (pass > 0 || usable (plot->y_max, plot->log_y))
+      if (pass > 0 || usable (plot->y_max, plot->y_scale))
         break;
       y_top = legend_headroom (lo);
       if (isnan (y_top))
         break;
       ks_plot_layout_clear (lo);
     }
-}
-
-/* For hit-testing and device_to_data, which have no cairo_t of their own. */
-void
-ks_plot_layout_compute_detached (KsPlot *plot,
-                                 double  width,
-                                 double  height,
-                                 Layout *lo)
-{
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
-  cairo_t *cr = cairo_create (surface);
-  g_autofree char *family = NULL;
-  TextStyle ts;
-
-  g_mutex_lock (&plot->font_lock);
-  family = g_strdup (plot->font_family != NULL ? plot->font_family : "Sans");
-  ts.size = plot->font_size > 0 ? plot->font_size : 10.0;
-  g_mutex_unlock (&plot->font_lock);
-
-  ts.ctx = ks_plot_text_context_new (cr);
-  ts.family = family;
-  ks_plot_layout_compute (plot, &ts, width, height, lo);
-
-  g_object_unref (ts.ctx);
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
 }

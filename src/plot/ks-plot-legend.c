@@ -23,9 +23,16 @@ static const char *
 legend_entry_text (KsPlot            *plot,
                    const LegendEntry *e)
 {
-  if (e->highlight)
-    return plot->highlight_legend;
-  return ((Series *) g_ptr_array_index (plot->series, e->series))->name;
+  switch (e->kind)
+    {
+    case ENTRY_HIGHLIGHT:
+      return plot->highlight_legend;
+    case ENTRY_BAND:
+      return g_array_index (plot->bands, Band, e->index).label;
+    case ENTRY_SERIES:
+    default:
+      return ((Series *) g_ptr_array_index (plot->series, e->index))->name;
+    }
 }
 
 #define LEGEND_MARGIN 8.0
@@ -45,15 +52,22 @@ ks_plot_legend_build (KsPlot          *plot,
   for (guint s = 0; s < plot->series->len; s++)
     {
       Series *ser = g_ptr_array_index (plot->series, s);
-      LegendEntry e = { FALSE, s };
+      LegendEntry e = { ENTRY_SERIES, s };
 
       if (nonempty (ser->name) && ser->points->len > 0)
         g_array_append_val (lg->entries, e);
     }
   if (nonempty (plot->highlight_legend) && plot_has_highlight (plot))
     {
-      LegendEntry e = { TRUE, 0 };
+      LegendEntry e = { ENTRY_HIGHLIGHT, 0 };
       g_array_append_val (lg->entries, e);
+    }
+  for (guint i = 0; i < plot->bands->len; i++)
+    {
+      LegendEntry e = { ENTRY_BAND, i };
+
+      if (nonempty (g_array_index (plot->bands, Band, i).label))
+        g_array_append_val (lg->entries, e);
     }
   if (lg->entries->len == 0)
     return FALSE;
@@ -116,6 +130,55 @@ ks_plot_legend_build (KsPlot          *plot,
   return TRUE;
 }
 
+/* The line, marker, bar or swatch an entry stands for. */
+static void
+draw_sample (cairo_t           *cr,
+             KsPlot            *plot,
+             const LegendEntry *e,
+             double             x,
+             double             cy,
+             const Legend      *lg,
+             const KsPlotTheme *theme)
+{
+  const KsPlotColor *c = &theme->series[e->index % G_N_ELEMENTS (theme->series)];
+  Series *ser;
+
+  switch (e->kind)
+    {
+    case ENTRY_HIGHLIGHT:
+      ks_plot_draw_highlight_marker (cr, x + lg->sample_w / 2, cy, theme);
+      return;
+    case ENTRY_BAND:
+      cairo_new_path (cr);
+      cairo_rectangle (cr, x, cy - HIGHLIGHT_R, lg->sample_w, 2 * HIGHLIGHT_R);
+      set_color (cr, ks_plot_band_color (plot, e->index, theme), BAND_ALPHA);
+      cairo_fill (cr);
+      return;
+    case ENTRY_SERIES:
+    default:
+      break;
+    }
+
+  ser = g_ptr_array_index (plot->series, e->index);
+  cairo_new_path (cr);
+  if (ser->kind == KS_PLOT_SERIES_BARS)
+    {
+      cairo_rectangle (cr, x + lg->sample_w / 2 - HIGHLIGHT_R, cy - HIGHLIGHT_R,
+                       2 * HIGHLIGHT_R, 2 * HIGHLIGHT_R);
+      set_color (cr, c, 0.85);
+      cairo_fill (cr);
+      return;
+    }
+  ks_plot_set_series_line (cr, ser);
+  set_color (cr, c, 1.0);
+  cairo_move_to (cr, x, cy);
+  cairo_line_to (cr, x + lg->sample_w, cy);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  if (ks_plot_series_shows_markers (ser))
+    ks_plot_draw_marker (cr, x + lg->sample_w / 2, cy, e->index, theme);
+}
+
 void
 ks_plot_legend_draw (cairo_t           *cr,
                      KsPlot            *plot,
@@ -145,22 +208,7 @@ ks_plot_legend_draw (cairo_t           *cr,
       g_autoptr(PangoLayout) text = NULL;
       double th;
 
-      if (e->highlight)
-        ks_plot_draw_highlight_marker (cr, x + lg->sample_w / 2, cy, theme);
-      else
-        {
-          Series *ser = g_ptr_array_index (plot->series, e->series);
-
-          cairo_new_path (cr);
-          ks_plot_set_series_line (cr, ser);
-          set_color (cr, &theme->series[e->series % G_N_ELEMENTS (theme->series)], 1.0);
-          cairo_move_to (cr, x, cy);
-          cairo_line_to (cr, x + lg->sample_w, cy);
-          cairo_stroke (cr);
-          cairo_set_dash (cr, NULL, 0, 0);
-          if (ks_plot_series_shows_markers (ser))
-            ks_plot_draw_marker (cr, x + lg->sample_w / 2, cy, e->series, theme);
-        }
+      draw_sample (cr, plot, e, x, cy, lg, theme);
 
       text = ks_plot_text_new (ts, legend_entry_text (plot, e), SCALE_LEGEND, FALSE);
       ks_plot_text_limit_width (text, lg->text_max_w);

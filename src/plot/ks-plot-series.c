@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ks-plot-series.c: the curves, their spread bars and markers, the
- * highlighted and best points with their labels, and vertical marker lines. */
+/* ks-plot-series.c: the curves, their error bars and markers, and the
+ * highlighted and best points with their labels. */
 #define G_LOG_DOMAIN "ks-plot-series"
 
 #include "ks-plot-private.h"
@@ -28,14 +28,6 @@ special_cmp (const void *a,
   return s->y < t->y ? -1 : s->y > t->y;
 }
 
-static int
-cmp_gap (gconstpointer a,
-         gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
 /* The widest step between neighbouring points a line may bridge: ten times
  * the series' median step.  A sweep of two size ranges (n = 1000..1031 and
  * 2000..2012) then shows two curves, not a line across 1000 sizes nobody
@@ -43,9 +35,9 @@ cmp_gap (gconstpointer a,
  * stay joined.  Steps are taken in data space (log10 on a log axis), so
  * zooming does not change which points are joined. */
 static double
-series_gap_limit (Series    *ser,
-                  GArray    *dp,
-                  gboolean   log_x)
+series_gap_limit (Series      *ser,
+                  GArray      *dp,
+                  KsPlotScale  log_x)
 {
   g_autoptr(GArray) gaps = g_array_new (FALSE, FALSE, sizeof (double));
   double prev = NAN;
@@ -58,7 +50,7 @@ series_gap_limit (Series    *ser,
       if (!d->ok)
         continue;
       x = g_array_index (ser->points, KsPlotPoint, d->index).x;
-      x = log_x ? log10 (x) : x;
+      x = fwd (x, log_x);
       if (!isnan (prev) && x > prev)
         {
           double gap = x - prev;
@@ -68,8 +60,107 @@ series_gap_limit (Series    *ser,
     }
   if (gaps->len < 4)
     return INFINITY;
-  g_array_sort (gaps, cmp_gap);
+  g_array_sort (gaps, cmp_double);
   return 10.0 * g_array_index (gaps, double, gaps->len / 2);
+}
+
+/* Min/max bars under the line, with caps while the markers show. */
+static void
+draw_error_bars (cairo_t           *cr,
+                 const Layout      *lo,
+                 Series            *ser,
+                 GArray            *dp,
+                 const KsPlotColor *c,
+                 const KsPlotColor *fg,
+                 const Rect        *lines)
+{
+  const Axis *ay = series_axis (lo, ser);
+  double floor_y = lines->y + lines->h;
+  double cap = ser->kind == KS_PLOT_SERIES_BARS ? 4.0 : 2.5;
+
+  cairo_set_dash (cr, NULL, 0, 0);
+  cairo_set_line_width (cr, 1.0);
+  /* Over a bar its own colour would vanish: the foreground instead. */
+  if (ser->kind == KS_PLOT_SERIES_BARS)
+    set_color (cr, fg, 0.8);
+  else
+    set_color (cr, c, 0.6);
+  cairo_new_path (cr);
+  for (guint i = 0; i < dp->len; i++)
+    {
+      DevPoint *d = &g_array_index (dp, DevPoint, i);
+      KsPlotPoint *p = &g_array_index (ser->points, KsPlotPoint, d->index);
+      double y0, y1, x;
+
+      if (!d->ok || d->x < lines->x + 15 || d->x > lines->x + lines->w - 15)
+        continue;
+      if (!isfinite (p->y_lo) || !isfinite (p->y_hi))
+        continue;
+      /* On a log axis a non-positive bound means "down to the floor". */
+      y0 = usable (p->y_lo, ay->log) ? dev_y_on (lo, ay, p->y_lo) : floor_y;
+      y1 = usable (p->y_hi, ay->log) ? dev_y_on (lo, ay, p->y_hi) : floor_y;
+      y0 = CLAMP (y0, lines->y, floor_y);
+      y1 = CLAMP (y1, lines->y, floor_y);
+      x = d->x;
+      cairo_move_to (cr, x, y0);
+      cairo_line_to (cr, x, y1);
+      if (ks_plot_series_shows_markers (ser))
+        {
+          cairo_move_to (cr, x - cap, y0);
+          cairo_line_to (cr, x + cap, y0);
+          cairo_move_to (cr, x - cap, y1);
+          cairo_line_to (cr, x + cap, y1);
+        }
+    }
+  cairo_stroke (cr);
+}
+
+static void
+draw_line (cairo_t      *cr,
+           const Layout *lo,
+           Series       *ser,
+           GArray       *dp,
+           const Rect   *lines)
+{
+  gboolean pen = FALSE;
+  double last_x = 0, last_y = 0;
+  double gap_limit = series_gap_limit (ser, dp, lo->x.log);
+  guint run = 0;
+
+  cairo_new_path (cr);
+  for (guint i = 0; i + 1 < dp->len; i++)
+    {
+      DevPoint *a = &g_array_index (dp, DevPoint, i);
+      DevPoint *b = &g_array_index (dp, DevPoint, i + 1);
+      double x0 = a->x, y0 = a->y, x1 = b->x, y1 = b->y;
+      double xa = g_array_index (ser->points, KsPlotPoint, a->index).x;
+      double xb = g_array_index (ser->points, KsPlotPoint, b->index).x;
+      double gap = fwd (xb, lo->x.log) - fwd (xa, lo->x.log);
+
+      if (!a->ok || !b->ok || gap > gap_limit || !ks_plot_clip_segment (lines, &x0, &y0, &x1, &y1))
+        {
+          pen = FALSE;
+          continue;
+        }
+      /* cairo's stroker slows down far more than linearly on one path of
+       * 200,000 short, overlapping segments: stroke it in runs of 1024.  An
+       * opaque line looks the same (a dashed one starts its pattern afresh
+       * at each break). */
+      if (++run >= 1024)
+        {
+          cairo_stroke (cr);
+          run = 0;
+          if (pen)
+            cairo_move_to (cr, last_x, last_y);
+        }
+      if (!pen || x0 != last_x || y0 != last_y)
+        cairo_move_to (cr, x0, y0);
+      cairo_line_to (cr, x1, y1);
+      pen = TRUE;
+      last_x = x1;
+      last_y = y1;
+    }
+  cairo_stroke (cr);
 }
 
 void
@@ -89,80 +180,15 @@ ks_plot_draw_series (cairo_t           *cr,
       Series *ser = g_ptr_array_index (plot->series, s);
       GArray *dp = g_ptr_array_index (dps, s);
       const KsPlotColor *c = &theme->series[s % G_N_ELEMENTS (theme->series)];
-      gboolean pen = FALSE;
-      double last_x = 0, last_y = 0, gap_limit;
-      guint run = 0;
 
-      /* Spread bars under the line. */
-      cairo_set_dash (cr, NULL, 0, 0);
-      cairo_set_line_width (cr, 1.0);
-      set_color (cr, c, 0.6);
-      cairo_new_path (cr);
-      for (guint i = 0; i < dp->len; i++)
-        {
-          DevPoint *d = &g_array_index (dp, DevPoint, i);
-          KsPlotPoint *p = &g_array_index (ser->points, KsPlotPoint, d->index);
-          double y0, y1, x;
-
-          if (!d->ok || d->x < area.x - 5 || d->x > area.x + area.w + 5)
-            continue;
-          if (!isfinite (p->y_lo) || !isfinite (p->y_hi))
-            continue;
-          /* On a log axis a non-positive bound means "down to the floor". */
-          y0 = usable (p->y_lo, lo->y.log) ? dev_y (lo, p->y_lo) : lines.y + lines.h;
-          y1 = usable (p->y_hi, lo->y.log) ? dev_y (lo, p->y_hi) : lines.y + lines.h;
-          y0 = CLAMP (y0, lines.y, lines.y + lines.h);
-          y1 = CLAMP (y1, lines.y, lines.y + lines.h);
-          x = d->x;
-          cairo_move_to (cr, x, y0);
-          cairo_line_to (cr, x, y1);
-          if (ks_plot_series_shows_markers (ser))
-            {
-              cairo_move_to (cr, x - 2.5, y0);
-              cairo_line_to (cr, x + 2.5, y0);
-              cairo_move_to (cr, x - 2.5, y1);
-              cairo_line_to (cr, x + 2.5, y1);
-            }
-        }
-      cairo_stroke (cr);
+      if (plot->error_bars)
+        draw_error_bars (cr, lo, ser, dp, c, &theme->foreground, &lines);
+      if (ser->kind == KS_PLOT_SERIES_BARS)
+        continue;
 
       ks_plot_set_series_line (cr, ser);
       set_color (cr, c, 1.0);
-      cairo_new_path (cr);
-      gap_limit = series_gap_limit (ser, dp, lo->x.log);
-      for (guint i = 0; i + 1 < dp->len; i++)
-        {
-          DevPoint *a = &g_array_index (dp, DevPoint, i);
-          DevPoint *b = &g_array_index (dp, DevPoint, i + 1);
-          double x0 = a->x, y0 = a->y, x1 = b->x, y1 = b->y;
-          double xa = g_array_index (ser->points, KsPlotPoint, a->index).x;
-          double xb = g_array_index (ser->points, KsPlotPoint, b->index).x;
-          double gap = lo->x.log ? log10 (xb) - log10 (xa) : xb - xa;
-
-          if (!a->ok || !b->ok || gap > gap_limit || !ks_plot_clip_segment (&lines, &x0, &y0, &x1, &y1))
-            {
-              pen = FALSE;
-              continue;
-            }
-          /* cairo's stroker slows down far more than linearly on one
-           * path of 200,000 short, overlapping segments: stroke it in runs
-           * of 1024.  An opaque line looks the same (a dashed one starts
-           * its pattern afresh at each break). */
-          if (++run >= 1024)
-            {
-              cairo_stroke (cr);
-              run = 0;
-              if (pen)
-                cairo_move_to (cr, last_x, last_y);
-            }
-          if (!pen || x0 != last_x || y0 != last_y)
-            cairo_move_to (cr, x0, y0);
-          cairo_line_to (cr, x1, y1);
-          pen = TRUE;
-          last_x = x1;
-          last_y = y1;
-        }
-      cairo_stroke (cr);
+      draw_line (cr, lo, ser, dp, &lines);
       cairo_set_dash (cr, NULL, 0, 0);
 
       if (ks_plot_series_shows_markers (ser))
@@ -174,83 +200,6 @@ ks_plot_draw_series (cairo_t           *cr,
                 && d->y > area.y - 10 && d->y < area.y + area.h + 10)
               ks_plot_draw_marker (cr, d->x, d->y, s, theme);
           }
-    }
-}
-
-void
-ks_plot_draw_vlines (cairo_t           *cr,
-                     KsPlot            *plot,
-                     const Layout      *lo,
-                     const KsPlotTheme *theme)
-{
-  static const double dash[] = { 5.0, 4.0 };
-
-  /* Two device units on a pixel boundary: crisp on raster surfaces. */
-  cairo_set_line_width (cr, 2.0);
-  cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
-  set_color (cr, &theme->marker, 1.0);
-  cairo_new_path (cr);
-  for (guint i = 0; i < plot->vlines->len; i++)
-    {
-      VLine *v = &g_array_index (plot->vlines, VLine, i);
-      double x;
-
-      if (!usable (v->x, lo->x.log))
-        continue;
-      x = round (dev_x (lo, v->x));
-      if (x < lo->left || x > lo->right)
-        continue;
-      cairo_move_to (cr, x, lo->top);
-      cairo_line_to (cr, x, lo->bottom);
-    }
-  cairo_stroke (cr);
-  cairo_set_dash (cr, NULL, 0, 0);
-}
-
-void
-ks_plot_draw_vline_labels (cairo_t           *cr,
-                           KsPlot            *plot,
-                           const TextStyle   *ts,
-                           const Layout      *lo,
-                           const Rect        *area,
-                           KsPlotObstacles   *taken,
-                           const KsPlotTheme *theme)
-{
-  for (guint i = 0; i < plot->vlines->len; i++)
-    {
-      VLine *v = &g_array_index (plot->vlines, VLine, i);
-      g_autoptr(PangoLayout) text = NULL;
-      double x, w, h;
-      gboolean placed = FALSE;
-      Rect r = { 0 };
-
-      if (!nonempty (v->label) || !usable (v->x, lo->x.log))
-        continue;
-      x = dev_x (lo, v->x);
-      if (x < lo->left || x > lo->right)
-        continue;
-
-      text = ks_plot_text_new (ts, v->label, SCALE_LEGEND, FALSE);
-      ks_plot_text_size (text, &w, &h);
-      w += 4;
-      h += 2;
-
-      /* At the top beside the line, else further down (below a legend or an
-       * earlier marker's label). */
-      for (double y = lo->top + 4; !placed && y + h <= lo->bottom - 2; y += 2)
-        {
-          Rect right = { x + 4, y, w, h }, left = { x - 4 - w, y, w, h };
-
-          if (rect_contains (area, &right) && ks_plot_obstacles_free_of (taken, &right))
-            r = right, placed = TRUE;
-          else if (rect_contains (area, &left) && ks_plot_obstacles_free_of (taken, &left))
-            r = left, placed = TRUE;
-        }
-      if (!placed)
-        continue;
-
-      ks_plot_show_boxed_text (cr, text, &r, &theme->marker, theme);
-      ks_plot_obstacles_add (taken, &r);
     }
 }
 

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ks-plot-ticks.c: view ranges and nice tick values on linear and log axes. */
+/* ks-plot-ticks.c: view ranges and nice tick values on linear, log10 and
+ * log2 axes. */
 #define G_LOG_DOMAIN "ks-plot-ticks"
 
 #include "ks-plot-private.h"
 
 /* Widens a degenerate or empty f-space interval to something drawable. */
 static void
-widen_degenerate (double   *a,
-                  double   *b,
-                  gboolean  log)
+widen_degenerate (double      *a,
+                  double      *b,
+                  KsPlotScale  log)
 {
   double d;
 
@@ -24,14 +25,14 @@ widen_degenerate (double   *a,
 
 /* The view interval in f-space (log10 of the values on a log axis). */
 void
-ks_plot_view_range (gboolean  found,
-                    double    lo,
-                    double    hi,
-                    double    fixed_min,
-                    double    fixed_max,
-                    gboolean  log,
-                    double   *out_a,
-                    double   *out_b)
+ks_plot_view_range (gboolean     found,
+                    double       lo,
+                    double       hi,
+                    double       fixed_min,
+                    double       fixed_max,
+                    KsPlotScale  log,
+                    double      *out_a,
+                    double      *out_b)
 {
   double a, b;
   gboolean has_min = usable (fixed_min, log);
@@ -96,8 +97,8 @@ tick_clear (gpointer data)
   g_clear_pointer (&t->label, g_free);
 }
 
-static GArray *
-ticks_new (void)
+GArray *
+ks_plot_ticks_new (void)
 {
   GArray *ticks = g_array_new (FALSE, TRUE, sizeof (Tick));
 
@@ -105,11 +106,11 @@ ticks_new (void)
   return ticks;
 }
 
-static void
-ticks_add (GArray     *ticks,
-           double      value,
-           const char *label,
-           gboolean    major)
+void
+ks_plot_ticks_add (GArray     *ticks,
+                   double      value,
+                   const char *label,
+                   gboolean    major)
 {
   Tick t = { value, g_strdup (label), major };
 
@@ -149,7 +150,7 @@ ticks_linear (double a,
               double b,
               double step)
 {
-  GArray *ticks = ticks_new ();
+  GArray *ticks = ks_plot_ticks_new ();
   double k0 = ceil (a / step - 1e-9);
   double k1 = floor (b / step + 1e-9);
   double maxabs = MAX (fabs (a), fabs (b));
@@ -179,7 +180,7 @@ ticks_linear (double a,
       if (fabs (v) < step * 1e-9)
         v = 0.0;   /* no "-0" or "1e-17" at the origin */
       g_ascii_formatd (buf, sizeof buf, fmt, v);
-      ticks_add (ticks, v, buf, TRUE);
+      ks_plot_ticks_add (ticks, v, buf, TRUE);
     }
 
   return ticks;
@@ -209,7 +210,7 @@ ticks_log (double    fa,
            LogLabels which,
            gboolean  minor)
 {
-  GArray *ticks = ticks_new ();
+  GArray *ticks = ks_plot_ticks_new ();
   double k0 = floor (fa), k1 = ceil (fb);
 
   if (!(k1 - k0 >= 0.0 && k1 - k0 < 700.0))
@@ -228,19 +229,71 @@ ticks_log (double    fa,
           if (m == 1 && fmod (fabs (k), stride) == 0.0)
             {
               format_log_label (buf, sizeof buf, v);
-              ticks_add (ticks, v, buf, TRUE);
+              ks_plot_ticks_add (ticks, v, buf, TRUE);
             }
           else if ((which == LOG_LABEL_125 && (m == 2 || m == 5))
                    || which == LOG_LABEL_ALL)
             {
               format_log_label (buf, sizeof buf, v);
-              ticks_add (ticks, v, buf, TRUE);
+              ks_plot_ticks_add (ticks, v, buf, TRUE);
             }
           else if (m == 1 || minor)
-            ticks_add (ticks, v, NULL, m == 1);
+            ks_plot_ticks_add (ticks, v, NULL, m == 1);
         }
     }
 
+  return ticks;
+}
+
+/* "2^k" with the exponent in superscript digits, for powers of two that
+ * %g would print as 1.04858e+06. */
+static char *
+format_power_of_two (int k)
+{
+  static const char *const sup[] = { "⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹" };
+  GString *s = g_string_new ("2");
+  g_autofree char *digits = g_strdup_printf ("%d", ABS (k));
+
+  if (k < 0)
+    g_string_append (s, "⁻");
+  for (const char *d = digits; *d != '\0'; d++)
+    g_string_append (s, sup[*d - '0']);
+  return g_string_free (s, FALSE);
+}
+
+/* Ticks at the powers of two 2^k for k a multiple of stride, labelled as
+ * plain numbers (0.25, 1, 64, 1024) while they are short. */
+static GArray *
+ticks_log2 (double fa,
+            double fb,
+            int    stride)
+{
+  GArray *ticks = ks_plot_ticks_new ();
+  double k0 = ceil (fa - 1e-9), k1 = floor (fb + 1e-9);
+
+  if (!(k1 - k0 >= 0.0 && k1 - k0 < 4000.0))
+    return ticks;
+  for (double k = k0; k <= k1; k++)
+    {
+      if (fmod (fabs (k), stride) != 0.0)
+        {
+          ks_plot_ticks_add (ticks, exp2 (k), NULL, FALSE);
+          continue;
+        }
+      if (k >= -8 && k < 20)
+        {
+          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+          g_ascii_formatd (buf, sizeof buf, "%.10g", exp2 (k));
+          ks_plot_ticks_add (ticks, exp2 (k), buf, TRUE);
+        }
+      else
+        {
+          g_autofree char *label = format_power_of_two ((int) k);
+
+          ks_plot_ticks_add (ticks, exp2 (k), label, TRUE);
+        }
+    }
   return ticks;
 }
 
@@ -311,7 +364,23 @@ ks_plot_ticks_choose (const TextStyle *ts,
 
   length = MAX (length, 1.0);
 
-  if (ax->log)
+  if (ax->log == KS_PLOT_SCALE_LOG2)
+    {
+      static const int strides[] = { 1, 2, 3, 4, 5, 10, 20, 50, 100, 200, 500 };
+
+      for (guint i = 0; i < G_N_ELEMENTS (strides); i++)
+        {
+          g_clear_pointer (&ticks, g_array_unref);
+          ticks = ticks_log2 (ax->f0, ax->f1, strides[i]);
+          if (ticks_fit (ts, ticks, ax, length, horizontal, out_max_w, out_max_h))
+            break;
+        }
+      if (ticks_n_labelled (ticks) >= 2)
+        return ticks;
+      g_clear_pointer (&ticks, g_array_unref);
+      /* Less than a doubling in view: linear ticks, as for log10 below. */
+    }
+  else if (ax->log)
     {
       double decades = ax->f1 - ax->f0;
       double ppd = length / decades;
