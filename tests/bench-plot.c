@@ -71,6 +71,79 @@ bench_labels (guint n_points)
 }
 
 static int
+cmp_gint64 (gconstpointer a,
+            gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The median of `frames` renders, each after new values are set, as an
+ * animation does: first with the colour range fixed (what an animation
+ * does, so colours mean the same in every frame), then automatic. */
+static void
+bench_mesh_size (guint nx,
+                 guint ny,
+                 guint frames)
+{
+  g_autoptr(KsPlot) plot = example_mesh (nx, ny, KS_PLOT_COLORMAP_VIRIDIS);
+  guint n_cells = ny * (nx / 2) + 2 * ny * (nx - nx / 2);
+  g_autofree double *values = g_new (double, n_cells);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 800);
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  gint64 t0, first;
+
+  ks_plot_set_mesh_range (plot, 0, nx + ny);
+  t0 = g_get_monotonic_time ();
+  {
+    cairo_t *cr = cairo_create (surface);
+    ks_plot_render (plot, cr, 1200, 800, NULL);
+    cairo_destroy (cr);
+  }
+  first = g_get_monotonic_time () - t0;
+
+  for (int pass = 0; pass < 2; pass++)
+    {
+      g_array_set_size (times, 0);
+      if (pass == 1)
+        ks_plot_set_mesh_range (plot, NAN, NAN);
+      for (guint f = 0; f < frames; f++)
+        {
+          cairo_t *cr;
+
+          for (guint c = 0; c < n_cells; c++)
+            values[c] = (c % 977) * 0.5 + f;
+          t0 = g_get_monotonic_time ();
+          ks_plot_set_mesh_values (plot, values);
+          cr = cairo_create (surface);
+          ks_plot_render (plot, cr, 1200, 800, NULL);
+          cairo_destroy (cr);
+          t0 = g_get_monotonic_time () - t0;
+          g_array_append_val (times, t0);
+        }
+      g_array_sort (times, cmp_gint64);
+      if (pass == 0)
+        g_print ("mesh: %8u cells at 1200 x 800: first frame %7.1f ms, then %5.2f ms a frame "
+                 "(median of %u, fixed colour range)",
+                 n_cells, first / 1e3, g_array_index (times, gint64, frames / 2) / 1e3, frames);
+      else
+        g_print (", %5.2f ms with an automatic range\n",
+                 g_array_index (times, gint64, frames / 2) / 1e3);
+    }
+  cairo_surface_destroy (surface);
+}
+
+static int
+bench_mesh (void)
+{
+  bench_mesh_size (100, 67, 50);     /* 10,050 cells */
+  bench_mesh_size (316, 211, 50);    /* 100,020 */
+  bench_mesh_size (1000, 667, 30);   /* 1,000,500 */
+  return 0;
+}
+
+static int
 write_examples (const char *dir)
 {
   struct {
@@ -119,6 +192,8 @@ int
 main (int   argc,
       char *argv[])
 {
+  if (argc >= 2 && strcmp (argv[1], "mesh") == 0)
+    return bench_mesh ();
   if (argc >= 3 && strcmp (argv[1], "examples") == 0)
     return write_examples (argv[2]);
   if (argc >= 3 && strcmp (argv[1], "labels") == 0)

@@ -31,7 +31,7 @@ ks_plot_set_blocks (KsPlot *plot,
 typedef struct {
   guint64 gx, gy;            /* blocks */
   guint64 tx, ty;            /* threads the grid runs */
-  double  s;                 /* device units per thread */
+  double  sx, sy;            /* device units per thread: square in 2D, tall in 1D */
   double  x0, y0;            /* top left of the grid */
 } Geometry;
 
@@ -43,31 +43,31 @@ draw_threads (cairo_t           *cr,
 {
   /* Active threads in the first palette colour, idle ones shaded grey. */
   cairo_new_path (cr);
-  cairo_rectangle (cr, g->x0, g->y0, b->domain_x * g->s, b->domain_y * g->s);
+  cairo_rectangle (cr, g->x0, g->y0, b->domain_x * g->sx, b->domain_y * g->sy);
   set_color (cr, &theme->series[0], 0.55);
   cairo_fill (cr);
 
   cairo_new_path (cr);
-  cairo_rectangle (cr, g->x0 + b->domain_x * g->s, g->y0,
-                   (g->tx - b->domain_x) * g->s, g->ty * g->s);
-  cairo_rectangle (cr, g->x0, g->y0 + b->domain_y * g->s,
-                   b->domain_x * g->s, (g->ty - b->domain_y) * g->s);
+  cairo_rectangle (cr, g->x0 + b->domain_x * g->sx, g->y0,
+                   (g->tx - b->domain_x) * g->sx, g->ty * g->sy);
+  cairo_rectangle (cr, g->x0, g->y0 + b->domain_y * g->sy,
+                   b->domain_x * g->sx, (g->ty - b->domain_y) * g->sy);
   set_color (cr, &theme->foreground, 0.18);
   cairo_fill (cr);
 
   /* One thread each, where there is room to tell them apart. */
-  if (g->s >= MIN_THREAD_PX && g->tx * g->ty <= 65536)
+  if (g->sx >= MIN_THREAD_PX && g->sy >= MIN_THREAD_PX && g->tx * g->ty <= 65536)
     {
       cairo_new_path (cr);
       for (guint64 i = 1; i < g->tx; i++)
         {
-          cairo_move_to (cr, snap (g->x0 + i * g->s), g->y0);
-          cairo_line_to (cr, snap (g->x0 + i * g->s), g->y0 + g->ty * g->s);
+          cairo_move_to (cr, snap (g->x0 + i * g->sx), g->y0);
+          cairo_line_to (cr, snap (g->x0 + i * g->sx), g->y0 + g->ty * g->sy);
         }
       for (guint64 j = 1; j < g->ty; j++)
         {
-          cairo_move_to (cr, g->x0, snap (g->y0 + j * g->s));
-          cairo_line_to (cr, g->x0 + g->tx * g->s, snap (g->y0 + j * g->s));
+          cairo_move_to (cr, g->x0, snap (g->y0 + j * g->sy));
+          cairo_line_to (cr, g->x0 + g->tx * g->sx, snap (g->y0 + j * g->sy));
         }
       cairo_set_line_width (cr, 1.0);
       set_color (cr, &theme->background, 0.8);
@@ -78,10 +78,10 @@ draw_threads (cairo_t           *cr,
   cairo_new_path (cr);
   for (guint64 i = 0; i < g->gx; i++)
     for (guint64 j = 0; j < g->gy && g->gx * g->gy <= 16384; j++)
-      cairo_rectangle (cr, g->x0 + i * b->block_x * g->s, g->y0 + j * b->block_y * g->s,
-                       b->block_x * g->s, b->block_y * g->s);
+      cairo_rectangle (cr, g->x0 + i * b->block_x * g->sx, g->y0 + j * b->block_y * g->sy,
+                       b->block_x * g->sx, b->block_y * g->sy);
   if (g->gx * g->gy > 16384)
-    cairo_rectangle (cr, g->x0, g->y0, g->tx * g->s, g->ty * g->s);
+    cairo_rectangle (cr, g->x0, g->y0, g->tx * g->sx, g->ty * g->sy);
   cairo_set_line_width (cr, 1.5);
   set_color (cr, &theme->foreground, 0.9);
   cairo_stroke (cr);
@@ -91,7 +91,7 @@ draw_threads (cairo_t           *cr,
     static const double dash[] = { 5.0, 3.0 };
 
     cairo_new_path (cr);
-    cairo_rectangle (cr, g->x0, g->y0, b->domain_x * g->s, b->domain_y * g->s);
+    cairo_rectangle (cr, g->x0, g->y0, b->domain_x * g->sx, b->domain_y * g->sy);
     cairo_set_dash (cr, dash, G_N_ELEMENTS (dash), 0);
     cairo_set_line_width (cr, 2.0);
     set_color (cr, &theme->highlight, 1.0);
@@ -112,7 +112,7 @@ draw_block_dims (cairo_t           *cr,
 {
   g_autofree char *wx = g_strdup_printf ("%u", b->block_x);
   g_autoptr(PangoLayout) text = ks_plot_text_new (ts, wx, SCALE_POINT, FALSE);
-  double tw, th, bw = b->block_x * g->s, bh = b->block_y * g->s;
+  double tw, th, bw = b->block_x * g->sx, bh = b->block_y * g->sy;
 
   ks_plot_text_size (text, &tw, &th);
   set_color (cr, &theme->foreground, 1.0);
@@ -158,21 +158,23 @@ ks_plot_draw_blocks (cairo_t           *cr,
   g.ty = g.gy * b->block_y;
   total = g.tx * g.ty;
 
+  /* %llu rather than G_GUINT64_FORMAT, which xgettext cannot see through. */
   if (two_d)
     {
-      line1 = g_strdup_printf (_("Grid of %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
-                                 " blocks of %u × %u threads"), g.gx, g.gy, b->block_x, b->block_y);
-      line2 = g_strdup_printf (_("Domain %u × %u: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-                                 " threads idle (%.1f%%)"), b->domain_x, b->domain_y,
-                               total - active, total, 100.0 * (total - active) / total);
+      line1 = g_strdup_printf (_("Grid of %llu × %llu blocks of %u × %u threads"),
+                               (unsigned long long) g.gx, (unsigned long long) g.gy,
+                               b->block_x, b->block_y);
+      line2 = g_strdup_printf (_("Domain %u × %u: %llu of %llu threads idle (%.1f%%)"),
+                               b->domain_x, b->domain_y, (unsigned long long) (total - active),
+                               (unsigned long long) total, 100.0 * (total - active) / total);
     }
   else
     {
-      line1 = g_strdup_printf (_("Grid of %" G_GUINT64_FORMAT " blocks of %u threads"),
-                               g.gx, b->block_x);
-      line2 = g_strdup_printf (_("Domain of %u: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-                                 " threads idle (%.1f%%)"), b->domain_x,
-                               total - active, total, 100.0 * (total - active) / total);
+      line1 = g_strdup_printf (_("Grid of %llu blocks of %u threads"),
+                               (unsigned long long) g.gx, b->block_x);
+      line2 = g_strdup_printf (_("Domain of %u: %llu of %llu threads idle (%.1f%%)"),
+                               b->domain_x, (unsigned long long) (total - active),
+                               (unsigned long long) total, 100.0 * (total - active) / total);
     }
   t1 = ks_plot_text_new (ts, line1, SCALE_AXIS, FALSE);
   t2 = ks_plot_text_new (ts, line2, SCALE_AXIS, FALSE);
@@ -188,16 +190,18 @@ ks_plot_draw_blocks (cairo_t           *cr,
   avail_h = lo->bottom - lo->top - room - h1 - h2 - 2 * lo->gap;
   if (!two_d)
     avail_h = MIN (avail_h, lo->em * 4);
-  g.s = MIN (avail_w / g.tx, avail_h / g.ty);
-  if (!(g.s > 0))
+  /* Square threads in 2D; in 1D the row keeps a readable height. */
+  g.sx = two_d ? MIN (avail_w / g.tx, avail_h / g.ty) : avail_w / g.tx;
+  g.sy = two_d ? g.sx : avail_h;
+  if (!(g.sx > 0 && g.sy > 0))
     return;
-  g.x0 = round (lo->left + room + (avail_w - g.tx * g.s) / 2);
-  g.y0 = round (lo->top + room);
+  g.x0 = round (lo->left + room + (avail_w - g.tx * g.sx) / 2);
+  g.y0 = round (lo->top + room + (avail_h - g.ty * g.sy) / 2);
 
   draw_threads (cr, b, &g, theme);
   draw_block_dims (cr, ts, b, &g, two_d, theme);
 
   set_color (cr, &theme->foreground, 1.0);
-  ks_plot_show_text (cr, t1, MIN (g.x0, lo->right - w1), g.y0 + g.ty * g.s + lo->gap * 2);
-  ks_plot_show_text (cr, t2, MIN (g.x0, lo->right - w2), g.y0 + g.ty * g.s + lo->gap * 2 + h1);
+  ks_plot_show_text (cr, t1, MIN (g.x0, lo->right - w1), g.y0 + g.ty * g.sy + lo->gap * 2);
+  ks_plot_show_text (cr, t2, MIN (g.x0, lo->right - w2), g.y0 + g.ty * g.sy + lo->gap * 2 + h1);
 }
