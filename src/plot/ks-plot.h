@@ -19,7 +19,14 @@ typedef enum {
   KS_PLOT_ERROR_FORMAT,   /* unknown file extension / format */
   KS_PLOT_ERROR_WRITE,    /* cairo could not write the file */
   KS_PLOT_ERROR_EMPTY,    /* nothing to draw (no series with points) */
+  KS_PLOT_ERROR_SIZE,     /* width or height beyond KS_PLOT_EXPORT_MAX_SIZE */
+  KS_PLOT_ERROR_MESH,     /* a mesh cell names a node that does not exist */
 } KsPlotError;
+
+/* The largest width or height ks_plot_export() takes, in pixels or points:
+ * a PNG that size already needs 1 GiB of memory, cairo refuses images past
+ * 32767 and PDF readers pages past 14400 points (200 inches). */
+#define KS_PLOT_EXPORT_MAX_SIZE 14400
 
 typedef enum {
   KS_PLOT_FORMAT_PNG,
@@ -117,6 +124,157 @@ void        ks_plot_add_vline         (KsPlot       *plot,
                                        double        x,
                                        const char   *label);
 
+/* ------------------------------------------------------------------------ */
+/* Axes beyond linear and log10                                              */
+
+typedef enum {
+  KS_PLOT_SCALE_LINEAR = 0,
+  KS_PLOT_SCALE_LOG10  = 1,   /* what ks_plot_set_log_x/y (TRUE) sets */
+  KS_PLOT_SCALE_LOG2   = 2,   /* ticks at powers of two: group sizes, counts */
+} KsPlotScale;
+
+void        ks_plot_set_x_scale       (KsPlot       *plot,
+                                       KsPlotScale   scale);
+void        ks_plot_set_y_scale       (KsPlot       *plot,
+                                       KsPlotScale   scale);
+
+/* A second y axis on the right (time and GB/s in one figure): series moved
+ * there with ks_plot_series_set_y2() are scaled by it.  It is drawn when a
+ * series with points uses it. */
+void        ks_plot_set_y2_label      (KsPlot       *plot,
+                                       const char   *label);
+void        ks_plot_set_y2_scale      (KsPlot       *plot,
+                                       KsPlotScale   scale);
+void        ks_plot_set_y2_range      (KsPlot       *plot,
+                                       double        min,
+                                       double        max);
+void        ks_plot_series_set_y2     (KsPlot       *plot,
+                                       guint         series,
+                                       gboolean      right);
+
+/* Min/max error bars from each point's y_lo..y_hi; on by default. */
+void        ks_plot_set_error_bars    (KsPlot       *plot,
+                                       gboolean      show);
+
+/* ------------------------------------------------------------------------ */
+/* Bars on a categorical axis                                               */
+
+/* Makes x categorical: category i sits at x = i and is labelled names[i]
+ * (a NULL-terminated array; NULL makes x numeric again).  Points give x as
+ * the category index. */
+void        ks_plot_set_x_categories  (KsPlot             *plot,
+                                       const char * const *names);
+
+typedef enum {
+  KS_PLOT_SERIES_LINE = 0,   /* line through the points, markers when few */
+  KS_PLOT_SERIES_BARS = 1,   /* one bar per point; bar series are grouped side by side */
+} KsPlotSeriesKind;
+
+void        ks_plot_series_set_kind   (KsPlot           *plot,
+                                       guint             series,
+                                       KsPlotSeriesKind  kind);
+/* Each bar's value written above it (the point's label when it has one);
+ * on by default. */
+void        ks_plot_set_bar_values    (KsPlot       *plot,
+                                       gboolean      show);
+
+/* ------------------------------------------------------------------------ */
+/* Reference lines, bands and annotations                                   */
+
+/* A horizontal line across the plot at y (on the left axis), with a label. */
+void        ks_plot_add_hline         (KsPlot       *plot,
+                                       double        y,
+                                       const char   *label);
+/* A shaded band between two values: x0..x1 across the whole height
+ * (vertical), or y0..y1 across the whole width (horizontal). */
+void        ks_plot_add_x_band        (KsPlot       *plot,
+                                       double        x0,
+                                       double        x1,
+                                       const char   *label);
+void        ks_plot_add_y_band        (KsPlot       *plot,
+                                       double        y0,
+                                       double        y1,
+                                       const char   *label);
+/* A shaded band between two curves (e.g. lower and upper bounds), over
+ * the x range both cover, in the colour of series_lo; the label goes in
+ * the legend. */
+void        ks_plot_add_series_band   (KsPlot       *plot,
+                                       guint         series_lo,
+                                       guint         series_hi,
+                                       const char   *label);
+/* Text anchored to the data point (x, y): a dot there and the text beside
+ * it, placed clear of other labels where it can be. */
+void        ks_plot_add_annotation    (KsPlot       *plot,
+                                       double        x,
+                                       double        y,
+                                       const char   *text);
+
+/* ------------------------------------------------------------------------ */
+/* A colour-mapped mesh                                                     */
+
+typedef enum {
+  KS_PLOT_COLORMAP_VIRIDIS   = 0,   /* perceptually uniform, dark blue to yellow */
+  KS_PLOT_COLORMAP_INFERNO   = 1,   /* perceptually uniform, black to pale yellow */
+  KS_PLOT_COLORMAP_DIVERGING = 2,   /* blue, white at the middle of the range, red */
+} KsPlotColormap;
+
+/* The colour of t in 0..1 (clamped) on the map. */
+KsPlotColor ks_plot_colormap_color    (KsPlotColormap  map,
+                                       double          t);
+
+/* The fourth node of a triangle in a cell list of four nodes per cell. */
+#define KS_PLOT_MESH_TRIANGLE G_MAXUINT32
+
+/* Plain arrays, copied: xy holds x, y of each node; cells four node
+ * indices per cell (triangles end in KS_PLOT_MESH_TRIANGLE).  The mesh is
+ * drawn in the plot area with x and y at the same scale (equal aspect), a
+ * value per cell through a colour map and a colour bar on the right.
+ * Replaces an earlier mesh; values start as NAN (not drawn). */
+gboolean    ks_plot_set_mesh          (KsPlot         *plot,
+                                       const double   *xy,
+                                       guint           n_nodes,
+                                       const guint32  *cells,
+                                       guint           n_cells,
+                                       GError        **error);
+/* One value per cell, copied; NAN leaves a cell unpainted.  This is all a
+ * frame of an animation changes: the cells' pixels are found once per view
+ * size, so a new frame is only a colour lookup. */
+void        ks_plot_set_mesh_values   (KsPlot         *plot,
+                                       const double   *values);
+/* A part id per cell (which device solves it), or NULL: the borders
+ * between parts are outlined. */
+void        ks_plot_set_mesh_parts    (KsPlot         *plot,
+                                       const guint32  *parts);
+void        ks_plot_set_mesh_colormap (KsPlot         *plot,
+                                       KsPlotColormap  map);
+/* The values at the ends of the colour bar; NAN for automatic (the values'
+ * min and max).  An animation fixes it, so colours mean the same in every
+ * frame. */
+void        ks_plot_set_mesh_range    (KsPlot         *plot,
+                                       double          min,
+                                       double          max);
+void        ks_plot_set_mesh_edges    (KsPlot         *plot,
+                                       gboolean        show);
+/* The colour bar's label, e.g. "T (K)". */
+void        ks_plot_set_mesh_label    (KsPlot         *plot,
+                                       const char     *label);
+/* x and y at the same scale (a mesh sets it). */
+void        ks_plot_set_equal_aspect  (KsPlot         *plot,
+                                       gboolean        equal);
+
+/* ------------------------------------------------------------------------ */
+/* A grid-of-blocks diagram                                                 */
+
+/* Draws an index domain of domain_x x domain_y threads launched as blocks
+ * (work-groups) of block_x x block_y: the grid of blocks, the threads past
+ * the domain's edge shaded as idle, the block and grid sizes labelled.  A
+ * 1D launch has domain_y = block_y = 1.  Replaces the axes and series. */
+void        ks_plot_set_blocks        (KsPlot         *plot,
+                                       guint           domain_x,
+                                       guint           domain_y,
+                                       guint           block_x,
+                                       guint           block_y);
+
 guint              ks_plot_get_n_series      (KsPlot *plot);
 const char        *ks_plot_series_get_name   (KsPlot *plot,
                                               guint   series);
@@ -174,7 +332,9 @@ gboolean    ks_plot_format_from_filename (const char   *filename,
                                           KsPlotFormat *out_format,
                                           GError      **error);
 /* Writes the plot to filename; the format comes from the extension
- * (.png, .svg, .pdf).  width/height in points (PNG: pixels). theme NULL = light. */
+ * (.png, .svg, .pdf).  width/height in points (PNG: pixels), at most
+ * KS_PLOT_EXPORT_MAX_SIZE (else KS_PLOT_ERROR_SIZE, before any file is
+ * made). theme NULL = light. */
 gboolean    ks_plot_export            (KsPlot            *plot,
                                        const char        *filename,
                                        double             width,

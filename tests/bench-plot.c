@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* bench-plot.c: how long the plot renderer takes where size matters.  Built
+ * with the tests but not run by them (speed is measured, never asserted):
+ *
+ *   bench-plot labels N    one render of a time-vs-size curve of N points
+ *                          whose N+1-prime points are highlighted and
+ *                          labelled (what `kernelscope-cli plot` draws)
+ *   bench-plot mesh        frames of a colour-mapped mesh of 10^4, 10^5 and
+ *                          10^6 cells at 1200 x 800: the first (which lays
+ *                          the mesh out) and the median of the next ones,
+ *                          each with new cell values, as an animation has
+ *   bench-plot examples DIR  every example of plot-examples.c as PNG, SVG
+ *                          and PDF, to be looked at */
+#include <cairo.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ks-plot.h"
+#include "plot-examples.h"
+
+static gboolean
+is_prime (guint n)
+{
+  if (n < 2)
+    return FALSE;
+  for (guint d = 2; d * d <= n; d++)
+    if (n % d == 0)
+      return FALSE;
+  return TRUE;
+}
+
+static int
+bench_labels (guint n_points)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  guint s = ks_plot_add_series (plot, "median");
+  guint n_high = 0;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  gint64 t0;
+
+  ks_plot_set_title (plot, "Time vs size");
+  ks_plot_set_axis_labels (plot, "N", "ms");
+  ks_plot_set_highlight_legend (plot, "N+1 prime");
+  for (guint i = 0; i < n_points; i++)
+    {
+      guint n = 100 + i;
+      gboolean prime = is_prime (n + 1);
+      g_autofree char *label = prime ? g_strdup_printf ("N+1 = %u", n + 1) : NULL;
+      /* A cubic trend with a little noise, primes above it, as measured. */
+      double y = 1e-6 * n * (double) n * n / 1e3 * (1.0 + 0.02 * sin (n * 0.7))
+                 * (prime ? 1.8 : 1.0);
+
+      ks_plot_add_point_full (plot, s, n, y, NAN, NAN,
+                              prime ? KS_PLOT_POINT_HIGHLIGHT : KS_PLOT_POINT_NONE, label);
+      n_high += prime;
+    }
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 750);
+  cr = cairo_create (surface);
+  t0 = g_get_monotonic_time ();
+  ks_plot_render (plot, cr, 1200, 750, NULL);
+  g_print ("labels: %u points, %u highlighted: render %.3f s\n", n_points, n_high,
+           (g_get_monotonic_time () - t0) / 1e6);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return 0;
+}
+
+static int
+cmp_gint64 (gconstpointer a,
+            gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The median of `frames` renders, each after new values are set, as an
+ * animation does: first with the colour range fixed (what an animation
+ * does, so colours mean the same in every frame), then automatic. */
+static void
+bench_mesh_size (guint nx,
+                 guint ny,
+                 guint frames)
+{
+  g_autoptr(KsPlot) plot = example_mesh (nx, ny, KS_PLOT_COLORMAP_VIRIDIS);
+  guint n_cells = ny * (nx / 2) + 2 * ny * (nx - nx / 2);
+  g_autofree double *values = g_new (double, n_cells);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 800);
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  gint64 t0, first;
+
+  ks_plot_set_mesh_range (plot, 0, nx + ny);
+  t0 = g_get_monotonic_time ();
+  {
+    cairo_t *cr = cairo_create (surface);
+    ks_plot_render (plot, cr, 1200, 800, NULL);
+    cairo_destroy (cr);
+  }
+  first = g_get_monotonic_time () - t0;
+
+  for (int pass = 0; pass < 2; pass++)
+    {
+      g_array_set_size (times, 0);
+      if (pass == 1)
+        ks_plot_set_mesh_range (plot, NAN, NAN);
+      for (guint f = 0; f < frames; f++)
+        {
+          cairo_t *cr;
+
+          for (guint c = 0; c < n_cells; c++)
+            values[c] = (c % 977) * 0.5 + f;
+          t0 = g_get_monotonic_time ();
+          ks_plot_set_mesh_values (plot, values);
+          cr = cairo_create (surface);
+          ks_plot_render (plot, cr, 1200, 800, NULL);
+          cairo_destroy (cr);
+          t0 = g_get_monotonic_time () - t0;
+          g_array_append_val (times, t0);
+        }
+      g_array_sort (times, cmp_gint64);
+      if (pass == 0)
+        g_print ("mesh: %8u cells at 1200 x 800: first frame %7.1f ms, then %5.2f ms a frame "
+                 "(median of %u, fixed colour range)",
+                 n_cells, first / 1e3, g_array_index (times, gint64, frames / 2) / 1e3, frames);
+      else
+        g_print (", %5.2f ms with an automatic range\n",
+                 g_array_index (times, gint64, frames / 2) / 1e3);
+    }
+  cairo_surface_destroy (surface);
+}
+
+static int
+bench_mesh (void)
+{
+  bench_mesh_size (100, 67, 50);     /* 10,050 cells */
+  bench_mesh_size (316, 211, 50);    /* 100,020 */
+  bench_mesh_size (1000, 667, 30);   /* 1,000,500 */
+  return 0;
+}
+
+static int
+write_examples (const char *dir)
+{
+  struct {
+    const char *name;
+    KsPlot     *plot;
+    gboolean    dark;
+  } ex[] = {
+    { "bars", example_bars (), FALSE },
+    { "bars-dark", example_bars (), TRUE },
+    { "bands", example_bands (), FALSE },
+    { "annotations", example_annotations (), FALSE },
+    { "log2-y2", example_log2_y2 (), FALSE },
+    { "mesh-viridis", example_mesh (12, 8, KS_PLOT_COLORMAP_VIRIDIS), FALSE },
+    { "mesh-inferno-edges", example_mesh (12, 8, KS_PLOT_COLORMAP_INFERNO), TRUE },
+    { "mesh-diverging-large", example_mesh (400, 300, KS_PLOT_COLORMAP_DIVERGING), FALSE },
+    { "blocks", example_blocks (), FALSE },
+  };
+  static const char *const formats[] = { "png", "svg", "pdf" };
+  int rc = 0;
+
+  g_mkdir_with_parents (dir, 0755);
+  ks_plot_set_mesh_edges (ex[6].plot, TRUE);
+  ks_plot_set_blocks (ex[8].plot, 50, 40, 16, 16);
+  for (guint i = 0; i < G_N_ELEMENTS (ex); i++)
+    {
+      for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+        {
+          g_autofree char *name = g_strdup_printf ("%s/%s.%s", dir, ex[i].name, formats[f]);
+          g_autoptr(GError) error = NULL;
+
+          if (!ks_plot_export (ex[i].plot, name, 800, 500,
+                               ex[i].dark ? ks_plot_theme_dark () : NULL, &error))
+            {
+              g_printerr ("%s\n", error->message);
+              rc = 1;
+            }
+          else
+            g_print ("%s\n", name);
+        }
+      ks_plot_unref (ex[i].plot);
+    }
+  return rc;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (argc >= 2 && strcmp (argv[1], "mesh") == 0)
+    return bench_mesh ();
+  if (argc >= 3 && strcmp (argv[1], "examples") == 0)
+    return write_examples (argv[2]);
+  if (argc >= 3 && strcmp (argv[1], "labels") == 0)
+    return bench_labels ((guint) g_ascii_strtoull (argv[2], NULL, 10));
+
+  g_printerr ("usage: %s labels N | mesh | examples DIR\n", argv[0]);
+  return 2;
+}

@@ -1,0 +1,642 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-plot-marks.c: the layout cache and the marks beyond lines and
+ * points (bars, reference lines, bands, annotations, log2 and right axes,
+ * error bars, the colour-mapped mesh, the block diagram), each checked on
+ * the pixels where a mistake would show, and each exported as PNG, SVG and
+ * PDF. */
+#include <glib/gstdio.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <string.h>
+
+#include "ks-plot-private.h"   /* ks_plot_layout_n_computed, for the cache */
+#include "plot-examples.h"
+#include "plot-test-util.h"
+
+#define W 800
+#define H 500
+
+/* ------------------------------------------------------------------------ */
+/* Layout cache                                                             */
+
+static void
+test_cache (void)
+{
+  g_autoptr(KsPlot) plot = example_annotations ();
+  cairo_surface_t *img = render_image (plot, W, H, NULL);
+  guint before = ks_plot_layout_n_computed ();
+  guint s, i;
+  double px, py, x, y;
+
+  /* Hovering, the keyboard cursor and a zoom's bisection: no new layout. */
+  for (int k = 0; k < 50; k++)
+    {
+      ks_plot_hit_test (plot, W, H, 300 + k, 200, 8, NULL, NULL);
+      ks_plot_device_to_data (plot, W, H, 300 + k, 200, NULL, NULL);
+    }
+  g_assert_true (ks_plot_data_to_device (plot, W, H, 20, 45, &px, &py));
+  g_assert_cmpuint (ks_plot_layout_n_computed (), ==, before);
+
+  /* What the cache answers is what was drawn. */
+  g_assert_true (color_near (img, px, py, 2, &ks_plot_theme_light ()->series[0], 40));
+  g_assert_true (ks_plot_hit_test (plot, W, H, px, py, 3, &s, &i));
+  g_assert_cmpuint (i, ==, 20);
+  cairo_surface_destroy (img);
+
+  /* A change to the model is seen at once: a point far above the others
+   * widens the range, so the same pixel means a larger value. */
+  g_assert_true (ks_plot_device_to_data (plot, W, H, px, py, &x, &y));
+  ks_plot_add_point (plot, 0, 41, 1000);
+  g_assert_true (ks_plot_device_to_data (plot, W, H, px, py, NULL, &y));
+  g_assert_cmpuint (ks_plot_layout_n_computed (), ==, before + 1);
+  g_assert_cmpfloat (y, >, 100);
+  /* ...and so is another size. */
+  g_assert_true (ks_plot_device_to_data (plot, W / 2, H / 2, 100, 100, NULL, NULL));
+  g_assert_cmpuint (ks_plot_layout_n_computed (), ==, before + 2);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Bars                                                                     */
+
+/* The topmost row of colour c in a column, scanning up from y0. */
+static int
+run_top (cairo_surface_t   *img,
+         int                x,
+         int                y0,
+         const KsPlotColor *c)
+{
+  int y = y0;
+
+  while (y > 0 && pixel_is (img, x, y - 1, c, 6))
+    y--;
+  return y;
+}
+
+static void
+check_bars (const KsPlotTheme *theme)
+{
+  g_autoptr(KsPlot) plot = example_bars ();
+  cairo_surface_t *img = render_image (plot, W, H, theme);
+  KsPlotColor paper = blend (&(KsPlotColor) { theme->series[0].r, theme->series[0].g,
+                                              theme->series[0].b, 0.85 }, &theme->background);
+  KsPlotColor measured = blend (&(KsPlotColor) { theme->series[1].r, theme->series[1].g,
+                                                 theme->series[1].b, 0.85 }, &theme->background);
+  static const double heights[][2] = { { 12.0, 10.4 }, { 18.5, 21.0 }, { 7.2, 6.1 } };
+
+  for (int i = 0; i < 3; i++)
+    {
+      double px, py, zx, zy, tx, ty;
+
+      /* Two bars per category, either side of its centre: "paper" left. */
+      data_to_device (plot, W, H, i - 0.2, 0, &zx, &zy);
+      data_to_device (plot, W, H, i - 0.2, heights[i][0], &px, &py);
+      g_assert_true (pixel_is (img, px, (zy + py) / 2, &paper, 6));
+      /* Its top is at its value, its bottom at zero. */
+      g_assert_cmpint (abs (run_top (img, px, (zy + py) / 2, &paper) - (int) round (py)), <=, 1);
+      g_assert_true (pixel_is (img, px, zy - 2, &paper, 6));
+      g_assert_false (pixel_is (img, px, zy + 3, &paper, 6));
+
+      data_to_device (plot, W, H, i + 0.2, heights[i][1], &tx, &ty);
+      g_assert_true (pixel_is (img, tx, (zy + ty) / 2, &measured, 6));
+      /* Not at the other series' height. */
+      g_assert_false (pixel_is (img, px, py - 4, &paper, 6));
+
+      /* The value written above the bar, in the foreground colour. */
+      {
+        gboolean text = FALSE;
+
+        for (int y = (int) py - 16; y < (int) py - 2 && !text; y++)
+          for (int x = (int) px - 10; x <= (int) px + 10 && !text; x++)
+            text = pixel_is (img, x, y, &theme->foreground, 90);
+        g_assert_true (text);
+      }
+    }
+  cairo_surface_destroy (img);
+}
+
+static void
+test_bars (void)
+{
+  check_bars (ks_plot_theme_light ());
+  check_bars (ks_plot_theme_dark ());
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reference lines, bands, annotations                                      */
+
+static void
+test_bands (void)
+{
+  g_autoptr(KsPlot) plot = example_bands ();
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  cairo_surface_t *img = render_image (plot, W, H, theme);
+  KsPlotColor between = blend (&(KsPlotColor) { theme->series[0].r, theme->series[0].g,
+                                                theme->series[0].b, BAND_ALPHA },
+                               &theme->background);
+  KsPlotColor xband = blend (&(KsPlotColor) { theme->marker.r, theme->marker.g,
+                                              theme->marker.b, BAND_ALPHA },
+                             &theme->background);
+  double px, py;
+
+  /* Between the bounds at λ = 0.3 (58..88; Perf passes at 81). */
+  data_to_device (plot, W, H, 0.3, 65, &px, &py);
+  g_assert_true (pixel_is (img, px + 3, py, &between, 4));
+  /* Below the lower bound and above the upper: no shade. */
+  data_to_device (plot, W, H, 0.3, 50, &px, &py);
+  g_assert_false (pixel_is (img, px + 3, py, &between, 4));
+  data_to_device (plot, W, H, 0.3, 95, &px, &py);
+  g_assert_false (pixel_is (img, px + 3, py, &between, 4));
+
+  /* The band between two values, 0.6..0.8, across the whole height. */
+  data_to_device (plot, W, H, 0.63, 45, &px, &py);
+  g_assert_true (pixel_is (img, px, py, &xband, 4));
+  data_to_device (plot, W, H, 0.57, 45, &px, &py);
+  g_assert_false (pixel_is (img, px, py, &xband, 4));
+
+  /* The reference lines: y = 100 across, x = 0.7 down (dashed). */
+  data_to_device (plot, W, H, 0.25, 100, &px, &py);
+  g_assert_true (color_near (img, px, py, 5, &theme->marker, 10));
+  data_to_device (plot, W, H, 0.7, 50, &px, &py);
+  g_assert_true (color_near (img, px, py, 5, &theme->marker, 10));
+  data_to_device (plot, W, H, 0.25, 110, &px, &py);
+  g_assert_false (color_near (img, px, py, 3, &theme->marker, 10));
+  cairo_surface_destroy (img);
+}
+
+static void
+test_annotations (void)
+{
+  g_autoptr(KsPlot) plot = example_annotations ();
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  cairo_surface_t *img = render_image (plot, W, H, theme);
+  double px, py;
+  guint text = 0;
+
+  /* A dot on the point, and its text beside it. */
+  data_to_device (plot, W, H, 30, 95, &px, &py);
+  g_assert_true (pixel_is (img, px, py, &theme->foreground, 40));
+  for (int y = (int) py - 30; y <= (int) py + 30; y++)
+    for (int x = (int) px - 80; x <= (int) px + 80; x++)
+      if ((x - px) * (x - px) + (y - py) * (y - py) > 25 && pixel_is (img, x, y, &theme->foreground, 90))
+        text++;
+  g_assert_cmpuint (text, >, 30);
+  cairo_surface_destroy (img);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Axes                                                                     */
+
+static void
+test_log2_y2 (void)
+{
+  g_autoptr(KsPlot) plot = example_log2_y2 ();
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  KsPlotColor grid = blend (&theme->grid, &theme->background);
+  cairo_surface_t *img;
+  double x2, x4, x8, x1024, py;
+  Area a;
+
+  ks_plot_set_y2_range (plot, 0, 1000);
+  img = render_image (plot, W, H, theme);
+  a = plot_area (plot, W, H);
+
+  /* log2: 4 halfway between 2 and 8, a grid line at each power of two. */
+  data_to_device (plot, W, H, 2, 10, &x2, &py);
+  data_to_device (plot, W, H, 4, 10, &x4, &py);
+  data_to_device (plot, W, H, 8, 10, &x8, &py);
+  data_to_device (plot, W, H, 1024, 10, &x1024, &py);
+  g_assert_cmpfloat (fabs ((x4 - x2) - (x8 - x4)), <, 0.01);
+  g_assert_true (color_near (img, x8, a.top + 3, 1, &grid, 3));
+  g_assert_true (color_near (img, x1024, a.top + 3, 1, &grid, 3));
+  g_assert_cmpuint (count_runs (img, FALSE, a.top + 3, a.left + 2, a.right - 2, &grid, 3), ==, 11);
+
+  /* The right axis: tick marks outside the right edge, and the bandwidth
+   * curve drawn on its 0..1000 scale: 450 GB/s at wg = 8 sits 45% up. */
+  g_assert_cmpuint (count_runs (img, TRUE, a.right + 3, a.top, a.bottom, &theme->foreground, 80),
+                    >=, 5);
+  g_assert_true (color_near (img, x8, a.bottom - 0.45 * (a.bottom - a.top), 2,
+                             &theme->series[1], 40));
+  cairo_surface_destroy (img);
+}
+
+/* A pixel near (x, y) tinted blue: series[0] of the light theme, drawn
+ * thin and antialiased (so lighter than the colour itself). */
+static gboolean
+blue_near (cairo_surface_t *img,
+           double           x,
+           double           y)
+{
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++)
+      {
+        int r, g, b;
+
+        pixel_at (img, (int) x + dx, (int) y + dy, &r, &g, &b);
+        if (b - r > 30)
+          return TRUE;
+      }
+  return FALSE;
+}
+
+static void
+test_error_bars (void)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  guint s = ks_plot_add_series (plot, "spread");
+  cairo_surface_t *img;
+  double px, py;
+
+  for (int i = 0; i <= 10; i++)
+    ks_plot_add_point_full (plot, s, i, 50, 30, 70, KS_PLOT_POINT_NONE, NULL);
+  ks_plot_set_y_range (plot, 0, 100);
+  data_to_device (plot, W, H, 5, 62, &px, &py);
+
+  img = render_image (plot, W, H, theme);
+  g_assert_true (blue_near (img, px, py));
+  cairo_surface_destroy (img);
+
+  ks_plot_set_error_bars (plot, FALSE);
+  img = render_image (plot, W, H, theme);
+  g_assert_false (blue_near (img, px, py));
+  cairo_surface_destroy (img);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Mesh                                                                     */
+
+static KsPlotColor
+mesh_color (KsPlotColormap map,
+            double         v)
+{
+  /* example_mesh (12, 8) spans 1 (the first cell) .. 19.25. */
+  return ks_plot_colormap_color (map, (v - 1.0) / (19.25 - 1.0));
+}
+
+/* The colour bar: the first column right of the plot area that is not
+ * background, at mid-height. */
+static int
+colorbar_left (cairo_surface_t   *img,
+               const Area        *a,
+               const KsPlotTheme *theme)
+{
+  int y = (a->top + a->bottom) / 2;
+
+  for (int x = a->right + 3; x < cairo_image_surface_get_width (img); x++)
+    if (!pixel_is (img, x, y, &theme->background, 0))
+      return x;
+  return -1;
+}
+
+static void
+check_mesh_cells (KsPlot            *plot,
+                  cairo_surface_t   *img,
+                  int                scale,
+                  KsPlotColormap     map)
+{
+  /* A quad, a lower and an upper triangle, the lowest and highest cell. */
+  static const double at[][2] = {
+    { 2.5, 3.5 }, { 8.8, 2.2 }, { 8.2, 2.8 }, { 0.5, 0.5 }, { 11.3, 7.7 },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (at); k++)
+    {
+      KsPlotColor c = mesh_color (map, example_mesh_value (12, at[k][0], at[k][1]));
+      double px, py;
+
+      data_to_device (plot, W, H, at[k][0], at[k][1], &px, &py);
+      if (!pixel_is (img, px * scale, py * scale, &c, 3))
+        {
+          int r, g, b;
+
+          pixel_at (img, px * scale, py * scale, &r, &g, &b);
+          g_error ("cell at (%g, %g): pixel %d,%d,%d, map %.0f,%.0f,%.0f", at[k][0], at[k][1],
+                   r, g, b, c.r * 255, c.g * 255, c.b * 255);
+        }
+    }
+}
+
+static void
+test_mesh (void)
+{
+  const KsPlotColormap maps[] = {
+    KS_PLOT_COLORMAP_VIRIDIS, KS_PLOT_COLORMAP_INFERNO, KS_PLOT_COLORMAP_DIVERGING,
+  };
+
+  for (guint m = 0; m < G_N_ELEMENTS (maps); m++)
+    {
+      g_autoptr(KsPlot) plot = example_mesh (12, 8, maps[m]);
+      const KsPlotTheme *theme = m == 1 ? ks_plot_theme_dark () : ks_plot_theme_light ();
+      cairo_surface_t *img = render_image (plot, W, H, theme);
+      Area a = plot_area (plot, W, H);
+      KsPlotColor lo = ks_plot_colormap_color (maps[m], 0), hi = ks_plot_colormap_color (maps[m], 1);
+      int cb = colorbar_left (img, &a, theme);
+      double x0, y0, x1, y1;
+
+      check_mesh_cells (plot, img, 1, maps[m]);
+
+      /* Equal aspect: a unit is as long in x as in y. */
+      data_to_device (plot, W, H, 1, 1, &x0, &y0);
+      data_to_device (plot, W, H, 5, 5, &x1, &y1);
+      g_assert_cmpfloat (fabs (fabs (x1 - x0) - fabs (y1 - y0)), <, 0.5);
+
+      /* The border between the two parts, at x = 6, is outlined. */
+      data_to_device (plot, W, H, 6, 4.5, &x0, &y0);
+      g_assert_true (color_near (img, x0, y0, 1, &theme->foreground, 10));
+      data_to_device (plot, W, H, 4, 4.5, &x0, &y0);
+      g_assert_false (color_near (img, x0, y0, 1, &theme->foreground, 10));
+
+      /* The colour bar: the map's low end at the bottom, high at the top. */
+      g_assert_cmpint (cb, >, a.right);
+      g_assert_true (pixel_is (img, cb + 4, a.bottom - 1, &lo, 12));
+      g_assert_true (pixel_is (img, cb + 4, a.top + 1, &hi, 12));
+      cairo_surface_destroy (img);
+    }
+}
+
+static void
+test_mesh_edges_hidpi (void)
+{
+  g_autoptr(KsPlot) plot = example_mesh (12, 8, KS_PLOT_COLORMAP_VIRIDIS);
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  KsPlotColor cell = mesh_color (KS_PLOT_COLORMAP_VIRIDIS, example_mesh_value (12, 2.5, 3.5));
+  cairo_surface_t *img;
+  cairo_t *cr;
+  double px, py;
+
+  /* Twice the pixels for the same size (a HiDPI screen): every cell still
+   * where the plot says, at device resolution. */
+  img = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 2 * W, 2 * H);
+  cairo_surface_set_device_scale (img, 2, 2);
+  cr = cairo_create (img);
+  ks_plot_render (plot, cr, W, H, theme);
+  cairo_destroy (cr);
+  cairo_surface_flush (img);
+  check_mesh_cells (plot, img, 2, KS_PLOT_COLORMAP_VIRIDIS);
+  /* A cell's edge falls on the device pixel its x says, not a whole
+   * user unit off: one device pixel either side of x = 2 differ. */
+  data_to_device (plot, W, H, 2, 3.5, &px, &py);
+  g_assert_true (pixel_is (img, 2 * px + 2, 2 * py, &cell, 3));
+  g_assert_false (pixel_is (img, 2 * px - 2, 2 * py, &cell, 3));
+  cairo_surface_destroy (img);
+
+  /* Cell edges: a line on x = 2, the cells' colour either side of it. */
+  ks_plot_set_mesh_edges (plot, TRUE);
+  img = render_image (plot, W, H, theme);
+  data_to_device (plot, W, H, 2, 3.5, &px, &py);
+  g_assert_false (pixel_is (img, floor (px), py, &cell, 3) && pixel_is (img, floor (px) - 1, py, &cell, 3));
+  g_assert_true (pixel_is (img, px + 8, py, &cell, 3));
+  cairo_surface_destroy (img);
+}
+
+/* New values, the next frame: the same pixels, new colours.  A NAN value
+ * leaves its cell unpainted. */
+static void
+test_mesh_frames (void)
+{
+  g_autoptr(KsPlot) plot = example_mesh (12, 8, KS_PLOT_COLORMAP_VIRIDIS);
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  g_autofree double *values = g_new (double, 144);
+  KsPlotColor grid = blend (&theme->grid, &theme->background);
+  cairo_surface_t *img;
+  double px, py;
+  guint before;
+
+  ks_plot_set_mesh_range (plot, 0, 10);
+  img = render_image (plot, W, H, theme);
+  cairo_surface_destroy (img);
+  before = ks_plot_layout_n_computed ();
+  for (guint c = 0; c < 144; c++)
+    values[c] = 2.5;
+  values[0] = NAN;   /* the quad at (0.5, 0.5) */
+  ks_plot_set_mesh_values (plot, values);
+  img = render_image (plot, W, H, theme);
+  /* A fixed colour range: the frame kept the layout. */
+  g_assert_cmpuint (ks_plot_layout_n_computed (), ==, before);
+  data_to_device (plot, W, H, 3.5, 3.5, &px, &py);
+  {
+    KsPlotColor c = ks_plot_colormap_color (KS_PLOT_COLORMAP_VIRIDIS, 0.25);
+    g_assert_true (pixel_is (img, px, py, &c, 3));
+  }
+  data_to_device (plot, W, H, 0.5, 0.5, &px, &py);
+  g_assert_true (pixel_is (img, px, py, &theme->background, 0) || pixel_is (img, px, py, &grid, 2));
+  cairo_surface_destroy (img);
+}
+
+static void
+test_mesh_errors (void)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  g_autoptr(GError) error = NULL;
+  const double xy[] = { 0, 0, 1, 0, 1, 1 };
+  const guint32 bad[] = { 0, 1, 3, KS_PLOT_MESH_TRIANGLE };
+  const guint32 quad_of_three[] = { 0, 1, 2, 2 };
+
+  g_assert_false (ks_plot_set_mesh (plot, xy, 3, bad, 1, &error));
+  g_assert_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_MESH);
+  g_assert_nonnull (strstr (error->message, "3"));
+  g_clear_error (&error);
+  /* A degenerate quad is allowed (it draws as a triangle). */
+  g_assert_true (ks_plot_set_mesh (plot, xy, 3, quad_of_three, 1, &error));
+  g_assert_no_error (error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Block diagram                                                            */
+
+static void
+check_blocks (guint  dx,
+              guint  dy,
+              guint  bx,
+              guint  by)
+{
+  g_autoptr(KsPlot) plot = example_blocks ();
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  KsPlotColor active = blend (&(KsPlotColor) { theme->series[0].r, theme->series[0].g,
+                                               theme->series[0].b, 0.55 }, &theme->background);
+  KsPlotColor idle = blend (&(KsPlotColor) { theme->foreground.r, theme->foreground.g,
+                                             theme->foreground.b, 0.18 }, &theme->background);
+  guint64 gx = (dx + bx - 1) / bx, gy = (dy + by - 1) / by;
+  double want = (double) dx * dy / (gx * bx * gy * by);
+  cairo_surface_t *img;
+  guint n_active, n_idle;
+  int max_active_x = -1, max_idle_x = -1;
+
+  ks_plot_set_blocks (plot, dx, dy, bx, by);
+  img = render_image (plot, W, H, theme);
+  n_active = count_color (img, &active, 4);
+  n_idle = count_color (img, &idle, 4);
+  g_test_message ("%u x %u in %u x %u: %u active, %u idle pixels (%.3f, want %.3f)",
+                  dx, dy, bx, by, n_active, n_idle, (double) n_active / (n_active + n_idle), want);
+  /* Idle threads are shaded, in their share of the grid. */
+  g_assert_cmpuint (n_idle, >, 100);
+  g_assert_cmpfloat (fabs ((double) n_active / (n_active + n_idle) - want), <, 0.03);
+  /* The idle ones lie past the domain's right edge. */
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      {
+        if (pixel_is (img, x, y, &active, 4))
+          max_active_x = MAX (max_active_x, x);
+        if (pixel_is (img, x, y, &idle, 4))
+          max_idle_x = MAX (max_idle_x, x);
+      }
+  g_assert_cmpint (max_idle_x, >, max_active_x);
+  cairo_surface_destroy (img);
+}
+
+static void
+test_blocks (void)
+{
+  check_blocks (50, 40, 16, 16);
+  check_blocks (1000, 1, 256, 1);
+  check_blocks (33, 7, 8, 4);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Every mark in every format                                               */
+
+static gboolean
+svg_parses (const char *path)
+{
+  g_autofree char *python = g_find_program_in_path ("python3");
+  const char *argv[] = { python, "-c",
+                         "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])",
+                         path, NULL };
+  int status = -1;
+
+  if (python == NULL)
+    return FALSE;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                               NULL, NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return TRUE;
+}
+
+/* pdftoppm renders the page; the result is a PNG of the page's size that
+ * is not blank. */
+static gboolean
+pdf_renders (const char *pdf,
+             const char *dir)
+{
+  g_autofree char *tool = g_find_program_in_path ("pdftoppm");
+  g_autofree char *prefix = g_build_filename (dir, "page", NULL);
+  g_autofree char *png = g_strconcat (prefix, ".png", NULL);
+  const char *argv[] = { tool, "-png", "-singlefile", "-r", "72", pdf, prefix, NULL };
+  int status = -1;
+  cairo_surface_t *img;
+
+  if (tool == NULL)
+    return FALSE;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  img = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (img), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (abs (cairo_image_surface_get_width (img) - W), <=, 1);
+  g_assert_cmpuint (count_not_color (img, &ks_plot_theme_light ()->background), >, 2000);
+  cairo_surface_destroy (img);
+  g_unlink (png);
+  return TRUE;
+}
+
+static void
+test_export_marks (void)
+{
+  struct {
+    const char *name;
+    KsPlot     *plot;
+  } ex[] = {
+    { "bars", example_bars () },
+    { "bands", example_bands () },
+    { "annotations", example_annotations () },
+    { "log2-y2", example_log2_y2 () },
+    { "mesh", example_mesh (12, 8, KS_PLOT_COLORMAP_VIRIDIS) },
+    { "mesh-large", example_mesh (200, 150, KS_PLOT_COLORMAP_INFERNO) },
+    { "blocks", example_blocks () },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-plot-marks-XXXXXX", &error);
+  gboolean parsed = TRUE, rendered = TRUE;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (ex); i++)
+    {
+      g_autofree char *png = g_strdup_printf ("%s/%s.png", dir, ex[i].name);
+      g_autofree char *svg = g_strdup_printf ("%s/%s.svg", dir, ex[i].name);
+      g_autofree char *pdf = g_strdup_printf ("%s/%s.pdf", dir, ex[i].name);
+      g_autofree char *contents = NULL;
+      gsize len;
+
+      g_assert_true (ks_plot_export (ex[i].plot, png, W, H, NULL, &error));
+      g_assert_no_error (error);
+      {
+        cairo_surface_t *img = cairo_image_surface_create_from_png (png);
+
+        g_assert_cmpint (cairo_image_surface_get_width (img), ==, W);
+        g_assert_cmpuint (count_not_color (img, &ks_plot_theme_light ()->background), >, 2000);
+        cairo_surface_destroy (img);
+      }
+
+      g_assert_true (ks_plot_export (ex[i].plot, svg, W, H, NULL, &error));
+      g_assert_no_error (error);
+      parsed = svg_parses (svg) && parsed;
+      contents = read_file (svg, &len);
+      if (g_str_has_prefix (ex[i].name, "mesh"))
+        {
+          /* 60,000 cells go in as one image under vector axes, and the
+           * file stays small; 144 stay polygons. */
+          gboolean large = strcmp (ex[i].name, "mesh-large") == 0;
+
+          g_assert_true ((strstr (contents, "<image") != NULL) == large);
+          g_assert_cmpuint (len, <, 1024 * 1024);
+          g_test_message ("%s.svg: %zu bytes", ex[i].name, len);
+        }
+      g_clear_pointer (&contents, g_free);
+
+      g_assert_true (ks_plot_export (ex[i].plot, pdf, W, H, NULL, &error));
+      g_assert_no_error (error);
+      contents = read_file (pdf, &len);
+      g_assert_cmpmem (contents, 5, "%PDF-", 5);
+      g_assert_true (mem_contains (contents + len - 32, 32, "%%EOF"));
+      if (strcmp (ex[i].name, "mesh-large") == 0)
+        {
+          g_assert_true (mem_contains (contents, len, "/Subtype /Image"));
+          g_assert_cmpuint (len, <, 1024 * 1024);
+        }
+      rendered = pdf_renders (pdf, dir) && rendered;
+      ks_plot_unref (ex[i].plot);
+    }
+  remove_dir (dir);
+
+  if (!parsed)
+    g_test_skip ("python3 is not installed: the SVG files were not parsed");
+  else if (!rendered)
+    g_test_skip ("pdftoppm (poppler-utils) is not installed: the PDF files were checked "
+                 "for a header and trailer but not rendered");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/plot-marks/cache", test_cache);
+  g_test_add_func ("/plot-marks/bars", test_bars);
+  g_test_add_func ("/plot-marks/bands", test_bands);
+  g_test_add_func ("/plot-marks/annotations", test_annotations);
+  g_test_add_func ("/plot-marks/log2-y2", test_log2_y2);
+  g_test_add_func ("/plot-marks/error-bars", test_error_bars);
+  g_test_add_func ("/plot-marks/mesh", test_mesh);
+  g_test_add_func ("/plot-marks/mesh-edges-hidpi", test_mesh_edges_hidpi);
+  g_test_add_func ("/plot-marks/mesh-frames", test_mesh_frames);
+  g_test_add_func ("/plot-marks/mesh-errors", test_mesh_errors);
+  g_test_add_func ("/plot-marks/blocks", test_blocks);
+  g_test_add_func ("/plot-marks/export", test_export_marks);
+
+  rc = g_test_run ();
+  pango_cairo_font_map_set_default (NULL);
+  return rc;
+}
