@@ -6,6 +6,7 @@
  * cuSOLVER) skips with the reason where there is none. */
 #include "ks-compute-error.h"
 #include "ks-cuda.h"
+#include "ks-cusolver.h"
 #include "ks-device-list.h"
 #include "ks-gauss.h"
 #include "ks-kernel-source.h"
@@ -551,7 +552,7 @@ check_cusolver (gboolean use_double, guint n, double tolerance)
   for (guint rep = 0; rep < 2; rep++)
     {
       memset (x, 0, n * sizeof (double));
-      g_assert_true (ks_cuda_dense_solve (cuda_device (), use_double, n, a, b, x,
+      g_assert_true (ks_cusolver_dense_solve (cuda_device (), use_double, n, a, b, x,
                                           &device_ms, &wall_ms, &error));
       g_assert_no_error (error);
       for (guint i = 0; i < n; i++)
@@ -559,7 +560,7 @@ check_cusolver (gboolean use_double, guint n, double tolerance)
       g_assert_cmpfloat (device_ms, >, 0.0);
       g_assert_cmpfloat (wall_ms, >=, device_ms);
     }
-  ks_cuda_dense_release ();
+  ks_cusolver_dense_release ();
 }
 
 static void
@@ -595,15 +596,15 @@ test_cusolver_singular (void)
     {
       g_autoptr(GError) error = NULL;
 
-      g_assert_false (ks_cuda_dense_solve (cuda_device (), p == 1, n, a, b, x, &device_ms, &wall_ms, &error));
+      g_assert_false (ks_cusolver_dense_solve (cuda_device (), p == 1, n, a, b, x, &device_ms, &wall_ms, &error));
       g_assert_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR);
       g_assert_nonnull (strstr (error->message, "U(3,3)"));
     }
   /* The kept buffers are still good for a regular system. */
   dense_system (n, a, b);
-  g_assert_true (ks_cuda_dense_solve (cuda_device (), TRUE, n, a, b, x, &device_ms, &wall_ms, NULL));
+  g_assert_true (ks_cusolver_dense_solve (cuda_device (), TRUE, n, a, b, x, &device_ms, &wall_ms, NULL));
   g_assert_cmpfloat_with_epsilon (x[n - 1], (double) n, 1e-9 * n);
-  ks_cuda_dense_release ();
+  ks_cusolver_dense_release ();
 }
 
 int

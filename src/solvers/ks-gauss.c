@@ -10,8 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-G_DEFINE_QUARK (ks-gauss-error-quark, ks_gauss_error)
-
 /* Must match the KS_INFO_* layout in kernels/gauss.cl. */
 enum {
   INFO_FWD_LOCAL0,
@@ -74,59 +72,9 @@ ks_gauss_kernel_name (KsGaussKernel kernel)
 }
 
 const char *
-ks_launch_mode_to_string (KsLaunchMode launch)
-{
-  return launch == KS_LAUNCH_GRAPH ? "graph" : "stream";
-}
-
-gboolean
-ks_launch_mode_from_string (const char   *s,
-                            KsLaunchMode *out)
-{
-  if (g_ascii_strcasecmp (s, "stream") == 0)
-    *out = KS_LAUNCH_STREAM;
-  else if (g_ascii_strcasecmp (s, "graph") == 0)
-    *out = KS_LAUNCH_GRAPH;
-  else
-    return FALSE;
-  return TRUE;
-}
-
-const char *
-ks_precision_to_string (KsPrecision precision)
-{
-  return precision == KS_PRECISION_DOUBLE ? "double" : "float";
-}
-
-const char *
 ks_range_policy_to_string (KsRangePolicy range)
 {
   return range == KS_RANGE_SHRINKING ? "shrinking" : "fixed";
-}
-
-const char *
-ks_local_policy_to_string (KsLocalPolicy local)
-{
-  switch (local)
-    {
-    case KS_LOCAL_EXPLICIT: return "explicit";
-    case KS_LOCAL_SPLIT: return "split";
-    case KS_LOCAL_DRIVER:
-    default: return "driver";
-    }
-}
-
-gboolean
-ks_precision_from_string (const char  *s,
-                          KsPrecision *out)
-{
-  if (g_ascii_strcasecmp (s, "float") == 0 || g_ascii_strcasecmp (s, "single") == 0)
-    *out = KS_PRECISION_FLOAT;
-  else if (g_ascii_strcasecmp (s, "double") == 0)
-    *out = KS_PRECISION_DOUBLE;
-  else
-    return FALSE;
-  return TRUE;
 }
 
 gboolean
@@ -137,21 +85,6 @@ ks_range_policy_from_string (const char    *s,
     *out = KS_RANGE_FIXED;
   else if (g_ascii_strcasecmp (s, "shrinking") == 0)
     *out = KS_RANGE_SHRINKING;
-  else
-    return FALSE;
-  return TRUE;
-}
-
-gboolean
-ks_local_policy_from_string (const char    *s,
-                             KsLocalPolicy *out)
-{
-  if (g_ascii_strcasecmp (s, "driver") == 0)
-    *out = KS_LOCAL_DRIVER;
-  else if (g_ascii_strcasecmp (s, "explicit") == 0)
-    *out = KS_LOCAL_EXPLICIT;
-  else if (g_ascii_strcasecmp (s, "split") == 0)
-    *out = KS_LOCAL_SPLIT;
   else
     return FALSE;
   return TRUE;
@@ -199,7 +132,9 @@ ks_gauss_solver_new (KsDevice     *device,
     if (!(self->kernels[i] = ks_program_create_kernel (self->program, kernel_names[i], error)))
       return NULL;
 
-  ks_device_set_preferred_multiple (device, ks_kernel_get_preferred_multiple (self->kernels[KS_GAUSS_FWD]));
+  /* What the kernels report (their preferred multiple, their largest
+   * group) stays theirs (ks_gauss_solver_get_preferred_multiple): the
+   * device's own figure is the device list's probe, never a solver's. */
   return g_steal_pointer (&self);
 }
 
@@ -506,18 +441,18 @@ ks_gauss_solver_check (KsGaussSolver        *self,
 
   if (n < 2)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID,
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
                    _("n = %u: the method needs at least 2 unknowns"), n);
       return FALSE;
     }
   if (n > G_MAXINT / 2)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, _("n = %u is too large"), n);
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID, _("n = %u is too large"), n);
       return FALSE;
     }
   if (params->launch != KS_LAUNCH_STREAM && params->launch != KS_LAUNCH_GRAPH)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, _("Unknown launch mode %d"), params->launch);
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID, _("Unknown launch mode %d"), params->launch);
       return FALSE;
     }
   if (!ks_gauss_check_launch (self->device, params->launch, error))
@@ -779,7 +714,7 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
 
   if (info_host[INFO_BAD_PIVOT] > 0)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR,
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_SINGULAR,
                    _("The pivot of row %d is zero or too small (|a_kk| <= %.3g) after elimination: "
                    "the matrix is singular or needs row exchanges, which this method "
                    "(Gauss without pivoting, as in the paper) does not do"),
