@@ -40,10 +40,24 @@ static __device__ __forceinline__ size_t get_local_id   (unsigned int d) { retur
 static __device__ __forceinline__ size_t get_group_id   (unsigned int d) { return ks_uint3_get (blockIdx, d); }
 static __device__ __forceinline__ size_t get_local_size (unsigned int d) { return ks_dim3_get (blockDim, d); }
 static __device__ __forceinline__ size_t get_num_groups (unsigned int d) { return ks_dim3_get (gridDim, d); }
+/* OpenCL's global work offset (KsLaunchConfig.offset): CUDA has none, so
+ * the backend writes it here before a launch that changes it (waiting for
+ * the runtime's queues first, as every launch of the program reads it). */
+extern "C" { __constant__ size_t ks_global_offset[3]; }
+/* The launch's dynamic shared memory, where KS_LOCAL_BIND (ks-common.h)
+ * places each local-memory argument at the offset the backend passed. */
+extern __shared__ __align__ (16) unsigned char ks_dynamic_shared[];
+
+static __device__ __forceinline__ size_t
+get_global_offset (unsigned int d)
+{
+  return d < 3 ? ks_global_offset[d] : 0;
+}
 static __device__ __forceinline__ size_t
 get_global_id (unsigned int d)
 {
-  return (size_t) ks_uint3_get (blockIdx, d) * ks_dim3_get (blockDim, d) + ks_uint3_get (threadIdx, d);
+  return (size_t) ks_uint3_get (blockIdx, d) * ks_dim3_get (blockDim, d) + ks_uint3_get (threadIdx, d) +
+         get_global_offset (d);
 }
 static __device__ __forceinline__ size_t
 get_global_size (unsigned int d)

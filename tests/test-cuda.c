@@ -74,14 +74,13 @@ compile_ok (const char *name,
             const char *options)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) source = ks_kernel_source_load (name, &error);
+  g_autofree char *source = ks_kernel_source_load_expanded (name, &error);
   g_autoptr(GBytes) cubin = NULL;
   g_autofree char *log = NULL;
 
   g_assert_no_error (error);
   /* sm_90: the H100/H200; NVRTC compiles for it without a driver. */
-  cubin = ks_cuda_compile (g_bytes_get_data (source, NULL), g_bytes_get_size (source),
-                           options, 9, 0, &log, &error);
+  cubin = ks_cuda_compile (name, source, strlen (source), options, 9, 0, &log, &error);
   g_assert_no_error (error);
   g_assert_nonnull (cubin);
   g_assert_cmpuint (g_bytes_get_size (cubin), >, 0);
@@ -104,11 +103,13 @@ test_nvrtc_build_log (void)
   g_autoptr(GBytes) cubin = NULL;
   g_autofree char *log = NULL;
 
-  cubin = ks_cuda_compile (broken, strlen (broken), NULL, 9, 0, &log, &error);
+  cubin = ks_cuda_compile ("broken.cl", broken, strlen (broken), NULL, 9, 0, &log, &error);
   g_assert_null (cubin);
   g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED);
   g_assert_nonnull (strstr (error->message, "undefined_name"));
   g_assert_nonnull (strstr (log, "undefined_name"));
+  /* The file's own name, no longer "kernel.cl" for every file. */
+  g_assert_nonnull (strstr (log, "broken.cl(1)"));
 }
 
 /* A machine with the driver but no toolkit: the binary starts (NVRTC is not
@@ -127,7 +128,7 @@ test_nvrtc_missing (void)
       g_setenv ("KERNELSCOPE_NVRTC", "libnvrtc-not-there.so", TRUE);
       list = ks_device_list_new ();
       g_assert_nonnull (ks_device_list_get_notes (list)[0]);
-      cubin = ks_cuda_compile (src, strlen (src), NULL, 9, 0, NULL, &error);
+      cubin = ks_cuda_compile ("k.cl", src, strlen (src), NULL, 9, 0, NULL, &error);
       g_assert_null (cubin);
       g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
       g_assert_nonnull (strstr (error->message, "NVRTC (libnvrtc.so) not found: install the CUDA toolkit's NVRTC"));

@@ -24,14 +24,16 @@ void        ks_cuda_enumerate        (GPtrArray  *devices,
 /* The CUDA ordinal of a device of the CUDA backend. */
 int         ks_cuda_device_ordinal   (KsDevice   *device);
 
-/* Compiles OpenCL C source (a kernels/ file) with NVRTC through
+/* Compiles OpenCL C source (a kernels/ file, named source_name in NVRTC's
+ * messages, its includes already expanded) with NVRTC through
  * kernels/cuda-prelude.h into a cubin for compute capability major.minor.
  * Needs no driver, so the prelude is tested on machines without a GPU.
  * *out_log (may be NULL) receives NVRTC's log; a refusal is
  * KS_COMPUTE_ERROR_BUILD_FAILED with the log in the message.  Without
  * NVRTC (driver but no toolkit) it is KS_COMPUTE_ERROR_UNSUPPORTED:
  * "NVRTC (libnvrtc.so) not found: install the CUDA toolkit's NVRTC". */
-GBytes     *ks_cuda_compile          (const char  *source,
+GBytes     *ks_cuda_compile          (const char  *source_name,
+                                      const char  *source,
                                       gsize        length,
                                       const char  *options,
                                       int          cc_major,
