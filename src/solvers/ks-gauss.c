@@ -3,6 +3,8 @@
 
 #include "ks-gauss.h"
 #include "ks-compute-error.h"
+#include "ks-graph-cache.h"
+#include "ks-launch.h"
 #include "ks-runtime.h"
 
 #include <glib/gi18n-lib.h>
@@ -49,16 +51,23 @@ struct _KsGaussSolver
   KsBuffer    *a, *m, *x, *info;
   guint        capacity;
 
-  /* GRAPH: the last recorded sequence and what it was recorded for.  The
-   * pivot threshold is a launch argument baked into the graph, so it is
-   * part of the key: a system with another largest |a_ij| re-records. */
-  KsGraph     *graph;
-  guint        graph_n;
-  KsGaussParams graph_params;
-  double       graph_tiny;
-  guint        graph_launches;
-  gboolean     graph_kernel_times;   /* the graph has event pairs around its launches */
+  /* GRAPH: the recorded sequences by what they were recorded for
+   * (graph_key); the one the last solve used. */
+  KsGraphCache *graphs;
+  KsGraph      *graph;
 };
+
+/* What a recorded solve depends on: the pivot threshold is a launch
+ * argument baked into the graph, so a system with another largest |a_ij|
+ * records again; so does a change of graph kernel timing. */
+typedef struct {
+  guint         n;
+  KsRangePolicy range;
+  KsLocalPolicy local;
+  guint         wg;       /* 0 under DRIVER */
+  double        tiny;
+  gboolean      kernel_timing;
+} GraphKey;
 
 static const char *kernel_names[KS_GAUSS_N_KERNELS] = {
   "gauss_fwd_pre", "gauss_fwd", "gauss_bwd_prepare", "gauss_bwd",
@@ -159,8 +168,10 @@ ks_gauss_solver_set_graph_kernel_timing (KsGaussSolver *self,
 static void
 free_buffers (KsGaussSolver *self)
 {
-  /* The graph holds the buffers' addresses: it goes first. */
-  g_clear_pointer (&self->graph, ks_graph_free);
+  /* The graphs hold the buffers' addresses: they go first. */
+  self->graph = NULL;
+  if (self->graphs)
+    ks_graph_cache_forget (self->graphs, NULL);
   g_clear_pointer (&self->a, ks_buffer_free);
   g_clear_pointer (&self->m, ks_buffer_free);
   g_clear_pointer (&self->x, ks_buffer_free);
@@ -182,6 +193,7 @@ ks_gauss_solver_free (KsGaussSolver *self)
     return;
   /* The graph and the buffers belong to the runtime's context: before it. */
   free_buffers (self);
+  g_clear_pointer (&self->graphs, ks_graph_cache_free);
   for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
     g_clear_pointer (&self->kernels[i], ks_kernel_free);
   g_clear_pointer (&self->program, ks_program_free);
@@ -218,27 +230,12 @@ ks_gauss_solver_get_max_work_group_size (KsGaussSolver *self)
   return self->kernels[KS_GAUSS_FWD] ? ks_kernel_get_max_work_group_size (self->kernels[KS_GAUSS_FWD]) : 0;
 }
 
-/* Every launch of a solve goes through here, to be counted: inside a graph
- * no event counts them. */
-static gboolean
-launch (KsGaussSolver *self,
-        KsKernel      *kernel,
-        guint          dims,
-        const gsize   *global,
-        const gsize   *local,
-        GError       **error)
-{
-  if (!ks_runtime_launch (self->rt, kernel, dims, global, local, error))
-    return FALSE;
-  self->enqueued++;
-  return TRUE;
-}
-
 /* Launches kernel over count0 items along dimension 0 (and count1 rows
- * along dimension 1 when dims == 2) under the local-size policy.  The
- * kernel's first index along dimension 0 is the argument base_arg (set to
- * base0, or past the main part for SPLIT's remainder); record_arg tells the
- * first launch of a step to report its work-group from inside the kernel. */
+ * along dimension 1 when dims == 2) under the local-size policy (its plan
+ * from ks-launch.h).  The kernel's first index along dimension 0 is the
+ * argument base_arg (base0, plus each part's first index: SPLIT's remainder
+ * starts past the main part); record_arg tells the first launch of a step
+ * to report its work-group from inside the kernel. */
 static gboolean
 launch_policy (KsGaussSolver       *self,
                KsKernel            *kernel,
@@ -252,56 +249,23 @@ launch_policy (KsGaussSolver       *self,
                gboolean             record,
                GError             **error)
 {
-  gsize global[2] = { count0, count1 };
-  gsize local[2] = { params->wg, 1 };
-  int rec = record ? 1 : 0;
-  int base = base0;
+  const gsize global[2] = { count0, count1 };
+  KsLaunchPlan plan;
 
-  if (!ks_kernel_set_arg (kernel, base_arg, sizeof base, &base, error) ||
-      !ks_kernel_set_arg (kernel, record_arg, sizeof rec, &rec, error))
+  if (!ks_launch_plan (params->local, params->wg, dims, global, &plan, error))
     return FALSE;
-
-  switch (params->local)
+  for (guint i = 0; i < plan.n_parts; i++)
     {
-    case KS_LOCAL_DRIVER:
-      return launch (self, kernel, dims, global, NULL, error);
+      int base = base0 + (int) plan.parts[i].first;
+      int rec = record && i == 0 ? 1 : 0;
 
-    case KS_LOCAL_EXPLICIT:
-      /* Padding the range up to a multiple of the group lets every group
-       * size run on every n; the extra items exit on the kernel's bounds test. */
-      global[0] = (count0 + params->wg - 1) / params->wg * params->wg;
-      return launch (self, kernel, dims, global, local, error);
-
-    case KS_LOCAL_SPLIT:
-      {
-        gsize main_part = count0 / params->wg * params->wg;
-        gsize rest = count0 - main_part;
-
-        if (main_part > 0)
-          {
-            global[0] = main_part;
-            if (!launch (self, kernel, dims, global, local, error))
-              return FALSE;
-          }
-        if (rest > 0)
-          {
-            /* The remainder runs as one group per row, of exactly its size. */
-            int rest_base = base0 + (int) main_part;
-            int rest_rec = record && main_part == 0 ? 1 : 0;
-
-            if (!ks_kernel_set_arg (kernel, base_arg, sizeof rest_base, &rest_base, error) ||
-                !ks_kernel_set_arg (kernel, record_arg, sizeof rest_rec, &rest_rec, error))
-              return FALSE;
-            global[0] = rest;
-            local[0] = rest;
-            return launch (self, kernel, dims, global, local, error);
-          }
-        return TRUE;
-      }
-
-    default:
-      g_assert_not_reached ();
+      if (!ks_kernel_set_arg (kernel, base_arg, sizeof base, &base, error) ||
+          !ks_kernel_set_arg (kernel, record_arg, sizeof rec, &rec, error) ||
+          !ks_queue_launch (ks_runtime_get_queue (self->rt), kernel, &plan.parts[i].config, error))
+        return FALSE;
+      self->enqueued++;
     }
+  return TRUE;
 }
 
 static gboolean
@@ -393,8 +357,9 @@ enqueue_solve (KsGaussSolver       *self,
         return FALSE;
 
       if (!ks_kernel_set_arg (bprep, 3, sizeof k, &k, error) ||
-          !launch (self, bprep, 1, &one, &one, error))
+          !ks_runtime_launch (self->rt, bprep, 1, &one, &one, error))
         return FALSE;
+      self->enqueued++;
 
       /* Under SHRINKING there is nothing above row 0 to update. */
       if (!fixed && k == 0)
@@ -544,48 +509,79 @@ ensure_buffers (KsGaussSolver  *self,
   return TRUE;
 }
 
-static gboolean
-graph_matches (KsGaussSolver       *self,
-               guint                n,
-               const KsGaussParams *params,
-               double               tiny)
+static GBytes *
+graph_key (KsGaussSolver       *self,
+           guint                n,
+           const KsGaussParams *params,
+           double               tiny)
 {
-  return self->graph != NULL && self->graph_n == n && self->graph_tiny == tiny &&
-         self->graph_kernel_times == self->graph_kernel_timing &&
-         self->graph_params.range == params->range && self->graph_params.local == params->local &&
-         (params->local == KS_LOCAL_DRIVER || self->graph_params.wg == params->wg);
+  GraphKey key;
+
+  /* Padding too: the cache compares keys byte by byte. */
+  memset (&key, 0, sizeof key);
+  key.n = n;
+  key.range = params->range;
+  key.local = params->local;
+  key.wg = params->local == KS_LOCAL_DRIVER ? 0 : params->wg;
+  key.tiny = tiny;
+  key.kernel_timing = self->graph_kernel_timing;
+  return g_bytes_new (&key, sizeof key);
 }
 
-/* Records the whole launch sequence into a graph, instantiated and on the
- * device, ready to replay. */
-static gboolean
-capture_graph (KsGaussSolver       *self,
-               const KsGaussParams *params,
-               guint                n,
-               double               tiny,
-               GCancellable        *cancellable,
-               GError             **error)
-{
-  g_clear_pointer (&self->graph, ks_graph_free);
+typedef struct {
+  KsGaussSolver       *self;
+  const KsGaussParams *params;
+  guint                n;
+  double               tiny;
+} RecordData;
 
-  ks_runtime_set_graph_kernel_timing (self->rt, self->graph_kernel_timing);
-  if (!ks_runtime_capture_begin (self->rt, error))
-    return FALSE;
-  if (!enqueue_solve (self, params, (int) n, self->a, self->m, self->x, self->info, tiny,
-                      cancellable, error))
+static gboolean
+record_solve (gpointer       data,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  RecordData *r = data;
+  KsGaussSolver *self = r->self;
+
+  return enqueue_solve (self, r->params, (int) r->n, self->a, self->m, self->x, self->info, r->tiny,
+                        cancellable, error);
+}
+
+/* The graph of this solve's shape: the cache's, or recorded now (the whole
+ * launch sequence, instantiated and on the device, ready to replay). */
+static gboolean
+find_graph (KsGaussSolver       *self,
+            const KsGaussParams *params,
+            guint                n,
+            double               tiny,
+            GCancellable        *cancellable,
+            KsGaussResult       *result,
+            GError             **error)
+{
+  g_autoptr(GBytes) key = graph_key (self, n, params, tiny);
+  RecordData data = { self, params, n, tiny };
+
+  /* One graph at a time, as before the cache: each holds ~4n launches. */
+  if (self->graphs == NULL)
+    self->graphs = ks_graph_cache_new (self->rt, 1);
+  if ((self->graph = ks_graph_cache_lookup (self->graphs, key)))
     {
-      /* Capture must be ended whatever happened, or the stream stays in it. */
-      ks_runtime_capture_abort (self->rt);
-      return FALSE;
+      result->graph_replay = TRUE;
+      return TRUE;
     }
-  if (!(self->graph = ks_runtime_capture_end (self->rt, error)))
-    return FALSE;
-  self->graph_n = n;
-  self->graph_params = *params;
-  self->graph_tiny = tiny;
-  self->graph_launches = self->enqueued;
-  self->graph_kernel_times = ks_graph_has_kernel_times (self->graph);
-  return TRUE;
+  ks_runtime_set_graph_kernel_timing (self->rt, self->graph_kernel_timing);
+  self->graph = ks_graph_cache_record (self->graphs, key, record_solve, &data, cancellable,
+                                       &result->capture_ms, error);
+  return self->graph != NULL;
+}
+
+/* A replay that failed: its graph is not trusted again. */
+static void
+drop_graph (KsGaussSolver *self)
+{
+  self->graph = NULL;
+  if (self->graphs)
+    ks_graph_cache_forget (self->graphs, NULL);
 }
 
 gboolean
@@ -636,16 +632,8 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
   if (!ensure_buffers (self, n, error))
     return FALSE;
 
-  if (graph && graph_matches (self, n, params, tiny))
-    result->graph_replay = TRUE;
-  else if (graph)
-    {
-      gint64 tc = g_get_monotonic_time ();
-
-      if (!capture_graph (self, params, n, tiny, cancellable, error))
-        return FALSE;
-      result->capture_ms = (g_get_monotonic_time () - tc) / 1000.0;
-    }
+  if (graph && !find_graph (self, params, n, tiny, cancellable, result, error))
+    return FALSE;
 
   t0 = g_get_monotonic_time ();
   if (!ks_runtime_write (self->rt, self->a, 0, (gsize) n * w * rs, host_a, error) ||
@@ -668,7 +656,7 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
       ks_runtime_discard_timings (self->rt);
       ks_runtime_pace_reset (self->rt);
       if (graph)
-        g_clear_pointer (&self->graph, ks_graph_free);
+        drop_graph (self);
       return FALSE;
     }
   t1 = g_get_monotonic_time ();
@@ -681,13 +669,13 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
 
       if (!ks_graph_collect_time (self->graph, &ns, error))
         {
-          g_clear_pointer (&self->graph, ks_graph_free);
+          drop_graph (self);
           return FALSE;
         }
       result->kernels_total_ms = ns / 1e6;
-      result->launches = self->graph_launches;
+      result->launches = ks_graph_get_launches (self->graph);
       /* Recorded with event pairs: each kernel's time from this replay. */
-      if (!self->untimed && self->graph_kernel_times)
+      if (!self->untimed && ks_graph_has_kernel_times (self->graph))
         for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
           result->kernel_ms[i] = ks_kernel_get_time_ns (self->kernels[i]) / 1e6;
     }
