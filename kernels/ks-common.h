@@ -60,11 +60,11 @@ ks_global_linear_id (void)
     barrier (CLK_LOCAL_MEM_FENCE);                                            \
     while (n > 1)                                                             \
       {                                                                       \
-        const uint half = (n + 1) / 2;                                        \
-        if (lid + half < n)                                                   \
-          s[lid] += s[lid + half];                                            \
+        const uint upper = (n + 1) / 2;                                       \
+        if (lid + upper < n)                                                  \
+          s[lid] += s[lid + upper];                                           \
         barrier (CLK_LOCAL_MEM_FENCE);                                        \
-        n = half;                                                             \
+        n = upper;                                                            \
       }                                                                       \
     total = s[0];                                                             \
     barrier (CLK_LOCAL_MEM_FENCE);                                            \

@@ -7,6 +7,8 @@
 
 #include <glib/gi18n-lib.h>
 #include <gio/gio.h>
+#include <stdio.h>
+#include <string.h>
 
 #define KS_KERNEL_RESOURCE_PATH "/org/kernelscope/Kernelscope/kernels/"
 
@@ -160,4 +162,43 @@ ks_kernel_source_load_expanded (const char  *name,
   if (!expand (name, out, seen, 0, error))
     return NULL;
   return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+gboolean
+ks_kernel_source_locate (const char  *expanded,
+                         guint        line,
+                         char       **out_file,
+                         guint       *out_line)
+{
+  g_autofree char *file = NULL;
+  guint here = 0, mapped = 0;
+  const char *p = expanded;
+
+  g_return_val_if_fail (expanded != NULL && out_file != NULL && out_line != NULL, FALSE);
+
+  /* here counts lines of the expanded text; mapped is what the line after
+   * the last mark is in its file. */
+  for (here = 1; here < line && *p; here++)
+    {
+      const char *end = strchr (p, '\n');
+      guint n = 0;
+      char name[256];
+
+      if (sscanf (p, "#line %u \"%255[^\"]\"", &n, name) == 2)
+        {
+          g_free (file);
+          file = g_strdup (name);
+          mapped = n;
+        }
+      else if (file != NULL)
+        mapped++;
+      if (end == NULL)
+        break;
+      p = end + 1;
+    }
+  if (file == NULL || here != line)
+    return FALSE;
+  *out_file = g_steal_pointer (&file);
+  *out_line = mapped;
+  return TRUE;
 }

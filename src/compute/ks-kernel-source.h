@@ -27,4 +27,13 @@ GBytes     *ks_kernel_source_load    (const char *name,
 char       *ks_kernel_source_load_expanded (const char *name,
                                             GError    **error);
 
+/* Where line (1-based) of an expanded source really is, following its
+ * #line marks: for compilers that ignore them (Oclgrind calls the source
+ * "input.cl", PoCL a cache file) and report lines of the expanded text.
+ * FALSE if line lies before any mark. */
+gboolean    ks_kernel_source_locate  (const char  *expanded,
+                                      guint        line,
+                                      char       **out_file,
+                                      guint       *out_line);
+
 G_END_DECLS

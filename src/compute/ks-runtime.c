@@ -121,15 +121,44 @@ ks_runtime_get_device (KsRuntime *rt)
 
 /* --- programs ---------------------------------------------------------------- */
 
-/* PoCL compiles a copy in its cache (".../pocl-cache/tempfile_Ab12Cd.cl:1:46:");
- * name the user's file instead, whose lines are the same. */
+typedef struct {
+  const char *source_name;
+  const char *expanded;
+} Locating;
+
+static gboolean
+locate_cb (const GMatchInfo *match,
+           GString          *out,
+           gpointer          data)
+{
+  const Locating *l = data;
+  g_autofree char *name = g_match_info_fetch (match, 1);
+  g_autofree char *number = g_match_info_fetch (match, 2);
+  g_autofree char *file = NULL;
+  guint line = 0;
+
+  if (ks_kernel_source_locate (l->expanded, (guint) g_ascii_strtoull (number, NULL, 10), &file, &line))
+    g_string_append_printf (out, "%s:%u", file, line);
+  else
+    g_string_append_printf (out, "%s:%s", l->source_name, number);
+  return FALSE;
+}
+
+/* Compilers that honour #line name the real files already.  PoCL compiles
+ * a copy in its cache (".../pocl-cache/tempfile_Ab12Cd.cl:5:3:") and
+ * Oclgrind calls it "input.cl": their line numbers count the expanded
+ * text, which the #line marks map back to the file and line the user
+ * edits. */
 static void
 name_the_source (GError     *error,
-                 const char *source_name)
+                 const char *source_name,
+                 const char *expanded)
 {
-  g_autoptr(GRegex) temp = g_regex_new ("[^\\s:'\"]*tempfile_[A-Za-z0-9_]+\\.cl", 0, 0, NULL);
-  char *named = temp ? g_regex_replace_literal (temp, error->message, -1, 0, source_name, 0, NULL)
-                     : NULL;
+  g_autoptr(GRegex) other = g_regex_new ("([^\\s:'\"(]*(?:tempfile_[A-Za-z0-9_]+|input)\\.cl):([0-9]+)",
+                                         0, 0, NULL);
+  Locating l = { source_name, expanded };
+  char *named = other ? g_regex_replace_eval (other, error->message, -1, 0, 0, locate_cb, &l, NULL)
+                      : NULL;
 
   if (named != NULL)
     {
@@ -162,7 +191,7 @@ ks_runtime_build_program (KsRuntime  *rt,
     {
       /* The build log is the whole point of the message: keep it. */
       if (g_error_matches (local_error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED))
-        name_the_source (local_error, source_name);
+        name_the_source (local_error, source_name, text);
       g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", source_name);
       return NULL;
     }
@@ -576,6 +605,13 @@ ks_runtime_get_timer (KsRuntime  *rt,
   return timer != NULL;
 }
 
+static int
+compare_names (const void *a,
+               const void *b)
+{
+  return g_strcmp0 (*(char * const *) a, *(char * const *) b);
+}
+
 char **
 ks_runtime_list_timers (KsRuntime *rt)
 {
@@ -589,7 +625,7 @@ ks_runtime_list_timers (KsRuntime *rt)
   copy = g_new0 (char *, n + 1);
   for (guint i = 0; i < n; i++)
     copy[i] = g_strdup (names[i]);
-  qsort (copy, n, sizeof (char *), (GCompareFunc) g_strcmp0);
+  qsort (copy, n, sizeof (char *), compare_names);
   return copy;
 }
 
