@@ -13,6 +13,7 @@
 #include "ks-runtime.h"
 
 #include <dlfcn.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -93,6 +94,59 @@ test_nvrtc_kernels (void)
   compile_ok ("gauss.cl", "-DKS_REAL=double -DKS_FP64");
   compile_ok ("stream.cl", NULL);
   compile_ok ("probe.cl", NULL);
+}
+
+/* The shared header and tests/kernels/test-runtime.cl (local-memory
+ * arguments as dynamic shared memory, a struct argument, the global
+ * offset) through NVRTC; the latter only where the source tree is. */
+static void
+test_nvrtc_shared_header (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) common = ks_kernel_source_load ("ks-common.h", &error);
+  g_autoptr(GBytes) prelude = ks_kernel_source_load ("cuda-prelude.h", &error);
+  g_autofree char *prelude_path = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-test-cuda-XXXXXX", &error);
+  g_autofree char *header = NULL, *test_cl = NULL, *own = NULL, *tree = NULL, *text = NULL;
+  const char *own_text =
+    "#include \"ks-common.h\"\n"
+    "__kernel void k (__global float *out, KS_LOCAL_PARAM (float, a), KS_LOCAL_PARAM (uint, b))\n"
+    "{\n"
+    "  KS_LOCAL_BIND (float, a);\n"
+    "  KS_LOCAL_BIND (uint, b);\n"
+    "  a[get_local_id (0)] = 1.0f;\n"
+    "  b[get_local_id (0)] = 1u;\n"
+    "  float s = ks_group_sum_float (a);\n"
+    "  uint c = ks_group_sum_uint (b);\n"
+    "  if (get_local_id (0) == 0) out[get_group_id (0)] = s + c + ks_global_linear_id ();\n"
+    "}\n";
+
+  g_assert_no_error (error);
+  header = g_build_filename (dir, "ks-common.h", NULL);
+  own = g_build_filename (dir, "own.cl", NULL);
+  g_assert_true (g_file_set_contents (header, g_bytes_get_data (common, NULL), g_bytes_get_size (common), NULL));
+  g_assert_true (g_file_set_contents (own, own_text, -1, NULL));
+  /* The kernel folder replaces the built-in one: the prelude too. */
+  prelude_path = g_build_filename (dir, "cuda-prelude.h", NULL);
+  g_assert_true (g_file_set_contents (prelude_path, g_bytes_get_data (prelude, NULL),
+                                      g_bytes_get_size (prelude), NULL));
+  tree = g_test_build_filename (G_TEST_DIST, "kernels", "test-runtime.cl", NULL);
+  if (g_file_get_contents (tree, &text, NULL, NULL))
+    {
+      test_cl = g_build_filename (dir, "test-runtime.cl", NULL);
+      g_assert_true (g_file_set_contents (test_cl, text, -1, NULL));
+    }
+  ks_kernel_source_set_dir (dir);
+  compile_ok ("own.cl", NULL);
+  if (test_cl)
+    compile_ok ("test-runtime.cl", NULL);
+  ks_kernel_source_set_dir (NULL);
+  g_remove (header);
+  g_remove (prelude_path);
+  g_remove (own);
+  if (test_cl)
+    g_remove (test_cl);
+  g_rmdir (dir);
 }
 
 static void
@@ -625,6 +679,7 @@ main (int    argc,
 
   g_test_add_func ("/cuda/note", test_note);
   g_test_add_func ("/cuda/nvrtc-kernels", test_nvrtc_kernels);
+  g_test_add_func ("/cuda/nvrtc-shared-header", test_nvrtc_shared_header);
   g_test_add_func ("/cuda/nvrtc-build-log", test_nvrtc_build_log);
   g_test_add_func ("/cuda/nvrtc-missing", test_nvrtc_missing);
   g_test_add_func ("/cuda/device-properties", test_device_properties);

@@ -550,6 +550,14 @@ test_include_line_numbers (void)
   g_autoptr(GError) error = NULL;
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  {
+    g_autofree char *from = g_build_filename (kernel_dir, "cuda-prelude.h", NULL);
+    g_autofree char *to = g_build_filename (dir, "cuda-prelude.h", NULL);
+    g_autofree char *prelude = NULL;
+
+    g_assert_true (g_file_get_contents (from, &prelude, NULL, NULL));
+    g_assert_true (g_file_set_contents (to, prelude, -1, NULL));
+  }
   g_assert_true (g_file_set_contents (header, "/* 1 */\n/* 2 */\nint this_line_is_three = ;\n", -1, NULL));
   g_assert_true (g_file_set_contents (main_cl, "/* 1 */\n#include \"broken.h\"\n__kernel void k (void) { }\n",
                                       -1, NULL));
@@ -559,7 +567,7 @@ test_include_line_numbers (void)
   g_assert_nonnull (strstr (text, "#line 1 \"broken.h\""));
   g_assert_nonnull (strstr (text, "#line 3 \"main.cl\""));
 
-  /* Compiled: the message says broken.h, line 3, on the first device. */
+  /* Compiled: the message says broken.h, line 3, on every device. */
   for (guint i = 0; i < ks_device_list_get_n_devices (devices); i++)
     {
       KsDevice *d = ks_device_list_get_device (devices, i);
@@ -575,29 +583,38 @@ test_include_line_numbers (void)
       g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED);
       g_test_message ("%s", error->message);
       g_assert_true (strstr (error->message, "broken.h:3") || strstr (error->message, "broken.h(3)"));
-      break;
+      g_clear_error (&error);
     }
   ks_kernel_source_set_dir (kernel_dir);
 }
 
-/* The test kernels and kernels/ks-common.h side by side in a folder of
+/* The test kernels and the built-in kernels/ks-common.h and
+ * cuda-prelude.h (which NVRTC pre-includes) side by side in a folder of
  * their own, which becomes the kernel folder. */
+static void
+copy_builtin (const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = ks_kernel_source_load (name, &error);
+  g_autofree char *path = g_build_filename (kernel_dir, name, NULL);
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
+}
+
 static void
 prepare_kernels (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) common = ks_kernel_source_load ("ks-common.h", &error);
   g_autoptr(GBytes) test = NULL;
   g_autofree char *path = NULL;
 
-  g_assert_no_error (error);
   test = g_resources_lookup_data ("/org/kernelscope/Kernelscope/tests/test-runtime.cl", 0, &error);
   g_assert_no_error (error);
   kernel_dir = g_dir_make_tmp ("ks-test-runtime-XXXXXX", &error);
   g_assert_no_error (error);
-  path = g_build_filename (kernel_dir, "ks-common.h", NULL);
-  g_assert_true (g_file_set_contents (path, g_bytes_get_data (common, NULL), g_bytes_get_size (common), NULL));
-  g_free (path);
+  copy_builtin ("ks-common.h");
+  copy_builtin ("cuda-prelude.h");
   path = g_build_filename (kernel_dir, "test-runtime.cl", NULL);
   g_assert_true (g_file_set_contents (path, g_bytes_get_data (test, NULL), g_bytes_get_size (test), NULL));
   ks_kernel_source_set_dir (kernel_dir);
@@ -606,7 +623,7 @@ prepare_kernels (void)
 static void
 remove_kernels (void)
 {
-  const char *files[] = { "ks-common.h", "test-runtime.cl", "broken/broken.h", "broken/main.cl", "broken" };
+  const char *files[] = { "ks-common.h", "cuda-prelude.h", "test-runtime.cl", "broken/cuda-prelude.h", "broken/broken.h", "broken/main.cl", "broken" };
 
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     {
