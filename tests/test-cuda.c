@@ -139,7 +139,7 @@ test_nvrtc_shared_header (void)
   ks_kernel_source_set_dir (dir);
   compile_ok ("own.cl", NULL);
   if (test_cl)
-    compile_ok ("test-runtime.cl", NULL);
+    compile_ok ("test-runtime.cl", "-DKS_GLOBAL_OFFSET");
   ks_kernel_source_set_dir (NULL);
   g_remove (header);
   g_remove (prelude_path);

@@ -44,7 +44,8 @@ fixture_set_up (Fixture       *f,
   g_assert_no_error (error);
   f->rt = ks_runtime_new (f->device, &error);
   g_assert_no_error (error);
-  f->program = ks_runtime_build_program (f->rt, "test-runtime.cl", "-DKS_TEST=1", &error);
+  /* Offsets on CUDA are opt-in (KsLaunchConfig); on OpenCL the option is inert. */
+  f->program = ks_runtime_build_program (f->rt, "test-runtime.cl", "-DKS_GLOBAL_OFFSET", &error);
   g_assert_no_error (error);
 }
 
@@ -354,6 +355,45 @@ test_3d_offset (Fixture       *f,
   launch_3d (f, TRUE);
 }
 
+/* Offsets are opt-in on CUDA: a program built without -DKS_GLOBAL_OFFSET
+ * refuses one there, saying so, and still launches without one; OpenCL
+ * has offsets of its own. */
+static void
+test_offset_opt_in (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsProgram) plain = ks_runtime_build_program (f->rt, "test-runtime.cl", NULL, &error);
+  g_autoptr(KsKernel) k = NULL;
+  g_autoptr(KsBuffer) b = alloc (f, 8 * sizeof (guint), KS_BUFFER_READ_WRITE);
+  const guint n = 8, zero = 0;
+  KsLaunchConfig at = { .dims = 1, .global = { 4 }, .offset = { 4 } };
+  KsLaunchConfig whole = { .dims = 1, .global = { 8 } };
+  gboolean ok;
+
+  g_assert_no_error (error);
+  k = ks_program_create_kernel (plain, "rt_touch", &error);
+  g_assert_no_error (error);
+  OK (ks_queue_fill (ks_runtime_get_queue (f->rt), b, &zero, sizeof zero, 0, n * sizeof (guint), E));
+  OK (ks_kernel_set_arg_buffer (k, 0, b, E));
+  OK (ks_kernel_set_arg (k, 1, sizeof n, &n, E));
+  ok = ks_queue_launch (ks_runtime_get_queue (f->rt), k, &at, &error);
+  if (ks_device_get_backend (f->device) == KS_BACKEND_CUDA)
+    {
+      g_assert_false (ok);
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+      g_assert_nonnull (strstr (error->message, "KS_GLOBAL_OFFSET"));
+      g_clear_error (&error);
+    }
+  else
+    {
+      g_assert_no_error (error);
+      g_assert_true (ok);
+    }
+  OK (ks_queue_launch (ks_runtime_get_queue (f->rt), k, &whole, E));
+  OK (ks_runtime_finish (f->rt, E));
+}
+
 /* The SPLIT policy on a kernel that takes its index from get_global_id():
  * the remainder runs at a global offset, and every item runs once. */
 static void
@@ -655,6 +695,7 @@ main (int    argc,
     { "two-queues", test_two_queues },
     { "3d-offset", test_3d_offset },
     { "split-policy", test_split_policy },
+    { "offset-opt-in", test_offset_opt_in },
     { "timers", test_timers },
     { "queries", test_queries },
     { "lifetimes", test_lifetimes },

@@ -141,8 +141,8 @@ cuda_build_program (KsRuntime  *rt,
                                            NULL, NULL, 0),
                       "Loading the compiled kernels", error))
     return FALSE;
-  /* The prelude defines it; a program compiled without the prelude (none
-   * here) would simply not take offsets. */
+  /* The prelude defines it in a program built with -DKS_GLOBAL_OFFSET;
+   * other programs take no offsets (get_global_id stays free of a load). */
   if (cudaLibraryGetGlobal (&symbol, &symbol_size, p->library, "ks_global_offset") == cudaSuccess &&
       symbol_size == 3 * sizeof (size_t))
     p->offset_symbol = symbol;
@@ -672,7 +672,8 @@ set_offset (KsRuntime            *rt,
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
                    p->offset_symbol == NULL
-                     ? _("%s: this program has no global offset (it was not compiled through cuda-prelude.h)")
+                     ? _("%s: on CUDA a global offset needs the program built with -DKS_GLOBAL_OFFSET "
+                         "(CUDA has none of its own; the prelude then reads one from constant memory)")
                      : _("%s: a new global offset cannot be set while a CUDA graph is being recorded"),
                    kernel->name);
       return FALSE;

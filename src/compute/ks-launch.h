@@ -39,7 +39,8 @@ gboolean ks_launch_plan       (KsLocalPolicy  policy,
                                GError       **error);
 
 /* Runs the plan of policy over global on queue, the second part at a
- * global offset of its first index (get_global_id() counts on). */
+ * global offset of its first index (get_global_id() counts on; on CUDA the
+ * program must be built with -DKS_GLOBAL_OFFSET, see KsLaunchConfig). */
 gboolean ks_queue_launch_policy (KsQueue      *queue,
                                  KsKernel     *kernel,
                                  KsLocalPolicy policy,

@@ -145,8 +145,8 @@ locate_cb (const GMatchInfo *match,
 }
 
 /* Compilers that honour #line name the real files already.  PoCL compiles
- * a copy in its cache (".../pocl-cache/tempfile_Ab12Cd.cl:5:3:") and
- * Oclgrind calls it "input.cl": their line numbers count the expanded
+ * a copy in its cache (".../pocl-cache/tempfile_Ab12Cd.cl:5:3:"),
+ * Oclgrind calls it "input.cl" (others "<kernel>"): their line numbers count the expanded
  * text, which the #line marks map back to the file and line the user
  * edits. */
 static void
@@ -154,7 +154,7 @@ name_the_source (GError     *error,
                  const char *source_name,
                  const char *expanded)
 {
-  g_autoptr(GRegex) other = g_regex_new ("([^\\s:'\"(]*(?:tempfile_[A-Za-z0-9_]+|input)\\.cl):([0-9]+)",
+  g_autoptr(GRegex) other = g_regex_new ("(<kernel>|<source>|[^\\s:'\"(]*(?:tempfile_[A-Za-z0-9_]+|input)\\.cl):([0-9]+)",
                                          0, 0, NULL);
   Locating l = { source_name, expanded };
   char *named = other ? g_regex_replace_eval (other, error->message, -1, 0, 0, locate_cb, &l, NULL)

@@ -271,7 +271,11 @@ gboolean    ks_runtime_read                  (KsRuntime  *rt,
 
 /* dims 1 to 3; local all 0: the driver chooses (CUDA: the occupancy API's
  * block along dimension 0); offset: OpenCL's global work offset, which
- * get_global_id() includes on CUDA too (kernels/cuda-prelude.h). */
+ * get_global_id() includes.  CUDA has no such thing: there a program that
+ * takes offsets is built with the option -DKS_GLOBAL_OFFSET (harmless on
+ * OpenCL), which makes the prelude read one from constant memory (a load
+ * in every get_global_id, so not by default); without it a nonzero offset
+ * on CUDA is KS_COMPUTE_ERROR_UNSUPPORTED, saying so. */
 typedef struct {
   guint dims;
   gsize global[3];
