@@ -489,6 +489,23 @@ test_timers (Fixture       *f,
 
   ks_runtime_reset_timers (f->rt);
   g_assert_false (ks_runtime_get_timer (f->rt, "upload", NULL, NULL));
+
+  /* Untimed: the transfer goes into no timer, and events hold no clock. */
+  ks_runtime_set_timing (f->rt, FALSE);
+  g_clear_pointer (&start, ks_event_unref);
+  g_clear_pointer (&end, ks_event_unref);
+  OK ((start = ks_queue_record (q, E)) != NULL);
+  OK (ks_queue_write (q, b, 0, chunk, host, KS_TRANSFER_BLOCKING, "upload", E));
+  OK ((end = ks_queue_record (q, E)) != NULL);
+  OK (ks_runtime_collect_timings (f->rt, E));
+  g_assert_false (ks_runtime_get_timer (f->rt, "upload", NULL, NULL));
+  {
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (ks_event_elapsed_ns (start, end, &span, &error));
+    g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+  }
+  ks_runtime_set_timing (f->rt, TRUE);
 }
 
 /* --- what the backend says about kernels and devices ------------------------------ */

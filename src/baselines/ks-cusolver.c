@@ -301,7 +301,8 @@ ks_cusolver_dense_solve (KsDevice     *device,
       !ensure_buffers_locked (ordinal, fp64, n, error))
     goto out;
   /* The default stream: cuSOLVER's own synchronisation is then the solve's. */
-  cusolver_api.set_stream (cusolver_handle, NULL);
+  if (!check_solver (cusolver_api.set_stream (cusolver_handle, NULL), "cusolverDnSetStream", error))
+    goto out;
 
   /* Upload + getrf + getrs + download, as the kernel rows' wall time. */
   t0 = g_get_monotonic_time ();

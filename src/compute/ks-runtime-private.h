@@ -119,6 +119,7 @@ struct _KsEvent {
   gatomicrefcount  ref;
   KsRuntime       *rt;          /* owned */
   gpointer         marker;
+  gboolean         timed;       /* recorded while the runtime timed: a clock to read */
 };
 
 struct _KsProgram {

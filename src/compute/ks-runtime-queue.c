@@ -125,6 +125,7 @@ ks_queue_record (KsQueue  *queue,
   g_atomic_ref_count_init (&event->ref);
   event->rt = ks_runtime_ref (queue->rt);
   event->marker = marker;
+  event->timed = !queue->rt->untimed;
   return event;
 }
 
@@ -173,6 +174,13 @@ ks_event_elapsed_ns (KsEvent  *from,
   g_return_val_if_fail (from != NULL && to != NULL && out_ns != NULL, FALSE);
   g_return_val_if_fail (from->rt == to->rt, FALSE);
   *out_ns = 0;
+  if (!from->timed || !to->timed)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   _("These events were recorded with timing off (ks_runtime_set_timing): "
+                     "they order work but hold no device time"));
+      return FALSE;
+    }
   return from->rt->vtable->marker_elapsed_ns (from->rt, from->marker, to->marker, out_ns, error);
 }
 
