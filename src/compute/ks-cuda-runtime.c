@@ -13,22 +13,62 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+KsCudaRuntime *
+ks_cuda_rt (KsRuntime *rt)
+{
+  return rt->backend_data;
+}
+
+cudaStream_t
+ks_cuda_stream (KsQueue *queue)
+{
+  return queue->handle;
+}
+
+/* The runtime API's current device is per thread, and the sweep engine runs
+ * in a worker thread: say which device before each call that needs it. */
+gboolean
+ks_cuda_use_device (KsRuntime *rt,
+                    GError   **error)
+{
+  return ks_cuda_check (cudaSetDevice (ks_cuda_rt (rt)->ordinal), "Selecting the CUDA device", error);
+}
+
+KsCudaTimer *
+ks_cuda_timer_take (KsCudaRuntime *c,
+                    GError       **error)
+{
+  KsCudaTimer *t;
+
+  if (c->timer_pool->len > 0)
+    return g_ptr_array_steal_index_fast (c->timer_pool, c->timer_pool->len - 1);
+
+  t = g_new0 (KsCudaTimer, 1);
+  t->owner = c;
+  if (!ks_cuda_check (cudaEventCreate (&t->start), "Creating a timing event", error))
+    {
+      g_free (t);
+      return NULL;
+    }
+  if (!ks_cuda_check (cudaEventCreate (&t->end), "Creating a timing event", error))
+    {
+      cudaEventDestroy (t->start);
+      g_free (t);
+      return NULL;
+    }
+  return t;
+}
+
+void
+ks_cuda_timer_give_back (KsCudaTimer *t)
+{
+  if (t)
+    g_ptr_array_add (t->owner->timer_pool, t);
+}
+
 /* Each local-memory argument starts at a multiple of this in the launch's
  * dynamic shared memory: enough for any vector type. */
 #define LOCAL_ALIGN 16
-
-typedef struct {
-  int           ordinal;
-  GPtrArray    *timer_pool;  /* of KsCudaTimer: events are reused, creating them costs */
-  guint         launches;
-  guint         fail_after;  /* test hook, as in the OpenCL backend */
-} KsCudaRuntime;
-
-typedef struct {
-  cudaEvent_t    start;
-  cudaEvent_t    end;
-  KsCudaRuntime *owner;
-} KsCudaTimer;
 
 typedef struct {
   cudaLibrary_t library;
@@ -48,35 +88,6 @@ typedef struct {
   GArray      *args;   /* of KsCudaArg, by index */
 } KsCudaKernel;
 
-/* A map of a buffer that is not pinned: a host copy. */
-typedef struct {
-  void      *host;
-  gsize      offset;
-  gsize      size;
-  KsMapFlags flags;
-} KsCudaMap;
-
-static KsCudaRuntime *
-cu (KsRuntime *rt)
-{
-  return rt->backend_data;
-}
-
-static cudaStream_t
-stream_of (KsQueue *queue)
-{
-  return queue->handle;
-}
-
-/* The runtime API's current device is per thread, and the sweep engine runs
- * in a worker thread: say which device before each call that needs it. */
-static gboolean
-use_device (KsRuntime *rt,
-            GError   **error)
-{
-  return ks_cuda_check (cudaSetDevice (cu (rt)->ordinal), "Selecting the CUDA device", error);
-}
-
 static void
 timer_free (gpointer data)
 {
@@ -90,7 +101,7 @@ timer_free (gpointer data)
 static void
 cuda_runtime_free (KsRuntime *rt)
 {
-  KsCudaRuntime *c = cu (rt);
+  KsCudaRuntime *c = ks_cuda_rt (rt);
 
   g_ptr_array_unref (c->timer_pool);
   g_free (c);
@@ -103,7 +114,7 @@ cuda_queue_new (KsRuntime *rt,
 {
   cudaStream_t stream = NULL;
 
-  if (!use_device (rt, error) ||
+  if (!ks_cuda_use_device (rt, error) ||
       !ks_cuda_check (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking), "Opening a CUDA stream", error))
     return FALSE;
   queue->handle = stream;
@@ -113,7 +124,7 @@ cuda_queue_new (KsRuntime *rt,
 static void
 cuda_queue_free (KsQueue *queue)
 {
-  cudaSetDevice (cu (queue->rt)->ordinal);
+  cudaSetDevice (ks_cuda_rt (queue->rt)->ordinal);
   cudaStreamSynchronize (queue->handle);
   cudaStreamDestroy (queue->handle);
 }
@@ -133,7 +144,7 @@ cuda_build_program (KsRuntime  *rt,
   void *symbol = NULL;
   size_t symbol_size = 0;
 
-  if (!use_device (rt, error) ||
+  if (!ks_cuda_use_device (rt, error) ||
       !(cubin = ks_cuda_compile (source_name, source, length, options, info->cc_major, info->cc_minor,
                                  &program->build_log, error)))
     return FALSE;
@@ -210,7 +221,7 @@ cuda_create_kernel (KsProgram  *program,
 
   /* The attributes and the occupancy are per device, and the current
    * device is per thread: a sweep's worker thread may not be on ours. */
-  if (!use_device (program->rt, error))
+  if (!ks_cuda_use_device (program->rt, error))
     return FALSE;
   status = cudaLibraryGetKernel (&fn, p->library, kernel->name);
   if (status != cudaSuccess)
@@ -302,264 +313,6 @@ cuda_set_arg_buffer (KsKernel  *kernel,
 {
   void *ptr = buffer->handle;
   return cuda_set_arg (kernel, index, sizeof ptr, &ptr, error);
-}
-
-static gboolean
-cuda_alloc (KsRuntime *rt,
-            KsBuffer  *buffer,
-            GError   **error)
-{
-  void *ptr = NULL, *host = NULL;
-  cudaError_t status;
-
-  if (!use_device (rt, error))
-    return FALSE;
-  if (buffer->flags & KS_BUFFER_HOST_PINNED)
-    {
-      /* Mapped: kernels reach it over the bus, and map() needs no copy. */
-      status = cudaHostAlloc (&host, buffer->size, cudaHostAllocMapped | cudaHostAllocPortable);
-      if (status == cudaSuccess)
-        {
-          status = cudaHostGetDevicePointer (&ptr, host, 0);
-          if (status != cudaSuccess)
-            cudaFreeHost (host);
-        }
-    }
-  else
-    status = cudaMalloc (&ptr, buffer->size);
-  if (status != cudaSuccess)
-    {
-      (void) cudaGetLastError ();
-      g_set_error (error, KS_COMPUTE_ERROR,
-                   status == cudaErrorMemoryAllocation ? KS_COMPUTE_ERROR_OUT_OF_MEMORY : KS_COMPUTE_ERROR_FAILED,
-                   _("Cannot allocate %.1f MiB on %s: %s"), buffer->size / 1048576.0,
-                   ks_device_get_name (rt->device), cudaGetErrorName (status));
-      return FALSE;
-    }
-  buffer->handle = ptr;
-  buffer->host = host;
-  return TRUE;
-}
-
-static gboolean
-cuda_view (KsBuffer  *view,
-           GError   **error)
-{
-  view->handle = (char *) view->parent->handle + view->offset;
-  view->host = view->parent->host ? (char *) view->parent->host + view->offset : NULL;
-  return TRUE;
-}
-
-static void
-cuda_buffer_free (KsBuffer *buffer)
-{
-  if (buffer->parent != NULL)
-    return;   /* a view owns no memory */
-  cudaSetDevice (cu (buffer->rt)->ordinal);
-  if (buffer->host)
-    cudaFreeHost (buffer->host);
-  else
-    cudaFree (buffer->handle);
-}
-
-static KsCudaTimer *
-timer_take (KsCudaRuntime *c,
-            GError       **error)
-{
-  KsCudaTimer *t;
-
-  if (c->timer_pool->len > 0)
-    return g_ptr_array_steal_index_fast (c->timer_pool, c->timer_pool->len - 1);
-
-  t = g_new0 (KsCudaTimer, 1);
-  t->owner = c;
-  if (!ks_cuda_check (cudaEventCreate (&t->start), "Creating a timing event", error))
-    {
-      g_free (t);
-      return NULL;
-    }
-  if (!ks_cuda_check (cudaEventCreate (&t->end), "Creating a timing event", error))
-    {
-      cudaEventDestroy (t->start);
-      g_free (t);
-      return NULL;
-    }
-  return t;
-}
-
-static void
-timer_give_back (KsCudaTimer *t)
-{
-  if (t)
-    g_ptr_array_add (t->owner->timer_pool, t);
-}
-
-/* One asynchronous copy on the queue, between a timer pair when out_event
- * asks for one, waited for when blocking. */
-static gboolean
-copy_on (KsQueue     *queue,
-         void        *dst,
-         const void  *src,
-         gsize        size,
-         gboolean     blocking,
-         gpointer    *out_event,
-         const char  *what,
-         GError     **error)
-{
-  KsCudaTimer *t = NULL;
-  cudaStream_t s = stream_of (queue);
-
-  if (!use_device (queue->rt, error))
-    return FALSE;
-  if (out_event && !(t = timer_take (cu (queue->rt), error)))
-    return FALSE;
-  if ((t && !ks_cuda_check (cudaEventRecord (t->start, s), what, error)) ||
-      !ks_cuda_check (cudaMemcpyAsync (dst, src, size, cudaMemcpyDefault, s), what, error) ||
-      (t && !ks_cuda_check (cudaEventRecord (t->end, s), what, error)) ||
-      (blocking && !ks_cuda_check (cudaStreamSynchronize (s), what, error)))
-    {
-      timer_give_back (t);
-      return FALSE;
-    }
-  if (out_event)
-    *out_event = t;
-  return TRUE;
-}
-
-static gboolean
-cuda_write (KsQueue    *queue,
-            KsBuffer   *buffer,
-            gsize       offset,
-            gsize       size,
-            const void *src,
-            gboolean    blocking,
-            gpointer   *out_event,
-            GError    **error)
-{
-  return copy_on (queue, (char *) buffer->handle + offset, src, size, blocking, out_event,
-                  "Copying data to the device", error);
-}
-
-static gboolean
-cuda_read (KsQueue   *queue,
-           KsBuffer  *buffer,
-           gsize      offset,
-           gsize      size,
-           void      *dst,
-           gboolean   blocking,
-           gpointer  *out_event,
-           GError   **error)
-{
-  return copy_on (queue, dst, (const char *) buffer->handle + offset, size, blocking, out_event,
-                  "Copying results from the device", error);
-}
-
-static gboolean
-cuda_copy (KsQueue   *queue,
-           KsBuffer  *src,
-           gsize      src_offset,
-           KsBuffer  *dst,
-           gsize      dst_offset,
-           gsize      size,
-           gpointer  *out_event,
-           GError   **error)
-{
-  return copy_on (queue, (char *) dst->handle + dst_offset, (const char *) src->handle + src_offset, size,
-                  FALSE, out_event, "Copying between buffers", error);
-}
-
-static gboolean
-cuda_fill (KsQueue    *queue,
-           KsBuffer   *buffer,
-           const void *pattern,
-           gsize       pattern_size,
-           gsize       offset,
-           gsize       size,
-           GError    **error)
-{
-  const guint8 *p = pattern;
-  g_autofree guint8 *staged = NULL;
-  gboolean one_byte = TRUE;
-
-  for (gsize i = 1; i < pattern_size; i++)
-    one_byte &= p[i] == p[0];
-  if (!use_device (queue->rt, error))
-    return FALSE;
-  if (one_byte)
-    return ks_cuda_check (cudaMemsetAsync ((char *) buffer->handle + offset, p[0], size, stream_of (queue)),
-                          "Filling a buffer", error);
-  /* The runtime API sets bytes only (cuMemsetD32 is the driver API's):
-   * a wider pattern goes over from the host, waited for before the copy
-   * is freed. */
-  staged = g_malloc (size);
-  for (gsize i = 0; i < size; i += pattern_size)
-    memcpy (staged + i, pattern, pattern_size);
-  return copy_on (queue, (char *) buffer->handle + offset, staged, size, TRUE, NULL, "Filling a buffer", error);
-}
-
-static void *
-cuda_map (KsQueue    *queue,
-          KsBuffer   *buffer,
-          gsize       offset,
-          gsize       size,
-          KsMapFlags  flags,
-          GError    **error)
-{
-  KsCudaMap *m;
-
-  if (!use_device (queue->rt, error) ||
-      !ks_cuda_check (cudaStreamSynchronize (stream_of (queue)), "Mapping a buffer", error))
-    return NULL;
-  m = g_new0 (KsCudaMap, 1);
-  m->offset = offset;
-  m->size = size;
-  m->flags = flags;
-  if (buffer->host)
-    m->host = (char *) buffer->host + offset;   /* pinned: the memory itself */
-  else
-    {
-      m->host = g_malloc (size);
-      if ((flags & KS_MAP_READ) &&
-          !copy_on (queue, m->host, (const char *) buffer->handle + offset, size, TRUE, NULL,
-                    "Mapping a buffer", error))
-        {
-          g_free (m->host);
-          g_free (m);
-          return NULL;
-        }
-    }
-  buffer->maps = g_slist_prepend (buffer->maps, m);
-  return m->host;
-}
-
-static gboolean
-cuda_unmap (KsQueue   *queue,
-            KsBuffer  *buffer,
-            void      *mapped,
-            GError   **error)
-{
-  KsCudaMap *m = NULL;
-  gboolean ok = TRUE;
-
-  for (GSList *l = buffer->maps; l != NULL && m == NULL; l = l->next)
-    if (((KsCudaMap *) l->data)->host == mapped)
-      m = l->data;
-  if (m == NULL)
-    {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
-                   "Unmapping %p, which is no mapping of this buffer", mapped);
-      return FALSE;
-    }
-  buffer->maps = g_slist_remove (buffer->maps, m);
-  if (buffer->host == NULL)
-    {
-      if (m->flags & KS_MAP_WRITE)
-        ok = copy_on (queue, (char *) buffer->handle + m->offset, m->host, m->size, TRUE, NULL,
-                      "Unmapping a buffer", error);
-      g_free (m->host);
-    }
-  g_free (m);
-  return ok;
 }
 
 /* CUDA's grid is counted in blocks, OpenCL's range in items: round up, and
@@ -679,7 +432,7 @@ set_offset (KsRuntime            *rt,
       return FALSE;
     }
   for (guint i = 0; i < rt->queues->len; i++)
-    if (!ks_cuda_check (cudaStreamSynchronize (stream_of (g_ptr_array_index (rt->queues, i))),
+    if (!ks_cuda_check (cudaStreamSynchronize (ks_cuda_stream (g_ptr_array_index (rt->queues, i))),
                         "Waiting for the device", error))
       return FALSE;
   if (!ks_cuda_check (cudaMemcpy (p->offset_symbol, want, sizeof want, cudaMemcpyHostToDevice),
@@ -697,9 +450,9 @@ cuda_launch (KsQueue              *queue,
              GError              **error)
 {
   KsRuntime *rt = queue->rt;
-  KsCudaRuntime *c = cu (rt);
+  KsCudaRuntime *c = ks_cuda_rt (rt);
   KsCudaKernel *k = kernel->handle;
-  cudaStream_t s = stream_of (queue);
+  cudaStream_t s = ks_cuda_stream (queue);
   KsCudaTimer *t = NULL;
   /* In a capture with graph kernel timing the pair becomes two event
    * record nodes of the graph (external, so a replay records them). */
@@ -714,15 +467,15 @@ cuda_launch (KsQueue              *queue,
 
   if (!launch_shape (kernel, config, &grid, &block, error) ||
       !launch_args (rt, kernel, ptrs, offsets, &shared, error) ||
-      !use_device (rt, error) ||
+      !ks_cuda_use_device (rt, error) ||
       !set_offset (rt, kernel, config, error))
     return FALSE;
 
-  if (timed && !(t = timer_take (c, error)))
+  if (timed && !(t = ks_cuda_timer_take (c, error)))
     return FALSE;
   if (t && !ks_cuda_check (cudaEventRecordWithFlags (t->start, s, flags), "Recording a timing event", error))
     {
-      timer_give_back (t);
+      ks_cuda_timer_give_back (t);
       return FALSE;
     }
 
@@ -735,12 +488,12 @@ cuda_launch (KsQueue              *queue,
       g_autofree char *what = g_strdup_printf ("Launching %s with %u x %u x %u blocks of %u x %u x %u",
                                                kernel->name, grid.x, grid.y, grid.z,
                                                block.x, block.y, block.z);
-      timer_give_back (t);
+      ks_cuda_timer_give_back (t);
       return ks_cuda_check (status, what, error);
     }
   if (t && !ks_cuda_check (cudaEventRecordWithFlags (t->end, s, flags), "Recording a timing event", error))
     {
-      timer_give_back (t);
+      ks_cuda_timer_give_back (t);
       return FALSE;
     }
   *out_event = t;
@@ -751,8 +504,8 @@ static gboolean
 cuda_finish (KsQueue *queue,
              GError **error)
 {
-  return use_device (queue->rt, error) &&
-         ks_cuda_check (cudaStreamSynchronize (stream_of (queue)), "Waiting for the device", error);
+  return ks_cuda_use_device (queue->rt, error) &&
+         ks_cuda_check (cudaStreamSynchronize (ks_cuda_stream (queue)), "Waiting for the device", error);
 }
 
 /* Markers are timed events unless the runtime is untimed: an untimed
@@ -763,12 +516,12 @@ cuda_marker (KsQueue *queue,
 {
   cudaEvent_t event = NULL;
 
-  if (!use_device (queue->rt, error) ||
+  if (!ks_cuda_use_device (queue->rt, error) ||
       !ks_cuda_check (cudaEventCreateWithFlags (&event, queue->rt->untimed ? cudaEventDisableTiming
                                                                            : cudaEventDefault),
                       "Marking the stream", error))
     return NULL;
-  if (!ks_cuda_check (cudaEventRecord (event, stream_of (queue)), "Marking the stream", error))
+  if (!ks_cuda_check (cudaEventRecord (event, ks_cuda_stream (queue)), "Marking the stream", error))
     {
       cudaEventDestroy (event);
       return NULL;
@@ -789,8 +542,8 @@ cuda_queue_wait (KsQueue  *queue,
                  gpointer  marker,
                  GError  **error)
 {
-  return use_device (queue->rt, error) &&
-         ks_cuda_check (cudaStreamWaitEvent (stream_of (queue), marker, 0),
+  return ks_cuda_use_device (queue->rt, error) &&
+         ks_cuda_check (cudaStreamWaitEvent (ks_cuda_stream (queue), marker, 0),
                         "Ordering a stream after another", error);
 }
 
@@ -828,7 +581,7 @@ cuda_event_elapsed_ns (KsRuntime *rt,
 static void
 cuda_event_free (gpointer event)
 {
-  timer_give_back (event);
+  ks_cuda_timer_give_back (event);
 }
 
 static gboolean
@@ -836,8 +589,8 @@ cuda_capture_begin (KsRuntime *rt,
                     GError   **error)
 {
   /* Thread-local: another thread's unrelated CUDA call must not break the capture. */
-  return use_device (rt, error) &&
-         ks_cuda_check (cudaStreamBeginCapture (stream_of (rt->queue), cudaStreamCaptureModeThreadLocal),
+  return ks_cuda_use_device (rt, error) &&
+         ks_cuda_check (cudaStreamBeginCapture (ks_cuda_stream (rt->queue), cudaStreamCaptureModeThreadLocal),
                         "Starting to record a CUDA graph", error);
 }
 
@@ -845,7 +598,7 @@ static gpointer
 cuda_capture_end (KsRuntime *rt,
                   GError   **error)
 {
-  cudaStream_t s = stream_of (rt->queue);
+  cudaStream_t s = ks_cuda_stream (rt->queue);
   cudaGraph_t graph = NULL;
   cudaGraphExec_t exec = NULL;
   gboolean ok;
@@ -873,8 +626,8 @@ cuda_capture_abort (KsRuntime *rt)
 {
   cudaGraph_t graph = NULL;
 
-  cudaSetDevice (cu (rt)->ordinal);
-  if (cudaStreamEndCapture (stream_of (rt->queue), &graph) != cudaSuccess)
+  cudaSetDevice (ks_cuda_rt (rt)->ordinal);
+  if (cudaStreamEndCapture (ks_cuda_stream (rt->queue), &graph) != cudaSuccess)
     (void) cudaGetLastError ();
   if (graph)
     cudaGraphDestroy (graph);
@@ -886,18 +639,18 @@ cuda_graph_launch (KsRuntime *rt,
                    gpointer  *out_event,
                    GError   **error)
 {
-  cudaStream_t s = stream_of (rt->queue);
+  cudaStream_t s = ks_cuda_stream (rt->queue);
   KsCudaTimer *t = NULL;
 
-  if (!use_device (rt, error))
+  if (!ks_cuda_use_device (rt, error))
     return FALSE;
-  if (out_event && !(t = timer_take (cu (rt), error)))
+  if (out_event && !(t = ks_cuda_timer_take (ks_cuda_rt (rt), error)))
     return FALSE;
   if ((t && !ks_cuda_check (cudaEventRecord (t->start, s), "Recording a timing event", error)) ||
       !ks_cuda_check (cudaGraphLaunch (graph, s), "Replaying the CUDA graph", error) ||
       (t && !ks_cuda_check (cudaEventRecord (t->end, s), "Recording a timing event", error)))
     {
-      timer_give_back (t);
+      ks_cuda_timer_give_back (t);
       return FALSE;
     }
   if (t)
@@ -922,15 +675,15 @@ static const KsRuntimeVTable cuda_vtable = {
   .set_arg = cuda_set_arg,
   .set_arg_local = cuda_set_arg_local,
   .set_arg_buffer = cuda_set_arg_buffer,
-  .alloc = cuda_alloc,
-  .view = cuda_view,
-  .buffer_free = cuda_buffer_free,
-  .write = cuda_write,
-  .read = cuda_read,
-  .copy = cuda_copy,
-  .fill = cuda_fill,
-  .map = cuda_map,
-  .unmap = cuda_unmap,
+  .alloc = ks_cuda_alloc,
+  .view = ks_cuda_view,
+  .buffer_free = ks_cuda_buffer_free,
+  .write = ks_cuda_write,
+  .read = ks_cuda_read,
+  .copy = ks_cuda_copy,
+  .fill = ks_cuda_fill,
+  .map = ks_cuda_map,
+  .unmap = ks_cuda_unmap,
   .launch = cuda_launch,
   .finish = cuda_finish,
   .event_elapsed_ns = cuda_event_elapsed_ns,
