@@ -639,6 +639,113 @@ test_include_line_numbers (void)
   ks_kernel_source_set_dir (kernel_dir);
 }
 
+/* The local-size policies as plans, without a device. */
+static void
+test_launch_plan (void)
+{
+  const gsize g1[1] = { 1000 }, g2[2] = { 1000, 7 }, exact[1] = { 256 }, small[1] = { 40 }, empty[2] = { 0, 3 };
+  g_autoptr(GError) error = NULL;
+  KsLaunchPlan plan;
+
+  g_assert_true (ks_launch_plan (KS_LOCAL_DRIVER, 0, 1, g1, &plan, &error));
+  g_assert_cmpuint (plan.n_parts, ==, 1);
+  g_assert_cmpuint (plan.parts[0].config.global[0], ==, 1000);
+  g_assert_cmpuint (plan.parts[0].config.local[0], ==, 0);
+
+  /* EXPLICIT pads dimension 0 up to a multiple, leaves the others. */
+  g_assert_true (ks_launch_plan (KS_LOCAL_EXPLICIT, 64, 2, g2, &plan, &error));
+  g_assert_cmpuint (plan.n_parts, ==, 1);
+  g_assert_cmpuint (plan.parts[0].config.dims, ==, 2);
+  g_assert_cmpuint (plan.parts[0].config.global[0], ==, 1024);
+  g_assert_cmpuint (plan.parts[0].config.global[1], ==, 7);
+  g_assert_cmpuint (plan.parts[0].config.local[0], ==, 64);
+  g_assert_cmpuint (plan.parts[0].config.local[1], ==, 1);
+
+  /* SPLIT: no remainder, only a remainder, both. */
+  g_assert_true (ks_launch_plan (KS_LOCAL_SPLIT, 64, 1, exact, &plan, &error));
+  g_assert_cmpuint (plan.n_parts, ==, 1);
+  g_assert_cmpuint (plan.parts[0].config.global[0], ==, 256);
+  g_assert_true (ks_launch_plan (KS_LOCAL_SPLIT, 64, 1, small, &plan, &error));
+  g_assert_cmpuint (plan.n_parts, ==, 1);
+  g_assert_cmpuint (plan.parts[0].first, ==, 0);
+  g_assert_cmpuint (plan.parts[0].config.local[0], ==, 40);
+  g_assert_true (ks_launch_plan (KS_LOCAL_SPLIT, 64, 2, g2, &plan, &error));
+  g_assert_cmpuint (plan.n_parts, ==, 2);
+  g_assert_cmpuint (plan.parts[1].first, ==, 960);
+  g_assert_cmpuint (plan.parts[1].config.global[0], ==, 40);
+  g_assert_cmpuint (plan.parts[1].config.global[1], ==, 7);
+  g_assert_cmpuint (plan.parts[1].config.local[1], ==, 1);
+
+  /* Nothing to run is no launch; a group of 0 is refused. */
+  g_assert_true (ks_launch_plan (KS_LOCAL_DRIVER, 0, 2, empty, &plan, &error));
+  g_assert_cmpuint (plan.n_parts, ==, 0);
+  g_assert_false (ks_launch_plan (KS_LOCAL_EXPLICIT, 0, 1, g1, &plan, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE);
+}
+
+/* Includes are expanded once each, between #line marks that map every
+ * line back; a missing one names the line that asked for it. */
+static void
+test_kernel_source (void)
+{
+  g_autofree char *dir = g_build_filename (kernel_dir, "inc", NULL);
+  const struct { const char *name, *text; } files[] = {
+    { "a.h", "#pragma once\nint a_value (void) { return 1; }\n" },
+    { "b.h", "#include \"a.h\"\nint b_value (void) { return 2; }\n" },
+    { "k.cl", "/* k 1 */\n#include \"a.h\"\n#include \"b.h\"\n/* k 4 */\n" },
+    { "bad.cl", "/* 1 */\n/* 2 */\n#include \"missing.h\"\n" },
+  };
+  g_autofree char *text = NULL, *file = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *p;
+  guint line = 0, count = 0, k4 = 0;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, files[i].name, NULL);
+      g_assert_true (g_file_set_contents (path, files[i].text, -1, NULL));
+    }
+  ks_kernel_source_set_dir (dir);
+  text = ks_kernel_source_load_expanded ("k.cl", &error);
+  g_assert_no_error (error);
+  for (p = text; (p = strstr (p, "int a_value")); p++)
+    count++;
+  g_assert_cmpuint (count, ==, 1);   /* b.h's include of a.h adds nothing */
+  g_assert_nonnull (strstr (text, "int b_value"));
+
+  /* Which line of the expanded text is "k 4", and where it really is. */
+  {
+    g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+    for (guint i = 0; lines[i]; i++)
+      if (strstr (lines[i], "/* k 4 */"))
+        k4 = i + 1;
+  }
+  g_assert_cmpuint (k4, >, 4);
+  g_assert_true (ks_kernel_source_locate (text, k4, &file, &line));
+  g_assert_cmpstr (file, ==, "k.cl");
+  g_assert_cmpuint (line, ==, 4);
+  g_clear_pointer (&file, g_free);
+  g_assert_true (ks_kernel_source_locate (text, k4 - 2, &file, &line));
+  g_assert_cmpstr (file, ==, "b.h");
+  g_assert_cmpuint (line, ==, 2);
+
+  g_clear_pointer (&text, g_free);
+  text = ks_kernel_source_load_expanded ("bad.cl", &error);
+  g_assert_null (text);
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_KERNEL_SOURCE);
+  g_assert_nonnull (strstr (error->message, "bad.cl, line 3"));
+  g_assert_nonnull (strstr (error->message, "missing.h"));
+
+  ks_kernel_source_set_dir (kernel_dir);
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, files[i].name, NULL);
+      g_remove (path);
+    }
+  g_rmdir (dir);
+}
+
 /* The test kernels and the built-in kernels/ks-common.h and
  * cuda-prelude.h (which NVRTC pre-includes) side by side in a folder of
  * their own, which becomes the kernel folder. */
@@ -719,6 +826,8 @@ main (int    argc,
   prepare_kernels ();
 
   g_test_add_func ("/runtime/host-unsupported", test_host_unsupported);
+  g_test_add_func ("/runtime/launch-plan", test_launch_plan);
+  g_test_add_func ("/runtime/kernel-source", test_kernel_source);
   for (guint i = 0; i < ks_device_list_get_n_devices (devices); i++)
     {
       KsDevice *d = ks_device_list_get_device (devices, i);
