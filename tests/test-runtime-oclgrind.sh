@@ -48,6 +48,17 @@ if [ "$RC" -ne 0 ]; then
   head -n 40 "$T/err" | sed 's/^/#   /'
   FAILED=1
 fi
+# Self-test: a planted out-of-bounds write must show in Oclgrind's log,
+# or every clean run above passed only because its reports went unseen.
+rm -f "$LOG"
+KS_TEST_PLANT_OOB=1 oclgrind --log "$LOG" --data-races --uninitialized --check-api "$BIN" \
+  -p /runtime/planted-oob >/dev/null 2>&1
+if grep -q -E 'Invalid (write|read)' "$LOG" 2>/dev/null; then
+  echo "ok - self-test: Oclgrind reports a planted out-of-bounds write"
+else
+  echo "not ok - self-test: Oclgrind reports a planted out-of-bounds write (no \"Invalid write\" in its log)"
+  FAILED=1
+fi
 PLANNED=$(grep -c -E '^(not )?ok ' "$T/out")
-echo "1..$((PLANNED + 2))"
+echo "1..$((PLANNED + 3))"
 [ "$FAILED" -eq 0 ]

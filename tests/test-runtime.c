@@ -574,6 +574,24 @@ test_lifetimes (Fixture       *f,
     g_assert_cmpuint (got[i], ==, i + 1);
 }
 
+/* Only for test-runtime-oclgrind's self-test (KS_TEST_PLANT_OOB set): a
+ * launch that writes past its buffer, which Oclgrind must report, so the
+ * clean runs cannot pass because its reports went unseen. */
+static void
+test_planted_oob (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(KsKernel) k = kernel (f, "rt_touch");
+  g_autoptr(KsBuffer) b = alloc (f, 8 * sizeof (guint), KS_BUFFER_READ_WRITE);
+  const guint n = 16;
+  KsLaunchConfig cfg = { .dims = 1, .global = { n } };
+
+  OK (ks_kernel_set_arg_buffer (k, 0, b, E));
+  OK (ks_kernel_set_arg (k, 1, sizeof n, &n, E));
+  OK (ks_queue_launch (ks_runtime_get_queue (f->rt), k, &cfg, E));
+  OK (ks_runtime_finish (f->rt, E));
+}
+
 /* --- the host backend says what it cannot do ------------------------------------------ */
 
 static void
@@ -841,6 +859,13 @@ main (int    argc,
           g_test_add (path, Fixture, g_strdup (ks_device_get_id (d)), fixture_set_up, tests[t].func,
                       fixture_tear_down);
         }
+    }
+  if (kernel_devices > 0 && g_getenv ("KS_TEST_PLANT_OOB") != NULL)
+    {
+      KsDevice *d = ks_device_list_find_backend (devices, KS_BACKEND_OPENCL);
+      if (d != NULL)
+        g_test_add ("/runtime/planted-oob", Fixture, g_strdup (ks_device_get_id (d)), fixture_set_up,
+                    test_planted_oob, fixture_tear_down);
     }
   if (kernel_devices > 0)
     g_test_add_func ("/runtime/include-line-numbers", test_include_line_numbers);
