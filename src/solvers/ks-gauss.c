@@ -40,7 +40,7 @@ struct _KsGaussSolver
   KsRuntime   *rt;
   KsProgram   *program;
   KsKernel    *kernels[KS_GAUSS_N_KERNELS];
-  guint        enqueued;   /* launches enqueue_solve() issued: a graph's count */
+  guint        enqueued;   /* launches enqueue_solve() issued: what counts an untimed stream */
   gboolean     untimed;    /* ks_gauss_solver_set_timing (FALSE) */
   gboolean     graph_kernel_timing;  /* ks_gauss_solver_set_graph_kernel_timing */
 
