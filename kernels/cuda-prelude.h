@@ -40,10 +40,33 @@ static __device__ __forceinline__ size_t get_local_id   (unsigned int d) { retur
 static __device__ __forceinline__ size_t get_group_id   (unsigned int d) { return ks_uint3_get (blockIdx, d); }
 static __device__ __forceinline__ size_t get_local_size (unsigned int d) { return ks_dim3_get (blockDim, d); }
 static __device__ __forceinline__ size_t get_num_groups (unsigned int d) { return ks_dim3_get (gridDim, d); }
+/* OpenCL's global work offset (KsLaunchConfig.offset).  CUDA has none: a
+ * program built with -DKS_GLOBAL_OFFSET reads it from constant memory,
+ * where the backend writes it before a launch that changes it (waiting for
+ * the runtime's queues first, as every launch of the program reads it).
+ * Only on request, because that read is a load at the start of every
+ * get_global_id(): replayed from a CUDA graph, where nothing else hides
+ * it, the Gauss solve took 19-25 % longer with it on the H200. */
+#ifdef KS_GLOBAL_OFFSET
+extern "C" { __constant__ size_t ks_global_offset[3]; }
+#define KS_OFFSET_OF(d) ks_global_offset[d]
+#else
+#define KS_OFFSET_OF(d) ((size_t) 0)
+#endif
+/* The launch's dynamic shared memory, where KS_LOCAL_BIND (ks-common.h)
+ * places each local-memory argument at the offset the backend passed. */
+extern __shared__ __align__ (16) unsigned char ks_dynamic_shared[];
+
+static __device__ __forceinline__ size_t
+get_global_offset (unsigned int d)
+{
+  return d < 3 ? KS_OFFSET_OF (d) : 0;
+}
 static __device__ __forceinline__ size_t
 get_global_id (unsigned int d)
 {
-  return (size_t) ks_uint3_get (blockIdx, d) * ks_dim3_get (blockDim, d) + ks_uint3_get (threadIdx, d);
+  return (size_t) ks_uint3_get (blockIdx, d) * ks_dim3_get (blockDim, d) + ks_uint3_get (threadIdx, d) +
+         get_global_offset (d);
 }
 static __device__ __forceinline__ size_t
 get_global_size (unsigned int d)

@@ -6,12 +6,14 @@
  * cuSOLVER) skips with the reason where there is none. */
 #include "ks-compute-error.h"
 #include "ks-cuda.h"
+#include "ks-cusolver.h"
 #include "ks-device-list.h"
 #include "ks-gauss.h"
 #include "ks-kernel-source.h"
 #include "ks-runtime.h"
 
 #include <dlfcn.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -73,14 +75,13 @@ compile_ok (const char *name,
             const char *options)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) source = ks_kernel_source_load (name, &error);
+  g_autofree char *source = ks_kernel_source_load_expanded (name, &error);
   g_autoptr(GBytes) cubin = NULL;
   g_autofree char *log = NULL;
 
   g_assert_no_error (error);
   /* sm_90: the H100/H200; NVRTC compiles for it without a driver. */
-  cubin = ks_cuda_compile (g_bytes_get_data (source, NULL), g_bytes_get_size (source),
-                           options, 9, 0, &log, &error);
+  cubin = ks_cuda_compile (name, source, strlen (source), options, 9, 0, &log, &error);
   g_assert_no_error (error);
   g_assert_nonnull (cubin);
   g_assert_cmpuint (g_bytes_get_size (cubin), >, 0);
@@ -95,6 +96,59 @@ test_nvrtc_kernels (void)
   compile_ok ("probe.cl", NULL);
 }
 
+/* The shared header and tests/kernels/test-runtime.cl (local-memory
+ * arguments as dynamic shared memory, a struct argument, the global
+ * offset) through NVRTC; the latter only where the source tree is. */
+static void
+test_nvrtc_shared_header (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) common = ks_kernel_source_load ("ks-common.h", &error);
+  g_autoptr(GBytes) prelude = ks_kernel_source_load ("cuda-prelude.h", &error);
+  g_autofree char *prelude_path = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-test-cuda-XXXXXX", &error);
+  g_autofree char *header = NULL, *test_cl = NULL, *own = NULL, *tree = NULL, *text = NULL;
+  const char *own_text =
+    "#include \"ks-common.h\"\n"
+    "__kernel void k (__global float *out, KS_LOCAL_PARAM (float, a), KS_LOCAL_PARAM (uint, b))\n"
+    "{\n"
+    "  KS_LOCAL_BIND (float, a);\n"
+    "  KS_LOCAL_BIND (uint, b);\n"
+    "  a[get_local_id (0)] = 1.0f;\n"
+    "  b[get_local_id (0)] = 1u;\n"
+    "  float s = ks_group_sum_float (a);\n"
+    "  uint c = ks_group_sum_uint (b);\n"
+    "  if (get_local_id (0) == 0) out[get_group_id (0)] = s + c + ks_global_linear_id ();\n"
+    "}\n";
+
+  g_assert_no_error (error);
+  header = g_build_filename (dir, "ks-common.h", NULL);
+  own = g_build_filename (dir, "own.cl", NULL);
+  g_assert_true (g_file_set_contents (header, g_bytes_get_data (common, NULL), g_bytes_get_size (common), NULL));
+  g_assert_true (g_file_set_contents (own, own_text, -1, NULL));
+  /* The kernel folder replaces the built-in one: the prelude too. */
+  prelude_path = g_build_filename (dir, "cuda-prelude.h", NULL);
+  g_assert_true (g_file_set_contents (prelude_path, g_bytes_get_data (prelude, NULL),
+                                      g_bytes_get_size (prelude), NULL));
+  tree = g_test_build_filename (G_TEST_DIST, "kernels", "test-runtime.cl", NULL);
+  if (g_file_get_contents (tree, &text, NULL, NULL))
+    {
+      test_cl = g_build_filename (dir, "test-runtime.cl", NULL);
+      g_assert_true (g_file_set_contents (test_cl, text, -1, NULL));
+    }
+  ks_kernel_source_set_dir (dir);
+  compile_ok ("own.cl", NULL);
+  if (test_cl)
+    compile_ok ("test-runtime.cl", "-DKS_GLOBAL_OFFSET");
+  ks_kernel_source_set_dir (NULL);
+  g_remove (header);
+  g_remove (prelude_path);
+  g_remove (own);
+  if (test_cl)
+    g_remove (test_cl);
+  g_rmdir (dir);
+}
+
 static void
 test_nvrtc_build_log (void)
 {
@@ -103,11 +157,13 @@ test_nvrtc_build_log (void)
   g_autoptr(GBytes) cubin = NULL;
   g_autofree char *log = NULL;
 
-  cubin = ks_cuda_compile (broken, strlen (broken), NULL, 9, 0, &log, &error);
+  cubin = ks_cuda_compile ("broken.cl", broken, strlen (broken), NULL, 9, 0, &log, &error);
   g_assert_null (cubin);
   g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED);
   g_assert_nonnull (strstr (error->message, "undefined_name"));
   g_assert_nonnull (strstr (log, "undefined_name"));
+  /* The file's own name, no longer "kernel.cl" for every file. */
+  g_assert_nonnull (strstr (log, "broken.cl(1)"));
 }
 
 /* A machine with the driver but no toolkit: the binary starts (NVRTC is not
@@ -126,7 +182,7 @@ test_nvrtc_missing (void)
       g_setenv ("KERNELSCOPE_NVRTC", "libnvrtc-not-there.so", TRUE);
       list = ks_device_list_new ();
       g_assert_nonnull (ks_device_list_get_notes (list)[0]);
-      cubin = ks_cuda_compile (src, strlen (src), NULL, 9, 0, NULL, &error);
+      cubin = ks_cuda_compile ("k.cl", src, strlen (src), NULL, 9, 0, NULL, &error);
       g_assert_null (cubin);
       g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
       g_assert_nonnull (strstr (error->message, "NVRTC (libnvrtc.so) not found: install the CUDA toolkit's NVRTC"));
@@ -551,7 +607,7 @@ check_cusolver (gboolean use_double, guint n, double tolerance)
   for (guint rep = 0; rep < 2; rep++)
     {
       memset (x, 0, n * sizeof (double));
-      g_assert_true (ks_cuda_dense_solve (cuda_device (), use_double, n, a, b, x,
+      g_assert_true (ks_cusolver_dense_solve (cuda_device (), use_double, n, a, b, x,
                                           &device_ms, &wall_ms, &error));
       g_assert_no_error (error);
       for (guint i = 0; i < n; i++)
@@ -559,7 +615,7 @@ check_cusolver (gboolean use_double, guint n, double tolerance)
       g_assert_cmpfloat (device_ms, >, 0.0);
       g_assert_cmpfloat (wall_ms, >=, device_ms);
     }
-  ks_cuda_dense_release ();
+  ks_cusolver_dense_release ();
 }
 
 static void
@@ -595,15 +651,15 @@ test_cusolver_singular (void)
     {
       g_autoptr(GError) error = NULL;
 
-      g_assert_false (ks_cuda_dense_solve (cuda_device (), p == 1, n, a, b, x, &device_ms, &wall_ms, &error));
+      g_assert_false (ks_cusolver_dense_solve (cuda_device (), p == 1, n, a, b, x, &device_ms, &wall_ms, &error));
       g_assert_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR);
       g_assert_nonnull (strstr (error->message, "U(3,3)"));
     }
   /* The kept buffers are still good for a regular system. */
   dense_system (n, a, b);
-  g_assert_true (ks_cuda_dense_solve (cuda_device (), TRUE, n, a, b, x, &device_ms, &wall_ms, NULL));
+  g_assert_true (ks_cusolver_dense_solve (cuda_device (), TRUE, n, a, b, x, &device_ms, &wall_ms, NULL));
   g_assert_cmpfloat_with_epsilon (x[n - 1], (double) n, 1e-9 * n);
-  ks_cuda_dense_release ();
+  ks_cusolver_dense_release ();
 }
 
 int
@@ -628,6 +684,7 @@ main (int    argc,
 
   g_test_add_func ("/cuda/note", test_note);
   g_test_add_func ("/cuda/nvrtc-kernels", test_nvrtc_kernels);
+  g_test_add_func ("/cuda/nvrtc-shared-header", test_nvrtc_shared_header);
   g_test_add_func ("/cuda/nvrtc-build-log", test_nvrtc_build_log);
   g_test_add_func ("/cuda/nvrtc-missing", test_nvrtc_missing);
   g_test_add_func ("/cuda/device-properties", test_device_properties);

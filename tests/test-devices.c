@@ -29,6 +29,11 @@ test_list (void)
   g_assert_cmpstr (ks_device_get_id (host), ==, "host");
   g_assert_cmpuint (ks_device_get_info (host)->compute_units, >=, 1);
   g_assert_true (ks_device_get_info (host)->has_fp64);
+  /* The host's clock is g_get_monotonic_time (); it has no vector widths
+   * to report (0: not known) and no views to align. */
+  g_assert_cmpuint (ks_device_get_info (host)->timer_resolution_ns, ==, 1000);
+  g_assert_cmpuint (ks_device_get_info (host)->mem_base_addr_align, ==, 1);
+  g_assert_cmpuint (ks_device_get_info (host)->vector_width_preferred[KS_VECTOR_FLOAT], ==, 0);
   g_assert_nonnull (ks_device_list_get_notes (list)[0]);
 
   cl = first_opencl (list);
@@ -47,6 +52,15 @@ test_list (void)
     /* Read from a built kernel at enumeration. */
     g_assert_cmpuint (info->preferred_multiple, >=, 1);
     g_assert_nonnull (info->name);
+    /* What the papers ask of a device: vector widths per type (float is
+     * at least scalar; a double width only with fp64), the profiling
+     * clock's tick, and where views may start (a power of two). */
+    g_assert_cmpuint (info->vector_width_preferred[KS_VECTOR_FLOAT], >=, 1);
+    g_assert_cmpuint (info->vector_width_native[KS_VECTOR_INT], >=, 1);
+    g_assert_true (info->vector_width_native[KS_VECTOR_DOUBLE] == 0 || info->has_fp64);
+    g_assert_cmpuint (info->timer_resolution_ns, >=, 1);
+    g_assert_cmpuint (info->mem_base_addr_align, >=, 1);
+    g_assert_cmpuint (info->mem_base_addr_align & (info->mem_base_addr_align - 1), ==, 0);
   }
 }
 

@@ -599,6 +599,37 @@ test_untimed_and_release (void)
   g_assert_cmpfloat (timed.kernels_total_ms, >, 0.0);
 }
 
+/* A solver never writes its device's properties: what it learns about its
+ * kernels (their preferred multiple) stays with the kernels.  The device
+ * holds a figure no kernel reports, which must survive a solver's build
+ * and a solve. */
+static void
+test_device_untouched (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (20, 5, NULL);
+  KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 };
+  KsGaussResult result;
+  KsDevice *device = opencl_device ();
+  gsize before;
+
+  if (device == NULL)
+    {
+      g_test_skip ("no OpenCL device (install pocl-opencl-icd)");
+      return;
+    }
+  before = ks_device_get_preferred_multiple (device);
+  ks_device_set_preferred_multiple (device, 7);
+  solver = ks_gauss_solver_new (device, KS_PRECISION_FLOAT, &error);
+  g_assert_no_error (error);
+  g_assert_true (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &result, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ks_device_get_preferred_multiple (device), ==, 7);
+  g_assert_cmpuint (ks_gauss_solver_get_preferred_multiple (solver), >=, 1);
+  ks_device_set_preferred_multiple (device, before);
+}
+
 static void
 test_parse_names (void)
 {
@@ -662,6 +693,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gauss/graph-unsupported", test_graph_unsupported);
   g_test_add_func ("/gauss/buffer-reuse", test_buffer_reuse);
   g_test_add_func ("/gauss/untimed-and-release", test_untimed_and_release);
+  g_test_add_func ("/gauss/device-untouched", test_device_untouched);
 
   status = g_test_run ();
   g_clear_object (&devices);

@@ -127,7 +127,8 @@ nvrtc_options (int          cc_major,
 }
 
 GBytes *
-ks_cuda_compile (const char  *source,
+ks_cuda_compile (const char  *source_name,
+                 const char  *source,
                  gsize        length,
                  const char  *options,
                  int          cc_major,
@@ -156,7 +157,11 @@ ks_cuda_compile (const char  *source,
   prelude_text = g_strndup (g_bytes_get_data (prelude, NULL), g_bytes_get_size (prelude));
   headers[0] = prelude_text;
 
-  status = nvrtc_api.create_program (&prog, text, "kernel.cl", 1, headers, header_names);
+  /* The program is named after its file, so NVRTC's messages say
+   * "gauss.cl(12): error" (and the #line marks of an expanded include name
+   * the header), not a made-up name. */
+  status = nvrtc_api.create_program (&prog, text, source_name ? source_name : "kernel.cl", 1, headers,
+                                     header_names);
   if (status != NVRTC_SUCCESS)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,

@@ -53,6 +53,17 @@ ks_device_type_to_string (KsDeviceType type)
     }
 }
 
+const char *
+ks_vector_type_to_string (KsVectorType type)
+{
+  static const char *names[KS_VECTOR_N_TYPES] = {
+    "char", "short", "int", "long", "float", "double", "half",
+  };
+
+  g_return_val_if_fail (type < KS_VECTOR_N_TYPES, NULL);
+  return names[type];
+}
+
 static void
 ks_device_finalize (GObject *object)
 {

@@ -21,6 +21,19 @@ typedef enum {
   KS_DEVICE_TYPE_OTHER,
 } KsDeviceType;
 
+/* The element types whose vector widths a device reports. */
+typedef enum {
+  KS_VECTOR_CHAR,
+  KS_VECTOR_SHORT,
+  KS_VECTOR_INT,
+  KS_VECTOR_LONG,
+  KS_VECTOR_FLOAT,
+  KS_VECTOR_DOUBLE,
+  KS_VECTOR_HALF,
+  KS_VECTOR_N_TYPES
+} KsVectorType;
+
+const char *ks_vector_type_to_string (KsVectorType type);
 const char *ks_backend_to_string     (KsBackend    backend);
 const char *ks_device_type_to_string (KsDeviceType type);
 
@@ -50,6 +63,19 @@ typedef struct {
   guint        warp_size;
   guint        memory_bus_bits;
   double       peak_bandwidth_gbs;  /* 2 x memory clock x bus width: the data sheet's number */
+  /* CL_DEVICE_PREFERRED_ / NATIVE_VECTOR_WIDTH_<type>, by KsVectorType
+   * (CUDA: 1, a scalar instruction set, 0 where the type is missing);
+   * 0: not known (the host). */
+  guint        vector_width_preferred[KS_VECTOR_N_TYPES];
+  guint        vector_width_native[KS_VECTOR_N_TYPES];
+  /* The device clock's tick (CL_DEVICE_PROFILING_TIMER_RESOLUTION; CUDA
+   * events: about 0.5 us, its documented resolution; the host's monotonic
+   * clock: 1 us): no time shorter than this means anything. */
+  gsize        timer_resolution_ns;
+  gboolean     has_fp16;         /* cl_khr_fp16; CUDA compute capability 5.3 and up */
+  /* A view's offset must be a multiple of this (CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+   * in bytes here); 1 where any offset goes (CUDA). */
+  gsize        mem_base_addr_align;
 } KsDeviceInfo;
 
 #define KS_TYPE_DEVICE (ks_device_get_type ())

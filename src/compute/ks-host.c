@@ -47,6 +47,9 @@ ks_host_device_new (void)
   info.max_alloc = info.global_mem;
   info.has_fp64 = TRUE;
   info.cc_major = info.cc_minor = -1;
+  /* The host's times come from g_get_monotonic_time (). */
+  info.timer_resolution_ns = 1000;
+  info.mem_base_addr_align = 1;
   info.table_cores_per_cu = 1;
   info.table_cores_source = "CPU: one core per thread";
 

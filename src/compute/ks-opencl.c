@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "ks-opencl"
 
+/* ks-opencl.c: the OpenCL devices and the statuses' meaning; the runtime is
+ * ks-opencl-runtime.c. */
 #include "ks-opencl.h"
+#include "ks-opencl-private.h"
 #include "ks-compute-error.h"
 #include "ks-cores-table.h"
 #include "ks-device.h"
-#include "ks-runtime-private.h"
 
 #include <glib/gi18n-lib.h>
-#include <CL/cl.h>
 #include <dlfcn.h>
 #include <string.h>
 
@@ -17,15 +18,6 @@
 #define KS_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
 #define KS_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
 #define KS_CL_PLATFORM_NOT_FOUND_KHR (-1001)
-
-typedef struct {
-  cl_context       context;
-  cl_command_queue queue;          /* profiling on: timed launches */
-  cl_command_queue queue_untimed;  /* profiling off, made on first use */
-  cl_command_queue last;           /* the queue of the last command */
-  guint            launches;
-  guint            fail_after;  /* test hook: simulate losing the device */
-} KsOpenclRuntime;
 
 const char *
 ks_opencl_error_name (int status)
@@ -65,6 +57,11 @@ ks_opencl_error_name (int status)
       CASE (CL_INVALID_BUFFER_SIZE);
       CASE (CL_INVALID_GLOBAL_WORK_SIZE);
       CASE (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+      CASE (CL_MISALIGNED_SUB_BUFFER_OFFSET);
+      CASE (CL_MAP_FAILURE);
+      CASE (CL_INVALID_HOST_PTR);
+      CASE (CL_INVALID_EVENT_WAIT_LIST);
+      CASE (CL_INVALID_PROPERTY);
 #undef CASE
     case KS_CL_PLATFORM_NOT_FOUND_KHR:
       return "CL_PLATFORM_NOT_FOUND_KHR";
@@ -74,10 +71,10 @@ ks_opencl_error_name (int status)
 }
 
 /* Maps an OpenCL status to the error a user can act on. */
-static gboolean
-check_cl (cl_int      status,
-          const char *what,
-          GError    **error)
+gboolean
+ks_opencl_check (cl_int      status,
+                 const char *what,
+                 GError    **error)
 {
   KsComputeError code;
 
@@ -105,6 +102,10 @@ check_cl (cl_int      status,
     case CL_BUILD_PROGRAM_FAILURE:
     case CL_COMPILER_NOT_AVAILABLE:
       code = KS_COMPUTE_ERROR_BUILD_FAILED;
+      break;
+    case CL_MISALIGNED_SUB_BUFFER_OFFSET:
+    case CL_PROFILING_INFO_NOT_AVAILABLE:
+      code = KS_COMPUTE_ERROR_UNSUPPORTED;
       break;
     default:
       code = KS_COMPUTE_ERROR_FAILED;
@@ -151,6 +152,34 @@ platform_string (cl_platform_id   platform,
 #define DEVICE_SCALAR(dev, param, var) \
   (clGetDeviceInfo ((dev), (param), sizeof (var), &(var), NULL) == CL_SUCCESS)
 
+/* CL_DEVICE_PREFERRED_ and CL_DEVICE_NATIVE_VECTOR_WIDTH_<type>, in
+ * KsVectorType order; 0 where the driver does not answer. */
+static void
+vector_widths (cl_device_id  device,
+               KsDeviceInfo *info)
+{
+  static const cl_device_info preferred[KS_VECTOR_N_TYPES] = {
+    CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
+    CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,
+    CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
+    CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF,
+  };
+  static const cl_device_info native[KS_VECTOR_N_TYPES] = {
+    CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT,
+    CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG,
+    CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE,
+    CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF,
+  };
+
+  for (guint t = 0; t < KS_VECTOR_N_TYPES; t++)
+    {
+      cl_uint p = 0, n = 0;
+
+      info->vector_width_preferred[t] = DEVICE_SCALAR (device, preferred[t], p) ? p : 0;
+      info->vector_width_native[t] = DEVICE_SCALAR (device, native[t], n) ? n : 0;
+    }
+}
+
 static KsDevice *
 make_device (cl_platform_id platform,
              cl_device_id   device,
@@ -164,6 +193,8 @@ make_device (cl_platform_id platform,
   size_t item_sizes[3] = { 0, 0, 0 };
   cl_ulong local_mem = 0, global_mem = 0, max_alloc = 0;
   cl_device_fp_config fp64 = 0;
+  cl_uint align_bits = 0;
+  size_t timer_resolution = 0;
   g_autofree char *extensions = device_string (device, CL_DEVICE_EXTENSIONS);
 
   info.backend = KS_BACKEND_OPENCL;
@@ -186,11 +217,15 @@ make_device (cl_platform_id platform,
 
   (void) DEVICE_SCALAR (device, CL_DEVICE_MAX_COMPUTE_UNITS, cu);
   (void) DEVICE_SCALAR (device, CL_DEVICE_MAX_WORK_GROUP_SIZE, max_wg);
-  clGetDeviceInfo (device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof item_sizes, item_sizes, NULL);
+  if (clGetDeviceInfo (device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof item_sizes, item_sizes, NULL) != CL_SUCCESS)
+    item_sizes[0] = item_sizes[1] = item_sizes[2] = 0;   /* unknown: the launch does not pre-check */
   (void) DEVICE_SCALAR (device, CL_DEVICE_LOCAL_MEM_SIZE, local_mem);
   (void) DEVICE_SCALAR (device, CL_DEVICE_GLOBAL_MEM_SIZE, global_mem);
   (void) DEVICE_SCALAR (device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, max_alloc);
   (void) DEVICE_SCALAR (device, CL_DEVICE_DOUBLE_FP_CONFIG, fp64);
+  (void) DEVICE_SCALAR (device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, align_bits);
+  (void) DEVICE_SCALAR (device, CL_DEVICE_PROFILING_TIMER_RESOLUTION, timer_resolution);
+  vector_widths (device, &info);
 
   info.compute_units = cu;
   info.max_work_group_size = max_wg;
@@ -200,6 +235,9 @@ make_device (cl_platform_id platform,
   info.global_mem = global_mem;
   info.max_alloc = max_alloc;
   info.has_fp64 = fp64 != 0 || (extensions && strstr (extensions, "cl_khr_fp64"));
+  info.has_fp16 = extensions && strstr (extensions, "cl_khr_fp16");
+  info.mem_base_addr_align = MAX (align_bits / 8, 1);
+  info.timer_resolution_ns = timer_resolution;
 
   info.cc_major = info.cc_minor = -1;
   if (extensions && strstr (extensions, "cl_nv_device_attribute_query"))
@@ -298,11 +336,11 @@ ks_opencl_enumerate (GPtrArray  *devices,
           : g_strdup (_("no OpenCL platform installed (install pocl-opencl-icd for the CPU device)"));
       return TRUE;
     }
-  if (!check_cl (status, "clGetPlatformIDs", error))
+  if (!ks_opencl_check (status, "clGetPlatformIDs", error))
     return FALSE;
 
   platforms = g_new0 (cl_platform_id, n_platforms);
-  if (!check_cl (clGetPlatformIDs (n_platforms, platforms, NULL), "clGetPlatformIDs", error))
+  if (!ks_opencl_check (clGetPlatformIDs (n_platforms, platforms, NULL), "clGetPlatformIDs", error))
     return FALSE;
 
   for (cl_uint p = 0; p < n_platforms; p++)
@@ -327,379 +365,5 @@ ks_opencl_enumerate (GPtrArray  *devices,
       g_autofree char *count = g_strdup_printf (_("%u OpenCL platform(s)"), n_platforms);
       *out_note = nvidia ? g_strdup_printf ("%s; %s", count, nvidia) : g_steal_pointer (&count);
     }
-  return TRUE;
-}
-
-/* --- runtime --------------------------------------------------------------- */
-
-static KsOpenclRuntime *
-ocl (KsRuntime *rt)
-{
-  return rt->backend_data;
-}
-
-static void
-ocl_runtime_free (KsRuntime *rt)
-{
-  KsOpenclRuntime *o = ocl (rt);
-
-  if (o == NULL)
-    return;
-  if (o->queue)
-    clReleaseCommandQueue (o->queue);
-  if (o->queue_untimed)
-    clReleaseCommandQueue (o->queue_untimed);
-  if (o->context)
-    clReleaseContext (o->context);
-  g_free (o);
-}
-
-static char *
-program_build_log (cl_program   program,
-                   cl_device_id device)
-{
-  size_t size = 0;
-  char *log;
-
-  if (clGetProgramBuildInfo (program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS ||
-      size == 0)
-    return g_strdup ("");
-  log = g_malloc0 (size + 1);
-  clGetProgramBuildInfo (program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
-  return g_strstrip (log);
-}
-
-static gboolean
-ocl_build_program (KsRuntime  *rt,
-                   KsProgram  *program,
-                   const char *source,
-                   gsize       length,
-                   const char *options,
-                   GError    **error)
-{
-  cl_device_id device = ks_device_get_backend_handle (rt->device);
-  cl_int status = CL_SUCCESS;
-  size_t len = length;
-  cl_program handle;
-
-  handle = clCreateProgramWithSource (ocl (rt)->context, 1, &source, &len, &status);
-  if (!check_cl (status, "clCreateProgramWithSource", error))
-    return FALSE;
-  program->handle = handle;
-
-  status = clBuildProgram (handle, 1, &device, options, NULL, NULL);
-  program->build_log = program_build_log (handle, device);
-  if (status != CL_SUCCESS)
-    {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
-                   _("the kernel compiler of %s refused the program (%s). Build log:\n%s"),
-                   ks_device_get_name (rt->device), ks_opencl_error_name (status),
-                   *program->build_log ? program->build_log : _("(the driver gave no log)"));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static void
-ocl_program_free (KsProgram *program)
-{
-  clReleaseProgram (program->handle);
-}
-
-static gboolean
-ocl_create_kernel (KsProgram  *program,
-                   KsKernel   *kernel,
-                   GError    **error)
-{
-  cl_device_id device = ks_device_get_backend_handle (program->rt->device);
-  cl_int status = CL_SUCCESS;
-  cl_kernel handle;
-  size_t wg = 0, multiple = 0;
-
-  handle = clCreateKernel (program->handle, kernel->name, &status);
-  if (status != CL_SUCCESS)
-    {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
-                   _("The program has no usable kernel %s (%s)"), kernel->name,
-                   ks_opencl_error_name (status));
-      return FALSE;
-    }
-  kernel->handle = handle;
-
-  clGetKernelWorkGroupInfo (handle, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
-  clGetKernelWorkGroupInfo (handle, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-                            sizeof multiple, &multiple, NULL);
-  kernel->max_work_group_size = wg;
-  kernel->preferred_multiple = multiple;
-  return TRUE;
-}
-
-static void
-ocl_kernel_free (KsKernel *kernel)
-{
-  clReleaseKernel (kernel->handle);
-}
-
-static gboolean
-ocl_set_arg (KsKernel   *kernel,
-             guint       index,
-             gsize       size,
-             const void *value,
-             GError    **error)
-{
-  g_autofree char *what = g_strdup_printf ("clSetKernelArg(%s, %u)", kernel->name, index);
-  return check_cl (clSetKernelArg (kernel->handle, index, size, value), what, error);
-}
-
-static gboolean
-ocl_set_arg_buffer (KsKernel  *kernel,
-                    guint      index,
-                    KsBuffer  *buffer,
-                    GError   **error)
-{
-  cl_mem mem = buffer->handle;
-  return ocl_set_arg (kernel, index, sizeof mem, &mem, error);
-}
-
-static gboolean
-ocl_alloc (KsRuntime *rt,
-           KsBuffer  *buffer,
-           GError   **error)
-{
-  cl_int status = CL_SUCCESS;
-  cl_mem mem;
-
-  mem = clCreateBuffer (ocl (rt)->context, CL_MEM_READ_WRITE, buffer->size, NULL, &status);
-  if (status != CL_SUCCESS)
-    {
-      g_set_error (error, KS_COMPUTE_ERROR,
-                   status == CL_INVALID_BUFFER_SIZE || status == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
-                   status == CL_OUT_OF_HOST_MEMORY || status == CL_OUT_OF_RESOURCES
-                     ? KS_COMPUTE_ERROR_OUT_OF_MEMORY : KS_COMPUTE_ERROR_FAILED,
-                   _("Cannot allocate %.1f MiB on %s: %s"),
-                   buffer->size / 1048576.0, ks_device_get_name (rt->device),
-                   ks_opencl_error_name (status));
-      return FALSE;
-    }
-  buffer->handle = mem;
-  return TRUE;
-}
-
-static void
-ocl_buffer_free (KsBuffer *buffer)
-{
-  clReleaseMemObject (buffer->handle);
-}
-
-/* Untimed solves go to a queue without profiling: a driver may time every
- * command of a profiling queue whether or not anyone asks for its event,
- * and the untimed wall time must not carry that (CUDA's untimed launches
- * record nothing either).  The two queues are not ordered with respect to
- * each other, so switching waits for the other one to drain. */
-static cl_command_queue
-ocl_queue (KsRuntime *rt)
-{
-  KsOpenclRuntime *o = ocl (rt);
-  cl_command_queue want = o->queue;
-
-  if (rt->untimed)
-    {
-      if (o->queue_untimed == NULL)
-        {
-          cl_int status = CL_SUCCESS;
-          cl_device_id device = ks_device_get_backend_handle (rt->device);
-
-          o->queue_untimed = clCreateCommandQueue (o->context, device, 0, &status);
-          if (status != CL_SUCCESS)
-            o->queue_untimed = NULL;   /* then the profiling queue serves */
-        }
-      if (o->queue_untimed != NULL)
-        want = o->queue_untimed;
-    }
-  if (o->last != NULL && o->last != want)
-    clFinish (o->last);
-  o->last = want;
-  return want;
-}
-
-/* Buffers are allocated lazily by most drivers: the first transfer is where
- * a too-large problem really fails, so name memory in the message. */
-static gboolean
-ocl_write (KsRuntime  *rt,
-           KsBuffer   *buffer,
-           gsize       offset,
-           gsize       size,
-           const void *src,
-           GError    **error)
-{
-  return check_cl (clEnqueueWriteBuffer (ocl_queue (rt), buffer->handle, CL_TRUE,
-                                         offset, size, src, 0, NULL, NULL),
-                   "Copying data to the device", error);
-}
-
-static gboolean
-ocl_read (KsRuntime *rt,
-          KsBuffer  *buffer,
-          gsize      offset,
-          gsize      size,
-          void      *dst,
-          GError   **error)
-{
-  return check_cl (clEnqueueReadBuffer (ocl_queue (rt), buffer->handle, CL_TRUE,
-                                        offset, size, dst, 0, NULL, NULL),
-                   "Copying results from the device", error);
-}
-
-static gboolean
-ocl_launch (KsRuntime   *rt,
-            KsKernel    *kernel,
-            guint        dims,
-            const gsize *global,
-            const gsize *local,
-            gpointer    *out_event,
-            GError     **error)
-{
-  KsOpenclRuntime *o = ocl (rt);
-  cl_event event = NULL;
-  size_t g[3] = { 1, 1, 1 }, l[3] = { 1, 1, 1 };
-  cl_int status;
-
-  for (guint d = 0; d < dims; d++)
-    {
-      g[d] = global[d];
-      if (local)
-        l[d] = local[d];
-    }
-
-  if (o->fail_after && ++o->launches > o->fail_after)
-    status = CL_DEVICE_NOT_AVAILABLE;
-  else
-    /* Untimed: no event object at all, so its cost stays out of the wall time. */
-    status = clEnqueueNDRangeKernel (ocl_queue (rt), kernel->handle, dims, NULL, g,
-                                     local ? l : NULL, 0, NULL, rt->untimed ? NULL : &event);
-  if (status != CL_SUCCESS)
-    {
-      g_autofree char *what = g_strdup_printf ("Launching %s", kernel->name);
-      return check_cl (status, what, error);
-    }
-  *out_event = event;
-  return TRUE;
-}
-
-static gboolean
-ocl_finish (KsRuntime *rt,
-            GError   **error)
-{
-  KsOpenclRuntime *o = ocl (rt);
-
-  /* Both queues: whichever the last commands went to. */
-  if (o->queue_untimed != NULL && !check_cl (clFinish (o->queue_untimed), "Waiting for the device", error))
-    return FALSE;
-  return check_cl (clFinish (o->queue), "Waiting for the device", error);
-}
-
-static gpointer
-ocl_mark (KsRuntime *rt,
-          GError   **error)
-{
-  cl_event event = NULL;
-
-  if (!check_cl (clEnqueueMarkerWithWaitList (ocl_queue (rt), 0, NULL, &event), "Marking the queue", error))
-    return NULL;
-  /* Without a flush the marker may sit in the host's batch and the wait
-   * below would wait for nothing to start. */
-  clFlush (ocl_queue (rt));
-  return event;
-}
-
-static gboolean
-ocl_mark_wait (KsRuntime *rt,
-               gpointer   mark,
-               GError   **error)
-{
-  cl_event event = mark;
-  return check_cl (clWaitForEvents (1, &event), "Waiting for the device", error);
-}
-
-static void
-ocl_mark_free (gpointer mark)
-{
-  clReleaseEvent (mark);
-}
-
-static gboolean
-ocl_event_elapsed_ns (KsRuntime *rt,
-                      gpointer   event,
-                      guint64   *out_ns,
-                      GError   **error)
-{
-  cl_ulong start = 0, end = 0;
-
-  if (!check_cl (clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL),
-                 "Reading a kernel's start time", error) ||
-      !check_cl (clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL),
-                 "Reading a kernel's end time", error))
-    return FALSE;
-  *out_ns = end > start ? end - start : 0;
-  return TRUE;
-}
-
-static void
-ocl_event_free (gpointer event)
-{
-  clReleaseEvent (event);
-}
-
-static const KsRuntimeVTable opencl_vtable = {
-  .runtime_free = ocl_runtime_free,
-  .build_program = ocl_build_program,
-  .program_free = ocl_program_free,
-  .create_kernel = ocl_create_kernel,
-  .kernel_free = ocl_kernel_free,
-  .set_arg = ocl_set_arg,
-  .set_arg_buffer = ocl_set_arg_buffer,
-  .alloc = ocl_alloc,
-  .buffer_free = ocl_buffer_free,
-  .write = ocl_write,
-  .read = ocl_read,
-  .launch = ocl_launch,
-  .finish = ocl_finish,
-  .event_elapsed_ns = ocl_event_elapsed_ns,
-  .event_free = ocl_event_free,
-  .mark = ocl_mark,
-  .mark_wait = ocl_mark_wait,
-  .mark_free = ocl_mark_free,
-};
-
-gboolean
-ks_opencl_runtime_init (KsRuntime *rt,
-                        GError   **error)
-{
-  g_autofree KsOpenclRuntime *o = g_new0 (KsOpenclRuntime, 1);
-  cl_device_id device = ks_device_get_backend_handle (rt->device);
-  cl_platform_id platform = ks_device_get_platform_handle (rt->device);
-  cl_context_properties props[] = { CL_CONTEXT_PLATFORM, (cl_context_properties) platform, 0 };
-  const char *fail_after;
-  cl_int status = CL_SUCCESS;
-
-  o->context = clCreateContext (props, 1, &device, NULL, NULL, &status);
-  if (!check_cl (status, "Opening the device (clCreateContext)", error))
-    return FALSE;
-
-  o->queue = clCreateCommandQueue (o->context, device, CL_QUEUE_PROFILING_ENABLE, &status);
-  if (!check_cl (status, "Opening a command queue", error))
-    {
-      clReleaseContext (o->context);
-      return FALSE;
-    }
-
-  /* Test hook: after N launches every launch fails as if the device had
-   * gone away, so the "device disappears mid-run" path can be tested. */
-  fail_after = g_getenv ("KERNELSCOPE_SIMULATE_DEVICE_LOSS");
-  if (fail_after)
-    o->fail_after = (guint) g_ascii_strtoull (fail_after, NULL, 10);
-
-  rt->vtable = &opencl_vtable;
-  rt->backend_data = g_steal_pointer (&o);
   return TRUE;
 }

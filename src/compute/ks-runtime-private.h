@@ -1,5 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ks-runtime-private.h: the seam between ks-runtime.c and the backends. */
+/* ks-runtime-private.h: the seam between ks-runtime*.c and the backends.
+ *
+ * ks-runtime*.c check arguments, keep reference counts, the pending timing
+ * events and the timers; a backend only talks to its API.  An "event" of
+ * the vtable is a backend object that event_elapsed_ns can read (an OpenCL
+ * profiling event, a CUDA start/end pair); a "marker" is a point in a
+ * queue that the host or another queue can wait for, and whose time
+ * marker_elapsed_ns can compare. */
 #pragma once
 
 #include "ks-runtime.h"
@@ -8,34 +15,56 @@ G_BEGIN_DECLS
 
 typedef struct {
   void     (*runtime_free)    (KsRuntime *rt);
-  gboolean (*build_program)   (KsRuntime *rt, KsProgram *program, const char *source,
-                               gsize length, const char *options, GError **error);
+  gboolean (*queue_new)       (KsRuntime *rt, KsQueue *queue, GError **error);
+  void     (*queue_free)      (KsQueue *queue);
+  /* source is already expanded (its includes inlined with #line marks). */
+  gboolean (*build_program)   (KsRuntime *rt, KsProgram *program, const char *source_name,
+                               const char *source, gsize length, const char *options,
+                               GError **error);
   void     (*program_free)    (KsProgram *program);
+  /* Fills kernel->handle and kernel->info. */
   gboolean (*create_kernel)   (KsProgram *program, KsKernel *kernel, GError **error);
   void     (*kernel_free)     (KsKernel *kernel);
   gboolean (*set_arg)         (KsKernel *kernel, guint index, gsize size, const void *value,
                                GError **error);
+  gboolean (*set_arg_local)   (KsKernel *kernel, guint index, gsize size, GError **error);
   gboolean (*set_arg_buffer)  (KsKernel *kernel, guint index, KsBuffer *buffer, GError **error);
+  /* buffer->size and ->flags are set; fills ->handle (and ->host for pinned memory). */
   gboolean (*alloc)           (KsRuntime *rt, KsBuffer *buffer, GError **error);
+  /* view->parent (the root buffer), ->offset and ->size are set. */
+  gboolean (*view)            (KsBuffer *view, GError **error);
   void     (*buffer_free)     (KsBuffer *buffer);
-  gboolean (*write)           (KsRuntime *rt, KsBuffer *buffer, gsize offset, gsize size,
-                               const void *src, GError **error);
-  gboolean (*read)            (KsRuntime *rt, KsBuffer *buffer, gsize offset, gsize size,
-                               void *dst, GError **error);
+  /* out_event NULL: untimed.  blocking: returns once the data has arrived. */
+  gboolean (*write)           (KsQueue *queue, KsBuffer *buffer, gsize offset, gsize size,
+                               const void *src, gboolean blocking, gpointer *out_event,
+                               GError **error);
+  gboolean (*read)            (KsQueue *queue, KsBuffer *buffer, gsize offset, gsize size,
+                               void *dst, gboolean blocking, gpointer *out_event, GError **error);
+  gboolean (*copy)            (KsQueue *queue, KsBuffer *src, gsize src_offset, KsBuffer *dst,
+                               gsize dst_offset, gsize size, gpointer *out_event, GError **error);
+  gboolean (*fill)            (KsQueue *queue, KsBuffer *buffer, const void *pattern,
+                               gsize pattern_size, gsize offset, gsize size, GError **error);
+  /* Blocking: returns host memory holding the range (for a pinned buffer
+   * the buffer itself, else a copy the backend tracks until unmap). */
+  void    *(*map)             (KsQueue *queue, KsBuffer *buffer, gsize offset, gsize size,
+                               KsMapFlags flags, GError **error);
+  gboolean (*unmap)           (KsQueue *queue, KsBuffer *buffer, void *mapped, GError **error);
   /* Returns a backend event (may be NULL) that event_elapsed_ns can read
    * later: when timing is on and no capture runs, or while capturing with
    * graph_kernel_timing (then the event pair is recorded as graph nodes,
    * re-recorded by every replay). */
-  gboolean (*launch)          (KsRuntime *rt, KsKernel *kernel, guint dims, const gsize *global,
-                               const gsize *local, gpointer *out_event, GError **error);
-  gboolean (*finish)          (KsRuntime *rt, GError **error);
+  gboolean (*launch)          (KsQueue *queue, KsKernel *kernel, const KsLaunchConfig *config,
+                               gpointer *out_event, GError **error);
+  gboolean (*finish)          (KsQueue *queue, GError **error);
   gboolean (*event_elapsed_ns)(KsRuntime *rt, gpointer event, guint64 *out_ns, GError **error);
   void     (*event_free)      (gpointer event);
-  /* A point in the queue (no timing) that mark_wait can block on, freed by
-   * mark_free; optional (NULL: no pacing). */
-  gpointer (*mark)            (KsRuntime *rt, GError **error);
-  gboolean (*mark_wait)       (KsRuntime *rt, gpointer mark, GError **error);
-  void     (*mark_free)       (gpointer mark);
+  /* Markers: a point in a queue (timed when the queue is). */
+  gpointer (*marker)          (KsQueue *queue, GError **error);
+  gboolean (*marker_wait)     (KsRuntime *rt, gpointer marker, GError **error);
+  gboolean (*queue_wait)      (KsQueue *queue, gpointer marker, GError **error);
+  gboolean (*marker_elapsed_ns)(KsRuntime *rt, gpointer from, gpointer to, guint64 *out_ns,
+                                GError **error);
+  void     (*marker_free)     (gpointer marker);
   /* Optional (NULL: KS_COMPUTE_ERROR_UNSUPPORTED): record launches into a
    * graph instead of running them, and replay the graph. */
   gboolean (*capture_begin)   (KsRuntime *rt, GError **error);
@@ -48,17 +77,29 @@ typedef struct {
 } KsRuntimeVTable;
 
 typedef struct {
-  KsKernel *kernel;
-  gpointer  event;
+  KsKernel   *kernel;   /* NULL for a transfer */
+  const char *timer;    /* interned; NULL: none */
+  gpointer    event;
 } KsPendingEvent;
 
+typedef struct {
+  guint64 ns;
+  guint   count;
+} KsTimer;
+
 struct _KsRuntime {
+  gatomicrefcount        ref;
   const KsRuntimeVTable *vtable;
   KsDevice              *device;
   gpointer               backend_data;
+  KsQueue               *queue;     /* the default queue, owned */
+  GPtrArray             *queues;    /* every live queue, the default first; not owned */
+  GMutex                 lock;      /* queues */
   GArray                *pending;   /* of KsPendingEvent */
-  gboolean               untimed;   /* launches record no events (ks_runtime_set_timing) */
+  GHashTable            *timers;    /* interned name -> KsTimer */
+  gboolean               untimed;   /* ks_runtime_set_timing (FALSE) */
   gboolean               capturing; /* between capture_begin and capture_end */
+  guint                  capture_launches;
   /* Captures record an event pair around each launch, as nodes of the
    * graph (ks_runtime_set_graph_kernel_timing); the pairs are collected in
    * capture_events while recording and belong to the graph after. */
@@ -67,34 +108,59 @@ struct _KsRuntime {
   gpointer               marks[2];         /* ks_runtime_pace: older, newer */
 };
 
+struct _KsQueue {
+  gatomicrefcount  ref;
+  KsRuntime       *rt;          /* owned, except by the default queue (rt owns it) */
+  gboolean         is_default;
+  gpointer         handle;
+};
+
+struct _KsEvent {
+  gatomicrefcount  ref;
+  KsRuntime       *rt;          /* owned */
+  gpointer         marker;
+  gboolean         timed;       /* recorded while the runtime timed: a clock to read */
+};
+
 struct _KsProgram {
-  KsRuntime *rt;
-  gpointer   handle;
-  char      *build_log;
+  gatomicrefcount  ref;
+  KsRuntime       *rt;          /* owned */
+  gpointer         handle;
+  char            *build_log;
 };
 
 struct _KsKernel {
-  KsProgram *program;
-  char      *name;
-  gpointer   handle;
-  gsize      max_work_group_size;
-  gsize      preferred_multiple;
-  guint64    time_ns;
-  guint      launches;
-  guint      pending;   /* launches whose events are not collected yet */
-  gsize      suggested_local;  /* CUDA: the occupancy API's block size; 0 elsewhere */
+  gatomicrefcount  ref;
+  KsProgram       *program;     /* owned */
+  char            *name;        /* interned: also the kernel's timer */
+  gpointer         handle;
+  KsKernelInfo     info;
+  guint64          time_ns;
+  guint            launches;
 };
 
 struct _KsBuffer {
-  KsRuntime *rt;
-  gsize      size;
-  gpointer   handle;
+  gatomicrefcount  ref;
+  KsRuntime       *rt;          /* owned */
+  KsBuffer        *parent;      /* a view's root buffer, owned; NULL otherwise */
+  gsize            offset;      /* in parent */
+  gsize            size;
+  KsBufferFlags    flags;
+  gpointer         handle;
+  gpointer         host;        /* pinned memory's host address, where the backend has one */
+  GSList          *maps;        /* backend's mapping records */
 };
 
-/* Backend constructors: fill rt->vtable and rt->backend_data. */
+/* Backend constructors: fill rt->vtable, rt->backend_data and the default
+ * queue's handle. */
 gboolean ks_opencl_runtime_init (KsRuntime *rt, GError **error);
 #ifdef KS_HAVE_CUDA
 gboolean ks_cuda_runtime_init   (KsRuntime *rt, GError **error);
 #endif
+
+/* ks-runtime.c, for ks-runtime-queue.c: queues a timing event. */
+void     ks_runtime_add_pending (KsRuntime *rt, KsKernel *kernel, const char *timer, gpointer event);
+/* Frees the events of an array of KsPendingEvent and empties it. */
+void     ks_runtime_free_events (KsRuntime *rt, GArray *events);
 
 G_END_DECLS

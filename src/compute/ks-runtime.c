@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-runtime.c: runtimes, programs, kernels, buffers and the timers; the
+ * queues, transfers and launches are in ks-runtime-queue.c, graphs in
+ * ks-runtime-graph.c. */
 #define G_LOG_DOMAIN "ks-compute"
 
 #include "ks-runtime-private.h"
@@ -6,70 +9,105 @@
 #include "ks-kernel-source.h"
 
 #include <glib/gi18n-lib.h>
+#include <stdlib.h>
+#include <string.h>
 
 KsRuntime *
 ks_runtime_new (KsDevice  *device,
                 GError   **error)
 {
   g_autofree KsRuntime *rt = NULL;
+  gboolean ok = FALSE;
 
   g_return_val_if_fail (KS_IS_DEVICE (device), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   rt = g_new0 (KsRuntime, 1);
+  g_atomic_ref_count_init (&rt->ref);
   rt->device = g_object_ref (device);
   rt->pending = g_array_new (FALSE, FALSE, sizeof (KsPendingEvent));
+  rt->timers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  rt->queues = g_ptr_array_new ();
+  g_mutex_init (&rt->lock);
+  rt->queue = g_new0 (KsQueue, 1);
+  g_atomic_ref_count_init (&rt->queue->ref);
+  rt->queue->rt = rt;
+  rt->queue->is_default = TRUE;
+  g_ptr_array_add (rt->queues, rt->queue);
 
   switch (ks_device_get_backend (device))
     {
     case KS_BACKEND_OPENCL:
-      if (ks_opencl_runtime_init (rt, error))
-        return g_steal_pointer (&rt);
+      ok = ks_opencl_runtime_init (rt, error);
       break;
 #ifdef KS_HAVE_CUDA
     case KS_BACKEND_CUDA:
-      if (ks_cuda_runtime_init (rt, error))
-        return g_steal_pointer (&rt);
+      ok = ks_cuda_runtime_init (rt, error);
       break;
 #endif
     case KS_BACKEND_HOST:
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   _("The host backend runs plain C + OpenMP, not kernels: it has no runtime, "
+                     "queues or device buffers (use an OpenCL device, such as PoCL on this CPU, "
+                     "for kernels from kernels/)"));
+      break;
     default:
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
                    _("The %s backend does not run kernels from kernels/"),
                    ks_backend_to_string (ks_device_get_backend (device)));
       break;
     }
+  if (ok)
+    return g_steal_pointer (&rt);
 
+  g_free (rt->queue);
+  g_ptr_array_unref (rt->queues);
+  g_mutex_clear (&rt->lock);
+  g_hash_table_unref (rt->timers);
   g_array_unref (rt->pending);
   g_object_unref (rt->device);
   return NULL;
 }
 
-static void
-free_events (KsRuntime *rt,
-             GArray    *events)
+void
+ks_runtime_free_events (KsRuntime *rt,
+                        GArray    *events)
 {
   for (guint i = 0; i < events->len; i++)
     rt->vtable->event_free (g_array_index (events, KsPendingEvent, i).event);
   g_array_set_size (events, 0);
 }
 
-void
-ks_runtime_free (KsRuntime *rt)
+KsRuntime *
+ks_runtime_ref (KsRuntime *rt)
 {
-  if (rt == NULL)
+  g_return_val_if_fail (rt != NULL, NULL);
+  g_atomic_ref_count_inc (&rt->ref);
+  return rt;
+}
+
+void
+ks_runtime_unref (KsRuntime *rt)
+{
+  if (rt == NULL || !g_atomic_ref_count_dec (&rt->ref))
     return;
+
   ks_runtime_discard_timings (rt);
-  if (rt->vtable)
-    ks_runtime_pace_reset (rt);
+  ks_runtime_pace_reset (rt);
   g_array_unref (rt->pending);
+  g_hash_table_unref (rt->timers);
   if (rt->capture_events)
     {
-      free_events (rt, rt->capture_events);
+      ks_runtime_free_events (rt, rt->capture_events);
       g_array_unref (rt->capture_events);
     }
-  if (rt->vtable)
-    rt->vtable->runtime_free (rt);
+  /* Every other queue held a reference: only the default one is left. */
+  g_assert (rt->queues->len == 1);
+  rt->vtable->queue_free (rt->queue);
+  g_free (rt->queue);
+  g_ptr_array_unref (rt->queues);
+  g_mutex_clear (&rt->lock);
+  rt->vtable->runtime_free (rt);
   g_object_unref (rt->device);
   g_free (rt);
 }
@@ -81,60 +119,102 @@ ks_runtime_get_device (KsRuntime *rt)
   return rt->device;
 }
 
+/* --- programs ---------------------------------------------------------------- */
+
+typedef struct {
+  const char *source_name;
+  const char *expanded;
+} Locating;
+
+static gboolean
+locate_cb (const GMatchInfo *match,
+           GString          *out,
+           gpointer          data)
+{
+  const Locating *l = data;
+  g_autofree char *name = g_match_info_fetch (match, 1);
+  g_autofree char *number = g_match_info_fetch (match, 2);
+  g_autofree char *file = NULL;
+  guint line = 0;
+
+  if (ks_kernel_source_locate (l->expanded, (guint) g_ascii_strtoull (number, NULL, 10), &file, &line))
+    g_string_append_printf (out, "%s:%u", file, line);
+  else
+    g_string_append_printf (out, "%s:%s", l->source_name, number);
+  return FALSE;
+}
+
+/* Compilers that honour #line name the real files already.  PoCL compiles
+ * a copy in its cache (".../pocl-cache/tempfile_Ab12Cd.cl:5:3:"),
+ * Oclgrind calls it "input.cl" (others "<kernel>"): their line numbers count the expanded
+ * text, which the #line marks map back to the file and line the user
+ * edits. */
+static void
+name_the_source (GError     *error,
+                 const char *source_name,
+                 const char *expanded)
+{
+  g_autoptr(GRegex) other = g_regex_new ("(<kernel>|<source>|[^\\s:'\"(]*(?:tempfile_[A-Za-z0-9_]+|input)\\.cl):([0-9]+)",
+                                         0, 0, NULL);
+  Locating l = { source_name, expanded };
+  char *named = other ? g_regex_replace_eval (other, error->message, -1, 0, 0, locate_cb, &l, NULL)
+                      : NULL;
+
+  if (named != NULL)
+    {
+      g_free (error->message);
+      error->message = named;
+    }
+}
+
 KsProgram *
 ks_runtime_build_program (KsRuntime  *rt,
                           const char *source_name,
                           const char *options,
                           GError    **error)
 {
-  g_autoptr(GBytes) source = NULL;
   g_autoptr(GError) local_error = NULL;
-  KsProgram *program;
-  gsize length = 0;
-  const char *text;
+  g_autoptr(KsProgram) program = NULL;
+  g_autofree char *text = NULL;
 
   g_return_val_if_fail (rt != NULL, NULL);
   g_return_val_if_fail (source_name != NULL, NULL);
 
-  source = ks_kernel_source_load (source_name, error);
-  if (source == NULL)
+  if (!(text = ks_kernel_source_load_expanded (source_name, error)))
     return NULL;
 
-  text = g_bytes_get_data (source, &length);
   program = g_new0 (KsProgram, 1);
-  program->rt = rt;
-  if (!rt->vtable->build_program (rt, program, text, length, options ? options : "", &local_error))
+  g_atomic_ref_count_init (&program->ref);
+  program->rt = ks_runtime_ref (rt);
+  if (!rt->vtable->build_program (rt, program, source_name, text, strlen (text),
+                                  options ? options : "", &local_error))
     {
-      /* The build log is the whole point of the message: keep it.  PoCL
-       * compiles a copy in its cache (".../pocl-cache/tempfile_Ab12Cd.cl:1:46:");
-       * name the user's file instead, whose lines are the same. */
-      if (local_error->domain == KS_COMPUTE_ERROR && local_error->code == KS_COMPUTE_ERROR_BUILD_FAILED)
-        {
-          g_autoptr(GRegex) temp = g_regex_new ("[^\\s:'\"]*tempfile_[A-Za-z0-9_]+\\.cl", 0, 0, NULL);
-          char *named = temp ? g_regex_replace_literal (temp, local_error->message, -1, 0,
-                                                        source_name, 0, NULL)
-                             : NULL;
-          if (named != NULL)
-            {
-              g_free (local_error->message);
-              local_error->message = named;
-            }
-        }
+      /* The build log is the whole point of the message: keep it. */
+      if (g_error_matches (local_error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED))
+        name_the_source (local_error, source_name, text);
       g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "%s: ", source_name);
-      ks_program_free (program);
       return NULL;
     }
+  return g_steal_pointer (&program);
+}
+
+KsProgram *
+ks_program_ref (KsProgram *program)
+{
+  g_return_val_if_fail (program != NULL, NULL);
+  g_atomic_ref_count_inc (&program->ref);
   return program;
 }
 
 void
-ks_program_free (KsProgram *program)
+ks_program_unref (KsProgram *program)
 {
-  if (program == NULL)
+  if (program == NULL || !g_atomic_ref_count_dec (&program->ref))
     return;
   if (program->handle)
     program->rt->vtable->program_free (program);
   g_free (program->build_log);
+  ks_runtime_unref (program->rt);
   g_free (program);
 }
 
@@ -144,6 +224,8 @@ ks_program_get_build_log (KsProgram *program)
   g_return_val_if_fail (program != NULL, NULL);
   return program->build_log ? program->build_log : "";
 }
+
+/* --- kernels ----------------------------------------------------------------- */
 
 KsKernel *
 ks_program_create_kernel (KsProgram  *program,
@@ -156,41 +238,50 @@ ks_program_create_kernel (KsProgram  *program,
   g_return_val_if_fail (name != NULL, NULL);
 
   kernel = g_new0 (KsKernel, 1);
-  kernel->program = program;
-  kernel->name = g_strdup (name);
+  g_atomic_ref_count_init (&kernel->ref);
+  kernel->program = ks_program_ref (program);
+  kernel->name = (char *) g_intern_string (name);
   if (!program->rt->vtable->create_kernel (program, kernel, error))
     {
-      g_free (kernel->name);
+      ks_program_unref (kernel->program);
       g_free (kernel);
       return NULL;
     }
   return kernel;
 }
 
-void
-ks_kernel_free (KsKernel *kernel)
+KsKernel *
+ks_kernel_ref (KsKernel *kernel)
 {
-  GArray *pending;
+  g_return_val_if_fail (kernel != NULL, NULL);
+  g_atomic_ref_count_inc (&kernel->ref);
+  return kernel;
+}
 
-  if (kernel == NULL)
+void
+ks_kernel_unref (KsKernel *kernel)
+{
+  KsRuntime *rt;
+
+  if (kernel == NULL || !g_atomic_ref_count_dec (&kernel->ref))
     return;
 
   /* Never leave a dangling kernel pointer in the pending list. */
-  pending = kernel->program->rt->pending;
-  for (guint i = pending->len; i > 0; i--)
+  rt = kernel->program->rt;
+  for (guint i = rt->pending->len; i > 0; i--)
     {
-      KsPendingEvent *pe = &g_array_index (pending, KsPendingEvent, i - 1);
+      KsPendingEvent *pe = &g_array_index (rt->pending, KsPendingEvent, i - 1);
       if (pe->kernel == kernel)
         {
           if (pe->event)
-            kernel->program->rt->vtable->event_free (pe->event);
-          g_array_remove_index (pending, i - 1);
+            rt->vtable->event_free (pe->event);
+          g_array_remove_index (rt->pending, i - 1);
         }
     }
 
   if (kernel->handle)
-    kernel->program->rt->vtable->kernel_free (kernel);
-  g_free (kernel->name);
+    rt->vtable->kernel_free (kernel);
+  ks_program_unref (kernel->program);
   g_free (kernel);
 }
 
@@ -201,25 +292,32 @@ ks_kernel_get_name (KsKernel *kernel)
   return kernel->name;
 }
 
+const KsKernelInfo *
+ks_kernel_get_info (KsKernel *kernel)
+{
+  g_return_val_if_fail (kernel != NULL, NULL);
+  return &kernel->info;
+}
+
 gsize
 ks_kernel_get_max_work_group_size (KsKernel *kernel)
 {
   g_return_val_if_fail (kernel != NULL, 0);
-  return kernel->max_work_group_size;
+  return kernel->info.max_work_group_size;
 }
 
 gsize
 ks_kernel_get_preferred_multiple (KsKernel *kernel)
 {
   g_return_val_if_fail (kernel != NULL, 0);
-  return kernel->preferred_multiple;
+  return kernel->info.preferred_multiple;
 }
 
 gsize
 ks_kernel_get_suggested_local_size (KsKernel *kernel)
 {
   g_return_val_if_fail (kernel != NULL, 0);
-  return kernel->suggested_local;
+  return kernel->info.suggested_local;
 }
 
 gboolean
@@ -230,6 +328,7 @@ ks_kernel_set_arg (KsKernel   *kernel,
                    GError    **error)
 {
   g_return_val_if_fail (kernel != NULL, FALSE);
+  g_return_val_if_fail (size > 0 && value != NULL, FALSE);
   return kernel->program->rt->vtable->set_arg (kernel, index, size, value, error);
 }
 
@@ -241,7 +340,31 @@ ks_kernel_set_arg_buffer (KsKernel  *kernel,
 {
   g_return_val_if_fail (kernel != NULL, FALSE);
   g_return_val_if_fail (buffer != NULL, FALSE);
+  g_return_val_if_fail (buffer->rt == kernel->program->rt, FALSE);
   return kernel->program->rt->vtable->set_arg_buffer (kernel, index, buffer, error);
+}
+
+gboolean
+ks_kernel_set_arg_local (KsKernel  *kernel,
+                         guint      index,
+                         gsize      size,
+                         GError   **error)
+{
+  const KsDeviceInfo *info;
+
+  g_return_val_if_fail (kernel != NULL, FALSE);
+  g_return_val_if_fail (size > 0, FALSE);
+
+  info = ks_device_get_info (kernel->program->rt->device);
+  if (info->local_mem && size > info->local_mem)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+                   _("Argument %u of %s asks for %lu bytes of local memory; %s has %lu per group"),
+                   index, kernel->name, (unsigned long) size, info->name,
+                   (unsigned long) info->local_mem);
+      return FALSE;
+    }
+  return kernel->program->rt->vtable->set_arg_local (kernel, index, size, error);
 }
 
 guint64
@@ -266,16 +389,20 @@ ks_kernel_reset_timing (KsKernel *kernel)
   kernel->launches = 0;
 }
 
+/* --- buffers ----------------------------------------------------------------- */
+
 KsBuffer *
-ks_runtime_alloc (KsRuntime  *rt,
-                  gsize       size,
-                  GError    **error)
+ks_runtime_alloc_full (KsRuntime     *rt,
+                       gsize          size,
+                       KsBufferFlags  flags,
+                       GError       **error)
 {
   const KsDeviceInfo *info;
   KsBuffer *buffer;
 
   g_return_val_if_fail (rt != NULL, NULL);
   g_return_val_if_fail (size > 0, NULL);
+  g_return_val_if_fail ((flags & KS_BUFFER_READ_ONLY) == 0 || (flags & KS_BUFFER_WRITE_ONLY) == 0, NULL);
 
   info = ks_device_get_info (rt->device);
   if (info->max_alloc && size > info->max_alloc)
@@ -287,23 +414,89 @@ ks_runtime_alloc (KsRuntime  *rt,
     }
 
   buffer = g_new0 (KsBuffer, 1);
-  buffer->rt = rt;
+  g_atomic_ref_count_init (&buffer->ref);
+  buffer->rt = ks_runtime_ref (rt);
   buffer->size = size;
+  buffer->flags = flags;
   if (!rt->vtable->alloc (rt, buffer, error))
     {
+      ks_runtime_unref (buffer->rt);
       g_free (buffer);
       return NULL;
     }
   return buffer;
 }
 
-void
-ks_buffer_free (KsBuffer *buffer)
+KsBuffer *
+ks_runtime_alloc (KsRuntime  *rt,
+                  gsize       size,
+                  GError    **error)
 {
-  if (buffer == NULL)
+  return ks_runtime_alloc_full (rt, size, KS_BUFFER_READ_WRITE, error);
+}
+
+KsBuffer *
+ks_buffer_new_view (KsBuffer  *buffer,
+                    gsize      offset,
+                    gsize      size,
+                    GError   **error)
+{
+  KsBuffer *root, *view;
+  gsize align;
+
+  g_return_val_if_fail (buffer != NULL, NULL);
+  g_return_val_if_fail (size > 0 && offset <= buffer->size && size <= buffer->size - offset, NULL);
+
+  /* A view of a view is a view of the root: OpenCL has no sub-buffer of a
+   * sub-buffer. */
+  root = buffer->parent ? buffer->parent : buffer;
+  offset += buffer->offset;
+  align = ks_device_get_info (buffer->rt->device)->mem_base_addr_align;
+  if (ks_device_get_backend (buffer->rt->device) == KS_BACKEND_OPENCL && align > 1 && offset % align != 0)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   _("A view at byte %lu of a buffer: %s places views only at multiples of %lu bytes"),
+                   (unsigned long) offset, ks_device_get_name (buffer->rt->device), (unsigned long) align);
+      return NULL;
+    }
+
+  view = g_new0 (KsBuffer, 1);
+  g_atomic_ref_count_init (&view->ref);
+  view->rt = ks_runtime_ref (buffer->rt);
+  view->parent = ks_buffer_ref (root);
+  view->offset = offset;
+  view->size = size;
+  view->flags = root->flags;
+  if (!buffer->rt->vtable->view (view, error))
+    {
+      ks_buffer_unref (view->parent);
+      ks_runtime_unref (view->rt);
+      g_free (view);
+      return NULL;
+    }
+  return view;
+}
+
+KsBuffer *
+ks_buffer_ref (KsBuffer *buffer)
+{
+  g_return_val_if_fail (buffer != NULL, NULL);
+  g_atomic_ref_count_inc (&buffer->ref);
+  return buffer;
+}
+
+void
+ks_buffer_unref (KsBuffer *buffer)
+{
+  if (buffer == NULL || !g_atomic_ref_count_dec (&buffer->ref))
     return;
+  if (buffer->maps != NULL)
+    g_warning ("A buffer of %lu bytes was freed while still mapped", (unsigned long) buffer->size);
   if (buffer->handle)
     buffer->rt->vtable->buffer_free (buffer);
+  if (buffer->parent)
+    ks_buffer_unref (buffer->parent);
+  ks_runtime_unref (buffer->rt);
   g_free (buffer);
 }
 
@@ -314,100 +507,23 @@ ks_buffer_get_size (KsBuffer *buffer)
   return buffer->size;
 }
 
-gboolean
-ks_runtime_write (KsRuntime  *rt,
-                  KsBuffer   *buffer,
-                  gsize       offset,
-                  gsize       size,
-                  const void *src,
-                  GError    **error)
+KsBufferFlags
+ks_buffer_get_flags (KsBuffer *buffer)
 {
-  g_return_val_if_fail (rt != NULL && buffer != NULL, FALSE);
-  g_return_val_if_fail (offset + size <= buffer->size, FALSE);
-  return rt->vtable->write (rt, buffer, offset, size, src, error);
+  g_return_val_if_fail (buffer != NULL, 0);
+  return buffer->flags;
 }
 
-gboolean
-ks_runtime_read (KsRuntime *rt,
-                 KsBuffer  *buffer,
-                 gsize      offset,
-                 gsize      size,
-                 void      *dst,
-                 GError   **error)
+/* --- timing -------------------------------------------------------------------- */
+
+void
+ks_runtime_add_pending (KsRuntime  *rt,
+                        KsKernel   *kernel,
+                        const char *timer,
+                        gpointer    event)
 {
-  g_return_val_if_fail (rt != NULL && buffer != NULL, FALSE);
-  g_return_val_if_fail (offset + size <= buffer->size, FALSE);
-  return rt->vtable->read (rt, buffer, offset, size, dst, error);
-}
-
-gboolean
-ks_runtime_launch (KsRuntime   *rt,
-                   KsKernel    *kernel,
-                   guint        dims,
-                   const gsize *global,
-                   const gsize *local,
-                   GError     **error)
-{
-  gpointer event = NULL;
-
-  g_return_val_if_fail (rt != NULL && kernel != NULL, FALSE);
-  g_return_val_if_fail (dims >= 1 && dims <= 3, FALSE);
-  g_return_val_if_fail (global != NULL, FALSE);
-
-  if (local != NULL)
-    {
-      const KsDeviceInfo *info = ks_device_get_info (rt->device);
-      gsize total = 1;
-
-      for (guint d = 0; d < dims; d++)
-        {
-          if (local[d] == 0 || (info->max_work_item_sizes[d] && local[d] > info->max_work_item_sizes[d]))
-            {
-              g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
-                           /* %lu, not G_GSIZE_FORMAT: xgettext cannot see through macros. */
-                           _("%s refuses a work-group of %lu in dimension %u: it allows 1 to %lu"),
-                           info->name, (unsigned long) local[d], d,
-                           (unsigned long) info->max_work_item_sizes[d]);
-              return FALSE;
-            }
-          total *= local[d];
-        }
-      if (kernel->max_work_group_size && total > kernel->max_work_group_size)
-        {
-          g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
-                       _("%s refuses a work-group of %lu items for kernel %s: "
-                         "the largest it can run is %lu"),
-                       info->name, (unsigned long) total, kernel->name,
-                       (unsigned long) kernel->max_work_group_size);
-          return FALSE;
-        }
-    }
-
-  if (!rt->vtable->launch (rt, kernel, dims, global, local, &event, error))
-    return FALSE;
-
-  if (event != NULL && rt->capturing && rt->graph_kernel_timing)
-    {
-      KsPendingEvent pe = { kernel, event };
-      g_array_append_val (rt->capture_events, pe);
-    }
-  else if (event != NULL && (rt->untimed || rt->capturing))
-    rt->vtable->event_free (event);
-  else if (event != NULL)
-    {
-      KsPendingEvent pe = { kernel, event };
-      g_array_append_val (rt->pending, pe);
-      kernel->pending++;
-    }
-  return TRUE;
-}
-
-gboolean
-ks_runtime_finish (KsRuntime  *rt,
-                   GError    **error)
-{
-  g_return_val_if_fail (rt != NULL, FALSE);
-  return rt->vtable->finish (rt, error);
+  KsPendingEvent pe = { kernel, timer ? g_intern_string (timer) : NULL, event };
+  g_array_append_val (rt->pending, pe);
 }
 
 gboolean
@@ -425,6 +541,7 @@ ks_runtime_collect_timings (KsRuntime  *rt,
   for (guint i = 0; i < rt->pending->len; i++)
     {
       KsPendingEvent *pe = &g_array_index (rt->pending, KsPendingEvent, i);
+      KsTimer *timer;
       guint64 ns = 0;
 
       if (!rt->vtable->event_elapsed_ns (rt, pe->event, &ns, error))
@@ -432,8 +549,17 @@ ks_runtime_collect_timings (KsRuntime  *rt,
           ks_runtime_discard_timings (rt);
           return FALSE;
         }
-      pe->kernel->time_ns += ns;
-      pe->kernel->launches++;
+      if (pe->kernel)
+        {
+          pe->kernel->time_ns += ns;
+          pe->kernel->launches++;
+        }
+      if (pe->timer == NULL)
+        continue;
+      if (!(timer = g_hash_table_lookup (rt->timers, pe->timer)))
+        g_hash_table_insert (rt->timers, (gpointer) pe->timer, (timer = g_new0 (KsTimer, 1)));
+      timer->ns += ns;
+      timer->count++;
     }
   ks_runtime_discard_timings (rt);
   return TRUE;
@@ -449,7 +575,6 @@ ks_runtime_discard_timings (KsRuntime *rt)
       KsPendingEvent *pe = &g_array_index (rt->pending, KsPendingEvent, i);
       if (pe->event)
         rt->vtable->event_free (pe->event);
-      pe->kernel->pending = 0;
     }
   g_array_set_size (rt->pending, 0);
 }
@@ -463,24 +588,75 @@ ks_runtime_set_timing (KsRuntime *rt,
 }
 
 gboolean
+ks_runtime_get_timer (KsRuntime  *rt,
+                      const char *name,
+                      guint64    *out_ns,
+                      guint      *out_count)
+{
+  KsTimer *timer;
+
+  g_return_val_if_fail (rt != NULL && name != NULL, FALSE);
+
+  timer = g_hash_table_lookup (rt->timers, g_intern_string (name));
+  if (out_ns)
+    *out_ns = timer ? timer->ns : 0;
+  if (out_count)
+    *out_count = timer ? timer->count : 0;
+  return timer != NULL;
+}
+
+static int
+compare_names (const void *a,
+               const void *b)
+{
+  return g_strcmp0 (*(char * const *) a, *(char * const *) b);
+}
+
+char **
+ks_runtime_list_timers (KsRuntime *rt)
+{
+  g_autofree const char **names = NULL;
+  char **copy;
+  guint n = 0;
+
+  g_return_val_if_fail (rt != NULL, NULL);
+
+  names = (const char **) g_hash_table_get_keys_as_array (rt->timers, &n);
+  copy = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    copy[i] = g_strdup (names[i]);
+  qsort (copy, n, sizeof (char *), compare_names);
+  return copy;
+}
+
+void
+ks_runtime_reset_timers (KsRuntime *rt)
+{
+  g_return_if_fail (rt != NULL);
+  g_hash_table_remove_all (rt->timers);
+}
+
+/* --- pacing -------------------------------------------------------------------- */
+
+gboolean
 ks_runtime_pace (KsRuntime  *rt,
                  GError    **error)
 {
   gpointer mark;
 
   g_return_val_if_fail (rt != NULL, FALSE);
-  if (rt->capturing || rt->vtable->mark == NULL)
+  if (rt->capturing)
     return TRUE;
   if (rt->marks[0] != NULL)
     {
       gpointer older = g_steal_pointer (&rt->marks[0]);
-      gboolean ok = rt->vtable->mark_wait (rt, older, error);
+      gboolean ok = rt->vtable->marker_wait (rt, older, error);
 
-      rt->vtable->mark_free (older);
+      rt->vtable->marker_free (older);
       if (!ok)
         return FALSE;
     }
-  if (!(mark = rt->vtable->mark (rt, error)))
+  if (!(mark = rt->vtable->marker (rt->queue, error)))
     return FALSE;
   rt->marks[0] = rt->marks[1];
   rt->marks[1] = mark;
@@ -493,162 +669,5 @@ ks_runtime_pace_reset (KsRuntime *rt)
   g_return_if_fail (rt != NULL);
   for (guint i = 0; i < G_N_ELEMENTS (rt->marks); i++)
     if (rt->marks[i] != NULL)
-      rt->vtable->mark_free (g_steal_pointer (&rt->marks[i]));
-}
-
-void
-ks_runtime_set_graph_kernel_timing (KsRuntime *rt,
-                                    gboolean   timing)
-{
-  g_return_if_fail (rt != NULL);
-  rt->graph_kernel_timing = timing;
-}
-
-struct _KsGraph {
-  KsRuntime *rt;
-  gpointer   handle;
-  gpointer   event;          /* of the last timed replay, until collected */
-  GArray    *kernel_events;  /* of KsPendingEvent: graph nodes; NULL without */
-};
-
-static gboolean
-graph_supported (KsRuntime  *rt,
-                 GError    **error)
-{
-  if (rt->vtable->capture_begin != NULL)
-    return TRUE;
-  g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
-               _("The %s backend cannot record launches into a graph (CUDA Graphs need the CUDA backend)"),
-               ks_backend_to_string (ks_device_get_backend (rt->device)));
-  return FALSE;
-}
-
-gboolean
-ks_runtime_capture_begin (KsRuntime  *rt,
-                          GError    **error)
-{
-  g_return_val_if_fail (rt != NULL, FALSE);
-  g_return_val_if_fail (!rt->capturing, FALSE);
-
-  if (!graph_supported (rt, error) || !rt->vtable->capture_begin (rt, error))
-    return FALSE;
-  rt->capturing = TRUE;
-  if (rt->capture_events == NULL)
-    rt->capture_events = g_array_new (FALSE, FALSE, sizeof (KsPendingEvent));
-  free_events (rt, rt->capture_events);
-  return TRUE;
-}
-
-KsGraph *
-ks_runtime_capture_end (KsRuntime  *rt,
-                        GError    **error)
-{
-  KsGraph *graph;
-  gpointer handle;
-
-  g_return_val_if_fail (rt != NULL, NULL);
-  g_return_val_if_fail (rt->capturing, NULL);
-
-  rt->capturing = FALSE;
-  if (!(handle = rt->vtable->capture_end (rt, error)))
-    {
-      free_events (rt, rt->capture_events);
-      return NULL;
-    }
-  graph = g_new0 (KsGraph, 1);
-  graph->rt = rt;
-  graph->handle = handle;
-  if (rt->capture_events->len > 0)
-    {
-      graph->kernel_events = g_steal_pointer (&rt->capture_events);
-      rt->capture_events = g_array_new (FALSE, FALSE, sizeof (KsPendingEvent));
-    }
-  return graph;
-}
-
-void
-ks_runtime_capture_abort (KsRuntime *rt)
-{
-  g_return_if_fail (rt != NULL);
-  g_return_if_fail (rt->capturing);
-
-  rt->capturing = FALSE;
-  rt->vtable->capture_abort (rt);
-  free_events (rt, rt->capture_events);
-}
-
-gboolean
-ks_graph_launch (KsGraph  *graph,
-                 GError  **error)
-{
-  g_return_val_if_fail (graph != NULL, FALSE);
-  return graph->rt->vtable->graph_launch (graph->rt, graph->handle, NULL, error);
-}
-
-static void
-graph_drop_event (KsGraph *graph)
-{
-  if (graph->event)
-    graph->rt->vtable->event_free (g_steal_pointer (&graph->event));
-}
-
-gboolean
-ks_graph_launch_timed (KsGraph  *graph,
-                       GError  **error)
-{
-  g_return_val_if_fail (graph != NULL, FALSE);
-
-  graph_drop_event (graph);
-  return graph->rt->vtable->graph_launch (graph->rt, graph->handle, &graph->event, error);
-}
-
-gboolean
-ks_graph_collect_time (KsGraph  *graph,
-                       guint64  *out_ns,
-                       GError  **error)
-{
-  gboolean ok;
-
-  g_return_val_if_fail (graph != NULL && out_ns != NULL, FALSE);
-
-  *out_ns = 0;
-  if (graph->event == NULL)
-    return TRUE;
-  ok = ks_runtime_finish (graph->rt, error) &&
-       graph->rt->vtable->event_elapsed_ns (graph->rt, graph->event, out_ns, error);
-  graph_drop_event (graph);
-  /* The event nodes were re-recorded by this replay: each launch's time. */
-  for (guint i = 0; ok && graph->kernel_events && i < graph->kernel_events->len; i++)
-    {
-      KsPendingEvent *pe = &g_array_index (graph->kernel_events, KsPendingEvent, i);
-      guint64 ns = 0;
-
-      ok = graph->rt->vtable->event_elapsed_ns (graph->rt, pe->event, &ns, error);
-      pe->kernel->time_ns += ns;
-      pe->kernel->launches++;
-    }
-  return ok;
-}
-
-gboolean
-ks_graph_has_kernel_times (KsGraph *graph)
-{
-  g_return_val_if_fail (graph != NULL, FALSE);
-  return graph->kernel_events != NULL;
-}
-
-void
-ks_graph_free (KsGraph *graph)
-{
-  if (graph == NULL)
-    return;
-  graph_drop_event (graph);
-  /* The graph's event nodes go with it, before their events. */
-  graph->rt->vtable->graph_free (graph->handle);
-  if (graph->kernel_events)
-    {
-      free_events (graph->rt, graph->kernel_events);
-      g_array_unref (graph->kernel_events);
-    }
-  g_free (graph);
+      rt->vtable->marker_free (g_steal_pointer (&rt->marks[i]));
 }

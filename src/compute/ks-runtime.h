@@ -1,13 +1,24 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-runtime.h: what a solver needs from a device, whatever its backend.
  *
- * A runtime is an open context and in-order queue on one device.  Solvers
- * build programs from kernels/ sources, allocate buffers, set arguments by
- * index and launch with a global size and an optional local size (NULL: the
- * driver chooses).  Every launch is timed with device events (OpenCL
- * profiling events; CUDA events in the CUDA backend); the times are summed
- * per kernel by ks_runtime_collect_timings().  The CUDA backend plugs in by
- * providing its own KsRuntimeVTable (ks-runtime-private.h). */
+ * A runtime is an open context on one device with a default in-order queue
+ * and as many more queues (CUDA streams) as a solver asks for; events order
+ * work between queues.  Solvers build programs from kernels/ sources (which
+ * may include a shared header from kernels/), allocate buffers (read/write
+ * flags, host-pinned memory, views at an offset), copy, fill, map, and
+ * launch kernels over 1-3 dimensions with an optional local size, a global
+ * offset and local-memory arguments.  Launches, and transfers given a timer
+ * name, are timed with device events (OpenCL profiling events, CUDA events)
+ * into named timers that ks_runtime_collect_timings() fills.
+ *
+ * Lifetimes are reference counts: a queue, program or buffer keeps its
+ * runtime alive, a kernel its program, a view its buffer, so g_autoptr
+ * frees them in any order.  The old ks_*_free names unref.
+ *
+ * The host backend (plain C + OpenMP) has no runtime: ks_runtime_new()
+ * says so with KS_COMPUTE_ERROR_UNSUPPORTED.  What one backend cannot do
+ * (a graph on OpenCL, a global offset inside a CUDA graph capture) is
+ * KS_COMPUTE_ERROR_UNSUPPORTED too, never a silent substitute. */
 #pragma once
 
 #include <glib.h>
@@ -17,40 +28,66 @@
 G_BEGIN_DECLS
 
 typedef struct _KsRuntime KsRuntime;
+typedef struct _KsQueue   KsQueue;
+typedef struct _KsEvent   KsEvent;
 typedef struct _KsProgram KsProgram;
 typedef struct _KsKernel  KsKernel;
 typedef struct _KsBuffer  KsBuffer;
 typedef struct _KsGraph   KsGraph;
 
+/* --- runtime --------------------------------------------------------------- */
+
 KsRuntime  *ks_runtime_new                   (KsDevice   *device,
                                               GError    **error);
-void        ks_runtime_free                  (KsRuntime  *rt);
+KsRuntime  *ks_runtime_ref                   (KsRuntime  *rt);
+void        ks_runtime_unref                 (KsRuntime  *rt);
+#define     ks_runtime_free                  ks_runtime_unref
 KsDevice   *ks_runtime_get_device            (KsRuntime  *rt);
 
-/* source_name is a file of kernels/ (e.g. "gauss.cl"); options are passed
- * to the compiler.  A failed build is KS_COMPUTE_ERROR_BUILD_FAILED and its
- * message ends with the compiler's build log. */
+/* --- programs and kernels ---------------------------------------------------- */
+
+/* source_name is a file of kernels/ (e.g. "gauss.cl"); its #include "x.h"
+ * lines of other kernels/ files are expanded with #line marks, so the
+ * compiler's messages name the real file and line on OpenCL and NVRTC
+ * alike.  options are passed to the compiler.  A failed build is
+ * KS_COMPUTE_ERROR_BUILD_FAILED and its message ends with the build log. */
 KsProgram  *ks_runtime_build_program         (KsRuntime  *rt,
                                               const char *source_name,
                                               const char *options,
                                               GError    **error);
-void        ks_program_free                  (KsProgram  *program);
+KsProgram  *ks_program_ref                   (KsProgram  *program);
+void        ks_program_unref                 (KsProgram  *program);
+#define     ks_program_free                  ks_program_unref
 const char *ks_program_get_build_log         (KsProgram  *program);
+
+/* What the backend says about one kernel on this device; 0 where it cannot
+ * say (OpenCL has no register count, CUDA no preferred multiple but the
+ * warp). */
+typedef struct {
+  gsize   max_work_group_size;   /* CL_KERNEL_WORK_GROUP_SIZE; CUDA maxThreadsPerBlock */
+  gsize   preferred_multiple;    /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE; the warp on CUDA */
+  guint64 local_mem_bytes;       /* CL_KERNEL_LOCAL_MEM_SIZE; CUDA static shared bytes */
+  guint64 private_mem_bytes;     /* CL_KERNEL_PRIVATE_MEM_SIZE; CUDA local (spill) bytes per thread */
+  guint   registers;             /* CUDA registers per thread */
+  gsize   suggested_local;       /* CUDA: the occupancy API's block size; 0 on OpenCL */
+} KsKernelInfo;
 
 KsKernel   *ks_program_create_kernel         (KsProgram  *program,
                                               const char *name,
                                               GError    **error);
-void        ks_kernel_free                   (KsKernel   *kernel);
+KsKernel   *ks_kernel_ref                    (KsKernel   *kernel);
+void        ks_kernel_unref                  (KsKernel   *kernel);
+#define     ks_kernel_free                   ks_kernel_unref
 const char *ks_kernel_get_name               (KsKernel   *kernel);
-/* CL_KERNEL_WORK_GROUP_SIZE: the largest group this kernel can run with. */
+const KsKernelInfo *ks_kernel_get_info       (KsKernel   *kernel);
+/* Shortcuts into ks_kernel_get_info(). */
 gsize       ks_kernel_get_max_work_group_size (KsKernel  *kernel);
-/* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (the warp size on NVIDIA). */
 gsize       ks_kernel_get_preferred_multiple (KsKernel   *kernel);
-/* CUDA: the block size the occupancy API suggests for this kernel (what a
- * launch with local == NULL uses there, CUDA having no driver choice); 0 on
- * OpenCL, where the driver chooses per launch. */
+/* CUDA: the block size a launch without a local size uses there, CUDA
+ * having no driver choice; 0 on OpenCL, where the driver chooses. */
 gsize       ks_kernel_get_suggested_local_size (KsKernel *kernel);
 
+/* A value argument of any size (a struct too).  The value is copied. */
 gboolean    ks_kernel_set_arg                (KsKernel   *kernel,
                                               guint       index,
                                               gsize       size,
@@ -60,20 +97,163 @@ gboolean    ks_kernel_set_arg_buffer         (KsKernel   *kernel,
                                               guint       index,
                                               KsBuffer   *buffer,
                                               GError    **error);
+/* size bytes of local (CUDA: shared) memory per group for a __local
+ * argument.  Kernels declare it with KS_LOCAL_PARAM and bind it with
+ * KS_LOCAL_BIND (kernels/ks-common.h): on CUDA each such argument is an
+ * offset into the launch's dynamic shared memory, which the backend lays
+ * out (16-byte aligned) and sizes at launch.  More than the device's local
+ * memory is KS_COMPUTE_ERROR_OUT_OF_MEMORY at launch. */
+gboolean    ks_kernel_set_arg_local          (KsKernel   *kernel,
+                                              guint       index,
+                                              gsize       size,
+                                              GError    **error);
 /* Sum of the device time of this kernel's launches since the last reset,
  * as collected by ks_runtime_collect_timings(). */
 guint64     ks_kernel_get_time_ns            (KsKernel   *kernel);
 guint       ks_kernel_get_launches           (KsKernel   *kernel);
 void        ks_kernel_reset_timing           (KsKernel   *kernel);
 
+/* --- buffers --------------------------------------------------------------- */
+
+typedef enum {
+  KS_BUFFER_READ_WRITE  = 0,
+  KS_BUFFER_READ_ONLY   = 1 << 0,  /* kernels only read it (CL_MEM_READ_ONLY) */
+  KS_BUFFER_WRITE_ONLY  = 1 << 1,  /* kernels only write it (CL_MEM_WRITE_ONLY) */
+  /* Page-locked host memory the device reaches directly: CL_MEM_ALLOC_HOST_PTR
+   * (mapped, not copied, with ks_queue_map) on OpenCL, cudaHostAlloc
+   * (mapped into the device's address space) on CUDA. */
+  KS_BUFFER_HOST_PINNED = 1 << 2,
+} KsBufferFlags;
+
 /* Allocation is checked against the device's limits first, so a problem too
  * big for the device is KS_COMPUTE_ERROR_OUT_OF_MEMORY with the numbers. */
 KsBuffer   *ks_runtime_alloc                 (KsRuntime  *rt,
                                               gsize       size,
                                               GError    **error);
-void        ks_buffer_free                   (KsBuffer   *buffer);
+KsBuffer   *ks_runtime_alloc_full            (KsRuntime     *rt,
+                                              gsize          size,
+                                              KsBufferFlags  flags,
+                                              GError       **error);
+/* A view of size bytes of buffer at offset: kernels and transfers on it see
+ * that range only (CUDA's halo vectors, a block of a matrix).  It keeps
+ * buffer alive.  OpenCL needs offset to be a multiple of the device's
+ * mem_base_addr_align (KsDeviceInfo); another offset is
+ * KS_COMPUTE_ERROR_UNSUPPORTED, saying the alignment. */
+KsBuffer   *ks_buffer_new_view               (KsBuffer   *buffer,
+                                              gsize       offset,
+                                              gsize       size,
+                                              GError    **error);
+KsBuffer   *ks_buffer_ref                    (KsBuffer   *buffer);
+void        ks_buffer_unref                  (KsBuffer   *buffer);
+#define     ks_buffer_free                   ks_buffer_unref
 gsize       ks_buffer_get_size               (KsBuffer   *buffer);
+KsBufferFlags ks_buffer_get_flags            (KsBuffer   *buffer);
 
+/* --- queues and events ----------------------------------------------------- */
+
+/* The queue every ks_runtime_* call without a queue uses; borrowed. */
+KsQueue    *ks_runtime_get_queue             (KsRuntime  *rt);
+/* Another in-order queue (a CUDA stream) on the same device and context:
+ * work on two queues may overlap, unless an event orders it. */
+KsQueue    *ks_runtime_new_queue             (KsRuntime  *rt,
+                                              GError    **error);
+KsQueue    *ks_queue_ref                     (KsQueue    *queue);
+void        ks_queue_unref                   (KsQueue    *queue);
+KsRuntime  *ks_queue_get_runtime             (KsQueue    *queue);
+
+/* A point in the queue after everything enqueued so far. */
+KsEvent    *ks_queue_record                  (KsQueue    *queue,
+                                              GError    **error);
+/* Work enqueued on queue after this call starts only once event is done
+ * (the event may come from another queue of the same runtime). */
+gboolean    ks_queue_wait                    (KsQueue    *queue,
+                                              KsEvent    *event,
+                                              GError    **error);
+/* The host waits for everything enqueued on queue. */
+gboolean    ks_queue_finish                  (KsQueue    *queue,
+                                              GError    **error);
+KsEvent    *ks_event_ref                     (KsEvent    *event);
+void        ks_event_unref                   (KsEvent    *event);
+/* The host waits for the event. */
+gboolean    ks_event_wait                    (KsEvent    *event,
+                                              GError    **error);
+/* Device time from event from to event to (both done; recorded on a timed
+ * queue: with timing off there is no clock to read, and that is
+ * KS_COMPUTE_ERROR_UNSUPPORTED). */
+gboolean    ks_event_elapsed_ns              (KsEvent    *from,
+                                              KsEvent    *to,
+                                              guint64    *out_ns,
+                                              GError    **error);
+
+/* --- transfers --------------------------------------------------------------- */
+
+typedef enum {
+  KS_TRANSFER_BLOCKING     = 0,
+  /* Returns once enqueued: the host memory must stay untouched until the
+   * queue is finished or an event recorded after it is done. */
+  KS_TRANSFER_NON_BLOCKING = 1 << 0,
+} KsTransferFlags;
+
+/* timer (may be NULL): the name the transfer's device time is added to
+ * ("upload", "download", "halo"), read after ks_runtime_collect_timings()
+ * with ks_runtime_get_timer(). */
+gboolean    ks_queue_write                   (KsQueue        *queue,
+                                              KsBuffer       *buffer,
+                                              gsize           offset,
+                                              gsize           size,
+                                              const void     *src,
+                                              KsTransferFlags flags,
+                                              const char     *timer,
+                                              GError        **error);
+gboolean    ks_queue_read                    (KsQueue        *queue,
+                                              KsBuffer       *buffer,
+                                              gsize           offset,
+                                              gsize           size,
+                                              void           *dst,
+                                              KsTransferFlags flags,
+                                              const char     *timer,
+                                              GError        **error);
+/* Device to device, on the queue. */
+gboolean    ks_queue_copy                    (KsQueue    *queue,
+                                              KsBuffer   *src,
+                                              gsize       src_offset,
+                                              KsBuffer   *dst,
+                                              gsize       dst_offset,
+                                              gsize       size,
+                                              const char *timer,
+                                              GError    **error);
+/* Repeats pattern (1, 2, 4, ..., 128 bytes) over size bytes at offset;
+ * offset and size are multiples of pattern_size. */
+gboolean    ks_queue_fill                    (KsQueue    *queue,
+                                              KsBuffer   *buffer,
+                                              const void *pattern,
+                                              gsize       pattern_size,
+                                              gsize       offset,
+                                              gsize       size,
+                                              GError    **error);
+
+typedef enum {
+  KS_MAP_READ  = 1 << 0,   /* the host reads what the device wrote */
+  KS_MAP_WRITE = 1 << 1,   /* the host writes what the device will read */
+} KsMapFlags;
+
+/* Waits for the queue, then gives the host size bytes of buffer at offset.
+ * A pinned buffer is mapped in place (no copy); another one through a host
+ * copy, read in (KS_MAP_READ) and written back by unmap (KS_MAP_WRITE).
+ * Until ks_queue_unmap, kernels must not use the range. */
+void       *ks_queue_map                     (KsQueue    *queue,
+                                              KsBuffer   *buffer,
+                                              gsize       offset,
+                                              gsize       size,
+                                              KsMapFlags  flags,
+                                              GError    **error);
+gboolean    ks_queue_unmap                   (KsQueue    *queue,
+                                              KsBuffer   *buffer,
+                                              void       *mapped,
+                                              GError    **error);
+
+/* The same on the default queue, blocking and untimed, as solvers used them
+ * before queues existed. */
 gboolean    ks_runtime_write                 (KsRuntime  *rt,
                                               KsBuffer   *buffer,
                                               gsize       offset,
@@ -87,41 +267,75 @@ gboolean    ks_runtime_read                  (KsRuntime  *rt,
                                               void       *dst,
                                               GError    **error);
 
-/* Enqueues kernel over dims (1..3) dimensions.  local == NULL lets the
- * driver choose the work-group size.  A group size the device refuses is
- * KS_COMPUTE_ERROR_WORK_GROUP_SIZE. */
+/* --- launches ---------------------------------------------------------------- */
+
+/* dims 1 to 3; local all 0: the driver chooses (CUDA: the occupancy API's
+ * block along dimension 0); offset: OpenCL's global work offset, which
+ * get_global_id() includes.  CUDA has no such thing: there a program that
+ * takes offsets is built with the option -DKS_GLOBAL_OFFSET (harmless on
+ * OpenCL), which makes the prelude read one from constant memory (a load
+ * in every get_global_id, so not by default); without it a nonzero offset
+ * on CUDA is KS_COMPUTE_ERROR_UNSUPPORTED, saying so. */
+typedef struct {
+  guint dims;
+  gsize global[3];
+  gsize local[3];
+  gsize offset[3];
+} KsLaunchConfig;
+
+/* A group size the device or the kernel refuses is
+ * KS_COMPUTE_ERROR_WORK_GROUP_SIZE, saying which limit. */
+gboolean    ks_queue_launch                  (KsQueue              *queue,
+                                              KsKernel             *kernel,
+                                              const KsLaunchConfig *config,
+                                              GError              **error);
+/* On the default queue, no offset; local == NULL lets the driver choose. */
 gboolean    ks_runtime_launch                (KsRuntime   *rt,
                                               KsKernel    *kernel,
                                               guint        dims,
                                               const gsize *global,
                                               const gsize *local,
                                               GError     **error);
-/* Waits for everything enqueued. */
+
+/* --- waiting and timing -------------------------------------------------------- */
+
+/* Waits for everything enqueued on every queue. */
 gboolean    ks_runtime_finish                (KsRuntime   *rt,
                                               GError     **error);
-/* Waits, then adds each launch's device time to its kernel's total. */
+/* Waits, then adds each launch's device time to its kernel's total and to
+ * the timer named after the kernel, and each timed transfer's to its timer. */
 gboolean    ks_runtime_collect_timings       (KsRuntime   *rt,
                                               GError     **error);
 /* Drops pending timing events without reading them (after a failure or a cancel). */
 void        ks_runtime_discard_timings       (KsRuntime   *rt);
-/* FALSE: launches record no device events (kernel times stay 0), so a
- * launch costs only what the backend itself costs; TRUE by default. */
+/* FALSE: launches and transfers record no device events (times stay 0), so
+ * a launch costs only what the backend itself costs; TRUE by default. */
 void        ks_runtime_set_timing            (KsRuntime   *rt,
                                               gboolean     timing);
+/* The named timer's device time and how many operations it holds, since
+ * the last reset; FALSE (and zeros) if nothing was timed under that name. */
+gboolean    ks_runtime_get_timer             (KsRuntime   *rt,
+                                              const char  *name,
+                                              guint64     *out_ns,
+                                              guint       *out_count);
+/* The names of every timer with something in it, sorted; free with g_strfreev. */
+char      **ks_runtime_list_timers           (KsRuntime   *rt);
+void        ks_runtime_reset_timers          (KsRuntime   *rt);
 
 /* Pacing: a long solve enqueues thousands of launches in milliseconds and
  * then waits seconds for them, so a cancel seen while enqueueing came too
- * late.  ks_runtime_pace() marks the queue; once two marks are
+ * late.  ks_runtime_pace() marks the default queue; once two marks are
  * outstanding it waits for the older, so at most two stretches of work are
  * ever queued ahead of the host.  The device never starves (the newer
  * stretch is still queued while the host waits), and when the host is the
  * slower one (a launch-bound GPU) the older mark is already done and
- * nothing waits.  A no-op while capturing a graph or on a backend without
- * marks. */
+ * nothing waits.  A no-op while capturing a graph. */
 gboolean    ks_runtime_pace                  (KsRuntime   *rt,
                                               GError     **error);
 /* Forgets outstanding marks (at the end of a solve, or after a failure). */
 void        ks_runtime_pace_reset            (KsRuntime   *rt);
+
+/* --- graphs (CUDA) ------------------------------------------------------------ */
 
 /* TRUE: captures record an event pair around each launch as nodes of the
  * graph, so a timed replay also gives each kernel's device time, with no
@@ -133,10 +347,12 @@ void        ks_runtime_pace_reset            (KsRuntime   *rt);
 void        ks_runtime_set_graph_kernel_timing (KsRuntime *rt,
                                                 gboolean   timing);
 
-/* Graph mode: between capture_begin and capture_end the launches are
- * recorded, not run (untimed); the graph replays all of them with one call,
- * the same kernels with the arguments they had when recorded.  CUDA Graphs
- * on the CUDA backend; elsewhere KS_COMPUTE_ERROR_UNSUPPORTED. */
+/* Graph mode: between capture_begin and capture_end the launches on the
+ * default queue are recorded, not run (untimed); the graph replays all of
+ * them with one call, the same kernels with the arguments they had when
+ * recorded.  CUDA Graphs on the CUDA backend; elsewhere
+ * KS_COMPUTE_ERROR_UNSUPPORTED.  KsGraphCache (ks-graph-cache.h) keeps
+ * recorded graphs by the shape they were recorded for. */
 gboolean    ks_runtime_capture_begin         (KsRuntime   *rt,
                                               GError     **error);
 KsGraph    *ks_runtime_capture_end           (KsRuntime   *rt,
@@ -162,12 +378,16 @@ gboolean    ks_graph_collect_time            (KsGraph     *graph,
                                               GError     **error);
 /* Whether the graph was recorded with an event pair around each launch. */
 gboolean    ks_graph_has_kernel_times        (KsGraph     *graph);
+/* How many launches the capture recorded. */
+guint       ks_graph_get_launches            (KsGraph     *graph);
 void        ks_graph_free                    (KsGraph     *graph);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsRuntime, ks_runtime_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsProgram, ks_program_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsKernel, ks_kernel_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsBuffer, ks_buffer_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsRuntime, ks_runtime_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsQueue, ks_queue_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsEvent, ks_event_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsProgram, ks_program_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsKernel, ks_kernel_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsBuffer, ks_buffer_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsGraph, ks_graph_free)
 
 G_END_DECLS

@@ -4,12 +4,10 @@
 #include "ks-bench.h"
 #include "ks-bench-probes.h"
 #include "ks-compute-error.h"
+#include "ks-lapack.h"
 
 #ifdef KS_HAVE_CUDA
-#include "ks-cuda.h"
-#endif
-#ifdef KS_HAVE_LAPACKE
-#include <lapacke.h>
+#include "ks-cusolver.h"
 #endif
 
 #include <glib/gi18n-lib.h>
@@ -104,13 +102,11 @@ method_prepare (Method            *m,
 {
   g_autoptr(GError) error = NULL;
 
-#ifndef KS_HAVE_LAPACKE
-  if (m->method == KS_BENCH_LAPACK)
+  if (m->method == KS_BENCH_LAPACK && !ks_lapack_available (&error))
     {
-      m->skipped = g_strdup ("built without LAPACKE (install liblapacke-dev and libopenblas-dev)");
+      m->skipped = g_strdup (error->message);
       return;
     }
-#endif
 #ifndef KS_HAVE_CUDA
   if (m->method == KS_BENCH_CUDA || m->method == KS_BENCH_CUDA_GRAPH || m->method == KS_BENCH_CUSOLVER)
     {
@@ -123,7 +119,7 @@ method_prepare (Method            *m,
 #ifdef KS_HAVE_CUDA
   /* A CUDA driver without the toolkit's cuSOLVER: skipped, with the
    * library it looked for, not a failure at the first solve. */
-  if (m->method == KS_BENCH_CUSOLVER && !ks_cuda_dense_available (&error))
+  if (m->method == KS_BENCH_CUSOLVER && !ks_cusolver_dense_available (&error))
     {
       m->skipped = g_strdup (error->message);
       return;
@@ -159,76 +155,6 @@ method_prepare (Method            *m,
     }
 }
 
-#ifdef KS_HAVE_LAPACKE
-/* getrf + getrs through the _work entry points: LAPACKE's plain gesv in
- * row-major order allocates, transposes A and b into column-major order
- * and back, and scans them for NaNs, all inside the clock (n = 1000: 11.6-
- * 17.4 ms against 9.7 ms).  Our row-major A is A^T in column-major order,
- * so factorising it as it lies and solving with trans = 'T' solves A x = b
- * with no copy, as cuSOLVER's row does. */
-#define LAPACK_SOLVE(T, getrf, getrs)                                          \
-  static lapack_int                                                          \
-  lapack_solve_##T (int n, T *a, int *ipiv, T *b, double *wall_ms)           \
-  {                                                                          \
-    gint64 t0 = g_get_monotonic_time ();                                     \
-    lapack_int info = getrf (LAPACK_COL_MAJOR, n, n, a, n, ipiv);            \
-    if (info == 0)                                                           \
-      info = getrs (LAPACK_COL_MAJOR, 'T', n, 1, a, n, ipiv, b, n);          \
-    *wall_ms = (g_get_monotonic_time () - t0) / 1000.0;                      \
-    return info;                                                             \
-  }
-LAPACK_SOLVE (double, LAPACKE_dgetrf_work, LAPACKE_dgetrs_work)
-LAPACK_SOLVE (float, LAPACKE_sgetrf_work, LAPACKE_sgetrs_work)
-
-static gboolean
-lapack_solve (const KsLinearSystem *sys,
-              KsPrecision           precision,
-              double               *x,
-              double               *wall_ms,
-              GError              **error)
-{
-  const int n = (int) sys->n;
-  const gsize nn = (gsize) n * n;
-  g_autofree int *ipiv = g_new (int, n);
-  lapack_int info;
-
-  /* The copy into the solver's precision (getrf overwrites it) is made
-   * before the clock starts, as every other method's: the kernel solvers
-   * and cuSOLVER convert before theirs too. */
-  if (precision == KS_PRECISION_DOUBLE)
-    {
-      g_autofree double *a = g_memdup2 (sys->a, nn * sizeof (double));
-      memcpy (x, sys->b, n * sizeof (double));
-      info = lapack_solve_double (n, a, ipiv, x, wall_ms);
-    }
-  else
-    {
-      g_autofree float *a = g_new (float, nn);
-      g_autofree float *b = g_new (float, n);
-      for (gsize i = 0; i < nn; i++)
-        a[i] = (float) sys->a[i];
-      for (int i = 0; i < n; i++)
-        b[i] = (float) sys->b[i];
-      info = lapack_solve_float (n, a, ipiv, b, wall_ms);
-      for (int i = 0; i < n; i++)
-        x[i] = b[i];
-    }
-  if (info > 0)
-    {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR,
-                   _("LAPACK getrf: U(%d,%d) is exactly zero: the matrix is singular"), (int) info, (int) info);
-      return FALSE;
-    }
-  if (info < 0)
-    {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
-                   _("LAPACK getrf/getrs: parameter %d had an illegal value"), (int) -info);
-      return FALSE;
-    }
-  return TRUE;
-}
-#endif
-
 /* One solve by method m; fills wall, device and fwd times, the residual. */
 static gboolean
 solve_once (Method               *m,
@@ -261,17 +187,14 @@ solve_once (Method               *m,
       }
     case KS_BENCH_CUSOLVER:
 #ifdef KS_HAVE_CUDA
-      return ks_cuda_dense_solve (m->device, precision == KS_PRECISION_DOUBLE, sys->n, sys->a, sys->b,
+      return ks_cusolver_dense_solve (m->device, precision == KS_PRECISION_DOUBLE, sys->n, sys->a, sys->b,
                                   x, &r->device_ms, &r->wall_ms, error);
 #else
       break;
 #endif
     case KS_BENCH_LAPACK:
-#ifdef KS_HAVE_LAPACKE
-      return lapack_solve (sys, precision, x, &r->wall_ms, error);
-#else
-      break;
-#endif
+      return ks_lapack_dense_solve (precision == KS_PRECISION_DOUBLE, sys->n, sys->a, sys->b, x,
+                                    &r->wall_ms, error);
     default:
       break;
     }
@@ -288,7 +211,7 @@ method_release (Method *m)
     ks_gauss_solver_release_buffers (m->solver);
 #ifdef KS_HAVE_CUDA
   if (m->method == KS_BENCH_CUSOLVER && m->device)
-    ks_cuda_dense_release ();
+    ks_cusolver_dense_release ();
 #endif
 }
 

@@ -80,7 +80,7 @@ ks_gauss_host_solve (const KsLinearSystem *sys,
   result->n = n;
   if (n < 2)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID,
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
                    _("n = %u: the method needs at least 2 unknowns"), n);
       return FALSE;
     }
@@ -99,7 +99,7 @@ ks_gauss_host_solve (const KsLinearSystem *sys,
     return !g_cancellable_set_error_if_cancelled (cancellable, error);
   if (status > 0)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR,
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_SINGULAR,
                    _("The pivot of row %d is zero or too small (|a_kk| <= %.3g) after elimination: "
                    "the matrix is singular or needs row exchanges, which this method "
                    "(Gauss without pivoting, as in the paper) does not do"),

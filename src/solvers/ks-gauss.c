@@ -3,14 +3,14 @@
 
 #include "ks-gauss.h"
 #include "ks-compute-error.h"
+#include "ks-graph-cache.h"
+#include "ks-launch.h"
 #include "ks-runtime.h"
 
 #include <glib/gi18n-lib.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
-
-G_DEFINE_QUARK (ks-gauss-error-quark, ks_gauss_error)
 
 /* Must match the KS_INFO_* layout in kernels/gauss.cl. */
 enum {
@@ -40,7 +40,7 @@ struct _KsGaussSolver
   KsRuntime   *rt;
   KsProgram   *program;
   KsKernel    *kernels[KS_GAUSS_N_KERNELS];
-  guint        enqueued;   /* launches enqueue_solve() issued: a graph's count */
+  guint        enqueued;   /* launches enqueue_solve() issued: what counts an untimed stream */
   gboolean     untimed;    /* ks_gauss_solver_set_timing (FALSE) */
   gboolean     graph_kernel_timing;  /* ks_gauss_solver_set_graph_kernel_timing */
 
@@ -51,16 +51,23 @@ struct _KsGaussSolver
   KsBuffer    *a, *m, *x, *info;
   guint        capacity;
 
-  /* GRAPH: the last recorded sequence and what it was recorded for.  The
-   * pivot threshold is a launch argument baked into the graph, so it is
-   * part of the key: a system with another largest |a_ij| re-records. */
-  KsGraph     *graph;
-  guint        graph_n;
-  KsGaussParams graph_params;
-  double       graph_tiny;
-  guint        graph_launches;
-  gboolean     graph_kernel_times;   /* the graph has event pairs around its launches */
+  /* GRAPH: the recorded sequences by what they were recorded for
+   * (graph_key); the one the last solve used. */
+  KsGraphCache *graphs;
+  KsGraph      *graph;
 };
+
+/* What a recorded solve depends on: the pivot threshold is a launch
+ * argument baked into the graph, so a system with another largest |a_ij|
+ * records again; so does a change of graph kernel timing. */
+typedef struct {
+  guint         n;
+  KsRangePolicy range;
+  KsLocalPolicy local;
+  guint         wg;       /* 0 under DRIVER */
+  double        tiny;
+  gboolean      kernel_timing;
+} GraphKey;
 
 static const char *kernel_names[KS_GAUSS_N_KERNELS] = {
   "gauss_fwd_pre", "gauss_fwd", "gauss_bwd_prepare", "gauss_bwd",
@@ -74,59 +81,9 @@ ks_gauss_kernel_name (KsGaussKernel kernel)
 }
 
 const char *
-ks_launch_mode_to_string (KsLaunchMode launch)
-{
-  return launch == KS_LAUNCH_GRAPH ? "graph" : "stream";
-}
-
-gboolean
-ks_launch_mode_from_string (const char   *s,
-                            KsLaunchMode *out)
-{
-  if (g_ascii_strcasecmp (s, "stream") == 0)
-    *out = KS_LAUNCH_STREAM;
-  else if (g_ascii_strcasecmp (s, "graph") == 0)
-    *out = KS_LAUNCH_GRAPH;
-  else
-    return FALSE;
-  return TRUE;
-}
-
-const char *
-ks_precision_to_string (KsPrecision precision)
-{
-  return precision == KS_PRECISION_DOUBLE ? "double" : "float";
-}
-
-const char *
 ks_range_policy_to_string (KsRangePolicy range)
 {
   return range == KS_RANGE_SHRINKING ? "shrinking" : "fixed";
-}
-
-const char *
-ks_local_policy_to_string (KsLocalPolicy local)
-{
-  switch (local)
-    {
-    case KS_LOCAL_EXPLICIT: return "explicit";
-    case KS_LOCAL_SPLIT: return "split";
-    case KS_LOCAL_DRIVER:
-    default: return "driver";
-    }
-}
-
-gboolean
-ks_precision_from_string (const char  *s,
-                          KsPrecision *out)
-{
-  if (g_ascii_strcasecmp (s, "float") == 0 || g_ascii_strcasecmp (s, "single") == 0)
-    *out = KS_PRECISION_FLOAT;
-  else if (g_ascii_strcasecmp (s, "double") == 0)
-    *out = KS_PRECISION_DOUBLE;
-  else
-    return FALSE;
-  return TRUE;
 }
 
 gboolean
@@ -137,21 +94,6 @@ ks_range_policy_from_string (const char    *s,
     *out = KS_RANGE_FIXED;
   else if (g_ascii_strcasecmp (s, "shrinking") == 0)
     *out = KS_RANGE_SHRINKING;
-  else
-    return FALSE;
-  return TRUE;
-}
-
-gboolean
-ks_local_policy_from_string (const char    *s,
-                             KsLocalPolicy *out)
-{
-  if (g_ascii_strcasecmp (s, "driver") == 0)
-    *out = KS_LOCAL_DRIVER;
-  else if (g_ascii_strcasecmp (s, "explicit") == 0)
-    *out = KS_LOCAL_EXPLICIT;
-  else if (g_ascii_strcasecmp (s, "split") == 0)
-    *out = KS_LOCAL_SPLIT;
   else
     return FALSE;
   return TRUE;
@@ -199,7 +141,9 @@ ks_gauss_solver_new (KsDevice     *device,
     if (!(self->kernels[i] = ks_program_create_kernel (self->program, kernel_names[i], error)))
       return NULL;
 
-  ks_device_set_preferred_multiple (device, ks_kernel_get_preferred_multiple (self->kernels[KS_GAUSS_FWD]));
+  /* What the kernels report (their preferred multiple, their largest
+   * group) stays theirs (ks_gauss_solver_get_preferred_multiple): the
+   * device's own figure is the device list's probe, never a solver's. */
   return g_steal_pointer (&self);
 }
 
@@ -224,8 +168,10 @@ ks_gauss_solver_set_graph_kernel_timing (KsGaussSolver *self,
 static void
 free_buffers (KsGaussSolver *self)
 {
-  /* The graph holds the buffers' addresses: it goes first. */
-  g_clear_pointer (&self->graph, ks_graph_free);
+  /* The graphs hold the buffers' addresses: they go first. */
+  self->graph = NULL;
+  if (self->graphs)
+    ks_graph_cache_forget (self->graphs, NULL);
   g_clear_pointer (&self->a, ks_buffer_free);
   g_clear_pointer (&self->m, ks_buffer_free);
   g_clear_pointer (&self->x, ks_buffer_free);
@@ -247,6 +193,7 @@ ks_gauss_solver_free (KsGaussSolver *self)
     return;
   /* The graph and the buffers belong to the runtime's context: before it. */
   free_buffers (self);
+  g_clear_pointer (&self->graphs, ks_graph_cache_free);
   for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
     g_clear_pointer (&self->kernels[i], ks_kernel_free);
   g_clear_pointer (&self->program, ks_program_free);
@@ -283,27 +230,12 @@ ks_gauss_solver_get_max_work_group_size (KsGaussSolver *self)
   return self->kernels[KS_GAUSS_FWD] ? ks_kernel_get_max_work_group_size (self->kernels[KS_GAUSS_FWD]) : 0;
 }
 
-/* Every launch of a solve goes through here, to be counted: inside a graph
- * no event counts them. */
-static gboolean
-launch (KsGaussSolver *self,
-        KsKernel      *kernel,
-        guint          dims,
-        const gsize   *global,
-        const gsize   *local,
-        GError       **error)
-{
-  if (!ks_runtime_launch (self->rt, kernel, dims, global, local, error))
-    return FALSE;
-  self->enqueued++;
-  return TRUE;
-}
-
 /* Launches kernel over count0 items along dimension 0 (and count1 rows
- * along dimension 1 when dims == 2) under the local-size policy.  The
- * kernel's first index along dimension 0 is the argument base_arg (set to
- * base0, or past the main part for SPLIT's remainder); record_arg tells the
- * first launch of a step to report its work-group from inside the kernel. */
+ * along dimension 1 when dims == 2) under the local-size policy (its plan
+ * from ks-launch.h).  The kernel's first index along dimension 0 is the
+ * argument base_arg (base0, plus each part's first index: SPLIT's remainder
+ * starts past the main part); record_arg tells the first launch of a step
+ * to report its work-group from inside the kernel. */
 static gboolean
 launch_policy (KsGaussSolver       *self,
                KsKernel            *kernel,
@@ -317,56 +249,23 @@ launch_policy (KsGaussSolver       *self,
                gboolean             record,
                GError             **error)
 {
-  gsize global[2] = { count0, count1 };
-  gsize local[2] = { params->wg, 1 };
-  int rec = record ? 1 : 0;
-  int base = base0;
+  const gsize global[2] = { count0, count1 };
+  KsLaunchPlan plan;
 
-  if (!ks_kernel_set_arg (kernel, base_arg, sizeof base, &base, error) ||
-      !ks_kernel_set_arg (kernel, record_arg, sizeof rec, &rec, error))
+  if (!ks_launch_plan (params->local, params->wg, dims, global, &plan, error))
     return FALSE;
-
-  switch (params->local)
+  for (guint i = 0; i < plan.n_parts; i++)
     {
-    case KS_LOCAL_DRIVER:
-      return launch (self, kernel, dims, global, NULL, error);
+      int base = base0 + (int) plan.parts[i].first;
+      int rec = record && i == 0 ? 1 : 0;
 
-    case KS_LOCAL_EXPLICIT:
-      /* Padding the range up to a multiple of the group lets every group
-       * size run on every n; the extra items exit on the kernel's bounds test. */
-      global[0] = (count0 + params->wg - 1) / params->wg * params->wg;
-      return launch (self, kernel, dims, global, local, error);
-
-    case KS_LOCAL_SPLIT:
-      {
-        gsize main_part = count0 / params->wg * params->wg;
-        gsize rest = count0 - main_part;
-
-        if (main_part > 0)
-          {
-            global[0] = main_part;
-            if (!launch (self, kernel, dims, global, local, error))
-              return FALSE;
-          }
-        if (rest > 0)
-          {
-            /* The remainder runs as one group per row, of exactly its size. */
-            int rest_base = base0 + (int) main_part;
-            int rest_rec = record && main_part == 0 ? 1 : 0;
-
-            if (!ks_kernel_set_arg (kernel, base_arg, sizeof rest_base, &rest_base, error) ||
-                !ks_kernel_set_arg (kernel, record_arg, sizeof rest_rec, &rest_rec, error))
-              return FALSE;
-            global[0] = rest;
-            local[0] = rest;
-            return launch (self, kernel, dims, global, local, error);
-          }
-        return TRUE;
-      }
-
-    default:
-      g_assert_not_reached ();
+      if (!ks_kernel_set_arg (kernel, base_arg, sizeof base, &base, error) ||
+          !ks_kernel_set_arg (kernel, record_arg, sizeof rec, &rec, error) ||
+          !ks_queue_launch (ks_runtime_get_queue (self->rt), kernel, &plan.parts[i].config, error))
+        return FALSE;
+      self->enqueued++;
     }
+  return TRUE;
 }
 
 static gboolean
@@ -458,8 +357,9 @@ enqueue_solve (KsGaussSolver       *self,
         return FALSE;
 
       if (!ks_kernel_set_arg (bprep, 3, sizeof k, &k, error) ||
-          !launch (self, bprep, 1, &one, &one, error))
+          !ks_runtime_launch (self->rt, bprep, 1, &one, &one, error))
         return FALSE;
+      self->enqueued++;
 
       /* Under SHRINKING there is nothing above row 0 to update. */
       if (!fixed && k == 0)
@@ -506,18 +406,18 @@ ks_gauss_solver_check (KsGaussSolver        *self,
 
   if (n < 2)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID,
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
                    _("n = %u: the method needs at least 2 unknowns"), n);
       return FALSE;
     }
   if (n > G_MAXINT / 2)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, _("n = %u is too large"), n);
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID, _("n = %u is too large"), n);
       return FALSE;
     }
   if (params->launch != KS_LAUNCH_STREAM && params->launch != KS_LAUNCH_GRAPH)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID, _("Unknown launch mode %d"), params->launch);
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID, _("Unknown launch mode %d"), params->launch);
       return FALSE;
     }
   if (!ks_gauss_check_launch (self->device, params->launch, error))
@@ -609,48 +509,79 @@ ensure_buffers (KsGaussSolver  *self,
   return TRUE;
 }
 
-static gboolean
-graph_matches (KsGaussSolver       *self,
-               guint                n,
-               const KsGaussParams *params,
-               double               tiny)
+static GBytes *
+graph_key (KsGaussSolver       *self,
+           guint                n,
+           const KsGaussParams *params,
+           double               tiny)
 {
-  return self->graph != NULL && self->graph_n == n && self->graph_tiny == tiny &&
-         self->graph_kernel_times == self->graph_kernel_timing &&
-         self->graph_params.range == params->range && self->graph_params.local == params->local &&
-         (params->local == KS_LOCAL_DRIVER || self->graph_params.wg == params->wg);
+  GraphKey key;
+
+  /* Padding too: the cache compares keys byte by byte. */
+  memset (&key, 0, sizeof key);
+  key.n = n;
+  key.range = params->range;
+  key.local = params->local;
+  key.wg = params->local == KS_LOCAL_DRIVER ? 0 : params->wg;
+  key.tiny = tiny;
+  key.kernel_timing = self->graph_kernel_timing;
+  return g_bytes_new (&key, sizeof key);
 }
 
-/* Records the whole launch sequence into a graph, instantiated and on the
- * device, ready to replay. */
-static gboolean
-capture_graph (KsGaussSolver       *self,
-               const KsGaussParams *params,
-               guint                n,
-               double               tiny,
-               GCancellable        *cancellable,
-               GError             **error)
-{
-  g_clear_pointer (&self->graph, ks_graph_free);
+typedef struct {
+  KsGaussSolver       *self;
+  const KsGaussParams *params;
+  guint                n;
+  double               tiny;
+} RecordData;
 
-  ks_runtime_set_graph_kernel_timing (self->rt, self->graph_kernel_timing);
-  if (!ks_runtime_capture_begin (self->rt, error))
-    return FALSE;
-  if (!enqueue_solve (self, params, (int) n, self->a, self->m, self->x, self->info, tiny,
-                      cancellable, error))
+static gboolean
+record_solve (gpointer       data,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  RecordData *r = data;
+  KsGaussSolver *self = r->self;
+
+  return enqueue_solve (self, r->params, (int) r->n, self->a, self->m, self->x, self->info, r->tiny,
+                        cancellable, error);
+}
+
+/* The graph of this solve's shape: the cache's, or recorded now (the whole
+ * launch sequence, instantiated and on the device, ready to replay). */
+static gboolean
+find_graph (KsGaussSolver       *self,
+            const KsGaussParams *params,
+            guint                n,
+            double               tiny,
+            GCancellable        *cancellable,
+            KsGaussResult       *result,
+            GError             **error)
+{
+  g_autoptr(GBytes) key = graph_key (self, n, params, tiny);
+  RecordData data = { self, params, n, tiny };
+
+  /* One graph at a time, as before the cache: each holds ~4n launches. */
+  if (self->graphs == NULL)
+    self->graphs = ks_graph_cache_new (self->rt, 1);
+  if ((self->graph = ks_graph_cache_lookup (self->graphs, key)))
     {
-      /* Capture must be ended whatever happened, or the stream stays in it. */
-      ks_runtime_capture_abort (self->rt);
-      return FALSE;
+      result->graph_replay = TRUE;
+      return TRUE;
     }
-  if (!(self->graph = ks_runtime_capture_end (self->rt, error)))
-    return FALSE;
-  self->graph_n = n;
-  self->graph_params = *params;
-  self->graph_tiny = tiny;
-  self->graph_launches = self->enqueued;
-  self->graph_kernel_times = ks_graph_has_kernel_times (self->graph);
-  return TRUE;
+  ks_runtime_set_graph_kernel_timing (self->rt, self->graph_kernel_timing);
+  self->graph = ks_graph_cache_record (self->graphs, key, record_solve, &data, cancellable,
+                                       &result->capture_ms, error);
+  return self->graph != NULL;
+}
+
+/* A replay that failed: its graph is not trusted again. */
+static void
+drop_graph (KsGaussSolver *self)
+{
+  self->graph = NULL;
+  if (self->graphs)
+    ks_graph_cache_forget (self->graphs, NULL);
 }
 
 gboolean
@@ -701,16 +632,8 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
   if (!ensure_buffers (self, n, error))
     return FALSE;
 
-  if (graph && graph_matches (self, n, params, tiny))
-    result->graph_replay = TRUE;
-  else if (graph)
-    {
-      gint64 tc = g_get_monotonic_time ();
-
-      if (!capture_graph (self, params, n, tiny, cancellable, error))
-        return FALSE;
-      result->capture_ms = (g_get_monotonic_time () - tc) / 1000.0;
-    }
+  if (graph && !find_graph (self, params, n, tiny, cancellable, result, error))
+    return FALSE;
 
   t0 = g_get_monotonic_time ();
   if (!ks_runtime_write (self->rt, self->a, 0, (gsize) n * w * rs, host_a, error) ||
@@ -733,7 +656,7 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
       ks_runtime_discard_timings (self->rt);
       ks_runtime_pace_reset (self->rt);
       if (graph)
-        g_clear_pointer (&self->graph, ks_graph_free);
+        drop_graph (self);
       return FALSE;
     }
   t1 = g_get_monotonic_time ();
@@ -746,13 +669,13 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
 
       if (!ks_graph_collect_time (self->graph, &ns, error))
         {
-          g_clear_pointer (&self->graph, ks_graph_free);
+          drop_graph (self);
           return FALSE;
         }
       result->kernels_total_ms = ns / 1e6;
-      result->launches = self->graph_launches;
+      result->launches = ks_graph_get_launches (self->graph);
       /* Recorded with event pairs: each kernel's time from this replay. */
-      if (!self->untimed && self->graph_kernel_times)
+      if (!self->untimed && ks_graph_has_kernel_times (self->graph))
         for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
           result->kernel_ms[i] = ks_kernel_get_time_ns (self->kernels[i]) / 1e6;
     }
@@ -779,7 +702,7 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
 
   if (info_host[INFO_BAD_PIVOT] > 0)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR,
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_SINGULAR,
                    _("The pivot of row %d is zero or too small (|a_kk| <= %.3g) after elimination: "
                    "the matrix is singular or needs row exchanges, which this method "
                    "(Gauss without pivoting, as in the paper) does not do"),

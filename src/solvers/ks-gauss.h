@@ -9,44 +9,25 @@
 
 #include "ks-device.h"
 #include "ks-linear-system.h"
+#include "ks-solver-error.h"
+#include "ks-types.h"   /* KsPrecision, KsLocalPolicy, KsLaunchMode: moved down to compute */
 
 G_BEGIN_DECLS
 
-#define KS_GAUSS_ERROR (ks_gauss_error_quark ())
-GQuark ks_gauss_error_quark (void);
-
-typedef enum {
-  KS_GAUSS_ERROR_SINGULAR,       /* a zero or tiny pivot: the method does no pivoting */
-  KS_GAUSS_ERROR_NOT_SQUARE,
-  KS_GAUSS_ERROR_SIZE_MISMATCH,  /* b does not match A */
-  KS_GAUSS_ERROR_INVALID,        /* parameters that make no sense (n = 0, wg = 0 with EXPLICIT) */
-} KsGaussError;
-
-typedef enum {
-  KS_PRECISION_FLOAT,
-  KS_PRECISION_DOUBLE,
-} KsPrecision;
+/* The Gauss method's errors are the solvers' (ks-solver-error.h); the old
+ * names stay for the callers above. */
+#define KS_GAUSS_ERROR                KS_SOLVER_ERROR
+#define ks_gauss_error_quark          ks_solver_error_quark
+#define KS_GAUSS_ERROR_SINGULAR       KS_SOLVER_ERROR_SINGULAR
+#define KS_GAUSS_ERROR_NOT_SQUARE     KS_SOLVER_ERROR_NOT_SQUARE
+#define KS_GAUSS_ERROR_SIZE_MISMATCH  KS_SOLVER_ERROR_SIZE_MISMATCH
+#define KS_GAUSS_ERROR_INVALID        KS_SOLVER_ERROR_INVALID
+typedef KsSolverError KsGaussError;
 
 typedef enum {
   KS_RANGE_FIXED,      /* the whole matrix at every step; items outside exit (the paper's runs) */
   KS_RANGE_SHRINKING,  /* the range shrinks with k */
 } KsRangePolicy;
-
-typedef enum {
-  KS_LOCAL_DRIVER,     /* local size NULL: the driver chooses */
-  KS_LOCAL_EXPLICIT,   /* the user's group size; the range is padded up to a multiple of it */
-  KS_LOCAL_SPLIT,      /* a multiple of the group size, plus a launch for the remainder */
-} KsLocalPolicy;
-
-/* How a solve issues its ~4n launches.  GRAPH: on a CUDA device the first
- * solve of a given (n, params) records the whole sequence into a CUDA graph
- * and instantiates it; later solves upload the matrix into the same buffers
- * and replay the graph with one call.  OpenCL has no graphs, and the host
- * launches nothing: there GRAPH is KS_COMPUTE_ERROR_UNSUPPORTED. */
-typedef enum {
-  KS_LAUNCH_STREAM,    /* one launch per kernel per step, on the in-order queue */
-  KS_LAUNCH_GRAPH,
-} KsLaunchMode;
 
 typedef enum {
   KS_GAUSS_FWD_PRE,
@@ -56,15 +37,9 @@ typedef enum {
   KS_GAUSS_N_KERNELS
 } KsGaussKernel;
 
-const char *ks_precision_to_string    (KsPrecision    precision);
 const char *ks_range_policy_to_string (KsRangePolicy  range);
-const char *ks_local_policy_to_string (KsLocalPolicy  local);
 const char *ks_gauss_kernel_name      (KsGaussKernel  kernel);
-const char *ks_launch_mode_to_string  (KsLaunchMode   launch);
-gboolean    ks_precision_from_string    (const char *s, KsPrecision   *out);
 gboolean    ks_range_policy_from_string (const char *s, KsRangePolicy *out);
-gboolean    ks_local_policy_from_string (const char *s, KsLocalPolicy *out);
-gboolean    ks_launch_mode_from_string  (const char *s, KsLaunchMode  *out);
 
 typedef struct {
   KsRangePolicy range;

@@ -3,7 +3,7 @@
 
 #include "ks-linear-system.h"
 #include "ks-compute-error.h"
-#include "ks-gauss.h"
+#include "ks-solver-error.h"
 #include "ks-mtx.h"
 
 #include <glib/gi18n-lib.h>
@@ -70,7 +70,7 @@ ks_linear_system_new_from_mtx (const char  *matrix_path,
     return NULL;
   if (rows != cols)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_NOT_SQUARE,
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_SQUARE,
                    _("%s is %u x %u: the Gauss method needs a square matrix"),
                    matrix_path, rows, cols);
       return NULL;
@@ -79,7 +79,7 @@ ks_linear_system_new_from_mtx (const char  *matrix_path,
     return NULL;
   if (!((b_rows == rows && b_cols == 1) || (b_rows == 1 && b_cols == rows)))
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SIZE_MISMATCH,
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_SIZE_MISMATCH,
                    _("%s is %u x %u, but the matrix has %u rows: the right-hand side "
                    "must be a %u x 1 vector"),
                    rhs_path, b_rows, b_cols, rows, rows);

@@ -3,11 +3,12 @@
  * measured against.  cuSOLVER pulls in cuBLAS and cuBLASLt (about 1 GB of
  * shared objects), so it is opened with dlopen on first use instead of being
  * linked: every other command, and every test, starts without loading it. */
-#define G_LOG_DOMAIN "ks-cuda"
+#define G_LOG_DOMAIN "ks-cusolver"
 
-#include "ks-cuda.h"
+#include "ks-cusolver.h"
 #include "ks-compute-error.h"
-#include "ks-gauss.h"   /* KS_GAUSS_ERROR_SINGULAR: what a singular system is, whichever solver met it */
+#include "ks-cuda.h"
+#include "ks-solver-error.h"   /* singular is the same news from any solver */
 
 #include <glib/gi18n-lib.h>
 #include <cuda_runtime_api.h>
@@ -77,7 +78,7 @@ load_cusolver_locked (GError **error)
 }
 
 gboolean
-ks_cuda_dense_available (GError **error)
+ks_cusolver_dense_available (GError **error)
 {
   gboolean ok;
 
@@ -150,7 +151,7 @@ dense_buffers_clear_locked (void)
 }
 
 void
-ks_cuda_dense_release (void)
+ks_cusolver_dense_release (void)
 {
   G_LOCK (cusolver);
   dense_buffers_clear_locked ();
@@ -229,16 +230,15 @@ factor_and_solve_locked (gboolean  fp64,
   KsCusolver *api = &cusolver_api;
   DenseBuffers *d = &dense;
 
-  cudaEventRecord (d->start, NULL);
-  if (!check_solver (fp64 ? api->dgetrf (cusolver_handle, n, n, d->a, n, d->work, d->ipiv, &d->info[0])
+  if (!check (cudaEventRecord (d->start, NULL), "Recording the start event", error) ||
+      !check_solver (fp64 ? api->dgetrf (cusolver_handle, n, n, d->a, n, d->work, d->ipiv, &d->info[0])
                           : api->sgetrf (cusolver_handle, n, n, d->a, n, d->work, d->ipiv, &d->info[0]),
                      "getrf", error) ||
       !check_solver (fp64 ? api->dgetrs (cusolver_handle, CUBLAS_OP_T, n, 1, d->a, n, d->ipiv, d->b, n, &d->info[1])
                           : api->sgetrs (cusolver_handle, CUBLAS_OP_T, n, 1, d->a, n, d->ipiv, d->b, n, &d->info[1]),
                      "getrs", error))
     return FALSE;
-  cudaEventRecord (d->end, NULL);
-  return TRUE;
+  return check (cudaEventRecord (d->end, NULL), "Recording the end event", error);
 }
 
 /* What the two statuses mean, getrf's first: a singular U makes getrs's
@@ -249,7 +249,7 @@ check_info (const int info[2],
 {
   if (info[0] > 0)
     {
-      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_SINGULAR,
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_SINGULAR,
                    _("cuSOLVER getrf: U(%d,%d) is exactly zero: the matrix is singular"), info[0], info[0]);
       return FALSE;
     }
@@ -264,7 +264,7 @@ check_info (const int info[2],
 }
 
 gboolean
-ks_cuda_dense_solve (KsDevice     *device,
+ks_cusolver_dense_solve (KsDevice     *device,
                      gboolean      fp64,
                      guint         n,
                      const double *a,
@@ -301,7 +301,8 @@ ks_cuda_dense_solve (KsDevice     *device,
       !ensure_buffers_locked (ordinal, fp64, n, error))
     goto out;
   /* The default stream: cuSOLVER's own synchronisation is then the solve's. */
-  cusolver_api.set_stream (cusolver_handle, NULL);
+  if (!check_solver (cusolver_api.set_stream (cusolver_handle, NULL), "cusolverDnSetStream", error))
+    goto out;
 
   /* Upload + getrf + getrs + download, as the kernel rows' wall time. */
   t0 = g_get_monotonic_time ();
@@ -317,9 +318,9 @@ ks_cuda_dense_solve (KsDevice     *device,
     }
   t1 = g_get_monotonic_time ();
 
-  if (!check_info (info, error))
+  if (!check_info (info, error) ||
+      !check (cudaEventElapsedTime (&ms, dense.start, dense.end), "Reading the solve's time", error))
     goto out;
-  cudaEventElapsedTime (&ms, dense.start, dense.end);
   *device_ms = ms;
   *wall_ms = (t1 - t0) / 1000.0;
   for (guint i = 0; i < n; i++)

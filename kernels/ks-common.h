@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-common.h: helpers every kernel of kernels/ may include
+ * (#include "ks-common.h"; the runtime inlines it, ks-kernel-source.c), the
+ * same on OpenCL and on CUDA through cuda-prelude.h.
+ *
+ * Local-memory arguments.  OpenCL passes a __local pointer; CUDA has no
+ * such parameter, only the launch's dynamic shared memory, so there the
+ * argument is a byte offset into it (the backend lays the arguments out).
+ * A kernel writes both with two macros:
+ *
+ *   __kernel void k (__global const float *in, KS_LOCAL_PARAM (float, scratch))
+ *   {
+ *     KS_LOCAL_BIND (float, scratch);
+ *     ...scratch[get_local_id (0)] = ...
+ *
+ * and a helper that takes such memory declares it KS_LOCAL_PTR (float). */
+#ifndef KS_COMMON_H
+#define KS_COMMON_H
+
+/* A helper function: device code on CUDA, a plain inline one on OpenCL. */
+#ifdef KS_CUDA
+#define KS_FN static __device__ __forceinline__
+#else
+#define KS_FN static inline
+#endif
+
+#if defined (KS_FP64) && !defined (KS_CUDA)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#ifdef KS_CUDA
+#define KS_LOCAL_PARAM(T, name) size_t name##_ks_offset
+#define KS_LOCAL_BIND(T, name)  T *name = (T *) (ks_dynamic_shared + name##_ks_offset)
+#define KS_LOCAL_PTR(T)         T *
+#else
+#define KS_LOCAL_PARAM(T, name) __local T *name
+#define KS_LOCAL_BIND(T, name)  (void) 0
+#define KS_LOCAL_PTR(T)         __local T *
+#endif
+
+/* The item's index over the whole range, dimension 0 fastest. */
+KS_FN size_t
+ks_global_linear_id (void)
+{
+  return (get_global_id (2) - get_global_offset (2)) * get_global_size (1) * get_global_size (0) +
+         (get_global_id (1) - get_global_offset (1)) * get_global_size (0) +
+         (get_global_id (0) - get_global_offset (0));
+}
+
+/* Tree sum of the group's values in s[0 .. get_local_size (0)), any group
+ * size (a power of two or not); every item of the group must call it.  The
+ * sum ends in s[0] and is returned to every item. */
+#define KS_DEFINE_GROUP_SUM(T)                                                \
+  KS_FN T                                                                     \
+  ks_group_sum_##T (KS_LOCAL_PTR (T) s)                                       \
+  {                                                                           \
+    const uint lid = (uint) get_local_id (0);                                 \
+    uint n = (uint) get_local_size (0);                                       \
+    T total;                                                                  \
+    barrier (CLK_LOCAL_MEM_FENCE);                                            \
+    while (n > 1)                                                             \
+      {                                                                       \
+        const uint upper = (n + 1) / 2;                                       \
+        if (lid + upper < n)                                                  \
+          s[lid] += s[lid + upper];                                           \
+        barrier (CLK_LOCAL_MEM_FENCE);                                        \
+        n = upper;                                                            \
+      }                                                                       \
+    total = s[0];                                                             \
+    barrier (CLK_LOCAL_MEM_FENCE);                                            \
+    return total;                                                             \
+  }
+KS_DEFINE_GROUP_SUM (float)
+KS_DEFINE_GROUP_SUM (int)
+KS_DEFINE_GROUP_SUM (uint)
+#ifdef KS_FP64
+KS_DEFINE_GROUP_SUM (double)
+#endif
+
+#endif /* KS_COMMON_H */

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-cuda-private.h: shared by the CUDA device list and runtime. */
+#pragma once
+
+#include <glib.h>
+#include <cuda_runtime_api.h>
+
+#include "ks-runtime.h"
+
+G_BEGIN_DECLS
+
+/* Maps a CUDA runtime status to the error a user can act on: TRUE for
+ * cudaSuccess; else a KS_COMPUTE_ERROR saying what failed, and whether the
+ * context is lost for good (a sticky error). */
+gboolean ks_cuda_check (cudaError_t  status,
+                        const char  *what,
+                        GError     **error);
+
+/* The CUDA runtime's state, shared by ks-cuda-runtime.c and ks-cuda-memory.c. */
+typedef struct {
+  int           ordinal;
+  GPtrArray    *timer_pool;  /* of KsCudaTimer: events are reused, creating them costs */
+  guint         launches;
+  guint         fail_after;  /* test hook, as in the OpenCL backend */
+} KsCudaRuntime;
+
+typedef struct {
+  cudaEvent_t    start;
+  cudaEvent_t    end;
+  KsCudaRuntime *owner;
+} KsCudaTimer;
+
+KsCudaRuntime *ks_cuda_rt              (KsRuntime  *rt);
+cudaStream_t   ks_cuda_stream          (KsQueue    *queue);
+/* The runtime API's current device is per thread: set before each call. */
+gboolean       ks_cuda_use_device      (KsRuntime  *rt,
+                                        GError    **error);
+/* A start/end event pair from the runtime's pool, and back. */
+KsCudaTimer   *ks_cuda_timer_take      (KsCudaRuntime *c,
+                                        GError       **error);
+void           ks_cuda_timer_give_back (KsCudaTimer   *t);
+
+/* ks-cuda-memory.c: the buffer half of the vtable. */
+gboolean ks_cuda_alloc       (KsRuntime *rt, KsBuffer *buffer, GError **error);
+gboolean ks_cuda_view        (KsBuffer *view, GError **error);
+void     ks_cuda_buffer_free (KsBuffer *buffer);
+gboolean ks_cuda_write       (KsQueue *queue, KsBuffer *buffer, gsize offset, gsize size,
+                              const void *src, gboolean blocking, gpointer *out_event, GError **error);
+gboolean ks_cuda_read        (KsQueue *queue, KsBuffer *buffer, gsize offset, gsize size,
+                              void *dst, gboolean blocking, gpointer *out_event, GError **error);
+gboolean ks_cuda_copy        (KsQueue *queue, KsBuffer *src, gsize src_offset, KsBuffer *dst,
+                              gsize dst_offset, gsize size, gpointer *out_event, GError **error);
+gboolean ks_cuda_fill        (KsQueue *queue, KsBuffer *buffer, const void *pattern,
+                              gsize pattern_size, gsize offset, gsize size, GError **error);
+void    *ks_cuda_map         (KsQueue *queue, KsBuffer *buffer, gsize offset, gsize size,
+                              KsMapFlags flags, GError **error);
+gboolean ks_cuda_unmap       (KsQueue *queue, KsBuffer *buffer, void *mapped, GError **error);
+
+G_END_DECLS
