@@ -846,6 +846,8 @@ main (int    argc,
   g_test_add_func ("/runtime/host-unsupported", test_host_unsupported);
   g_test_add_func ("/runtime/launch-plan", test_launch_plan);
   g_test_add_func ("/runtime/kernel-source", test_kernel_source);
+  /* The test data is the device's own id: the list outlives g_test_run,
+   * and a g_strdup'd copy was never freed (LeakSanitizer said so). */
   for (guint i = 0; i < ks_device_list_get_n_devices (devices); i++)
     {
       KsDevice *d = ks_device_list_get_device (devices, i);
@@ -856,7 +858,7 @@ main (int    argc,
       for (guint t = 0; t < G_N_ELEMENTS (tests); t++)
         {
           g_autofree char *path = g_strdup_printf ("/runtime/%s/%s", ks_device_get_id (d), tests[t].name);
-          g_test_add (path, Fixture, g_strdup (ks_device_get_id (d)), fixture_set_up, tests[t].func,
+          g_test_add (path, Fixture, ks_device_get_id (d), fixture_set_up, tests[t].func,
                       fixture_tear_down);
         }
     }
@@ -864,7 +866,7 @@ main (int    argc,
     {
       KsDevice *d = ks_device_list_find_backend (devices, KS_BACKEND_OPENCL);
       if (d != NULL)
-        g_test_add ("/runtime/planted-oob", Fixture, g_strdup (ks_device_get_id (d)), fixture_set_up,
+        g_test_add ("/runtime/planted-oob", Fixture, ks_device_get_id (d), fixture_set_up,
                     test_planted_oob, fixture_tear_down);
     }
   if (kernel_devices > 0)
