@@ -95,6 +95,19 @@ check_bars (const KsPlotTheme *theme)
       g_assert_cmpint (abs (run_top (img, px, (zy + py) / 2, &paper) - (int) round (py)), <=, 1);
       g_assert_true (pixel_is (img, px, zy - 2, &paper, 6));
       g_assert_false (pixel_is (img, px, zy + 3, &paper, 6));
+      /* 0.36 of a category wide (0.8 for the group, 0.9 of a half each). */
+      {
+        double ex, ey;
+
+        data_to_device (plot, W, H, i - 0.2 - 0.16, heights[i][0] / 2, &ex, &ey);
+        g_assert_true (pixel_is (img, ex, ey, &paper, 6));
+        data_to_device (plot, W, H, i - 0.2 - 0.2, heights[i][0] / 2, &ex, &ey);
+        g_assert_false (pixel_is (img, ex, ey, &paper, 6));
+        data_to_device (plot, W, H, i - 0.2 + 0.16, heights[i][0] / 2, &ex, &ey);
+        g_assert_true (pixel_is (img, ex, ey, &paper, 6));
+        data_to_device (plot, W, H, i - 0.2 + 0.2, heights[i][0] / 2, &ex, &ey);
+        g_assert_false (pixel_is (img, ex, ey, &paper, 6));
+      }
 
       data_to_device (plot, W, H, i + 0.2, heights[i][1], &tx, &ty);
       g_assert_true (pixel_is (img, tx, (zy + ty) / 2, &measured, 6));
