@@ -19,7 +19,7 @@ typedef enum {
   KS_PLOT_ERROR_FORMAT,   /* unknown file extension / format */
   KS_PLOT_ERROR_WRITE,    /* cairo could not write the file */
   KS_PLOT_ERROR_EMPTY,    /* nothing to draw (no series with points) */
-  KS_PLOT_ERROR_SIZE,     /* width or height beyond KS_PLOT_EXPORT_MAX_SIZE */
+  KS_PLOT_ERROR_SIZE,     /* width or height below 1 or above KS_PLOT_EXPORT_MAX_SIZE */
   KS_PLOT_ERROR_MESH,     /* a mesh cell names a node that does not exist */
 } KsPlotError;
 
@@ -332,7 +332,7 @@ gboolean    ks_plot_format_from_filename (const char   *filename,
                                           KsPlotFormat *out_format,
                                           GError      **error);
 /* Writes the plot to filename; the format comes from the extension
- * (.png, .svg, .pdf).  width/height in points (PNG: pixels), at most
+ * (.png, .svg, .pdf).  width/height in points (PNG: pixels), 1 to
  * KS_PLOT_EXPORT_MAX_SIZE (else KS_PLOT_ERROR_SIZE, before any file is
  * made). theme NULL = light. */
 gboolean    ks_plot_export            (KsPlot            *plot,
