@@ -2,9 +2,11 @@
 /* bench-plot.c: how long the plot renderer takes where size matters.  Built
  * with the tests but not run by them (speed is measured, never asserted):
  *
- *   bench-plot labels N    one render of a time-vs-size curve of N points
+ *   bench-plot labels N [spread]
+ *                          one render of a time-vs-size curve of N points
  *                          whose N+1-prime points are highlighted and
- *                          labelled (what `kernelscope-cli plot` draws)
+ *                          labelled (what `kernelscope-cli plot` draws),
+ *                          with min/max bars on every point if asked
  *   bench-plot mesh        frames of a colour-mapped mesh of 10^4, 10^5 and
  *                          10^6 cells at 1200 x 800: the first (which lays
  *                          the mesh out) and the median of the next ones,
@@ -33,7 +35,8 @@ is_prime (guint n)
 }
 
 static int
-bench_labels (guint n_points)
+bench_labels (guint    n_points,
+              gboolean spread)
 {
   g_autoptr(KsPlot) plot = ks_plot_new ();
   guint s = ks_plot_add_series (plot, "median");
@@ -54,7 +57,7 @@ bench_labels (guint n_points)
       double y = 1e-6 * n * (double) n * n / 1e3 * (1.0 + 0.02 * sin (n * 0.7))
                  * (prime ? 1.8 : 1.0);
 
-      ks_plot_add_point_full (plot, s, n, y, NAN, NAN,
+      ks_plot_add_point_full (plot, s, n, y, spread ? 0.98 * y : NAN, spread ? 1.03 * y : NAN,
                               prime ? KS_PLOT_POINT_HIGHLIGHT : KS_PLOT_POINT_NONE, label);
       n_high += prime;
     }
@@ -63,7 +66,8 @@ bench_labels (guint n_points)
   cr = cairo_create (surface);
   t0 = g_get_monotonic_time ();
   ks_plot_render (plot, cr, 1200, 750, NULL);
-  g_print ("labels: %u points, %u highlighted: render %.3f s\n", n_points, n_high,
+  g_print ("labels: %u points%s, %u highlighted: render %.3f s\n", n_points,
+           spread ? " with min/max bars" : "", n_high,
            (g_get_monotonic_time () - t0) / 1e6);
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
@@ -197,8 +201,9 @@ main (int   argc,
   if (argc >= 3 && strcmp (argv[1], "examples") == 0)
     return write_examples (argv[2]);
   if (argc >= 3 && strcmp (argv[1], "labels") == 0)
-    return bench_labels ((guint) g_ascii_strtoull (argv[2], NULL, 10));
+    return bench_labels ((guint) g_ascii_strtoull (argv[2], NULL, 10),
+                         argc >= 4 && strcmp (argv[3], "spread") == 0);
 
-  g_printerr ("usage: %s labels N | mesh | examples DIR\n", argv[0]);
+  g_printerr ("usage: %s labels N [spread] | mesh | examples DIR\n", argv[0]);
   return 2;
 }
