@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-plot.h: a cairo-only plot model and its renderer.
  *
- * The model is plain data (series of points, highlighted points with labels,
- * vertical marker lines, axis settings).  ks_plot_render() draws it on any
- * cairo_t; the CLI, the GUI widget and the export menu all call it, so a PNG,
- * an SVG, a PDF and the screen show the same picture.  No GTK here. */
+ * The model is plain data (series of points drawn as lines or grouped bars,
+ * highlighted points with labels, reference lines, bands, annotations, axis
+ * settings, a colour-mapped mesh, a grid-of-blocks diagram).
+ * ks_plot_render() draws it on any cairo_t; the CLI, the GUI widget and the
+ * export menu all call it, so a PNG, an SVG, a PDF and the screen show the
+ * same picture.  No GTK here; the code is split by concern under src/plot/
+ * (ks-plot-private.h names the files). */
 #pragma once
 
 #include <cairo.h>
@@ -24,8 +27,8 @@ typedef enum {
 } KsPlotError;
 
 /* The largest width or height ks_plot_export() takes, in pixels or points:
- * a PNG that size already needs 1 GiB of memory, cairo refuses images past
- * 32767 and PDF readers pages past 14400 points (200 inches). */
+ * a square PNG that size already takes 800 MB of memory, cairo refuses
+ * images past 32767 and PDF readers pages past 14400 points (200 inches). */
 #define KS_PLOT_EXPORT_MAX_SIZE 14400
 
 typedef enum {
