@@ -82,6 +82,12 @@ check_bars (const KsPlotTheme *theme)
   KsPlotColor measured = blend (&(KsPlotColor) { theme->series[1].r, theme->series[1].g,
                                                  theme->series[1].b, 0.85 }, &theme->background);
   static const double heights[][2] = { { 12.0, 10.4 }, { 18.5, 21.0 }, { 7.2, 6.1 } };
+  Area a = plot_area (plot, W, H);
+  double floor_y;
+
+  /* The bars stand on the bottom edge: the axis starts at zero, unpadded. */
+  g_assert_true (ks_plot_device_to_data (plot, W, H, a.left + 5, a.bottom, NULL, &floor_y));
+  g_assert_cmpfloat (fabs (floor_y), <, 0.05);
 
   for (int i = 0; i < 3; i++)
     {

@@ -54,6 +54,20 @@ category_ticks (KsPlot *plot)
   return ticks;
 }
 
+static gboolean
+has_bars (KsPlot   *plot,
+          gboolean  right)
+{
+  for (guint s = 0; s < plot->series->len; s++)
+    {
+      Series *ser = g_ptr_array_index (plot->series, s);
+
+      if (ser->kind == KS_PLOT_SERIES_BARS && ser->y2 == right && ser->points->len > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 axis_range (KsPlot      *plot,
             Layout      *lo,
@@ -68,6 +82,11 @@ axis_range (KsPlot      *plot,
 
   ax->log = scale;
   ks_plot_view_range (found, mn, mx, fixed_min, fixed_max, scale, &ax->f0, &ax->f1);
+
+  /* Bars stand on zero: no padding below it when nothing is negative. */
+  if (which != 'x' && found && mn == 0 && ax->f0 < 0 && scale == KS_PLOT_SCALE_LINEAR
+      && !usable (fixed_min, scale) && has_bars (plot, which == '2'))
+    ax->f0 = 0;
 }
 
 /* x and y at the same scale: the axis with room to spare gets a wider
