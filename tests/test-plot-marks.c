@@ -116,6 +116,14 @@ check_bars (const KsPlotTheme *theme)
       }
 
       data_to_device (plot, W, H, i + 0.2, heights[i][1], &tx, &ty);
+      /* The bar's own place, for the keyboard cursor. */
+      {
+        double qx, qy;
+
+        g_assert_true (ks_plot_point_to_device (plot, W, H, 1, i, &qx, &qy));
+        g_assert_cmpfloat (fabs (qx - tx), <, 0.5);
+        g_assert_cmpfloat (fabs (qy - ty), <, 0.5);
+      }
       g_assert_true (pixel_is (img, tx, (zy + ty) / 2, &measured, 6));
       /* Not at the other series' height. */
       g_assert_false (pixel_is (img, px, py - 4, &paper, 6));
@@ -235,6 +243,14 @@ test_log2_y2 (void)
                     >=, 5);
   g_assert_true (color_near (img, x8, a.bottom - 0.45 * (a.bottom - a.top), 2,
                              &theme->series[1], 40));
+  /* Where the point is drawn, for the keyboard cursor: on its own axis. */
+  {
+    double qx, qy;
+
+    g_assert_true (ks_plot_point_to_device (plot, W, H, 1, 3, &qx, &qy));
+    g_assert_cmpfloat (fabs (qx - x8), <, 0.01);
+    g_assert_cmpfloat (fabs (qy - (a.bottom - 0.45 * (a.bottom - a.top))), <, 1.0);
+  }
   cairo_surface_destroy (img);
 }
 

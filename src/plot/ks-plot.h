@@ -331,6 +331,19 @@ gboolean    ks_plot_data_to_device    (KsPlot       *plot,
                                        double       *out_px,
                                        double       *out_py);
 
+/* Where point `index` of `series` is drawn: like ks_plot_data_to_device
+ * with the point's x and y, but on the series' own axis (the right one for
+ * ks_plot_series_set_y2) and at its own bar in a group of bars.  For the
+ * keyboard cursor and tooltips.  FALSE when the point is not drawn or lies
+ * outside the plot area (the outputs are still set for a drawable one). */
+gboolean    ks_plot_point_to_device   (KsPlot       *plot,
+                                       double        width,
+                                       double        height,
+                                       guint         series,
+                                       guint         index,
+                                       double       *out_px,
+                                       double       *out_py);
+
 gboolean    ks_plot_format_from_filename (const char   *filename,
                                           KsPlotFormat *out_format,
                                           GError      **error);
