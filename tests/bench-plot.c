@@ -135,6 +135,11 @@ bench_mesh_size (guint nx,
         g_print (", %5.2f ms with an automatic range\n",
                  g_array_index (times, gint64, frames / 2) / 1e3);
     }
+
+  /* A tooltip's lookup, at the top right (the last cells of the list). */
+  t0 = g_get_monotonic_time ();
+  ks_plot_mesh_cell_at (plot, 1200, 800, 1050, 120, NULL, NULL);
+  g_print ("      the cell under the pointer: %.2f ms\n", (g_get_monotonic_time () - t0) / 1e3);
   cairo_surface_destroy (surface);
 }
 

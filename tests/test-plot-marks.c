@@ -458,6 +458,30 @@ test_mesh_frames (void)
   cairo_surface_destroy (img);
 }
 
+/* Tooltips: the cell under a pixel and its value. */
+static void
+test_mesh_cell_at (void)
+{
+  g_autoptr(KsPlot) plot = example_mesh (12, 8, KS_PLOT_COLORMAP_VIRIDIS);
+  g_autoptr(KsPlot) none = example_bars ();
+  static const double at[][2] = { { 2.5, 3.5 }, { 8.8, 2.2 }, { 8.2, 2.8 }, { 11.9, 7.5 } };
+  double px, py, v = 0;
+  guint cell = 0, previous = G_MAXUINT;
+
+  for (guint k = 0; k < G_N_ELEMENTS (at); k++)
+    {
+      data_to_device (plot, W, H, at[k][0], at[k][1], &px, &py);
+      g_assert_true (ks_plot_mesh_cell_at (plot, W, H, px, py, &cell, &v));
+      g_assert_cmpfloat (v, ==, example_mesh_value (12, at[k][0], at[k][1]));
+      g_assert_cmpuint (cell, !=, previous);
+      previous = cell;
+    }
+  /* Outside the mesh (x = -0.5 is in view, left of it), and no mesh. */
+  data_to_device (plot, W, H, -0.5, 3, &px, &py);
+  g_assert_false (ks_plot_mesh_cell_at (plot, W, H, px, py, &cell, &v));
+  g_assert_false (ks_plot_mesh_cell_at (none, W, H, W / 2, H / 2, &cell, &v));
+}
+
 static void
 test_mesh_errors (void)
 {
@@ -667,6 +691,7 @@ main (int   argc,
   g_test_add_func ("/plot-marks/mesh", test_mesh);
   g_test_add_func ("/plot-marks/mesh-edges-hidpi", test_mesh_edges_hidpi);
   g_test_add_func ("/plot-marks/mesh-frames", test_mesh_frames);
+  g_test_add_func ("/plot-marks/mesh-cell-at", test_mesh_cell_at);
   g_test_add_func ("/plot-marks/mesh-errors", test_mesh_errors);
   g_test_add_func ("/plot-marks/blocks", test_blocks);
   g_test_add_func ("/plot-marks/export", test_export_marks);

@@ -261,6 +261,16 @@ void        ks_plot_set_mesh_edges    (KsPlot         *plot,
 /* The colour bar's label, e.g. "T (K)". */
 void        ks_plot_set_mesh_label    (KsPlot         *plot,
                                        const char     *label);
+/* The mesh cell under device position (px, py) when the plot is rendered
+ * at width x height, and its value (NAN when it has none), for tooltips.
+ * FALSE outside every cell or without a mesh. */
+gboolean    ks_plot_mesh_cell_at      (KsPlot         *plot,
+                                       double          width,
+                                       double          height,
+                                       double          px,
+                                       double          py,
+                                       guint          *out_cell,
+                                       double         *out_value);
 /* x and y at the same scale (a mesh sets it). */
 void        ks_plot_set_equal_aspect  (KsPlot         *plot,
                                        gboolean        equal);
