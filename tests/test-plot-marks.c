@@ -551,6 +551,40 @@ test_blocks (void)
   check_blocks (33, 7, 8, 4);
 }
 
+/* Tiny canvases, log axes under a mesh, a mesh without values, bars with
+ * nothing but zeros and NAN: drawn without a complaint (and, in the
+ * -ubsan build, without undefined behaviour). */
+static void
+test_degenerate (void)
+{
+  KsPlot *plots[] = {
+    example_bars (), example_bands (), example_annotations (), example_log2_y2 (),
+    example_mesh (3, 2, KS_PLOT_COLORMAP_DIVERGING), example_blocks (), ks_plot_new (),
+  };
+  const double xy[] = { 0, 0, 1, 0, 1, 1 };
+  const guint32 tri[] = { 0, 1, 2, KS_PLOT_MESH_TRIANGLE };
+  const double nan_value = NAN;
+  guint z;
+
+  ks_plot_set_mesh (plots[6], xy, 3, tri, 1, NULL);
+  ks_plot_set_mesh_values (plots[6], &nan_value);
+  z = ks_plot_add_series (plots[0], "zeros");
+  ks_plot_series_set_kind (plots[0], z, KS_PLOT_SERIES_BARS);
+  ks_plot_add_point (plots[0], z, 0, 0);
+  ks_plot_add_point (plots[0], z, 1, NAN);
+  ks_plot_set_blocks (plots[5], 1, 1, 1024, 1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (plots); i++)
+    {
+      for (int size = 1; size <= 64; size *= 4)
+        cairo_surface_destroy (render_image (plots[i], size, size, NULL));
+      ks_plot_set_x_scale (plots[i], KS_PLOT_SCALE_LOG2);
+      ks_plot_set_y_scale (plots[i], KS_PLOT_SCALE_LOG10);
+      cairo_surface_destroy (render_image (plots[i], W, H, ks_plot_theme_dark ()));
+      ks_plot_unref (plots[i]);
+    }
+}
+
 /* ------------------------------------------------------------------------ */
 /* Every mark in every format                                               */
 
@@ -694,6 +728,7 @@ main (int   argc,
   g_test_add_func ("/plot-marks/mesh-cell-at", test_mesh_cell_at);
   g_test_add_func ("/plot-marks/mesh-errors", test_mesh_errors);
   g_test_add_func ("/plot-marks/blocks", test_blocks);
+  g_test_add_func ("/plot-marks/degenerate", test_degenerate);
   g_test_add_func ("/plot-marks/export", test_export_marks);
 
   rc = g_test_run ();
