@@ -394,7 +394,7 @@ gboolean ks_plot_legend_build (KsPlot            *plot,
 void     ks_plot_legend_draw  (cairo_t           *cr,
                                KsPlot            *plot,
                                const TextStyle   *ts,
-                               Legend            *lg,
+                               const Legend      *lg,
                                const Layout      *lo,
                                const KsPlotTheme *theme);
 
