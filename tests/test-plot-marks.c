@@ -482,6 +482,36 @@ test_mesh_cell_at (void)
   g_assert_false (ks_plot_mesh_cell_at (none, W, H, W / 2, H / 2, &cell, &v));
 }
 
+/* A dart: a quadrilateral whose corner b points inwards, so the diagonal
+ * a-c runs outside it.  The notch under b stays unpainted, and is no cell
+ * for tooltips; the body is the cell's colour. */
+static void
+test_mesh_dart (void)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  const double xy[] = { 0, 0, 1, 0.5, 2, 0, 1, 2 };
+  const guint32 dart[] = { 0, 1, 2, 3 };
+  const double value = 1.0;
+  KsPlotColor c;
+  cairo_surface_t *img;
+  double px, py;
+
+  g_assert_true (ks_plot_set_mesh (plot, xy, 4, dart, 1, NULL));
+  ks_plot_set_mesh_values (plot, &value);
+  ks_plot_set_mesh_range (plot, 0, 2);
+  c = ks_plot_colormap_color (KS_PLOT_COLORMAP_VIRIDIS, 0.5);
+  img = render_image (plot, W, H, theme);
+
+  data_to_device (plot, W, H, 1, 0.2, &px, &py);
+  g_assert_false (pixel_is (img, px, py, &c, 3));
+  g_assert_false (ks_plot_mesh_cell_at (plot, W, H, px, py, NULL, NULL));
+  data_to_device (plot, W, H, 1, 1, &px, &py);
+  g_assert_true (pixel_is (img, px, py, &c, 3));
+  g_assert_true (ks_plot_mesh_cell_at (plot, W, H, px, py, NULL, NULL));
+  cairo_surface_destroy (img);
+}
+
 static void
 test_mesh_errors (void)
 {
@@ -726,6 +756,7 @@ main (int   argc,
   g_test_add_func ("/plot-marks/mesh-edges-hidpi", test_mesh_edges_hidpi);
   g_test_add_func ("/plot-marks/mesh-frames", test_mesh_frames);
   g_test_add_func ("/plot-marks/mesh-cell-at", test_mesh_cell_at);
+  g_test_add_func ("/plot-marks/mesh-dart", test_mesh_dart);
   g_test_add_func ("/plot-marks/mesh-errors", test_mesh_errors);
   g_test_add_func ("/plot-marks/blocks", test_blocks);
   g_test_add_func ("/plot-marks/degenerate", test_degenerate);

@@ -364,10 +364,17 @@ ks_plot_mesh_cell_at (KsPlot *plot,
     {
       const guint32 *n = &mesh->cells[4 * (gsize) c];
       const double *p0 = &mesh->xy[2 * n[0]], *p1 = &mesh->xy[2 * n[1]], *p2 = &mesh->xy[2 * n[2]];
-      gboolean quad = n[3] != KS_PLOT_MESH_TRIANGLE;
+      const double *p3 = n[3] != KS_PLOT_MESH_TRIANGLE ? &mesh->xy[2 * n[3]] : NULL;
+      gboolean inside;
 
-      if (in_triangle (p0, p1, p2, x, y)
-          || (quad && in_triangle (p0, p2, &mesh->xy[2 * n[3]], x, y)))
+      /* Cut as the raster cuts it (ks-plot-raster.c). */
+      if (p3 == NULL)
+        inside = in_triangle (p0, p1, p2, x, y);
+      else if (!quad_cut_bd (p0[0], p0[1], p1[0], p1[1], p2[0], p2[1], p3[0], p3[1]))
+        inside = in_triangle (p0, p1, p2, x, y) || in_triangle (p0, p2, p3, x, y);
+      else
+        inside = in_triangle (p1, p2, p3, x, y) || in_triangle (p1, p3, p0, x, y);
+      if (inside)
         {
           if (out_cell != NULL)
             *out_cell = c;

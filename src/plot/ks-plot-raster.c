@@ -152,11 +152,18 @@ raster_new (KsPlotMesh   *mesh,
           p[j].x = (mesh->xy[2 * n[j]] - r->fx0) * sx;
           p[j].y = (r->fy1 - mesh->xy[2 * n[j] + 1]) * sy;
         }
-      /* A quadrilateral as two triangles on its 0-2 diagonal, which lies
-       * inside any convex cell. */
-      fill_triangle (r, &p[0], &p[1], &p[2], c);
-      if (k == 4)
-        fill_triangle (r, &p[0], &p[2], &p[3], c);
+      if (k == 3)
+        fill_triangle (r, &p[0], &p[1], &p[2], c);
+      else if (!quad_cut_bd (p[0].x, p[0].y, p[1].x, p[1].y, p[2].x, p[2].y, p[3].x, p[3].y))
+        {
+          fill_triangle (r, &p[0], &p[1], &p[2], c);
+          fill_triangle (r, &p[0], &p[2], &p[3], c);
+        }
+      else
+        {
+          fill_triangle (r, &p[1], &p[2], &p[3], c);
+          fill_triangle (r, &p[1], &p[3], &p[0], c);
+        }
     }
   mark_edges (r);
 
