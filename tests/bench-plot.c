@@ -2,9 +2,11 @@
 /* bench-plot.c: how long the plot renderer takes where size matters.  Built
  * with the tests but not run by them (speed is measured, never asserted):
  *
- *   bench-plot labels N    one render of a time-vs-size curve of N points
+ *   bench-plot labels N [spread]
+ *                          one render of a time-vs-size curve of N points
  *                          whose N+1-prime points are highlighted and
- *                          labelled (what `kernelscope-cli plot` draws)
+ *                          labelled (what `kernelscope-cli plot` draws),
+ *                          with min/max bars on every point if asked
  *   bench-plot mesh        frames of a colour-mapped mesh of 10^4, 10^5 and
  *                          10^6 cells at 1200 x 800: the first (which lays
  *                          the mesh out) and the median of the next ones,
@@ -17,9 +19,21 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ks-plot.h"
 #include "plot-examples.h"
+
+/* CPU time of this process in microseconds: what a frame costs, whatever
+ * else the machine runs meanwhile (the wall-clock figure grows with that). */
+static gint64
+cpu_time (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
 
 static gboolean
 is_prime (guint n)
@@ -33,14 +47,15 @@ is_prime (guint n)
 }
 
 static int
-bench_labels (guint n_points)
+bench_labels (guint    n_points,
+              gboolean spread)
 {
   g_autoptr(KsPlot) plot = ks_plot_new ();
   guint s = ks_plot_add_series (plot, "median");
   guint n_high = 0;
   cairo_surface_t *surface;
   cairo_t *cr;
-  gint64 t0;
+  gint64 t0, c0;
 
   ks_plot_set_title (plot, "Time vs size");
   ks_plot_set_axis_labels (plot, "N", "ms");
@@ -54,7 +69,7 @@ bench_labels (guint n_points)
       double y = 1e-6 * n * (double) n * n / 1e3 * (1.0 + 0.02 * sin (n * 0.7))
                  * (prime ? 1.8 : 1.0);
 
-      ks_plot_add_point_full (plot, s, n, y, NAN, NAN,
+      ks_plot_add_point_full (plot, s, n, y, spread ? 0.98 * y : NAN, spread ? 1.03 * y : NAN,
                               prime ? KS_PLOT_POINT_HIGHLIGHT : KS_PLOT_POINT_NONE, label);
       n_high += prime;
     }
@@ -62,9 +77,11 @@ bench_labels (guint n_points)
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 750);
   cr = cairo_create (surface);
   t0 = g_get_monotonic_time ();
+  c0 = cpu_time ();
   ks_plot_render (plot, cr, 1200, 750, NULL);
-  g_print ("labels: %u points, %u highlighted: render %.3f s\n", n_points, n_high,
-           (g_get_monotonic_time () - t0) / 1e6);
+  g_print ("labels: %u points%s, %u highlighted: render %.3f s (%.3f s CPU)\n", n_points,
+           spread ? " with min/max bars" : "", n_high,
+           (g_get_monotonic_time () - t0) / 1e6, (cpu_time () - c0) / 1e6);
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
   return 0;
@@ -92,6 +109,7 @@ bench_mesh_size (guint nx,
   g_autofree double *values = g_new (double, n_cells);
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 800);
   g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (gint64));
   gint64 t0, first;
 
   ks_plot_set_mesh_range (plot, 0, nx + ny);
@@ -106,31 +124,44 @@ bench_mesh_size (guint nx,
   for (int pass = 0; pass < 2; pass++)
     {
       g_array_set_size (times, 0);
+      g_array_set_size (cpu, 0);
       if (pass == 1)
         ks_plot_set_mesh_range (plot, NAN, NAN);
       for (guint f = 0; f < frames; f++)
         {
           cairo_t *cr;
+          gint64 c0;
 
           for (guint c = 0; c < n_cells; c++)
             values[c] = (c % 977) * 0.5 + f;
           t0 = g_get_monotonic_time ();
+          c0 = cpu_time ();
           ks_plot_set_mesh_values (plot, values);
           cr = cairo_create (surface);
           ks_plot_render (plot, cr, 1200, 800, NULL);
           cairo_destroy (cr);
+          c0 = cpu_time () - c0;
           t0 = g_get_monotonic_time () - t0;
           g_array_append_val (times, t0);
+          g_array_append_val (cpu, c0);
         }
       g_array_sort (times, cmp_gint64);
+      g_array_sort (cpu, cmp_gint64);
       if (pass == 0)
-        g_print ("mesh: %8u cells at 1200 x 800: first frame %7.1f ms, then %5.2f ms a frame "
-                 "(median of %u, fixed colour range)",
-                 n_cells, first / 1e3, g_array_index (times, gint64, frames / 2) / 1e3, frames);
+        g_print ("mesh: %8u cells at 1200 x 800: first frame %6.1f ms; a frame (median of %u): "
+                 "%5.2f ms (%5.2f ms CPU) with a fixed colour range",
+                 n_cells, first / 1e3, frames, g_array_index (times, gint64, frames / 2) / 1e3,
+                 g_array_index (cpu, gint64, frames / 2) / 1e3);
       else
-        g_print (", %5.2f ms with an automatic range\n",
-                 g_array_index (times, gint64, frames / 2) / 1e3);
+        g_print (", %5.2f ms (%5.2f ms CPU) automatic\n",
+                 g_array_index (times, gint64, frames / 2) / 1e3,
+                 g_array_index (cpu, gint64, frames / 2) / 1e3);
     }
+
+  /* A tooltip's lookup, at the top right (the last cells of the list). */
+  t0 = g_get_monotonic_time ();
+  ks_plot_mesh_cell_at (plot, 1200, 800, 1050, 120, NULL, NULL);
+  g_print ("      the cell under the pointer: %.2f ms\n", (g_get_monotonic_time () - t0) / 1e3);
   cairo_surface_destroy (surface);
 }
 
@@ -138,7 +169,7 @@ static int
 bench_mesh (void)
 {
   bench_mesh_size (100, 67, 50);     /* 10,050 cells */
-  bench_mesh_size (316, 211, 50);    /* 100,020 */
+  bench_mesh_size (316, 211, 50);    /* 100,014 */
   bench_mesh_size (1000, 667, 30);   /* 1,000,500 */
   return 0;
 }
@@ -197,8 +228,9 @@ main (int   argc,
   if (argc >= 3 && strcmp (argv[1], "examples") == 0)
     return write_examples (argv[2]);
   if (argc >= 3 && strcmp (argv[1], "labels") == 0)
-    return bench_labels ((guint) g_ascii_strtoull (argv[2], NULL, 10));
+    return bench_labels ((guint) g_ascii_strtoull (argv[2], NULL, 10),
+                         argc >= 4 && strcmp (argv[3], "spread") == 0);
 
-  g_printerr ("usage: %s labels N | mesh | examples DIR\n", argv[0]);
+  g_printerr ("usage: %s labels N [spread] | mesh | examples DIR\n", argv[0]);
   return 2;
 }

@@ -82,6 +82,12 @@ check_bars (const KsPlotTheme *theme)
   KsPlotColor measured = blend (&(KsPlotColor) { theme->series[1].r, theme->series[1].g,
                                                  theme->series[1].b, 0.85 }, &theme->background);
   static const double heights[][2] = { { 12.0, 10.4 }, { 18.5, 21.0 }, { 7.2, 6.1 } };
+  Area a = plot_area (plot, W, H);
+  double floor_y;
+
+  /* The bars stand on the bottom edge: the axis starts at zero, unpadded. */
+  g_assert_true (ks_plot_device_to_data (plot, W, H, a.left + 5, a.bottom, NULL, &floor_y));
+  g_assert_cmpfloat (fabs (floor_y), <, 0.05);
 
   for (int i = 0; i < 3; i++)
     {
@@ -95,8 +101,29 @@ check_bars (const KsPlotTheme *theme)
       g_assert_cmpint (abs (run_top (img, px, (zy + py) / 2, &paper) - (int) round (py)), <=, 1);
       g_assert_true (pixel_is (img, px, zy - 2, &paper, 6));
       g_assert_false (pixel_is (img, px, zy + 3, &paper, 6));
+      /* 0.36 of a category wide (0.8 for the group, 0.9 of a half each). */
+      {
+        double ex, ey;
+
+        data_to_device (plot, W, H, i - 0.2 - 0.16, heights[i][0] / 2, &ex, &ey);
+        g_assert_true (pixel_is (img, ex, ey, &paper, 6));
+        data_to_device (plot, W, H, i - 0.2 - 0.2, heights[i][0] / 2, &ex, &ey);
+        g_assert_false (pixel_is (img, ex, ey, &paper, 6));
+        data_to_device (plot, W, H, i - 0.2 + 0.16, heights[i][0] / 2, &ex, &ey);
+        g_assert_true (pixel_is (img, ex, ey, &paper, 6));
+        data_to_device (plot, W, H, i - 0.2 + 0.2, heights[i][0] / 2, &ex, &ey);
+        g_assert_false (pixel_is (img, ex, ey, &paper, 6));
+      }
 
       data_to_device (plot, W, H, i + 0.2, heights[i][1], &tx, &ty);
+      /* The bar's own place, for the keyboard cursor. */
+      {
+        double qx, qy;
+
+        g_assert_true (ks_plot_point_to_device (plot, W, H, 1, i, &qx, &qy));
+        g_assert_cmpfloat (fabs (qx - tx), <, 0.5);
+        g_assert_cmpfloat (fabs (qy - ty), <, 0.5);
+      }
       g_assert_true (pixel_is (img, tx, (zy + ty) / 2, &measured, 6));
       /* Not at the other series' height. */
       g_assert_false (pixel_is (img, px, py - 4, &paper, 6));
@@ -216,6 +243,14 @@ test_log2_y2 (void)
                     >=, 5);
   g_assert_true (color_near (img, x8, a.bottom - 0.45 * (a.bottom - a.top), 2,
                              &theme->series[1], 40));
+  /* Where the point is drawn, for the keyboard cursor: on its own axis. */
+  {
+    double qx, qy;
+
+    g_assert_true (ks_plot_point_to_device (plot, W, H, 1, 3, &qx, &qy));
+    g_assert_cmpfloat (fabs (qx - x8), <, 0.01);
+    g_assert_cmpfloat (fabs (qy - (a.bottom - 0.45 * (a.bottom - a.top))), <, 1.0);
+  }
   cairo_surface_destroy (img);
 }
 
@@ -423,6 +458,60 @@ test_mesh_frames (void)
   cairo_surface_destroy (img);
 }
 
+/* Tooltips: the cell under a pixel and its value. */
+static void
+test_mesh_cell_at (void)
+{
+  g_autoptr(KsPlot) plot = example_mesh (12, 8, KS_PLOT_COLORMAP_VIRIDIS);
+  g_autoptr(KsPlot) none = example_bars ();
+  static const double at[][2] = { { 2.5, 3.5 }, { 8.8, 2.2 }, { 8.2, 2.8 }, { 11.9, 7.5 } };
+  double px, py, v = 0;
+  guint cell = 0, previous = G_MAXUINT;
+
+  for (guint k = 0; k < G_N_ELEMENTS (at); k++)
+    {
+      data_to_device (plot, W, H, at[k][0], at[k][1], &px, &py);
+      g_assert_true (ks_plot_mesh_cell_at (plot, W, H, px, py, &cell, &v));
+      g_assert_cmpfloat (v, ==, example_mesh_value (12, at[k][0], at[k][1]));
+      g_assert_cmpuint (cell, !=, previous);
+      previous = cell;
+    }
+  /* Outside the mesh (x = -0.5 is in view, left of it), and no mesh. */
+  data_to_device (plot, W, H, -0.5, 3, &px, &py);
+  g_assert_false (ks_plot_mesh_cell_at (plot, W, H, px, py, &cell, &v));
+  g_assert_false (ks_plot_mesh_cell_at (none, W, H, W / 2, H / 2, &cell, &v));
+}
+
+/* A dart: a quadrilateral whose corner b points inwards, so the diagonal
+ * a-c runs outside it.  The notch under b stays unpainted, and is no cell
+ * for tooltips; the body is the cell's colour. */
+static void
+test_mesh_dart (void)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  const double xy[] = { 0, 0, 1, 0.5, 2, 0, 1, 2 };
+  const guint32 dart[] = { 0, 1, 2, 3 };
+  const double value = 1.0;
+  KsPlotColor c;
+  cairo_surface_t *img;
+  double px, py;
+
+  g_assert_true (ks_plot_set_mesh (plot, xy, 4, dart, 1, NULL));
+  ks_plot_set_mesh_values (plot, &value);
+  ks_plot_set_mesh_range (plot, 0, 2);
+  c = ks_plot_colormap_color (KS_PLOT_COLORMAP_VIRIDIS, 0.5);
+  img = render_image (plot, W, H, theme);
+
+  data_to_device (plot, W, H, 1, 0.2, &px, &py);
+  g_assert_false (pixel_is (img, px, py, &c, 3));
+  g_assert_false (ks_plot_mesh_cell_at (plot, W, H, px, py, NULL, NULL));
+  data_to_device (plot, W, H, 1, 1, &px, &py);
+  g_assert_true (pixel_is (img, px, py, &c, 3));
+  g_assert_true (ks_plot_mesh_cell_at (plot, W, H, px, py, NULL, NULL));
+  cairo_surface_destroy (img);
+}
+
 static void
 test_mesh_errors (void)
 {
@@ -490,6 +579,40 @@ test_blocks (void)
   check_blocks (50, 40, 16, 16);
   check_blocks (1000, 1, 256, 1);
   check_blocks (33, 7, 8, 4);
+}
+
+/* Tiny canvases, log axes under a mesh, a mesh without values, bars with
+ * nothing but zeros and NAN: drawn without a complaint (and, in the
+ * -ubsan build, without undefined behaviour). */
+static void
+test_degenerate (void)
+{
+  KsPlot *plots[] = {
+    example_bars (), example_bands (), example_annotations (), example_log2_y2 (),
+    example_mesh (3, 2, KS_PLOT_COLORMAP_DIVERGING), example_blocks (), ks_plot_new (),
+  };
+  const double xy[] = { 0, 0, 1, 0, 1, 1 };
+  const guint32 tri[] = { 0, 1, 2, KS_PLOT_MESH_TRIANGLE };
+  const double nan_value = NAN;
+  guint z;
+
+  ks_plot_set_mesh (plots[6], xy, 3, tri, 1, NULL);
+  ks_plot_set_mesh_values (plots[6], &nan_value);
+  z = ks_plot_add_series (plots[0], "zeros");
+  ks_plot_series_set_kind (plots[0], z, KS_PLOT_SERIES_BARS);
+  ks_plot_add_point (plots[0], z, 0, 0);
+  ks_plot_add_point (plots[0], z, 1, NAN);
+  ks_plot_set_blocks (plots[5], 1, 1, 1024, 1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (plots); i++)
+    {
+      for (int size = 1; size <= 64; size *= 4)
+        cairo_surface_destroy (render_image (plots[i], size, size, NULL));
+      ks_plot_set_x_scale (plots[i], KS_PLOT_SCALE_LOG2);
+      ks_plot_set_y_scale (plots[i], KS_PLOT_SCALE_LOG10);
+      cairo_surface_destroy (render_image (plots[i], W, H, ks_plot_theme_dark ()));
+      ks_plot_unref (plots[i]);
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -632,8 +755,11 @@ main (int   argc,
   g_test_add_func ("/plot-marks/mesh", test_mesh);
   g_test_add_func ("/plot-marks/mesh-edges-hidpi", test_mesh_edges_hidpi);
   g_test_add_func ("/plot-marks/mesh-frames", test_mesh_frames);
+  g_test_add_func ("/plot-marks/mesh-cell-at", test_mesh_cell_at);
+  g_test_add_func ("/plot-marks/mesh-dart", test_mesh_dart);
   g_test_add_func ("/plot-marks/mesh-errors", test_mesh_errors);
   g_test_add_func ("/plot-marks/blocks", test_blocks);
+  g_test_add_func ("/plot-marks/degenerate", test_degenerate);
   g_test_add_func ("/plot-marks/export", test_export_marks);
 
   rc = g_test_run ();

@@ -845,6 +845,15 @@ test_export_errors (void)
     g_assert_false (ks_plot_export (plot, pdf, 640, INFINITY, NULL, &error));
     g_assert_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_SIZE);
     g_clear_error (&error);
+    /* What 500000000 * 5 / 8 gives in int, and NAN: refused the same way,
+     * no longer a critical without an error. */
+    g_assert_false (ks_plot_export (plot, pdf, 500000000, -1794967296.0 / 8, NULL, &error));
+    g_assert_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_SIZE);
+    g_clear_error (&error);
+    g_assert_false (ks_plot_export (plot, svg, NAN, 100, NULL, &error));
+    g_assert_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_SIZE);
+    g_clear_error (&error);
+    g_assert_false (g_file_test (pdf, G_FILE_TEST_EXISTS));
     /* The limit itself is allowed (a vector file that size is small). */
     g_assert_true (ks_plot_export (plot, svg, KS_PLOT_EXPORT_MAX_SIZE, 100, NULL, &error));
     g_assert_no_error (error);

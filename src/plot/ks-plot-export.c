@@ -131,20 +131,20 @@ ks_plot_export (KsPlot            *plot,
 
   g_return_val_if_fail (plot != NULL, FALSE);
   g_return_val_if_fail (filename != NULL, FALSE);
-  g_return_val_if_fail (width >= 1 && height >= 1, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (!ks_plot_format_from_filename (filename, &format, error))
     return FALSE;
 
-  /* Refused here, before the temporary file exists: beyond this cairo
-   * fails an assertion (SVG) or an allocation, and a caller's size
-   * arithmetic in int is about to overflow anyway. */
-  if (!(width <= KS_PLOT_EXPORT_MAX_SIZE && height <= KS_PLOT_EXPORT_MAX_SIZE))
+  /* Refused here, before the temporary file exists: beyond the limit cairo
+   * fails an assertion (SVG) or an allocation; below 1 (or NAN) is what a
+   * caller's size arithmetic gives when it overflowed. */
+  if (!(width >= 1 && height >= 1
+        && width <= KS_PLOT_EXPORT_MAX_SIZE && height <= KS_PLOT_EXPORT_MAX_SIZE))
     {
       g_set_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_SIZE,
-                   _("A plot of %.0f × %.0f is too large to export: neither side may exceed %d"),
-                   width, height, KS_PLOT_EXPORT_MAX_SIZE);
+                   _("A plot of %.0f × %.0f cannot be exported: each side must be "
+                     "between 1 and %d"), width, height, KS_PLOT_EXPORT_MAX_SIZE);
       return FALSE;
     }
 

@@ -132,3 +132,43 @@ ks_plot_data_to_device (KsPlot *plot,
 
   return inside;
 }
+
+gboolean
+ks_plot_point_to_device (KsPlot *plot,
+                         double  width,
+                         double  height,
+                         guint   series,
+                         guint   index,
+                         double *out_px,
+                         double *out_py)
+{
+  Layout *lo;
+  GArray *dp;
+  gboolean drawn = FALSE, inside = FALSE;
+
+  g_return_val_if_fail (plot != NULL, FALSE);
+  g_return_val_if_fail (series < plot->series->len, FALSE);
+
+  if (!(width > 0 && height > 0))
+    return FALSE;
+
+  lo = ks_plot_layout_get (plot, NULL, width, height);
+  dp = g_ptr_array_index (lo->dps, series);
+  /* The points are in x order there, not in the order they were added. */
+  for (guint i = 0; i < dp->len && !drawn; i++)
+    {
+      DevPoint *d = &g_array_index (dp, DevPoint, i);
+
+      if (d->index != index || !d->ok)
+        continue;
+      drawn = TRUE;
+      inside = d->x >= lo->left && d->x <= lo->right && d->y >= lo->top && d->y <= lo->bottom;
+      if (out_px != NULL)
+        *out_px = d->x;
+      if (out_py != NULL)
+        *out_py = d->y;
+    }
+  ks_plot_layout_unref (lo);
+
+  return drawn && inside;
+}

@@ -54,6 +54,20 @@ category_ticks (KsPlot *plot)
   return ticks;
 }
 
+static gboolean
+has_bars (KsPlot   *plot,
+          gboolean  right)
+{
+  for (guint s = 0; s < plot->series->len; s++)
+    {
+      Series *ser = g_ptr_array_index (plot->series, s);
+
+      if (ser->kind == KS_PLOT_SERIES_BARS && ser->y2 == right && ser->points->len > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 axis_range (KsPlot      *plot,
             Layout      *lo,
@@ -68,6 +82,11 @@ axis_range (KsPlot      *plot,
 
   ax->log = scale;
   ks_plot_view_range (found, mn, mx, fixed_min, fixed_max, scale, &ax->f0, &ax->f1);
+
+  /* Bars stand on zero: no padding below it when nothing is negative. */
+  if (which != 'x' && found && mn == 0 && ax->f0 < 0 && scale == KS_PLOT_SCALE_LINEAR
+      && !usable (fixed_min, scale) && has_bars (plot, which == '2'))
+    ax->f0 = 0;
 }
 
 /* x and y at the same scale: the axis with room to spare gets a wider
@@ -119,28 +138,14 @@ right_extra (KsPlot          *plot,
   return extra;
 }
 
+/* The view ranges of every axis: categories at 0..n-1 with half a slot
+ * either side, the data's extent padded, or what the user fixed; the top
+ * of y raised to y_top (f-space) when the legend needs room. */
 static void
-layout_compute_once (KsPlot          *plot,
-                     const TextStyle *ts,
-                     double           width,
-                     double           height,
-                     gboolean         caption_beside,
-                     double           y_top,
-                     Layout          *lo)
+layout_ranges (KsPlot *plot,
+               Layout *lo,
+               double  y_top)
 {
-  double title_h = 0, xlabel_h = 0, ylabel_h = 0;
-  double caption_w = 0, caption_h = 0;
-  double bottom_margin, ytick_w = 0, right_margin;
-
-  lo->width = width;
-  lo->height = height;
-  lo->em = ts->size * TEXT_DPI / 72.0;
-  lo->pad = round (lo->em * 0.8);
-  lo->gap = round (lo->em * 0.5);
-  lo->tick_len = 5.0;
-  lo->has_data = ks_plot_model_has_points (plot);
-  lo->blocks = plot->blocks != NULL;
-
   if (plot->categories != NULL)
     {
       double n = g_strv_length (plot->categories);
@@ -167,6 +172,92 @@ layout_compute_once (KsPlot          *plot,
     }
   if (lo->has_y2)
     axis_range (plot, lo, '2', plot->y2_scale, plot->y2_min, plot->y2_max, &lo->y2);
+}
+
+/* Places the right edge and chooses the x ticks.  The outermost x labels
+ * hang over the plot area by half their width; the margins widen until
+ * they stay on the canvas.  The ticks depend on the width, so this takes a
+ * pass or two. */
+static void
+fit_x_ticks (KsPlot          *plot,
+             const TextStyle *ts,
+             double           width,
+             double           right_margin,
+             Layout          *lo)
+{
+  for (int pass = 0; pass < 4; pass++)
+    {
+      double length, over_l = 0, over_r = 0;
+      gboolean changed = FALSE;
+
+      lo->right = floor (width - right_margin);
+      if (lo->right < lo->left + 1)
+        lo->right = lo->left + 1;
+      length = lo->right - lo->left;
+
+      if (plot->equal_aspect && pass == 0)
+        {
+          equal_aspect (lo);
+          g_clear_pointer (&lo->yticks, g_array_unref);
+          lo->yticks = ks_plot_ticks_choose (ts, &lo->y, lo->bottom - lo->top, FALSE, NULL, NULL);
+        }
+
+      g_clear_pointer (&lo->xticks, g_array_unref);
+      lo->xticks = plot->categories != NULL ? category_ticks (plot)
+                   : ks_plot_ticks_choose (ts, &lo->x, length, TRUE, NULL, NULL);
+
+      for (guint i = 0; i < lo->xticks->len; i++)
+        {
+          Tick *t = &g_array_index (lo->xticks, Tick, i);
+          double w, pos;
+
+          if (t->label == NULL)
+            continue;
+          ks_plot_text_measure (ts, t->label, SCALE_TICK, FALSE, &w, NULL);
+          if (plot->categories != NULL)
+            w = MIN (w, length / (lo->x.f1 - lo->x.f0));
+          pos = lo->left + axis_frac (&lo->x, t->value) * length;
+          over_l = MAX (over_l, lo->pad - (pos - w / 2));
+          over_r = MAX (over_r, pos + w / 2 - (width - lo->pad));
+        }
+      if (over_l > 0.5)
+        {
+          lo->left += ceil (over_l);
+          changed = TRUE;
+        }
+      if (over_r > 0.5)
+        {
+          right_margin += ceil (over_r);
+          changed = TRUE;
+        }
+      if (!changed)
+        break;
+    }
+}
+
+static void
+layout_compute_once (KsPlot          *plot,
+                     const TextStyle *ts,
+                     double           width,
+                     double           height,
+                     gboolean         caption_beside,
+                     double           y_top,
+                     Layout          *lo)
+{
+  double title_h = 0, xlabel_h = 0, ylabel_h = 0;
+  double caption_w = 0, caption_h = 0;
+  double bottom_margin, ytick_w = 0, right_margin;
+
+  lo->width = width;
+  lo->height = height;
+  lo->em = ts->size * TEXT_DPI / 72.0;
+  lo->pad = round (lo->em * 0.8);
+  lo->gap = round (lo->em * 0.5);
+  lo->tick_len = 5.0;
+  lo->has_data = ks_plot_model_has_points (plot);
+  lo->blocks = plot->blocks != NULL;
+
+  layout_ranges (plot, lo, y_top);
 
   ks_plot_text_measure (ts, "0123456789.e+-", SCALE_TICK, FALSE, NULL, &lo->tick_h);
   if (nonempty (plot->title))
@@ -222,57 +313,7 @@ layout_compute_once (KsPlot          *plot,
       right_margin = lo->pad + extra;
   }
 
-  /* The outermost x labels hang over the plot area by half their width;
-   * widen the margins until they stay on the canvas.  The ticks depend on
-   * the width, so this takes a pass or two. */
-  for (int pass = 0; pass < 4; pass++)
-    {
-      double length, over_l = 0, over_r = 0;
-      gboolean changed = FALSE;
-
-      lo->right = floor (width - right_margin);
-      if (lo->right < lo->left + 1)
-        lo->right = lo->left + 1;
-      length = lo->right - lo->left;
-
-      if (plot->equal_aspect && pass == 0)
-        {
-          equal_aspect (lo);
-          g_clear_pointer (&lo->yticks, g_array_unref);
-          lo->yticks = ks_plot_ticks_choose (ts, &lo->y, lo->bottom - lo->top, FALSE, NULL, NULL);
-        }
-
-      g_clear_pointer (&lo->xticks, g_array_unref);
-      lo->xticks = plot->categories != NULL ? category_ticks (plot)
-                   : ks_plot_ticks_choose (ts, &lo->x, length, TRUE, NULL, NULL);
-
-      for (guint i = 0; i < lo->xticks->len; i++)
-        {
-          Tick *t = &g_array_index (lo->xticks, Tick, i);
-          double w, pos;
-
-          if (t->label == NULL)
-            continue;
-          ks_plot_text_measure (ts, t->label, SCALE_TICK, FALSE, &w, NULL);
-          if (plot->categories != NULL)
-            w = MIN (w, length / (lo->x.f1 - lo->x.f0));
-          pos = lo->left + axis_frac (&lo->x, t->value) * length;
-          over_l = MAX (over_l, lo->pad - (pos - w / 2));
-          over_r = MAX (over_r, pos + w / 2 - (width - lo->pad));
-        }
-      if (over_l > 0.5)
-        {
-          lo->left += ceil (over_l);
-          changed = TRUE;
-        }
-      if (over_r > 0.5)
-        {
-          right_margin += ceil (over_r);
-          changed = TRUE;
-        }
-      if (!changed)
-        break;
-    }
+  fit_x_ticks (plot, ts, width, right_margin, lo);
 
   if (lo->colorbar.w > 0)
     {

@@ -183,11 +183,11 @@ void
 ks_plot_legend_draw (cairo_t           *cr,
                      KsPlot            *plot,
                      const TextStyle   *ts,
-                     Legend            *lg,
+                     const Legend      *lg,
                      const Layout      *lo,
                      const KsPlotTheme *theme)
 {
-  Rect *b = &lg->box;
+  const Rect *b = &lg->box;
 
   cairo_new_path (cr);
   cairo_rectangle (cr, b->x + 0.5, b->y + 0.5, b->w - 1, b->h - 1);

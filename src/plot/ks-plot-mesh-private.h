@@ -39,6 +39,20 @@ struct _KsPlotMesh {
   Raster         *raster;    /* the pixel map of the last view, or NULL */
 };
 
+/* Which diagonal a quadrilateral a b c d is cut along into two triangles:
+ * a-c when b and d lie on either side of it, as in any convex cell; b-d
+ * when they do not (a dart whose reflex corner is b or d, where a-c runs
+ * outside the cell). */
+static inline gboolean
+quad_cut_bd (double ax, double ay, double bx, double by,
+             double cx, double cy, double dx, double dy)
+{
+  double sb = (cx - ax) * (by - ay) - (cy - ay) * (bx - ax);
+  double sd = (cx - ax) * (dy - ay) - (cy - ay) * (dx - ax);
+
+  return sb * sd > 0;
+}
+
 void ks_plot_colormap_lut (KsPlotColormap     map,
                            guint32            lut[MESH_LUT_SIZE]);
 

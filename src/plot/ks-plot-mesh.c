@@ -323,6 +323,73 @@ ks_plot_mesh_value_range (KsPlotMesh *mesh,
   return TRUE;
 }
 
+/* Is (x, y) in the triangle a b c (either winding)?  Edges count as
+ * inside, so a point on the edge between two cells finds the first. */
+static gboolean
+in_triangle (const double *a,
+             const double *b,
+             const double *c,
+             double        x,
+             double        y)
+{
+  double d1 = (b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0]);
+  double d2 = (c[0] - b[0]) * (y - b[1]) - (c[1] - b[1]) * (x - b[0]);
+  double d3 = (a[0] - c[0]) * (y - c[1]) - (a[1] - c[1]) * (x - c[0]);
+
+  return !((d1 < 0 || d2 < 0 || d3 < 0) && (d1 > 0 || d2 > 0 || d3 > 0));
+}
+
+gboolean
+ks_plot_mesh_cell_at (KsPlot *plot,
+                      double  width,
+                      double  height,
+                      double  px,
+                      double  py,
+                      guint  *out_cell,
+                      double *out_value)
+{
+  KsPlotMesh *mesh;
+  double x, y;
+
+  g_return_val_if_fail (plot != NULL, FALSE);
+
+  mesh = plot->mesh;
+  if (mesh == NULL || !ks_plot_device_to_data (plot, width, height, px, py, &x, &y)
+      || x < mesh->bx0 || x > mesh->bx1 || y < mesh->by0 || y > mesh->by1)
+    return FALSE;
+
+  /* A walk over every cell: a hover over a million of them takes a few
+   * milliseconds, and needs no index kept beside the mesh. */
+  for (guint c = 0; c < mesh->n_cells; c++)
+    {
+      const guint32 *n = &mesh->cells[4 * (gsize) c];
+      const double *p0 = &mesh->xy[2 * n[0]], *p1 = &mesh->xy[2 * n[1]], *p2 = &mesh->xy[2 * n[2]];
+      const double *p3 = n[3] != KS_PLOT_MESH_TRIANGLE ? &mesh->xy[2 * n[3]] : NULL;
+      gboolean inside;
+
+      /* Cut as the raster cuts it (ks-plot-raster.c). */
+      if (p3 == NULL)
+        inside = in_triangle (p0, p1, p2, x, y);
+      else if (!quad_cut_bd (p0[0], p0[1], p1[0], p1[1], p2[0], p2[1], p3[0], p3[1]))
+        inside = in_triangle (p0, p1, p2, x, y) || in_triangle (p0, p2, p3, x, y);
+      else
+        inside = in_triangle (p1, p2, p3, x, y) || in_triangle (p1, p3, p0, x, y);
+      if (inside)
+        {
+          if (out_cell != NULL)
+            *out_cell = c;
+          if (out_value != NULL)
+            {
+              g_mutex_lock (&mesh->lock);
+              *out_value = mesh->values[c];
+              g_mutex_unlock (&mesh->lock);
+            }
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Drawing                                                                  */
 

@@ -2,8 +2,14 @@
 /* ks-plot-private.h: what the files of the plot renderer share and the
  * rest of the program never sees: the model's structs, the layout (where
  * everything goes), text, ticks and the drawing helpers.  One concern per
- * file: ks-plot-model.c, -theme.c, -text.c, -ticks.c, -layout.c, -legend.c,
- * -hit.c, -draw.c, -labels.c, -series.c, -render.c, -export.c. */
+ * file: ks-plot-model.c (the model), -theme.c, -text.c, -ticks.c (ranges
+ * and ticks), -extent.c (what the data spans), -layout.c (margins, axes,
+ * positions), -cache.c (the layout kept while nothing changes), -legend.c,
+ * -hit.c (device <-> data), -draw.c (helpers, axes, frame text), -labels.c
+ * (label placement), -series.c (lines, error bars, highlighted points),
+ * -bars.c, -marks.c (reference lines, bands, annotations), -mesh.c and
+ * -raster.c (the colour-mapped mesh; ks-plot-mesh-private.h), -blocks.c
+ * (block diagram), -render.c (the order of drawing), -export.c. */
 #pragma once
 
 #include "ks-plot.h"
@@ -388,7 +394,7 @@ gboolean ks_plot_legend_build (KsPlot            *plot,
 void     ks_plot_legend_draw  (cairo_t           *cr,
                                KsPlot            *plot,
                                const TextStyle   *ts,
-                               Legend            *lg,
+                               const Legend      *lg,
                                const Layout      *lo,
                                const KsPlotTheme *theme);
 

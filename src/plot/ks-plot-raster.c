@@ -25,7 +25,7 @@ struct _Raster {
   guint32         *cell;        /* w * h: cell index, MESH_EDGE_BIT, or MESH_NO_CELL */
   guint8          *outline;     /* w * h: on a border between parts; NULL without parts */
   guint            outline_generation;
-  guint32         *colors;      /* per cell, this frame's */
+  guint32         *colors;      /* per cell, this frame's (when fewer cells than pixels) */
   guint32          lut[MESH_LUT_SIZE];
   int              lut_map;     /* the KsPlotColormap in lut, -1 none yet */
   cairo_surface_t *image;       /* w x h, refilled each frame */
@@ -152,11 +152,18 @@ raster_new (KsPlotMesh   *mesh,
           p[j].x = (mesh->xy[2 * n[j]] - r->fx0) * sx;
           p[j].y = (r->fy1 - mesh->xy[2 * n[j] + 1]) * sy;
         }
-      /* A quadrilateral as two triangles on its 0-2 diagonal, which lies
-       * inside any convex cell. */
-      fill_triangle (r, &p[0], &p[1], &p[2], c);
-      if (k == 4)
-        fill_triangle (r, &p[0], &p[2], &p[3], c);
+      if (k == 3)
+        fill_triangle (r, &p[0], &p[1], &p[2], c);
+      else if (!quad_cut_bd (p[0].x, p[0].y, p[1].x, p[1].y, p[2].x, p[2].y, p[3].x, p[3].y))
+        {
+          fill_triangle (r, &p[0], &p[1], &p[2], c);
+          fill_triangle (r, &p[0], &p[2], &p[3], c);
+        }
+      else
+        {
+          fill_triangle (r, &p[1], &p[2], &p[3], c);
+          fill_triangle (r, &p[1], &p[3], &p[0], c);
+        }
     }
   mark_edges (r);
 
@@ -230,42 +237,63 @@ over (guint32 src,
   return out;
 }
 
-static void
-frame_colors (Raster       *r,
+/* A value's colour through the map's table; transparent (the background
+ * shows) for a cell without one. */
+typedef struct {
+  const double  *values;
+  const guint32 *lut;
+  double         v0, scale;
+} ValueColors;
+
+static inline guint32
+value_color (const ValueColors *vc,
+             guint32            cell)
+{
+  double v = vc->values[cell];
+  double t;
+
+  if (!isfinite (v))
+    return 0;
+  t = CLAMP ((v - vc->v0) * vc->scale + 0.5, 0.0, MESH_LUT_SIZE - 1);
+  return vc->lut[(guint) t];
+}
+
+static ValueColors
+value_colors (Raster       *r,
               KsPlotMesh   *mesh,
               const Layout *lo)
 {
-  double scale = (MESH_LUT_SIZE - 1) / (lo->cb.f1 - lo->cb.f0), v0 = lo->cb.f0;
+  ValueColors vc = { mesh->values, r->lut, lo->cb.f0,
+                     (MESH_LUT_SIZE - 1) / (lo->cb.f1 - lo->cb.f0) };
 
   if (r->lut_map != (int) mesh->map)
     {
       ks_plot_colormap_lut (mesh->map, r->lut);
       r->lut_map = mesh->map;
     }
-  for (guint c = 0; c < mesh->n_cells; c++)
-    {
-      double v = mesh->values[c];
-
-      if (isfinite (v))
-        {
-          double t = CLAMP ((v - v0) * scale + 0.5, 0.0, MESH_LUT_SIZE - 1);
-          r->colors[c] = r->lut[(guint) t];
-        }
-      else
-        r->colors[c] = 0;   /* transparent: the background shows */
-    }
+  return vc;
 }
 
+/* Fewer cells than pixels: each cell's colour once, then a load per pixel.
+ * More cells than pixels (a million at 1200 x 800): the colour of only the
+ * cells that show, straight from the value under each pixel. */
 static void
 frame_pixels (Raster            *r,
               KsPlotMesh        *mesh,
+              const Layout      *lo,
               const KsPlotTheme *theme)
 {
-  unsigned char *data;
-  int stride;
+  ValueColors vc = value_colors (r, mesh, lo);
+  gboolean per_cell = mesh->n_cells <= (gsize) r->w * r->h;
   guint32 edge = premultiply (&theme->foreground, 0.45);
   guint32 border = premultiply (&theme->foreground, 1.0);
   gboolean edges = mesh->edges;
+  unsigned char *data;
+  int stride;
+
+  if (per_cell)
+    for (guint c = 0; c < mesh->n_cells; c++)
+      r->colors[c] = value_color (&vc, c);
 
   cairo_surface_flush (r->image);
   data = cairo_image_surface_get_data (r->image);
@@ -279,17 +307,15 @@ frame_pixels (Raster            *r,
 
       for (int x = 0; x < r->w; x++)
         {
-          guint32 m = map[x];
+          guint32 m = map[x], c = m & ~MESH_EDGE_BIT, col;
 
           if (m == MESH_NO_CELL)
-            out[x] = 0;
-          else if (!(m & MESH_EDGE_BIT))
-            out[x] = r->colors[m];
-          else
             {
-              guint32 col = r->colors[m & ~MESH_EDGE_BIT];
-              out[x] = edges && col != 0 ? over (edge, col) : col;
+              out[x] = 0;
+              continue;
             }
+          col = per_cell ? r->colors[c] : value_color (&vc, c);
+          out[x] = (m & MESH_EDGE_BIT) && edges && col != 0 ? over (edge, col) : col;
         }
       if (outline != NULL)
         for (int x = 0; x < r->w; x++)
@@ -341,8 +367,7 @@ ks_plot_raster_draw (cairo_t           *cr,
   else if (r->outline_generation != mesh->parts_generation)
     mark_outline (r, mesh);
 
-  frame_colors (r, mesh, lo);
-  frame_pixels (r, mesh, theme);
+  frame_pixels (r, mesh, lo, theme);
 
   cairo_save (cr);
   cairo_translate (cr, lo->left, lo->top);

@@ -40,7 +40,7 @@ draw_chart (cairo_t           *cr,
   ks_plot_draw_specials (cr, plot, ts, lo, &area, taken, theme);
   ks_plot_draw_annotations (cr, plot, ts, lo, &area, taken, theme);
   if (lo->has_legend)
-    ks_plot_legend_draw (cr, plot, ts, (Legend *) &lo->lg, lo, theme);
+    ks_plot_legend_draw (cr, plot, ts, &lo->lg, lo, theme);
 
   if (!lo->has_data)
     {

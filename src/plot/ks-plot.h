@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-plot.h: a cairo-only plot model and its renderer.
  *
- * The model is plain data (series of points, highlighted points with labels,
- * vertical marker lines, axis settings).  ks_plot_render() draws it on any
- * cairo_t; the CLI, the GUI widget and the export menu all call it, so a PNG,
- * an SVG, a PDF and the screen show the same picture.  No GTK here. */
+ * The model is plain data (series of points drawn as lines or grouped bars,
+ * highlighted points with labels, reference lines, bands, annotations, axis
+ * settings, a colour-mapped mesh, a grid-of-blocks diagram).
+ * ks_plot_render() draws it on any cairo_t; the CLI, the GUI widget and the
+ * export menu all call it, so a PNG, an SVG, a PDF and the screen show the
+ * same picture.  No GTK here; the code is split by concern under src/plot/
+ * (ks-plot-private.h names the files). */
 #pragma once
 
 #include <cairo.h>
@@ -19,13 +22,13 @@ typedef enum {
   KS_PLOT_ERROR_FORMAT,   /* unknown file extension / format */
   KS_PLOT_ERROR_WRITE,    /* cairo could not write the file */
   KS_PLOT_ERROR_EMPTY,    /* nothing to draw (no series with points) */
-  KS_PLOT_ERROR_SIZE,     /* width or height beyond KS_PLOT_EXPORT_MAX_SIZE */
+  KS_PLOT_ERROR_SIZE,     /* width or height below 1 or above KS_PLOT_EXPORT_MAX_SIZE */
   KS_PLOT_ERROR_MESH,     /* a mesh cell names a node that does not exist */
 } KsPlotError;
 
 /* The largest width or height ks_plot_export() takes, in pixels or points:
- * a PNG that size already needs 1 GiB of memory, cairo refuses images past
- * 32767 and PDF readers pages past 14400 points (200 inches). */
+ * a square PNG that size already takes 800 MB of memory, cairo refuses
+ * images past 32767 and PDF readers pages past 14400 points (200 inches). */
 #define KS_PLOT_EXPORT_MAX_SIZE 14400
 
 typedef enum {
@@ -258,6 +261,16 @@ void        ks_plot_set_mesh_edges    (KsPlot         *plot,
 /* The colour bar's label, e.g. "T (K)". */
 void        ks_plot_set_mesh_label    (KsPlot         *plot,
                                        const char     *label);
+/* The mesh cell under device position (px, py) when the plot is rendered
+ * at width x height, and its value (NAN when it has none), for tooltips.
+ * FALSE outside every cell or without a mesh. */
+gboolean    ks_plot_mesh_cell_at      (KsPlot         *plot,
+                                       double          width,
+                                       double          height,
+                                       double          px,
+                                       double          py,
+                                       guint          *out_cell,
+                                       double         *out_value);
 /* x and y at the same scale (a mesh sets it). */
 void        ks_plot_set_equal_aspect  (KsPlot         *plot,
                                        gboolean        equal);
@@ -328,11 +341,24 @@ gboolean    ks_plot_data_to_device    (KsPlot       *plot,
                                        double       *out_px,
                                        double       *out_py);
 
+/* Where point `index` of `series` is drawn: like ks_plot_data_to_device
+ * with the point's x and y, but on the series' own axis (the right one for
+ * ks_plot_series_set_y2) and at its own bar in a group of bars.  For the
+ * keyboard cursor and tooltips.  FALSE when the point is not drawn or lies
+ * outside the plot area (the outputs are still set for a drawable one). */
+gboolean    ks_plot_point_to_device   (KsPlot       *plot,
+                                       double        width,
+                                       double        height,
+                                       guint         series,
+                                       guint         index,
+                                       double       *out_px,
+                                       double       *out_py);
+
 gboolean    ks_plot_format_from_filename (const char   *filename,
                                           KsPlotFormat *out_format,
                                           GError      **error);
 /* Writes the plot to filename; the format comes from the extension
- * (.png, .svg, .pdf).  width/height in points (PNG: pixels), at most
+ * (.png, .svg, .pdf).  width/height in points (PNG: pixels), 1 to
  * KS_PLOT_EXPORT_MAX_SIZE (else KS_PLOT_ERROR_SIZE, before any file is
  * made). theme NULL = light. */
 gboolean    ks_plot_export            (KsPlot            *plot,
