@@ -29,7 +29,8 @@ typedef struct {
 
 struct _KsEta {
   guint   total, done;
-  guint  *plan_n, *plan_j;   /* per point, in measuring order */
+  double *plan_n;            /* per point, in measuring order: its size */
+  guint  *plan_j;            /* and its group */
   Group  *groups;
   guint   n_groups;
   guint   solves;            /* warm-up + repetitions per point */
@@ -46,21 +47,32 @@ struct _KsEta {
 
 #define DEFAULT_EXPONENT 3.0
 
+static KsEta *
+eta_alloc (guint total,
+           guint n_groups,
+           guint solves)
+{
+  KsEta *eta = g_new0 (KsEta, 1);
+
+  eta->n_groups = MAX (n_groups, 1);
+  eta->total = total;
+  eta->plan_n = g_new0 (double, MAX (eta->total, 1));
+  eta->plan_j = g_new0 (guint, MAX (eta->total, 1));
+  eta->groups = g_new0 (Group, eta->n_groups);
+  eta->solves = solves;
+  eta->exponent = DEFAULT_EXPONENT;
+  eta->samples = g_array_new (FALSE, FALSE, sizeof (Sample));
+  return eta;
+}
+
 KsEta *
 ks_eta_new (const KsSweepSpec *spec)
 {
-  KsEta *eta = g_new0 (KsEta, 1);
   gboolean wg_sweep = spec->kind == KS_EXPERIMENT_GAUSS_WG && spec->n_wgs > 0;
+  guint n_groups = wg_sweep ? spec->n_wgs : 1;
+  KsEta *eta = eta_alloc (spec->n_sizes * n_groups, n_groups, spec->warmup + MAX (spec->reps, 1));
   guint k = 0;
 
-  eta->n_groups = wg_sweep ? spec->n_wgs : 1;
-  eta->total = spec->n_sizes * eta->n_groups;
-  eta->plan_n = g_new0 (guint, MAX (eta->total, 1));
-  eta->plan_j = g_new0 (guint, MAX (eta->total, 1));
-  eta->groups = g_new0 (Group, eta->n_groups);
-  eta->solves = spec->warmup + MAX (spec->reps, 1);
-  eta->exponent = DEFAULT_EXPONENT;
-  eta->samples = g_array_new (FALSE, FALSE, sizeof (Sample));
   /* The experiment's order: every group of the first size, then the next. */
   for (guint i = 0; i < spec->n_sizes; i++)
     for (guint j = 0; j < eta->n_groups; j++, k++)
@@ -68,6 +80,26 @@ ks_eta_new (const KsSweepSpec *spec)
         eta->plan_n[k] = spec->sizes[i];
         eta->plan_j[k] = j;
       }
+  return eta;
+}
+
+KsEta *
+ks_eta_new_plan (guint         n_points,
+                 const double *size,
+                 const guint  *group,
+                 guint         n_groups)
+{
+  KsEta *eta;
+
+  g_return_val_if_fail (n_points == 0 || (size != NULL && group != NULL), NULL);
+
+  eta = eta_alloc (n_points, n_groups, 1);
+  for (guint k = 0; k < n_points; k++)
+    {
+      g_return_val_if_fail (group[k] < eta->n_groups, eta);
+      eta->plan_n[k] = size[k] > 0 ? size[k] : 1;
+      eta->plan_j[k] = group[k];
+    }
   return eta;
 }
 
@@ -156,21 +188,32 @@ ks_eta_add_point (KsEta         *eta,
                   const KsPoint *p,
                   double         elapsed_s)
 {
-  Group *g;
-  double cost;
-
   g_return_if_fail (eta != NULL && p != NULL);
+  ks_eta_add_cost (eta, p->error != NULL, p->error ? 0 : p->median_ms * eta->solves + p->capture_ms, elapsed_s);
+}
+
+void
+ks_eta_add_cost (KsEta   *eta,
+                 gboolean refused,
+                 double   cost,
+                 double   elapsed_s)
+{
+  Group *g;
+  double n;
+
+  g_return_if_fail (eta != NULL);
   if (eta->done >= eta->total)
     return;
   g = &eta->groups[eta->plan_j[eta->done]];
+  n = eta->plan_n[eta->done];
   g->measured = TRUE;
-  g->refused = p->error != NULL;
-  cost = p->error ? 0 : p->median_ms * eta->solves + p->capture_ms;
+  g->refused = refused;
+  cost = refused ? 0 : cost;
   eta->cost_done_ms += cost;
   eta->elapsed_s = elapsed_s;
-  if (!g->refused && cost > 0 && p->n > 0)
+  if (!g->refused && cost > 0 && n > 0)
     {
-      Sample s = { eta->plan_j[eta->done], log (p->n), log (cost) };
+      Sample s = { eta->plan_j[eta->done], log (n), log (cost) };
 
       g_array_append_val (eta->samples, s);
       if (!eta->have_newest)
@@ -179,8 +222,8 @@ ks_eta_add_point (KsEta         *eta,
           eta->first_cost_ms = eta->cost_done_ms;
         }
       eta->have_newest = TRUE;
-      window_add (&g->recent, p->n, cost);
-      window_add (&eta->recent, p->n, cost);
+      window_add (&g->recent, n, cost);
+      window_add (&eta->recent, n, cost);
       fit_exponent (eta);
     }
   eta->done++;

@@ -98,6 +98,14 @@ struct _KsParamSpec {
    * cores_per_cu is --cores-per-cu).  "device" and "error" are taken. */
   const char  *name;
   char         short_name;     /* a one-letter CLI option ('w' for -w), or 0 */
+  /* The CLI option where it differs from name (the Gauss commands keep
+   * their --sizes and --wg-list for n and wg); NULL: name with '-' for '_'. */
+  const char  *cli_name;
+  /* INT, sweepable: the CLI also takes --from, --to and --step for it
+   * (at most one parameter per experiment).  A missing --to is the larger
+   * of --from and the default's last value; a missing --from or --step the
+   * default's first value and 1. */
+  gboolean     cli_range;
   const char  *label;          /* N_("Work-group size"): the form's label, the table's header */
   const char  *unit;           /* "ms", "MiB", or NULL; not translated */
   const char  *help;           /* N_(): a sentence or two for the tooltip and --help */

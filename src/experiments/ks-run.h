@@ -56,6 +56,8 @@ struct _KsRunPoint {
   double    *lo, *hi;    /* one per column: min and max of a MEDIAN_RANGE column; NAN elsewhere */
   guint      reps;       /* the repetitions behind the values */
   char      *error;      /* non-NULL: this point was refused, and why; its values are NAN */
+  /* private */
+  guint      n_params;
 };
 
 struct _KsRun {
@@ -135,10 +137,16 @@ KsRun       *ks_run_from_json       (const char  *data,
                                      GError     **error);
 KsRun       *ks_run_load_json       (const char  *path,
                                      GError     **error);
+/* v in the fewest digits that read back as exactly v (g_ascii_strtod),
+ * locale-independent; buf must hold G_ASCII_DTOSTR_BUF_SIZE bytes.  The
+ * files write every number this way. */
+const char  *ks_run_format_double   (char        *buf,
+                                     double       v);
 /* "NVIDIA H200 (CUDA)": the device of a one-device run, for legends. */
 char        *ks_run_get_name        (const KsRun *run);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsRun, ks_run_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsRunPoint, ks_run_point_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsRunDevice, ks_run_device_free)
 
 G_END_DECLS
