@@ -232,7 +232,7 @@ set_params (KsEngine        *engine,
           if (text)
             {
               g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                           _("--%s and --from/--to/--step say the same thing: give one of them"),
+                           ("--%s and --from/--to/--step say the same thing: give one of them"),
                            spec->cli_name ? spec->cli_name : spec->name);
               return FALSE;
             }
@@ -247,7 +247,7 @@ set_params (KsEngine        *engine,
     }
   if (o->reps < 0 || o->warmup < 0)
     {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--reps and --warmup must not be negative"));
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, ("--reps and --warmup must not be negative"));
       return FALSE;
     }
   return ks_engine_set_repetitions (engine, (guint) o->warmup, (guint) o->reps, error);
@@ -298,18 +298,18 @@ check_files (const KsExperimentDesc *desc,
       figure_options->min_x = g_ascii_strtod (o->min_x, &end);
       if (end == o->min_x || *end != '\0' || isnan (figure_options->min_x))
         {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("\"%s\" is not a number"), o->min_x);
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, ("\"%s\" is not a number"), o->min_x);
           return FALSE;
         }
     }
   if (o->plot_width < 200 || o->plot_width > 10000)
     {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--plot-size must lie between 200 and 10000"));
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, ("--plot-size must lie between 200 and 10000"));
       return FALSE;
     }
   if (o->figure && ks_experiment_desc_find_figure (desc, o->figure) < 0)
     {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("%s has no figure \"%s\""), desc->id, o->figure);
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, ("%s has no figure \"%s\""), desc->id, o->figure);
       return FALSE;
     }
   if (o->plot && !ks_plot_format_from_filename (o->plot, &format, error))
@@ -317,7 +317,7 @@ check_files (const KsExperimentDesc *desc,
   if (o->overlays && !o->plot)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("--overlay draws on the plot: give --plot FILE too"));
+                   ("--overlay draws on the plot: give --plot FILE too"));
       return FALSE;
     }
   if (!(*overlays = ks_cli_load_runs (desc, o->overlays, error)))
@@ -453,9 +453,15 @@ ks_cli_run (int    argc,
 
   engine = ks_engine_new (desc);
   ks_engine_set_command (engine, command);
-  if (!set_params (engine, &o, &error) || !check_files (desc, &o, &overlays, &figure_options, &error))
+  if (!set_params (engine, &o, &error))
     {
       status = ks_cli_fail (status_for (error), error);
+      goto out;
+    }
+  /* A file that cannot be read or written is a bad command line. */
+  if (!check_files (desc, &o, &overlays, &figure_options, &error))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
       goto out;
     }
   list = ks_device_list_new ();
