@@ -714,6 +714,8 @@ assert d["settings"]["size"] == "1:4" and d["settings"]["shape"] == "square,wide
 assert d["paper_values"][0]["source"] == "test table 1", d["paper_values"]
 '
     check "test-sweep --plot t.png written" "t.png missing or empty" test -s t.png
+    check "test-sweep: the paper's number beside the measured one" "no paper line, or not 4 ms measured" \
+      eval "grep -q -F 'value_ms at size=2 shape=square = 3 ms (test table 1)' '$T/out' && grep -q ': 4 ms$' '$T/out'"
   fi
   run "$TCLI" run test-sweep -d host --from 2 --to 3 --scale 2 --fast --reps 1 --warmup 0 -q --json t2.json
   if expect_ok "test-sweep --from 2 --to 3 --scale 2 --fast"; then

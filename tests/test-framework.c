@@ -554,6 +554,28 @@ test_csv (void)
   g_assert_null (lines[8]);
 }
 
+/* The paper's numbers beside the run's: a column at the point of its
+ * where, or a number about the device. */
+static void
+test_paper_values (void)
+{
+  g_autoptr(KsRun) run = measured_run ();
+  const KsPaperValue info = { "", "answer", 42, NULL, "a source", NULL };
+  const KsPaperValue missing = { "size=9", "value_ms", 1, "ms", "a source", NULL };
+  const KsPaperValue wrong = { "size=2 shape=round", "value_ms", 1, "ms", "a source", NULL };
+
+  g_assert_true (ks_run_point_matches (run, run->points->pdata[2], "size=2 shape=square"));
+  g_assert_true (ks_run_point_matches (run, run->points->pdata[2], ""));
+  g_assert_false (ks_run_point_matches (run, run->points->pdata[2], "size=2 shape=wide"));
+  g_assert_false (ks_run_point_matches (run, run->points->pdata[2], "depth=1"));   /* does not apply */
+  /* size 2, square, scale 1.5: 3 + k for k = 0, 1: the median 3.5. */
+  g_assert_cmpfloat (ks_run_measured_for (run, &ks_exp_test.paper_values[0], 0), ==, 3.5);
+  g_assert_cmpfloat (ks_run_measured_for (run, &info, 0), ==, 42);
+  g_assert_true (isnan (ks_run_measured_for (run, &missing, 0)));
+  g_assert_true (isnan (ks_run_measured_for (run, &wrong, 0)));
+  g_assert_true (isnan (ks_run_measured_for (run, &info, 1)));
+}
+
 /* --- the recorded Gauss runs ------------------------------------------------------------ */
 
 static void
@@ -730,6 +752,7 @@ main (int    argc,
   g_test_add_func ("/framework/json/round-trip", test_json_round_trip);
   g_test_add_func ("/framework/json/refused", test_json_refused);
   g_test_add_func ("/framework/csv", test_csv);
+  g_test_add_func ("/framework/paper-values", test_paper_values);
   g_test_add_func ("/framework/reference-runs", test_reference_runs);
   g_test_add_func ("/framework/legacy-refused", test_legacy_refused);
   g_test_add_func ("/framework/figure", test_figure);

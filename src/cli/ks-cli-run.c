@@ -153,6 +153,39 @@ print_table (const KsRun *run)
   g_print ("%s", s->str);
 }
 
+/* The paper's own numbers beside what this run measured. */
+static void
+print_paper (const KsRun *run)
+{
+  const KsExperimentDesc *desc = run->desc;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (desc->n_paper_values == 0)
+    return;
+  g_print ("\nThe paper's numbers beside this run's:\n");
+  for (guint i = 0; i < desc->n_paper_values; i++)
+    {
+      const KsPaperValue *v = &desc->paper_values[i];
+
+      g_print ("  %s%s%s = %s%s%s (%s)\n", v->column, v->where && *v->where ? " at " : "",
+               v->where ? v->where : "", ks_run_format_double (buf, v->value), v->unit ? " " : "",
+               v->unit ? v->unit : "", v->source ? _(v->source) : "");
+      if (v->note)
+        g_print ("    %s\n", _(v->note));
+      for (guint d = 0; d < run->devices->len; d++)
+        {
+          double m = ks_run_measured_for (run, v, d);
+          const KsRunDevice *device = run->devices->pdata[d];
+
+          if (isnan (m))
+            g_print ("    %s: not measured here\n", device->name);
+          else
+            g_print ("    %s: %s%s%s\n", device->name, ks_run_format_double (buf, m), v->unit ? " " : "",
+                     v->unit ? v->unit : "");
+        }
+    }
+}
+
 static void
 on_run_done (GObject      *source,
              GAsyncResult *result,
@@ -320,7 +353,7 @@ check_files (const KsExperimentDesc *desc,
                    ("--overlay draws on the plot: give --plot FILE too"));
       return FALSE;
     }
-  if (!(*overlays = ks_cli_load_runs (desc, o->overlays, error)))
+  if (!(*overlays = ks_cli_load_runs (desc, o->overlays, TRUE, error)))
     return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
     if (outputs[i] && !ks_cli_check_output (outputs[i], o->overlays, error))
@@ -503,6 +536,7 @@ ks_cli_run (int    argc,
       desc->summarize (run, summary);
       g_print ("%s", summary->str);
     }
+  print_paper (run);
   {
     int written = write_outputs (desc, run, &o, overlays, &figure_options);
     status = status == KS_CLI_OK ? written : status;
