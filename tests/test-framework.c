@@ -176,7 +176,14 @@ on_point (KsEngine         *engine,
           guint64           total,
           Seen             *seen)
 {
+  KsRun *run = ks_engine_get_run (engine);
+
   seen->n++;
+  /* The caller's run holds the point (and its device's numbers) before
+   * the signal: a page may read the whole run in its handler. */
+  g_assert_cmpuint (run->points->len, ==, seen->n);
+  g_assert_true (run->points->pdata[run->points->len - 1] == point);
+  g_assert_cmpfloat (ks_run_device_get_info (run->devices->pdata[point->device], "answer"), ==, 42);
   g_assert_cmpuint (done, ==, seen->last_done + 1);
   g_assert_cmpuint (done, <=, total);
   seen->last_done = done;
