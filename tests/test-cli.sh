@@ -479,6 +479,18 @@ assert h == 750, "height %d" % h
 '
 fi
 
+run "$CLI" run gauss-size -d host --sizes 20,21 --reps 1 --warmup 0 --json h.json
+if expect_ok "run gauss-size -d host"; then
+  check "gauss-size on the host: no work-group shapes made up" "stdout lacks the host note" \
+    grep -q "no work-groups: the host backend runs plain loops" "$T/out"
+  py "gauss-size on the host: range, local and wg do not apply (null), times measured" '
+import json
+pts = json.load(open("h.json"))["points"]
+assert [(p["n"], p["range"], p["local"], p["wg"]) for p in pts] == [(20, None, None, None), (21, None, None, None)], pts
+assert all(p["time_ms"] > 0 and p["residual"] < 1e-4 for p in pts), pts
+'
+fi
+
 # plot: saved runs redrawn together; runs of different experiments refused.
 REF="$SRCDIR/../data/reference"
 run "$CLI" plot a.json "$REF/h200-cuda-fig2-driver.json" -o both.png
