@@ -682,6 +682,12 @@ expect_fail "solve --out naming a read-only file: refused" 2 "read-only"
 run "$CLI" devices -d nosuchdevice
 expect_fail "devices -d with an unknown device: not ignored" 2 "nosuchdevice"
 
+mkfifo fifo.json
+run "$CLI" plot fifo.json -o fifo.png
+expect_fail "plot of a FIFO: refused at once, not a blocked read" 1 "not a regular file"
+run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22 --plot o.png --overlay /dev/zero
+refused_early "--overlay /dev/zero: refused, not read without end" 2 "not a regular file"
+
 run "$CLI" list
 if expect_ok "list"; then
   check "list: paper 000 with gauss-size and gauss-wg" "stdout lacks them" \

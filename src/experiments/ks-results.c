@@ -4,6 +4,7 @@
 #include "ks-results.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -730,7 +731,16 @@ ks_results_load_json (const char *path,
   g_autofree char *data = NULL;
   g_autoptr(GError) local_error = NULL;
   gsize length = 0;
+  GStatBuf st;
 
+  /* A FIFO would block the read, /dev/zero never end it. */
+  if (g_stat (path, &st) == 0 && (!S_ISREG (st.st_mode) || st.st_size > KS_RESULTS_MAX_FILE_SIZE))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO,
+                   !S_ISREG (st.st_mode) ? _("Cannot read %s: not a regular file")
+                                         : _("Cannot read %s: larger than a results file can be"), path);
+      return NULL;
+    }
   if (!g_file_get_contents (path, &data, &length, &local_error))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO,
