@@ -189,6 +189,30 @@ ks_param_parse_value (const KsParamSpec *spec,
 }
 
 char *
+ks_param_default_text (const KsParamSpec *spec,
+                       KsDevice          *device,
+                       const KsConfig    *base,
+                       char             **why,
+                       GError           **error)
+{
+  g_return_val_if_fail (spec != NULL, NULL);
+  g_return_val_if_fail (device == NULL || KS_IS_DEVICE (device), NULL);
+
+  if (why)
+    *why = NULL;
+  if (spec->device_default && device && base)
+    {
+      g_autofree char *reason = NULL;
+      char *text = spec->device_default (spec, device, base, &reason, error);
+
+      if (text && why)
+        *why = reason ? g_steal_pointer (&reason) : g_strdup (_("the default for this device"));
+      return text;
+    }
+  return g_strdup (spec->default_value);
+}
+
+char *
 ks_param_value_to_string (GVariant *value)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
