@@ -4,11 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-typedef struct {
-  guint  j;
-  double log_n, log_cost;
-} Sample;
-
 /* The newest few measured points of a group (or of the whole run).  A
  * prediction takes their median, so one outlier (a prime N+1 that ran in
  * groups of one item, 10-40 times its neighbours) does not multiply the
@@ -21,10 +16,16 @@ typedef struct {
   guint  len, next;
 } Window;
 
+/* Running sums of (log n, log cost) over a group's points, for the fit. */
+typedef struct {
+  double count, x, y, xx, xy;
+} Sums;
+
 typedef struct {
   gboolean measured;
   gboolean refused;   /* the newest point of this group failed */
   Window   recent;
+  Sums     sums;
 } Group;
 
 struct _KsEta {
@@ -36,7 +37,7 @@ struct _KsEta {
   guint   solves;            /* warm-up + repetitions per point */
   double  cost_done_ms;
   double  exponent;
-  GArray *samples;           /* of Sample, for the fit */
+  double  sxx, sxy;          /* pooled within-group sums of the fit, kept as points come */
   gboolean have_newest;
   Window  recent;            /* of every group, for groups not yet measured */
   /* The clock: elapsed seconds and cost done at the first measured point
@@ -61,7 +62,6 @@ eta_alloc (guint total,
   eta->groups = g_new0 (Group, eta->n_groups);
   eta->solves = solves;
   eta->exponent = DEFAULT_EXPONENT;
-  eta->samples = g_array_new (FALSE, FALSE, sizeof (Sample));
   return eta;
 }
 
@@ -111,7 +111,6 @@ ks_eta_free (KsEta *eta)
   g_free (eta->plan_n);
   g_free (eta->plan_j);
   g_free (eta->groups);
-  g_array_unref (eta->samples);
   g_free (eta);
 }
 
@@ -151,36 +150,43 @@ window_predict (const Window *w,
   return v[(w->len - 1) / 2];
 }
 
+/* A group's share of the pooled sums: its centred sum of squares and of
+ * products. */
+static void
+group_share (const Sums *g,
+             double     *sxx,
+             double     *sxy)
+{
+  *sxx = g->count > 0 ? g->xx - g->x * g->x / g->count : 0;
+  *sxy = g->count > 0 ? g->xy - g->x * g->y / g->count : 0;
+}
+
 /* The slope of log(cost) on log(n) within each group (each group has its
  * own level: groups of one item are slower at every n), pooled over the
- * groups; undefined until one group has two sizes. */
+ * groups; undefined until one group has two sizes.  The sums are kept as
+ * points come (a group's old share out, its new one in), so a point costs
+ * the same whether it is the tenth or the millionth. */
 static void
-fit_exponent (KsEta *eta)
+fit_add (KsEta  *eta,
+         Group  *g,
+         double  log_n,
+         double  log_cost)
 {
-  g_autofree double *sum_x = g_new0 (double, eta->n_groups);
-  g_autofree double *sum_y = g_new0 (double, eta->n_groups);
-  g_autofree guint *count = g_new0 (guint, eta->n_groups);
-  double sxx = 0, sxy = 0;
+  double old_xx, old_xy, new_xx, new_xy;
 
-  for (guint i = 0; i < eta->samples->len; i++)
-    {
-      const Sample *s = &g_array_index (eta->samples, Sample, i);
-      sum_x[s->j] += s->log_n;
-      sum_y[s->j] += s->log_cost;
-      count[s->j]++;
-    }
-  for (guint i = 0; i < eta->samples->len; i++)
-    {
-      const Sample *s = &g_array_index (eta->samples, Sample, i);
-      double dx = s->log_n - sum_x[s->j] / count[s->j];
-      double dy = s->log_cost - sum_y[s->j] / count[s->j];
-      sxx += dx * dx;
-      sxy += dx * dy;
-    }
+  group_share (&g->sums, &old_xx, &old_xy);
+  g->sums.count += 1;
+  g->sums.x += log_n;
+  g->sums.y += log_cost;
+  g->sums.xx += log_n * log_n;
+  g->sums.xy += log_n * log_cost;
+  group_share (&g->sums, &new_xx, &new_xy);
+  eta->sxx += new_xx - old_xx;
+  eta->sxy += new_xy - old_xy;
   /* Sizes a few percent apart say little about the exponent: wait for a
    * spread of sizes before trusting the fit. */
-  if (sxx > 1e-3)
-    eta->exponent = CLAMP (sxy / sxx, 1.0, 3.0);
+  if (eta->sxx > 1e-3)
+    eta->exponent = CLAMP (eta->sxy / eta->sxx, 1.0, 3.0);
 }
 
 void
@@ -213,9 +219,6 @@ ks_eta_add_cost (KsEta   *eta,
   eta->elapsed_s = elapsed_s;
   if (!g->refused && cost > 0 && n > 0)
     {
-      Sample s = { eta->plan_j[eta->done], log (n), log (cost) };
-
-      g_array_append_val (eta->samples, s);
       if (!eta->have_newest)
         {
           eta->first_elapsed_s = elapsed_s;
@@ -224,7 +227,7 @@ ks_eta_add_cost (KsEta   *eta,
       eta->have_newest = TRUE;
       window_add (&g->recent, n, cost);
       window_add (&eta->recent, n, cost);
-      fit_exponent (eta);
+      fit_add (eta, g, log (n), log (cost));
     }
   eta->done++;
 }
