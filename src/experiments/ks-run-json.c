@@ -31,10 +31,22 @@ json_string (GString    *s,
 {
   g_autoptr(JsonNode) node = NULL;
   g_autofree char *quoted = NULL;
+  const char *p;
 
   if (text == NULL)
     {
       g_string_append (s, "null");
+      return;
+    }
+  /* Most strings need no escaping: a generator per string made writing a
+   * large run slow. */
+  for (p = text; *p && *p != '"' && *p != '\\' && (guchar) *p >= 0x20; p++)
+    ;
+  if (*p == '\0')
+    {
+      g_string_append_c (s, '"');
+      g_string_append (s, text);
+      g_string_append_c (s, '"');
       return;
     }
   node = json_node_new (JSON_NODE_VALUE);
