@@ -163,31 +163,9 @@ ks_results_write_csv (const KsResults *results,
 
   g_return_val_if_fail (results != NULL && path != NULL, FALSE);
 
-  /* Context as comment lines: spreadsheet programs and pandas
-   * (comment='#') skip them, and the file still says where it came from. */
-  g_string_append_printf (s, "# kernelscope %s on %s (%s), %s %s, date %s\n",
-                          ks_experiment_kind_to_string (results->kind),
-                          results->device_name, results->device_id,
-                          results->platform ? results->platform : "",
-                          results->driver ? results->driver : "",
-                          results->date ? results->date : "");
-  g_string_append_printf (s, "# precision %s, range %s, launch %s, warm-up %u, repetitions %u, seed %u\n",
-                          ks_precision_to_string (results->precision),
-                          ks_range_policy_to_string (results->range),
-                          ks_launch_mode_to_string (results->launch),
-                          results->warmup, results->reps, results->seed);
-  if (results->launch == KS_LAUNCH_GRAPH)
-    g_string_append (s, "# launch graph: each point replays a CUDA graph recorded on its first solve "
-                        "(capture_ms, not in the times); per-kernel times are unknown inside a graph (0), "
-                        "kernels_ms is the replay's device time\n");
-  if (results->ogs_predicted)
-    g_string_append_printf (s, "# predicted optimal group size %" G_GUINT64_FORMAT
-                            " (usable %" G_GUINT64_FORMAT ") from PWGSM %u, %u cores per unit, %u units\n",
-                            results->ogs_predicted, results->ogs_usable, results->pwgsm,
-                            results->cores_per_cu, results->compute_units);
-  if (!results->complete)
-    g_string_append_printf (s, "# incomplete: %s\n", results->stop_reason ? results->stop_reason : "stopped");
-
+  /* The header on the first line and no comment lines: a spreadsheet and
+   * pandas.read_csv open it as it is.  The context (device, settings, the
+   * prediction, whether the run was complete) lives in the JSON. */
   g_string_append (s, "n,n_plus_1_prime,local_policy,wg,median_ms,min_ms,max_ms,kernels_ms,"
                       "fwd_pre_ms,fwd_ms,bwd_prepare_ms,bwd_ms,launches,residual,"
                       "fwd_local0,fwd_local1,fwd_groups0,fwd_groups1,launch,capture_ms,error\n");
