@@ -6,12 +6,15 @@
 #include "ks-cli.h"
 #include "ks-kernel-source.h"
 #include "ks-reference.h"
-#include "ks-reference-plot.h"
+#include "ks-run.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage[] =
   "Usage: kernelscope-cli COMMAND [OPTIONS]\n"
@@ -20,9 +23,11 @@ static const char usage[] =
   "\n"
   "Commands:\n"
   "  devices                 List every device (OpenCL, CUDA, host) with its properties\n"
-  "  solve gauss             Solve one linear system, generated or from Matrix Market files\n"
+  "  list                    List the experiments, grouped by paper\n"
+  "  run ID                  Run an experiment (\"run ID --help\": its options), e.g.:\n"
   "  run gauss-size          Time vs matrix size (the paper's Fig. 2): outliers where N+1 is prime\n"
   "  run gauss-wg            Time vs work-group size, one curve per size (Figs. 3-6)\n"
+  "  solve gauss             Solve one linear system, generated or from Matrix Market files\n"
   "  plot                    Draw saved results (run --json) again, several overlaid\n"
   "  bench gauss             The paper's kernels (OpenCL, CUDA, PoCL) against cuSOLVER and LAPACK\n"
   "  bench bandwidth         Memory bandwidth of each device (copy and triad kernels)\n"
@@ -42,7 +47,13 @@ ks_cli_pick_device (KsDeviceList *list,
   const char *reason = "named on the command line";
   KsDevice *device;
   g_autofree char *description = NULL;
+  g_autofree char *stripped = query ? g_strstrip (g_strdup (query)) : NULL;
 
+  if (stripped != NULL && *stripped == '\0')
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "-d needs a device name, an id or an index");
+      return NULL;
+    }
   if (query != NULL)
     device = ks_device_list_lookup (list, query, error);
   else
@@ -75,40 +86,88 @@ ks_cli_join_argv (const char  *prefix,
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
-gboolean
-ks_cli_add_overlays (KsPlot  *plot,
-                     int      kind,
-                     char   **files,
-                     guint    min_wg,
-                     GError **error)
+/* A file not found as given may be a shipped recorded run named without
+ * its folder. */
+static char *
+resolve_run_path (const char *file)
 {
+  if (!g_file_test (file, G_FILE_TEST_EXISTS) && ks_reference_dir ())
+    {
+      g_autofree char *shipped = g_build_filename (ks_reference_dir (), file, NULL);
+      if (g_file_test (shipped, G_FILE_TEST_EXISTS))
+        return g_steal_pointer (&shipped);
+    }
+  return g_strdup (file);
+}
+
+GPtrArray *
+ks_cli_load_runs (const KsExperimentDesc *desc,
+                  char                  **files,
+                  gboolean                overlay,
+                  GError                **error)
+{
+  g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func ((GDestroyNotify) ks_run_unref);
+
   for (guint i = 0; files && files[i]; i++)
     {
-      g_autofree char *path = g_strdup (files[i]);
-      g_autoptr(KsResults) r = NULL;
-      g_autofree char *label = NULL;
+      g_autofree char *path = resolve_run_path (files[i]);
+      g_autoptr(KsRun) run = NULL;
+      g_autofree char *name = NULL;
 
-      if (!g_file_test (path, G_FILE_TEST_EXISTS) && ks_reference_dir ())
-        {
-          g_autofree char *shipped = g_build_filename (ks_reference_dir (), files[i], NULL);
-          if (g_file_test (shipped, G_FILE_TEST_EXISTS))
-            {
-              g_free (path);
-              path = g_steal_pointer (&shipped);
-            }
-        }
-      if (!(r = ks_results_load_json (path, error)))
-        return FALSE;
-      if ((int) r->kind != kind)
+      if (!(run = ks_run_load_json (path, error)))
+        return NULL;
+      if (desc == NULL && runs->len > 0)
+        desc = ((KsRun *) runs->pdata[0])->desc;
+      if (desc != NULL && run->desc != desc)
         {
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "--overlay %s is a %s run; this plot is %s", files[i],
-                       ks_experiment_kind_to_string (r->kind), ks_experiment_kind_to_string (kind));
+                       "%s is a %s run, this is %s: they do not share axes", files[i], run->desc->id, desc->id);
+          return NULL;
+        }
+      name = ks_run_get_name (run);
+      if (overlay)
+        g_printerr ("Overlay: recorded: %s (%s, %s)\n", name, path, run->date ? run->date : "no date");
+      g_ptr_array_add (runs, g_steal_pointer (&run));
+    }
+  return g_steal_pointer (&runs);
+}
+
+gboolean
+ks_cli_check_output (const char  *path,
+                     char       **inputs,
+                     GError     **error)
+{
+  GStatBuf st, in;
+
+  if (g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "%s is a symbolic link; replacing it would cut the link: name the file it points to", path);
+      return FALSE;
+    }
+  if (g_stat (path, &st) != 0)
+    return TRUE;   /* a new file */
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s is not a regular file", path);
+      return FALSE;
+    }
+  /* By its mode too: root may write anything, yet a file marked read-only
+   * was marked so by someone. */
+  if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || g_access (path, W_OK) != 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s is read-only: it is not replaced", path);
+      return FALSE;
+    }
+  for (guint i = 0; inputs && inputs[i]; i++)
+    {
+      g_autofree char *input = resolve_run_path (inputs[i]);
+      if (g_stat (input, &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "%s is an input of this run too: it is not overwritten", path);
           return FALSE;
         }
-      ks_reference_plot_add (plot, r, min_wg);
-      label = ks_reference_label (r);
-      g_printerr ("Overlay: %s (%s, %s)\n", label, path, r->date ? r->date : "no date");
     }
   return TRUE;
 }
@@ -122,8 +181,8 @@ ks_cli_fail (int           status,
 }
 
 int
-main (int    argc,
-      char **argv)
+ks_cli_main (int    argc,
+             char **argv)
 {
   const char *command;
 
@@ -151,6 +210,8 @@ main (int    argc,
     return ks_cli_solve (argc - 1, argv + 1);
   if (strcmp (command, "run") == 0)
     return ks_cli_run (argc - 1, argv + 1);
+  if (strcmp (command, "list") == 0)
+    return ks_cli_list (argc - 1, argv + 1);
   if (strcmp (command, "plot") == 0)
     return ks_cli_plot (argc - 1, argv + 1);
   if (strcmp (command, "bench") == 0)

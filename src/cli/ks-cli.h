@@ -5,6 +5,7 @@
 #include <glib.h>
 
 #include "ks-device-list.h"
+#include "ks-experiment-desc.h"
 #include "ks-plot.h"
 
 G_BEGIN_DECLS
@@ -22,6 +23,10 @@ int       ks_cli_solve   (int argc, char **argv);
 int       ks_cli_run     (int argc, char **argv);
 int       ks_cli_plot    (int argc, char **argv);
 int       ks_cli_bench   (int argc, char **argv);
+int       ks_cli_list    (int argc, char **argv);
+/* The whole program, for kernelscope-cli's main () and for test programs
+ * that register experiments of their own first. */
+int       ks_cli_main    (int argc, char **argv);
 
 /* prefix and argv[1..] as one shell-quoted line: the command recorded with
  * results, so that they can be made again. */
@@ -40,13 +45,19 @@ KsDevice *ks_cli_pick_device (KsDeviceList *list,
 int       ks_cli_fail        (int           status,
                               const GError *error);
 
-/* Draws each recorded run of files over plot (dashed, "recorded: ...").  A
- * file not found as given is looked up among the shipped reference runs by
- * name.  A run of another experiment than kind is a G_OPTION_ERROR. */
-gboolean  ks_cli_add_overlays (KsPlot            *plot,
-                               int                kind,
-                               char             **files,
-                               guint              min_wg,
-                               GError           **error);
+/* Loads each of files (a run saved as JSON, any format; a file not found
+ * as given is looked up among the shipped reference runs by name); an
+ * overlay says so on stderr.  A run of another experiment than desc (NULL:
+ * any, but all alike) is a G_OPTION_ERROR.  An empty array for no files. */
+GPtrArray *ks_cli_load_runs   (const KsExperimentDesc *desc,
+                               char                  **files,
+                               gboolean                overlay,
+                               GError                **error);
+/* Refuses an output the run must not write: a folder, a symbolic link
+ * (replacing it would cut the link: name the file it points to), a file
+ * that is not writable, or one of inputs (NULL-terminated, may be NULL). */
+gboolean   ks_cli_check_output (const char            *path,
+                                char                 **inputs,
+                                GError               **error);
 
 G_END_DECLS

@@ -4,11 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-typedef struct {
-  guint  j;
-  double log_n, log_cost;
-} Sample;
-
 /* The newest few measured points of a group (or of the whole run).  A
  * prediction takes their median, so one outlier (a prime N+1 that ran in
  * groups of one item, 10-40 times its neighbours) does not multiply the
@@ -21,21 +16,28 @@ typedef struct {
   guint  len, next;
 } Window;
 
+/* Running sums of (log n, log cost) over a group's points, for the fit. */
+typedef struct {
+  double count, x, y, xx, xy;
+} Sums;
+
 typedef struct {
   gboolean measured;
   gboolean refused;   /* the newest point of this group failed */
   Window   recent;
+  Sums     sums;
 } Group;
 
 struct _KsEta {
   guint   total, done;
-  guint  *plan_n, *plan_j;   /* per point, in measuring order */
+  double *plan_n;            /* per point, in measuring order: its size */
+  guint  *plan_j;            /* and its group */
   Group  *groups;
   guint   n_groups;
   guint   solves;            /* warm-up + repetitions per point */
   double  cost_done_ms;
   double  exponent;
-  GArray *samples;           /* of Sample, for the fit */
+  double  sxx, sxy;          /* pooled within-group sums of the fit, kept as points come */
   gboolean have_newest;
   Window  recent;            /* of every group, for groups not yet measured */
   /* The clock: elapsed seconds and cost done at the first measured point
@@ -46,21 +48,31 @@ struct _KsEta {
 
 #define DEFAULT_EXPONENT 3.0
 
+static KsEta *
+eta_alloc (guint total,
+           guint n_groups,
+           guint solves)
+{
+  KsEta *eta = g_new0 (KsEta, 1);
+
+  eta->n_groups = MAX (n_groups, 1);
+  eta->total = total;
+  eta->plan_n = g_new0 (double, MAX (eta->total, 1));
+  eta->plan_j = g_new0 (guint, MAX (eta->total, 1));
+  eta->groups = g_new0 (Group, eta->n_groups);
+  eta->solves = solves;
+  eta->exponent = DEFAULT_EXPONENT;
+  return eta;
+}
+
 KsEta *
 ks_eta_new (const KsSweepSpec *spec)
 {
-  KsEta *eta = g_new0 (KsEta, 1);
   gboolean wg_sweep = spec->kind == KS_EXPERIMENT_GAUSS_WG && spec->n_wgs > 0;
+  guint n_groups = wg_sweep ? spec->n_wgs : 1;
+  KsEta *eta = eta_alloc (spec->n_sizes * n_groups, n_groups, spec->warmup + MAX (spec->reps, 1));
   guint k = 0;
 
-  eta->n_groups = wg_sweep ? spec->n_wgs : 1;
-  eta->total = spec->n_sizes * eta->n_groups;
-  eta->plan_n = g_new0 (guint, MAX (eta->total, 1));
-  eta->plan_j = g_new0 (guint, MAX (eta->total, 1));
-  eta->groups = g_new0 (Group, eta->n_groups);
-  eta->solves = spec->warmup + MAX (spec->reps, 1);
-  eta->exponent = DEFAULT_EXPONENT;
-  eta->samples = g_array_new (FALSE, FALSE, sizeof (Sample));
   /* The experiment's order: every group of the first size, then the next. */
   for (guint i = 0; i < spec->n_sizes; i++)
     for (guint j = 0; j < eta->n_groups; j++, k++)
@@ -68,6 +80,26 @@ ks_eta_new (const KsSweepSpec *spec)
         eta->plan_n[k] = spec->sizes[i];
         eta->plan_j[k] = j;
       }
+  return eta;
+}
+
+KsEta *
+ks_eta_new_plan (guint         n_points,
+                 const double *size,
+                 const guint  *group,
+                 guint         n_groups)
+{
+  KsEta *eta;
+
+  g_return_val_if_fail (n_points == 0 || (size != NULL && group != NULL), NULL);
+
+  eta = eta_alloc (n_points, n_groups, 1);
+  for (guint k = 0; k < n_points; k++)
+    {
+      g_return_val_if_fail (group[k] < eta->n_groups, eta);
+      eta->plan_n[k] = size[k] > 0 ? size[k] : 1;
+      eta->plan_j[k] = group[k];
+    }
   return eta;
 }
 
@@ -79,7 +111,6 @@ ks_eta_free (KsEta *eta)
   g_free (eta->plan_n);
   g_free (eta->plan_j);
   g_free (eta->groups);
-  g_array_unref (eta->samples);
   g_free (eta);
 }
 
@@ -119,36 +150,43 @@ window_predict (const Window *w,
   return v[(w->len - 1) / 2];
 }
 
+/* A group's share of the pooled sums: its centred sum of squares and of
+ * products. */
+static void
+group_share (const Sums *g,
+             double     *sxx,
+             double     *sxy)
+{
+  *sxx = g->count > 0 ? g->xx - g->x * g->x / g->count : 0;
+  *sxy = g->count > 0 ? g->xy - g->x * g->y / g->count : 0;
+}
+
 /* The slope of log(cost) on log(n) within each group (each group has its
  * own level: groups of one item are slower at every n), pooled over the
- * groups; undefined until one group has two sizes. */
+ * groups; undefined until one group has two sizes.  The sums are kept as
+ * points come (a group's old share out, its new one in), so a point costs
+ * the same whether it is the tenth or the millionth. */
 static void
-fit_exponent (KsEta *eta)
+fit_add (KsEta  *eta,
+         Group  *g,
+         double  log_n,
+         double  log_cost)
 {
-  g_autofree double *sum_x = g_new0 (double, eta->n_groups);
-  g_autofree double *sum_y = g_new0 (double, eta->n_groups);
-  g_autofree guint *count = g_new0 (guint, eta->n_groups);
-  double sxx = 0, sxy = 0;
+  double old_xx, old_xy, new_xx, new_xy;
 
-  for (guint i = 0; i < eta->samples->len; i++)
-    {
-      const Sample *s = &g_array_index (eta->samples, Sample, i);
-      sum_x[s->j] += s->log_n;
-      sum_y[s->j] += s->log_cost;
-      count[s->j]++;
-    }
-  for (guint i = 0; i < eta->samples->len; i++)
-    {
-      const Sample *s = &g_array_index (eta->samples, Sample, i);
-      double dx = s->log_n - sum_x[s->j] / count[s->j];
-      double dy = s->log_cost - sum_y[s->j] / count[s->j];
-      sxx += dx * dx;
-      sxy += dx * dy;
-    }
+  group_share (&g->sums, &old_xx, &old_xy);
+  g->sums.count += 1;
+  g->sums.x += log_n;
+  g->sums.y += log_cost;
+  g->sums.xx += log_n * log_n;
+  g->sums.xy += log_n * log_cost;
+  group_share (&g->sums, &new_xx, &new_xy);
+  eta->sxx += new_xx - old_xx;
+  eta->sxy += new_xy - old_xy;
   /* Sizes a few percent apart say little about the exponent: wait for a
    * spread of sizes before trusting the fit. */
-  if (sxx > 1e-3)
-    eta->exponent = CLAMP (sxy / sxx, 1.0, 3.0);
+  if (eta->sxx > 1e-3)
+    eta->exponent = CLAMP (eta->sxy / eta->sxx, 1.0, 3.0);
 }
 
 void
@@ -156,32 +194,40 @@ ks_eta_add_point (KsEta         *eta,
                   const KsPoint *p,
                   double         elapsed_s)
 {
-  Group *g;
-  double cost;
-
   g_return_if_fail (eta != NULL && p != NULL);
+  ks_eta_add_cost (eta, p->error != NULL, p->error ? 0 : p->median_ms * eta->solves + p->capture_ms, elapsed_s);
+}
+
+void
+ks_eta_add_cost (KsEta   *eta,
+                 gboolean refused,
+                 double   cost,
+                 double   elapsed_s)
+{
+  Group *g;
+  double n;
+
+  g_return_if_fail (eta != NULL);
   if (eta->done >= eta->total)
     return;
   g = &eta->groups[eta->plan_j[eta->done]];
+  n = eta->plan_n[eta->done];
   g->measured = TRUE;
-  g->refused = p->error != NULL;
-  cost = p->error ? 0 : p->median_ms * eta->solves + p->capture_ms;
+  g->refused = refused;
+  cost = refused ? 0 : cost;
   eta->cost_done_ms += cost;
   eta->elapsed_s = elapsed_s;
-  if (!g->refused && cost > 0 && p->n > 0)
+  if (!g->refused && cost > 0 && n > 0)
     {
-      Sample s = { eta->plan_j[eta->done], log (p->n), log (cost) };
-
-      g_array_append_val (eta->samples, s);
       if (!eta->have_newest)
         {
           eta->first_elapsed_s = elapsed_s;
           eta->first_cost_ms = eta->cost_done_ms;
         }
       eta->have_newest = TRUE;
-      window_add (&g->recent, p->n, cost);
-      window_add (&eta->recent, p->n, cost);
-      fit_exponent (eta);
+      window_add (&g->recent, n, cost);
+      window_add (&eta->recent, n, cost);
+      fit_add (eta, g, log (n), log (cost));
     }
   eta->done++;
 }

@@ -27,6 +27,20 @@ typedef struct _KsEta KsEta;
 /* The points of spec, in the order the experiment measures them. */
 KsEta  *ks_eta_new             (const KsSweepSpec *spec);
 void    ks_eta_free            (KsEta             *eta);
+/* Any experiment's plan (ks-engine.c): n_points in measuring order, each
+ * with its size (what its cost grows with; 1 where nothing does) and its
+ * group (a combination of the other parameters: points of one group cost
+ * alike at one size), below n_groups. */
+KsEta  *ks_eta_new_plan        (guint              n_points,
+                                const double      *size,
+                                const guint       *group,
+                                guint              n_groups);
+/* The next point in order is done: refused, or measured at cost_ms (its
+ * whole time: set-up, warm-up and repetitions). */
+void    ks_eta_add_cost        (KsEta             *eta,
+                                gboolean           refused,
+                                double             cost_ms,
+                                double             elapsed_s);
 /* The next point in order has been measured (or refused: p->error);
  * elapsed_s: seconds since the run started, now. */
 void    ks_eta_add_point       (KsEta             *eta,

@@ -4,6 +4,7 @@
 #include "ks-results.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -162,31 +163,9 @@ ks_results_write_csv (const KsResults *results,
 
   g_return_val_if_fail (results != NULL && path != NULL, FALSE);
 
-  /* Context as comment lines: spreadsheet programs and pandas
-   * (comment='#') skip them, and the file still says where it came from. */
-  g_string_append_printf (s, "# kernelscope %s on %s (%s), %s %s, date %s\n",
-                          ks_experiment_kind_to_string (results->kind),
-                          results->device_name, results->device_id,
-                          results->platform ? results->platform : "",
-                          results->driver ? results->driver : "",
-                          results->date ? results->date : "");
-  g_string_append_printf (s, "# precision %s, range %s, launch %s, warm-up %u, repetitions %u, seed %u\n",
-                          ks_precision_to_string (results->precision),
-                          ks_range_policy_to_string (results->range),
-                          ks_launch_mode_to_string (results->launch),
-                          results->warmup, results->reps, results->seed);
-  if (results->launch == KS_LAUNCH_GRAPH)
-    g_string_append (s, "# launch graph: each point replays a CUDA graph recorded on its first solve "
-                        "(capture_ms, not in the times); per-kernel times are unknown inside a graph (0), "
-                        "kernels_ms is the replay's device time\n");
-  if (results->ogs_predicted)
-    g_string_append_printf (s, "# predicted optimal group size %" G_GUINT64_FORMAT
-                            " (usable %" G_GUINT64_FORMAT ") from PWGSM %u, %u cores per unit, %u units\n",
-                            results->ogs_predicted, results->ogs_usable, results->pwgsm,
-                            results->cores_per_cu, results->compute_units);
-  if (!results->complete)
-    g_string_append_printf (s, "# incomplete: %s\n", results->stop_reason ? results->stop_reason : "stopped");
-
+  /* The header on the first line and no comment lines: a spreadsheet and
+   * pandas.read_csv open it as it is.  The context (device, settings, the
+   * prediction, whether the run was complete) lives in the JSON. */
   g_string_append (s, "n,n_plus_1_prime,local_policy,wg,median_ms,min_ms,max_ms,kernels_ms,"
                       "fwd_pre_ms,fwd_ms,bwd_prepare_ms,bwd_ms,launches,residual,"
                       "fwd_local0,fwd_local1,fwd_groups0,fwd_groups1,launch,capture_ms,error\n");
@@ -239,11 +218,23 @@ add_double_member (JsonBuilder *b,
                    const char  *name,
                    double       v)
 {
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
   json_builder_set_member_name (b, name);
-  if (isfinite (v))
-    json_builder_add_double_value (b, v);
+  if (isnan (v))
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  /* JsonGenerator writes %.17g and appends ".0" where it sees no point:
+   * 1e+308 becomes 1e+308.0, which nothing reads back.  Such numbers, and
+   * the infinities JSON has no spelling for, go as strings that
+   * get_double reads back exactly. */
+  g_ascii_formatd (buf, sizeof buf, "%.17g", v);
+  if (isinf (v) || (strchr (buf, 'e') && !strchr (buf, '.')))
+    json_builder_add_string_value (b, isinf (v) ? (v > 0 ? "inf" : "-inf") : g_ascii_dtostr (buf, sizeof buf, v));
   else
-    json_builder_add_null_value (b);
+    json_builder_add_double_value (b, v);
 }
 
 static void
@@ -449,6 +440,22 @@ get_double (JsonObject *o, const char *name, double *out, GError **error)
       *out = NAN;
       return TRUE;
     }
+  /* A number add_double_member had to write as a string. */
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    {
+      const char *text = json_node_get_string (node);
+      char *end = NULL;
+
+      *out = strcmp (text, "inf") == 0 ? INFINITY : strcmp (text, "-inf") == 0 ? -INFINITY
+                                                                               : g_ascii_strtod (text, &end);
+      if (end != NULL && (end == text || *end != '\0' || !isfinite (*out)))
+        {
+          g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                       _("In the results file, \"%s\" has the wrong type"), name);
+          return FALSE;
+        }
+      return TRUE;
+    }
   if (!get_member (o, name, G_TYPE_DOUBLE, &node, error))
     return FALSE;
   *out = json_node_get_double (node);
@@ -544,8 +551,21 @@ parse_point (JsonObject *o,
                        _("In the results file, \"%s\" must have 2 numbers"), name);
           return FALSE;
         }
-      dst[0] = (guint) json_array_get_int_element (arr, 0);
-      dst[1] = (guint) json_array_get_int_element (arr, 1);
+      /* Whole numbers only: ["a", "b"], [1.5, 2.7] or [null, null] is a
+       * damaged file, not zeros or a GLib critical. */
+      for (guint k = 0; k < 2; k++)
+        {
+          JsonNode *e = json_array_get_element (arr, k);
+
+          if (!JSON_NODE_HOLDS_VALUE (e) || json_node_get_value_type (e) != G_TYPE_INT64 ||
+              json_node_get_int (e) < 0 || json_node_get_int (e) > G_MAXINT)
+            {
+              g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                           _("In the results file, \"%s\" must have 2 whole numbers"), name);
+              return FALSE;
+            }
+          dst[k] = (guint) json_node_get_int (e);
+        }
     }
   /* Only graph runs have it. */
   if (json_object_has_member (o, "capture_ms") && !get_double (o, "capture_ms", &p->capture_ms, error))
@@ -689,7 +709,16 @@ ks_results_load_json (const char *path,
   g_autofree char *data = NULL;
   g_autoptr(GError) local_error = NULL;
   gsize length = 0;
+  GStatBuf st;
 
+  /* A FIFO would block the read, /dev/zero never end it. */
+  if (g_stat (path, &st) == 0 && (!S_ISREG (st.st_mode) || st.st_size > KS_RESULTS_MAX_FILE_SIZE))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO,
+                   !S_ISREG (st.st_mode) ? _("Cannot read %s: not a regular file")
+                                         : _("Cannot read %s: larger than a results file can be"), path);
+      return NULL;
+    }
   if (!g_file_get_contents (path, &data, &length, &local_error))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO,

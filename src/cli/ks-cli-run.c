@@ -1,0 +1,548 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* kernelscope-cli list / run ID: any registered experiment, through the
+ * generic engine, with options generated from its description. */
+#define G_LOG_DOMAIN "ks-cli"
+
+#include "ks-cli-run.h"
+#include "ks-engine.h"
+#include "ks-figure.h"
+#include "ks-kernel-source.h"
+#include "ks-registry.h"
+
+#include <glib-unix.h>
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* --- list ------------------------------------------------------------------------- */
+
+static void
+print_list (FILE *out)
+{
+  g_autoptr(GPtrArray) papers = ks_registry_list_papers ();
+
+  for (guint i = 0; i < papers->len; i++)
+    {
+      const KsPaperGroup *group = papers->pdata[i];
+
+      fprintf (out, "%s%s  %s\n", i ? "\n" : "", group->id, group->title ? _(group->title) : "");
+      for (guint k = 0; k < group->experiments->len; k++)
+        {
+          const KsExperimentDesc *desc = group->experiments->pdata[k];
+          fprintf (out, "  %-20s %s\n", desc->id, _(desc->summary ? desc->summary : desc->title));
+        }
+    }
+}
+
+int
+ks_cli_list (int    argc,
+             char **argv)
+{
+  if (argc > 1 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
+    {
+      g_print ("Usage: kernelscope-cli list\n\nEvery experiment, grouped by the paper it comes from; "
+               "\"kernelscope-cli run ID --help\" tells more about one.\n");
+      return KS_CLI_OK;
+    }
+  if (argc > 1)
+    {
+      g_printerr ("kernelscope-cli: list takes no arguments\n");
+      return KS_CLI_USAGE;
+    }
+  print_list (stdout);
+  return KS_CLI_OK;
+}
+
+/* --- progress, table ------------------------------------------------------------------ */
+
+typedef struct {
+  GMainLoop    *loop;
+  GCancellable *cancellable;
+  GError       *error;
+  gboolean      quiet;
+  gboolean      ok;
+} RunState;
+
+static void
+append_axes (GString          *s,
+             const KsRun      *run,
+             const KsRunPoint *p)
+{
+  for (guint a = 0; run->axes[a]; a++)
+    {
+      GVariant *v = ks_run_point_get_param (run, p, run->axes[a]);
+      g_autofree char *text = v ? ks_param_value_to_string (v) : g_strdup ("-");
+      g_string_append_printf (s, " %s = %-6s", run->axes[a], text);
+    }
+  if (run->devices->len > 1)
+    g_string_append_printf (s, " %s", ((KsRunDevice *) run->devices->pdata[p->device])->id);
+}
+
+static void
+on_point (KsEngine         *engine,
+          const KsRunPoint *p,
+          guint64           done,
+          guint64           total,
+          RunState         *state)
+{
+  const KsRun *run = ks_engine_get_run (engine);
+  const KsExperimentDesc *desc = run->desc;
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  if (state->quiet)
+    return;
+  g_string_append_printf (s, "[%4" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "]", done, total);
+  append_axes (s, run, p);
+  if (p->error)
+    g_string_append_printf (s, " skipped: %s", p->error);
+  else if (desc->n_columns > 0)
+    {
+      const KsColumnSpec *c = &desc->columns[0];
+      g_string_append_printf (s, " %10.4g %s", p->values[0], c->unit ? c->unit : "");
+      if (c->reduce == KS_REDUCE_MEDIAN_RANGE)
+        g_string_append_printf (s, " (min %.4g, max %.4g)", p->lo[0], p->hi[0]);
+      for (guint i = 0; i < desc->n_columns; i++)
+        if (desc->columns[i].kind == KS_COLUMN_BOOL && p->values[i] > 0)
+          g_string_append_printf (s, "  %s", _(desc->columns[i].label));
+    }
+  g_string_append_printf (s, "  ~%.0f s left", MAX (ks_engine_get_seconds_left (engine), 0.0));
+  g_printerr ("%s\n", s->str);
+}
+
+static void
+print_table (const KsRun *run)
+{
+  const KsExperimentDesc *desc = run->desc;
+  g_autoptr(GString) s = g_string_new ("\n");
+
+  for (guint a = 0; run->axes[a]; a++)
+    g_string_append_printf (s, "%10s ", run->axes[a]);
+  for (guint i = 0; i < desc->n_columns; i++)
+    if (!desc->columns[i].hidden && desc->columns[i].kind != KS_COLUMN_BOOL)
+      {
+        g_autofree char *head = desc->columns[i].unit ? g_strdup_printf ("%s %s", desc->columns[i].name,
+                                                                          desc->columns[i].unit)
+                                                      : g_strdup (desc->columns[i].name);
+        g_string_append_printf (s, "%14s ", head);
+      }
+  g_string_append_c (s, '\n');
+  for (guint k = 0; k < run->points->len; k++)
+    {
+      const KsRunPoint *p = run->points->pdata[k];
+
+      for (guint a = 0; run->axes[a]; a++)
+        {
+          GVariant *v = ks_run_point_get_param (run, p, run->axes[a]);
+          g_autofree char *text = v ? ks_param_value_to_string (v) : g_strdup ("-");
+          g_string_append_printf (s, "%10s ", text);
+        }
+      if (p->error)
+        {
+          g_string_append_printf (s, "%s\n", p->error);
+          continue;
+        }
+      for (guint i = 0; i < desc->n_columns; i++)
+        if (!desc->columns[i].hidden && desc->columns[i].kind != KS_COLUMN_BOOL)
+          g_string_append_printf (s, "%14.6g ", p->values[i]);
+      for (guint i = 0; i < desc->n_columns; i++)
+        if (desc->columns[i].kind == KS_COLUMN_BOOL && p->values[i] > 0)
+          g_string_append_printf (s, "%s ", _(desc->columns[i].label));
+      g_string_append_c (s, '\n');
+    }
+  g_print ("%s", s->str);
+}
+
+/* The paper's own numbers beside what this run measured. */
+static void
+print_paper (const KsRun *run)
+{
+  const KsExperimentDesc *desc = run->desc;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (desc->n_paper_values == 0)
+    return;
+  g_print ("\nThe paper's numbers beside this run's:\n");
+  for (guint i = 0; i < desc->n_paper_values; i++)
+    {
+      const KsPaperValue *v = &desc->paper_values[i];
+
+      g_print ("  %s%s%s = %s%s%s (%s)\n", v->column, v->where && *v->where ? " at " : "",
+               v->where ? v->where : "", ks_run_format_double (buf, v->value), v->unit ? " " : "",
+               v->unit ? v->unit : "", v->source ? _(v->source) : "");
+      if (v->note)
+        g_print ("    %s\n", _(v->note));
+      for (guint d = 0; d < run->devices->len; d++)
+        {
+          double m = ks_run_measured_for (run, v, d);
+          const KsRunDevice *device = run->devices->pdata[d];
+
+          if (isnan (m))
+            g_print ("    %s: not measured here\n", device->name);
+          else
+            g_print ("    %s: %s%s%s\n", device->name, ks_run_format_double (buf, m), v->unit ? " " : "",
+                     v->unit ? v->unit : "");
+        }
+    }
+}
+
+static void
+on_run_done (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  RunState *state = user_data;
+
+  state->ok = ks_engine_run_finish (KS_ENGINE (source), result, &state->error);
+  g_main_loop_quit (state->loop);
+}
+
+static gboolean
+on_sigint (gpointer user_data)
+{
+  RunState *state = user_data;
+
+  g_printerr ("\nStopping: keeping the points measured so far…\n");
+  g_cancellable_cancel (state->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+/* --- setting up ------------------------------------------------------------------------- */
+
+static int
+status_for (const GError *error)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return KS_CLI_CANCELLED;
+  if (error && (error->domain == G_OPTION_ERROR ||
+                (error->domain == KS_EXPERIMENT_ERROR && error->code != KS_EXPERIMENT_ERROR_NOTHING &&
+                 error->code != KS_EXPERIMENT_ERROR_REFUSED)))
+    return KS_CLI_USAGE;
+  return KS_CLI_FAILED;
+}
+
+/* --from/--to/--step as the axis of their parameter; missing ones from
+ * the parameter's default (a missing --to is at least --from). */
+static gboolean
+range_text (const KsParamSpec *spec,
+            KsCliRunOptions   *o,
+            char             **out,
+            GError           **error)
+{
+  g_autoptr(GPtrArray) defaults = ks_param_parse_axis (spec, spec->default_value ? spec->default_value : "1", error);
+  g_autoptr(GVariant) from = NULL;
+  g_autofree char *to = NULL;
+  gint64 first, last;
+
+  if (defaults == NULL)
+    return FALSE;
+  first = g_variant_get_int64 (defaults->pdata[0]);
+  last = g_variant_get_int64 (defaults->pdata[defaults->len - 1]);
+  if (o->from && !(from = ks_param_parse_value (spec, o->from, error)))
+    return FALSE;
+  if (from)
+    first = g_variant_get_int64 (from);
+  to = o->to ? g_strdup (o->to) : g_strdup_printf ("%" G_GINT64_FORMAT, MAX (first, last));
+  *out = g_strdup_printf ("%" G_GINT64_FORMAT ":%s:%s", first, to, o->step ? o->step : "1");
+  return TRUE;
+}
+
+static gboolean
+set_params (KsEngine        *engine,
+            KsCliRunOptions *o,
+            GError         **error)
+{
+  const KsExperimentDesc *desc = ks_engine_get_desc (engine);
+
+  for (guint i = 0; i < desc->n_params; i++)
+    {
+      const KsParamSpec *spec = &desc->params[i];
+      const char *text = o->values[i];
+      g_autofree char *range = NULL;
+
+      if ((int) i == o->range_param && (o->from || o->to || o->step))
+        {
+          if (text)
+            {
+              g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           ("--%s and --from/--to/--step say the same thing: give one of them"),
+                           spec->cli_name ? spec->cli_name : spec->name);
+              return FALSE;
+            }
+          if (!range_text (spec, o, &range, error))
+            return FALSE;
+          text = range;
+        }
+      if (o->flags[i])
+        text = "true";
+      if (text && !ks_engine_set (engine, spec->name, text, error))
+        return FALSE;
+    }
+  if (o->reps < 0 || o->warmup < 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, ("--reps and --warmup must not be negative"));
+      return FALSE;
+    }
+  return ks_engine_set_repetitions (engine, (guint) o->warmup, (guint) o->reps, error);
+}
+
+static gboolean
+add_devices (KsEngine        *engine,
+             KsDeviceList    *list,
+             KsCliRunOptions *o,
+             GError         **error)
+{
+  KsDevice *device;
+
+  if (o->devices == NULL)
+    {
+      if (!(device = ks_cli_pick_device (list, NULL, (guint) o->cores_per_cu, o->quiet, error)))
+        return FALSE;
+      ks_engine_add_device (engine, device);
+      return TRUE;
+    }
+  for (guint i = 0; o->devices[i]; i++)
+    {
+      if (!(device = ks_cli_pick_device (list, o->devices[i], (guint) o->cores_per_cu, o->quiet, error)))
+        return FALSE;
+      ks_engine_add_device (engine, device);
+    }
+  return TRUE;
+}
+
+/* Everything a run reads or writes besides the devices, checked before the
+ * first measurement: the outputs can be written, no output is an input,
+ * every overlay loads and is of this experiment. */
+static gboolean
+check_files (const KsExperimentDesc *desc,
+             KsCliRunOptions        *o,
+             GPtrArray             **overlays,
+             KsFigureOptions        *figure_options,
+             GError                **error)
+{
+  const char *outputs[] = { o->csv, o->json, o->plot };
+  KsPlotFormat format;
+
+  ks_figure_options_init (figure_options);
+  figure_options->log_y = o->log_y;
+  if (o->min_x)
+    {
+      char *end = NULL;
+      figure_options->min_x = g_ascii_strtod (o->min_x, &end);
+      if (end == o->min_x || *end != '\0' || isnan (figure_options->min_x))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, ("\"%s\" is not a number"), o->min_x);
+          return FALSE;
+        }
+    }
+  if (o->plot_width < 200 || o->plot_width > 10000)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, ("--plot-size must lie between 200 and 10000"));
+      return FALSE;
+    }
+  if (o->figure && ks_experiment_desc_find_figure (desc, o->figure) < 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, ("%s has no figure \"%s\""), desc->id, o->figure);
+      return FALSE;
+    }
+  if (o->plot && !ks_plot_format_from_filename (o->plot, &format, error))
+    return FALSE;
+  if (o->overlays && !o->plot)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   ("--overlay draws on the plot: give --plot FILE too"));
+      return FALSE;
+    }
+  if (!(*overlays = ks_cli_load_runs (desc, o->overlays, TRUE, error)))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
+    if (outputs[i] && !ks_cli_check_output (outputs[i], o->overlays, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* The outputs of a run that measured something. */
+static int
+write_outputs (const KsExperimentDesc *desc,
+               KsRun                  *run,
+               KsCliRunOptions        *o,
+               GPtrArray              *overlays,
+               const KsFigureOptions  *figure_options)
+{
+  g_autoptr(GError) error = NULL;
+  const KsFigureSpec *figure = o->figure ? &desc->figures[ks_experiment_desc_find_figure (desc, o->figure)] : NULL;
+  int status = KS_CLI_OK;
+
+  if (o->csv && !ks_run_write_csv (run, o->csv, &error))
+    status = ks_cli_fail (KS_CLI_FAILED, error), g_clear_error (&error);
+  if (o->json && !ks_run_write_json (run, o->json, &error))
+    status = ks_cli_fail (KS_CLI_FAILED, error), g_clear_error (&error);
+  if (o->plot)
+    {
+      g_autoptr(KsPlot) plot = ks_figure_plot_new (figure, &run, 1, figure_options);
+
+      for (guint i = 0; i < overlays->len; i++)
+        ks_figure_add_recorded (figure, plot, overlays->pdata[i], figure_options);
+      if (!ks_plot_export (plot, o->plot, o->plot_width, o->plot_width * 5 / 8, NULL, &error))
+        status = ks_cli_fail (KS_CLI_FAILED, error), g_clear_error (&error);
+      else if (!o->quiet)
+        g_printerr ("Plot written to %s\n", o->plot);
+    }
+  return status;
+}
+
+static int
+run_usage (const char *id)
+{
+  if (id)
+    g_printerr ("kernelscope-cli: unknown experiment \"%s\"; the experiments are:\n", id);
+  else
+    g_printerr ("kernelscope-cli: run needs an experiment; the experiments are:\n");
+  print_list (stderr);
+  return KS_CLI_USAGE;
+}
+
+static void
+print_plan (KsEngine        *engine,
+            KsCliRunOptions *o)
+{
+  const char * const *notes = ks_engine_get_notes (engine);
+
+  if (o->quiet)
+    return;
+  for (guint i = 0; notes[i]; i++)
+    g_printerr ("%s\n", notes[i]);
+  g_printerr ("Running %s: %" G_GUINT64_FORMAT " points, %d warm-up + %d timed runs each\n",
+              ks_engine_get_desc (engine)->id, ks_engine_get_n_points (engine), o->warmup, o->reps);
+}
+
+/* Runs the engine on a main loop that Ctrl+C cancels; the run keeps every
+ * point measured. */
+static gboolean
+run_engine (KsEngine  *engine,
+            gboolean   quiet,
+            GError   **error)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  RunState state = { loop, cancellable, NULL, quiet, FALSE };
+  guint sigint_id;
+
+  g_signal_connect (engine, "point-measured", G_CALLBACK (on_point), &state);
+  sigint_id = g_unix_signal_add (SIGINT, on_sigint, &state);
+  ks_engine_run_async (engine, cancellable, on_run_done, &state);
+  g_main_loop_run (loop);
+  g_source_remove (sigint_id);
+  if (!state.ok)
+    g_propagate_error (error, state.error);
+  return state.ok;
+}
+
+int
+ks_cli_run (int    argc,
+            char **argv)
+{
+  const KsExperimentDesc *desc;
+  KsCliRunOptions o;
+  KsFigureOptions figure_options;
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsDeviceList) list = NULL;
+  g_autoptr(KsEngine) engine = NULL;
+  g_autoptr(GPtrArray) overlays = NULL;
+  g_autofree char *command = ks_cli_join_argv ("kernelscope-cli run", argc, argv);
+  KsRun *run;
+  guint measured;
+  int status = KS_CLI_OK;
+
+  if (argc < 2 || argv[1][0] == '-')
+    {
+      if (argc >= 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
+        {
+          g_print ("Usage: kernelscope-cli run ID [OPTION...]\n\nThe experiments:\n\n");
+          print_list (stdout);
+          g_print ("\n\"kernelscope-cli run ID --help\" lists the options of one.\n");
+          return KS_CLI_OK;
+        }
+      return run_usage (NULL);
+    }
+  if (!(desc = ks_registry_lookup (argv[1])))
+    return run_usage (argv[1]);
+
+  context = ks_cli_run_options_init (&o, desc);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
+      goto out;
+    }
+  if (argc > 2)
+    {
+      g_printerr ("kernelscope-cli: unexpected argument \"%s\"\n", argv[2]);
+      status = KS_CLI_USAGE;
+      goto out;
+    }
+  if (o.kernel_dir)
+    ks_kernel_source_set_dir (o.kernel_dir);
+
+  engine = ks_engine_new (desc);
+  ks_engine_set_command (engine, command);
+  if (!set_params (engine, &o, &error))
+    {
+      status = ks_cli_fail (status_for (error), error);
+      goto out;
+    }
+  /* A file that cannot be read or written is a bad command line. */
+  if (!check_files (desc, &o, &overlays, &figure_options, &error))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
+      goto out;
+    }
+  list = ks_device_list_new ();
+  if (!add_devices (engine, list, &o, &error))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
+      goto out;
+    }
+  if (!ks_engine_prepare (engine, &error))
+    {
+      status = ks_cli_fail (status_for (error), error);
+      goto out;
+    }
+  print_plan (engine, &o);
+
+  run = ks_engine_get_run (engine);
+  if (!run_engine (engine, o.quiet, &error))
+    {
+      status = status_for (error);
+      g_printerr ("kernelscope-cli: %s\n", error->message);
+    }
+  measured = ks_run_count_measured (run);
+  /* A run that measured nothing replaces no file the user has. */
+  if (measured == 0)
+    {
+      if (o.csv || o.json || o.plot)
+        g_printerr ("kernelscope-cli: nothing was measured, so no file was written\n");
+      status = status == KS_CLI_OK ? KS_CLI_FAILED : status;
+      goto out;
+    }
+  if (status != KS_CLI_OK)
+    g_printerr ("kernelscope-cli: %s; writing the %u points measured\n",
+                run->stop_reason ? run->stop_reason : "stopped", measured);
+  if (!o.no_table)
+    print_table (run);
+  if (desc->summarize)
+    {
+      g_autoptr(GString) summary = g_string_new (NULL);
+      desc->summarize (run, summary);
+      g_print ("%s", summary->str);
+    }
+  print_paper (run);
+  {
+    int written = write_outputs (desc, run, &o, overlays, &figure_options);
+    status = status == KS_CLI_OK ? written : status;
+  }
+
+out:
+  ks_cli_run_options_clear (&o);
+  return status;
+}

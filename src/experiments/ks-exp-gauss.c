@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-exp-gauss.c: paper 000's experiments declared as descriptions, and
+ * their measuring functions over the Gauss solver (src/solvers/ks-gauss.h).
+ * Their results, figures and words are in ks-exp-gauss-results.c. */
+#define G_LOG_DOMAIN "ks-experiments"
+
+#include "ks-exp-gauss.h"
+#include "ks-compute-error.h"
+#include "ks-gauss.h"
+#include "ks-ogs.h"
+#include "ks-run.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+/* --- parameters ----------------------------------------------------------------- */
+
+/* Only n (and the group size of gauss-wg) are swept: a Gauss figure is
+ * one policy per run, compared with another run (plot a.json b.json). */
+
+static const KsChoice precision_choices[] = {
+  { "float", N_("float (the paper's)"), NULL },
+  { "double", N_("double (needs fp64)"), NULL },
+  { NULL }
+};
+
+static const KsChoice range_choices[] = {
+  { "fixed", N_("fixed"), N_("The whole matrix at every step, as in the paper's runs") },
+  { "shrinking", N_("shrinking"), N_("The range shrinks with the step k") },
+  { NULL }
+};
+
+static const KsChoice local_choices[] = {
+  { "driver", N_("driver"), N_("A NULL local size: the driver chooses the group") },
+  { "explicit", N_("explicit"), N_("The given group size, the range padded up to a multiple of it") },
+  { "split", N_("split"), N_("A multiple of the group size, plus a second launch for the remainder") },
+  { NULL }
+};
+
+/* A work-group sweep sets the group size itself: no driver policy there. */
+static const KsChoice local_sweep_choices[] = {
+  { "explicit", N_("explicit"), N_("The given group size, the range padded up to a multiple of it") },
+  { "split", N_("split"), N_("A multiple of the group size, plus a second launch for the remainder") },
+  { NULL }
+};
+
+/* --wg not given: the paper's rule on this device, said out loud. */
+static char *
+default_wg (const KsParamSpec *spec,
+            KsDevice          *device,
+            const KsConfig    *base,
+            char             **why,
+            GError           **error)
+{
+  const KsDeviceInfo *info = ks_device_get_info (device);
+  KsOgsPrediction p;
+
+  if (ks_ogs_predict (info->preferred_multiple, ks_device_get_cores_per_cu (device),
+                      info->compute_units, info->max_work_group_size, &p))
+    {
+      *why = g_strdup (_("the paper's predicted optimum for this device (no --wg given)"));
+      return g_strdup_printf ("%" G_GUINT64_FORMAT, p.usable);
+    }
+  *why = g_strdup (_("the preferred multiple (no --wg given, and the optimum cannot be predicted here)"));
+  return g_strdup_printf ("%" G_GSIZE_FORMAT, MAX (info->preferred_multiple, 1));
+}
+
+/* --wg-list not given: 1, then multiples of the kernel's preferred multiple
+ * up to what the kernel allows (at most 1024). */
+static char *
+default_wg_list (const KsParamSpec *spec,
+                 KsDevice          *device,
+                 const KsConfig    *base,
+                 char             **why,
+                 GError           **error)
+{
+  KsPrecision precision = KS_PRECISION_FLOAT;
+  g_autoptr(KsGaussSolver) probe = NULL;
+  gsize mult, limit;
+
+  ks_precision_from_string (ks_config_get_string (base, "precision"), &precision);
+  /* The kernel's own limit (registers) can be below the device's: 256 for
+   * gauss_fwd on an H200 whose groups may hold 1024. */
+  if (!(probe = ks_gauss_solver_new (device, precision, error)))
+    return NULL;
+  mult = MAX (ks_device_get_info (device)->preferred_multiple, 1);
+  limit = MIN (MAX (ks_gauss_solver_get_max_work_group_size (probe), 1), 1024);
+  *why = g_strdup (_("1, then multiples of the preferred multiple up to the kernel's limit (no --wg-list given)"));
+  return g_strdup_printf ("1,%" G_GSIZE_FORMAT ":%" G_GSIZE_FORMAT ":%" G_GSIZE_FORMAT,
+                          mult, MAX (limit / mult * mult, mult), mult);
+}
+
+#define PARAM_N(default_text, range)                                                      \
+  { .name = "n", .short_name = 's', .cli_name = "sizes", .cli_range = range,              \
+    .label = N_("Matrix size n"),                                                         \
+    .help = N_("Matrix sizes as a list and/or ranges, e.g. 100:900:100 or 128,256,1000"), \
+    .type = KS_PARAM_INT, .default_value = default_text, .min = 2, .max = 1000000,         \
+    .sweepable = TRUE }
+#define PARAM_PRECISION                                                                   \
+  { .name = "precision", .short_name = 'p', .label = N_("Precision"),                     \
+    .help = N_("float (the paper's) or double (needs fp64)"),                             \
+    .type = KS_PARAM_CHOICE, .choices = precision_choices, .default_value = "float" }
+#define PARAM_RANGE                                                                       \
+  { .name = "range", .label = N_("Global range"),                                         \
+    .help = N_("fixed: the whole matrix every step (the paper's runs); shrinking: a range that shrinks with k"), \
+    .type = KS_PARAM_CHOICE, .choices = range_choices, .default_value = "fixed",         \
+    .backends = KS_BACKENDS_GPU }
+#define PARAM_GRAPH                                                                       \
+  { .name = "graph", .label = N_("CUDA graph"),                                           \
+    .help = N_("CUDA devices only: record each point's launches into a CUDA graph on its first solve and time " \
+               "replays of it (the recording is kept apart, as capture ms; per-kernel times are unknown inside " \
+               "a graph). OpenCL and the host refuse it"),                                \
+    .type = KS_PARAM_BOOL, .default_value = "false" }
+#define PARAM_SEED                                                                        \
+  { .name = "seed", .label = N_("Seed"),                                                  \
+    .help = N_("Seed of the generated systems (the same seed gives the same matrices everywhere)"), \
+    .type = KS_PARAM_INT, .default_value = "1", .min = 0, .max = G_MAXUINT32, .advanced = TRUE }
+
+static const KsParamSpec size_params[] = {
+  PARAM_N ("300:400", TRUE),
+  PARAM_PRECISION,
+  PARAM_RANGE,
+  { .name = "local", .short_name = 'l', .label = N_("Group size policy"),
+    .help = N_("driver (NULL local size, the driver chooses), explicit (--wg, range padded up to a multiple "
+               "of it) or split (a multiple of --wg plus a remainder launch)"),
+    .type = KS_PARAM_CHOICE, .choices = local_choices, .default_value = "driver",
+    .backends = KS_BACKENDS_GPU },
+  { .name = "wg", .short_name = 'w', .label = N_("Work-group size"),
+    .help = N_("Work-group size for explicit and split. Default: the paper's predicted optimum for the device"),
+    .type = KS_PARAM_INT, .min = 1, .max = 1 << 20,
+    .when = { "local", { "explicit", "split" } }, .backends = KS_BACKENDS_GPU,
+    .device_default = default_wg },
+  PARAM_GRAPH,
+  PARAM_SEED,
+};
+
+static const KsParamSpec wg_params[] = {
+  PARAM_N ("100:400:100", FALSE),
+  PARAM_PRECISION,
+  PARAM_RANGE,
+  { .name = "local", .short_name = 'l', .label = N_("Group size policy"),
+    .help = N_("explicit (the range padded up to a multiple of the group size) or split (a multiple of it "
+               "plus a remainder launch)"),
+    .type = KS_PARAM_CHOICE, .choices = local_sweep_choices, .default_value = "explicit",
+    .backends = KS_BACKENDS_GPU },
+  { .name = "wg", .short_name = 'W', .cli_name = "wg-list", .label = N_("Work-group sizes"),
+    .help = N_("Work-group sizes, e.g. 1,32:1024:32 (the paper's) or 1,2,4,8,16,32,64,128. Default: 1, then "
+               "multiples of the preferred multiple up to the device's limit (at most 1024)"),
+    .type = KS_PARAM_INT, .min = 1, .max = 1 << 20, .sweepable = TRUE,
+    .backends = KS_BACKENDS_GPU, .device_default = default_wg_list },
+  PARAM_GRAPH,
+  PARAM_SEED,
+};
+
+/* --- columns -------------------------------------------------------------------- */
+
+static double
+derive_n1_prime (const KsRun        *run,
+                 const KsRunPoint   *point,
+                 const KsColumnSpec *column)
+{
+  double n = ks_run_point_get_number (run, point, "n");
+  return isnan (n) ? NAN : ks_is_prime ((guint64) n + 1);
+}
+
+/* The columns' order is the index measure_one_rep fills. */
+enum {
+  COL_TIME, COL_KERNELS, COL_K0, COL_K1, COL_K2, COL_K3, COL_RESIDUAL, COL_LAUNCHES,
+  COL_LOCAL_X, COL_LOCAL_Y, COL_GROUPS_X, COL_GROUPS_Y, COL_CAPTURE, COL_PRIME, N_COLUMNS
+};
+
+static const KsColumnSpec columns[] = {
+  [COL_TIME] = { "time_ms", N_("time per solve"), "ms",
+                 N_("Wall time of one solve: upload, every launch, download (median of the repetitions; "
+                    "min and max beside it)"), KS_COLUMN_REAL, KS_REDUCE_MEDIAN_RANGE },
+  [COL_KERNELS] = { "kernels_ms", N_("device time"), "ms",
+                    N_("Device time summed over the launches (events), median"), KS_COLUMN_REAL, KS_REDUCE_MEDIAN },
+  [COL_K0] = { "gauss_fwd_pre_ms", N_("gauss_fwd_pre"), "ms", N_("The multipliers kernel, median"),
+               KS_COLUMN_REAL, KS_REDUCE_MEDIAN, .hidden = TRUE },
+  [COL_K1] = { "gauss_fwd_ms", N_("gauss_fwd"), "ms", N_("The update kernel, median"),
+               KS_COLUMN_REAL, KS_REDUCE_MEDIAN, .hidden = TRUE },
+  [COL_K2] = { "gauss_bwd_prepare_ms", N_("gauss_bwd_prepare"), "ms", N_("x_k = b_k / a_kk, median"),
+               KS_COLUMN_REAL, KS_REDUCE_MEDIAN, .hidden = TRUE },
+  [COL_K3] = { "gauss_bwd_ms", N_("gauss_bwd"), "ms", N_("The back-substitution kernel, median"),
+               KS_COLUMN_REAL, KS_REDUCE_MEDIAN, .hidden = TRUE },
+  [COL_RESIDUAL] = { "residual", N_("residual"), NULL, N_("||Ax-b|| / ||b||, the worst of the repetitions"),
+                     KS_COLUMN_REAL, KS_REDUCE_MAX },
+  [COL_LAUNCHES] = { "launches", N_("launches"), NULL, N_("Kernel launches of one solve"),
+                     KS_COLUMN_INT, KS_REDUCE_LAST, .hidden = TRUE },
+  [COL_LOCAL_X] = { "fwd_local_x", N_("group x"), NULL,
+                    N_("The update kernel's work-group at step 0, as it reported from inside (x)"),
+                    KS_COLUMN_INT, KS_REDUCE_LAST },
+  [COL_LOCAL_Y] = { "fwd_local_y", N_("group y"), NULL, N_("The update kernel's work-group at step 0 (y)"),
+                    KS_COLUMN_INT, KS_REDUCE_LAST },
+  [COL_GROUPS_X] = { "fwd_groups_x", N_("groups x"), NULL, N_("The update kernel's number of groups at step 0 (x)"),
+                     KS_COLUMN_INT, KS_REDUCE_LAST, .hidden = TRUE },
+  [COL_GROUPS_Y] = { "fwd_groups_y", N_("groups y"), NULL, N_("The update kernel's number of groups at step 0 (y)"),
+                     KS_COLUMN_INT, KS_REDUCE_LAST, .hidden = TRUE },
+  [COL_CAPTURE] = { "capture_ms", N_("graph recording"), "ms",
+                    N_("CUDA graph only: capture + instantiate, once per point, kept out of the times"),
+                    KS_COLUMN_REAL, KS_REDUCE_MAX, .hidden = TRUE },
+  [COL_PRIME] = { "n_plus_1_prime", N_("N+1 prime"), NULL,
+                  N_("N+1 is prime: the driver can only cut the update kernel's N+1 columns into groups of 1"),
+                  KS_COLUMN_BOOL, .derive = derive_n1_prime },
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (columns) == N_COLUMNS);
+G_STATIC_ASSERT (KS_GAUSS_N_KERNELS == 4);
+
+/* --- measuring ------------------------------------------------------------------ */
+
+typedef struct {
+  KsDevice       *device;
+  KsGaussSolver  *solver;
+  KsLinearSystem *sys;
+  guint64         sys_seed;
+  KsGaussParams   params;
+  double          capture_ms;   /* the point's graph recording, from whichever solve did it */
+} GaussState;
+
+static gpointer
+gauss_set_up (const KsExperimentDesc *desc,
+              KsDevice               *device,
+              const KsConfig         *base,
+              GCancellable           *cancellable,
+              GError                **error)
+{
+  GaussState *s = g_new0 (GaussState, 1);
+
+  s->device = g_object_ref (device);
+  return s;
+}
+
+static void
+gauss_tear_down (gpointer state)
+{
+  GaussState *s = state;
+
+  g_clear_pointer (&s->sys, ks_linear_system_free);
+  g_clear_pointer (&s->solver, ks_gauss_solver_free);
+  g_clear_object (&s->device);
+  g_free (s);
+}
+
+static gboolean
+gauss_check (const KsExperimentDesc *desc,
+             KsDevice               *device,
+             const KsConfig         *base,
+             GError                **error)
+{
+  if (!ks_gauss_check_launch (device, ks_config_get_bool (base, "graph") ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM,
+                              error))
+    return FALSE;
+  /* gauss-wg on the host (no work-groups to sweep) is refused by its
+   * backends before this is called. */
+  return TRUE;
+}
+
+/* The solver for the point's precision (built on first use: the kernels),
+ * and the point's system (the same on every run and machine for a seed). */
+static gboolean
+gauss_prepare (gpointer        state,
+               const KsConfig *point,
+               GCancellable   *cancellable,
+               GError        **error)
+{
+  GaussState *s = state;
+  KsPrecision precision = KS_PRECISION_FLOAT;
+  guint n = (guint) ks_config_get_int (point, "n");
+  guint64 seed = (guint64) ks_config_get_int (point, "seed") + n;
+  KsGaussParams check;
+  const char *local = ks_config_get_string (point, "local");
+  const char *range = ks_config_get_string (point, "range");
+
+  ks_precision_from_string (ks_config_get_string (point, "precision"), &precision);
+  s->params.range = KS_RANGE_FIXED;
+  s->params.local = KS_LOCAL_DRIVER;
+  if (range)
+    ks_range_policy_from_string (range, &s->params.range);
+  if (local)
+    ks_local_policy_from_string (local, &s->params.local);
+  s->params.wg = (guint) ks_config_get_int (point, "wg");
+  s->params.launch = ks_config_get_bool (point, "graph") ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM;
+  s->capture_ms = 0;
+
+  if (s->solver && ks_gauss_solver_get_precision (s->solver) != precision)
+    {
+      g_clear_pointer (&s->solver, ks_gauss_solver_free);
+      g_clear_pointer (&s->sys, ks_linear_system_free);
+    }
+  if (!s->solver && !(s->solver = ks_gauss_solver_new (s->device, precision, error)))
+    return FALSE;
+
+  /* Refuse a size that cannot fit before building its matrix. */
+  check = (KsGaussParams) { s->params.range, KS_LOCAL_DRIVER, 0, KS_LAUNCH_STREAM };
+  if (!ks_gauss_solver_check (s->solver, n, &check, error))
+    return FALSE;
+  if (s->sys == NULL || s->sys->n != n || s->sys_seed != seed)
+    {
+      g_clear_pointer (&s->sys, ks_linear_system_free);
+      if (!(s->sys = ks_linear_system_new_random (n, (guint32) seed, error)))
+        return FALSE;
+      s->sys_seed = seed;
+    }
+  return TRUE;
+}
+
+static gboolean
+gauss_measure (gpointer        state,
+               const KsConfig *point,
+               double         *values,
+               GCancellable   *cancellable,
+               GError        **error)
+{
+  GaussState *s = state;
+  KsGaussResult r;
+
+  if (!ks_gauss_solver_solve (s->solver, s->sys, &s->params, cancellable, NULL, &r, error))
+    return FALSE;
+  /* A warm-up may have recorded the graph: the point keeps that time. */
+  s->capture_ms = MAX (s->capture_ms, r.capture_ms);
+  values[COL_TIME] = r.wall_ms;
+  values[COL_KERNELS] = r.kernels_total_ms;
+  for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+    values[COL_K0 + k] = r.kernel_ms[k];
+  values[COL_RESIDUAL] = r.residual;
+  values[COL_LAUNCHES] = r.launches;
+  values[COL_LOCAL_X] = r.fwd_local[0];
+  values[COL_LOCAL_Y] = r.fwd_local[1];
+  values[COL_GROUPS_X] = r.fwd_groups[0];
+  values[COL_GROUPS_Y] = r.fwd_groups[1];
+  values[COL_CAPTURE] = s->capture_ms;
+  return TRUE;
+}
+
+/* The paper's rule on this device, for the figures' predicted optimum. */
+static void
+gauss_describe_device (gpointer        state,
+                       const KsConfig *base,
+                       KsRunDevice    *out)
+{
+  GaussState *s = state;
+  const KsDeviceInfo *info = ks_device_get_info (s->device);
+  KsPrecision precision = KS_PRECISION_FLOAT;
+  g_autoptr(KsGaussSolver) probe = NULL;
+  KsOgsPrediction prediction;
+  gsize pwgsm;
+
+  ks_precision_from_string (ks_config_get_string (base, "precision"), &precision);
+  /* The preferred multiple is the kernel's: it needs the kernels built.
+   * Where they do not build, the first point says why. */
+  if (!(probe = ks_gauss_solver_new (s->device, precision, NULL)))
+    return;
+  pwgsm = ks_gauss_solver_get_preferred_multiple (probe);
+  ks_run_device_set_info (out, "pwgsm", pwgsm);
+  ks_run_device_set_info (out, "cores_per_cu", ks_device_get_cores_per_cu (s->device));
+  ks_run_device_set_info (out, "compute_units", info->compute_units);
+  ks_run_device_set_info (out, "max_work_group_size", ks_gauss_solver_get_max_work_group_size (probe));
+  if (ks_ogs_predict (pwgsm, ks_device_get_cores_per_cu (s->device), info->compute_units,
+                      ks_gauss_solver_get_max_work_group_size (probe), &prediction))
+    {
+      ks_run_device_set_info (out, "ogs_predicted", prediction.ogs);
+      ks_run_device_set_info (out, "ogs_usable", prediction.usable);
+    }
+  /* Keep the built kernels for the points. */
+  if (s->solver == NULL && precision == ks_gauss_solver_get_precision (probe))
+    s->solver = g_steal_pointer (&probe);
+}
+
+/* --- figures and the paper's numbers --------------------------------------------------- */
+
+static const KsFigureSpec size_figures[] = {
+  { .id = "time-vs-size", .title = N_("Gauss elimination: time vs matrix size"),
+    .x = "n", .y = "time_ms", .highlight = "n_plus_1_prime", .highlight_legend = N_("N+1 prime"),
+    .highlight_label = N_("N+1 = %g"),
+    .plot_new = ks_exp_gauss_plot_new, .add_recorded = ks_exp_gauss_add_recorded },
+};
+
+static const KsFigureSpec wg_figures[] = {
+  { .id = "time-vs-wg", .title = N_("Gauss elimination: time vs work-group size"),
+    .x = "wg", .y = "time_ms", .series_by = "n", .mark_best = TRUE, .log_y = TRUE,
+    .vline_info = "ogs_usable", .vline_label = N_("predicted optimum %g"),
+    .min_x_option = "min-wg",
+    .min_x_help = N_("Leave out groups smaller than N from the plot (the paper's Fig. 4 hides wg = 1)"),
+    .plot_new = ks_exp_gauss_plot_new, .add_recorded = ks_exp_gauss_add_recorded },
+};
+
+static const KsPaperValue wg_paper_values[] = {
+  { "", "ogs_predicted", 192, NULL, N_("the paper's rule"),
+    N_("GeForce GT 555M: 144 cores on 3 units (48 each), preferred multiple 32: LCM(32, 48) = 96, and the "
+       "first multiple of 96 above 144 is 192, the measured optimum") },
+};
+
+#define PAPER_000 \
+  .paper = "000", \
+  .paper_title = N_("Baranov & Vlatskaya (2013): work-group size and the Gauss method in OpenCL")
+
+#define GAUSS_FUNCTIONS                                                          \
+  .size_param = "n",                                                             \
+  .columns = columns, .n_columns = N_COLUMNS,                                    \
+  .check = gauss_check, .set_up = gauss_set_up, .prepare = gauss_prepare,        \
+  .measure_one_rep = gauss_measure, .describe_device = gauss_describe_device,    \
+  .tear_down = gauss_tear_down, .describe_point = ks_exp_gauss_describe_point,   \
+  .summarize = ks_exp_gauss_summarize, .load_legacy = ks_exp_gauss_load_legacy, \
+  .name_run = ks_exp_gauss_name_run
+
+const KsExperimentDesc ks_exp_gauss_size = {
+  .id = "gauss-size",
+  .title = N_("Gauss: time vs size"),
+  PAPER_000,
+  .summary = N_("Time vs matrix size (the paper's Fig. 2): outliers where N+1 is prime"),
+  .claim = N_("Measures the time of one solve for every matrix size in the range (the paper's Fig. 2).\n\n"
+              "The update kernel runs on an (N+1) × N range. When the local size is left to the "
+              "driver, it must pick a group size that divides N+1. If N+1 is prime, only 1 and N+1 "
+              "do, and a driver that cannot use N+1 falls back to groups of one work-item: those "
+              "sizes are far slower than their neighbours. They are drawn in their own colour; "
+              "hover over a point to see what the driver ran.\n\n"
+              "Run again with the split policy to compare: earlier runs stay in the plot, dashed."),
+  .example = "--from 100 --to 400 --plot fig2.png",
+  .params = size_params, .n_params = G_N_ELEMENTS (size_params),
+  .figures = size_figures, .n_figures = G_N_ELEMENTS (size_figures),
+  GAUSS_FUNCTIONS,
+};
+
+const KsExperimentDesc ks_exp_gauss_wg = {
+  .id = "gauss-wg",
+  .title = N_("Gauss: time vs group size"),
+  PAPER_000,
+  .summary = N_("Time vs work-group size, one curve per size (Figs. 3-6)"),
+  .claim = N_("Measures the time of one solve for each work-group size, one curve per matrix "
+              "size (the paper's Figs. 3 to 6).\n\n"
+              "The vertical line is the paper's prediction: the least multiple of "
+              "LCM(preferred multiple, cores per compute unit) that covers every core of the "
+              "device. The ring on each curve marks the measured best.\n\n"
+              "Groups of one work-item are very slow; hide them to see the rest (Fig. 4). "
+              "Drag across the plot to zoom into a range of group sizes (Fig. 6); "
+              "double-click or press 0 to see everything again."),
+  .example = "--sizes 100:900:100 --wg-list 1,32:1024:32 --plot fig3.svg",
+  .backends = KS_BACKENDS_GPU,
+  .params = wg_params, .n_params = G_N_ELEMENTS (wg_params),
+  .figures = wg_figures, .n_figures = G_N_ELEMENTS (wg_figures),
+  .paper_values = wg_paper_values, .n_paper_values = G_N_ELEMENTS (wg_paper_values),
+  GAUSS_FUNCTIONS,
+};
