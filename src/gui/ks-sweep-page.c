@@ -421,34 +421,11 @@ rebuild_runs_list (KsSweepPage *self)
   for (guint i = 0; i < priv->runs->len; i++)
     {
       Run *run = g_ptr_array_index (priv->runs, i);
-      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-      GtkWidget *check = gtk_check_button_new_with_label (run->label);
-      GtkWidget *remove = gtk_button_new_from_icon_name ("edit-delete-symbolic", GTK_ICON_SIZE_BUTTON);
+      GtkWidget *row = ks_page_new_run_row (run->label, run->visible, run != priv->live,
+                                            G_CALLBACK (run_toggled_cb), G_CALLBACK (run_remove_cb),
+                                            run, self);
 
-      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (check), run->visible);
-      {
-        /* The label is ellipsized in the narrow list; the tooltip has it whole. */
-        g_autofree char *tip = g_strdup_printf ("%s\n%s", run->label, _("Show this run in the plot"));
-        gtk_widget_set_tooltip_text (check, tip);
-      }
-      gtk_label_set_ellipsize (GTK_LABEL (gtk_bin_get_child (GTK_BIN (check))), PANGO_ELLIPSIZE_END);
-      gtk_widget_set_hexpand (check, TRUE);
-      g_object_set_data (G_OBJECT (check), "run", run);
-      g_signal_connect (check, "toggled", G_CALLBACK (run_toggled_cb), self);
-      gtk_button_set_relief (GTK_BUTTON (remove), GTK_RELIEF_NONE);
-      gtk_widget_set_tooltip_text (remove, _("Remove this run"));
-      {
-        g_autofree char *name = g_strdup_printf (_("Remove %s"), run->label);
-        atk_object_set_name (gtk_widget_get_accessible (remove), name);
-      }
-      gtk_widget_set_sensitive (remove, run != priv->live);
-      g_object_set_data (G_OBJECT (remove), "run", run);
-      g_signal_connect (remove, "clicked", G_CALLBACK (run_remove_cb), self);
-      gtk_container_add (GTK_CONTAINER (box), check);
-      gtk_container_add (GTK_CONTAINER (box), remove);
-      gtk_widget_set_margin_start (box, 6);
-      gtk_widget_show_all (box);
-      gtk_container_add (GTK_CONTAINER (priv->runs_list), box);
+      gtk_container_add (GTK_CONTAINER (priv->runs_list), row);
     }
 }
 
