@@ -523,6 +523,50 @@ test_recorded (void)
   g_unsetenv ("KERNELSCOPE_REFERENCE_DIR");
 }
 
+/* A real description on the generic page: gauss-wg's recorded H200 runs
+ * (format-1 files, read through its load_legacy) are offered, and on a
+ * machine without a GPU drawn before anything is measured; its figure's
+ * "leave out below" (the paper's Fig. 4 hides wg = 1) is a field. */
+static void
+test_real_description (void)
+{
+  const KsExperimentDesc *desc = ks_registry_lookup ("gauss-wg");
+  GtkStack *stack = GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (test_page ())));
+  g_autoptr(GPtrArray) paths = NULL;
+  KsExperimentPage *page;
+  GtkWidget *min_x;
+  guint all, fewer;
+
+  g_assert_nonnull (desc);
+  page = KS_EXPERIMENT_PAGE (ks_experiment_page_new (desc));
+  gtk_widget_show (GTK_WIDGET (page));
+  gtk_stack_add_named (stack, GTK_WIDGET (page), "generic-gauss-wg");
+  ks_experiment_page_find_recorded (page);
+  paths = ks_experiment_page_get_recorded_paths (page);
+  g_assert_nonnull (paths);
+  g_test_message ("%u recorded gauss-wg runs", paths->len);
+  g_assert_cmpuint (paths->len, >, 0);
+  min_x = child_of (page, KS_TYPE_EXPERIMENT_PAGE, "min_x_spin");
+  g_assert_true (gtk_widget_get_visible (min_x));
+  if (!has_gpu ())
+    {
+      /* One of them, not sixty curves at once; the rest are in the menu. */
+      g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, 1);
+      all = total_points (plot_of (page));
+      g_assert_cmpuint (all, >, 0);
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (min_x), 2);
+      fewer = total_points (plot_of (page));
+      g_test_message ("points: %u, without wg = 1: %u", all, fewer);
+      g_assert_cmpuint (fewer, <, all);
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (min_x), 0);
+    }
+  gtk_stack_set_visible_child (stack, GTK_WIDGET (page));
+  spin (500);
+  screenshot ("experiment-page-recorded.png");
+  ks_window_show_page (window, "gui-test");
+  gtk_widget_destroy (GTK_WIDGET (page));
+}
+
 /* No two mnemonics on the generated page share a key, in either language. */
 static void
 test_mnemonics (void)
@@ -583,6 +627,7 @@ main (int argc, char **argv)
       g_test_add_func ("/gui-framework/session", test_session);
       g_test_add_func ("/gui-framework/settings", test_settings);
       g_test_add_func ("/gui-framework/recorded", test_recorded);
+      g_test_add_func ("/gui-framework/real-description", test_real_description);
     }
   status = g_test_run ();
   ks_test_gui_shutdown ();

@@ -15,7 +15,6 @@ G_BEGIN_DECLS
  * from a file or a session. */
 typedef struct {
   KsRun    *run;
-  char     *label;
   gboolean  visible;
   gboolean  recorded;
 } Run;
@@ -26,7 +25,7 @@ struct _KsExperimentPage {
   const KsExperimentDesc *desc;
 
   GtkWidget    *form_scroller, *claim_label, *form_box, *reps_spin, *warmup_spin;
-  GtkWidget    *figure_label, *figure_combo, *notes_label, *paper_box, *paper_grid;
+  GtkWidget    *figure_label, *figure_combo, *min_x_label, *min_x_spin, *notes_label, *paper_box, *paper_grid;
   GtkWidget    *runs_list, *add_recorded_button, *clear_button, *reset_zoom_button;
   GtkWidget    *plot_view, *table_view;
   KsParamForm  *form;
@@ -49,6 +48,8 @@ Run                *ks_experiment_page_run_new        (KsRun            *run,
                                                       gboolean          recorded);
 void                ks_experiment_page_run_free       (gpointer          data);
 /* The figure chosen for the plot (NULL where the description has none). */
+void                ks_experiment_page_get_figure_options (KsExperimentPage *self,
+                                                           KsFigureOptions  *options);
 const KsFigureSpec *ks_experiment_page_get_figure     (KsExperimentPage *self);
 /* After the runs changed: the list, the table, the paper's numbers, the plot. */
 void                ks_experiment_page_rebuild_all    (KsExperimentPage *self);

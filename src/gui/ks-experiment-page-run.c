@@ -130,10 +130,14 @@ point_measured_cb (KsEngine         *engine,
   if (self->live == NULL)
     return;
   copy_point (self->live->run, ks_engine_get_run (engine), point);
-  if (self->table != NULL && self->table_run == self->live->run)
+  /* The first point brings the device: the runs list can name the run. */
+  if (self->live->run->points->len == 1)
+    ks_experiment_page_rebuild_all (self);
+  else if (self->table != NULL && self->table_run == self->live->run)
     ks_run_table_append (self->table, self->live->run,
                          self->live->run->points->pdata[self->live->run->points->len - 1]);
-  ks_experiment_page_rebuild_plot (self);
+  if (self->live->run->points->len > 1)
+    ks_experiment_page_rebuild_plot (self);
   ks_page_emit_progress (KS_PAGE (self), (guint) done, (guint) total, ks_engine_get_fraction (engine));
 }
 
@@ -350,6 +354,8 @@ ks_experiment_page_save_state (KsPage      *page,
   json_builder_set_member_name (b, "figure");
   json_builder_add_string_value (b, ks_experiment_page_get_figure (self)
                                     ? ks_experiment_page_get_figure (self)->id : "");
+  json_builder_set_member_name (b, "min_x");
+  json_builder_add_double_value (b, gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->min_x_spin)));
   json_builder_set_member_name (b, "runs");
   json_builder_begin_array (b);
   for (guint i = 0; i < self->runs->len; i++)
@@ -453,6 +459,8 @@ ks_experiment_page_load_state (KsPage      *page,
                                       json_object_get_int_member_with_default (object, "reps", 3));
   if (*figure != '\0' && ks_experiment_desc_find_figure (self->desc, figure) >= 0)
     gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->figure_combo), figure);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->min_x_spin),
+                             json_object_get_double_member_with_default (object, "min_x", 0));
   if (runs != NULL)
     {
       g_ptr_array_set_size (self->runs, 0);

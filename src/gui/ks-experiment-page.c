@@ -30,24 +30,37 @@ ks_experiment_page_run_free (gpointer data)
   Run *run = data;
 
   g_clear_pointer (&run->run, ks_run_unref);
-  g_free (run->label);
   g_free (run);
 }
 
 Run *
 ks_experiment_page_run_new (KsRun    *run,
-         gboolean  recorded)
+                            gboolean  recorded)
 {
   Run *r = g_new0 (Run, 1);
-  g_autofree char *name = ks_run_get_name (run);
 
   r->run = ks_run_ref (run);
   r->visible = TRUE;
   r->recorded = recorded;
-  /* TRANSLATORS: a run read from a file, e.g. "recorded: NVIDIA H200 (CUDA) · 2026-11-20" */
-  r->label = recorded ? g_strdup_printf (_("recorded: %s · %.10s"), *name ? name : "?", run->date ? run->date : "")
-                      : g_strdup_printf ("%s · %.10s", *name ? name : "?", run->date ? run->date : "");
   return r;
+}
+
+/* Said from the run each time: a live run learns its device with its
+ * first point. */
+static char *
+run_label (const Run *r)
+{
+  g_autofree char *name = ks_run_get_name (r->run);
+  const char *date = r->run->date ? r->run->date : "";
+
+  if (*name == '\0')
+    {
+      g_free (name);
+      name = g_strdup (_("starting…"));
+    }
+  /* TRANSLATORS: a run read from a file, e.g. "recorded: NVIDIA H200 (CUDA) · 2026-11-20" */
+  return r->recorded ? g_strdup_printf (_("recorded: %s · %.10s"), name, date)
+                     : g_strdup_printf ("%s · %.10s", name, date);
 }
 
 const KsFigureSpec *
@@ -59,6 +72,31 @@ ks_experiment_page_get_figure (KsExperimentPage *self)
   if (self->desc->n_figures == 0)
     return NULL;
   return &self->desc->figures[MAX (i, 0)];
+}
+
+/* What the user changed about the figure without running again. */
+void
+ks_experiment_page_get_figure_options (KsExperimentPage *self,
+                                       KsFigureOptions  *options)
+{
+  const KsFigureSpec *figure = ks_experiment_page_get_figure (self);
+  double min_x = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->min_x_spin));
+
+  ks_figure_options_init (options);
+  /* 0: everything, the spin button's floor. */
+  if (figure != NULL && figure->min_x_option != NULL && min_x > 0)
+    options->min_x = min_x;
+}
+
+static void
+update_figure_controls (KsExperimentPage *self)
+{
+  const KsFigureSpec *figure = ks_experiment_page_get_figure (self);
+  gboolean has_min_x = figure != NULL && figure->min_x_option != NULL;
+
+  gtk_widget_set_visible (self->min_x_label, has_min_x);
+  gtk_widget_set_visible (self->min_x_spin, has_min_x);
+  gtk_widget_set_tooltip_text (self->min_x_spin, has_min_x && figure->min_x_help ? _(figure->min_x_help) : NULL);
 }
 
 KsRun *
@@ -131,7 +169,7 @@ ks_experiment_page_rebuild_plot (KsExperimentPage *self)
   g_autoptr(KsRun) empty = NULL;
   KsFigureOptions options;
 
-  ks_figure_options_init (&options);
+  ks_experiment_page_get_figure_options (self, &options);
   for (guint i = 0; i < self->runs->len; i++)
     {
       Run *r = self->runs->pdata[i];
@@ -145,8 +183,17 @@ ks_experiment_page_rebuild_plot (KsExperimentPage *self)
       /* No run of the user's yet: the figure's axes and title, with the
        * recorded runs over them, or nothing. */
       empty = ks_run_new (self->desc);
+      /* A description's own figure hook may take its axes from the data
+       * it is given: say them here, as the generic figure does. */
+      options.log_y = options.log_y || (figure != NULL && figure->log_y);
       plot = ks_figure_plot_new (figure, &empty, 1, &options);
       ks_plot_set_caption (plot, "");
+      if (figure != NULL)
+        {
+          g_autofree char *x = ks_run_name_label (self->desc, figure->x);
+          g_autofree char *y = ks_run_name_label (self->desc, figure->y);
+          ks_plot_set_axis_labels (plot, x, y);
+        }
     }
   for (guint i = 0; i < self->runs->len; i++)
     {
@@ -164,7 +211,8 @@ ks_experiment_page_rebuild_plot (KsExperimentPage *self)
 static void
 figure_changed_cb (KsExperimentPage *self)
 {
-  if (self->runs != NULL)
+  update_figure_controls (self);
+  if (self->runs != NULL && self->form != NULL)
     ks_experiment_page_rebuild_all (self);
 }
 
@@ -250,7 +298,8 @@ rebuild_runs_list (KsExperimentPage *self)
   for (guint i = 0; i < self->runs->len; i++)
     {
       Run *run = self->runs->pdata[i];
-      GtkWidget *row = ks_page_new_run_row (run->label, run->visible, run != self->live,
+      g_autofree char *label = run_label (run);
+      GtkWidget *row = ks_page_new_run_row (label, run->visible, run != self->live,
                                             G_CALLBACK (run_toggled_cb), G_CALLBACK (run_remove_cb),
                                             run, self);
 
@@ -392,21 +441,14 @@ recorded_found (KsExperimentPage *self,
       g_menu_append_item (self->recorded_menu, item);
     }
   /* A machine without a GPU shows what one does before anything is
-   * measured here; with a GPU the page waits for the user's own run. */
-  if (!machine_has_gpu ())
-    for (guint i = 0; i < found->len; i++)
-      {
-        Recorded *r = found->pdata[i];
-        gboolean already = FALSE;
-
-        for (guint k = 0; k < self->runs->len; k++)
-          already |= ((Run *) self->runs->pdata[k])->run == r->run;
-        if (!already)
-          {
-            g_ptr_array_add (self->runs, ks_experiment_page_run_new (r->run, TRUE));
-            shown = TRUE;
-          }
-      }
+   * measured here: the first recorded run (by file name), not all of them,
+   * whose sixty curves would bury each other; the others are in the menu.
+   * With a GPU the page waits for the user's own run. */
+  if (!machine_has_gpu () && found->len > 0 && self->runs->len == 0)
+    {
+      g_ptr_array_add (self->runs, ks_experiment_page_run_new (((Recorded *) found->pdata[0])->run, TRUE));
+      shown = TRUE;
+    }
   if (shown)
     ks_experiment_page_rebuild_all (self);
 }
@@ -636,6 +678,7 @@ build_from_desc (KsExperimentPage *self)
   gtk_widget_set_visible (self->figure_label, desc->n_figures > 1);
   gtk_widget_set_visible (self->figure_combo, desc->n_figures > 1);
   ks_plot_view_set_placeholder (KS_PLOT_VIEW (self->plot_view), _("Press Run to measure"));
+  update_figure_controls (self);
   ks_experiment_page_rebuild_all (self);
 }
 
@@ -763,6 +806,8 @@ ks_experiment_page_class_init (KsExperimentPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, warmup_spin);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, figure_label);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, figure_combo);
+  gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, min_x_label);
+  gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, min_x_spin);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, notes_label);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, paper_box);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, paper_grid);

@@ -33,10 +33,18 @@ ks_run_format_value (double       value,
   return g_strdup_printf ("%.4g", value);
 }
 
-static char *
-header_text (const char *label,
-             const char *unit)
+char *
+ks_run_name_label (const KsExperimentDesc *desc,
+                   const char             *name)
 {
+  int c, p;
+  const char *label, *unit;
+
+  g_return_val_if_fail (desc != NULL && name != NULL, NULL);
+  c = ks_experiment_desc_find_column (desc, name);
+  p = ks_experiment_desc_find_param (desc, name);
+  label = c >= 0 ? desc->columns[c].label : p >= 0 ? desc->params[p].label : name;
+  unit = c >= 0 ? desc->columns[c].unit : p >= 0 ? desc->params[p].unit : NULL;
   return unit ? g_strdup_printf ("%s, %s", _(label), unit) : g_strdup (_(label));
 }
 
@@ -121,14 +129,14 @@ ks_run_table_new (GtkTreeView        *view,
       if (cell->param >= 0)
         {
           const KsParamSpec *spec = &desc->params[cell->param];
-          title = header_text (spec->label, spec->unit);
+          title = ks_run_name_label (desc, spec->name);
           add_view_column (view, title, spec->help ? _(spec->help) : NULL, i, table->col_weight,
                            spec->type == KS_PARAM_INT || spec->type == KS_PARAM_REAL);
         }
       else
         {
           const KsColumnSpec *spec = &desc->columns[cell->column];
-          title = header_text (spec->label, spec->unit);
+          title = ks_run_name_label (desc, spec->name);
           add_view_column (view, title, spec->help ? _(spec->help) : NULL, i, table->col_weight, TRUE);
         }
     }
@@ -375,7 +383,10 @@ ks_run_fill_paper_values (GtkGrid                *grid,
       g_autofree char *measured = isnan (here) ? g_strdup ("—") : ks_run_format_value (here, kind);
       g_autofree char *where = v->where && *v->where ? g_strdup_printf ("%s (%s)", what, v->where)
                                                        : g_strdup (what);
-      g_autofree char *paper_text = v->unit ? g_strdup_printf ("%s %s", paper, v->unit) : g_strdup (paper);
+      const char *unit = v->unit ? v->unit : c >= 0 ? desc->columns[c].unit : NULL;
+      g_autofree char *paper_text = unit ? g_strdup_printf ("%s %s", paper, unit) : g_strdup (paper);
+      g_autofree char *here_text = unit && !isnan (here) ? g_strdup_printf ("%s %s", measured, unit)
+                                                          : g_strdup (measured);
       g_autofree char *tip = g_strdup_printf ("%s%s%s", v->source ? _(v->source) : "",
                                               v->note ? ": " : "", v->note ? _(v->note) : "");
       GtkWidget *label = grid_label (where, FALSE, 0);
@@ -383,6 +394,6 @@ ks_run_fill_paper_values (GtkGrid                *grid,
       gtk_widget_set_tooltip_text (label, tip);
       gtk_grid_attach (grid, label, 0, i + 1, 1, 1);
       gtk_grid_attach (grid, grid_label (paper_text, FALSE, 1), 1, i + 1, 1, 1);
-      gtk_grid_attach (grid, grid_label (measured, FALSE, 1), 2, i + 1, 1, 1);
+      gtk_grid_attach (grid, grid_label (here_text, FALSE, 1), 2, i + 1, 1, 1);
     }
 }

@@ -25,6 +25,10 @@ void        ks_run_table_append    (KsRunTable         *table,
                                     const KsRunPoint   *point);
 void        ks_run_table_free      (KsRunTable         *table);
 
+/* "Matrix size n" or "time per solve, ms": a parameter's or a column's
+ * label, translated, with its unit (the table's headers, the axes). */
+char       *ks_run_name_label      (const KsExperimentDesc *desc,
+                                    const char             *name);
 /* A column's value for a person: whole numbers without a fraction, others
  * to four significant digits; "" for NAN. */
 char       *ks_run_format_value    (double              value,

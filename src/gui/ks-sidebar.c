@@ -262,7 +262,10 @@ ks_sidebar_add_page (KsSidebar  *self,
   row = gtk_list_box_row_new ();
   label = gtk_label_new (title);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  /* A long title (in Russian, most are) takes a second line rather than
+   * losing its end. */
+  gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 22);
   gtk_widget_set_tooltip_text (row, title);
   gtk_container_add (GTK_CONTAINER (row), label);
   gtk_style_context_add_class (gtk_widget_get_style_context (row),
