@@ -374,6 +374,14 @@ recorded_free (gpointer data)
   g_free (r);
 }
 
+/* g_ptr_array_sort hands pointers to the elements. */
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return g_ascii_strcasecmp (*(const char * const *) a, *(const char * const *) b);
+}
+
 /* This experiment's runs in the reference folder, as Recorded; a file of
  * another experiment, or one this build cannot read, is not offered. */
 static GPtrArray *
@@ -388,7 +396,7 @@ find_recorded (const KsExperimentDesc *desc)
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     if (g_str_has_suffix (name, ".json"))
       g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, (GCompareFunc) g_ascii_strcasecmp);
+  g_ptr_array_sort (names, compare_names);
   for (guint i = 0; i < names->len; i++)
     {
       g_autofree char *path = g_build_filename (dir_path, names->pdata[i], NULL);
