@@ -3,11 +3,14 @@
 # End-to-end test of kernelscope-cli: drives the real binary as a user would
 # and checks what it prints and writes, not only its exit status.
 #
-# Usage: test-cli.sh /abs/path/to/kernelscope-cli
+# Usage: test-cli.sh /abs/path/to/kernelscope-cli [/abs/path/to/test-framework-cli]
+# The second program is the same CLI with the test experiment of
+# tests/ks-exp-test.c registered; without it that part is skipped.
 # Exit: 0 all passed, 1 something failed, 77 skipped (the reason is printed).
 set -u
 
 CLI=${1:-}
+TCLI=${2:-}
 if [ -z "$CLI" ] || [ ! -x "$CLI" ]; then
   echo "usage: $0 /path/to/kernelscope-cli (got \"$CLI\", not an executable)" >&2
   exit 1
@@ -430,30 +433,40 @@ fi
 
 run "$CLI" run gauss-size --from 20 --to 32 --reps 1 --warmup 0 -d "$OCL" --csv a.csv --json a.json --plot a.png
 if expect_ok "run gauss-size --from 20 --to 32 with --csv --json --plot a.png"; then
-  py "gauss-size CSV: header and 13 rows, n_plus_1_prime = 1 exactly for n = 22, 28, 30" '
+  py "gauss-size CSV: the header first (no comment lines) and 13 rows, n_plus_1_prime = 1 exactly for n = 22, 28, 30" '
 import csv, sys
-lines = [l for l in open("a.csv").read().splitlines() if l and not l.startswith("#")]
-assert lines[0].startswith("n,n_plus_1_prime"), "header %r" % lines[0]
+lines = open("a.csv").read().splitlines()
+assert lines[0].startswith("device,n,precision,"), "header %r" % lines[0]
+assert not [l for l in lines if l.startswith("#")], "comment lines in the CSV"
 rows = list(csv.DictReader(lines))
+assert all(r["device"] == "opencl:0:0" for r in rows), "device column %r" % [r["device"] for r in rows]
 assert len(rows) == 13, "%d data rows" % len(rows)
 ns = [int(r["n"]) for r in rows]
 assert ns == list(range(20, 33)), "n column %r" % ns
 for r in rows:
     want = "1" if int(r["n"]) in (22, 28, 30) else "0"
     assert r["n_plus_1_prime"] == want, "n = %s: n_plus_1_prime %r" % (r["n"], r["n_plus_1_prime"])
-    assert float(r["median_ms"]) > 0, "n = %s: median_ms %r" % (r["n"], r["median_ms"])
+    assert float(r["time_ms_min"]) <= float(r["time_ms"]) <= float(r["time_ms_max"]), "n = %s: time %r" % (r["n"], r)
+    assert float(r["time_ms"]) > 0, "n = %s: time_ms %r" % (r["n"], r["time_ms"])
     assert float(r["residual"]) < 1e-4, "n = %s: residual %r" % (r["n"], r["residual"])
     assert not r["error"], "n = %s: error %r" % (r["n"], r["error"])
 '
-  py "gauss-size JSON: 13 points, complete = true" '
+  py "gauss-size JSON: 13 points, complete = true, self-describing (axes, columns with units, device, command)" '
 import json
 d = json.load(open("a.json"))
+assert d["format"] == 2, "format %r" % d.get("format")
 assert d["complete"] is True, "complete %r" % d.get("complete")
 assert d["experiment"] == "gauss-size", "experiment %r" % d.get("experiment")
+assert d["axes"] == ["n"], "axes %r" % d.get("axes")
+units = {c["name"]: c["unit"] for c in d["columns"]}
+assert units["time_ms"] == "ms", "columns %r" % d["columns"]
+assert d["devices"][0]["id"] == "opencl:0:0", "devices %r" % d["devices"]
+assert d["command"].startswith("kernelscope-cli run gauss-size --from 20 --to 32"), "command %r" % d["command"]
 pts = d["points"]
 assert len(pts) == 13, "%d points" % len(pts)
 assert [p["n"] for p in pts] == list(range(20, 33)), [p["n"] for p in pts]
 assert [p["n"] for p in pts if p["n_plus_1_prime"]] == [22, 28, 30], "prime flags"
+assert all(p["wg"] is None for p in pts), "wg under the driver policy is not null"
 '
   py "gauss-size PNG: signature and 1200 pixels wide" '
 import struct
@@ -511,8 +524,8 @@ got = sorted((p["n"], p["wg"]) for p in pts)
 want = sorted((n, w) for n in (24, 40) for w in (1, 4, 8, 16))
 assert got == want, "points %r" % got
 for p in pts:
-    assert not p["error"] and p["median_ms"] > 0, "point %r" % p
-    assert p["fwd_local"][0] * p["fwd_local"][1] == p["wg"], "wg %d ran as %r" % (p["wg"], p["fwd_local"])
+    assert not p["error"] and p["time_ms"] > 0, "point %r" % p
+    assert p["fwd_local_x"] * p["fwd_local_y"] == p["wg"], "wg %d ran as %r" % (p["wg"], p)
 '
   check "gauss-wg names a best wg for n = 24 and n = 40" "no \"n = 24 ... best wg\" / \"n = 40 ... best wg\" line on stdout" \
     eval "grep -E -q 'n = 24 +best wg (1|4|8|16) ' '$T/out' && grep -E -q 'n = 40 +best wg (1|4|8|16) ' '$T/out'"
@@ -531,7 +544,7 @@ for p in pts:
     if p["wg"] == 100000:
         assert p["error"] and "refuses" in p["error"], "wg 100000 point %r" % p
     else:
-        assert not p["error"] and p["median_ms"] > 0, "point %r" % p
+        assert not p["error"] and p["time_ms"] > 0, "point %r" % p
 '
 fi
 
@@ -573,7 +586,9 @@ assert "cancelled" in (d.get("stop_reason") or ""), "stop_reason %r" % d.get("st
 assert 2 <= len(d["points"]) < 201, "%d points" % len(d["points"])
 assert all(not p["error"] for p in d["points"]), "a point has an error"
 '
-      check "Ctrl+C: c.csv is marked # incomplete" "no \"# incomplete\" line in c.csv" grep -q "^# incomplete" c.csv
+      check "Ctrl+C: c.csv starts with its header and has a row per point of c.json" "c.csv is not the header plus one row per point" \
+        python3 -c 'import csv, json; r = list(csv.DictReader(open("c.csv"))); assert len(r) == len(json.load(open("c.json"))["points"]) >= 2'
+
     else
       not_ok "Ctrl+C stops a sweep with status 130" "exit status $RC (progress lines seen: $progress)"
     fi
@@ -599,7 +614,147 @@ assert d["complete"] is False, "complete %r" % d.get("complete")
 assert 1 <= len(d["points"]) < 21, "%d points" % len(d["points"])
 assert "CL_DEVICE_NOT_AVAILABLE" in (d.get("stop_reason") or ""), "stop_reason %r" % d.get("stop_reason")
 '
-  check "device lost mid-sweep: l.csv is marked # incomplete" "no \"# incomplete\" line in l.csv" grep -q "^# incomplete" l.csv
+  check "device lost mid-sweep: l.csv starts with its header" "l.csv does not start with device,n," \
+    eval "head -n 1 l.csv | grep -q '^device,n,'"
+fi
+
+# --- bad input, refused before anything is measured (issue 19) ---------------
+
+# refused_early NAME STATUS PHRASE: expect_fail, and no point was measured.
+refused_early () {
+  expect_fail "$1" "$2" "$3"
+  if grep -q '^\[ *1/' "$T/err"; then not_ok "$1: before any point" "a point was measured first"; fi
+}
+
+run "$CLI" run gauss-wg -d "$OCL" --sizes 2:65537 --wg-list 1:65537
+refused_early "gauss-wg of 65536 x 65537 points: refused, counted in 64 bits" 2 "more than 1000000 points"
+run "$CLI" run gauss-size -d "$OCL" --sizes 2:1000000 --reps 2147483647
+refused_early "--reps 2147483647: refused with the limit" 2 "reps must lie between 1 and 10000"
+run "$CLI" run gauss-size -d "$OCL" --sizes 5:1
+refused_early "--sizes 5:1: says the range is empty" 2 "range is empty"
+run "$CLI" run gauss-size -d "$OCL" --from 20 --to 30 --step 0
+refused_early "--step 0: refused, not taken as 1" 2 "step must be at least 1"
+run "$CLI" run gauss-size -d "$OCL" --from 0 --to 30
+refused_early "--from 0: refused, not taken as 300" 2 "between 2 and"
+run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22 -l explicit -w 0
+refused_early "-l explicit -w 0: refused, not taken as 8" 2 "between 1 and"
+run "$CLI" run gauss-size -d "" --from 20 --to 22
+refused_early "-d \"\": says a device name is needed" 2 "needs a device name"
+run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22 --plot p.png --plot-size 10000000
+refused_early "--plot-size 10000000: refused with the limit" 2 "plot-size must lie between"
+echo keep >keep.json
+run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22 --reps 1 --warmup 0 --json keep.json --plot o.png \
+  --overlay missing-overlay.json
+refused_early "a missing --overlay: refused before the sweep" 2 "missing-overlay\.json"
+check "a missing --overlay: the existing output is untouched" "keep.json was replaced" eval "[ \"\$(cat keep.json)\" = keep ]"
+run "$CLI" run gauss-wg -d "$OCL" --sizes 20,24 --wg-list 100000 --reps 1 --warmup 0 --json keep.json --csv keep.csv
+expect_fail "every point refused: exit 1, says nothing was measured" 1 "nothing was measured"
+check "every point refused: no output replaced or written" "keep.json changed or keep.csv written" \
+  eval "[ \"\$(cat keep.json)\" = keep ] && [ ! -e keep.csv ]"
+ln -sf keep.json link.json
+run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22 --json link.json
+refused_early "an output that is a symbolic link: refused, named" 2 "link\.json is a symbolic link"
+run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22 --json a.json --plot o.png --overlay a.json
+refused_early "an output that is also an input: refused" 2 "input of this run"
+python3 -c 'print("[" * 100000 + "]" * 100000)' >deep.json
+run "$CLI" plot deep.json -o deep.png
+expect_fail "plot of JSON nested 100000 deep: refused, no crash" 1 "nested more than"
+
+run "$CLI" list
+if expect_ok "list"; then
+  check "list: paper 000 with gauss-size and gauss-wg" "stdout lacks them" \
+    eval "grep -q '^000 ' '$T/out' && grep -q '^  gauss-size ' '$T/out' && grep -q '^  gauss-wg ' '$T/out'"
+fi
+run "$CLI" run
+expect_fail "run without an experiment: usage error listing them" 2 "gauss-size"
+
+# --- the test experiment, declared only in tests/ -----------------------------
+
+if [ -z "$TCLI" ] || [ ! -x "$TCLI" ]; then
+  echo "# the test experiment's CLI was not given: its checks are skipped"
+else
+  run "$TCLI" list
+  if expect_ok "test CLI: list"; then
+    check "test CLI: list shows test-sweep under its paper" "no 009 group with test-sweep" \
+      eval "grep -q '^009 ' '$T/out' && grep -q '^  test-sweep ' '$T/out'"
+  fi
+  run "$TCLI" run test-sweep --help
+  help_mentions "test-sweep --help: generated from its description" --size --from --to --step --shape \
+    "square|tall|wide" --scale --fast --label --source --input --lanes --min-size --figure --reps --csv --json \
+    "Default: 1.5" "OpenCL and CUDA devices only" "Only when --source is file" "wide shapes of size 3 are refused"
+
+  run "$TCLI" run test-sweep -d host --size 1:4 --shape square,wide --reps 3 --warmup 0 \
+    --csv t.csv --json t.json --plot t.png
+  if expect_ok "test-sweep on the host: sizes 1:4 x square,wide"; then
+    py "test-sweep CSV: header first, 8 rows, values exact, wide 3 refused, lanes empty on the host" '
+import csv
+lines = open("t.csv").read().splitlines()
+assert lines[0] == "device,size,shape,depth,scale,fast,label,source,input,lanes,value_ms,value_ms_min,value_ms_max,count,lanes_seen,big,ratio,error", lines[0]
+rows = list(csv.DictReader(lines))
+assert [(r["size"], r["shape"]) for r in rows] == [(str(s), h) for s in range(1, 5) for h in ("square", "wide")], rows
+for r in rows:
+    s, f = int(r["size"]), {"square": 1, "wide": 3}[r["shape"]]
+    if (s, r["shape"]) == (3, "wide"):
+        assert r["error"] == "wide 3 does not fit" and r["value_ms"] == "", r
+        continue
+    base = s * 1.5 * f
+    assert (float(r["value_ms"]), float(r["value_ms_min"]), float(r["value_ms_max"])) == (base + 1, base, base + 2), r
+    assert r["count"] == "3" and r["lanes"] == "" and r["lanes_seen"] == "" and r["input"] == "", r
+    assert r["depth"] == "", r
+    assert r["big"] == ("1" if s > 2 else "0"), r
+    assert abs(float(r["ratio"]) - (base + 1) / (1.5 * f + 1)) < 1e-12, r
+'
+    py "test-sweep JSON: axes size and shape, 8 points, the device and its info" '
+import json
+d = json.load(open("t.json"))
+assert d["experiment"] == "test-sweep" and d["axes"] == ["size", "shape"], (d["experiment"], d["axes"])
+assert len(d["points"]) == 8 and d["complete"] is True, len(d["points"])
+assert d["devices"][0]["id"] == "host" and d["devices"][0]["info"]["answer"] == 42, d["devices"]
+assert d["settings"]["size"] == "1:4" and d["settings"]["shape"] == "square,wide", d["settings"]
+assert d["paper_values"][0]["source"] == "test table 1", d["paper_values"]
+'
+    check "test-sweep --plot t.png written" "t.png missing or empty" test -s t.png
+    check "test-sweep: the paper's number beside the measured one" "no paper line, or not 4 ms measured" \
+      eval "grep -q -F 'value_ms at size=2 shape=square = 3 ms (test table 1)' '$T/out' && grep -q ': 4 ms$' '$T/out'"
+  fi
+  run "$TCLI" run test-sweep -d host --from 2 --to 3 --scale 2 --fast --reps 1 --warmup 0 -q --json t2.json
+  if expect_ok "test-sweep --from 2 --to 3 --scale 2 --fast"; then
+    py "test-sweep: --from/--to and the flag reach the points" '
+import json
+pts = json.load(open("t2.json"))["points"]
+assert [(p["size"], p["fast"], p["value_ms"]) for p in pts] == [(2, True, 2 * 2 * 2), (3, True, 3 * 2 * 2)], pts
+'
+    run "$TCLI" plot t.json t2.json -o both.svg --min-size 2
+    expect_ok "test CLI: plot overlays two test-sweep runs" && check "both.svg written" "both.svg is not an SVG" grep -q "<svg" both.svg
+  fi
+  run "$TCLI" run test-sweep -d host --source file
+  refused_early "test-sweep --source file without --input: says it is needed" 2 "needs --input"
+  run "$TCLI" run test-sweep -d host --source file --input no-such-input.txt
+  refused_early "test-sweep --input of a missing file: named" 2 "no-such-input\.txt: no such file"
+  run "$TCLI" run test-sweep -d host --lanes 8
+  refused_early "test-sweep --lanes on the host: a GPU-only parameter refused" 2 "applies only on"
+  run "$TCLI" run test-sweep -d host --label refuse-all --json keep.json
+  expect_fail "test-sweep, every point refused: exit 1" 1 "No point could be measured"
+  check "test-sweep, every point refused: keep.json untouched" "keep.json changed" eval "[ \"\$(cat keep.json)\" = keep ]"
+  run "$TCLI" run test-sweep -d host --label fail-at-3 --json f.json
+  expect_fail "test-sweep, an error at size 3: exit 1 with the reason" 1 "fell over at size 3"
+  py "test-sweep, an error at size 3: the 2 points before it are kept, complete = false" '
+import json
+d = json.load(open("f.json"))
+assert d["complete"] is False and len(d["points"]) == 2 and "fell over" in d["stop_reason"], d
+'
+  run "$TCLI" run test-sweep -d host --label setup-null
+  expect_fail "test-sweep, a set-up that fails without an error: exit 1, no crash" 1 "could not be set up"
+  run "$TCLI" run test-sweep -d host -d "$OCL" --size 1,2 --reps 1 --warmup 0 --json two.json
+  if expect_ok "test-sweep on two devices"; then
+    py "test-sweep on two devices: each device its points; lanes apply on OpenCL only" '
+import json, sys
+d = json.load(open("two.json"))
+assert [x["id"] for x in d["devices"]] == ["host", sys.argv[1]], d["devices"]
+got = [(p["device"], p["size"], p["lanes"]) for p in d["points"]]
+assert got == [(0, 1, None), (0, 2, None), (1, 1, 4), (1, 2, 4)], got
+' "$OCL"
+  fi
 fi
 
 # -----------------------------------------------------------------------------

@@ -30,31 +30,31 @@ param_help (const KsParamSpec *spec)
 
   if (spec->type == KS_PARAM_CHOICE)
     {
-      g_string_append (s, _(". One of:"));
+      g_string_append (s, (". One of:"));
       for (const KsChoice *c = spec->choices; c->value; c++)
         g_string_append_printf (s, " %s%s", c->value, c[1].value ? "," : "");
     }
   if (spec->sweepable && spec->type != KS_PARAM_CHOICE && spec->type != KS_PARAM_BOOL)
     g_string_append (s, spec->type == KS_PARAM_INT
-                        ? _(". Sweep it with a list (1,2,5), a range from:to[:step] or powers 2^a:2^b")
-                        : _(". Sweep it with a list (0.5,1) or a range from:to:step"));
+                        ? (". Sweep it with a list (1,2,5), a range from:to[:step] or powers 2^a:2^b")
+                        : (". Sweep it with a list (0.5,1) or a range from:to:step"));
   else if (spec->sweepable)
-    g_string_append (s, _(". Several values, comma-separated, are swept"));
+    g_string_append (s, (". Several values, comma-separated, are swept"));
   if (spec->unit)
-    g_string_append_printf (s, _(". Unit: %s"), spec->unit);
+    g_string_append_printf (s, (". Unit: %s"), spec->unit);
   if (spec->when.param)
     {
       g_autofree char *values = g_strjoinv ("|", (char **) spec->when.values);
-      g_string_append_printf (s, _(". Only when --%s is %s"), spec->when.param, values);
+      g_string_append_printf (s, (". Only when --%s is %s"), spec->when.param, values);
     }
   if (spec->backends == KS_BACKENDS_CUDA)
-    g_string_append (s, _(". CUDA devices only"));
+    g_string_append (s, (". CUDA devices only"));
   else if (spec->backends == KS_BACKENDS_GPU)
-    g_string_append (s, _(". OpenCL and CUDA devices only"));
+    g_string_append (s, (". OpenCL and CUDA devices only"));
   if (spec->device_default)
-    g_string_append (s, _(". Default: chosen for the device, and said"));
+    g_string_append (s, (". Default: chosen for the device, and said"));
   else if (spec->default_value && !ks_cli_param_is_flag (spec))
-    g_string_append_printf (s, _(". Default: %s"), spec->default_value);
+    g_string_append_printf (s, (". Default: %s"), spec->default_value);
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
@@ -146,11 +146,11 @@ add_param_entries (KsCliRunOptions        *o,
 
           o->range_param = (int) i;
           add_entry (o, "from", 0, G_OPTION_ARG_STRING, &o->from,
-                     keep (o, g_strdup_printf (_("First value of --%s (with --to and --step)"), name)), "N");
+                     keep (o, g_strdup_printf (("First value of --%s (with --to and --step)"), name)), "N");
           add_entry (o, "to", 0, G_OPTION_ARG_STRING, &o->to,
-                     keep (o, g_strdup_printf (_("Last value of --%s"), name)), "N");
+                     keep (o, g_strdup_printf (("Last value of --%s"), name)), "N");
           add_entry (o, "step", 0, G_OPTION_ARG_STRING, &o->step,
-                     keep (o, g_strdup_printf (_("Step between the values of --%s. Default: 1"), name)), "N");
+                     keep (o, g_strdup_printf (("Step between the values of --%s. Default: 1"), name)), "N");
         }
     }
 }
@@ -161,32 +161,32 @@ add_common_entries (KsCliRunOptions        *o,
                     const KsExperimentDesc *desc)
 {
   add_entry (o, "device", 'd', G_OPTION_ARG_STRING_ARRAY, &o->devices,
-             _("Device: an id (opencl:0:0, host), an index from \"devices\", or part of its name (pocl, H200); "
+             ("Device: an id (opencl:0:0, host), an index from \"devices\", or part of its name (pocl, H200); "
                "repeat it to run the sweep on several devices, each a curve. Default: the first GPU, else "
                "the CPU through PoCL, else the host"), "DEVICE");
   add_entry (o, "cores-per-cu", 0, G_OPTION_ARG_INT, &o->cores_per_cu,
-             _("Cores per compute unit for the optimal-group rule, when the built-in table is wrong or silent"), "N");
+             ("Cores per compute unit for the optimal-group rule, when the built-in table is wrong or silent"), "N");
   add_entry (o, "kernel-dir", 0, G_OPTION_ARG_FILENAME, &o->kernel_dir,
-             _("Load kernels/*.cl from DIR (an edited copy) instead of the built-in sources"), "DIR");
+             ("Load kernels/*.cl from DIR (an edited copy) instead of the built-in sources"), "DIR");
   add_entry (o, "reps", 'r', G_OPTION_ARG_INT, &o->reps,
-             _("Timed repetitions per point (the columns reduce them: median, min and max...). Default: 3"), "N");
-  add_entry (o, "warmup", 0, G_OPTION_ARG_INT, &o->warmup, _("Untimed runs before each point. Default: 1"), "N");
+             ("Timed repetitions per point (the columns reduce them: median, min and max...). Default: 3"), "N");
+  add_entry (o, "warmup", 0, G_OPTION_ARG_INT, &o->warmup, ("Untimed runs before each point. Default: 1"), "N");
   add_entry (o, "csv", 0, G_OPTION_ARG_FILENAME, &o->csv,
-             _("Write the points to a CSV file (its first line is the header)"), "FILE");
+             ("Write the points to a CSV file (its first line is the header)"), "FILE");
   add_entry (o, "json", 0, G_OPTION_ARG_FILENAME, &o->json,
-             _("Write the points with their context (devices, parameters, units, the command) to a JSON file"),
+             ("Write the points with their context (devices, parameters, units, the command) to a JSON file"),
              "FILE");
-  add_entry (o, "plot", 0, G_OPTION_ARG_FILENAME, &o->plot, _("Draw the figure to FILE.png, FILE.svg or FILE.pdf"),
+  add_entry (o, "plot", 0, G_OPTION_ARG_FILENAME, &o->plot, ("Draw the figure to FILE.png, FILE.svg or FILE.pdf"),
              "FILE");
   if (desc->n_figures > 1)
-    add_entry (o, "figure", 0, G_OPTION_ARG_STRING, &o->figure, _("Which figure --plot draws. Default: the first"),
+    add_entry (o, "figure", 0, G_OPTION_ARG_STRING, &o->figure, ("Which figure --plot draws. Default: the first"),
                "ID");
   add_entry (o, "plot-size", 0, G_OPTION_ARG_INT, &o->plot_width,
-             _("Plot width, 200 to 10000 (the height follows at 5:8). Default: 1200"), "PX");
+             ("Plot width, 200 to 10000 (the height follows at 5:8). Default: 1200"), "PX");
   add_entry (o, "overlay", 0, G_OPTION_ARG_FILENAME_ARRAY, &o->overlays,
-             _("Draw a recorded run of this experiment (run --json, or a shipped one named without its folder) "
+             ("Draw a recorded run of this experiment (run --json, or a shipped one named without its folder) "
                "over the plot, dashed and labelled \"recorded\"; repeatable"), "FILE.json");
-  add_entry (o, "log-y", 0, G_OPTION_ARG_NONE, &o->log_y, _("Logarithmic y axis"), NULL);
+  add_entry (o, "log-y", 0, G_OPTION_ARG_NONE, &o->log_y, ("Logarithmic y axis"), NULL);
   for (guint i = 0; i < desc->n_figures; i++)
     if (desc->figures[i].min_x_option)
       {
@@ -194,8 +194,8 @@ add_common_entries (KsCliRunOptions        *o,
                    _(desc->figures[i].min_x_help), "X");
         break;
       }
-  add_entry (o, "no-table", 0, G_OPTION_ARG_NONE, &o->no_table, _("Print only the summary, not every point"), NULL);
-  add_entry (o, "quiet", 'q', G_OPTION_ARG_NONE, &o->quiet, _("No progress on stderr"), NULL);
+  add_entry (o, "no-table", 0, G_OPTION_ARG_NONE, &o->no_table, ("Print only the summary, not every point"), NULL);
+  add_entry (o, "quiet", 'q', G_OPTION_ARG_NONE, &o->quiet, ("No progress on stderr"), NULL);
 }
 
 GOptionContext *
@@ -226,11 +226,11 @@ ks_cli_run_options_init (KsCliRunOptions        *o,
   context = g_option_context_new (summary);
   g_option_context_add_main_entries (context, (const GOptionEntry *) o->entries->data, GETTEXT_PACKAGE);
   g_string_append_printf (description, "%s\n\n", _(desc->claim ? desc->claim : desc->summary));
-  g_string_append (description, _("Each parameter is also a key of the CSV and JSON files. Progress goes to "
+  g_string_append (description, ("Each parameter is also a key of the CSV and JSON files. Progress goes to "
                                   "stderr; Ctrl+C stops the sweep and keeps (and writes) what was measured; a "
                                   "run that measured nothing writes nothing and exits 1."));
   if (desc->example)
-    g_string_append_printf (description, _("\nExample:\n  kernelscope-cli run %s %s"), desc->id, desc->example);
+    g_string_append_printf (description, ("\nExample:\n  kernelscope-cli run %s %s"), desc->id, desc->example);
   g_option_context_set_description (context, description->str);
   return context;
 }

@@ -128,9 +128,9 @@ ks_cli_plot (int    argc,
       !ks_cli_check_output (out, argv + 1, &error) || !ks_cli_check_output (out, overlays, &error))
     return ks_cli_fail (KS_CLI_USAGE, error);
 
-  if (!(runs = ks_cli_load_runs (NULL, argv + 1, &error)))
+  if (!(runs = ks_cli_load_runs (NULL, argv + 1, FALSE, &error)))
     return ks_cli_fail (error->domain == G_OPTION_ERROR ? KS_CLI_USAGE : KS_CLI_FAILED, error);
-  if (!(extra = ks_cli_load_runs (((KsRun *) runs->pdata[0])->desc, overlays, &error)))
+  if (!(extra = ks_cli_load_runs (((KsRun *) runs->pdata[0])->desc, overlays, TRUE, &error)))
     return ks_cli_fail (error->domain == G_OPTION_ERROR ? KS_CLI_USAGE : KS_CLI_FAILED, error);
   if (figure_id)
     {

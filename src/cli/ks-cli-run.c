@@ -153,6 +153,39 @@ print_table (const KsRun *run)
   g_print ("%s", s->str);
 }
 
+/* The paper's own numbers beside what this run measured. */
+static void
+print_paper (const KsRun *run)
+{
+  const KsExperimentDesc *desc = run->desc;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (desc->n_paper_values == 0)
+    return;
+  g_print ("\nThe paper's numbers beside this run's:\n");
+  for (guint i = 0; i < desc->n_paper_values; i++)
+    {
+      const KsPaperValue *v = &desc->paper_values[i];
+
+      g_print ("  %s%s%s = %s%s%s (%s)\n", v->column, v->where && *v->where ? " at " : "",
+               v->where ? v->where : "", ks_run_format_double (buf, v->value), v->unit ? " " : "",
+               v->unit ? v->unit : "", v->source ? _(v->source) : "");
+      if (v->note)
+        g_print ("    %s\n", _(v->note));
+      for (guint d = 0; d < run->devices->len; d++)
+        {
+          double m = ks_run_measured_for (run, v, d);
+          const KsRunDevice *device = run->devices->pdata[d];
+
+          if (isnan (m))
+            g_print ("    %s: not measured here\n", device->name);
+          else
+            g_print ("    %s: %s%s%s\n", device->name, ks_run_format_double (buf, m), v->unit ? " " : "",
+                     v->unit ? v->unit : "");
+        }
+    }
+}
+
 static void
 on_run_done (GObject      *source,
              GAsyncResult *result,
@@ -232,7 +265,7 @@ set_params (KsEngine        *engine,
           if (text)
             {
               g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                           _("--%s and --from/--to/--step say the same thing: give one of them"),
+                           ("--%s and --from/--to/--step say the same thing: give one of them"),
                            spec->cli_name ? spec->cli_name : spec->name);
               return FALSE;
             }
@@ -247,7 +280,7 @@ set_params (KsEngine        *engine,
     }
   if (o->reps < 0 || o->warmup < 0)
     {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--reps and --warmup must not be negative"));
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, ("--reps and --warmup must not be negative"));
       return FALSE;
     }
   return ks_engine_set_repetitions (engine, (guint) o->warmup, (guint) o->reps, error);
@@ -298,18 +331,18 @@ check_files (const KsExperimentDesc *desc,
       figure_options->min_x = g_ascii_strtod (o->min_x, &end);
       if (end == o->min_x || *end != '\0' || isnan (figure_options->min_x))
         {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("\"%s\" is not a number"), o->min_x);
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, ("\"%s\" is not a number"), o->min_x);
           return FALSE;
         }
     }
   if (o->plot_width < 200 || o->plot_width > 10000)
     {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--plot-size must lie between 200 and 10000"));
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, ("--plot-size must lie between 200 and 10000"));
       return FALSE;
     }
   if (o->figure && ks_experiment_desc_find_figure (desc, o->figure) < 0)
     {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("%s has no figure \"%s\""), desc->id, o->figure);
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, ("%s has no figure \"%s\""), desc->id, o->figure);
       return FALSE;
     }
   if (o->plot && !ks_plot_format_from_filename (o->plot, &format, error))
@@ -317,10 +350,10 @@ check_files (const KsExperimentDesc *desc,
   if (o->overlays && !o->plot)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   _("--overlay draws on the plot: give --plot FILE too"));
+                   ("--overlay draws on the plot: give --plot FILE too"));
       return FALSE;
     }
-  if (!(*overlays = ks_cli_load_runs (desc, o->overlays, error)))
+  if (!(*overlays = ks_cli_load_runs (desc, o->overlays, TRUE, error)))
     return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
     if (outputs[i] && !ks_cli_check_output (outputs[i], o->overlays, error))
@@ -453,9 +486,15 @@ ks_cli_run (int    argc,
 
   engine = ks_engine_new (desc);
   ks_engine_set_command (engine, command);
-  if (!set_params (engine, &o, &error) || !check_files (desc, &o, &overlays, &figure_options, &error))
+  if (!set_params (engine, &o, &error))
     {
       status = ks_cli_fail (status_for (error), error);
+      goto out;
+    }
+  /* A file that cannot be read or written is a bad command line. */
+  if (!check_files (desc, &o, &overlays, &figure_options, &error))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
       goto out;
     }
   list = ks_device_list_new ();
@@ -497,6 +536,7 @@ ks_cli_run (int    argc,
       desc->summarize (run, summary);
       g_print ("%s", summary->str);
     }
+  print_paper (run);
   {
     int written = write_outputs (desc, run, &o, overlays, &figure_options);
     status = status == KS_CLI_OK ? written : status;

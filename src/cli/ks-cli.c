@@ -103,6 +103,7 @@ resolve_run_path (const char *file)
 GPtrArray *
 ks_cli_load_runs (const KsExperimentDesc *desc,
                   char                  **files,
+                  gboolean                overlay,
                   GError                **error)
 {
   g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func ((GDestroyNotify) ks_run_unref);
@@ -124,7 +125,8 @@ ks_cli_load_runs (const KsExperimentDesc *desc,
           return NULL;
         }
       name = ks_run_get_name (run);
-      g_printerr ("Run: %s (%s, %s)\n", name, path, run->date ? run->date : "no date");
+      if (overlay)
+        g_printerr ("Overlay: recorded: %s (%s, %s)\n", name, path, run->date ? run->date : "no date");
       g_ptr_array_add (runs, g_steal_pointer (&run));
     }
   return g_steal_pointer (&runs);

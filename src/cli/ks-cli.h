@@ -46,11 +46,12 @@ int       ks_cli_fail        (int           status,
                               const GError *error);
 
 /* Loads each of files (a run saved as JSON, any format; a file not found
- * as given is looked up among the shipped reference runs by name) and says
- * so on stderr.  A run of another experiment than desc (NULL: any, but all
- * alike) is a G_OPTION_ERROR.  An empty array for no files. */
+ * as given is looked up among the shipped reference runs by name); an
+ * overlay says so on stderr.  A run of another experiment than desc (NULL:
+ * any, but all alike) is a G_OPTION_ERROR.  An empty array for no files. */
 GPtrArray *ks_cli_load_runs   (const KsExperimentDesc *desc,
                                char                  **files,
+                               gboolean                overlay,
                                GError                **error);
 /* Refuses an output the run must not write: a folder, a symbolic link
  * (replacing it would cut the link: name the file it points to), a file

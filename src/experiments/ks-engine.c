@@ -343,13 +343,22 @@ publish (KsEngine   *self,
   e->done = done;
   e->cost_ms = cost_ms;
   if (in_worker)
-    g_main_context_invoke (self->context, emit_in_context, e);
+    {
+      /* Not g_main_context_invoke: where the caller's context is the global
+       * default, the worker could acquire it and emit on its own thread. */
+      g_autoptr(GSource) source = g_idle_source_new ();
+
+      g_source_set_priority (source, G_PRIORITY_DEFAULT);
+      g_source_set_callback (source, emit_in_context, e, NULL);
+      g_source_attach (source, self->context);
+    }
   else
     emit_in_context (e);
 }
 
 /* --- the run --------------------------------------------------------------------- */
 
+/* The reason is kept in the files: English, like the rest of their keys. */
 static void
 stop (KsEngine     *self,
       guint64       done,
@@ -357,11 +366,11 @@ stop (KsEngine     *self,
 {
   g_free (self->run->stop_reason);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    self->run->stop_reason = g_strdup_printf (_("cancelled after %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-                                                " points"), done, self->total);
+    self->run->stop_reason = g_strdup_printf ("cancelled after %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                                              " points", done, self->total);
   else
-    self->run->stop_reason = g_strdup_printf (_("stopped after %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-                                                " points: %s"), done, self->total, error->message);
+    self->run->stop_reason = g_strdup_printf ("stopped after %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                                              " points: %s", done, self->total, error->message);
 }
 
 /* One device's points.  FALSE: the run stops (error set, stop_reason too). */
@@ -383,11 +392,11 @@ run_device (KsEngine      *self,
   index = ks_run_add_device (self->run, plan->device);
   g_mutex_unlock (&self->lock);
 
-  if (!(state = desc->set_up (desc, plan->device, cancellable, &local_error)))
+  if (!(state = desc->set_up (desc, plan->device, plan->base, cancellable, &local_error)))
     {
       /* A set-up that failed without saying why must not crash the run. */
       if (local_error == NULL)
-        g_set_error (&local_error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+        g_set_error (&local_error, G_IO_ERROR, G_IO_ERROR_FAILED,
                      _("%s could not be set up on %s"), desc->id, ks_device_get_name (plan->device));
       stop (self, *done, local_error);
       g_propagate_error (error, g_steal_pointer (&local_error));
@@ -449,9 +458,13 @@ run_all (KsEngine      *self,
     {
       const KsRunPoint *first = self->run->points->len ? self->run->points->pdata[0] : NULL;
 
-      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_NOTHING,
-                   _("No point could be measured (%s)"), first && first->error ? first->error : _("no points"));
-      self->run->stop_reason = g_strdup ((*error)->message);
+      g_autoptr(GError) nothing = g_error_new (KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_NOTHING,
+                                               _("No point could be measured (%s)"),
+                                               first && first->error ? first->error : _("no points"));
+
+      /* error may be NULL: the reason is kept with the run all the same. */
+      self->run->stop_reason = g_strdup (nothing->message);
+      g_propagate_error (error, g_steal_pointer (&nothing));
       return FALSE;
     }
   self->run->complete = TRUE;

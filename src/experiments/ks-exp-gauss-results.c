@@ -8,6 +8,7 @@
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-exp-gauss.h"
+#include "ks-ogs.h"
 #include "ks-reference.h"
 #include "ks-reference-plot.h"
 #include "ks-results-plot.h"
@@ -45,6 +46,19 @@ fill_point (const KsRun      *run,
 {
   const char *local = point_string (run, q, "local");
 
+  /* A refused point measured nothing: zeros, as KsPoint always had. */
+  if (q->error)
+    {
+      p->n = as_uint (ks_run_point_get_number (run, q, "n"));
+      p->wg = as_uint (ks_run_point_get_number (run, q, "wg"));
+      p->local = KS_LOCAL_DRIVER;
+      if (local)
+        ks_local_policy_from_string (local, &p->local);
+      p->n1_prime = ks_is_prime ((guint64) p->n + 1);
+      p->reps = q->reps;
+      p->error = g_strdup (q->error);
+      return;
+    }
   p->n = as_uint (ks_run_point_get_number (run, q, "n"));
   p->wg = as_uint (ks_run_point_get_number (run, q, "wg"));
   p->local = KS_LOCAL_DRIVER;
@@ -87,7 +101,8 @@ fill_settings (const KsRun      *run,
     ks_range_policy_from_string (s, &r->range);
   if ((s = point_string (run, first, "local")))
     ks_local_policy_from_string (s, &r->local);
-  r->wg = as_uint (ks_run_point_get_number (run, first, "wg"));
+  /* A group-size sweep has no one group size. */
+  r->wg = run->desc == &ks_exp_gauss_wg ? 0 : as_uint (ks_run_point_get_number (run, first, "wg"));
   graph = ks_run_point_get_param (run, first, "graph");
   r->launch = graph && g_variant_get_boolean (graph) ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM;
   r->seed = as_uint (ks_run_point_get_number (run, first, "seed"));

@@ -222,6 +222,7 @@ typedef struct {
 static gpointer
 gauss_set_up (const KsExperimentDesc *desc,
               KsDevice               *device,
+              const KsConfig         *base,
               GCancellable           *cancellable,
               GError                **error)
 {

@@ -295,8 +295,8 @@ too_many (const KsParamSpec *spec,
   if (count <= KS_MAX_AXIS_VALUES)
     return FALSE;
   g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_TOO_LARGE,
-               _("--%s has %" G_GUINT64_FORMAT " values; a run may sweep at most %d"),
-               spec->name, count, KS_MAX_AXIS_VALUES);
+               _("--%s has %llu values; a run may sweep at most %d"),
+               spec->name, (unsigned long long) count, KS_MAX_AXIS_VALUES);
   return TRUE;
 }
 

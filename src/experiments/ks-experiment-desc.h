@@ -210,9 +210,11 @@ typedef enum {
 typedef struct _KsColumnSpec KsColumnSpec;
 
 /* A derived column's value at point, computed after the point's measured
- * columns are reduced (and again after a file is loaded): from its
- * parameters, its columns, the run's device information or another point
- * of the run (a baseline).  NAN where it cannot say. */
+ * columns are reduced, before the point joins the run: from its
+ * parameters, its columns, the run's device information or an earlier
+ * point of the run (a baseline: put its parameter value first in the
+ * axis).  Loaded files keep the values they were written with.  NAN where
+ * it cannot say. */
 typedef double (*KsDeriveFunc) (const KsRun        *run,
                                 const KsRunPoint   *point,
                                 const KsColumnSpec *column);
@@ -326,8 +328,9 @@ struct _KsExperimentDesc {
    *   check        once per device before anything is measured on any
    *                device (base: the first value of every axis); refuse
    *                here what the device cannot do at all.  May be NULL.
-   *   set_up       once per device: returns the state the others take
-   *                (kernels built, buffers); NULL with error on failure.
+   *   set_up       once per device (base as for check): returns the state
+   *                the others take (kernels built, buffers); NULL with
+   *                error on failure.
    *   prepare      once per point before its warm-up (a new system for a
    *                new n); may be NULL.
    *   measure_one_rep  one repetition: fills values[column index] for the
@@ -345,6 +348,7 @@ struct _KsExperimentDesc {
                                GError                **error);
   gpointer (*set_up)          (const KsExperimentDesc *desc,
                                KsDevice               *device,
+                               const KsConfig         *base,
                                GCancellable           *cancellable,
                                GError                **error);
   gboolean (*prepare)         (gpointer                state,

@@ -172,6 +172,14 @@ ks_experiment_new (KsDevice          *device,
       }
   if (!ks_gauss_check_launch (device, spec->launch, error))
     return NULL;
+  /* In 64 bits: n_sizes * n_wgs wraps a guint (a heap overflow in ks_eta_new). */
+  if ((guint64) spec->n_sizes * (spec->kind == KS_EXPERIMENT_GAUSS_WG ? MAX (spec->n_wgs, 1) : 1) > 1000000 ||
+      spec->reps > 10000 || spec->warmup > 1000)
+    {
+      g_set_error (error, KS_GAUSS_ERROR, KS_GAUSS_ERROR_INVALID,
+                   _("The sweep is too large: at most 1000000 points, 10000 repetitions and 1000 warm-ups"));
+      return NULL;
+    }
   if (spec->kind == KS_EXPERIMENT_GAUSS_WG)
     {
       if (spec->n_wgs == 0 || spec->wgs == NULL)
@@ -341,7 +349,15 @@ publish_point (KsExperiment  *self,
   e->done = done;
   e->total = total;
   if (in_worker)
-    g_main_context_invoke (self->context, emit_in_context, e);
+    {
+      /* Not g_main_context_invoke: where the caller's context is the global
+       * default, the worker could acquire it and emit on its own thread. */
+      g_autoptr(GSource) source = g_idle_source_new ();
+
+      g_source_set_priority (source, G_PRIORITY_DEFAULT);
+      g_source_set_callback (source, emit_in_context, e, NULL);
+      g_source_attach (source, self->context);
+    }
   else
     emit_in_context (e);
 }
@@ -396,10 +412,13 @@ run_sweep (KsExperiment  *self,
   self->results->complete = FALSE;
   g_clear_pointer (&self->results->stop_reason, g_free);
 
-  solver = ks_gauss_solver_new (self->device, self->spec.precision, error);
+  /* error may be NULL (a caller that does not want the reason): the
+   * results keep it all the same. */
+  solver = ks_gauss_solver_new (self->device, self->spec.precision, &local_error);
   if (solver == NULL)
     {
-      self->results->stop_reason = g_strdup ((*error)->message);
+      self->results->stop_reason = g_strdup (local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
     }
   fill_header (self, solver);

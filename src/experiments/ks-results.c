@@ -544,8 +544,21 @@ parse_point (JsonObject *o,
                        _("In the results file, \"%s\" must have 2 numbers"), name);
           return FALSE;
         }
-      dst[0] = (guint) json_array_get_int_element (arr, 0);
-      dst[1] = (guint) json_array_get_int_element (arr, 1);
+      /* Whole numbers only: ["a", "b"], [1.5, 2.7] or [null, null] is a
+       * damaged file, not zeros or a GLib critical. */
+      for (guint k = 0; k < 2; k++)
+        {
+          JsonNode *e = json_array_get_element (arr, k);
+
+          if (!JSON_NODE_HOLDS_VALUE (e) || json_node_get_value_type (e) != G_TYPE_INT64 ||
+              json_node_get_int (e) < 0 || json_node_get_int (e) > G_MAXINT)
+            {
+              g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                           _("In the results file, \"%s\" must have 2 whole numbers"), name);
+              return FALSE;
+            }
+          dst[k] = (guint) json_node_get_int (e);
+        }
     }
   /* Only graph runs have it. */
   if (json_object_has_member (o, "capture_ms") && !get_double (o, "capture_ms", &p->capture_ms, error))

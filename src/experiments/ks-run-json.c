@@ -51,6 +51,8 @@ json_number (GString *s,
     g_string_append (s, "\"nan\"");
   else if (isinf (v))
     g_string_append (s, v > 0 ? "\"inf\"" : "\"-inf\"");
+  else if (v == 0 && signbit (v))
+    g_string_append (s, "-0.0");   /* "-0" would read back as the integer 0 */
   else
     g_string_append (s, ks_run_format_double (buf, v));
 }
@@ -379,7 +381,7 @@ get_uint (JsonObject *o, const char *name, guint64 max, guint64 *out, GError **e
     return FALSE;
   v = json_node_get_int (node);
   if (v < 0 || (guint64) v > max)
-    return parse_fail (error, _("In the results file, \"%s\" = %" G_GINT64_FORMAT " is out of range"), name, v);
+    return parse_fail (error, _("In the results file, \"%s\" = %lld is out of range"), name, (long long) v);
   *out = (guint64) v;
   return TRUE;
 }
@@ -659,8 +661,8 @@ ks_run_from_json (const char *data,
     return NULL;
   if (format > KS_RUN_FORMAT || format < 1)
     {
-      parse_fail (error, _("The results file has format %" G_GUINT64_FORMAT "; this Kernelscope reads 1 to %d"),
-                  format, KS_RUN_FORMAT);
+      parse_fail (error, _("The results file has format %llu; this Kernelscope reads 1 to %d"),
+                  (unsigned long long) format, KS_RUN_FORMAT);
       return NULL;
     }
   if (!(desc = ks_registry_lookup (id)))
@@ -672,7 +674,8 @@ ks_run_from_json (const char *data,
     {
       if (desc->load_legacy == NULL)
         {
-          parse_fail (error, _("The results file has format %" G_GUINT64_FORMAT ", which %s never had"), format, id);
+          parse_fail (error, _("The results file has format %llu, which %s never had"),
+                      (unsigned long long) format, id);
           return NULL;
         }
       return desc->load_legacy (desc, data, length, error);

@@ -219,6 +219,54 @@ ks_run_point_get_number (const KsRun      *run,
   return NAN;
 }
 
+gboolean
+ks_run_point_matches (const KsRun      *run,
+                      const KsRunPoint *point,
+                      const char       *where)
+{
+  g_auto(GStrv) pairs = NULL;
+
+  g_return_val_if_fail (run != NULL && point != NULL, FALSE);
+
+  pairs = g_strsplit (where ? where : "", " ", -1);
+  for (guint i = 0; pairs[i]; i++)
+    {
+      g_auto(GStrv) kv = g_strsplit (pairs[i], "=", 2);
+      GVariant *have;
+      g_autofree char *text = NULL;
+
+      if (kv[0] == NULL || kv[0][0] == '\0')
+        continue;
+      if (kv[1] == NULL || !(have = ks_run_point_get_param (run, point, kv[0])))
+        return FALSE;
+      text = ks_param_value_to_string (have);
+      if (strcmp (text, kv[1]) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+double
+ks_run_measured_for (const KsRun        *run,
+                     const KsPaperValue *paper,
+                     guint               device)
+{
+  g_return_val_if_fail (run != NULL && paper != NULL, NAN);
+
+  if (device >= run->devices->len)
+    return NAN;
+  if (ks_experiment_desc_find_column (run->desc, paper->column) < 0)
+    return ks_run_device_get_info (run->devices->pdata[device], paper->column);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+
+      if (p->device == device && p->error == NULL && ks_run_point_matches (run, p, paper->where))
+        return ks_run_point_get_number (run, p, paper->column);
+    }
+  return NAN;
+}
+
 guint
 ks_run_count_measured (const KsRun *run)
 {

@@ -115,6 +115,17 @@ double       ks_run_point_get_number (const KsRun      *run,
 GVariant    *ks_run_point_get_param  (const KsRun      *run,
                                       const KsRunPoint *point,
                                       const char       *name);
+/* Does point have the parameter values of where ("n=1000 wg=192", the
+ * format of KsPaperValue.where; "" matches every point)? */
+gboolean     ks_run_point_matches    (const KsRun      *run,
+                                      const KsRunPoint *point,
+                                      const char       *where);
+/* What this run measured for a paper's number on device: the value of its
+ * column at the first measured point that matches its where, or the
+ * device's information of that name; NAN when the run has none. */
+double       ks_run_measured_for     (const KsRun        *run,
+                                      const KsPaperValue *paper,
+                                      guint               device);
 /* Points measured (not refused). */
 guint        ks_run_count_measured   (const KsRun *run);
 
