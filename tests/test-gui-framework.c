@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ks-engine.h"
+#include "ks-exp-test.h"
 #include "ks-experiment-page.h"
 #include "ks-registry.h"
 #include "ks-run-table.h"
@@ -73,6 +74,7 @@ typedef struct {
 static gpointer
 test_set_up (const KsExperimentDesc *desc,
              KsDevice               *device,
+             const KsConfig         *base,
              GCancellable           *cancellable,
              GError                **error)
 {
@@ -354,7 +356,7 @@ test_run_and_export (void)
   g_assert_cmpfloat (p->hi[0], ==, 5);
   p = find_point (run, 3, "tall");
   g_assert_cmpfloat (p->lo[0], ==, 10);
-  g_assert_cmpfloat_with_epsilon (ks_run_paper_value_measured (run, &paper_values[0]),
+  g_assert_cmpfloat_with_epsilon (ks_run_measured_for (run, &paper_values[0], 0),
                                   find_point (run, 2, "square")->values[0], 1e-12);
 
   /* The row's tooltip: the point, its value and the description's words. */
@@ -567,6 +569,51 @@ test_real_description (void)
   gtk_widget_destroy (GTK_WIDGET (page));
 }
 
+/* The framework's own test experiment (tests/ks-exp-test.c) gets a page
+ * too: its file parameter a file chooser that applies only with source =
+ * file (and then needs a file), its text parameter an entry folded away,
+ * and a point its measuring function refuses listed with the reason while
+ * the sweep goes on. */
+static void
+test_framework_experiment (void)
+{
+  KsExperimentPage *page = KS_EXPERIMENT_PAGE (ks_window_get_page (window, "test-sweep"));
+  KsParamForm *form;
+  KsRun *run;
+  guint refused = 0;
+
+  g_assert_nonnull (page);
+  form = ks_experiment_page_get_form (page);
+  g_assert_true (GTK_IS_FILE_CHOOSER_BUTTON (ks_param_form_get_field (form, "input")));
+  g_assert_false (ks_param_form_applies (form, "input", NULL));
+  g_assert_true (ks_param_form_set_text (form, "source", "file"));
+  g_assert_true (ks_param_form_applies (form, "input", NULL));
+  g_assert_cmpstr (ks_param_form_get_field_error (form, "input"), !=, "");
+  g_assert_true (ks_param_form_set_text (form, "source", "generated"));
+  g_assert_true (GTK_IS_ENTRY (ks_param_form_get_field (form, "label")));
+  g_assert_nonnull (gtk_widget_get_ancestor (ks_param_form_get_field (form, "label"), GTK_TYPE_EXPANDER));
+
+  g_assert_true (ks_window_set_device_id (window, host_id ()));
+  ks_window_show_page (window, "test-sweep");
+  g_assert_true (ks_param_form_set_text (form, "size", "1:4"));
+  g_assert_true (ks_param_form_set_text (form, "shape", "wide"));
+  ks_experiment_page_set_repetitions (page, 0, 1);
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (wait_for (not_running, 30));
+  run = ks_experiment_page_get_newest (page);
+  g_assert_cmpuint (run->points->len, ==, 4);
+  for (guint i = 0; i < run->points->len; i++)
+    if (((KsRunPoint *) run->points->pdata[i])->error != NULL)
+      {
+        refused++;
+        g_assert_cmpfloat (ks_run_point_get_number (run, run->points->pdata[i], "size"), ==, 3);
+      }
+  g_assert_cmpuint (refused, ==, 1);
+  g_test_message ("%s", ks_window_get_error_text (window));
+  g_assert_nonnull (strstr (ks_window_get_error_text (window), "1 of 4"));
+  screenshot ("experiment-page-refused.png");
+}
+
 /* No two mnemonics on the generated page share a key, in either language. */
 static void
 test_mnemonics (void)
@@ -613,6 +660,7 @@ main (int argc, char **argv)
   /* Before the window exists: the registry is where its pages come from. */
   if (!ks_registry_add (&test_desc, &error))
     g_error ("%s", error->message);
+  ks_exp_test_register ();
   if (!ks_test_gui_init (&argc, &argv))
     return 0;
 
@@ -628,6 +676,7 @@ main (int argc, char **argv)
       g_test_add_func ("/gui-framework/settings", test_settings);
       g_test_add_func ("/gui-framework/recorded", test_recorded);
       g_test_add_func ("/gui-framework/real-description", test_real_description);
+      g_test_add_func ("/gui-framework/framework-experiment", test_framework_experiment);
     }
   status = g_test_run ();
   ks_test_gui_shutdown ();

@@ -292,54 +292,6 @@ ks_run_point_markup (const KsRun        *run,
 
 /* --- the paper's numbers ------------------------------------------------------ */
 
-static gboolean
-point_matches (const KsRun      *run,
-               const KsRunPoint *p,
-               const char       *where)
-{
-  g_auto(GStrv) pairs = g_strsplit (where, " ", -1);
-
-  for (guint i = 0; pairs[i] != NULL; i++)
-    {
-      const char *eq = strchr (pairs[i], '=');
-      g_autofree char *name = NULL;
-      g_autofree char *value = NULL;
-      GVariant *v;
-
-      if (pairs[i][0] == '\0')
-        continue;
-      if (eq == NULL)
-        return FALSE;
-      name = g_strndup (pairs[i], eq - pairs[i]);
-      v = ks_run_point_get_param (run, p, name);
-      value = v ? ks_param_value_to_string (v) : NULL;
-      if (g_strcmp0 (value, eq + 1) != 0)
-        return FALSE;
-    }
-  return TRUE;
-}
-
-double
-ks_run_paper_value_measured (const KsRun        *run,
-                             const KsPaperValue *v)
-{
-  int c;
-
-  g_return_val_if_fail (v != NULL, NAN);
-  if (run == NULL)
-    return NAN;
-  c = ks_experiment_desc_find_column (run->desc, v->column);
-  if (c < 0)
-    return run->devices->len > 0 ? ks_run_device_get_info (run->devices->pdata[0], v->column) : NAN;
-  for (guint i = 0; i < run->points->len; i++)
-    {
-      const KsRunPoint *p = run->points->pdata[i];
-      if (p->error == NULL && point_matches (run, p, v->where ? v->where : ""))
-        return p->values[c];
-    }
-  return NAN;
-}
-
 static GtkWidget *
 grid_label (const char *text,
             gboolean    dim,
@@ -377,7 +329,7 @@ ks_run_fill_paper_values (GtkGrid                *grid,
       const KsPaperValue *v = &desc->paper_values[i];
       int c = ks_experiment_desc_find_column (desc, v->column);
       const char *what = c >= 0 ? _(desc->columns[c].label) : v->column;
-      double here = ks_run_paper_value_measured (run, v);
+      double here = run != NULL && run->devices->len > 0 ? ks_run_measured_for (run, v, 0) : NAN;
       KsColumnKind kind = c >= 0 ? desc->columns[c].kind : KS_COLUMN_REAL;
       g_autofree char *paper = ks_run_format_value (v->value, kind);
       g_autofree char *measured = isnan (here) ? g_strdup ("—") : ks_run_format_value (here, kind);

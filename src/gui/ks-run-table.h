@@ -43,11 +43,6 @@ char       *ks_run_point_markup    (const KsRun        *run,
 void        ks_run_fill_paper_values (GtkGrid                *grid,
                                       const KsExperimentDesc *desc,
                                       const KsRun            *run);
-/* run's value of paper value v: a column at the point that matches v's
- * "where", or a number about the first device; NAN where it has none. */
-double      ks_run_paper_value_measured (const KsRun        *run,
-                                         const KsPaperValue *v);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsRunTable, ks_run_table_free)
 
 G_END_DECLS
