@@ -202,8 +202,14 @@ ks_experiment_page_rebuild_plot (KsExperimentPage *self)
         ks_figure_add_recorded (figure, plot, r->run, &options);
     }
   if (own->len == 0 && ks_plot_get_n_series (plot) > 0)
-    /* What a GPU shows, before this machine has measured anything. */
-    ks_plot_set_caption (plot, _("Recorded elsewhere (dashed); press Run to measure this computer"));
+    {
+      /* What a GPU shows, before this machine has measured anything. */
+      KsRun *shown = ks_experiment_page_get_newest (self);
+      g_autofree char *name = shown ? ks_run_get_name (shown) : g_strdup ("?");
+      g_autofree char *caption = g_strdup_printf (_("What %s shows (recorded elsewhere, dashed); "
+                                                    "press Run to measure this computer"), name);
+      ks_plot_set_caption (plot, caption);
+    }
   ks_plot_view_set_plot (KS_PLOT_VIEW (self->plot_view), plot);
   ks_page_emit_contents_changed (KS_PAGE (self));
 }

@@ -399,6 +399,20 @@ ks_page_new_run_row (const char *label,
   return box;
 }
 
+void
+ks_page_ellipsize_combo (GtkComboBox *combo)
+{
+  g_autoptr(GList) cells = NULL;
+
+  g_return_if_fail (GTK_IS_COMBO_BOX (combo));
+  cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (combo));
+  for (GList *l = cells; l != NULL; l = l->next)
+    if (GTK_IS_CELL_RENDERER_TEXT (l->data))
+      /* Twenty characters stay whole ("explicit, split remainder" nearly
+       * does): a pane gets its child's minimum, not its natural width. */
+      g_object_set (l->data, "ellipsize", PANGO_ELLIPSIZE_END, "width-chars", 20, NULL);
+}
+
 /* GSettings stores counts as unsigned integers; spin buttons hold doubles. */
 static gboolean
 uint_to_double (GValue   *value,

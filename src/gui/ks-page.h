@@ -129,6 +129,11 @@ GtkWidget       *ks_page_new_run_row    (const char    *label,
                                          gpointer       run,
                                          gpointer       user_data);
 
+/* Lets combo's text shrink with an ellipsis: its longest choice ("explicit,
+ * split remainder" in Russian) no longer sets the form's width, which must
+ * leave the plot room on a 1024-pixel projector. */
+void             ks_page_ellipsize_combo (GtkComboBox  *combo);
+
 /* Shared helpers for the forms of the pages. */
 void             ks_page_bind_spin      (KsPage        *self,
                                          const char    *key,

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ks-gui-form"
 
 #include "ks-param-form.h"
+#include "ks-page.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -279,7 +280,7 @@ new_spin (const KsParamSpec *spec)
   GtkWidget *spin = gtk_spin_button_new (adj, 1, is_int ? 0 : 3);
 
   gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
-  gtk_entry_set_width_chars (GTK_ENTRY (spin), 10);
+  gtk_entry_set_width_chars (GTK_ENTRY (spin), 7);
   return spin;
 }
 
@@ -292,6 +293,7 @@ new_choice_combo (const KsParamSpec *spec)
     gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (combo), c->value, _(c->label));
   if (spec->default_value != NULL)
     gtk_combo_box_set_active_id (GTK_COMBO_BOX (combo), spec->default_value);
+  ks_page_ellipsize_combo (GTK_COMBO_BOX (combo));
   return combo;
 }
 
@@ -319,7 +321,7 @@ new_axis_combo (const KsParamSpec *spec)
     gtk_combo_box_text_append_text (GTK_COMBO_BOX_TEXT (combo), joined);
   gtk_entry_set_text (GTK_ENTRY (gtk_bin_get_child (GTK_BIN (combo))),
                       spec->default_value ? spec->default_value : "");
-  gtk_entry_set_width_chars (GTK_ENTRY (gtk_bin_get_child (GTK_BIN (combo))), 12);
+  gtk_entry_set_width_chars (GTK_ENTRY (gtk_bin_get_child (GTK_BIN (combo))), 9);
   return combo;
 }
 
@@ -329,7 +331,7 @@ new_entry (const KsParamSpec *spec)
   GtkWidget *entry = gtk_entry_new ();
 
   gtk_entry_set_text (GTK_ENTRY (entry), spec->default_value ? spec->default_value : "");
-  gtk_entry_set_width_chars (GTK_ENTRY (entry), 14);
+  gtk_entry_set_width_chars (GTK_ENTRY (entry), 11);
   if (spec->device_default != NULL)
     gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("picked for the device"));
   else if (spec->sweepable && (spec->type == KS_PARAM_INT || spec->type == KS_PARAM_REAL))
@@ -408,7 +410,7 @@ add_field (KsParamForm *self,
   f->label = gtk_label_new (_(f->spec->label));
   gtk_label_set_xalign (GTK_LABEL (f->label), 1);
   gtk_label_set_line_wrap (GTK_LABEL (f->label), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (f->label), 18);
+  gtk_label_set_max_width_chars (GTK_LABEL (f->label), 14);
   gtk_label_set_mnemonic_widget (GTK_LABEL (f->label), f->widget);
   gtk_grid_attach (grid, f->label, 0, row, 1, 1);
   gtk_grid_attach (grid, f->widget, 1, row, f->spec->unit ? 1 : 2, 1);

@@ -1451,6 +1451,12 @@ ks_sweep_page_init (KsSweepPage *self)
   priv->runs = g_ptr_array_new_with_free_func (run_free);
   priv->series = g_array_new (FALSE, FALSE, sizeof (SeriesRef));
   ks_plot_view_set_tooltip_func (KS_PLOT_VIEW (priv->plot_view), point_tooltip, self);
+  {
+    GtkWidget *combos[] = { priv->preset_combo, priv->precision_combo, priv->range_combo,
+                            priv->local_combo, priv->launch_combo };
+    for (guint i = 0; i < G_N_ELEMENTS (combos); i++)
+      ks_page_ellipsize_combo (GTK_COMBO_BOX (combos[i]));
+  }
   /* Presenting (F9): the form and the runs list step aside for the plot. */
   g_object_bind_property (self, "controls-visible", priv->form_scroller, "visible",
                           G_BINDING_SYNC_CREATE);
