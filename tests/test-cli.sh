@@ -660,6 +660,16 @@ python3 -c 'print("[" * 100000 + "]" * 100000)' >deep.json
 run "$CLI" plot deep.json -o deep.png
 expect_fail "plot of JSON nested 100000 deep: refused, no crash" 1 "nested more than"
 
+cp A.mtx A-copy.mtx
+run "$CLI" solve gauss --matrix A-copy.mtx --rhs b.mtx --out A-copy.mtx -p double -d host
+expect_fail "solve --out naming the input matrix: refused" 2 "input of this run"
+check "solve --out naming the input matrix: the input is untouched" "A-copy.mtx changed" cmp -s A.mtx A-copy.mtx
+chmod a-w A-copy.mtx
+run "$CLI" solve gauss --matrix A.mtx --rhs b.mtx --out A-copy.mtx -p double -d host
+expect_fail "solve --out naming a read-only file: refused" 2 "read-only"
+run "$CLI" devices -d nosuchdevice
+expect_fail "devices -d with an unknown device: not ignored" 2 "nosuchdevice"
+
 run "$CLI" list
 if expect_ok "list"; then
   check "list: paper 000 with gauss-size and gauss-wg" "stdout lacks them" \

@@ -44,6 +44,11 @@ test_parse_list (void)
       bad = ks_parse_uint_list (bad_inputs[i], 1, 1000, &error);
       g_assert_null (bad);
       g_assert_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+      /* An empty range or a zero step says so, not "not a number". */
+      if (strcmp (bad_inputs[i], "10:5") == 0)
+        g_assert_nonnull (strstr (error->message, "the range is empty"));
+      if (strcmp (bad_inputs[i], "1:10:0") == 0)
+        g_assert_nonnull (strstr (error->message, "the step must be at least 1"));
       g_clear_error (&error);
     }
 }

@@ -10,6 +10,7 @@
 #include "ks-exp-gauss.h"
 #include "ks-exp-test.h"
 #include "ks-figure.h"
+#include "ks-recorded.h"
 #include "ks-registry.h"
 #include "ks-results-plot.h"
 #include "ks-run.h"
@@ -279,9 +280,10 @@ test_engine_conditions (void)
     {
       const KsRunPoint *p = run->points->pdata[i];
       GVariant *depth = ks_run_point_get_param (run, p, "depth");
+      g_autofree char *depth_text = depth ? ks_param_value_to_string (depth) : g_strdup ("-");
       g_autofree char *got = g_strdup_printf ("%g %s %s", ks_run_point_get_number (run, p, "size"),
                                               g_variant_get_string (ks_run_point_get_param (run, p, "shape"), NULL),
-                                              depth ? g_variant_print (depth, FALSE) : "-");
+                                              depth_text);
       g_assert_cmpstr (got, ==, want[i]);
       /* One warm-up, then one repetition: k = 1. */
       g_assert_cmpfloat (ks_run_point_get_number (run, p, "count"), ==, 2);
@@ -659,6 +661,45 @@ test_reference_runs (void)
   g_assert_cmpuint (n, >=, 19);
 }
 
+/* The shipped runs by experiment, named as the figures name them. */
+static void
+test_recorded (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", NULL);
+  g_autoptr(GPtrArray) size = NULL;
+  g_autoptr(GPtrArray) wg = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+  g_autoptr(GPtrArray) test = NULL;
+  gboolean graph = FALSE;
+
+  g_setenv ("KERNELSCOPE_REFERENCE_DIR", dir, TRUE);
+  size = ks_recorded_list (&ks_exp_gauss_size);
+  wg = ks_recorded_list (&ks_exp_gauss_wg);
+  all = ks_recorded_list (NULL);
+  test = ks_recorded_list (&ks_exp_test);
+  g_unsetenv ("KERNELSCOPE_REFERENCE_DIR");
+
+  g_assert_cmpuint (size->len, ==, 9);
+  g_assert_cmpuint (wg->len, ==, 10);
+  g_assert_cmpuint (all->len, ==, 19);
+  g_assert_cmpuint (test->len, ==, 0);
+  for (guint i = 0; i < size->len; i++)
+    {
+      const KsRecorded *r = size->pdata[i];
+
+      g_assert_true (r->run->desc == &ks_exp_gauss_size);
+      g_assert_true (g_str_has_prefix (r->label, "recorded: NVIDIA H200 ("));
+      if (strstr (r->path, "fig2-graph"))
+        {
+          g_assert_cmpstr (r->label, ==, "recorded: NVIDIA H200 (CUDA graph)");
+          graph = TRUE;
+        }
+      if (i > 0)
+        g_assert_cmpint (strcmp (((KsRecorded *) size->pdata[i - 1])->path, r->path), <, 0);
+    }
+  g_assert_true (graph);
+}
+
 /* A format-1 file with a field of the wrong type names it. */
 static void
 test_legacy_refused (void)
@@ -755,6 +796,7 @@ main (int    argc,
   g_test_add_func ("/framework/paper-values", test_paper_values);
   g_test_add_func ("/framework/reference-runs", test_reference_runs);
   g_test_add_func ("/framework/legacy-refused", test_legacy_refused);
+  g_test_add_func ("/framework/recorded", test_recorded);
   g_test_add_func ("/framework/figure", test_figure);
 
   {

@@ -176,11 +176,18 @@ ks_cli_devices (int    argc,
           g_clear_error (&error);
         }
     }
-  if (cores > 0)
+  /* -d is checked even alone: an unknown device is never ignored. */
+  if (cores > 0 || device_query)
     {
-      KsDevice *device = ks_cli_pick_device (list, device_query, cores, TRUE, &error);
+      KsDevice *device = ks_cli_pick_device (list, device_query, (guint) MAX (cores, 0), TRUE, &error);
       if (device == NULL)
         return ks_cli_fail (KS_CLI_USAGE, error);
+      if (cores == 0)
+        {
+          g_printerr ("kernelscope-cli: -d names the device whose cores per unit --cores-per-cu sets; "
+                      "give --cores-per-cu too (every device is listed anyway)\n");
+          return KS_CLI_USAGE;
+        }
     }
 
   if (json)

@@ -225,6 +225,18 @@ ks_cli_solve (int    argc,
       goto out;
     }
 
+  /* An output never replaces an input (or cuts a symbolic link, or a
+   * read-only file): checked before anything is solved. */
+  {
+    char *inputs[] = { matrix, rhs, NULL };
+    if ((out && !ks_cli_check_output (out, inputs, &error)) ||
+        (json_path && !ks_cli_check_output (json_path, inputs, &error)))
+      {
+        status = ks_cli_fail (KS_CLI_USAGE, error);
+        goto out;
+      }
+  }
+
   list = ks_device_list_new ();
   if (!(device = ks_cli_pick_device (list, o.device, o.cores_per_cu, o.quiet, &error)))
     {

@@ -152,7 +152,9 @@ ks_cli_check_output (const char  *path,
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s is not a regular file", path);
       return FALSE;
     }
-  if (g_access (path, W_OK) != 0)
+  /* By its mode too: root may write anything, yet a file marked read-only
+   * was marked so by someone. */
+  if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || g_access (path, W_OK) != 0)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s is read-only: it is not replaced", path);
       return FALSE;

@@ -402,7 +402,8 @@ static const KsPaperValue wg_paper_values[] = {
   .check = gauss_check, .set_up = gauss_set_up, .prepare = gauss_prepare,        \
   .measure_one_rep = gauss_measure, .describe_device = gauss_describe_device,    \
   .tear_down = gauss_tear_down, .describe_point = ks_exp_gauss_describe_point,   \
-  .summarize = ks_exp_gauss_summarize, .load_legacy = ks_exp_gauss_load_legacy
+  .summarize = ks_exp_gauss_summarize, .load_legacy = ks_exp_gauss_load_legacy, \
+  .name_run = ks_exp_gauss_name_run
 
 const KsExperimentDesc ks_exp_gauss_size = {
   .id = "gauss-size",

@@ -30,6 +30,7 @@ char   *ks_exp_gauss_describe_point (const KsRun            *run,
                                      const KsRunPoint       *point);
 void    ks_exp_gauss_summarize      (const KsRun            *run,
                                      GString                *out);
+char   *ks_exp_gauss_name_run       (const KsRun            *run);
 KsPlot *ks_exp_gauss_plot_new       (const KsExperimentDesc *desc,
                                      const KsFigureSpec     *figure,
                                      KsRun * const          *runs,

@@ -379,6 +379,9 @@ struct _KsExperimentDesc {
                                const char             *data,
                                gssize                  length,
                                GError                **error);
+  /* The run's devices and how they were driven, for legends and recorded
+   * runs ("NVIDIA H200 (CUDA graph)"); NULL: "DEVICE (BACKEND)". */
+  char    *(*name_run)        (const KsRun            *run);
 };
 
 /* Indexes into desc->params / desc->columns / desc->figures; -1 when absent. */

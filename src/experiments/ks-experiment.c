@@ -64,7 +64,12 @@ ks_parse_uint_list (const char *text,
       if (n_fields == 1)
         f[1] = f[0];
       if (f[2] == 0 || f[1] < f[0])
-        goto bad;
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       f[2] == 0 ? _("\"%s\": the step must be at least 1")
+                                 : _("\"%s\": the range is empty (it starts above its end)"), parts[i]);
+          return NULL;
+        }
       if (f[0] < min || f[1] > max)
         {
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,

@@ -296,6 +296,8 @@ ks_run_get_name (const KsRun *run)
   g_autoptr(GString) s = g_string_new (NULL);
 
   g_return_val_if_fail (run != NULL, NULL);
+  if (run->desc->name_run)
+    return run->desc->name_run (run);
   for (guint i = 0; i < run->devices->len; i++)
     {
       const KsRunDevice *d = run->devices->pdata[i];

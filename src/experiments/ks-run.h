@@ -153,7 +153,8 @@ KsRun       *ks_run_load_json       (const char  *path,
  * files write every number this way. */
 const char  *ks_run_format_double   (char        *buf,
                                      double       v);
-/* "NVIDIA H200 (CUDA)": the device of a one-device run, for legends. */
+/* "NVIDIA H200 (CUDA)": the devices of the run ("A (x) + B (y)"), or what
+ * the description's name_run says, for legends. */
 char        *ks_run_get_name        (const KsRun *run);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsRun, ks_run_unref)
