@@ -10,7 +10,7 @@
 #include "ks-application.h"
 #include "ks-engine.h"
 #include "ks-figure.h"
-#include "ks-gui-paths.h"
+#include "ks-recorded.h"
 #include "ks-experiment-page-private.h"
 #include "ks-run-table.h"
 
@@ -365,57 +365,15 @@ ks_experiment_page_add_recorded (KsExperimentPage *self,
   return TRUE;
 }
 
-typedef struct {
-  char  *path;
-  KsRun *run;
-} Recorded;
-
-static void
-recorded_free (gpointer data)
-{
-  Recorded *r = data;
-
-  g_free (r->path);
-  g_clear_pointer (&r->run, ks_run_unref);
-  g_free (r);
-}
-
-/* g_ptr_array_sort hands pointers to the elements. */
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return g_ascii_strcasecmp (*(const char * const *) a, *(const char * const *) b);
-}
-
-/* This experiment's runs in the reference folder, as Recorded; a file of
- * another experiment, or one this build cannot read, is not offered. */
+/* This experiment's recorded runs that measured something. */
 static GPtrArray *
 find_recorded (const KsExperimentDesc *desc)
 {
-  g_autofree char *dir_path = ks_gui_reference_dir ();
-  g_autoptr(GDir) dir = dir_path ? g_dir_open (dir_path, 0, NULL) : NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  GPtrArray *found = g_ptr_array_new_with_free_func (recorded_free);
-  const char *name;
+  GPtrArray *found = ks_recorded_list (desc);
 
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    if (g_str_has_suffix (name, ".json"))
-      g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  for (guint i = 0; i < names->len; i++)
-    {
-      g_autofree char *path = g_build_filename (dir_path, names->pdata[i], NULL);
-      g_autoptr(KsRun) run = ks_run_load_json (path, NULL);
-      Recorded *r;
-
-      if (run == NULL || run->desc != desc || ks_run_count_measured (run) == 0)
-        continue;
-      r = g_new0 (Recorded, 1);
-      r->path = g_steal_pointer (&path);
-      r->run = g_steal_pointer (&run);
-      g_ptr_array_add (found, r);
-    }
+  for (guint i = found->len; i > 0; i--)
+    if (ks_run_count_measured (((KsRecorded *) found->pdata[i - 1])->run) == 0)
+      g_ptr_array_remove_index (found, i - 1);
   return found;
 }
 
@@ -445,10 +403,9 @@ recorded_found (KsExperimentPage *self,
   g_menu_remove_all (self->recorded_menu);
   for (guint i = 0; i < found->len; i++)
     {
-      Recorded *r = found->pdata[i];
-      g_autofree char *name = ks_run_get_name (r->run);
+      KsRecorded *r = found->pdata[i];
       g_autofree char *base = g_path_get_basename (r->path);
-      g_autofree char *label = g_strdup_printf ("%s · %s", name, base);
+      g_autofree char *label = g_strdup_printf ("%s · %s", r->label, base);
       g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
 
       g_menu_item_set_action_and_target_value (item, "experiment.add-recorded", g_variant_new_string (r->path));
@@ -460,7 +417,7 @@ recorded_found (KsExperimentPage *self,
    * With a GPU the page waits for the user's own run. */
   if (!machine_has_gpu () && found->len > 0 && self->runs->len == 0)
     {
-      g_ptr_array_add (self->runs, ks_experiment_page_run_new (((Recorded *) found->pdata[0])->run, TRUE));
+      g_ptr_array_add (self->runs, ks_experiment_page_run_new (((KsRecorded *) found->pdata[0])->run, TRUE));
       shown = TRUE;
     }
   if (shown)
@@ -509,7 +466,7 @@ ks_experiment_page_get_recorded_paths (KsExperimentPage *self)
     return NULL;
   paths = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < self->recorded->len; i++)
-    g_ptr_array_add (paths, g_strdup (((Recorded *) self->recorded->pdata[i])->path));
+    g_ptr_array_add (paths, g_strdup (((KsRecorded *) self->recorded->pdata[i])->path));
   return paths;
 }
 
@@ -542,7 +499,7 @@ add_recorded_activated (GSimpleAction *action,
 
   for (guint i = 0; self->recorded != NULL && i < self->recorded->len; i++)
     {
-      Recorded *r = self->recorded->pdata[i];
+      KsRecorded *r = self->recorded->pdata[i];
 
       if (g_strcmp0 (r->path, path) == 0)
         {
