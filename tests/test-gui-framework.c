@@ -637,6 +637,59 @@ test_framework_experiment (void)
   shot ("experiment-page-refused.png");
 }
 
+/* F9 (presenting): the sidebar and the generated form step aside for the
+ * plot, and come back. */
+static void
+test_presenting (void)
+{
+  KsExperimentPage *page = test_page ();
+  GtkWidget *sidebar = child_of (window, KS_TYPE_WINDOW, "sidebar");
+  GtkWidget *form = child_of (page, KS_TYPE_EXPERIMENT_PAGE, "form_scroller");
+  GtkWidget *plot = GTK_WIDGET (ks_page_get_plot_view (KS_PAGE (page)));
+  int before;
+
+  ks_window_show_page (window, "gui-test");
+  spin (200);
+  before = gtk_widget_get_allocated_width (plot);
+  press_key (GDK_KEY_F9, 0);
+  spin (300);
+  g_assert_false (gtk_widget_get_visible (sidebar));
+  g_assert_false (gtk_widget_get_visible (form));
+  g_assert_cmpint (gtk_widget_get_allocated_width (plot), >, before + 300);
+  press_key (GDK_KEY_F9, 0);
+  spin (300);
+  g_assert_true (gtk_widget_get_visible (sidebar));
+  g_assert_true (gtk_widget_get_visible (form));
+  g_assert_cmpint (gtk_widget_get_allocated_width (plot), ==, before);
+}
+
+static gboolean
+running (void)
+{
+  return ks_window_get_running (window);
+}
+
+/* Closing the window in the middle of a generated page's run: the page
+ * outlives it until the worker is off the device, then everything goes
+ * (the application's hold is released, nothing touches the freed window). */
+static void
+test_close_mid_run (void)
+{
+  set_field ("size", "1:50");
+  set_field ("shape", "square");
+  set_field ("delay_ms", "100");
+  ks_experiment_page_set_repetitions (test_page (), 0, 1);
+  ks_window_show_page (window, "gui-test");
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (wait_for (running, 30));
+  spin (300);
+  gtk_window_close (GTK_WINDOW (window));
+  window = NULL;
+  /* Long enough for the point in flight to end and the task to return. */
+  spin (1500);
+  g_assert_null (gtk_application_get_active_window (GTK_APPLICATION (app)));
+}
+
 /* No two mnemonics on the generated page share a key, in either language. */
 static void
 test_mnemonics (void)
@@ -698,6 +751,8 @@ main (int argc, char **argv)
       g_test_add_func ("/gui-framework/recorded", test_recorded);
       g_test_add_func ("/gui-framework/real-description", test_real_description);
       g_test_add_func ("/gui-framework/framework-experiment", test_framework_experiment);
+      g_test_add_func ("/gui-framework/presenting", test_presenting);
+      g_test_add_func ("/gui-framework/close-mid-run", test_close_mid_run);
     }
   status = g_test_run ();
   ks_test_gui_shutdown ();
