@@ -703,6 +703,17 @@ test_mnemonics (void)
   g_test_message ("gui-test: %u mnemonics", g_hash_table_size (keys));
   g_assert_cmpuint (g_hash_table_size (keys), >=, 5);
   g_assert_cmpstr (clashes->str, ==, "");
+  /* Every field of the generated form is reached with Alt and a letter. */
+  for (guint i = 0; i < test_desc.n_params; i++)
+    {
+      GtkWidget *field = ks_param_form_get_field (test_form (), test_desc.params[i].name);
+      GList *labels = gtk_widget_list_mnemonic_labels (field);
+      guint key = labels ? gtk_label_get_mnemonic_keyval (labels->data) : GDK_KEY_VoidSymbol;
+
+      g_test_message ("%s: Alt+%s", test_desc.params[i].name, gdk_keyval_name (key));
+      g_assert_cmpuint (key, !=, GDK_KEY_VoidSymbol);
+      g_list_free (labels);
+    }
 }
 
 /* Under LANGUAGE=ru the page's own words are Russian (the description's

@@ -42,6 +42,7 @@ struct _KsExperimentPage {
   gboolean      looking;
   GMenu        *recorded_menu;
   gboolean      applying_settings;
+  gboolean      mnemonics_done;
 };
 
 Run                *ks_experiment_page_run_new        (KsRun            *run,

@@ -470,14 +470,52 @@ ks_experiment_page_get_recorded_paths (KsExperimentPage *self)
   return paths;
 }
 
+typedef struct {
+  KsExperimentPage *self;
+  GHashTable       *taken;
+} Taken;
+
+/* The mnemonics a user can reach while this page shows: the window's
+ * (Stop's too, hidden until a run) and the page's own, not the form's
+ * (being chosen), other pages' or an open menu's. */
+static void
+collect_taken (GtkWidget *widget,
+               gpointer   data)
+{
+  Taken *t = data;
+
+  /* A menu's mnemonics work only while it is open, over everything else. */
+  if (widget == GTK_WIDGET (t->self->form) || (KS_IS_PAGE (widget) && widget != GTK_WIDGET (t->self))
+      || GTK_IS_POPOVER (widget) || GTK_IS_MENU (widget))
+    return;
+  /* Hidden for good where the description has one figure, or no "leave
+   * out below" (Reset Zoom and Stop, hidden now, come back: they count). */
+  if ((widget == t->self->figure_label || widget == t->self->min_x_label) && !gtk_widget_get_visible (widget))
+    return;
+  if (GTK_IS_LABEL (widget) && gtk_label_get_mnemonic_keyval (GTK_LABEL (widget)) != GDK_KEY_VoidSymbol)
+    g_hash_table_add (t->taken, GUINT_TO_POINTER (gdk_keyval_to_lower (gtk_label_get_mnemonic_keyval (GTK_LABEL (widget)))));
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), collect_taken, data);
+}
+
 /* The recorded runs are megabytes of JSON: read them off the main thread,
- * the first time the page is shown, not when the window opens. */
+ * the first time the page is shown, not when the window opens.  The form's
+ * mnemonics are picked then too, when the window's are known. */
 static void
 ks_experiment_page_map (GtkWidget *widget)
 {
   KsExperimentPage *self = KS_EXPERIMENT_PAGE (widget);
 
   GTK_WIDGET_CLASS (ks_experiment_page_parent_class)->map (widget);
+  if (!self->mnemonics_done)
+    {
+      g_autoptr(GHashTable) taken = g_hash_table_new (NULL, NULL);
+      Taken t = { self, taken };
+
+      collect_taken (gtk_widget_get_toplevel (widget), &t);
+      ks_param_form_assign_mnemonics (self->form, taken);
+      self->mnemonics_done = TRUE;
+    }
   if (self->recorded == NULL && !self->looking)
     {
       g_autoptr(GTask) task = g_task_new (self, NULL, find_recorded_done, NULL);

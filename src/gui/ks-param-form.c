@@ -613,6 +613,64 @@ ks_param_form_get_field_error (KsParamForm *self,
   return gtk_widget_get_visible (f->error) ? gtk_label_get_text (GTK_LABEL (f->error)) : "";
 }
 
+/* "Work-group size" with "_" before the letter of key (underscores in the
+ * text doubled), or NULL when no letter of it gives key. */
+static char *
+with_mnemonic (const char *text,
+               guint       key)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+  gboolean placed = FALSE;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (!placed && gdk_keyval_to_lower (gdk_unicode_to_keyval (c)) == key)
+        {
+          g_string_append_c (s, '_');
+          placed = TRUE;
+        }
+      if (c == '_')
+        g_string_append_c (s, '_');
+      g_string_append_unichar (s, c);
+    }
+  return placed ? g_string_free (g_steal_pointer (&s), FALSE) : NULL;
+}
+
+void
+ks_param_form_assign_mnemonics (KsParamForm *self,
+                                GHashTable  *taken)
+{
+  g_return_if_fail (KS_IS_PARAM_FORM (self));
+  g_return_if_fail (taken != NULL);
+
+  for (guint i = 0; i < self->desc->n_params; i++)
+    {
+      Field *f = &self->fields[i];
+      const char *text = _(f->spec->label);
+      g_autofree char *marked = NULL;
+
+      /* The first letter of the label no other control uses: in either
+       * language a field is reached with Alt and a letter of its name. */
+      for (const char *p = text; *p != '\0' && marked == NULL; p = g_utf8_next_char (p))
+        {
+          gunichar c = g_utf8_get_char (p);
+          guint key = gdk_keyval_to_lower (gdk_unicode_to_keyval (c));
+
+          if (!g_unichar_isalnum (c) || g_hash_table_contains (taken, GUINT_TO_POINTER (key)))
+            continue;
+          marked = with_mnemonic (text, key);
+          g_hash_table_add (taken, GUINT_TO_POINTER (key));
+        }
+      if (marked != NULL)
+        gtk_label_set_text_with_mnemonic (GTK_LABEL (f->label), marked);
+      else
+        gtk_label_set_text (GTK_LABEL (f->label), text);
+      gtk_label_set_mnemonic_widget (GTK_LABEL (f->label), f->widget);
+    }
+}
+
 static void
 ks_param_form_finalize (GObject *object)
 {

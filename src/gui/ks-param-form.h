@@ -58,6 +58,13 @@ GtkWidget  *ks_param_form_get_field   (KsParamForm  *self,
 const char *ks_param_form_get_field_error (KsParamForm *self,
                                            const char  *name);
 
+/* Gives each field's label a mnemonic (Alt+letter) whose key taken (a set
+ * of lower-case keyvals: the window's and the page's other mnemonics)
+ * does not hold, adding each one it picks to taken; a label with no free
+ * letter goes without.  Called again, it picks again. */
+void        ks_param_form_assign_mnemonics (KsParamForm *self,
+                                            GHashTable  *taken);
+
 /* Signal "changed": a value changed (typed, chosen, loaded). */
 
 G_END_DECLS
