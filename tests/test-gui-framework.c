@@ -637,6 +637,70 @@ test_framework_experiment (void)
   shot ("experiment-page-refused.png");
 }
 
+static const char *
+pocl_id (void)
+{
+  KsDevice *d = ks_device_list_find_backend (ks_application_get_device_list (app), KS_BACKEND_OPENCL);
+  return d ? ks_device_get_id (d) : NULL;
+}
+
+static KsExperimentPage *generic_page;
+
+static gboolean
+generic_done (void)
+{
+  return !ks_page_get_running (KS_PAGE (generic_page));
+}
+
+/* The real gauss-wg description run on the generic page (PoCL): what the
+ * hand-made page shows comes out of the description too: the predicted
+ * optimum as a line, the driver's groups in each point's words. */
+static void
+test_real_description_run (void)
+{
+  KsExperimentPage *page = KS_EXPERIMENT_PAGE (ks_window_get_page (window, "generic-gauss-wg"));
+  KsParamForm *form;
+  KsRun *run;
+  GtkTreeModel *model;
+  GtkTreeIter iter;
+  g_autofree char *tooltip = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) on this machine");
+      return;
+    }
+  g_assert_nonnull (page);
+  form = ks_experiment_page_get_form (page);
+  g_assert_true (ks_window_set_device_id (window, pocl_id ()));
+  gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (page))), GTK_WIDGET (page));
+  g_assert_true (ks_param_form_set_text (form, "n", "64"));
+  g_assert_true (ks_param_form_set_text (form, "wg", "1,8,16"));
+  ks_experiment_page_set_repetitions (page, 0, 1);
+  /* The page is the test's, not the window's (which listens to its own
+   * pages only): started and followed directly. */
+  g_assert_true (ks_page_start (KS_PAGE (page), ks_window_get_device (window), NULL, &error));
+  g_assert_no_error (error);
+  generic_page = page;
+  g_assert_true (wait_for (generic_done, 120));
+  run = ks_experiment_page_get_newest (page);
+  g_assert_false (ks_experiment_page_run_is_recorded (page, ks_experiment_page_get_n_runs (page) - 1));
+  g_assert_cmpuint (run->points->len, ==, 3);
+  g_assert_cmpuint (ks_plot_get_n_vlines (plot_of (page)), >, 0);
+  model = ks_experiment_page_get_table (page);
+  g_assert_true (gtk_tree_model_get_iter_first (model, &iter));
+  gtk_tree_model_get (model, &iter,
+                      gtk_tree_view_get_tooltip_column (GTK_TREE_VIEW (child_of (page, KS_TYPE_EXPERIMENT_PAGE,
+                                                                                 "table_view"))),
+                      &tooltip, -1);
+  g_test_message ("%s", tooltip);
+  g_assert_nonnull (strstr (tooltip, "64"));
+  g_test_message ("notes: %s", ks_experiment_page_get_notes (page));
+  g_test_message ("graph applies on PoCL: %d", ks_param_form_applies (form, "graph", NULL));
+  ks_window_show_page (window, "gui-test");
+}
+
 /* F9 (presenting): the sidebar and the generated form step aside for the
  * plot, and come back. */
 static void
@@ -761,6 +825,7 @@ main (int argc, char **argv)
       g_test_add_func ("/gui-framework/settings", test_settings);
       g_test_add_func ("/gui-framework/recorded", test_recorded);
       g_test_add_func ("/gui-framework/real-description", test_real_description);
+      g_test_add_func ("/gui-framework/real-description-run", test_real_description_run);
       g_test_add_func ("/gui-framework/framework-experiment", test_framework_experiment);
       g_test_add_func ("/gui-framework/presenting", test_presenting);
       g_test_add_func ("/gui-framework/close-mid-run", test_close_mid_run);

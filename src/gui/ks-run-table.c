@@ -242,8 +242,11 @@ ks_run_point_markup (const KsRun        *run,
       g_autofree char *value = NULL;
       g_autofree char *escaped = NULL;
 
+      /* What tells the point apart: the swept parameters, and the
+       * figure's x and curve even where only one value was run. */
       if (p->params[i] == NULL || !(is_axis (run, desc->params[i].name)
-                                    || g_strcmp0 (desc->params[i].name, figure ? figure->x : NULL) == 0))
+                                    || g_strcmp0 (desc->params[i].name, figure ? figure->x : NULL) == 0
+                                    || g_strcmp0 (desc->params[i].name, figure ? figure->series_by : NULL) == 0))
         continue;
       value = ks_param_value_to_string (p->params[i]);
       escaped = g_markup_printf_escaped ("%s%s = %s", first ? "" : ", ", _(desc->params[i].label), value);
