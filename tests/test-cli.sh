@@ -479,6 +479,18 @@ assert h == 750, "height %d" % h
 '
 fi
 
+run "$CLI" run gauss-size -d host --sizes 20,21 --reps 1 --warmup 0 --json h.json
+if expect_ok "run gauss-size -d host"; then
+  check "gauss-size on the host: no work-group shapes made up" "stdout lacks the host note" \
+    grep -q "no work-groups: the host backend runs plain loops" "$T/out"
+  py "gauss-size on the host: range, local and wg do not apply (null), times measured" '
+import json
+pts = json.load(open("h.json"))["points"]
+assert [(p["n"], p["range"], p["local"], p["wg"]) for p in pts] == [(20, None, None, None), (21, None, None, None)], pts
+assert all(p["time_ms"] > 0 and p["residual"] < 1e-4 for p in pts), pts
+'
+fi
+
 # plot: saved runs redrawn together; runs of different experiments refused.
 REF="$SRCDIR/../data/reference"
 run "$CLI" plot a.json "$REF/h200-cuda-fig2-driver.json" -o both.png
@@ -669,6 +681,12 @@ run "$CLI" solve gauss --matrix A.mtx --rhs b.mtx --out A-copy.mtx -p double -d 
 expect_fail "solve --out naming a read-only file: refused" 2 "read-only"
 run "$CLI" devices -d nosuchdevice
 expect_fail "devices -d with an unknown device: not ignored" 2 "nosuchdevice"
+
+mkfifo fifo.json
+run "$CLI" plot fifo.json -o fifo.png
+expect_fail "plot of a FIFO: refused at once, not a blocked read" 1 "not a regular file"
+run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22 --plot o.png --overlay /dev/zero
+refused_early "--overlay /dev/zero: refused, not read without end" 2 "not a regular file"
 
 run "$CLI" list
 if expect_ok "list"; then

@@ -416,6 +416,35 @@ test_results_json_roundtrip (void)
     }
 }
 
+/* Numbers JsonGenerator cannot write so that they read back (1e+308.0)
+ * and the infinities survive a save and a reload exactly. */
+static void
+test_results_json_extreme (void)
+{
+  g_autoptr(KsResults) r = sample_results ();
+  g_autoptr(KsResults) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  KsPoint *p = g_ptr_array_index (r->points, 0);
+  const KsPoint *q;
+
+  p->median_ms = 1e308;
+  p->min_ms = 1e-300;
+  p->max_ms = INFINITY;
+  p->residual = -INFINITY;
+  p->kernels_ms = 2e20;
+  json = ks_results_to_json (r);
+  back = ks_results_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  q = g_ptr_array_index (back->points, 0);
+  g_assert_cmpfloat (q->median_ms, ==, 1e308);
+  g_assert_cmpfloat (q->min_ms, ==, 1e-300);
+  g_assert_cmpfloat (q->max_ms, ==, INFINITY);
+  g_assert_cmpfloat (q->residual, ==, -INFINITY);
+  g_assert_cmpfloat (q->kernels_ms, ==, 2e20);
+  g_assert_null (strstr (json, "e+308.0"));
+}
+
 /* A graph run keeps its mode and each point's capture time; a file from
  * before graph mode (no "launch") reads as a stream run. */
 static void
@@ -752,6 +781,7 @@ main (int argc, char **argv)
   g_test_add_func ("/experiment/device-lost-keeps-points", test_device_lost_keeps_points);
   g_test_add_func ("/results/json-roundtrip", test_results_json_roundtrip);
   g_test_add_func ("/results/json-launch", test_results_json_launch);
+  g_test_add_func ("/results/json-extreme", test_results_json_extreme);
   g_test_add_func ("/results/json-damaged", test_results_json_damaged);
   g_test_add_func ("/results/csv", test_results_csv);
   status = g_test_run ();

@@ -156,6 +156,35 @@ test_config (void)
   g_assert_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_UNKNOWN);
 }
 
+/* Defaults for a form: the description's, or the device's with its reason. */
+static void
+test_default_text (void)
+{
+  g_autoptr(KsConfig) base = ks_config_new (&ks_exp_gauss_size);
+  const KsParamSpec *wg = &ks_exp_gauss_size.params[ks_experiment_desc_find_param (&ks_exp_gauss_size, "wg")];
+  g_autofree char *size = NULL;
+  g_autofree char *input = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *why = NULL;
+  g_autofree char *none = NULL;
+  g_autoptr(GError) error = NULL;
+
+  size = ks_param_default_text (test_param ("size"), host (), NULL, &why, &error);
+  g_assert_cmpstr (size, ==, "1:4");
+  g_assert_null (why);
+  input = ks_param_default_text (test_param ("input"), NULL, NULL, NULL, &error);
+  g_assert_null (input);
+  g_assert_no_error (error);
+  /* gauss-size's group size: the paper's rule on the device, said. */
+  none = ks_param_default_text (wg, NULL, base, &why, &error);
+  g_assert_null (none);
+  text = ks_param_default_text (wg, host (), base, &why, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (text);
+  g_assert_nonnull (why);
+  g_assert_nonnull (strstr (why, "no --wg given"));
+}
+
 /* --- the engine ------------------------------------------------------------------ */
 
 typedef struct {
@@ -176,7 +205,14 @@ on_point (KsEngine         *engine,
           guint64           total,
           Seen             *seen)
 {
+  KsRun *run = ks_engine_get_run (engine);
+
   seen->n++;
+  /* The caller's run holds the point (and its device's numbers) before
+   * the signal: a page may read the whole run in its handler. */
+  g_assert_cmpuint (run->points->len, ==, seen->n);
+  g_assert_true (run->points->pdata[run->points->len - 1] == point);
+  g_assert_cmpfloat (ks_run_device_get_info (run->devices->pdata[point->device], "answer"), ==, 42);
   g_assert_cmpuint (done, ==, seen->last_done + 1);
   g_assert_cmpuint (done, <=, total);
   seen->last_done = done;
@@ -784,6 +820,7 @@ main (int    argc,
   g_test_add_func ("/framework/axes", test_axes);
   g_test_add_func ("/framework/registry", test_registry);
   g_test_add_func ("/framework/config", test_config);
+  g_test_add_func ("/framework/default-text", test_default_text);
   g_test_add_func ("/framework/engine/values", test_engine_values);
   g_test_add_func ("/framework/engine/conditions", test_engine_conditions);
   g_test_add_func ("/framework/engine/notes", test_engine_notes);

@@ -7,6 +7,7 @@
 
 #include "ks-cli.h"
 #include "ks-figure.h"
+#include "ks-recorded.h"
 #include "ks-reference.h"
 #include "ks-registry.h"
 
@@ -15,15 +16,14 @@
 static void
 list_recorded (void)
 {
-  g_autoptr(GPtrArray) refs = ks_reference_list ();
+  g_autoptr(GPtrArray) recorded = ks_recorded_list (NULL);
 
   g_print ("Recorded runs in %s:\n", ks_reference_dir () ? ks_reference_dir () : "(none found)");
-  for (guint i = 0; i < refs->len; i++)
+  for (guint i = 0; i < recorded->len; i++)
     {
-      const KsReference *ref = g_ptr_array_index (refs, i);
-      g_autofree char *base = g_path_get_basename (ref->path);
-      g_print ("  %-44s %-10s %4u points  %s\n", base, ks_experiment_kind_to_string (ref->kind),
-               ref->n_points, ref->label);
+      const KsRecorded *r = g_ptr_array_index (recorded, i);
+      g_autofree char *base = g_path_get_basename (r->path);
+      g_print ("  %-44s %-10s %4u points  %s\n", base, r->run->desc->id, r->run->points->len, r->label);
     }
 }
 

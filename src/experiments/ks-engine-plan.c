@@ -169,33 +169,35 @@ resolve_default (KsEngine          *self,
                  GError           **error)
 {
   gboolean applies = ks_config_applies (plan->base, spec, plan->backend);
+  g_autofree char *why = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) local_error = NULL;
 
   *axis = NULL;
-  if (spec->device_default && applies)
+  /* A device default only where the parameter means something here. */
+  text = ks_param_default_text (spec, applies ? plan->device : NULL, plan->base, &why, &local_error);
+  if (local_error)
     {
-      g_autofree char *why = NULL;
-      g_autofree char *text = spec->device_default (spec, plan->device, plan->base, &why, error);
-      g_autofree char *note = NULL;
-
-      if (text == NULL || !(*axis = ks_param_parse_axis (spec, text, error)))
-        return FALSE;
-      note = g_strdup_printf ("--%s %s: %s", spec->cli_name ? spec->cli_name : spec->name, text,
-                              why ? why : _("the default for this device"));
-      add_note (self, note);
-      g_hash_table_replace (self->run->settings, g_strdup (spec->name), g_steal_pointer (&text));
-      return TRUE;
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
     }
-  if (spec->default_value)
+  if (text == NULL)
     {
-      g_hash_table_replace (self->run->settings, g_strdup (spec->name), g_strdup (spec->default_value));
-      return (*axis = ks_param_parse_axis (spec, spec->default_value, error)) != NULL;
-    }
-  if (applies)
-    {
+      if (!applies)
+        return TRUE;
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID, _("%s needs --%s"),
                    self->desc->id, spec->cli_name ? spec->cli_name : spec->name);
       return FALSE;
     }
+  if (!(*axis = ks_param_parse_axis (spec, text, error)))
+    return FALSE;
+  if (why)
+    {
+      g_autofree char *note = g_strdup_printf ("--%s %s: %s", spec->cli_name ? spec->cli_name : spec->name,
+                                               text, why);
+      add_note (self, note);
+    }
+  g_hash_table_replace (self->run->settings, g_strdup (spec->name), g_steal_pointer (&text));
   return TRUE;
 }
 

@@ -20,11 +20,14 @@ struct _KsEngine
   GStrv         notes;
   gboolean      prepared, running;
   guint64       total;
+  /* Two copies of the run: work is the worker's (derived columns read
+   * its earlier points), run the caller's, filled on the caller's main
+   * context point by point, so that a page may read it at any time there. */
   KsRun        *run;
+  KsRun        *work;
   KsEta        *eta;         /* touched only on the main context */
   gint64        started;
   GMainContext *context;     /* where "point-measured" is emitted during an async run */
-  GMutex        lock;        /* guards run->points and run->devices while a worker appends */
 };
 
 /* One device's points: per parameter the values it takes there (NULL

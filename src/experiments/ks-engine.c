@@ -37,9 +37,9 @@ ks_engine_finalize (GObject *object)
   g_strfreev (self->notes);
   g_free (self->command);
   g_clear_pointer (&self->run, ks_run_unref);
+  g_clear_pointer (&self->work, ks_run_unref);
   g_clear_pointer (&self->eta, ks_eta_free);
   g_clear_pointer (&self->context, g_main_context_unref);
-  g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (ks_engine_parent_class)->finalize (object);
 }
@@ -57,7 +57,6 @@ ks_engine_class_init (KsEngineClass *klass)
 static void
 ks_engine_init (KsEngine *self)
 {
-  g_mutex_init (&self->lock);
   self->devices = g_ptr_array_new_with_free_func (g_object_unref);
   self->plans = g_ptr_array_new_with_free_func ((GDestroyNotify) ks_engine_plan_free);
   self->warmup = 1;
@@ -303,9 +302,12 @@ measure_point (KsEngine       *self,
 
 /* --- publishing -------------------------------------------------------------------- */
 
+/* What the worker hands the caller's context: a point (a copy of the
+ * worker's), or a device's numbers (point NULL). */
 typedef struct {
   KsEngine   *self;
   KsRunPoint *point;
+  guint       device;
   guint64     done;
   double      cost_ms;
 } EmitData;
@@ -316,13 +318,40 @@ emit_in_context (gpointer data)
   EmitData *e = data;
   KsEngine *self = e->self;
 
-  /* The estimate lives on the main context, next to its readers. */
-  ks_eta_add_cost (self->eta, e->point->error != NULL, e->cost_ms,
-                   (g_get_monotonic_time () - self->started) / 1e6);
-  g_signal_emit (self, signals[POINT_MEASURED], 0, e->point, e->done, self->total);
+  if (e->point == NULL)
+    ks_run_device_copy_info (self->run->devices->pdata[e->device], self->work->devices->pdata[e->device]);
+  else
+    {
+      ks_run_add_point (self->run, e->point);
+      /* The estimate lives on the main context, next to its readers. */
+      ks_eta_add_cost (self->eta, e->point->error != NULL, e->cost_ms,
+                       (g_get_monotonic_time () - self->started) / 1e6);
+      g_signal_emit (self, signals[POINT_MEASURED], 0, e->point, e->done, self->total);
+    }
   g_object_unref (self);
   g_free (e);
   return G_SOURCE_REMOVE;
+}
+
+static void
+send (KsEngine *self,
+      EmitData *e,
+      gboolean  in_worker)
+{
+  e->self = g_object_ref (self);
+  if (in_worker)
+    {
+      /* Not g_main_context_invoke: where the caller's context is the global
+       * default, the worker could acquire it and emit on its own thread.
+       * Sources of one priority are dispatched in the order attached. */
+      g_autoptr(GSource) source = g_idle_source_new ();
+
+      g_source_set_priority (source, G_PRIORITY_DEFAULT);
+      g_source_set_callback (source, emit_in_context, e, NULL);
+      g_source_attach (source, self->context);
+    }
+  else
+    emit_in_context (e);
 }
 
 static void
@@ -334,26 +363,22 @@ publish (KsEngine   *self,
 {
   EmitData *e = g_new0 (EmitData, 1);
 
-  g_mutex_lock (&self->lock);
-  ks_run_add_point (self->run, point);
-  g_mutex_unlock (&self->lock);
-
-  e->self = g_object_ref (self);
-  e->point = point;
+  ks_run_add_point (self->work, point);
+  e->point = ks_run_point_copy (point);
   e->done = done;
   e->cost_ms = cost_ms;
-  if (in_worker)
-    {
-      /* Not g_main_context_invoke: where the caller's context is the global
-       * default, the worker could acquire it and emit on its own thread. */
-      g_autoptr(GSource) source = g_idle_source_new ();
+  send (self, e, in_worker);
+}
 
-      g_source_set_priority (source, G_PRIORITY_DEFAULT);
-      g_source_set_callback (source, emit_in_context, e, NULL);
-      g_source_attach (source, self->context);
-    }
-  else
-    emit_in_context (e);
+static void
+publish_device (KsEngine *self,
+                guint     device,
+                gboolean  in_worker)
+{
+  EmitData *e = g_new0 (EmitData, 1);
+
+  e->device = device;
+  send (self, e, in_worker);
 }
 
 /* --- the run --------------------------------------------------------------------- */
@@ -364,19 +389,19 @@ stop (KsEngine     *self,
       guint64       done,
       const GError *error)
 {
-  g_free (self->run->stop_reason);
+  g_free (self->work->stop_reason);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    self->run->stop_reason = g_strdup_printf ("cancelled after %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+    self->work->stop_reason = g_strdup_printf ("cancelled after %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
                                               " points", done, self->total);
   else
-    self->run->stop_reason = g_strdup_printf ("stopped after %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+    self->work->stop_reason = g_strdup_printf ("stopped after %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
                                               " points: %s", done, self->total, error->message);
 }
 
 /* One device's points.  FALSE: the run stops (error set, stop_reason too). */
 static gboolean
 run_device (KsEngine      *self,
-            KsEnginePlan  *plan,
+            guint          index,
             guint64       *done,
             GCancellable  *cancellable,
             gboolean       in_worker,
@@ -385,12 +410,8 @@ run_device (KsEngine      *self,
   const KsExperimentDesc *desc = self->desc;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(KsEngineCursor) cursor = NULL;
+  KsEnginePlan *plan = self->plans->pdata[index];
   gpointer state;
-  guint index;
-
-  g_mutex_lock (&self->lock);
-  index = ks_run_add_device (self->run, plan->device);
-  g_mutex_unlock (&self->lock);
 
   if (!(state = desc->set_up (desc, plan->device, plan->base, cancellable, &local_error)))
     {
@@ -403,13 +424,16 @@ run_device (KsEngine      *self,
       return FALSE;
     }
   if (desc->describe_device)
-    desc->describe_device (state, plan->base, self->run->devices->pdata[index]);
+    {
+      desc->describe_device (state, plan->base, self->work->devices->pdata[index]);
+      publish_device (self, index, in_worker);
+    }
 
   cursor = ks_engine_cursor_new (plan);
   while (ks_engine_cursor_next (cursor))
     {
       const KsConfig *config = ks_engine_cursor_get (cursor);
-      KsRunPoint *p = ks_run_point_new (self->run);
+      KsRunPoint *p = ks_run_point_new (self->work);
       gint64 t0 = g_get_monotonic_time ();
 
       p->device = index;
@@ -432,61 +456,86 @@ run_device (KsEngine      *self,
             p->values[c] = p->lo[c] = p->hi[c] = NAN;
         }
       else
-        ks_run_derive (self->run, p);
+        ks_run_derive (self->work, p);
       publish (self, p, ++*done, (g_get_monotonic_time () - t0) / 1e3, in_worker);
     }
   desc->tear_down (state);
   return TRUE;
 }
 
+/* On the worker's run; finish () hands the outcome to the caller's. */
 static gboolean
 run_all (KsEngine      *self,
          GCancellable  *cancellable,
          gboolean       in_worker,
          GError       **error)
 {
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
   guint64 done = 0;
 
-  self->run->date = g_date_time_format_iso8601 (now);
-  self->run->complete = FALSE;
   for (guint d = 0; d < self->plans->len; d++)
-    if (!run_device (self, self->plans->pdata[d], &done, cancellable, in_worker, error))
+    if (!run_device (self, d, &done, cancellable, in_worker, error))
       return FALSE;
 
-  if (ks_run_count_measured (self->run) == 0)
+  if (ks_run_count_measured (self->work) == 0)
     {
-      const KsRunPoint *first = self->run->points->len ? self->run->points->pdata[0] : NULL;
-
+      const KsRunPoint *first = self->work->points->len ? self->work->points->pdata[0] : NULL;
       g_autoptr(GError) nothing = g_error_new (KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_NOTHING,
                                                _("No point could be measured (%s)"),
                                                first && first->error ? first->error : _("no points"));
 
       /* error may be NULL: the reason is kept with the run all the same. */
-      self->run->stop_reason = g_strdup (nothing->message);
+      self->work->stop_reason = g_strdup (nothing->message);
       g_propagate_error (error, g_steal_pointer (&nothing));
       return FALSE;
     }
-  self->run->complete = TRUE;
+  self->work->complete = TRUE;
   return TRUE;
+}
+
+/* On the caller's context, after every point arrived there. */
+static void
+finish (KsEngine *self)
+{
+  self->running = FALSE;
+  self->run->complete = self->work->complete;
+  g_free (self->run->stop_reason);
+  self->run->stop_reason = g_strdup (self->work->stop_reason);
 }
 
 static gboolean
 start (KsEngine  *self,
        GError   **error)
 {
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+
   if (self->running)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_PENDING, _("The experiment is running already"));
       return FALSE;
     }
-  if (self->run->points->len > 0)
+  if (self->work != NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS, _("An engine runs once; make a new one"));
       return FALSE;
     }
   if (!self->prepared && !ks_engine_prepare (self, error))
     return FALSE;
+
+  /* Both copies know every device and the settings from the start. */
+  self->work = ks_run_new (self->desc);
+  g_hash_table_unref (self->work->settings);
+  self->work->settings = g_hash_table_ref (self->run->settings);
+  g_strfreev (self->work->axes);
+  self->work->axes = g_strdupv (self->run->axes);
+  self->run->date = g_date_time_format_iso8601 (now);
+  self->work->date = g_strdup (self->run->date);
+  self->run->complete = FALSE;
+  for (guint d = 0; d < self->plans->len; d++)
+    {
+      KsEnginePlan *plan = self->plans->pdata[d];
+      ks_run_add_device (self->run, plan->device);
+      ks_run_add_device (self->work, plan->device);
+    }
   self->running = TRUE;
   self->started = g_get_monotonic_time ();
   return TRUE;
@@ -504,7 +553,7 @@ ks_engine_run (KsEngine      *self,
   if (!start (self, error))
     return FALSE;
   ok = run_all (self, cancellable, FALSE, error);
-  self->running = FALSE;
+  finish (self);
   return ok;
 }
 
@@ -532,7 +581,7 @@ run_done (GObject      *source,
   KsEngine *self = KS_ENGINE (source);
   GError *error = NULL;
 
-  self->running = FALSE;
+  finish (self);
   if (g_task_propagate_boolean (G_TASK (result), &error))
     g_task_return_boolean (outer, TRUE);
   else

@@ -64,7 +64,8 @@ const char * const *ks_engine_get_notes (KsEngine *self);
 /* After prepare: every device's points together. */
 guint64     ks_engine_get_n_points   (KsEngine    *self);
 
-/* The run being filled (see ks-run.h for when it may be read). */
+/* The run being filled, on the caller's main context (see ks-run.h):
+ * devices and settings from the start, each point as it is measured. */
 KsRun      *ks_engine_get_run        (KsEngine    *self);
 
 /* Runs in the calling thread; "point-measured" is emitted from it. */

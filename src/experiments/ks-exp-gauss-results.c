@@ -456,9 +456,12 @@ summarize_size (const KsResults *r,
 
       if (p->error)
         continue;
+      if (p->fwd_local[0] == 0)
+        goto prime;   /* the host backend runs plain loops: no work-groups */
       shape = classify_shape (p);
       g_hash_table_insert (shapes, g_strdup (shape),
                            GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (shapes, shape)) + 1));
+    prime:
       if (!p->n1_prime)
         continue;
       n_prime++;
@@ -473,6 +476,11 @@ summarize_size (const KsResults *r,
   if (n_ratio > 0)
     g_string_append_printf (out, "  prime-(N+1) points take %.2fx the time of their neighbours on average\n",
                             ratio_sum / n_ratio);
+  if (g_hash_table_size (shapes) == 0)
+    {
+      g_string_append (out, "  no work-groups: the host backend runs plain loops\n");
+      return;
+    }
   g_string_append (out, "  work-groups the update kernel ran with (points):\n");
   keys = g_list_sort (g_hash_table_get_keys (shapes), (GCompareFunc) strcmp);
   for (GList *l = keys; l; l = l->next)

@@ -146,6 +146,18 @@ GVariant *ks_param_parse_value (const KsParamSpec *spec,
 GPtrArray *ks_param_parse_axis (const KsParamSpec *spec,
                                 const char        *text,
                                 GError           **error);
+/* What spec takes when the user gives nothing, as the CLI would take it:
+ * its device_default on device (when device is not NULL and the
+ * description has one; base holds the other parameters' first values),
+ * else its default_value.  *why (may be NULL) says why a device default
+ * was picked.  NULL without an error where there is no default; NULL with
+ * error where the device cannot say.  For the form's placeholder and the
+ * engine alike. */
+char     *ks_param_default_text (const KsParamSpec *spec,
+                                 KsDevice          *device,
+                                 const KsConfig    *base,
+                                 char             **why,
+                                 GError           **error);
 /* A value as the CLI and the CSV write it ("1000", "0.5", "true", "split"). */
 char     *ks_param_value_to_string (GVariant *value);
 

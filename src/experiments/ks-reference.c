@@ -65,45 +65,51 @@ ks_reference_free (KsReference *reference)
 }
 
 static int
-compare_path (gconstpointer a,
-              gconstpointer b)
+compare_string (gconstpointer a,
+                gconstpointer b)
 {
-  const KsReference *x = *(KsReference * const *) a, *y = *(KsReference * const *) b;
-  return strcmp (x->path, y->path);
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+GPtrArray *
+ks_reference_run_files (void)
+{
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+  const char *dir_path = ks_reference_dir ();
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (dir_path == NULL || !(dir = g_dir_open (dir_path, 0, NULL)))
+    return paths;
+  while ((name = g_dir_read_name (dir)))
+    /* Only runs can be overlaid; the benchmark tables and device lists
+     * recorded beside them are not runs. */
+    if (g_str_has_suffix (name, ".json") && !strstr (name, "-bench-") && !g_str_has_suffix (name, "-devices.json"))
+      g_ptr_array_add (paths, g_build_filename (dir_path, name, NULL));
+  g_ptr_array_sort (paths, compare_string);
+  return paths;
 }
 
 GPtrArray *
 ks_reference_list (void)
 {
   GPtrArray *list = g_ptr_array_new_with_free_func ((GDestroyNotify) ks_reference_free);
-  const char *dir_path = ks_reference_dir ();
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
+  g_autoptr(GPtrArray) paths = ks_reference_run_files ();
 
-  if (dir_path == NULL || !(dir = g_dir_open (dir_path, 0, NULL)))
-    return list;
-
-  while ((name = g_dir_read_name (dir)))
+  for (guint i = 0; i < paths->len; i++)
     {
-      g_autofree char *path = NULL;
+      const char *path = paths->pdata[i];
       g_autoptr(KsResults) r = NULL;
       g_autoptr(GError) error = NULL;
       KsReference *ref;
 
-      if (!g_str_has_suffix (name, ".json"))
-        continue;
-      path = g_build_filename (dir_path, name, NULL);
-      /* Only runs of the sweep engine can be overlaid; the benchmark tables
-       * and device lists recorded beside them are not runs. */
-      if (strstr (name, "-bench-") || g_str_has_suffix (name, "-devices.json"))
-        continue;
       if (!(r = ks_results_load_json (path, &error)))
         {
           g_warning ("Recorded run %s left out: %s", path, error->message);
           continue;
         }
       ref = g_new0 (KsReference, 1);
-      ref->path = g_steal_pointer (&path);
+      ref->path = g_strdup (path);
       ref->label = ks_reference_label (r);
       ref->kind = r->kind;
       ref->local = r->local;
@@ -113,6 +119,5 @@ ks_reference_list (void)
       ref->command = g_strdup (r->command);
       g_ptr_array_add (list, ref);
     }
-  g_ptr_array_sort (list, compare_path);
   return list;
 }

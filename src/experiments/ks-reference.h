@@ -25,6 +25,10 @@ typedef struct {
  * build); NULL if none exists. */
 const char  *ks_reference_dir   (void);
 
+/* The paths of the recorded runs' files (JSON, not the benchmark tables
+ * or device lists beside them) in ks_reference_dir (), sorted by name. */
+GPtrArray   *ks_reference_run_files (void);
+
 /* Every recorded run (JSON) in ks_reference_dir(), sorted by file name; an
  * empty array where there are none.  A damaged file is left out, with a
  * warning, rather than hiding the others. */

@@ -4,6 +4,7 @@
 #include "ks-results.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -239,11 +240,23 @@ add_double_member (JsonBuilder *b,
                    const char  *name,
                    double       v)
 {
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
   json_builder_set_member_name (b, name);
-  if (isfinite (v))
-    json_builder_add_double_value (b, v);
+  if (isnan (v))
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  /* JsonGenerator writes %.17g and appends ".0" where it sees no point:
+   * 1e+308 becomes 1e+308.0, which nothing reads back.  Such numbers, and
+   * the infinities JSON has no spelling for, go as strings that
+   * get_double reads back exactly. */
+  g_ascii_formatd (buf, sizeof buf, "%.17g", v);
+  if (isinf (v) || (strchr (buf, 'e') && !strchr (buf, '.')))
+    json_builder_add_string_value (b, isinf (v) ? (v > 0 ? "inf" : "-inf") : g_ascii_dtostr (buf, sizeof buf, v));
   else
-    json_builder_add_null_value (b);
+    json_builder_add_double_value (b, v);
 }
 
 static void
@@ -447,6 +460,22 @@ get_double (JsonObject *o, const char *name, double *out, GError **error)
   if (node != NULL && JSON_NODE_HOLDS_NULL (node))
     {
       *out = NAN;
+      return TRUE;
+    }
+  /* A number add_double_member had to write as a string. */
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    {
+      const char *text = json_node_get_string (node);
+      char *end = NULL;
+
+      *out = strcmp (text, "inf") == 0 ? INFINITY : strcmp (text, "-inf") == 0 ? -INFINITY
+                                                                               : g_ascii_strtod (text, &end);
+      if (end != NULL && (end == text || *end != '\0' || !isfinite (*out)))
+        {
+          g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                       _("In the results file, \"%s\" has the wrong type"), name);
+          return FALSE;
+        }
       return TRUE;
     }
   if (!get_member (o, name, G_TYPE_DOUBLE, &node, error))
@@ -702,7 +731,16 @@ ks_results_load_json (const char *path,
   g_autofree char *data = NULL;
   g_autoptr(GError) local_error = NULL;
   gsize length = 0;
+  GStatBuf st;
 
+  /* A FIFO would block the read, /dev/zero never end it. */
+  if (g_stat (path, &st) == 0 && (!S_ISREG (st.st_mode) || st.st_size > KS_RESULTS_MAX_FILE_SIZE))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO,
+                   !S_ISREG (st.st_mode) ? _("Cannot read %s: not a regular file")
+                                         : _("Cannot read %s: larger than a results file can be"), path);
+      return NULL;
+    }
   if (!g_file_get_contents (path, &data, &length, &local_error))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO,

@@ -98,6 +98,10 @@ gboolean   ks_results_write_json (const KsResults *results,
 KsResults *ks_results_from_json  (const char      *data,
                                   gssize           length,
                                   GError         **error);
+/* Results files are a few MiB; a reader refuses more than this, and what
+ * is not a regular file (a FIFO, /dev/zero), before reading. */
+#define KS_RESULTS_MAX_FILE_SIZE (256 * 1024 * 1024)
+
 KsResults *ks_results_load_json  (const char      *path,
                                   GError         **error);
 

@@ -11,8 +11,10 @@
 
 #include "ks-run.h"
 #include "ks-registry.h"
+#include "ks-results.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -690,15 +692,18 @@ ks_run_load_json (const char *path,
   g_autofree char *data = NULL;
   g_autoptr(GError) local_error = NULL;
   gsize length = 0;
+  GStatBuf st;
   KsRun *run;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+  /* A FIFO would block the read, /dev/zero never end it. */
+  if (g_stat (path, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size > KS_RESULTS_MAX_FILE_SIZE)
     {
       g_set_error (error, KS_RUN_ERROR, KS_RUN_ERROR_IO,
-                   g_file_test (path, G_FILE_TEST_EXISTS) ? _("Cannot read %s: not a regular file")
-                                                          : _("Cannot read %s: no such file"), path);
+                   !g_file_test (path, G_FILE_TEST_EXISTS) ? _("Cannot read %s: no such file")
+                   : !S_ISREG (st.st_mode) ? _("Cannot read %s: not a regular file")
+                   : _("Cannot read %s: larger than a results file can be"), path);
       return NULL;
     }
   if (!g_file_get_contents (path, &data, &length, &local_error))

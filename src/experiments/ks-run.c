@@ -95,6 +95,19 @@ ks_run_device_get_info (const KsRunDevice *device,
   return v ? *v : NAN;
 }
 
+void
+ks_run_device_copy_info (KsRunDevice       *to,
+                         const KsRunDevice *from)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_return_if_fail (to != NULL && from != NULL);
+  g_hash_table_iter_init (&iter, from->info);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    ks_run_device_set_info (to, key, *(double *) value);
+}
+
 guint
 ks_run_add_device (KsRun    *run,
                    KsDevice *device)
@@ -132,9 +145,31 @@ ks_run_point_new (const KsRun *run)
   point->hi = g_new (double, MAX (desc->n_columns, 1));
   for (guint i = 0; i < desc->n_columns; i++)
     point->values[i] = point->lo[i] = point->hi[i] = NAN;
-  /* For ks_run_point_free, which has no run. */
+  /* For ks_run_point_free and _copy, which have no run. */
   point->n_params = desc->n_params;
+  point->n_columns = desc->n_columns;
   return point;
+}
+
+KsRunPoint *
+ks_run_point_copy (const KsRunPoint *point)
+{
+  KsRunPoint *copy;
+  gsize columns;
+
+  g_return_val_if_fail (point != NULL, NULL);
+
+  columns = MAX (point->n_columns, 1) * sizeof (double);
+  copy = g_new0 (KsRunPoint, 1);
+  *copy = *point;
+  copy->params = g_new0 (GVariant *, MAX (point->n_params, 1));
+  for (guint i = 0; i < point->n_params; i++)
+    copy->params[i] = point->params[i] ? g_variant_ref (point->params[i]) : NULL;
+  copy->values = g_memdup2 (point->values, columns);
+  copy->lo = g_memdup2 (point->lo, columns);
+  copy->hi = g_memdup2 (point->hi, columns);
+  copy->error = g_strdup (point->error);
+  return copy;
 }
 
 void

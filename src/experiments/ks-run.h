@@ -13,11 +13,11 @@
  * context lives in the JSON).  Files of format 1 (the Gauss runs in
  * data/reference/) load through their description's load_legacy.
  *
- * Ownership: a KsRun is reference counted.  The engine fills its own run
- * on its worker thread; during an async run read only the point that
- * "point-measured" hands you (its run, devices and earlier points stay
- * valid too: points are only appended), and the whole run after
- * run_finish.  A loaded run is yours. */
+ * Ownership: a KsRun is reference counted.  The engine's run
+ * (ks_engine_get_run) is filled on the main context the run was started
+ * from, a point at a time just before "point-measured", so it may be read
+ * there at any time (never from another thread); its complete and
+ * stop_reason are set before run_finish's callback.  A loaded run is yours. */
 #pragma once
 
 #include <glib.h>
@@ -57,7 +57,7 @@ struct _KsRunPoint {
   guint      reps;       /* the repetitions behind the values */
   char      *error;      /* non-NULL: this point was refused, and why; its values are NAN */
   /* private */
-  guint      n_params;
+  guint      n_params, n_columns;
 };
 
 struct _KsRun {
@@ -94,11 +94,15 @@ void         ks_run_device_set_info (KsRunDevice *device,
 /* NAN when the device has no such number. */
 double       ks_run_device_get_info (const KsRunDevice *device,
                                      const char  *name);
+/* Sets every number of from on to. */
+void         ks_run_device_copy_info (KsRunDevice       *to,
+                                      const KsRunDevice *from);
 
 /* A point with no values yet (params NULL, values NAN) sized for run's
  * description; ks_run_add_point takes it. */
 KsRunPoint  *ks_run_point_new       (const KsRun *run);
 void         ks_run_point_free      (KsRunPoint  *point);
+KsRunPoint  *ks_run_point_copy      (const KsRunPoint *point);
 void         ks_run_add_point       (KsRun       *run,
                                      KsRunPoint  *point);
 /* Computes the derived columns of point (in column order). */
