@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-experiment-page-run.c: the generic page's run (the engine, prepared on
- * a worker and run on another, its points copied onto the main thread),
- * its data export and its part of a session. */
+ * a worker and run on another, its run filled on the main context), its
+ * data export and its part of a session. */
 #define G_LOG_DOMAIN "ks-gui-experiment"
 
 #include "ks-experiment-page-private.h"
 
 #include <glib/gi18n.h>
-#include <math.h>
 
 /* --- the command that makes the run again ---------------------------------------------- */
 
@@ -48,76 +47,6 @@ command_line (KsExperimentPage *self,
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
-/* --- the live copy ---------------------------------------------------------------------- */
-
-static KsRunDevice *
-device_copy (const KsRunDevice *d)
-{
-  KsRunDevice *copy = ks_run_device_new ();
-  GHashTableIter iter;
-  gpointer key, value;
-
-  copy->id = g_strdup (d->id);
-  copy->name = g_strdup (d->name);
-  copy->platform = g_strdup (d->platform);
-  copy->driver = g_strdup (d->driver);
-  copy->backend = g_strdup (d->backend);
-  if (d->info != NULL)
-    {
-      g_hash_table_iter_init (&iter, d->info);
-      while (g_hash_table_iter_next (&iter, &key, &value))
-        ks_run_device_set_info (copy, key, *(double *) value);
-    }
-  return copy;
-}
-
-/* The engine's run is written by its worker; the page draws a copy it
- * owns, grown on the main thread from the points "point-measured" hands
- * over (each, with its device, complete and never changed again). */
-static void
-copy_point (KsRun            *live,
-            const KsRun      *source,
-            const KsRunPoint *p)
-{
-  KsRunPoint *copy = ks_run_point_new (live);
-  const KsExperimentDesc *desc = live->desc;
-
-  while (live->devices->len <= p->device && live->devices->len < source->devices->len)
-    g_ptr_array_add (live->devices, device_copy (source->devices->pdata[live->devices->len]));
-  copy->device = p->device;
-  for (guint i = 0; i < desc->n_params; i++)
-    copy->params[i] = p->params[i] ? g_variant_ref (p->params[i]) : NULL;
-  memcpy (copy->values, p->values, desc->n_columns * sizeof (double));
-  memcpy (copy->lo, p->lo, desc->n_columns * sizeof (double));
-  memcpy (copy->hi, p->hi, desc->n_columns * sizeof (double));
-  copy->reps = p->reps;
-  copy->error = g_strdup (p->error);
-  ks_run_add_point (live, copy);
-}
-
-static KsRun *
-live_run_new (KsExperimentPage *self,
-              const KsRun      *prepared)
-{
-  KsRun *live = ks_run_new (self->desc);
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  GHashTableIter iter;
-  gpointer key, value;
-
-  /* Prepared, not yet running: the engine's run is still the caller's. */
-  live->date = g_date_time_format_iso8601 (now);
-  live->command = g_strdup (prepared->command);
-  live->warmup = prepared->warmup;
-  live->reps = prepared->reps;
-  live->n_planned = prepared->n_planned;
-  g_strfreev (live->axes);
-  live->axes = g_strdupv (prepared->axes);
-  g_hash_table_iter_init (&iter, prepared->settings);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    g_hash_table_replace (live->settings, g_strdup (key), g_strdup (value));
-  return live;
-}
-
 /* --- running ---------------------------------------------------------------------------- */
 
 static void
@@ -127,15 +56,15 @@ point_measured_cb (KsEngine         *engine,
                    guint64           total,
                    KsExperimentPage *self)
 {
+  /* The engine's run, which the page draws, has this point already: it is
+   * filled on this main context. */
   if (self->live == NULL)
     return;
-  copy_point (self->live->run, ks_engine_get_run (engine), point);
   /* The first point brings the device: the runs list can name the run. */
   if (self->live->run->points->len == 1)
     ks_experiment_page_rebuild_all (self);
   else if (self->table != NULL && self->table_run == self->live->run)
-    ks_run_table_append (self->table, self->live->run,
-                         self->live->run->points->pdata[self->live->run->points->len - 1]);
+    ks_run_table_append (self->table, self->live->run, point);
   if (self->live->run->points->len > 1)
     ks_experiment_page_rebuild_plot (self);
   ks_page_emit_progress (KS_PAGE (self), (guint) done, (guint) total, ks_engine_get_fraction (engine));
@@ -176,7 +105,7 @@ run_done_cb (GObject      *source,
   g_autoptr(KsExperimentPage) self = user_data;
   KsEngine *engine = KS_ENGINE (source);
   g_autoptr(GError) error = NULL;
-  KsRun *final;
+  g_autoptr(KsRun) final = NULL;
   gboolean ok = ks_engine_run_finish (engine, result, &error);
 
   g_signal_handlers_disconnect_by_data (engine, self);
@@ -186,22 +115,12 @@ run_done_cb (GObject      *source,
       ks_page_end_run (KS_PAGE (self));
       return;
     }
-  final = ks_engine_get_run (engine);
-  if (self->live != NULL)
-    {
-      /* The worker is done: the engine's complete run (its stop reason,
-       * the devices' numbers) replaces the copy grown point by point. */
-      if (final->points->len > 0)
-        {
-          g_clear_pointer (&self->live->run, ks_run_unref);
-          self->live->run = ks_run_ref (final);
-        }
-      else
-        /* Nothing measured (stopped at once, or set-up failed): the
-         * message in the window says what happened; no empty entry. */
-        g_ptr_array_remove (self->runs, self->live);
-      self->live = NULL;
-    }
+  final = ks_run_ref (ks_engine_get_run (engine));
+  /* Nothing measured (stopped at once, or the set-up failed): the message
+   * in the window says what happened; no empty entry in the list. */
+  if (self->live != NULL && final->points->len == 0)
+    g_ptr_array_remove (self->runs, self->live);
+  self->live = NULL;
   g_clear_object (&self->engine);
   g_clear_object (&self->cancellable);
   ks_experiment_page_rebuild_all (self);
@@ -243,7 +162,6 @@ prepared_cb (GObject      *source,
 {
   KsExperimentPage *self = KS_EXPERIMENT_PAGE (source);
   g_autoptr(GError) error = NULL;
-  g_autoptr(KsRun) live = NULL;
 
   if (!g_task_propagate_boolean (G_TASK (result), &error) || self->runs == NULL
       || g_cancellable_set_error_if_cancelled (self->cancellable, &error))
@@ -257,8 +175,8 @@ prepared_cb (GObject      *source,
       return;
     }
   show_notes (self);
-  live = live_run_new (self, ks_engine_get_run (self->engine));
-  self->live = ks_experiment_page_run_new (live, FALSE);
+  /* The page draws the engine's own run, filled here point by point. */
+  self->live = ks_experiment_page_run_new (ks_engine_get_run (self->engine), FALSE);
   g_ptr_array_add (self->runs, self->live);
   ks_experiment_page_rebuild_all (self);
   g_signal_connect (self->engine, "point-measured", G_CALLBACK (point_measured_cb), self);
