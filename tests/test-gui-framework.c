@@ -574,6 +574,11 @@ test_real_description (void)
   g_assert_cmpuint (paths->len, >, 0);
   min_x = child_of (page, KS_TYPE_EXPERIMENT_PAGE, "min_x_spin");
   g_assert_true (gtk_widget_get_visible (min_x));
+  /* gauss-wg needs work-groups: on the host the page says so before Run. */
+  ks_page_device_changed (KS_PAGE (page), ks_device_list_find_backend (ks_application_get_device_list (app),
+                                                                       KS_BACKEND_HOST));
+  g_test_message ("on the host: %s", ks_experiment_page_get_notes (page));
+  g_assert_cmpstr (ks_experiment_page_get_notes (page), !=, "");
   if (!has_gpu ())
     {
       /* One of them, not sixty curves at once; the rest are in the menu. */

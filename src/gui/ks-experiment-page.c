@@ -646,6 +646,18 @@ device_changed (KsPage   *page,
 
   g_set_object (&self->device, device);
   ks_param_form_set_backend (self->form, ks_device_get_backend (device));
+  /* Said before Run is pressed, not only in the engine's refusal after. */
+  if (self->desc->backends != KS_BACKENDS_ALL && !(self->desc->backends & (1u << ks_device_get_backend (device))))
+    {
+      g_autofree char *where = ks_param_form_describe_backends (self->desc->backends);
+      g_autofree char *text = g_strdup_printf (_("This experiment runs only on %s: pick one in the header bar."),
+                                               where);
+
+      gtk_label_set_text (GTK_LABEL (self->notes_label), text);
+      gtk_widget_set_visible (self->notes_label, TRUE);
+    }
+  else if (!ks_page_get_running (page))
+    gtk_widget_set_visible (self->notes_label, FALSE);
 }
 
 static const char *

@@ -167,8 +167,8 @@ show_field_error (Field      *f,
     gtk_style_context_remove_class (style, GTK_STYLE_CLASS_ERROR);
 }
 
-static char *
-backends_text (guint mask)
+char *
+ks_param_form_describe_backends (guint mask)
 {
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
 
@@ -202,7 +202,7 @@ ks_param_form_applies (KsParamForm *self,
     {
       if (why != NULL)
         {
-          g_autofree char *where = backends_text (spec->backends);
+          g_autofree char *where = ks_param_form_describe_backends (spec->backends);
           *why = g_strdup_printf (_("Means nothing on this device: only on %s."), where);
         }
       return FALSE;

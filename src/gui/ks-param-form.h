@@ -58,6 +58,10 @@ GtkWidget  *ks_param_form_get_field   (KsParamForm  *self,
 const char *ks_param_form_get_field_error (KsParamForm *self,
                                            const char  *name);
 
+/* "OpenCL devices and CUDA devices": the kinds of device a KS_BACKENDS_*
+ * mask names, for the reasons the form and the page give. */
+char       *ks_param_form_describe_backends (guint mask);
+
 /* Gives each field's label a mnemonic (Alt+letter) whose key taken (a set
  * of lower-case keyvals: the window's and the page's other mnemonics)
  * does not hold, adding each one it picks to taken; a label with no free
