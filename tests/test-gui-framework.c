@@ -657,6 +657,15 @@ generic_done (void)
   return !ks_page_get_running (KS_PAGE (generic_page));
 }
 
+static gboolean
+hint_known (void)
+{
+  GtkWidget *wg = ks_param_form_get_field (ks_experiment_page_get_form (generic_page), "wg");
+  const char *text = gtk_entry_get_placeholder_text (GTK_ENTRY (wg));
+
+  return text != NULL && g_ascii_isdigit (text[0]);
+}
+
 /* The real gauss-wg description run on the generic page (PoCL): what the
  * hand-made page shows comes out of the description too: the predicted
  * optimum as a line, the driver's groups in each point's words. */
@@ -703,6 +712,14 @@ test_real_description_run (void)
   g_assert_nonnull (strstr (tooltip, "64"));
   g_test_message ("notes: %s", ks_experiment_page_get_notes (page));
   g_test_message ("graph applies on PoCL: %d", ks_param_form_applies (form, "graph", NULL));
+  /* Before any run, an empty group-size field said what it would take on
+   * this device (the kernel's limit needs the kernels: a worker found it). */
+  ks_page_device_changed (KS_PAGE (page), ks_window_get_device (window));
+  g_assert_true (ks_param_form_set_text (form, "wg", ""));
+  g_assert_true (wait_for (hint_known, 60));
+  g_test_message ("wg left empty: %s", gtk_entry_get_placeholder_text (GTK_ENTRY (ks_param_form_get_field (form, "wg"))));
+  g_assert_true (g_str_has_prefix (gtk_entry_get_placeholder_text (GTK_ENTRY (ks_param_form_get_field (form, "wg"))),
+                                   "1,"));
   ks_window_show_page (window, "gui-test");
 }
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-experiment-page-private.h: the generic page's state, shared by its two
- * files: ks-experiment-page.c (the form, plot, table, runs, recorded runs,
- * settings) and ks-experiment-page-run.c (running, exporting, sessions). */
+ * files: ks-experiment-page.c (the form, plot, table, runs, settings),
+ * ks-experiment-page-recorded.c (the recorded runs) and
+ * ks-experiment-page-run.c (running, the device's defaults, exporting,
+ * sessions). */
 #pragma once
 
 #include "ks-engine.h"
@@ -43,6 +45,7 @@ struct _KsExperimentPage {
   GMenu        *recorded_menu;
   gboolean      applying_settings;
   gboolean      mnemonics_done;
+  GCancellable *hints_cancellable;   /* the device defaults being worked out */
 };
 
 Run                *ks_experiment_page_run_new        (KsRun            *run,
@@ -60,7 +63,19 @@ void                ks_experiment_page_save_settings  (KsExperimentPage *self);
 void                ks_experiment_page_apply_values   (KsExperimentPage *self,
                                                        GVariant         *values);
 
-/* ks-experiment-page-run.c: the KsPage vfuncs it implements. */
+void                ks_experiment_page_add_run        (KsExperimentPage *self,
+                                                       KsRun            *run,
+                                                       gboolean          recorded);
+
+/* ks-experiment-page-recorded.c */
+void                ks_experiment_page_look_for_recorded (KsExperimentPage *self);
+void                ks_experiment_page_add_recorded_activated (GSimpleAction *action,
+                                                               GVariant      *param,
+                                                               gpointer       user_data);
+
+/* ks-experiment-page-run.c: the KsPage vfuncs it implements, and what an
+ * empty field will take on the device (worked out on a worker). */
+void                ks_experiment_page_update_hints   (KsExperimentPage *self);
 gboolean            ks_experiment_page_start          (KsPage           *page,
                                                        KsDevice         *device,
                                                        GCancellable     *cancellable,

@@ -216,6 +216,91 @@ ks_experiment_page_start (KsPage        *page,
   return TRUE;
 }
 
+/* --- the device's defaults ------------------------------------------------------------ */
+
+typedef struct {
+  const KsExperimentDesc *desc;
+  KsDevice               *device;
+} HintsJob;
+
+static void
+hints_job_free (gpointer data)
+{
+  HintsJob *job = data;
+
+  g_object_unref (job->device);
+  g_free (job);
+}
+
+/* name, text, why, three by three (NULL text where the device cannot say). */
+static void
+hints_thread (GTask        *task,
+              gpointer      source,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  HintsJob *job = task_data;
+  g_autoptr(KsConfig) base = ks_config_new (job->desc);
+  GPtrArray *hints = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < job->desc->n_params && !g_cancellable_is_cancelled (cancellable); i++)
+    {
+      const KsParamSpec *spec = &job->desc->params[i];
+      char *why = NULL;
+
+      if (spec->device_default == NULL)
+        continue;
+      g_ptr_array_add (hints, g_strdup (spec->name));
+      g_ptr_array_add (hints, ks_param_default_text (spec, job->device, base, &why, NULL));
+      g_ptr_array_add (hints, why);
+    }
+  g_task_return_pointer (task, hints, (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+hints_done (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  KsExperimentPage *self = KS_EXPERIMENT_PAGE (source);
+  g_autoptr(GPtrArray) hints = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (hints == NULL || self->runs == NULL)
+    return;
+  for (guint i = 0; i + 2 < hints->len; i += 3)
+    ks_param_form_set_default_hint (self->form, hints->pdata[i], hints->pdata[i + 1], hints->pdata[i + 2]);
+}
+
+/* What an empty field will take on this device (the Gauss group sizes
+ * build the kernels to learn the kernel's limit: a worker's job), shown
+ * before Run rather than only in the notes after it.  Only while the page
+ * is shown, so a window of many pages does not build every kernel at start. */
+void
+ks_experiment_page_update_hints (KsExperimentPage *self)
+{
+  g_autoptr(GTask) task = NULL;
+  HintsJob *job;
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < self->desc->n_params; i++)
+    any |= self->desc->params[i].device_default != NULL;
+  if (!any || self->device == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
+  if (self->hints_cancellable != NULL)
+    g_cancellable_cancel (self->hints_cancellable);
+  g_clear_object (&self->hints_cancellable);
+  self->hints_cancellable = g_cancellable_new ();
+  for (guint i = 0; i < self->desc->n_params; i++)
+    if (self->desc->params[i].device_default != NULL)
+      ks_param_form_set_default_hint (self->form, self->desc->params[i].name, NULL, NULL);
+  job = g_new0 (HintsJob, 1);
+  job->desc = self->desc;
+  job->device = g_object_ref (self->device);
+  task = g_task_new (self, self->hints_cancellable, hints_done, NULL);
+  g_task_set_task_data (task, job, hints_job_free);
+  g_task_run_in_thread (task, hints_thread);
+}
+
 /* --- export ----------------------------------------------------------------------------- */
 
 gboolean

@@ -24,6 +24,7 @@ typedef struct {
   GtkWidget *widget;
   GtkWidget *unit;    /* NULL where the parameter has none */
   GtkWidget *error;   /* under the field: why its text does not parse */
+  char      *hint_why; /* why the device's default is what the placeholder says */
 } Field;
 
 struct _KsParamForm {
@@ -248,7 +249,8 @@ refresh (KsParamForm *self)
       gtk_widget_set_sensitive (f->widget, applies);
       if (f->unit != NULL)
         gtk_widget_set_sensitive (f->unit, applies);
-      tip = !applies ? g_strjoin ("\n\n", why, help, NULL) : g_strdup (help);
+      tip = !applies ? g_strjoin ("\n\n", why, help, NULL)
+                     : f->hint_why ? g_strjoin ("\n\n", help ? help : "", f->hint_why, NULL) : g_strdup (help);
       gtk_widget_set_tooltip_text (f->label, tip);
       gtk_widget_set_tooltip_text (f->widget, tip);
       problem = applies ? check_text (f->spec, text) : NULL;
@@ -671,11 +673,32 @@ ks_param_form_assign_mnemonics (KsParamForm *self,
     }
 }
 
+void
+ks_param_form_set_default_hint (KsParamForm *self,
+                                const char  *name,
+                                const char  *text,
+                                const char  *why)
+{
+  Field *f;
+
+  g_return_if_fail (KS_IS_PARAM_FORM (self));
+  f = find_field (self, name);
+  g_return_if_fail (f != NULL);
+  if (f->kind != KIND_ENTRY)
+    return;
+  gtk_entry_set_placeholder_text (GTK_ENTRY (f->widget), text ? text : _("picked for the device"));
+  g_free (f->hint_why);
+  f->hint_why = text && why ? g_strdup_printf (_("Left empty: %s, %s."), text, why) : NULL;
+  refresh (self);
+}
+
 static void
 ks_param_form_finalize (GObject *object)
 {
   KsParamForm *self = KS_PARAM_FORM (object);
 
+  for (guint i = 0; self->fields != NULL && i < self->desc->n_params; i++)
+    g_free (self->fields[i].hint_why);
   g_free (self->fields);
   G_OBJECT_CLASS (ks_param_form_parent_class)->finalize (object);
 }

@@ -58,6 +58,15 @@ GtkWidget  *ks_param_form_get_field   (KsParamForm  *self,
 const char *ks_param_form_get_field_error (KsParamForm *self,
                                            const char  *name);
 
+/* What an empty field of a parameter with a device default will take on
+ * the form's device (text, e.g. "1,32:1024:32") and why: shown as the
+ * field's placeholder and in its tooltip.  NULL text: back to "picked for
+ * the device". */
+void        ks_param_form_set_default_hint (KsParamForm *self,
+                                            const char  *name,
+                                            const char  *text,
+                                            const char  *why);
+
 /* "OpenCL devices and CUDA devices": the kinds of device a KS_BACKENDS_*
  * mask names, for the reasons the form and the page give. */
 char       *ks_param_form_describe_backends (guint mask);
