@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "ks-gui-experiment"
 
 #include "ks-experiment-page-private.h"
+#include "ks-window.h"
 
 #include <glib/gi18n.h>
 
@@ -278,6 +279,7 @@ hints_done (GObject      *source,
 void
 ks_experiment_page_update_hints (KsExperimentPage *self)
 {
+  GtkWidget *toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
   g_autoptr(GTask) task = NULL;
   HintsJob *job;
   gboolean any = FALSE;
@@ -285,6 +287,10 @@ ks_experiment_page_update_hints (KsExperimentPage *self)
   for (guint i = 0; i < self->desc->n_params; i++)
     any |= self->desc->params[i].device_default != NULL;
   if (!any || self->device == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
+  /* Building kernels beside a run would skew its timings (on PoCL the
+   * device is the same CPU): the hints wait for the next look. */
+  if (KS_IS_WINDOW (toplevel) && ks_window_get_running (KS_WINDOW (toplevel)))
     return;
   if (self->hints_cancellable != NULL)
     g_cancellable_cancel (self->hints_cancellable);
