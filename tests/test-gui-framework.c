@@ -256,6 +256,32 @@ test_sidebar (void)
   g_assert_true (ks_sidebar_get_expanded (sidebar, "000"));
   g_assert_true (ks_sidebar_page_visible (sidebar, "gauss-wg"));
 
+  /* The folded groups are remembered: a new window folds what the last
+   * one closed with folded. */
+  {
+    GSettings *settings = ks_page_get_settings (KS_PAGE (test_page ()));
+    const char *folded[] = { "003", NULL };
+    g_auto(GStrv) saved = NULL;
+    KsWindow *other;
+
+    g_settings_set_strv (settings, "sidebar-folded", folded);
+    other = ks_window_new (GTK_APPLICATION (app), ks_application_get_device_list (app), settings);
+    g_assert_false (ks_sidebar_get_expanded (child_of (other, KS_TYPE_WINDOW, "sidebar"), "003"));
+    g_assert_true (ks_sidebar_get_expanded (child_of (other, KS_TYPE_WINDOW, "sidebar"), "004"));
+    ks_sidebar_set_expanded (child_of (other, KS_TYPE_WINDOW, "sidebar"), "004", FALSE);
+    gtk_widget_show (GTK_WIDGET (other));
+    spin (200);
+    gtk_window_close (GTK_WINDOW (other));
+    spin (200);
+    saved = g_settings_get_strv (settings, "sidebar-folded");
+    g_assert_cmpuint (g_strv_length (saved), ==, 2);
+    g_assert_cmpstr (saved[0], ==, "003");
+    g_assert_cmpstr (saved[1], ==, "004");
+    g_settings_reset (settings, "sidebar-folded");
+    gtk_window_present (GTK_WINDOW (window));
+    spin (200);
+  }
+
   /* A projector: the sidebar scrolls rather than pushing the window off it. */
   gtk_window_resize (GTK_WINDOW (window), 1024, 718);
   ks_window_show_page (window, "gui-test");

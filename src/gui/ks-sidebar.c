@@ -108,6 +108,35 @@ ks_sidebar_get_expanded (KsSidebar  *self,
   return !g_hash_table_contains (self->collapsed, group);
 }
 
+GStrv
+ks_sidebar_get_folded (KsSidebar *self)
+{
+  g_autoptr(GStrvBuilder) folded = g_strv_builder_new ();
+  g_autoptr(GList) rows = NULL;
+
+  g_return_val_if_fail (KS_IS_SIDEBAR (self), NULL);
+  rows = gtk_container_get_children (GTK_CONTAINER (self->list));
+  /* In the sidebar's order, so the settings read the same each time. */
+  for (GList *l = rows; l != NULL; l = l->next)
+    if (row_page (l->data) == NULL && g_hash_table_contains (self->collapsed, row_group (l->data)))
+      g_strv_builder_add (folded, row_group (l->data));
+  return g_strv_builder_end (folded);
+}
+
+void
+ks_sidebar_set_folded (KsSidebar          *self,
+                       const char * const *groups)
+{
+  g_autoptr(GList) rows = NULL;
+
+  g_return_if_fail (KS_IS_SIDEBAR (self));
+  rows = gtk_container_get_children (GTK_CONTAINER (self->list));
+  for (GList *l = rows; l != NULL; l = l->next)
+    if (row_page (l->data) == NULL && row_group (l->data) != NULL)
+      ks_sidebar_set_expanded (self, row_group (l->data),
+                               groups == NULL || !g_strv_contains (groups, row_group (l->data)));
+}
+
 const char *
 ks_sidebar_get_page_group (KsSidebar  *self,
                            const char *name)

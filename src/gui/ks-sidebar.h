@@ -37,6 +37,11 @@ void       ks_sidebar_set_expanded   (KsSidebar  *self,
                                       gboolean    expanded);
 gboolean   ks_sidebar_get_expanded   (KsSidebar  *self,
                                       const char *group);
+/* The folded groups, for the settings (free with g_strfreev), and
+ * setting them (every other group unfolded). */
+GStrv      ks_sidebar_get_folded     (KsSidebar  *self);
+void       ks_sidebar_set_folded     (KsSidebar  *self,
+                                      const char * const *groups);
 /* Is the row of page name shown (its group unfolded)? */
 gboolean   ks_sidebar_page_visible   (KsSidebar  *self,
                                       const char *name);

@@ -1156,6 +1156,11 @@ ks_window_constructed (GObject *object)
   G_OBJECT_CLASS (ks_window_parent_class)->constructed (object);
 
   add_pages (self);
+  if (self->settings != NULL)
+    {
+      g_auto(GStrv) folded = g_settings_get_strv (self->settings, "sidebar-folded");
+      ks_sidebar_set_folded (KS_SIDEBAR (self->sidebar), (const char * const *) folded);
+    }
   fill_device_combo (self);
   page = self->settings ? g_settings_get_string (self->settings, "page") : NULL;
   if (page != NULL && ks_window_get_page (self, page) != NULL)
@@ -1187,7 +1192,9 @@ ks_window_delete_event (GtkWidget   *widget,
     {
       int w, h;
       gboolean maximized = gtk_window_is_maximized (GTK_WINDOW (self));
+      g_auto(GStrv) folded = ks_sidebar_get_folded (KS_SIDEBAR (self->sidebar));
 
+      g_settings_set_strv (self->settings, "sidebar-folded", (const char * const *) folded);
       gtk_window_get_size (GTK_WINDOW (self), &w, &h);
       g_settings_set_boolean (self->settings, "window-maximized", maximized);
       if (!maximized)
