@@ -39,10 +39,10 @@ as_uint (double v)
   return isfinite (v) && v > 0 ? (guint) MIN (v, (double) G_MAXUINT) : 0;
 }
 
-static void
-fill_point (const KsRun      *run,
-            const KsRunPoint *q,
-            KsPoint          *p)
+void
+ks_exp_gauss_fill_point (const KsRun      *run,
+                         const KsRunPoint *q,
+                         KsPoint          *p)
 {
   const char *local = point_string (run, q, "local");
 
@@ -147,7 +147,7 @@ ks_exp_gauss_to_results (const KsRun *run,
         continue;
       if (first == NULL)
         fill_settings (run, first = q, r);
-      fill_point (run, q, &p);
+      ks_exp_gauss_fill_point (run, q, &p);
       ks_results_add_point (r, &p);
       g_free (p.error);
     }
@@ -368,7 +368,7 @@ ks_exp_gauss_describe_point (const KsRun      *run,
 
   g_return_val_if_fail (run != NULL && q != NULL, NULL);
 
-  fill_point (run, q, &p);
+  ks_exp_gauss_fill_point (run, q, &p);
   if (p.error)
     {
       g_string_append_printf (s, _("n = %u: not measured: %s"), p.n, p.error);

@@ -17,6 +17,10 @@ extern const KsExperimentDesc ks_exp_gauss_wg;     /* "gauss-wg": time vs work-g
  * plots and the GUI's pages); NULL when run is not a Gauss run. */
 KsResults *ks_exp_gauss_to_results   (const KsRun     *run,
                                       guint            device);
+/* One point of a Gauss run as a KsPoint (p->error newly allocated). */
+void       ks_exp_gauss_fill_point   (const KsRun      *run,
+                                      const KsRunPoint *point,
+                                      KsPoint          *p);
 /* A KsResults (a format-1 file, a GUI page's run) as a run of the
  * matching description. */
 KsRun     *ks_exp_gauss_from_results (const KsResults *results);

@@ -3,6 +3,8 @@
 
 #include "ks-experiment.h"
 #include "ks-compute-error.h"
+#include "ks-engine.h"
+#include "ks-exp-gauss.h"
 #include "ks-ogs.h"
 
 #include <glib/gi18n-lib.h>
@@ -16,9 +18,8 @@ struct _KsExperiment
   KsDevice     *device;
   KsSweepSpec   spec;        /* lists and command owned */
   KsResults    *results;
-  GMutex        lock;        /* guards results->points while a worker appends */
+  GMutex        lock;        /* guards results->points */
   gboolean      running;
-  GMainContext *context;     /* where "point-measured" is emitted during an async run */
 };
 
 G_DEFINE_FINAL_TYPE (KsExperiment, ks_experiment, G_TYPE_OBJECT)
@@ -124,7 +125,6 @@ ks_experiment_finalize (GObject *object)
   g_free ((gpointer) self->spec.wgs);
   g_free ((gpointer) self->spec.command);
   g_clear_pointer (&self->results, ks_results_free);
-  g_clear_pointer (&self->context, g_main_context_unref);
   g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (ks_experiment_parent_class)->finalize (object);
@@ -245,143 +245,63 @@ ks_experiment_get_results (KsExperiment *self)
   return self->results;
 }
 
-static int
-compare_double (const void *a,
-                const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
+/* --- the sweep, through the generic engine ------------------------------------ */
 
-static double
-median_of (double *values,
-           guint   n)
-{
-  qsort (values, n, sizeof (double), compare_double);
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
-/* Warm-up and repetitions of one point. */
+/* The spec as the Gauss description's parameters.  range, local and wg
+ * mean nothing on the host (its solver ignores them), so they are not set
+ * there, where the engine would refuse them. */
 static gboolean
-measure_point (KsExperiment         *self,
-               KsGaussSolver        *solver,
-               const KsLinearSystem *sys,
-               guint                 wg,
-               GCancellable         *cancellable,
-               KsPoint              *point,
-               GError              **error)
+set_engine (KsExperiment  *self,
+            KsEngine      *engine,
+            GError       **error)
 {
-  KsGaussParams params = { self->spec.range, self->spec.local, wg, self->spec.launch };
-  g_autofree double *wall = g_new (double, self->spec.reps);
-  g_autofree double *kernels = g_new (double, self->spec.reps);
-  g_autofree double *per_kernel = g_new (double, (gsize) self->spec.reps * KS_GAUSS_N_KERNELS);
-  KsGaussResult r;
+  const KsSweepSpec *spec = &self->spec;
+  const gboolean gpu = ks_device_get_backend (self->device) != KS_BACKEND_HOST;
+  g_autoptr(GString) sizes = g_string_new (NULL);
+  g_autoptr(GString) wgs = g_string_new (NULL);
+  g_autofree char *seed = g_strdup_printf ("%u", spec->seed);
+  g_autofree char *wg = g_strdup_printf ("%u", spec->wg);
 
-  point->n = sys->n;
-  point->wg = self->spec.local == KS_LOCAL_DRIVER ? 0 : wg;
-  point->local = self->spec.local;
-  point->n1_prime = ks_is_prime ((guint64) sys->n + 1);
-  point->reps = self->spec.reps;
-  point->residual = 0.0;
+  for (guint i = 0; i < spec->n_sizes; i++)
+    g_string_append_printf (sizes, "%s%u", i ? "," : "", spec->sizes[i]);
+  for (guint i = 0; i < spec->n_wgs; i++)
+    g_string_append_printf (wgs, "%s%u", i ? "," : "", spec->wgs[i]);
 
-  point->capture_ms = 0.0;
-  for (guint i = 0; i < self->spec.warmup; i++)
-    {
-      if (!ks_gauss_solver_solve (solver, sys, &params, cancellable, NULL, &r, error))
-        return FALSE;
-      point->capture_ms = MAX (point->capture_ms, r.capture_ms);
-    }
-
-  for (guint i = 0; i < self->spec.reps; i++)
-    {
-      if (!ks_gauss_solver_solve (solver, sys, &params, cancellable, NULL, &r, error))
-        return FALSE;
-      /* Under GRAPH a repetition that recorded the graph (no warm-up) keeps
-       * the recording out of its time too: it is capture_ms. */
-      point->capture_ms = MAX (point->capture_ms, r.capture_ms);
-      wall[i] = r.wall_ms;
-      kernels[i] = r.kernels_total_ms;
-      for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
-        per_kernel[k * self->spec.reps + i] = r.kernel_ms[k];
-      point->residual = MAX (point->residual, r.residual);
-      point->launches = r.launches;
-      memcpy (point->fwd_local, r.fwd_local, sizeof point->fwd_local);
-      memcpy (point->fwd_groups, r.fwd_groups, sizeof point->fwd_groups);
-    }
-
-  point->median_ms = median_of (wall, self->spec.reps);
-  point->min_ms = wall[0];
-  point->max_ms = wall[self->spec.reps - 1];
-  point->kernels_ms = median_of (kernels, self->spec.reps);
-  for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
-    point->kernel_ms[k] = median_of (per_kernel + k * self->spec.reps, self->spec.reps);
-  return TRUE;
+  ks_engine_add_device (engine, self->device);
+  ks_engine_set_command (engine, spec->command);
+  if (!ks_engine_set (engine, "n", sizes->str, error) ||
+      !ks_engine_set (engine, "precision", ks_precision_to_string (spec->precision), error) ||
+      !ks_engine_set (engine, "graph", spec->launch == KS_LAUNCH_GRAPH ? "true" : "false", error) ||
+      !ks_engine_set (engine, "seed", seed, error) ||
+      !ks_engine_set_repetitions (engine, spec->warmup, spec->reps, error))
+    return FALSE;
+  if (!gpu)
+    return TRUE;
+  if (!ks_engine_set (engine, "range", ks_range_policy_to_string (spec->range), error) ||
+      !ks_engine_set (engine, "local", ks_local_policy_to_string (spec->local), error))
+    return FALSE;
+  if (spec->kind == KS_EXPERIMENT_GAUSS_WG)
+    return ks_engine_set (engine, "wg", wgs->str, error);
+  return spec->local == KS_LOCAL_DRIVER || ks_engine_set (engine, "wg", wg, error);
 }
 
-typedef struct {
-  KsExperiment *self;
-  KsPoint      *point;
-  guint         done;
-  guint         total;
-} EmitData;
-
-static gboolean
-emit_in_context (gpointer data)
-{
-  EmitData *e = data;
-
-  g_signal_emit (e->self, signals[POINT_MEASURED], 0, e->point, e->done, e->total);
-  g_object_unref (e->self);
-  g_free (e);
-  return G_SOURCE_REMOVE;
-}
-
+/* The header the results had: the device, the settings, the paper's rule
+ * (from the engine's run, once its device is described). */
 static void
-publish_point (KsExperiment  *self,
-               const KsPoint *point,
-               guint          done,
-               guint          total,
-               gboolean       in_worker)
-{
-  EmitData *e = g_new0 (EmitData, 1);
-
-  g_mutex_lock (&self->lock);
-  ks_results_add_point (self->results, point);
-  e->point = g_ptr_array_index (self->results->points, self->results->points->len - 1);
-  g_mutex_unlock (&self->lock);
-
-  e->self = g_object_ref (self);
-  e->done = done;
-  e->total = total;
-  if (in_worker)
-    {
-      /* Not g_main_context_invoke: where the caller's context is the global
-       * default, the worker could acquire it and emit on its own thread. */
-      g_autoptr(GSource) source = g_idle_source_new ();
-
-      g_source_set_priority (source, G_PRIORITY_DEFAULT);
-      g_source_set_callback (source, emit_in_context, e, NULL);
-      g_source_attach (source, self->context);
-    }
-  else
-    emit_in_context (e);
-}
-
-static void
-fill_header (KsExperiment  *self,
-             KsGaussSolver *solver)
+fill_header (KsExperiment *self,
+             const KsRun  *run)
 {
   KsResults *r = self->results;
   const KsDeviceInfo *info = ks_device_get_info (self->device);
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  KsOgsPrediction prediction;
-  gsize pwgsm = ks_gauss_solver_get_preferred_multiple (solver);
+  const KsRunDevice *d = run->devices->len ? run->devices->pdata[0] : NULL;
+  const char *numbers[] = { "pwgsm", "cores_per_cu", "compute_units" };
+  guint *fields[] = { &r->pwgsm, &r->cores_per_cu, &r->compute_units };
 
   g_free (r->device_id); r->device_id = g_strdup (info->id);
   g_free (r->device_name); r->device_name = g_strdup (info->name);
   g_free (r->platform); r->platform = g_strdup (info->platform_name);
   g_free (r->driver); r->driver = g_strdup (info->driver_version);
-  g_free (r->date); r->date = g_date_time_format_iso8601 (now);
+  g_free (r->date); r->date = g_strdup (run->date);
   g_free (r->command); r->command = g_strdup (self->spec.command);
   r->precision = self->spec.precision;
   r->range = self->spec.range;
@@ -391,93 +311,78 @@ fill_header (KsExperiment  *self,
   r->warmup = self->spec.warmup;
   r->reps = self->spec.reps;
   r->seed = self->spec.seed;
-  r->pwgsm = pwgsm;
-  r->cores_per_cu = ks_device_get_cores_per_cu (self->device);
-  r->compute_units = info->compute_units;
-  if (ks_ogs_predict (pwgsm, r->cores_per_cu, info->compute_units,
-                      ks_gauss_solver_get_max_work_group_size (solver), &prediction))
+  for (guint i = 0; d && i < G_N_ELEMENTS (numbers); i++)
     {
-      r->ogs_predicted = prediction.ogs;
-      r->ogs_usable = prediction.usable;
+      double v = ks_run_device_get_info (d, numbers[i]);
+      *fields[i] = isfinite (v) ? (guint) v : 0;
+    }
+  if (d && isfinite (ks_run_device_get_info (d, "ogs_predicted")))
+    {
+      r->ogs_predicted = (guint64) ks_run_device_get_info (d, "ogs_predicted");
+      r->ogs_usable = (guint64) ks_run_device_get_info (d, "ogs_usable");
     }
 }
 
-static gboolean
-run_sweep (KsExperiment  *self,
-           GCancellable  *cancellable,
-           gboolean       in_worker,
-           GError       **error)
+/* The engine's point as a KsPoint, kept and passed on. */
+static void
+on_engine_point (KsEngine         *engine,
+                 const KsRunPoint *q,
+                 guint64           done,
+                 guint64           total,
+                 KsExperiment     *self)
 {
-  g_autoptr(KsGaussSolver) solver = NULL;
-  g_autoptr(GError) local_error = NULL;
-  const guint total = ks_experiment_get_n_points_total (self);
-  const gboolean wg_sweep = self->spec.kind == KS_EXPERIMENT_GAUSS_WG;
-  guint done = 0;
+  KsRun *run = ks_engine_get_run (engine);
+  KsPoint p = { 0 };
+  KsPoint *kept;
+
+  fill_header (self, run);
+  ks_exp_gauss_fill_point (run, q, &p);
+  g_mutex_lock (&self->lock);
+  ks_results_add_point (self->results, &p);
+  kept = g_ptr_array_index (self->results->points, self->results->points->len - 1);
+  g_mutex_unlock (&self->lock);
+  g_free (p.error);
+  g_signal_emit (self, signals[POINT_MEASURED], 0, kept, (guint) done, (guint) total);
+}
+
+static KsEngine *
+start (KsExperiment  *self,
+       GError       **error)
+{
+  g_autoptr(KsEngine) engine = ks_engine_new (self->spec.kind == KS_EXPERIMENT_GAUSS_WG ? &ks_exp_gauss_wg
+                                                                                        : &ks_exp_gauss_size);
 
   self->results->complete = FALSE;
   g_clear_pointer (&self->results->stop_reason, g_free);
+  if (!set_engine (self, engine, error))
+    return NULL;
+  g_signal_connect (engine, "point-measured", G_CALLBACK (on_engine_point), self);
+  return g_steal_pointer (&engine);
+}
 
-  /* error may be NULL (a caller that does not want the reason): the
-   * results keep it all the same. */
-  solver = ks_gauss_solver_new (self->device, self->spec.precision, &local_error);
-  if (solver == NULL)
+/* The outcome: a run whose every point was refused is complete here, as
+ * it always was for the pages (they show each refusal). */
+static gboolean
+finish (KsExperiment  *self,
+        KsEngine      *engine,
+        gboolean       ok,
+        GError       **error)
+{
+  KsRun *run = ks_engine_get_run (engine);
+  g_autoptr(GError) local_error = error && *error ? g_error_copy (*error) : NULL;
+
+  fill_header (self, run);
+  if (!ok && g_error_matches (local_error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_NOTHING) &&
+      run->points->len > 0)
     {
-      self->results->stop_reason = g_strdup (local_error->message);
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
+      g_clear_error (error);
+      ok = TRUE;
     }
-  fill_header (self, solver);
-
-  for (guint i = 0; i < self->spec.n_sizes; i++)
-    {
-      /* Each size has its own system, the same on every run and machine. */
-      g_autoptr(KsLinearSystem) sys = NULL;
-      guint n_wg = wg_sweep ? self->spec.n_wgs : 1;
-      KsGaussParams check = { self->spec.range, KS_LOCAL_DRIVER, 0 };
-
-      /* Refuse a size that cannot fit before building its matrix. */
-      if (!ks_gauss_solver_check (solver, self->spec.sizes[i], &check, &local_error) ||
-          !(sys = ks_linear_system_new_random (self->spec.sizes[i],
-                                               self->spec.seed + self->spec.sizes[i], &local_error)))
-        {
-          self->results->stop_reason =
-            g_strdup_printf ("stopped after %u of %u points: %s", done, total, local_error->message);
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return FALSE;
-        }
-
-      for (guint j = 0; j < n_wg; j++)
-        {
-          guint wg = wg_sweep ? self->spec.wgs[j] : self->spec.wg;
-          KsPoint point = { 0 };
-
-          if (!measure_point (self, solver, sys, wg, cancellable, &point, &local_error))
-            {
-              /* A refused group size spoils one point, not the sweep. */
-              if (g_error_matches (local_error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE))
-                {
-                  point.error = g_strdup (local_error->message);
-                  g_clear_error (&local_error);
-                  publish_point (self, &point, ++done, total, in_worker);
-                  g_free (point.error);
-                  continue;
-                }
-
-              if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-                self->results->stop_reason =
-                  g_strdup_printf ("cancelled after %u of %u points", done, total);
-              else
-                self->results->stop_reason =
-                  g_strdup_printf ("stopped after %u of %u points: %s", done, total, local_error->message);
-              g_propagate_error (error, g_steal_pointer (&local_error));
-              return FALSE;
-            }
-          publish_point (self, &point, ++done, total, in_worker);
-        }
-    }
-
-  self->results->complete = TRUE;
-  return TRUE;
+  self->results->complete = ok;
+  g_free (self->results->stop_reason);
+  self->results->stop_reason = ok ? NULL : g_strdup (run->stop_reason);
+  self->running = FALSE;
+  return ok;
 }
 
 gboolean
@@ -485,30 +390,43 @@ ks_experiment_run (KsExperiment  *self,
                    GCancellable  *cancellable,
                    GError       **error)
 {
+  g_autoptr(KsEngine) engine = NULL;
+  g_autoptr(GError) local_error = NULL;
   gboolean ok;
 
   g_return_val_if_fail (KS_IS_EXPERIMENT (self), FALSE);
   g_return_val_if_fail (!self->running, FALSE);
 
   self->running = TRUE;
-  ok = run_sweep (self, cancellable, FALSE, error);
-  self->running = FALSE;
+  if (!(engine = start (self, &local_error)))
+    {
+      self->running = FALSE;
+      self->results->stop_reason = g_strdup (local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  ok = ks_engine_run (engine, cancellable, &local_error);
+  ok = finish (self, engine, ok, &local_error);
+  if (!ok)
+    g_propagate_error (error, g_steal_pointer (&local_error));
   return ok;
 }
 
 static void
-run_thread (GTask        *task,
-            gpointer      source_object,
-            gpointer      task_data,
-            GCancellable *cancellable)
+run_done (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
 {
-  KsExperiment *self = source_object;
-  g_autoptr(GError) error = NULL;
+  GTask *task = user_data;
+  KsExperiment *self = g_task_get_source_object (task);
+  GError *error = NULL;
+  gboolean ok = ks_engine_run_finish (KS_ENGINE (source), result, &error);
 
-  if (run_sweep (self, cancellable, TRUE, &error))
+  if (finish (self, KS_ENGINE (source), ok, &error))
     g_task_return_boolean (task, TRUE);
   else
-    g_task_return_error (task, g_steal_pointer (&error));
+    g_task_return_error (task, error);
+  g_object_unref (task);
 }
 
 void
@@ -518,19 +436,24 @@ ks_experiment_run_async (KsExperiment        *self,
                          gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  g_autoptr(KsEngine) engine = NULL;
+  GError *error = NULL;
 
   g_return_if_fail (KS_IS_EXPERIMENT (self));
   g_return_if_fail (!self->running);
 
-  self->running = TRUE;
-  g_clear_pointer (&self->context, g_main_context_unref);
-  self->context = g_main_context_ref_thread_default ();
-
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, ks_experiment_run_async);
-  /* The sweep itself polls the cancellable and returns what it measured. */
-  g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, run_thread);
+  self->running = TRUE;
+  if (!(engine = start (self, &error)))
+    {
+      self->running = FALSE;
+      self->results->stop_reason = g_strdup (error->message);
+      g_task_return_error (task, error);
+      return;
+    }
+  /* The engine keeps itself alive while it runs. */
+  ks_engine_run_async (engine, cancellable, run_done, g_steal_pointer (&task));
 }
 
 gboolean
