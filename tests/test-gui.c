@@ -19,82 +19,9 @@
 #include "ks-ogs.h"
 #include "ks-sweep-page.h"
 #include "ks-window.h"
+#include "test-gui-util.h"
 
-static KsApplication *app;
-static KsWindow *window;
 static GtkWidget *spare_window;   /* a second window, destroyed at the end */
-static char *tmpdir;
-
-static void
-spin (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-  while (g_get_monotonic_time () < end)
-    {
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (2000);
-    }
-}
-
-/* Iterates the main loop until cond holds or timeout_s passes. */
-static gboolean
-wait_for (gboolean (*cond) (void),
-          guint      timeout_s)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) timeout_s * G_USEC_PER_SEC;
-
-  while (!cond ())
-    {
-      if (g_get_monotonic_time () > end)
-        return FALSE;
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-  spin (50);
-  return TRUE;
-}
-
-static gboolean not_running (void) { return !ks_window_get_running (window); }
-
-/* A key press and release sent through the X server to the window. */
-static void
-press_key (guint           keyval,
-           GdkModifierType mods)
-{
-  GdkWindow *w = gtk_widget_get_window (GTK_WIDGET (window));
-
-  g_assert_true (gdk_test_simulate_key (w, -1, -1, keyval, mods, GDK_KEY_PRESS));
-  g_assert_true (gdk_test_simulate_key (w, -1, -1, keyval, mods, GDK_KEY_RELEASE));
-  spin (100);
-}
-
-static void
-screenshot (const char *name)
-{
-  const char *dir = g_getenv ("KERNELSCOPE_SCREENSHOT_DIR");
-  GdkWindow *w = gtk_widget_get_window (GTK_WIDGET (window));
-  g_autoptr(GdkPixbuf) shot = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr(GError) error = NULL;
-  int x, y;
-
-  if (dir == NULL || *dir == '\0')
-    return;
-  /* The pointer off the window, so no tooltip hides part of the page. */
-  gdk_device_warp (gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())),
-                   gdk_screen_get_default (), 1399, 899);
-  spin (400);
-  /* The frame as the X server has it, decorations of the header bar included. */
-  gdk_window_get_origin (w, &x, &y);
-  shot = gdk_pixbuf_get_from_window (gdk_get_default_root_window (), x, y,
-                                     gdk_window_get_width (w), gdk_window_get_height (w));
-  g_assert_nonnull (shot);
-  g_mkdir_with_parents (dir, 0755);
-  path = g_build_filename (dir, name, NULL);
-  g_assert_true (gdk_pixbuf_save (shot, path, "png", &error, NULL));
-  g_test_message ("screenshot %s", path);
-}
 
 static KsSweepPage *
 sweep_page (const char *name)
@@ -118,15 +45,6 @@ static KsPlot *
 page_plot (const char *name)
 {
   return ks_plot_view_get_plot (ks_page_get_plot_view (ks_window_get_page (window, name)));
-}
-
-static guint
-total_points (KsPlot *plot)
-{
-  guint n = 0;
-  for (guint s = 0; s < ks_plot_get_n_series (plot); s++)
-    n += ks_plot_series_get_n_points (plot, s);
-  return n;
 }
 
 static const char *
@@ -1150,39 +1068,6 @@ test_actions_follow_plot (void)
   g_assert_true (action_enabled ("export-plot") == (runs > 0));
 }
 
-typedef struct {
-  GHashTable *keys;     /* keyval -> label text */
-  GString    *clashes;
-} Mnemonics;
-
-static void
-collect_mnemonics (GtkWidget *widget,
-                   gpointer   data)
-{
-  Mnemonics *m = data;
-
-  if (!gtk_widget_get_mapped (widget))
-    return;
-  if (GTK_IS_LABEL (widget))
-    {
-      guint key = gtk_label_get_mnemonic_keyval (GTK_LABEL (widget));
-      const char *text = gtk_label_get_label (GTK_LABEL (widget));
-      const char *other;
-
-      if (key != GDK_KEY_VoidSymbol)
-        {
-          other = g_hash_table_lookup (m->keys, GUINT_TO_POINTER (key));
-          if (other != NULL)
-            g_string_append_printf (m->clashes, "“%s” and “%s” share Alt+%s; ", other, text,
-                                    gdk_keyval_name (key));
-          else
-            g_hash_table_insert (m->keys, GUINT_TO_POINTER (key), (gpointer) text);
-        }
-    }
-  if (GTK_IS_CONTAINER (widget))
-    gtk_container_forall (GTK_CONTAINER (widget), collect_mnemonics, data);
-}
-
 /* No two mnemonics the user can reach at once share a key, on any page, in
  * English and in Russian (run with LANGUAGE=ru): with two, Alt+key only
  * moves the focus between them and activates neither. */
@@ -1204,18 +1089,17 @@ test_mnemonics (void)
     {
       KsPage *page = ks_window_get_page (window, pages[i]);
       GtkWidget *zoom = KS_IS_SWEEP_PAGE (page) ? child_of (page, KS_TYPE_SWEEP_PAGE, "reset_zoom_button") : NULL;
-      Mnemonics m = { g_hash_table_new (NULL, NULL), clashes };
+      g_autoptr(GHashTable) keys = g_hash_table_new (NULL, NULL);
 
       ks_window_show_page (window, pages[i]);
       if (zoom != NULL)
         gtk_widget_show (zoom);
       spin (400);
-      collect_mnemonics (GTK_WIDGET (window), &m);
-      g_test_message ("%s: %u mnemonics", pages[i], g_hash_table_size (m.keys));
-      g_assert_cmpuint (g_hash_table_size (m.keys), >=, 5);
+      collect_mnemonics (GTK_WIDGET (window), keys, clashes);
+      g_test_message ("%s: %u mnemonics", pages[i], g_hash_table_size (keys));
+      g_assert_cmpuint (g_hash_table_size (keys), >=, 5);
       if (zoom != NULL)
         gtk_widget_set_visible (zoom, ks_plot_view_get_zoomed (ks_page_get_plot_view (page)));
-      g_hash_table_unref (m.keys);
     }
   gtk_widget_hide (stop);
   gtk_info_bar_set_revealed (GTK_INFO_BAR (child_of (window, KS_TYPE_WINDOW, "info_bar")), FALSE);
@@ -1538,33 +1422,10 @@ test_translation (void)
 int
 main (int argc, char **argv)
 {
-  g_autoptr(GError) error = NULL;
   int status;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, ks_gui_locale_dir ());
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  gtk_test_init (&argc, &argv, NULL);
-  /* gtk_test_init() puts the locale back to "C"; the "ru" run needs the real one. */
-  setlocale (LC_ALL, "");
-
-  if (!GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
-    {
-      g_print ("1..0 # SKIP needs an X server (run through run-xvfb.sh)\n");
-      return 0;
-    }
-  tmpdir = g_dir_make_tmp ("ks-gui-XXXXXX", &error);
-  g_assert_no_error (error);
-
-  app = ks_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_application_activate (G_APPLICATION (app));
-  window = KS_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
-  gtk_window_resize (GTK_WINDOW (window), 1200, 780);
-  spin (800);
+  if (!ks_test_gui_init (&argc, &argv))
+    return 0;
 
   g_test_add_func ("/gui/window-opens", test_window_opens);
   g_test_add_func ("/gui/mnemonics", test_mnemonics);
@@ -1597,10 +1458,8 @@ main (int argc, char **argv)
       g_test_add_func ("/gui/close-mid-run", test_close_mid_run);
     }
   status = g_test_run ();
-  if (window != NULL)
-    gtk_widget_destroy (GTK_WIDGET (window));
   if (spare_window != NULL)
     gtk_widget_destroy (spare_window);
-  g_object_unref (app);
+  ks_test_gui_shutdown ();
   return status;
 }

@@ -3,6 +3,8 @@
 
 #include "ks-page.h"
 
+#include <glib/gi18n.h>
+
 typedef struct {
   GSettings    *settings;
   GApplication *held_app;   /* held from start to the end of the run */
@@ -247,6 +249,41 @@ ks_page_get_results (KsPage *self)
   return klass->get_results ? klass->get_results (self) : NULL;
 }
 
+gboolean
+ks_page_has_data (KsPage *self)
+{
+  KsPageClass *klass = KS_PAGE_GET_CLASS (self);
+
+  g_return_val_if_fail (KS_IS_PAGE (self), FALSE);
+  return klass->has_data ? klass->has_data (self) : ks_page_get_results (self) != NULL;
+}
+
+gboolean
+ks_page_write_data (KsPage      *self,
+                    const char  *path,
+                    const char  *format,
+                    GError     **error)
+{
+  KsPageClass *klass = KS_PAGE_GET_CLASS (self);
+  const KsResults *results;
+
+  g_return_val_if_fail (KS_IS_PAGE (self), FALSE);
+  g_return_val_if_fail (path != NULL && format != NULL, FALSE);
+
+  if (klass->write_data != NULL)
+    return klass->write_data (self, path, format, error);
+  results = ks_page_get_results (self);
+  if (results == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("There are no results on this page yet: run the experiment first."));
+      return FALSE;
+    }
+  return g_ascii_strcasecmp (format, "csv") == 0
+    ? ks_results_write_csv (results, path, error)
+    : ks_results_write_json (results, path, error);
+}
+
 void
 ks_page_save_state (KsPage      *self,
                     JsonBuilder *builder)
@@ -323,6 +360,57 @@ ks_page_emit_finished (KsPage       *self,
 {
   ks_page_end_run (self);
   g_signal_emit (self, signals[FINISHED], 0, error);
+}
+
+GtkWidget *
+ks_page_new_run_row (const char *label,
+                     gboolean    visible,
+                     gboolean    removable,
+                     GCallback   toggled,
+                     GCallback   removed,
+                     gpointer    run,
+                     gpointer    user_data)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *check = gtk_check_button_new_with_label (label);
+  GtkWidget *remove = gtk_button_new_from_icon_name ("edit-delete-symbolic", GTK_ICON_SIZE_BUTTON);
+  /* The label is ellipsized in the narrow list; the tooltip has it whole. */
+  g_autofree char *tip = g_strdup_printf ("%s\n%s", label, _("Show this run in the plot"));
+  g_autofree char *name = g_strdup_printf (_("Remove %s"), label);
+
+  g_return_val_if_fail (label != NULL, NULL);
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (check), visible);
+  gtk_widget_set_tooltip_text (check, tip);
+  gtk_label_set_ellipsize (GTK_LABEL (gtk_bin_get_child (GTK_BIN (check))), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (check, TRUE);
+  g_object_set_data (G_OBJECT (check), "run", run);
+  g_signal_connect (check, "toggled", toggled, user_data);
+  gtk_button_set_relief (GTK_BUTTON (remove), GTK_RELIEF_NONE);
+  gtk_widget_set_tooltip_text (remove, _("Remove this run"));
+  atk_object_set_name (gtk_widget_get_accessible (remove), name);
+  gtk_widget_set_sensitive (remove, removable);
+  g_object_set_data (G_OBJECT (remove), "run", run);
+  g_signal_connect (remove, "clicked", removed, user_data);
+  gtk_container_add (GTK_CONTAINER (box), check);
+  gtk_container_add (GTK_CONTAINER (box), remove);
+  gtk_widget_set_margin_start (box, 6);
+  gtk_widget_show_all (box);
+  return box;
+}
+
+void
+ks_page_ellipsize_combo (GtkComboBox *combo)
+{
+  g_autoptr(GList) cells = NULL;
+
+  g_return_if_fail (GTK_IS_COMBO_BOX (combo));
+  cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (combo));
+  for (GList *l = cells; l != NULL; l = l->next)
+    if (GTK_IS_CELL_RENDERER_TEXT (l->data))
+      /* Twenty characters stay whole ("explicit, split remainder" nearly
+       * does): a pane gets its child's minimum, not its natural width. */
+      g_object_set (l->data, "ellipsize", PANGO_ELLIPSIZE_END, "width-chars", 20, NULL);
 }
 
 /* GSettings stores counts as unsigned integers; spin buttons hold doubles. */

@@ -48,6 +48,14 @@ struct _KsPageClass {
   void             (*bind_settings)  (KsPage        *self);
   /* Plain-language help for F1: what the experiment shows and why. */
   const char      *(*get_help)       (KsPage        *self);
+  /* The data export of a page whose results are not a KsResults (the
+   * generic page's runs): is there anything to write, and write it as
+   * format ("csv" or "json") to path.  NULL: get_results is written. */
+  gboolean         (*has_data)       (KsPage        *self);
+  gboolean         (*write_data)     (KsPage        *self,
+                                      const char    *path,
+                                      const char    *format,
+                                      GError       **error);
 };
 
 gboolean         ks_page_start          (KsPage        *self,
@@ -61,6 +69,13 @@ void             ks_page_set_controls_visible (KsPage   *self,
                                                gboolean  visible);
 KsPlotView      *ks_page_get_plot_view  (KsPage        *self);
 const KsResults *ks_page_get_results    (KsPage        *self);
+/* What Export Data writes: TRUE when the page has results to write. */
+gboolean         ks_page_has_data       (KsPage        *self);
+/* Writes them as format "csv" or "json" (atomically). */
+gboolean         ks_page_write_data     (KsPage        *self,
+                                         const char    *path,
+                                         const char    *format,
+                                         GError       **error);
 void             ks_page_save_state     (KsPage        *self,
                                          JsonBuilder   *builder);
 gboolean         ks_page_load_state     (KsPage        *self,
@@ -100,6 +115,24 @@ void             ks_page_emit_contents_changed (KsPage *self);
  * value (GTK takes it only on Enter or focus-out): a run started with
  * Ctrl+R, or a session saved, reads what the user sees. */
 void             ks_page_commit_edits   (KsPage        *self);
+
+/* A row of a page's "Runs in the plot" list: a check button showing the
+ * run in the plot, labelled (ellipsized, whole in the tooltip), and a
+ * remove button (insensitive unless removable).  run is set on both as
+ * "run"; toggled (GtkToggleButton *, user_data) and removed (GtkButton *,
+ * user_data) are connected. */
+GtkWidget       *ks_page_new_run_row    (const char    *label,
+                                         gboolean       visible,
+                                         gboolean       removable,
+                                         GCallback      toggled,
+                                         GCallback      removed,
+                                         gpointer       run,
+                                         gpointer       user_data);
+
+/* Lets combo's text shrink with an ellipsis: its longest choice ("explicit,
+ * split remainder" in Russian) no longer sets the form's width, which must
+ * leave the plot room on a 1024-pixel projector. */
+void             ks_page_ellipsize_combo (GtkComboBox  *combo);
 
 /* Shared helpers for the forms of the pages. */
 void             ks_page_bind_spin      (KsPage        *self,

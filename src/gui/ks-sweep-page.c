@@ -421,34 +421,11 @@ rebuild_runs_list (KsSweepPage *self)
   for (guint i = 0; i < priv->runs->len; i++)
     {
       Run *run = g_ptr_array_index (priv->runs, i);
-      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-      GtkWidget *check = gtk_check_button_new_with_label (run->label);
-      GtkWidget *remove = gtk_button_new_from_icon_name ("edit-delete-symbolic", GTK_ICON_SIZE_BUTTON);
+      GtkWidget *row = ks_page_new_run_row (run->label, run->visible, run != priv->live,
+                                            G_CALLBACK (run_toggled_cb), G_CALLBACK (run_remove_cb),
+                                            run, self);
 
-      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (check), run->visible);
-      {
-        /* The label is ellipsized in the narrow list; the tooltip has it whole. */
-        g_autofree char *tip = g_strdup_printf ("%s\n%s", run->label, _("Show this run in the plot"));
-        gtk_widget_set_tooltip_text (check, tip);
-      }
-      gtk_label_set_ellipsize (GTK_LABEL (gtk_bin_get_child (GTK_BIN (check))), PANGO_ELLIPSIZE_END);
-      gtk_widget_set_hexpand (check, TRUE);
-      g_object_set_data (G_OBJECT (check), "run", run);
-      g_signal_connect (check, "toggled", G_CALLBACK (run_toggled_cb), self);
-      gtk_button_set_relief (GTK_BUTTON (remove), GTK_RELIEF_NONE);
-      gtk_widget_set_tooltip_text (remove, _("Remove this run"));
-      {
-        g_autofree char *name = g_strdup_printf (_("Remove %s"), run->label);
-        atk_object_set_name (gtk_widget_get_accessible (remove), name);
-      }
-      gtk_widget_set_sensitive (remove, run != priv->live);
-      g_object_set_data (G_OBJECT (remove), "run", run);
-      g_signal_connect (remove, "clicked", G_CALLBACK (run_remove_cb), self);
-      gtk_container_add (GTK_CONTAINER (box), check);
-      gtk_container_add (GTK_CONTAINER (box), remove);
-      gtk_widget_set_margin_start (box, 6);
-      gtk_widget_show_all (box);
-      gtk_container_add (GTK_CONTAINER (priv->runs_list), box);
+      gtk_container_add (GTK_CONTAINER (priv->runs_list), row);
     }
 }
 
@@ -1474,6 +1451,12 @@ ks_sweep_page_init (KsSweepPage *self)
   priv->runs = g_ptr_array_new_with_free_func (run_free);
   priv->series = g_array_new (FALSE, FALSE, sizeof (SeriesRef));
   ks_plot_view_set_tooltip_func (KS_PLOT_VIEW (priv->plot_view), point_tooltip, self);
+  {
+    GtkWidget *combos[] = { priv->preset_combo, priv->precision_combo, priv->range_combo,
+                            priv->local_combo, priv->launch_combo };
+    for (guint i = 0; i < G_N_ELEMENTS (combos); i++)
+      ks_page_ellipsize_combo (GTK_COMBO_BOX (combos[i]));
+  }
   /* Presenting (F9): the form and the runs list step aside for the plot. */
   g_object_bind_property (self, "controls-visible", priv->form_scroller, "visible",
                           G_BINDING_SYNC_CREATE);

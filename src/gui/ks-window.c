@@ -8,24 +8,11 @@
 #include <string.h>
 
 #include "ks-devices-page.h"
-#include "ks-gauss-size-page.h"
-#include "ks-gauss-solve-page.h"
-#include "ks-gauss-wg-page.h"
+#include "ks-sidebar.h"
+#include "ks-window-pages.h"
 
 #define SESSION_FORMAT  "kernelscope-session"
 #define SESSION_VERSION 1
-
-/* Every experiment page, in sidebar order.  A new experiment adds a line. */
-static const struct {
-  const char *name;
-  const char *title;
-  GType     (*get_type) (void);
-} page_table[] = {
-  { "devices",     N_("Devices"),                ks_devices_page_get_type },
-  { "gauss-solve", N_("Gauss: single solve"),    ks_gauss_solve_page_get_type },
-  { "gauss-size",  N_("Gauss: time vs size"),    ks_gauss_size_page_get_type },
-  { "gauss-wg",    N_("Gauss: time vs group size"), ks_gauss_wg_page_get_type },
-};
 
 struct _KsWindow {
   GtkApplicationWindow parent_instance;
@@ -42,6 +29,7 @@ struct _KsWindow {
   GtkWidget     *info_details;
   GtkWidget     *stack;
   GtkWidget     *sidebar;
+  GPtrArray     *page_names;   /* every page's name, in sidebar order */
   GtkWidget     *sidebar_separator;
   GtkWidget     *progress_revealer;
   GtkWidget     *progress_bar;
@@ -102,7 +90,7 @@ update_actions (KsWindow *self)
   set_action_enabled (self, "stop", running);
   set_action_enabled (self, "export-plot", has_plot);
   set_action_enabled (self, "copy-plot", has_plot);
-  set_action_enabled (self, "export-data", page != NULL && ks_page_get_results (page) != NULL);
+  set_action_enabled (self, "export-data", page != NULL && ks_page_has_data (page));
   set_action_enabled (self, "open-session", !running);
   gtk_widget_set_sensitive (self->device_combo, !running);
   gtk_widget_set_visible (self->stop_button, running);
@@ -228,8 +216,8 @@ device_combo_changed_cb (KsWindow *self)
    * driver not loaded), and must not make the app forget it for good. */
   if (self->settings != NULL && !self->filling_devices)
     g_settings_set_string (self->settings, "device", ks_device_get_id (device));
-  for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
-    ks_page_device_changed (ks_window_get_page (self, page_table[i].name), device);
+  for (guint i = 0; i < self->page_names->len; i++)
+    ks_page_device_changed (ks_window_get_page (self, self->page_names->pdata[i]), device);
   update_actions (self);
 }
 
@@ -468,11 +456,12 @@ page_error_cb (KsPage       *page,
 static void
 add_pages (KsWindow *self)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
+  self->page_names = ks_window_pages_build (GTK_STACK (self->stack), KS_SIDEBAR (self->sidebar));
+  for (guint i = 0; i < self->page_names->len; i++)
     {
-      GtkWidget *page = g_object_new (page_table[i].get_type (), NULL);
+      KsPage *page = ks_window_get_page (self, self->page_names->pdata[i]);
 
-      ks_page_set_settings (KS_PAGE (page), self->settings);
+      ks_page_set_settings (page, self->settings);
       if (KS_IS_DEVICES_PAGE (page))
         {
           ks_devices_page_set_device_list (KS_DEVICES_PAGE (page), self->devices);
@@ -486,10 +475,20 @@ add_pages (KsWindow *self)
       g_signal_connect (page, "error", G_CALLBACK (page_error_cb), self);
       g_signal_connect_swapped (page, "notify::running", G_CALLBACK (page_plot_changed_cb), self);
       g_signal_connect_swapped (page, "contents-changed", G_CALLBACK (page_plot_changed_cb), self);
-      gtk_widget_show (page);
-      gtk_stack_add_titled (GTK_STACK (self->stack), page, page_table[i].name,
-                            _(page_table[i].title));
     }
+}
+
+/* The page's title as the sidebar shows it (translated). */
+static char *
+page_title (KsWindow   *self,
+            const char *name)
+{
+  GtkWidget *page = gtk_stack_get_child_by_name (GTK_STACK (self->stack), name);
+  char *title = NULL;
+
+  if (page != NULL)
+    gtk_container_child_get (GTK_CONTAINER (self->stack), page, "title", &title, NULL);
+  return title ? title : g_strdup (name);
 }
 
 /* --- export ------------------------------------------------------------- */
@@ -516,17 +515,15 @@ ks_window_export_data (KsWindow   *self,
                        GError    **error)
 {
   KsPage *page = ks_window_get_visible_page (self);
-  const KsResults *results = page ? ks_page_get_results (page) : NULL;
+  gboolean csv = g_str_has_suffix (path, ".csv") || g_str_has_suffix (path, ".CSV");
 
-  if (results == NULL)
+  if (page == NULL || !ks_page_has_data (page))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
                    _("There are no results on this page yet: run the experiment first."));
       return FALSE;
     }
-  if (g_str_has_suffix (path, ".csv") || g_str_has_suffix (path, ".CSV"))
-    return ks_results_write_csv (results, path, error);
-  return ks_results_write_json (results, path, error);
+  return ks_page_write_data (page, path, csv ? "csv" : "json", error);
 }
 
 typedef enum { SAVE_PLOT, SAVE_DATA, SAVE_SESSION, OPEN_SESSION } FileAction;
@@ -563,7 +560,6 @@ ks_window_export_as (KsWindow    *self,
 {
   g_autofree char *target = NULL;
   KsPage *page;
-  const KsResults *results;
   gboolean ok;
 
   g_return_val_if_fail (KS_IS_WINDOW (self), FALSE);
@@ -577,16 +573,14 @@ ks_window_export_as (KsWindow    *self,
   else
     {
       page = ks_window_get_visible_page (self);
-      results = page ? ks_page_get_results (page) : NULL;
-      if (results == NULL)
+      if (page == NULL || !ks_page_has_data (page))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
                        _("There are no results on this page yet: run the experiment first."));
           return FALSE;
         }
-      ok = g_ascii_strcasecmp (format, "csv") == 0
-        ? ks_results_write_csv (results, target, error)
-        : ks_results_write_json (results, target, error);
+      ok = ks_page_write_data (page, target, g_ascii_strcasecmp (format, "csv") == 0 ? "csv" : "json",
+                               error);
     }
   if (ok && out_path != NULL)
     *out_path = g_steal_pointer (&target);
@@ -863,11 +857,11 @@ session_to_node (KsWindow *self)
   json_builder_add_string_value (b, gtk_stack_get_visible_child_name (GTK_STACK (self->stack)));
   json_builder_set_member_name (b, "pages");
   json_builder_begin_object (b);
-  for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
+  for (guint i = 0; i < self->page_names->len; i++)
     {
-      json_builder_set_member_name (b, page_table[i].name);
+      json_builder_set_member_name (b, self->page_names->pdata[i]);
       json_builder_begin_object (b);
-      ks_page_save_state (ks_window_get_page (self, page_table[i].name), b);
+      ks_page_save_state (ks_window_get_page (self, self->page_names->pdata[i]), b);
       json_builder_end_object (b);
     }
   json_builder_end_object (b);
@@ -893,22 +887,23 @@ apply_session (KsWindow   *self,
 {
   JsonObject *pages = json_object_get_object_member (root, "pages");
 
-  for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
+  for (guint i = 0; i < self->page_names->len; i++)
     {
-      JsonNode *node = json_object_get_member (pages, page_table[i].name);
+      const char *name = self->page_names->pdata[i];
+      JsonNode *node = json_object_get_member (pages, name);
 
       if (node == NULL)
         continue;
       if (!JSON_NODE_HOLDS_OBJECT (node))
         {
           g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                       _("The page “%s” in the session is not an object."), page_table[i].name);
+                       _("The page “%s” in the session is not an object."), name);
           return FALSE;
         }
-      if (!ks_page_load_state (ks_window_get_page (self, page_table[i].name),
-                               json_node_get_object (node), error))
+      if (!ks_page_load_state (ks_window_get_page (self, name), json_node_get_object (node), error))
         {
-          g_prefix_error (error, _("Page “%s”: "), _(page_table[i].title));
+          g_autofree char *title = page_title (self, name);
+          g_prefix_error (error, _("Page “%s”: "), title);
           return FALSE;
         }
     }
@@ -993,8 +988,9 @@ ks_window_load_session (KsWindow   *self,
    * against it (a CUDA graph asked for on an OpenCL device goes back to
    * one-by-one launches). */
   if (ks_window_get_device (self) != NULL)
-    for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
-      ks_page_device_changed (ks_window_get_page (self, page_table[i].name), ks_window_get_device (self));
+    for (guint i = 0; i < self->page_names->len; i++)
+      ks_page_device_changed (ks_window_get_page (self, self->page_names->pdata[i]),
+                              ks_window_get_device (self));
   page = json_object_get_string_member_with_default (root, "page", NULL);
   if (page != NULL && ks_window_get_page (self, page) != NULL)
     ks_window_show_page (self, page);
@@ -1034,13 +1030,11 @@ help_activated (GSimpleAction *action,
   KsPage *page = ks_window_get_visible_page (self);
   const char *help = page ? ks_page_get_help (page) : NULL;
   const char *name = gtk_stack_get_visible_child_name (GTK_STACK (self->stack));
+  g_autofree char *title = name ? page_title (self, name) : g_strdup ("");
   GtkWidget *dialog;
 
-  for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
-    if (g_strcmp0 (page_table[i].name, name) == 0)
-      name = _(page_table[i].title);
   dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                   GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE, "%s", name);
+                                   GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE, "%s", title);
   gtk_message_dialog_format_secondary_markup (GTK_MESSAGE_DIALOG (dialog), "%s",
                                               help ? help : "");
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
@@ -1081,8 +1075,8 @@ show_controls_changed (GSimpleAction *action,
   g_simple_action_set_state (action, state);
   gtk_widget_set_visible (self->sidebar, visible);
   gtk_widget_set_visible (self->sidebar_separator, visible);
-  for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
-    ks_page_set_controls_visible (ks_window_get_page (self, page_table[i].name), visible);
+  for (guint i = 0; i < self->page_names->len; i++)
+    ks_page_set_controls_visible (ks_window_get_page (self, self->page_names->pdata[i]), visible);
 }
 
 static void
@@ -1162,6 +1156,11 @@ ks_window_constructed (GObject *object)
   G_OBJECT_CLASS (ks_window_parent_class)->constructed (object);
 
   add_pages (self);
+  if (self->settings != NULL)
+    {
+      g_auto(GStrv) folded = g_settings_get_strv (self->settings, "sidebar-folded");
+      ks_sidebar_set_folded (KS_SIDEBAR (self->sidebar), (const char * const *) folded);
+    }
   fill_device_combo (self);
   page = self->settings ? g_settings_get_string (self->settings, "page") : NULL;
   if (page != NULL && ks_window_get_page (self, page) != NULL)
@@ -1193,7 +1192,9 @@ ks_window_delete_event (GtkWidget   *widget,
     {
       int w, h;
       gboolean maximized = gtk_window_is_maximized (GTK_WINDOW (self));
+      g_auto(GStrv) folded = ks_sidebar_get_folded (KS_SIDEBAR (self->sidebar));
 
+      g_settings_set_strv (self->settings, "sidebar-folded", (const char * const *) folded);
       gtk_window_get_size (GTK_WINDOW (self), &w, &h);
       g_settings_set_boolean (self->settings, "window-maximized", maximized);
       if (!maximized)
@@ -1238,10 +1239,10 @@ ks_window_dispose (GObject *object)
   /* A page outlives the window while its run's task is in flight; whatever
    * it emits after this ("finished", "progress") must not reach a window
    * that is gone. */
-  if (self->stack != NULL)
-    for (guint i = 0; i < G_N_ELEMENTS (page_table); i++)
+  if (self->stack != NULL && self->page_names != NULL)
+    for (guint i = 0; i < self->page_names->len; i++)
       {
-        KsPage *page = ks_window_get_page (self, page_table[i].name);
+        KsPage *page = ks_window_get_page (self, self->page_names->pdata[i]);
         if (page != NULL)
           g_signal_handlers_disconnect_by_data (page, self);
       }
@@ -1258,6 +1259,7 @@ ks_window_dispose (GObject *object)
   g_clear_object (&self->devices);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->error_text, g_free);
+  g_clear_pointer (&self->page_names, g_ptr_array_unref);
   G_OBJECT_CLASS (ks_window_parent_class)->dispose (object);
 }
 
@@ -1308,7 +1310,9 @@ static void
 ks_window_init (KsWindow *self)
 {
   g_type_ensure (KS_TYPE_PLOT_VIEW);
+  g_type_ensure (KS_TYPE_SIDEBAR);
   gtk_widget_init_template (GTK_WIDGET (self));
+  ks_sidebar_set_stack (KS_SIDEBAR (self->sidebar), GTK_STACK (self->stack));
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_actions,
                                    G_N_ELEMENTS (win_actions), self);
 }

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-experiment-page-private.h: the generic page's state, shared by its two
+ * files: ks-experiment-page.c (the form, plot, table, runs, settings),
+ * ks-experiment-page-recorded.c (the recorded runs) and
+ * ks-experiment-page-run.c (running, the device's defaults, exporting,
+ * sessions). */
+#pragma once
+
+#include "ks-engine.h"
+#include "ks-experiment-page.h"
+#include "ks-run-table.h"
+
+G_BEGIN_DECLS
+
+/* One run in the plot: the user's (live: a copy grown point by point on
+ * the main thread, replaced by the engine's run when it ends), or one read
+ * from a file or a session. */
+typedef struct {
+  KsRun    *run;
+  gboolean  visible;
+  gboolean  recorded;
+} Run;
+
+struct _KsExperimentPage {
+  KsPage parent_instance;
+
+  const KsExperimentDesc *desc;
+
+  GtkWidget    *form_scroller, *claim_label, *form_box, *reps_spin, *warmup_spin;
+  GtkWidget    *figure_label, *figure_combo, *min_x_label, *min_x_spin, *notes_label, *paper_box, *paper_grid;
+  GtkWidget    *runs_list, *add_recorded_button, *clear_button, *reset_zoom_button;
+  GtkWidget    *plot_view, *table_view;
+  KsParamForm  *form;
+
+  GPtrArray    *runs;        /* of Run, oldest first; NULL once disposed */
+  Run          *live;
+  KsRunTable   *table;
+  const KsRun  *table_run;   /* the run the table lists */
+  KsEngine     *engine;
+  GCancellable *cancellable;
+  KsDevice     *device;
+  GHashTable   *device_map;  /* engine's device index + 1 -> live copy's index + 1 */
+  GPtrArray    *recorded;    /* of KsRun: this experiment's in the reference folder; NULL: not looked */
+  gboolean      looking;
+  GMenu        *recorded_menu;
+  gboolean      applying_settings;
+  gboolean      mnemonics_done;
+  GCancellable *hints_cancellable;   /* the device defaults being worked out */
+};
+
+Run                *ks_experiment_page_run_new        (KsRun            *run,
+                                                      gboolean          recorded);
+void                ks_experiment_page_run_free       (gpointer          data);
+/* The figure chosen for the plot (NULL where the description has none). */
+void                ks_experiment_page_get_figure_options (KsExperimentPage *self,
+                                                           KsFigureOptions  *options);
+const KsFigureSpec *ks_experiment_page_get_figure     (KsExperimentPage *self);
+/* After the runs changed: the list, the table, the paper's numbers, the plot. */
+void                ks_experiment_page_rebuild_all    (KsExperimentPage *self);
+void                ks_experiment_page_rebuild_plot   (KsExperimentPage *self);
+void                ks_experiment_page_save_settings  (KsExperimentPage *self);
+/* Sets the form from an a{ss} of parameter -> text (settings, sessions). */
+void                ks_experiment_page_apply_values   (KsExperimentPage *self,
+                                                       GVariant         *values);
+
+void                ks_experiment_page_add_run        (KsExperimentPage *self,
+                                                       KsRun            *run,
+                                                       gboolean          recorded);
+
+/* ks-experiment-page-recorded.c */
+void                ks_experiment_page_look_for_recorded (KsExperimentPage *self);
+void                ks_experiment_page_add_recorded_activated (GSimpleAction *action,
+                                                               GVariant      *param,
+                                                               gpointer       user_data);
+
+/* ks-experiment-page-run.c: the KsPage vfuncs it implements, and what an
+ * empty field will take on the device (worked out on a worker). */
+void                ks_experiment_page_update_hints   (KsExperimentPage *self);
+gboolean            ks_experiment_page_start          (KsPage           *page,
+                                                       KsDevice         *device,
+                                                       GCancellable     *cancellable,
+                                                       GError          **error);
+gboolean            ks_experiment_page_has_data       (KsPage           *page);
+gboolean            ks_experiment_page_write_data     (KsPage           *page,
+                                                       const char       *path,
+                                                       const char       *format,
+                                                       GError          **error);
+void                ks_experiment_page_save_state     (KsPage           *page,
+                                                       JsonBuilder      *builder);
+gboolean            ks_experiment_page_load_state     (KsPage           *page,
+                                                       JsonObject       *object,
+                                                       GError          **error);
+
+G_END_DECLS

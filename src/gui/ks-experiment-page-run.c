@@ -1,0 +1,480 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-experiment-page-run.c: the generic page's run (the engine, prepared on
+ * a worker and run on another, its run filled on the main context), its
+ * data export and its part of a session. */
+#define G_LOG_DOMAIN "ks-gui-experiment"
+
+#include "ks-experiment-page-private.h"
+#include "ks-window.h"
+
+#include <glib/gi18n.h>
+
+/* --- the command that makes the run again ---------------------------------------------- */
+
+static char *
+cli_option (const KsParamSpec *spec)
+{
+  if (spec->cli_name != NULL)
+    return g_strdup (spec->cli_name);
+  return g_strdelimit (g_strdup (spec->name), "_", '-');
+}
+
+/* "kernelscope-cli run ID --opt value ... -d DEV --reps N --warmup W": what
+ * the form says, recorded with the results so they can be made again. */
+static char *
+command_line (KsExperimentPage *self,
+              KsDevice         *device,
+              guint             warmup,
+              guint             reps)
+{
+  g_autoptr(GString) s = g_string_new ("kernelscope-cli run ");
+
+  g_string_append (s, self->desc->id);
+  for (guint i = 0; i < self->desc->n_params; i++)
+    {
+      const KsParamSpec *spec = &self->desc->params[i];
+      g_autofree char *text = ks_param_form_get_text (self->form, spec->name);
+      g_autofree char *option = NULL;
+      g_autofree char *quoted = NULL;
+
+      if (*text == '\0' || !ks_param_form_applies (self->form, spec->name, NULL)
+          || g_strcmp0 (text, spec->default_value) == 0)
+        continue;
+      option = cli_option (spec);
+      quoted = g_shell_quote (text);
+      g_string_append_printf (s, " --%s %s", option, quoted);
+    }
+  g_string_append_printf (s, " -d %s --reps %u --warmup %u", ks_device_get_id (device), reps, warmup);
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/* --- running ---------------------------------------------------------------------------- */
+
+static void
+point_measured_cb (KsEngine         *engine,
+                   const KsRunPoint *point,
+                   guint64           done,
+                   guint64           total,
+                   KsExperimentPage *self)
+{
+  /* The engine's run, which the page draws, has this point already: it is
+   * filled on this main context. */
+  if (self->live == NULL)
+    return;
+  /* The first point brings the device: the runs list can name the run. */
+  if (self->live->run->points->len == 1)
+    ks_experiment_page_rebuild_all (self);
+  else if (self->table != NULL && self->table_run == self->live->run)
+    ks_run_table_append (self->table, self->live->run, point);
+  if (self->live->run->points->len > 1)
+    ks_experiment_page_rebuild_plot (self);
+  ks_page_emit_progress (KS_PAGE (self), (guint) done, (guint) total, ks_engine_get_fraction (engine));
+}
+
+/* After a run: say once which points the device refused, not only in the
+ * table (a refused point does not stop the sweep). */
+static void
+report_refused (KsExperimentPage *self,
+                const KsRun      *run)
+{
+  const KsRunPoint *first = NULL;
+  guint refused = 0;
+  g_autofree char *title = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      if (p->error != NULL && refused++ == 0)
+        first = p;
+    }
+  if (refused == 0)
+    return;
+  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                        "%u of %u points could not be measured; the table says why",
+                                        "%u of %u points could not be measured; the table says why", refused),
+                           refused, run->points->len);
+  error = g_error_new_literal (KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED, first->error);
+  ks_page_emit_error (KS_PAGE (self), title, error);
+}
+
+static void
+run_done_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(KsExperimentPage) self = user_data;
+  KsEngine *engine = KS_ENGINE (source);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsRun) final = NULL;
+  gboolean ok = ks_engine_run_finish (engine, result, &error);
+
+  g_signal_handlers_disconnect_by_data (engine, self);
+  /* The window closed mid-run: only this task held the page. */
+  if (self->runs == NULL)
+    {
+      ks_page_end_run (KS_PAGE (self));
+      return;
+    }
+  final = ks_run_ref (ks_engine_get_run (engine));
+  /* Nothing measured (stopped at once, or the set-up failed): the message
+   * in the window says what happened; no empty entry in the list. */
+  if (self->live != NULL && final->points->len == 0)
+    g_ptr_array_remove (self->runs, self->live);
+  self->live = NULL;
+  g_clear_object (&self->engine);
+  g_clear_object (&self->cancellable);
+  ks_experiment_page_rebuild_all (self);
+  ks_page_emit_finished (KS_PAGE (self), ok ? NULL : error);
+  if (ok)
+    report_refused (self, final);
+}
+
+static void
+show_notes (KsExperimentPage *self)
+{
+  const char * const *notes = ks_engine_get_notes (self->engine);
+  g_autofree char *text = notes && notes[0] ? g_strjoinv ("\n", (char **) notes) : g_strdup ("");
+
+  gtk_label_set_text (GTK_LABEL (self->notes_label), text);
+  gtk_widget_set_visible (self->notes_label, *text != '\0');
+}
+
+static void
+prepare_thread (GTask        *task,
+                gpointer      source,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  GError *error = NULL;
+
+  /* The defaults a device decides can build kernels (the Gauss group
+   * sizes): never on the main thread. */
+  if (ks_engine_prepare (task_data, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+prepared_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  KsExperimentPage *self = KS_EXPERIMENT_PAGE (source);
+  g_autoptr(GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error) || self->runs == NULL
+      || g_cancellable_set_error_if_cancelled (self->cancellable, &error))
+    {
+      g_clear_object (&self->engine);
+      g_clear_object (&self->cancellable);
+      if (self->runs == NULL)
+        ks_page_end_run (KS_PAGE (self));
+      else
+        ks_page_emit_finished (KS_PAGE (self), error);
+      return;
+    }
+  show_notes (self);
+  /* The page draws the engine's own run, filled here point by point. */
+  self->live = ks_experiment_page_run_new (ks_engine_get_run (self->engine), FALSE);
+  g_ptr_array_add (self->runs, self->live);
+  ks_experiment_page_rebuild_all (self);
+  g_signal_connect (self->engine, "point-measured", G_CALLBACK (point_measured_cb), self);
+  ks_engine_run_async (self->engine, self->cancellable, run_done_cb, g_object_ref (self));
+}
+
+gboolean
+ks_experiment_page_start (KsPage        *page,
+                          KsDevice      *device,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  KsExperimentPage *self = KS_EXPERIMENT_PAGE (page);
+  g_autoptr(KsEngine) engine = ks_engine_new (self->desc);
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *command = NULL;
+  guint reps = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->reps_spin));
+  guint warmup = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->warmup_spin));
+
+  /* What the user sees is what runs: the fields are read now, and a field
+   * that does not parse stops the run before anything is measured. */
+  ks_param_form_set_backend (self->form, ks_device_get_backend (device));
+  if (!ks_param_form_apply (self->form, engine, error)
+      || !ks_engine_set_repetitions (engine, warmup, reps, error))
+    return FALSE;
+  ks_engine_add_device (engine, device);
+  command = command_line (self, device, warmup, reps);
+  ks_engine_set_command (engine, command);
+  ks_experiment_page_save_settings (self);
+
+  self->engine = g_steal_pointer (&engine);
+  g_set_object (&self->cancellable, cancellable);
+  gtk_widget_hide (self->notes_label);
+  task = g_task_new (self, cancellable, prepared_cb, NULL);
+  g_task_set_task_data (task, g_object_ref (self->engine), g_object_unref);
+  g_task_run_in_thread (task, prepare_thread);
+  return TRUE;
+}
+
+/* --- the device's defaults ------------------------------------------------------------ */
+
+typedef struct {
+  const KsExperimentDesc *desc;
+  KsDevice               *device;
+} HintsJob;
+
+static void
+hints_job_free (gpointer data)
+{
+  HintsJob *job = data;
+
+  g_object_unref (job->device);
+  g_free (job);
+}
+
+/* name, text, why, three by three (NULL text where the device cannot say). */
+static void
+hints_thread (GTask        *task,
+              gpointer      source,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  HintsJob *job = task_data;
+  g_autoptr(KsConfig) base = ks_config_new (job->desc);
+  GPtrArray *hints = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < job->desc->n_params && !g_cancellable_is_cancelled (cancellable); i++)
+    {
+      const KsParamSpec *spec = &job->desc->params[i];
+      char *why = NULL;
+
+      if (spec->device_default == NULL)
+        continue;
+      g_ptr_array_add (hints, g_strdup (spec->name));
+      g_ptr_array_add (hints, ks_param_default_text (spec, job->device, base, &why, NULL));
+      g_ptr_array_add (hints, why);
+    }
+  g_task_return_pointer (task, hints, (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+hints_done (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  KsExperimentPage *self = KS_EXPERIMENT_PAGE (source);
+  g_autoptr(GPtrArray) hints = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (hints == NULL || self->runs == NULL)
+    return;
+  for (guint i = 0; i + 2 < hints->len; i += 3)
+    ks_param_form_set_default_hint (self->form, hints->pdata[i], hints->pdata[i + 1], hints->pdata[i + 2]);
+}
+
+/* What an empty field will take on this device (the Gauss group sizes
+ * build the kernels to learn the kernel's limit: a worker's job), shown
+ * before Run rather than only in the notes after it.  Only while the page
+ * is shown, so a window of many pages does not build every kernel at start. */
+void
+ks_experiment_page_update_hints (KsExperimentPage *self)
+{
+  GtkWidget *toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
+  g_autoptr(GTask) task = NULL;
+  HintsJob *job;
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < self->desc->n_params; i++)
+    any |= self->desc->params[i].device_default != NULL;
+  if (!any || self->device == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
+  /* Building kernels beside a run would skew its timings (on PoCL the
+   * device is the same CPU): the hints wait for the next look. */
+  if (KS_IS_WINDOW (toplevel) && ks_window_get_running (KS_WINDOW (toplevel)))
+    return;
+  if (self->hints_cancellable != NULL)
+    g_cancellable_cancel (self->hints_cancellable);
+  g_clear_object (&self->hints_cancellable);
+  self->hints_cancellable = g_cancellable_new ();
+  for (guint i = 0; i < self->desc->n_params; i++)
+    if (self->desc->params[i].device_default != NULL)
+      ks_param_form_set_default_hint (self->form, self->desc->params[i].name, NULL, NULL);
+  job = g_new0 (HintsJob, 1);
+  job->desc = self->desc;
+  job->device = g_object_ref (self->device);
+  task = g_task_new (self, self->hints_cancellable, hints_done, NULL);
+  g_task_set_task_data (task, job, hints_job_free);
+  g_task_run_in_thread (task, hints_thread);
+}
+
+/* --- export ----------------------------------------------------------------------------- */
+
+gboolean
+ks_experiment_page_has_data (KsPage *page)
+{
+  KsRun *newest = ks_experiment_page_get_newest (KS_EXPERIMENT_PAGE (page));
+  return newest != NULL && newest->points->len > 0;
+}
+
+gboolean
+ks_experiment_page_write_data (KsPage      *page,
+                               const char  *path,
+                               const char  *format,
+                               GError     **error)
+{
+  KsRun *newest = ks_experiment_page_get_newest (KS_EXPERIMENT_PAGE (page));
+
+  if (newest == NULL || newest->points->len == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   _("There are no results on this page yet: run the experiment first."));
+      return FALSE;
+    }
+  return g_ascii_strcasecmp (format, "csv") == 0 ? ks_run_write_csv (newest, path, error)
+                                                 : ks_run_write_json (newest, path, error);
+}
+
+/* --- sessions --------------------------------------------------------------------------- */
+
+void
+ks_experiment_page_save_state (KsPage      *page,
+                               JsonBuilder *b)
+{
+  KsExperimentPage *self = KS_EXPERIMENT_PAGE (page);
+  g_autoptr(GHashTable) values = ks_param_form_get_values (self->form);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  json_builder_set_member_name (b, "experiment");
+  json_builder_add_string_value (b, self->desc->id);
+  json_builder_set_member_name (b, "values");
+  json_builder_begin_object (b);
+  g_hash_table_iter_init (&iter, values);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      json_builder_set_member_name (b, key);
+      json_builder_add_string_value (b, value);
+    }
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "reps");
+  json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->reps_spin)));
+  json_builder_set_member_name (b, "warmup");
+  json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->warmup_spin)));
+  json_builder_set_member_name (b, "figure");
+  json_builder_add_string_value (b, ks_experiment_page_get_figure (self)
+                                    ? ks_experiment_page_get_figure (self)->id : "");
+  json_builder_set_member_name (b, "min_x");
+  json_builder_add_double_value (b, gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->min_x_spin)));
+  json_builder_set_member_name (b, "runs");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->runs->len; i++)
+    {
+      Run *r = self->runs->pdata[i];
+      g_autofree char *json = ks_run_to_json (r->run);
+      JsonNode *node = json_from_string (json, NULL);
+
+      if (node == NULL)
+        continue;
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "recorded");
+      json_builder_add_boolean_value (b, r->recorded);
+      json_builder_set_member_name (b, "visible");
+      json_builder_add_boolean_value (b, r->visible);
+      json_builder_set_member_name (b, "run");
+      json_builder_add_value (b, node);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static GPtrArray *
+load_runs (KsExperimentPage *self,
+           JsonArray        *array,
+           GError          **error)
+{
+  g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func (ks_experiment_page_run_free);
+
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      JsonNode *run_node = o ? json_object_get_member (o, "run") : NULL;
+      g_autofree char *json = run_node ? json_to_string (run_node, FALSE) : NULL;
+      g_autoptr(KsRun) run = json ? ks_run_from_json (json, -1, error) : NULL;
+      Run *r;
+
+      if (run == NULL)
+        {
+          if (json == NULL)
+            g_set_error (error, KS_RUN_ERROR, KS_RUN_ERROR_PARSE, _("run %u has no results"), i + 1);
+          else
+            g_prefix_error (error, _("run %u: "), i + 1);
+          return NULL;
+        }
+      if (run->desc != self->desc)
+        {
+          g_set_error (error, KS_RUN_ERROR, KS_RUN_ERROR_PARSE, _("run %u is a run of “%s”"), i + 1,
+                       _(run->desc->title));
+          return NULL;
+        }
+      r = ks_experiment_page_run_new (run, json_object_get_boolean_member_with_default (o, "recorded", FALSE));
+      r->visible = json_object_get_boolean_member_with_default (o, "visible", TRUE);
+      g_ptr_array_add (runs, r);
+    }
+  return g_steal_pointer (&runs);
+}
+
+gboolean
+ks_experiment_page_load_state (KsPage      *page,
+                               JsonObject  *object,
+                               GError     **error)
+{
+  KsExperimentPage *self = KS_EXPERIMENT_PAGE (page);
+  JsonNode *values = json_object_get_member (object, "values");
+  JsonNode *runs_node = json_object_get_member (object, "runs");
+  const char *figure = json_object_get_string_member_with_default (object, "figure", "");
+  g_autoptr(GPtrArray) runs = NULL;
+
+  if ((values != NULL && !JSON_NODE_HOLDS_OBJECT (values))
+      || (runs_node != NULL && !JSON_NODE_HOLDS_ARRAY (runs_node)))
+    {
+      g_set_error (error, KS_RUN_ERROR, KS_RUN_ERROR_PARSE, _("its values or runs are of the wrong type"));
+      return FALSE;
+    }
+  /* Every run is read before anything changes, so a damaged one leaves
+   * the page as it was. */
+  if (runs_node != NULL && !(runs = load_runs (self, json_node_get_array (runs_node), error)))
+    return FALSE;
+  if (values != NULL)
+    {
+      JsonObject *o = json_node_get_object (values);
+      g_autoptr(GList) members = json_object_get_members (o);
+      GVariantBuilder builder;
+
+      g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
+      for (GList *l = members; l != NULL; l = l->next)
+        {
+          JsonNode *v = json_object_get_member (o, l->data);
+          if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_STRING)
+            g_variant_builder_add (&builder, "{ss}", (const char *) l->data, json_node_get_string (v));
+        }
+      {
+        g_autoptr(GVariant) given = g_variant_ref_sink (g_variant_builder_end (&builder));
+        ks_experiment_page_apply_values (self, given);
+      }
+    }
+  ks_experiment_page_set_repetitions (self,
+                                      json_object_get_int_member_with_default (object, "warmup", 1),
+                                      json_object_get_int_member_with_default (object, "reps", 3));
+  if (*figure != '\0' && ks_experiment_desc_find_figure (self->desc, figure) >= 0)
+    gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->figure_combo), figure);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->min_x_spin),
+                             json_object_get_double_member_with_default (object, "min_x", 0));
+  if (runs != NULL)
+    {
+      g_ptr_array_set_size (self->runs, 0);
+      g_ptr_array_extend_and_steal (self->runs, g_steal_pointer (&runs));
+    }
+  ks_experiment_page_rebuild_all (self);
+  return TRUE;
+}

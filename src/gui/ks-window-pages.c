@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "ks-gui"
+
+#include "ks-window-pages.h"
+
+#include <glib/gi18n.h>
+
+#include "ks-devices-page.h"
+#include "ks-experiment-page.h"
+#include "ks-gauss-size-page.h"
+#include "ks-gauss-solve-page.h"
+#include "ks-gauss-wg-page.h"
+#include "ks-registry.h"
+
+/* The five papers the app is about.  The registry names a paper only once
+ * it has an experiment; the others are still listed, dimmed, with a line
+ * saying what is coming, so a class sees the whole course from the start
+ * and a paper never seems to be missing. */
+static const struct {
+  const char *id;
+  const char *title;
+  const char *coming;
+} papers[] = {
+  { "000", N_("Baranov & Vlatskaya (2013): work-group size and the Gauss method in OpenCL"), NULL },
+  { "001", N_("Manushin (2012): OpenCL for high-load applications"),
+    N_("Coming: vector addition, SIMD widths and transfers, CPU against GPU") },
+  { "002", N_("Pogorelskikh & Loganova: Thomas algorithm and cyclic reduction on a GPU"),
+    N_("Coming: batched tridiagonal solvers against the CPU") },
+  { "003", N_("Andrianov et al.: GPU programs from Norma specifications"),
+    N_("Coming: mapping index domains onto blocks and threads") },
+  { "004", N_("Anisov, Vaziev, Ushakov (2020): 2D heat equation on a hybrid CPU+GPU"),
+    N_("Coming: conjugate gradients and the heat animation") },
+};
+
+/* Hand-made pages, in their paper's group (NULL: above the groups).  A
+ * name the registry also has stands in for that description's generic
+ * page: the Gauss sweeps keep their prime-N+1 tooltips, predicted-optimum
+ * line, hidden wg = 1 and the Launches option until the generic page can
+ * say all of it. */
+static const struct {
+  const char *paper;
+  const char *name;
+  const char *title;
+  GType     (*get_type) (void);
+} hand_made[] = {
+  { NULL,  "devices",     N_("Devices"),                   ks_devices_page_get_type },
+  { "000", "gauss-solve", N_("Gauss: single solve"),       ks_gauss_solve_page_get_type },
+  { "000", "gauss-size",  N_("Gauss: time vs size"),       ks_gauss_size_page_get_type },
+  { "000", "gauss-wg",    N_("Gauss: time vs group size"), ks_gauss_wg_page_get_type },
+};
+
+/* KERNELSCOPE_GENERIC_PAGES=1: every description on the generic page, the
+ * Gauss sweeps included, to see how far the port has come (a developer's
+ * switch; the tests of the hand-made pages assume it unset). */
+static gboolean
+generic_only (void)
+{
+  const char *env = g_getenv ("KERNELSCOPE_GENERIC_PAGES");
+  return env != NULL && g_strcmp0 (env, "0") != 0 && *env != '\0';
+}
+
+static int
+find_hand_made (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (hand_made); i++)
+    if (g_strcmp0 (hand_made[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+static void
+add_page (GtkStack   *stack,
+          KsSidebar  *sidebar,
+          GPtrArray  *names,
+          GtkWidget  *page,
+          const char *group,
+          const char *name,
+          const char *title)
+{
+  gtk_widget_show (page);
+  gtk_stack_add_titled (stack, page, name, title);
+  ks_sidebar_add_page (sidebar, group, name, title);
+  g_ptr_array_add (names, g_strdup (name));
+}
+
+static void
+add_hand_made (GtkStack  *stack,
+               KsSidebar *sidebar,
+               GPtrArray *names,
+               guint      i)
+{
+  add_page (stack, sidebar, names, g_object_new (hand_made[i].get_type (), NULL), hand_made[i].paper,
+            hand_made[i].name, _(hand_made[i].title));
+}
+
+static const KsPaperGroup *
+find_group (GPtrArray  *groups,
+            const char *id)
+{
+  for (guint g = 0; g < groups->len; g++)
+    if (g_strcmp0 (((KsPaperGroup *) groups->pdata[g])->id, id) == 0)
+      return groups->pdata[g];
+  return NULL;
+}
+
+/* The paper's pages: its hand-made pages without a description first (the
+ * single solve before the sweeps), then every description in registry
+ * order, hand-made where one stands for it. */
+static void
+add_group_pages (GtkStack           *stack,
+                 KsSidebar          *sidebar,
+                 GPtrArray          *names,
+                 const char         *paper,
+                 const KsPaperGroup *group)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (hand_made); i++)
+    if (g_strcmp0 (hand_made[i].paper, paper) == 0
+        && (group == NULL || !g_ptr_array_find_with_equal_func (names, hand_made[i].name, g_str_equal, NULL)))
+      {
+        gboolean described = FALSE;
+
+        for (guint e = 0; group != NULL && e < group->experiments->len; e++)
+          described |= g_strcmp0 (((const KsExperimentDesc *) group->experiments->pdata[e])->id,
+                                  hand_made[i].name) == 0;
+        if (!described)
+          add_hand_made (stack, sidebar, names, i);
+      }
+  for (guint e = 0; group != NULL && e < group->experiments->len; e++)
+    {
+      const KsExperimentDesc *desc = group->experiments->pdata[e];
+      int h = generic_only () ? -1 : find_hand_made (desc->id);
+
+      if (h >= 0)
+        add_hand_made (stack, sidebar, names, h);
+      else
+        add_page (stack, sidebar, names, ks_experiment_page_new (desc), paper, desc->id, _(desc->title));
+    }
+}
+
+GPtrArray *
+ks_window_pages_build (GtkStack  *stack,
+                       KsSidebar *sidebar)
+{
+  g_autoptr(GPtrArray) groups = ks_registry_list_papers ();
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (GTK_IS_STACK (stack), NULL);
+  g_return_val_if_fail (KS_IS_SIDEBAR (sidebar), NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (hand_made); i++)
+    if (hand_made[i].paper == NULL)
+      add_hand_made (stack, sidebar, names, i);
+  for (guint p = 0; p < G_N_ELEMENTS (papers); p++)
+    {
+      const KsPaperGroup *group = find_group (groups, papers[p].id);
+      gboolean empty = group == NULL && papers[p].coming != NULL;
+
+      ks_sidebar_add_group (sidebar, papers[p].id,
+                            group != NULL && group->title != NULL ? _(group->title) : _(papers[p].title),
+                            empty ? _(papers[p].coming) : NULL);
+      add_group_pages (stack, sidebar, names, papers[p].id, group);
+    }
+  /* A paper the table above does not know yet (a test's, a plug-in's). */
+  for (guint g = 0; g < groups->len; g++)
+    {
+      const KsPaperGroup *group = groups->pdata[g];
+      gboolean known = FALSE;
+
+      for (guint p = 0; p < G_N_ELEMENTS (papers); p++)
+        known |= g_strcmp0 (papers[p].id, group->id) == 0;
+      if (known)
+        continue;
+      ks_sidebar_add_group (sidebar, group->id, group->title ? _(group->title) : group->id, NULL);
+      add_group_pages (stack, sidebar, names, group->id, group);
+    }
+  return names;
+}

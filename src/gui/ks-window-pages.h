@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-window-pages.h: which pages the window has, and where in the sidebar.
+ *
+ * The pages come from the experiment registry, grouped by paper: every
+ * description gets the generic KsExperimentPage, unless a hand-made page
+ * still stands for it (the Gauss sweeps, until the generic page carries
+ * all they do).  Hand-made pages with no description (the devices, the
+ * single solve) are listed here.  A new description therefore appears in
+ * the sidebar with nothing added in src/gui. */
+#pragma once
+
+#include "ks-page.h"
+#include "ks-sidebar.h"
+
+G_BEGIN_DECLS
+
+/* Creates every page, adds it to stack (named by its experiment id) and to
+ * sidebar under its paper; returns the names in sidebar order. */
+GPtrArray *ks_window_pages_build (GtkStack  *stack,
+                                  KsSidebar *sidebar);
+
+G_END_DECLS
