@@ -21,25 +21,18 @@ allowed () {
     mesh)        echo "mesh compute io" ;;
     baselines)   echo "baselines compute" ;;
     solvers)     echo "solvers compute io baselines mesh" ;;
-    experiments) echo "experiments solvers baselines compute io mesh" ;;
-    report)      echo "report experiments solvers baselines compute io mesh plot" ;;
+    experiments) echo "experiments solvers baselines compute io mesh plot" ;;
     plot)        echo "plot" ;;
-    cli)         echo "cli report experiments solvers baselines compute io mesh plot" ;;
-    gui)         echo "gui cli report experiments solvers baselines compute io mesh plot" ;;
+    cli)         echo "cli experiments solvers baselines compute io mesh plot" ;;
+    gui)         echo "gui cli experiments solvers baselines compute io mesh plot" ;;
     *)           echo "" ;;
   esac
 }
 
-# The layer of a file under SRC: its folder, except the results-to-plot
-# files of experiments/ (*-plot.c/h), which are the report library.
+# The layer of a file under SRC: its folder.
 layer_of () {
-  local rel=${1#"$SRC"/} dir
-  dir=${rel%%/*}
-  if [ "$dir" = experiments ] && [[ $rel == *-plot.[ch] ]]; then
-    echo report
-  else
-    echo "$dir"
-  fi
+  local rel=${1#"$SRC"/}
+  echo "${rel%%/*}"
 }
 
 check () {
