@@ -730,6 +730,50 @@ test_mesh_export_keeps_screen (void)
   remove_dir (dir);
 }
 
+typedef struct {
+  KsPlot *plot;
+  char   *path;
+} ExportJob;
+
+static gpointer
+export_thread (gpointer data)
+{
+  ExportJob *job = data;
+
+  return GINT_TO_POINTER (ks_plot_export (job->plot, job->path, W, H, NULL, NULL));
+}
+
+/* The thread contract of ks-plot.h: a plot is used from one thread at a
+ * time, and may be handed to another (an export on a worker thread) while
+ * its owner leaves it alone.  The export made there shows the cells, and
+ * the owner renders and sets new values afterwards. */
+static void
+test_mesh_handed_over (void)
+{
+  g_autoptr(KsPlot) plot = example_mesh (12, 8, KS_PLOT_COLORMAP_VIRIDIS);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-plot-marks-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "thread.png", NULL);
+  ExportJob job = { plot, path };
+  cairo_surface_t *img;
+  GThread *thread;
+
+  g_assert_no_error (error);
+  img = render_image (plot, W, H, ks_plot_theme_light ());
+  cairo_surface_destroy (img);
+  thread = g_thread_new ("export", export_thread, &job);
+  g_assert_true (GPOINTER_TO_INT (g_thread_join (thread)));
+  img = cairo_image_surface_create_from_png (path);
+  check_mesh_cells (plot, img, 1, KS_PLOT_COLORMAP_VIRIDIS);
+  cairo_surface_destroy (img);
+
+  ks_plot_set_mesh_label (plot, "T (°C)");
+  img = render_image (plot, W, H, ks_plot_theme_light ());
+  check_mesh_cells (plot, img, 1, KS_PLOT_COLORMAP_VIRIDIS);
+  cairo_surface_destroy (img);
+  remove_dir (dir);
+}
+
 static void
 test_mesh_errors (void)
 {
@@ -1073,6 +1117,7 @@ main (int   argc,
   g_test_add_func ("/plot-marks/mesh-dart", test_mesh_dart);
   g_test_add_func ("/plot-marks/mesh-lookup", test_mesh_lookup);
   g_test_add_func ("/plot-marks/mesh-export-keeps-screen", test_mesh_export_keeps_screen);
+  g_test_add_func ("/plot-marks/mesh-handed-over", test_mesh_handed_over);
   g_test_add_func ("/plot-marks/mesh-errors", test_mesh_errors);
   g_test_add_func ("/plot-marks/blocks", test_blocks);
   g_test_add_func ("/plot-marks/degenerate", test_degenerate);

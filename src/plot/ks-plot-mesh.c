@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-plot-mesh.c: a mesh of triangles and quadrilaterals coloured by a value
  * per cell: the model (plain arrays, no mesh library), the colour maps, the
- * vector drawing for small meshes in SVG and PDF, and the colour bar.  What
+ * cell under a point (through a grid index, for tooltips), the vector
+ * drawing for small meshes in SVG and PDF, and the colour bar.  Used from
+ * one thread at a time (ks-plot.h), so nothing here is locked.  What
  * the screen and large meshes go through, a map from pixels to cells made
  * once per view, is in ks-plot-raster.c. */
 #define G_LOG_DOMAIN "ks-plot-mesh"
