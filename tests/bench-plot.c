@@ -158,10 +158,52 @@ bench_mesh_size (guint nx,
                  g_array_index (cpu, gint64, frames / 2) / 1e3);
     }
 
-  /* A tooltip's lookup, at the top right (the last cells of the list). */
-  t0 = g_get_monotonic_time ();
-  ks_plot_mesh_cell_at (plot, 1200, 800, 1050, 120, NULL, NULL);
-  g_print ("      the cell under the pointer: %.2f ms\n", (g_get_monotonic_time () - t0) / 1e3);
+  /* A tooltip's lookup: the first indexes the mesh, then the median of
+   * lookups at positions spread over the plot, as a pointer moves. */
+  {
+    g_autoptr(GArray) lookups = g_array_new (FALSE, FALSE, sizeof (gint64));
+    GRand *rand = g_rand_new_with_seed (7);
+    gint64 index_us, all_us;
+    guint hits = 0;
+
+    t0 = g_get_monotonic_time ();
+    ks_plot_mesh_cell_at (plot, 1200, 800, 1050, 120, NULL, NULL);
+    index_us = g_get_monotonic_time () - t0;
+    all_us = g_get_monotonic_time ();
+    for (guint k = 0; k < 1000; k++)
+      {
+        double px = g_rand_double_range (rand, 0, 1200), py = g_rand_double_range (rand, 0, 800);
+
+        t0 = g_get_monotonic_time ();
+        hits += ks_plot_mesh_cell_at (plot, 1200, 800, px, py, NULL, NULL);
+        t0 = g_get_monotonic_time () - t0;
+        g_array_append_val (lookups, t0);
+      }
+    all_us = g_get_monotonic_time () - all_us;
+    g_array_sort (lookups, cmp_gint64);
+    g_print ("      the cell under the pointer: first %.2f ms (indexes the mesh), then "
+             "%.2f us on average, slowest %.0f us, of 1000 (%u on a cell)\n",
+             index_us / 1e3, all_us / 1e3, (double) g_array_index (lookups, gint64, 999), hits);
+    g_rand_free (rand);
+  }
+
+  /* An export at another size between two screen frames: the screen's
+   * pixel map stays, so the next frame costs what any frame does. */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("bench-plot-XXXXXX", NULL);
+    g_autofree char *png = g_build_filename (dir, "export.png", NULL);
+    cairo_t *cr;
+
+    g_assert_true (ks_plot_export (plot, png, 640, 400, NULL, NULL));
+    g_unlink (png);
+    g_rmdir (dir);
+    t0 = g_get_monotonic_time ();
+    cr = cairo_create (surface);
+    ks_plot_render (plot, cr, 1200, 800, NULL);
+    cairo_destroy (cr);
+    g_print ("      the screen frame after a 640 x 400 export: %.2f ms\n",
+             (g_get_monotonic_time () - t0) / 1e3);
+  }
   cairo_surface_destroy (surface);
 }
 

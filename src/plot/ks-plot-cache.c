@@ -5,7 +5,7 @@
  * the GUI does for a zoom or a new frame of a mesh with a fixed colour range
  * reuse it; any change to the model bumps its generation and the next
  * caller lays out again.  Layouts are reference-counted and immutable once
- * made, so an export thread and the GUI can share one. */
+ * made, so a caller may keep one while the plot lays out anew. */
 #define G_LOG_DOMAIN "ks-plot-cache"
 
 #include "ks-plot-private.h"

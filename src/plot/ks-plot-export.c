@@ -107,7 +107,10 @@ render_page (KsPlot            *plot,
 {
   cairo_t *cr = cairo_create (surface);
 
+  /* A mesh keeps the screen's pixel map apart from the export's. */
+  plot->exporting = TRUE;
   ks_plot_render (plot, cr, width, height, theme);
+  plot->exporting = FALSE;
   cairo_show_page (cr);
   cairo_destroy (cr);
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-plot-mesh.c: a mesh of triangles and quadrilaterals coloured by a value
  * per cell: the model (plain arrays, no mesh library), the colour maps, the
- * vector drawing for small meshes in SVG and PDF, and the colour bar.  What
+ * cell under a point (through a grid index, for tooltips), the vector
+ * drawing for small meshes in SVG and PDF, and the colour bar.  Used from
+ * one thread at a time (ks-plot.h), so nothing here is locked.  What
  * the screen and large meshes go through, a map from pixels to cells made
  * once per view, is in ks-plot-raster.c. */
 #define G_LOG_DOMAIN "ks-plot-mesh"
@@ -90,7 +92,8 @@ ks_plot_mesh_free (KsPlotMesh *mesh)
   if (mesh == NULL)
     return;
   ks_plot_raster_clear (mesh);
-  g_mutex_clear (&mesh->lock);
+  g_free (mesh->grid_start);
+  g_free (mesh->grid_cells);
   g_free (mesh->xy);
   g_free (mesh->cells);
   g_free (mesh->values);
@@ -136,7 +139,6 @@ ks_plot_set_mesh (KsPlot         *plot,
     }
 
   mesh = g_new0 (KsPlotMesh, 1);
-  g_mutex_init (&mesh->lock);
   mesh->xy = g_memdup2 (xy, sizeof (double) * 2 * n_nodes);
   mesh->n_nodes = n_nodes;
   mesh->cells = g_memdup2 (cells, sizeof (guint32) * 4 * n_cells);
@@ -176,9 +178,7 @@ ks_plot_set_mesh_values (KsPlot       *plot,
   g_return_if_fail (values != NULL);
 
   mesh = plot->mesh;
-  g_mutex_lock (&mesh->lock);
   memcpy (mesh->values, values, sizeof (double) * mesh->n_cells);
-  g_mutex_unlock (&mesh->lock);
   /* With a fixed colour range the layout (the colour bar's ticks included)
    * does not depend on the values, so a frame keeps the cached one. */
   if (!(isfinite (mesh->vmin) && isfinite (mesh->vmax)))
@@ -195,12 +195,10 @@ ks_plot_set_mesh_parts (KsPlot        *plot,
   g_return_if_fail (plot->mesh != NULL);
 
   mesh = plot->mesh;
-  g_mutex_lock (&mesh->lock);
   g_clear_pointer (&mesh->parts, g_free);
   if (parts != NULL)
     mesh->parts = g_memdup2 (parts, sizeof (guint32) * mesh->n_cells);
   mesh->parts_generation++;
-  g_mutex_unlock (&mesh->lock);
   ks_plot_changed (plot);
 }
 
@@ -296,14 +294,12 @@ ks_plot_mesh_value_range (KsPlotMesh *mesh,
     }
   else
     {
-      g_mutex_lock (&mesh->lock);
       for (guint i = 0; i < mesh->n_cells; i++)
         if (isfinite (mesh->values[i]))
           {
             mn = MIN (mn, mesh->values[i]);
             mx = MAX (mx, mesh->values[i]);
           }
-      g_mutex_unlock (&mesh->lock);
       if (isfinite (mesh->vmin))
         mn = mesh->vmin;
       if (isfinite (mesh->vmax))
@@ -339,6 +335,176 @@ in_triangle (const double *a,
   return !((d1 < 0 || d2 < 0 || d3 < 0) && (d1 > 0 || d2 > 0 || d3 > 0));
 }
 
+/* Does cell c contain (x, y)?  Cut as the raster cuts it
+ * (ks-plot-raster.c); a cell with a node off the finite plane contains
+ * nothing (the raster draws none of it). */
+static gboolean
+cell_contains (KsPlotMesh *mesh,
+               guint       c,
+               double      x,
+               double      y)
+{
+  const guint32 *n = &mesh->cells[4 * (gsize) c];
+  const double *p0 = &mesh->xy[2 * n[0]], *p1 = &mesh->xy[2 * n[1]], *p2 = &mesh->xy[2 * n[2]];
+  const double *p3 = n[3] != KS_PLOT_MESH_TRIANGLE ? &mesh->xy[2 * n[3]] : NULL;
+
+  if (!(isfinite (p0[0] + p0[1] + p1[0] + p1[1] + p2[0] + p2[1])
+        && (p3 == NULL || isfinite (p3[0] + p3[1]))))
+    return FALSE;
+  if (p3 == NULL)
+    return in_triangle (p0, p1, p2, x, y);
+  if (!quad_cut_bd (p0[0], p0[1], p1[0], p1[1], p2[0], p2[1], p3[0], p3[1]))
+    return in_triangle (p0, p1, p2, x, y) || in_triangle (p0, p2, p3, x, y);
+  return in_triangle (p1, p2, p3, x, y) || in_triangle (p1, p3, p0, x, y);
+}
+
+gboolean
+ks_plot_mesh_cell_walk (KsPlotMesh *mesh,
+                        double      x,
+                        double      y,
+                        guint      *out_cell)
+{
+  for (guint c = 0; c < mesh->n_cells; c++)
+    if (cell_contains (mesh, c, x, y))
+      {
+        *out_cell = c;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* The bucket of x along an axis of n buckets from x0, s per unit: the same
+ * function for a point and for a cell's bounding box, so a cell that
+ * contains a point is always listed in the point's bucket. */
+static guint
+grid_bucket (double x,
+             double x0,
+             double s,
+             guint  n)
+{
+  double b = floor ((x - x0) * s);
+
+  return (guint) CLAMP (b, 0.0, (double) n - 1);
+}
+
+static void
+cell_bbox (KsPlotMesh *mesh,
+           guint       c,
+           double      box[4])
+{
+  const guint32 *n = &mesh->cells[4 * (gsize) c];
+  guint k = n[3] == KS_PLOT_MESH_TRIANGLE ? 3 : 4;
+
+  box[0] = box[2] = INFINITY;
+  box[1] = box[3] = -INFINITY;
+  for (guint j = 0; j < k; j++)
+    {
+      double x = mesh->xy[2 * n[j]], y = mesh->xy[2 * n[j] + 1];
+
+      box[0] = MIN (box[0], x);
+      box[1] = MAX (box[1], x);
+      box[2] = MIN (box[2], y);
+      box[3] = MAX (box[3], y);
+    }
+}
+
+/* About one bucket per cell, shaped like the bounding box, filled in two
+ * passes (count, then place) so each bucket lists its cells in cell order
+ * and the lookup finds the same first cell the walk does. */
+static void
+grid_build (KsPlotMesh *mesh)
+{
+  double w = mesh->bx1 - mesh->bx0, h = mesh->by1 - mesh->by0;
+  double aspect = w > 0 && h > 0 ? w / h : 1.0;
+  guint nx, ny;
+  gsize nb, total = 0;
+  g_autofree gsize *fill = NULL;
+
+  nx = (guint) CLAMP (round (sqrt (mesh->n_cells * aspect)), 1.0, 4096.0);
+  ny = (guint) CLAMP (round (mesh->n_cells / (double) nx), 1.0, 4096.0);
+  if (!(w > 0))
+    nx = 1;
+  if (!(h > 0))
+    ny = 1;
+  nb = (gsize) nx * ny;
+  mesh->grid_sx = w > 0 ? nx / w : 0;
+  mesh->grid_sy = h > 0 ? ny / h : 0;
+  mesh->grid_start = g_new0 (gsize, nb + 1);
+
+  for (int pass = 0; pass < 2; pass++)
+    {
+      for (guint c = 0; c < mesh->n_cells; c++)
+        {
+          double box[4];
+          guint i0, i1, j0, j1;
+
+          cell_bbox (mesh, c, box);
+          if (!(isfinite (box[0] + box[1] + box[2] + box[3])))
+            continue;   /* contains nothing, see cell_contains */
+          i0 = grid_bucket (box[0], mesh->bx0, mesh->grid_sx, nx);
+          i1 = grid_bucket (box[1], mesh->bx0, mesh->grid_sx, nx);
+          j0 = grid_bucket (box[2], mesh->by0, mesh->grid_sy, ny);
+          j1 = grid_bucket (box[3], mesh->by0, mesh->grid_sy, ny);
+          if (pass == 0)
+            {
+              total += (gsize) (i1 - i0 + 1) * (j1 - j0 + 1);
+              /* A few cells spanning the whole mesh would list themselves
+               * in every bucket: past this the walk is the better index. */
+              if (total > 8 * (gsize) mesh->n_cells + 65536)
+                {
+                  mesh->grid_nx = 0;
+                  return;
+                }
+              for (guint j = j0; j <= j1; j++)
+                for (guint i = i0; i <= i1; i++)
+                  mesh->grid_start[(gsize) j * nx + i + 1]++;
+            }
+          else
+            for (guint j = j0; j <= j1; j++)
+              for (guint i = i0; i <= i1; i++)
+                mesh->grid_cells[fill[(gsize) j * nx + i]++] = c;
+        }
+      if (pass == 0)
+        {
+          for (gsize b = 0; b < nb; b++)
+            mesh->grid_start[b + 1] += mesh->grid_start[b];
+          mesh->grid_cells = g_new (guint32, MAX (total, 1));
+          fill = g_memdup2 (mesh->grid_start, sizeof (gsize) * nb);
+        }
+    }
+  mesh->grid_nx = nx;
+  mesh->grid_ny = ny;
+}
+
+gboolean
+ks_plot_mesh_cell_find (KsPlotMesh *mesh,
+                        double      x,
+                        double      y,
+                        guint      *out_cell)
+{
+  gsize b;
+
+  if (!(x >= mesh->bx0 && x <= mesh->bx1 && y >= mesh->by0 && y <= mesh->by1))
+    return FALSE;
+  /* A walk over every cell takes ~18 ms at 10^6 cells, longer than a frame
+   * for each motion event of a tooltip; the grid narrows it to the few
+   * cells of one bucket. */
+  if (mesh->grid_start == NULL)
+    grid_build (mesh);
+  if (mesh->grid_nx == 0)
+    return ks_plot_mesh_cell_walk (mesh, x, y, out_cell);
+
+  b = (gsize) grid_bucket (y, mesh->by0, mesh->grid_sy, mesh->grid_ny) * mesh->grid_nx
+      + grid_bucket (x, mesh->bx0, mesh->grid_sx, mesh->grid_nx);
+  for (gsize i = mesh->grid_start[b]; i < mesh->grid_start[b + 1]; i++)
+    if (cell_contains (mesh, mesh->grid_cells[i], x, y))
+      {
+        *out_cell = mesh->grid_cells[i];
+        return TRUE;
+      }
+  return FALSE;
+}
+
 gboolean
 ks_plot_mesh_cell_at (KsPlot *plot,
                       double  width,
@@ -350,44 +516,19 @@ ks_plot_mesh_cell_at (KsPlot *plot,
 {
   KsPlotMesh *mesh;
   double x, y;
+  guint cell;
 
   g_return_val_if_fail (plot != NULL, FALSE);
 
   mesh = plot->mesh;
   if (mesh == NULL || !ks_plot_device_to_data (plot, width, height, px, py, &x, &y)
-      || x < mesh->bx0 || x > mesh->bx1 || y < mesh->by0 || y > mesh->by1)
+      || !ks_plot_mesh_cell_find (mesh, x, y, &cell))
     return FALSE;
-
-  /* A walk over every cell: a hover over a million of them takes a few
-   * milliseconds, and needs no index kept beside the mesh. */
-  for (guint c = 0; c < mesh->n_cells; c++)
-    {
-      const guint32 *n = &mesh->cells[4 * (gsize) c];
-      const double *p0 = &mesh->xy[2 * n[0]], *p1 = &mesh->xy[2 * n[1]], *p2 = &mesh->xy[2 * n[2]];
-      const double *p3 = n[3] != KS_PLOT_MESH_TRIANGLE ? &mesh->xy[2 * n[3]] : NULL;
-      gboolean inside;
-
-      /* Cut as the raster cuts it (ks-plot-raster.c). */
-      if (p3 == NULL)
-        inside = in_triangle (p0, p1, p2, x, y);
-      else if (!quad_cut_bd (p0[0], p0[1], p1[0], p1[1], p2[0], p2[1], p3[0], p3[1]))
-        inside = in_triangle (p0, p1, p2, x, y) || in_triangle (p0, p2, p3, x, y);
-      else
-        inside = in_triangle (p1, p2, p3, x, y) || in_triangle (p1, p3, p0, x, y);
-      if (inside)
-        {
-          if (out_cell != NULL)
-            *out_cell = c;
-          if (out_value != NULL)
-            {
-              g_mutex_lock (&mesh->lock);
-              *out_value = mesh->values[c];
-              g_mutex_unlock (&mesh->lock);
-            }
-          return TRUE;
-        }
-    }
-  return FALSE;
+  if (out_cell != NULL)
+    *out_cell = cell;
+  if (out_value != NULL)
+    *out_value = mesh->values[cell];
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -550,12 +691,10 @@ ks_plot_draw_mesh (cairo_t           *cr,
   if (lo->cbticks == NULL || lo->x.log || lo->y.log)
     return;   /* no values yet, or log axes, where a mesh has no meaning */
 
-  g_mutex_lock (&mesh->lock);
   if (target_is_vector (cr) && mesh->n_cells <= VECTOR_MAX_CELLS)
     draw_vector (cr, mesh, lo, theme);
   else
-    ks_plot_raster_draw (cr, mesh, lo, target_is_vector (cr), theme);
-  g_mutex_unlock (&mesh->lock);
+    ks_plot_raster_draw (cr, mesh, lo, target_is_vector (cr), plot->exporting, theme);
 }
 
 void

@@ -82,9 +82,16 @@ struct _KsPlot {
   KsPlotMesh  *mesh;
   Blocks      *blocks;
 
+  /* Set by ks_plot_export() while it renders: the mesh draws an export
+   * through a pixel map of its own, leaving the screen's in place. */
+  gboolean     exporting;
+
   /* Hit-testing gets no theme, yet text sizes move the plot area; so it lays
    * out with the font of the most recent render, which is what is on screen.
-   * Locked because an export thread may render while the GUI hit-tests. */
+   * A KsPlot is used from one thread at a time (ks-plot.h); the lock costs
+   * nothing measurable and keeps the font and the cache below consistent
+   * should two renders ever overlap, but the rest of the model is not
+   * locked, so it does not make such use safe. */
   GMutex       font_lock;
   char        *font_family;
   double       font_size;

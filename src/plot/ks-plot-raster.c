@@ -7,7 +7,9 @@
  * each pixel centre, and a frame is then a colour per cell (one lookup in
  * the colour map's table) and a colour per pixel (one load from the map),
  * painted as one image.  Cell edges and the borders between parts are
- * marked in the map too, so they cost a frame nothing extra. */
+ * marked in the map too, so they cost a frame nothing extra.  The screen
+ * and exports keep a map each, so saving a PNG at another size does not
+ * cost the next frame on the screen a scan conversion. */
 #define G_LOG_DOMAIN "ks-plot-raster"
 
 #include "ks-plot-mesh-private.h"
@@ -31,11 +33,17 @@ struct _Raster {
   cairo_surface_t *image;       /* w x h, refilled each frame */
 };
 
-void
-ks_plot_raster_clear (KsPlotMesh *mesh)
-{
-  Raster *r = mesh->raster;
+static gint n_built;
 
+guint
+ks_plot_raster_n_built (void)
+{
+  return (guint) g_atomic_int_get (&n_built);
+}
+
+static void
+raster_free (Raster *r)
+{
   if (r == NULL)
     return;
   g_free (r->cell);
@@ -44,7 +52,13 @@ ks_plot_raster_clear (KsPlotMesh *mesh)
   if (r->image != NULL)
     cairo_surface_destroy (r->image);
   g_free (r);
-  mesh->raster = NULL;
+}
+
+void
+ks_plot_raster_clear (KsPlotMesh *mesh)
+{
+  g_clear_pointer (&mesh->raster, raster_free);
+  g_clear_pointer (&mesh->export_raster, raster_free);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -168,6 +182,7 @@ raster_new (KsPlotMesh   *mesh,
   mark_edges (r);
 
   r->image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  g_atomic_int_inc (&n_built);
   return r;
 }
 
@@ -342,11 +357,13 @@ ks_plot_raster_draw (cairo_t           *cr,
                      KsPlotMesh        *mesh,
                      const Layout      *lo,
                      gboolean           vector_target,
+                     gboolean           export,
                      const KsPlotTheme *theme)
 {
   double aw = lo->right - lo->left, ah = lo->bottom - lo->top;
   double scale = vector_target ? VECTOR_SCALE : device_scale (cr);
-  Raster *r = mesh->raster;
+  Raster **slot = export ? &mesh->export_raster : &mesh->raster;
+  Raster *r = *slot;
   int w, h;
 
   if (vector_target && aw * ah * scale * scale > MAX_VECTOR_PIXELS)
@@ -360,8 +377,8 @@ ks_plot_raster_draw (cairo_t           *cr,
   if (r == NULL || r->w != w || r->h != h || r->fx0 != lo->x.f0 || r->fx1 != lo->x.f1
       || r->fy0 != lo->y.f0 || r->fy1 != lo->y.f1)
     {
-      ks_plot_raster_clear (mesh);
-      r = mesh->raster = raster_new (mesh, lo, w, h);
+      raster_free (r);
+      r = *slot = raster_new (mesh, lo, w, h);
       mark_outline (r, mesh);
     }
   else if (r->outline_generation != mesh->parts_generation)

@@ -7,7 +7,17 @@
  * ks_plot_render() draws it on any cairo_t; the CLI, the GUI widget and the
  * export menu all call it, so a PNG, an SVG, a PDF and the screen show the
  * same picture.  No GTK here; the code is split by concern under src/plot/
- * (ks-plot-private.h names the files). */
+ * (ks-plot-private.h names the files).
+ *
+ * Threads: a KsPlot is used from one thread at a time.  The GUI sets the
+ * model, renders, hit-tests and exports on its main thread; the CLI does
+ * all of it on its own thread.  Nothing in the model is locked (a render
+ * reads the series, the mesh and the labels as plain fields, and
+ * ks_plot_set_mesh frees the mesh a render would be reading), so a caller
+ * that renders elsewhere (an export on a worker thread) must hand the plot
+ * over and not touch it until that thread is done, or build a second
+ * KsPlot.  Locking every setter and reader would cost each frame and
+ * nothing uses it.  Different KsPlots may be used on different threads. */
 #pragma once
 
 #include <cairo.h>
@@ -263,7 +273,9 @@ void        ks_plot_set_mesh_label    (KsPlot         *plot,
                                        const char     *label);
 /* The mesh cell under device position (px, py) when the plot is rendered
  * at width x height, and its value (NAN when it has none), for tooltips.
- * FALSE outside every cell or without a mesh. */
+ * FALSE outside every cell or without a mesh.  The first call indexes the
+ * mesh (a grid of buckets, ~0.1 s at 10^6 cells); each call after that
+ * looks at the few cells of one bucket. */
 gboolean    ks_plot_mesh_cell_at      (KsPlot         *plot,
                                        double          width,
                                        double          height,
