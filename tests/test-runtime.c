@@ -189,9 +189,9 @@ test_copy_fill (Fixture       *f,
   const guint8 zero = 0;
 
   /* A one-byte pattern over b, a four-byte one over a's two halves. */
-  OK (ks_queue_fill (q, b, &zero, 1, 0, n * sizeof (float), E));
-  OK (ks_queue_fill (q, a, &pattern, sizeof pattern, 0, n / 2 * sizeof (float), E));
-  OK (ks_queue_fill (q, a, &other, sizeof other, n / 2 * sizeof (float), n / 2 * sizeof (float), E));
+  OK (ks_queue_fill (q, b, &zero, 1, 0, n * sizeof (float), NULL, E));
+  OK (ks_queue_fill (q, a, &pattern, sizeof pattern, 0, n / 2 * sizeof (float), NULL, E));
+  OK (ks_queue_fill (q, a, &other, sizeof other, n / 2 * sizeof (float), n / 2 * sizeof (float), NULL, E));
   /* a[256 .. 768) to b[100 .. 612). */
   OK (ks_queue_copy (q, a, 256 * sizeof (float), b, 100 * sizeof (float), 512 * sizeof (float), NULL, E));
   OK (ks_queue_read (q, b, 0, n * sizeof (float), got, KS_TRANSFER_BLOCKING, NULL, E));
@@ -285,7 +285,7 @@ test_two_queues (Fixture       *f,
     spin_here = 50;
   OK ((other = ks_runtime_new_queue (f->rt, E)) != NULL);
   g_assert_true (ks_queue_get_runtime (other) == f->rt);
-  OK (ks_queue_fill (q, b, &zero, sizeof zero, 0, n * sizeof (float), E));
+  OK (ks_queue_fill (q, b, &zero, sizeof zero, 0, n * sizeof (float), NULL, E));
   OK (ks_kernel_set_arg_buffer (slow, 0, b, E));
   OK (ks_kernel_set_arg (slow, 1, sizeof n, &n, E));
   OK (ks_kernel_set_arg (slow, 2, sizeof spin_here, &spin_here, E));
@@ -328,7 +328,7 @@ launch_3d (Fixture  *f,
       cfg.offset[d] = off[d];
       cfg.local[d] = with_local ? (d == 0 ? 3 : d == 1 ? 2 : 1) : 0;
     }
-  OK (ks_queue_fill (q, b, &none, sizeof none, 0, sizeof got, E));
+  OK (ks_queue_fill (q, b, &none, sizeof none, 0, sizeof got, NULL, E));
   OK (ks_kernel_set_arg_buffer (k, 0, b, E));
   OK (ks_kernel_set_arg (k, 1, sizeof nx, &nx, E));
   OK (ks_kernel_set_arg (k, 2, sizeof ny, &ny, E));
@@ -374,7 +374,7 @@ test_offset_opt_in (Fixture       *f,
   g_assert_no_error (error);
   k = ks_program_create_kernel (plain, "rt_touch", &error);
   g_assert_no_error (error);
-  OK (ks_queue_fill (ks_runtime_get_queue (f->rt), b, &zero, sizeof zero, 0, n * sizeof (guint), E));
+  OK (ks_queue_fill (ks_runtime_get_queue (f->rt), b, &zero, sizeof zero, 0, n * sizeof (guint), NULL, E));
   OK (ks_kernel_set_arg_buffer (k, 0, b, E));
   OK (ks_kernel_set_arg (k, 1, sizeof n, &n, E));
   ok = ks_queue_launch (ks_runtime_get_queue (f->rt), k, &at, &error);
@@ -415,7 +415,7 @@ test_split_policy (Fixture       *f,
   g_assert_cmpuint (plan.parts[1].first, ==, 960);
   g_assert_cmpuint (plan.parts[1].config.local[0], ==, 40);
 
-  OK (ks_queue_fill (q, b, &zero, sizeof zero, 0, n * sizeof (guint), E));
+  OK (ks_queue_fill (q, b, &zero, sizeof zero, 0, n * sizeof (guint), NULL, E));
   OK (ks_kernel_set_arg_buffer (k, 0, b, E));
   OK (ks_kernel_set_arg (k, 1, sizeof n, &n, E));
   OK (ks_queue_launch_policy (q, k, KS_LOCAL_SPLIT, wg, 1, &global, E));
@@ -565,7 +565,7 @@ test_lifetimes (Fixture       *f,
   g_clear_pointer (&f->rt, ks_runtime_unref);
   g_clear_pointer (&b, ks_buffer_unref);
 
-  OK (ks_queue_fill (q, view, &zero, sizeof zero, 0, n * sizeof (guint), E));
+  OK (ks_queue_fill (q, view, &zero, sizeof zero, 0, n * sizeof (guint), NULL, E));
   OK (ks_kernel_set_arg_buffer (k, 0, view, E));
   OK (ks_kernel_set_arg (k, 1, sizeof n, &n, E));
   OK (ks_queue_launch (q, k, &cfg, E));

@@ -51,7 +51,8 @@ gboolean ks_cuda_read        (KsQueue *queue, KsBuffer *buffer, gsize offset, gs
 gboolean ks_cuda_copy        (KsQueue *queue, KsBuffer *src, gsize src_offset, KsBuffer *dst,
                               gsize dst_offset, gsize size, gpointer *out_event, GError **error);
 gboolean ks_cuda_fill        (KsQueue *queue, KsBuffer *buffer, const void *pattern,
-                              gsize pattern_size, gsize offset, gsize size, GError **error);
+                              gsize pattern_size, gsize offset, gsize size, gpointer *out_event,
+                              GError **error);
 void    *ks_cuda_map         (KsQueue *queue, KsBuffer *buffer, gsize offset, gsize size,
                               KsMapFlags flags, GError **error);
 gboolean ks_cuda_unmap       (KsQueue *queue, KsBuffer *buffer, void *mapped, GError **error);

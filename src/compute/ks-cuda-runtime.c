@@ -10,6 +10,7 @@
 #include "ks-compute-error.h"
 #include "ks-runtime-private.h"
 
+#include <cuda.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
@@ -85,7 +86,8 @@ typedef struct {
 
 typedef struct {
   cudaKernel_t fn;
-  GArray      *args;   /* of KsCudaArg, by index */
+  GArray      *args;         /* of KsCudaArg, by index */
+  gsize        dynamic_max;  /* cudaFuncAttributeMaxDynamicSharedMemorySize set so far; 0: the default */
 } KsCudaKernel;
 
 static void
@@ -200,6 +202,56 @@ occupancy_block_size (cudaKernel_t fn,
   return (gsize) best;
 }
 
+/* The kernel's parameter count and sizes, from cuFuncGetParamInfo (CUDA
+ * 12.4's driver API, reached through the runtime's entry point so the
+ * program links no libcuda).  FALSE where the driver cannot say: then only
+ * the arguments the caller set are checked. */
+typedef CUresult (*ParamInfoFn) (CUfunction func, size_t index, size_t *offset, size_t *size);
+
+static gboolean
+read_params (cudaKernel_t fn,
+             KsKernel    *kernel)
+{
+  static ParamInfoFn param_info;
+  static gsize looked_up;
+  cudaFunction_t func = NULL;
+  GArray *sizes;
+
+  if (g_once_init_enter (&looked_up))
+    {
+      enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+      void *ptr = NULL;
+
+      if (cudaGetDriverEntryPointByVersion ("cuFuncGetParamInfo", &ptr, 12040, cudaEnableDefault,
+                                            &found) == cudaSuccess &&
+          found == cudaDriverEntryPointSuccess)
+        param_info = (ParamInfoFn) ptr;
+      else
+        (void) cudaGetLastError ();
+      g_once_init_leave (&looked_up, 1);
+    }
+  if (param_info == NULL || cudaGetFuncBySymbol (&func, (const void *) fn) != cudaSuccess)
+    {
+      (void) cudaGetLastError ();
+      return FALSE;
+    }
+  sizes = g_array_new (FALSE, FALSE, sizeof (gsize));
+  for (size_t i = 0;; i++)
+    {
+      size_t offset = 0, size = 0;
+      gsize value;
+
+      /* CUDA_ERROR_INVALID_VALUE past the last parameter. */
+      if (param_info ((CUfunction) func, i, &offset, &size) != CUDA_SUCCESS)
+        break;
+      value = size;
+      g_array_append_val (sizes, value);
+    }
+  kernel->n_params = sizes->len;
+  kernel->param_sizes = (gsize *) g_array_free (sizes, FALSE);
+  return TRUE;
+}
+
 static void
 arg_clear (gpointer data)
 {
@@ -246,6 +298,7 @@ cuda_create_kernel (KsProgram  *program,
   kernel->info.registers = attr.numRegs;
   kernel->info.suggested_local = occupancy_block_size (fn, attr.maxThreadsPerBlock,
                                                        (int) kernel->info.preferred_multiple);
+  read_params (fn, kernel);
   return TRUE;
 }
 
@@ -374,7 +427,7 @@ launch_args (KsRuntime  *rt,
     {
       KsCudaArg *a = &g_array_index (k->args, KsCudaArg, i);
 
-      if (a->size == 0)
+      if (a->size == 0)   /* ks_kernel_check_args said so already; kept as a guard */
         {
           g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
                        "Launching %s: argument %u was never set", kernel->name, i);
@@ -390,14 +443,25 @@ launch_args (KsRuntime  *rt,
       ptrs[i] = &offsets[i];
       shared += a->local;
     }
-  if (shared + kernel->info.local_mem_bytes > info->local_mem)
+  /* Up to sharedMemPerBlock every kernel may; beyond it (up to the opt-in
+   * maximum, rt->local_mem_limit) only a kernel that asked, once. */
+  if (shared + kernel->info.local_mem_bytes > info->local_mem &&
+      shared + kernel->info.local_mem_bytes <= rt->local_mem_limit && shared > k->dynamic_max)
+    {
+      if (!ks_cuda_check (cudaFuncSetAttribute ((const void *) k->fn,
+                                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared),
+                          "Opting in to more shared memory", error))
+        return FALSE;
+      k->dynamic_max = shared;
+    }
+  if (shared + kernel->info.local_mem_bytes > MAX (info->local_mem, rt->local_mem_limit))
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
                    _("%s needs %lu bytes of shared memory per block (%lu of its own, %lu for local "
                      "arguments); %s has %lu"),
                    kernel->name, (unsigned long) (shared + kernel->info.local_mem_bytes),
                    (unsigned long) kernel->info.local_mem_bytes, (unsigned long) shared,
-                   info->name, (unsigned long) info->local_mem);
+                   info->name, (unsigned long) MAX (info->local_mem, rt->local_mem_limit));
       return FALSE;
     }
   *out_shared = shared;
@@ -431,11 +495,8 @@ set_offset (KsRuntime            *rt,
                    kernel->name);
       return FALSE;
     }
-  for (guint i = 0; i < rt->queues->len; i++)
-    if (!ks_cuda_check (cudaStreamSynchronize (ks_cuda_stream (g_ptr_array_index (rt->queues, i))),
-                        "Waiting for the device", error))
-      return FALSE;
-  if (!ks_cuda_check (cudaMemcpy (p->offset_symbol, want, sizeof want, cudaMemcpyHostToDevice),
+  if (!ks_runtime_finish (rt, error) ||
+      !ks_cuda_check (cudaMemcpy (p->offset_symbol, want, sizeof want, cudaMemcpyHostToDevice),
                       "Setting the global offset", error))
     return FALSE;
   memcpy (p->offset, want, sizeof want);
@@ -715,6 +776,17 @@ ks_cuda_runtime_init (KsRuntime *rt,
       return FALSE;
     }
   c->timer_pool = g_ptr_array_new_with_free_func (timer_free);
+  {
+    int optin = 0;
+
+    /* The H200's ~227 KiB against sharedMemPerBlock's 48: a launch that
+     * needs more opts in (launch_args). */
+    if (cudaDeviceGetAttribute (&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, c->ordinal) == cudaSuccess &&
+        (guint64) optin > rt->local_mem_limit)
+      rt->local_mem_limit = (guint64) optin;
+    else
+      (void) cudaGetLastError ();
+  }
 
   fail_after = g_getenv ("KERNELSCOPE_SIMULATE_DEVICE_LOSS");
   if (fail_after)
