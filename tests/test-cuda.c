@@ -137,7 +137,8 @@ test_nvrtc_shared_header (void)
       g_assert_true (g_file_set_contents (test_cl, text, -1, NULL));
     }
   ks_kernel_source_set_dir (dir);
-  compile_ok ("own.cl", NULL);
+  /* ks_global_linear_id needs the true global size on CUDA. */
+  compile_ok ("own.cl", "-DKS_GLOBAL_OFFSET");
   if (test_cl)
     compile_ok ("test-runtime.cl", "-DKS_GLOBAL_OFFSET");
   ks_kernel_source_set_dir (NULL);

@@ -186,7 +186,6 @@ ks_cuda_copy (KsQueue   *queue,
 /* The driver API's 16- and 32-bit memsets, through the runtime's entry
  * point (the program links no libcuda); NULL where the driver lacks them. */
 typedef CUresult (*MemsetD16Fn) (CUdeviceptr dst, unsigned short value, size_t n, CUstream stream);
-typedef CUresult (*MemsetD32Fn) (CUdeviceptr dst, unsigned int value, size_t n, CUstream stream);
 
 static void *
 driver_entry (const char *name)
@@ -199,6 +198,28 @@ driver_entry (const char *name)
     return ptr;
   (void) cudaGetLastError ();
   return NULL;
+}
+
+static MemsetD16Fn d16;
+static KsCudaMemsetD32Fn d32;
+static gsize looked_up;
+
+static void
+look_up_memsets (void)
+{
+  if (g_once_init_enter (&looked_up))
+    {
+      d16 = (MemsetD16Fn) driver_entry ("cuMemsetD16Async");
+      d32 = (KsCudaMemsetD32Fn) driver_entry ("cuMemsetD32Async");
+      g_once_init_leave (&looked_up, 1);
+    }
+}
+
+KsCudaMemsetD32Fn
+ks_cuda_memset_d32 (void)
+{
+  look_up_memsets ();
+  return d32;
 }
 
 /* The shortest period (1, 2 or 4 bytes) the pattern repeats with; 0: none. */
@@ -229,17 +250,9 @@ fill_on (cudaStream_t  s,
          gsize         pattern_size,
          gsize         size)
 {
-  static MemsetD16Fn d16;
-  static MemsetD32Fn d32;
-  static gsize looked_up;
   const gsize period = pattern_period (p, pattern_size);
 
-  if (g_once_init_enter (&looked_up))
-    {
-      d16 = (MemsetD16Fn) driver_entry ("cuMemsetD16Async");
-      d32 = (MemsetD32Fn) driver_entry ("cuMemsetD32Async");
-      g_once_init_leave (&looked_up, 1);
-    }
+  look_up_memsets ();
   if (period == 1)
     return cudaMemsetAsync (dst, p[0], size, s) == cudaSuccess;
   if (period == 2 && d16 && (guintptr) dst % 2 == 0)

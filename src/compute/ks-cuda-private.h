@@ -3,6 +3,7 @@
 #pragma once
 
 #include <glib.h>
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include "ks-runtime.h"
@@ -22,6 +23,10 @@ typedef struct {
   GPtrArray    *timer_pool;  /* of KsCudaTimer: events are reused, creating them costs */
   guint         launches;
   guint         fail_after;  /* test hook, as in the OpenCL backend */
+  /* Bumped when the device's copy of the programs' launch geometry may
+   * differ from what the host last wrote: a capture recorded the writes
+   * without running them, a replay ran them. */
+  guint         geometry_epoch;
 } KsCudaRuntime;
 
 typedef struct {
@@ -39,6 +44,11 @@ gboolean       ks_cuda_use_device      (KsRuntime  *rt,
 KsCudaTimer   *ks_cuda_timer_take      (KsCudaRuntime *c,
                                         GError       **error);
 void           ks_cuda_timer_give_back (KsCudaTimer   *t);
+
+/* The driver API's cuMemsetD32Async through the runtime's entry point (the
+ * program links no libcuda); NULL where the driver lacks it. */
+typedef CUresult (*KsCudaMemsetD32Fn) (CUdeviceptr dst, unsigned int value, size_t n, CUstream stream);
+KsCudaMemsetD32Fn ks_cuda_memset_d32 (void);
 
 /* ks-cuda-memory.c: the buffer half of the vtable. */
 gboolean ks_cuda_alloc       (KsRuntime *rt, KsBuffer *buffer, GError **error);

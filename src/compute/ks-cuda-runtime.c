@@ -73,8 +73,11 @@ ks_cuda_timer_give_back (KsCudaTimer *t)
 
 typedef struct {
   cudaLibrary_t library;
-  size_t       *offset_symbol;   /* ks_global_offset[3] of cuda-prelude.h; NULL: none */
-  gsize         offset[3];       /* what it holds now */
+  /* ks_global_offset[6] of cuda-prelude.h: the launch's global offset,
+   * then its true global size (the grid is padded); NULL: none. */
+  size_t       *offset_symbol;
+  size_t        geometry[6];     /* what it holds now, if geometry_epoch is the runtime's */
+  guint         geometry_epoch;
 } KsCudaProgram;
 
 /* Arguments are kept by value until a launch, which copies them. */
@@ -157,7 +160,7 @@ cuda_build_program (KsRuntime  *rt,
   /* The prelude defines it in a program built with -DKS_GLOBAL_OFFSET;
    * other programs take no offsets (get_global_id stays free of a load). */
   if (cudaLibraryGetGlobal (&symbol, &symbol_size, p->library, "ks_global_offset") == cudaSuccess &&
-      symbol_size == 3 * sizeof (size_t))
+      symbol_size == 6 * sizeof (size_t))
     p->offset_symbol = symbol;
   else
     (void) cudaGetLastError ();
@@ -468,38 +471,78 @@ launch_args (KsRuntime  *rt,
   return TRUE;
 }
 
-/* OpenCL's global offset on CUDA: the prelude's ks_global_offset, which
- * every launch of the program reads, so a change waits for the runtime's
- * queues first.  Inside a capture nothing can wait: a changed offset there
- * is refused. */
+/* OpenCL's global offset and true global size on CUDA: the prelude's
+ * ks_global_offset, which every launch of the program reads.  With one
+ * queue in the runtime the words that change are set by cuMemsetD32Async
+ * on the launch's stream: ordered after the launches before and before this
+ * one, no host wait, and recordable into a graph (memset nodes).  With
+ * several queues another one may be running the program: then the change
+ * waits for every queue and is refused inside a capture, where nothing can
+ * wait. */
 static gboolean
-set_offset (KsRuntime            *rt,
-            KsKernel             *kernel,
-            const KsLaunchConfig *config,
-            GError              **error)
+set_geometry (KsQueue              *queue,
+              KsKernel             *kernel,
+              const KsLaunchConfig *config,
+              GError              **error)
 {
+  KsRuntime *rt = queue->rt;
   KsCudaProgram *p = kernel->program->handle;
-  size_t want[3] = { 0, 0, 0 };
+  KsCudaMemsetD32Fn d32 = ks_cuda_memset_d32 ();
+  size_t want[6] = { 0, 0, 0, 1, 1, 1 };
+  gboolean offset = FALSE, alone, known;
 
   for (guint d = 0; d < config->dims; d++)
-    want[d] = config->offset[d];
-  if (memcmp (want, p->offset, sizeof want) == 0)
-    return TRUE;
-  if (p->offset_symbol == NULL || rt->capturing)
     {
+      want[d] = config->offset[d];
+      want[3 + d] = config->global[d];
+      offset |= config->offset[d] != 0;
+    }
+  if (p->offset_symbol == NULL)
+    {
+      if (!offset)
+        return TRUE;
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
-                   p->offset_symbol == NULL
-                     ? _("%s: on CUDA a global offset needs the program built with -DKS_GLOBAL_OFFSET "
-                         "(CUDA has none of its own; the prelude then reads one from constant memory)")
-                     : _("%s: a new global offset cannot be set while a CUDA graph is being recorded"),
+                   _("%s: on CUDA a global offset needs the program built with -DKS_GLOBAL_OFFSET "
+                     "(CUDA has none of its own; the prelude then reads one from constant memory)"),
                    kernel->name);
       return FALSE;
     }
-  if (!ks_runtime_finish (rt, error) ||
-      !ks_cuda_check (cudaMemcpy (p->offset_symbol, want, sizeof want, cudaMemcpyHostToDevice),
-                      "Setting the global offset", error))
+  /* An epoch behind: what the device holds is unknown, every word is written. */
+  known = p->geometry_epoch == ks_cuda_rt (rt)->geometry_epoch;
+  if (known && memcmp (want, p->geometry, sizeof want) == 0)
+    return TRUE;
+
+  g_mutex_lock (&rt->lock);
+  alone = rt->queues->len == 1;
+  g_mutex_unlock (&rt->lock);
+  if (alone && d32 != NULL)
+    {
+      const guint32 *words = (const guint32 *) want, *had = (const guint32 *) p->geometry;
+
+      for (guint i = 0; i < 2 * G_N_ELEMENTS (want); i++)   /* 32-bit words */
+        if ((!known || words[i] != had[i]) &&
+            d32 ((CUdeviceptr) (guintptr) ((guint32 *) p->offset_symbol + i), words[i], 1,
+                 (CUstream) ks_cuda_stream (queue)) != CUDA_SUCCESS)
+          {
+            g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
+                         "%s: setting the global offset and size failed", kernel->name);
+            return FALSE;
+          }
+    }
+  else if (rt->capturing)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   _("%s: a new global offset or size cannot be set while a CUDA graph is being "
+                     "recorded with more than one queue open"),
+                   kernel->name);
+      return FALSE;
+    }
+  else if (!ks_runtime_finish (rt, error) ||
+           !ks_cuda_check (cudaMemcpy (p->offset_symbol, want, sizeof want, cudaMemcpyHostToDevice),
+                           "Setting the global offset", error))
     return FALSE;
-  memcpy (p->offset, want, sizeof want);
+  memcpy (p->geometry, want, sizeof want);
+  p->geometry_epoch = ks_cuda_rt (rt)->geometry_epoch;
   return TRUE;
 }
 
@@ -529,7 +572,7 @@ cuda_launch (KsQueue              *queue,
   if (!launch_shape (kernel, config, &grid, &block, error) ||
       !launch_args (rt, kernel, ptrs, offsets, &shared, error) ||
       !ks_cuda_use_device (rt, error) ||
-      !set_offset (rt, kernel, config, error))
+      !set_geometry (queue, kernel, config, error))
     return FALSE;
 
   if (timed && !(t = ks_cuda_timer_take (c, error)))
@@ -649,6 +692,8 @@ static gboolean
 cuda_capture_begin (KsRuntime *rt,
                     GError   **error)
 {
+  /* The graph must set every program's geometry itself. */
+  ks_cuda_rt (rt)->geometry_epoch++;
   /* Thread-local: another thread's unrelated CUDA call must not break the capture. */
   return ks_cuda_use_device (rt, error) &&
          ks_cuda_check (cudaStreamBeginCapture (ks_cuda_stream (rt->queue), cudaStreamCaptureModeThreadLocal),
@@ -664,6 +709,8 @@ cuda_capture_end (KsRuntime *rt,
   cudaGraphExec_t exec = NULL;
   gboolean ok;
 
+  /* The recorded geometry writes have not run: the host's copy is stale. */
+  ks_cuda_rt (rt)->geometry_epoch++;
   if (!ks_cuda_check (cudaStreamEndCapture (s, &graph), "Recording a CUDA graph", error))
     return NULL;
   ok = ks_cuda_check (cudaGraphInstantiate (&exec, graph, 0), "Instantiating the CUDA graph", error);
@@ -687,6 +734,7 @@ cuda_capture_abort (KsRuntime *rt)
 {
   cudaGraph_t graph = NULL;
 
+  ks_cuda_rt (rt)->geometry_epoch++;
   cudaSetDevice (ks_cuda_rt (rt)->ordinal);
   if (cudaStreamEndCapture (ks_cuda_stream (rt->queue), &graph) != cudaSuccess)
     (void) cudaGetLastError ();
@@ -705,6 +753,8 @@ cuda_graph_launch (KsRuntime *rt,
 
   if (!ks_cuda_use_device (rt, error))
     return FALSE;
+  /* The replay may set the programs' geometry to what it recorded. */
+  ks_cuda_rt (rt)->geometry_epoch++;
   if (out_event && !(t = ks_cuda_timer_take (ks_cuda_rt (rt), error)))
     return FALSE;
   if ((t && !ks_cuda_check (cudaEventRecord (t->start, s), "Recording a timing event", error)) ||

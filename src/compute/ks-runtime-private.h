@@ -99,7 +99,9 @@ struct _KsRuntime {
   gpointer               backend_data;
   KsQueue               *queue;     /* the default queue, owned */
   GPtrArray             *queues;    /* every live queue, the default first; not owned */
-  GMutex                 lock;      /* queues */
+  /* The queue list only: a queue's last unref may come from another
+   * thread (ks-runtime.h, Threads); everything else is one thread's. */
+  GMutex                 lock;
   GArray                *pending;   /* of KsPendingEvent */
   GHashTable            *timers;    /* interned name -> KsTimer */
   gboolean               untimed;   /* ks_runtime_set_timing (FALSE) */

@@ -18,7 +18,20 @@
  * The host backend (plain C + OpenMP) has no runtime: ks_runtime_new()
  * says so with KS_COMPUTE_ERROR_UNSUPPORTED.  What one backend cannot do
  * (a graph on OpenCL, a global offset inside a CUDA graph capture) is
- * KS_COMPUTE_ERROR_UNSUPPORTED too, never a silent substitute. */
+ * KS_COMPUTE_ERROR_UNSUPPORTED too, never a silent substitute.
+ *
+ * Threads: a runtime and everything made from it (queues, events, programs,
+ * kernels, buffers, graphs) is used by one thread at a time: the sweep's
+ * worker while it runs, another thread after it, never two at once.  There
+ * is no lock around the kernels' arguments, the pending timings, the timers,
+ * the capture state or the backends' own state (OpenCL's last-used queue,
+ * CUDA's event pool), on purpose: a kernel's set_arg and launch must be one
+ * step for the arguments to mean anything, which a lock per call cannot
+ * give, and a mutex per launch would cost the launch-bound solves.  Moving
+ * a runtime between threads is fine (the CUDA backend selects its device on
+ * each call).  The reference counts are atomic and the list of queues has a
+ * lock, so a last unref (of a queue, a buffer) may come from another thread
+ * once its work is done, such as a GTask's result freed on the main loop. */
 #pragma once
 
 #include <glib.h>
@@ -286,12 +299,14 @@ gboolean    ks_runtime_read                  (KsRuntime  *rt,
 /* --- launches ---------------------------------------------------------------- */
 
 /* dims 1 to 3; local all 0: the driver chooses (CUDA: the occupancy API's
- * block along dimension 0); offset: OpenCL's global work offset, which
- * get_global_id() includes.  CUDA has no such thing: there a program that
- * takes offsets is built with the option -DKS_GLOBAL_OFFSET (harmless on
- * OpenCL), which makes the prelude read one from constant memory (a load
- * in every get_global_id, so not by default); without it a nonzero offset
- * on CUDA is KS_COMPUTE_ERROR_UNSUPPORTED, saying so. */
+ * block along dimension 0, the grid padded to whole blocks); offset:
+ * OpenCL's global work offset, which get_global_id() includes.  CUDA has no
+ * such thing: there a program that takes offsets is built with the option
+ * -DKS_GLOBAL_OFFSET (harmless on OpenCL), which makes the prelude read the
+ * offset and the true global size (get_global_size, ks_global_linear_id)
+ * from constant memory (a load in every get_global_id, so not by default);
+ * without it a nonzero offset on CUDA is KS_COMPUTE_ERROR_UNSUPPORTED,
+ * saying so, and get_global_size() is the padded size. */
 typedef struct {
   guint dims;
   gsize global[3];
