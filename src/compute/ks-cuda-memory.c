@@ -243,7 +243,7 @@ pattern_period (const guint8 *p,
  * pattern is one memset; a wider one (a double, a struct) is copied once
  * from the host and then doubled by device-to-device copies (log2 of the
  * count of them). */
-static gboolean
+static cudaError_t
 fill_on (cudaStream_t  s,
          guint8       *dst,
          const guint8 *p,
@@ -253,35 +253,40 @@ fill_on (cudaStream_t  s,
   const gsize period = pattern_period (p, pattern_size);
 
   look_up_memsets ();
+  cudaError_t status;
+
   if (period == 1)
-    return cudaMemsetAsync (dst, p[0], size, s) == cudaSuccess;
+    return cudaMemsetAsync (dst, p[0], size, s);
+  /* A driver status is no runtime one: a failure is reported as such. */
   if (period == 2 && d16 && (guintptr) dst % 2 == 0)
     {
       guint16 v;
 
       memcpy (&v, p, 2);
-      return d16 ((CUdeviceptr) (guintptr) dst, v, size / 2, (CUstream) s) == CUDA_SUCCESS;
+      return d16 ((CUdeviceptr) (guintptr) dst, v, size / 2, (CUstream) s) == CUDA_SUCCESS
+               ? cudaSuccess : cudaErrorInvalidValue;
     }
   if (period == 4 && d32 && (guintptr) dst % 4 == 0)
     {
       guint32 v;
 
       memcpy (&v, p, 4);
-      return d32 ((CUdeviceptr) (guintptr) dst, v, size / 4, (CUstream) s) == CUDA_SUCCESS;
+      return d32 ((CUdeviceptr) (guintptr) dst, v, size / 4, (CUstream) s) == CUDA_SUCCESS
+               ? cudaSuccess : cudaErrorInvalidValue;
     }
   /* From pageable memory the runtime stages the pattern before it returns,
    * so the caller's pattern may go away at once. */
-  if (cudaMemcpyAsync (dst, p, pattern_size, cudaMemcpyHostToDevice, s) != cudaSuccess)
-    return FALSE;
+  if ((status = cudaMemcpyAsync (dst, p, pattern_size, cudaMemcpyHostToDevice, s)) != cudaSuccess)
+    return status;
   for (gsize done = pattern_size; done < size;)
     {
       const gsize n = MIN (done, size - done);
 
-      if (cudaMemcpyAsync (dst + done, dst, n, cudaMemcpyDeviceToDevice, s) != cudaSuccess)
-        return FALSE;
+      if ((status = cudaMemcpyAsync (dst + done, dst, n, cudaMemcpyDeviceToDevice, s)) != cudaSuccess)
+        return status;
       done += n;
     }
-  return TRUE;
+  return cudaSuccess;
 }
 
 gboolean
@@ -302,8 +307,8 @@ ks_cuda_fill (KsQueue    *queue,
   if (out_event && !(t = ks_cuda_timer_take (ks_cuda_rt (queue->rt), error)))
     return FALSE;
   if ((t && !ks_cuda_check (cudaEventRecord (t->start, s), "Filling a buffer", error)) ||
-      (!fill_on (s, (guint8 *) buffer->handle + offset, pattern, pattern_size, size) &&
-       !ks_cuda_check (cudaGetLastError (), "Filling a buffer", error)) ||
+      !ks_cuda_check (fill_on (s, (guint8 *) buffer->handle + offset, pattern, pattern_size, size),
+                      "Filling a buffer", error) ||
       (t && !ks_cuda_check (cudaEventRecord (t->end, s), "Filling a buffer", error)))
     {
       ks_cuda_timer_give_back (t);

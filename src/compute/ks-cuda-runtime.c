@@ -205,11 +205,11 @@ occupancy_block_size (cudaKernel_t fn,
   return (gsize) best;
 }
 
-/* The kernel's parameter count and sizes, from cuFuncGetParamInfo (CUDA
- * 12.4's driver API, reached through the runtime's entry point so the
- * program links no libcuda).  FALSE where the driver cannot say: then only
- * the arguments the caller set are checked. */
-typedef CUresult (*ParamInfoFn) (CUfunction func, size_t index, size_t *offset, size_t *size);
+/* The kernel's parameter count and sizes, from cuKernelGetParamInfo (CUDA
+ * 12.4's driver API; a cudaKernel_t is a CUkernel), reached through the
+ * runtime's entry point so the program links no libcuda.  FALSE where the
+ * driver cannot say: then only the arguments the caller set are checked. */
+typedef CUresult (*ParamInfoFn) (CUkernel kernel, size_t index, size_t *offset, size_t *size);
 
 static gboolean
 read_params (cudaKernel_t fn,
@@ -217,7 +217,6 @@ read_params (cudaKernel_t fn,
 {
   static ParamInfoFn param_info;
   static gsize looked_up;
-  cudaFunction_t func = NULL;
   GArray *sizes;
 
   if (g_once_init_enter (&looked_up))
@@ -225,7 +224,7 @@ read_params (cudaKernel_t fn,
       enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
       void *ptr = NULL;
 
-      if (cudaGetDriverEntryPointByVersion ("cuFuncGetParamInfo", &ptr, 12040, cudaEnableDefault,
+      if (cudaGetDriverEntryPointByVersion ("cuKernelGetParamInfo", &ptr, 12040, cudaEnableDefault,
                                             &found) == cudaSuccess &&
           found == cudaDriverEntryPointSuccess)
         param_info = (ParamInfoFn) ptr;
@@ -233,11 +232,8 @@ read_params (cudaKernel_t fn,
         (void) cudaGetLastError ();
       g_once_init_leave (&looked_up, 1);
     }
-  if (param_info == NULL || cudaGetFuncBySymbol (&func, (const void *) fn) != cudaSuccess)
-    {
-      (void) cudaGetLastError ();
-      return FALSE;
-    }
+  if (param_info == NULL)
+    return FALSE;
   sizes = g_array_new (FALSE, FALSE, sizeof (gsize));
   for (size_t i = 0;; i++)
     {
@@ -245,7 +241,7 @@ read_params (cudaKernel_t fn,
       gsize value;
 
       /* CUDA_ERROR_INVALID_VALUE past the last parameter. */
-      if (param_info ((CUfunction) func, i, &offset, &size) != CUDA_SUCCESS)
+      if (param_info ((CUkernel) fn, i, &offset, &size) != CUDA_SUCCESS)
         break;
       value = size;
       g_array_append_val (sizes, value);
@@ -569,9 +565,10 @@ cuda_launch (KsQueue              *queue,
   dim3 grid, block;
   cudaError_t status;
 
+  /* The device first: launch_args may set a per-device kernel attribute. */
   if (!launch_shape (kernel, config, &grid, &block, error) ||
-      !launch_args (rt, kernel, ptrs, offsets, &shared, error) ||
       !ks_cuda_use_device (rt, error) ||
+      !launch_args (rt, kernel, ptrs, offsets, &shared, error) ||
       !set_geometry (queue, kernel, config, error))
     return FALSE;
 
