@@ -506,6 +506,9 @@ test_graph_owns (Fixture       *f,
   g_assert_null (ks_queue_map (q, b, 0, sizeof (guint), KS_MAP_READ, &error));
   g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
   g_clear_error (&error);
+  g_assert_false (ks_runtime_finish (f->rt, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+  g_clear_error (&error);
   OK (ks_queue_launch_policy (q, k, KS_LOCAL_SPLIT, wg, 1, &global, E));
   OK ((graph = ks_runtime_capture_end (f->rt, E)) != NULL);
   g_assert_cmpuint (ks_graph_get_launches (graph), ==, 2);

@@ -10,6 +10,24 @@
 
 /* --- queues -------------------------------------------------------------------- */
 
+/* While a capture records the default queue, nothing on it may make the
+ * host wait (a blocking transfer, a map, a finish) or go around the
+ * recording (a fill staged from the host): CUDA would invalidate the
+ * capture with an obscure status.  Said before the backend sees the call. */
+static gboolean
+refuse_in_capture (KsQueue    *queue,
+                   const char *what,
+                   GError    **error)
+{
+  if (!queue->rt->capturing || !queue->is_default)
+    return TRUE;
+  g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+               _("%s on the default queue while a graph is being recorded: only launches, "
+                 "non-blocking transfers and copies can be recorded"), what);
+  return FALSE;
+}
+
+
 KsQueue *
 ks_runtime_get_queue (KsRuntime *rt)
 {
@@ -88,6 +106,8 @@ ks_queue_finish (KsQueue  *queue,
                  GError  **error)
 {
   g_return_val_if_fail (queue != NULL, FALSE);
+  if (!refuse_in_capture (queue, _("Waiting for the queue"), error))
+    return FALSE;
   return queue->rt->vtable->finish (queue, error);
 }
 
@@ -99,6 +119,8 @@ ks_runtime_finish (KsRuntime  *rt,
 
   g_return_val_if_fail (rt != NULL, FALSE);
 
+  if (!refuse_in_capture (rt->queue, _("Waiting for the queue"), error))
+    return FALSE;
   g_mutex_lock (&rt->lock);
   queues = g_ptr_array_copy (rt->queues, NULL, NULL);
   g_mutex_unlock (&rt->lock);
@@ -212,23 +234,6 @@ keep_event (KsQueue    *queue,
 {
   if (event != NULL)
     ks_runtime_add_pending (queue->rt, NULL, timer, event);
-}
-
-/* While a capture records the default queue, nothing on it may make the
- * host wait (a blocking transfer, a map) or go around the recording (a
- * fill staged from the host): CUDA would invalidate the capture with an
- * obscure status.  Said before the backend sees the call. */
-static gboolean
-refuse_in_capture (KsQueue    *queue,
-                   const char *what,
-                   GError    **error)
-{
-  if (!queue->rt->capturing || !queue->is_default)
-    return TRUE;
-  g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
-               _("%s on the default queue while a graph is being recorded: only launches, "
-                 "non-blocking transfers and copies can be recorded"), what);
-  return FALSE;
 }
 
 /* A write (to_device) or a read, checked once for both. */

@@ -394,7 +394,8 @@ void        ks_runtime_set_graph_kernel_timing (KsRuntime *rt,
  * recorded.  The graph holds a reference to each program it launched (and,
  * with graph kernel timing, to each kernel), so the caller may let them go
  * before the replays.  While recording, a blocking transfer, a fill or a map
- * on the default queue is KS_COMPUTE_ERROR_UNSUPPORTED.  CUDA Graphs on the CUDA backend; elsewhere
+ * on the default queue, and ks_queue_finish of it or ks_runtime_finish, are
+ * KS_COMPUTE_ERROR_UNSUPPORTED.  CUDA Graphs on the CUDA backend; elsewhere
  * KS_COMPUTE_ERROR_UNSUPPORTED.  KsGraphCache (ks-graph-cache.h) keeps
  * recorded graphs by the shape they were recorded for. */
 gboolean    ks_runtime_capture_begin         (KsRuntime   *rt,
