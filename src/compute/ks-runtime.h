@@ -306,7 +306,11 @@ gboolean    ks_runtime_read                  (KsRuntime  *rt,
  * offset and the true global size (get_global_size, ks_global_linear_id)
  * from constant memory (a load in every get_global_id, so not by default);
  * without it a nonzero offset on CUDA is KS_COMPUTE_ERROR_UNSUPPORTED,
- * saying so, and get_global_size() is the padded size. */
+ * saying so, and get_global_size() is the padded size.  A launch of such a
+ * program whose offset or size differs from the last one's writes them on
+ * its stream first (a few cuMemsetD32Async, recordable into a graph) while
+ * the runtime has one queue; with more queues open it waits for all of them
+ * (another may be running the program) and is refused while capturing. */
 typedef struct {
   guint dims;
   gsize global[3];
