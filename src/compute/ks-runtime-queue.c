@@ -27,7 +27,6 @@ refuse_in_capture (KsQueue    *queue,
   return FALSE;
 }
 
-
 KsQueue *
 ks_runtime_get_queue (KsRuntime *rt)
 {
