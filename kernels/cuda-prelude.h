@@ -5,9 +5,11 @@
  * message rather than silently meaning something different.
  *
  * Work-item functions follow OpenCL: dimension 0 is x.  The CUDA backend
- * rounds the grid up to whole blocks (CUDA has no partial groups), so
- * get_global_size() is the padded size; every kernel here tests its own
- * bounds, which is what makes that safe. */
+ * rounds the grid up to whole blocks when no local size is given (CUDA
+ * has no partial groups; with a local size the range must be a multiple of
+ * it), so without -DKS_GLOBAL_OFFSET get_global_size() is the padded size;
+ * every kernel here tests its own bounds, which is what makes that safe.
+ * With -DKS_GLOBAL_OFFSET it is the launch's true size, as on OpenCL. */
 #pragma once
 
 #define __kernel   extern "C" __global__
@@ -40,15 +42,16 @@ static __device__ __forceinline__ size_t get_local_id   (unsigned int d) { retur
 static __device__ __forceinline__ size_t get_group_id   (unsigned int d) { return ks_uint3_get (blockIdx, d); }
 static __device__ __forceinline__ size_t get_local_size (unsigned int d) { return ks_dim3_get (blockDim, d); }
 static __device__ __forceinline__ size_t get_num_groups (unsigned int d) { return ks_dim3_get (gridDim, d); }
-/* OpenCL's global work offset (KsLaunchConfig.offset).  CUDA has none: a
- * program built with -DKS_GLOBAL_OFFSET reads it from constant memory,
- * where the backend writes it before a launch that changes it (waiting for
- * the runtime's queues first, as every launch of the program reads it).
- * Only on request, because that read is a load at the start of every
- * get_global_id(): replayed from a CUDA graph, where nothing else hides
- * it, the Gauss solve took 19-25 % longer with it on the H200. */
+/* OpenCL's global work offset (KsLaunchConfig.offset) and true global
+ * size.  CUDA has neither: a program built with -DKS_GLOBAL_OFFSET reads
+ * them from constant memory (offsets in [0, 3), sizes in [3, 6)), where the
+ * backend writes them, stream-ordered, before a launch that changes them
+ * (ks-cuda-runtime.c, set_geometry).  Only on request, because that read is
+ * a load at the start of every get_global_id(): replayed from a CUDA
+ * graph, where nothing else hides it, the Gauss solve took 19-25 % longer
+ * with it on the H200. */
 #ifdef KS_GLOBAL_OFFSET
-extern "C" { __constant__ size_t ks_global_offset[3]; }
+extern "C" { __constant__ size_t ks_global_offset[6]; }
 #define KS_OFFSET_OF(d) ks_global_offset[d]
 #else
 #define KS_OFFSET_OF(d) ((size_t) 0)
@@ -71,7 +74,11 @@ get_global_id (unsigned int d)
 static __device__ __forceinline__ size_t
 get_global_size (unsigned int d)
 {
+#ifdef KS_GLOBAL_OFFSET
+  return d < 3 ? ks_global_offset[3 + d] : 1;
+#else
   return (size_t) ks_dim3_get (gridDim, d) * ks_dim3_get (blockDim, d);
+#endif
 }
 
 /* OpenCL's fabs is overloaded for float and double; CUDA's C library one is

@@ -38,7 +38,13 @@
 #define KS_LOCAL_PTR(T)         __local T *
 #endif
 
-/* The item's index over the whole range, dimension 0 fastest. */
+/* The item's index over the whole range, dimension 0 fastest.  It needs
+ * the true global size, which CUDA knows only in a program built with
+ * -DKS_GLOBAL_OFFSET (cuda-prelude.h): elsewhere on CUDA it is not defined,
+ * and NVRTC says "identifier ks_global_linear_id is undefined", rather than
+ * the helper counting rows of the padded grid (a different index than on
+ * OpenCL whenever global[0] is no multiple of the block). */
+#if !defined (KS_CUDA) || defined (KS_GLOBAL_OFFSET)
 KS_FN size_t
 ks_global_linear_id (void)
 {
@@ -46,6 +52,7 @@ ks_global_linear_id (void)
          (get_global_id (1) - get_global_offset (1)) * get_global_size (0) +
          (get_global_id (0) - get_global_offset (0));
 }
+#endif
 
 /* Tree sum of the group's values in s[0 .. get_local_size (0)), any group
  * size (a power of two or not); every item of the group must call it.  The

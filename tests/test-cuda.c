@@ -137,9 +137,28 @@ test_nvrtc_shared_header (void)
       g_assert_true (g_file_set_contents (test_cl, text, -1, NULL));
     }
   ks_kernel_source_set_dir (dir);
-  compile_ok ("own.cl", NULL);
+  /* ks_global_linear_id needs the true global size on CUDA: without
+   * -DKS_GLOBAL_OFFSET it is not there (it would count rows of the padded
+   * grid), and NVRTC names it. */
+  compile_ok ("own.cl", "-DKS_GLOBAL_OFFSET");
+  {
+    g_autofree char *source = ks_kernel_source_load_expanded ("own.cl", &error);
+    g_autoptr(GBytes) cubin = NULL;
+    g_autofree char *log = NULL;
+
+    g_assert_no_error (error);
+    cubin = ks_cuda_compile ("own.cl", source, strlen (source), NULL, 9, 0, &log, &error);
+    g_assert_null (cubin);
+    g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED);
+    g_assert_nonnull (strstr (error->message, "ks_global_linear_id"));
+    g_clear_error (&error);
+  }
   if (test_cl)
-    compile_ok ("test-runtime.cl", "-DKS_GLOBAL_OFFSET");
+    {
+      compile_ok ("test-runtime.cl", "-DKS_GLOBAL_OFFSET");
+      /* test-runtime's offset-opt-in builds it without: rt_linear2d stays out. */
+      compile_ok ("test-runtime.cl", NULL);
+    }
   ks_kernel_source_set_dir (NULL);
   g_remove (header);
   g_remove (prelude_path);

@@ -86,6 +86,21 @@ alloc (Fixture       *f,
 /* For calls written with an "&e_" error argument. */
 #define E (&e_)
 
+/* The launch is refused with code, and the message contains says. */
+static void
+launch_refused (Fixture              *f,
+                KsKernel             *k,
+                const KsLaunchConfig *cfg,
+                gint                  code,
+                const char           *says)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (ks_queue_launch (ks_runtime_get_queue (f->rt), k, cfg, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, code);
+  g_assert_nonnull (strstr (error->message, says));
+}
+
 /* --- a local-memory tree reduction with two local arguments ------------------ */
 
 static void
@@ -110,7 +125,9 @@ test_reduction (Fixture       *f,
   OK (ks_kernel_set_arg_buffer (k, 1, sums, E));
   OK (ks_kernel_set_arg_buffer (k, 2, counts, E));
   OK (ks_kernel_set_arg (k, 3, sizeof n, &n, E));
-  OK (ks_kernel_set_arg_local (k, 4, group * sizeof (float), E));
+  /* An odd size first: on CUDA the second argument must still start at a
+   * 16-byte boundary of the dynamic shared memory (launch_args). */
+  OK (ks_kernel_set_arg_local (k, 4, group * sizeof (float) + 3, E));
   OK (ks_kernel_set_arg_local (k, 5, group * sizeof (guint), E));
   OK (ks_queue_launch (ks_runtime_get_queue (f->rt), k, &cfg, E));
   OK (ks_runtime_read (f->rt, sums, 0, groups * sizeof (float), got, E));
@@ -139,25 +156,217 @@ test_local_too_large (Fixture       *f,
   const KsDeviceInfo *info = ks_device_get_info (f->device);
 
   g_assert_cmpuint (info->local_mem, >, 0);
-  g_assert_false (ks_kernel_set_arg_local (k, 4, info->local_mem + 1, &error));
+  /* OpenCL's limit is local_mem; CUDA's the opt-in maximum, which is more
+   * than local_mem (sharedMemPerBlock) but far below 64 times it. */
+  g_assert_false (ks_kernel_set_arg_local (k, 4, ks_device_get_backend (f->device) == KS_BACKEND_CUDA
+                                                   ? info->local_mem * 64 : info->local_mem + 1, &error));
   g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+}
+
+/* The kernel's own local memory and its local arguments together beyond the
+ * limit are refused at launch, as OUT_OF_MEMORY, though each argument alone
+ * fits (OpenCL said CL_OUT_OF_RESOURCES, a plain FAILED). */
+static void
+test_local_sum (Fixture       *f,
+                gconstpointer  data)
+{
+  const guint n = 64;
+  g_autoptr(KsKernel) k = kernel (f, "rt_reduce");
+  g_autoptr(KsBuffer) in = alloc (f, n * sizeof (float), KS_BUFFER_READ_WRITE);
+  const KsDeviceInfo *info = ks_device_get_info (f->device);
+  KsLaunchConfig cfg = { .dims = 1, .global = { n }, .local = { n } };
+  gsize size = info->local_mem * 64;
+
+  OK (ks_kernel_set_arg_buffer (k, 0, in, E));
+  OK (ks_kernel_set_arg_buffer (k, 1, in, E));
+  OK (ks_kernel_set_arg_buffer (k, 2, in, E));
+  OK (ks_kernel_set_arg (k, 3, sizeof n, &n, E));
+  /* The largest power-of-two share of 64 x local_mem one argument may
+   * have: more than half the limit (CUDA's is the opt-in maximum, larger
+   * than info->local_mem), so two of them are over it. */
+  g_assert_cmpuint (info->local_mem, >, 0);
+  for (;; size /= 2)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (ks_kernel_set_arg_local (k, 4, size, &error))
+        break;
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+      g_assert_cmpuint (size, >, 1);
+    }
+  OK (ks_kernel_set_arg_local (k, 5, size, E));
+  launch_refused (f, k, &cfg, KS_COMPUTE_ERROR_OUT_OF_MEMORY, "rt_reduce");
+}
+
+/* CUDA: a launch that needs more than sharedMemPerBlock (48 KiB) opts in to
+ * the larger maximum itself (an H200 has ~227 KiB), and its result is right. */
+static void
+test_shared_opt_in (Fixture       *f,
+                    gconstpointer  data)
+{
+  const guint n = 1000, group = 64, groups = (n + group - 1) / group;
+  const gsize big = 100 * 1024;
+  g_autoptr(KsKernel) k = kernel (f, "rt_reduce");
+  g_autoptr(KsBuffer) in = alloc (f, n * sizeof (float), KS_BUFFER_READ_ONLY);
+  g_autoptr(KsBuffer) sums = alloc (f, groups * sizeof (float), KS_BUFFER_WRITE_ONLY);
+  g_autoptr(KsBuffer) counts = alloc (f, groups * sizeof (guint), KS_BUFFER_WRITE_ONLY);
+  g_autoptr(GError) error = NULL;
+  g_autofree float *host = g_new (float, n);
+  g_autofree guint *got = g_new (guint, groups);
+  KsLaunchConfig cfg = { .dims = 1, .global = { groups * group }, .local = { group } };
+
+  if (ks_device_get_info (f->device)->local_mem >= big)
+    {
+      g_test_skip ("the device's local memory holds 100 KiB without an opt-in");
+      return;
+    }
+  if (!ks_kernel_set_arg_local (k, 4, big, &error))
+    {
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+      g_test_skip ("no opt-in shared memory of 100 KiB on this device");
+      return;
+    }
+  for (guint i = 0; i < n; i++)
+    host[i] = 1.0f;
+  OK (ks_runtime_write (f->rt, in, 0, n * sizeof (float), host, E));
+  OK (ks_kernel_set_arg_buffer (k, 0, in, E));
+  OK (ks_kernel_set_arg_buffer (k, 1, sums, E));
+  OK (ks_kernel_set_arg_buffer (k, 2, counts, E));
+  OK (ks_kernel_set_arg (k, 3, sizeof n, &n, E));
+  OK (ks_kernel_set_arg_local (k, 5, group * sizeof (guint), E));
+  OK (ks_queue_launch (ks_runtime_get_queue (f->rt), k, &cfg, E));
+  OK (ks_runtime_read (f->rt, counts, 0, groups * sizeof (guint), got, E));
+  for (guint g = 0; g < groups; g++)
+    g_assert_cmpuint (got[g], ==, MIN (n, (g + 1) * group) - g * group);
+}
+
+/* --- arguments ------------------------------------------------------------------ */
+
+/* A launch with an argument never set is refused before the backend sees it,
+ * on every backend (CUDA read an uninitialised slot), naming the argument;
+ * an index past the kernel's parameters is refused when set. */
+static void
+test_unset_arg (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(KsKernel) k = kernel (f, "rt_touch");
+  g_autoptr(KsBuffer) b = alloc (f, 64 * sizeof (guint), KS_BUFFER_READ_WRITE);
+  g_autoptr(GError) error = NULL;
+  const guint n = 64;
+  const guint64 wide = 64;
+  KsLaunchConfig cfg = { .dims = 1, .global = { n } };
+
+  OK (ks_kernel_set_arg_buffer (k, 0, b, E));
+  launch_refused (f, k, &cfg, KS_COMPUTE_ERROR_FAILED, "argument 1 was never set");
+
+  g_assert_false (ks_kernel_set_arg (k, 2, sizeof n, &n, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED);
+  g_clear_error (&error);
+  /* A value of the wrong size (8 bytes for a uint): OpenCL's own check
+   * (CL_INVALID_ARG_SIZE), CUDA's from cuFuncGetParamInfo. */
+  if (ks_device_get_backend (f->device) == KS_BACKEND_OPENCL)
+    {
+      g_assert_false (ks_kernel_set_arg (k, 1, sizeof wide, &wide, &error));
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED);
+      g_clear_error (&error);
+    }
+  else if (!ks_kernel_set_arg (k, 1, sizeof wide, &wide, &error))
+    {
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED);
+      g_assert_nonnull (strstr (error->message, "takes 4 bytes"));
+      g_clear_error (&error);
+    }
+  else
+    g_test_message ("this CUDA driver cannot say parameter sizes (cuFuncGetParamInfo needs 12.4)");
+
+  OK (ks_kernel_set_arg (k, 1, sizeof n, &n, E));
+  OK (ks_queue_launch (ks_runtime_get_queue (f->rt), k, &cfg, E));
+  OK (ks_runtime_finish (f->rt, E));
+}
+
+/* --- launch geometry ------------------------------------------------------------- */
+
+/* A range that is no multiple of the group is refused on every backend
+ * (OpenCL 1.2 has no partial groups, CUDA padded silently). */
+static void
+test_non_uniform (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(KsKernel) k = kernel (f, "rt_touch");
+  g_autoptr(KsBuffer) b = alloc (f, 100 * sizeof (guint), KS_BUFFER_READ_WRITE);
+  const guint n = 100;
+  KsLaunchConfig cfg = { .dims = 1, .global = { n }, .local = { 32 } };
+
+  OK (ks_kernel_set_arg_buffer (k, 0, b, E));
+  OK (ks_kernel_set_arg (k, 1, sizeof n, &n, E));
+  launch_refused (f, k, &cfg, KS_COMPUTE_ERROR_WORK_GROUP_SIZE, "100");
+}
+
+/* ks_global_linear_id over a 2D range whose width is no multiple of CUDA's
+ * block (no local size: the grid is padded) and over one with a group: the
+ * row stride is the true width on every backend. */
+static void
+linear_2d (Fixture *f,
+           gsize    local0)
+{
+  enum { NX = 37, NY = 5 };
+  g_autoptr(KsKernel) k = kernel (f, "rt_linear2d");
+  g_autoptr(KsBuffer) b = alloc (f, NX * NY * sizeof (guint), KS_BUFFER_READ_WRITE);
+  guint got[NX * NY];
+  const guint nx = NX, ny = NY, none = 0xdeadbeef;
+  KsLaunchConfig cfg = { .dims = 2, .global = { NX, NY }, .local = { local0, local0 ? 1 : 0 } };
+  KsQueue *q = ks_runtime_get_queue (f->rt);
+
+  OK (ks_queue_fill (q, b, &none, sizeof none, 0, sizeof got, NULL, E));
+  OK (ks_kernel_set_arg_buffer (k, 0, b, E));
+  OK (ks_kernel_set_arg (k, 1, sizeof nx, &nx, E));
+  OK (ks_kernel_set_arg (k, 2, sizeof ny, &ny, E));
+  OK (ks_queue_launch (q, k, &cfg, E));
+  OK (ks_runtime_read (f->rt, b, 0, sizeof got, got, E));
+  for (guint y = 0; y < NY; y++)
+    for (guint x = 0; x < NX; x++)
+      g_assert_cmpuint (got[y * NX + x], ==, x + 1000 * y);
+}
+
+static void
+test_linear_id (Fixture       *f,
+                gconstpointer  data)
+{
+  linear_2d (f, 0);
+  linear_2d (f, 37);
+  linear_2d (f, 0);   /* back to the padded grid: the size is set again */
 }
 
 /* --- pinned memory, map / unmap, a struct argument --------------------------- */
 
+/* ZERO_COPY is mapped in place: the same host memory every time, which
+ * kernels read and write (OpenCL: refused where the device keeps buffers
+ * in its own memory).  An ordinary buffer maps through a host copy that
+ * unmap writes back. */
 static void
-test_pinned_map (Fixture       *f,
-                 gconstpointer  data)
+map_and_scale (Fixture       *f,
+               KsBufferFlags  flags,
+               gboolean       in_place)
 {
   const guint n = 4096;
   g_autoptr(KsKernel) k = kernel (f, "rt_scale");
-  g_autoptr(KsBuffer) b = alloc (f, n * sizeof (float), KS_BUFFER_HOST_PINNED);
+  g_autoptr(KsBuffer) b = NULL;
+  g_autoptr(GError) error = NULL;
   KsQueue *q = ks_runtime_get_queue (f->rt);
   RtParams p = { { 1, 2, 3, 4, 5, 6, 7, 8 }, 0.5f };
   KsLaunchConfig cfg = { .dims = 1, .global = { n } };
-  float *m;
+  float *m, *again;
 
-  g_assert_true (ks_buffer_get_flags (b) & KS_BUFFER_HOST_PINNED);
+  b = ks_runtime_alloc_full (f->rt, n * sizeof (float), flags, &error);
+  if (b != NULL)
+    g_assert_cmpint (ks_buffer_get_flags (b), ==, flags);
+  else
+    {
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+      g_assert_cmpint (ks_device_get_backend (f->device), ==, KS_BACKEND_OPENCL);
+      g_test_message ("%s", error->message);
+      return;
+    }
   OK ((m = ks_queue_map (q, b, 0, n * sizeof (float), KS_MAP_WRITE, E)) != NULL);
   for (guint i = 0; i < n; i++)
     m[i] = (float) i;
@@ -168,13 +377,188 @@ test_pinned_map (Fixture       *f,
   OK (ks_kernel_set_arg (k, 2, sizeof n, &n, E));
   OK (ks_queue_launch (q, k, &cfg, E));
 
-  OK ((m = ks_queue_map (q, b, 0, n * sizeof (float), KS_MAP_READ, E)) != NULL);
+  OK ((again = ks_queue_map (q, b, 0, n * sizeof (float), KS_MAP_READ, E)) != NULL);
+  if (in_place)
+    g_assert_true (again == m);
   for (guint i = 0; i < n; i++)
-    g_assert_cmpfloat (m[i], ==, (float) i * p.scale[i % 8] + p.shift);
-  OK (ks_queue_unmap (q, b, m, E));
+    g_assert_cmpfloat (again[i], ==, (float) i * p.scale[i % 8] + p.shift);
+  OK (ks_queue_unmap (q, b, again, E));
+}
+
+/* HOST_PINNED: kernels use device memory, maps go through the pinned twin. */
+static void
+test_pinned_map (Fixture       *f,
+                 gconstpointer  data)
+{
+  map_and_scale (f, KS_BUFFER_HOST_PINNED, FALSE);
+}
+
+static void
+test_zero_copy_map (Fixture       *f,
+                    gconstpointer  data)
+{
+  map_and_scale (f, KS_BUFFER_ZERO_COPY, TRUE);
+  map_and_scale (f, KS_BUFFER_READ_WRITE, FALSE);
+}
+
+/* A buffer freed while mapped warns, and the backend drops its map records
+ * and host copies (LeakSanitizer's run sees any left). */
+static void
+test_unref_mapped (Fixture       *f,
+                   gconstpointer  data)
+{
+  KsBuffer *b = alloc (f, 1024, KS_BUFFER_READ_WRITE);
+  KsBuffer *pinned = alloc (f, 1024, KS_BUFFER_HOST_PINNED);
+  KsQueue *q = ks_runtime_get_queue (f->rt);
+  void *m;
+
+  OK ((m = ks_queue_map (q, b, 0, 512, KS_MAP_READ | KS_MAP_WRITE, E)) != NULL);
+  OK ((m = ks_queue_map (q, b, 512, 512, KS_MAP_READ, E)) != NULL);
+  OK ((m = ks_queue_map (q, pinned, 0, 1024, KS_MAP_READ, E)) != NULL);
+  g_test_expect_message ("ks-compute", G_LOG_LEVEL_WARNING, "*freed while still mapped*");
+  g_test_expect_message ("ks-compute", G_LOG_LEVEL_WARNING, "*freed while still mapped*");
+  ks_buffer_unref (b);
+  ks_buffer_unref (pinned);
+  g_test_assert_expected_messages ();
 }
 
 /* --- copy and fill ------------------------------------------------------------ */
+
+/* Patterns of 2, 4, 8 and 16 bytes over a range that is no power of two of
+ * them, at an offset (CUDA: cuMemsetD16/D32Async, and a wider pattern
+ * doubled by device copies), each timed under "fill". */
+static void
+test_fill_patterns (Fixture       *f,
+                    gconstpointer  data)
+{
+  const gsize size = 6000, at = 32, len = 1000 * 16;
+  g_autoptr(KsBuffer) b = alloc (f, at + len + 64, KS_BUFFER_READ_WRITE);
+  g_autofree guint8 *got = g_malloc (at + len + 64);
+  KsQueue *q = ks_runtime_get_queue (f->rt);
+  const guint16 p2 = 0x1234;
+  const float p4 = 1.0f;
+  const double p8 = -2.5;
+  const guint32 p16[4] = { 1, 2, 3, 0xdeadbeef };
+  const struct { const void *p; gsize size; } patterns[] = { { &p2, 2 }, { &p4, 4 }, { &p8, 8 }, { p16, 16 } };
+  const guint8 zero = 0;
+  guint64 ns = 0;
+  guint count = 0;
+
+  g_assert_cmpuint (size, <, len);
+  for (guint t = 0; t < G_N_ELEMENTS (patterns); t++)
+    {
+      const gsize n = t == 3 ? len : size;   /* a multiple of each pattern */
+
+      OK (ks_queue_fill (q, b, &zero, 1, 0, at + len + 64, NULL, E));
+      OK (ks_queue_fill (q, b, patterns[t].p, patterns[t].size, at, n, "fill", E));
+      OK (ks_runtime_read (f->rt, b, 0, at + len + 64, got, E));
+      for (gsize i = 0; i < at + len + 64; i++)
+        {
+          const guint8 want = i >= at && i < at + n ? ((const guint8 *) patterns[t].p)[(i - at) % patterns[t].size] : 0;
+          g_assert_cmpuint (got[i], ==, want);
+        }
+    }
+  OK (ks_runtime_collect_timings (f->rt, E));
+  g_assert_true (ks_runtime_get_timer (f->rt, "fill", &ns, &count));
+  g_assert_cmpuint (count, ==, G_N_ELEMENTS (patterns));
+}
+
+/* --- graphs (CUDA) --------------------------------------------------------------- */
+
+/* A graph keeps the programs and kernels it launched: they are let go right
+ * after the capture, and the timed replays still run and time them.  While
+ * recording, a blocking transfer, a fill and a map on the default queue are
+ * refused; a SPLIT plan (a new offset and size per part) is recorded; only
+ * the default queue's launches count; and after the replays a direct
+ * launch sets its own offset and size again. */
+static void
+test_graph_owns (Fixture       *f,
+                 gconstpointer  data)
+{
+  const guint n = 1000, wg = 64;
+  const gsize global = n;
+  g_autoptr(KsBuffer) b = alloc (f, n * sizeof (guint), KS_BUFFER_READ_WRITE);
+  g_autoptr(KsGraph) graph = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree guint *got = g_new0 (guint, n);
+  KsProgram *program;
+  KsKernel *k;
+  KsQueue *q = ks_runtime_get_queue (f->rt);
+  KsLaunchConfig whole = { .dims = 1, .global = { n } };
+  guint64 ns = 0;
+
+  if (ks_device_get_backend (f->device) != KS_BACKEND_CUDA)
+    {
+      g_test_skip ("graphs need the CUDA backend");
+      return;
+    }
+  OK ((program = ks_runtime_build_program (f->rt, "test-runtime.cl", "-DKS_GLOBAL_OFFSET", E)) != NULL);
+  OK ((k = ks_program_create_kernel (program, "rt_touch", E)) != NULL);
+  OK (ks_runtime_write (f->rt, b, 0, n * sizeof (guint), got, E));
+  OK (ks_kernel_set_arg_buffer (k, 0, b, E));
+  OK (ks_kernel_set_arg (k, 1, sizeof n, &n, E));
+
+  ks_runtime_set_graph_kernel_timing (f->rt, TRUE);
+  OK (ks_runtime_capture_begin (f->rt, E));
+  g_assert_false (ks_runtime_write (f->rt, b, 0, sizeof (guint), got, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+  g_clear_error (&error);
+  g_assert_false (ks_queue_fill (q, b, got, sizeof (guint), 0, sizeof (guint), NULL, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+  g_clear_error (&error);
+  g_assert_null (ks_queue_map (q, b, 0, sizeof (guint), KS_MAP_READ, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+  g_clear_error (&error);
+  g_assert_false (ks_runtime_finish (f->rt, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+  g_clear_error (&error);
+  OK (ks_queue_launch_policy (q, k, KS_LOCAL_SPLIT, wg, 1, &global, E));
+  OK ((graph = ks_runtime_capture_end (f->rt, E)) != NULL);
+  g_assert_cmpuint (ks_graph_get_launches (graph), ==, 2);
+  g_assert_true (ks_graph_has_kernel_times (graph));
+
+  /* The caller lets go of both: the graph keeps what it runs. */
+  ks_kernel_unref (k);
+  ks_program_unref (program);
+  for (guint r = 0; r < 2; r++)
+    {
+      OK (ks_graph_launch_timed (graph, E));
+      OK (ks_graph_collect_time (graph, &ns, E));
+    }
+  OK (ks_runtime_read (f->rt, b, 0, n * sizeof (guint), got, E));
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (got[i], ==, 2 * (i + 1));
+
+  g_clear_pointer (&graph, ks_graph_free);
+
+  /* A capture records the offset and size writes without running them:
+   * right after it, a direct launch with the last recorded geometry (the
+   * remainder at 960) must still write it, the device holding the old. */
+  OK ((program = ks_runtime_build_program (f->rt, "test-runtime.cl", "-DKS_GLOBAL_OFFSET", E)) != NULL);
+  OK ((k = ks_program_create_kernel (program, "rt_touch", E)) != NULL);
+  OK (ks_kernel_set_arg_buffer (k, 0, b, E));
+  OK (ks_kernel_set_arg (k, 1, sizeof n, &n, E));
+  memset (got, 0, n * sizeof (guint));
+  OK (ks_runtime_write (f->rt, b, 0, n * sizeof (guint), got, E));
+  OK (ks_queue_launch (q, k, &whole, E));
+  OK (ks_runtime_capture_begin (f->rt, E));
+  OK (ks_queue_launch_policy (q, k, KS_LOCAL_SPLIT, wg, 1, &global, E));
+  OK ((graph = ks_runtime_capture_end (f->rt, E)) != NULL);
+  {
+    KsLaunchConfig tail = { .dims = 1, .global = { n - 960 }, .local = { n - 960 }, .offset = { 960 } };
+
+    OK (ks_queue_launch (q, k, &tail, E));
+  }
+  OK (ks_graph_launch (graph, E));
+  OK (ks_queue_launch (q, k, &whole, E));
+  OK (ks_runtime_read (f->rt, b, 0, n * sizeof (guint), got, E));
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (got[i], ==, (i < 960 ? 3 : 4) * (i + 1));
+  ks_kernel_unref (k);
+  ks_program_unref (program);
+}
+
+/* --- copy and fill (ks_queue_copy) --------------------------------------------- */
 
 static void
 test_copy_fill (Fixture       *f,
@@ -189,9 +573,9 @@ test_copy_fill (Fixture       *f,
   const guint8 zero = 0;
 
   /* A one-byte pattern over b, a four-byte one over a's two halves. */
-  OK (ks_queue_fill (q, b, &zero, 1, 0, n * sizeof (float), E));
-  OK (ks_queue_fill (q, a, &pattern, sizeof pattern, 0, n / 2 * sizeof (float), E));
-  OK (ks_queue_fill (q, a, &other, sizeof other, n / 2 * sizeof (float), n / 2 * sizeof (float), E));
+  OK (ks_queue_fill (q, b, &zero, 1, 0, n * sizeof (float), NULL, E));
+  OK (ks_queue_fill (q, a, &pattern, sizeof pattern, 0, n / 2 * sizeof (float), NULL, E));
+  OK (ks_queue_fill (q, a, &other, sizeof other, n / 2 * sizeof (float), n / 2 * sizeof (float), NULL, E));
   /* a[256 .. 768) to b[100 .. 612). */
   OK (ks_queue_copy (q, a, 256 * sizeof (float), b, 100 * sizeof (float), 512 * sizeof (float), NULL, E));
   OK (ks_queue_read (q, b, 0, n * sizeof (float), got, KS_TRANSFER_BLOCKING, NULL, E));
@@ -285,7 +669,7 @@ test_two_queues (Fixture       *f,
     spin_here = 50;
   OK ((other = ks_runtime_new_queue (f->rt, E)) != NULL);
   g_assert_true (ks_queue_get_runtime (other) == f->rt);
-  OK (ks_queue_fill (q, b, &zero, sizeof zero, 0, n * sizeof (float), E));
+  OK (ks_queue_fill (q, b, &zero, sizeof zero, 0, n * sizeof (float), NULL, E));
   OK (ks_kernel_set_arg_buffer (slow, 0, b, E));
   OK (ks_kernel_set_arg (slow, 1, sizeof n, &n, E));
   OK (ks_kernel_set_arg (slow, 2, sizeof spin_here, &spin_here, E));
@@ -328,7 +712,7 @@ launch_3d (Fixture  *f,
       cfg.offset[d] = off[d];
       cfg.local[d] = with_local ? (d == 0 ? 3 : d == 1 ? 2 : 1) : 0;
     }
-  OK (ks_queue_fill (q, b, &none, sizeof none, 0, sizeof got, E));
+  OK (ks_queue_fill (q, b, &none, sizeof none, 0, sizeof got, NULL, E));
   OK (ks_kernel_set_arg_buffer (k, 0, b, E));
   OK (ks_kernel_set_arg (k, 1, sizeof nx, &nx, E));
   OK (ks_kernel_set_arg (k, 2, sizeof ny, &ny, E));
@@ -374,7 +758,7 @@ test_offset_opt_in (Fixture       *f,
   g_assert_no_error (error);
   k = ks_program_create_kernel (plain, "rt_touch", &error);
   g_assert_no_error (error);
-  OK (ks_queue_fill (ks_runtime_get_queue (f->rt), b, &zero, sizeof zero, 0, n * sizeof (guint), E));
+  OK (ks_queue_fill (ks_runtime_get_queue (f->rt), b, &zero, sizeof zero, 0, n * sizeof (guint), NULL, E));
   OK (ks_kernel_set_arg_buffer (k, 0, b, E));
   OK (ks_kernel_set_arg (k, 1, sizeof n, &n, E));
   ok = ks_queue_launch (ks_runtime_get_queue (f->rt), k, &at, &error);
@@ -415,7 +799,7 @@ test_split_policy (Fixture       *f,
   g_assert_cmpuint (plan.parts[1].first, ==, 960);
   g_assert_cmpuint (plan.parts[1].config.local[0], ==, 40);
 
-  OK (ks_queue_fill (q, b, &zero, sizeof zero, 0, n * sizeof (guint), E));
+  OK (ks_queue_fill (q, b, &zero, sizeof zero, 0, n * sizeof (guint), NULL, E));
   OK (ks_kernel_set_arg_buffer (k, 0, b, E));
   OK (ks_kernel_set_arg (k, 1, sizeof n, &n, E));
   OK (ks_queue_launch_policy (q, k, KS_LOCAL_SPLIT, wg, 1, &global, E));
@@ -565,7 +949,7 @@ test_lifetimes (Fixture       *f,
   g_clear_pointer (&f->rt, ks_runtime_unref);
   g_clear_pointer (&b, ks_buffer_unref);
 
-  OK (ks_queue_fill (q, view, &zero, sizeof zero, 0, n * sizeof (guint), E));
+  OK (ks_queue_fill (q, view, &zero, sizeof zero, 0, n * sizeof (guint), NULL, E));
   OK (ks_kernel_set_arg_buffer (k, 0, view, E));
   OK (ks_kernel_set_arg (k, 1, sizeof n, &n, E));
   OK (ks_queue_launch (q, k, &cfg, E));
@@ -826,6 +1210,15 @@ main (int    argc,
     { "reduction", test_reduction },
     { "local-too-large", test_local_too_large },
     { "pinned-map", test_pinned_map },
+    { "local-sum", test_local_sum },
+    { "shared-opt-in", test_shared_opt_in },
+    { "unset-arg", test_unset_arg },
+    { "non-uniform", test_non_uniform },
+    { "linear-id", test_linear_id },
+    { "zero-copy-map", test_zero_copy_map },
+    { "unref-mapped", test_unref_mapped },
+    { "fill-patterns", test_fill_patterns },
+    { "graph-owns", test_graph_owns },
     { "copy-fill", test_copy_fill },
     { "view", test_view },
     { "two-queues", test_two_queues },

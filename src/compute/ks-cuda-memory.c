@@ -8,10 +8,12 @@
 #include "ks-compute-error.h"
 #include "ks-runtime-private.h"
 
+#include <cuda.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-/* A map of a buffer that is not pinned: a host copy. */
+/* A map of a buffer that is not ZERO_COPY: a host copy (HOST_PINNED: a
+ * range of its page-locked twin, not ours to free). */
 typedef struct {
   void      *host;
   gsize      offset;
@@ -29,7 +31,7 @@ ks_cuda_alloc (KsRuntime *rt,
 
   if (!ks_cuda_use_device (rt, error))
     return FALSE;
-  if (buffer->flags & KS_BUFFER_HOST_PINNED)
+  if (buffer->flags & KS_BUFFER_ZERO_COPY)
     {
       /* Mapped: kernels reach it over the bus, and map() needs no copy. */
       status = cudaHostAlloc (&host, buffer->size, cudaHostAllocMapped | cudaHostAllocPortable);
@@ -41,7 +43,18 @@ ks_cuda_alloc (KsRuntime *rt,
         }
     }
   else
-    status = cudaMalloc (&ptr, buffer->size);
+    {
+      status = cudaMalloc (&ptr, buffer->size);
+      /* HOST_PINNED: device memory, and a page-locked twin that maps go
+       * through at DMA speed (what NVIDIA's OpenCL does for
+       * CL_MEM_ALLOC_HOST_PTR). */
+      if (status == cudaSuccess && (buffer->flags & KS_BUFFER_HOST_PINNED))
+        {
+          status = cudaHostAlloc (&host, buffer->size, cudaHostAllocPortable);
+          if (status != cudaSuccess)
+            cudaFree (ptr);
+        }
+    }
   if (status != cudaSuccess)
     {
       (void) cudaGetLastError ();
@@ -65,16 +78,35 @@ ks_cuda_view (KsBuffer  *view,
   return TRUE;
 }
 
+static void
+map_free (KsBuffer  *buffer,
+          KsCudaMap *m)
+{
+  if (buffer->host == NULL)
+    g_free (m->host);
+  g_free (m);
+}
+
 void
 ks_cuda_buffer_free (KsBuffer *buffer)
 {
+  /* Maps never unmapped (ks_buffer_unref warned): their records and copies. */
+  while (buffer->maps != NULL)
+    {
+      map_free (buffer, buffer->maps->data);
+      buffer->maps = g_slist_delete_link (buffer->maps, buffer->maps);
+    }
   if (buffer->parent != NULL)
     return;   /* a view owns no memory */
   cudaSetDevice (ks_cuda_rt (buffer->rt)->ordinal);
-  if (buffer->host)
+  if (buffer->flags & KS_BUFFER_ZERO_COPY)
     cudaFreeHost (buffer->host);
   else
-    cudaFree (buffer->handle);
+    {
+      if (buffer->host)
+        cudaFreeHost (buffer->host);
+      cudaFree (buffer->handle);
+    }
 }
 
 /* One asynchronous copy on the queue, between a timer pair when out_event
@@ -151,6 +183,112 @@ ks_cuda_copy (KsQueue   *queue,
                   FALSE, out_event, "Copying between buffers", error);
 }
 
+/* The driver API's 16- and 32-bit memsets, through the runtime's entry
+ * point (the program links no libcuda); NULL where the driver lacks them. */
+typedef CUresult (*MemsetD16Fn) (CUdeviceptr dst, unsigned short value, size_t n, CUstream stream);
+
+static void *
+driver_entry (const char *name)
+{
+  enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+  void *ptr = NULL;
+
+  if (cudaGetDriverEntryPointByVersion (name, &ptr, 12000, cudaEnableDefault, &found) == cudaSuccess &&
+      found == cudaDriverEntryPointSuccess)
+    return ptr;
+  (void) cudaGetLastError ();
+  return NULL;
+}
+
+static MemsetD16Fn d16;
+static KsCudaMemsetD32Fn d32;
+static gsize looked_up;
+
+static void
+look_up_memsets (void)
+{
+  if (g_once_init_enter (&looked_up))
+    {
+      d16 = (MemsetD16Fn) driver_entry ("cuMemsetD16Async");
+      d32 = (KsCudaMemsetD32Fn) driver_entry ("cuMemsetD32Async");
+      g_once_init_leave (&looked_up, 1);
+    }
+}
+
+KsCudaMemsetD32Fn
+ks_cuda_memset_d32 (void)
+{
+  look_up_memsets ();
+  return d32;
+}
+
+/* The shortest period (1, 2 or 4 bytes) the pattern repeats with; 0: none. */
+static gsize
+pattern_period (const guint8 *p,
+                gsize         size)
+{
+  for (gsize period = 1; period <= MIN (size, 4); period *= 2)
+    {
+      gboolean repeats = TRUE;
+
+      for (gsize i = period; i < size && repeats; i++)
+        repeats = p[i] == p[i % period];
+      if (repeats)
+        return period;
+    }
+  return 0;
+}
+
+/* Everything stream-ordered, the host never waiting: a byte, 16- or 32-bit
+ * pattern is one memset; a wider one (a double, a struct) is copied once
+ * from the host and then doubled by device-to-device copies (log2 of the
+ * count of them). */
+static cudaError_t
+fill_on (cudaStream_t  s,
+         guint8       *dst,
+         const guint8 *p,
+         gsize         pattern_size,
+         gsize         size)
+{
+  const gsize period = pattern_period (p, pattern_size);
+
+  look_up_memsets ();
+  cudaError_t status;
+
+  if (period == 1)
+    return cudaMemsetAsync (dst, p[0], size, s);
+  /* A driver status is no runtime one: a failure is reported as such. */
+  if (period == 2 && d16 && (guintptr) dst % 2 == 0)
+    {
+      guint16 v;
+
+      memcpy (&v, p, 2);
+      return d16 ((CUdeviceptr) (guintptr) dst, v, size / 2, (CUstream) s) == CUDA_SUCCESS
+               ? cudaSuccess : cudaErrorInvalidValue;
+    }
+  if (period == 4 && d32 && (guintptr) dst % 4 == 0)
+    {
+      guint32 v;
+
+      memcpy (&v, p, 4);
+      return d32 ((CUdeviceptr) (guintptr) dst, v, size / 4, (CUstream) s) == CUDA_SUCCESS
+               ? cudaSuccess : cudaErrorInvalidValue;
+    }
+  /* From pageable memory the runtime stages the pattern before it returns,
+   * so the caller's pattern may go away at once. */
+  if ((status = cudaMemcpyAsync (dst, p, pattern_size, cudaMemcpyHostToDevice, s)) != cudaSuccess)
+    return status;
+  for (gsize done = pattern_size; done < size;)
+    {
+      const gsize n = MIN (done, size - done);
+
+      if ((status = cudaMemcpyAsync (dst + done, dst, n, cudaMemcpyDeviceToDevice, s)) != cudaSuccess)
+        return status;
+      done += n;
+    }
+  return cudaSuccess;
+}
+
 gboolean
 ks_cuda_fill (KsQueue    *queue,
               KsBuffer   *buffer,
@@ -158,26 +296,27 @@ ks_cuda_fill (KsQueue    *queue,
               gsize       pattern_size,
               gsize       offset,
               gsize       size,
+              gpointer   *out_event,
               GError    **error)
 {
-  const guint8 *p = pattern;
-  g_autofree guint8 *staged = NULL;
-  gboolean one_byte = TRUE;
+  cudaStream_t s = ks_cuda_stream (queue);
+  KsCudaTimer *t = NULL;
 
-  for (gsize i = 1; i < pattern_size; i++)
-    one_byte &= p[i] == p[0];
   if (!ks_cuda_use_device (queue->rt, error))
     return FALSE;
-  if (one_byte)
-    return ks_cuda_check (cudaMemsetAsync ((char *) buffer->handle + offset, p[0], size, ks_cuda_stream (queue)),
-                          "Filling a buffer", error);
-  /* The runtime API sets bytes only (cuMemsetD32 is the driver API's):
-   * a wider pattern goes over from the host, waited for before the copy
-   * is freed. */
-  staged = g_malloc (size);
-  for (gsize i = 0; i < size; i += pattern_size)
-    memcpy (staged + i, pattern, pattern_size);
-  return copy_on (queue, (char *) buffer->handle + offset, staged, size, TRUE, NULL, "Filling a buffer", error);
+  if (out_event && !(t = ks_cuda_timer_take (ks_cuda_rt (queue->rt), error)))
+    return FALSE;
+  if ((t && !ks_cuda_check (cudaEventRecord (t->start, s), "Filling a buffer", error)) ||
+      !ks_cuda_check (fill_on (s, (guint8 *) buffer->handle + offset, pattern, pattern_size, size),
+                      "Filling a buffer", error) ||
+      (t && !ks_cuda_check (cudaEventRecord (t->end, s), "Filling a buffer", error)))
+    {
+      ks_cuda_timer_give_back (t);
+      return FALSE;
+    }
+  if (out_event)
+    *out_event = t;
+  return TRUE;
 }
 
 void *
@@ -197,17 +336,17 @@ ks_cuda_map (KsQueue    *queue,
   m->offset = offset;
   m->size = size;
   m->flags = flags;
-  if (buffer->host)
-    m->host = (char *) buffer->host + offset;   /* pinned: the memory itself */
+  if (buffer->flags & KS_BUFFER_ZERO_COPY)
+    m->host = (char *) buffer->host + offset;   /* the memory itself */
   else
     {
-      m->host = g_malloc (size);
+      /* HOST_PINNED: the page-locked twin, copied by DMA; else pageable. */
+      m->host = buffer->host ? (char *) buffer->host + offset : g_malloc (size);
       if ((flags & KS_MAP_READ) &&
           !copy_on (queue, m->host, (const char *) buffer->handle + offset, size, TRUE, NULL,
                     "Mapping a buffer", error))
         {
-          g_free (m->host);
-          g_free (m);
+          map_free (buffer, m);
           return NULL;
         }
     }
@@ -234,13 +373,9 @@ ks_cuda_unmap (KsQueue   *queue,
       return FALSE;
     }
   buffer->maps = g_slist_remove (buffer->maps, m);
-  if (buffer->host == NULL)
-    {
-      if (m->flags & KS_MAP_WRITE)
-        ok = copy_on (queue, (char *) buffer->handle + m->offset, m->host, m->size, TRUE, NULL,
-                      "Unmapping a buffer", error);
-      g_free (m->host);
-    }
-  g_free (m);
+  if (!(buffer->flags & KS_BUFFER_ZERO_COPY) && (m->flags & KS_MAP_WRITE))
+    ok = copy_on (queue, (char *) buffer->handle + m->offset, m->host, m->size, TRUE, NULL,
+                  "Unmapping a buffer", error);
+  map_free (buffer, m);
   return ok;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <glib.h>
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include "ks-runtime.h"
@@ -22,6 +23,10 @@ typedef struct {
   GPtrArray    *timer_pool;  /* of KsCudaTimer: events are reused, creating them costs */
   guint         launches;
   guint         fail_after;  /* test hook, as in the OpenCL backend */
+  /* Bumped when the device's copy of the programs' launch geometry may
+   * differ from what the host last wrote: a capture recorded the writes
+   * without running them, a replay ran them. */
+  guint         geometry_epoch;
 } KsCudaRuntime;
 
 typedef struct {
@@ -40,6 +45,11 @@ KsCudaTimer   *ks_cuda_timer_take      (KsCudaRuntime *c,
                                         GError       **error);
 void           ks_cuda_timer_give_back (KsCudaTimer   *t);
 
+/* The driver API's cuMemsetD32Async through the runtime's entry point (the
+ * program links no libcuda); NULL where the driver lacks it. */
+typedef CUresult (*KsCudaMemsetD32Fn) (CUdeviceptr dst, unsigned int value, size_t n, CUstream stream);
+KsCudaMemsetD32Fn ks_cuda_memset_d32 (void);
+
 /* ks-cuda-memory.c: the buffer half of the vtable. */
 gboolean ks_cuda_alloc       (KsRuntime *rt, KsBuffer *buffer, GError **error);
 gboolean ks_cuda_view        (KsBuffer *view, GError **error);
@@ -51,7 +61,8 @@ gboolean ks_cuda_read        (KsQueue *queue, KsBuffer *buffer, gsize offset, gs
 gboolean ks_cuda_copy        (KsQueue *queue, KsBuffer *src, gsize src_offset, KsBuffer *dst,
                               gsize dst_offset, gsize size, gpointer *out_event, GError **error);
 gboolean ks_cuda_fill        (KsQueue *queue, KsBuffer *buffer, const void *pattern,
-                              gsize pattern_size, gsize offset, gsize size, GError **error);
+                              gsize pattern_size, gsize offset, gsize size, gpointer *out_event,
+                              GError **error);
 void    *ks_cuda_map         (KsQueue *queue, KsBuffer *buffer, gsize offset, gsize size,
                               KsMapFlags flags, GError **error);
 gboolean ks_cuda_unmap       (KsQueue *queue, KsBuffer *buffer, void *mapped, GError **error);

@@ -10,6 +10,7 @@
 #include "ks-compute-error.h"
 #include "ks-runtime-private.h"
 
+#include <cuda.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
@@ -72,8 +73,11 @@ ks_cuda_timer_give_back (KsCudaTimer *t)
 
 typedef struct {
   cudaLibrary_t library;
-  size_t       *offset_symbol;   /* ks_global_offset[3] of cuda-prelude.h; NULL: none */
-  gsize         offset[3];       /* what it holds now */
+  /* ks_global_offset[6] of cuda-prelude.h: the launch's global offset,
+   * then its true global size (the grid is padded); NULL: none. */
+  size_t       *offset_symbol;
+  size_t        geometry[6];     /* what it holds now, if geometry_epoch is the runtime's */
+  guint         geometry_epoch;
 } KsCudaProgram;
 
 /* Arguments are kept by value until a launch, which copies them. */
@@ -85,7 +89,8 @@ typedef struct {
 
 typedef struct {
   cudaKernel_t fn;
-  GArray      *args;   /* of KsCudaArg, by index */
+  GArray      *args;         /* of KsCudaArg, by index */
+  gsize        dynamic_max;  /* cudaFuncAttributeMaxDynamicSharedMemorySize set so far; 0: the default */
 } KsCudaKernel;
 
 static void
@@ -155,7 +160,7 @@ cuda_build_program (KsRuntime  *rt,
   /* The prelude defines it in a program built with -DKS_GLOBAL_OFFSET;
    * other programs take no offsets (get_global_id stays free of a load). */
   if (cudaLibraryGetGlobal (&symbol, &symbol_size, p->library, "ks_global_offset") == cudaSuccess &&
-      symbol_size == 3 * sizeof (size_t))
+      symbol_size == 6 * sizeof (size_t))
     p->offset_symbol = symbol;
   else
     (void) cudaGetLastError ();
@@ -198,6 +203,52 @@ occupancy_block_size (cudaKernel_t fn,
         }
     }
   return (gsize) best;
+}
+
+/* The kernel's parameter count and sizes, from cuKernelGetParamInfo (CUDA
+ * 12.4's driver API; a cudaKernel_t is a CUkernel), reached through the
+ * runtime's entry point so the program links no libcuda.  FALSE where the
+ * driver cannot say: then only the arguments the caller set are checked. */
+typedef CUresult (*ParamInfoFn) (CUkernel kernel, size_t index, size_t *offset, size_t *size);
+
+static gboolean
+read_params (cudaKernel_t fn,
+             KsKernel    *kernel)
+{
+  static ParamInfoFn param_info;
+  static gsize looked_up;
+  GArray *sizes;
+
+  if (g_once_init_enter (&looked_up))
+    {
+      enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+      void *ptr = NULL;
+
+      if (cudaGetDriverEntryPointByVersion ("cuKernelGetParamInfo", &ptr, 12040, cudaEnableDefault,
+                                            &found) == cudaSuccess &&
+          found == cudaDriverEntryPointSuccess)
+        param_info = (ParamInfoFn) ptr;
+      else
+        (void) cudaGetLastError ();
+      g_once_init_leave (&looked_up, 1);
+    }
+  if (param_info == NULL)
+    return FALSE;
+  sizes = g_array_new (FALSE, FALSE, sizeof (gsize));
+  for (size_t i = 0;; i++)
+    {
+      size_t offset = 0, size = 0;
+      gsize value;
+
+      /* CUDA_ERROR_INVALID_VALUE past the last parameter. */
+      if (param_info ((CUkernel) fn, i, &offset, &size) != CUDA_SUCCESS)
+        break;
+      value = size;
+      g_array_append_val (sizes, value);
+    }
+  kernel->n_params = sizes->len;
+  kernel->param_sizes = (gsize *) g_array_free (sizes, FALSE);
+  return TRUE;
 }
 
 static void
@@ -246,6 +297,7 @@ cuda_create_kernel (KsProgram  *program,
   kernel->info.registers = attr.numRegs;
   kernel->info.suggested_local = occupancy_block_size (fn, attr.maxThreadsPerBlock,
                                                        (int) kernel->info.preferred_multiple);
+  read_params (fn, kernel);
   return TRUE;
 }
 
@@ -374,7 +426,7 @@ launch_args (KsRuntime  *rt,
     {
       KsCudaArg *a = &g_array_index (k->args, KsCudaArg, i);
 
-      if (a->size == 0)
+      if (a->size == 0)   /* ks_kernel_check_args said so already; kept as a guard */
         {
           g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
                        "Launching %s: argument %u was never set", kernel->name, i);
@@ -390,55 +442,103 @@ launch_args (KsRuntime  *rt,
       ptrs[i] = &offsets[i];
       shared += a->local;
     }
-  if (shared + kernel->info.local_mem_bytes > info->local_mem)
+  /* Up to sharedMemPerBlock every kernel may; beyond it (up to the opt-in
+   * maximum, rt->local_mem_limit) only a kernel that asked, once. */
+  if (shared + kernel->info.local_mem_bytes > info->local_mem &&
+      shared + kernel->info.local_mem_bytes <= rt->local_mem_limit && shared > k->dynamic_max)
+    {
+      if (!ks_cuda_check (cudaFuncSetAttribute ((const void *) k->fn,
+                                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared),
+                          "Opting in to more shared memory", error))
+        return FALSE;
+      k->dynamic_max = shared;
+    }
+  if (shared + kernel->info.local_mem_bytes > MAX (info->local_mem, rt->local_mem_limit))
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
                    _("%s needs %lu bytes of shared memory per block (%lu of its own, %lu for local "
                      "arguments); %s has %lu"),
                    kernel->name, (unsigned long) (shared + kernel->info.local_mem_bytes),
                    (unsigned long) kernel->info.local_mem_bytes, (unsigned long) shared,
-                   info->name, (unsigned long) info->local_mem);
+                   info->name, (unsigned long) MAX (info->local_mem, rt->local_mem_limit));
       return FALSE;
     }
   *out_shared = shared;
   return TRUE;
 }
 
-/* OpenCL's global offset on CUDA: the prelude's ks_global_offset, which
- * every launch of the program reads, so a change waits for the runtime's
- * queues first.  Inside a capture nothing can wait: a changed offset there
- * is refused. */
+/* OpenCL's global offset and true global size on CUDA: the prelude's
+ * ks_global_offset, which every launch of the program reads.  With one
+ * queue in the runtime the words that change are set by cuMemsetD32Async
+ * on the launch's stream: ordered after the launches before and before this
+ * one, no host wait, and recordable into a graph (memset nodes).  With
+ * several queues another one may be running the program: then the change
+ * waits for every queue and is refused inside a capture, where nothing can
+ * wait. */
 static gboolean
-set_offset (KsRuntime            *rt,
-            KsKernel             *kernel,
-            const KsLaunchConfig *config,
-            GError              **error)
+set_geometry (KsQueue              *queue,
+              KsKernel             *kernel,
+              const KsLaunchConfig *config,
+              GError              **error)
 {
+  KsRuntime *rt = queue->rt;
   KsCudaProgram *p = kernel->program->handle;
-  size_t want[3] = { 0, 0, 0 };
+  KsCudaMemsetD32Fn d32 = ks_cuda_memset_d32 ();
+  size_t want[6] = { 0, 0, 0, 1, 1, 1 };
+  gboolean offset = FALSE, alone, known;
 
   for (guint d = 0; d < config->dims; d++)
-    want[d] = config->offset[d];
-  if (memcmp (want, p->offset, sizeof want) == 0)
-    return TRUE;
-  if (p->offset_symbol == NULL || rt->capturing)
     {
+      want[d] = config->offset[d];
+      want[3 + d] = config->global[d];
+      offset |= config->offset[d] != 0;
+    }
+  if (p->offset_symbol == NULL)
+    {
+      if (!offset)
+        return TRUE;
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
-                   p->offset_symbol == NULL
-                     ? _("%s: on CUDA a global offset needs the program built with -DKS_GLOBAL_OFFSET "
-                         "(CUDA has none of its own; the prelude then reads one from constant memory)")
-                     : _("%s: a new global offset cannot be set while a CUDA graph is being recorded"),
+                   _("%s: on CUDA a global offset needs the program built with -DKS_GLOBAL_OFFSET "
+                     "(CUDA has none of its own; the prelude then reads one from constant memory)"),
                    kernel->name);
       return FALSE;
     }
-  for (guint i = 0; i < rt->queues->len; i++)
-    if (!ks_cuda_check (cudaStreamSynchronize (ks_cuda_stream (g_ptr_array_index (rt->queues, i))),
-                        "Waiting for the device", error))
+  /* An epoch behind: what the device holds is unknown, every word is written. */
+  known = p->geometry_epoch == ks_cuda_rt (rt)->geometry_epoch;
+  if (known && memcmp (want, p->geometry, sizeof want) == 0)
+    return TRUE;
+
+  g_mutex_lock (&rt->lock);
+  alone = rt->queues->len == 1;
+  g_mutex_unlock (&rt->lock);
+  if (alone && d32 != NULL)
+    {
+      const guint32 *words = (const guint32 *) want, *had = (const guint32 *) p->geometry;
+
+      for (guint i = 0; i < 2 * G_N_ELEMENTS (want); i++)   /* 32-bit words */
+        if ((!known || words[i] != had[i]) &&
+            d32 ((CUdeviceptr) (guintptr) ((guint32 *) p->offset_symbol + i), words[i], 1,
+                 (CUstream) ks_cuda_stream (queue)) != CUDA_SUCCESS)
+          {
+            g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
+                         "%s: setting the global offset and size failed", kernel->name);
+            return FALSE;
+          }
+    }
+  else if (rt->capturing)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   _("%s: a new global offset or size cannot be set while a CUDA graph is being "
+                     "recorded with more than one queue open"),
+                   kernel->name);
       return FALSE;
-  if (!ks_cuda_check (cudaMemcpy (p->offset_symbol, want, sizeof want, cudaMemcpyHostToDevice),
-                      "Setting the global offset", error))
+    }
+  else if (!ks_runtime_finish (rt, error) ||
+           !ks_cuda_check (cudaMemcpy (p->offset_symbol, want, sizeof want, cudaMemcpyHostToDevice),
+                           "Setting the global offset", error))
     return FALSE;
-  memcpy (p->offset, want, sizeof want);
+  memcpy (p->geometry, want, sizeof want);
+  p->geometry_epoch = ks_cuda_rt (rt)->geometry_epoch;
   return TRUE;
 }
 
@@ -465,10 +565,11 @@ cuda_launch (KsQueue              *queue,
   dim3 grid, block;
   cudaError_t status;
 
+  /* The device first: launch_args may set a per-device kernel attribute. */
   if (!launch_shape (kernel, config, &grid, &block, error) ||
-      !launch_args (rt, kernel, ptrs, offsets, &shared, error) ||
       !ks_cuda_use_device (rt, error) ||
-      !set_offset (rt, kernel, config, error))
+      !launch_args (rt, kernel, ptrs, offsets, &shared, error) ||
+      !set_geometry (queue, kernel, config, error))
     return FALSE;
 
   if (timed && !(t = ks_cuda_timer_take (c, error)))
@@ -588,6 +689,8 @@ static gboolean
 cuda_capture_begin (KsRuntime *rt,
                     GError   **error)
 {
+  /* The graph must set every program's geometry itself. */
+  ks_cuda_rt (rt)->geometry_epoch++;
   /* Thread-local: another thread's unrelated CUDA call must not break the capture. */
   return ks_cuda_use_device (rt, error) &&
          ks_cuda_check (cudaStreamBeginCapture (ks_cuda_stream (rt->queue), cudaStreamCaptureModeThreadLocal),
@@ -603,6 +706,8 @@ cuda_capture_end (KsRuntime *rt,
   cudaGraphExec_t exec = NULL;
   gboolean ok;
 
+  /* The recorded geometry writes have not run: the host's copy is stale. */
+  ks_cuda_rt (rt)->geometry_epoch++;
   if (!ks_cuda_check (cudaStreamEndCapture (s, &graph), "Recording a CUDA graph", error))
     return NULL;
   ok = ks_cuda_check (cudaGraphInstantiate (&exec, graph, 0), "Instantiating the CUDA graph", error);
@@ -626,6 +731,7 @@ cuda_capture_abort (KsRuntime *rt)
 {
   cudaGraph_t graph = NULL;
 
+  ks_cuda_rt (rt)->geometry_epoch++;
   cudaSetDevice (ks_cuda_rt (rt)->ordinal);
   if (cudaStreamEndCapture (ks_cuda_stream (rt->queue), &graph) != cudaSuccess)
     (void) cudaGetLastError ();
@@ -644,6 +750,8 @@ cuda_graph_launch (KsRuntime *rt,
 
   if (!ks_cuda_use_device (rt, error))
     return FALSE;
+  /* The replay may set the programs' geometry to what it recorded. */
+  ks_cuda_rt (rt)->geometry_epoch++;
   if (out_event && !(t = ks_cuda_timer_take (ks_cuda_rt (rt), error)))
     return FALSE;
   if ((t && !ks_cuda_check (cudaEventRecord (t->start, s), "Recording a timing event", error)) ||
@@ -715,6 +823,17 @@ ks_cuda_runtime_init (KsRuntime *rt,
       return FALSE;
     }
   c->timer_pool = g_ptr_array_new_with_free_func (timer_free);
+  {
+    int optin = 0;
+
+    /* The H200's ~227 KiB against sharedMemPerBlock's 48: a launch that
+     * needs more opts in (launch_args). */
+    if (cudaDeviceGetAttribute (&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, c->ordinal) == cudaSuccess &&
+        (guint64) optin > rt->local_mem_limit)
+      rt->local_mem_limit = (guint64) optin;
+    else
+      (void) cudaGetLastError ();
+  }
 
   fail_after = g_getenv ("KERNELSCOPE_SIMULATE_DEVICE_LOSS");
   if (fail_after)

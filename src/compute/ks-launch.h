@@ -40,7 +40,13 @@ gboolean ks_launch_plan       (KsLocalPolicy  policy,
 
 /* Runs the plan of policy over global on queue, the second part at a
  * global offset of its first index (get_global_id() counts on; on CUDA the
- * program must be built with -DKS_GLOBAL_OFFSET, see KsLaunchConfig). */
+ * program must be built with -DKS_GLOBAL_OFFSET, see KsLaunchConfig).
+ * Cost on CUDA: each part changes the program's offset and size in
+ * constant memory.  With one queue in the runtime that is a few
+ * cuMemsetD32Async on the stream per part (no host wait, recordable into a
+ * graph); with more queues open it waits for every queue and a blocking
+ * copy, and inside a capture it is refused.  A kernel that takes its first
+ * index as an argument (the Gauss kernels) pays none of this. */
 gboolean ks_queue_launch_policy (KsQueue      *queue,
                                  KsKernel     *kernel,
                                  KsLocalPolicy policy,

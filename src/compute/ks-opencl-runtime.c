@@ -176,6 +176,7 @@ ocl_create_kernel (KsProgram  *program,
   cl_kernel handle;
   size_t wg = 0, multiple = 0;
   cl_ulong local_mem = 0, private_mem = 0;
+  cl_uint n_args = 0;
 
   handle = clCreateKernel (program->handle, kernel->name, &status);
   if (status != CL_SUCCESS)
@@ -185,7 +186,12 @@ ocl_create_kernel (KsProgram  *program,
                    ks_opencl_error_name (status));
       return FALSE;
     }
+  /* Set before the queries: ks_program_create_kernel releases it if one fails. */
   kernel->handle = handle;
+  if (!ks_opencl_check (clGetKernelInfo (handle, CL_KERNEL_NUM_ARGS, sizeof n_args, &n_args, NULL),
+                        "Reading a kernel's arguments (clGetKernelInfo)", error))
+    return FALSE;
+  kernel->n_params = n_args;
 
   if (!kernel_info (handle, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, error) ||
       !kernel_info (handle, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
@@ -237,12 +243,37 @@ ocl_set_arg_buffer (KsKernel  *kernel,
   return ocl_set_arg (kernel, index, sizeof mem, &mem, error);
 }
 
+/* HOST_PINNED and ZERO_COPY both ask for host-allocated memory; what the
+ * driver makes of it differs by device, so ocl_alloc refuses ZERO_COPY
+ * where it would not be the host memory itself. */
 static cl_mem_flags
 mem_flags (KsBufferFlags flags)
 {
   cl_mem_flags f = flags & KS_BUFFER_READ_ONLY ? CL_MEM_READ_ONLY
                  : flags & KS_BUFFER_WRITE_ONLY ? CL_MEM_WRITE_ONLY : CL_MEM_READ_WRITE;
-  return flags & KS_BUFFER_HOST_PINNED ? f | CL_MEM_ALLOC_HOST_PTR : f;
+  return flags & (KS_BUFFER_HOST_PINNED | KS_BUFFER_ZERO_COPY) ? f | CL_MEM_ALLOC_HOST_PTR : f;
+}
+
+/* A discrete GPU's driver keeps a CL_MEM_ALLOC_HOST_PTR buffer in device
+ * memory (NVIDIA: with a pinned staging copy): kernels would not read the
+ * host's memory, which is what ZERO_COPY promises. */
+static gboolean
+zero_copy_possible (KsRuntime  *rt,
+                    GError    **error)
+{
+  cl_bool unified = CL_FALSE;
+  cl_device_type type = 0;
+
+  clGetDeviceInfo (device_of (rt), CL_DEVICE_TYPE, sizeof type, &type, NULL);
+  if ((type & CL_DEVICE_TYPE_CPU) ||
+      (clGetDeviceInfo (device_of (rt), CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL) ==
+         CL_SUCCESS && unified))
+    return TRUE;
+  g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+               _("%s keeps OpenCL buffers in its own memory: OpenCL has no zero-copy buffer there "
+                 "(use KS_BUFFER_HOST_PINNED, or the CUDA backend)"),
+               ks_device_get_name (rt->device));
+  return FALSE;
 }
 
 static gboolean
@@ -253,6 +284,8 @@ ocl_alloc (KsRuntime *rt,
   cl_int status = CL_SUCCESS;
   cl_mem mem;
 
+  if ((buffer->flags & KS_BUFFER_ZERO_COPY) && !zero_copy_possible (rt, error))
+    return FALSE;
   mem = clCreateBuffer (ocl (rt)->context, mem_flags (buffer->flags), buffer->size, NULL, &status);
   if (status != CL_SUCCESS)
     {
@@ -288,6 +321,9 @@ ocl_view (KsBuffer  *view,
 static void
 ocl_buffer_free (KsBuffer *buffer)
 {
+  /* Still mapped (ks_buffer_unref warned): the driver drops the mapping
+   * with the object; only the records are ours. */
+  g_clear_pointer (&buffer->maps, g_slist_free);
   clReleaseMemObject (buffer->handle);
 }
 
@@ -354,13 +390,14 @@ ocl_fill (KsQueue    *queue,
           gsize       pattern_size,
           gsize       offset,
           gsize       size,
+          gpointer   *out_event,
           GError    **error)
 {
   cl_command_queue q = cl_queue (queue, error);
 
   return q != NULL &&
          ks_opencl_check (clEnqueueFillBuffer (q, buffer->handle, pattern, pattern_size, offset, size,
-                                               0, NULL, NULL),
+                                               0, NULL, (cl_event *) out_event),
                           "Filling a buffer", error);
 }
 

@@ -21,7 +21,8 @@ struct _KsGraph {
   gpointer   handle;
   guint      launches;
   gpointer   event;          /* of the last timed replay, until collected */
-  GArray    *kernel_events;  /* of KsPendingEvent: graph nodes; NULL without */
+  GArray    *kernel_events;  /* of KsPendingEvent: graph nodes, each kernel referenced; NULL without */
+  GPtrArray *programs;       /* referenced: the code the replays run */
 };
 
 static gboolean
@@ -49,7 +50,9 @@ ks_runtime_capture_begin (KsRuntime  *rt,
   rt->capture_launches = 0;
   if (rt->capture_events == NULL)
     rt->capture_events = g_array_new (FALSE, FALSE, sizeof (KsPendingEvent));
-  ks_runtime_free_events (rt, rt->capture_events);
+  ks_runtime_free_events (rt, rt->capture_events, TRUE);
+  g_clear_pointer (&rt->capture_programs, g_ptr_array_unref);
+  rt->capture_programs = g_ptr_array_new_with_free_func ((GDestroyNotify) ks_program_unref);
   return TRUE;
 }
 
@@ -66,13 +69,15 @@ ks_runtime_capture_end (KsRuntime  *rt,
   rt->capturing = FALSE;
   if (!(handle = rt->vtable->capture_end (rt, error)))
     {
-      ks_runtime_free_events (rt, rt->capture_events);
+      ks_runtime_free_events (rt, rt->capture_events, TRUE);
+      g_clear_pointer (&rt->capture_programs, g_ptr_array_unref);
       return NULL;
     }
   graph = g_new0 (KsGraph, 1);
   graph->rt = ks_runtime_ref (rt);
   graph->handle = handle;
   graph->launches = rt->capture_launches;
+  graph->programs = g_steal_pointer (&rt->capture_programs);
   if (rt->capture_events->len > 0)
     {
       graph->kernel_events = g_steal_pointer (&rt->capture_events);
@@ -89,7 +94,8 @@ ks_runtime_capture_abort (KsRuntime *rt)
 
   rt->capturing = FALSE;
   rt->vtable->capture_abort (rt);
-  ks_runtime_free_events (rt, rt->capture_events);
+  ks_runtime_free_events (rt, rt->capture_events, TRUE);
+  g_clear_pointer (&rt->capture_programs, g_ptr_array_unref);
 }
 
 gboolean
@@ -122,6 +128,7 @@ ks_graph_collect_time (KsGraph  *graph,
                        guint64  *out_ns,
                        GError  **error)
 {
+  g_autofree guint64 *times = NULL;
   gboolean ok;
 
   g_return_val_if_fail (graph != NULL && out_ns != NULL, FALSE);
@@ -132,17 +139,27 @@ ks_graph_collect_time (KsGraph  *graph,
   ok = ks_runtime_finish (graph->rt, error) &&
        graph->rt->vtable->event_elapsed_ns (graph->rt, graph->event, out_ns, error);
   graph_drop_event (graph);
-  /* The event nodes were re-recorded by this replay: each launch's time. */
-  for (guint i = 0; ok && graph->kernel_events && i < graph->kernel_events->len; i++)
+  if (!ok || graph->kernel_events == NULL)
+    return ok;
+  /* The event nodes were re-recorded by this replay: each launch's time,
+   * all read before any is added, so a failure adds nothing. */
+  times = g_new0 (guint64, graph->kernel_events->len);
+  for (guint i = 0; i < graph->kernel_events->len; i++)
+    if (!graph->rt->vtable->event_elapsed_ns (graph->rt,
+                                              g_array_index (graph->kernel_events, KsPendingEvent, i).event,
+                                              &times[i], error))
+      {
+        *out_ns = 0;
+        return FALSE;
+      }
+  for (guint i = 0; i < graph->kernel_events->len; i++)
     {
-      KsPendingEvent *pe = &g_array_index (graph->kernel_events, KsPendingEvent, i);
-      guint64 ns = 0;
+      KsKernel *kernel = g_array_index (graph->kernel_events, KsPendingEvent, i).kernel;
 
-      ok = graph->rt->vtable->event_elapsed_ns (graph->rt, pe->event, &ns, error);
-      pe->kernel->time_ns += ns;
-      pe->kernel->launches++;
+      kernel->time_ns += times[i];
+      kernel->launches++;
     }
-  return ok;
+  return TRUE;
 }
 
 guint
@@ -169,9 +186,11 @@ ks_graph_free (KsGraph *graph)
   graph->rt->vtable->graph_free (graph->handle);
   if (graph->kernel_events)
     {
-      ks_runtime_free_events (graph->rt, graph->kernel_events);
+      ks_runtime_free_events (graph->rt, graph->kernel_events, TRUE);
       g_array_unref (graph->kernel_events);
     }
+  /* After the executable graph: it ran these programs' code. */
+  g_clear_pointer (&graph->programs, g_ptr_array_unref);
   ks_runtime_unref (graph->rt);
   g_free (graph);
 }

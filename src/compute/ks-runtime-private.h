@@ -22,14 +22,17 @@ typedef struct {
                                const char *source, gsize length, const char *options,
                                GError **error);
   void     (*program_free)    (KsProgram *program);
-  /* Fills kernel->handle and kernel->info. */
+  /* Fills kernel->handle, kernel->info and kernel->n_params (and
+   * kernel->param_sizes where the API says them). */
   gboolean (*create_kernel)   (KsProgram *program, KsKernel *kernel, GError **error);
   void     (*kernel_free)     (KsKernel *kernel);
   gboolean (*set_arg)         (KsKernel *kernel, guint index, gsize size, const void *value,
                                GError **error);
   gboolean (*set_arg_local)   (KsKernel *kernel, guint index, gsize size, GError **error);
   gboolean (*set_arg_buffer)  (KsKernel *kernel, guint index, KsBuffer *buffer, GError **error);
-  /* buffer->size and ->flags are set; fills ->handle (and ->host for pinned memory). */
+  /* buffer->size and ->flags are set; fills ->handle (and ->host for
+   * ZERO_COPY memory, or HOST_PINNED memory's page-locked twin, where the
+   * backend has one). */
   gboolean (*alloc)           (KsRuntime *rt, KsBuffer *buffer, GError **error);
   /* view->parent (the root buffer), ->offset and ->size are set. */
   gboolean (*view)            (KsBuffer *view, GError **error);
@@ -43,9 +46,11 @@ typedef struct {
   gboolean (*copy)            (KsQueue *queue, KsBuffer *src, gsize src_offset, KsBuffer *dst,
                                gsize dst_offset, gsize size, gpointer *out_event, GError **error);
   gboolean (*fill)            (KsQueue *queue, KsBuffer *buffer, const void *pattern,
-                               gsize pattern_size, gsize offset, gsize size, GError **error);
-  /* Blocking: returns host memory holding the range (for a pinned buffer
-   * the buffer itself, else a copy the backend tracks until unmap). */
+                               gsize pattern_size, gsize offset, gsize size, gpointer *out_event,
+                               GError **error);
+  /* Blocking: returns host memory holding the range (for a ZERO_COPY buffer
+   * the buffer itself, else a copy the backend tracks until unmap).
+   * buffer_free drops the records of maps never unmapped. */
   void    *(*map)             (KsQueue *queue, KsBuffer *buffer, gsize offset, gsize size,
                                KsMapFlags flags, GError **error);
   gboolean (*unmap)           (KsQueue *queue, KsBuffer *buffer, void *mapped, GError **error);
@@ -77,7 +82,7 @@ typedef struct {
 } KsRuntimeVTable;
 
 typedef struct {
-  KsKernel   *kernel;   /* NULL for a transfer */
+  KsKernel   *kernel;   /* NULL for a transfer; referenced in capture events only */
   const char *timer;    /* interned; NULL: none */
   gpointer    event;
 } KsPendingEvent;
@@ -94,7 +99,9 @@ struct _KsRuntime {
   gpointer               backend_data;
   KsQueue               *queue;     /* the default queue, owned */
   GPtrArray             *queues;    /* every live queue, the default first; not owned */
-  GMutex                 lock;      /* queues */
+  /* The queue list only: a queue's last unref may come from another
+   * thread (ks-runtime.h, Threads); everything else is one thread's. */
+  GMutex                 lock;
   GArray                *pending;   /* of KsPendingEvent */
   GHashTable            *timers;    /* interned name -> KsTimer */
   gboolean               untimed;   /* ks_runtime_set_timing (FALSE) */
@@ -106,6 +113,11 @@ struct _KsRuntime {
   gboolean               graph_kernel_timing;
   GArray                *capture_events;   /* of KsPendingEvent */
   gpointer               marks[2];         /* ks_runtime_pace: older, newer */
+  /* The programs a capture launched, referenced until the graph owns them. */
+  GPtrArray             *capture_programs;
+  /* The most local memory one group may have: the device's local memory on
+   * OpenCL, the opt-in maximum (sharedMemPerBlockOptin) on CUDA. */
+  guint64                local_mem_limit;
 };
 
 struct _KsQueue {
@@ -129,12 +141,26 @@ struct _KsProgram {
   char            *build_log;
 };
 
+/* What ks-runtime.c knows of one argument: whether it was set, and the
+ * bytes a local-memory argument asks for. */
+typedef struct {
+  gboolean set;
+  gsize    local;
+} KsArgState;
+
 struct _KsKernel {
   gatomicrefcount  ref;
   KsProgram       *program;     /* owned */
   char            *name;        /* interned: also the kernel's timer */
   gpointer         handle;
   KsKernelInfo     info;
+  /* The kernel's parameters as the backend read them (CL_KERNEL_NUM_ARGS,
+   * cuFuncGetParamInfo); 0 where it could not say.  param_sizes: each
+   * parameter's size, NULL where the API does not say (OpenCL checks sizes
+   * itself). */
+  guint            n_params;
+  gsize           *param_sizes;
+  GArray          *args;        /* of KsArgState, by index */
   guint64          time_ns;
   guint            launches;
 };
@@ -147,7 +173,7 @@ struct _KsBuffer {
   gsize            size;
   KsBufferFlags    flags;
   gpointer         handle;
-  gpointer         host;        /* pinned memory's host address, where the backend has one */
+  gpointer         host;        /* ZERO_COPY memory's host address, or HOST_PINNED's twin */
   GSList          *maps;        /* backend's mapping records */
 };
 
@@ -160,7 +186,11 @@ gboolean ks_cuda_runtime_init   (KsRuntime *rt, GError **error);
 
 /* ks-runtime.c, for ks-runtime-queue.c: queues a timing event. */
 void     ks_runtime_add_pending (KsRuntime *rt, KsKernel *kernel, const char *timer, gpointer event);
-/* Frees the events of an array of KsPendingEvent and empties it. */
-void     ks_runtime_free_events (KsRuntime *rt, GArray *events);
+/* Frees the events of an array of KsPendingEvent and empties it;
+ * with owns_kernels, unrefs their kernels too (capture and graph events). */
+void     ks_runtime_free_events (KsRuntime *rt, GArray *events, gboolean owns_kernels);
+/* ks-runtime.c, for ks-runtime-queue.c: the arguments all set and the
+ * local memory within the limit, else an error saying which. */
+gboolean ks_kernel_check_args   (KsKernel *kernel, GError **error);
 
 G_END_DECLS

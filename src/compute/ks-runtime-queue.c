@@ -10,6 +10,23 @@
 
 /* --- queues -------------------------------------------------------------------- */
 
+/* While a capture records the default queue, nothing on it may make the
+ * host wait (a blocking transfer, a map, a finish) or go around the
+ * recording (a fill staged from the host): CUDA would invalidate the
+ * capture with an obscure status.  Said before the backend sees the call. */
+static gboolean
+refuse_in_capture (KsQueue    *queue,
+                   const char *what,
+                   GError    **error)
+{
+  if (!queue->rt->capturing || !queue->is_default)
+    return TRUE;
+  g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+               _("%s on the default queue while a graph is being recorded: only launches, "
+                 "non-blocking transfers and copies can be recorded"), what);
+  return FALSE;
+}
+
 KsQueue *
 ks_runtime_get_queue (KsRuntime *rt)
 {
@@ -88,6 +105,8 @@ ks_queue_finish (KsQueue  *queue,
                  GError  **error)
 {
   g_return_val_if_fail (queue != NULL, FALSE);
+  if (!refuse_in_capture (queue, _("Waiting for the queue"), error))
+    return FALSE;
   return queue->rt->vtable->finish (queue, error);
 }
 
@@ -99,6 +118,8 @@ ks_runtime_finish (KsRuntime  *rt,
 
   g_return_val_if_fail (rt != NULL, FALSE);
 
+  if (!refuse_in_capture (rt->queue, _("Waiting for the queue"), error))
+    return FALSE;
   g_mutex_lock (&rt->lock);
   queues = g_ptr_array_copy (rt->queues, NULL, NULL);
   g_mutex_unlock (&rt->lock);
@@ -235,6 +256,8 @@ transfer (KsQueue        *queue,
 
   if (size == 0)
     return TRUE;
+  if (blocking && !refuse_in_capture (queue, _("A blocking transfer"), error))
+    return FALSE;
   if (!(to_device ? vt->write (queue, buffer, offset, size, host, blocking, want, error)
                   : vt->read (queue, buffer, offset, size, host, blocking, want, error)))
     return FALSE;
@@ -302,8 +325,11 @@ ks_queue_fill (KsQueue    *queue,
                gsize       pattern_size,
                gsize       offset,
                gsize       size,
+               const char *timer,
                GError    **error)
 {
+  gpointer event;
+
   g_return_val_if_fail (queue != NULL && buffer != NULL && pattern != NULL, FALSE);
   g_return_val_if_fail (buffer->rt == queue->rt, FALSE);
   /* OpenCL's rules (clEnqueueFillBuffer), kept on every backend so a
@@ -315,7 +341,12 @@ ks_queue_fill (KsQueue    *queue,
 
   if (size == 0)
     return TRUE;
-  return queue->rt->vtable->fill (queue, buffer, pattern, pattern_size, offset, size, error);
+  if (!refuse_in_capture (queue, _("A fill"), error) ||
+      !queue->rt->vtable->fill (queue, buffer, pattern, pattern_size, offset, size,
+                                want_event (queue, timer, &event), error))
+    return FALSE;
+  keep_event (queue, timer, event);
+  return TRUE;
 }
 
 void *
@@ -331,6 +362,8 @@ ks_queue_map (KsQueue    *queue,
   g_return_val_if_fail (size > 0 && in_range (buffer, offset, size), NULL);
   g_return_val_if_fail ((flags & (KS_MAP_READ | KS_MAP_WRITE)) != 0, NULL);
 
+  if (!refuse_in_capture (queue, _("A map"), error))
+    return NULL;
   return queue->rt->vtable->map (queue, buffer, offset, size, flags, error);
 }
 
@@ -395,6 +428,17 @@ check_local (KsRuntime            *rt,
                        (unsigned long) info->max_work_item_sizes[d]);
           return FALSE;
         }
+      /* OpenCL 1.2 has no partial groups (CL_INVALID_WORK_GROUP_SIZE) and
+       * CUDA would pad silently: refused on both, so a launch means the same
+       * everywhere.  ks_launch_plan pads or splits on purpose. */
+      if (config->global[d] % config->local[d] != 0)
+        {
+          g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
+                       _("A range of %lu in dimension %u is no multiple of the work-group of %lu: "
+                         "pad the range (the kernel testing its bounds) or split it"),
+                       (unsigned long) config->global[d], d, (unsigned long) config->local[d]);
+          return FALSE;
+        }
       total *= config->local[d];
     }
   if (kernel->info.max_work_group_size && total > kernel->info.max_work_group_size)
@@ -429,17 +473,26 @@ ks_queue_launch (KsQueue              *queue,
       g_return_val_if_fail (config->global[d] > 0, FALSE);
       has_local |= config->local[d] != 0;
     }
-  if (has_local && !check_local (rt, kernel, config, error))
+  if ((has_local && !check_local (rt, kernel, config, error)) ||
+      !ks_kernel_check_args (kernel, error))
     return FALSE;
 
   if (!rt->vtable->launch (queue, kernel, config, &event, error))
     return FALSE;
-  if (rt->capturing)
-    rt->capture_launches++;
+  /* Only the default queue is recorded: the graph keeps the program its
+   * launches run (a replay runs its code after the caller let it go). */
+  if (rt->capturing && queue->is_default)
+    {
+      rt->capture_launches++;
+      if (!g_ptr_array_find (rt->capture_programs, kernel->program, NULL))
+        g_ptr_array_add (rt->capture_programs, ks_program_ref (kernel->program));
+    }
 
   if (event != NULL && rt->capturing && rt->graph_kernel_timing)
     {
-      KsPendingEvent pe = { kernel, kernel->name, event };
+      /* The event pair is read at every timed replay: the kernel it adds
+       * to must outlive the graph's events. */
+      KsPendingEvent pe = { ks_kernel_ref (kernel), kernel->name, event };
       g_array_append_val (rt->capture_events, pe);
     }
   else if (event != NULL && (rt->untimed || rt->capturing))

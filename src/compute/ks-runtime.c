@@ -34,6 +34,8 @@ ks_runtime_new (KsDevice  *device,
   rt->queue->rt = rt;
   rt->queue->is_default = TRUE;
   g_ptr_array_add (rt->queues, rt->queue);
+  /* The backend may raise it (CUDA's opt-in shared memory). */
+  rt->local_mem_limit = ks_device_get_info (device)->local_mem;
 
   switch (ks_device_get_backend (device))
     {
@@ -71,11 +73,23 @@ ks_runtime_new (KsDevice  *device,
 
 void
 ks_runtime_free_events (KsRuntime *rt,
-                        GArray    *events)
+                        GArray    *events,
+                        gboolean   owns_kernels)
 {
-  for (guint i = 0; i < events->len; i++)
-    rt->vtable->event_free (g_array_index (events, KsPendingEvent, i).event);
+  /* Copied out first: the last unref of a kernel walks rt->pending, never
+   * this array, but keep the array consistent while it runs anyway. */
+  g_autoptr(GArray) copy = g_array_copy (events);
+
   g_array_set_size (events, 0);
+  for (guint i = 0; i < copy->len; i++)
+    {
+      KsPendingEvent *pe = &g_array_index (copy, KsPendingEvent, i);
+
+      if (pe->event)
+        rt->vtable->event_free (pe->event);
+      if (owns_kernels && pe->kernel)
+        ks_kernel_unref (pe->kernel);
+    }
 }
 
 KsRuntime *
@@ -98,9 +112,10 @@ ks_runtime_unref (KsRuntime *rt)
   g_hash_table_unref (rt->timers);
   if (rt->capture_events)
     {
-      ks_runtime_free_events (rt, rt->capture_events);
+      ks_runtime_free_events (rt, rt->capture_events, TRUE);
       g_array_unref (rt->capture_events);
     }
+  g_clear_pointer (&rt->capture_programs, g_ptr_array_unref);
   /* Every other queue held a reference: only the default one is left. */
   g_assert (rt->queues->len == 1);
   rt->vtable->queue_free (rt->queue);
@@ -241,12 +256,20 @@ ks_program_create_kernel (KsProgram  *program,
   g_atomic_ref_count_init (&kernel->ref);
   kernel->program = ks_program_ref (program);
   kernel->name = (char *) g_intern_string (name);
+  kernel->args = g_array_new (FALSE, TRUE, sizeof (KsArgState));
   if (!program->rt->vtable->create_kernel (program, kernel, error))
     {
+      /* The backend may have made its handle before a later query failed. */
+      if (kernel->handle)
+        program->rt->vtable->kernel_free (kernel);
+      g_free (kernel->param_sizes);
+      g_array_unref (kernel->args);
       ks_program_unref (kernel->program);
       g_free (kernel);
       return NULL;
     }
+  if (kernel->n_params > 0)
+    g_array_set_size (kernel->args, kernel->n_params);
   return kernel;
 }
 
@@ -281,6 +304,8 @@ ks_kernel_unref (KsKernel *kernel)
 
   if (kernel->handle)
     rt->vtable->kernel_free (kernel);
+  g_free (kernel->param_sizes);
+  g_array_unref (kernel->args);
   ks_program_unref (kernel->program);
   g_free (kernel);
 }
@@ -320,6 +345,49 @@ ks_kernel_get_suggested_local_size (KsKernel *kernel)
   return kernel->info.suggested_local;
 }
 
+/* The index is one of the kernel's parameters, and a value's size is the
+ * parameter's where the backend knows it (OpenCL's clSetKernelArg checks
+ * both itself; CUDA's launch would read past a short value). */
+static gboolean
+check_param (KsKernel  *kernel,
+             guint      index,
+             gsize      size,
+             GError   **error)
+{
+  if (kernel->n_params > 0 && index >= kernel->n_params)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
+                   _("Kernel %s has %u arguments: there is no argument %u"),
+                   kernel->name, kernel->n_params, index);
+      return FALSE;
+    }
+  if (size > 0 && kernel->param_sizes != NULL && index < kernel->n_params &&
+      kernel->param_sizes[index] != size)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
+                   _("Argument %u of kernel %s takes %lu bytes, not %lu"),
+                   index, kernel->name, (unsigned long) kernel->param_sizes[index], (unsigned long) size);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Records what the backend accepted. */
+static gboolean
+arg_was_set (KsKernel *kernel,
+             guint     index,
+             gsize     local)
+{
+  KsArgState *a;
+
+  if (index >= kernel->args->len)
+    g_array_set_size (kernel->args, index + 1);
+  a = &g_array_index (kernel->args, KsArgState, index);
+  a->set = TRUE;
+  a->local = local;
+  return TRUE;
+}
+
 gboolean
 ks_kernel_set_arg (KsKernel   *kernel,
                    guint       index,
@@ -329,7 +397,9 @@ ks_kernel_set_arg (KsKernel   *kernel,
 {
   g_return_val_if_fail (kernel != NULL, FALSE);
   g_return_val_if_fail (size > 0 && value != NULL, FALSE);
-  return kernel->program->rt->vtable->set_arg (kernel, index, size, value, error);
+  return check_param (kernel, index, size, error) &&
+         kernel->program->rt->vtable->set_arg (kernel, index, size, value, error) &&
+         arg_was_set (kernel, index, 0);
 }
 
 gboolean
@@ -341,7 +411,9 @@ ks_kernel_set_arg_buffer (KsKernel  *kernel,
   g_return_val_if_fail (kernel != NULL, FALSE);
   g_return_val_if_fail (buffer != NULL, FALSE);
   g_return_val_if_fail (buffer->rt == kernel->program->rt, FALSE);
-  return kernel->program->rt->vtable->set_arg_buffer (kernel, index, buffer, error);
+  return check_param (kernel, index, sizeof (void *), error) &&
+         kernel->program->rt->vtable->set_arg_buffer (kernel, index, buffer, error) &&
+         arg_was_set (kernel, index, 0);
 }
 
 gboolean
@@ -350,21 +422,57 @@ ks_kernel_set_arg_local (KsKernel  *kernel,
                          gsize      size,
                          GError   **error)
 {
-  const KsDeviceInfo *info;
+  KsRuntime *rt;
 
   g_return_val_if_fail (kernel != NULL, FALSE);
   g_return_val_if_fail (size > 0, FALSE);
 
-  info = ks_device_get_info (kernel->program->rt->device);
-  if (info->local_mem && size > info->local_mem)
+  rt = kernel->program->rt;
+  if (rt->local_mem_limit && size > rt->local_mem_limit)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
                    _("Argument %u of %s asks for %lu bytes of local memory; %s has %lu per group"),
-                   index, kernel->name, (unsigned long) size, info->name,
-                   (unsigned long) info->local_mem);
+                   index, kernel->name, (unsigned long) size, ks_device_get_name (rt->device),
+                   (unsigned long) rt->local_mem_limit);
       return FALSE;
     }
-  return kernel->program->rt->vtable->set_arg_local (kernel, index, size, error);
+  /* A local argument is an offset (CUDA) or a pointer (OpenCL): no size check. */
+  return check_param (kernel, index, 0, error) &&
+         rt->vtable->set_arg_local (kernel, index, size, error) &&
+         arg_was_set (kernel, index, size);
+}
+
+gboolean
+ks_kernel_check_args (KsKernel  *kernel,
+                      GError   **error)
+{
+  KsRuntime *rt = kernel->program->rt;
+  guint64 local = kernel->info.local_mem_bytes;
+  guint n = MAX (kernel->n_params, kernel->args->len);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const KsArgState *a = i < kernel->args->len ? &g_array_index (kernel->args, KsArgState, i) : NULL;
+
+      if (a == NULL || !a->set)
+        {
+          g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
+                       _("Launching %s: argument %u was never set"), kernel->name, i);
+          return FALSE;
+        }
+      local += a->local;
+    }
+  /* The sum, not each argument alone: OpenCL would say CL_OUT_OF_RESOURCES. */
+  if (rt->local_mem_limit && local > rt->local_mem_limit)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+                   _("%s needs %lu bytes of local memory per group (%lu of its own, the rest for local "
+                     "arguments); %s has %lu"),
+                   kernel->name, (unsigned long) local, (unsigned long) kernel->info.local_mem_bytes,
+                   ks_device_get_name (rt->device), (unsigned long) rt->local_mem_limit);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 guint64
@@ -403,6 +511,7 @@ ks_runtime_alloc_full (KsRuntime     *rt,
   g_return_val_if_fail (rt != NULL, NULL);
   g_return_val_if_fail (size > 0, NULL);
   g_return_val_if_fail ((flags & KS_BUFFER_READ_ONLY) == 0 || (flags & KS_BUFFER_WRITE_ONLY) == 0, NULL);
+  g_return_val_if_fail ((flags & KS_BUFFER_HOST_PINNED) == 0 || (flags & KS_BUFFER_ZERO_COPY) == 0, NULL);
 
   info = ks_device_get_info (rt->device);
   if (info->max_alloc && size > info->max_alloc)
@@ -492,6 +601,7 @@ ks_buffer_unref (KsBuffer *buffer)
     return;
   if (buffer->maps != NULL)
     g_warning ("A buffer of %lu bytes was freed while still mapped", (unsigned long) buffer->size);
+  /* buffer_free also drops the backend's map records (and host copies). */
   if (buffer->handle)
     buffer->rt->vtable->buffer_free (buffer);
   if (buffer->parent)
@@ -530,6 +640,8 @@ gboolean
 ks_runtime_collect_timings (KsRuntime  *rt,
                             GError    **error)
 {
+  g_autofree guint64 *times = NULL;
+
   g_return_val_if_fail (rt != NULL, FALSE);
 
   if (!ks_runtime_finish (rt, error))
@@ -538,17 +650,22 @@ ks_runtime_collect_timings (KsRuntime  *rt,
       return FALSE;
     }
 
+  /* Every time is read before any is added: a failure half-way leaves
+   * the kernels and timers as they were, not partly updated. */
+  times = g_new0 (guint64, rt->pending->len + 1);
+  for (guint i = 0; i < rt->pending->len; i++)
+    if (!rt->vtable->event_elapsed_ns (rt, g_array_index (rt->pending, KsPendingEvent, i).event,
+                                       &times[i], error))
+      {
+        ks_runtime_discard_timings (rt);
+        return FALSE;
+      }
   for (guint i = 0; i < rt->pending->len; i++)
     {
       KsPendingEvent *pe = &g_array_index (rt->pending, KsPendingEvent, i);
       KsTimer *timer;
-      guint64 ns = 0;
+      const guint64 ns = times[i];
 
-      if (!rt->vtable->event_elapsed_ns (rt, pe->event, &ns, error))
-        {
-          ks_runtime_discard_timings (rt);
-          return FALSE;
-        }
       if (pe->kernel)
         {
           pe->kernel->time_ns += ns;

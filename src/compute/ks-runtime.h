@@ -18,7 +18,20 @@
  * The host backend (plain C + OpenMP) has no runtime: ks_runtime_new()
  * says so with KS_COMPUTE_ERROR_UNSUPPORTED.  What one backend cannot do
  * (a graph on OpenCL, a global offset inside a CUDA graph capture) is
- * KS_COMPUTE_ERROR_UNSUPPORTED too, never a silent substitute. */
+ * KS_COMPUTE_ERROR_UNSUPPORTED too, never a silent substitute.
+ *
+ * Threads: a runtime and everything made from it (queues, events, programs,
+ * kernels, buffers, graphs) is used by one thread at a time: the sweep's
+ * worker while it runs, another thread after it, never two at once.  There
+ * is no lock around the kernels' arguments, the pending timings, the timers,
+ * the capture state or the backends' own state (OpenCL's last-used queue,
+ * CUDA's event pool), on purpose: a kernel's set_arg and launch must be one
+ * step for the arguments to mean anything, which a lock per call cannot
+ * give, and a mutex per launch would cost the launch-bound solves.  Moving
+ * a runtime between threads is fine (the CUDA backend selects its device on
+ * each call).  The reference counts are atomic and the list of queues has a
+ * lock, so a last unref (of a queue, a buffer) may come from another thread
+ * once its work is done, such as a GTask's result freed on the main loop. */
 #pragma once
 
 #include <glib.h>
@@ -101,8 +114,9 @@ gboolean    ks_kernel_set_arg_buffer         (KsKernel   *kernel,
  * argument.  Kernels declare it with KS_LOCAL_PARAM and bind it with
  * KS_LOCAL_BIND (kernels/ks-common.h): on CUDA each such argument is an
  * offset into the launch's dynamic shared memory, which the backend lays
- * out (16-byte aligned) and sizes at launch.  More than the device's local
- * memory is KS_COMPUTE_ERROR_OUT_OF_MEMORY at launch. */
+ * out (16-byte aligned) and sizes at launch.  One argument larger than the
+ * device's local memory is KS_COMPUTE_ERROR_OUT_OF_MEMORY here; the sum of
+ * all of them with the kernel's own is checked at launch (ks_queue_launch). */
 gboolean    ks_kernel_set_arg_local          (KsKernel   *kernel,
                                               guint       index,
                                               gsize       size,
@@ -119,10 +133,20 @@ typedef enum {
   KS_BUFFER_READ_WRITE  = 0,
   KS_BUFFER_READ_ONLY   = 1 << 0,  /* kernels only read it (CL_MEM_READ_ONLY) */
   KS_BUFFER_WRITE_ONLY  = 1 << 1,  /* kernels only write it (CL_MEM_WRITE_ONLY) */
-  /* Page-locked host memory the device reaches directly: CL_MEM_ALLOC_HOST_PTR
-   * (mapped, not copied, with ks_queue_map) on OpenCL, cudaHostAlloc
-   * (mapped into the device's address space) on CUDA. */
+  /* Device memory with a page-locked host twin: kernels read device
+   * memory; ks_queue_map gives the twin, filled and written back by DMA
+   * (fast, unlike a pageable copy).  CL_MEM_ALLOC_HOST_PTR on OpenCL (what
+   * NVIDIA's driver does with it; on a CPU device the two are one),
+   * cudaMalloc plus a cudaHostAlloc twin on CUDA.  Paper 001's "pinned"
+   * transfer strategy. */
   KS_BUFFER_HOST_PINNED = 1 << 2,
+  /* Page-locked host memory that kernels read and write directly, across
+   * the bus: no device copy at all, and ks_queue_map is in place.  CUDA:
+   * cudaHostAllocMapped.  OpenCL: CL_MEM_ALLOC_HOST_PTR on a device that
+   * shares the host's memory (CL_DEVICE_HOST_UNIFIED_MEMORY: a CPU, an
+   * integrated GPU); elsewhere OpenCL has no such buffer and it is
+   * KS_COMPUTE_ERROR_UNSUPPORTED.  Paper 001's "zero-copy" strategy. */
+  KS_BUFFER_ZERO_COPY   = 1 << 3,
 } KsBufferFlags;
 
 /* Allocation is checked against the device's limits first, so a problem too
@@ -223,13 +247,15 @@ gboolean    ks_queue_copy                    (KsQueue    *queue,
                                               const char *timer,
                                               GError    **error);
 /* Repeats pattern (1, 2, 4, ..., 128 bytes) over size bytes at offset;
- * offset and size are multiples of pattern_size. */
+ * offset and size are multiples of pattern_size.  Stream-ordered on every
+ * backend: the host never waits for it.  timer as for ks_queue_write. */
 gboolean    ks_queue_fill                    (KsQueue    *queue,
                                               KsBuffer   *buffer,
                                               const void *pattern,
                                               gsize       pattern_size,
                                               gsize       offset,
                                               gsize       size,
+                                              const char *timer,
                                               GError    **error);
 
 typedef enum {
@@ -238,9 +264,12 @@ typedef enum {
 } KsMapFlags;
 
 /* Waits for the queue, then gives the host size bytes of buffer at offset.
- * A pinned buffer is mapped in place (no copy); another one through a host
- * copy, read in (KS_MAP_READ) and written back by unmap (KS_MAP_WRITE).
- * Until ks_queue_unmap, kernels must not use the range. */
+ * A ZERO_COPY buffer is mapped in place (no copy); a HOST_PINNED one through
+ * its page-locked twin, another one through a pageable host copy; both read
+ * in (KS_MAP_READ) and written back by unmap (KS_MAP_WRITE).  Until
+ * ks_queue_unmap, kernels must not use the range.  Refused
+ * (KS_COMPUTE_ERROR_UNSUPPORTED) on the default queue while a graph is
+ * being recorded, like a blocking transfer or a fill there. */
 void       *ks_queue_map                     (KsQueue    *queue,
                                               KsBuffer   *buffer,
                                               gsize       offset,
@@ -270,12 +299,18 @@ gboolean    ks_runtime_read                  (KsRuntime  *rt,
 /* --- launches ---------------------------------------------------------------- */
 
 /* dims 1 to 3; local all 0: the driver chooses (CUDA: the occupancy API's
- * block along dimension 0); offset: OpenCL's global work offset, which
- * get_global_id() includes.  CUDA has no such thing: there a program that
- * takes offsets is built with the option -DKS_GLOBAL_OFFSET (harmless on
- * OpenCL), which makes the prelude read one from constant memory (a load
- * in every get_global_id, so not by default); without it a nonzero offset
- * on CUDA is KS_COMPUTE_ERROR_UNSUPPORTED, saying so. */
+ * block along dimension 0, the grid padded to whole blocks); offset:
+ * OpenCL's global work offset, which get_global_id() includes.  CUDA has no
+ * such thing: there a program that takes offsets is built with the option
+ * -DKS_GLOBAL_OFFSET (harmless on OpenCL), which makes the prelude read the
+ * offset and the true global size (get_global_size, ks_global_linear_id)
+ * from constant memory (a load in every get_global_id, so not by default);
+ * without it a nonzero offset on CUDA is KS_COMPUTE_ERROR_UNSUPPORTED,
+ * saying so, and get_global_size() is the padded size.  A launch of such a
+ * program whose offset or size differs from the last one's writes them on
+ * its stream first (a few cuMemsetD32Async, recordable into a graph) while
+ * the runtime has one queue; with more queues open it waits for all of them
+ * (another may be running the program) and is refused while capturing. */
 typedef struct {
   guint dims;
   gsize global[3];
@@ -284,7 +319,17 @@ typedef struct {
 } KsLaunchConfig;
 
 /* A group size the device or the kernel refuses is
- * KS_COMPUTE_ERROR_WORK_GROUP_SIZE, saying which limit. */
+ * KS_COMPUTE_ERROR_WORK_GROUP_SIZE, saying which limit; so is a global size
+ * that is no multiple of the local size (OpenCL 1.2 has no partial groups;
+ * CUDA would pad silently), on both backends: ks_launch_plan pads or splits.
+ * Every argument of the kernel must be set (on CUDA, a value the size of its
+ * parameter where the driver says it, CUDA 12.4+), else
+ * KS_COMPUTE_ERROR_FAILED naming it; the local memory of the kernel and its
+ * local arguments together beyond the device's is
+ * KS_COMPUTE_ERROR_OUT_OF_MEMORY.  On CUDA that limit is the opt-in maximum
+ * (sharedMemPerBlockOptin, ~227 KiB on an H200): a launch that needs more
+ * than sharedMemPerBlock (48 KiB) raises the kernel's
+ * cudaFuncAttributeMaxDynamicSharedMemorySize itself. */
 gboolean    ks_queue_launch                  (KsQueue              *queue,
                                               KsKernel             *kernel,
                                               const KsLaunchConfig *config,
@@ -350,7 +395,11 @@ void        ks_runtime_set_graph_kernel_timing (KsRuntime *rt,
 /* Graph mode: between capture_begin and capture_end the launches on the
  * default queue are recorded, not run (untimed); the graph replays all of
  * them with one call, the same kernels with the arguments they had when
- * recorded.  CUDA Graphs on the CUDA backend; elsewhere
+ * recorded.  The graph holds a reference to each program it launched (and,
+ * with graph kernel timing, to each kernel), so the caller may let them go
+ * before the replays.  While recording, a blocking transfer, a fill or a map
+ * on the default queue, and ks_queue_finish of it or ks_runtime_finish, are
+ * KS_COMPUTE_ERROR_UNSUPPORTED.  CUDA Graphs on the CUDA backend; elsewhere
  * KS_COMPUTE_ERROR_UNSUPPORTED.  KsGraphCache (ks-graph-cache.h) keeps
  * recorded graphs by the shape they were recorded for. */
 gboolean    ks_runtime_capture_begin         (KsRuntime   *rt,

@@ -107,3 +107,21 @@ rt_twice_plus_one (__global float *x,
   if (i < n)
     x[i] = 2.0f * x[i] + 1.0f;
 }
+
+/* out[ks_global_linear_id ()] = x + 1000 * y for each item of the nx * ny
+ * range (CUDA's grid, padded to whole blocks, has items beyond it, which
+ * the bounds test drops).  The helper needs the true global size, which
+ * CUDA has only with -DKS_GLOBAL_OFFSET (test-offset-opt-in builds this
+ * file without it). */
+#if !defined (KS_CUDA) || defined (KS_GLOBAL_OFFSET)
+__kernel void
+rt_linear2d (__global uint *out,
+             uint           nx,
+             uint           ny)
+{
+  const size_t x = get_global_id (0), y = get_global_id (1);
+
+  if (x < nx && y < ny)
+    out[ks_global_linear_id ()] = (uint) (x + 1000 * y);
+}
+#endif
