@@ -80,7 +80,8 @@ case "${1:-run}" in
     # The headless stack again under AddressSanitizer and
     # UndefinedBehaviorSanitizer (tests/lsan.supp names the third-party leaks
     # it ignores).  The fuzzers are sanitized builds of their own and ran
-    # above; Oclgrind cannot run an ASan binary.  KS_NO_SANITIZE=1 skips it.
+    # above; Oclgrind cannot run an ASan binary.  Sanitized code runs a few
+    # times slower, hence the longer timeouts.  KS_NO_SANITIZE=1 skips it.
     if [ -z "${KS_NO_SANITIZE:-}" ]; then
       asan="$BUILD_DIR-asan"
       echo "==> Sanitizer build in $asan (address, undefined)"
@@ -88,7 +89,7 @@ case "${1:-run}" in
         meson setup "$asan" -Dgui=false -Dtests=true -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
       ninja -C "$asan" >/dev/null
       echo "==> meson test (sanitizers)"
-      meson test -C "$asan" --print-errorlogs --num-processes 2 --no-suite fuzz --no-suite oclgrind || status=$?
+      meson test -C "$asan" --print-errorlogs --num-processes 2 --timeout-multiplier 4 --no-suite fuzz --no-suite oclgrind || status=$?
       logs+=("$asan/meson-logs/testlog.json")
     fi
     # Count every check, not every test program: GTest's TAP lines and the
