@@ -227,14 +227,17 @@ bench_launch (int argc, char **argv)
   KsDevice *only = NULL;
   int status = KS_CLI_OK;
 
-  g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_set_description (context,
+  g_autofree char *description = g_strdup_printf (
     "Runs the Gauss method's launch sequence (fixed range, ~4n launches) with a fresh matrix each\n"
     "time and times only the launches: once with device events (the kernels' own time), once\n"
     "without (the wall time); us/launch = wall / launches, the cost of a launch where the kernels\n"
     "are trivial (small n). On CUDA the same sequence is then recorded once into a CUDA graph and\n"
     "replayed; gain = stream wall / graph wall. CUDA's events cost device time themselves (~1-2 us\n"
-    "a launch), so there 'kernels ms' can exceed the untimed wall time.");
+    "a launch), so there 'kernels ms' can exceed the untimed wall time.\n%s",
+    ks_device_list_lookup_rule ());
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context, description);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       status = ks_cli_fail (KS_CLI_USAGE, error);
