@@ -89,5 +89,47 @@ check "an overlay of another experiment is refused" bash -c "
      --plot p.png --overlay h200-cuda-fig3-wg.json 2>err; [ \$? -eq 2 ] && grep -q 'gauss-wg run' err"
 check "--overlay without --plot is refused" bash -c "
   '$CLI' run gauss-size -d opencl:0:0 --from 60 --to 61 --overlay h200-cuda-fig2-driver.json; [ \$? -eq 2 ]"
+# Bad input, end to end: exit codes and messages (issue 19).
+check "bench bandwidth --mib 2147483647 is refused with the limit and why (it was capped silently)" bash -c "
+  '$CLI' bench bandwidth --mib 2147483647 >m.out 2>m.err; [ \$? -eq 2 ] && grep -q '32767 MiB' m.err &&
+  grep -q 'count float4s in an int' m.err && [ ! -s m.out ]"
+check "bench bandwidth: a size the device cannot hold fails its row with the device's limit" bash -c "
+  '$CLI' bench bandwidth --mib 32767 --reps 1 >m2.out 2>&1; [ \$? -eq 1 ] &&
+  grep -E 'opencl:0:0 +failed: Arrays of 32767.0 MiB are too large for .*: at most [0-9.]+ MiB each, since' m2.out"
+check "bench bandwidth says the size each device used" bash -c "
+  '$CLI' bench bandwidth --reps 1 | grep -E 'MiB each' && '$CLI' bench bandwidth --mib 8 --reps 1 | grep -E 'opencl:0:0 .* 8\.0  '"
+check "--reps, --warmup beyond 1000 and --reps 0 are refused with the limit" bash -c "
+  '$CLI' bench gauss --reps 2147483647 2>r1; [ \$? -eq 2 ] && grep -q 'more than 1000' r1 &&
+  '$CLI' bench gauss --warmup 5000 2>r2; [ \$? -eq 2 ] && grep -q -- '--warmup 5000 is more than 1000' r2 &&
+  '$CLI' bench bandwidth --reps 2147483647 2>r3; [ \$? -eq 2 ] && grep -q 'more than 1000' r3 &&
+  '$CLI' bench launch --reps 0 2>r4; [ \$? -eq 2 ] && grep -q 'at least 1, not 0' r4"
+check "bench gauss --seed 0 is seed 0 (it was silently 1)" bash -c "
+  '$CLI' bench gauss --sizes 8 --reps 1 --warmup 0 --no-bandwidth --seed 0 --json s0.json >/dev/null &&
+  python3 -c 'import json; assert json.load(open(\"s0.json\"))[\"seed\"] == 0'"
+for d in opencl:0:0 host; do
+  check "solve gauss -n 50000 -d $d is refused before allocating, with the host memory numbers" bash -c "
+    KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE=1073741824 '$CLI' solve gauss -q -d $d -n 50000 >h.out 2>h.err; [ \$? -eq 1 ] &&
+    grep -E 'n = 50000 needs [0-9.]+ MiB of host memory \(the system in double 19073.9 MiB, its copy in float 9536.9 MiB.*only 1024.0 MiB is available' h.err"
+done
+printf '%%%%MatrixMarket matrix array real general\n2 2\n1e300\n0\n0\n1e300\n' > big.mtx
+printf '%%%%MatrixMarket matrix array real general\n2 2\n1e-50\n0\n0\n1e-50\n' > tiny.mtx
+printf '%%%%MatrixMarket matrix array real general\n2 1\n1\n1\n' > rhs.mtx
+for d in opencl:0:0 host; do
+  check "1e300 in float on $d: overflow named, 'use double', exit 1, no JSON with nan" bash -c "
+    rm -f big.json; '$CLI' solve gauss -q -d $d -A big.mtx -b rhs.mtx --json big.json 2>e; [ \$? -eq 1 ] &&
+    grep -q 'A(1, 1) = 1e+300 overflows float.*use double (-p double)' e && [ ! -e big.json ] &&
+    '$CLI' solve gauss -q -d $d -p double -A big.mtx -b rhs.mtx --json big.json >/dev/null &&
+    python3 -c 'import json; json.load(open(\"big.json\"))'"
+  check "1e-50 in float on $d: underflow named, not 'singular'" bash -c "
+    '$CLI' solve gauss -q -d $d -A tiny.mtx -b rhs.mtx 2>e; [ \$? -eq 1 ] &&
+    grep -q 'A(1, 1) = 1e-50 underflows to 0 in float.*use double (-p double)' e && ! grep -q singular e"
+done
+check "-d '' says the name is empty, not 'more than one device'" bash -c "
+  '$CLI' solve gauss -n 4 -d '' 2>e; [ \$? -eq 2 ] && grep -q 'The device name is empty' e && ! grep -q 'more than one' e"
+check "-d pocl (the README's example) finds PoCL, whose platform is 'Portable Computing Language'" bash -c "
+  '$CLI' solve gauss -n 4 -d pocl 2>e >/dev/null && grep -q 'opencl:0:0' e"
+check "devices says why PoCL shows no device when it cannot create its cache" bash -c "
+  POCL_CACHE_DIR=/proc/nonexistent/kcache '$CLI' devices > pc.out && ! grep -q 'opencl:0:0' pc.out &&
+  grep -E '^note: OpenCL: .*shows no device.*PoCL cannot use its kernel cache /proc/nonexistent/kcache.*POCL_CACHE_DIR=' pc.out"
 echo "1..$N"
 exit $FAILED

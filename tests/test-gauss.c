@@ -5,6 +5,7 @@
 #include "ks-compute-error.h"
 #include "ks-device-list.h"
 #include "ks-gauss.h"
+#include "ks-host.h"
 #include "ks-kernel-source.h"
 #include "ks-mtx.h"
 
@@ -650,6 +651,141 @@ test_parse_names (void)
     }
 }
 
+/* A 2 x 2 system [a00 a01; a10 a11] x = [b0 b1], solved on device in
+ * precision; the error it fails with (NULL when it solved). */
+static GError *
+solve_2x2 (KsDevice    *device,
+           KsPrecision  precision,
+           double       a00,
+           double       a01,
+           double       a10,
+           double       a11,
+           double       b0,
+           double       b1)
+{
+  double a[4] = { a00, a01, a10, a11 };
+  double b[2] = { b0, b1 };
+  KsLinearSystem sys = { 2, a, b };
+  KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 };
+  g_autoptr(KsGaussSolver) solver = NULL;
+  GError *error = NULL;
+  KsGaussResult r;
+  double x[2];
+
+  solver = ks_gauss_solver_new (device, precision, &error);
+  g_assert_no_error (error);
+  if (ks_gauss_solver_solve (solver, &sys, &params, NULL, x, &r, &error))
+    {
+      g_assert_true (isfinite (r.residual));
+      return NULL;
+    }
+  return error;
+}
+
+static void
+assert_range_error (GError     *error,
+                    int         code,
+                    const char *entry)
+{
+  g_assert_error (error, KS_SOLVER_ERROR, code);
+  g_assert_nonnull (strstr (error->message, entry));
+  if (code != KS_SOLVER_ERROR_NOT_FINITE)
+    g_assert_nonnull (strstr (error->message, "use double (-p double)"));
+  g_error_free (error);
+}
+
+/* Values float cannot hold are named as overflow or underflow (they were
+ * a "tiny pivot" and "singular" before, or a NaN residual with success);
+ * double solves the same systems; NaN and infinity are refused in both. */
+static void
+test_float_range (void)
+{
+  KsDevice *targets[2] = { host_device (), opencl_device () };
+
+  for (guint t = 0; t < G_N_ELEMENTS (targets); t++)
+    {
+      KsDevice *d = targets[t];
+
+      if (d == NULL)
+        continue;
+      assert_range_error (solve_2x2 (d, KS_PRECISION_FLOAT, 1e300, 0, 0, 1, 1, 1),
+                          KS_SOLVER_ERROR_OVERFLOW, "A(1, 1) = 1e+300 overflows float");
+      assert_range_error (solve_2x2 (d, KS_PRECISION_FLOAT, 1e-50, 0, 0, 1, 1, 1),
+                          KS_SOLVER_ERROR_UNDERFLOW, "A(1, 1) = 1e-50 underflows to 0 in float");
+      assert_range_error (solve_2x2 (d, KS_PRECISION_FLOAT, 1, 0, 0, 1, 1, -1e39),
+                          KS_SOLVER_ERROR_OVERFLOW, "b(2) = -1e+39");
+      assert_range_error (solve_2x2 (d, KS_PRECISION_FLOAT, 1, 0, 2e-46, 1, 1, 1),
+                          KS_SOLVER_ERROR_UNDERFLOW, "A(2, 1)");
+      /* Every input fits float, but the elimination leaves it: the
+       * answer would be NaN with a NaN residual. */
+      assert_range_error (solve_2x2 (d, KS_PRECISION_FLOAT, 1e32, 3e38, 3e38, 1, 3e38, 1),
+                          KS_SOLVER_ERROR_OVERFLOW, "overflowed float");
+      /* Scaled alike, so that no pivot is tiny against the largest entry. */
+      g_assert_null (solve_2x2 (d, KS_PRECISION_DOUBLE, 1e300, 0, 0, 1e300, 1, 1));
+      g_assert_null (solve_2x2 (d, KS_PRECISION_DOUBLE, 1e-50, 0, 0, 1e-50, 1, 1));
+      g_assert_null (solve_2x2 (d, KS_PRECISION_DOUBLE, 1e32, 3e38, 3e38, 1, 3e38, 1));
+      for (guint p = 0; p < 2; p++)
+        {
+          assert_range_error (solve_2x2 (d, p, 1, NAN, 0, 1, 1, 1), KS_SOLVER_ERROR_NOT_FINITE, "A(1, 2) is NaN");
+          assert_range_error (solve_2x2 (d, p, 1, 0, 0, 1, -INFINITY, 1), KS_SOLVER_ERROR_NOT_FINITE,
+                              "b(1) is -infinity");
+        }
+    }
+}
+
+/* The host memory a solve needs is checked before anything is allocated,
+ * on every backend: n = 50000 on PoCL passed the device-only check and grew
+ * the process past 8.8 GB.  The test hook stands in for MemAvailable. */
+static void
+test_host_memory (void)
+{
+  KsDevice *targets[2] = { host_device (), opencl_device () };
+  KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0 };
+
+  for (guint t = 0; t < G_N_ELEMENTS (targets); t++)
+    {
+      g_autoptr(KsGaussSolver) solver = NULL;
+      g_autoptr(KsLinearSystem) sys = NULL;
+      g_autoptr(GError) error = NULL;
+      KsGaussResult r;
+
+      if (targets[t] == NULL)
+        continue;
+      solver = ks_gauss_solver_new (targets[t], KS_PRECISION_FLOAT, &error);
+      g_assert_no_error (error);
+      sys = ks_linear_system_new_random (1000, 1, &error);
+      g_assert_no_error (error);
+
+      /* 2000 unknowns: 32 MiB for the system alone, against 8 MiB. */
+      g_setenv ("KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE", "8388608", TRUE);
+      g_assert_false (ks_gauss_solver_check (solver, 2000, &params, &error));
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+      g_assert_nonnull (strstr (error->message, "n = 2000 needs"));
+      g_assert_nonnull (strstr (error->message, "the system in double 30.5 MiB"));
+      g_assert_nonnull (strstr (error->message, "only 8.0 MiB is available"));
+      g_clear_error (&error);
+      g_assert_null (ks_linear_system_new_random (2000, 1, &error));
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+      g_clear_error (&error);
+
+      /* A system that exists: only the solve's own copy is counted (about
+       * 4 MiB in float, more on PoCL, whose buffers are host memory). */
+      g_assert_true (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &r, &error));
+      g_assert_no_error (error);
+      g_setenv ("KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE", "2097152", TRUE);
+      g_assert_false (ks_gauss_solver_solve (solver, sys, &params, NULL, NULL, &r, &error));
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+      g_assert_null (strstr (error->message, "the system in double"));
+      g_clear_error (&error);
+
+      /* The machine's own figure lets a small size through. */
+      g_unsetenv ("KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE");
+      g_assert_cmpuint (ks_host_memory_available (NULL), >, 0);
+      g_assert_true (ks_gauss_solver_check (solver, 2000, &params, &error));
+      g_assert_no_error (error);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -684,6 +820,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gauss/singular", test_singular);
   g_test_add_func ("/gauss/refused-work-group", test_refused_work_group);
   g_test_add_func ("/gauss/too-large", test_too_large);
+  g_test_add_func ("/gauss/float-range", test_float_range);
+  g_test_add_func ("/gauss/host-memory", test_host_memory);
   g_test_add_func ("/gauss/cancelled", test_cancelled);
   g_test_add_func ("/gauss/cancel-mid-solve", test_cancel_mid_solve);
   g_test_add_func ("/gauss/device-lost", test_device_lost);

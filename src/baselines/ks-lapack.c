@@ -3,6 +3,7 @@
 
 #include "ks-lapack.h"
 #include "ks-compute-error.h"
+#include "ks-host.h"
 #include "ks-solver-error.h"
 
 #include <glib/gi18n-lib.h>
@@ -58,10 +59,24 @@ ks_lapack_dense_solve (gboolean       fp64,
   const int n = (int) n_unknowns;
   const gsize nn = (gsize) n * n;
   g_autofree int *ipiv = NULL;
+  const char *source = NULL;
+  guint64 need, available;
   lapack_int info;
 
   g_return_val_if_fail (n_unknowns > 0 && n_unknowns <= G_MAXINT, FALSE);
   g_return_val_if_fail (a_in != NULL && b_in != NULL && x != NULL && wall_ms != NULL, FALSE);
+
+  /* The copy getrf overwrites, checked before it is made: g_new aborts
+   * or, overcommitted, swaps. */
+  need = nn * (fp64 ? sizeof (double) : sizeof (float)) + (gsize) n * (sizeof (int) + sizeof (float));
+  if ((available = ks_host_memory_available (&source)) && need > available)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+                   _("LAPACK's copy of a %u x %u system needs %.1f MiB of host memory, but only %.1f MiB "
+                     "is available (%s)"),
+                   n_unknowns, n_unknowns, need / 1048576.0, available / 1048576.0, source);
+      return FALSE;
+    }
 
   ipiv = g_new (int, n);
   /* The copy into the solver's precision (getrf overwrites it) is made

@@ -81,6 +81,27 @@ print_gauss_table (GPtrArray *rows)
   return failed;
 }
 
+/* Counts of repetitions: at least min, at most KS_BENCH_MAX_REPS, or a
+ * message on stderr saying which limit and why. */
+static gboolean
+check_reps (int         value,
+            const char *option,
+            int         min)
+{
+  if (value < min)
+    {
+      g_printerr ("kernelscope-cli: %s must be at least %d, not %d\n", option, min, value);
+      return FALSE;
+    }
+  if ((guint) value > KS_BENCH_MAX_REPS)
+    {
+      g_printerr ("kernelscope-cli: %s %d is more than %u: each is a whole run of the kernels, and "
+                  "more make the median no steadier\n", option, value, KS_BENCH_MAX_REPS);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static int
 bench_gauss (int argc, char **argv)
 {
@@ -121,9 +142,13 @@ bench_gauss (int argc, char **argv)
       status = ks_cli_fail (KS_CLI_USAGE, error);
       goto out;
     }
-  if ((precision && !ks_precision_from_string (precision, &spec.precision)) || reps < 1 || warmup < 0 || seed < 0)
+  if ((precision && !ks_precision_from_string (precision, &spec.precision)) || !check_reps (reps, "--reps", 1) ||
+      !check_reps (warmup, "--warmup", 0) || seed < 0)
     {
-      g_printerr ("kernelscope-cli: --precision is float or double, --reps at least 1, --warmup and --seed not negative\n");
+      if (precision && !ks_precision_from_string (precision, &spec.precision))
+        g_printerr ("kernelscope-cli: --precision is float or double, not \"%s\"\n", precision);
+      else if (seed < 0)
+        g_printerr ("kernelscope-cli: --seed must not be negative\n");
       status = KS_CLI_USAGE;
       goto out;
     }
@@ -134,7 +159,8 @@ bench_gauss (int argc, char **argv)
     }
   spec.reps = reps;
   spec.warmup = warmup;
-  spec.seed = seed ? (guint32) seed : 1;
+  /* 0 is a seed like any other (it was silently replaced by 1). */
+  spec.seed = (guint32) seed;
   spec.measure_bandwidth = !no_bandwidth;
 
   list = ks_device_list_new ();
@@ -167,8 +193,10 @@ bench_bandwidth (int argc, char **argv)
 {
   int mib = 0, reps = 10;
   const GOptionEntry entries[] = {
-    { "mib", 0, 0, G_OPTION_ARG_INT, &mib, "Size of each of the three arrays in MiB. Default: 256 on a GPU, 32 elsewhere", "MIB" },
-    { "reps", 'r', 0, G_OPTION_ARG_INT, &reps, "Launches per kernel; the best is kept. Default: 10", "N" },
+    { "mib", 0, 0, G_OPTION_ARG_INT, &mib, "Size of each of the three arrays in MiB (at most 32767, and on each "
+      "device at most a twelfth of its memory and its largest buffer: a device that cannot hold it fails). "
+      "Default: 256 on a GPU, 32 elsewhere, less where a device holds less (the MiB column says)", "MIB" },
+    { "reps", 'r', 0, G_OPTION_ARG_INT, &reps, "Launches per kernel; the best is kept (1 to 1000). Default: 10", "N" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("bandwidth - memory bandwidth of each device");
@@ -179,14 +207,20 @@ bench_bandwidth (int argc, char **argv)
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return ks_cli_fail (KS_CLI_USAGE, error);
-  if (mib < 0 || reps < 1)
+  if (!check_reps (reps, "--reps", 1))
+    return KS_CLI_USAGE;
+  if (mib < 0 || (guint64) mib * 1048576 / sizeof (float) > KS_BENCH_BANDWIDTH_MAX_ELEMENTS)
     {
-      g_printerr ("kernelscope-cli: --mib must not be negative, --reps at least 1\n");
+      /* It was capped silently to what the device holds. */
+      g_printerr ("kernelscope-cli: --mib %d: each array holds from 1 to %" G_GUINT64_FORMAT " MiB "
+                  "(the kernels count float4s in an int), or 0 for a size chosen for each device\n",
+                  mib, (guint64) KS_BENCH_BANDWIDTH_MAX_ELEMENTS * sizeof (float) / 1048576);
       return KS_CLI_USAGE;
     }
 
   list = ks_device_list_new ();
-  g_print ("%-14s %10s %10s %12s  %s\n", "device", "copy GB/s", "triad GB/s", "peak GB/s", "name");
+  g_print ("%-14s %10s %10s %12s %9s  %s\n", "device", "copy GB/s", "triad GB/s", "peak GB/s", "MiB each",
+           "name");
   for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
     {
       KsDevice *device = ks_device_list_get_device (list, i);
@@ -204,7 +238,9 @@ bench_bandwidth (int argc, char **argv)
           continue;
         }
       peak = info->peak_bandwidth_gbs > 0 ? g_strdup_printf ("%.1f", info->peak_bandwidth_gbs) : g_strdup ("-");
-      g_print ("%-14s %10.1f %10.1f %12s  %s\n", info->id, bw.copy_gbs, bw.triad_gbs, peak, info->name);
+      /* The size used, which without --mib is the device's own. */
+      g_print ("%-14s %10.1f %10.1f %12s %9.1f  %s\n", info->id, bw.copy_gbs, bw.triad_gbs, peak,
+               bw.elements * sizeof (float) / 1048576.0, info->name);
     }
   return status;
 }
@@ -227,26 +263,30 @@ bench_launch (int argc, char **argv)
   KsDevice *only = NULL;
   int status = KS_CLI_OK;
 
-  g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_set_description (context,
+  g_autofree char *description = g_strdup_printf (
     "Runs the Gauss method's launch sequence (fixed range, ~4n launches) with a fresh matrix each\n"
     "time and times only the launches: once with device events (the kernels' own time), once\n"
     "without (the wall time); us/launch = wall / launches, the cost of a launch where the kernels\n"
     "are trivial (small n). On CUDA the same sequence is then recorded once into a CUDA graph and\n"
     "replayed; gain = stream wall / graph wall. CUDA's events cost device time themselves (~1-2 us\n"
-    "a launch), so there 'kernels ms' can exceed the untimed wall time.");
+    "a launch), so there 'kernels ms' can exceed the untimed wall time.\n%s",
+    ks_device_list_lookup_rule ());
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context, description);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       status = ks_cli_fail (KS_CLI_USAGE, error);
       goto out;
     }
-  if (reps < 1 || !(sizes = ks_parse_uint_list (sizes_text ? sizes_text : "100,1000,4000", 2, 100000, &error)))
+  if (!check_reps (reps, "--reps", 1))
     {
-      if (error)
-        ks_cli_fail (KS_CLI_USAGE, error);
-      else
-        g_printerr ("kernelscope-cli: --reps must be at least 1\n");
       status = KS_CLI_USAGE;
+      goto out;
+    }
+  if (!(sizes = ks_parse_uint_list (sizes_text ? sizes_text : "100,1000,4000", 2, 100000, &error)))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
       goto out;
     }
 

@@ -166,16 +166,78 @@ ks_device_list_get_notes (KsDeviceList *self)
   return (const char * const *) self->notes->pdata;
 }
 
+/* A word that names a kind of device rather than one: its backend
+ * ("opencl", "cuda", "host") or its type ("cpu", "gpu"). */
+static gboolean
+kind_matches (KsDevice   *device,
+              const char *query)
+{
+  return g_ascii_strcasecmp (ks_backend_to_string (ks_device_get_backend (device)), query) == 0 ||
+         g_ascii_strcasecmp (ks_device_type_to_string (ks_device_get_info (device)->type), query) == 0;
+}
+
+static gboolean
+contains (const char *text,
+          const char *lower_query)
+{
+  g_autofree char *lower = text ? g_ascii_strdown (text, -1) : NULL;
+
+  return lower != NULL && strstr (lower, lower_query) != NULL;
+}
+
+/* Part of what a user may call the device: its name, its vendor, its
+ * platform's name, vendor and ICD suffix (PoCL 3's platform is "Portable
+ * Computing Language": "pocl" is in its vendor and suffix only). */
 static gboolean
 name_matches (KsDevice   *device,
               const char *query)
 {
   const KsDeviceInfo *info = ks_device_get_info (device);
   g_autofree char *q = g_ascii_strdown (query, -1);
-  g_autofree char *haystack = g_ascii_strdown (info->name, -1);
-  g_autofree char *platform = g_ascii_strdown (info->platform_name, -1);
 
-  return strstr (haystack, q) != NULL || strstr (platform, q) != NULL;
+  return contains (info->name, q) || contains (info->vendor, q) || contains (info->platform_name, q) ||
+         contains (info->platform_aliases, q);
+}
+
+/* One line per device of devices: its index in the list, id and name. */
+static void
+append_devices (GString      *s,
+                KsDeviceList *self,
+                GPtrArray    *devices)
+{
+  for (guint i = 0; i < devices->len; i++)
+    {
+      KsDevice *device = g_ptr_array_index (devices, i);
+      guint index = 0;
+
+      g_ptr_array_find (self->devices, device, &index);
+      g_string_append_printf (s, "\n  %u  %-14s %s", index, ks_device_get_id (device),
+                              ks_device_get_name (device));
+    }
+}
+
+/* The devices for which match (device, query) holds. */
+static GPtrArray *
+filter (KsDeviceList *self,
+        const char   *query,
+        gboolean    (*match) (KsDevice *, const char *))
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  for (guint i = 0; i < self->devices->len; i++)
+    if (match (g_ptr_array_index (self->devices, i), query))
+      g_ptr_array_add (found, g_ptr_array_index (self->devices, i));
+  return found;
+}
+
+const char *
+ks_device_list_lookup_rule (void)
+{
+  return _("A device is named by its id (opencl:0:0, cuda:0, host), by its index in the device\n"
+           "list, by a kind (opencl, cuda, host, cpu, gpu) when one device is of that kind, or by\n"
+           "part of its name, its vendor or its platform's name, vendor or ICD suffix (pocl, nvidia,\n"
+           "H200), case-insensitive. A kind is tried before a part of a name; a name that fits\n"
+           "several devices is refused with their ids.");
 }
 
 KsDevice *
@@ -184,53 +246,62 @@ ks_device_list_lookup (KsDeviceList *self,
                        GError      **error)
 {
   g_autoptr(GString) available = g_string_new (NULL);
-  KsDevice *match = NULL;
-  guint n_matches = 0;
+  g_autoptr(GPtrArray) matches = NULL;
+  g_autofree char *q = NULL;
   char *end = NULL;
   guint64 index;
 
   g_return_val_if_fail (KS_IS_DEVICE_LIST (self), NULL);
   g_return_val_if_fail (query != NULL, NULL);
 
+  append_devices (available, self, self->devices);
+  q = g_strstrip (g_strdup (query));
+  /* "" is part of every name: it used to say "more than one device". */
+  if (*q == '\0')
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_NO_DEVICE,
+                   _("The device name is empty: name a device by its id, index or part of its name. "
+                     "Devices:%s"), available->str);
+      return NULL;
+    }
+
   for (guint i = 0; i < self->devices->len; i++)
     {
       KsDevice *device = g_ptr_array_index (self->devices, i);
-      if (g_ascii_strcasecmp (ks_device_get_id (device), query) == 0)
+      if (g_ascii_strcasecmp (ks_device_get_id (device), q) == 0)
         return device;
     }
 
-  index = g_ascii_strtoull (query, &end, 10);
-  if (end != query && *end == '\0')
+  index = g_ascii_strtoull (q, &end, 10);
+  if (end != q && *end == '\0')
     {
       if (index < self->devices->len)
         return g_ptr_array_index (self->devices, index);
-    }
-  else
-    {
-      for (guint i = 0; i < self->devices->len; i++)
-        {
-          KsDevice *device = g_ptr_array_index (self->devices, i);
-          if (name_matches (device, query))
-            {
-              if (match == NULL)
-                match = device;
-              n_matches++;
-            }
-        }
-      if (n_matches == 1)
-        return match;
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_NO_DEVICE,
+                   _("No device %s: the list has %u. Devices:%s"), q, self->devices->len, available->str);
+      return NULL;
     }
 
-  for (guint i = 0; i < self->devices->len; i++)
+  matches = filter (self, q, kind_matches);
+  if (matches->len == 0)
     {
-      KsDevice *device = g_ptr_array_index (self->devices, i);
-      g_string_append_printf (available, "\n  %u  %-14s %s", i, ks_device_get_id (device),
-                              ks_device_get_name (device));
+      g_ptr_array_unref (matches);
+      matches = filter (self, q, name_matches);
     }
-  g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_NO_DEVICE,
-               n_matches > 1 ? _("\"%s\" matches more than one device; use its id. Devices:%s")
-                             : _("No device \"%s\" on this machine. Devices:%s"),
-               query, available->str);
+  if (matches->len == 1)
+    return g_ptr_array_index (matches, 0);
+
+  if (matches->len > 1)
+    {
+      g_autoptr(GString) which = g_string_new (NULL);
+
+      append_devices (which, self, matches);
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_NO_DEVICE,
+                   _("\"%s\" matches %u devices; name one by its id:%s"), q, matches->len, which->str);
+    }
+  else
+    g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_NO_DEVICE,
+                 _("No device \"%s\" on this machine. Devices:%s"), q, available->str);
   return NULL;
 }
 

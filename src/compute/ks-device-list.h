@@ -19,12 +19,16 @@ KsDeviceList *ks_device_list_new          (void);
 guint         ks_device_list_get_n_devices (KsDeviceList *self);
 KsDevice     *ks_device_list_get_device   (KsDeviceList *self,
                                            guint         index);
-/* By id ("opencl:0:0", "host"), by list index ("1"), or by a
- * case-insensitive part of the name ("pocl", "H200").  Errors list the
- * devices there are. */
+/* By the rule of ks_device_list_lookup_rule(): an id ("opencl:0:0",
+ * "host"), a list index ("1"), a kind ("cuda", "cpu") that one device is
+ * of, or a case-insensitive part of its name, vendor or platform ("pocl",
+ * "H200").  Errors (KS_COMPUTE_ERROR_NO_DEVICE) say why: an empty name,
+ * no match, or several (with their ids). */
 KsDevice     *ks_device_list_lookup       (KsDeviceList *self,
                                            const char   *query,
                                            GError      **error);
+/* The lookup rule in a few lines of at most 95 characters, for --help texts. */
+const char   *ks_device_list_lookup_rule  (void);
 /* The first device of backend, or NULL. */
 KsDevice     *ks_device_list_find_backend (KsDeviceList *self,
                                            KsBackend     backend);

@@ -73,6 +73,7 @@ ks_device_finalize (GObject *object)
   g_free (self->info.name);
   g_free (self->info.vendor);
   g_free (self->info.platform_name);
+  g_free (self->info.platform_aliases);
   g_free (self->info.driver_version);
   g_free (self->info.version);
   g_mutex_clear (&self->lock);

@@ -44,6 +44,11 @@ typedef struct {
   char        *name;
   char        *vendor;
   char        *platform_name;    /* OpenCL platform, "Host", "CUDA" */
+  /* Other names of the platform a user may type (device lookup): the
+   * OpenCL platform's vendor and ICD suffix ("The pocl project POCL" for
+   * PoCL, whose platform name is "Portable Computing Language"); NULL
+   * where there are none. */
+  char        *platform_aliases;
   char        *driver_version;
   char        *version;          /* e.g. "OpenCL 3.0 PoCL ..." */
   guint        compute_units;

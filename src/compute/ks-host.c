@@ -55,3 +55,45 @@ ks_host_device_new (void)
 
   return ks_device_new (&info, NULL, NULL);
 }
+
+/* The kB figure of one "Name:   1234 kB" line of /proc/meminfo; 0 if absent. */
+static guint64
+meminfo_bytes (const char *name)
+{
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  const gsize len = strlen (name);
+
+  if (!g_file_get_contents ("/proc/meminfo", &contents, NULL, NULL))
+    return 0;
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (strncmp (lines[i], name, len) == 0 && lines[i][len] == ':')
+      return g_ascii_strtoull (lines[i] + len + 1, NULL, 10) * 1024;
+  return 0;
+}
+
+guint64
+ks_host_memory_available (const char **out_source)
+{
+  const char *hook = g_getenv ("KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE");
+  const char *source = NULL;
+  guint64 bytes = 0;
+  long pages, page_size;
+
+  if (hook && *hook)
+    {
+      bytes = g_ascii_strtoull (hook, NULL, 10);
+      source = "KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE";
+    }
+  else if ((bytes = meminfo_bytes ("MemAvailable")) > 0)
+    source = "MemAvailable in /proc/meminfo";
+  else if ((pages = sysconf (_SC_AVPHYS_PAGES)) > 0 && (page_size = sysconf (_SC_PAGESIZE)) > 0)
+    {
+      bytes = (guint64) pages * (guint64) page_size;
+      source = "free pages, sysconf (_SC_AVPHYS_PAGES)";
+    }
+  if (out_source)
+    *out_source = source;
+  return bytes;
+}

@@ -10,4 +10,12 @@ G_BEGIN_DECLS
 
 KsDevice *ks_host_device_new (void);
 
+/* The host memory a new allocation can take without pushing others into
+ * swap: MemAvailable of /proc/meminfo, else sysconf (_SC_AVPHYS_PAGES)
+ * (free pages only, a lower bound); 0 when neither answers.  *out_source
+ * (may be NULL) says which, for messages.  The test hook
+ * KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE (bytes) replaces both, so tests
+ * can meet the limit without allocating near it. */
+guint64   ks_host_memory_available (const char **out_source);
+
 G_END_DECLS

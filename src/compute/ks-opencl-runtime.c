@@ -6,6 +6,7 @@
 
 #include "ks-opencl.h"
 #include "ks-opencl-private.h"
+#include "ks-pocl-cache.h"
 #include "ks-compute-error.h"
 #include "ks-runtime-private.h"
 
@@ -139,10 +140,17 @@ ocl_build_program (KsRuntime  *rt,
   program->build_log = program_build_log (handle, device);
   if (status != CL_SUCCESS)
     {
+      const KsDeviceInfo *info = ks_device_get_info (rt->device);
+      /* PoCL fails every build, with a log that does not say why, when
+       * it cannot write its kernel cache (another user's). */
+      g_autofree char *cache = ks_pocl_is_platform (info->platform_name, info->platform_aliases)
+                                 ? ks_pocl_cache_problem () : NULL;
+
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED,
-                   _("the kernel compiler of %s refused the program (%s). Build log:\n%s"),
+                   _("the kernel compiler of %s refused the program (%s). Build log:\n%s%s%s"),
                    ks_device_get_name (rt->device), ks_opencl_error_name (status),
-                   *program->build_log ? program->build_log : _("(the driver gave no log)"));
+                   *program->build_log ? program->build_log : _("(the driver gave no log)"),
+                   cache ? "\n" : "", cache ? cache : "");
       return FALSE;
     }
   return TRUE;

@@ -8,6 +8,7 @@
 #include "ks-compute-error.h"
 #include "ks-cores-table.h"
 #include "ks-device.h"
+#include "ks-pocl-cache.h"
 
 #include <glib/gi18n-lib.h>
 #include <dlfcn.h>
@@ -18,6 +19,8 @@
 #define KS_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
 #define KS_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
 #define KS_CL_PLATFORM_NOT_FOUND_KHR (-1001)
+/* cl_khr_icd: the suffix the loader knows a platform by ("POCL", "NV"). */
+#define KS_CL_PLATFORM_ICD_SUFFIX_KHR 0x0920
 
 const char *
 ks_opencl_error_name (int status)
@@ -204,6 +207,12 @@ make_device (cl_platform_id platform,
   info.driver_version = device_string (device, CL_DRIVER_VERSION);
   info.version = device_string (device, CL_DEVICE_VERSION);
   info.platform_name = platform_string (platform, CL_PLATFORM_NAME);
+  {
+    g_autofree char *vendor = platform_string (platform, CL_PLATFORM_VENDOR);
+    /* The suffix the ICD loader knows the platform by ("POCL", "NV"). */
+    g_autofree char *suffix = platform_string (platform, KS_CL_PLATFORM_ICD_SUFFIX_KHR);
+    info.platform_aliases = g_strjoin (" ", vendor, suffix, NULL);
+  }
 
   (void) DEVICE_SCALAR (device, CL_DEVICE_TYPE, type);
   if (type & CL_DEVICE_TYPE_GPU)
@@ -313,6 +322,25 @@ unregistered_nvidia_note (GPtrArray *devices,
                             "with one)"), lib);
 }
 
+/* Why platform shows no device.  PoCL gives up on all its devices when it
+ * cannot create its kernel cache, and says so only under POCL_DEBUG. */
+static void
+no_device_note (GString        *notes,
+                cl_platform_id  platform,
+                cl_int          status)
+{
+  g_autofree char *name = platform_string (platform, CL_PLATFORM_NAME);
+  g_autofree char *vendor = platform_string (platform, CL_PLATFORM_VENDOR);
+  g_autofree char *suffix = platform_string (platform, KS_CL_PLATFORM_ICD_SUFFIX_KHR);
+  g_autofree char *aliases = g_strjoin (" ", vendor, suffix, NULL);
+  g_autofree char *cache = ks_pocl_is_platform (name, aliases) ? ks_pocl_cache_problem () : NULL;
+
+  g_string_append_printf (notes, _("; platform \"%s\" shows no device (%s)"), name,
+                          status == CL_SUCCESS ? "0 devices" : ks_opencl_error_name (status));
+  if (cache)
+    g_string_append_printf (notes, ": %s", cache);
+}
+
 gboolean
 ks_opencl_enumerate (GPtrArray  *devices,
                      char      **out_note,
@@ -321,6 +349,7 @@ ks_opencl_enumerate (GPtrArray  *devices,
   cl_uint n_platforms = 0;
   g_autofree cl_platform_id *platforms = NULL;
   g_autofree char *nvidia = NULL;
+  g_autoptr(GString) notes = NULL;
   const guint first = devices->len;
   cl_int status;
 
@@ -343,27 +372,35 @@ ks_opencl_enumerate (GPtrArray  *devices,
   if (!ks_opencl_check (clGetPlatformIDs (n_platforms, platforms, NULL), "clGetPlatformIDs", error))
     return FALSE;
 
+  notes = g_string_new (NULL);
+  g_string_printf (notes, _("%u OpenCL platform(s)"), n_platforms);
   for (cl_uint p = 0; p < n_platforms; p++)
     {
       cl_uint n_devices = 0;
       g_autofree cl_device_id *ids = NULL;
 
-      /* A platform whose driver is broken or has no device must not hide the others. */
-      if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &n_devices) != CL_SUCCESS ||
-          n_devices == 0)
-        continue;
+      /* A platform whose driver is broken or has no device must not hide
+       * the others, nor go unmentioned. */
+      status = clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &n_devices);
+      if (status != CL_SUCCESS || n_devices == 0)
+        {
+          no_device_note (notes, platforms[p], status);
+          continue;
+        }
       ids = g_new0 (cl_device_id, n_devices);
-      if (clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, n_devices, ids, NULL) != CL_SUCCESS)
-        continue;
+      if ((status = clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, n_devices, ids, NULL)) != CL_SUCCESS)
+        {
+          no_device_note (notes, platforms[p], status);
+          continue;
+        }
       for (cl_uint d = 0; d < n_devices; d++)
         g_ptr_array_add (devices, make_device (platforms[p], ids[d], p, d));
     }
 
   nvidia = unregistered_nvidia_note (devices, first);
+  if (nvidia)
+    g_string_append_printf (notes, "; %s", nvidia);
   if (out_note)
-    {
-      g_autofree char *count = g_strdup_printf (_("%u OpenCL platform(s)"), n_platforms);
-      *out_note = nvidia ? g_strdup_printf ("%s; %s", count, nvidia) : g_steal_pointer (&count);
-    }
+    *out_note = g_string_free (g_steal_pointer (&notes), FALSE);
   return TRUE;
 }

@@ -21,6 +21,9 @@ typedef enum {
   KS_SOLVER_ERROR_ZERO_PIVOT,      /* a method without pivoting met a zero pivot (tridiagonal sweeps) */
   KS_SOLVER_ERROR_NOT_CONVERGED,   /* an iterative method ran out of iterations (CG) */
   KS_SOLVER_ERROR_BREAKDOWN,       /* an iterative method divided by zero (p^T A p = 0) */
+  KS_SOLVER_ERROR_OVERFLOW,        /* a value beyond the range of the solve's precision */
+  KS_SOLVER_ERROR_UNDERFLOW,       /* a non-zero value that becomes 0 in the solve's precision */
+  KS_SOLVER_ERROR_NOT_FINITE,      /* NaN or infinity in the input */
 } KsSolverError;
 
 G_END_DECLS

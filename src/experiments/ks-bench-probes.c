@@ -96,24 +96,49 @@ ks_bench_bandwidth (KsDevice    *device,
   const float scalar = 0.4f;
   double copy_ms = 0, triad_ms = 0;
   gboolean ok = FALSE;
-  gsize items;
+  gsize items, limit;
+  g_autofree char *reason = NULL;
   int n;
 
   g_return_val_if_fail (KS_IS_DEVICE (device), FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
+  g_return_val_if_fail (reps > 0, FALSE);
+
   if (!need_runtime_backend (device, error))
     return FALSE;
+  /* Three arrays must fit, with room to spare for whatever else runs, and
+   * each in one buffer; the reason names the bound that binds. */
+  limit = KS_BENCH_BANDWIDTH_MAX_ELEMENTS;
+  reason = g_strdup (_("the kernels count float4s in an int"));
+  if (info->global_mem && info->global_mem / 4 / (3 * sizeof (float)) < limit)
+    {
+      limit = info->global_mem / 4 / (3 * sizeof (float));
+      g_free (reason);
+      reason = g_strdup_printf (_("the three arrays may take a quarter of its %.1f MiB of memory, "
+                                  "leaving the rest to whatever else runs"),
+                                info->global_mem / 1048576.0);
+    }
+  if (info->max_alloc && info->max_alloc / sizeof (float) < limit)
+    {
+      limit = info->max_alloc / sizeof (float);
+      g_free (reason);
+      reason = g_strdup_printf (_("its largest buffer is %.1f MiB"), info->max_alloc / 1048576.0);
+    }
   if (elements == 0)
-    elements = info->type == KS_DEVICE_TYPE_GPU ? (gsize) 64 << 20 : (gsize) 8 << 20;
-  /* Three arrays must fit, with room to spare for whatever else runs. */
-  if (info->global_mem)
-    elements = MIN (elements, info->global_mem / 4 / (3 * sizeof (float)));
+    elements = MIN (info->type == KS_DEVICE_TYPE_GPU ? (gsize) 64 << 20 : (gsize) 8 << 20, limit);
+  else if (elements > limit)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+                   _("Arrays of %.1f MiB are too large for %s: at most %.1f MiB each, since %s"),
+                   elements * sizeof (float) / 1048576.0, info->name,
+                   limit * sizeof (float) / 1048576.0, reason);
+      return FALSE;
+    }
   /* The kernels move a float4 per work-item: whole float4s only. */
-  items = MAX (MIN (elements / 4, (gsize) G_MAXINT), 1);
+  items = MAX (elements / 4, 1);
   elements = items * 4;
   n = (int) items;
-  reps = MAX (reps, 1);
 
   if (!(s.rt = ks_runtime_new (device, error)) ||
       !(s.program = ks_runtime_build_program (s.rt, "stream.cl", NULL, error)) ||
@@ -385,9 +410,10 @@ ks_bench_launch_overhead (KsDevice         *device,
   g_return_val_if_fail (KS_IS_DEVICE (device), FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
+  g_return_val_if_fail (reps > 0, FALSE);
+
   memset (out, 0, sizeof *out);
   out->n = n;
-  reps = MAX (reps, 1);
   walls = g_new0 (double, reps);
   kernels = g_new0 (double, reps);
   if (!need_runtime_backend (device, error) ||

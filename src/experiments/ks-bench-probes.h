@@ -17,11 +17,19 @@ typedef struct {
   guint  reps;
 } KsBandwidth;
 
+/* The most floats one array of the probe holds: the kernels count their
+ * float4s in an int (32767 MiB). */
+#define KS_BENCH_BANDWIDTH_MAX_ELEMENTS ((gsize) G_MAXINT * 4)
+
 /* Runs kernels/stream.cl on device (OpenCL or CUDA; the host backend is
  * KS_COMPUTE_ERROR_UNSUPPORTED) over three arrays of elements floats,
- * rounded down to whole float4s (0 = a size chosen for the device: 64 Mi on
- * a GPU, 8 Mi elsewhere; out->elements is what was used), best
- * of reps, and stores the triad figure in the device's info (bandwidth_gbs). */
+ * rounded down to whole float4s, best of reps, and stores the triad figure
+ * in the device's info (bandwidth_gbs).  0 = a size chosen for the device:
+ * 64 Mi floats on a GPU, 8 Mi elsewhere, less where the three arrays would
+ * take more than a quarter of its memory or one more than its largest
+ * buffer; out->elements is what was used.  A size given is never changed:
+ * one over those limits or KS_BENCH_BANDWIDTH_MAX_ELEMENTS is refused
+ * (KS_COMPUTE_ERROR_OUT_OF_MEMORY), saying the limit and why. */
 gboolean ks_bench_bandwidth (KsDevice    *device,
                              gsize        elements,
                              guint        reps,

@@ -474,6 +474,8 @@ ks_bench_write_json (GPtrArray         *rows,
   json_builder_add_int_value (b, spec->warmup);
   json_builder_set_member_name (b, "reps");
   json_builder_add_int_value (b, spec->reps);
+  json_builder_set_member_name (b, "seed");
+  json_builder_add_int_value (b, spec->seed);
   json_builder_set_member_name (b, "rows");
   json_builder_begin_array (b);
   for (guint i = 0; i < rows->len; i++)

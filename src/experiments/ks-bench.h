@@ -48,6 +48,12 @@ typedef struct {
   guint   fwd_local[2];   /* the update kernel's work-group */
 } KsBenchRow;
 
+/* The most repetitions (and warm-up solves) a bench takes: a median of
+ * more is no steadier, and each one is a whole solve or launch, so a count
+ * typed by mistake (2147483647) would run for days or abort allocating
+ * its times. */
+#define KS_BENCH_MAX_REPS 1000u
+
 typedef struct {
   KsPrecision precision;
   guint       warmup;

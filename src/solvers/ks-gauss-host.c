@@ -114,6 +114,8 @@ ks_gauss_host_solve (const KsLinearSystem *sys,
   xd = g_new (double, n);
   for (guint i = 0; i < n; i++)
     xd[i] = dbl ? ((double *) x)[i] : ((float *) x)[i];
+  if (!ks_linear_system_check_solution (xd, n, dbl, error))
+    return FALSE;
   result->residual = ks_linear_system_residual (sys, xd);
   if (x_out)
     memcpy (x_out, xd, n * sizeof (double));

@@ -4,6 +4,7 @@
 #include "ks-gauss.h"
 #include "ks-compute-error.h"
 #include "ks-graph-cache.h"
+#include "ks-host.h"
 #include "ks-launch.h"
 #include "ks-runtime.h"
 
@@ -392,17 +393,61 @@ ks_gauss_check_launch (KsDevice      *device,
   return FALSE;
 }
 
-gboolean
-ks_gauss_solver_check (KsGaussSolver        *self,
-                       guint                 n,
-                       const KsGaussParams  *params,
-                       GError              **error)
+/* The host memory a solve of n unknowns needs at its peak, refused up front
+ * with the numbers: a size the user typed must not make the process grow
+ * until the machine swaps or the kernel kills it (n = 50000 on PoCL grew past
+ * 8.8 GB while only the device buffers were checked).  with_system: the
+ * system A, b in double is still to be built (a caller's check before
+ * generating it); solve() has it already.  On a CPU OpenCL device (PoCL)
+ * the device buffers are host memory too. */
+static gboolean
+check_host_memory (KsGaussSolver  *self,
+                   guint           n,
+                   gboolean        with_system,
+                   GError        **error)
+{
+  const gsize rs = self->precision == KS_PRECISION_DOUBLE ? sizeof (double) : sizeof (float);
+  const KsDeviceInfo *info = ks_device_get_info (self->device);
+  const guint64 system = with_system ? ((guint64) n * n + n) * sizeof (double) : 0;
+  const guint64 copy = (guint64) n * (n + 1) * rs;
+  /* The solution in the solve's precision, in double, and the caller's x. */
+  const guint64 solution = (guint64) n * (rs + 2 * sizeof (double));
+  const gboolean buffers_on_host = self->rt != NULL && info->type == KS_DEVICE_TYPE_CPU &&
+                                   n > self->capacity;
+  const guint64 buffers = buffers_on_host ? ((guint64) n * (n + 1) + 2 * (guint64) n) * rs : 0;
+  const guint64 need = system + copy + solution + buffers;
+  const char *source = NULL;
+  const guint64 available = ks_host_memory_available (&source);
+  g_autoptr(GString) parts = g_string_new (NULL);
+
+  if (available == 0 || need <= available)
+    return TRUE;
+
+  if (system)
+    g_string_append_printf (parts, _("the system in double %.1f MiB, "), system / 1048576.0);
+  g_string_append_printf (parts, _("its copy in %s %.1f MiB, the solution %.1f MiB"),
+                          ks_precision_to_string (self->precision), copy / 1048576.0,
+                          solution / 1048576.0);
+  if (buffers)
+    g_string_append_printf (parts, _(", %s's buffers %.1f MiB (a CPU device's memory is the host's)"),
+                            info->name, buffers / 1048576.0);
+  g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+               _("n = %u needs %.1f MiB of host memory (%s), but only %.1f MiB is available (%s)"),
+               n, need / 1048576.0, parts->str, available / 1048576.0, source);
+  return FALSE;
+}
+
+/* The checks of ks_gauss_solver_check; with_system as for check_host_memory. */
+static gboolean
+check_solve (KsGaussSolver        *self,
+             guint                 n,
+             const KsGaussParams  *params,
+             gboolean              with_system,
+             GError              **error)
 {
   const KsDeviceInfo *info = ks_device_get_info (self->device);
   gsize real_size = self->precision == KS_PRECISION_DOUBLE ? sizeof (double) : sizeof (float);
   guint64 need;
-
-  g_return_val_if_fail (self != NULL && params != NULL, FALSE);
 
   if (n < 2)
     {
@@ -423,19 +468,7 @@ ks_gauss_solver_check (KsGaussSolver        *self,
   if (!ks_gauss_check_launch (self->device, params->launch, error))
     return FALSE;
   if (self->rt == NULL)
-    {
-      /* The host: the augmented copy and the original, in double. */
-      guint64 host_need = ((guint64) n * (n + 1) * 2) * sizeof (double);
-      const KsDeviceInfo *hinfo = ks_device_get_info (self->device);
-      if (hinfo->global_mem && host_need > hinfo->global_mem)
-        {
-          g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
-                       _("n = %u needs %.1f MiB, but this machine has %.1f MiB of memory"),
-                       n, host_need / 1048576.0, hinfo->global_mem / 1048576.0);
-          return FALSE;
-        }
-      return TRUE;
-    }
+    return check_host_memory (self, n, with_system, error);
   /* The update kernel puts the rows along dimension 1 (one row per block
    * there: local[1] is 1), and a CUDA grid has at most 65535 blocks along y;
    * OpenCL has no such limit, and the kernels are one source for both. */
@@ -477,7 +510,17 @@ ks_gauss_solver_check (KsGaussSolver        *self,
                    n, need / 1048576.0, info->name, info->global_mem / 1048576.0);
       return FALSE;
     }
-  return TRUE;
+  return check_host_memory (self, n, with_system, error);
+}
+
+gboolean
+ks_gauss_solver_check (KsGaussSolver        *self,
+                       guint                 n,
+                       const KsGaussParams  *params,
+                       GError              **error)
+{
+  g_return_val_if_fail (self != NULL && params != NULL, FALSE);
+  return check_solve (self, n, params, TRUE, error);
 }
 
 /* Makes the kept buffers hold a system of n unknowns.  Growing frees the
@@ -614,12 +657,12 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
   result->n = n;
   result->launch = params->launch;
 
-  if (self->rt == NULL)
-    return ks_gauss_solver_check (self, n, params, error) &&
-           ks_gauss_host_solve (sys, self->precision, cancellable, x_out, result, error);
-
-  if (!ks_gauss_solver_check (self, n, params, error))
+  /* The system exists: only what the solve adds to it is checked. */
+  if (!check_solve (self, n, params, FALSE, error))
     return FALSE;
+  if (self->rt == NULL)
+    return ks_gauss_host_solve (sys, self->precision, cancellable, x_out, result, error);
+
 
   if (!(host_a = ks_linear_system_to_augmented (sys, dbl, error)))
     return FALSE;
@@ -713,6 +756,8 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
   xd = g_new (double, n);
   for (guint i = 0; i < n; i++)
     xd[i] = dbl ? ((double *) host_x)[i] : ((float *) host_x)[i];
+  if (!ks_linear_system_check_solution (xd, n, dbl, error))
+    return FALSE;
   result->residual = ks_linear_system_residual (sys, xd);
   if (x_out)
     memcpy (x_out, xd, n * sizeof (double));

@@ -123,9 +123,13 @@ void           ks_gauss_solver_release_buffers (KsGaussSolver *solver);
 
 /* Whether a system of size n fits this device and params are allowed (GRAPH
  * only on CUDA: KS_COMPUTE_ERROR_UNSUPPORTED elsewhere; n above
- * KS_GAUSS_CUDA_MAX_N on CUDA: KS_COMPUTE_ERROR_UNSUPPORTED); the
- * same checks solve() makes, for callers who want them before they build a
- * large system. */
+ * KS_GAUSS_CUDA_MAX_N on CUDA: KS_COMPUTE_ERROR_UNSUPPORTED), and whether
+ * the host has the memory for it (KS_COMPUTE_ERROR_OUT_OF_MEMORY with the
+ * numbers): the system in double, its copy in the solve's precision, the
+ * solution, and on a CPU OpenCL device (PoCL) the device buffers, against
+ * ks_host_memory_available().  The same checks solve() makes (which counts
+ * all but the system, already built), for callers who want them before
+ * they build a large system. */
 gboolean       ks_gauss_solver_check     (KsGaussSolver        *solver,
                                           guint                 n,
                                           const KsGaussParams  *params,

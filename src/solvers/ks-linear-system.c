@@ -3,10 +3,12 @@
 
 #include "ks-linear-system.h"
 #include "ks-compute-error.h"
+#include "ks-host.h"
 #include "ks-solver-error.h"
 #include "ks-mtx.h"
 
 #include <glib/gi18n-lib.h>
+#include <float.h>
 #include <math.h>
 
 KsLinearSystem *
@@ -16,8 +18,24 @@ ks_linear_system_new_random (guint    n,
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
   g_autoptr(KsLinearSystem) sys = NULL;
+  const char *source = NULL;
+  guint64 need, available;
 
   g_return_val_if_fail (n > 0, NULL);
+
+  /* Refused before it is allocated: g_try_new succeeds far beyond what
+   * the machine holds (the pages come as they are written), and writing
+   * them would swap or end in the OOM killer. */
+  need = ((guint64) n * n + n) * sizeof (double);
+  available = ks_host_memory_available (&source);
+  if (available && need > available)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+                   _("A %u x %u system in double needs %.1f MiB of host memory, but only %.1f MiB "
+                     "is available (%s)"),
+                   n, n, need / 1048576.0, available / 1048576.0, source);
+      return NULL;
+    }
 
   sys = g_new0 (KsLinearSystem, 1);
   sys->n = n;
@@ -93,6 +111,51 @@ ks_linear_system_new_from_mtx (const char  *matrix_path,
   return sys;
 }
 
+/* Names entry (i, j) of [A | b] the way a user reads the system: A(i, j)
+ * or b(i), counted from 1 as in a Matrix Market file. */
+static char *
+entry_name (guint i,
+            guint j,
+            guint n)
+{
+  return j < n ? g_strdup_printf ("A(%u, %u)", i + 1, j + 1) : g_strdup_printf ("b(%u)", i + 1);
+}
+
+/* Whether v can enter a solve in the given precision.  NaN and infinity
+ * never can; in float, a value beyond FLT_MAX would become infinity and a
+ * non-zero one below the smallest subnormal would become 0, and either
+ * used to come out as a "tiny pivot", a "singular" matrix or a NaN
+ * residual with exit status 0, which named the wrong cause. */
+static gboolean
+check_value (double       v,
+             guint        i,
+             guint        j,
+             guint        n,
+             gboolean     as_double,
+             GError     **error)
+{
+  g_autofree char *name = NULL;
+
+  if (G_LIKELY (isfinite (v) && (as_double || (fabs (v) <= FLT_MAX && (v == 0.0 || (float) v != 0.0f)))))
+    return TRUE;
+
+  name = entry_name (i, j, n);
+  if (!isfinite (v))
+    g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_FINITE,
+                 _("%s is %s: a system to solve must hold finite numbers"),
+                 name, isnan (v) ? "NaN" : (v > 0 ? "+infinity" : "-infinity"));
+  else if (fabs (v) > FLT_MAX)
+    g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_OVERFLOW,
+                 _("%s = %g overflows float, whose largest value is %g: use double (-p double)"),
+                 name, v, (double) FLT_MAX);
+  else
+    g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_UNDERFLOW,
+                 _("%s = %g underflows to 0 in float, whose smallest non-zero value is %g: "
+                   "use double (-p double)"),
+                 name, v, (double) FLT_TRUE_MIN);
+  return FALSE;
+}
+
 gpointer
 ks_linear_system_to_augmented (const KsLinearSystem *sys,
                                gboolean              as_double,
@@ -101,7 +164,7 @@ ks_linear_system_to_augmented (const KsLinearSystem *sys,
   const guint n = sys->n;
   const gsize w = (gsize) n + 1;
   const gsize rs = as_double ? sizeof (double) : sizeof (float);
-  gpointer aug;
+  g_autofree gpointer aug = NULL;
 
   g_return_val_if_fail (sys != NULL, NULL);
 
@@ -113,16 +176,43 @@ ks_linear_system_to_augmented (const KsLinearSystem *sys,
                    n, n, (double) n * w * rs / 1048576.0);
       return NULL;
     }
+  /* Checked while converted: one pass over a matrix that may be large. */
   for (guint i = 0; i < n; i++)
     for (guint j = 0; j <= n; j++)
       {
         double v = j < n ? sys->a[(gsize) i * n + j] : sys->b[i];
+
+        if (!check_value (v, i, j, n, as_double, error))
+          return NULL;
         if (as_double)
           ((double *) aug)[i * w + j] = v;
         else
           ((float *) aug)[i * w + j] = (float) v;
       }
-  return aug;
+  return g_steal_pointer (&aug);
+}
+
+gboolean
+ks_linear_system_check_solution (const double  *x,
+                                 guint          n,
+                                 gboolean       as_double,
+                                 GError       **error)
+{
+  g_return_val_if_fail (x != NULL || n == 0, FALSE);
+
+  for (guint i = 0; i < n; i++)
+    if (!isfinite (x[i]))
+      {
+        if (as_double)
+          g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_OVERFLOW,
+                       _("x(%u) is %g: the elimination overflowed double"), i + 1, x[i]);
+        else
+          g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_OVERFLOW,
+                       _("x(%u) is %g: the elimination overflowed float, though every input fits "
+                         "it: use double (-p double)"), i + 1, x[i]);
+        return FALSE;
+      }
+  return TRUE;
 }
 
 void

@@ -25,11 +25,20 @@ KsLinearSystem *ks_linear_system_new_from_mtx (const char  *matrix_path,
                                                guint        max_n,
                                                GError     **error);
 /* The augmented matrix [A | b], n rows of n + 1, row-major, in float or
- * double: what both the kernels and the host reference work on.  Free
+ * double: what both the kernels and the host reference work on, refused
+ * (naming the entry) when one is NaN or infinite (KS_SOLVER_ERROR_NOT_FINITE)
+ * or, in float, beyond FLT_MAX (KS_SOLVER_ERROR_OVERFLOW) or non-zero but
+ * held as 0 (KS_SOLVER_ERROR_UNDERFLOW).  Free
  * with g_free. */
 gpointer        ks_linear_system_to_augmented (const KsLinearSystem *sys,
                                                gboolean              as_double,
                                                GError              **error);
+/* KS_SOLVER_ERROR_OVERFLOW naming the first x(i) that is not finite: an
+ * elimination that overflowed although its input fitted the precision. */
+gboolean        ks_linear_system_check_solution (const double *x,
+                                                 guint         n,
+                                                 gboolean      as_double,
+                                                 GError      **error);
 void            ks_linear_system_free         (KsLinearSystem *sys);
 /* ||A x - b||_2 / ||b||_2, accumulated in double. */
 double          ks_linear_system_residual     (const KsLinearSystem *sys,
