@@ -248,6 +248,13 @@ expect_fail "devices --cores-per-cu with an unknown device: status 2" 2 "nosuchd
 
 check_solve "solve gauss -n 40 -d $OCL" 1e-4 -n 40 -d "$OCL"
 check_solve "solve gauss -n 40 -d host" 1e-4 -n 40 -d host
+# --seed 0 is a seed like any other (it silently became 1); the default is 1.
+run "$CLI" solve gauss -d host -n 8 --seed 0 --out "$T/seed0.mtx"
+run "$CLI" solve gauss -d host -n 8 --seed 1 --out "$T/seed1.mtx"
+run "$CLI" solve gauss -d host -n 8 --out "$T/seed-default.mtx"
+check "solve --seed 0 solves another system than --seed 1, which is the default" \
+  "seed 0 gave the same solution as seed 1, or the default is not seed 1" \
+  bash -c '! cmp -s "$1" "$2" && cmp -s "$2" "$3"' _ "$T/seed0.mtx" "$T/seed1.mtx" "$T/seed-default.mtx"
 check_solve "solve gauss -n 40 -d $OCL -p double" 1e-10 -n 40 -d "$OCL" -p double
 check_solve "solve gauss -n 40 -d host -p double" 1e-10 -n 40 -d host -p double
 check_solve "solve gauss -n 40 --range shrinking --local split --wg 8" 1e-4 \

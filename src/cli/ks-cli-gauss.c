@@ -38,7 +38,8 @@ add_common_entries (GOptionContext *context,
 {
   const GOptionEntry entries[] = {
     { "device", 'd', 0, G_OPTION_ARG_STRING, &o->device,
-      "Device: an id (opencl:0:0, host), an index from \"devices\", or part of its name (pocl, H200). "
+      "Device: an id (opencl:0:0, cuda:0, host), an index from \"devices\", a kind one device is of "
+      "(cuda, opencl, gpu, cpu, host), or part of its name, vendor or platform (pocl, nvidia, H200). "
       "Default: the first GPU, else the CPU through PoCL, else the host", "DEVICE" },
     { "precision", 'p', 0, G_OPTION_ARG_STRING, &o->precision,
       "float (the paper's) or double (needs fp64). Default: float", "float|double" },
@@ -155,7 +156,8 @@ int
 ks_cli_solve (int    argc,
               char **argv)
 {
-  CommonOptions o = { 0 };
+  /* The seed's default is 1; 0 is a seed like any other. */
+  CommonOptions o = { .seed = 1 };
   int n = 500;
   char *matrix = NULL, *rhs = NULL, *out = NULL, *json_path = NULL;
   const GOptionEntry entries[] = {
@@ -267,7 +269,7 @@ ks_cli_solve (int    argc,
   if (matrix)
     sys = ks_linear_system_new_from_mtx (matrix, rhs, 0, &error);
   else
-    sys = ks_linear_system_new_random ((guint) n, o.seed ? (guint32) o.seed : 1, &error);
+    sys = ks_linear_system_new_random ((guint) n, (guint32) o.seed, &error);
   if (sys == NULL)
     {
       status = ks_cli_fail (KS_CLI_FAILED, error);

@@ -161,7 +161,8 @@ add_common_entries (KsCliRunOptions        *o,
                     const KsExperimentDesc *desc)
 {
   add_entry (o, "device", 'd', G_OPTION_ARG_STRING_ARRAY, &o->devices,
-             ("Device: an id (opencl:0:0, host), an index from \"devices\", or part of its name (pocl, H200); "
+             ("Device: an id (opencl:0:0, cuda:0, host), an index from \"devices\", a kind one device is of "
+               "(cuda, opencl, gpu, cpu, host), or part of its name, vendor or platform (pocl, nvidia, H200); "
                "repeat it to run the sweep on several devices, each a curve. Default: the first GPU, else "
                "the CPU through PoCL, else the host"), "DEVICE");
   add_entry (o, "cores-per-cu", 0, G_OPTION_ARG_INT, &o->cores_per_cu,
