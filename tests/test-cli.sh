@@ -658,7 +658,7 @@ refused_early "--from 0: refused, not taken as 300" 2 "between 2 and"
 run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22 -l explicit -w 0
 refused_early "-l explicit -w 0: refused, not taken as 8" 2 "between 1 and"
 run "$CLI" run gauss-size -d "" --from 20 --to 22
-refused_early "-d \"\": says a device name is needed" 2 "needs a device name"
+refused_early "-d \"\": says the device name is empty" 2 "device name is empty"
 run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22 --plot p.png --plot-size 10000000
 refused_early "--plot-size 10000000: refused with the limit" 2 "plot-size must lie between"
 echo keep >keep.json

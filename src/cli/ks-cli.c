@@ -47,13 +47,9 @@ ks_cli_pick_device (KsDeviceList *list,
   const char *reason = "named on the command line";
   KsDevice *device;
   g_autofree char *description = NULL;
-  g_autofree char *stripped = query ? g_strstrip (g_strdup (query)) : NULL;
 
-  if (stripped != NULL && *stripped == '\0')
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "-d needs a device name, an id or an index");
-      return NULL;
-    }
+  /* An empty name is refused by the lookup itself, which says so and lists
+   * the devices. */
   if (query != NULL)
     device = ks_device_list_lookup (list, query, error);
   else
