@@ -9,11 +9,14 @@
 #include "ks-kernel-source.h"
 #include "ks-registry.h"
 
+#include <errno.h>
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* --- list ------------------------------------------------------------------------- */
 
@@ -204,6 +207,60 @@ on_sigint (gpointer user_data)
 
   g_printerr ("\nStopping: keeping the points measured so far…\n");
   g_cancellable_cancel (state->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+/* Ctrl+C.  PoCL compiles kernels with LLVM inside this process, and LLVM's
+ * RemoveFileOnSignal installs SIGINT handlers of its own and later puts
+ * back the ones it found before, which can undo a handler installed in
+ * between (g_unix_signal_add's): a clean CI run saw a SIGINT ignored mid-
+ * sweep (a script's background job starts with SIGINT ignored, which is
+ * what LLVM put back).  So the handler is our own, a self-pipe the main
+ * loop watches, and it is put back after every point and every 100 ms. */
+static int sigint_pipe[2] = { -1, -1 };
+
+static void
+sigint_handler (int signum)
+{
+  int saved = errno;
+  char c = 1;
+
+  if (write (sigint_pipe[1], &c, 1) < 0)
+    {
+      /* The pipe is full: a Ctrl+C is already waiting to be seen. */
+    }
+  errno = saved;
+}
+
+static void
+sigint_ensure_handler (void)
+{
+  struct sigaction current, ours = { 0 };
+
+  if (sigaction (SIGINT, NULL, &current) == 0 && current.sa_handler == sigint_handler)
+    return;
+  ours.sa_handler = sigint_handler;
+  sigemptyset (&ours.sa_mask);
+  ours.sa_flags = SA_RESTART;
+  sigaction (SIGINT, &ours, NULL);
+}
+
+static gboolean
+on_sigint_pipe (gint         fd,
+                GIOCondition condition,
+                gpointer     user_data)
+{
+  char buf[16];
+
+  while (read (fd, buf, sizeof buf) > 0)
+    ;
+  return on_sigint (user_data);
+}
+
+static gboolean
+on_sigint_check (gpointer user_data)
+{
+  sigint_ensure_handler ();
   return G_SOURCE_CONTINUE;
 }
 
@@ -428,11 +485,29 @@ run_engine (KsEngine  *engine,
   RunState state = { loop, cancellable, NULL, quiet, FALSE };
   guint sigint_id;
 
+  guint check_id;
+  struct sigaction restore = { 0 };
+
+  if (!g_unix_open_pipe (sigint_pipe, FD_CLOEXEC, error) ||
+      !g_unix_set_fd_nonblocking (sigint_pipe[0], TRUE, error) ||
+      !g_unix_set_fd_nonblocking (sigint_pipe[1], TRUE, error))
+    return FALSE;
   g_signal_connect (engine, "point-measured", G_CALLBACK (on_point), &state);
-  sigint_id = g_unix_signal_add (SIGINT, on_sigint, &state);
+  g_signal_connect_swapped (engine, "point-measured", G_CALLBACK (sigint_ensure_handler), NULL);
+  sigint_ensure_handler ();
+  sigint_id = g_unix_fd_add (sigint_pipe[0], G_IO_IN, on_sigint_pipe, &state);
+  check_id = g_timeout_add (100, on_sigint_check, NULL);
   ks_engine_run_async (engine, cancellable, on_run_done, &state);
   g_main_loop_run (loop);
+  g_source_remove (check_id);
   g_source_remove (sigint_id);
+  restore.sa_handler = SIG_DFL;
+  sigaction (SIGINT, &restore, NULL);
+  for (guint i = 0; i < 2; i++)
+    {
+      close (sigint_pipe[i]);
+      sigint_pipe[i] = -1;
+    }
   if (!state.ok)
     g_propagate_error (error, state.error);
   return state.ok;
