@@ -20,7 +20,7 @@ SECONDS_TO_RUN=${4:-${KS_FUZZ_SECONDS:-60}}
 SRC=$(cd "$SRC" && pwd)
 
 case "$TARGET" in
-  mtx) SOURCES=("$SRC/tests/fuzz/fuzz-mtx.c" "$SRC/src/io/ks-mtx.c"); INCLUDES=(-I"$SRC/src/io"); PKGS=(gio-2.0) ;;
+  mtx) SOURCES=("$SRC/tests/fuzz/fuzz-mtx.c" "$SRC/src/io/ks-mtx.c" "$SRC/src/io/ks-mtx-write.c"); INCLUDES=(-I"$SRC/src/io"); PKGS=(gio-2.0) ;;
   *) echo "not ok 1 - unknown fuzz target $TARGET"; exit 1 ;;
 esac
 
