@@ -181,6 +181,8 @@ run "$CLI" run gauss-wg --help
 help_mentions "run gauss-wg --help" --sizes --wg-list --reps --json --plot --min-wg --graph
 run "$CLI" plot --help
 help_mentions "plot --help" --out --title --log-y --min-wg
+run "$CLI" map --help
+help_mentions "map --help" --device --block --precision --json --plot --rule occupancy
 
 # --- devices -----------------------------------------------------------------
 
@@ -712,6 +714,69 @@ if expect_ok "list"; then
 fi
 run "$CLI" run
 expect_fail "run without an experiment: usage error listing them" 2 "gauss-size"
+
+# --- map: paper 003's calculator ----------------------------------------------
+
+run "$CLI" map 2000x3000 --json
+if expect_ok "map 2000x3000 --json"; then
+  cp "$T/out" map.json
+  py "map 2000x3000: dim3(2000, 3) x 1024 as the text means, dim3(2000, 2) as printed, 1904000 points unreached" '
+import json
+d = json.load(open("map.json"))
+m = {x["rule"]: x for x in d["mappings"]}
+assert d["domain"] == [2000, 3000] and d["points"] == 6000000, d
+assert m["paper"]["grid"] == [2000, 3] and m["paper"]["block"] == [1024], m["paper"]
+assert m["paper"]["idle"] == 2000 * 72 and m["paper"]["uncovered"] == 0, m["paper"]
+assert m["printed"]["grid"] == [2000, 2] and m["printed"]["uncovered"] == 2000 * 952, m["printed"]
+assert d["text_and_formulas_differ"] is True
+assert m["occupancy"]["mapped"] is False and "device" in m["occupancy"]["why"], m["occupancy"]
+'
+fi
+run "$CLI" map 2000x3000
+check "map 2000x3000 (text): says the text and the formulas disagree" "no such line" \
+  grep -q "text and its formulas disagree" "$T/out"
+run "$CLI" map 100000000 --block 256 --json
+if expect_ok "map 100000000 --block 256"; then
+  cp "$T/out" map1.json
+  py "map 100000000: the paper splits into dim3(2, 65535), today one dimension, occupancy 390625 x 256" '
+import json
+m = {x["rule"]: x for x in json.load(open("map1.json"))["mappings"]}
+assert m["paper"]["grid"] == [2, 65535], m["paper"]
+assert m["today"]["grid"] == [97657], m["today"]
+assert m["occupancy"]["grid"] == [390625] and m["occupancy"]["idle"] == 0, m["occupancy"]
+'
+fi
+run "$CLI" map 2000x3000 -d "$OCL" --plot map.png --json
+if expect_ok "map 2000x3000 -d $OCL --plot map.png"; then
+  cp "$T/out" map2.json
+  py "map -d $OCL: an occupancy block from the device, and a PNG" '
+import json
+d = json.load(open("map2.json"))
+assert d["occupancy_block"] > 0 and "OpenCL has no occupancy API" in d["occupancy_source"], d
+assert open("map.png", "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+'
+fi
+run "$CLI" map 0x5
+expect_fail "map 0x5: a zero side, status 2, names it" 2 "N1 of the domain is 0"
+run "$CLI" map 5x-3
+expect_fail "map 5x-3: a negative side, status 2" 2 "N2 of the domain is -3"
+run "$CLI" map 4294967296x4294967296
+expect_fail "map 2^32 x 2^32: the point count overflows 64 bits" 2 "64-bit"
+run "$CLI" map 2000xabc
+expect_fail "map 2000xabc: not a number, names it" 2 "abc"
+run "$CLI" map 1x2x3x4
+expect_fail "map 1x2x3x4: four sides refused" 2 "1 to 3"
+run "$CLI" map 100000x100000x1000 -d "$OCL"
+expect_fail "map 10^13 points -d $OCL: does not fit the device's memory" 1 "at most"
+run "$CLI" map 20x30 -d host
+expect_fail "map -d host: the host has no blocks, says so" 1 "pick an OpenCL or CUDA device"
+run "$CLI" map 20x30 --block 2000
+expect_fail "map --block 2000: outside 1 to 1024" 2 "1 to 1024"
+run "$CLI" map 70000x2000 --plot nomap.png
+expect_fail "map --plot of a launch the paper does not give: fails, says why" 1 "no launch"
+check "map --plot that failed: no file written" "nomap.png exists" test ! -e nomap.png
+run "$CLI" map
+expect_fail "map without a domain: usage" 2 "one DOMAIN"
 
 # --- the test experiment, declared only in tests/ -----------------------------
 
