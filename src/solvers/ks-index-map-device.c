@@ -53,8 +53,8 @@ ks_index_suggest_block (KsDevice          *device,
       out->block = info->suggested_local;
       out->source = g_strdup_printf (_("the CUDA occupancy API: the block of whole warps with the most "
                                        "threads resident per multiprocessor, as cudaOccupancyMaxPotentialBlockSize "
-                                       "finds it (kernel limit %" G_GUINT64_FORMAT ", %u registers per thread)"),
-                                     out->kernel_max, info->registers);
+                                       "finds it (kernel limit %llu, %u registers per thread)"),
+                                     (unsigned long long) out->kernel_max, info->registers);
     }
   else
     {
@@ -62,9 +62,9 @@ ks_index_suggest_block (KsDevice          *device,
 
       out->block = MAX (info->max_work_group_size / multiple * multiple, 1);
       out->source = g_strdup_printf (_("OpenCL has no occupancy API: the kernel's largest work-group "
-                                       "(CL_KERNEL_WORK_GROUP_SIZE %" G_GUINT64_FORMAT ") rounded down to its "
-                                       "preferred multiple (%" G_GUINT64_FORMAT ")"),
-                                     out->kernel_max, multiple);
+                                       "(CL_KERNEL_WORK_GROUP_SIZE %llu) rounded down to its "
+                                       "preferred multiple (%llu)"),
+                                     (unsigned long long) out->kernel_max, (unsigned long long) multiple);
     }
   return TRUE;
 }

@@ -52,8 +52,8 @@ ks_index_domain_init (KsIndexDomain *out,
     if (sides[d] <= 0)
       {
         g_set_error (error, KS_INDEX_MAP_ERROR, KS_INDEX_MAP_ERROR_SIDE,
-                     _("Side N%u of the domain is %" G_GINT64_FORMAT ": every side must be at least 1"),
-                     d + 1, sides[d]);
+                     _("Side N%u of the domain is %lld: every side must be at least 1"),
+                     d + 1, (long long) sides[d]);
         return FALSE;
       }
   for (guint d = 0; d < dims; d++)
@@ -61,8 +61,8 @@ ks_index_domain_init (KsIndexDomain *out,
       {
         g_set_error (error, KS_INDEX_MAP_ERROR, KS_INDEX_MAP_ERROR_OVERFLOW,
                      _("The domain has more points than a 64-bit count holds "
-                       "(at most 18446744073709551615): side N%u = %" G_GINT64_FORMAT " overflows it"),
-                     d + 1, sides[d]);
+                       "(at most 18446744073709551615): side N%u = %lld overflows it"),
+                     d + 1, (long long) sides[d]);
         return FALSE;
       }
 
@@ -194,9 +194,9 @@ ks_index_domain_check_memory (const KsIndexDomain *domain,
   else
     need = g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
   g_set_error (error, KS_INDEX_MAP_ERROR, KS_INDEX_MAP_ERROR_MEMORY,
-               _("The domain %s needs %s (%" G_GUINT64_FORMAT " points of %" G_GSIZE_FORMAT " bytes); "
+               _("The domain %s needs %s (%llu points of %llu bytes); "
                  "%s takes at most %s in one buffer"),
-               text, need, ks_index_domain_points (domain), elem_size,
+               text, need, (unsigned long long) ks_index_domain_points (domain), (unsigned long long) elem_size,
                device_name ? device_name : _("the device"), have);
   return FALSE;
 }
@@ -302,17 +302,17 @@ map_1d (const KsIndexDomain *dom,
 
   if (!spread_blocks (blocks, lim->grid_x_max, &gx, &gy))
     {
-      unmapped (m, g_strdup_printf (_("D(N) needs %" G_GUINT64_FORMAT " blocks of 1024: more than %"
-                                      G_GUINT64_FORMAT " × 65535 fit in the grid"), blocks, lim->grid_x_max));
+      unmapped (m, g_strdup_printf (_("D(N) needs %llu blocks of 1024: more than %llu × 65535 fit in the grid"),
+                                    (unsigned long long) blocks, (unsigned long long) lim->grid_x_max));
       return;
     }
   set_launch (m, gy > 1 ? 2 : 1, gx, gy, 1, KS_INDEX_PAPER_THREADS);
   cap[0] = KS_INDEX_PAPER_THREADS * gx * gy;
   m->thread_side = 0;
   m->why = gy > 1
-    ? g_strdup_printf (_("D(N): 1024 threads per block; the %" G_GUINT64_FORMAT " blocks exceed one grid "
-                         "dimension (%" G_GUINT64_FORMAT "), so a 2D grid dim3(ceil(blocks / 65535), 65535)"),
-                       blocks, lim->grid_x_max)
+    ? g_strdup_printf (_("D(N): 1024 threads per block; the %llu blocks exceed one grid "
+                         "dimension (%llu), so a 2D grid dim3(ceil(blocks / 65535), 65535)"),
+                       (unsigned long long) blocks, (unsigned long long) lim->grid_x_max)
     : g_strdup (_("D(N): 1024 threads per block, ceil(N / 1024) blocks"));
 }
 
@@ -334,9 +334,9 @@ map_2d (const KsIndexDomain *dom,
 
       if (dom->n[0] > lim->grid_x_max || split > KS_INDEX_PAPER_GRID)
         {
-          unmapped (m, g_strdup_printf (_("No side fits a block, and the rule needs N1 <= %" G_GUINT64_FORMAT
+          unmapped (m, g_strdup_printf (_("No side fits a block, and the rule needs N1 <= %llu"
                                           " and ceil(N2 / 1024) <= 65535: the paper gives no launch for this domain"),
-                                        lim->grid_x_max));
+                                        (unsigned long long) lim->grid_x_max));
           return;
         }
       set_launch (m, 2, dom->n[0], split, 1, T);
@@ -360,17 +360,17 @@ map_2d (const KsIndexDomain *dom,
     }
   if (!spread_blocks (dom->n[1 - t], lim->grid_x_max, &gx, &gy))
     {
-      unmapped (m, g_strdup_printf (_("%" G_GUINT64_FORMAT " blocks: more than %" G_GUINT64_FORMAT
-                                      " × 65535 fit in the grid"), dom->n[1 - t], lim->grid_x_max));
+      unmapped (m, g_strdup_printf (_("%llu blocks: more than %llu × 65535 fit in the grid"),
+                                    (unsigned long long) dom->n[1 - t], (unsigned long long) lim->grid_x_max));
       return;
     }
   set_launch (m, gy > 1 ? 2 : 1, gx, gy, 1, round_threads (lim, dom->n[t]));
   cap[t] = m->block[0];
   cap[1 - t] = gx * gy;
   m->thread_side = t;
-  m->why = g_strdup_printf (_("N%d = %" G_GUINT64_FORMAT " fits a block: %" G_GUINT64_FORMAT " threads (%s), "
+  m->why = g_strdup_printf (_("N%d = %llu fits a block: %llu threads (%s), "
                               "one block per point of N%d%s"),
-                            t + 1, dom->n[t], m->block[0],
+                            t + 1, (unsigned long long) dom->n[t], (unsigned long long) m->block[0],
                             lim->pow2 ? _("the next power of two, as the text says")
                             : lim->warp ? _("rounded up to the warp of 32")
                             : _("N2 itself, as the formula prints it"),
@@ -389,9 +389,9 @@ map_3d (const KsIndexDomain *dom,
 
   if (dom->n[0] > lim->grid_x_max || dom->n[1] > KS_INDEX_PAPER_GRID || (!today && dom->n[2] > T))
     {
-      unmapped (m, g_strdup_printf (_("The 3D rule needs N3 <= 1024, N1 <= %" G_GUINT64_FORMAT
+      unmapped (m, g_strdup_printf (_("The 3D rule needs N3 <= 1024, N1 <= %llu"
                                       " and N2 <= 65535; the paper gives no launch for this domain"),
-                                    lim->grid_x_max));
+                                    (unsigned long long) lim->grid_x_max));
       return;
     }
   if (dom->n[2] <= T)
@@ -428,22 +428,22 @@ map_flat (const KsIndexDomain *dom,
 
   if (block == 0)
     {
-      unmapped (m, g_strdup (_("No block size suggested: the occupancy API needs a device "
-                               "(kernelscope-cli map -d DEVICE)")));
+      unmapped (m, g_strdup (_("No block size suggested yet: the occupancy API needs a device to ask "
+                               "(Run on the page, -d DEVICE in kernelscope-cli map)")));
       return;
     }
   blocks = ceil_div (points, block);
   if (!spread_blocks (blocks, KS_INDEX_TODAY_GRID_X, &gx, &gy))
     {
-      unmapped (m, g_strdup_printf (_("%" G_GUINT64_FORMAT " blocks: more than 2^31 - 1 × 65535 fit in the grid"),
-                                    blocks));
+      unmapped (m, g_strdup_printf (_("%llu blocks: more than 2^31 - 1 × 65535 fit in the grid"),
+                                    (unsigned long long) blocks));
       return;
     }
   set_launch (m, gy > 1 ? 2 : 1, gx, gy, 1, block);
   m->thread_side = -1;
-  m->why = g_strdup_printf (_("The domain as one index of %" G_GUINT64_FORMAT " points in blocks of %"
-                              G_GUINT64_FORMAT " (the occupancy API's suggestion), ceil(points / block) blocks"),
-                            points, block);
+  m->why = g_strdup_printf (_("The domain as one index of %llu points in blocks of %llu"
+                              " (the occupancy API's suggestion), ceil(points / block) blocks"),
+                            (unsigned long long) points, (unsigned long long) block);
 }
 
 static char *
