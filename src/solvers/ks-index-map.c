@@ -18,10 +18,12 @@ ceil_div (guint64 n,
   return n / d + (n % d != 0);
 }
 
-static guint64
-next_pow2 (guint64 n)
+guint64
+ks_index_next_pow2 (guint64 n)
 {
   guint64 p = 1;
+
+  g_return_val_if_fail (n <= (G_GUINT64_CONSTANT (1) << 63), 0);
 
   while (p < n)
     p <<= 1;
@@ -241,7 +243,7 @@ round_threads (const Limits *lim,
                guint64       n)
 {
   if (lim->pow2)
-    return next_pow2 (n);
+    return ks_index_next_pow2 (n);
   if (lim->warp)
     return MIN (ceil_div (n, KS_INDEX_WARP) * KS_INDEX_WARP, (guint64) KS_INDEX_PAPER_THREADS);
   return n;

