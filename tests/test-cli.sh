@@ -778,6 +778,34 @@ check "map --plot that failed: no file written" "nomap.png exists" test ! -e nom
 run "$CLI" map
 expect_fail "map without a domain: usage" 2 "one DOMAIN"
 
+run "$CLI" run index-fill -d "$OCL" --v 20 --w 30 --n3 3 --precision float --reps 1 --warmup 0 --json fill.json --plot fill.png
+if expect_ok "run index-fill on $OCL: three shapes, mapped and stride"; then
+  py "index-fill: 6 points, every one measured, D(20, 10, 3) mapped runs blocks of 4 (25 % idle)" '
+import json
+d = json.load(open("fill.json"))
+assert len(d["points"]) == 6 and all(p["error"] is None for p in d["points"]), d["points"]
+p = [p for p in d["points"] if p["shape"] == "3d" and p["method"] == "mapped"][0]
+assert p["block"] == 4 and p["idle_pct"] == 25.0, p
+assert open("fill.png", "rb").read(4) == b"\x89PNG"
+'
+fi
+run "$CLI" run index-fill -d host
+expect_fail "run index-fill on the host: refused, the host has no blocks" 2 "host"
+run "$CLI" run index-reduce -d host -d "$OCL" --v 7 --w 1000,3001 --reps 1 --warmup 0 --json sums.json
+if expect_ok "run index-reduce on the host and $OCL"; then
+  py "index-reduce: one core, OpenMP and the device, each row right" '
+import json
+d = json.load(open("sums.json"))
+pts = d["points"]
+assert len(pts) == 6 and all(p["error"] is None and p["rel_error"] < 1e-12 for p in pts), pts
+gpu = [p for p in pts if p["device"] == 1]
+assert [p["blocks_per_row"] for p in gpu] == [-(-1000 // p["threads1"]) for p in gpu[:1]] + [-(-3001 // gpu[1]["threads1"])], gpu
+assert any(v["source"] == "Table 1" for v in d["paper_values"])
+'
+fi
+run "$CLI" run index-reduce -d host --w 0
+expect_fail "run index-reduce --w 0: refused with the limit" 2 "w"
+
 # --- the test experiment, declared only in tests/ -----------------------------
 
 if [ -z "$TCLI" ] || [ ! -x "$TCLI" ]; then

@@ -8,6 +8,10 @@
 
 #include "ks-compute-error.h"
 #include "ks-device-list.h"
+#include "ks-engine.h"
+#include "ks-exp-index.h"
+#include "ks-registry.h"
+#include "ks-run.h"
 #include "ks-index-map.h"
 #include "ks-index-solver.h"
 
@@ -205,6 +209,108 @@ test_host_reduce (void)
   }
 }
 
+/* name=value pairs through the engine on device, one warm-up, two reps. */
+static KsRun *
+run_engine (const KsExperimentDesc *desc,
+            KsDevice               *device,
+            const char * const     *settings)
+{
+  g_autoptr(KsEngine) engine = ks_engine_new (desc);
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; settings[i]; i += 2)
+    {
+      g_assert_true (ks_engine_set (engine, settings[i], settings[i + 1], &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (ks_engine_set_repetitions (engine, 1, 2, &error));
+  ks_engine_add_device (engine, device);
+  if (!ks_engine_run (engine, NULL, &error))
+    g_error ("%s on %s: %s", desc->id, ks_device_get_name (device), error->message);
+  return ks_run_ref (ks_engine_get_run (engine));
+}
+
+/* index-fill on the first device: three shapes, both methods; n3 = 7 does
+ * not divide w = 30, so the 3D points are refused and the sweep goes on. */
+static void
+test_experiment_fill (void)
+{
+  g_autoptr(GPtrArray) gpus = gpu_devices ();
+  const char *settings[] = { "v", "20", "w", "30", "n3", "3", "precision", "float", NULL };
+  const char *refuse[] = { "v", "20", "w", "30", "n3", "7", "shape", "2d,3d", "precision", "float", NULL };
+  g_autoptr(KsRun) run = NULL;
+  g_autoptr(KsRun) refused = NULL;
+
+  g_assert_true (ks_registry_lookup ("index-fill") == &ks_exp_index_fill);
+  if (gpus->len == 0)
+    {
+      g_test_skip ("no OpenCL or CUDA device here");
+      return;
+    }
+  run = run_engine (&ks_exp_index_fill, gpus->pdata[0], settings);
+  g_assert_cmpuint (run->points->len, ==, 6);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      const char *method = g_variant_get_string (ks_run_point_get_param (run, p, "method"), NULL);
+      const char *shape = g_variant_get_string (ks_run_point_get_param (run, p, "shape"), NULL);
+
+      g_assert_null (p->error);
+      g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (run->desc, "time_ms")], >, 0);
+      /* D(20, 10, 3): blocks of 4 threads for 3 points, a quarter idle. */
+      if (g_strcmp0 (method, "mapped") == 0 && g_strcmp0 (shape, "3d") == 0)
+        g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (run->desc, "idle_pct")], ==, 25.0);
+    }
+  refused = run_engine (&ks_exp_index_fill, gpus->pdata[0], refuse);
+  g_assert_cmpuint (refused->points->len, ==, 4);
+  for (guint i = 0; i < refused->points->len; i++)
+    {
+      const KsRunPoint *p = refused->points->pdata[i];
+      gboolean is_3d = g_strcmp0 (g_variant_get_string (ks_run_point_get_param (refused, p, "shape"), NULL),
+                                  "3d") == 0;
+
+      g_assert_true ((p->error != NULL) == is_3d);
+      g_assert_true (!is_3d || strstr (p->error, "does not divide") != NULL);
+    }
+}
+
+/* index-reduce on the host (one core and OpenMP) and on the first device. */
+static void
+test_experiment_reduce (void)
+{
+  g_autoptr(GPtrArray) gpus = gpu_devices ();
+  g_autoptr(KsDevice) host = NULL;
+  const char *settings[] = { "v", "30", "w", "100,2500", NULL };
+  g_autoptr(KsRun) on_host = NULL;
+
+  for (guint i = 0; i < ks_device_list_get_n_devices (devices); i++)
+    if (ks_device_get_backend (ks_device_list_get_device (devices, i)) == KS_BACKEND_HOST)
+      host = g_object_ref (ks_device_list_get_device (devices, i));
+  g_assert_nonnull (host);
+  on_host = run_engine (&ks_exp_index_reduce, host, settings);
+  g_assert_cmpuint (on_host->points->len, ==, 4);
+  for (guint i = 0; i < on_host->points->len; i++)
+    {
+      const KsRunPoint *p = on_host->points->pdata[i];
+
+      g_assert_null (p->error);
+      g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (on_host->desc, "rel_error")], <, 1e-12);
+      g_assert_true (isnan (p->values[ks_experiment_desc_find_column (on_host->desc, "kernel1_ms")]));
+    }
+  if (gpus->len > 0)
+    {
+      g_autoptr(KsRun) on_gpu = run_engine (&ks_exp_index_reduce, gpus->pdata[0], settings);
+      const KsRunPoint *p;
+
+      g_assert_cmpuint (on_gpu->points->len, ==, 2);
+      p = on_gpu->points->pdata[1];
+      g_assert_null (p->error);
+      g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (on_gpu->desc, "blocks_per_row")], ==,
+                         ceil (2500.0 / p->values[ks_experiment_desc_find_column (on_gpu->desc, "threads1")]));
+      g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (on_gpu->desc, "kernel1_ms")], >, 0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -217,6 +323,8 @@ main (int argc, char **argv)
   g_test_add_func ("/index/fill-refused", test_fill_refused);
   g_test_add_func ("/index/reduce", test_reduce);
   g_test_add_func ("/index/host-reduce", test_host_reduce);
+  g_test_add_func ("/index/experiment-fill", test_experiment_fill);
+  g_test_add_func ("/index/experiment-reduce", test_experiment_reduce);
   status = g_test_run ();
   g_object_unref (devices);
   return status;
