@@ -7,6 +7,7 @@
 #include "ks-compute-error.h"
 #include "ks-cuda.h"
 #include "ks-cusolver.h"
+#include "ks-cublas.h"
 #include "ks-device-list.h"
 #include "ks-gauss.h"
 #include "ks-kernel-source.h"
@@ -639,6 +640,16 @@ check_cusolver (gboolean use_double, guint n, double tolerance)
   ks_cusolver_dense_release ();
 }
 
+/* cuBLAS (paper 003's gemv baseline) opens with the toolkit, GPU or not. */
+static void
+test_cublas_opens (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (ks_cublas_available (&error));
+  g_assert_no_error (error);
+}
+
 static void
 test_cusolver (void)
 {
@@ -744,6 +755,7 @@ main (int    argc,
   g_test_add_func ("/cuda/graph-pivot", test_graph_pivot);
   g_test_add_func ("/cuda/graph-kernel-times", test_graph_kernel_times);
   g_test_add_func ("/cuda/cusolver", test_cusolver);
+  g_test_add_func ("/cuda/cublas-opens", test_cublas_opens);
   g_test_add_func ("/cuda/cusolver-float", test_cusolver_float);
   g_test_add_func ("/cuda/cusolver-singular", test_cusolver_singular);
 

@@ -195,6 +195,18 @@ test_host_reduce (void)
         g_assert_true (ks_index_host_reduce (shapes[i][0], shapes[i][1], KS_PRECISION_FLOAT, threads, &r, NULL));
         g_assert_cmpfloat (r.max_rel_error, <, 1e-3);
       }
+  /* cuBLAS is for CUDA devices only; refused on the others, saying so. */
+  for (guint i = 0; i < ks_device_list_get_n_devices (devices); i++)
+    {
+      KsDevice *d = ks_device_list_get_device (devices, i);
+      g_autoptr(GError) error = NULL;
+      KsIndexReduceResult r;
+
+      if (ks_device_get_backend (d) == KS_BACKEND_CUDA)
+        continue;
+      g_assert_false (ks_index_gemv_reduce (d, KS_PRECISION_DOUBLE, 3, 5, &r, &error));
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+    }
   /* The closed form itself, summed by hand. */
   g_assert_cmpfloat (ks_index_row_sum (0, 3), ==, 6);
   g_assert_cmpfloat (ks_index_row_sum (2, 3), ==, 7 + 8 + 9);
@@ -207,6 +219,35 @@ test_host_reduce (void)
                                           KS_PRECISION_DOUBLE, 1, &r, &error));
     g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
   }
+}
+
+/* cuBLAS gemv with a ones vector on every CUDA device, each row checked. */
+static void
+test_gemv (void)
+{
+  gboolean any = FALSE;
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *device = ks_device_list_get_device (devices, d);
+
+      if (ks_device_get_backend (device) != KS_BACKEND_CUDA)
+        continue;
+      any = TRUE;
+      for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+        for (KsPrecision p = KS_PRECISION_FLOAT; p <= KS_PRECISION_DOUBLE; p++)
+          {
+            g_autoptr(GError) error = NULL;
+            KsIndexReduceResult r;
+
+            g_assert_true (ks_index_gemv_reduce (device, p, shapes[i][0], shapes[i][1], &r, &error));
+            g_assert_no_error (error);
+            g_assert_cmpfloat (r.max_rel_error, <, p == KS_PRECISION_DOUBLE ? 1e-12 : 1e-5);
+            g_assert_cmpfloat (r.total_ms, >, 0);
+          }
+    }
+  if (!any)
+    g_test_skip ("no CUDA device here");
 }
 
 /* name=value pairs through the engine on device, one warm-up, two reps. */
@@ -323,6 +364,7 @@ main (int argc, char **argv)
   g_test_add_func ("/index/fill-refused", test_fill_refused);
   g_test_add_func ("/index/reduce", test_reduce);
   g_test_add_func ("/index/host-reduce", test_host_reduce);
+  g_test_add_func ("/index/gemv", test_gemv);
   g_test_add_func ("/index/experiment-fill", test_experiment_fill);
   g_test_add_func ("/index/experiment-reduce", test_experiment_reduce);
   status = g_test_run ();

@@ -238,12 +238,22 @@ const KsExperimentDesc ks_exp_index_fill = {
 
 /* --- index-reduce -------------------------------------------------------------- */
 
+static const KsChoice reduce_method_choices[] = {
+  { "kernels", N_("the paper's two kernels"), N_("Kernel 1's partial sums in shared memory, kernel 2 finishing them") },
+  { "gemv", N_("cuBLAS gemv"), N_("cuBLAS gemv of the values with a vector of ones: what a user would reach for "
+                                  "(it reads the values; the kernels also write them)") },
+  { NULL }
+};
+
 static const KsParamSpec reduce_params[] = {
   { .name = "v", .label = N_("Rows v"), .help = N_("Rows of the domain, one sum each (the paper's v = 2000)"),
     .type = KS_PARAM_INT, .default_value = "2000", .min = 1, .max = 10000000, .sweepable = TRUE },
   { .name = "w", .label = N_("Columns w"), .help = N_("Values summed per row (the paper's w = 3000)"),
     .type = KS_PARAM_INT, .default_value = "3000", .min = 1, .max = 67107840, .sweepable = TRUE,
     .cli_range = TRUE },
+  { .name = "method", .label = N_("Method"), .help = N_("The paper's kernels or, on CUDA, cuBLAS gemv"),
+    .type = KS_PARAM_CHOICE, .choices = reduce_method_choices, .default_value = "kernels,gemv",
+    .sweepable = TRUE, .backends = KS_BACKENDS_CUDA },
   { .name = "threads", .label = N_("Host threads"),
     .help = N_("1: one core, the paper's sequential column; 0: every core through OpenMP"),
     .type = KS_PARAM_INT, .default_value = "1,0", .min = 0, .max = 1024, .sweepable = TRUE,
@@ -321,6 +331,8 @@ reduce_measure (gpointer        state,
   ks_precision_from_string (ks_config_get_string (point, "precision"), &precision);
   if (ks_device_get_backend (s->device) == KS_BACKEND_HOST)
     ok = ks_index_host_reduce (s->v, s->w, precision, (guint) ks_config_get_int (point, "threads"), &r, error);
+  else if (g_strcmp0 (ks_config_get_string (point, "method"), "gemv") == 0)
+    ok = ks_index_gemv_reduce (s->device, precision, s->v, s->w, &r, error);
   else
     ok = ks_index_solver_reduce (s->solver, s->v, s->w, &r, error);
   if (!ok)
@@ -334,10 +346,12 @@ reduce_measure (gpointer        state,
       return FALSE;
     }
   values[RED_TIME] = r.total_ms;
-  values[RED_T1] = r.threads1;
+  if (r.threads1 > 0)
+    values[RED_T1] = r.threads1;
   values[RED_ERROR] = r.max_rel_error;
-  /* The host runs loops: no kernels, no partial sums (left unmeasured). */
-  if (ks_device_get_backend (s->device) != KS_BACKEND_HOST)
+  /* The host runs loops and cuBLAS its own kernels: no kernels 1 and 2,
+   * no partial sums (left unmeasured). */
+  if (ks_device_get_backend (s->device) != KS_BACKEND_HOST && r.threads1 > 0)
     {
       values[RED_K1] = r.kernel1_ms;
       values[RED_K2] = r.kernel2_ms;

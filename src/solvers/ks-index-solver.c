@@ -8,6 +8,9 @@
 #include "ks-host.h"
 #include "ks-index-map-device.h"
 #include "ks-runtime.h"
+#ifdef KS_HAVE_CUDA
+#include "ks-cublas.h"
+#endif
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -431,4 +434,50 @@ ks_index_host_reduce (guint64              v,
   out->threads1 = (guint) n_threads;
   out->max_rel_error = max_rel_error (sums, v, w);
   return TRUE;
+}
+
+gboolean
+ks_index_gemv_reduce (KsDevice            *device,
+                      KsPrecision          precision,
+                      guint64              v,
+                      guint64              w,
+                      KsIndexReduceResult *out,
+                      GError             **error)
+{
+#ifdef KS_HAVE_CUDA
+  gsize elem = ks_precision_size (precision);
+  g_autofree void *vals = NULL;
+  g_autofree double *sums = NULL;
+  guint64 bytes;
+
+  g_return_val_if_fail (KS_IS_DEVICE (device) && out != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  memset (out, 0, sizeof *out);
+  if (ks_device_get_backend (device) != KS_BACKEND_CUDA)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   _("cuBLAS runs on CUDA devices only, not on %s"), ks_device_get_name (device));
+      return FALSE;
+    }
+  if (v == 0 || w == 0 || !g_uint64_checked_mul (&bytes, v, w) || !g_uint64_checked_mul (&bytes, bytes, elem) ||
+      !(vals = g_try_malloc (bytes)) || !(sums = g_try_new (double, v)))
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+                   _("%llu × %llu values of %u bytes do not fit in the host's free memory"),
+                   (unsigned long long) v, (unsigned long long) w, (guint) elem);
+      return FALSE;
+    }
+  for (guint64 g = 0; g < v * w; g++)
+    precision == KS_PRECISION_DOUBLE ? (((double *) vals)[g] = (double) (g + 1))
+                                     : (((float *) vals)[g] = (float) (g + 1));
+  if (!ks_cublas_row_sums (device, precision == KS_PRECISION_DOUBLE, v, w, vals, sums, &out->total_ms, error))
+    return FALSE;
+  out->max_rel_error = max_rel_error (sums, v, w);
+  return TRUE;
+#else
+  g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+               _("This build has no CUDA toolkit, so no cuBLAS"));
+  return FALSE;
+#endif
 }

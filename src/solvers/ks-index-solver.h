@@ -80,6 +80,18 @@ gboolean       ks_index_host_reduce    (guint64              v,
                                         KsIndexReduceResult *out,
                                         GError             **error);
 
+/* The same row sums by cuBLAS gemv with a ones vector (the library
+ * baseline, CUDA devices only): out->total_ms is gemv's device time; the
+ * values are made on the host and uploaded once per shape.  Without the
+ * CUDA toolkit, or where cuBLAS cannot be opened,
+ * KS_COMPUTE_ERROR_UNSUPPORTED saying so. */
+gboolean       ks_index_gemv_reduce    (KsDevice            *device,
+                                        KsPrecision          precision,
+                                        guint64              v,
+                                        guint64              w,
+                                        KsIndexReduceResult *out,
+                                        GError             **error);
+
 /* sum_{j=1..w} (j + i w) for the 0-based row i, in double. */
 double         ks_index_row_sum        (guint64              i,
                                         guint64              w);
