@@ -97,6 +97,14 @@ test_nvrtc_kernels (void)
   compile_ok ("probe.cl", NULL);
   compile_ok ("index.cl", "-DKS_REAL=float");
   compile_ok ("index.cl", "-DKS_REAL=double -DKS_FP64");
+  /* CUB from the toolkit's headers, as ks-index-solver.c builds it. */
+  {
+    g_autofree char *root = g_path_get_dirname (KS_CUDA_LIBDIR);
+    g_autofree char *options = g_strdup_printf ("-I%s/include/cccl -I%s/include -std=c++17 -DKS_REAL=double "
+                                                "-DKS_CUB_THREADS=256", root, root);
+
+    compile_ok ("index-cub.cu", options);
+  }
 }
 
 /* The shared header and tests/kernels/test-runtime.cl (local-memory

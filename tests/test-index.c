@@ -221,9 +221,11 @@ test_host_reduce (void)
   }
 }
 
-/* cuBLAS gemv with a ones vector on every CUDA device, each row checked. */
+/* The library baselines, cuBLAS gemv with a ones vector and CUB's block
+ * reduction, on every CUDA device, each row checked; CUB refused on
+ * OpenCL, saying so. */
 static void
-test_gemv (void)
+test_libraries (void)
 {
   gboolean any = FALSE;
 
@@ -231,20 +233,37 @@ test_gemv (void)
     {
       KsDevice *device = ks_device_list_get_device (devices, d);
 
+      if (ks_device_get_backend (device) == KS_BACKEND_OPENCL)
+        {
+          g_autoptr(KsIndexSolver) s = solver_or_skip (device, KS_PRECISION_FLOAT);
+          g_autoptr(GError) error = NULL;
+          KsIndexReduceResult r;
+
+          g_assert_false (s && ks_index_solver_reduce_cub (s, 3, 5, &r, &error));
+          g_assert_true (s == NULL || g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED));
+        }
       if (ks_device_get_backend (device) != KS_BACKEND_CUDA)
         continue;
       any = TRUE;
-      for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
-        for (KsPrecision p = KS_PRECISION_FLOAT; p <= KS_PRECISION_DOUBLE; p++)
-          {
-            g_autoptr(GError) error = NULL;
-            KsIndexReduceResult r;
+      for (KsPrecision p = KS_PRECISION_FLOAT; p <= KS_PRECISION_DOUBLE; p++)
+        {
+          g_autoptr(KsIndexSolver) s = solver_or_skip (device, p);
 
-            g_assert_true (ks_index_gemv_reduce (device, p, shapes[i][0], shapes[i][1], &r, &error));
-            g_assert_no_error (error);
-            g_assert_cmpfloat (r.max_rel_error, <, p == KS_PRECISION_DOUBLE ? 1e-12 : 1e-5);
-            g_assert_cmpfloat (r.total_ms, >, 0);
-          }
+          for (guint i = 0; s && i < G_N_ELEMENTS (shapes); i++)
+            {
+              g_autoptr(GError) error = NULL;
+              KsIndexReduceResult r;
+
+              g_assert_true (ks_index_gemv_reduce (device, p, shapes[i][0], shapes[i][1], &r, &error));
+              g_assert_no_error (error);
+              g_assert_cmpfloat (r.max_rel_error, <, p == KS_PRECISION_DOUBLE ? 1e-12 : 1e-5);
+              g_assert_cmpfloat (r.total_ms, >, 0);
+              g_assert_true (ks_index_solver_reduce_cub (s, shapes[i][0], shapes[i][1], &r, &error));
+              g_assert_no_error (error);
+              g_assert_cmpfloat (r.max_rel_error, <, p == KS_PRECISION_DOUBLE ? 1e-12 : 1e-5);
+              g_assert_cmpfloat (r.total_ms, >, 0);
+            }
+        }
     }
   if (!any)
     g_test_skip ("no CUDA device here");
@@ -364,7 +383,7 @@ main (int argc, char **argv)
   g_test_add_func ("/index/fill-refused", test_fill_refused);
   g_test_add_func ("/index/reduce", test_reduce);
   g_test_add_func ("/index/host-reduce", test_host_reduce);
-  g_test_add_func ("/index/gemv", test_gemv);
+  g_test_add_func ("/index/libraries", test_libraries);
   g_test_add_func ("/index/experiment-fill", test_experiment_fill);
   g_test_add_func ("/index/experiment-reduce", test_experiment_reduce);
   status = g_test_run ();

@@ -240,6 +240,8 @@ const KsExperimentDesc ks_exp_index_fill = {
 
 static const KsChoice reduce_method_choices[] = {
   { "kernels", N_("the paper's two kernels"), N_("Kernel 1's partial sums in shared memory, kernel 2 finishing them") },
+  { "cub", N_("CUB block reduce"), N_("One block per row reduced by cub::BlockReduce, as cub::DeviceSegmentedReduce "
+                                      "runs a segment (built by NVRTC with the toolkit's CUB)") },
   { "gemv", N_("cuBLAS gemv"), N_("cuBLAS gemv of the values with a vector of ones: what a user would reach for "
                                   "(it reads the values; the kernels also write them)") },
   { NULL }
@@ -251,8 +253,8 @@ static const KsParamSpec reduce_params[] = {
   { .name = "w", .label = N_("Columns w"), .help = N_("Values summed per row (the paper's w = 3000)"),
     .type = KS_PARAM_INT, .default_value = "3000", .min = 1, .max = 67107840, .sweepable = TRUE,
     .cli_range = TRUE },
-  { .name = "method", .label = N_("Method"), .help = N_("The paper's kernels or, on CUDA, cuBLAS gemv"),
-    .type = KS_PARAM_CHOICE, .choices = reduce_method_choices, .default_value = "kernels,gemv",
+  { .name = "method", .label = N_("Method"), .help = N_("The paper's kernels or, on CUDA, CUB's block reduction or cuBLAS gemv"),
+    .type = KS_PARAM_CHOICE, .choices = reduce_method_choices, .default_value = "kernels,cub,gemv",
     .sweepable = TRUE, .backends = KS_BACKENDS_CUDA },
   { .name = "threads", .label = N_("Host threads"),
     .help = N_("1: one core, the paper's sequential column; 0: every core through OpenMP"),
@@ -333,6 +335,8 @@ reduce_measure (gpointer        state,
     ok = ks_index_host_reduce (s->v, s->w, precision, (guint) ks_config_get_int (point, "threads"), &r, error);
   else if (g_strcmp0 (ks_config_get_string (point, "method"), "gemv") == 0)
     ok = ks_index_gemv_reduce (s->device, precision, s->v, s->w, &r, error);
+  else if (g_strcmp0 (ks_config_get_string (point, "method"), "cub") == 0)
+    ok = ks_index_solver_reduce_cub (s->solver, s->v, s->w, &r, error);
   else
     ok = ks_index_solver_reduce (s->solver, s->v, s->w, &r, error);
   if (!ok)
@@ -349,9 +353,9 @@ reduce_measure (gpointer        state,
   if (r.threads1 > 0)
     values[RED_T1] = r.threads1;
   values[RED_ERROR] = r.max_rel_error;
-  /* The host runs loops and cuBLAS its own kernels: no kernels 1 and 2,
-   * no partial sums (left unmeasured). */
-  if (ks_device_get_backend (s->device) != KS_BACKEND_HOST && r.threads1 > 0)
+  /* The host runs loops, cuBLAS and CUB their own kernels: no kernels 1
+   * and 2, no partial sums (left unmeasured). */
+  if (ks_device_get_backend (s->device) != KS_BACKEND_HOST && r.blocks_per_row > 0)
     {
       values[RED_K1] = r.kernel1_ms;
       values[RED_K2] = r.kernel2_ms;

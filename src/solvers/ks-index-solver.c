@@ -32,6 +32,8 @@ struct _KsIndexSolver {
   KsRuntime   *rt;
   KsProgram   *program;
   KsKernel    *fill, *stride, *rows, *finish;
+  KsProgram   *cub_program;    /* CUDA only, built on first use */
+  KsKernel    *cub;
   KsBuffer    *v, *partial, *sums;
   guint64      stride_block;
 };
@@ -55,6 +57,8 @@ ks_index_solver_free (KsIndexSolver *self)
   g_clear_pointer (&self->stride, ks_kernel_unref);
   g_clear_pointer (&self->rows, ks_kernel_unref);
   g_clear_pointer (&self->finish, ks_kernel_unref);
+  g_clear_pointer (&self->cub, ks_kernel_unref);
+  g_clear_pointer (&self->cub_program, ks_program_unref);
   g_clear_pointer (&self->program, ks_program_unref);
   g_clear_pointer (&self->rt, ks_runtime_unref);
   g_clear_object (&self->device);
@@ -366,6 +370,90 @@ ks_index_solver_reduce (KsIndexSolver       *self,
   out->kernel1_ms = kernel_ms (self, self->rows);
   out->kernel2_ms = kernel_ms (self, self->finish);
   out->total_ms = out->kernel1_ms + out->kernel2_ms;
+  if (!(sums = read_back (self, self->sums, v, error)))
+    return FALSE;
+  out->max_rel_error = max_rel_error (sums, v, w);
+  return TRUE;
+}
+
+/* CUB's block reduction: threads per block (a power of two). */
+#define CUB_THREADS 256
+
+static gboolean
+ensure_cub (KsIndexSolver *self,
+            GError       **error)
+{
+  g_autofree char *root = NULL, *options = NULL;
+
+  if (self->cub)
+    return TRUE;
+  if (ks_device_get_backend (self->device) != KS_BACKEND_CUDA)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   _("CUB runs on CUDA devices only, not on %s"), ks_device_get_name (self->device));
+      return FALSE;
+    }
+#ifdef KS_CUDA_LIBDIR
+  root = g_path_get_dirname (KS_CUDA_LIBDIR);
+#else
+  root = g_strdup ("/usr/local/cuda");
+#endif
+  /* CUB lives in the toolkit's include/cccl since CUDA 13, in include before. */
+  options = g_strdup_printf ("-I%s/include/cccl -I%s/include -std=c++17 -DKS_REAL=%s -DKS_CUB_THREADS=%d",
+                             root, root, self->precision == KS_PRECISION_DOUBLE ? "double" : "float", CUB_THREADS);
+  if (!(self->cub_program = ks_runtime_build_program (self->rt, "index-cub.cu", options, error)) ||
+      !(self->cub = ks_program_create_kernel (self->cub_program, "index_sum_cub", error)))
+    {
+      g_clear_pointer (&self->cub_program, ks_program_unref);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ks_index_solver_reduce_cub (KsIndexSolver       *self,
+                            guint64              v,
+                            guint64              w,
+                            KsIndexReduceResult *out,
+                            GError             **error)
+{
+  gsize elem;
+  guint64 points;
+  KsIndexDomain domain;
+  gint64 sides[2] = { (gint64) v, (gint64) w };
+  KsLaunchConfig fill = { 0 }, c = { 0 };
+  g_autofree double *sums = NULL;
+
+  g_return_val_if_fail (self != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  memset (out, 0, sizeof *out);
+  if (!ensure_cub (self, error) ||
+      v > G_MAXINT64 || w > G_MAXINT64 || !ks_index_domain_init (&domain, 2, sides, error) ||
+      !ks_index_domain_check_device (&domain, self->device, self->precision, error))
+    return FALSE;
+  elem = ks_precision_size (self->precision);
+  points = v * w;
+  if (!ensure_buffer (self, &self->v, points * elem, error) || !ensure_buffer (self, &self->sums, v * elem, error))
+    return FALSE;
+  /* The values first (untimed): CUB only reads them. */
+  fill = (KsLaunchConfig) { 1, { MIN ((points + CUB_THREADS - 1) / CUB_THREADS, 65535) * CUB_THREADS, 1, 1 },
+                            { CUB_THREADS, 1, 1 }, { 0 } };
+  c = (KsLaunchConfig) { 1, { v * CUB_THREADS, 1, 1 }, { CUB_THREADS, 1, 1 }, { 0 } };
+  if (!ks_kernel_set_arg_buffer (self->stride, 0, self->v, error) ||
+      !ks_kernel_set_arg (self->stride, 1, sizeof (guint64), &points, error) ||
+      !ks_kernel_set_arg_buffer (self->cub, 0, self->v, error) ||
+      !ks_kernel_set_arg_buffer (self->cub, 1, self->sums, error) ||
+      !ks_kernel_set_arg (self->cub, 2, sizeof (guint64), &w, error) ||
+      !ks_queue_launch (ks_runtime_get_queue (self->rt), self->stride, &fill, error) ||
+      !ks_runtime_finish (self->rt, error))
+    return FALSE;
+  ks_runtime_reset_timers (self->rt);
+  if (!ks_queue_launch (ks_runtime_get_queue (self->rt), self->cub, &c, error) ||
+      !ks_runtime_collect_timings (self->rt, error))
+    return FALSE;
+  out->total_ms = kernel_ms (self, self->cub);
+  out->threads1 = CUB_THREADS;
   if (!(sums = read_back (self, self->sums, v, error)))
     return FALSE;
   out->max_rel_error = max_rel_error (sums, v, w);

@@ -92,6 +92,17 @@ gboolean       ks_index_gemv_reduce    (KsDevice            *device,
                                         KsIndexReduceResult *out,
                                         GError             **error);
 
+/* The same row sums by CUB's block reduction (kernels/index-cub.cu, built
+ * by NVRTC with the toolkit's CUB headers), one block of 256 threads per
+ * row as cub::DeviceSegmentedReduce runs a segment: the values are filled
+ * by the stride kernel first, untimed; total_ms is the CUB kernel's device
+ * time.  CUDA devices only, else KS_COMPUTE_ERROR_UNSUPPORTED. */
+gboolean       ks_index_solver_reduce_cub (KsIndexSolver       *self,
+                                           guint64              v,
+                                           guint64              w,
+                                           KsIndexReduceResult *out,
+                                           GError             **error);
+
 /* sum_{j=1..w} (j + i w) for the 0-based row i, in double. */
 double         ks_index_row_sum        (guint64              i,
                                         guint64              w);
