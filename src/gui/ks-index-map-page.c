@@ -305,12 +305,15 @@ ks_index_map_page_init (KsIndexMapPage *self)
       gtk_label_set_line_wrap (GTK_LABEL (self->mapping_label[i]), TRUE);
       gtk_label_set_selectable (GTK_LABEL (self->mapping_label[i]), TRUE);
       gtk_label_set_xalign (GTK_LABEL (self->mapping_label[i]), 0);
+      gtk_label_set_max_width_chars (GTK_LABEL (self->mapping_label[i]), 50);
       gtk_widget_show (self->mapping_label[i]);
       gtk_container_add (GTK_CONTAINER (self->mappings_box), self->mapping_label[i]);
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->rule_combo), ks_index_rule_to_string (i),
                                  ks_index_rule_label (i));
     }
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->rule_combo), "paper");
+  /* The Russian labels must not widen the window past a 1024-pixel projector. */
+  ks_page_ellipsize_combo (GTK_COMBO_BOX (self->rule_combo));
   form_changed_cb (self);
 }
 

@@ -25,7 +25,6 @@ ks_index_suggest_block (KsDevice          *device,
   g_autoptr(KsRuntime) rt = NULL;
   g_autoptr(KsProgram) program = NULL;
   g_autoptr(KsKernel) kernel = NULL;
-  const KsKernelInfo *info;
 
   g_return_val_if_fail (KS_IS_DEVICE (device), FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
@@ -46,6 +45,20 @@ ks_index_suggest_block (KsDevice          *device,
       !(kernel = ks_program_create_kernel (program, "index_fill_mapped", error)))
     return FALSE;
 
+  ks_index_suggest_for_kernel (device, kernel, out);
+  return TRUE;
+}
+
+void
+ks_index_suggest_for_kernel (KsDevice          *device,
+                             KsKernel          *kernel,
+                             KsIndexSuggestion *out)
+{
+  const KsKernelInfo *info;
+
+  g_return_if_fail (KS_IS_DEVICE (device) && kernel != NULL && out != NULL);
+
+  memset (out, 0, sizeof *out);
   info = ks_kernel_get_info (kernel);
   out->kernel_max = info->max_work_group_size;
   if (ks_device_get_backend (device) == KS_BACKEND_CUDA && info->suggested_local > 0)
@@ -66,7 +79,6 @@ ks_index_suggest_block (KsDevice          *device,
                                        "preferred multiple (%llu)"),
                                      (unsigned long long) out->kernel_max, (unsigned long long) multiple);
     }
-  return TRUE;
 }
 
 void

@@ -8,6 +8,7 @@
 
 #include "ks-device.h"
 #include "ks-index-map.h"
+#include "ks-runtime.h"
 #include "ks-types.h"
 
 G_BEGIN_DECLS
@@ -28,6 +29,10 @@ gboolean ks_index_suggest_block   (KsDevice          *device,
                                    KsIndexSuggestion *out,
                                    GError           **error);
 void     ks_index_suggestion_clear (KsIndexSuggestion *suggestion);
+/* The same for a kernel already built on device (the solver's). */
+void     ks_index_suggest_for_kernel (KsDevice          *device,
+                                      KsKernel          *kernel,
+                                      KsIndexSuggestion *out);
 
 /* The domain's values (one per point, of precision) against the device's
  * largest buffer and memory. */

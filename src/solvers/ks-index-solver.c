@@ -91,9 +91,11 @@ ks_index_solver_new (KsDevice    *device,
       !(self->fill = ks_program_create_kernel (self->program, "index_fill_mapped", error)) ||
       !(self->stride = ks_program_create_kernel (self->program, "index_fill_stride", error)) ||
       !(self->rows = ks_program_create_kernel (self->program, "index_sum_rows", error)) ||
-      !(self->finish = ks_program_create_kernel (self->program, "index_sum_finish", error)) ||
-      !ks_index_suggest_block (device, precision, &s, error))
+      !(self->finish = ks_program_create_kernel (self->program, "index_sum_finish", error)))
     return NULL;
+  /* The stride loop's block: the occupancy API's for the fill (CUDA), or
+   * the kernel's limit in preferred multiples (OpenCL). */
+  ks_index_suggest_for_kernel (device, self->fill, &s);
   self->stride_block = MIN (s.block, ks_kernel_get_max_work_group_size (self->stride));
   ks_index_suggestion_clear (&s);
   return g_steal_pointer (&self);
