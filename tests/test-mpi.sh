@@ -10,6 +10,14 @@ BIN=${2:?usage}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 # No InfiniBand or shared-memory surprises in a container: TCP and self.
 export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo
+# Under AddressSanitizer: Open MPI keeps memory until exit in components it
+# dlcloses first, so LeakSanitizer sees leaks it cannot name (nor can a
+# suppression): leaks are not checked in the ranks.  Memory errors still
+# are, and the same CG and exchange code runs leak-checked in-process
+# (test-balance /balance/dist-cg).
+if [ -n "${KS_SANITIZED:-}" ]; then
+  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+fi
 echo "1..4"
 status=0
 for np in 1 2 3 4; do
