@@ -12,10 +12,13 @@
 #include <string.h>
 
 #include <glib.h>
+#include <glib/gstdio.h>
 
 #include "ks-cg.h"
 #include "ks-compute-error.h"
 #include "ks-device-list.h"
+#include "ks-engine.h"
+#include "ks-exp-heat.h"
 #include "ks-heat.h"
 #include "ks-mesh-gen.h"
 #include "ks-solver-error.h"
@@ -447,6 +450,107 @@ test_bad_params (void)
   }
 }
 
+/* The "heat" experiment through the engine: on the host, and on an OpenCL
+ * device with both CG variants; each point's columns as the solver says. */
+static KsRun *
+run_heat (KsDevice *device, const char * const *settings, GError **error)
+{
+  g_autoptr(KsEngine) engine = ks_engine_new (&ks_exp_heat);
+
+  for (guint i = 0; settings[i] != NULL; i += 2)
+    if (!ks_engine_set (engine, settings[i], settings[i + 1], error))
+      return NULL;
+  ks_engine_add_device (engine, device);
+  if (!ks_engine_set_repetitions (engine, 0, 1, error) || !ks_engine_run (engine, NULL, error))
+    return NULL;
+  return ks_run_ref (ks_engine_get_run (engine));
+}
+
+static void
+check_heat_points (KsRun *run, guint expected, gboolean device_cg)
+{
+  g_assert_cmpuint (run->points->len, ==, expected);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *pt = run->points->pdata[i];
+      const double cells = ks_run_point_get_number (run, pt, "cells");
+      const double got = ks_run_point_get_number (run, pt, "mesh_cells");
+      const double l = ks_run_point_get_number (run, pt, "row_entries");
+      GVariant *variant = ks_run_point_get_param (run, pt, "variant");
+
+      g_assert_null (pt->error);
+      g_assert_cmpfloat (fabs (got - cells), <=, 0.2 * cells);
+      g_assert_cmpfloat (ks_run_point_get_number (run, pt, "step_ms"), >, 0);
+      g_assert_cmpfloat (ks_run_point_get_number (run, pt, "iterations"), >=, 1);
+      g_assert_cmpfloat (ks_run_point_get_number (run, pt, "energy_drift"), <, 1e-6);
+      g_assert_cmpfloat (l, >, 6);
+      g_assert_cmpfloat (l, <, 14);
+      /* Table 1 at the measured L: 20L + 108, or 20L + 84 fused. */
+      g_assert_cmpfloat_with_epsilon (ks_run_point_get_number (run, pt, "bytes_per_row"),
+                                      20 * l + (variant != NULL && g_str_equal (g_variant_get_string (variant, NULL),
+                                                                                "fused") ? 84 : 108), 1e-9);
+      g_assert_true ((variant != NULL) == device_cg);
+    }
+}
+
+static void
+test_experiment (void)
+{
+  const char *host_settings[] = { "cells", "64,256", "kind", "quad,tri", "steps", "2", "n", "1", NULL };
+  const char *dev_settings[] = { "cells", "100", "variant", "base,fused", "steps", "2", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsRun) run = run_heat (ks_device_list_lookup (devices, "host", NULL), host_settings, &error);
+  KsDevice *ocl = ks_device_list_find_backend (devices, KS_BACKEND_OPENCL);
+
+  g_assert_no_error (error);
+  check_heat_points (run, 4, FALSE);
+  g_assert_true (isnan (ks_run_point_get_number (run, run->points->pdata[0], "triad_share")));
+  if (ocl != NULL && ks_device_get_info (ocl)->has_fp64)
+    {
+      g_autoptr(KsRun) dev = run_heat (ocl, dev_settings, &error);
+      g_assert_no_error (error);
+      check_heat_points (dev, 2, TRUE);
+      g_test_message ("%s: triad %.1f GB/s, the CG at %.1f %% of it", ks_device_get_name (ocl),
+                      ks_run_device_get_info (dev->devices->pdata[0], "triad_gbs"),
+                      ks_run_point_get_number (dev, dev->points->pdata[1], "triad_share"));
+    }
+  {
+    /* float cannot reach 1e-8: refused before anything runs, saying what to do. */
+    const char *bad[] = { "cells", "64", "precision", "float", NULL };
+    g_autoptr(KsRun) none = ocl != NULL ? run_heat (ocl, bad, &error) : NULL;
+    if (ocl != NULL)
+      {
+        g_assert_null (none);
+        g_assert_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID);
+        g_assert_nonnull (strstr (error->message, "--tol 1e-5"));
+        g_clear_error (&error);
+      }
+  }
+  {
+    /* A mesh file: the same numbers as its generated twin. */
+    g_autofree char *path = g_build_filename (g_get_tmp_dir (), "ks-test-heat.msh", NULL);
+    const char *file_settings[] = { "source", "file", "file", path, "steps", "2", NULL };
+    GString *msh = g_string_new ("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n16\n");
+    g_autoptr(KsRun) from_file = NULL;
+    for (guint j = 0; j < 4; j++)
+      for (guint i = 0; i < 4; i++)
+        g_string_append_printf (msh, "%u %u %u 0\n", j * 4 + i + 1, i, j);
+    g_string_append (msh, "$EndNodes\n$Elements\n9\n");
+    for (guint j = 0; j < 3; j++)
+      for (guint i = 0; i < 3; i++)
+        g_string_append_printf (msh, "%u 3 2 1 1 %u %u %u %u\n", j * 3 + i + 1, j * 4 + i + 1, j * 4 + i + 2,
+                                j * 4 + i + 6, j * 4 + i + 5);
+    g_string_append (msh, "$EndElements\n");
+    g_assert_true (g_file_set_contents (path, msh->str, -1, NULL));
+    g_string_free (msh, TRUE);
+    from_file = run_heat (ks_device_list_lookup (devices, "host", NULL), file_settings, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (from_file->points->len, ==, 1);
+    g_assert_cmpfloat (ks_run_point_get_number (from_file, from_file->points->pdata[0], "mesh_cells"), ==, 9);
+    g_remove (path);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -462,6 +566,7 @@ main (int argc, char **argv)
   g_test_add_func ("/heat/front", test_front);
   g_test_add_func ("/heat/device-step", test_device_step);
   g_test_add_func ("/heat/bad-params", test_bad_params);
+  g_test_add_func ("/heat/experiment", test_experiment);
   status = g_test_run ();
   g_clear_object (&devices);
   return status;

@@ -39,6 +39,7 @@ struct _KsHeat {
   double        time;
   gboolean      matrix_ready;   /* n = 0: the matrix never changes */
   KsCgDevice   *cg;
+  gboolean      own_cg;   /* FALSE: borrowed (ks_heat_set_cg) */
   gboolean      uploaded;
 };
 
@@ -311,7 +312,7 @@ ks_heat_free (KsHeat *h)
 {
   if (h == NULL)
     return;
-  g_clear_pointer (&h->cg, ks_cg_device_free);
+  ks_heat_set_cg (h, NULL);
   g_clear_pointer (&h->mesh, ks_mesh_unref);
   g_clear_pointer (&h->a, ks_csr_free);
   g_free (h->t);
@@ -339,12 +340,24 @@ ks_heat_set_device (KsHeat *h, KsDevice *device, KsPrecision precision, KsCgVari
   g_return_val_if_fail (h != NULL, FALSE);
   g_return_val_if_fail (device == NULL || KS_IS_DEVICE (device), FALSE);
 
-  g_clear_pointer (&h->cg, ks_cg_device_free);
-  h->uploaded = FALSE;
+  ks_heat_set_cg (h, NULL);
   if (device == NULL || ks_device_get_backend (device) == KS_BACKEND_HOST)
     return TRUE;
   h->cg = ks_cg_device_new (device, precision, variant, error);
+  h->own_cg = TRUE;
   return h->cg != NULL;
+}
+
+void
+ks_heat_set_cg (KsHeat *h, KsCgDevice *cg)
+{
+  g_return_if_fail (h != NULL);
+  if (h->own_cg)
+    g_clear_pointer (&h->cg, ks_cg_device_free);
+  h->cg = cg;
+  h->own_cg = FALSE;
+  /* Another CG may hold another matrix (or this one's, from another mesh). */
+  h->uploaded = FALSE;
 }
 
 /* --- the step ----------------------------------------------------------------------- */

@@ -99,6 +99,11 @@ gboolean      ks_heat_set_device        (KsHeat             *heat,
                                          KsPrecision         precision,
                                          KsCgVariant         variant,
                                          GError            **error);
+/* The same with a CG the caller built and keeps alive as long as heat
+ * uses it (NULL: the host), so that several problems share one device's
+ * kernels (the experiment builds them once per device, not per mesh). */
+void          ks_heat_set_cg            (KsHeat             *heat,
+                                         KsCgDevice         *cg);
 /* One time step; on failure (CG not converged) the state is as before. */
 gboolean      ks_heat_step              (KsHeat             *heat,
                                          KsHeatStepStats    *out,
