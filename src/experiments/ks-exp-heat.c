@@ -175,10 +175,12 @@ static const KsPaperValue paper_values[] = {
   { "kind=quad variant=base", "bytes_per_row", 288, "B", N_("Table 1"),
     N_("20L + 108 at L = 9 (quadrilaterals), double values, 32-bit indices") },
   { "kind=quad variant=fused", "bytes_per_row", 264, "B", N_("Table 1"),
+    /* xgettext:no-c-format */
     N_("20L + 84 at L = 9: 9 % less traffic than the base version") },
   { "kind=tri variant=base", "bytes_per_row", 368, "B", N_("Table 1"),
     N_("20L + 108 at L = 13 (triangles)") },
   { "kind=tri variant=fused", "bytes_per_row", 344, "B", N_("Table 1"),
+    /* xgettext:no-c-format */
     N_("20L + 84 at L = 13: 7 % less traffic") },
 };
 
@@ -390,6 +392,7 @@ const KsExperimentDesc ks_exp_heat = {
   .paper = "004",
   .paper_title = N_("Anisov, Vaziev & Ushakov (2020): 2D heat equation, CG on CPU+GPU"),
   .summary = N_("Implicit heat diffusion on a triangle/quadrilateral mesh: time per step, CG iterations, bytes per second"),
+  /* xgettext:no-c-format */
   .claim = N_("The implicit heat scheme spends 80-95 % of its time in the conjugate gradients, which are "
               "memory-bound: their speed is their bytes per row (Table 1: 20L + 108, or 20L + 84 fused, "
               "9 % less at L = 9) times the memory bandwidth.  Look at the bytes per second against the "
