@@ -94,6 +94,8 @@ test_nvrtc_kernels (void)
   compile_ok ("gauss.cl", "-DKS_REAL=double -DKS_FP64");
   compile_ok ("stream.cl", NULL);
   compile_ok ("probe.cl", NULL);
+  compile_ok ("heat-cg.cl", "-DKS_REAL=float");
+  compile_ok ("heat-cg.cl", "-DKS_REAL=double -DKS_FP64");
 }
 
 /* Every kernel file the binary carries, through NVRTC, once per variant
