@@ -895,6 +895,35 @@ assert got == [(0, 1, None), (0, 2, None), (1, 1, 4), (1, 2, 4)], got
   fi
 fi
 
+# --- run heat (paper 004) ------------------------------------------------------
+
+run "$CLI" run heat -d host --cells 64,256 --kind quad,tri --steps 2 --reps 1 --warmup 0 \
+  --csv heat.csv --json heat.json --plot heat.png
+if expect_ok "run heat on the host: 4 points with --csv --json --plot"; then
+  py "run heat: the CSV's header and rows, every step conserving energy, Table 1 at the measured L" '
+import csv
+rows = list(csv.DictReader(open("heat.csv")))
+assert len(rows) == 4, rows
+for r in rows:
+    L = float(r["row_entries"])
+    assert float(r["step_ms"]) > 0 and float(r["iterations"]) >= 1, r
+    assert float(r["energy_drift"]) < 1e-6, r
+    assert abs(float(r["bytes_per_row"]) - (20 * L + 108)) < 1e-9, r
+'
+  check "run heat: heat.png written" "no PNG" test -s heat.png
+fi
+run "$CLI" run heat -d "$OCL" --cells 100 --variant base,fused --steps 2 --reps 1 --warmup 0 --figure bandwidth-vs-cells --plot hb.svg
+if expect_ok "run heat on $OCL: both CG variants"; then
+  check "run heat on $OCL: the summary compares fused with base" "no comparison line" grep -q "fused .* us per CG iteration, base" "$T/out"
+fi
+run "$CLI" run heat -d host --cells 1
+refused_early "run heat --cells 1: refused with the limit" 2 "cells"
+run "$CLI" run heat -d host --source file --file "$T/nonexistent.msh"
+refused_early "run heat --file that does not exist: refused before anything runs" 2 "nonexistent.msh"
+printf '$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n1 0 0 0\n$EndNodes\n$Elements\n1\n1 9 2 1 1 1 1 1 1 1 1\n$EndElements\n' > bad.msh
+run "$CLI" run heat -d host --source file --file bad.msh --steps 1
+expect_fail "run heat --file with a 6-node triangle: the element and line named" 1 "bad.msh:10: element 1 is of type 9"
+
 # -----------------------------------------------------------------------------
 
 echo "# $PASSED passed, $FAILED failed, $(( $(date +%s) - START )) s"

@@ -6,6 +6,7 @@
 #include "ks-registry.h"
 #include "ks-exp-gauss.h"
 #include "ks-exp-index.h"
+#include "ks-exp-heat.h"
 
 #include <string.h>
 
@@ -14,6 +15,7 @@ static const KsExperimentDesc *const builtin[] = {
   &ks_exp_gauss_wg,
   &ks_exp_index_fill,
   &ks_exp_index_reduce,
+  &ks_exp_heat,
 };
 
 static GPtrArray *registry;   /* of const KsExperimentDesc *; guarded by lock */
