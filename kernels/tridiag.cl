@@ -61,17 +61,17 @@ typedef struct {
  * lo (h rows above) and up (h rows below), which eliminates its couplings
  * to them; me is then coupled to the rows 2h away.  0 for a zero pivot. */
 KS_FN int
-ks_reduce (ks_row *me, ks_row lo, ks_row up)
+ks_reduce (ks_row *me, const ks_row *lo, const ks_row *up)
 {
   real alpha, gamma;
-  if (ks_bad_pivot (lo.b) || ks_bad_pivot (up.b))
+  if (ks_bad_pivot (lo->b) || ks_bad_pivot (up->b))
     return 0;
-  alpha = -me->a / lo.b;
-  gamma = -me->c / up.b;
-  me->b += alpha * lo.c + gamma * up.a;
-  me->d += alpha * lo.d + gamma * up.d;
-  me->a = alpha * lo.a;
-  me->c = gamma * up.c;
+  alpha = -me->a / lo->b;
+  gamma = -me->c / up->b;
+  me->b += alpha * lo->c + gamma * up->a;
+  me->d += alpha * lo->d + gamma * up->d;
+  me->a = alpha * lo->a;
+  me->c = gamma * up->c;
   return 1;
 }
 
@@ -85,25 +85,54 @@ ks_reduce (ks_row *me, ks_row lo, ks_row up)
  * every item of the group calls it; the global side is walked along the
  * layout's fast index, so it coalesces in both layouts. */
 KS_FN void
+ks_stage_one (KS_LOCAL_PTR (real) l, __global real *mem, const int out,
+              ulong sys_stride, ulong row_stride,
+              uint s0, uint g, uint r0, uint step, uint sys, uint row)
+{
+  if (out)
+    mem[AT (s0 + sys, r0 + row * step)] = l[row * g + sys];
+  else
+    l[row * g + sys] = mem[AT (s0 + sys, r0 + row * step)];
+}
+
+KS_FN void
 ks_stage (KS_LOCAL_PTR (real) l, __global real *mem, const int out,
           ulong sys_stride, ulong row_stride, uint systems,
           uint s0, uint g, uint r0, uint step, uint count)
 {
   const uint lid = (uint) get_local_id (0);
-  const uint total = g * count;
-  const int sys_fast = sys_stride < row_stride;
+  const uint items = (uint) get_local_size (0);
 
-  for (uint k = lid; k < total; k += (uint) get_local_size (0))
+  /* No division or remainder by a variable here: LLVM pairs them with a
+   * freeze, which Oclgrind 21.10's uninitialised-value check cannot run. */
+  if (sys_stride < row_stride)
     {
-      const uint sys = sys_fast ? k % g : k / count;
-      const uint row = sys_fast ? k / g : k % count;
-      if (s0 + sys >= systems)
-        continue;
-      if (out)
-        mem[AT (s0 + sys, r0 + row * step)] = l[row * g + sys];
-      else
-        l[row * g + sys] = mem[AT (s0 + sys, r0 + row * step)];
+      /* Interleaved: consecutive systems are consecutive words. */
+      for (uint sys = lid; sys < g; sys += items)
+        for (uint row = 0; row < count && s0 + sys < systems; row++)
+          ks_stage_one (l, mem, out, sys_stride, row_stride, s0, g, r0, step, sys, row);
+      return;
     }
+  /* One system after another: consecutive items take consecutive rows,
+   * (sys, row) counted on from item lid's first entry. */
+  {
+    uint sys = 0, row = lid;
+    while (row >= count && sys < g)
+      {
+        row -= count;
+        sys++;
+      }
+    while (sys < g && s0 + sys < systems)
+      {
+        ks_stage_one (l, mem, out, sys_stride, row_stride, s0, g, r0, step, sys, row);
+        row += items;
+        while (row >= count && sys < g)
+          {
+            row -= count;
+            sys++;
+          }
+      }
+  }
 }
 
 KS_FN void
@@ -217,7 +246,10 @@ thomas_staged (KS_BATCH_IN, __global real *cp, __global real *x, __global int *i
    * dprev carries x_{i+1} across chunks. */
   for (uint end = n; end > 0;)
     {
-      const uint r0 = end > chunk ? end - chunk : 0;
+      /* Signed: Oclgrind 21.10 cannot run the saturating subtraction
+       * LLVM makes of end > chunk ? end - chunk : 0. */
+      const int left = (int) end - (int) chunk;
+      const uint r0 = left > 0 ? (uint) left : 0u;
       const uint count = end - r0;
       ks_stage_in (lc, cp, sys_stride, row_stride, systems, s0, g, r0, 1, count);
       ks_stage_in (ld, x, sys_stride, row_stride, systems, s0, g, r0, 1, count);
@@ -242,29 +274,18 @@ thomas_staged (KS_BATCH_IN, __global real *cp, __global real *x, __global int *i
 
 /* Level h of SERICR reduces rows 2h - 1, 4h - 1, ... from the rows h above
  * and below, always in range for n = 2^k - 1 (the host pads other sizes). */
-KS_FN ks_row
-ks_row_of (__global const real *wa, __global const real *wb,
-           __global const real *wc, __global const real *wd, size_t idx)
-{
-  ks_row r;
-  r.a = wa[idx];
-  r.b = wb[idx];
-  r.c = wc[idx];
-  r.d = wd[idx];
-  return r;
-}
-
-KS_FN ks_row
-ks_row_of4 (KS_LOCAL_PTR (real) la, KS_LOCAL_PTR (real) lb,
-            KS_LOCAL_PTR (real) lc, KS_LOCAL_PTR (real) ld, uint j)
-{
-  ks_row r;
-  r.a = la[j];
-  r.b = lb[j];
-  r.c = lc[j];
-  r.d = ld[j];
-  return r;
-}
+/* Row idx of four arrays (global or local) into r.  A macro, not a
+ * function returning the struct: Oclgrind 21.10 cannot run the
+ * noalias.scope.decl that inlining such a return leaves in SERICR. */
+#define KS_ROW_LOAD(r, A, B, C, D, idx) \
+  do                                    \
+    {                                   \
+      (r).a = (A)[idx];                 \
+      (r).b = (B)[idx];                 \
+      (r).c = (C)[idx];                 \
+      (r).d = (D)[idx];                 \
+    }                                   \
+  while (0)
 
 /* The back substitution of every level, from the single equation left in
  * the middle outwards, on the reduced coefficients in wa..wd. */
@@ -321,9 +342,11 @@ sericr_global (KS_BATCH_IN,
   for (uint h = 1; 2 * h < n + 1; h *= 2)
     for (uint i = 2 * h - 1; i < n; i += 2 * h)
       {
-        ks_row me = ks_row_of (wa, wb, wc, wd, AT (s, i));
-        if (!ks_reduce (&me, ks_row_of (wa, wb, wc, wd, AT (s, i - h)),
-                        ks_row_of (wa, wb, wc, wd, AT (s, i + h))))
+        ks_row me, lo, up;
+        KS_ROW_LOAD (me, wa, wb, wc, wd, AT (s, i));
+        KS_ROW_LOAD (lo, wa, wb, wc, wd, AT (s, i - h));
+        KS_ROW_LOAD (up, wa, wb, wc, wd, AT (s, i + h));
+        if (!ks_reduce (&me, &lo, &up))
           {
             info[s] = (int) i + 1;
             return;
@@ -371,8 +394,11 @@ sericr_local (KS_BATCH_IN,
             for (uint t = 1; t + 1 < count; t += 2)
               {
                 const uint j = t * g + lid;
-                ks_row me = ks_row_of4 (la, lb, lc, ld, j);
-                if (!ks_reduce (&me, ks_row_of4 (la, lb, lc, ld, j - g), ks_row_of4 (la, lb, lc, ld, j + g)))
+                ks_row me, lo, up;
+                KS_ROW_LOAD (me, la, lb, lc, ld, j);
+                KS_ROW_LOAD (lo, la, lb, lc, ld, j - g);
+                KS_ROW_LOAD (up, la, lb, lc, ld, j + g);
+                if (!ks_reduce (&me, &lo, &up))
                   {
                     info[s] = (int) (r0 + t * h) + 1;
                     bad = 1;
@@ -489,11 +515,12 @@ ks_paracr (KS_BATCH_IN,
               const uint wsize = 3 * g;   /* room for either shape */
               const int contiguous = mode == PCR_PARTIAL;
               const uint span = contiguous ? g + 2 * h : 3 * g;
-              for (uint k = lid; k < span; k += g)
+              /* Item lid fills entries lid, lid + g, lid + 2g: window w of
+               * the three (rows - h, rows, rows + h) or the contiguous one. */
+              for (uint w = 0, k = lid; w < 3 && k < span; w++, k += g)
                 {
-                  /* contiguous: row t0 - h + k; three windows: window k / g at offset (k / g - 1) h */
                   const long row = contiguous ? (long) t0 - (long) h + (long) k
-                                              : (long) t0 + (long) (k % g) + ((long) (k / g) - 1) * (long) h;
+                                              : (long) i + ((long) w - 1) * (long) h;
                   const int inside = row >= 0 && row < (long) n;
                   const size_t idx = inside ? AT (s, (uint) row) : 0;
                   ks_row r;
@@ -544,7 +571,7 @@ ks_paracr (KS_BATCH_IN,
             }
           if (i < n)
             {
-              if (!bad && !ks_reduce (&me, lo, up))
+              if (!bad && !ks_reduce (&me, &lo, &up))
                 {
                   info[s] = (int) i + 1;
                   bad = 1;
