@@ -87,7 +87,7 @@ ks_tridiag_batch_new (guint    n,
 {
   g_autoptr(KsTridiagBatch) self = NULL;
   const char *source = NULL;
-  guint64 total = (guint64) n * systems, need, available;
+  const guint64 total = (guint64) n * systems;
 
   if (n == 0 || systems == 0)
     {
@@ -96,10 +96,12 @@ ks_tridiag_batch_new (guint    n,
                    systems, n);
       return NULL;
     }
-  /* The four diagonals and, beside them, the solution the caller will make. */
-  need = total * 5 * sizeof (double);
-  if (total > G_MAXSIZE / (5 * sizeof (double)) ||
-      ((available = ks_host_memory_available (&source)) && need > available))
+  /* The four diagonals and, beside them, the solution the caller will
+   * make; in double, since n x systems x 40 may pass 2^64. */
+  const double need = (double) total * 5 * sizeof (double);
+  const guint64 available = ks_host_memory_available (&source);
+
+  if (need >= (double) G_MAXSIZE || (available && need > (double) available))
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
                    _("%u systems of %u unknowns need %.1f MiB of host memory, but only %.1f MiB is available (%s)"),
