@@ -326,11 +326,52 @@ test_methods_named (void)
       KsTridiagMethod back;
       g_assert_true (ks_tridiag_method_from_string (ks_tridiag_method_to_string (m), &back));
       g_assert_cmpint (back, ==, m);
-      g_assert_true (ks_tridiag_method_is_host (m) == (m >= KS_TRIDIAG_N_DEVICE_METHODS));
+      g_assert_true (ks_tridiag_method_is_host (m) ==
+                     (m >= KS_TRIDIAG_N_DEVICE_METHODS && !ks_tridiag_method_is_cusparse (m)));
     }
   g_assert_false (ks_tridiag_method_from_string ("thomas", &(KsTridiagMethod) { 0 }));
   g_assert_cmpint (ks_tridiag_method_baseline (KS_TRIDIAG_THOMAS_INTERLEAVED), ==, KS_TRIDIAG_CPU_THOMAS);
   g_assert_cmpint (ks_tridiag_method_baseline (KS_TRIDIAG_PARACR_PARTIAL), ==, KS_TRIDIAG_CPU_SERICR);
+  g_assert_cmpint (ks_tridiag_method_baseline (KS_TRIDIAG_CUSPARSE_STRIDED), ==, KS_TRIDIAG_CPU_THOMAS);
+}
+
+/* cuSPARSE: against the host reference on every CUDA device; elsewhere
+ * refused, saying where it runs. */
+static void
+test_cusparse (void)
+{
+  guint tested = 0;
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *device = ks_device_list_get_device (devices, d);
+      const gboolean cuda = ks_device_get_backend (device) == KS_BACKEND_CUDA;
+
+      for (KsTridiagMethod m = KS_TRIDIAG_CUSPARSE_STRIDED; m < KS_TRIDIAG_N_METHODS; m++)
+        for (KsPrecision p = KS_PRECISION_FLOAT; p <= KS_PRECISION_DOUBLE; p++)
+          {
+            const guint systems = m == KS_TRIDIAG_CUSPARSE_NOPIVOT ? 1 : 37;
+            g_autoptr(KsTridiagBatch) batch = ks_tridiag_batch_new (100, systems, NULL);
+            g_autofree double *xref = NULL, *x = g_new0 (double, 100 * systems);
+            g_autoptr(GError) error = NULL;
+            double ms = -1;
+
+            ks_tridiag_batch_fill_random (batch, m);
+            xref = reference (batch);
+            if (!ks_tridiag_cusparse_solve (device, batch, m, p, x, &ms, &error))
+              {
+                g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+                g_assert_true (!cuda || strstr (error->message, "cannot open"));
+                g_assert_true (cuda || strstr (error->message, "CUDA"));
+                continue;
+              }
+            g_assert_cmpfloat (max_diff (x, xref, 100 * systems), <, tolerance (p));
+            g_assert_cmpfloat (ms, >=, 0.0);
+            tested++;
+          }
+    }
+  if (tested == 0)
+    g_test_skip ("no CUDA device with cuSPARSE: checked that every other device refuses it");
 }
 
 int
@@ -357,6 +398,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tridiag/zero-pivot", test_zero_pivot);
   g_test_add_func ("/tridiag/too-large", test_too_large);
   g_test_add_func ("/tridiag/methods-named", test_methods_named);
+  g_test_add_func ("/tridiag/cusparse", test_cusparse);
   status = g_test_run ();
   g_object_unref (devices);
   return status;

@@ -46,8 +46,35 @@ static const KsChoice method_choices[] = {
     N_("Only the coefficients read several times staged (paper: 2.01, its best PARACR)") },
   { "paracr-interleaved", N_("PARACR, interleaved"),
     N_("Partial staging with the interleaved layout: neighbours lie far apart (paper: 1.81)") },
+  { "cusparse-strided", N_("cuSPARSE gtsv2StridedBatch"), N_("cuSPARSE's batched solver, systems one after another (CUDA only)") },
+  { "cusparse-thomas", N_("cuSPARSE interleaved, Thomas"),
+    N_("cuSPARSE gtsvInterleavedBatch, algorithm 0: Thomas on interleaved systems (CUDA only)") },
+  { "cusparse-lu", N_("cuSPARSE interleaved, LU"),
+    N_("cuSPARSE gtsvInterleavedBatch, algorithm 1: LU with partial pivoting (CUDA only)") },
+  { "cusparse-nopivot", N_("cuSPARSE gtsv2_nopivot"), N_("cuSPARSE's solver for one system without pivoting (CUDA only)") },
   { NULL }
 };
+
+/* The methods when none are given: cuSPARSE's join on a CUDA device, the
+ * batched ones for many systems, gtsv2_nopivot for one. */
+static char *
+default_methods (const KsParamSpec *spec,
+                 KsDevice          *device,
+                 const KsConfig    *base,
+                 char             **why,
+                 GError           **error)
+{
+  const gboolean batch = ks_experiment_desc_find_param (ks_config_get_desc (base), "systems") >= 0;
+
+  if (ks_device_get_backend (device) != KS_BACKEND_CUDA)
+    {
+      *why = g_strdup (_("the paper's methods and the CPU baselines; cuSPARSE's join them on a CUDA device"));
+      return g_strdup (spec->default_value);
+    }
+  *why = g_strdup (_("the paper's methods, the CPU baselines and, on this CUDA device, cuSPARSE's"));
+  return g_strconcat (spec->default_value, batch ? ",cusparse-strided,cusparse-thomas,cusparse-lu" : ",cusparse-nopivot",
+                      NULL);
+}
 
 static const KsChoice precision_choices[] = {
   { "float", N_("float"), NULL },
@@ -65,7 +92,7 @@ static const KsChoice precision_choices[] = {
                "those points)") }
 #define METHOD_PARAM(methods)                                                                          \
   { .name = "method", .label = N_("Method"), .type = KS_PARAM_CHOICE, .choices = method_choices,       \
-    .sweepable = TRUE, .default_value = methods,                                                       \
+    .sweepable = TRUE, .default_value = methods, .device_default = default_methods,                    \
     .help = N_("The methods to compare.  Host methods run on this computer's CPU whatever the device; " \
                "put cpu-thomas and cpu-sericr first: the speed-ups are against them, measured in the " \
                "same run") }
@@ -280,7 +307,7 @@ tridiag_prepare (gpointer        state,
       ks_tridiag_batch_fill_random (s->batch, BATCH_SEED);
       s->x = g_new0 (double, (gsize) n * systems);
     }
-  if (ks_tridiag_method_is_host (s->method))
+  if (ks_tridiag_method_is_host (s->method) || ks_tridiag_method_is_cusparse (s->method))
     return TRUE;
   if (s->solvers[s->precision] == NULL &&
       !(s->solvers[s->precision] = ks_tridiag_solver_new (s->device, s->precision, error)))
@@ -308,6 +335,15 @@ tridiag_measure (gpointer        state,
       values[COL_LOCAL] = 0;
       values[COL_SOLVED_N] = ks_tridiag_method_needs_2k1 (s->method) && s->pad ? ks_tridiag_padded_size (s->batch->n)
                                                                                 : s->batch->n;
+    }
+  else if (ks_tridiag_method_is_cusparse (s->method))
+    {
+      /* Uploaded at every repetition (outside its clock): the library
+       * overwrites its inputs. */
+      if (!ks_tridiag_cusparse_solve (s->device, s->batch, s->method, s->precision, s->x, &values[COL_TIME], error))
+        return refuse (error);
+      values[COL_LOCAL] = 0;
+      values[COL_SOLVED_N] = s->batch->n;
     }
   else
     {

@@ -3,6 +3,7 @@
 
 #include "ks-tridiag.h"
 #include "ks-compute-error.h"
+#include "ks-cusparse.h"
 #include "ks-host.h"
 #include "ks-lapack.h"
 
@@ -15,6 +16,7 @@ static const char *method_names[KS_TRIDIAG_N_METHODS] = {
   "sericr-global", "sericr-local",
   "paracr-global", "paracr-full", "paracr-partial", "paracr-interleaved",
   "cpu-thomas", "cpu-sericr", "omp-thomas", "lapack-gtsv",
+  "cusparse-strided", "cusparse-thomas", "cusparse-lu", "cusparse-nopivot",
 };
 
 const char *
@@ -41,7 +43,30 @@ ks_tridiag_method_from_string (const char      *s,
 gboolean
 ks_tridiag_method_is_host (KsTridiagMethod method)
 {
-  return method >= KS_TRIDIAG_N_DEVICE_METHODS && method < KS_TRIDIAG_N_METHODS;
+  return method >= KS_TRIDIAG_CPU_THOMAS && method <= KS_TRIDIAG_LAPACK_GTSV;
+}
+
+gboolean
+ks_tridiag_method_is_cusparse (KsTridiagMethod method)
+{
+  return method >= KS_TRIDIAG_CUSPARSE_STRIDED && method < KS_TRIDIAG_N_METHODS;
+}
+
+gboolean
+ks_tridiag_cusparse_solve (KsDevice             *device,
+                           const KsTridiagBatch *batch,
+                           KsTridiagMethod       method,
+                           KsPrecision           precision,
+                           double               *x,
+                           double               *device_ms,
+                           GError              **error)
+{
+  g_return_val_if_fail (batch != NULL && x != NULL && device_ms != NULL, FALSE);
+  g_return_val_if_fail (ks_tridiag_method_is_cusparse (method), FALSE);
+
+  return ks_cusparse_tridiag_solve (device, (KsCusparseTridiag) (method - KS_TRIDIAG_CUSPARSE_STRIDED),
+                                    precision == KS_PRECISION_DOUBLE, batch->n, batch->systems,
+                                    batch->a, batch->b, batch->c, batch->d, x, device_ms, error);
 }
 
 gboolean

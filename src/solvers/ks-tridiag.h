@@ -31,6 +31,11 @@ typedef enum {
   KS_TRIDIAG_CPU_SERICR,          /* sequential, the paper's CPU baseline for cyclic reduction */
   KS_TRIDIAG_OMP_THOMAS,          /* OpenMP over the systems: today's multi-core baseline */
   KS_TRIDIAG_LAPACK_GTSV,         /* LAPACKE ?gtsv per system (LU with partial pivoting) */
+  /* cuSPARSE, on CUDA devices only (src/baselines/ks-cusparse.h). */
+  KS_TRIDIAG_CUSPARSE_STRIDED,    /* gtsv2StridedBatch */
+  KS_TRIDIAG_CUSPARSE_THOMAS,     /* gtsvInterleavedBatch, algorithm 0 (Thomas) */
+  KS_TRIDIAG_CUSPARSE_LU,         /* gtsvInterleavedBatch, algorithm 1 (LU with pivoting) */
+  KS_TRIDIAG_CUSPARSE_NOPIVOT,    /* gtsv2_nopivot, one system */
   KS_TRIDIAG_N_METHODS
 } KsTridiagMethod;
 
@@ -41,6 +46,7 @@ const char *ks_tridiag_method_to_string   (KsTridiagMethod  method);
 gboolean    ks_tridiag_method_from_string (const char      *s,
                                            KsTridiagMethod *out);
 gboolean    ks_tridiag_method_is_host     (KsTridiagMethod  method);
+gboolean    ks_tridiag_method_is_cusparse (KsTridiagMethod  method);
 /* SERICR (host and device) needs n = 2^k - 1. */
 gboolean    ks_tridiag_method_needs_2k1   (KsTridiagMethod  method);
 /* The paper's baseline for the method's speed-up: sequential Thomas on the
@@ -97,6 +103,20 @@ gboolean ks_tridiag_host_solve (const KsTridiagBatch *batch,
                                 double               *x,
                                 double               *wall_ms,
                                 GError              **error);
+
+/* --- cuSPARSE ------------------------------------------------------------------- */
+
+/* Solves batch with a cuSPARSE method on a CUDA device (converted,
+ * laid out and uploaded outside the clock); device_ms is the library call
+ * by CUDA events.  Another device, or a build or machine without cuSPARSE,
+ * is KS_COMPUTE_ERROR_UNSUPPORTED saying why. */
+gboolean ks_tridiag_cusparse_solve (KsDevice             *device,
+                                    const KsTridiagBatch *batch,
+                                    KsTridiagMethod       method,
+                                    KsPrecision           precision,
+                                    double               *x,
+                                    double               *device_ms,
+                                    GError              **error);
 
 /* --- on a device ------------------------------------------------------------------ */
 
