@@ -846,6 +846,24 @@ if expect_ok "run tridiag-large on $OCL"; then
     grep -q -E "at n = 63: the best paracr-\* \(paracr-full" "$T/out"
 fi
 
+run "$CLI" bench tridiag --n 31 --systems 8 --large-n 63 --reps 1 --warmup 0 \
+  --methods cpu-thomas,thomas-interleaved,paracr-partial --csv bt.csv
+if expect_ok "bench tridiag, small"; then
+  py "bench tridiag: a batch and one system, every row measured with a small residual" '
+import csv
+rows = list(csv.DictReader(open("bt.csv")))
+assert {r["case"] for r in rows} == {"batch", "one-system"}, rows
+assert {r["method"] for r in rows} >= {"cpu-thomas", "thomas-interleaved", "paracr-partial"}, rows
+for r in rows:
+    assert r["skipped"] == "" and float(r["residual"]) < 1e-4 and float(r["ms"]) > 0, r
+'
+  check "bench tridiag: the summary line of the batch" "no summary" grep -q "^batch 8 x 31: best kernel" "$T/out"
+fi
+run "$CLI" bench tridiag --methods thomas --systems 8
+expect_fail "bench tridiag --methods thomas: refused, naming the methods" 2 "no method"
+run "$CLI" bench tridiag --reps 0
+expect_fail "bench tridiag --reps 0: refused" 2 "--reps"
+
 # -----------------------------------------------------------------------------
 
 echo "# $PASSED passed, $FAILED failed, $(( $(date +%s) - START )) s"

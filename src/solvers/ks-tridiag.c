@@ -161,6 +161,13 @@ unload (KsTridiagSolver *self)
 }
 
 void
+ks_tridiag_solver_release (KsTridiagSolver *self)
+{
+  g_return_if_fail (self != NULL);
+  unload (self);
+}
+
+void
 ks_tridiag_solver_free (KsTridiagSolver *self)
 {
   if (self == NULL)

@@ -159,6 +159,8 @@ gboolean ks_tridiag_solver_load  (KsTridiagSolver      *solver,
 gboolean ks_tridiag_solver_run   (KsTridiagSolver      *solver,
                                   KsTridiagResult      *result,
                                   GError              **error);
+/* Frees what load() put on the device; the next load allocates again. */
+void     ks_tridiag_solver_release (KsTridiagSolver    *solver);
 /* The last solution, n * systems values, systems one after another. */
 gboolean ks_tridiag_solver_read  (KsTridiagSolver      *solver,
                                   double               *x,
