@@ -830,6 +830,67 @@ refused_early "run heat --file that does not exist: refused before anything runs
 printf '$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n1 0 0 0\n$EndNodes\n$Elements\n1\n1 9 2 1 1 1 1 1 1 1 1\n$EndElements\n' > bad.msh
 run "$CLI" run heat -d host --source file --file bad.msh --steps 1
 expect_fail "run heat --file with a 6-node triangle: the element and line named" 1 "bad.msh:10: element 1 is of type 9"
+# --- run tridiag-batch / tridiag-large (paper 002) --------------------------------
+
+run "$CLI" run tridiag-batch --help
+help_mentions "run tridiag-batch --help" --n --systems --method --precision --pad --from --to --csv --json --plot
+run "$CLI" run tridiag-batch -d "$OCL" --n 20 --systems 4,16 --reps 1 --warmup 0 \
+  --method cpu-thomas,cpu-sericr,thomas-global,thomas-interleaved,sericr-local,paracr-partial \
+  --csv tb.csv --json tb.json --plot tb.png --figure speedup-bars
+if expect_ok "run tridiag-batch on $OCL"; then
+  py "tridiag-batch: 12 points, residuals small, SERICR padded to 31, speed-ups from this run's baselines" '
+import json
+d = json.load(open("tb.json"))
+pts = d["points"]
+assert d["experiment"] == "tridiag-batch" and len(pts) == 12, len(pts)
+t = {(p["systems"], p["method"]): p for p in pts}
+for p in pts:
+    assert p["error"] is None, p
+    assert p["residual"] < 1e-4, p
+    assert p["solved_n"] == (31 if "sericr" in p["method"] else 20), p
+    base = "cpu-sericr" if ("sericr" in p["method"] or "paracr" in p["method"]) else "cpu-thomas"
+    want = t[(p["systems"], base)]["time_ms"] / p["time_ms"]
+    assert abs(p["speedup"] - want) <= 1e-9 * want, (p, want)
+assert any(v["column"] == "speedup" for v in d["paper_values"]), d["paper_values"]
+'
+  check "tridiag-batch: the summary states the paper's conclusion" "no verdict in stdout" \
+    grep -q -E "15x\) -- (holds|does not hold) here" "$T/out"
+  check "tridiag-batch: the CSV has the header and 12 rows" "tb.csv" \
+    eval "[ \"\$(head -n 1 tb.csv | grep -c speedup)\" = 1 ] && [ \"\$(wc -l < tb.csv)\" = 13 ]"
+  check "tridiag-batch: the bars PNG written" "tb.png missing" test -s tb.png
+fi
+run "$CLI" run tridiag-batch -d "$OCL" --n 100 --systems 2 --pad false --reps 1 --warmup 0 \
+  --method cpu-sericr,sericr-global --json tr.json
+expect_fail "tridiag-batch --pad false, n = 100, only SERICR: every point refused, saying the size it needs" 1 \
+  "2\^k - 1.*127"
+check "tridiag-batch, every point refused: no JSON written" "tr.json written" test ! -e tr.json
+run "$CLI" run tridiag-batch -d "$OCL" --method thomas
+expect_fail "tridiag-batch --method thomas: an unknown method refused, naming the choices" 2 "thomas-global"
+run "$CLI" run tridiag-batch -d "$OCL" --n 0
+expect_fail "tridiag-batch --n 0: below the limit, refused" 2 ""
+run "$CLI" run tridiag-large -d "$OCL" --n 7,63 --reps 1 --warmup 0 --method cpu-thomas,thomas-global,paracr-full
+if expect_ok "run tridiag-large on $OCL"; then
+  check "tridiag-large: the summary compares PARACR with Thomas at n = 63" "no verdict in stdout" \
+    grep -q -E "at n = 63: the best paracr-\* \(paracr-full" "$T/out"
+fi
+
+run "$CLI" bench tridiag --n 31 --systems 8 --large-n 63 --reps 1 --warmup 0 \
+  --methods cpu-thomas,thomas-interleaved,paracr-partial --csv bt.csv
+if expect_ok "bench tridiag, small"; then
+  py "bench tridiag: a batch and one system, every row measured with a small residual" '
+import csv
+rows = list(csv.DictReader(open("bt.csv")))
+assert {r["case"] for r in rows} == {"batch", "one-system"}, rows
+assert {r["method"] for r in rows} >= {"cpu-thomas", "thomas-interleaved", "paracr-partial"}, rows
+for r in rows:
+    assert r["skipped"] == "" and float(r["residual"]) < 1e-4 and float(r["ms"]) > 0, r
+'
+  check "bench tridiag: the summary line of the batch" "no summary" grep -q "^batch 8 x 31: best kernel" "$T/out"
+fi
+run "$CLI" bench tridiag --methods thomas --systems 8
+expect_fail "bench tridiag --methods thomas: refused, naming the methods" 2 "no method"
+run "$CLI" bench tridiag --reps 0
+expect_fail "bench tridiag --reps 0: refused" 2 "--reps"
 
 # -----------------------------------------------------------------------------
 
