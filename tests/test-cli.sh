@@ -181,6 +181,8 @@ run "$CLI" run gauss-wg --help
 help_mentions "run gauss-wg --help" --sizes --wg-list --reps --json --plot --min-wg --graph
 run "$CLI" plot --help
 help_mentions "plot --help" --out --title --log-y --min-wg
+run "$CLI" map --help
+help_mentions "map --help" --device --block --precision --json --plot --rule occupancy
 
 # --- devices -----------------------------------------------------------------
 
@@ -712,6 +714,97 @@ if expect_ok "list"; then
 fi
 run "$CLI" run
 expect_fail "run without an experiment: usage error listing them" 2 "gauss-size"
+
+# --- map: paper 003's calculator ----------------------------------------------
+
+run "$CLI" map 2000x3000 --json
+if expect_ok "map 2000x3000 --json"; then
+  cp "$T/out" map.json
+  py "map 2000x3000: dim3(2000, 3) x 1024 as the text means, dim3(2000, 2) as printed, 1904000 points unreached" '
+import json
+d = json.load(open("map.json"))
+m = {x["rule"]: x for x in d["mappings"]}
+assert d["domain"] == [2000, 3000] and d["points"] == 6000000, d
+assert m["paper"]["grid"] == [2000, 3] and m["paper"]["block"] == [1024], m["paper"]
+assert m["paper"]["idle"] == 2000 * 72 and m["paper"]["uncovered"] == 0, m["paper"]
+assert m["printed"]["grid"] == [2000, 2] and m["printed"]["uncovered"] == 2000 * 952, m["printed"]
+assert d["text_and_formulas_differ"] is True
+assert m["occupancy"]["mapped"] is False and "device" in m["occupancy"]["why"], m["occupancy"]
+'
+fi
+run "$CLI" map 2000x3000
+check "map 2000x3000 (text): says the text and the formulas disagree" "no such line" \
+  grep -q "text and its formulas disagree" "$T/out"
+run "$CLI" map 100000000 --block 256 --json
+if expect_ok "map 100000000 --block 256"; then
+  cp "$T/out" map1.json
+  py "map 100000000: the paper splits into dim3(2, 65535), today one dimension, occupancy 390625 x 256" '
+import json
+m = {x["rule"]: x for x in json.load(open("map1.json"))["mappings"]}
+assert m["paper"]["grid"] == [2, 65535], m["paper"]
+assert m["today"]["grid"] == [97657], m["today"]
+assert m["occupancy"]["grid"] == [390625] and m["occupancy"]["idle"] == 0, m["occupancy"]
+'
+fi
+run "$CLI" map 2000x3000 -d "$OCL" --plot map.png --json
+if expect_ok "map 2000x3000 -d $OCL --plot map.png"; then
+  cp "$T/out" map2.json
+  py "map -d $OCL: an occupancy block from the device, and a PNG" '
+import json
+d = json.load(open("map2.json"))
+assert d["occupancy_block"] > 0 and "OpenCL has no occupancy API" in d["occupancy_source"], d
+assert open("map.png", "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+'
+fi
+run "$CLI" map 0x5
+expect_fail "map 0x5: a zero side, status 2, names it" 2 "N1 of the domain is 0"
+run "$CLI" map 5x-3
+expect_fail "map 5x-3: a negative side, status 2" 2 "N2 of the domain is -3"
+run "$CLI" map 4294967296x4294967296
+expect_fail "map 2^32 x 2^32: the point count overflows 64 bits" 2 "64-bit"
+run "$CLI" map 2000xabc
+expect_fail "map 2000xabc: not a number, names it" 2 "abc"
+run "$CLI" map 1x2x3x4
+expect_fail "map 1x2x3x4: four sides refused" 2 "1 to 3"
+run "$CLI" map 100000x100000x1000 -d "$OCL"
+expect_fail "map 10^13 points -d $OCL: does not fit the device's memory" 1 "at most"
+run "$CLI" map 20x30 -d host
+expect_fail "map -d host: the host has no blocks, says so" 1 "pick an OpenCL or CUDA device"
+run "$CLI" map 20x30 --block 2000
+expect_fail "map --block 2000: outside 1 to 1024" 2 "1 to 1024"
+run "$CLI" map 70000x2000 --plot nomap.png
+expect_fail "map --plot of a launch the paper does not give: fails, says why" 1 "no launch"
+check "map --plot that failed: no file written" "nomap.png exists" test ! -e nomap.png
+run "$CLI" map
+expect_fail "map without a domain: usage" 2 "one DOMAIN"
+
+run "$CLI" run index-fill -d "$OCL" --v 20 --w 30 --n3 3 --precision float --reps 1 --warmup 0 --json fill.json --plot fill.png
+if expect_ok "run index-fill on $OCL: three shapes, mapped and stride"; then
+  py "index-fill: 6 points, every one measured, D(20, 10, 3) mapped runs blocks of 4 (25 % idle)" '
+import json
+d = json.load(open("fill.json"))
+assert len(d["points"]) == 6 and all(p["error"] is None for p in d["points"]), d["points"]
+p = [p for p in d["points"] if p["shape"] == "3d" and p["method"] == "mapped"][0]
+assert p["block"] == 4 and p["idle_pct"] == 25.0, p
+assert open("fill.png", "rb").read(4) == b"\x89PNG"
+'
+fi
+run "$CLI" run index-fill -d host
+expect_fail "run index-fill on the host: refused, the host has no blocks" 2 "host"
+run "$CLI" run index-reduce -d host -d "$OCL" --v 7 --w 1000,3001 --reps 1 --warmup 0 --json sums.json
+if expect_ok "run index-reduce on the host and $OCL"; then
+  py "index-reduce: one core, OpenMP and the device, each row right" '
+import json
+d = json.load(open("sums.json"))
+pts = d["points"]
+assert len(pts) == 6 and all(p["error"] is None and p["rel_error"] < 1e-12 for p in pts), pts
+gpu = [p for p in pts if p["device"] == 1]
+assert [p["blocks_per_row"] for p in gpu] == [-(-1000 // p["threads1"]) for p in gpu[:1]] + [-(-3001 // gpu[1]["threads1"])], gpu
+assert any(v["source"] == "Table 1" for v in d["paper_values"])
+'
+fi
+run "$CLI" run index-reduce -d host --w 0
+expect_fail "run index-reduce --w 0: refused with the limit" 2 "w"
 
 # --- the test experiment, declared only in tests/ -----------------------------
 

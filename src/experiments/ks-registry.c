@@ -5,6 +5,7 @@
 
 #include "ks-registry.h"
 #include "ks-exp-gauss.h"
+#include "ks-exp-index.h"
 #include "ks-exp-heat.h"
 #include "ks-exp-tridiag.h"
 
@@ -13,6 +14,8 @@
 static const KsExperimentDesc *const builtin[] = {
   &ks_exp_gauss_size,
   &ks_exp_gauss_wg,
+  &ks_exp_index_fill,
+  &ks_exp_index_reduce,
   &ks_exp_heat,
   &ks_exp_tridiag_batch,
   &ks_exp_tridiag_large,
