@@ -802,6 +802,31 @@ assert got == [(0, 1, None), (0, 2, None), (1, 1, 4), (1, 2, 4)], got
   fi
 fi
 
+# --- paper 001: micro-benchmarks ----------------------------------------------
+
+run "$CLI" run micro-hello -d "$OCL" --length 1000,70000 --reps 1 --warmup 0 --json hello.json --plot hello.png
+if expect_ok "run micro-hello --length 1000,70000 with --json --plot"; then
+  py "micro-hello: three timings per length and one build, every sum right" '
+import json
+d = json.load(open("hello.json"))
+pts = d["points"]
+got = sorted((p["timing"], p["length"]) for p in pts)
+assert got == [("build", None), ("host", 1000), ("host", 70000), ("kernel", 1000), ("kernel", 70000),
+               ("transfers", 1000), ("transfers", 70000)], got
+assert all(p["wrong"] == 0 and p["error"] is None for p in pts), pts
+assert all(p["faster_than_host"] in (True, False) for p in pts if p["timing"] in ("kernel", "transfers")), pts
+assert "timer_resolution_ns" in d["devices"][0]["info"], d["devices"][0]
+'
+  check "micro-hello: the figure was written" "hello.png is missing or empty" test -s hello.png
+  check "micro-hello: the summary names the build time" "no build line" grep -q "building the program took" "$T/out"
+fi
+run "$CLI" run micro-hello -d "$OCL" --length 0
+refused_early "micro-hello --length 0: refused with the limits" 2 "between 1 and 268435456"
+run "$CLI" run micro-hello -d "$OCL" --timing host,warp
+refused_early "micro-hello --timing warp: refused, naming it" 2 "warp"
+run "$CLI" run micro-hello -d host --length 100
+refused_early "micro-hello on the host backend: refused (no kernels there)" 2 "host"
+
 # -----------------------------------------------------------------------------
 
 echo "# $PASSED passed, $FAILED failed, $(( $(date +%s) - START )) s"

@@ -5,12 +5,14 @@
 
 #include "ks-registry.h"
 #include "ks-exp-gauss.h"
+#include "ks-exp-micro.h"
 
 #include <string.h>
 
 static const KsExperimentDesc *const builtin[] = {
   &ks_exp_gauss_size,
   &ks_exp_gauss_wg,
+  &ks_exp_micro_hello,
 };
 
 static GPtrArray *registry;   /* of const KsExperimentDesc *; guarded by lock */

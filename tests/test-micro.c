@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Paper 001's micro-benchmarks (ks-micro.h) on every OpenCL device here
+ * (PoCL in CI), each checked against its host reference, alone and through
+ * the engine with their descriptions; bad input refused with the limit. */
+#include "ks-compute-error.h"
+#include "ks-device-list.h"
+#include "ks-engine.h"
+#include "ks-exp-micro.h"
+#include "ks-micro.h"
+#include "ks-run.h"
+
+#include <math.h>
+#include <string.h>
+
+static KsDeviceList *devices;
+
+static KsDevice *
+opencl_device (void)
+{
+  return ks_device_list_find_backend (devices, KS_BACKEND_OPENCL);
+}
+
+#define NEED_OPENCL(dev)                                     \
+  KsDevice *dev = opencl_device ();                          \
+  if (dev == NULL)                                           \
+    {                                                        \
+      g_test_skip ("no OpenCL device");                      \
+      return;                                                \
+    }
+
+static void
+test_hello_host_reference (void)
+{
+  const gint16 left[] = { 1, -5, 32000, -32000 };
+  const gint16 right[] = { 2, 5, 700, -700 };
+  gint16 out[4];
+
+  ks_micro_hello_host (left, right, out, 4);
+  g_assert_cmpint (out[0], ==, 3);
+  g_assert_cmpint (out[1], ==, 0);
+  g_assert_cmpint (out[2], ==, 32700);
+  g_assert_cmpint (out[3], ==, -32700);
+}
+
+/* Every timing on the device: the sums equal the host's, times are real. */
+static void
+test_hello_device (void)
+{
+  NEED_OPENCL (dev);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMicroHello) hello = ks_micro_hello_new (dev, &error);
+  /* Odd lengths, so the driver's group cannot divide them evenly. */
+  const guint64 lengths[] = { 1, 1000, 4099 };
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (lengths); i++)
+    {
+      g_assert_true (ks_micro_hello_set_length (hello, lengths[i], &error));
+      g_assert_no_error (error);
+      for (KsMicroHelloTiming t = KS_MICRO_HELLO_HOST; t <= KS_MICRO_HELLO_BUILD; t++)
+        {
+          KsMicroHelloResult r;
+
+          g_assert_true (ks_micro_hello_run (hello, t, &r, &error));
+          g_assert_no_error (error);
+          g_assert_cmpuint (r.wrong, ==, 0);
+          g_assert_true (isfinite (r.ms) && r.ms >= 0);
+          if (t == KS_MICRO_HELLO_HOST)
+            g_assert_cmpuint (r.host_repeats, >=, 1);
+          if (t == KS_MICRO_HELLO_TRANSFERS)
+            /* The wall clock holds the device's own times. */
+            g_assert_cmpfloat (r.upload_ms + r.kernel_ms + r.download_ms, <=, r.ms * 1.05 + 0.01);
+        }
+    }
+}
+
+static void
+test_hello_bad_length (void)
+{
+  NEED_OPENCL (dev);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMicroHello) hello = ks_micro_hello_new (dev, &error);
+  KsMicroHelloResult r;
+
+  g_assert_no_error (error);
+  g_assert_false (ks_micro_hello_set_length (hello, 0, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+  g_assert_nonnull (strstr (error->message, "4294967295"));
+  g_clear_error (&error);
+  g_assert_false (ks_micro_hello_set_length (hello, G_GUINT64_CONSTANT (1) << 33, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+  g_assert_nonnull (strstr (error->message, "8589934592"));
+  g_clear_error (&error);
+  /* Nothing was lost: the next length works. */
+  g_assert_true (ks_micro_hello_set_length (hello, 100, &error));
+  g_assert_true (ks_micro_hello_run (hello, KS_MICRO_HELLO_KERNEL, &r, &error));
+  g_assert_cmpuint (r.wrong, ==, 0);
+}
+
+static KsRun *
+run_engine (const KsExperimentDesc *desc,
+            KsDevice               *dev,
+            const char * const     *settings)
+{
+  g_autoptr(KsEngine) engine = ks_engine_new (desc);
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; settings[i]; i += 2)
+    {
+      g_assert_true (ks_engine_set (engine, settings[i], settings[i + 1], &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (ks_engine_set_repetitions (engine, 0, 1, &error));
+  ks_engine_add_device (engine, dev);
+  g_assert_true (ks_engine_run (engine, NULL, &error));
+  g_assert_no_error (error);
+  return ks_run_ref (ks_engine_get_run (engine));
+}
+
+/* host, kernel and transfers at each length, and one build point without
+ * a length; the derived columns compare with the host point. */
+static void
+test_hello_engine (void)
+{
+  NEED_OPENCL (dev);
+  const char *settings[] = { "timing", "host,kernel,transfers,build", "length", "1000,4096", NULL };
+  g_autoptr(KsRun) run = run_engine (&ks_exp_micro_hello, dev, settings);
+  int wrong = ks_experiment_desc_find_column (run->desc, "wrong");
+  int faster = ks_experiment_desc_find_column (run->desc, "faster_than_host");
+  int speedup = ks_experiment_desc_find_column (run->desc, "speedup");
+  int time = ks_experiment_desc_find_column (run->desc, "time_ms");
+  guint builds = 0;
+
+  g_assert_cmpuint (run->points->len, ==, 7);
+  g_assert_true (run->complete);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      double timing = ks_run_point_get_number (run, p, "timing");
+
+      g_assert_null (p->error);
+      g_assert_cmpfloat (p->values[wrong], ==, 0);
+      g_assert_true (isfinite (p->values[time]));
+      if (timing == KS_MICRO_HELLO_BUILD)
+        {
+          builds++;
+          g_assert_null (ks_run_point_get_param (run, p, "length"));
+          g_assert_true (isnan (p->values[faster]));
+        }
+      else if (timing == KS_MICRO_HELLO_HOST)
+        {
+          g_assert_true (isnan (p->values[faster]));
+          g_assert_cmpfloat_with_epsilon (p->values[speedup], 1.0, 1e-12);
+        }
+      else
+        g_assert_true (p->values[faster] == 0 || p->values[faster] == 1);
+    }
+  g_assert_cmpuint (builds, ==, 1);
+  g_assert_false (isnan (ks_run_device_get_info (run->devices->pdata[0], "timer_resolution_ns")));
+}
+
+/* The lengths the description takes, refused with the limit before anything runs. */
+static void
+test_hello_bad_settings (void)
+{
+  g_autoptr(KsEngine) engine = ks_engine_new (&ks_exp_micro_hello);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (ks_engine_set (engine, "length", "0", &error));
+  g_assert_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (ks_engine_set (engine, "length", "2^31", &error));
+  g_assert_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "268435456"));
+  g_clear_error (&error);
+  g_assert_false (ks_engine_set (engine, "timing", "host,quantum", &error));
+  g_assert_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  devices = ks_device_list_new ();
+
+  g_test_add_func ("/micro/hello/host-reference", test_hello_host_reference);
+  g_test_add_func ("/micro/hello/device", test_hello_device);
+  g_test_add_func ("/micro/hello/bad-length", test_hello_bad_length);
+  g_test_add_func ("/micro/hello/engine", test_hello_engine);
+  g_test_add_func ("/micro/hello/bad-settings", test_hello_bad_settings);
+
+  status = g_test_run ();
+  g_clear_object (&devices);
+  return status;
+}
