@@ -827,6 +827,39 @@ refused_early "micro-hello --timing warp: refused, naming it" 2 "warp"
 run "$CLI" run micro-hello -d host --length 100
 refused_early "micro-hello on the host backend: refused (no kernels there)" 2 "host"
 
+run "$CLI" run micro-simd -d "$OCL" --items 20 --iterations 500 --reps 1 --warmup 0 --json simd.json --plot simd.png
+if expect_ok "run micro-simd --items 20 --iterations 500 with --json --plot"; then
+  py "micro-simd: five widths, every checked element right, the vector widths recorded" '
+import json
+d = json.load(open("simd.json"))
+pts = d["points"]
+assert [p["width"] for p in pts] == ["short", "short2", "short4", "short8", "short16"], pts
+assert [p["shorts"] for p in pts] == [20, 40, 80, 160, 320], pts
+assert all(p["wrong"] == 0 and p["error"] is None for p in pts), pts
+assert pts[0]["gain"] == 1, pts[0]
+info = d["devices"][0]["info"]
+assert "preferred_width_short" in info and "native_width_short" in info, info
+'
+fi
+# A width the device's compiler refuses: that point is refused with the
+# compiler's words, the others are measured (a copy of the kernels where
+# short8 is an #error).
+mkdir -p nok8 && cp "$SRCDIR/../kernels/"*.cl "$SRCDIR/../kernels/"*.h nok8/ &&
+  sed -i 's/^#include "ks-common.h"$/#include "ks-common.h"\n#if KS_MICRO_WIDTH == 8\n#error "no short8 here"\n#endif/' nok8/micro-simd.cl
+run "$CLI" run micro-simd -d "$OCL" --kernel-dir nok8 --width short4,short8 --iterations 100 --reps 1 --warmup 0 --json nok8.json
+if expect_ok "micro-simd with short8 refused by the compiler: the run goes on"; then
+  py "micro-simd: short8 refused, saying the compiler refused it; short4 measured" '
+import json
+pts = json.load(open("nok8.json"))["points"]
+assert pts[0]["error"] is None and pts[0]["wrong"] == 0, pts[0]
+assert "short8 does not build" in pts[1]["error"] and "no short8 here" in pts[1]["error"], pts[1]
+'
+fi
+run "$CLI" run micro-simd -d "$OCL" --width short3
+refused_early "micro-simd --width short3: refused, naming the widths" 2 "short16"
+run "$CLI" run micro-simd -d "$OCL" --iterations 0
+refused_early "micro-simd --iterations 0: refused with the limits" 2 "between 1 and 1073741824"
+
 # -----------------------------------------------------------------------------
 
 echo "# $PASSED passed, $FAILED failed, $(( $(date +%s) - START )) s"

@@ -10,6 +10,7 @@
 #include "ks-run.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static KsDeviceList *devices;
@@ -177,6 +178,98 @@ test_hello_bad_settings (void)
   g_assert_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID);
 }
 
+static void
+test_simd_host_reference (void)
+{
+  /* One iteration by hand: ((10 * 5 + 2) / 7) - 4 = 3; ((-50 + 2) / 7) - 4 = -10 (C's division truncates). */
+  g_assert_cmpint (ks_micro_simd_host (10, 0), ==, 0);
+  g_assert_cmpint (ks_micro_simd_host (10, 1), ==, 3);
+  g_assert_cmpint (ks_micro_simd_host (-10, 1), ==, -10);
+  /* It settles near input - 6 and stays there. */
+  g_assert_cmpint (ks_micro_simd_host (1000, 100), ==, ks_micro_simd_host (1000, 101));
+  g_assert_cmpint (abs (ks_micro_simd_host (1000, 100) - 994), <=, 2);
+  g_assert_cmpint (ks_micro_simd_width_index (16), ==, 4);
+  g_assert_cmpint (ks_micro_simd_width_index (3), ==, -1);
+}
+
+/* Every width on the device equals the host on the checked elements. */
+static void
+test_simd_device (void)
+{
+  NEED_OPENCL (dev);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMicroSimd) simd = ks_micro_simd_new (dev, &error);
+
+  g_assert_no_error (error);
+  for (guint width = 1; width <= 16; width *= 2)
+    {
+      KsMicroSimdResult r;
+
+      /* 37 items: no driver group divides them evenly. */
+      g_assert_true (ks_micro_simd_prepare (simd, width, 37, 1000, &error));
+      g_assert_no_error (error);
+      g_assert_true (ks_micro_simd_run (simd, &r, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (r.checked, ==, MIN (37 * width, KS_MICRO_SIMD_CHECKED));
+      g_assert_cmpuint (r.wrong, ==, 0);
+      g_assert_true (isfinite (r.kernel_ms) && r.kernel_ms >= 0);
+    }
+  g_assert_false (ks_micro_simd_prepare (simd, 3, 37, 10, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+  g_assert_nonnull (strstr (error->message, "short3"));
+  g_clear_error (&error);
+  g_assert_false (ks_micro_simd_prepare (simd, 4, 0, 10, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+}
+
+static void
+test_simd_engine (void)
+{
+  NEED_OPENCL (dev);
+  const char *settings[] = { "items", "33", "iterations", "2000", NULL };
+  g_autoptr(KsRun) run = run_engine (&ks_exp_micro_simd, dev, settings);
+  int wrong = ks_experiment_desc_find_column (run->desc, "wrong");
+  int gain = ks_experiment_desc_find_column (run->desc, "gain");
+  int shorts = ks_experiment_desc_find_column (run->desc, "shorts");
+  int preferred = ks_experiment_desc_find_column (run->desc, "preferred_width");
+
+  g_assert_cmpuint (run->points->len, ==, 5);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+
+      g_assert_null (p->error);
+      g_assert_cmpfloat (p->values[wrong], ==, 0);
+      g_assert_cmpfloat (p->values[shorts], ==, 33 << i);
+      g_assert_true (isfinite (p->values[gain]) && p->values[gain] > 0);
+      g_assert_cmpfloat (p->values[preferred], ==,
+                         ks_device_get_info (dev)->vector_width_preferred[KS_VECTOR_SHORT]);
+    }
+  g_assert_cmpfloat (((KsRunPoint *) run->points->pdata[0])->values[gain], ==, 1.0);
+  g_assert_false (isnan (ks_run_device_get_info (run->devices->pdata[0], "native_width_short")));
+}
+
+/* The same elements at every width: a count short16 cannot divide refuses
+ * that point alone, saying why. */
+static void
+test_simd_elements (void)
+{
+  NEED_OPENCL (dev);
+  const char *settings[] = { "scaling", "elements", "elements", "36", "width", "short,short4,short16",
+                             "iterations", "100", NULL };
+  g_autoptr(KsRun) run = run_engine (&ks_exp_micro_simd, dev, settings);
+  int items = ks_experiment_desc_find_column (run->desc, "work_items");
+  const KsRunPoint *p;
+
+  g_assert_cmpuint (run->points->len, ==, 3);
+  p = run->points->pdata[1];
+  g_assert_null (p->error);
+  g_assert_cmpfloat (p->values[items], ==, 9);
+  p = run->points->pdata[2];
+  g_assert_nonnull (p->error);
+  g_assert_nonnull (strstr (p->error, "multiple of 16"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -190,6 +283,10 @@ main (int argc, char **argv)
   g_test_add_func ("/micro/hello/bad-length", test_hello_bad_length);
   g_test_add_func ("/micro/hello/engine", test_hello_engine);
   g_test_add_func ("/micro/hello/bad-settings", test_hello_bad_settings);
+  g_test_add_func ("/micro/simd/host-reference", test_simd_host_reference);
+  g_test_add_func ("/micro/simd/device", test_simd_device);
+  g_test_add_func ("/micro/simd/engine", test_simd_engine);
+  g_test_add_func ("/micro/simd/elements", test_simd_elements);
 
   status = g_test_run ();
   g_clear_object (&devices);

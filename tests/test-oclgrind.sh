@@ -178,6 +178,9 @@ sys.exit(0 if pts and all(p["error"] is None and p.get("wrong", 0) == 0 for p in
 # 1001: the driver's groups cannot divide it, so the bound test is exercised.
 check_run_clean "run micro-hello --length 1001 (micro-hello.cl): clean under oclgrind" \
   micro-hello --length 1001 --timing kernel,transfers
+# Every width once, on 5 items (odd, so the bound test runs) and few iterations.
+check_run_clean "run micro-simd --items 5 (micro-simd.cl, short .. short16): clean under oclgrind" \
+  micro-simd --items 5 --iterations 20
 
 # --- self-test: the checks do catch real bugs ----------------------------------
 

@@ -13,9 +13,11 @@ G_BEGIN_DECLS
   .paper_title = N_("Manushin (2012): what OpenCL costs and gains, in micro-benchmarks")
 
 extern const KsExperimentDesc ks_exp_micro_hello;   /* "micro-hello": vector addition vs the host loop */
+extern const KsExperimentDesc ks_exp_micro_simd;    /* "micro-simd": the loop on short .. short16, Tables 3-4 */
 
 /* A point's error that only this point suffers (a length the device
- * cannot hold) as a refusal, so that the sweep goes on; others unchanged. */
+ * cannot hold, a vector width its compiler refuses) as a refusal, so that
+ * the sweep goes on; others unchanged.  Returns FALSE. */
 gboolean ks_exp_micro_refuse_point (GError **error);
 
 G_END_DECLS

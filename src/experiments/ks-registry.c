@@ -13,6 +13,7 @@ static const KsExperimentDesc *const builtin[] = {
   &ks_exp_gauss_size,
   &ks_exp_gauss_wg,
   &ks_exp_micro_hello,
+  &ks_exp_micro_simd,
 };
 
 static GPtrArray *registry;   /* of const KsExperimentDesc *; guarded by lock */
