@@ -290,7 +290,7 @@ hello_summarize (const KsRun *run,
 
 static const KsFigureSpec figures[] = {
   { .id = "time-vs-length", .title = N_("Vector addition: time vs length"),
-    .x = "length", .y = "time_ms", .series_by = "timing", .log_x = TRUE, .log_y = TRUE,
+    .x = "length", .y = "time_ms", .series_by = "timing", .log2_x = TRUE, .log_y = TRUE,
     .highlight = "faster_than_host", .highlight_legend = N_("faster than the host loop") },
 };
 

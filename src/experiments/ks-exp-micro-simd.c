@@ -264,24 +264,23 @@ simd_summarize (const KsRun *run,
 
 static const KsFigureSpec figures[] = {
   { .id = "time-vs-width", .title = N_("SIMD: the loop's time per vector type"),
-    .x = "width", .y = "time_ms", .categorical_x = TRUE },
+    .x = "width", .y = "time_ms", .categorical_x = TRUE, .show_paper = TRUE, .log_y = TRUE },
   { .id = "per-element-vs-width", .title = N_("SIMD: time per element and iteration"),
     .x = "width", .y = "ns_per_element_iteration", .categorical_x = TRUE, .log_y = TRUE },
 };
 
 /* Table 3, 256 work-items at every width, 2^20 iterations.  Table 4 is
  * the same numbers as fractions of the CPU's. */
-#define PAPER_WHERE(w) "width=" w " scaling=items items=256 iterations=1048576"
+#define TABLE_3(width, ms, ...) /* ...: the note and the label */                            \
+  { "width=" width " scaling=items items=256 iterations=1048576", "time_ms", ms, "ms", N_("Table 3"), \
+    __VA_ARGS__ }
+#define CPU     N_("CPU: one core of an AMD Phenom 9950, 2.6 GHz"), N_("CPU")
+#define GTS_450 N_("GPU: NVIDIA GTS 450 (192 cores, 850 MHz)"), N_("GTS 450")
+#define ATI     N_("GPU: ATI Radeon 5700 (800 cores, 850 MHz)"), N_("ATI 5700")
 static const KsPaperValue paper_values[] = {
-  { PAPER_WHERE ("short"), "time_ms", 5990, "ms", N_("Table 3"), N_("CPU: one core of an AMD Phenom 9950, 2.6 GHz") },
-  { PAPER_WHERE ("short4"), "time_ms", 23072, "ms", N_("Table 3"), N_("CPU: one core of an AMD Phenom 9950, 2.6 GHz") },
-  { PAPER_WHERE ("short16"), "time_ms", 91915, "ms", N_("Table 3"), N_("CPU: one core of an AMD Phenom 9950, 2.6 GHz") },
-  { PAPER_WHERE ("short"), "time_ms", 94, "ms", N_("Table 3"), N_("GPU: NVIDIA GTS 450 (192 cores, 850 MHz)") },
-  { PAPER_WHERE ("short4"), "time_ms", 1072, "ms", N_("Table 3"), N_("GPU: NVIDIA GTS 450 (192 cores, 850 MHz)") },
-  { PAPER_WHERE ("short16"), "time_ms", 4368, "ms", N_("Table 3"), N_("GPU: NVIDIA GTS 450 (192 cores, 850 MHz)") },
-  { PAPER_WHERE ("short"), "time_ms", 312, "ms", N_("Table 3"), N_("GPU: ATI Radeon 5700 (800 cores, 850 MHz)") },
-  { PAPER_WHERE ("short4"), "time_ms", 406, "ms", N_("Table 3"), N_("GPU: ATI Radeon 5700 (800 cores, 850 MHz)") },
-  { PAPER_WHERE ("short16"), "time_ms", 1389, "ms", N_("Table 3"), N_("GPU: ATI Radeon 5700 (800 cores, 850 MHz)") },
+  TABLE_3 ("short", 5990, CPU), TABLE_3 ("short4", 23072, CPU), TABLE_3 ("short16", 91915, CPU),
+  TABLE_3 ("short", 94, GTS_450), TABLE_3 ("short4", 1072, GTS_450), TABLE_3 ("short16", 4368, GTS_450),
+  TABLE_3 ("short", 312, ATI), TABLE_3 ("short4", 406, ATI), TABLE_3 ("short16", 1389, ATI),
 };
 
 const KsExperimentDesc ks_exp_micro_simd = {
