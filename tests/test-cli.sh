@@ -860,6 +860,19 @@ refused_early "micro-simd --width short3: refused, naming the widths" 2 "short16
 run "$CLI" run micro-simd -d "$OCL" --iterations 0
 refused_early "micro-simd --iterations 0: refused with the limits" 2 "between 1 and 1073741824"
 
+run "$CLI" run micro-builtins -d "$OCL" --items 30 --iterations 200 --reps 1 --warmup 0 --json bi.json --plot bi.png
+if expect_ok "run micro-builtins --items 30 --iterations 200 with --json --plot"; then
+  py "micro-builtins: plain and built-ins, every checked element right, the ratio against plain" '
+import json
+pts = json.load(open("bi.json"))["points"]
+assert [p["variant"] for p in pts] == ["plain", "builtins"], pts
+assert all(p["wrong"] == 0 and p["error"] is None for p in pts), pts
+assert pts[0]["vs_plain"] == 1 and pts[1]["vs_plain"] > 0, pts
+'
+fi
+run "$CLI" run micro-builtins -d "$OCL" --variant fused
+refused_early "micro-builtins --variant fused: refused, naming the variants" 2 "plain, builtins"
+
 # -----------------------------------------------------------------------------
 
 echo "# $PASSED passed, $FAILED failed, $(( $(date +%s) - START )) s"

@@ -198,27 +198,27 @@ test_simd_device (void)
 {
   NEED_OPENCL (dev);
   g_autoptr(GError) error = NULL;
-  g_autoptr(KsMicroSimd) simd = ks_micro_simd_new (dev, &error);
+  g_autoptr(KsMicroLoop) simd = ks_micro_loop_new (dev, &error);
 
   g_assert_no_error (error);
   for (guint width = 1; width <= 16; width *= 2)
     {
-      KsMicroSimdResult r;
+      KsMicroLoopResult r;
 
       /* 37 items: no driver group divides them evenly. */
-      g_assert_true (ks_micro_simd_prepare (simd, width, 37, 1000, &error));
+      g_assert_true (ks_micro_loop_prepare_simd (simd, width, 37, 1000, &error));
       g_assert_no_error (error);
-      g_assert_true (ks_micro_simd_run (simd, &r, &error));
+      g_assert_true (ks_micro_loop_run (simd, &r, &error));
       g_assert_no_error (error);
-      g_assert_cmpuint (r.checked, ==, MIN (37 * width, KS_MICRO_SIMD_CHECKED));
+      g_assert_cmpuint (r.checked, ==, MIN (37 * width, KS_MICRO_LOOP_CHECKED));
       g_assert_cmpuint (r.wrong, ==, 0);
       g_assert_true (isfinite (r.kernel_ms) && r.kernel_ms >= 0);
     }
-  g_assert_false (ks_micro_simd_prepare (simd, 3, 37, 10, &error));
-  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+  g_assert_false (ks_micro_loop_prepare_simd (simd, 3, 37, 10, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
   g_assert_nonnull (strstr (error->message, "short3"));
   g_clear_error (&error);
-  g_assert_false (ks_micro_simd_prepare (simd, 4, 0, 10, &error));
+  g_assert_false (ks_micro_loop_prepare_simd (simd, 4, 0, 10, &error));
   g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
 }
 
@@ -270,6 +270,61 @@ test_simd_elements (void)
   g_assert_nonnull (strstr (p->error, "multiple of 16"));
 }
 
+/* One iteration of 16 bodies from 1000 by hand: 1000 -> 2499 -> 6247 ->
+ * 15617 -> 16382 (mad_sat saturates at 32767, abs_diff gives 32760, hadd
+ * halves with the 4), where the built-ins stay. */
+static void
+test_builtins_host_reference (void)
+{
+  g_assert_cmpint (ks_micro_builtins_host (1000, TRUE, 1), ==, 16382);
+  g_assert_cmpint (ks_micro_builtins_host (1000, TRUE, 5), ==, 16382);
+  /* The plain product wraps instead: 78087 becomes 12551, and it goes on elsewhere. */
+  g_assert_cmpint (ks_micro_builtins_host (1000, FALSE, 1), !=, 16382);
+  g_assert_cmpint (ks_micro_builtins_host (-3, FALSE, 0), ==, -3);
+}
+
+static void
+test_builtins_device (void)
+{
+  NEED_OPENCL (dev);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMicroLoop) loop = ks_micro_loop_new (dev, &error);
+
+  g_assert_no_error (error);
+  for (int builtins = 0; builtins <= 1; builtins++)
+    {
+      KsMicroLoopResult r;
+
+      g_assert_true (ks_micro_loop_prepare_builtins (loop, builtins, 37, 300, &error));
+      g_assert_no_error (error);
+      g_assert_true (ks_micro_loop_run (loop, &r, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (r.checked, ==, 37);
+      g_assert_cmpuint (r.wrong, ==, 0);
+    }
+}
+
+static void
+test_builtins_engine (void)
+{
+  NEED_OPENCL (dev);
+  const char *settings[] = { "items", "40", "iterations", "100", NULL };
+  g_autoptr(KsRun) run = run_engine (&ks_exp_micro_builtins, dev, settings);
+  int wrong = ks_experiment_desc_find_column (run->desc, "wrong");
+  int ratio = ks_experiment_desc_find_column (run->desc, "vs_plain");
+
+  g_assert_cmpuint (run->points->len, ==, 2);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+
+      g_assert_null (p->error);
+      g_assert_cmpfloat (p->values[wrong], ==, 0);
+      g_assert_true (isfinite (p->values[ratio]) && p->values[ratio] > 0);
+    }
+  g_assert_cmpfloat (((KsRunPoint *) run->points->pdata[0])->values[ratio], ==, 1.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -287,6 +342,9 @@ main (int argc, char **argv)
   g_test_add_func ("/micro/simd/device", test_simd_device);
   g_test_add_func ("/micro/simd/engine", test_simd_engine);
   g_test_add_func ("/micro/simd/elements", test_simd_elements);
+  g_test_add_func ("/micro/builtins/host-reference", test_builtins_host_reference);
+  g_test_add_func ("/micro/builtins/device", test_builtins_device);
+  g_test_add_func ("/micro/builtins/engine", test_builtins_engine);
 
   status = g_test_run ();
   g_clear_object (&devices);

@@ -181,6 +181,8 @@ check_run_clean "run micro-hello --length 1001 (micro-hello.cl): clean under ocl
 # Every width once, on 5 items (odd, so the bound test runs) and few iterations.
 check_run_clean "run micro-simd --items 5 (micro-simd.cl, short .. short16): clean under oclgrind" \
   micro-simd --items 5 --iterations 20
+check_run_clean "run micro-builtins --items 5 (micro-builtins.cl, both bodies): clean under oclgrind" \
+  micro-builtins --items 5 --iterations 20
 
 # --- self-test: the checks do catch real bugs ----------------------------------
 

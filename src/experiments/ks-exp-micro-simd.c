@@ -142,7 +142,7 @@ simd_set_up (const KsExperimentDesc *desc,
              GCancellable           *cancellable,
              GError                **error)
 {
-  return ks_micro_simd_new (device, error);
+  return ks_micro_loop_new (device, error);
 }
 
 static guint
@@ -177,7 +177,7 @@ simd_prepare (gpointer        state,
         }
       items = elements / width;
     }
-  if (!ks_micro_simd_prepare (state, width, (guint64) items, (guint) ks_config_get_int (point, "iterations"),
+  if (!ks_micro_loop_prepare_simd (state, width, (guint64) items, (guint) ks_config_get_int (point, "iterations"),
                               error))
     return ks_exp_micro_refuse_point (error);
   return TRUE;
@@ -190,11 +190,11 @@ simd_measure (gpointer        state,
               GCancellable   *cancellable,
               GError        **error)
 {
-  const KsDeviceInfo *info = ks_device_get_info (ks_micro_simd_get_device (state));
+  const KsDeviceInfo *info = ks_device_get_info (ks_micro_loop_get_device (state));
   guint width = point_width (point);
-  KsMicroSimdResult r;
+  KsMicroLoopResult r;
 
-  if (!ks_micro_simd_run (state, &r, error))
+  if (!ks_micro_loop_run (state, &r, error))
     return FALSE;
   values[COL_TIME] = r.kernel_ms;
   values[COL_WALL] = r.wall_ms;
@@ -214,7 +214,7 @@ simd_describe_device (gpointer        state,
                       const KsConfig *base,
                       KsRunDevice    *out)
 {
-  const KsDeviceInfo *info = ks_device_get_info (ks_micro_simd_get_device (state));
+  const KsDeviceInfo *info = ks_device_get_info (ks_micro_loop_get_device (state));
 
   ks_run_device_set_info (out, "preferred_width_short", info->vector_width_preferred[KS_VECTOR_SHORT]);
   ks_run_device_set_info (out, "native_width_short", info->vector_width_native[KS_VECTOR_SHORT]);
@@ -224,7 +224,7 @@ simd_describe_device (gpointer        state,
 static void
 simd_tear_down (gpointer state)
 {
-  ks_micro_simd_free (state);
+  ks_micro_loop_free (state);
 }
 
 static void

@@ -14,6 +14,7 @@ static const KsExperimentDesc *const builtin[] = {
   &ks_exp_gauss_wg,
   &ks_exp_micro_hello,
   &ks_exp_micro_simd,
+  &ks_exp_micro_builtins,
 };
 
 static GPtrArray *registry;   /* of const KsExperimentDesc *; guarded by lock */

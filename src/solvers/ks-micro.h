@@ -7,8 +7,10 @@
  *   hello  the sum of two short arrays (section 4.1): the host loop, the
  *          kernel alone, the kernel with its transfers, and what building
  *          the program costs (kernels/micro-hello.cl).
- *   simd   a compute-bound loop on short, short2, ..., short16 (section
- *          4.2, Tables 3-4): one program per width (kernels/micro-simd.cl).
+ *   loops  compute-bound loops on shorts: the SIMD loop on short ..
+ *          short16 (section 4.2, Tables 3-4; kernels/micro-simd.cl) and the
+ *          built-in functions against plain expressions (section 4.3,
+ *          Table 5; kernels/micro-builtins.cl).
  *
  * Times: device events for kernels and transfers (NVIDIA's OpenCL ticks
  * in whole microseconds: KsDeviceInfo.timer_resolution_ns), the host's
@@ -72,48 +74,63 @@ void          ks_micro_hello_host       (const gint16       *left,
                                          gint16             *output,
                                          gsize               n);
 
-/* --- simd: the paper's loop on short vectors ------------------------------------ */
+/* --- loops: compute-bound kernels on shorts --------------------------------------- */
+
+/* Paper 001's SIMD loop (section 4.2) on short .. short16 and its
+ * built-ins loop (section 4.3) with and without mad_sat, abs_diff and
+ * hadd: each work-item runs a loop `iterations` times on its own element
+ * (or vector of elements), one program per width or variant, built on
+ * first use.  The results of a few elements spread over the array are
+ * computed on the host too (each costs the whole loop). */
 
 #define KS_MICRO_SIMD_N_WIDTHS 5   /* 1, 2, 4, 8, 16 */
-/* Host references are computed for at most this many elements of a point,
- * spread over the array (first and last included): each costs the whole
- * loop, 2^20 iterations by default. */
-#define KS_MICRO_SIMD_CHECKED 64
+#define KS_MICRO_LOOP_CHECKED  64  /* elements of a point compared with the host, at most */
 
-typedef struct _KsMicroSimd KsMicroSimd;
+typedef struct _KsMicroLoop KsMicroLoop;
 
 typedef struct {
   double  kernel_ms;   /* device events */
   double  wall_ms;     /* launch and wait, host clock */
   guint64 checked;     /* elements compared with the host */
   guint64 wrong;       /* of those, the ones that differ */
-} KsMicroSimdResult;
+} KsMicroLoopResult;
 
-/* The runtime on device; programs are built per width on first use. */
-KsMicroSimd  *ks_micro_simd_new         (KsDevice           *device,
-                                         GError            **error);
-void          ks_micro_simd_free        (KsMicroSimd        *self);
-KsDevice     *ks_micro_simd_get_device  (KsMicroSimd        *self);
-/* width: 1, 2, 4, 8 or 16 shorts per work-item; items work-items, so
- * items * width elements.  Builds the width's program (a device that
- * cannot is KS_COMPUTE_ERROR_BUILD_FAILED with the compiler's log), fills
- * and uploads the input, computes the host's results for the checked
+/* The runtime on device (OpenCL or CUDA). */
+KsMicroLoop  *ks_micro_loop_new              (KsDevice           *device,
+                                              GError            **error);
+void          ks_micro_loop_free             (KsMicroLoop        *self);
+KsDevice     *ks_micro_loop_get_device       (KsMicroLoop        *self);
+/* The SIMD loop: width 1, 2, 4, 8 or 16 shorts per work-item, so items *
+ * width elements.  Builds the width's program (a device that cannot is
+ * KS_COMPUTE_ERROR_BUILD_FAILED with the compiler's log), fills and
+ * uploads the input, computes the host's results for the checked
  * elements.  Out of the device's memory: KS_COMPUTE_ERROR_OUT_OF_MEMORY. */
-gboolean      ks_micro_simd_prepare     (KsMicroSimd        *self,
-                                         guint               width,
-                                         guint64             items,
-                                         guint               iterations,
-                                         GError            **error);
-gboolean      ks_micro_simd_run         (KsMicroSimd        *self,
-                                         KsMicroSimdResult  *out,
-                                         GError            **error);
+gboolean      ks_micro_loop_prepare_simd     (KsMicroLoop        *self,
+                                              guint               width,
+                                              guint64             items,
+                                              guint               iterations,
+                                              GError            **error);
+/* The built-ins loop, one short per work-item: builtins TRUE for
+ * mad_sat/abs_diff/hadd, FALSE for the plain expressions. */
+gboolean      ks_micro_loop_prepare_builtins (KsMicroLoop        *self,
+                                              gboolean            builtins,
+                                              guint64             items,
+                                              guint               iterations,
+                                              GError            **error);
+/* One launch of the prepared loop, timed and checked. */
+gboolean      ks_micro_loop_run              (KsMicroLoop        *self,
+                                              KsMicroLoopResult  *out,
+                                              GError            **error);
 /* The index of a width (1 -> 0, ..., 16 -> 4), or -1. */
-int           ks_micro_simd_width_index (guint               width);
-/* The loop for one element on the host. */
-gint16        ks_micro_simd_host        (gint16              input,
-                                         guint               iterations);
+int           ks_micro_simd_width_index      (guint               width);
+/* The loops for one element on the host, with the kernels' semantics. */
+gint16        ks_micro_simd_host             (gint16              input,
+                                              guint               iterations);
+gint16        ks_micro_builtins_host         (gint16              input,
+                                              gboolean            builtins,
+                                              guint               iterations);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroHello, ks_micro_hello_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroSimd, ks_micro_simd_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroLoop, ks_micro_loop_free)
 
 G_END_DECLS
