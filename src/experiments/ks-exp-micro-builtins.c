@@ -35,7 +35,7 @@ static const KsParamSpec params[] = {
     .advanced = TRUE },
 };
 
-enum { COL_TIME, COL_WALL, COL_CHECKED, COL_WRONG, COL_PER_BODY, COL_RATIO, N_COLUMNS };
+enum { COL_TIME = KS_EXP_MICRO_COL_TIME, COL_PER_BODY = KS_EXP_MICRO_N_LOOP_COLUMNS, COL_RATIO, N_COLUMNS };
 
 static double
 derive_per_body (const KsRun        *run,
@@ -67,17 +67,7 @@ derive_ratio (const KsRun        *run,
 }
 
 static const KsColumnSpec columns[] = {
-  [COL_TIME] = { "time_ms", N_("time"), "ms",
-                 N_("The kernel's time (device events), median of the repetitions; min and max beside it"),
-                 KS_COLUMN_REAL, KS_REDUCE_MEDIAN_RANGE },
-  [COL_WALL] = { "wall_ms", N_("launch and wait"), "ms", N_("Launch and wait, host clock, median"),
-                 KS_COLUMN_REAL, KS_REDUCE_MEDIAN },
-  [COL_CHECKED] = { "checked", N_("checked"), NULL,
-                    N_("Elements compared with the host's loop (spread over the array; each costs the whole loop)"),
-                    KS_COLUMN_INT, KS_REDUCE_LAST, .hidden = TRUE },
-  [COL_WRONG] = { "wrong", N_("wrong elements"), NULL,
-                  N_("Checked elements that differ from the host's loop of the same body, the worst repetition "
-                     "(0 unless something is broken)"), KS_COLUMN_INT, KS_REDUCE_MAX },
+  KS_EXP_MICRO_LOOP_COLUMNS,
   [COL_PER_BODY] = { "ns_per_body", N_("per body"), "ns",
                      N_("time / (work-items x iterations x 16): one body of three operations on one item"),
                      KS_COLUMN_REAL, .derive = derive_per_body },
@@ -86,16 +76,6 @@ static const KsColumnSpec columns[] = {
                   KS_COLUMN_REAL, .derive = derive_ratio },
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (columns) == N_COLUMNS);
-
-static gpointer
-builtins_set_up (const KsExperimentDesc *desc,
-                 KsDevice               *device,
-                 const KsConfig         *base,
-                 GCancellable           *cancellable,
-                 GError                **error)
-{
-  return ks_micro_loop_new (device, error);
-}
 
 static gboolean
 builtins_prepare (gpointer        state,
@@ -109,39 +89,6 @@ builtins_prepare (gpointer        state,
                                        (guint) ks_config_get_int (point, "iterations"), error))
     return ks_exp_micro_refuse_point (error);
   return TRUE;
-}
-
-static gboolean
-builtins_measure (gpointer        state,
-                  const KsConfig *point,
-                  double         *values,
-                  GCancellable   *cancellable,
-                  GError        **error)
-{
-  KsMicroLoopResult r;
-
-  if (!ks_micro_loop_run (state, &r, error))
-    return FALSE;
-  values[COL_TIME] = r.kernel_ms;
-  values[COL_WALL] = r.wall_ms;
-  values[COL_CHECKED] = r.checked;
-  values[COL_WRONG] = r.wrong;
-  return TRUE;
-}
-
-static void
-builtins_describe_device (gpointer        state,
-                          const KsConfig *base,
-                          KsRunDevice    *out)
-{
-  ks_run_device_set_info (out, "timer_resolution_ns",
-                          ks_device_get_info (ks_micro_loop_get_device (state))->timer_resolution_ns);
-}
-
-static void
-builtins_tear_down (gpointer state)
-{
-  ks_micro_loop_free (state);
 }
 
 static const KsFigureSpec figures[] = {
@@ -184,9 +131,9 @@ const KsExperimentDesc ks_exp_micro_builtins = {
   .columns = columns, .n_columns = N_COLUMNS,
   .figures = figures, .n_figures = G_N_ELEMENTS (figures),
   .paper_values = paper_values, .n_paper_values = G_N_ELEMENTS (paper_values),
-  .set_up = builtins_set_up,
+  .set_up = ks_exp_micro_loop_set_up,
   .prepare = builtins_prepare,
-  .measure_one_rep = builtins_measure,
-  .describe_device = builtins_describe_device,
-  .tear_down = builtins_tear_down,
+  .measure_one_rep = ks_exp_micro_loop_measure,
+  .describe_device = ks_exp_micro_loop_describe_device,
+  .tear_down = ks_exp_micro_loop_tear_down,
 };

@@ -7,24 +7,11 @@
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-exp-micro.h"
-#include "ks-compute-error.h"
 #include "ks-micro.h"
 #include "ks-run.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
-
-gboolean
-ks_exp_micro_refuse_point (GError **error)
-{
-  if (error && *error && (g_error_matches (*error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY) ||
-                          g_error_matches (*error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED)))
-    {
-      (*error)->domain = KS_EXPERIMENT_ERROR;
-      (*error)->code = KS_EXPERIMENT_ERROR_REFUSED;
-    }
-  return FALSE;
-}
 
 /* In KsMicroHelloTiming's order: a point's choice index is its timing. */
 static const KsChoice timing_choices[] = {
@@ -203,15 +190,12 @@ hello_measure (gpointer        state,
   return TRUE;
 }
 
-/* The clock's tick: a kernel shorter than it measures nothing (NVIDIA's
- * OpenCL: 1 us). */
 static void
 hello_describe_device (gpointer        state,
                        const KsConfig *base,
                        KsRunDevice    *out)
 {
-  ks_run_device_set_info (out, "timer_resolution_ns",
-                          ks_device_get_info (ks_micro_hello_get_device (state))->timer_resolution_ns);
+  ks_exp_micro_describe_timer (ks_micro_hello_get_device (state), out);
 }
 
 static void

@@ -58,8 +58,9 @@ static const KsParamSpec params[] = {
 };
 
 enum {
-  COL_TIME, COL_WALL, COL_ITEMS, COL_ELEMENTS, COL_PREFERRED, COL_NATIVE, COL_CHECKED, COL_WRONG,
-  COL_PER_ELEMENT, COL_GAIN, N_COLUMNS
+  COL_TIME = KS_EXP_MICRO_COL_TIME,
+  COL_ITEMS = KS_EXP_MICRO_N_LOOP_COLUMNS, COL_ELEMENTS, COL_PREFERRED, COL_NATIVE, COL_PER_ELEMENT, COL_GAIN,
+  N_COLUMNS
 };
 
 static double
@@ -105,11 +106,7 @@ derive_gain (const KsRun        *run,
 }
 
 static const KsColumnSpec columns[] = {
-  [COL_TIME] = { "time_ms", N_("time"), "ms",
-                 N_("The kernel's time (device events), median of the repetitions; min and max beside it"),
-                 KS_COLUMN_REAL, KS_REDUCE_MEDIAN_RANGE },
-  [COL_WALL] = { "wall_ms", N_("launch and wait"), "ms", N_("Launch and wait, host clock, median"),
-                 KS_COLUMN_REAL, KS_REDUCE_MEDIAN },
+  KS_EXP_MICRO_LOOP_COLUMNS,
   [COL_ITEMS] = { "work_items", N_("work-items"), NULL, N_("The global size of the launch"),
                   KS_COLUMN_INT, KS_REDUCE_LAST },
   [COL_ELEMENTS] = { "shorts", N_("shorts"), NULL, N_("Work-items x width"), KS_COLUMN_INT, KS_REDUCE_LAST },
@@ -119,12 +116,6 @@ static const KsColumnSpec columns[] = {
   [COL_NATIVE] = { "native_width", N_("native width"), NULL,
                    N_("The device's native vector width for short (CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT; 1 on CUDA)"),
                    KS_COLUMN_INT, KS_REDUCE_LAST },
-  [COL_CHECKED] = { "checked", N_("checked"), NULL,
-                    N_("Elements compared with the host's loop (spread over the array; each costs the whole loop)"),
-                    KS_COLUMN_INT, KS_REDUCE_LAST, .hidden = TRUE },
-  [COL_WRONG] = { "wrong", N_("wrong elements"), NULL,
-                  N_("Checked elements that differ from the host's loop, the worst repetition (0 unless something "
-                     "is broken)"), KS_COLUMN_INT, KS_REDUCE_MAX },
   [COL_PER_ELEMENT] = { "ns_per_element_iteration", N_("per element and iteration"), "ns",
                         N_("time / (shorts x iterations)"), KS_COLUMN_REAL, .derive = derive_per_element },
   [COL_GAIN] = { "gain", N_("vs scalar"), "x",
@@ -134,16 +125,6 @@ static const KsColumnSpec columns[] = {
 G_STATIC_ASSERT (G_N_ELEMENTS (columns) == N_COLUMNS);
 
 /* --- measuring ------------------------------------------------------------------ */
-
-static gpointer
-simd_set_up (const KsExperimentDesc *desc,
-             KsDevice               *device,
-             const KsConfig         *base,
-             GCancellable           *cancellable,
-             GError                **error)
-{
-  return ks_micro_loop_new (device, error);
-}
 
 static guint
 point_width (const KsConfig *point)
@@ -192,14 +173,9 @@ simd_measure (gpointer        state,
 {
   const KsDeviceInfo *info = ks_device_get_info (ks_micro_loop_get_device (state));
   guint width = point_width (point);
-  KsMicroLoopResult r;
 
-  if (!ks_micro_loop_run (state, &r, error))
+  if (!ks_exp_micro_loop_measure (state, point, values, cancellable, error))
     return FALSE;
-  values[COL_TIME] = r.kernel_ms;
-  values[COL_WALL] = r.wall_ms;
-  values[COL_CHECKED] = r.checked;
-  values[COL_WRONG] = r.wrong;
   values[COL_ITEMS] = g_strcmp0 (ks_config_get_string (point, "scaling"), "elements") == 0
                         ? ks_config_get_int (point, "elements") / width
                         : ks_config_get_int (point, "items");
@@ -218,13 +194,7 @@ simd_describe_device (gpointer        state,
 
   ks_run_device_set_info (out, "preferred_width_short", info->vector_width_preferred[KS_VECTOR_SHORT]);
   ks_run_device_set_info (out, "native_width_short", info->vector_width_native[KS_VECTOR_SHORT]);
-  ks_run_device_set_info (out, "timer_resolution_ns", info->timer_resolution_ns);
-}
-
-static void
-simd_tear_down (gpointer state)
-{
-  ks_micro_loop_free (state);
+  ks_exp_micro_describe_timer (ks_micro_loop_get_device (state), out);
 }
 
 static void
@@ -311,10 +281,10 @@ const KsExperimentDesc ks_exp_micro_simd = {
   .columns = columns, .n_columns = N_COLUMNS,
   .figures = figures, .n_figures = G_N_ELEMENTS (figures),
   .paper_values = paper_values, .n_paper_values = G_N_ELEMENTS (paper_values),
-  .set_up = simd_set_up,
+  .set_up = ks_exp_micro_loop_set_up,
   .prepare = simd_prepare,
   .measure_one_rep = simd_measure,
   .describe_device = simd_describe_device,
-  .tear_down = simd_tear_down,
+  .tear_down = ks_exp_micro_loop_tear_down,
   .summarize = simd_summarize,
 };
