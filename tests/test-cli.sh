@@ -873,6 +873,20 @@ fi
 run "$CLI" run micro-builtins -d "$OCL" --variant fused
 refused_early "micro-builtins --variant fused: refused, naming the variants" 2 "plain, builtins"
 
+run "$CLI" run micro-native -d "$OCL" --function sin,exp --items 300 --iterations 2 --reps 1 --warmup 0 --json nat.json
+if expect_ok "run micro-native --function sin,exp with --json"; then
+  py "micro-native: precise and native_ of each, precise sin within 4 ulp of the host" '
+import json
+pts = json.load(open("nat.json"))["points"]
+assert [(p["function"], p["math"]) for p in pts] == [("sin", "precise"), ("sin", "native"), ("exp", "precise"),
+                                                      ("exp", "native")], pts
+assert all(p["error"] is None for p in pts), pts
+assert pts[0]["max_ulp"] <= 4, pts[0]
+'
+fi
+run "$CLI" run micro-native -d "$OCL" --function tan
+refused_early "micro-native --function tan: refused, naming the functions" 2 "rsqrt"
+
 # -----------------------------------------------------------------------------
 
 echo "# $PASSED passed, $FAILED failed, $(( $(date +%s) - START )) s"

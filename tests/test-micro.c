@@ -325,6 +325,57 @@ test_builtins_engine (void)
   g_assert_cmpfloat (((KsRunPoint *) run->points->pdata[0])->values[ratio], ==, 1.0);
 }
 
+/* The precise forms within the OpenCL 1.2 full profile's bounds against
+ * the host's double precision (sin, cos 4 ulp; exp, log, sqrt 3; rsqrt
+ * 2); the native_ forms only finite, their accuracy being the device's. */
+static void
+test_native_device (void)
+{
+  NEED_OPENCL (dev);
+  const double bounds[KS_MICRO_N_FUNCTIONS] = { 4, 4, 3, 3, 3, 2 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMicroMath) math = ks_micro_math_new (dev, &error);
+
+  g_assert_no_error (error);
+  for (KsMicroFunction fn = 0; fn < KS_MICRO_N_FUNCTIONS; fn++)
+    for (int native = 0; native <= 1; native++)
+      {
+        KsMicroMathResult r;
+
+        g_assert_true (ks_micro_math_prepare (math, fn, native, 999, 3, &error));
+        g_assert_no_error (error);
+        g_assert_true (ks_micro_math_run (math, &r, &error));
+        g_assert_no_error (error);
+        g_test_message ("%s%s: %.3g ulp", native ? "native_" : "", ks_micro_function_name (fn), r.max_ulp);
+        g_assert_true (isfinite (r.max_ulp) && isfinite (r.max_abs) && isfinite (r.kernel_ms));
+        if (!native)
+          g_assert_cmpfloat (r.max_ulp, <=, bounds[fn]);
+      }
+  g_assert_cmpfloat (ks_micro_function_host (KS_MICRO_RSQRT, 4.0), ==, 0.5);
+  g_assert_false (ks_micro_math_prepare (math, KS_MICRO_SIN, FALSE, 0, 3, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+}
+
+static void
+test_native_engine (void)
+{
+  NEED_OPENCL (dev);
+  const char *settings[] = { "function", "sin,sqrt", "items", "512", "iterations", "4", NULL };
+  g_autoptr(KsRun) run = run_engine (&ks_exp_micro_native, dev, settings);
+  int ulp = ks_experiment_desc_find_column (run->desc, "max_ulp");
+  int speedup = ks_experiment_desc_find_column (run->desc, "speedup");
+
+  g_assert_cmpuint (run->points->len, ==, 4);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+
+      g_assert_null (p->error);
+      g_assert_true (isfinite (p->values[ulp]));
+      g_assert_true (isfinite (p->values[speedup]) && p->values[speedup] > 0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -345,6 +396,8 @@ main (int argc, char **argv)
   g_test_add_func ("/micro/builtins/host-reference", test_builtins_host_reference);
   g_test_add_func ("/micro/builtins/device", test_builtins_device);
   g_test_add_func ("/micro/builtins/engine", test_builtins_engine);
+  g_test_add_func ("/micro/native/device", test_native_device);
+  g_test_add_func ("/micro/native/engine", test_native_engine);
 
   status = g_test_run ();
   g_clear_object (&devices);

@@ -183,6 +183,8 @@ check_run_clean "run micro-simd --items 5 (micro-simd.cl, short .. short16): cle
   micro-simd --items 5 --iterations 20
 check_run_clean "run micro-builtins --items 5 (micro-builtins.cl, both bodies): clean under oclgrind" \
   micro-builtins --items 5 --iterations 20
+check_run_clean "run micro-native --items 33 (micro-math.cl, sin and rsqrt in both forms): clean under oclgrind" \
+  micro-native --function sin,rsqrt --items 33 --iterations 3
 
 # --- self-test: the checks do catch real bugs ----------------------------------
 

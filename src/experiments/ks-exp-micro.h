@@ -16,6 +16,7 @@ G_BEGIN_DECLS
 extern const KsExperimentDesc ks_exp_micro_hello;   /* "micro-hello": vector addition vs the host loop */
 extern const KsExperimentDesc ks_exp_micro_simd;    /* "micro-simd": the loop on short .. short16, Tables 3-4 */
 extern const KsExperimentDesc ks_exp_micro_builtins; /* "micro-builtins": mad_sat, abs_diff, hadd, Table 5 */
+extern const KsExperimentDesc ks_exp_micro_native;   /* "micro-native": native_ vs precise math, time and error */
 
 /* A point's error that only this point suffers (a length the device
  * cannot hold, a vector width its compiler refuses) as a refusal, so that

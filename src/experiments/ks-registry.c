@@ -15,6 +15,7 @@ static const KsExperimentDesc *const builtin[] = {
   &ks_exp_micro_hello,
   &ks_exp_micro_simd,
   &ks_exp_micro_builtins,
+  &ks_exp_micro_native,
 };
 
 static GPtrArray *registry;   /* of const KsExperimentDesc *; guarded by lock */

@@ -11,6 +11,8 @@
  *          short16 (section 4.2, Tables 3-4; kernels/micro-simd.cl) and the
  *          built-in functions against plain expressions (section 4.3,
  *          Table 5; kernels/micro-builtins.cl).
+ *   math   precise and native_ math functions: their time and their error
+ *          against the host's double precision (kernels/micro-math.cl).
  *
  * Times: device events for kernels and transfers (NVIDIA's OpenCL ticks
  * in whole microseconds: KsDeviceInfo.timer_resolution_ns), the host's
@@ -130,6 +132,58 @@ gint16        ks_micro_builtins_host         (gint16              input,
                                               gboolean            builtins,
                                               guint               iterations);
 
+/* --- math: precise and native_ functions ------------------------------------------ */
+
+typedef enum {
+  KS_MICRO_SIN,
+  KS_MICRO_COS,
+  KS_MICRO_EXP,
+  KS_MICRO_LOG,
+  KS_MICRO_SQRT,
+  KS_MICRO_RSQRT,
+  KS_MICRO_N_FUNCTIONS
+} KsMicroFunction;
+
+typedef struct _KsMicroMath KsMicroMath;
+
+typedef struct {
+  double kernel_ms;     /* the timing kernel, device events */
+  double wall_ms;       /* launch and wait, host clock */
+  double max_ulp;       /* the worst error in units of the last place of the float nearest the truth */
+  double max_abs;       /* the worst |f(x) - truth| */
+  double max_rel;       /* the worst |f(x) - truth| / |truth| */
+} KsMicroMathResult;
+
+/* "sin", ..., the OpenCL name. */
+const char   *ks_micro_function_name   (KsMicroFunction     fn);
+/* The inputs the function is measured on, lo .. hi (sin, cos: -pi .. pi;
+ * exp: -10 .. 10; log, sqrt, rsqrt: 2^-10 .. 2^10). */
+void          ks_micro_function_domain (KsMicroFunction     fn,
+                                        double             *lo,
+                                        double             *hi);
+/* The truth, in double on the host. */
+double        ks_micro_function_host   (KsMicroFunction     fn,
+                                        double              x);
+
+KsMicroMath  *ks_micro_math_new        (KsDevice           *device,
+                                        GError            **error);
+void          ks_micro_math_free       (KsMicroMath        *self);
+KsDevice     *ks_micro_math_get_device (KsMicroMath        *self);
+/* n inputs spread over the function's domain, its program (precise or
+ * native) built on first use, the values computed once on the device and
+ * their errors against the host's (in the results of every run). */
+gboolean      ks_micro_math_prepare    (KsMicroMath        *self,
+                                        KsMicroFunction     fn,
+                                        gboolean            native,
+                                        guint64             n,
+                                        guint               iterations,
+                                        GError            **error);
+/* One timed launch of the timing kernel (iterations evaluations per item). */
+gboolean      ks_micro_math_run        (KsMicroMath        *self,
+                                        KsMicroMathResult  *out,
+                                        GError            **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroMath, ks_micro_math_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroHello, ks_micro_hello_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroLoop, ks_micro_loop_free)
 
