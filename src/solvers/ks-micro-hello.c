@@ -9,7 +9,6 @@
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
-#include <time.h>
 
 struct _KsMicroHello {
   KsDevice  *device;
@@ -21,15 +20,6 @@ struct _KsMicroHello {
   guint64    n;
   guint      builds;                   /* the nonce of the next uncached build */
 };
-
-double
-ks_micro_now_ms (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* Not inlined into the timing loop, so that each repetition really runs
  * (the compiler cannot prove the stores of one call dead by the next). */

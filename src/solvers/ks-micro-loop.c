@@ -298,7 +298,6 @@ ks_micro_loop_run (KsMicroLoop       *self,
   guint items;
   gsize global;
   gsize bytes;
-  double t0;
 
   g_return_val_if_fail (self != NULL && self->program >= 0, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
@@ -308,23 +307,12 @@ ks_micro_loop_run (KsMicroLoop       *self,
   items = (guint) self->items;
   global = (gsize) self->items;
   bytes = (gsize) self->items * self->width * sizeof (gint16);
-  ks_kernel_reset_timing (kernel);
   if (!ks_kernel_set_arg_buffer (kernel, 0, self->input, error) ||
       !ks_kernel_set_arg_buffer (kernel, 1, self->output, error) ||
       !ks_kernel_set_arg (kernel, 2, sizeof items, &items, error) ||
-      !ks_kernel_set_arg (kernel, 3, sizeof self->iterations, &self->iterations, error))
+      !ks_kernel_set_arg (kernel, 3, sizeof self->iterations, &self->iterations, error) ||
+      !ks_micro_launch_timed (self->rt, kernel, global, &out->kernel_ms, &out->wall_ms, error))
     return FALSE;
-  t0 = ks_micro_now_ms ();
-  if (!ks_runtime_launch (self->rt, kernel, 1, &global, NULL, error) ||
-      !ks_runtime_finish (self->rt, error))
-    {
-      ks_runtime_discard_timings (self->rt);
-      return FALSE;
-    }
-  out->wall_ms = ks_micro_now_ms () - t0;
-  if (!ks_runtime_collect_timings (self->rt, error))
-    return FALSE;
-  out->kernel_ms = ks_kernel_get_time_ns (kernel) / 1e6;
   if (!ks_runtime_read (self->rt, self->output, 0, bytes, self->host_output, error))
     return FALSE;
   out->checked = self->n_checked;

@@ -241,31 +241,16 @@ ks_micro_math_run (KsMicroMath       *self,
                    KsMicroMathResult *out,
                    GError           **error)
 {
-  gsize global;
-  double t0;
-
   g_return_val_if_fail (self != NULL && self->kernel != NULL, FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
   memset (out, 0, sizeof *out);
-  global = self->n;
-  ks_kernel_reset_timing (self->kernel);
   if (!ks_kernel_set_arg_buffer (self->kernel, 0, self->x, error) ||
       !ks_kernel_set_arg_buffer (self->kernel, 1, self->y, error) ||
       !ks_kernel_set_arg (self->kernel, 2, sizeof self->n, &self->n, error) ||
-      !ks_kernel_set_arg (self->kernel, 3, sizeof self->iterations, &self->iterations, error))
+      !ks_kernel_set_arg (self->kernel, 3, sizeof self->iterations, &self->iterations, error) ||
+      !ks_micro_launch_timed (self->rt, self->kernel, self->n, &out->kernel_ms, &out->wall_ms, error))
     return FALSE;
-  t0 = ks_micro_now_ms ();
-  if (!ks_runtime_launch (self->rt, self->kernel, 1, &global, NULL, error) ||
-      !ks_runtime_finish (self->rt, error))
-    {
-      ks_runtime_discard_timings (self->rt);
-      return FALSE;
-    }
-  out->wall_ms = ks_micro_now_ms () - t0;
-  if (!ks_runtime_collect_timings (self->rt, error))
-    return FALSE;
-  out->kernel_ms = ks_kernel_get_time_ns (self->kernel) / 1e6;
   out->max_ulp = self->max_ulp;
   out->max_abs = self->max_abs;
   out->max_rel = self->max_rel;

@@ -24,11 +24,20 @@
 #include <gio/gio.h>
 
 #include "ks-device.h"
+#include "ks-runtime.h"
 
 G_BEGIN_DECLS
 
 /* The host's monotonic clock in milliseconds, with nanosecond ticks. */
-double ks_micro_now_ms (void);
+double   ks_micro_now_ms       (void);
+/* One launch over global items (the driver's group), waited for: the
+ * kernel's device time (events) and the launch-and-wait wall time. */
+gboolean ks_micro_launch_timed (KsRuntime *rt,
+                                KsKernel  *kernel,
+                                gsize      global,
+                                double    *kernel_ms,
+                                double    *wall_ms,
+                                GError   **error);
 
 /* --- hello: vector addition ---------------------------------------------------- */
 
