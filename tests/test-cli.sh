@@ -984,6 +984,90 @@ run "$CLI" bench tridiag --methods thomas --systems 8
 expect_fail "bench tridiag --methods thomas: refused, naming the methods" 2 "no method"
 run "$CLI" bench tridiag --reps 0
 expect_fail "bench tridiag --reps 0: refused" 2 "--reps"
+# --- paper 001: micro-benchmarks ----------------------------------------------
+
+run "$CLI" run micro-hello -d "$OCL" --length 1000,70000 --reps 1 --warmup 0 --json hello.json --plot hello.png
+if expect_ok "run micro-hello --length 1000,70000 with --json --plot"; then
+  py "micro-hello: three timings per length and one build, every sum right" '
+import json
+d = json.load(open("hello.json"))
+pts = d["points"]
+got = sorted((p["timing"], p["length"]) for p in pts)
+assert got == [("build", None), ("host", 1000), ("host", 70000), ("kernel", 1000), ("kernel", 70000),
+               ("transfers", 1000), ("transfers", 70000)], got
+assert all(p["wrong"] == 0 and p["error"] is None for p in pts), pts
+assert all(p["faster_than_host"] in (True, False) for p in pts if p["timing"] in ("kernel", "transfers")), pts
+assert "timer_resolution_ns" in d["devices"][0]["info"], d["devices"][0]
+'
+  check "micro-hello: the figure was written" "hello.png is missing or empty" test -s hello.png
+  check "micro-hello: the summary names the build time" "no build line" grep -q "building the program took" "$T/out"
+fi
+run "$CLI" run micro-hello -d "$OCL" --length 0
+refused_early "micro-hello --length 0: refused with the limits" 2 "between 1 and 268435456"
+run "$CLI" run micro-hello -d "$OCL" --timing host,warp
+refused_early "micro-hello --timing warp: refused, naming it" 2 "warp"
+run "$CLI" run micro-hello -d host --length 100
+refused_early "micro-hello on the host backend: refused (no kernels there)" 2 "host"
+
+run "$CLI" run micro-simd -d "$OCL" --items 20 --iterations 500 --reps 1 --warmup 0 --json simd.json --plot simd.png
+if expect_ok "run micro-simd --items 20 --iterations 500 with --json --plot"; then
+  py "micro-simd: five widths, every checked element right, the vector widths recorded" '
+import json
+d = json.load(open("simd.json"))
+pts = d["points"]
+assert [p["width"] for p in pts] == ["short", "short2", "short4", "short8", "short16"], pts
+assert [p["shorts"] for p in pts] == [20, 40, 80, 160, 320], pts
+assert all(p["wrong"] == 0 and p["error"] is None for p in pts), pts
+assert pts[0]["gain"] == 1, pts[0]
+info = d["devices"][0]["info"]
+assert "preferred_width_short" in info and "native_width_short" in info, info
+'
+fi
+# A width the device's compiler refuses: that point is refused with the
+# compiler's words, the others are measured (a copy of the kernels where
+# short8 is an #error).
+mkdir -p nok8 && cp "$SRCDIR/../kernels/"*.cl "$SRCDIR/../kernels/"*.h nok8/ &&
+  sed -i 's/^#include "ks-common.h"$/#include "ks-common.h"\n#if KS_MICRO_WIDTH == 8\n#error "no short8 here"\n#endif/' nok8/micro-simd.cl
+run "$CLI" run micro-simd -d "$OCL" --kernel-dir nok8 --width short4,short8 --iterations 100 --reps 1 --warmup 0 --json nok8.json
+if expect_ok "micro-simd with short8 refused by the compiler: the run goes on"; then
+  py "micro-simd: short8 refused, saying the compiler refused it; short4 measured" '
+import json
+pts = json.load(open("nok8.json"))["points"]
+assert pts[0]["error"] is None and pts[0]["wrong"] == 0, pts[0]
+assert "short8 does not build" in pts[1]["error"] and "no short8 here" in pts[1]["error"], pts[1]
+'
+fi
+run "$CLI" run micro-simd -d "$OCL" --width short3
+refused_early "micro-simd --width short3: refused, naming the widths" 2 "short16"
+run "$CLI" run micro-simd -d "$OCL" --iterations 0
+refused_early "micro-simd --iterations 0: refused with the limits" 2 "between 1 and 1073741824"
+
+run "$CLI" run micro-builtins -d "$OCL" --items 30 --iterations 200 --reps 1 --warmup 0 --json bi.json --plot bi.png
+if expect_ok "run micro-builtins --items 30 --iterations 200 with --json --plot"; then
+  py "micro-builtins: plain and built-ins, every checked element right, the ratio against plain" '
+import json
+pts = json.load(open("bi.json"))["points"]
+assert [p["variant"] for p in pts] == ["plain", "builtins"], pts
+assert all(p["wrong"] == 0 and p["error"] is None for p in pts), pts
+assert pts[0]["vs_plain"] == 1 and pts[1]["vs_plain"] > 0, pts
+'
+fi
+run "$CLI" run micro-builtins -d "$OCL" --variant fused
+refused_early "micro-builtins --variant fused: refused, naming the variants" 2 "plain, builtins"
+
+run "$CLI" run micro-native -d "$OCL" --function sin,exp --items 300 --iterations 2 --reps 1 --warmup 0 --json nat.json
+if expect_ok "run micro-native --function sin,exp with --json"; then
+  py "micro-native: precise and native_ of each, precise sin within 4 ulp of the host" '
+import json
+pts = json.load(open("nat.json"))["points"]
+assert [(p["function"], p["math"]) for p in pts] == [("sin", "precise"), ("sin", "native"), ("exp", "precise"),
+                                                      ("exp", "native")], pts
+assert all(p["error"] is None for p in pts), pts
+assert pts[0]["max_ulp"] <= 4, pts[0]
+'
+fi
+run "$CLI" run micro-native -d "$OCL" --function tan
+refused_early "micro-native --function tan: refused, naming the functions" 2 "rsqrt"
 
 # -----------------------------------------------------------------------------
 
