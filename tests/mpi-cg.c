@@ -9,53 +9,13 @@
 #include "ks-balance.h"
 #include "ks-mpi-exchange.h"
 #include "ks-partition.h"
+#include "ks-test-grid.h"
 
 #include <math.h>
 #include <stdio.h>
 
 #define W 60
 #define H 40
-
-/* 9-point stencil pattern with the diagonal: -1 off, 8.5 on it. */
-static void
-grid_system (guint  **row_ptr,
-             guint  **col,
-             double **val,
-             double **centres,
-             double **b)
-{
-  GArray *c = g_array_new (FALSE, FALSE, sizeof (guint));
-  GArray *v = g_array_new (FALSE, FALSE, sizeof (double));
-
-  *row_ptr = g_new (guint, W * H + 1);
-  *centres = g_new (double, 2 * W * H);
-  *b = g_new (double, W * H);
-  for (guint j = 0, i0 = 0; j < H; j++)
-    for (guint i = 0; i < W; i++, i0++)
-      {
-        (*row_ptr)[i0] = c->len;
-        (*centres)[2 * i0] = i + 0.5;
-        (*centres)[2 * i0 + 1] = j + 0.5;
-        (*b)[i0] = sin (0.1 * i0) + (i0 == 1234 ? 50 : 0);
-        for (int dj = -1; dj <= 1; dj++)
-          for (int di = -1; di <= 1; di++)
-            {
-              int ni = (int) i + di, nj = (int) j + dj;
-
-              if (ni >= 0 && nj >= 0 && ni < W && nj < H)
-                {
-                  guint k = nj * W + ni;
-                  double a = (di || dj) ? -1.0 : 8.5;
-
-                  g_array_append_val (c, k);
-                  g_array_append_val (v, a);
-                }
-            }
-      }
-  (*row_ptr)[W * H] = c->len;
-  *col = (guint *) g_array_free (c, FALSE);
-  *val = (double *) g_array_free (v, FALSE);
-}
 
 static gboolean
 solve (const KsHalo  *halo,
@@ -93,11 +53,7 @@ main (int    argc,
       char **argv)
 {
   int rank, size, status = 0;
-  g_autofree guint *row_ptr = NULL;
-  g_autofree guint *col = NULL;
-  g_autofree double *val = NULL;
-  g_autofree double *centres = NULL;
-  g_autofree double *b = NULL;
+  KsTestGrid grid;
   g_autofree guint64 *counts = NULL;
   g_autofree guint *part = NULL;
   g_autofree double *x = NULL;
@@ -112,7 +68,9 @@ main (int    argc,
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
 
-  grid_system (&row_ptr, &col, &val, &centres, &b);
+  ks_test_grid_init (&grid, W, H);
+  const guint *row_ptr = grid.row_ptr, *col = grid.col;
+  const double *val = grid.val, *centres = grid.centres, *b = grid.b;
   counts = g_new (guint64, size);
   part = g_new (guint, n);
   /* Every rank computes the same split and numbering. */
@@ -172,6 +130,7 @@ main (int    argc,
       }
   }
   MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  ks_test_grid_clear (&grid);
   MPI_Finalize ();
   return status;
 }

@@ -4,10 +4,8 @@
 #define G_LOG_DOMAIN "ks-test"
 
 #include "ks-balance.h"
-#include "ks-dist-cg.h"
 #include "ks-halo.h"
 #include "ks-partition.h"
-#include "ks-solver-error.h"
 
 #include <math.h>
 #include <string.h>
@@ -395,182 +393,6 @@ test_halo (void)
   grid_clear (&g);
 }
 
-/* A symmetric positive definite matrix on the grid's pattern plus the
- * diagonal: -1 to every neighbour, 8.5 on the diagonal (diagonally
- * dominant); sign -1 makes it negative definite. */
-static void
-grid_matrix (const Grid *g,
-             double      sign,
-             guint     **row_ptr,
-             guint     **col,
-             double    **val)
-{
-  guint nnz = g->xadj[g->n] + g->n, k = 0;
-
-  *row_ptr = g_new (guint, g->n + 1);
-  *col = g_new (guint, nnz);
-  *val = g_new (double, nnz);
-  for (guint i = 0; i < g->n; i++)
-    {
-      (*row_ptr)[i] = k;
-      (*col)[k] = i;
-      (*val)[k++] = sign * 8.5;
-      for (guint j = g->xadj[i]; j < g->xadj[i + 1]; j++)
-        {
-          (*col)[k] = g->adjncy[j];
-          (*val)[k++] = sign * -1.0;
-        }
-    }
-  (*row_ptr)[g->n] = k;
-}
-
-typedef struct {
-  const KsHalo    *halo;
-  KsExchangeGroup *group;
-  const guint     *row_ptr, *col;
-  const double    *val, *b;
-  double          *x;          /* the whole solution, each part writing its cells */
-  guint            part;
-  KsDistCgOptions  options;
-  KsDistCgResult   result;
-  GError          *error;
-} PartRun;
-
-static gpointer
-run_part (gpointer data)
-{
-  PartRun *run = data;
-  const KsHaloPart *hp = ks_halo_get_part (run->halo, run->part);
-  g_autofree guint *rp = NULL;
-  g_autofree guint *col = NULL;
-  g_autofree double *val = NULL;
-  g_autofree double *b = g_new0 (double, hp->n_owned + 1);
-  g_autofree double *x = g_new0 (double, hp->n_owned + hp->n_virtual + 1);
-
-  ks_halo_local_rows (run->halo, run->part, run->row_ptr, run->col, run->val, &rp, &col, &val);
-  for (guint l = 0; l < hp->n_owned; l++)
-    b[l] = run->b[hp->global[l]];
-  if (ks_dist_cg_solve_host (ks_exchange_group_get (run->group, run->part), rp, col, val, b, x,
-                             &run->options, &run->result, &run->error))
-    for (guint l = 0; l < hp->n_owned; l++)
-      run->x[hp->global[l]] = x[l];
-  return NULL;
-}
-
-/* Solves A x = b split by part[] among n_parts threads; FALSE with the
- * first part's error where a part failed (they fail alike). */
-static gboolean
-solve_in_parts (const Grid    *g,
-                const guint   *row_ptr,
-                const guint   *col,
-                const double  *val,
-                const double  *b,
-                const guint   *part,
-                guint          n_parts,
-                guint          max_iter,
-                double        *x,
-                guint         *iterations,
-                GError       **error)
-{
-  g_autoptr(KsHalo) halo = NULL;
-  g_autoptr(KsExchangeGroup) group = NULL;
-  g_autofree PartRun *runs = g_new0 (PartRun, n_parts);
-  g_autofree GThread **threads = g_new0 (GThread *, n_parts);
-  gboolean ok = TRUE;
-
-  /* The halo from the matrix's own pattern (diagonal included). */
-  halo = ks_halo_new (g->n, row_ptr, col, part, n_parts, error);
-  g_assert_nonnull (halo);
-  group = ks_exchange_group_new (halo);
-  for (guint p = 0; p < n_parts; p++)
-    {
-      runs[p] = (PartRun) { halo, group, row_ptr, col, val, b, x, p, { 1e-12, max_iter } };
-      threads[p] = g_thread_new ("part", run_part, &runs[p]);
-    }
-  for (guint p = 0; p < n_parts; p++)
-    g_thread_join (threads[p]);
-  for (guint p = 0; p < n_parts; p++)
-    {
-      if (runs[p].error && ok)
-        {
-          g_propagate_error (error, runs[p].error);
-          runs[p].error = NULL;
-          ok = FALSE;
-        }
-      g_clear_error (&runs[p].error);
-      /* Every part saw the same sums, so the same count. */
-      if (p > 0 && ok)
-        g_assert_cmpuint (runs[p].result.iterations, ==, runs[0].result.iterations);
-    }
-  if (ok && iterations)
-    *iterations = runs[0].result.iterations;
-  return ok;
-}
-
-static void
-test_dist_cg (void)
-{
-  Grid g;
-  g_autofree guint *row_ptr = NULL;
-  g_autofree guint *col = NULL;
-  g_autofree double *val = NULL;
-  g_autofree guint *one = NULL;
-  g_autofree guint *three = NULL;
-  g_autofree double *b = NULL;
-  g_autofree double *x1 = NULL;
-  g_autofree double *x3 = NULL;
-  g_autofree double *again = NULL;
-  g_autofree double *check = NULL;
-  g_autoptr(GError) error = NULL;
-  const guint64 counts[] = { 700, 250, 250 };
-  guint it1 = 0, it3 = 0;
-
-  grid_init (&g, 40, 30);
-  grid_matrix (&g, 1, &row_ptr, &col, &val);
-  b = g_new (double, g.n);
-  x1 = g_new0 (double, g.n);
-  x3 = g_new0 (double, g.n);
-  again = g_new0 (double, g.n);
-  check = g_new0 (double, g.n);
-  for (guint i = 0; i < g.n; i++)
-    b[i] = sin (0.1 * i) + (i == 617 ? 50 : 0);   /* a burst, as the heat problem's */
-  one = g_new0 (guint, g.n);
-  three = g_new (guint, g.n);
-  g_assert_true (ks_partition_cells (KS_PARTITION_GEOMETRIC, g.n, g.xadj, g.adjncy, g.centres, 3, counts,
-                                     three, NULL, &error));
-
-  g_assert_true (solve_in_parts (&g, row_ptr, col, val, b, one, 1, 1000, x1, &it1, &error));
-  g_assert_no_error (error);
-  g_assert_true (solve_in_parts (&g, row_ptr, col, val, b, three, 3, 1000, x3, &it3, &error));
-  g_assert_no_error (error);
-  /* A x = b, and three parts give one part's answer to round-off. */
-  for (guint i = 0; i < g.n; i++)
-    {
-      double ax = 0;
-
-      for (guint k = row_ptr[i]; k < row_ptr[i + 1]; k++)
-        ax += val[k] * x1[col[k]];
-      g_assert_cmpfloat_with_epsilon (ax, b[i], 1e-9);
-      g_assert_cmpfloat_with_epsilon (x3[i], x1[i], 1e-10 * (1 + fabs (x1[i])));
-    }
-  g_assert_cmpint (ABS ((int) it3 - (int) it1), <=, 1);
-  /* Sums in part order: the same bits again. */
-  g_assert_true (solve_in_parts (&g, row_ptr, col, val, b, three, 3, 1000, again, NULL, &error));
-  g_assert_cmpmem (again, g.n * sizeof (double), x3, g.n * sizeof (double));
-
-  /* Too few iterations: every part says so. */
-  g_assert_false (solve_in_parts (&g, row_ptr, col, val, b, three, 3, 3, check, NULL, &error));
-  g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_CONVERGED);
-  g_assert_nonnull (strstr (error->message, "3 iterations"));
-  g_clear_error (&error);
-  /* Not positive definite: a breakdown, not a wrong answer. */
-  for (guint k = 0; k < row_ptr[g.n]; k++)
-    val[k] = -val[k];
-  g_assert_false (solve_in_parts (&g, row_ptr, col, val, b, three, 3, 1000, check, NULL, &error));
-  g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_BREAKDOWN);
-  grid_clear (&g);
-}
-
 int
 main (int    argc,
       char **argv)
@@ -580,6 +402,5 @@ main (int    argc,
   g_test_add_func ("/balance/split", test_split);
   g_test_add_func ("/balance/partition", test_partition);
   g_test_add_func ("/balance/halo", test_halo);
-  g_test_add_func ("/balance/dist-cg", test_dist_cg);
   return g_test_run ();
 }

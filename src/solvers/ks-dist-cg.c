@@ -7,6 +7,7 @@
 
 #include "ks-solver-error.h"
 
+#include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
@@ -39,6 +40,13 @@ ks_exchange_allreduce (KsExchange *ex,
 }
 
 void
+ks_exchange_abort (KsExchange *ex)
+{
+  if (ex && ex->vtable->abort)
+    ex->vtable->abort (ex);
+}
+
+void
 ks_exchange_free (KsExchange *ex)
 {
   if (ex && ex->vtable->free)
@@ -65,25 +73,46 @@ struct _KsExchangeGroup {
   GMutex         lock;
   GCond          cond;
   guint          arrived, generation;
+  gboolean       aborted;     /* a part failed: every wait ends */
 };
 
-/* Every part waits here until all have come. */
-static void
-barrier (KsExchangeGroup *g)
+/* Every part waits here until all have come; FALSE with an error once a
+ * part has failed, so the others do not wait for it forever. */
+static gboolean
+barrier (KsExchangeGroup *g,
+         GError         **error)
 {
   guint generation;
+  gboolean aborted;
 
   g_mutex_lock (&g->lock);
   generation = g->generation;
-  if (++g->arrived == g->n_parts)
+  if (!g->aborted && ++g->arrived == g->n_parts)
     {
       g->arrived = 0;
       g->generation++;
       g_cond_broadcast (&g->cond);
     }
   else
-    while (generation == g->generation)
+    while (!g->aborted && generation == g->generation)
       g_cond_wait (&g->cond, &g->lock);
+  /* A barrier every part passed counts as passed, even if one of them
+   * failed right after (it may fail on what they all just agreed). */
+  aborted = g->aborted && generation == g->generation;
+  g_mutex_unlock (&g->lock);
+  if (aborted)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Another part of the solve failed"));
+  return !aborted;
+}
+
+static void
+local_abort (KsExchange *self)
+{
+  KsExchangeGroup *g = ((LocalExchange *) self)->group;
+
+  g_mutex_lock (&g->lock);
+  g->aborted = TRUE;
+  g_cond_broadcast (&g->cond);
   g_mutex_unlock (&g->lock);
 }
 
@@ -96,8 +125,7 @@ local_start (KsExchange *self,
 
   /* Once all have published, every owned value is final. */
   ex->group->published[ex->index] = x;
-  barrier (ex->group);
-  return TRUE;
+  return barrier (ex->group, error);
 }
 
 static gboolean
@@ -120,8 +148,7 @@ local_finish (KsExchange *self,
             x[from->recv_first + i] = src[them->neighbours[k].send[i]];
     }
   /* No part changes its vector before every other has read it. */
-  barrier (ex->group);
-  return TRUE;
+  return barrier (ex->group, error);
 }
 
 static gboolean
@@ -137,7 +164,8 @@ local_allreduce (KsExchange *self,
 
   for (guint k = 0; k < n; k++)
     g->partials[ex->index * MAX_SUMS + k] = values[k];
-  barrier (g);
+  if (!barrier (g, error))
+    return FALSE;
   /* In part order: the same bits on every part and every run. */
   for (guint k = 0; k < n; k++)
     {
@@ -147,12 +175,11 @@ local_allreduce (KsExchange *self,
         sum += g->partials[p * MAX_SUMS + k];
       values[k] = sum;
     }
-  barrier (g);
-  return TRUE;
+  return barrier (g, error);
 }
 
 static const KsExchangeVTable local_vtable = {
-  local_start, local_finish, local_allreduce, NULL,
+  local_start, local_finish, local_allreduce, local_abort, NULL,
 };
 
 KsExchangeGroup *
@@ -257,16 +284,16 @@ spmv_exchanged (KsExchange   *ex,
   return TRUE;
 }
 
-gboolean
-ks_dist_cg_solve_host (KsExchange            *ex,
-                       const guint           *row_ptr,
-                       const guint           *col,
-                       const double          *val,
-                       const double          *b,
-                       double                *x,
-                       const KsDistCgOptions *options,
-                       KsDistCgResult        *out,
-                       GError               **error)
+static gboolean
+solve_host (KsExchange            *ex,
+            const guint           *row_ptr,
+            const guint           *col,
+            const double          *val,
+            const double          *b,
+            double                *x,
+            const KsDistCgOptions *options,
+            KsDistCgResult        *out,
+            GError               **error)
 {
   guint n, all;
   g_autofree double *r = NULL;
@@ -339,4 +366,24 @@ ks_dist_cg_solve_host (KsExchange            *ex,
       out->residual = sqrt (rho) / b_norm;
     }
   return TRUE;
+}
+
+gboolean
+ks_dist_cg_solve_host (KsExchange            *ex,
+                       const guint           *row_ptr,
+                       const guint           *col,
+                       const double          *val,
+                       const double          *b,
+                       double                *x,
+                       const KsDistCgOptions *options,
+                       KsDistCgResult        *out,
+                       GError               **error)
+{
+  g_return_val_if_fail (ex != NULL && ex->part != NULL && options != NULL, FALSE);
+
+  if (solve_host (ex, row_ptr, col, val, b, x, options, out, error))
+    return TRUE;
+  /* The others are told, or they would wait for this part forever. */
+  ks_exchange_abort (ex);
+  return FALSE;
 }

@@ -20,7 +20,9 @@
 
 #include <glib.h>
 
+#include "ks-device.h"
 #include "ks-halo.h"
+#include "ks-types.h"
 
 G_BEGIN_DECLS
 
@@ -42,6 +44,10 @@ typedef struct {
                          double     *values,
                          guint       n,
                          GError    **error);
+  /* A part that fails says so: the others' waits end with an error
+   * instead of waiting for it forever.  May be NULL (MPI: the failing
+   * rank's exit ends the job). */
+  void     (*abort)     (KsExchange *self);
   void     (*free)      (KsExchange *self);
 } KsExchangeVTable;
 
@@ -60,6 +66,7 @@ gboolean ks_exchange_allreduce (KsExchange *ex,
                                 double     *values,
                                 guint       n,
                                 GError    **error);
+void     ks_exchange_abort     (KsExchange *ex);
 void     ks_exchange_free      (KsExchange *ex);
 
 /* Parts of one process, one thread each: a group of n_parts exchanges
@@ -101,6 +108,28 @@ gboolean ks_dist_cg_solve_host (KsExchange            *ex,
                                 KsDistCgResult        *out,
                                 GError               **error);
 
+/* The same part on an OpenCL or CUDA device (kernels/heat-cg.cl on
+ * slices of the part's vectors), float or double.  The arguments are
+ * those of ks_dist_cg_solve_host; the part's values travel to the device
+ * and x back. */
+typedef struct _KsDistCgDevice KsDistCgDevice;
+
+KsDistCgDevice *ks_dist_cg_device_new   (KsDevice              *device,
+                                         KsPrecision            precision,
+                                         GError               **error);
+void            ks_dist_cg_device_free  (KsDistCgDevice        *dev);
+gboolean        ks_dist_cg_solve_device (KsDistCgDevice        *dev,
+                                         KsExchange            *ex,
+                                         const guint           *row_ptr,
+                                         const guint           *col,
+                                         const double          *val,
+                                         const double          *b,
+                                         double                *x,
+                                         const KsDistCgOptions *options,
+                                         KsDistCgResult        *out,
+                                         GError               **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsExchangeGroup, ks_exchange_group_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsDistCgDevice, ks_dist_cg_device_free)
 
 G_END_DECLS

@@ -89,7 +89,7 @@ mpi_free (KsExchange *self)
 }
 
 static const KsExchangeVTable mpi_vtable = {
-  mpi_start, mpi_finish, mpi_allreduce, mpi_free,
+  mpi_start, mpi_finish, mpi_allreduce, NULL, mpi_free,
 };
 
 KsExchange *
