@@ -47,6 +47,21 @@ test_worked_example (void)
   plot = ks_plot_view_get_plot (ks_page_get_plot_view (KS_PAGE (page)));
   g_assert_nonnull (plot);
   shot ("index-map");
+
+  /* The grid of blocks is data: Export Plot writes it. */
+  {
+    g_autofree char *png = g_build_filename (tmpdir, "index-map.png", NULL);
+    g_autoptr(GError) error = NULL;
+    g_autofree char *head = NULL;
+    gsize len = 0;
+
+    g_assert_true (ks_plot_view_has_data (ks_page_get_plot_view (KS_PAGE (page))));
+    g_assert_true (ks_window_export_plot (window, png, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (png, &head, &len, NULL));
+    g_assert_cmpuint (len, >, 8);
+    g_assert_cmpint (memcmp (head, "\x89PNG", 4), ==, 0);
+  }
 }
 
 static void
