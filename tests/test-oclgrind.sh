@@ -185,6 +185,8 @@ check_run_clean "run micro-builtins --items 5 (micro-builtins.cl, both bodies): 
   micro-builtins --items 5 --iterations 20
 check_run_clean "run micro-native --items 33 (micro-math.cl, sin and rsqrt in both forms): clean under oclgrind" \
   micro-native --function sin,rsqrt --items 33 --iterations 3
+check_run_clean "run micro-buffers --rows 5 --width 20 (micro-filter.cl, every strategy): clean under oclgrind" \
+  micro-buffers --rows 5 --width 20
 
 # --- self-test: the checks do catch real bugs ----------------------------------
 

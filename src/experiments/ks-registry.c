@@ -16,6 +16,7 @@ static const KsExperimentDesc *const builtin[] = {
   &ks_exp_micro_simd,
   &ks_exp_micro_builtins,
   &ks_exp_micro_native,
+  &ks_exp_micro_buffers,
 };
 
 static GPtrArray *registry;   /* of const KsExperimentDesc *; guarded by lock */

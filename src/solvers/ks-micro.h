@@ -13,6 +13,8 @@
  *          Table 5; kernels/micro-builtins.cl).
  *   math   precise and native_ math functions: their time and their error
  *          against the host's double precision (kernels/micro-math.cl).
+ *   filter a 9-tap filter over rows of bytes with four ways of holding its
+ *          buffers (section 4.4, Table 6; kernels/micro-filter.cl).
  *
  * Times: device events for kernels and transfers (NVIDIA's OpenCL ticks
  * in whole microseconds: KsDeviceInfo.timer_resolution_ns), the host's
@@ -192,6 +194,53 @@ gboolean      ks_micro_math_run        (KsMicroMath        *self,
                                         KsMicroMathResult  *out,
                                         GError            **error);
 
+/* --- filter: buffer strategies ------------------------------------------------------ */
+
+typedef enum {
+  KS_MICRO_BUFFERS_CREATE,     /* device buffers allocated and freed in every call */
+  KS_MICRO_BUFFERS_REUSE,      /* allocated once; written and read every call */
+  KS_MICRO_BUFFERS_PINNED,     /* KS_BUFFER_HOST_PINNED, once: the frame copied into the mapped twin */
+  KS_MICRO_BUFFERS_ZERO_COPY,  /* KS_BUFFER_ZERO_COPY, once: the kernel reads host memory */
+  KS_MICRO_N_BUFFERS
+} KsMicroBuffers;
+
+typedef struct _KsMicroFilter KsMicroFilter;
+
+/* One call: the frame in, the filter, the result out.  The phases are
+ * waited for one by one, each on the host clock, so they add up to ms. */
+typedef struct {
+  double  ms;            /* the whole call */
+  double  alloc_ms;      /* CREATE: allocating and freeing the buffers */
+  double  upload_ms;     /* the frame to the device: a write, or map + copy + unmap */
+  double  kernel_ms;     /* the filter, device events */
+  double  launch_ms;     /* the filter, launch and wait on the host clock */
+  double  download_ms;   /* the result back: a read, or map + copy + unmap */
+  guint64 checked;       /* rows compared with the host's filter */
+  guint64 wrong;         /* bytes of those rows that differ */
+} KsMicroFilterResult;
+
+KsMicroFilter *ks_micro_filter_new        (KsDevice            *device,
+                                           GError             **error);
+void           ks_micro_filter_free       (KsMicroFilter       *self);
+KsDevice      *ks_micro_filter_get_device (KsMicroFilter       *self);
+/* A frame of rows x width bytes (generated, the same everywhere), the
+ * strategy's buffers where it keeps them.  A device without zero-copy
+ * buffers (a discrete GPU through OpenCL) is KS_COMPUTE_ERROR_UNSUPPORTED;
+ * one that cannot hold the frame KS_COMPUTE_ERROR_OUT_OF_MEMORY. */
+gboolean       ks_micro_filter_prepare    (KsMicroFilter       *self,
+                                           KsMicroBuffers       strategy,
+                                           guint                rows,
+                                           guint                width,
+                                           GError             **error);
+gboolean       ks_micro_filter_run        (KsMicroFilter       *self,
+                                           KsMicroFilterResult *out,
+                                           GError             **error);
+/* The reference for one row. */
+void           ks_micro_filter_host_row   (const guint8        *in,
+                                           guint8              *out,
+                                           guint                width);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroFilter, ks_micro_filter_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroMath, ks_micro_math_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroHello, ks_micro_hello_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroLoop, ks_micro_loop_free)
