@@ -903,6 +903,19 @@ fi
 run "$CLI" run micro-buffers -d "$OCL" --width 8
 refused_early "micro-buffers --width 8: refused, a row shorter than the filter" 2 "between 9 and"
 
+run "$CLI" run micro-access -d "$OCL" --height 20,30 --width 48 --reps 1 --warmup 0 --json acc.json --plot acc.png
+if expect_ok "run micro-access --height 20,30 --width 48 with --json --plot"; then
+  py "micro-access: the paper's three schemes at two heights, every byte as the host's" '
+import json
+pts = json.load(open("acc.json"))["points"]
+assert [(p["scheme"], p["height"]) for p in pts] == [(s, h) for s in ("direct-functions", "grouped-padding",
+                                                                      "grouped-clamping") for h in (20, 30)], pts
+assert all(p["error"] is None and p["wrong"] == 0 for p in pts), pts
+'
+fi
+run "$CLI" run micro-access -d "$OCL" --height 1081 --reps 1 --warmup 0
+expect_fail "micro-access --height 1081: every point refused, saying the sides must be even" 1 "must be even"
+
 # -----------------------------------------------------------------------------
 
 echo "# $PASSED passed, $FAILED failed, $(( $(date +%s) - START )) s"

@@ -15,6 +15,10 @@
  *          against the host's double precision (kernels/micro-math.cl).
  *   filter a 9-tap filter over rows of bytes with four ways of holding its
  *          buffers (section 4.4, Table 6; kernels/micro-filter.cl).
+ *   scale  an image downscaled 2x, rows then columns, by work-items that
+ *          each walk a row or each make one byte, with the row's ends
+ *          handled three ways (section 4.5, Table 7;
+ *          kernels/micro-downscale.cl).
  *
  * Times: device events for kernels and transfers (NVIDIA's OpenCL ticks
  * in whole microseconds: KsDeviceInfo.timer_resolution_ns), the host's
@@ -240,6 +244,53 @@ void           ks_micro_filter_host_row   (const guint8        *in,
                                            guint8              *out,
                                            guint                width);
 
+/* --- scale: the memory access pattern ------------------------------------------------ */
+
+typedef enum {
+  KS_MICRO_DIRECT,    /* one work-item per row */
+  KS_MICRO_GROUPED,   /* one work-item per output byte, neighbours along the row */
+} KsMicroMapping;
+
+typedef enum {
+  KS_MICRO_EDGE_FUNCTIONS,  /* a clamped function at the ends, a free one inside */
+  KS_MICRO_EDGE_PADDING,    /* 4 copies of the end bytes on each side of every row */
+  KS_MICRO_EDGE_CLAMPING,   /* every index clamped */
+  KS_MICRO_N_EDGES
+} KsMicroEdges;
+
+typedef struct _KsMicroScale KsMicroScale;
+
+typedef struct {
+  double  kernel_ms;   /* both passes, device events */
+  double  wall_ms;     /* both passes, launch and wait on the host clock */
+  guint64 wrong;       /* bytes of the result that differ from the host's */
+} KsMicroScaleResult;
+
+KsMicroScale *ks_micro_scale_new        (KsDevice           *device,
+                                         GError            **error);
+void          ks_micro_scale_free       (KsMicroScale       *self);
+KsDevice     *ks_micro_scale_get_device (KsMicroScale       *self);
+/* An image of width x height bytes (generated, the same everywhere) on
+ * the device, padded for PADDING, and the host's result.  Both sides must
+ * be even and at least 10 (the taps reach 4 bytes each way), else
+ * KS_SOLVER_ERROR_INVALID naming the side. */
+gboolean      ks_micro_scale_prepare    (KsMicroScale       *self,
+                                         KsMicroMapping      mapping,
+                                         KsMicroEdges        edges,
+                                         guint               width,
+                                         guint               height,
+                                         GError            **error);
+/* Both passes, timed, and the whole result compared with the host's. */
+gboolean      ks_micro_scale_run        (KsMicroScale       *self,
+                                         KsMicroScaleResult *out,
+                                         GError            **error);
+/* The reference: width x height to (width / 2) x (height / 2), row-major. */
+void          ks_micro_scale_host       (const guint8       *image,
+                                         guint               width,
+                                         guint               height,
+                                         guint8             *result);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroScale, ks_micro_scale_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroFilter, ks_micro_filter_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroMath, ks_micro_math_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroHello, ks_micro_hello_free)
