@@ -153,6 +153,29 @@ else
   ok "bench bandwidth (stream.cl: init, copy, triad on float4): clean under oclgrind"
 fi
 
+# --- paper 003's kernels (index.cl) --------------------------------------------
+
+# og_run NAME ARGS...: "kernelscope-cli run ARGS" under oclgrind exits 0 with
+# every point measured (each checked against the host inside) and nothing
+# in Oclgrind's log.
+og_run () {
+  local name=$1
+  shift
+  og run "$@" -d "$OCL" --reps 1 --warmup 0 --csv run.csv
+  if [ "$RC" -ne 0 ]; then
+    not_ok "$name" "exit status $RC"
+  elif grep -E -i -q "$DIAG" "$LOG" || [ -s "$LOG" ]; then
+    not_ok "$name" "Oclgrind reported: $(grep -E -i -m 1 -h "$DIAG" "$LOG" | head -n 1)"
+  else
+    ok "$name"
+  fi
+}
+# D(200), D(5, 40) in blocks of 64 and D(5, 10, 4) in blocks of 4, mapped
+# and by the stride loop; the row sums with 2 partial sums a row (1100 > 1024).
+og_run "index-fill, three shapes, mapped and stride: clean under oclgrind" \
+  index-fill --v 5 --w 40 --n3 4 --precision float
+og_run "index-reduce 3 x 1100 in double: clean under oclgrind" index-reduce --v 3 --w 1100
+
 # --- paper 001's micro-benchmarks (kernels/micro-*.cl) ----------------------------
 
 # check_run_clean NAME ARGS...: "run ARGS --json r.json" under oclgrind exits
