@@ -100,8 +100,9 @@ test_nvrtc_kernels (void)
 }
 
 /* Every kernel file the binary carries, through NVRTC, once per variant
- * its source names on a line "ks-nvrtc: OPTIONS | OPTIONS ..." (the
- * precisions it is built in); without one, once as it is.  NVRTC needs
+ * its source names in a comment "ks-nvrtc: OPTIONS | OPTIONS ..." (the
+ * builds it gets; the list may go on over lines up to the comment's end);
+ * without one, once as it is.  NVRTC needs
  * no GPU, so a kernel that cannot compile for CUDA fails here, on any
  * machine with the toolkit, before anyone runs it on a device. */
 static void
@@ -127,18 +128,29 @@ test_nvrtc_every_kernel (void)
       text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
       if ((mark = strstr (text, "ks-nvrtc:")))
         {
-          g_autofree char *line = g_strndup (mark + 9, strcspn (mark + 9, "\n"));
-          char *end = strstr (line, "*/");
+          /* Up to the comment's end, over several lines ("\n * " between). */
+          const char *end = strstr (mark, "*/");
+          g_autofree char *list = g_strndup (mark + 9, end ? (gsize) (end - mark - 9) : strcspn (mark + 9, "\n"));
+          g_autoptr(GRegex) joins = g_regex_new ("\\n\\s*\\*", 0, 0, NULL);
+          g_autofree char *flat = g_regex_replace_literal (joins, list, -1, 0, " ", 0, NULL);
 
-          if (end)
-            *end = '\0';
-          variants = g_strsplit (line, "|", -1);
+          variants = g_strsplit (flat, "|", -1);
         }
       else
         variants = g_strsplit ("", "|", -1);
       for (guint v = 0; variants[v] || v == 0; v++)
         {
-          g_autofree char *options = g_strstrip (g_strdup (variants[v] ? variants[v] : ""));
+          /* One space between options: NVRTC takes an empty one as invalid. */
+          g_auto(GStrv) words = g_strsplit_set (variants[v] ? variants[v] : "", " \t\n", -1);
+          g_autoptr(GStrvBuilder) kept = g_strv_builder_new ();
+          g_auto(GStrv) list = NULL;
+          g_autofree char *options = NULL;
+
+          for (guint w = 0; words[w]; w++)
+            if (words[w][0])
+              g_strv_builder_add (kept, words[w]);
+          list = g_strv_builder_end (kept);
+          options = g_strjoinv (" ", list);
 
           g_test_message ("%s %s", names[i], options);
           compile_ok (names[i], options[0] ? options : NULL);
