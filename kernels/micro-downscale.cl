@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The builds test-cuda compiles through NVRTC, one per "|":
+ * ks-nvrtc: -DKS_MICRO_EDGE=0 | -DKS_MICRO_EDGE=1 | -DKS_MICRO_EDGE=2 */
 /* Paper 001, section 4.5 (memory access pattern, Table 7): an image made
  * half as wide and half as high by a 9-tap filter, rows first, then
  * columns: each pass filters rows of `len` bytes at every second position
