@@ -674,6 +674,9 @@ ks_plot_view_has_data (KsPlotView *self)
 {
   if (self->plot == NULL)
     return FALSE;
+  /* A colour-mapped mesh is data without a series (the heat page). */
+  if (ks_plot_has_mesh (self->plot))
+    return TRUE;
   for (guint s = 0; s < ks_plot_get_n_series (self->plot); s++)
     if (ks_plot_series_get_n_points (self->plot, s) > 0)
       return TRUE;
