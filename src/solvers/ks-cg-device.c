@@ -334,6 +334,7 @@ ks_cg_device_solve (KsCgDevice        *cg,
   g_autofree double *hist = NULL;
   double bb;
   guint it;
+  gint64 begin, end;
 
   g_return_val_if_fail (cg != NULL && b != NULL && x != NULL && options != NULL, FALSE);
   g_return_val_if_fail (cg->n > 0, FALSE);
@@ -353,8 +354,10 @@ ks_cg_device_solve (KsCgDevice        *cg,
       !ks_runtime_write (cg->rt, cg->d_scalars, 0, cg->real_size * N_SCALARS,
                          to_real (cg, scalars, N_SCALARS), error) ||
       !ks_runtime_write (cg->rt, cg->d_state, 0, sizeof state, state, error) ||
-      !start (cg, error))
+      !start (cg, error) ||
+      !ks_runtime_finish (cg->rt, error))
     return FALSE;
+  begin = g_get_monotonic_time ();
 
   for (it = 0; it < options->max_iter; it++)
     {
@@ -368,8 +371,10 @@ ks_cg_device_solve (KsCgDevice        *cg,
             break;
         }
     }
-  if (!ks_runtime_read (cg->rt, cg->d_state, 0, sizeof state, state, error) ||
-      !read_real (cg, cg->d_scalars, N_SCALARS, scalars, error))
+  if (!ks_runtime_read (cg->rt, cg->d_state, 0, sizeof state, state, error))
+    return FALSE;
+  end = g_get_monotonic_time ();
+  if (!read_real (cg, cg->d_scalars, N_SCALARS, scalars, error))
     return FALSE;
   bb = scalars[S_BB];
   if (state[ST_BREAKDOWN])
@@ -397,6 +402,7 @@ ks_cg_device_solve (KsCgDevice        *cg,
       out->iterations = (guint) state[ST_ITERS];
       out->residual = bb > 0 ? sqrt (scalars[S_RHO] / bb) : 0.0;
       out->bytes = ks_cg_bytes_per_row (cg->variant, cg->precision, cg->mean_row) * cg->n * out->iterations;
+      out->iterate_s = (end - begin) / 1e6;
     }
   return TRUE;
 }
