@@ -102,10 +102,11 @@ test_registry (void)
   g_assert_true (ks_registry_lookup ("gauss-wg") == &ks_exp_gauss_wg);
   g_assert_true (ks_registry_lookup ("test-sweep") == &ks_exp_test);
   g_assert_null (ks_registry_lookup ("nothing"));
-  g_assert_cmpuint (papers->len, ==, 2);
+  g_assert_cmpuint (papers->len, ==, 3);
   g_assert_cmpstr (((KsPaperGroup *) papers->pdata[0])->id, ==, "000");
   g_assert_cmpuint (((KsPaperGroup *) papers->pdata[0])->experiments->len, ==, 2);
-  g_assert_cmpstr (((KsPaperGroup *) papers->pdata[1])->id, ==, "009");
+  g_assert_cmpstr (((KsPaperGroup *) papers->pdata[1])->id, ==, "004");
+  g_assert_cmpstr (((KsPaperGroup *) papers->pdata[2])->id, ==, "009");
 
   /* The same id twice, a name used twice, a reserved name, a figure of
    * nothing: refused with what is wrong. */
