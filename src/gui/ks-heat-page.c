@@ -16,6 +16,7 @@
 #include <math.h>
 
 #include "ks-heat.h"
+#include "ks-heat-plot.h"
 #include "ks-mesh-gen.h"
 
 typedef struct {
@@ -295,29 +296,15 @@ scale_toggled_cb (KsHeatPage *self)
 static void
 show_mesh (KsHeatPage *self, KsMesh *mesh, double color_max)
 {
-  g_autofree double *xy = g_new (double, 2 * (gsize) mesh->n_nodes);
-  g_autofree guint32 *cells = g_new (guint32, 4 * (gsize) mesh->n_cells);
   g_autoptr(GError) error = NULL;
 
-  for (guint v = 0; v < mesh->n_nodes; v++)
-    {
-      xy[2 * v] = mesh->x[v];
-      xy[2 * v + 1] = mesh->y[v];
-    }
-  for (guint c = 0; c < mesh->n_cells; c++)
-    for (guint k = 0; k < 4; k++)
-      cells[4 * c + k] = k < ks_mesh_cell_size (mesh, c) ? mesh->cell_nodes[mesh->cell_offsets[c] + k]
-                                                         : KS_PLOT_MESH_TRIANGLE;
-  if (!ks_plot_set_mesh (self->mesh_plot, xy, mesh->n_nodes, cells, mesh->n_cells, &error))
+  if (!ks_heat_plot_set_mesh (self->mesh_plot, mesh, &error))
     {
       ks_page_emit_error (KS_PAGE (self), _("The mesh cannot be drawn"), error);
       return;
     }
-  ks_plot_set_mesh_colormap (self->mesh_plot, KS_PLOT_COLORMAP_INFERNO);
-  ks_plot_set_mesh_label (self->mesh_plot, _("T"));
   self->color_max = color_max;
   apply_scale (self);
-  ks_plot_set_mesh_edges (self->mesh_plot, mesh->n_cells <= 5000);
   g_clear_pointer (&self->mesh, ks_mesh_unref);
   self->mesh = ks_mesh_ref (mesh);
   ks_plot_view_set_placeholder (self->mesh_view, NULL);
