@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The builds test-cuda compiles through NVRTC, one per "|":
+ * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 */
 /* Conjugate gradients for paper 004's heat matrix (src/solvers/ks-cg-device.c):
  * CSR SpMV, vector updates and two-stage dot products, in a BASE variant (one
  * kernel per operation, as the paper prints it) and a FUSED one (the paper's

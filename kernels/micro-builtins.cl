@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The builds test-cuda compiles through NVRTC, one per "|":
+ * ks-nvrtc: -DKS_MICRO_BUILTINS=0 | -DKS_MICRO_BUILTINS=1 */
 /* Paper 001, section 4.3 (built-in functions, Table 5): the loop body
  *
  *   result = mad_sat (result, first, second);     result = result * first + second;

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The builds test-cuda compiles through NVRTC, one per "|":
+ * ks-nvrtc: -DKS_MICRO_NONCE=0 */
 /* Paper 001, section 4.1 ("Hello world"): the sum of two short arrays, one
  * element per work-item, as the paper's listing has it.  One source for
  * OpenCL and CUDA (through cuda-prelude.h); the bound test makes the CUDA

@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The builds test-cuda compiles through NVRTC, one per "|":
+ * ks-nvrtc: -DKS_MICRO_F=sin | -DKS_MICRO_F=native_sin | -DKS_MICRO_F=cos
+ *   | -DKS_MICRO_F=native_cos | -DKS_MICRO_F=exp | -DKS_MICRO_F=native_exp
+ *   | -DKS_MICRO_F=log | -DKS_MICRO_F=native_log | -DKS_MICRO_F=sqrt
+ *   | -DKS_MICRO_F=native_sqrt | -DKS_MICRO_F=rsqrt | -DKS_MICRO_F=native_rsqrt */
 /* Paper 001, section 3.2.2.3 and 4.3: OpenCL's math functions in two
  * builds, the precise ones (sin, ...: the spec's error bounds, a few ulp)
  * and the native_ ones (native_sin, ...: the hardware's own, accuracy

@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The builds test-cuda compiles through NVRTC, one per "|":
+ * ks-nvrtc: -DKS_MICRO_WIDTH=1 | -DKS_MICRO_WIDTH=2 | -DKS_MICRO_WIDTH=4
+ *   | -DKS_MICRO_WIDTH=8 | -DKS_MICRO_WIDTH=16 */
 /* Paper 001, section 4.2 (SIMD): a compute-bound loop on short vectors,
  *
  *   result += ((((input - result) * 5) + 2) / 7) - 4      (2^20 times)
