@@ -916,6 +916,18 @@ run "$CLI" run heat -d "$OCL" --cells 100 --variant base,fused --steps 2 --reps 
 if expect_ok "run heat on $OCL: both CG variants"; then
   check "run heat on $OCL: the summary compares fused with base" "no comparison line" grep -q "fused .* us per CG iteration, base" "$T/out"
 fi
+run "$CLI" run heat -d host --cells 200 --domain disc --n 2 --tau 0.001 --steps 6 --frame-every 3 \
+  --frames frames/heat --reps 1 --warmup 0
+if expect_ok "run heat --frames: a folder made for them"; then
+  check "run heat --frames: frames at steps 3 and 6, final.png" "missing frames" \
+    test -s frames/heat/frame-000003.png -a -s frames/heat/frame-000006.png -a -s frames/heat/final.png
+  py "run heat --frames: series.csv has the 6 steps with their energy" '
+import csv
+rows = list(csv.DictReader(open("frames/heat/series.csv")))
+assert [int(r["step"]) for r in rows] == [1, 2, 3, 4, 5, 6], rows
+assert all(abs(float(r["energy"]) - 1) < 1e-6 for r in rows), rows
+'
+fi
 run "$CLI" run heat -d host --cells 1
 refused_early "run heat --cells 1: refused with the limit" 2 "cells"
 run "$CLI" run heat -d host --source file --file "$T/nonexistent.msh"

@@ -673,7 +673,7 @@ gboolean
 ks_plot_view_has_data (KsPlotView *self)
 {
   /* A block diagram or a mesh has no series points and is data all the same
-   * (the index-map page's Export Plot). */
+   * (the index-map page's and the heat page's Export Plot). */
   return self->plot != NULL && ks_plot_has_data (self->plot);
 }
 

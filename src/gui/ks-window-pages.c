@@ -11,6 +11,7 @@
 #include "ks-gauss-solve-page.h"
 #include "ks-gauss-wg-page.h"
 #include "ks-index-map-page.h"
+#include "ks-heat-page.h"
 #include "ks-registry.h"
 
 /* The five papers the app is about.  The registry names a paper only once
@@ -49,6 +50,7 @@ static const struct {
   { "000", "gauss-size",  N_("Gauss: time vs size"),       ks_gauss_size_page_get_type },
   { "000", "gauss-wg",    N_("Gauss: time vs group size"), ks_gauss_wg_page_get_type },
   { "003", "index-map",   N_("Index domain onto blocks"),  ks_index_map_page_get_type },
+  { "004", "heat-live",   N_("Heat: live animation"),      ks_heat_page_get_type },
 };
 
 /* KERNELSCOPE_GENERIC_PAGES=1: every description on the generic page, the

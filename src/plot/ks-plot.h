@@ -283,6 +283,8 @@ gboolean    ks_plot_mesh_cell_at      (KsPlot         *plot,
                                        double          py,
                                        guint          *out_cell,
                                        double         *out_value);
+/* Whether the plot holds a mesh (something to draw and export without a series). */
+gboolean    ks_plot_has_mesh          (KsPlot         *plot);
 /* x and y at the same scale (a mesh sets it). */
 void        ks_plot_set_equal_aspect  (KsPlot         *plot,
                                        gboolean        equal);
