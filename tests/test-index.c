@@ -326,6 +326,13 @@ test_experiment_fill (void)
       const char *method = g_variant_get_string (ks_run_point_get_param (run, p, "method"), NULL);
       const char *shape = g_variant_get_string (ks_run_point_get_param (run, p, "shape"), NULL);
 
+      /* The paper's blocks of 1024 may exceed what the kernel's registers
+       * allow on a device (NVIDIA's OpenCL: 256): refused, the limit named. */
+      if (p->error && g_strcmp0 (method, "mapped") == 0 && strstr (p->error, "the largest it can run is"))
+        {
+          g_test_message ("%s %s: %s", shape, method, p->error);
+          continue;
+        }
       g_assert_null (p->error);
       g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (run->desc, "time_ms")], >, 0);
       /* D(20, 10, 3): blocks of 4 threads for 3 points, a quarter idle. */
