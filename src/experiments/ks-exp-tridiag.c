@@ -480,16 +480,16 @@ summarize_large (const KsRun *run,
 /* --- the descriptions ------------------------------------------------------------------ */
 
 static const KsFigureSpec batch_figures[] = {
-  { .id = "time-vs-systems", .title = N_("Batched tridiagonal solvers: time vs number of systems"),
+  { .id = "time-vs-systems", .title = N_("Time vs number of systems"),
     .x = "systems", .y = "time_ms", .series_by = "method", .log2_x = TRUE, .log_y = TRUE },
-  { .id = "speedup-vs-systems", .title = N_("Speed-up against the sequential CPU version"),
+  { .id = "speedup-vs-systems", .title = N_("Speed-up vs number of systems"),
     .x = "systems", .y = "speedup", .series_by = "method", .log2_x = TRUE, .log_y = TRUE },
-  { .id = "speedup-bars", .title = N_("The methods side by side: speed-up, the paper's beside ours"),
+  { .id = "speedup-bars", .title = N_("Speed-up by method, the paper's beside"),
     .x = "method", .y = "speedup", .series_by = "systems", .categorical_x = TRUE, .show_paper = TRUE },
 };
 
 static const KsFigureSpec large_figures[] = {
-  { .id = "time-vs-n", .title = N_("One large system: time vs size"),
+  { .id = "time-vs-n", .title = N_("One system: time vs size"),
     .x = "n", .y = "time_ms", .series_by = "method", .log_x = TRUE, .log_y = TRUE },
 };
 

@@ -86,6 +86,19 @@ gboolean        ks_tridiag_batch_is_dominant (const KsTridiagBatch *batch,
                                               guint                *system,
                                               guint                *row);
 
+/* A batch from Matrix Market files: matrix, a tridiagonal matrix of
+ * systems x n rows in coordinate (or array) form, block-diagonal: no entry
+ * couples one system to the next; rhs, a dense vector of as many values.
+ * An entry outside the band is KS_SOLVER_ERROR_INVALID naming it and its
+ * line; so is a coupling between systems, naming the entry; sizes that do
+ * not fit (not square, systems not dividing the rows, b of another length)
+ * are NOT_SQUARE / SIZE_MISMATCH with the sizes; the files' own errors are
+ * KS_MTX_ERROR's. */
+KsTridiagBatch *ks_tridiag_batch_load   (const char           *matrix,
+                                         const char           *rhs,
+                                         guint                 systems,
+                                         GError              **error);
+
 /* The smallest 2^k - 1 >= n: the size cyclic reduction pads to. */
 guint           ks_tridiag_padded_size   (guint n);
 
