@@ -4,6 +4,7 @@
 #define G_LOG_DOMAIN "ks-test"
 
 #include "ks-balance.h"
+#include "ks-halo.h"
 #include "ks-partition.h"
 
 #include <math.h>
@@ -236,6 +237,162 @@ test_partition (void)
   grid_clear (&g);
 }
 
+/* Every part's numbering as ks-halo.h promises it, and a SpMV done part
+ * by part, each reading its virtual cells through the send lists, equal
+ * to the whole one. */
+static void
+check_halo (const Grid  *g,
+            const guint *part,
+            guint        n_parts)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsHalo) halo = ks_halo_new (g->n, g->xadj, g->adjncy, part, n_parts, &error);
+  g_autofree double *val = g_new (double, g->xadj[g->n]);
+  g_autofree double *x = g_new (double, g->n);
+  g_autofree double *y = g_new (double, g->n);
+  g_autofree double **xl = g_new0 (double *, n_parts);
+  guint owned = 0;
+
+  g_assert_no_error (error);
+  /* A symmetric matrix on the graph (no diagonal: the graph has none). */
+  for (guint i = 0; i < g->n; i++)
+    {
+      x[i] = g_test_rand_double_range (-1, 1);
+      for (guint k = g->xadj[i]; k < g->xadj[i + 1]; k++)
+        val[k] = 1.0 / (1 + i + g->adjncy[k]);
+    }
+  for (guint i = 0; i < g->n; i++)
+    {
+      y[i] = 0;
+      for (guint k = g->xadj[i]; k < g->xadj[i + 1]; k++)
+        y[i] += val[k] * x[g->adjncy[k]];
+    }
+
+  for (guint p = 0; p < n_parts; p++)
+    {
+      const KsHaloPart *hp = ks_halo_get_part (halo, p);
+
+      owned += hp->n_owned;
+      xl[p] = g_new (double, hp->n_owned + hp->n_virtual + 1);
+      for (guint l = 0; l < hp->n_owned; l++)
+        {
+          g_assert_cmpuint (part[hp->global[l]], ==, p);
+          g_assert_cmpint (ks_halo_local (halo, p, hp->global[l]), ==, l);
+          xl[p][l] = x[hp->global[l]];
+        }
+      for (guint l = hp->n_owned; l < hp->n_owned + hp->n_virtual; l++)
+        {
+          g_assert_cmpuint (part[hp->global[l]], !=, p);
+          g_assert_cmpint (ks_halo_local (halo, p, hp->global[l]), ==, l);
+          /* Grouped by owner, in global order within a group. */
+          if (l > hp->n_owned && part[hp->global[l]] == part[hp->global[l - 1]])
+            g_assert_cmpuint (hp->global[l], >, hp->global[l - 1]);
+          else if (l > hp->n_owned)
+            g_assert_cmpuint (part[hp->global[l]], >, part[hp->global[l - 1]]);
+        }
+    }
+  g_assert_cmpuint (owned, ==, g->n);
+
+  /* The exchange: p's virtual range from q is q's send list to p. */
+  for (guint p = 0; p < n_parts; p++)
+    {
+      const KsHaloPart *hp = ks_halo_get_part (halo, p);
+
+      for (guint j = 0; j < hp->n_neighbours; j++)
+        {
+          const KsHaloNeighbour *from = &hp->neighbours[j];
+          const KsHaloPart *hq = ks_halo_get_part (halo, from->part);
+          const KsHaloNeighbour *back = NULL;
+
+          for (guint k = 0; k < hq->n_neighbours; k++)
+            if (hq->neighbours[k].part == p)
+              back = &hq->neighbours[k];
+          g_assert_nonnull (back);
+          g_assert_cmpuint (back->n_send, ==, from->n_recv);
+          for (guint i = 0; i < from->n_recv; i++)
+            {
+              g_assert_cmpuint (back->send[i], >=, hq->n_interior);
+              g_assert_cmpuint (back->send[i], <, hq->n_owned);
+              g_assert_cmpuint (hq->global[back->send[i]], ==, hp->global[from->recv_first + i]);
+              xl[p][from->recv_first + i] = xl[from->part][back->send[i]];
+            }
+        }
+    }
+
+  for (guint p = 0; p < n_parts; p++)
+    {
+      const KsHaloPart *hp = ks_halo_get_part (halo, p);
+      g_autofree guint *rp = NULL;
+      g_autofree guint *col = NULL;
+      g_autofree double *v = NULL;
+
+      ks_halo_local_rows (halo, p, g->xadj, g->adjncy, val, &rp, &col, &v);
+      for (guint l = 0; l < hp->n_owned; l++)
+        {
+          double sum = 0;
+          gboolean reads_virtual = FALSE;
+
+          for (guint k = rp[l]; k < rp[l + 1]; k++)
+            {
+              if (k > rp[l])
+                g_assert_cmpuint (col[k], >, col[k - 1]);
+              reads_virtual |= col[k] >= hp->n_owned;
+              sum += v[k] * xl[p][col[k]];
+            }
+          /* Interior rows read only the part's own cells: their SpMV can
+           * run while the virtual values travel. */
+          g_assert_true (reads_virtual == (l >= hp->n_interior));
+          g_assert_cmpfloat_with_epsilon (sum, y[hp->global[l]], 1e-12);
+        }
+    }
+  for (guint p = 0; p < n_parts; p++)
+    g_free (xl[p]);
+}
+
+static void
+test_halo (void)
+{
+  Grid g;
+  g_autofree guint *part = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint64 counts[] = { 500, 0, 300, 400 };
+
+  grid_init (&g, 40, 30);
+  part = g_new (guint, g.n);
+  g_assert_true (ks_partition_cells (KS_PARTITION_GEOMETRIC, g.n, g.xadj, g.adjncy, g.centres, 4, counts,
+                                     part, NULL, &error));
+  check_halo (&g, part, 4);
+  {
+    /* The empty part has nothing and exchanges with no one. */
+    g_autoptr(KsHalo) halo = ks_halo_new (g.n, g.xadj, g.adjncy, part, 4, &error);
+    g_assert_cmpuint (ks_halo_get_part (halo, 1)->n_owned, ==, 0);
+    g_assert_cmpuint (ks_halo_get_part (halo, 1)->n_neighbours, ==, 0);
+  }
+  if (ks_partition_have_metis ())
+    {
+      g_assert_true (ks_partition_cells (KS_PARTITION_METIS, g.n, g.xadj, g.adjncy, NULL, 4, counts, part,
+                                         NULL, &error));
+      check_halo (&g, part, 4);
+    }
+  /* Checkerboard-like scattered parts: many small groups. */
+  for (guint i = 0; i < g.n; i++)
+    part[i] = (i * 7 + i / 40) % 3;
+  check_halo (&g, part, 3);
+
+  /* Bad input: a part out of range, and a coupling one way only. */
+  part[3] = 9;
+  g_assert_null (ks_halo_new (g.n, g.xadj, g.adjncy, part, 3, &error));
+  g_assert_error (error, KS_HALO_ERROR, KS_HALO_ERROR_INVALID);
+  g_clear_error (&error);
+  for (guint i = 0; i < g.n; i++)
+    part[i] = i < g.n / 2 ? 0 : 1;
+  g.adjncy[g.xadj[0]] = g.n - 1;   /* cell 0 reads the last cell, which does not read it */
+  g_assert_null (ks_halo_new (g.n, g.xadj, g.adjncy, part, 2, &error));
+  g_assert_error (error, KS_HALO_ERROR, KS_HALO_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "not symmetric"));
+  grid_clear (&g);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -244,5 +401,6 @@ main (int    argc,
   g_test_add_func ("/balance/formulas", test_formulas);
   g_test_add_func ("/balance/split", test_split);
   g_test_add_func ("/balance/partition", test_partition);
+  g_test_add_func ("/balance/halo", test_halo);
   return g_test_run ();
 }

@@ -75,9 +75,9 @@ test_axes (void)
   assert_axis ("fast", "yes", "true");
   assert_axis_error ("size", "5:1", "range is empty");
   assert_axis_error ("size", "1:10:0", "step must be at least 1");
-  assert_axis_error ("size", "0:3", "between 1 and 1e+06");
+  assert_axis_error ("size", "0:3", "between 1 and 1000000");
   assert_axis_error ("size", "1:2000000", "at most 1000000");       /* counted before made */
-  assert_axis_error ("size", "999999:1000001", "between 1 and 1e+06");
+  assert_axis_error ("size", "999999:1000001", "between 1 and 1000000");
   assert_axis_error ("size", "1:1000000,1:1000000", "at most 1000000");
   assert_axis_error ("size", "x", "not a number");
   assert_axis_error ("size", "1:2:3:4", "not a number");
@@ -102,10 +102,11 @@ test_registry (void)
   g_assert_true (ks_registry_lookup ("gauss-wg") == &ks_exp_gauss_wg);
   g_assert_true (ks_registry_lookup ("test-sweep") == &ks_exp_test);
   g_assert_null (ks_registry_lookup ("nothing"));
-  g_assert_cmpuint (papers->len, ==, 2);
+  /* 000 first, the test paper 009 last, the other papers' groups between. */
+  g_assert_cmpuint (papers->len, >=, 2);
   g_assert_cmpstr (((KsPaperGroup *) papers->pdata[0])->id, ==, "000");
   g_assert_cmpuint (((KsPaperGroup *) papers->pdata[0])->experiments->len, ==, 2);
-  g_assert_cmpstr (((KsPaperGroup *) papers->pdata[1])->id, ==, "009");
+  g_assert_cmpstr (((KsPaperGroup *) papers->pdata[papers->len - 1])->id, ==, "009");
 
   /* The same id twice, a name used twice, a reserved name, a figure of
    * nothing: refused with what is wrong. */

@@ -10,6 +10,7 @@
 #include "ks-gauss-size-page.h"
 #include "ks-gauss-solve-page.h"
 #include "ks-gauss-wg-page.h"
+#include "ks-index-map-page.h"
 #include "ks-registry.h"
 
 /* The five papers the app is about.  The registry names a paper only once
@@ -47,6 +48,7 @@ static const struct {
   { "000", "gauss-solve", N_("Gauss: single solve"),       ks_gauss_solve_page_get_type },
   { "000", "gauss-size",  N_("Gauss: time vs size"),       ks_gauss_size_page_get_type },
   { "000", "gauss-wg",    N_("Gauss: time vs group size"), ks_gauss_wg_page_get_type },
+  { "003", "index-map",   N_("Index domain onto blocks"),  ks_index_map_page_get_type },
 };
 
 /* KERNELSCOPE_GENERIC_PAGES=1: every description on the generic page, the
@@ -154,6 +156,10 @@ ks_window_pages_build (GtkStack  *stack,
     {
       const KsPaperGroup *group = find_group (groups, papers[p].id);
       gboolean empty = group == NULL && papers[p].coming != NULL;
+
+      /* A paper with a hand-made page but no description yet is not empty. */
+      for (guint i = 0; i < G_N_ELEMENTS (hand_made); i++)
+        empty &= g_strcmp0 (hand_made[i].paper, papers[p].id) != 0;
 
       ks_sidebar_add_group (sidebar, papers[p].id,
                             group != NULL && group->title != NULL ? _(group->title) : _(papers[p].title),

@@ -310,6 +310,9 @@ const KsPlotPoint *ks_plot_series_get_point  (KsPlot *plot,
                                               guint   series,
                                               guint   index);
 guint              ks_plot_get_n_vlines      (KsPlot *plot);
+/* Is there anything to draw: a point of a series, a mesh cell, or a block
+ * diagram?  What ks_plot_export() refuses as KS_PLOT_ERROR_EMPTY otherwise. */
+gboolean           ks_plot_has_data          (KsPlot *plot);
 guint              ks_plot_get_n_hlines      (KsPlot *plot);
 /* The category names ks_plot_set_x_categories() gave, NULL-terminated;
  * NULL while x is numeric. */
