@@ -26,6 +26,8 @@ typedef enum {
   KS_TRIDIAG_PARACR_FULL,         /* every value staged in local memory */
   KS_TRIDIAG_PARACR_PARTIAL,      /* only what is reused staged */
   KS_TRIDIAG_PARACR_INTERLEAVED,  /* partial staging, interleaved by index */
+  KS_TRIDIAG_PARACR_STEPS,        /* one launch per step over every row: one large system
+                                   * on the whole device (not one of the paper's) */
   /* On the host. */
   KS_TRIDIAG_CPU_THOMAS,          /* sequential, the paper's CPU baseline for Thomas */
   KS_TRIDIAG_CPU_SERICR,          /* sequential, the paper's CPU baseline for cyclic reduction */
@@ -39,7 +41,7 @@ typedef enum {
   KS_TRIDIAG_N_METHODS
 } KsTridiagMethod;
 
-#define KS_TRIDIAG_N_DEVICE_METHODS (KS_TRIDIAG_PARACR_INTERLEAVED + 1)
+#define KS_TRIDIAG_N_DEVICE_METHODS (KS_TRIDIAG_PARACR_STEPS + 1)
 
 /* "thomas-global", ... "lapack-gtsv": the CLI's and the files' spelling. */
 const char *ks_tridiag_method_to_string   (KsTridiagMethod  method);
