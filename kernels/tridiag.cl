@@ -615,3 +615,75 @@ ks_paracr (KS_BATCH_IN,
 KS_PARACR_KERNEL (paracr_global, PCR_GLOBAL)
 KS_PARACR_KERNEL (paracr_full, PCR_FULL)
 KS_PARACR_KERNEL (paracr_partial, PCR_PARTIAL)
+
+/* PARACR over the whole device, for one large system (or a few): one
+ * launch per step, one item per row of every system (dimension 0 the row,
+ * 1 the system), each step from one work set into the other; the launch
+ * boundary is the barrier.  A work-group per system (above) leaves all but
+ * one compute unit idle on one system; this one fills the device, at the
+ * price of a launch and a pass over memory per step. */
+KS_FN ks_row
+ks_row_in (KS_BATCH_IN, size_t idx, int inside)
+{
+  ks_row r;
+  r.a = inside ? a[idx] : (real) 0;
+  r.b = inside ? b[idx] : (real) 1;
+  r.c = inside ? c[idx] : (real) 0;
+  r.d = inside ? d[idx] : (real) 0;
+  return r;
+}
+
+__kernel void
+paracr_step (KS_BATCH_IN, __global const real *src, __global real *dst, __global int *info, KS_BATCH_SHAPE,
+             const uint h, const int first)
+{
+  const uint i = (uint) get_global_id (0);
+  const uint s = (uint) get_global_id (1);
+  const size_t stride4 = (size_t) systems * n;
+  ks_row me, lo, up;
+
+  if (i >= n || s >= systems)
+    return;
+  {
+    const int in_lo = i >= h, in_up = i + h < n;
+    const size_t ilo = in_lo ? AT (s, i - h) : 0, iup = in_up ? AT (s, i + h) : 0;
+    if (first)
+      {
+        me = ks_row_in (a, b, c, d, AT (s, i), 1);
+        lo = ks_row_in (a, b, c, d, ilo, in_lo);
+        up = ks_row_in (a, b, c, d, iup, in_up);
+      }
+    else
+      {
+        me = ks_row_at (src, stride4, AT (s, i), 1);
+        lo = ks_row_at (src, stride4, ilo, in_lo);
+        up = ks_row_at (src, stride4, iup, in_up);
+      }
+  }
+  if (!ks_reduce (&me, &lo, &up))
+    info[s] = (int) i + 1;
+  dst[AT (s, i)] = me.a;
+  dst[stride4 + AT (s, i)] = me.b;
+  dst[2 * stride4 + AT (s, i)] = me.c;
+  dst[3 * stride4 + AT (s, i)] = me.d;
+}
+
+/* x_i = d_i / b_i once every row stands alone; steps = 0 (n = 1) reads
+ * the input. */
+__kernel void
+paracr_finish (KS_BATCH_IN, __global const real *src, __global real *x, __global int *info, KS_BATCH_SHAPE,
+               const int steps)
+{
+  const uint i = (uint) get_global_id (0);
+  const uint s = (uint) get_global_id (1);
+  const size_t stride4 = (size_t) systems * n;
+  real bi, di;
+
+  if (i >= n || s >= systems)
+    return;
+  bi = steps ? src[stride4 + AT (s, i)] : b[AT (s, i)];
+  di = steps ? src[3 * stride4 + AT (s, i)] : d[AT (s, i)];
+  if (ks_bad_pivot (bi))
+    info[s] = (int) i + 1;
+  x[AT (s, i)] = di / bi;
+}

@@ -1109,6 +1109,91 @@ assert all(p["error"] is None and p["wrong"] == 0 for p in pts), pts
 fi
 run "$CLI" run micro-access -d "$OCL" --height 1081 --reps 1 --warmup 0
 expect_fail "micro-access --height 1081: every point refused, saying the sides must be even" 1 "must be even"
+# --- solve tridiag: the user's own batch, and every bad input ------------------------
+
+python3 - <<'PYEOF'
+import random
+random.seed(2)
+K, n = 3, 5
+N = K * n
+ent = []
+for s in range(K):
+    for i in range(n):
+        r = s * n + i
+        ent.append((r, r, 4.0 + random.random()))
+        if i > 0: ent.append((r, r - 1, random.uniform(-1, 1)))
+        if i < n - 1: ent.append((r, r + 1, random.uniform(-1, 1)))
+def w(name, ents, rows=N, cols=N):
+    with open(name, "w") as f:
+        f.write("%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n" % (rows, cols, len(ents)))
+        for (i, j, v) in ents: f.write("%d %d %.17g\n" % (i + 1, j + 1, v))
+def vec(name, m):
+    with open(name, "w") as f:
+        f.write("%%%%MatrixMarket matrix array real general\n%d 1\n" % m)
+        for i in range(m): f.write("%.17g\n" % random.uniform(-1, 1))
+w("tA.mtx", ent)
+vec("tb.mtx", N)
+vec("tb14.mtx", N - 1)
+w("tA_band.mtx", ent + [(7, 2, 0.5)])
+w("tA_couple.mtx", ent + [(5, 4, 0.25)])
+w("tA_rect.mtx", ent, N, N + 1)
+w("tA_zero.mtx", [(i, j, 0.0 if (i, j) == (5, 5) else v) for (i, j, v) in ent])
+w("tA_weak.mtx", [(i, j, 0.1 if (i, j) == (7, 7) else v) for (i, j, v) in ent])
+PYEOF
+run "$CLI" solve tridiag --help
+help_mentions "solve tridiag --help" --matrix --rhs --systems --method --precision --no-pad --out --device
+for m in thomas-global thomas-interleaved sericr-local paracr-partial cpu-sericr omp-thomas lapack-gtsv; do
+  run "$CLI" solve tridiag -q -d "$OCL" --matrix tA.mtx --rhs tb.mtx --systems 3 --method $m --out tx.mtx
+  if expect_ok "solve tridiag --method $m"; then
+    py "solve tridiag --method $m: the residual printed and x.mtx solve the systems" '
+import sys
+out = open(sys.argv[1]).read()
+r = float(out.split("Residual max |Ax - b| = ")[1].split()[0])
+assert r < 1e-12, r
+def read(name):
+    lines = [l for l in open(name) if not l.startswith("%")]
+    return lines
+A = {}
+for l in read("tA.mtx")[1:]:
+    i, j, v = l.split(); A[(int(i) - 1, int(j) - 1)] = float(v)
+b = [float(l) for l in read("tb.mtx")[1:]]
+x = [float(l) for l in read("tx.mtx")[1:]]
+assert len(x) == 15, len(x)
+for i in range(15):
+    s = sum(v * x[j] for (r, j), v in A.items() if r == i)
+    assert abs(s - b[i]) < 1e-12, (i, s, b[i])
+' "$T/out"
+  fi
+done
+run "$CLI" solve tridiag -q --matrix tA_band.mtx --rhs tb.mtx --systems 3
+expect_fail "solve tridiag, an entry outside the band: named with its line" 1 "not tridiagonal: entry \(8, 3\) = 0.5 on line"
+run "$CLI" solve tridiag -q --matrix tA_couple.mtx --rhs tb.mtx --systems 3
+expect_fail "solve tridiag, a coupling --systems says is not there: named" 1 "entry \(6, 5\) = 0.25 couples system 1 to system 2"
+run "$CLI" solve tridiag -q --matrix tA_couple.mtx --rhs tb.mtx
+expect_ok "solve tridiag, the same matrix as one system (no --systems): solved"
+run "$CLI" solve tridiag -q --matrix tA_rect.mtx --rhs tb.mtx
+expect_fail "solve tridiag, a 15 x 16 matrix: not square" 1 "15 x 16"
+run "$CLI" solve tridiag -q --matrix tA.mtx --rhs tb14.mtx --systems 3
+expect_fail "solve tridiag, b of 14 values for 15 rows: refused with both sizes" 1 "14 x 1.*15 rows"
+run "$CLI" solve tridiag -q --matrix tA.mtx --rhs tb.mtx --systems 4
+expect_fail "solve tridiag --systems 4 on 15 rows: refused" 1 "does not divide"
+run "$CLI" solve tridiag -q -d "$OCL" --matrix tA_zero.mtx --rhs tb.mtx --systems 3 --method paracr-global
+expect_fail "solve tridiag, a zero pivot: the system and row named" 1 "zero pivot in system 1 at row"
+run "$CLI" solve tridiag -q -d "$OCL" --matrix tA_weak.mtx --rhs tb.mtx --systems 3
+if expect_ok "solve tridiag, not diagonally dominant: solved"; then
+  check "solve tridiag, not diagonally dominant: warned, naming system 1 row 2" "no warning" \
+    grep -q "not diagonally dominant (system 1, row 2" "$T/err"
+fi
+run "$CLI" solve tridiag -q -d "$OCL" --matrix tA.mtx --rhs tb.mtx --systems 3 --method sericr-global --no-pad
+expect_fail "solve tridiag --no-pad, SERICR on 5 unknowns: refused, saying the next size" 1 "2\^k - 1.*next is 7"
+run "$CLI" solve tridiag -q -d "$OCL" --matrix tA.mtx --rhs tb.mtx --systems 3 --method cusparse-strided
+expect_fail "solve tridiag, cuSPARSE on an OpenCL device: refused, saying where it runs" 1 "CUDA"
+run "$CLI" solve tridiag --matrix tA.mtx --rhs tb.mtx --out tA.mtx
+expect_fail "solve tridiag --out onto its input: refused" 2 "input"
+run "$CLI" solve tridiag --matrix tA.mtx
+expect_fail "solve tridiag without --rhs: refused" 2 "--rhs"
+run "$CLI" solve tridiag --matrix nothere.mtx --rhs tb.mtx
+expect_fail "solve tridiag, a matrix file that is not there: named" 1 "nothere.mtx"
 
 # -----------------------------------------------------------------------------
 

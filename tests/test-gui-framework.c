@@ -692,6 +692,39 @@ hint_known (void)
   return text != NULL && g_ascii_isdigit (text[0]);
 }
 
+/* Runs page on PoCL with the settings pairs (name, text, ..., NULL), no
+ * warm-up and one repetition, and waits for it; NULL when there is no
+ * PoCL here (the caller skips), else the run. */
+static KsRun *
+run_on_pocl (KsExperimentPage *page,
+             ...)
+{
+  KsParamForm *form = ks_experiment_page_get_form (page);
+  g_autoptr(GError) error = NULL;
+  const char *name;
+  va_list args;
+
+  if (pocl_id () == NULL)
+    return NULL;
+  g_assert_true (ks_window_set_device_id (window, pocl_id ()));
+  gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (page))), GTK_WIDGET (page));
+  va_start (args, page);
+  while ((name = va_arg (args, const char *)))
+    {
+      const char *text = va_arg (args, const char *);
+      g_assert_true (ks_param_form_set_text (form, name, text));
+    }
+  va_end (args);
+  ks_experiment_page_set_repetitions (page, 0, 1);
+  /* The page is the test's, not the window's (which listens to its own
+   * pages only): started and followed directly. */
+  g_assert_true (ks_page_start (KS_PAGE (page), ks_window_get_device (window), NULL, &error));
+  g_assert_no_error (error);
+  generic_page = page;
+  g_assert_true (wait_for (generic_done, 120));
+  return ks_experiment_page_get_newest (page);
+}
+
 /* The real gauss-wg description run on the generic page (PoCL): what the
  * hand-made page shows comes out of the description too: the predicted
  * optimum as a line, the driver's groups in each point's words. */
@@ -704,27 +737,14 @@ test_real_description_run (void)
   GtkTreeModel *model;
   GtkTreeIter iter;
   g_autofree char *tooltip = NULL;
-  g_autoptr(GError) error = NULL;
 
-  if (pocl_id () == NULL)
+  g_assert_nonnull (page);
+  form = ks_experiment_page_get_form (page);
+  if (!(run = run_on_pocl (page, "n", "64", "wg", "1,8,16", NULL)))
     {
       g_test_skip ("no OpenCL device (PoCL) on this machine");
       return;
     }
-  g_assert_nonnull (page);
-  form = ks_experiment_page_get_form (page);
-  g_assert_true (ks_window_set_device_id (window, pocl_id ()));
-  gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (page))), GTK_WIDGET (page));
-  g_assert_true (ks_param_form_set_text (form, "n", "64"));
-  g_assert_true (ks_param_form_set_text (form, "wg", "1,8,16"));
-  ks_experiment_page_set_repetitions (page, 0, 1);
-  /* The page is the test's, not the window's (which listens to its own
-   * pages only): started and followed directly. */
-  g_assert_true (ks_page_start (KS_PAGE (page), ks_window_get_device (window), NULL, &error));
-  g_assert_no_error (error);
-  generic_page = page;
-  g_assert_true (wait_for (generic_done, 120));
-  run = ks_experiment_page_get_newest (page);
   g_assert_false (ks_experiment_page_run_is_recorded (page, ks_experiment_page_get_n_runs (page) - 1));
   g_assert_cmpuint (run->points->len, ==, 3);
   g_assert_cmpuint (ks_plot_get_n_vlines (plot_of (page)), >, 0);
@@ -746,6 +766,39 @@ test_real_description_run (void)
   g_test_message ("wg left empty: %s", gtk_entry_get_placeholder_text (GTK_ENTRY (ks_param_form_get_field (form, "wg"))));
   g_assert_true (g_str_has_prefix (gtk_entry_get_placeholder_text (GTK_ENTRY (ks_param_form_get_field (form, "wg"))),
                                    "1,"));
+  ks_window_show_page (window, "gui-test");
+}
+
+/* Paper 002's page, generated from its description alone (nothing in
+ * src/gui knows it): a small sweep on PoCL, then the grouped bars with the
+ * paper's speed-ups beside the measured ones. */
+static void
+test_tridiag_page (void)
+{
+  KsExperimentPage *page = KS_EXPERIMENT_PAGE (ks_window_get_page (window, "tridiag-batch"));
+  KsRun *run;
+  KsPlot *plot;
+  gboolean paper = FALSE;
+
+  g_assert_nonnull (page);
+  if (!(run = run_on_pocl (page, "n", "31", "systems", "8,32", "method",
+                           "cpu-thomas,cpu-sericr,thomas-global,thomas-interleaved,sericr-global,paracr-partial",
+                           NULL)))
+    {
+      g_test_skip ("no OpenCL device (PoCL) on this machine");
+      return;
+    }
+  g_assert_cmpuint (run->points->len, ==, 12);
+  for (guint i = 0; i < run->points->len; i++)
+    g_assert_null (((KsRunPoint *) run->points->pdata[i])->error);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (child_of (page, KS_TYPE_EXPERIMENT_PAGE, "figure_combo")),
+                               "speedup-bars");
+  spin (200);
+  plot = plot_of (page);
+  for (guint k = 0; k < ks_plot_get_n_series (plot); k++)
+    paper |= g_str_has_prefix (ks_plot_series_get_name (plot, k), _("paper"));
+  g_assert_true (paper);
+  shot ("tridiag-batch.png");
   ks_window_show_page (window, "gui-test");
 }
 
@@ -908,6 +961,7 @@ main (int argc, char **argv)
       g_test_add_func ("/gui-framework/recorded", test_recorded);
       g_test_add_func ("/gui-framework/real-description", test_real_description);
       g_test_add_func ("/gui-framework/real-description-run", test_real_description_run);
+      g_test_add_func ("/gui-framework/tridiag-page", test_tridiag_page);
       g_test_add_func ("/gui-framework/micro-simd-page", test_micro_simd_page);
       g_test_add_func ("/gui-framework/framework-experiment", test_framework_experiment);
       g_test_add_func ("/gui-framework/presenting", test_presenting);

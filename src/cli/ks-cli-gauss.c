@@ -172,7 +172,7 @@ ks_cli_solve (int    argc,
       "replay a little)", NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new ("gauss - solve one system with the paper's Gauss kernels");
+  g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(KsDeviceList) list = NULL;
   g_autoptr(KsLinearSystem) sys = NULL;
@@ -183,6 +183,10 @@ ks_cli_solve (int    argc,
   KsDevice *device;
   int status = KS_CLI_OK;
 
+  /* Paper 002's solve has options of its own. */
+  if (argc >= 2 && strcmp (argv[1], "tridiag") == 0)
+    return ks_cli_solve_tridiag (argc - 1, argv + 1);
+  context = g_option_context_new ("gauss - solve one system with the paper's Gauss kernels");
   g_option_context_add_main_entries (context, entries, NULL);
   add_common_entries (context, &o);
   g_option_context_set_description (context,
@@ -210,7 +214,7 @@ ks_cli_solve (int    argc,
     }
   if (argc < 2 || strcmp (argv[1], "gauss") != 0)
     {
-      g_printerr ("kernelscope-cli: solve needs a method: \"solve gauss\"\n");
+      g_printerr ("kernelscope-cli: solve needs a method: \"solve gauss\" or \"solve tridiag\"\n");
       status = KS_CLI_USAGE;
       goto out;
     }

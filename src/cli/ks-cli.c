@@ -28,6 +28,7 @@ static const char usage[] =
   "  run gauss-size          Time vs matrix size (the paper's Fig. 2): outliers where N+1 is prime\n"
   "  run gauss-wg            Time vs work-group size, one curve per size (Figs. 3-6)\n"
   "  solve gauss             Solve one linear system, generated or from Matrix Market files\n"
+  "  solve tridiag           Solve a batch of tridiagonal systems from Matrix Market files\n"
   "  plot                    Draw saved results (run --json) again, several overlaid\n"
   "  bench gauss             The paper's kernels (OpenCL, CUDA, PoCL) against cuSOLVER and LAPACK\n"
   "  bench bandwidth         Memory bandwidth of each device (copy and triad kernels)\n"

@@ -46,6 +46,9 @@ static const KsChoice method_choices[] = {
     N_("Only the coefficients read several times staged (paper: 2.01, its best PARACR)") },
   { "paracr-interleaved", N_("PARACR, interleaved"),
     N_("Partial staging with the interleaved layout: neighbours lie far apart (paper: 1.81)") },
+  { "paracr-steps", N_("PARACR, step by step"),
+    N_("One launch per step over every row: one large system on the whole device (not one of the paper's: "
+       "its PARACR runs a system in one work-group)") },
   { "cusparse-strided", N_("cuSPARSE gtsv2StridedBatch"), N_("cuSPARSE's batched solver, systems one after another (CUDA only)") },
   { "cusparse-thomas", N_("cuSPARSE interleaved, Thomas"),
     N_("cuSPARSE gtsvInterleavedBatch, algorithm 0: Thomas on interleaved systems (CUDA only)") },
@@ -119,7 +122,7 @@ static const KsParamSpec large_params[] = {
   { .name = "n", .label = N_("Unknowns"), .type = KS_PARAM_INT, .default_value = "1023,4095,16383,65535",
     .min = 1, .max = 1 << 26, .sweepable = TRUE, .cli_range = TRUE,
     .help = N_("The size of the one system (2^k - 1 for SERICR, or padded)") },
-  METHOD_PARAM ("cpu-thomas,cpu-sericr,thomas-global,sericr-global,paracr-global,paracr-partial"),
+  METHOD_PARAM ("cpu-thomas,cpu-sericr,thomas-global,sericr-global,paracr-global,paracr-partial,paracr-steps"),
 };
 
 /* --- columns ---------------------------------------------------------------------- */
@@ -480,16 +483,16 @@ summarize_large (const KsRun *run,
 /* --- the descriptions ------------------------------------------------------------------ */
 
 static const KsFigureSpec batch_figures[] = {
-  { .id = "time-vs-systems", .title = N_("Batched tridiagonal solvers: time vs number of systems"),
+  { .id = "time-vs-systems", .title = N_("Time vs number of systems"),
     .x = "systems", .y = "time_ms", .series_by = "method", .log2_x = TRUE, .log_y = TRUE },
-  { .id = "speedup-vs-systems", .title = N_("Speed-up against the sequential CPU version"),
+  { .id = "speedup-vs-systems", .title = N_("Speed-up vs number of systems"),
     .x = "systems", .y = "speedup", .series_by = "method", .log2_x = TRUE, .log_y = TRUE },
-  { .id = "speedup-bars", .title = N_("The methods side by side: speed-up, the paper's beside ours"),
+  { .id = "speedup-bars", .title = N_("Speed-up by method, the paper's beside"),
     .x = "method", .y = "speedup", .series_by = "systems", .categorical_x = TRUE, .show_paper = TRUE },
 };
 
 static const KsFigureSpec large_figures[] = {
-  { .id = "time-vs-n", .title = N_("One large system: time vs size"),
+  { .id = "time-vs-n", .title = N_("One system: time vs size"),
     .x = "n", .y = "time_ms", .series_by = "method", .log_x = TRUE, .log_y = TRUE },
 };
 

@@ -319,7 +319,11 @@ new_axis_combo (const KsParamSpec *spec)
     gtk_combo_box_text_append_text (GTK_COMBO_BOX_TEXT (combo), all->pdata[i]);
   g_ptr_array_add (all, NULL);
   joined = g_strjoinv (",", (char **) all->pdata);
-  if (all->len > 2)
+  /* "All of them" only while it is short: a combo is as wide as its
+   * longest item, and paper 002's 17 methods joined (some 250 characters)
+   * made the form, and so the window, wider than a projector's 1024
+   * pixels.  The entry still takes any list typed into it. */
+  if (all->len > 2 && strlen (joined) <= 64)
     gtk_combo_box_text_append_text (GTK_COMBO_BOX_TEXT (combo), joined);
   gtk_entry_set_text (GTK_ENTRY (gtk_bin_get_child (GTK_BIN (combo))),
                       spec->default_value ? spec->default_value : "");

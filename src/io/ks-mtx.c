@@ -561,15 +561,42 @@ ks_mtx_read_dense (const char   *path,
                                    out_data, error);
 }
 
-gboolean
-ks_mtx_read_dense_stream (GInputStream *stream,
-                          const char   *name,
-                          guint64       max_elements,
-                          guint        *out_rows,
-                          guint        *out_cols,
-                          double      **out_data,
-                          GError      **error)
+/* Where a read puts the matrix: a dense array (func NULL), or each entry
+ * handed to func, the sink of ks_mtx_read_entries. */
+typedef struct {
+  guint64         max_elements;
+  KsMtxEntryFunc  func;
+  gpointer        user_data;
+} MtxSink;
+
+/* An entry into the dense array, or to the caller's function. */
+static gboolean
+put (const MtxSink *sink,
+     double        *data,
+     guint64        cols,
+     guint64        i,
+     guint64        j,
+     double         v,
+     guint64        lineno,
+     GError       **error)
 {
+  if (sink->func)
+    return sink->func (i, j, v, lineno, sink->user_data, error);
+  data[i * cols + j] += v;
+  return TRUE;
+}
+
+static gboolean
+read_stream (GInputStream  *stream,
+             const char    *name,
+             const MtxSink *sink,
+             guint         *out_rows,
+             guint         *out_cols,
+             double       **out_data,
+             GError       **error)
+{
+  const guint64 max_elements = sink->max_elements;
+  const gboolean dense = sink->func == NULL;
   g_autoptr(GBufferedInputStream) in = NULL;
   g_autofree char *line = NULL;
   g_autofree double *data = NULL;
@@ -581,13 +608,6 @@ ks_mtx_read_dense_stream (GInputStream *stream,
   guint n, want;
   guint64 rows, cols, nnz = 0, elements, expected, count, size_lineno;
   guint64 ai, aj;
-
-  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), FALSE);
-  g_return_val_if_fail (name != NULL, FALSE);
-  g_return_val_if_fail (out_rows != NULL, FALSE);
-  g_return_val_if_fail (out_cols != NULL, FALSE);
-  g_return_val_if_fail (out_data != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   /* Streamed line by line through a buffer that holds the longest line
    * taken: files can be far larger than the dense matrix they describe is
@@ -659,9 +679,13 @@ ks_mtx_read_dense_stream (GInputStream *stream,
   /* The dimensions come back as guint and the data as one allocation, so
    * anything past either is too large whatever max_elements says.  The
    * tokens are quoted because saturated values would misstate them. */
-  if (rows > G_MAXUINT || cols > G_MAXUINT ||
+  /* Entries handed one by one need no dense room: only the dimensions
+   * must fit, and rows x cols may pass 2^64 (counted as the most there is). */
+  if (!dense && rows <= G_MAXUINT && cols <= G_MAXUINT && !g_uint64_checked_mul (&elements, rows, cols))
+    elements = G_MAXUINT64;
+  else if (rows > G_MAXUINT || cols > G_MAXUINT ||
       !g_uint64_checked_mul (&elements, rows, cols) ||
-      elements > G_MAXSIZE / sizeof (double))
+      (dense && elements > G_MAXSIZE / sizeof (double)))
     {
       g_autofree char *qr = quote_token (f[0]);
       g_autofree char *qc = quote_token (f[1]);
@@ -669,7 +693,7 @@ ks_mtx_read_dense_stream (GInputStream *stream,
                       "a %s x %s matrix is too large to hold densely", qr, qc);
       return FALSE;
     }
-  if (max_elements != 0 && elements > max_elements)
+  if (dense && max_elements != 0 && elements > max_elements)
     {
       set_line_error (&r, error, KS_MTX_ERROR_TOO_LARGE,
                       "a %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT
@@ -682,6 +706,10 @@ ks_mtx_read_dense_stream (GInputStream *stream,
   r.max_bytes = elements > (G_MAXUINT64 - MTX_COMMENT_ALLOWANCE) / MTX_BYTES_PER_ELEMENT
                 ? G_MAXUINT64
                 : elements * MTX_BYTES_PER_ELEMENT + MTX_COMMENT_ALLOWANCE;
+  /* Handed one by one, a coordinate file is bounded by its entries alone:
+   * its dense size (a batch of systems) says nothing about its length. */
+  if (!dense && format == MTX_COORDINATE)
+    r.max_bytes = 0;
   if (format == MTX_COORDINATE)
     {
       /* Entries may repeat (they are summed), so nnz may exceed elements. */
@@ -702,8 +730,8 @@ ks_mtx_read_dense_stream (GInputStream *stream,
 
   /* g_try_: with max_elements == 0 the size is the file's word, and a bad
    * file must not abort the program. */
-  data = g_try_new0 (double, (gsize) elements);
-  if (data == NULL)
+  data = dense ? g_try_new0 (double, (gsize) elements) : NULL;
+  if (dense && data == NULL)
     {
       set_line_error (&r, error, KS_MTX_ERROR_TOO_LARGE,
                       "cannot allocate a %" G_GUINT64_FORMAT " x %"
@@ -770,6 +798,15 @@ ks_mtx_read_dense_stream (GInputStream *stream,
             }
 
           /* Each position occurs once, so assign: that also keeps -0.0. */
+          if (!dense)
+            {
+              if (!sink->func (i, j, v, r.lineno, sink->user_data, error) ||
+                  (i != j && symmetry == MTX_SYMMETRIC &&
+                   !sink->func (j, i, v, r.lineno, sink->user_data, error)) ||
+                  (symmetry == MTX_SKEW_SYMMETRIC && !sink->func (j, i, -v, r.lineno, sink->user_data, error)))
+                return FALSE;
+              continue;
+            }
           data[i * cols + j] = v;
           if (i != j && symmetry == MTX_SYMMETRIC)
             data[j * cols + i] = v;
@@ -794,11 +831,10 @@ ks_mtx_read_dense_stream (GInputStream *stream,
         }
 
       /* Summed, see the top of the file. */
-      data[i * cols + j] += v;
-      if (i != j && symmetry == MTX_SYMMETRIC)
-        data[j * cols + i] += v;
-      else if (symmetry == MTX_SKEW_SYMMETRIC)
-        data[j * cols + i] -= v;
+      if (!put (sink, data, cols, i, j, v, r.lineno, error) ||
+          (i != j && symmetry == MTX_SYMMETRIC && !put (sink, data, cols, j, i, v, r.lineno, error)) ||
+          (symmetry == MTX_SKEW_SYMMETRIC && !put (sink, data, cols, j, i, -v, r.lineno, error)))
+        return FALSE;
     }
 
   if (count < expected)
@@ -812,6 +848,50 @@ ks_mtx_read_dense_stream (GInputStream *stream,
 
   *out_rows = (guint) rows;
   *out_cols = (guint) cols;
-  *out_data = g_steal_pointer (&data);
+  if (out_data)
+    *out_data = g_steal_pointer (&data);
   return TRUE;
+}
+
+gboolean
+ks_mtx_read_dense_stream (GInputStream *stream,
+                          const char   *name,
+                          guint64       max_elements,
+                          guint        *out_rows,
+                          guint        *out_cols,
+                          double      **out_data,
+                          GError      **error)
+{
+  const MtxSink sink = { max_elements, NULL, NULL };
+
+  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  g_return_val_if_fail (out_rows != NULL, FALSE);
+  g_return_val_if_fail (out_cols != NULL, FALSE);
+  g_return_val_if_fail (out_data != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return read_stream (stream, name, &sink, out_rows, out_cols, out_data, error);
+}
+
+gboolean
+ks_mtx_read_entries (const char     *path,
+                     KsMtxEntryFunc  func,
+                     gpointer        user_data,
+                     guint          *out_rows,
+                     guint          *out_cols,
+                     GError        **error)
+{
+  g_autoptr(GInputStream) in = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  g_return_val_if_fail (func != NULL && out_rows != NULL && out_cols != NULL, FALSE);
+
+  name = g_filename_display_name (path);
+  if (!(in = open_regular_file (path, name, error)))
+    return FALSE;
+  return read_stream (in, name, &(MtxSink) { 0, func, user_data }, out_rows, out_cols, NULL, error);
 }

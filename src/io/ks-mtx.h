@@ -42,6 +42,28 @@ gboolean ks_mtx_read_dense_stream (GInputStream *stream,
                                    double      **out_data,
                                    GError      **error);
 
+/* The same files entry by entry, for matrices too large to hold densely
+ * (a batch of tridiagonal systems): func gets each entry, 0-based, with the
+ * line it came from (for messages), in file order; a symmetric file's
+ * mirrored entry comes right after its own (negated when skew), an array
+ * file gives every position, zeros included.  Duplicates are not summed
+ * here: func sees each.  FALSE from func (with error set) stops the read.
+ * The dimensions must fit a guint; the length of a coordinate file is
+ * bounded by its declared entries, an array file's by its size. */
+typedef gboolean (*KsMtxEntryFunc) (guint64   row,
+                                    guint64   col,
+                                    double    value,
+                                    guint64   line,
+                                    gpointer  user_data,
+                                    GError  **error);
+
+gboolean ks_mtx_read_entries (const char     *path,
+                              KsMtxEntryFunc  func,
+                              gpointer        user_data,
+                              guint          *out_rows,
+                              guint          *out_cols,
+                              GError        **error);
+
 /* Writes a dense row-major array as "matrix array real general", with an
  * optional comment (may contain newlines; each line gets a '%').  Atomic
  * (g_file_set_contents), full double precision (%.17g, locale-independent). */

@@ -20,18 +20,20 @@ typedef enum {
   K_PARACR_GLOBAL,
   K_PARACR_FULL,
   K_PARACR_PARTIAL,
+  K_PARACR_STEP,
+  K_PARACR_FINISH,
   N_KERNELS
 } Kernel;
 
 static const char *kernel_names[N_KERNELS] = {
   "thomas_global", "thomas_staged", "sericr_global", "sericr_local",
-  "paracr_global", "paracr_full", "paracr_partial",
+  "paracr_global", "paracr_full", "paracr_partial", "paracr_step", "paracr_finish",
 };
 
 static const Kernel method_kernel[KS_TRIDIAG_N_DEVICE_METHODS] = {
   K_THOMAS_GLOBAL, K_THOMAS_STAGED, K_THOMAS_STAGED,
   K_SERICR_GLOBAL, K_SERICR_LOCAL,
-  K_PARACR_GLOBAL, K_PARACR_FULL, K_PARACR_PARTIAL, K_PARACR_PARTIAL,
+  K_PARACR_GLOBAL, K_PARACR_FULL, K_PARACR_PARTIAL, K_PARACR_PARTIAL, K_PARACR_STEP,
 };
 
 /* Rows per staged chunk and systems per group of the one-item-per-system
@@ -273,6 +275,14 @@ ks_tridiag_solver_load (KsTridiagSolver      *self,
   g_return_val_if_fail (method < KS_TRIDIAG_N_DEVICE_METHODS, FALSE);
 
   unload (self);
+  /* Its systems go along a grid dimension CUDA caps at 65535 blocks. */
+  if (method == KS_TRIDIAG_PARACR_STEPS && batch->systems > 65535)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   _("paracr-steps spreads one system (or a few: at most 65535) over the device; for %u systems "
+                     "choose paracr-partial"), batch->systems);
+      return FALSE;
+    }
   stride = batch->n;
   if (ks_tridiag_method_needs_2k1 (method) && ks_tridiag_padded_size (batch->n) != batch->n)
     {
@@ -387,6 +397,53 @@ set_args (KsTridiagSolver *self,
   return TRUE;
 }
 
+/* PARACR step by step: ceil (log2 n) launches of paracr_step over every
+ * row, swapping the work sets, then paracr_finish; 256 rows a group. */
+static gboolean
+launch_steps (KsTridiagSolver *self,
+              KsQueue         *queue,
+              guint           *local_size,
+              GError         **error)
+{
+  KsKernel *step = self->kernels[K_PARACR_STEP], *finish = self->kernels[K_PARACR_FINISH];
+  const guint64 sys_stride = self->stride, row_stride = 1;
+  KsLaunchConfig config = { 2 };
+  gint32 steps = 0, first = 1;
+  guint from = 0;
+
+  config.local[0] = MIN (PARACR_GROUP, ks_kernel_get_max_work_group_size (step));
+  config.local[1] = 1;
+  config.global[0] = round_up (self->stride, config.local[0]);
+  config.global[1] = self->systems;
+  *local_size = (guint) config.local[0];
+  for (guint k = 0; k < 2; k++)
+    {
+      KsKernel *kernel = k ? finish : step;
+      if (!ks_kernel_set_arg_buffer (kernel, 0, self->in[0], error) ||
+          !ks_kernel_set_arg_buffer (kernel, 1, self->in[1], error) ||
+          !ks_kernel_set_arg_buffer (kernel, 2, self->in[2], error) ||
+          !ks_kernel_set_arg_buffer (kernel, 3, self->in[3], error) ||
+          !ks_kernel_set_arg_buffer (kernel, 6, self->info, error) ||
+          !ks_kernel_set_arg (kernel, 7, sizeof (guint32), &self->stride, error) ||
+          !ks_kernel_set_arg (kernel, 8, sizeof (guint32), &self->systems, error) ||
+          !ks_kernel_set_arg (kernel, 9, sizeof sys_stride, &sys_stride, error) ||
+          !ks_kernel_set_arg (kernel, 10, sizeof row_stride, &row_stride, error))
+        return FALSE;
+    }
+  for (guint32 h = 1; h < self->stride; h *= 2, steps++, first = 0, from ^= 1)
+    if (!ks_kernel_set_arg_buffer (step, 4, self->work[from], error) ||
+        !ks_kernel_set_arg_buffer (step, 5, self->work[from ^ 1], error) ||
+        !ks_kernel_set_arg (step, 11, sizeof h, &h, error) ||
+        !ks_kernel_set_arg (step, 12, sizeof first, &first, error) ||
+        !ks_queue_launch (queue, step, &config, error))
+      return FALSE;
+  /* After the last step the newest set is work[from]. */
+  return ks_kernel_set_arg_buffer (finish, 4, self->work[from], error) &&
+         ks_kernel_set_arg_buffer (finish, 5, self->x, error) &&
+         ks_kernel_set_arg (finish, 11, sizeof steps, &steps, error) &&
+         ks_queue_launch (queue, finish, &config, error);
+}
+
 gboolean
 ks_tridiag_solver_run (KsTridiagSolver *self,
                        KsTridiagResult *result,
@@ -403,16 +460,20 @@ ks_tridiag_solver_run (KsTridiagSolver *self,
   g_return_val_if_fail (self != NULL && result != NULL, FALSE);
   g_return_val_if_fail (self->loaded, FALSE);
 
+  const gboolean steps = self->method == KS_TRIDIAG_PARACR_STEPS;
+  guint local_size = 0;
+
   kernel = self->kernels[method_kernel[self->method]];
   queue = ks_runtime_get_queue (self->rt);
-  if (!set_args (self, kernel, &config, error) ||
+  if ((!steps && !set_args (self, kernel, &config, error)) ||
       !ks_queue_fill (queue, self->info, &zero, sizeof zero, 0, (gsize) self->systems * sizeof zero, NULL, error) ||
       !ks_runtime_finish (self->rt, error))
     return FALSE;
 
   ks_kernel_reset_timing (kernel);
+  ks_kernel_reset_timing (self->kernels[K_PARACR_FINISH]);
   t0 = g_get_monotonic_time ();
-  if (!ks_queue_launch (queue, kernel, &config, error) ||
+  if ((steps ? !launch_steps (self, queue, &local_size, error) : !ks_queue_launch (queue, kernel, &config, error)) ||
       !ks_runtime_finish (self->rt, error))
     {
       ks_runtime_discard_timings (self->rt);
@@ -424,9 +485,10 @@ ks_tridiag_solver_run (KsTridiagSolver *self,
 
   memset (result, 0, sizeof *result);
   result->wall_ms = wall_ms;
-  result->kernel_ms = ks_kernel_get_time_ns (kernel) / 1e6;
+  result->kernel_ms = (ks_kernel_get_time_ns (kernel) +
+                       (steps ? ks_kernel_get_time_ns (self->kernels[K_PARACR_FINISH]) : 0)) / 1e6;
   result->n = self->stride;
-  result->local_size = (guint) config.local[0];
+  result->local_size = steps ? local_size : (guint) config.local[0];
 
   /* The status the kernels wrote, after the clock. */
   info = g_new (gint32, self->systems);

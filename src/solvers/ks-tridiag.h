@@ -26,6 +26,8 @@ typedef enum {
   KS_TRIDIAG_PARACR_FULL,         /* every value staged in local memory */
   KS_TRIDIAG_PARACR_PARTIAL,      /* only what is reused staged */
   KS_TRIDIAG_PARACR_INTERLEAVED,  /* partial staging, interleaved by index */
+  KS_TRIDIAG_PARACR_STEPS,        /* one launch per step over every row: one large system
+                                   * on the whole device (not one of the paper's) */
   /* On the host. */
   KS_TRIDIAG_CPU_THOMAS,          /* sequential, the paper's CPU baseline for Thomas */
   KS_TRIDIAG_CPU_SERICR,          /* sequential, the paper's CPU baseline for cyclic reduction */
@@ -39,7 +41,7 @@ typedef enum {
   KS_TRIDIAG_N_METHODS
 } KsTridiagMethod;
 
-#define KS_TRIDIAG_N_DEVICE_METHODS (KS_TRIDIAG_PARACR_INTERLEAVED + 1)
+#define KS_TRIDIAG_N_DEVICE_METHODS (KS_TRIDIAG_PARACR_STEPS + 1)
 
 /* "thomas-global", ... "lapack-gtsv": the CLI's and the files' spelling. */
 const char *ks_tridiag_method_to_string   (KsTridiagMethod  method);
@@ -85,6 +87,19 @@ double          ks_tridiag_batch_residual (const KsTridiagBatch *batch,
 gboolean        ks_tridiag_batch_is_dominant (const KsTridiagBatch *batch,
                                               guint                *system,
                                               guint                *row);
+
+/* A batch from Matrix Market files: matrix, a tridiagonal matrix of
+ * systems x n rows in coordinate (or array) form, block-diagonal: no entry
+ * couples one system to the next; rhs, a dense vector of as many values.
+ * An entry outside the band is KS_SOLVER_ERROR_INVALID naming it and its
+ * line; so is a coupling between systems, naming the entry; sizes that do
+ * not fit (not square, systems not dividing the rows, b of another length)
+ * are NOT_SQUARE / SIZE_MISMATCH with the sizes; the files' own errors are
+ * KS_MTX_ERROR's. */
+KsTridiagBatch *ks_tridiag_batch_load   (const char           *matrix,
+                                         const char           *rhs,
+                                         guint                 systems,
+                                         GError              **error);
 
 /* The smallest 2^k - 1 >= n: the size cyclic reduction pads to. */
 guint           ks_tridiag_padded_size   (guint n);
