@@ -237,6 +237,39 @@ engine_with (const char *const *settings,
   return engine;
 }
 
+/* A derived column whose baseline is measured after the points that need
+ * it (square, given last): derived again when the run ends. */
+static void
+test_engine_late_baseline (void)
+{
+  const char *settings[] = { "size", "1:3", "shape", "tall,square", NULL };
+  g_autoptr(KsEngine) engine = engine_with (settings, 0, 1);
+  g_autoptr(GError) error = NULL;
+  KsRun *run;
+  guint checked = 0;
+
+  g_assert_true (ks_engine_run (engine, NULL, &error));
+  g_assert_no_error (error);
+  run = ks_engine_get_run (engine);
+  g_assert_cmpuint (run->points->len, ==, 6);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      gint64 size = (gint64) ks_run_point_get_number (run, p, "size");
+      const char *shape = g_variant_get_string (ks_run_point_get_param (run, p, "shape"), NULL);
+      double expected = ks_exp_test_value (size, shape, 1.5, FALSE, 0)
+                        / ks_exp_test_value (size, "square", 1.5, FALSE, 0);
+
+      g_assert_null (p->error);
+      g_assert_cmpfloat_with_epsilon (ks_run_point_get_number (run, p, "vs_square"), expected, 1e-12);
+      checked += g_strcmp0 (shape, "tall") == 0;
+    }
+  /* Every tall point came before its square one. */
+  g_assert_cmpuint (checked, ==, 3);
+  g_assert_cmpstr (g_variant_get_string (ks_run_point_get_param (run, run->points->pdata[0], "shape"), NULL),
+                   ==, "tall");
+}
+
 static void
 test_engine_values (void)
 {
@@ -585,9 +618,9 @@ test_csv (void)
   csv = ks_run_to_csv (run);
   lines = g_strsplit (csv, "\n", -1);
   g_assert_cmpstr (lines[0], ==, "device,size,shape,depth,scale,fast,label,source,input,lanes,value_ms,value_ms_min,"
-                                 "value_ms_max,count,lanes_seen,big,ratio,error");
-  g_assert_cmpstr (lines[1], ==, "host,1,square,,1.5,false,none,generated,,,2,1.5,2.5,2,,0,1,");
-  g_assert_cmpstr (lines[6], ==, "host,3,wide,,1.5,false,none,generated,,,,,,,,,,\"a reason, \"\"quoted\"\"\"");
+                                 "value_ms_max,count,lanes_seen,big,ratio,vs_square,error");
+  g_assert_cmpstr (lines[1], ==, "host,1,square,,1.5,false,none,generated,,,2,1.5,2.5,2,,0,1,1,");
+  g_assert_cmpstr (lines[6], ==, "host,3,wide,,1.5,false,none,generated,,,,,,,,,,,\"a reason, \"\"quoted\"\"\"");
   g_assert_cmpstr (lines[7], ==, "");
   g_assert_null (lines[8]);
 }
@@ -822,6 +855,7 @@ main (int    argc,
   g_test_add_func ("/framework/config", test_config);
   g_test_add_func ("/framework/default-text", test_default_text);
   g_test_add_func ("/framework/engine/values", test_engine_values);
+  g_test_add_func ("/framework/engine/late-baseline", test_engine_late_baseline);
   g_test_add_func ("/framework/engine/conditions", test_engine_conditions);
   g_test_add_func ("/framework/engine/notes", test_engine_notes);
   g_test_add_func ("/framework/engine/limits", test_engine_limits);

@@ -4,6 +4,8 @@
  * PoCL, and what the plot holds is checked point by point.  With
  * KERNELSCOPE_SCREENSHOT_DIR set, each page is photographed from the X
  * server into that folder (data/screenshots/ in the repository). */
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
 #include <gtk/gtk.h>
 #include <gdk/gdkx.h>
 #include <glib/gi18n.h>
@@ -17,28 +19,110 @@
 #include "ks-gauss-solve-page.h"
 #include "ks-gui-paths.h"
 #include "ks-ogs.h"
-#include "ks-sweep-page.h"
+#include "ks-axis-button.h"
+#include "ks-exp-gauss.h"
+#include "ks-experiment-page.h"
+#include "ks-run.h"
 #include "ks-window.h"
 #include "test-gui-util.h"
 
 static GtkWidget *spare_window;   /* a second window, destroyed at the end */
 
-static KsSweepPage *
-sweep_page (const char *name)
+static GtkWidget *
+child_of (gpointer    widget,
+          GType       type,
+          const char *name)
 {
-  return KS_SWEEP_PAGE (ks_window_get_page (window, name));
+  GtkWidget *w = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
+  g_assert_nonnull (w);
+  return w;
 }
 
-/* The size sweep's from / to / step fields. */
-static void
-set_sizes (KsSweepPage *page,
-           const char  *from,
-           const char  *to,
-           const char  *step)
+static KsExperimentPage *
+sweep_page (const char *name)
 {
-  ks_sweep_page_set_param (page, "from", from);
-  ks_sweep_page_set_param (page, "to", to);
-  ks_sweep_page_set_param (page, "step", step);
+  return KS_EXPERIMENT_PAGE (ks_window_get_page (window, name));
+}
+
+/* A field of the page's form, as the CLI would take it. */
+static void
+set_param (KsExperimentPage *page,
+           const char       *name,
+           const char       *text)
+{
+  g_assert_true (ks_param_form_set_text (ks_experiment_page_get_form (page), name, text));
+}
+
+static char *
+get_param (KsExperimentPage *page,
+           const char       *name)
+{
+  return ks_param_form_get_text (ks_experiment_page_get_form (page), name);
+}
+
+/* The size sweep's range, through the From / To / Step of n's range
+ * button, as a user sets it. */
+static void
+set_sizes (KsExperimentPage *page,
+           const char       *from,
+           const char       *to,
+           const char       *step)
+{
+  KsAxisButton *axis = KS_AXIS_BUTTON (ks_param_form_get_axis_button (ks_experiment_page_get_form (page), "n"));
+  const char *values[] = { from, to, step };
+
+  /* To first, so a From above the old To never makes the field refuse. */
+  gtk_spin_button_set_value (ks_axis_button_get_spin (axis, 1), 1000000);
+  for (guint i = 0; i < 3; i++)
+    gtk_spin_button_set_value (ks_axis_button_get_spin (axis, i), g_ascii_strtod (values[i], NULL));
+}
+
+/* Repetitions, with one warm-up as the old pages had. */
+static void
+set_reps (KsExperimentPage *page,
+          guint             reps)
+{
+  ks_experiment_page_set_repetitions (page, 1, reps);
+}
+
+/* The runs the user measured (a machine without a GPU also shows a
+ * recorded run before anything is measured). */
+static guint
+own_runs (KsExperimentPage *page)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < ks_experiment_page_get_n_runs (page); i++)
+    n += !ks_experiment_page_run_is_recorded (page, i);
+  return n;
+}
+
+/* The points of the user's own curves (recorded ones are named so). */
+static guint
+own_points (KsPlot *plot,
+            guint  *n_series)
+{
+  guint n = 0, points = 0;
+
+  for (guint s = 0; s < ks_plot_get_n_series (plot); s++)
+    if (strstr (ks_plot_series_get_name (plot, s), "recorded") == NULL)
+      n++, points += ks_plot_series_get_n_points (plot, s);
+  if (n_series != NULL)
+    *n_series = n;
+  return points;
+}
+
+/* The plot's curve of the user's newest run (the user's runs come first,
+ * recorded ones after them). */
+static guint
+own_series (KsPlot *plot)
+{
+  guint last = 0;
+
+  for (guint s = 0; s < ks_plot_get_n_series (plot); s++)
+    if (strstr (ks_plot_series_get_name (plot, s), "recorded") == NULL)
+      last = s;
+  return last;
 }
 
 static KsPlot *
@@ -67,12 +151,12 @@ need_pocl (void)
 /* The short driver-policy size sweep several tests run: n = 20..60, one
  * solve a point, on the size page. */
 static void
-prepare_short_sweep (KsSweepPage *page)
+prepare_short_sweep (KsExperimentPage *page)
 {
   ks_window_show_page (window, "gauss-size");
   set_sizes (page, "20", "60", "1");
-  ks_sweep_page_set_param (page, "reps", "1");
-  ks_sweep_page_set_param (page, "local", "driver");
+  set_reps (page, 1);
+  set_param (page, "local", "driver");
 }
 
 static void
@@ -142,7 +226,7 @@ expected_prime (guint n)
 static void
 test_size_sweep (void)
 {
-  KsSweepPage *page = sweep_page ("gauss-size");
+  KsExperimentPage *page = sweep_page ("gauss-size");
   g_autofree char *png = g_build_filename (tmpdir, "size.png", NULL);
   g_autofree char *svg = g_build_filename (tmpdir, "size.svg", NULL);
   g_autofree char *pdf = g_build_filename (tmpdir, "size.pdf", NULL);
@@ -159,20 +243,31 @@ test_size_sweep (void)
   press_key (GDK_KEY_3, GDK_MOD1_MASK);
   g_assert_true (ks_window_get_visible_page (window) == KS_PAGE (page));
   set_sizes (page, "20", "60", "1");
-  ks_sweep_page_set_param (page, "reps", "1");
-  ks_sweep_page_set_param (page, "local", "driver");
+  {
+    g_autofree char *n = get_param (page, "n");
+    g_assert_cmpstr (n, ==, "20:60");   /* a step of 1 goes unsaid, as on the CLI */
+  }
+  set_reps (page, 1);
+  set_param (page, "local", "driver");
+  /* On a machine without a GPU the page already shows what an H200 does
+   * (a recorded run, dashed); the user's run comes beside it. */
+  ks_experiment_page_find_recorded (page);
+  g_assert_nonnull (ks_experiment_page_get_recorded_paths (page));
 
   /* Ctrl+R through the X server, as a user presses it.  (With PoCL's
    * kernel cache warm the sweep may be over before the key is released.) */
-  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, 0);
+  g_assert_cmpuint (own_runs (page), ==, 0);
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
   g_assert_true (wait_for (not_running, 300));
-  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, 1);
+  g_assert_cmpuint (own_runs (page), ==, 1);
   g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
 
   plot = page_plot ("gauss-size");
-  g_assert_cmpuint (ks_plot_get_n_series (plot), ==, 1);
+  /* The user's run is the first curve, the recorded ones follow. */
+  g_assert_cmpuint (own_series (plot), ==, 0);
   g_assert_cmpuint (ks_plot_series_get_n_points (plot, 0), ==, 41);
+  for (guint s = 1; s < ks_plot_get_n_series (plot); s++)
+    g_assert_nonnull (strstr (ks_plot_series_get_name (plot, s), "recorded"));
   for (guint i = 0; i < 41; i++)
     {
       const KsPlotPoint *p = ks_plot_series_get_point (plot, 0, i);
@@ -275,7 +370,8 @@ test_size_sweep (void)
   {
     g_autofree char *text = NULL;
     g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
-    g_assert_nonnull (strstr (text, "\n59,"));   /* n = 59: 60 is not prime */
+    /* n = 59 on the PoCL device: 60 is not prime (device, n, ...) */
+    g_assert_nonnull (strstr (text, ",59,"));
   }
   /* An unknown extension is refused with a message, not written. */
   {
@@ -340,42 +436,42 @@ static gboolean
 two_points_in (void)
 {
   KsPlot *plot = page_plot ("gauss-size");
-  return ks_plot_get_n_series (plot) >= 2
-    && ks_plot_series_get_n_points (plot, ks_plot_get_n_series (plot) - 1) >= 2;
+  return own_series (plot) >= 1 && ks_plot_series_get_n_points (plot, own_series (plot)) >= 2;
 }
 
 static void
 test_stop_keeps_points (void)
 {
-  KsSweepPage *page = sweep_page ("gauss-size");
-  const KsResults *results;
+  KsExperimentPage *page = sweep_page ("gauss-size");
+  const KsRun *results;
   guint runs_before;
 
   if (!need_pocl ())
     return;
-  runs_before = ks_sweep_page_get_n_runs (page);
+  runs_before = own_runs (page);
   set_sizes (page, "100", "600", "10");
-  ks_sweep_page_set_param (page, "local", "split");
-  ks_sweep_page_set_param (page, "wg", "16");
+  set_param (page, "local", "split");
+  set_param (page, "wg", "16");
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
   g_assert_true (ks_window_get_running (window));
   g_assert_true (wait_for (two_points_in, 120));
   press_key (GDK_KEY_Escape, 0);
   g_assert_true (wait_for (not_running, 120));
 
-  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs_before + 1);
-  results = ks_page_get_results (KS_PAGE (page));
+  g_assert_cmpuint (own_runs (page), ==, runs_before + 1);
+  results = ks_experiment_page_get_newest (page);
   g_assert_false (results->complete);
   g_assert_cmpuint (results->points->len, >=, 2);
   g_assert_cmpuint (results->points->len, <, 51);
   /* The window says it stopped, in words, and nothing was lost: the first
    * run is still in the plot, dashed, beside the stopped one. */
   g_assert_nonnull (strstr (ks_window_get_error_text (window), "Stopped"));
-  g_assert_cmpuint (ks_plot_get_n_series (page_plot ("gauss-size")), ==, 2);
+  g_assert_cmpuint (own_series (page_plot ("gauss-size")), ==, 1);
 
-  /* Up / Down move the keyboard's point to the other curve, at the point
-   * nearest in n; past the last curve it stays.  (The cursor may still be
-   * where the size-sweep test left it, on either curve.) */
+  /* Up / Down move the keyboard's point to the next curve, at the point
+   * nearest in n; past the first curve it stays.  (The cursor may still be
+   * where the size-sweep test left it, on any curve: Down to the first.
+   * Recorded curves may follow the user's two.) */
   {
     KsPlotView *view = ks_page_get_plot_view (KS_PAGE (page));
     KsPlot *plot = page_plot ("gauss-size");
@@ -386,10 +482,13 @@ test_stop_keeps_points (void)
     gtk_widget_grab_focus (GTK_WIDGET (view));
     spin (50);
     press_key (GDK_KEY_Right, 0);
+    for (guint k = 0; k < ks_plot_get_n_series (plot); k++)
+      press_key (GDK_KEY_Down, 0);
     g_assert_true (ks_plot_view_get_cursor (view, &s, &i));
-    other = 1 - s;
-    toward = other > s ? GDK_KEY_Up : GDK_KEY_Down;
-    back = other > s ? GDK_KEY_Down : GDK_KEY_Up;
+    g_assert_cmpuint (s, ==, 0);
+    other = 1;
+    toward = GDK_KEY_Up;
+    back = GDK_KEY_Down;
     x0 = ks_plot_series_get_point (plot, s, i)->x;
     press_key (toward, 0);
     g_assert_true (ks_plot_view_get_cursor (view, &s2, &i2));
@@ -397,9 +496,9 @@ test_stop_keeps_points (void)
     for (guint k = 0; k < ks_plot_series_get_n_points (plot, other); k++)
       best = MIN (best, fabs (ks_plot_series_get_point (plot, other, k)->x - x0));
     g_assert_cmpfloat (fabs (ks_plot_series_get_point (plot, other, i2)->x - x0), ==, best);
-    press_key (toward, 0);
+    press_key (back, 0);
     g_assert_true (ks_plot_view_get_cursor (view, &s2, NULL));
-    g_assert_cmpuint (s2, ==, other);
+    g_assert_cmpuint (s2, ==, s);
     press_key (back, 0);
     g_assert_true (ks_plot_view_get_cursor (view, &s2, NULL));
     g_assert_cmpuint (s2, ==, s);
@@ -424,7 +523,7 @@ find_menu_button (GtkWidget *widget,
 static void
 test_recorded_overlay (void)
 {
-  KsSweepPage *page = sweep_page ("gauss-size");
+  KsExperimentPage *page = sweep_page ("gauss-size");
   g_autofree char *dir = ks_gui_reference_dir ();
   g_autofree char *size_file = NULL, *wg_file = NULL;
   g_autoptr(GError) error = NULL;
@@ -440,24 +539,33 @@ test_recorded_overlay (void)
     find_menu_button (GTK_WIDGET (window), &button);
     g_assert_nonnull (button);
     menu = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button));
-    g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 1);   /* "Other File…" until opened */
+    /* The recorded runs (found when the page was first shown), then "Other File…". */
+    ks_experiment_page_find_recorded (page);
+    g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 2);
     gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
     spin (200);
-    g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 2);   /* recorded runs, other file */
     section = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
     g_assert_nonnull (section);
     g_assert_cmpint (g_menu_model_get_n_items (section), >=, 3);
+    g_object_unref (section);
+    section = g_menu_model_get_item_link (menu, 1, G_MENU_LINK_SECTION);
+    g_assert_cmpint (g_menu_model_get_n_items (section), ==, 1);
+    {
+      g_autofree char *action = NULL;
+      g_assert_true (g_menu_model_get_item_attribute (section, 0, G_MENU_ATTRIBUTE_ACTION, "s", &action));
+      g_assert_cmpstr (action, ==, "experiment.add-file");
+    }
     g_object_unref (section);
     screenshot ("recorded-menu.png");
     gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), FALSE);
   }
   size_file = g_build_filename (dir, "h200-opencl-gauss-size-driver.json", NULL);
   wg_file = g_build_filename (dir, "h200-opencl-gauss-wg-1000-4000.json", NULL);
-  runs = ks_sweep_page_get_n_runs (page);
+  runs = ks_experiment_page_get_n_runs (page);
   /* Through the page's "Add Recorded Run" menu action. */
-  g_action_group_activate_action (gtk_widget_get_action_group (GTK_WIDGET (page), "sweep"),
+  g_action_group_activate_action (gtk_widget_get_action_group (GTK_WIDGET (page), "experiment"),
                                   "add-recorded", g_variant_new_string (size_file));
-  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs + 1);
+  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, runs + 1);
   {
     KsPlot *plot = page_plot ("gauss-size");
     const char *name = ks_plot_series_get_name (plot, ks_plot_get_n_series (plot) - 1);
@@ -465,22 +573,22 @@ test_recorded_overlay (void)
     g_assert_nonnull (strstr (name, "H200"));
   }
   /* A run of the other experiment is refused with a reason. */
-  g_assert_false (ks_sweep_page_add_recorded (page, wg_file, &error));
-  g_assert_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE);
-  g_assert_nonnull (strstr (error->message, "work-group"));
-  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs + 1);
+  g_assert_false (ks_experiment_page_add_recorded (page, wg_file, &error));
+  g_assert_error (error, KS_RUN_ERROR, KS_RUN_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "group size"));
+  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, runs + 1);
 }
 
 static void
 test_session (void)
 {
-  KsSweepPage *page = sweep_page ("gauss-size");
+  KsExperimentPage *page = sweep_page ("gauss-size");
   g_autofree char *good = g_build_filename (tmpdir, "session.json", NULL);
   g_autofree char *cut = g_build_filename (tmpdir, "cut.json", NULL);
   g_autofree char *bad_run = g_build_filename (tmpdir, "bad-run.json", NULL);
   g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
-  guint runs = ks_sweep_page_get_n_runs (page);
+  guint runs = ks_experiment_page_get_n_runs (page);
   gsize len;
 
   g_assert_cmpuint (runs, >, 0);
@@ -488,10 +596,16 @@ test_session (void)
   g_assert_no_error (error);
 
   /* Reopening gives back every run and the form. */
-  ks_sweep_page_set_param (page, "from", "33");
-  g_assert_true (ks_window_load_session (window, good, &error));
-  g_assert_no_error (error);
-  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs);
+  {
+    g_autofree char *n = get_param (page, "n");
+
+    set_param (page, "n", "33:40");
+    g_assert_true (ks_window_load_session (window, good, &error));
+    g_assert_no_error (error);
+    g_free (n), n = get_param (page, "n");
+    g_assert_cmpstr (n, !=, "33:40");
+  }
+  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, runs);
   g_assert_cmpuint (total_points (page_plot ("gauss-size")), >, 41);
 
   /* A truncated file: a clear error, the open session untouched. */
@@ -504,7 +618,7 @@ test_session (void)
   g_assert_nonnull (strstr (error->message, "damaged or incomplete"));
   g_assert_nonnull (strchr (error->message, '\n'));
   g_clear_error (&error);
-  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs);
+  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, runs);
 
   /* Well-formed JSON with a damaged run on the second page to load: the
    * pages loaded before it are rolled back too. */
@@ -520,11 +634,146 @@ test_session (void)
   g_test_message ("damaged run: %s", error->message);
   g_assert_nonnull (strstr (error->message, "part of it is damaged"));
   g_clear_error (&error);
-  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs);
+  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, runs);
 
   /* Not a session at all. */
   g_assert_false (ks_window_load_session (window, "/nonexistent/session.json", &error));
   g_assert_nonnull (error);
+}
+
+/* A session the Gauss pages saved before they were generic pages: their
+ * own fields ("from", "preset", "hide-one", ...) and format-1 runs under
+ * "results".  It opens on the generic pages, every field in its place. */
+static void
+test_old_session (void)
+{
+  KsExperimentPage *size = sweep_page ("gauss-size");
+  KsExperimentPage *wg = sweep_page ("gauss-wg");
+  g_autofree char *saved = g_build_filename (tmpdir, "before-old.json", NULL);
+  g_autofree char *old = g_build_filename (tmpdir, "old-session.json", NULL);
+  g_autofree char *dir = ks_gui_reference_dir ();
+  g_autofree char *recorded = g_build_filename (dir, "h200-opencl-gauss-size-driver.json", NULL);
+  g_autofree char *run_json = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(KsRun) expected = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *params = "\"wg\":\"16\",\"sizes\":\"64,128\",\"custom\":\"1,8,16\",\"precision\":\"double\","
+                       "\"range\":\"shrinking\",\"launch\":\"graph\"";
+  const struct { const char *name, *size_value, *wg_value; } fields[] = {
+    { "n", "30:40:2", "64,128" }, { "local", "split", "explicit" }, { "wg", "16", "1,8,16" },
+    { "precision", "double", "double" }, { "range", "shrinking", "shrinking" }, { "graph", "true", "true" },
+  };
+
+  g_assert_true (ks_window_save_session (window, saved, &error));
+  g_assert_true (g_file_get_contents (recorded, &run_json, NULL, NULL));
+  expected = ks_run_load_json (recorded, &error);
+  g_assert_no_error (error);
+  text = g_strdup_printf ("{\"format\":\"kernelscope-session\",\"version\":1,\"pages\":{"
+                          "\"gauss-size\":{\"params\":{\"from\":\"30\",\"to\":\"40\",\"step\":\"2\",\"reps\":\"4\","
+                          "\"local\":\"split\",\"preset\":\"multiples\",\"hide-one\":\"false\",%s},"
+                          "\"runs\":[{\"label\":\"an old run\",\"visible\":true,\"recorded\":false,\"results\":%s}]},"
+                          "\"gauss-wg\":{\"params\":{\"from\":\"300\",\"to\":\"400\",\"step\":\"1\",\"reps\":\"2\","
+                          "\"local\":\"explicit\",\"preset\":\"custom\",\"hide-one\":\"true\",%s},\"runs\":[]}}}",
+                          params, run_json, params);
+  g_assert_true (g_file_set_contents (old, text, -1, NULL));
+  g_assert_true (ks_window_load_session (window, old, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      g_autofree char *a = get_param (size, fields[i].name);
+      g_autofree char *b = get_param (wg, fields[i].name);
+
+      g_assert_cmpstr (a, ==, fields[i].size_value);
+      g_assert_cmpstr (b, ==, fields[i].wg_value);
+    }
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (child_of (size, KS_TYPE_EXPERIMENT_PAGE,
+                                                                                  "reps_spin"))), ==, 4);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (child_of (wg, KS_TYPE_EXPERIMENT_PAGE,
+                                                                                  "reps_spin"))), ==, 2);
+  /* "hide wg = 1": the plot from 2. */
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (child_of (wg, KS_TYPE_EXPERIMENT_PAGE,
+                                                                                  "min_x_spin"))), ==, 2);
+  /* The format-1 run, read through the description, whole. */
+  g_assert_cmpuint (ks_experiment_page_get_n_runs (size), ==, 1);
+  g_assert_false (ks_experiment_page_run_is_recorded (size, 0));
+  g_assert_cmpuint (ks_experiment_page_get_run (size, 0)->points->len, ==, expected->points->len);
+  g_assert_cmpuint (ks_experiment_page_get_n_runs (wg), ==, 0);
+
+  g_assert_true (ks_window_load_session (window, saved, &error));
+  g_assert_no_error (error);
+}
+
+/* The old pages' own GSettings keys ("size-from", "wg-preset", ...) move
+ * onto experiment-params the first time a generic page binds them. */
+static void
+test_old_settings (void)
+{
+  g_autoptr(GSettingsBackend) backend = g_memory_settings_backend_new ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  GtkWidget *size = g_object_ref_sink (ks_experiment_page_new (&ks_exp_gauss_size));
+  GtkWidget *wg = g_object_ref_sink (ks_experiment_page_new (&ks_exp_gauss_wg));
+  GtkWidget *fresh = g_object_ref_sink (ks_experiment_page_new (&ks_exp_gauss_size));
+  g_autoptr(GVariant) all = NULL;
+  g_autoptr(GVariant) mine = NULL;
+  const char *n = NULL;
+
+  /* The app's schema (from the build folder) on a fresh memory backend:
+   * a user who never opened the generic pages. */
+  g_object_get (ks_page_get_settings (ks_window_get_page (window, "gauss-size")), "settings-schema", &schema, NULL);
+  settings = g_settings_new_full (schema, backend, NULL);
+  g_settings_set_uint (settings, "size-from", 50);
+  g_settings_set_uint (settings, "size-step", 5);   /* size-to stays at its default, 400 */
+  g_settings_set_string (settings, "size-local", "explicit");
+  g_settings_set_uint (settings, "size-wg", 32);
+  g_settings_set_string (settings, "size-launch", "graph");
+  g_settings_set_uint (settings, "size-reps", 7);
+  g_settings_set_string (settings, "wg-preset", "custom");
+  g_settings_set_string (settings, "wg-custom", "1,8,16");
+  g_settings_set_boolean (settings, "wg-hide-one", TRUE);
+  g_settings_set_string (settings, "wg-sizes", "500");
+
+  ks_page_set_settings (KS_PAGE (size), settings);
+  ks_page_set_settings (KS_PAGE (wg), settings);
+  {
+    g_autofree char *a = get_param (KS_EXPERIMENT_PAGE (size), "n");
+    g_autofree char *b = get_param (KS_EXPERIMENT_PAGE (size), "local");
+    g_autofree char *c = get_param (KS_EXPERIMENT_PAGE (size), "wg");
+    g_autofree char *d = get_param (KS_EXPERIMENT_PAGE (size), "graph");
+    g_autofree char *e = get_param (KS_EXPERIMENT_PAGE (wg), "wg");
+    g_autofree char *f = get_param (KS_EXPERIMENT_PAGE (wg), "n");
+
+    g_assert_cmpstr (a, ==, "50:400:5");
+    g_assert_cmpstr (b, ==, "explicit");
+    g_assert_cmpstr (c, ==, "32");
+    g_assert_cmpstr (d, ==, "true");
+    g_assert_cmpstr (e, ==, "1,8,16");
+    g_assert_cmpstr (f, ==, "500");
+  }
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (child_of (size, KS_TYPE_EXPERIMENT_PAGE,
+                                                                                  "reps_spin"))), ==, 7);
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (child_of (wg, KS_TYPE_EXPERIMENT_PAGE,
+                                                                                  "min_x_spin"))), ==, 2);
+  /* Moved, once: the one key holds them now, and a page opened later
+   * reads them from there. */
+  all = g_settings_get_value (settings, "experiment-params");
+  mine = g_variant_lookup_value (all, "gauss-size", G_VARIANT_TYPE ("a{ss}"));
+  g_assert_nonnull (mine);
+  g_assert_true (g_variant_lookup (mine, "n", "&s", &n));
+  g_assert_cmpstr (n, ==, "50:400:5");
+  g_settings_set_uint (settings, "size-from", 60);
+  ks_page_set_settings (KS_PAGE (fresh), settings);
+  {
+    g_autofree char *a = get_param (KS_EXPERIMENT_PAGE (fresh), "n");
+    g_assert_cmpstr (a, ==, "50:400:5");
+  }
+  gtk_widget_destroy (size);
+  gtk_widget_destroy (wg);
+  gtk_widget_destroy (fresh);
+  g_object_unref (size);
+  g_object_unref (wg);
+  g_object_unref (fresh);
 }
 
 static gboolean
@@ -635,12 +884,12 @@ test_build_failure_shown (void)
   /* The same failure in a sweep: said in the window, and the run that
    * measured nothing is not left behind as an empty entry in the list. */
   {
-    KsSweepPage *sweep = sweep_page ("gauss-size");
-    guint runs = ks_sweep_page_get_n_runs (sweep);
+    KsExperimentPage *sweep = sweep_page ("gauss-size");
+    guint runs = ks_experiment_page_get_n_runs (sweep);
 
     set_sizes (sweep, "20", "24", "1");
     run_with_kernels_from (dir, "gauss-size");
-    g_assert_cmpuint (ks_sweep_page_get_n_runs (sweep), ==, runs);
+    g_assert_cmpuint (ks_experiment_page_get_n_runs (sweep), ==, runs);
   }
 }
 
@@ -649,67 +898,77 @@ static gboolean wg_done (void) { return !ks_window_get_running (window); }
 static void
 test_wg_sweep (void)
 {
-  KsSweepPage *page = sweep_page ("gauss-wg");
+  KsExperimentPage *page = sweep_page ("gauss-wg");
+  KsParamForm *form = ks_experiment_page_get_form (page);
   KsPlotView *view = ks_page_get_plot_view (KS_PAGE (page));
-  GtkWidget *custom;
+  KsAxisButton *presets = KS_AXIS_BUTTON (ks_param_form_get_axis_button (form, "wg"));
+  GtkWidget *min_x = child_of (page, KS_TYPE_EXPERIMENT_PAGE, "min_x_spin");
+  g_autofree char *why = NULL;
   KsPlot *plot;
-  guint best = 0, with_one;
+  guint best = 0, with_one, n_own = 0;
 
   if (!need_pocl ())
     return;
   press_key (GDK_KEY_4, GDK_MOD1_MASK);
   g_assert_true (ks_window_get_visible_page (window) == KS_PAGE (page));
 
-  /* The custom list is editable only with the custom preset (the settings
-   * binding once switched it back on whatever the preset). */
-  custom = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (page), KS_TYPE_SWEEP_PAGE, "custom_entry");
-  g_assert_true (GTK_IS_ENTRY (custom));
-  ks_sweep_page_set_param (page, "preset", "multiples");
-  g_assert_false (gtk_widget_get_sensitive (custom));
-  ks_sweep_page_set_param (page, "preset", "custom");
-  g_assert_true (gtk_widget_get_sensitive (custom));
+  /* The group-size presets put their sweep into the field, which stays
+   * editable for a list of one's own; the first is the device's default
+   * (the field left empty, its placeholder saying what it will be). */
+  g_assert_cmpuint (ks_axis_button_get_n_presets (presets), ==, 4);
+  ks_axis_button_choose_preset (presets, 1);
+  {
+    g_autofree char *wg = get_param (page, "wg");
+    g_assert_cmpstr (wg, ==, "2^0:2^8");
+  }
+  ks_axis_button_choose_preset (presets, 0);
+  {
+    g_autofree char *wg = get_param (page, "wg");
+    g_assert_cmpstr (wg, ==, "");
+  }
+  g_assert_true (gtk_widget_get_sensitive (ks_param_form_get_field (form, "wg")));
 
-  /* CUDA graphs on an OpenCL device: not offered, and refused in words if a
-   * session asks for them anyway. */
-  ks_sweep_page_set_param (page, "launch", "graph");
-  ks_sweep_page_set_param (page, "sizes", "32");
-  ks_sweep_page_set_param (page, "preset", "custom");
-  ks_sweep_page_set_param (page, "custom", "4,8");
-  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
-  g_assert_true (wait_for (wg_done, 60));
-  g_test_message ("%s", ks_window_get_error_text (window));
-  g_assert_nonnull (strstr (ks_window_get_error_text (window), "CUDA"));
-  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, 0);
-  ks_sweep_page_set_param (page, "launch", "stream");
+  /* CUDA graphs on an OpenCL device: not offered, with the reason. */
+  set_param (page, "graph", "true");
+  g_assert_false (ks_param_form_applies (form, "graph", &why));
+  g_assert_nonnull (strstr (why, "CUDA"));
+  g_assert_false (gtk_widget_get_sensitive (ks_param_form_get_field (form, "graph")));
+  set_param (page, "graph", "false");
 
-  /* A group list the parser refuses: said in the window, nothing runs. */
-  ks_sweep_page_set_param (page, "preset", "custom");
-  ks_sweep_page_set_param (page, "custom", "0,abc");
+  /* A group list the parser refuses: said beside the field and in the
+   * window, nothing runs. */
+  set_param (page, "n", "32");
+  set_param (page, "wg", "0,abc");
+  g_assert_cmpstr (ks_param_form_get_field_error (form, "wg"), !=, "");
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
   g_assert_false (ks_window_get_running (window));
+  g_test_message ("%s", ks_window_get_error_text (window));
   g_assert_nonnull (strstr (ks_window_get_error_text (window), "Work-group sizes"));
 
-  ks_sweep_page_set_param (page, "sizes", "64,128");
-  ks_sweep_page_set_param (page, "custom", "1,2,4,8,16,32,64");
-  ks_sweep_page_set_param (page, "reps", "1");
-  ks_sweep_page_set_param (page, "hide-one", "false");
+  set_param (page, "n", "64,128");
+  set_param (page, "wg", "1,2,4,8,16,32,64");
+  set_reps (page, 1);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (min_x), 0);
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
   g_assert_true (wait_for (wg_done, 300));
-  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, 1);
+  g_assert_cmpuint (own_runs (page), ==, 1);
   g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
 
   plot = page_plot ("gauss-wg");
-  g_assert_cmpuint (ks_plot_get_n_series (plot), ==, 2);
-  with_one = total_points (plot);
+  /* Two curves of the user's (first), then what the H200 showed, if shown. */
+  with_one = own_points (plot, &n_own);
+  g_assert_cmpuint (n_own, ==, 2);
   g_assert_cmpuint (with_one, ==, 14);
   for (guint s = 0; s < 2; s++)
     for (guint i = 0; i < ks_plot_series_get_n_points (plot, s); i++)
       best += (ks_plot_series_get_point (plot, s, i)->flags & KS_PLOT_POINT_BEST) != 0;
   g_assert_cmpuint (best, ==, 2);   /* one measured best per curve */
+  /* The paper's predicted optimum, on this device's numbers. */
+  g_assert_cmpuint (ks_plot_get_n_vlines (plot), ==, 1);
 
-  /* Fig. 4: without wg = 1. */
-  ks_sweep_page_set_param (page, "hide-one", "true");
-  g_assert_cmpuint (total_points (page_plot ("gauss-wg")), ==, with_one - 2);
+  /* Fig. 4: without wg = 1 (plot from 2). */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (min_x), 2);
+  g_assert_cmpuint (own_points (page_plot ("gauss-wg"), NULL), ==, with_one - 2);
 
   /* The keyboard zooms too: + halves the view around its middle, 0 resets. */
   gtk_widget_grab_focus (GTK_WIDGET (view));
@@ -724,31 +983,30 @@ test_wg_sweep (void)
   screenshot ("gauss-wg-zoomed.png");
   ks_plot_view_reset_zoom (view);
   g_assert_false (ks_plot_view_get_zoomed (view));
-  ks_sweep_page_set_param (page, "hide-one", "false");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (min_x), 0);
   screenshot ("gauss-wg.png");
 }
 
 static void
 test_refused_group (void)
 {
-  KsSweepPage *page = sweep_page ("gauss-wg");
-  const KsResults *results;
+  KsExperimentPage *page = sweep_page ("gauss-wg");
+  const KsRun *results;
 
   if (!need_pocl ())
     return;
   ks_window_show_page (window, "gauss-wg");
   /* 65536 items per group: no device allows it.  That point fails, the
    * sweep goes on, and the window says so in words. */
-  ks_sweep_page_set_param (page, "sizes", "32");
-  ks_sweep_page_set_param (page, "preset", "custom");
-  ks_sweep_page_set_param (page, "custom", "4,65536");
-  ks_sweep_page_set_param (page, "reps", "1");
+  set_param (page, "n", "32");
+  set_param (page, "wg", "4,65536");
+  set_reps (page, 1);
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
   g_assert_true (wait_for (wg_done, 120));
-  results = ks_page_get_results (KS_PAGE (page));
+  results = ks_experiment_page_get_newest (page);
   g_assert_cmpuint (results->points->len, ==, 2);
-  g_assert_null (((KsPoint *) g_ptr_array_index (results->points, 0))->error);
-  g_assert_nonnull (((KsPoint *) g_ptr_array_index (results->points, 1))->error);
+  g_assert_null (((KsRunPoint *) results->points->pdata[0])->error);
+  g_assert_nonnull (((KsRunPoint *) results->points->pdata[1])->error);
   g_test_message ("%s", ks_window_get_error_text (window));
   g_assert_nonnull (strstr (ks_window_get_error_text (window), "1 of 2"));
   g_assert_nonnull (strstr (ks_window_get_error_text (window), "65536"));
@@ -820,16 +1078,6 @@ test_presenting (void)
 
 static gboolean running (void) { return ks_window_get_running (window); }
 
-static GtkWidget *
-child_of (gpointer    widget,
-          GType       type,
-          const char *name)
-{
-  GtkWidget *w = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
-  g_assert_nonnull (w);
-  return w;
-}
-
 static void
 type_text (const char *text)
 {
@@ -843,9 +1091,9 @@ type_text (const char *text)
 static void
 test_typed_value_then_run (void)
 {
-  KsSweepPage *page = sweep_page ("gauss-size");
-  GtkWidget *from = child_of (page, KS_TYPE_SWEEP_PAGE, "from_spin");
-  const KsResults *results;
+  KsExperimentPage *page = sweep_page ("gauss-size");
+  GtkWidget *from = ks_param_form_get_field (ks_experiment_page_get_form (page), "n");
+  const KsRun *results;
 
   if (!need_pocl ())
     return;
@@ -853,14 +1101,14 @@ test_typed_value_then_run (void)
   spin (200);
   gtk_widget_grab_focus (from);
   gtk_editable_select_region (GTK_EDITABLE (from), 0, -1);
-  type_text ("58");
-  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (from)), ==, "58");
+  type_text ("58:60");
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (from)), ==, "58:60");
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
   g_assert_true (wait_for (not_running, 120));
-  results = ks_page_get_results (KS_PAGE (page));
+  results = ks_experiment_page_get_newest (page);
   g_assert_nonnull (results);
   g_assert_cmpuint (results->points->len, ==, 3);   /* 58, 59, 60 */
-  g_assert_cmpuint (((KsPoint *) g_ptr_array_index (results->points, 0))->n, ==, 58);
+  g_assert_cmpfloat (ks_run_point_get_number (results, results->points->pdata[0], "n"), ==, 58);
 
   /* The single solve too. */
   {
@@ -1009,8 +1257,8 @@ find_in (GtkWidget  *widget,
 static void
 test_actions_follow_plot (void)
 {
-  KsSweepPage *page = sweep_page ("gauss-size");
-  GtkWidget *runs_list = child_of (page, KS_TYPE_SWEEP_PAGE, "runs_list");
+  KsExperimentPage *page = sweep_page ("gauss-size");
+  GtkWidget *runs_list = child_of (page, KS_TYPE_EXPERIMENT_PAGE, "runs_list");
   g_autofree char *saved = g_build_filename (tmpdir, "before-clear.json", NULL);
   g_autofree char *dir = ks_gui_reference_dir ();
   g_autofree char *recorded = g_build_filename (dir, "h200-opencl-gauss-size-driver.json", NULL);
@@ -1020,17 +1268,17 @@ test_actions_follow_plot (void)
 
   ks_window_show_page (window, "gauss-size");
   g_assert_true (ks_window_save_session (window, saved, &error));
-  runs = ks_sweep_page_get_n_runs (page);
+  runs = ks_experiment_page_get_n_runs (page);
 
-  gtk_button_clicked (GTK_BUTTON (child_of (page, KS_TYPE_SWEEP_PAGE, "clear_button")));
-  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, 0);
+  gtk_button_clicked (GTK_BUTTON (child_of (page, KS_TYPE_EXPERIMENT_PAGE, "clear_button")));
+  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, 0);
   g_assert_false (action_enabled ("export-plot"));
   g_assert_false (action_enabled ("export-data"));
   g_assert_false (action_enabled ("copy-plot"));
 
-  g_action_group_activate_action (gtk_widget_get_action_group (GTK_WIDGET (page), "sweep"),
+  g_action_group_activate_action (gtk_widget_get_action_group (GTK_WIDGET (page), "experiment"),
                                   "add-recorded", g_variant_new_string (recorded));
-  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, 1);
+  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, 1);
   g_assert_true (action_enabled ("export-plot"));
   g_assert_true (action_enabled ("export-data"));
   g_assert_true (action_enabled ("copy-plot"));
@@ -1057,15 +1305,21 @@ test_actions_follow_plot (void)
   }
   g_assert_true (GTK_IS_BUTTON (remove) && !GTK_IS_TOGGLE_BUTTON (remove));
   gtk_button_clicked (GTK_BUTTON (remove));
-  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, 0);
+  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, 0);
   g_assert_false (action_enabled ("export-plot"));
   g_assert_false (action_enabled ("export-data"));
 
   /* Back as it was for the tests after this one. */
   g_assert_true (ks_window_load_session (window, saved, &error));
   g_assert_no_error (error);
-  g_assert_cmpuint (ks_sweep_page_get_n_runs (page), ==, runs);
+  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, runs);
   g_assert_true (action_enabled ("export-plot") == (runs > 0));
+}
+
+static gboolean
+stack_settled (void)
+{
+  return !gtk_stack_get_transition_running (GTK_STACK (child_of (window, KS_TYPE_WINDOW, "stack")));
 }
 
 /* No two mnemonics the user can reach at once share a key, on any page, in
@@ -1088,13 +1342,16 @@ test_mnemonics (void)
   for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
     {
       KsPage *page = ks_window_get_page (window, pages[i]);
-      GtkWidget *zoom = KS_IS_SWEEP_PAGE (page) ? child_of (page, KS_TYPE_SWEEP_PAGE, "reset_zoom_button") : NULL;
+      GtkWidget *zoom = KS_IS_EXPERIMENT_PAGE (page) ? child_of (page, KS_TYPE_EXPERIMENT_PAGE, "reset_zoom_button")
+                                                     : NULL;
       g_autoptr(GHashTable) keys = g_hash_table_new (NULL, NULL);
 
       ks_window_show_page (window, pages[i]);
       if (zoom != NULL)
         gtk_widget_show (zoom);
       spin (400);
+      /* Mid-crossfade both pages are mapped (a loaded machine is slow). */
+      g_assert_true (wait_for (stack_settled, 10));
       collect_mnemonics (GTK_WIDGET (window), keys, clashes);
       g_test_message ("%s: %u mnemonics", pages[i], g_hash_table_size (keys));
       g_assert_cmpuint (g_hash_table_size (keys), >=, 5);
@@ -1121,25 +1378,27 @@ wg_live_has_line (void)
 static void
 test_wg_live (void)
 {
-  KsSweepPage *page = sweep_page ("gauss-wg");
+  KsExperimentPage *page = sweep_page ("gauss-wg");
   KsDevicesPage *devices = KS_DEVICES_PAGE (ks_window_get_page (window, "devices"));
   GtkWidget *use = child_of (devices, KS_TYPE_DEVICES_PAGE, "use_button");
   g_autofree char *tip = NULL;
-  const KsResults *results;
+  const KsRun *results;
 
   if (!need_pocl ())
     return;
   g_assert_true (gtk_widget_get_sensitive (use));
   ks_window_show_page (window, "gauss-wg");
-  ks_sweep_page_set_param (page, "sizes", "300,400");
-  ks_sweep_page_set_param (page, "preset", "multiples");
-  ks_sweep_page_set_param (page, "precision", "float");
-  ks_sweep_page_set_param (page, "reps", "1");
+  set_param (page, "n", "300,400");
+  set_param (page, "wg", "");   /* the device's: 1 and the multiples of its preferred multiple */
+  set_param (page, "precision", "float");
+  set_reps (page, 1);
   g_action_group_activate_action (G_ACTION_GROUP (window), "run", NULL);
   g_assert_true (ks_window_get_running (window));
-  /* Changed while the kernels build: this run must not see it. */
-  ks_sweep_page_set_param (page, "reps", "2");
-  ks_sweep_page_set_param (page, "precision", "double");
+  /* The form is greyed out while it runs; changed anyway while the
+   * kernels build, this run must not see it. */
+  g_assert_false (gtk_widget_is_sensitive (GTK_WIDGET (ks_experiment_page_get_form (page))));
+  set_reps (page, 2);
+  set_param (page, "precision", "double");
 
   g_assert_false (gtk_widget_get_sensitive (use));
   tip = gtk_widget_get_tooltip_text (use);
@@ -1152,14 +1411,14 @@ test_wg_live (void)
   press_key (GDK_KEY_Escape, 0);
   g_assert_true (wait_for (not_running, 120));
 
-  results = ks_page_get_results (KS_PAGE (page));
+  results = ks_experiment_page_get_newest (page);
   g_assert_nonnull (results);
   g_assert_cmpuint (results->reps, ==, 1);
-  g_assert_cmpint (results->precision, ==, KS_PRECISION_FLOAT);
+  g_assert_cmpstr (g_hash_table_lookup (results->settings, "precision"), ==, "float");
   g_assert_cmpuint (ks_plot_get_n_vlines (page_plot ("gauss-wg")), ==, 1);
   g_assert_true (gtk_widget_get_sensitive (use));
-  ks_sweep_page_set_param (page, "reps", "1");
-  ks_sweep_page_set_param (page, "precision", "float");
+  set_reps (page, 1);
+  set_param (page, "precision", "float");
 }
 
 /* The cores per compute unit typed on the Devices page survive a restart
@@ -1329,8 +1588,8 @@ test_device_missing (void)
 static void
 test_device_lost (void)
 {
-  KsSweepPage *page = sweep_page ("gauss-size");
-  const KsResults *results;
+  KsExperimentPage *page = sweep_page ("gauss-size");
+  const KsRun *results;
 
   if (!need_pocl ())
     return;
@@ -1340,14 +1599,13 @@ test_device_lost (void)
   g_assert_true (wait_for (not_running, 120));
   g_unsetenv ("KERNELSCOPE_SIMULATE_DEVICE_LOSS");
 
-  results = ks_page_get_results (KS_PAGE (page));
+  results = ks_experiment_page_get_newest (page);
   g_test_message ("%s", ks_window_get_error_text (window));
   g_assert_false (results->complete);
   g_assert_cmpuint (results->points->len, >=, 1);
   g_assert_cmpuint (results->points->len, <, 41);
   g_assert_nonnull (strstr (ks_window_get_error_text (window), "error"));
-  g_assert_cmpuint (ks_plot_series_get_n_points (page_plot ("gauss-size"),
-                                                 ks_plot_get_n_series (page_plot ("gauss-size")) - 1),
+  g_assert_cmpuint (ks_plot_series_get_n_points (page_plot ("gauss-size"), own_series (page_plot ("gauss-size"))),
                     >=, 1);
 }
 
@@ -1356,7 +1614,7 @@ test_device_lost (void)
 static void
 test_close_mid_run (void)
 {
-  KsSweepPage *page = sweep_page ("gauss-size");
+  KsExperimentPage *page = sweep_page ("gauss-size");
 
   if (!need_pocl ())
     return;
@@ -1429,6 +1687,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/gui/window-opens", test_window_opens);
   g_test_add_func ("/gui/mnemonics", test_mnemonics);
+  g_test_add_func ("/gui/old-settings", test_old_settings);
   if (g_getenv ("LANGUAGE") != NULL && g_str_has_prefix (g_getenv ("LANGUAGE"), "ru"))
     g_test_add_func ("/gui/translation", test_translation);
   else
@@ -1440,6 +1699,7 @@ main (int argc, char **argv)
       g_test_add_func ("/gui/stop-keeps-points", test_stop_keeps_points);
       g_test_add_func ("/gui/recorded-overlay", test_recorded_overlay);
       g_test_add_func ("/gui/session", test_session);
+      g_test_add_func ("/gui/old-session", test_old_session);
       g_test_add_func ("/gui/typed-value-then-run", test_typed_value_then_run);
       g_test_add_func ("/gui/export-chosen-format", test_export_chosen_format);
       g_test_add_func ("/gui/actions-follow-plot", test_actions_follow_plot);

@@ -42,7 +42,9 @@ struct _KsExperimentPage {
   GHashTable   *device_map;  /* engine's device index + 1 -> live copy's index + 1 */
   GPtrArray    *recorded;    /* of KsRun: this experiment's in the reference folder; NULL: not looked */
   gboolean      looking;
-  GMenu        *recorded_menu;
+  GMenu        *recorded_menu;     /* the recorded runs' section, then "Other File…" */
+  GMenu        *recorded_section;
+  GtkFileChooserNative *chooser;
   gboolean      applying_settings;
   gboolean      mnemonics_done;
   GCancellable *hints_cancellable;   /* the device defaults being worked out */
@@ -63,12 +65,20 @@ void                ks_experiment_page_save_settings  (KsExperimentPage *self);
 void                ks_experiment_page_apply_values   (KsExperimentPage *self,
                                                        GVariant         *values);
 
+/* An a{ss} of parameter -> text from values of an older form (old name
+ * -> text, changed in place), through the description's upgrade_values. */
+GVariant           *ks_experiment_page_upgrade_values (KsExperimentPage *self,
+                                                       GHashTable       *old);
+
 void                ks_experiment_page_add_run        (KsExperimentPage *self,
                                                        KsRun            *run,
                                                        gboolean          recorded);
 
 /* ks-experiment-page-recorded.c */
 void                ks_experiment_page_look_for_recorded (KsExperimentPage *self);
+void                ks_experiment_page_add_file_activated (GSimpleAction *action,
+                                                           GVariant      *param,
+                                                           gpointer       user_data);
 void                ks_experiment_page_add_recorded_activated (GSimpleAction *action,
                                                                GVariant      *param,
                                                                gpointer       user_data);

@@ -398,7 +398,10 @@ load_runs (KsExperimentPage *self,
     {
       JsonNode *node = json_array_get_element (array, i);
       JsonObject *o = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      JsonNode *run_node = o ? json_object_get_member (o, "run") : NULL;
+      /* "results": a session of the Gauss pages before the generic page
+       * (a format-1 run, read through the description's load_legacy). */
+      JsonNode *run_node = o ? json_object_get_member (o, json_object_has_member (o, "run") ? "run" : "results")
+                             : NULL;
       g_autofree char *json = run_node ? json_to_string (run_node, FALSE) : NULL;
       g_autoptr(KsRun) run = json ? ks_run_from_json (json, -1, error) : NULL;
       Run *r;
@@ -424,6 +427,34 @@ load_runs (KsExperimentPage *self,
   return g_steal_pointer (&runs);
 }
 
+/* A session's form: name -> text; old, the fields of the page before the
+ * description (upgraded through it). */
+static GVariant *
+object_values (KsExperimentPage *self,
+               JsonObject       *o,
+               gboolean          old)
+{
+  g_autoptr(GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GList) members = json_object_get_members (o);
+  GVariantBuilder builder;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      JsonNode *v = json_object_get_member (o, l->data);
+      if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_STRING)
+        g_hash_table_insert (values, g_strdup (l->data), g_strdup (json_node_get_string (v)));
+    }
+  if (old)
+    return ks_experiment_page_upgrade_values (self, values);
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
+  g_hash_table_iter_init (&iter, values);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_variant_builder_add (&builder, "{ss}", key, value);
+  return g_variant_ref_sink (g_variant_builder_end (&builder));
+}
+
 gboolean
 ks_experiment_page_load_state (KsPage      *page,
                                JsonObject  *object,
@@ -431,11 +462,13 @@ ks_experiment_page_load_state (KsPage      *page,
 {
   KsExperimentPage *self = KS_EXPERIMENT_PAGE (page);
   JsonNode *values = json_object_get_member (object, "values");
+  /* The Gauss pages' sessions before the generic page: their own fields. */
+  JsonNode *params = json_object_get_member (object, "params");
   JsonNode *runs_node = json_object_get_member (object, "runs");
   const char *figure = json_object_get_string_member_with_default (object, "figure", "");
   g_autoptr(GPtrArray) runs = NULL;
 
-  if ((values != NULL && !JSON_NODE_HOLDS_OBJECT (values))
+  if ((values != NULL && !JSON_NODE_HOLDS_OBJECT (values)) || (params != NULL && !JSON_NODE_HOLDS_OBJECT (params))
       || (runs_node != NULL && !JSON_NODE_HOLDS_ARRAY (runs_node)))
     {
       g_set_error (error, KS_RUN_ERROR, KS_RUN_ERROR_PARSE, _("its values or runs are of the wrong type"));
@@ -445,31 +478,23 @@ ks_experiment_page_load_state (KsPage      *page,
    * the page as it was. */
   if (runs_node != NULL && !(runs = load_runs (self, json_node_get_array (runs_node), error)))
     return FALSE;
-  if (values != NULL)
+  if (params == NULL)
     {
-      JsonObject *o = json_node_get_object (values);
-      g_autoptr(GList) members = json_object_get_members (o);
-      GVariantBuilder builder;
-
-      g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
-      for (GList *l = members; l != NULL; l = l->next)
-        {
-          JsonNode *v = json_object_get_member (o, l->data);
-          if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_STRING)
-            g_variant_builder_add (&builder, "{ss}", (const char *) l->data, json_node_get_string (v));
-        }
-      {
-        g_autoptr(GVariant) given = g_variant_ref_sink (g_variant_builder_end (&builder));
-        ks_experiment_page_apply_values (self, given);
-      }
+      ks_experiment_page_set_repetitions (self,
+                                          json_object_get_int_member_with_default (object, "warmup", 1),
+                                          json_object_get_int_member_with_default (object, "reps", 3));
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->min_x_spin),
+                                 json_object_get_double_member_with_default (object, "min_x", 0));
     }
-  ks_experiment_page_set_repetitions (self,
-                                      json_object_get_int_member_with_default (object, "warmup", 1),
-                                      json_object_get_int_member_with_default (object, "reps", 3));
+  /* After the repetitions: an old form's "@reps" and "@min_x" are its own. */
+  if (values != NULL || params != NULL)
+    {
+      g_autoptr(GVariant) given = object_values (self, json_node_get_object (values ? values : params),
+                                                 values == NULL);
+      ks_experiment_page_apply_values (self, given);
+    }
   if (*figure != '\0' && ks_experiment_desc_find_figure (self->desc, figure) >= 0)
     gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->figure_combo), figure);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->min_x_spin),
-                             json_object_get_double_member_with_default (object, "min_x", 0));
   if (runs != NULL)
     {
       g_ptr_array_set_size (self->runs, 0);

@@ -7,9 +7,7 @@
 
 #include "ks-devices-page.h"
 #include "ks-experiment-page.h"
-#include "ks-gauss-size-page.h"
 #include "ks-gauss-solve-page.h"
-#include "ks-gauss-wg-page.h"
 #include "ks-registry.h"
 
 /* The five papers the app is about.  The registry names a paper only once
@@ -33,10 +31,8 @@ static const struct {
 };
 
 /* Hand-made pages, in their paper's group (NULL: above the groups).  A
- * name the registry also has stands in for that description's generic
- * page: the Gauss sweeps keep their prime-N+1 tooltips, predicted-optimum
- * line, hidden wg = 1 and the Launches option until the generic page can
- * say all of it. */
+ * name the registry also has would stand in for that description's
+ * generic page (none does: the Gauss sweeps moved onto it). */
 static const struct {
   const char *paper;
   const char *name;
@@ -45,19 +41,7 @@ static const struct {
 } hand_made[] = {
   { NULL,  "devices",     N_("Devices"),                   ks_devices_page_get_type },
   { "000", "gauss-solve", N_("Gauss: single solve"),       ks_gauss_solve_page_get_type },
-  { "000", "gauss-size",  N_("Gauss: time vs size"),       ks_gauss_size_page_get_type },
-  { "000", "gauss-wg",    N_("Gauss: time vs group size"), ks_gauss_wg_page_get_type },
 };
-
-/* KERNELSCOPE_GENERIC_PAGES=1: every description on the generic page, the
- * Gauss sweeps included, to see how far the port has come (a developer's
- * switch; the tests of the hand-made pages assume it unset). */
-static gboolean
-generic_only (void)
-{
-  const char *env = g_getenv ("KERNELSCOPE_GENERIC_PAGES");
-  return env != NULL && g_strcmp0 (env, "0") != 0 && *env != '\0';
-}
 
 static int
 find_hand_made (const char *name)
@@ -128,7 +112,7 @@ add_group_pages (GtkStack           *stack,
   for (guint e = 0; group != NULL && e < group->experiments->len; e++)
     {
       const KsExperimentDesc *desc = group->experiments->pdata[e];
-      int h = generic_only () ? -1 : find_hand_made (desc->id);
+      int h = find_hand_made (desc->id);
 
       if (h >= 0)
         add_hand_made (stack, sidebar, names, h);
