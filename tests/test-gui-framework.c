@@ -436,6 +436,66 @@ test_run_and_export (void)
   g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
 }
 
+static const char *pocl_id (void);
+
+/* Several devices in one run: the header bar's, then the ones ticked under
+ * "Also run on"; each a curve of the same figure, the command that makes
+ * the run again naming both, the choice kept in the settings. */
+static void
+test_several_devices (void)
+{
+  KsExperimentPage *page = test_page ();
+  const char *also[] = { pocl_id (), NULL };
+  g_autoptr(GVariant) all = NULL;
+  g_autoptr(GVariant) mine = NULL;
+  const char *kept = NULL;
+  KsRun *run;
+  guint per_device[2] = { 0, 0 };
+
+  if (also[0] == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) beside the host");
+      return;
+    }
+  g_assert_true (ks_window_set_device_id (window, host_id ()));
+  ks_window_show_page (window, "gui-test");
+  set_field ("size", "1:3");
+  set_field ("shape", "square");
+  ks_experiment_page_set_repetitions (page, 0, 1);
+  ks_experiment_page_set_also_on (page, also);
+  /* Only this run in the plot. */
+  gtk_button_clicked (GTK_BUTTON (child_of (page, KS_TYPE_EXPERIMENT_PAGE, "clear_button")));
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (wait_for (not_running, 60));
+  g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
+
+  run = ks_experiment_page_get_newest (page);
+  g_assert_cmpuint (run->devices->len, ==, 2);
+  g_assert_cmpstr (((KsRunDevice *) run->devices->pdata[0])->id, ==, host_id ());
+  g_assert_cmpstr (((KsRunDevice *) run->devices->pdata[1])->id, ==, pocl_id ());
+  for (guint i = 0; i < run->points->len; i++)
+    per_device[((KsRunPoint *) run->points->pdata[i])->device]++;
+  g_assert_cmpuint (per_device[0], ==, 3);
+  g_assert_cmpuint (per_device[1], ==, 3);
+  g_assert_nonnull (strstr (run->command, host_id ()));
+  g_assert_nonnull (strstr (run->command, pocl_id ()));
+  /* One curve per device (one shape). */
+  g_assert_cmpuint (ks_plot_get_n_series (plot_of (page)), ==, 2);
+  g_assert_cmpuint (total_points (plot_of (page)), ==, 6);
+  shot ("experiment-page-two-devices.png");
+
+  all = g_settings_get_value (ks_page_get_settings (KS_PAGE (page)), "experiment-params");
+  mine = g_variant_lookup_value (all, "gui-test", G_VARIANT_TYPE ("a{ss}"));
+  g_assert_true (g_variant_lookup (mine, "@also_on", "&s", &kept));
+  g_assert_cmpstr (kept, ==, pocl_id ());
+
+  /* The header bar's device is never its own "also". */
+  g_assert_true (ks_window_set_device_id (window, pocl_id ()));
+  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), >, 0);
+  ks_experiment_page_set_also_on (page, NULL);
+  g_assert_true (ks_window_set_device_id (window, host_id ()));
+}
+
 static gboolean
 two_points_in (void)
 {
@@ -868,6 +928,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-framework/translation", test_translation);
   if (!russian)
     {
+      g_test_add_func ("/gui-framework/several-devices", test_several_devices);
       g_test_add_func ("/gui-framework/stop", test_stop);
       g_test_add_func ("/gui-framework/session", test_session);
       g_test_add_func ("/gui-framework/settings", test_settings);

@@ -48,6 +48,8 @@ struct _KsExperimentPage {
   gboolean      applying_settings;
   gboolean      mnemonics_done;
   GCancellable *hints_cancellable;   /* the device defaults being worked out */
+  GHashTable   *also_on;     /* ids of the devices ticked under "Also run on" */
+  GtkWidget    *also_expander, *also_box;
 };
 
 Run                *ks_experiment_page_run_new        (KsRun            *run,
@@ -73,6 +75,13 @@ GVariant           *ks_experiment_page_upgrade_values (KsExperimentPage *self,
 void                ks_experiment_page_add_run        (KsExperimentPage *self,
                                                        KsRun            *run,
                                                        gboolean          recorded);
+
+/* ks-experiment-page-devices.c: "Also run on" */
+void                ks_experiment_page_fill_devices   (KsExperimentPage *self);
+/* The ticked devices that can run it, not the header bar's (not owned). */
+GPtrArray          *ks_experiment_page_get_also_devices (KsExperimentPage *self);
+/* "id,id" (sorted), as the settings keep it. */
+char               *ks_experiment_page_get_also_on_text (KsExperimentPage *self);
 
 /* ks-experiment-page-recorded.c */
 void                ks_experiment_page_look_for_recorded (KsExperimentPage *self);

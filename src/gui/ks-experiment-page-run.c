@@ -24,6 +24,7 @@ cli_option (const KsParamSpec *spec)
 static char *
 command_line (KsExperimentPage *self,
               KsDevice         *device,
+              GPtrArray        *also,
               guint             warmup,
               guint             reps)
 {
@@ -44,7 +45,10 @@ command_line (KsExperimentPage *self,
       quoted = g_shell_quote (text);
       g_string_append_printf (s, " --%s %s", option, quoted);
     }
-  g_string_append_printf (s, " -d %s --reps %u --warmup %u", ks_device_get_id (device), reps, warmup);
+  g_string_append_printf (s, " -d %s", ks_device_get_id (device));
+  for (guint i = 0; i < also->len; i++)
+    g_string_append_printf (s, " -d %s", ks_device_get_id (also->pdata[i]));
+  g_string_append_printf (s, " --reps %u --warmup %u", reps, warmup);
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
@@ -61,8 +65,10 @@ point_measured_cb (KsEngine         *engine,
    * filled on this main context. */
   if (self->live == NULL)
     return;
-  /* The first point brings the device: the runs list can name the run. */
-  if (self->live->run->points->len == 1)
+  /* A device's first point brings the device: the runs list can name
+   * the run (again, with each further device of the run). */
+  if (self->live->run->points->len == 1
+      || point->device != ((KsRunPoint *) self->live->run->points->pdata[self->live->run->points->len - 2])->device)
     ks_experiment_page_rebuild_all (self);
   else if (self->table != NULL && self->table_run == self->live->run)
     ks_run_table_append (self->table, self->live->run, point);
@@ -194,6 +200,7 @@ ks_experiment_page_start (KsPage        *page,
   g_autoptr(KsEngine) engine = ks_engine_new (self->desc);
   g_autoptr(GTask) task = NULL;
   g_autofree char *command = NULL;
+  g_autoptr(GPtrArray) also = NULL;
   guint reps = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->reps_spin));
   guint warmup = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->warmup_spin));
 
@@ -203,8 +210,13 @@ ks_experiment_page_start (KsPage        *page,
   if (!ks_param_form_apply (self->form, engine, error)
       || !ks_engine_set_repetitions (engine, warmup, reps, error))
     return FALSE;
+  /* The header bar's device first, then the ticked ones: each a series. */
+  g_set_object (&self->device, device);
+  also = ks_experiment_page_get_also_devices (self);
   ks_engine_add_device (engine, device);
-  command = command_line (self, device, warmup, reps);
+  for (guint i = 0; i < also->len; i++)
+    ks_engine_add_device (engine, also->pdata[i]);
+  command = command_line (self, device, also, warmup, reps);
   ks_engine_set_command (engine, command);
   ks_experiment_page_save_settings (self);
 
@@ -360,6 +372,11 @@ ks_experiment_page_save_state (KsPage      *page,
   json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->reps_spin)));
   json_builder_set_member_name (b, "warmup");
   json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->warmup_spin)));
+  json_builder_set_member_name (b, "also_on");
+  {
+    g_autofree char *also = ks_experiment_page_get_also_on_text (self);
+    json_builder_add_string_value (b, also);
+  }
   json_builder_set_member_name (b, "figure");
   json_builder_add_string_value (b, ks_experiment_page_get_figure (self)
                                     ? ks_experiment_page_get_figure (self)->id : "");
@@ -492,6 +509,11 @@ ks_experiment_page_load_state (KsPage      *page,
       g_autoptr(GVariant) given = object_values (self, json_node_get_object (values ? values : params),
                                                  values == NULL);
       ks_experiment_page_apply_values (self, given);
+    }
+  if (json_object_has_member (object, "also_on"))
+    {
+      g_auto(GStrv) ids = g_strsplit (json_object_get_string_member_with_default (object, "also_on", ""), ",", -1);
+      ks_experiment_page_set_also_on (self, (const char * const *) ids);
     }
   if (*figure != '\0' && ks_experiment_desc_find_figure (self->desc, figure) >= 0)
     gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->figure_combo), figure);

@@ -19,6 +19,7 @@
 #define KEY_REPS     "@reps"
 #define KEY_WARMUP   "@warmup"
 #define KEY_MIN_X    "@min_x"
+#define KEY_ALSO_ON  "@also_on"
 
 G_DEFINE_TYPE (KsExperimentPage, ks_experiment_page, KS_TYPE_PAGE)
 
@@ -419,6 +420,7 @@ ks_experiment_page_save_settings (KsExperimentPage *self)
                        g_strdup_printf ("%d", gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->reps_spin))));
   g_hash_table_insert (values, g_strdup (KEY_WARMUP),
                        g_strdup_printf ("%d", gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->warmup_spin))));
+  g_hash_table_insert (values, g_strdup (KEY_ALSO_ON), ks_experiment_page_get_also_on_text (self));
   g_hash_table_insert (values, g_strdup (KEY_MIN_X),
                        g_strdup_printf ("%d", gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->min_x_spin))));
   g_variant_builder_init (&mine, G_VARIANT_TYPE ("a{ss}"));
@@ -463,6 +465,15 @@ ks_experiment_page_apply_values (KsExperimentPage *self,
         gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->warmup_spin), g_ascii_strtod (text, NULL));
       else if (g_strcmp0 (name, KEY_MIN_X) == 0)
         gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->min_x_spin), g_ascii_strtod (text, NULL));
+      else if (g_strcmp0 (name, KEY_ALSO_ON) == 0)
+        {
+          g_auto(GStrv) ids = g_strsplit (text, ",", -1);
+          gboolean applying = self->applying_settings;
+
+          self->applying_settings = TRUE;
+          ks_experiment_page_set_also_on (self, (const char * const *) ids);
+          self->applying_settings = applying;
+        }
       else if (ks_experiment_desc_find_param (self->desc, name) >= 0)
         ks_param_form_set_text (self->form, name, text);
     }
@@ -564,6 +575,7 @@ device_changed (KsPage   *page,
 
   g_set_object (&self->device, device);
   ks_param_form_set_backend (self->form, ks_device_get_backend (device));
+  ks_experiment_page_fill_devices (self);
   /* Said before Run is pressed, not only in the engine's refusal after. */
   if (self->desc->backends != KS_BACKENDS_ALL && !(self->desc->backends & (1u << ks_device_get_backend (device))))
     {
@@ -597,6 +609,7 @@ running_changed_cb (KsExperimentPage *self)
   gtk_widget_set_sensitive (self->reps_spin, !running);
   gtk_widget_set_sensitive (self->warmup_spin, !running);
   gtk_widget_set_sensitive (self->clear_button, !running);
+  gtk_widget_set_sensitive (self->also_expander, !running);
 }
 
 /* Built from the description once it is known (construct time). */
@@ -609,6 +622,16 @@ build_from_desc (KsExperimentPage *self)
   self->form = KS_PARAM_FORM (ks_param_form_new (desc));
   gtk_container_add (GTK_CONTAINER (self->form_box), GTK_WIDGET (self->form));
   g_signal_connect_swapped (self->form, "changed", G_CALLBACK (form_changed_cb), self);
+  self->also_expander = gtk_expander_new (_("Also run on"));
+  self->also_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  gtk_widget_set_tooltip_text (self->also_expander,
+                               _("Measure on these devices too, one after the other, each a curve of the same figure"));
+  gtk_widget_set_margin_top (self->also_box, 4);
+  gtk_container_add (GTK_CONTAINER (self->also_expander), self->also_box);
+  gtk_widget_show (self->also_box);
+  gtk_widget_set_margin_top (self->also_expander, 8);
+  gtk_container_add (GTK_CONTAINER (self->form_box), self->also_expander);
+  ks_experiment_page_fill_devices (self);
   for (guint i = 0; i < desc->n_figures; i++)
     gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->figure_combo), desc->figures[i].id,
                                _(desc->figures[i].title));
@@ -703,6 +726,7 @@ ks_experiment_page_dispose (GObject *object)
   g_clear_pointer (&self->runs, g_ptr_array_unref);
   g_clear_pointer (&self->table, ks_run_table_free);
   g_clear_pointer (&self->recorded, g_ptr_array_unref);
+  g_clear_pointer (&self->also_on, g_hash_table_unref);
   g_clear_object (&self->recorded_menu);
   g_clear_object (&self->recorded_section);
   if (self->chooser != NULL)
@@ -783,6 +807,7 @@ ks_experiment_page_init (KsExperimentPage *self)
   g_type_ensure (KS_TYPE_PLOT_VIEW);
   gtk_widget_init_template (GTK_WIDGET (self));
   self->runs = g_ptr_array_new_with_free_func (ks_experiment_page_run_free);
+  self->also_on = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->recorded_menu = g_menu_new ();
   self->recorded_section = g_menu_new ();
   g_menu_append (other, _("Other File…"), "experiment.add-file");
