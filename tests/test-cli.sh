@@ -710,6 +710,8 @@ run "$CLI" list
 if expect_ok "list"; then
   check "list: paper 000 with gauss-size and gauss-wg" "stdout lacks them" \
     eval "grep -q '^000 ' '$T/out' && grep -q '^  gauss-size ' '$T/out' && grep -q '^  gauss-wg ' '$T/out'"
+  check "list: all five papers of the course, in order" "a paper is missing or out of order" \
+    eval "[ \"\$(grep -o '^00[0-4] ' '$T/out' | tr -d ' ' | paste -sd, -)\" = 000,001,002,003,004 ]"
 fi
 run "$CLI" run
 expect_fail "run without an experiment: usage error listing them" 2 "gauss-size"

@@ -102,10 +102,22 @@ test_registry (void)
   g_assert_true (ks_registry_lookup ("gauss-wg") == &ks_exp_gauss_wg);
   g_assert_true (ks_registry_lookup ("test-sweep") == &ks_exp_test);
   g_assert_null (ks_registry_lookup ("nothing"));
-  g_assert_cmpuint (papers->len, ==, 2);
-  g_assert_cmpstr (((KsPaperGroup *) papers->pdata[0])->id, ==, "000");
+  /* The five papers of the course, with or without experiments yet (a
+   * paper without any says what is coming), then the test's own. */
+  g_assert_cmpuint (papers->len, ==, 6);
+  for (guint i = 0; i < 5; i++)
+    {
+      const KsPaperGroup *group = papers->pdata[i];
+      g_autofree char *id = g_strdup_printf ("00%u", i);
+
+      g_assert_cmpstr (group->id, ==, id);
+      g_assert_nonnull (group->title);
+      g_assert_true ((group->coming != NULL) == (group->experiments->len == 0));
+    }
   g_assert_cmpuint (((KsPaperGroup *) papers->pdata[0])->experiments->len, ==, 2);
-  g_assert_cmpstr (((KsPaperGroup *) papers->pdata[1])->id, ==, "009");
+  g_assert_true (((KsPaperGroup *) papers->pdata[0])->experiments->pdata[0] == &ks_exp_gauss_size);
+  g_assert_cmpstr (((KsPaperGroup *) papers->pdata[5])->id, ==, "009");
+  g_assert_cmpuint (((KsPaperGroup *) papers->pdata[5])->experiments->len, ==, 1);
 
   /* The same id twice, a name used twice, a reserved name, a figure of
    * nothing: refused with what is wrong. */

@@ -10,26 +10,6 @@
 #include "ks-gauss-solve-page.h"
 #include "ks-registry.h"
 
-/* The five papers the app is about.  The registry names a paper only once
- * it has an experiment; the others are still listed, dimmed, with a line
- * saying what is coming, so a class sees the whole course from the start
- * and a paper never seems to be missing. */
-static const struct {
-  const char *id;
-  const char *title;
-  const char *coming;
-} papers[] = {
-  { "000", N_("Baranov & Vlatskaya (2013): work-group size and the Gauss method in OpenCL"), NULL },
-  { "001", N_("Manushin (2012): OpenCL for high-load applications"),
-    N_("Coming: vector addition, SIMD widths and transfers, CPU against GPU") },
-  { "002", N_("Pogorelskikh & Loganova: Thomas algorithm and cyclic reduction on a GPU"),
-    N_("Coming: batched tridiagonal solvers against the CPU") },
-  { "003", N_("Andrianov et al.: GPU programs from Norma specifications"),
-    N_("Coming: mapping index domains onto blocks and threads") },
-  { "004", N_("Anisov, Vaziev, Ushakov (2020): 2D heat equation on a hybrid CPU+GPU"),
-    N_("Coming: conjugate gradients and the heat animation") },
-};
-
 /* Hand-made pages, in their paper's group (NULL: above the groups).  A
  * name the registry also has would stand in for that description's
  * generic page (none does: the Gauss sweeps moved onto it). */
@@ -75,16 +55,6 @@ add_hand_made (GtkStack  *stack,
 {
   add_page (stack, sidebar, names, g_object_new (hand_made[i].get_type (), NULL), hand_made[i].paper,
             hand_made[i].name, _(hand_made[i].title));
-}
-
-static const KsPaperGroup *
-find_group (GPtrArray  *groups,
-            const char *id)
-{
-  for (guint g = 0; g < groups->len; g++)
-    if (g_strcmp0 (((KsPaperGroup *) groups->pdata[g])->id, id) == 0)
-      return groups->pdata[g];
-  return NULL;
 }
 
 /* The paper's pages: its hand-made pages without a description first (the
@@ -134,27 +104,14 @@ ks_window_pages_build (GtkStack  *stack,
   for (guint i = 0; i < G_N_ELEMENTS (hand_made); i++)
     if (hand_made[i].paper == NULL)
       add_hand_made (stack, sidebar, names, i);
-  for (guint p = 0; p < G_N_ELEMENTS (papers); p++)
-    {
-      const KsPaperGroup *group = find_group (groups, papers[p].id);
-      gboolean empty = group == NULL && papers[p].coming != NULL;
-
-      ks_sidebar_add_group (sidebar, papers[p].id,
-                            group != NULL && group->title != NULL ? _(group->title) : _(papers[p].title),
-                            empty ? _(papers[p].coming) : NULL);
-      add_group_pages (stack, sidebar, names, papers[p].id, group);
-    }
-  /* A paper the table above does not know yet (a test's, a plug-in's). */
+  /* Every paper of the course, one without experiments yet saying what
+   * is coming, and any other a description names (a test's). */
   for (guint g = 0; g < groups->len; g++)
     {
       const KsPaperGroup *group = groups->pdata[g];
-      gboolean known = FALSE;
 
-      for (guint p = 0; p < G_N_ELEMENTS (papers); p++)
-        known |= g_strcmp0 (papers[p].id, group->id) == 0;
-      if (known)
-        continue;
-      ks_sidebar_add_group (sidebar, group->id, group->title ? _(group->title) : group->id, NULL);
+      ks_sidebar_add_group (sidebar, group->id, group->title ? _(group->title) : group->id,
+                            group->experiments->len == 0 && group->coming ? _(group->coming) : NULL);
       add_group_pages (stack, sidebar, names, group->id, group);
     }
   return names;
