@@ -26,7 +26,7 @@ cd "$(dirname "$0")"
 PACKAGES=(meson ninja-build pkg-config gcc libc6-dev
           libglib2.0-dev libglib2.0-bin libjson-glib-dev libcairo2-dev libpango1.0-dev
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd fonts-dejavu-core
-          liblapacke-dev libopenblas-dev
+          liblapacke-dev libopenblas-dev libmetis-dev
           libgtk-3-dev adwaita-icon-theme librsvg2-common gettext
           desktop-file-utils appstream)
 TEST_PACKAGES=(oclgrind python3 xvfb xauth dbus-daemon locales clang libclang-rt-dev poppler-utils librsvg2-bin)
@@ -91,6 +91,19 @@ case "${1:-run}" in
       echo "==> meson test (sanitizers)"
       meson test -C "$asan" --print-errorlogs --num-processes 2 --timeout-multiplier 4 --no-suite fuzz --no-suite oclgrind || status=$?
       logs+=("$asan/meson-logs/testlog.json")
+    fi
+    # The results reader under libFuzzer for a minute (KS_FUZZ_SECONDS): it
+    # links most of the experiments layer, so it is a clang build of its
+    # own, of that one target (about a minute to build on two cores).
+    if [ -z "${KS_NO_SANITIZE:-}" ] && command -v clang >/dev/null; then
+      fuzz="$BUILD_DIR-fuzz"
+      echo "==> libFuzzer build in $fuzz (clang: the results reader)"
+      [ -f "$fuzz/build.ninja" ] ||
+        CC=clang meson setup "$fuzz" -Dgui=false -Dtests=true -Db_sanitize=address,undefined \
+          -Dc_args=-fsanitize=fuzzer-no-link -Db_lundef=false >/dev/null
+      ninja -C "$fuzz" tests/fuzz-run-json-libfuzzer >/dev/null
+      meson test -C "$fuzz" --no-rebuild --print-errorlogs --suite libfuzzer || status=$?
+      logs+=("$fuzz/meson-logs/testlog.json")
     fi
     # Count every check, not every test program: GTest's TAP lines and the
     # shell tests' "ok -" lines, from meson's machine-readable logs.

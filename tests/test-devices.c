@@ -2,6 +2,7 @@
 /* The device list across backends, lookup, defaults, kernel sources. */
 #include "ks-compute-error.h"
 #include "ks-device-list.h"
+#include "ks-host.h"
 #include "ks-kernel-source.h"
 #include "ks-pocl-cache.h"
 #include "ks-runtime.h"
@@ -372,6 +373,76 @@ test_pocl_cache (void)
   g_unsetenv ("KS_TEST_POCL_CACHE_DIR");
 }
 
+static void
+write_file (const char *dir,
+            const char *name,
+            const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_mkdir_with_parents (dir, 0700) == 0);
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+}
+
+/* A memory cgroup that leaves less than the machine's MemAvailable is the
+ * limit the host-memory checks use, and the message names it. */
+static void
+test_host_memory_cgroup (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *root = g_dir_make_tmp ("ks-cgroup-XXXXXX", &error);
+  g_autofree char *self = NULL;
+  g_autofree char *v1 = NULL;
+  const char *source = NULL;
+  guint64 free_bytes, bytes;
+
+  g_assert_no_error (error);
+  g_unsetenv ("KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE");
+  /* An empty hierarchy limits nothing (MemAvailable moves as other
+   * programs run: only its source is compared). */
+  g_setenv ("KERNELSCOPE_TEST_CGROUP_ROOT", root, TRUE);
+  free_bytes = ks_host_memory_available (&source);
+  g_assert_cmpuint (free_bytes, >, 2000000);
+  g_assert_null (strstr (source, "cgroup"));
+
+  /* cgroup v2 at the top of the hierarchy (this process's own cgroup is
+   * below it, or is it): limit - (usage - inactive file cache). */
+  write_file (root, "memory.max", "1000000\n");
+  write_file (root, "memory.current", "500000\n");
+  write_file (root, "memory.stat", "anon 300000\nfile 200000\ninactive_file 100000\n");
+  bytes = ks_host_memory_available (&source);
+  g_assert_cmpuint (bytes, ==, 1000000 - (500000 - 100000));
+  g_assert_nonnull (strstr (source, "cgroup"));
+  g_assert_nonnull (strstr (source, root));
+  write_file (root, "memory.max", "max\n");
+  ks_host_memory_available (&source);
+  g_assert_null (strstr (source, "cgroup"));
+
+  /* cgroup v1, where this machine has a memory hierarchy. */
+  g_assert_true (g_file_get_contents ("/proc/self/cgroup", &self, NULL, NULL));
+  if (strstr (self, ":memory:"))
+    {
+      v1 = g_build_filename (root, "memory", NULL);
+      write_file (v1, "memory.limit_in_bytes", "900000\n");
+      write_file (v1, "memory.usage_in_bytes", "100000\n");
+      g_assert_cmpuint (ks_host_memory_available (&source), ==, 800000);
+      write_file (v1, "memory.limit_in_bytes", "9223372036854771712\n");
+      ks_host_memory_available (&source);
+      g_assert_null (strstr (source, "cgroup"));
+    }
+  /* Full: nothing is left. */
+  write_file (root, "memory.max", "400000\n");
+  g_assert_cmpuint (ks_host_memory_available (&source), ==, 0);
+  g_unsetenv ("KERNELSCOPE_TEST_CGROUP_ROOT");
+  {
+    const char *argv[] = { "rm", "-rf", root, NULL };
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                                 NULL, NULL, NULL, NULL));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -386,5 +457,6 @@ main (int argc, char **argv)
   g_test_add_func ("/devices/kernel-sources", test_kernel_sources);
   g_test_add_func ("/devices/build-failure", test_build_failure);
   g_test_add_func ("/devices/runtime-limits", test_runtime_limits);
+  g_test_add_func ("/devices/host-memory-cgroup", test_host_memory_cgroup);
   return g_test_run ();
 }

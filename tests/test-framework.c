@@ -840,9 +840,13 @@ test_figure (void)
 
   options.min_x = 2;
   ratio = ks_figure_plot_new (&ks_exp_test.figures[1], &run, 1, &options);
-  /* One curve per device: square 2, 3 and wide 2 (wide 3 was refused). */
-  g_assert_cmpuint (ks_plot_get_n_series (ratio), ==, 1);
-  g_assert_cmpuint (ks_plot_series_get_n_points (ratio, 0), ==, 3);
+  /* No series_by, but shape is swept: a curve per shape all the same
+   * (one curve through both would zig-zag): square 2, 3 and wide 2 (wide
+   * 3 was refused). */
+  g_assert_cmpuint (ks_plot_get_n_series (ratio), ==, 2);
+  g_assert_cmpstr (ks_plot_series_get_name (ratio, 0), ==, "shape = square");
+  g_assert_cmpuint (ks_plot_series_get_n_points (ratio, 0), ==, 2);
+  g_assert_cmpuint (ks_plot_series_get_n_points (ratio, 1), ==, 1);
 
   /* Two runs: each curve says whose it is; a recorded one is dashed. */
   ks_figure_options_init (&options);

@@ -12,7 +12,11 @@ KsDevice *ks_host_device_new (void);
 
 /* The host memory a new allocation can take without pushing others into
  * swap: MemAvailable of /proc/meminfo, else sysconf (_SC_AVPHYS_PAGES)
- * (free pages only, a lower bound); 0 when neither answers.  *out_source
+ * (free pages only, a lower bound); 0 when neither answers.  Where a
+ * memory cgroup (a container, a systemd slice; v1 or v2) leaves less, its
+ * headroom (limit - usage + inactive file cache) instead, the least over
+ * the process's cgroup and its ancestors.  KERNELSCOPE_TEST_CGROUP_ROOT
+ * replaces /sys/fs/cgroup for the tests.  *out_source
  * (may be NULL) says which, for messages.  The test hook
  * KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE (bytes) replaces both, so tests
  * can meet the limit without allocating near it. */

@@ -636,6 +636,11 @@ validate_figures (const KsExperimentDesc *desc,
       if (f->series_by && ks_experiment_desc_find_param (desc, f->series_by) < 0)
         return bad_desc (error, desc->id, "figure \"%s\" draws a curve per value of a parameter it lacks",
                          f->id);
+      if (f->y2 && ks_experiment_desc_find_column (desc, f->y2) < 0)
+        return bad_desc (error, desc->id, "figure \"%s\" draws a right axis of a column it lacks", f->id);
+      if (f->y2 && f->categorical_x)
+        return bad_desc (error, desc->id, "figure \"%s\" has bars and a right axis: draw two figures",
+                         f->id);
       if (f->highlight && (h < 0 || desc->columns[h].kind != KS_COLUMN_BOOL))
         return bad_desc (error, desc->id, "figure \"%s\" highlights by a column that is not a BOOL one",
                          f->id);

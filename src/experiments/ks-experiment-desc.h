@@ -278,7 +278,11 @@ struct _KsFigureSpec {
   const char  *highlight_label;    /* N_("x = %g"); NULL: no label */
   gboolean     mark_best;          /* ring the lowest y of each curve, labelled "best X" */
   gboolean     log_x, log_y;
-  gboolean     categorical_x;      /* x names categories (bars, once ks-plot has them) */
+  /* x names categories: grouped bars, one category per value of x (a
+   * CHOICE parameter's values in the order of its choices, labelled by
+   * their labels; anything else in the order first met), one bar per
+   * curve in each category. */
+  gboolean     categorical_x;
   /* A number the description records about each device (KsRunDevice info,
    * e.g. "ogs_usable") drawn as a vertical line labelled vline_label
    * (printf with the value as %g). */
@@ -288,6 +292,25 @@ struct _KsFigureSpec {
    * ("min-wg"), with its help; NULL: none. */
   const char  *min_x_option;
   const char  *min_x_help;         /* N_() */
+  /* A second column drawn against a right y axis (GB/s beside the time),
+   * one curve per curve of y, named after it; NULL: none.  Line figures only. */
+  const char  *y2;
+  /* A number the description records about each device (e.g. "triad_gbs")
+   * drawn as a horizontal reference line on the left axis, labelled
+   * hline_label (printf with the value as %g): the limit a curve of y
+   * cannot pass. */
+  const char  *hline_info;
+  const char  *hline_label;        /* N_("triad bandwidth %g GB/s") */
+  gboolean     log2_x;             /* x in powers of two (group sizes, counts); beats log_x */
+  /* The description's paper_values whose column is y drawn beside what
+   * was measured, matched through their where: on bars, a bar per
+   * category named "paper" (or "paper, SERIES = v" where the where names
+   * series_by); on a line figure, points at the where's x drawn dashed,
+   * and a value whose where names no x as a horizontal line.  Names in
+   * the where other than x and series_by must agree with the run's first
+   * point, so a figure of float runs leaves out the paper's double
+   * numbers. */
+  gboolean     show_paper;
   /* Hooks for what the fields above cannot say; NULL: the generic figure.
    * plot_new draws runs (several: one legend that says which is which);
    * add_recorded draws one run dashed over plot, labelled as recorded

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ks-figure.c: the generic figure of a description, in what ks-plot.h can
- * draw today: lines with error bars, highlighted and best points with
- * labels, vertical lines, log axes.  Bars for a categorical x wait for the
- * plot layer (drawn as points meanwhile). */
+/* ks-figure.c: the generic figure of a description: lines with error bars
+ * or grouped bars for a categorical x, highlighted and best points with
+ * labels, a right axis, vertical and horizontal reference lines from
+ * device information, log axes, and the paper's own numbers beside what
+ * was measured. */
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-figure.h"
@@ -23,8 +24,32 @@ axis_label (const KsExperimentDesc *desc,
   return unit ? g_strdup_printf ("%s, %s", _(label), unit) : g_strdup (_(label));
 }
 
-/* The curve a point belongs to: its device and, where the figure draws one
- * curve per value of a parameter, that value. */
+/* The values of the run's other axes at p (neither x nor series_by), as
+ * "n = 2048, precision = double": a curve or a bar holds one value of each,
+ * or lines would zig-zag between them and bars stack on one another. */
+static char *
+other_axes (const KsRun        *run,
+            const KsFigureSpec *figure,
+            const KsRunPoint   *p)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  for (guint i = 0; run->axes && run->axes[i]; i++)
+    {
+      GVariant *v;
+      g_autofree char *value = NULL;
+
+      if (strcmp (run->axes[i], figure->x) == 0 || g_strcmp0 (run->axes[i], figure->series_by) == 0 ||
+          !(v = ks_run_point_get_param (run, p, run->axes[i])))
+        continue;
+      value = ks_param_value_to_string (v);
+      g_string_append_printf (s, "%s%s = %s", s->len ? ", " : "", run->axes[i], value);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/* The curve a point belongs to: its device, the value of the parameter
+ * the figure draws one curve per, and its other axes' values. */
 static char *
 series_key (const KsRun        *run,
             const KsFigureSpec *figure,
@@ -32,8 +57,9 @@ series_key (const KsRun        *run,
 {
   GVariant *v = figure->series_by ? ks_run_point_get_param (run, p, figure->series_by) : NULL;
   g_autofree char *value = v ? ks_param_value_to_string (v) : g_strdup ("");
+  g_autofree char *others = other_axes (run, figure, p);
 
-  return g_strdup_printf ("%u\x1f%s", p->device, value);
+  return g_strdup_printf ("%u\x1f%s\x1f%s", p->device, value, others);
 }
 
 static char *
@@ -45,17 +71,180 @@ series_name (const KsRun        *run,
   const KsRunDevice *d = run->devices->pdata[p->device];
   GVariant *v = figure->series_by ? ks_run_point_get_param (run, p, figure->series_by) : NULL;
   g_autofree char *value = v ? ks_param_value_to_string (v) : NULL;
-  g_autofree char *device = g_strdup_printf ("%s", d->name ? d->name : d->id);
+  g_autofree char *others = other_axes (run, figure, p);
+  gboolean named = prefix != NULL && prefix[0] != '\0';
   g_autoptr(GString) s = g_string_new (prefix);
 
-  if (s->len)
-    g_string_append (s, ", ");
   if (value)
-    g_string_append_printf (s, "%s = %s", figure->series_by, value);
-  /* Several devices share the axes: each curve says whose it is. */
-  if (value == NULL || run->devices->len > 1)
-    g_string_append_printf (s, "%s%s", value ? " · " : "", device);
+    g_string_append_printf (s, "%s%s = %s", s->len ? ", " : "", figure->series_by, value);
+  if (others[0])
+    g_string_append_printf (s, "%s%s", s->len ? ", " : "", others);
+  /* Several devices share the axes: each curve says whose it is (a
+   * prefix names the run, so its one device already). */
+  if ((s->len == 0 && !named) || run->devices->len > 1)
+    g_string_append_printf (s, "%s%s", s->len ? " · " : "", d->name ? d->name : d->id);
   return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/* What one drawing of a figure needs beside the run. */
+typedef struct {
+  const KsFigureSpec    *figure;
+  const KsFigureOptions *options;
+  const char * const    *categories;   /* the bars' categories; NULL: x is numeric */
+} Draw;
+
+/* The name of x's category for a value: a choice's label, else the value
+ * as the files write it. */
+static char *
+category_of (const KsExperimentDesc *desc,
+             const KsFigureSpec     *figure,
+             const char             *value)
+{
+  int p = ks_experiment_desc_find_param (desc, figure->x);
+
+  if (p >= 0 && desc->params[p].type == KS_PARAM_CHOICE)
+    for (const KsChoice *c = desc->params[p].choices; c && c->value; c++)
+      if (strcmp (c->value, value) == 0)
+        return g_strdup (_(c->label));
+  return g_strdup (value);
+}
+
+static char *
+x_text (const KsRun        *run,
+        const KsFigureSpec *figure,
+        const KsRunPoint   *p)
+{
+  GVariant *v = ks_run_point_get_param (run, p, figure->x);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (v)
+    return ks_param_value_to_string (v);
+  return g_strdup (ks_run_format_double (buf, ks_run_point_get_number (run, p, figure->x)));
+}
+
+static double
+category_index (const char * const *categories,
+                const char         *name)
+{
+  for (guint i = 0; categories && categories[i]; i++)
+    if (strcmp (categories[i], name) == 0)
+      return i;
+  return NAN;
+}
+
+/* Where the point sits on x: its number, or its category's index. */
+static double
+point_x (const KsRun      *run,
+         const Draw       *draw,
+         const KsRunPoint *p)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *name = NULL;
+
+  if (draw->categories == NULL)
+    return ks_run_point_get_number (run, p, draw->figure->x);
+  text = x_text (run, draw->figure, p);
+  name = category_of (run->desc, draw->figure, text);
+  return category_index (draw->categories, name);
+}
+
+/* The where of a paper value as name -> value. */
+static GHashTable *
+parse_where (const char *where)
+{
+  GHashTable *pairs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_auto(GStrv) words = g_strsplit (where ? where : "", " ", -1);
+
+  for (guint i = 0; words[i]; i++)
+    {
+      const char *eq = strchr (words[i], '=');
+
+      if (eq && eq != words[i])
+        g_hash_table_insert (pairs, g_strndup (words[i], eq - words[i]), g_strdup (eq + 1));
+    }
+  return pairs;
+}
+
+/* Does the paper's number speak of what run measured?  Its column is the
+ * figure's y in a unit that agrees, and every name of its where beside x
+ * and the series has the value of the run's first measured point. */
+static gboolean
+paper_applies (const KsRun        *run,
+               const KsFigureSpec *figure,
+               const KsPaperValue *pv,
+               GHashTable         *where)
+{
+  int y = ks_experiment_desc_find_column (run->desc, figure->y);
+  const KsRunPoint *first = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (strcmp (pv->column, figure->y) != 0 || isnan (pv->value) ||
+      (pv->unit && run->desc->columns[y].unit && strcmp (pv->unit, run->desc->columns[y].unit) != 0))
+    return FALSE;
+  for (guint i = 0; i < run->points->len && first == NULL; i++)
+    if (((KsRunPoint *) run->points->pdata[i])->error == NULL)
+      first = run->points->pdata[i];
+  g_hash_table_iter_init (&iter, where);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      GVariant *have;
+      g_autofree char *text = NULL;
+
+      if (strcmp (key, figure->x) == 0 || g_strcmp0 (key, figure->series_by) == 0)
+        continue;
+      if (first == NULL || !(have = ks_run_point_get_param (run, first, key)))
+        return FALSE;
+      text = ks_param_value_to_string (have);
+      if (strcmp (text, value) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Categories in the order of x's choices (or first met), for every value
+ * a run measured or, when the figure shows them, the paper gives. */
+static GStrv
+collect_categories (KsRun * const      *runs,
+                    guint               n_runs,
+                    const KsFigureSpec *figure)
+{
+  const KsExperimentDesc *desc = runs[0]->desc;
+  int p = ks_experiment_desc_find_param (desc, figure->x);
+  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GStrvBuilder) out = g_strv_builder_new ();
+
+  for (guint r = 0; r < n_runs; r++)
+    for (guint i = 0; i < runs[r]->points->len; i++)
+      {
+        const KsRunPoint *pt = runs[r]->points->pdata[i];
+        g_autofree char *text = NULL;
+
+        if (pt->error)
+          continue;
+        text = x_text (runs[r], figure, pt);
+        if (!g_ptr_array_find_with_equal_func (seen, text, g_str_equal, NULL))
+          g_ptr_array_add (seen, g_steal_pointer (&text));
+      }
+  for (guint i = 0; figure->show_paper && i < desc->n_paper_values; i++)
+    {
+      g_autoptr(GHashTable) where = parse_where (desc->paper_values[i].where);
+      const char *value = g_hash_table_lookup (where, figure->x);
+
+      if (value && paper_applies (runs[0], figure, &desc->paper_values[i], where) &&
+          !g_ptr_array_find_with_equal_func (seen, value, g_str_equal, NULL))
+        g_ptr_array_add (seen, g_strdup (value));
+    }
+  if (p >= 0 && desc->params[p].type == KS_PARAM_CHOICE)
+    {
+      for (const KsChoice *c = desc->params[p].choices; c && c->value; c++)
+        if (g_ptr_array_find_with_equal_func (seen, c->value, g_str_equal, NULL))
+          g_strv_builder_add (out, _(c->label));
+    }
+  else
+    for (guint i = 0; i < seen->len; i++)
+      g_strv_builder_add (out, seen->pdata[i]);
+  return g_strv_builder_end (out);
 }
 
 typedef struct {
@@ -75,11 +264,11 @@ curve_free (Curve *c)
 /* The run's points that the figure draws, grouped into curves in order of
  * first appearance. */
 static GPtrArray *
-collect_curves (const KsRun           *run,
-                const KsFigureSpec    *figure,
-                const KsFigureOptions *options,
-                const char            *prefix)
+collect_curves (const KsRun *run,
+                const Draw  *draw,
+                const char  *prefix)
 {
+  const KsFigureSpec *figure = draw->figure;
   GPtrArray *curves = g_ptr_array_new_with_free_func ((GDestroyNotify) curve_free);
   g_autoptr(GHashTable) by_key = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   int y = ks_experiment_desc_find_column (run->desc, figure->y);
@@ -87,11 +276,12 @@ collect_curves (const KsRun           *run,
   for (guint i = 0; i < run->points->len; i++)
     {
       const KsRunPoint *p = run->points->pdata[i];
-      double px = ks_run_point_get_number (run, p, figure->x);
+      double px = p->error ? NAN : point_x (run, draw, p);
       g_autofree char *key = NULL;
       Curve *c;
 
-      if (p->error || isnan (px) || isnan (p->values[y]) || px < options->min_x ||
+      if (p->error || isnan (px) || isnan (p->values[y]) ||
+          (draw->categories == NULL && px < draw->options->min_x) ||
           p->device >= run->devices->len)
         continue;
       key = series_key (run, figure, p);
@@ -111,63 +301,159 @@ collect_curves (const KsRun           *run,
   return curves;
 }
 
+/* One curve's points of column (the figure's y, or its y2) as a series. */
 static void
-add_curves (KsPlot                *plot,
-            const KsRun           *run,
-            const KsFigureSpec    *figure,
-            const KsFigureOptions *options,
-            const char            *prefix,
-            gboolean               dashed)
+add_series (KsPlot      *plot,
+            const KsRun *run,
+            const Draw  *draw,
+            const Curve *curve,
+            int          column,
+            const char  *name,
+            gboolean     dashed)
 {
-  g_autoptr(GPtrArray) curves = collect_curves (run, figure, options, prefix);
-  int y = ks_experiment_desc_find_column (run->desc, figure->y);
+  const KsFigureSpec *figure = draw->figure;
   int h = figure->highlight ? ks_experiment_desc_find_column (run->desc, figure->highlight) : -1;
+  gboolean right = column != ks_experiment_desc_find_column (run->desc, figure->y);
+  guint series = ks_plot_add_series (plot, name);
 
-  for (guint c = 0; c < curves->len; c++)
+  ks_plot_series_set_dashed (plot, series, dashed);
+  ks_plot_series_set_y2 (plot, series, right);
+  if (draw->categories)
+    ks_plot_series_set_kind (plot, series, KS_PLOT_SERIES_BARS);
+  for (guint k = 0; k < curve->points->len; k++)
     {
-      const Curve *curve = curves->pdata[c];
-      guint series = ks_plot_add_series (plot, curve->name);
+      guint i = g_array_index (curve->points, guint, k);
+      const KsRunPoint *p = run->points->pdata[i];
+      double px = point_x (run, draw, p);
+      KsPlotPointFlags flags = KS_PLOT_POINT_NONE;
+      g_autofree char *label = NULL;
 
-      ks_plot_series_set_dashed (plot, series, dashed);
-      for (guint k = 0; k < curve->points->len; k++)
+      if (isnan (p->values[column]))
+        continue;
+      if (h >= 0 && p->values[h] > 0 && !right)
         {
-          guint i = g_array_index (curve->points, guint, k);
-          const KsRunPoint *p = run->points->pdata[i];
-          double px = ks_run_point_get_number (run, p, figure->x);
-          KsPlotPointFlags flags = KS_PLOT_POINT_NONE;
-          g_autofree char *label = NULL;
-
-          if (h >= 0 && p->values[h] > 0)
-            {
-              flags |= KS_PLOT_POINT_HIGHLIGHT;
-              if (figure->highlight_label)
-                label = g_strdup_printf (_(figure->highlight_label), px);
-            }
-          if (figure->mark_best && i == curve->best && !dashed)
-            {
-              flags |= KS_PLOT_POINT_BEST;
-              g_free (label);
-              label = g_strdup_printf (_("best %g"), px);
-            }
-          ks_plot_add_point_full (plot, series, px, p->values[y], p->lo[y], p->hi[y], flags, label);
+          flags |= KS_PLOT_POINT_HIGHLIGHT;
+          if (figure->highlight_label)
+            label = g_strdup_printf (_(figure->highlight_label), px);
         }
+      if (figure->mark_best && i == curve->best && !dashed && !right && draw->categories == NULL)
+        {
+          flags |= KS_PLOT_POINT_BEST;
+          g_free (label);
+          label = g_strdup_printf (_("best %g"), px);
+        }
+      ks_plot_add_point_full (plot, series, px, p->values[column], p->lo[column], p->hi[column],
+                              flags, label);
     }
 }
 
 static void
-add_vlines (KsPlot             *plot,
-            const KsRun        *run,
-            const KsFigureSpec *figure)
+add_curves (KsPlot      *plot,
+            const KsRun *run,
+            const Draw  *draw,
+            const char  *prefix,
+            gboolean     dashed)
 {
-  for (guint d = 0; figure->vline_info && d < run->devices->len; d++)
-    {
-      double v = ks_run_device_get_info (run->devices->pdata[d], figure->vline_info);
-      g_autofree char *label = NULL;
+  const KsFigureSpec *figure = draw->figure;
+  g_autoptr(GPtrArray) curves = collect_curves (run, draw, prefix);
+  int y = ks_experiment_desc_find_column (run->desc, figure->y);
+  int y2 = figure->y2 ? ks_experiment_desc_find_column (run->desc, figure->y2) : -1;
 
-      if (isnan (v))
+  for (guint c = 0; c < curves->len; c++)
+    {
+      const Curve *curve = curves->pdata[c];
+
+      add_series (plot, run, draw, curve, y, curve->name, dashed);
+      if (y2 >= 0)
+        {
+          /* TRANSLATORS: a curve on the right axis: "NVIDIA H200 · bandwidth" */
+          g_autofree char *name = g_strdup_printf (_("%s · %s"), curve->name, _(run->desc->columns[y2].label));
+
+          add_series (plot, run, draw, curve, y2, name, dashed);
+        }
+    }
+}
+
+/* The paper's numbers for y beside the measured ones (see show_paper). */
+static void
+add_paper (KsPlot      *plot,
+           const KsRun *run,
+           const Draw  *draw)
+{
+  const KsExperimentDesc *desc = run->desc;
+  const KsFigureSpec *figure = draw->figure;
+  g_autoptr(GHashTable) series = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < desc->n_paper_values; i++)
+    {
+      const KsPaperValue *pv = &desc->paper_values[i];
+      g_autoptr(GHashTable) where = parse_where (pv->where);
+      const char *xv = g_hash_table_lookup (where, figure->x);
+      const char *sv = figure->series_by ? g_hash_table_lookup (where, figure->series_by) : NULL;
+      g_autofree char *name = NULL;
+      g_autofree char *category = NULL;
+      gpointer index;
+      double x;
+
+      if (!paper_applies (run, figure, pv, where))
         continue;
-      label = figure->vline_label ? g_strdup_printf (_(figure->vline_label), v) : NULL;
-      ks_plot_add_vline (plot, v, label);
+      /* TRANSLATORS: the paper's own numbers in a legend, e.g. "paper, method = thomas" */
+      name = sv ? g_strdup_printf (_("paper, %s = %s"), figure->series_by, sv) : g_strdup (_("paper"));
+      if (xv == NULL)
+        {
+          g_autofree char *label = NULL;
+
+          if (draw->categories)
+            continue;
+          /* TRANSLATORS: a horizontal line at a number the paper gives, e.g. "paper, method = thomas: 1.26 (Table 2)" */
+          label = g_strdup_printf (_("%s: %g (%s)"), name, pv->value, _(pv->source));
+          ks_plot_add_hline (plot, pv->value, label);
+          continue;
+        }
+      if (draw->categories)
+        {
+          category = category_of (desc, figure, xv);
+          x = category_index (draw->categories, category);
+        }
+      else
+        x = g_ascii_strtod (xv, NULL);
+      if (isnan (x))
+        continue;
+      if (!g_hash_table_lookup_extended (series, name, NULL, &index))
+        {
+          guint s = ks_plot_add_series (plot, name);
+
+          ks_plot_series_set_dashed (plot, s, TRUE);
+          if (draw->categories)
+            ks_plot_series_set_kind (plot, s, KS_PLOT_SERIES_BARS);
+          index = GUINT_TO_POINTER (s);
+          g_hash_table_insert (series, g_strdup (name), index);
+        }
+      ks_plot_add_point (plot, GPOINTER_TO_UINT (index), x, pv->value);
+    }
+}
+
+static void
+add_lines (KsPlot             *plot,
+           const KsRun        *run,
+           const KsFigureSpec *figure)
+{
+  for (guint d = 0; d < run->devices->len; d++)
+    {
+      const KsRunDevice *dev = run->devices->pdata[d];
+      double v = figure->vline_info ? ks_run_device_get_info (dev, figure->vline_info) : NAN;
+      double h = figure->hline_info ? ks_run_device_get_info (dev, figure->hline_info) : NAN;
+
+      if (!isnan (v))
+        {
+          g_autofree char *label = figure->vline_label ? g_strdup_printf (_(figure->vline_label), v) : NULL;
+          ks_plot_add_vline (plot, v, label);
+        }
+      if (!isnan (h))
+        {
+          g_autofree char *label = figure->hline_label ? g_strdup_printf (_(figure->hline_label), h) : NULL;
+          ks_plot_add_hline (plot, h, label);
+        }
     }
 }
 
@@ -180,6 +466,8 @@ ks_figure_plot_new (const KsFigureSpec    *figure,
   const KsExperimentDesc *desc;
   KsFigureOptions defaults;
   KsPlot *plot;
+  Draw draw;
+  g_auto(GStrv) categories = NULL;
   g_autofree char *x_label = NULL;
   g_autofree char *y_label = NULL;
 
@@ -207,17 +495,35 @@ ks_figure_plot_new (const KsFigureSpec    *figure,
   x_label = axis_label (desc, figure->x);
   y_label = axis_label (desc, figure->y);
   ks_plot_set_axis_labels (plot, x_label, y_label);
-  ks_plot_set_log_x (plot, figure->log_x);
+  if (figure->y2)
+    {
+      g_autofree char *y2_label = axis_label (desc, figure->y2);
+      ks_plot_set_y2_label (plot, y2_label);
+    }
+  if (figure->categorical_x)
+    {
+      categories = collect_categories (runs, n_runs, figure);
+      ks_plot_set_x_categories (plot, (const char * const *) categories);
+    }
+  else if (figure->log2_x)
+    ks_plot_set_x_scale (plot, KS_PLOT_SCALE_LOG2);
+  else
+    ks_plot_set_log_x (plot, figure->log_x);
   ks_plot_set_log_y (plot, figure->log_y || options->log_y);
   if (figure->highlight_legend)
     ks_plot_set_highlight_legend (plot, _(figure->highlight_legend));
+  draw.figure = figure;
+  draw.options = options;
+  draw.categories = (const char * const *) categories;
   for (guint i = 0; i < n_runs; i++)
     {
       g_autofree char *name = n_runs > 1 ? ks_run_get_name (runs[i]) : NULL;
 
-      add_curves (plot, runs[i], figure, options, name, FALSE);
-      add_vlines (plot, runs[i], figure);
+      add_curves (plot, runs[i], &draw, name, FALSE);
+      add_lines (plot, runs[i], figure);
     }
+  if (figure->show_paper)
+    add_paper (plot, runs[0], &draw);
   if (n_runs == 1)
     {
       g_autofree char *name = ks_run_get_name (runs[0]);
@@ -236,6 +542,7 @@ ks_figure_add_recorded (const KsFigureSpec    *figure,
                         const KsFigureOptions *options)
 {
   KsFigureOptions defaults;
+  Draw draw;
   g_autofree char *name = NULL;
   g_autofree char *prefix = NULL;
 
@@ -258,5 +565,27 @@ ks_figure_add_recorded (const KsFigureSpec    *figure,
   name = ks_run_get_name (run);
   /* TRANSLATORS: a curve measured elsewhere, e.g. "recorded: NVIDIA H200 (CUDA)" */
   prefix = g_strdup_printf (_("recorded: %s"), name);
-  add_curves (plot, run, figure, options, prefix, TRUE);
+  draw.figure = figure;
+  draw.options = options;
+  draw.categories = NULL;
+  if (figure->categorical_x)
+    {
+      /* The live figure placed its categories; the recorded run's others
+       * go after them, so the live bars stay where they are. */
+      KsRun *one = (KsRun *) run;
+      g_auto(GStrv) own = collect_categories (&one, 1, figure);
+      const char * const *have = ks_plot_get_x_categories (plot);
+      g_autoptr(GStrvBuilder) all = g_strv_builder_new ();
+      g_auto(GStrv) merged = NULL;
+
+      if (have)
+        g_strv_builder_addv (all, (const char **) have);
+      for (guint i = 0; own[i]; i++)
+        if (have == NULL || !g_strv_contains (have, own[i]))
+          g_strv_builder_add (all, own[i]);
+      merged = g_strv_builder_end (all);
+      ks_plot_set_x_categories (plot, (const char * const *) merged);
+      draw.categories = ks_plot_get_x_categories (plot);
+    }
+  add_curves (plot, run, &draw, prefix, TRUE);
 }

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-results.h"
+#include "ks-json-guard.h"
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -597,7 +598,7 @@ ks_results_from_json (const char *data,
 
   g_return_val_if_fail (data != NULL, NULL);
 
-  if (!json_parser_load_from_data (parser, data, length, &local_error))
+  if (!ks_json_parser_load_data (parser, data, length, &local_error))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
                    _("Not a valid JSON file: %s"), local_error->message);

@@ -10,6 +10,7 @@
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-run.h"
+#include "ks-json-guard.h"
 #include "ks-registry.h"
 #include "ks-results.h"
 
@@ -21,7 +22,6 @@
 
 /* A results file nests four deep; anything far deeper is not one, and
  * json-glib's recursive parser would overflow the stack on 100,000. */
-#define MAX_DEPTH 64
 
 /* --- writing ------------------------------------------------------------------ */
 
@@ -295,40 +295,6 @@ ks_run_to_json (const KsRun *run)
 }
 
 /* --- reading ------------------------------------------------------------------ */
-
-/* The deepest nesting of objects and arrays in data, strings skipped;
- * stops counting past limit. */
-static guint
-json_depth (const char *data,
-            gsize       length,
-            guint       limit)
-{
-  guint depth = 0, deepest = 0;
-  gboolean in_string = FALSE;
-
-  for (gsize i = 0; i < length && deepest <= limit; i++)
-    {
-      char c = data[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '{' || c == '[')
-        {
-          depth++;
-          deepest = MAX (deepest, depth);
-        }
-      else if ((c == '}' || c == ']') && depth > 0)
-        depth--;
-    }
-  return deepest;
-}
 
 static gboolean
 parse_fail (GError    **error,
@@ -655,9 +621,9 @@ ks_run_from_json (const char *data,
 
   if (length < 0)
     length = strlen (data);
-  if (json_depth (data, length, MAX_DEPTH) > MAX_DEPTH)
+  if (ks_json_depth (data, length, KS_JSON_MAX_DEPTH) > KS_JSON_MAX_DEPTH)
     {
-      parse_fail (error, _("Not a Kernelscope results file: nested more than %d deep"), MAX_DEPTH);
+      parse_fail (error, _("Not a Kernelscope results file: nested more than %d deep"), KS_JSON_MAX_DEPTH);
       return NULL;
     }
   if (!json_parser_load_from_data (parser, data, length, &local_error))

@@ -372,6 +372,40 @@ ks_plot_get_n_vlines (KsPlot *plot)
   return plot->vlines->len;
 }
 
+guint
+ks_plot_get_n_hlines (KsPlot *plot)
+{
+  g_return_val_if_fail (plot != NULL, 0);
+
+  return plot->hlines->len;
+}
+
+const char * const *
+ks_plot_get_x_categories (KsPlot *plot)
+{
+  g_return_val_if_fail (plot != NULL, NULL);
+
+  return (const char * const *) plot->categories;
+}
+
+gboolean
+ks_plot_series_get_y2 (KsPlot *plot,
+                       guint   series)
+{
+  g_return_val_if_fail (plot != NULL && series < plot->series->len, FALSE);
+
+  return ((Series *) g_ptr_array_index (plot->series, series))->y2;
+}
+
+KsPlotSeriesKind
+ks_plot_series_get_kind (KsPlot *plot,
+                         guint   series)
+{
+  g_return_val_if_fail (plot != NULL && series < plot->series->len, KS_PLOT_SERIES_LINE);
+
+  return ((Series *) g_ptr_array_index (plot->series, series))->kind;
+}
+
 gboolean
 ks_plot_model_has_points (KsPlot *plot)
 {

@@ -310,6 +310,15 @@ const KsPlotPoint *ks_plot_series_get_point  (KsPlot *plot,
                                               guint   series,
                                               guint   index);
 guint              ks_plot_get_n_vlines      (KsPlot *plot);
+guint              ks_plot_get_n_hlines      (KsPlot *plot);
+/* The category names ks_plot_set_x_categories() gave, NULL-terminated;
+ * NULL while x is numeric. */
+const char * const *ks_plot_get_x_categories (KsPlot *plot);
+/* TRUE when the series draws against the right y axis. */
+gboolean           ks_plot_series_get_y2     (KsPlot *plot,
+                                              guint   series);
+KsPlotSeriesKind   ks_plot_series_get_kind   (KsPlot *plot,
+                                              guint   series);
 
 /* Draw the whole plot (background, axes, ticks, grid, series, markers,
  * legend, title, caption) into the rectangle (0,0)-(width,height) of cr.

@@ -7,7 +7,8 @@
 # fuzzer runtime (Debian: clang, libclang-rt-14-dev) it is skipped, saying so.
 #
 # Usage: run-fuzz.sh SOURCE_ROOT WORK_DIR TARGET [SECONDS]
-#   TARGET: mtx (Matrix Market reader)
+#   TARGET: mtx (Matrix Market reader), run-json (results reader: built by
+#           meson with clang, see tests/meson.build; FUZZ_BIN names it)
 #   SECONDS defaults to KS_FUZZ_SECONDS, else 60.  For a longer campaign:
 #     tests/fuzz/run-fuzz.sh . /tmp/fuzz mtx 3600
 #   New inputs the fuzzer finds go to WORK_DIR/corpus-TARGET (kept between
@@ -19,25 +20,35 @@ TARGET=${3:?usage}
 SECONDS_TO_RUN=${4:-${KS_FUZZ_SECONDS:-60}}
 SRC=$(cd "$SRC" && pwd)
 
+MAX_LEN=4096
+SEEDS=("$SRC/tests/fuzz/corpus-$TARGET")
 case "$TARGET" in
   mtx) SOURCES=("$SRC/tests/fuzz/fuzz-mtx.c" "$SRC/src/io/ks-mtx.c" "$SRC/src/io/ks-mtx-write.c"); INCLUDES=(-I"$SRC/src/io"); PKGS=(gio-2.0) ;;
+  # The results reader needs most of the experiments layer: meson builds it
+  # in a clang build folder (tests/meson.build, fuzz-run-json-libfuzzer) and
+  # passes it as FUZZ_BIN.  Recorded runs are several kilobytes.
+  run-json) SOURCES=(); MAX_LEN=65536; SEEDS=("$SRC/tests/fuzz-corpus/run-json" "$SRC/data/reference") ;;
   *) echo "not ok 1 - unknown fuzz target $TARGET"; exit 1 ;;
 esac
 
-CC=${FUZZ_CC:-clang}
-if ! command -v "$CC" >/dev/null; then
-  echo "ok 1 - fuzz-$TARGET # SKIP $CC is not installed"; exit 0
-fi
 mkdir -p "$WORK/corpus-$TARGET"
-BIN="$WORK/fuzz-$TARGET"
-# shellcheck disable=SC2046
-if ! "$CC" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-     "${INCLUDES[@]}" "${SOURCES[@]}" $(pkg-config --cflags --libs "${PKGS[@]}") -lm \
-     -o "$BIN" 2>"$WORK/build-$TARGET.log"; then
-  if grep -qiE "libclang_rt\.fuzzer|cannot find .*fuzzer|unsupported option '-fsanitize=fuzzer" "$WORK/build-$TARGET.log"; then
-    echo "ok 1 - fuzz-$TARGET # SKIP $CC has no libFuzzer runtime (install libclang-rt-dev)"; exit 0
+if [ ${#SOURCES[@]} -eq 0 ]; then
+  BIN=${FUZZ_BIN:?fuzz-$TARGET is built by meson: FUZZ_BIN names it}
+else
+  CC=${FUZZ_CC:-clang}
+  if ! command -v "$CC" >/dev/null; then
+    echo "ok 1 - fuzz-$TARGET # SKIP $CC is not installed"; exit 0
   fi
-  echo "not ok 1 - fuzz-$TARGET does not build"; sed 's/^/# /' "$WORK/build-$TARGET.log"; exit 1
+  BIN="$WORK/fuzz-$TARGET"
+  # shellcheck disable=SC2046
+  if ! "$CC" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+       "${INCLUDES[@]}" "${SOURCES[@]}" $(pkg-config --cflags --libs "${PKGS[@]}") -lm \
+       -o "$BIN" 2>"$WORK/build-$TARGET.log"; then
+    if grep -qiE "libclang_rt\.fuzzer|cannot find .*fuzzer|unsupported option '-fsanitize=fuzzer" "$WORK/build-$TARGET.log"; then
+      echo "ok 1 - fuzz-$TARGET # SKIP $CC has no libFuzzer runtime (install libclang-rt-dev)"; exit 0
+    fi
+    echo "not ok 1 - fuzz-$TARGET does not build"; sed 's/^/# /' "$WORK/build-$TARGET.log"; exit 1
+  fi
 fi
 
 # GLib's own one-off allocations (type system, quarks) are not leaks of ours.
@@ -45,8 +56,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 log="$WORK/fuzz-$TARGET.log"
 cd "$WORK" || exit 1
-if "$BIN" -max_total_time="$SECONDS_TO_RUN" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-     -print_final_stats=1 "$WORK/corpus-$TARGET" "$SRC/tests/fuzz/corpus-$TARGET" >"$log" 2>&1; then
+if "$BIN" -max_total_time="$SECONDS_TO_RUN" -max_len="$MAX_LEN" -timeout=10 -rss_limit_mb=2048 \
+     -print_final_stats=1 "$WORK/corpus-$TARGET" "${SEEDS[@]}" >"$log" 2>&1; then
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   echo "ok 1 - fuzz-$TARGET: ${runs:-?} inputs in $SECONDS_TO_RUN s, no crash, leak or undefined behaviour"
 else

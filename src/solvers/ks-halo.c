@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-halo.c: see ks-halo.h. */
+#define G_LOG_DOMAIN "ks-halo"
+
+#include "ks-halo.h"
+
+#include <glib/gi18n-lib.h>
+#include <stdlib.h>
+
+G_DEFINE_QUARK (ks-halo-error-quark, ks_halo_error)
+
+struct _KsHalo {
+  guint        n, n_parts;
+  KsHaloPart  *parts;
+  guint       *part;       /* n: each cell's part */
+  /* owned[g]: cell g's local index in its own part; ghosts[p]: global ->
+   * local + 1 of part p's virtual cells.  O(n + ghosts) in all, not a
+   * table of n per part: 10^7 cells over 16 ranks stay small. */
+  guint       *owned;
+  GHashTable **ghosts;
+};
+
+static void
+part_clear (KsHaloPart *p)
+{
+  for (guint i = 0; i < p->n_neighbours; i++)
+    g_free (p->neighbours[i].send);
+  g_free (p->neighbours);
+  g_free (p->global);
+}
+
+void
+ks_halo_free (KsHalo *halo)
+{
+  if (halo == NULL)
+    return;
+  for (guint p = 0; p < halo->n_parts; p++)
+    {
+      part_clear (&halo->parts[p]);
+      if (halo->ghosts[p])
+        g_hash_table_unref (halo->ghosts[p]);
+    }
+  g_free (halo->parts);
+  g_free (halo->ghosts);
+  g_free (halo->part);
+  g_free (halo->owned);
+  g_free (halo);
+}
+
+/* Virtual cells sort by owner, then global index. */
+typedef struct {
+  guint owner, g;
+} Ghost;
+
+static int
+compare_ghosts (const void *a,
+                const void *b)
+{
+  const Ghost *x = a, *y = b;
+
+  if (x->owner != y->owner)
+    return x->owner < y->owner ? -1 : 1;
+  return x->g < y->g ? -1 : x->g > y->g;
+}
+
+static gboolean
+check_input (guint        n,
+             const guint *row_ptr,
+             const guint *col,
+             const guint *part,
+             guint        n_parts,
+             GError     **error)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      if (part[i] >= n_parts)
+        {
+          g_set_error (error, KS_HALO_ERROR, KS_HALO_ERROR_INVALID,
+                       _("Cell %u is given part %u of %u"), i, part[i], n_parts);
+          return FALSE;
+        }
+      for (guint k = row_ptr[i]; k < row_ptr[i + 1]; k++)
+        if (col[k] >= n)
+          {
+            g_set_error (error, KS_HALO_ERROR, KS_HALO_ERROR_INVALID,
+                         _("Cell %u couples cell %u, past the last (%u cells)"), i, col[k], n);
+            return FALSE;
+          }
+    }
+  return TRUE;
+}
+
+/* Numbers part p: its own cells, interior ones first; then its ghosts. */
+static void
+number_part (KsHalo      *halo,
+             guint        p,
+             const guint *row_ptr,
+             const guint *col,
+             const guint *part)
+{
+  KsHaloPart *hp = &halo->parts[p];
+  GHashTable *seen = halo->ghosts[p] = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) interior = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) exchange = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) ghosts = g_array_new (FALSE, FALSE, sizeof (Ghost));
+  guint next;
+
+  for (guint i = 0; i < halo->n; i++)
+    {
+      gboolean edge = FALSE;
+
+      if (part[i] != p)
+        continue;
+      for (guint k = row_ptr[i]; k < row_ptr[i + 1]; k++)
+        if (part[col[k]] != p)
+          {
+            Ghost gh = { part[col[k]], col[k] };
+
+            edge = TRUE;
+            if (g_hash_table_add (seen, GUINT_TO_POINTER (col[k])))
+              g_array_append_val (ghosts, gh);
+          }
+      g_array_append_val (edge ? exchange : interior, i);
+    }
+  qsort (ghosts->data, ghosts->len, sizeof (Ghost), compare_ghosts);
+
+  hp->n_interior = interior->len;
+  hp->n_owned = interior->len + exchange->len;
+  hp->n_virtual = ghosts->len;
+  hp->global = g_new (guint, MAX (hp->n_owned + hp->n_virtual, 1));
+  next = 0;
+  for (guint i = 0; i < interior->len; i++)
+    hp->global[next++] = g_array_index (interior, guint, i);
+  for (guint i = 0; i < exchange->len; i++)
+    hp->global[next++] = g_array_index (exchange, guint, i);
+  for (guint i = 0; i < ghosts->len; i++)
+    hp->global[next++] = g_array_index (ghosts, Ghost, i).g;
+  for (guint l = 0; l < hp->n_owned; l++)
+    halo->owned[hp->global[l]] = l;
+  for (guint l = hp->n_owned; l < next; l++)
+    g_hash_table_insert (seen, GUINT_TO_POINTER (hp->global[l]), GUINT_TO_POINTER (l + 1));
+
+  /* The receive ranges: the ghosts of each owner, contiguous. */
+  {
+    g_autoptr(GArray) nb = g_array_new (FALSE, TRUE, sizeof (KsHaloNeighbour));
+
+    for (guint i = 0; i < ghosts->len; i++)
+      {
+        const Ghost *gh = &g_array_index (ghosts, Ghost, i);
+
+        if (nb->len == 0 || g_array_index (nb, KsHaloNeighbour, nb->len - 1).part != gh->owner)
+          {
+            KsHaloNeighbour n = { .part = gh->owner, .recv_first = hp->n_owned + i };
+            g_array_append_val (nb, n);
+          }
+        g_array_index (nb, KsHaloNeighbour, nb->len - 1).n_recv++;
+      }
+    hp->n_neighbours = nb->len;
+    hp->neighbours = (KsHaloNeighbour *) g_array_free (g_steal_pointer (&nb), FALSE);
+  }
+}
+
+/* What p sends to q: q's ghosts owned by p, in q's (global) order, as
+ * p's local indices.  A ghost of q that p does not see as its exchange
+ * cell means the graph is not symmetric. */
+static gboolean
+fill_sends (KsHalo  *halo,
+            guint    q,
+            GError **error)
+{
+  KsHaloPart *hq = &halo->parts[q];
+
+  for (guint k = 0; k < hq->n_neighbours; k++)
+    {
+      const KsHaloNeighbour *from = &hq->neighbours[k];
+      KsHaloPart *hp = &halo->parts[from->part];
+      KsHaloNeighbour *to = NULL;
+
+      for (guint j = 0; j < hp->n_neighbours && to == NULL; j++)
+        if (hp->neighbours[j].part == q)
+          to = &hp->neighbours[j];
+      if (to == NULL)
+        {
+          g_set_error (error, KS_HALO_ERROR, KS_HALO_ERROR_INVALID,
+                       _("Part %u reads cells of part %u, which reads none of its: the coupling is not symmetric"),
+                       q, from->part);
+          return FALSE;
+        }
+      to->n_send = from->n_recv;
+      to->send = g_new (guint, MAX (from->n_recv, 1));
+      for (guint i = 0; i < from->n_recv; i++)
+        {
+          guint g = hq->global[from->recv_first + i];
+          guint l = halo->owned[g];
+
+          /* p sends only cells it has as exchange ones. */
+          if (l < hp->n_interior)
+            {
+              g_set_error (error, KS_HALO_ERROR, KS_HALO_ERROR_INVALID,
+                           _("Cell %u is read by part %u but does not read it back: the coupling is not symmetric"),
+                           g, q);
+              return FALSE;
+            }
+          to->send[i] = l;
+        }
+    }
+  return TRUE;
+}
+
+KsHalo *
+ks_halo_new (guint        n,
+             const guint *row_ptr,
+             const guint *col,
+             const guint *part,
+             guint        n_parts,
+             GError     **error)
+{
+  g_autoptr(KsHalo) halo = NULL;
+
+  g_return_val_if_fail (row_ptr != NULL && part != NULL && (col != NULL || row_ptr[n] == 0), NULL);
+
+  if (n_parts == 0 || !check_input (n, row_ptr, col, part, n_parts, error))
+    {
+      if (n_parts == 0)
+        g_set_error (error, KS_HALO_ERROR, KS_HALO_ERROR_INVALID, _("No parts to number"));
+      return NULL;
+    }
+  halo = g_new0 (KsHalo, 1);
+  halo->n = n;
+  halo->n_parts = n_parts;
+  halo->parts = g_new0 (KsHaloPart, n_parts);
+  halo->ghosts = g_new0 (GHashTable *, n_parts);
+  halo->part = g_memdup2 (part, MAX (n, 1) * sizeof (guint));
+  halo->owned = g_new (guint, MAX (n, 1));
+  for (guint p = 0; p < n_parts; p++)
+    number_part (halo, p, row_ptr, col, part);
+  for (guint q = 0; q < n_parts; q++)
+    if (!fill_sends (halo, q, error))
+      return NULL;
+  /* A neighbour p reads from but q never does is also asymmetric. */
+  for (guint p = 0; p < n_parts; p++)
+    for (guint j = 0; j < halo->parts[p].n_neighbours; j++)
+      if (halo->parts[p].neighbours[j].send == NULL)
+        {
+          g_set_error (error, KS_HALO_ERROR, KS_HALO_ERROR_INVALID,
+                       _("Part %u reads cells of part %u, which reads none of its: the coupling is not symmetric"),
+                       p, halo->parts[p].neighbours[j].part);
+          return NULL;
+        }
+  return g_steal_pointer (&halo);
+}
+
+guint
+ks_halo_get_n_parts (const KsHalo *halo)
+{
+  g_return_val_if_fail (halo != NULL, 0);
+  return halo->n_parts;
+}
+
+const KsHaloPart *
+ks_halo_get_part (const KsHalo *halo,
+                  guint         part)
+{
+  g_return_val_if_fail (halo != NULL && part < halo->n_parts, NULL);
+  return &halo->parts[part];
+}
+
+gint64
+ks_halo_local (const KsHalo *halo,
+               guint         part,
+               guint         g)
+{
+  g_return_val_if_fail (halo != NULL && part < halo->n_parts, -1);
+  if (g >= halo->n)
+    return -1;
+  if (halo->part[g] == part)
+    return halo->owned[g];
+  return (gint64) GPOINTER_TO_UINT (g_hash_table_lookup (halo->ghosts[part], GUINT_TO_POINTER (g))) - 1;
+}
+
+typedef struct {
+  guint  col;
+  double val;
+} Entry;
+
+static int
+compare_entries (const void *a,
+                 const void *b)
+{
+  guint x = ((const Entry *) a)->col, y = ((const Entry *) b)->col;
+  return x < y ? -1 : x > y;
+}
+
+void
+ks_halo_local_rows (const KsHalo *halo,
+                    guint         part,
+                    const guint  *row_ptr,
+                    const guint  *col,
+                    const double *val,
+                    guint       **out_row_ptr,
+                    guint       **out_col,
+                    double      **out_val)
+{
+  const KsHaloPart *hp;
+  guint nnz = 0, k = 0;
+  guint *rp, *c;
+  double *v = NULL;
+
+  g_return_if_fail (halo != NULL && part < halo->n_parts && out_row_ptr && out_col);
+
+  hp = &halo->parts[part];
+  for (guint l = 0; l < hp->n_owned; l++)
+    nnz += row_ptr[hp->global[l] + 1] - row_ptr[hp->global[l]];
+  rp = g_new (guint, hp->n_owned + 1);
+  c = g_new (guint, MAX (nnz, 1));
+  if (val && out_val)
+    v = g_new (double, MAX (nnz, 1));
+  for (guint l = 0; l < hp->n_owned; l++)
+    {
+      guint g = hp->global[l], len = row_ptr[g + 1] - row_ptr[g];
+      g_autofree Entry *row = g_new (Entry, MAX (len, 1));
+
+      rp[l] = k;
+      for (guint j = 0; j < len; j++)
+        {
+          row[j].col = (guint) ks_halo_local (halo, part, col[row_ptr[g] + j]);
+          row[j].val = val ? val[row_ptr[g] + j] : 0;
+        }
+      qsort (row, len, sizeof (Entry), compare_entries);
+      for (guint j = 0; j < len; j++, k++)
+        {
+          c[k] = row[j].col;
+          if (v)
+            v[k] = row[j].val;
+        }
+    }
+  rp[hp->n_owned] = k;
+  *out_row_ptr = rp;
+  *out_col = c;
+  if (out_val)
+    *out_val = v;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-json-guard.c: the limits every user-given JSON is read with
+ * (ks-json-guard.c), and the old results reader behind them. */
+#define G_LOG_DOMAIN "ks-test"
+
+#include "ks-json-guard.h"
+#include "ks-results.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *
+nested (guint depth)
+{
+  GString *s = g_string_new ("{\"a\": \"[[[{{{ \\\" ]\", \"b\": ");
+
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (s, '[');
+  for (guint i = 0; i < depth; i++)
+    g_string_append_c (s, ']');
+  g_string_append_c (s, '}');
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_depth (void)
+{
+  g_autofree char *ten = nested (10);
+  g_autofree char *deep = nested (100000);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  /* Brackets inside strings (an escaped quote among them) do not count. */
+  g_assert_cmpuint (ks_json_depth (ten, strlen (ten), 64), ==, 11);
+  g_assert_true (ks_json_parser_load_data (parser, ten, -1, &error));
+  g_assert_no_error (error);
+  /* Refused before json-glib recurses into it (it would overflow the
+   * stack), and counting stops past the limit. */
+  g_assert_cmpuint (ks_json_depth (deep, strlen (deep), 64), ==, 65);
+  g_assert_false (ks_json_parser_load_data (parser, deep, -1, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_nonnull (strstr (error->message, "nested more than 64 deep"));
+  g_clear_error (&error);
+  /* The old results reader goes through the same door. */
+  g_assert_null (ks_results_from_json (deep, -1, &error));
+  g_assert_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "nested more than"));
+}
+
+static void
+test_files (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("ks-json-XXXXXX", &error);
+  g_autofree char *good = g_build_filename (dir, "good.json", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "fifo.json", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *data = NULL;
+  gsize length = 0;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (good, "{\"format\": \"x\"}", -1, NULL));
+  g_assert_true (ks_json_parser_load_file (parser, good, &error));
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  data = ks_json_read_file (good, &length, &error);
+  g_assert_cmpuint (length, ==, 15);
+
+  /* A FIFO would block the read, /dev/zero never end it, a folder is no
+   * file: each refused at once, named. */
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_false (ks_json_parser_load_file (parser, fifo, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE);
+  g_assert_nonnull (strstr (error->message, "fifo.json"));
+  g_clear_error (&error);
+  g_assert_null (ks_json_read_file ("/dev/zero", NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE);
+  g_clear_error (&error);
+  g_assert_null (ks_json_read_file (dir, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE);
+  g_clear_error (&error);
+  g_assert_null (ks_json_read_file (missing, NULL, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  g_assert_nonnull (strstr (error->message, "missing.json"));
+  g_clear_error (&error);
+
+  /* Larger than any file of ours: refused from its size alone (a sparse
+   * file: nothing is written). */
+  {
+    int fd = g_open (good, O_WRONLY | O_TRUNC, 0);
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_cmpint (ftruncate (fd, KS_JSON_MAX_FILE_BYTES + 1), ==, 0);
+    g_close (fd, NULL);
+  }
+  g_assert_null (ks_json_read_file (good, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_nonnull (strstr (error->message, "MiB"));
+  g_clear_error (&error);
+
+  g_remove (good);
+  g_remove (fifo);
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/json-guard/depth", test_depth);
+  g_test_add_func ("/json-guard/files", test_files);
+  return g_test_run ();
+}
