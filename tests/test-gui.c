@@ -3,9 +3,9 @@
  * started as a user starts it, keys go through the X server, runs happen on
  * PoCL, and what the plot holds is checked point by point.  With
  * KERNELSCOPE_SCREENSHOT_DIR set, each page is photographed from the X
- * server into that folder (data/screenshots/ in the repository). */
-#define G_SETTINGS_ENABLE_BACKEND
-#include <gio/gsettingsbackend.h>
+ * server into that folder (data/screenshots/ in the repository).  The
+ * Gauss sweep pages' tests are in test-gui-size.c and test-gui-wg.c
+ * (test-gui.h says what the three files share). */
 #include <gtk/gtk.h>
 #include <gdk/gdkx.h>
 #include <glib/gi18n.h>
@@ -18,17 +18,17 @@
 #include "ks-devices-page.h"
 #include "ks-gauss-solve-page.h"
 #include "ks-gui-paths.h"
-#include "ks-ogs.h"
 #include "ks-axis-button.h"
-#include "ks-exp-gauss.h"
 #include "ks-experiment-page.h"
+#include "ks-ogs.h"
 #include "ks-run.h"
 #include "ks-window.h"
 #include "test-gui-util.h"
+#include "test-gui.h"
 
-static GtkWidget *spare_window;   /* a second window, destroyed at the end */
+GtkWidget *spare_window;   /* a second window, destroyed at the end */
 
-static GtkWidget *
+GtkWidget *
 child_of (gpointer    widget,
           GType       type,
           const char *name)
@@ -38,14 +38,14 @@ child_of (gpointer    widget,
   return w;
 }
 
-static KsExperimentPage *
+KsExperimentPage *
 sweep_page (const char *name)
 {
   return KS_EXPERIMENT_PAGE (ks_window_get_page (window, name));
 }
 
 /* A field of the page's form, as the CLI would take it. */
-static void
+void
 set_param (KsExperimentPage *page,
            const char       *name,
            const char       *text)
@@ -53,7 +53,7 @@ set_param (KsExperimentPage *page,
   g_assert_true (ks_param_form_set_text (ks_experiment_page_get_form (page), name, text));
 }
 
-static char *
+char *
 get_param (KsExperimentPage *page,
            const char       *name)
 {
@@ -62,7 +62,7 @@ get_param (KsExperimentPage *page,
 
 /* The size sweep's range, through the From / To / Step of n's range
  * button, as a user sets it. */
-static void
+void
 set_sizes (KsExperimentPage *page,
            const char       *from,
            const char       *to,
@@ -78,7 +78,7 @@ set_sizes (KsExperimentPage *page,
 }
 
 /* Repetitions, with one warm-up as the old pages had. */
-static void
+void
 set_reps (KsExperimentPage *page,
           guint             reps)
 {
@@ -87,7 +87,7 @@ set_reps (KsExperimentPage *page,
 
 /* The runs the user measured (a machine without a GPU also shows a
  * recorded run before anything is measured). */
-static guint
+guint
 own_runs (KsExperimentPage *page)
 {
   guint n = 0;
@@ -98,7 +98,7 @@ own_runs (KsExperimentPage *page)
 }
 
 /* The points of the user's own curves (recorded ones are named so). */
-static guint
+guint
 own_points (KsPlot *plot,
             guint  *n_series)
 {
@@ -114,7 +114,7 @@ own_points (KsPlot *plot,
 
 /* The plot's curve of the user's newest run (the user's runs come first,
  * recorded ones after them). */
-static guint
+guint
 own_series (KsPlot *plot)
 {
   guint last = 0;
@@ -125,13 +125,13 @@ own_series (KsPlot *plot)
   return last;
 }
 
-static KsPlot *
+KsPlot *
 page_plot (const char *name)
 {
   return ks_plot_view_get_plot (ks_page_get_plot_view (ks_window_get_page (window, name)));
 }
 
-static const char *
+const char *
 pocl_id (void)
 {
   KsDevice *d = ks_device_list_find_backend (ks_application_get_device_list (app), KS_BACKEND_OPENCL);
@@ -139,7 +139,7 @@ pocl_id (void)
 }
 
 /* Every run needs PoCL; without it the test says so and skips. */
-static gboolean
+gboolean
 need_pocl (void)
 {
   if (pocl_id () != NULL)
@@ -150,7 +150,7 @@ need_pocl (void)
 
 /* The short driver-policy size sweep several tests run: n = 20..60, one
  * solve a point, on the size page. */
-static void
+void
 prepare_short_sweep (KsExperimentPage *page)
 {
   ks_window_show_page (window, "gauss-size");
@@ -217,172 +217,6 @@ test_devices_page (void)
   screenshot ("devices.png");
 }
 
-static gboolean
-expected_prime (guint n)
-{
-  return ks_is_prime (n + 1);
-}
-
-static void
-test_size_sweep (void)
-{
-  KsExperimentPage *page = sweep_page ("gauss-size");
-  g_autofree char *png = g_build_filename (tmpdir, "size.png", NULL);
-  g_autofree char *svg = g_build_filename (tmpdir, "size.svg", NULL);
-  g_autofree char *pdf = g_build_filename (tmpdir, "size.pdf", NULL);
-  g_autofree char *csv = g_build_filename (tmpdir, "size.csv", NULL);
-  g_autofree char *svg_text = NULL;
-  g_autofree char *png_head = NULL;
-  g_autoptr(GError) error = NULL;
-  KsPlot *plot;
-  guint highlighted = 0, primes = 0;
-  gsize len;
-
-  if (!need_pocl ())
-    return;
-  press_key (GDK_KEY_3, GDK_MOD1_MASK);
-  g_assert_true (ks_window_get_visible_page (window) == KS_PAGE (page));
-  set_sizes (page, "20", "60", "1");
-  {
-    g_autofree char *n = get_param (page, "n");
-    g_assert_cmpstr (n, ==, "20:60");   /* a step of 1 goes unsaid, as on the CLI */
-  }
-  set_reps (page, 1);
-  set_param (page, "local", "driver");
-  /* On a machine without a GPU the page already shows what an H200 does
-   * (a recorded run, dashed); the user's run comes beside it. */
-  ks_experiment_page_find_recorded (page);
-  g_assert_nonnull (ks_experiment_page_get_recorded_paths (page));
-
-  /* Ctrl+R through the X server, as a user presses it.  (With PoCL's
-   * kernel cache warm the sweep may be over before the key is released.) */
-  g_assert_cmpuint (own_runs (page), ==, 0);
-  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
-  g_assert_true (wait_for (not_running, 300));
-  g_assert_cmpuint (own_runs (page), ==, 1);
-  g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
-
-  plot = page_plot ("gauss-size");
-  /* The user's run is the first curve, the recorded ones follow. */
-  g_assert_cmpuint (own_series (plot), ==, 0);
-  g_assert_cmpuint (ks_plot_series_get_n_points (plot, 0), ==, 41);
-  for (guint s = 1; s < ks_plot_get_n_series (plot); s++)
-    g_assert_nonnull (strstr (ks_plot_series_get_name (plot, s), "recorded"));
-  for (guint i = 0; i < 41; i++)
-    {
-      const KsPlotPoint *p = ks_plot_series_get_point (plot, 0, i);
-      gboolean hl = (p->flags & KS_PLOT_POINT_HIGHLIGHT) != 0;
-
-      g_assert_cmpint (hl, ==, expected_prime ((guint) p->x));
-      g_assert_cmpfloat (p->y, >, 0);
-      highlighted += hl;
-      primes += expected_prime (20 + i);
-    }
-  g_assert_cmpuint (highlighted, ==, primes);
-  g_assert_cmpuint (highlighted, >, 5);
-
-  /* The tooltip of a prime point explains it. */
-  {
-    KsPlotView *view = ks_page_get_plot_view (KS_PAGE (page));
-    double w = gtk_widget_get_allocated_width (GTK_WIDGET (view));
-    double h = gtk_widget_get_allocated_height (GTK_WIDGET (view));
-    gboolean checked = FALSE;
-
-    for (guint i = 0; i < 41 && !checked; i++)
-      {
-        const KsPlotPoint *p = ks_plot_series_get_point (plot, 0, i);
-        double px, py;
-        g_autofree char *tip = NULL;
-
-        if (!(p->flags & KS_PLOT_POINT_HIGHLIGHT))
-          continue;
-        g_assert_true (ks_plot_data_to_device (plot, w, h, p->x, p->y, &px, &py));
-        tip = ks_plot_view_tooltip_at (view, px, py);
-        g_assert_nonnull (tip);
-        if (strstr (tip, "prime") != NULL)
-          {
-            g_autofree char *n1 = g_strdup_printf ("%u", (guint) p->x + 1);
-            g_assert_nonnull (strstr (tip, n1));
-            checked = TRUE;
-          }
-      }
-    g_assert_true (checked);
-  }
-
-  /* Without a mouse: the arrows walk the points from the first, and the
-   * cursor's text is the tooltip's, "prime" on a prime point; Left steps
-   * back.  (The screenshot shows the cursor on the first prime point.) */
-  {
-    KsPlotView *view = ks_page_get_plot_view (KS_PAGE (page));
-    guint s = 0, i = 0, steps = 0;
-    gboolean found = FALSE;
-
-    gtk_widget_grab_focus (GTK_WIDGET (view));
-    spin (50);
-    press_key (GDK_KEY_Right, 0);
-    g_assert_true (ks_plot_view_get_cursor (view, &s, &i));
-    g_assert_cmpuint (i, ==, 0);
-    while (!found && steps++ < 41)
-      {
-        const KsPlotPoint *p = ks_plot_series_get_point (plot, s, i);
-
-        if (p->flags & KS_PLOT_POINT_HIGHLIGHT)
-          {
-            g_autofree char *text = ks_plot_view_get_cursor_text (view);
-            g_autofree char *n1 = g_strdup_printf ("%u", (guint) p->x + 1);
-
-            g_assert_nonnull (strstr (text, "prime"));
-            g_assert_nonnull (strstr (text, n1));
-            found = TRUE;
-          }
-        else
-          {
-            press_key (GDK_KEY_Right, 0);
-            g_assert_true (ks_plot_view_get_cursor (view, &s, &i));
-          }
-      }
-    g_assert_true (found);
-    g_assert_cmpuint (i, >, 0);
-    press_key (GDK_KEY_Left, 0);
-    {
-      guint back = 0;
-      g_assert_true (ks_plot_view_get_cursor (view, NULL, &back));
-      g_assert_cmpuint (back, ==, i - 1);
-    }
-    press_key (GDK_KEY_Right, 0);
-  }
-  screenshot ("gauss-size.png");
-
-  /* Export: the same renderer as the CLI, in every format. */
-  g_assert_true (ks_window_export_plot (window, png, &error));
-  g_assert_no_error (error);
-  g_assert_true (ks_window_export_plot (window, svg, &error));
-  g_assert_true (ks_window_export_plot (window, pdf, &error));
-  g_assert_true (ks_window_export_data (window, csv, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_file_get_contents (png, &png_head, &len, NULL));
-  g_assert_cmpuint (len, >, 5000);
-  g_assert_cmpint (memcmp (png_head, "\x89PNG", 4), ==, 0);
-  g_assert_true (g_file_get_contents (svg, &svg_text, &len, NULL));
-  g_assert_nonnull (strstr (svg_text, "<svg"));
-  g_assert_cmpuint (len, >, 5000);
-  g_assert_true (g_file_test (pdf, G_FILE_TEST_IS_REGULAR));
-  {
-    g_autofree char *text = NULL;
-    g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
-    /* n = 59 on the PoCL device: 60 is not prime (device, n, ...) */
-    g_assert_nonnull (strstr (text, ",59,"));
-  }
-  /* An unknown extension is refused with a message, not written. */
-  {
-    g_autofree char *bad = g_build_filename (tmpdir, "size.bmp", NULL);
-    g_assert_false (ks_window_export_plot (window, bad, &error));
-    g_assert_nonnull (error);
-    g_clear_error (&error);
-    g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
-  }
-}
-
 static GtkWidget *
 find_toplevel (GType type)
 {
@@ -430,350 +264,6 @@ test_clipboard_and_dialogs (void)
   g_assert_nonnull (w);
   gtk_widget_hide (w);
   spin (100);
-}
-
-static gboolean
-two_points_in (void)
-{
-  KsPlot *plot = page_plot ("gauss-size");
-  return own_series (plot) >= 1 && ks_plot_series_get_n_points (plot, own_series (plot)) >= 2;
-}
-
-static void
-test_stop_keeps_points (void)
-{
-  KsExperimentPage *page = sweep_page ("gauss-size");
-  const KsRun *results;
-  guint runs_before;
-
-  if (!need_pocl ())
-    return;
-  runs_before = own_runs (page);
-  set_sizes (page, "100", "600", "10");
-  set_param (page, "local", "split");
-  set_param (page, "wg", "16");
-  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
-  g_assert_true (ks_window_get_running (window));
-  g_assert_true (wait_for (two_points_in, 120));
-  press_key (GDK_KEY_Escape, 0);
-  g_assert_true (wait_for (not_running, 120));
-
-  g_assert_cmpuint (own_runs (page), ==, runs_before + 1);
-  results = ks_experiment_page_get_newest (page);
-  g_assert_false (results->complete);
-  g_assert_cmpuint (results->points->len, >=, 2);
-  g_assert_cmpuint (results->points->len, <, 51);
-  /* The window says it stopped, in words, and nothing was lost: the first
-   * run is still in the plot, dashed, beside the stopped one. */
-  g_assert_nonnull (strstr (ks_window_get_error_text (window), "Stopped"));
-  g_assert_cmpuint (own_series (page_plot ("gauss-size")), ==, 1);
-
-  /* Up / Down move the keyboard's point to the next curve, at the point
-   * nearest in n; past the first curve it stays.  (The cursor may still be
-   * where the size-sweep test left it, on any curve: Down to the first.
-   * Recorded curves may follow the user's two.) */
-  {
-    KsPlotView *view = ks_page_get_plot_view (KS_PAGE (page));
-    KsPlot *plot = page_plot ("gauss-size");
-    guint s = 0, i = 0, s2 = 0, i2 = 0, other;
-    guint toward, back;
-    double x0, best = INFINITY;
-
-    gtk_widget_grab_focus (GTK_WIDGET (view));
-    spin (50);
-    press_key (GDK_KEY_Right, 0);
-    for (guint k = 0; k < ks_plot_get_n_series (plot); k++)
-      press_key (GDK_KEY_Down, 0);
-    g_assert_true (ks_plot_view_get_cursor (view, &s, &i));
-    g_assert_cmpuint (s, ==, 0);
-    other = 1;
-    toward = GDK_KEY_Up;
-    back = GDK_KEY_Down;
-    x0 = ks_plot_series_get_point (plot, s, i)->x;
-    press_key (toward, 0);
-    g_assert_true (ks_plot_view_get_cursor (view, &s2, &i2));
-    g_assert_cmpuint (s2, ==, other);
-    for (guint k = 0; k < ks_plot_series_get_n_points (plot, other); k++)
-      best = MIN (best, fabs (ks_plot_series_get_point (plot, other, k)->x - x0));
-    g_assert_cmpfloat (fabs (ks_plot_series_get_point (plot, other, i2)->x - x0), ==, best);
-    press_key (back, 0);
-    g_assert_true (ks_plot_view_get_cursor (view, &s2, NULL));
-    g_assert_cmpuint (s2, ==, s);
-    press_key (back, 0);
-    g_assert_true (ks_plot_view_get_cursor (view, &s2, NULL));
-    g_assert_cmpuint (s2, ==, s);
-  }
-}
-
-static void
-find_menu_button (GtkWidget *widget,
-                  gpointer   data)
-{
-  GtkWidget **found = data;
-
-  if (*found != NULL)
-    return;
-  if (GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (widget))
-      && gtk_widget_is_ancestor (widget, GTK_WIDGET (ks_window_get_page (window, "gauss-size"))))
-    *found = widget;
-  else if (GTK_IS_CONTAINER (widget))
-    gtk_container_forall (GTK_CONTAINER (widget), find_menu_button, data);
-}
-
-static void
-test_recorded_overlay (void)
-{
-  KsExperimentPage *page = sweep_page ("gauss-size");
-  g_autofree char *dir = ks_gui_reference_dir ();
-  g_autofree char *size_file = NULL, *wg_file = NULL;
-  g_autoptr(GError) error = NULL;
-  guint runs;
-
-  g_assert_nonnull (dir);
-  /* The menu lists the shipped runs of this experiment. */
-  {
-    GtkWidget *button = NULL;
-    GMenuModel *menu, *section;
-
-    ks_window_show_page (window, "gauss-size");
-    find_menu_button (GTK_WIDGET (window), &button);
-    g_assert_nonnull (button);
-    menu = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button));
-    /* The recorded runs (found when the page was first shown), then "Other File…". */
-    ks_experiment_page_find_recorded (page);
-    g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 2);
-    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), TRUE);
-    spin (200);
-    section = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
-    g_assert_nonnull (section);
-    g_assert_cmpint (g_menu_model_get_n_items (section), >=, 3);
-    g_object_unref (section);
-    section = g_menu_model_get_item_link (menu, 1, G_MENU_LINK_SECTION);
-    g_assert_cmpint (g_menu_model_get_n_items (section), ==, 1);
-    {
-      g_autofree char *action = NULL;
-      g_assert_true (g_menu_model_get_item_attribute (section, 0, G_MENU_ATTRIBUTE_ACTION, "s", &action));
-      g_assert_cmpstr (action, ==, "experiment.add-file");
-    }
-    g_object_unref (section);
-    screenshot ("recorded-menu.png");
-    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (button), FALSE);
-  }
-  size_file = g_build_filename (dir, "h200-opencl-gauss-size-driver.json", NULL);
-  wg_file = g_build_filename (dir, "h200-opencl-gauss-wg-1000-4000.json", NULL);
-  runs = ks_experiment_page_get_n_runs (page);
-  /* Through the page's "Add Recorded Run" menu action. */
-  g_action_group_activate_action (gtk_widget_get_action_group (GTK_WIDGET (page), "experiment"),
-                                  "add-recorded", g_variant_new_string (size_file));
-  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, runs + 1);
-  {
-    KsPlot *plot = page_plot ("gauss-size");
-    const char *name = ks_plot_series_get_name (plot, ks_plot_get_n_series (plot) - 1);
-    g_assert_nonnull (strstr (name, "recorded"));
-    g_assert_nonnull (strstr (name, "H200"));
-  }
-  /* A run of the other experiment is refused with a reason. */
-  g_assert_false (ks_experiment_page_add_recorded (page, wg_file, &error));
-  g_assert_error (error, KS_RUN_ERROR, KS_RUN_ERROR_PARSE);
-  g_assert_nonnull (strstr (error->message, "group size"));
-  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, runs + 1);
-}
-
-static void
-test_session (void)
-{
-  KsExperimentPage *page = sweep_page ("gauss-size");
-  g_autofree char *good = g_build_filename (tmpdir, "session.json", NULL);
-  g_autofree char *cut = g_build_filename (tmpdir, "cut.json", NULL);
-  g_autofree char *bad_run = g_build_filename (tmpdir, "bad-run.json", NULL);
-  g_autofree char *text = NULL;
-  g_autoptr(GError) error = NULL;
-  guint runs = ks_experiment_page_get_n_runs (page);
-  gsize len;
-
-  g_assert_cmpuint (runs, >, 0);
-  g_assert_true (ks_window_save_session (window, good, &error));
-  g_assert_no_error (error);
-
-  /* Reopening gives back every run and the form. */
-  {
-    g_autofree char *n = get_param (page, "n");
-
-    set_param (page, "n", "33:40");
-    g_assert_true (ks_window_load_session (window, good, &error));
-    g_assert_no_error (error);
-    g_free (n), n = get_param (page, "n");
-    g_assert_cmpstr (n, !=, "33:40");
-  }
-  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, runs);
-  g_assert_cmpuint (total_points (page_plot ("gauss-size")), >, 41);
-
-  /* A truncated file: a clear error, the open session untouched. */
-  g_assert_true (g_file_get_contents (good, &text, &len, NULL));
-  g_assert_true (g_file_set_contents (cut, text, len / 2, NULL));
-  g_assert_false (ks_window_load_session (window, cut, &error));
-  g_assert_nonnull (error);
-  g_test_message ("truncated: %s", error->message);
-  /* Plain words first; the parser's position on the next line (Details). */
-  g_assert_nonnull (strstr (error->message, "damaged or incomplete"));
-  g_assert_nonnull (strchr (error->message, '\n'));
-  g_clear_error (&error);
-  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, runs);
-
-  /* Well-formed JSON with a damaged run on the second page to load: the
-   * pages loaded before it are rolled back too. */
-  {
-    g_autofree char *damaged = g_strdup_printf (
-      "{\"format\":\"kernelscope-session\",\"version\":1,\"pages\":{"
-      "\"gauss-solve\":{\"n\":77},"
-      "\"gauss-size\":{\"params\":{},\"runs\":[{\"results\":{\"format\":1,\"points\":\"oops\"}}]}}}");
-    g_assert_true (g_file_set_contents (bad_run, damaged, -1, NULL));
-  }
-  g_assert_false (ks_window_load_session (window, bad_run, &error));
-  g_assert_nonnull (error);
-  g_test_message ("damaged run: %s", error->message);
-  g_assert_nonnull (strstr (error->message, "part of it is damaged"));
-  g_clear_error (&error);
-  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, runs);
-
-  /* Not a session at all. */
-  g_assert_false (ks_window_load_session (window, "/nonexistent/session.json", &error));
-  g_assert_nonnull (error);
-}
-
-/* A session the Gauss pages saved before they were generic pages: their
- * own fields ("from", "preset", "hide-one", ...) and format-1 runs under
- * "results".  It opens on the generic pages, every field in its place. */
-static void
-test_old_session (void)
-{
-  KsExperimentPage *size = sweep_page ("gauss-size");
-  KsExperimentPage *wg = sweep_page ("gauss-wg");
-  g_autofree char *saved = g_build_filename (tmpdir, "before-old.json", NULL);
-  g_autofree char *old = g_build_filename (tmpdir, "old-session.json", NULL);
-  g_autofree char *dir = ks_gui_reference_dir ();
-  g_autofree char *recorded = g_build_filename (dir, "h200-opencl-gauss-size-driver.json", NULL);
-  g_autofree char *run_json = NULL;
-  g_autofree char *text = NULL;
-  g_autoptr(KsRun) expected = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *params = "\"wg\":\"16\",\"sizes\":\"64,128\",\"custom\":\"1,8,16\",\"precision\":\"double\","
-                       "\"range\":\"shrinking\",\"launch\":\"graph\"";
-  const struct { const char *name, *size_value, *wg_value; } fields[] = {
-    { "n", "30:40:2", "64,128" }, { "local", "split", "explicit" }, { "wg", "16", "1,8,16" },
-    { "precision", "double", "double" }, { "range", "shrinking", "shrinking" }, { "graph", "true", "true" },
-  };
-
-  g_assert_true (ks_window_save_session (window, saved, &error));
-  g_assert_true (g_file_get_contents (recorded, &run_json, NULL, NULL));
-  expected = ks_run_load_json (recorded, &error);
-  g_assert_no_error (error);
-  text = g_strdup_printf ("{\"format\":\"kernelscope-session\",\"version\":1,\"pages\":{"
-                          "\"gauss-size\":{\"params\":{\"from\":\"30\",\"to\":\"40\",\"step\":\"2\",\"reps\":\"4\","
-                          "\"local\":\"split\",\"preset\":\"multiples\",\"hide-one\":\"false\",%s},"
-                          "\"runs\":[{\"label\":\"an old run\",\"visible\":true,\"recorded\":false,\"results\":%s}]},"
-                          "\"gauss-wg\":{\"params\":{\"from\":\"300\",\"to\":\"400\",\"step\":\"1\",\"reps\":\"2\","
-                          "\"local\":\"explicit\",\"preset\":\"custom\",\"hide-one\":\"true\",%s},\"runs\":[]}}}",
-                          params, run_json, params);
-  g_assert_true (g_file_set_contents (old, text, -1, NULL));
-  g_assert_true (ks_window_load_session (window, old, &error));
-  g_assert_no_error (error);
-
-  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-    {
-      g_autofree char *a = get_param (size, fields[i].name);
-      g_autofree char *b = get_param (wg, fields[i].name);
-
-      g_assert_cmpstr (a, ==, fields[i].size_value);
-      g_assert_cmpstr (b, ==, fields[i].wg_value);
-    }
-  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (child_of (size, KS_TYPE_EXPERIMENT_PAGE,
-                                                                                  "reps_spin"))), ==, 4);
-  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (child_of (wg, KS_TYPE_EXPERIMENT_PAGE,
-                                                                                  "reps_spin"))), ==, 2);
-  /* "hide wg = 1": the plot from 2. */
-  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (child_of (wg, KS_TYPE_EXPERIMENT_PAGE,
-                                                                                  "min_x_spin"))), ==, 2);
-  /* The format-1 run, read through the description, whole. */
-  g_assert_cmpuint (ks_experiment_page_get_n_runs (size), ==, 1);
-  g_assert_false (ks_experiment_page_run_is_recorded (size, 0));
-  g_assert_cmpuint (ks_experiment_page_get_run (size, 0)->points->len, ==, expected->points->len);
-  g_assert_cmpuint (ks_experiment_page_get_n_runs (wg), ==, 0);
-
-  g_assert_true (ks_window_load_session (window, saved, &error));
-  g_assert_no_error (error);
-}
-
-/* The old pages' own GSettings keys ("size-from", "wg-preset", ...) move
- * onto experiment-params the first time a generic page binds them. */
-static void
-test_old_settings (void)
-{
-  g_autoptr(GSettingsBackend) backend = g_memory_settings_backend_new ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-  g_autoptr(GSettings) settings = NULL;
-  GtkWidget *size = g_object_ref_sink (ks_experiment_page_new (&ks_exp_gauss_size));
-  GtkWidget *wg = g_object_ref_sink (ks_experiment_page_new (&ks_exp_gauss_wg));
-  GtkWidget *fresh = g_object_ref_sink (ks_experiment_page_new (&ks_exp_gauss_size));
-  g_autoptr(GVariant) all = NULL;
-  g_autoptr(GVariant) mine = NULL;
-  const char *n = NULL;
-
-  /* The app's schema (from the build folder) on a fresh memory backend:
-   * a user who never opened the generic pages. */
-  g_object_get (ks_page_get_settings (ks_window_get_page (window, "gauss-size")), "settings-schema", &schema, NULL);
-  settings = g_settings_new_full (schema, backend, NULL);
-  g_settings_set_uint (settings, "size-from", 50);
-  g_settings_set_uint (settings, "size-step", 5);   /* size-to stays at its default, 400 */
-  g_settings_set_string (settings, "size-local", "explicit");
-  g_settings_set_uint (settings, "size-wg", 32);
-  g_settings_set_string (settings, "size-launch", "graph");
-  g_settings_set_uint (settings, "size-reps", 7);
-  g_settings_set_string (settings, "wg-preset", "custom");
-  g_settings_set_string (settings, "wg-custom", "1,8,16");
-  g_settings_set_boolean (settings, "wg-hide-one", TRUE);
-  g_settings_set_string (settings, "wg-sizes", "500");
-
-  ks_page_set_settings (KS_PAGE (size), settings);
-  ks_page_set_settings (KS_PAGE (wg), settings);
-  {
-    g_autofree char *a = get_param (KS_EXPERIMENT_PAGE (size), "n");
-    g_autofree char *b = get_param (KS_EXPERIMENT_PAGE (size), "local");
-    g_autofree char *c = get_param (KS_EXPERIMENT_PAGE (size), "wg");
-    g_autofree char *d = get_param (KS_EXPERIMENT_PAGE (size), "graph");
-    g_autofree char *e = get_param (KS_EXPERIMENT_PAGE (wg), "wg");
-    g_autofree char *f = get_param (KS_EXPERIMENT_PAGE (wg), "n");
-
-    g_assert_cmpstr (a, ==, "50:400:5");
-    g_assert_cmpstr (b, ==, "explicit");
-    g_assert_cmpstr (c, ==, "32");
-    g_assert_cmpstr (d, ==, "true");
-    g_assert_cmpstr (e, ==, "1,8,16");
-    g_assert_cmpstr (f, ==, "500");
-  }
-  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (child_of (size, KS_TYPE_EXPERIMENT_PAGE,
-                                                                                  "reps_spin"))), ==, 7);
-  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (child_of (wg, KS_TYPE_EXPERIMENT_PAGE,
-                                                                                  "min_x_spin"))), ==, 2);
-  /* Moved, once: the one key holds them now, and a page opened later
-   * reads them from there. */
-  all = g_settings_get_value (settings, "experiment-params");
-  mine = g_variant_lookup_value (all, "gauss-size", G_VARIANT_TYPE ("a{ss}"));
-  g_assert_nonnull (mine);
-  g_assert_true (g_variant_lookup (mine, "n", "&s", &n));
-  g_assert_cmpstr (n, ==, "50:400:5");
-  g_settings_set_uint (settings, "size-from", 60);
-  ks_page_set_settings (KS_PAGE (fresh), settings);
-  {
-    g_autofree char *a = get_param (KS_EXPERIMENT_PAGE (fresh), "n");
-    g_assert_cmpstr (a, ==, "50:400:5");
-  }
-  gtk_widget_destroy (size);
-  gtk_widget_destroy (wg);
-  gtk_widget_destroy (fresh);
-  g_object_unref (size);
-  g_object_unref (wg);
-  g_object_unref (fresh);
 }
 
 static gboolean
@@ -893,125 +383,6 @@ test_build_failure_shown (void)
   }
 }
 
-static gboolean wg_done (void) { return !ks_window_get_running (window); }
-
-static void
-test_wg_sweep (void)
-{
-  KsExperimentPage *page = sweep_page ("gauss-wg");
-  KsParamForm *form = ks_experiment_page_get_form (page);
-  KsPlotView *view = ks_page_get_plot_view (KS_PAGE (page));
-  KsAxisButton *presets = KS_AXIS_BUTTON (ks_param_form_get_axis_button (form, "wg"));
-  GtkWidget *min_x = child_of (page, KS_TYPE_EXPERIMENT_PAGE, "min_x_spin");
-  g_autofree char *why = NULL;
-  KsPlot *plot;
-  guint best = 0, with_one, n_own = 0;
-
-  if (!need_pocl ())
-    return;
-  press_key (GDK_KEY_4, GDK_MOD1_MASK);
-  g_assert_true (ks_window_get_visible_page (window) == KS_PAGE (page));
-
-  /* The group-size presets put their sweep into the field, which stays
-   * editable for a list of one's own; the first is the device's default
-   * (the field left empty, its placeholder saying what it will be). */
-  g_assert_cmpuint (ks_axis_button_get_n_presets (presets), ==, 4);
-  ks_axis_button_choose_preset (presets, 1);
-  {
-    g_autofree char *wg = get_param (page, "wg");
-    g_assert_cmpstr (wg, ==, "2^0:2^8");
-  }
-  ks_axis_button_choose_preset (presets, 0);
-  {
-    g_autofree char *wg = get_param (page, "wg");
-    g_assert_cmpstr (wg, ==, "");
-  }
-  g_assert_true (gtk_widget_get_sensitive (ks_param_form_get_field (form, "wg")));
-
-  /* CUDA graphs on an OpenCL device: not offered, with the reason. */
-  set_param (page, "graph", "true");
-  g_assert_false (ks_param_form_applies (form, "graph", &why));
-  g_assert_nonnull (strstr (why, "CUDA"));
-  g_assert_false (gtk_widget_get_sensitive (ks_param_form_get_field (form, "graph")));
-  set_param (page, "graph", "false");
-
-  /* A group list the parser refuses: said beside the field and in the
-   * window, nothing runs. */
-  set_param (page, "n", "32");
-  set_param (page, "wg", "0,abc");
-  g_assert_cmpstr (ks_param_form_get_field_error (form, "wg"), !=, "");
-  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
-  g_assert_false (ks_window_get_running (window));
-  g_test_message ("%s", ks_window_get_error_text (window));
-  g_assert_nonnull (strstr (ks_window_get_error_text (window), "Work-group sizes"));
-
-  set_param (page, "n", "64,128");
-  set_param (page, "wg", "1,2,4,8,16,32,64");
-  set_reps (page, 1);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (min_x), 0);
-  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
-  g_assert_true (wait_for (wg_done, 300));
-  g_assert_cmpuint (own_runs (page), ==, 1);
-  g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
-
-  plot = page_plot ("gauss-wg");
-  /* Two curves of the user's (first), then what the H200 showed, if shown. */
-  with_one = own_points (plot, &n_own);
-  g_assert_cmpuint (n_own, ==, 2);
-  g_assert_cmpuint (with_one, ==, 14);
-  for (guint s = 0; s < 2; s++)
-    for (guint i = 0; i < ks_plot_series_get_n_points (plot, s); i++)
-      best += (ks_plot_series_get_point (plot, s, i)->flags & KS_PLOT_POINT_BEST) != 0;
-  g_assert_cmpuint (best, ==, 2);   /* one measured best per curve */
-  /* The paper's predicted optimum, on this device's numbers. */
-  g_assert_cmpuint (ks_plot_get_n_vlines (plot), ==, 1);
-
-  /* Fig. 4: without wg = 1 (plot from 2). */
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (min_x), 2);
-  g_assert_cmpuint (own_points (page_plot ("gauss-wg"), NULL), ==, with_one - 2);
-
-  /* The keyboard zooms too: + halves the view around its middle, 0 resets. */
-  gtk_widget_grab_focus (GTK_WIDGET (view));
-  press_key (GDK_KEY_plus, 0);
-  g_assert_true (ks_plot_view_get_zoomed (view));
-  press_key (GDK_KEY_0, 0);
-  g_assert_false (ks_plot_view_get_zoomed (view));
-
-  /* Fig. 6: zoom into 8..64 and back. */
-  ks_plot_view_zoom (view, 8, 64);
-  g_assert_true (ks_plot_view_get_zoomed (view));
-  screenshot ("gauss-wg-zoomed.png");
-  ks_plot_view_reset_zoom (view);
-  g_assert_false (ks_plot_view_get_zoomed (view));
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (min_x), 0);
-  screenshot ("gauss-wg.png");
-}
-
-static void
-test_refused_group (void)
-{
-  KsExperimentPage *page = sweep_page ("gauss-wg");
-  const KsRun *results;
-
-  if (!need_pocl ())
-    return;
-  ks_window_show_page (window, "gauss-wg");
-  /* 65536 items per group: no device allows it.  That point fails, the
-   * sweep goes on, and the window says so in words. */
-  set_param (page, "n", "32");
-  set_param (page, "wg", "4,65536");
-  set_reps (page, 1);
-  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
-  g_assert_true (wait_for (wg_done, 120));
-  results = ks_experiment_page_get_newest (page);
-  g_assert_cmpuint (results->points->len, ==, 2);
-  g_assert_null (((KsRunPoint *) results->points->pdata[0])->error);
-  g_assert_nonnull (((KsRunPoint *) results->points->pdata[1])->error);
-  g_test_message ("%s", ks_window_get_error_text (window));
-  g_assert_nonnull (strstr (ks_window_get_error_text (window), "1 of 2"));
-  g_assert_nonnull (strstr (ks_window_get_error_text (window), "65536"));
-}
-
 static void
 test_dark_theme (void)
 {
@@ -1076,63 +447,9 @@ test_presenting (void)
   g_assert_cmpint (gtk_widget_get_allocated_width (plot), ==, before);
 }
 
-static gboolean running (void) { return ks_window_get_running (window); }
+gboolean running (void) { return ks_window_get_running (window); }
 
-static void
-type_text (const char *text)
-{
-  for (const char *c = text; *c; c++)
-    press_key (gdk_unicode_to_keyval ((guchar) *c), 0);
-}
-
-/* A number typed into a field and followed straight by Ctrl+R is the one
- * the run uses: GTK only takes a spin button's text on Enter or when the
- * focus leaves, and Ctrl+R does neither. */
-static void
-test_typed_value_then_run (void)
-{
-  KsExperimentPage *page = sweep_page ("gauss-size");
-  GtkWidget *from = ks_param_form_get_field (ks_experiment_page_get_form (page), "n");
-  const KsRun *results;
-
-  if (!need_pocl ())
-    return;
-  prepare_short_sweep (page);
-  spin (200);
-  gtk_widget_grab_focus (from);
-  gtk_editable_select_region (GTK_EDITABLE (from), 0, -1);
-  type_text ("58:60");
-  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (from)), ==, "58:60");
-  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
-  g_assert_true (wait_for (not_running, 120));
-  results = ks_experiment_page_get_newest (page);
-  g_assert_nonnull (results);
-  g_assert_cmpuint (results->points->len, ==, 3);   /* 58, 59, 60 */
-  g_assert_cmpfloat (ks_run_point_get_number (results, results->points->pdata[0], "n"), ==, 58);
-
-  /* The single solve too. */
-  {
-    KsGaussSolvePage *solve = KS_GAUSS_SOLVE_PAGE (ks_window_get_page (window, "gauss-solve"));
-    GtkWidget *n = child_of (solve, KS_TYPE_GAUSS_SOLVE_PAGE, "n_spin");
-
-    ks_window_show_page (window, "gauss-solve");
-    ks_gauss_solve_page_set_size (solve, 300);
-    spin (200);
-    gtk_widget_grab_focus (n);
-    gtk_editable_select_region (GTK_EDITABLE (n), 0, -1);
-    type_text ("123");
-    press_key (GDK_KEY_r, GDK_CONTROL_MASK);
-    g_assert_true (wait_for (not_running, 120));
-    g_assert_nonnull (ks_gauss_solve_page_get_result (solve));
-    g_assert_cmpuint (ks_gauss_solve_page_get_result (solve)->n, ==, 123);
-    ks_gauss_solve_page_set_size (solve, 300);
-  }
-  /* No field left focused with its text selected for the screenshots. */
-  gtk_window_set_focus (GTK_WINDOW (window), NULL);
-  ks_window_show_page (window, "gauss-size");
-}
-
-static gboolean
+gboolean
 action_enabled (const char *name)
 {
   return g_action_group_get_action_enabled (G_ACTION_GROUP (window), name);
@@ -1231,91 +548,6 @@ test_export_chosen_format (void)
   }
 }
 
-static GtkWidget *
-find_in (GtkWidget  *widget,
-         GType       type,
-         const char *data_key)
-{
-  GtkWidget *found = NULL;
-
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type)
-      && (data_key == NULL || g_object_get_data (G_OBJECT (widget), data_key) != NULL))
-    return widget;
-  if (GTK_IS_CONTAINER (widget))
-    {
-      GList *children = gtk_container_get_children (GTK_CONTAINER (widget));
-      for (GList *l = children; l && !found; l = l->next)
-        found = find_in (l->data, type, data_key);
-      g_list_free (children);
-    }
-  return found;
-}
-
-/* Export and Copy follow what the plot holds: a recorded run added to an
- * empty page enables them, Clear disables them again, and so do hiding and
- * removing the last run. */
-static void
-test_actions_follow_plot (void)
-{
-  KsExperimentPage *page = sweep_page ("gauss-size");
-  GtkWidget *runs_list = child_of (page, KS_TYPE_EXPERIMENT_PAGE, "runs_list");
-  g_autofree char *saved = g_build_filename (tmpdir, "before-clear.json", NULL);
-  g_autofree char *dir = ks_gui_reference_dir ();
-  g_autofree char *recorded = g_build_filename (dir, "h200-opencl-gauss-size-driver.json", NULL);
-  g_autoptr(GError) error = NULL;
-  guint runs;
-  GtkWidget *check, *remove;
-
-  ks_window_show_page (window, "gauss-size");
-  g_assert_true (ks_window_save_session (window, saved, &error));
-  runs = ks_experiment_page_get_n_runs (page);
-
-  gtk_button_clicked (GTK_BUTTON (child_of (page, KS_TYPE_EXPERIMENT_PAGE, "clear_button")));
-  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, 0);
-  g_assert_false (action_enabled ("export-plot"));
-  g_assert_false (action_enabled ("export-data"));
-  g_assert_false (action_enabled ("copy-plot"));
-
-  g_action_group_activate_action (gtk_widget_get_action_group (GTK_WIDGET (page), "experiment"),
-                                  "add-recorded", g_variant_new_string (recorded));
-  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, 1);
-  g_assert_true (action_enabled ("export-plot"));
-  g_assert_true (action_enabled ("export-data"));
-  g_assert_true (action_enabled ("copy-plot"));
-
-  /* Hidden, the run is still there to export as data, but not to draw. */
-  check = find_in (runs_list, GTK_TYPE_CHECK_BUTTON, "run");
-  g_assert_nonnull (check);
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (check), FALSE);
-  g_assert_false (action_enabled ("export-plot"));
-  g_assert_false (action_enabled ("copy-plot"));
-  check = find_in (runs_list, GTK_TYPE_CHECK_BUTTON, "run");
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (check), TRUE);
-  g_assert_true (action_enabled ("export-plot"));
-
-  {
-    /* The remove button is the plain button beside the check. */
-    GList *rows = gtk_container_get_children (GTK_CONTAINER (runs_list));
-    GtkWidget *box = gtk_bin_get_child (GTK_BIN (rows->data));
-    GList *parts = gtk_container_get_children (GTK_CONTAINER (box));
-
-    remove = g_list_last (parts)->data;
-    g_list_free (parts);
-    g_list_free (rows);
-  }
-  g_assert_true (GTK_IS_BUTTON (remove) && !GTK_IS_TOGGLE_BUTTON (remove));
-  gtk_button_clicked (GTK_BUTTON (remove));
-  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, 0);
-  g_assert_false (action_enabled ("export-plot"));
-  g_assert_false (action_enabled ("export-data"));
-
-  /* Back as it was for the tests after this one. */
-  g_assert_true (ks_window_load_session (window, saved, &error));
-  g_assert_no_error (error);
-  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, runs);
-  g_assert_true (action_enabled ("export-plot") == (runs > 0));
-}
-
 static gboolean
 stack_settled (void)
 {
@@ -1362,63 +594,6 @@ test_mnemonics (void)
   gtk_info_bar_set_revealed (GTK_INFO_BAR (child_of (window, KS_TYPE_WINDOW, "info_bar")), FALSE);
   ks_window_show_page (window, "gauss-size");
   g_assert_cmpstr (clashes->str, ==, "");
-}
-
-static gboolean
-wg_live_has_line (void)
-{
-  KsPlot *plot = page_plot ("gauss-wg");
-  return ks_plot_get_n_vlines (plot) > 0 || !ks_window_get_running (window);
-}
-
-/* While a group-size sweep runs: the predicted optimum is drawn as soon as
- * the curves reach it (it once appeared only at the end), the run uses the
- * form as it was when Run was pressed (not when its kernels were built),
- * and "Use This Device" is greyed out with the reason. */
-static void
-test_wg_live (void)
-{
-  KsExperimentPage *page = sweep_page ("gauss-wg");
-  KsDevicesPage *devices = KS_DEVICES_PAGE (ks_window_get_page (window, "devices"));
-  GtkWidget *use = child_of (devices, KS_TYPE_DEVICES_PAGE, "use_button");
-  g_autofree char *tip = NULL;
-  const KsRun *results;
-
-  if (!need_pocl ())
-    return;
-  g_assert_true (gtk_widget_get_sensitive (use));
-  ks_window_show_page (window, "gauss-wg");
-  set_param (page, "n", "300,400");
-  set_param (page, "wg", "");   /* the device's: 1 and the multiples of its preferred multiple */
-  set_param (page, "precision", "float");
-  set_reps (page, 1);
-  g_action_group_activate_action (G_ACTION_GROUP (window), "run", NULL);
-  g_assert_true (ks_window_get_running (window));
-  /* The form is greyed out while it runs; changed anyway while the
-   * kernels build, this run must not see it. */
-  g_assert_false (gtk_widget_is_sensitive (GTK_WIDGET (ks_experiment_page_get_form (page))));
-  set_reps (page, 2);
-  set_param (page, "precision", "double");
-
-  g_assert_false (gtk_widget_get_sensitive (use));
-  tip = gtk_widget_get_tooltip_text (use);
-  g_assert_nonnull (tip);
-  g_test_message ("Use This Device during a run: %s", tip);
-
-  g_assert_true (wait_for (wg_live_has_line, 120));
-  g_assert_true (ks_window_get_running (window));
-  g_assert_cmpuint (ks_plot_get_n_vlines (page_plot ("gauss-wg")), ==, 1);
-  press_key (GDK_KEY_Escape, 0);
-  g_assert_true (wait_for (not_running, 120));
-
-  results = ks_experiment_page_get_newest (page);
-  g_assert_nonnull (results);
-  g_assert_cmpuint (results->reps, ==, 1);
-  g_assert_cmpstr (g_hash_table_lookup (results->settings, "precision"), ==, "float");
-  g_assert_cmpuint (ks_plot_get_n_vlines (page_plot ("gauss-wg")), ==, 1);
-  g_assert_true (gtk_widget_get_sensitive (use));
-  set_reps (page, 1);
-  set_param (page, "precision", "float");
 }
 
 /* The cores per compute unit typed on the Devices page survive a restart
@@ -1581,52 +756,6 @@ test_device_missing (void)
   ks_window_show_page (window, "gauss-size");
 }
 
-
-/* The device goes away mid-sweep (the OpenCL runtime's test hook makes every
- * launch after the 600th fail as CL_DEVICE_NOT_AVAILABLE): the window says
- * so, and the points measured before stay in the plot and the table. */
-static void
-test_device_lost (void)
-{
-  KsExperimentPage *page = sweep_page ("gauss-size");
-  const KsRun *results;
-
-  if (!need_pocl ())
-    return;
-  prepare_short_sweep (page);
-  g_setenv ("KERNELSCOPE_SIMULATE_DEVICE_LOSS", "600", TRUE);
-  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
-  g_assert_true (wait_for (not_running, 120));
-  g_unsetenv ("KERNELSCOPE_SIMULATE_DEVICE_LOSS");
-
-  results = ks_experiment_page_get_newest (page);
-  g_test_message ("%s", ks_window_get_error_text (window));
-  g_assert_false (results->complete);
-  g_assert_cmpuint (results->points->len, >=, 1);
-  g_assert_cmpuint (results->points->len, <, 41);
-  g_assert_nonnull (strstr (ks_window_get_error_text (window), "error"));
-  g_assert_cmpuint (ks_plot_series_get_n_points (page_plot ("gauss-size"), own_series (page_plot ("gauss-size"))),
-                    >=, 1);
-}
-
-/* Closing the window mid-run stops the run; the engine's callbacks that
- * arrive after the pages are gone must find nothing to touch. */
-static void
-test_close_mid_run (void)
-{
-  KsExperimentPage *page = sweep_page ("gauss-size");
-
-  if (!need_pocl ())
-    return;
-  ks_window_show_page (window, "gauss-size");
-  set_sizes (page, "400", "800", "4");
-  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
-  g_assert_true (wait_for (running, 30));
-  gtk_window_close (GTK_WINDOW (window));
-  window = NULL;
-  /* Long enough for the solve in flight to end and its callback to run. */
-  spin (4000);
-}
 
 static void
 test_translation (void)
