@@ -37,14 +37,14 @@ static const KsParamSpec params[] = {
     .default_value = "1", .min = 1, .max = 100, .sweepable = TRUE, .when = { "shape", { "tall" } } },
   { .name = "scale", .label = "Scale", .unit = "x", .help = "Multiplies the value", .type = KS_PARAM_REAL,
     .default_value = "1.5", .min = 0, .max = 1e6 },
-  { .name = "fast", .label = "Fast", .help = "Doubles the value", .type = KS_PARAM_BOOL, .default_value = "false" },
+  { .name = "fast", .label = "Quick", .help = "Doubles the value", .type = KS_PARAM_BOOL, .default_value = "false" },
   { .name = "label", .label = "Label", .help = "Steers the failures", .type = KS_PARAM_TEXT,
     .default_value = "none", .advanced = TRUE },
   { .name = "source", .label = "Source", .help = "Where the input comes from", .type = KS_PARAM_CHOICE,
     .choices = source_choices, .default_value = "generated" },
   { .name = "input", .label = "Input", .help = "A file, checked before anything runs", .type = KS_PARAM_FILE,
     .when = { "source", { "file" } } },
-  { .name = "lanes", .label = "Lanes", .help = "A GPU-only number", .type = KS_PARAM_INT,
+  { .name = "lanes", .label = "GPU lanes", .help = "A GPU-only number", .type = KS_PARAM_INT,
     .default_value = "4", .min = 1, .max = 64, .backends = KS_BACKENDS_GPU },
 };
 
@@ -209,6 +209,14 @@ test_describe_device (gpointer        state,
   ks_run_device_set_info (out, "answer", 42);
 }
 
+/* The point's tooltip (the GUI's table and plot). */
+static char *
+test_describe_point (const KsRun      *run,
+                     const KsRunPoint *point)
+{
+  return g_strdup_printf ("measured %u times", point->reps);
+}
+
 static void
 test_tear_down (gpointer state)
 {
@@ -233,6 +241,7 @@ const KsExperimentDesc ks_exp_test = {
   .measure_one_rep = test_measure,
   .describe_device = test_describe_device,
   .tear_down = test_tear_down,
+  .describe_point = test_describe_point,
 };
 
 void
