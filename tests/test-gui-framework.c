@@ -376,7 +376,19 @@ test_several_devices (void)
   g_assert_cmpuint (per_device[1], ==, 3);
   g_assert_nonnull (strstr (run->command, host_id ()));
   g_assert_nonnull (strstr (run->command, pocl_id ()));
-  /* One curve per device (one shape). */
+  /* The table says which device measured each row. */
+  {
+    GtkTreeView *view = child_of (page, KS_TYPE_EXPERIMENT_PAGE, "table_view");
+    GtkTreeModel *model = ks_experiment_page_get_table (page);
+    GtkTreeIter iter;
+    g_autofree char *first = NULL;
+
+    g_assert_cmpstr (gtk_tree_view_column_get_title (gtk_tree_view_get_column (view, 0)), ==, "device");
+    g_assert_true (gtk_tree_model_iter_nth_child (model, &iter, NULL, 5));
+    gtk_tree_model_get (model, &iter, 0, &first, -1);
+    g_assert_cmpstr (first, ==, ((KsRunDevice *) run->devices->pdata[1])->name);
+  }
+    /* One curve per device (one shape). */
   g_assert_cmpuint (ks_plot_get_n_series (plot_of (page)), ==, 2);
   g_assert_cmpuint (total_points (plot_of (page)), ==, 6);
   shot ("experiment-page-two-devices.png");

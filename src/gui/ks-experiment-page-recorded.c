@@ -113,7 +113,9 @@ find_recorded_done (GObject      *source,
   g_autoptr(GPtrArray) found = g_task_propagate_pointer (G_TASK (result), NULL);
 
   self->looking = FALSE;
-  if (self->runs != NULL && found != NULL)
+  /* Found already (ks_experiment_page_find_recorded, in this thread):
+   * rebuilding the menu again could pull it from under an open popover. */
+  if (self->runs != NULL && found != NULL && self->recorded == NULL)
     recorded_found (self, found);
 }
 

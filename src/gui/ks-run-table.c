@@ -8,10 +8,14 @@
 #include <string.h>
 
 /* One table column: a parameter (param >= 0) or a measured column. */
+/* A parameter (param >= 0), a column (column >= 0), or the point's
+ * device (both DEVICE_CELL: a run on several devices). */
 typedef struct {
   int param;
   int column;
 } Cell;
+
+#define DEVICE_CELL (-2)
 
 struct _KsRunTable {
   GtkListStore       *store;
@@ -89,6 +93,9 @@ ks_run_table_new (GtkTreeView        *view,
   table->cells = g_array_new (FALSE, FALSE, sizeof (Cell));
   table->figure = figure;
   table->highlight = figure && figure->highlight ? ks_experiment_desc_find_column (desc, figure->highlight) : -1;
+  /* Several devices in one run: which one measured the row, first. */
+  if (run->devices->len > 1)
+    g_array_append_val (table->cells, ((Cell) { DEVICE_CELL, DEVICE_CELL }));
   /* The swept parameters say which point a row is; where nothing is swept,
    * every parameter does. */
   for (guint i = 0; i < desc->n_params; i++)
@@ -119,7 +126,9 @@ ks_run_table_new (GtkTreeView        *view,
       const Cell *cell = &g_array_index (table->cells, Cell, i);
       g_autofree char *title = NULL;
 
-      if (cell->param >= 0)
+      if (cell->param == DEVICE_CELL)
+        add_view_column (view, _("device"), _("The device that measured the point"), i, table->col_weight, FALSE);
+      else if (cell->param >= 0)
         {
           const KsParamSpec *spec = &desc->params[cell->param];
           title = ks_run_name_label (desc, spec->name);
@@ -157,6 +166,8 @@ cell_text (const KsRun      *run,
 {
   const KsExperimentDesc *desc = run->desc;
 
+  if (cell->param == DEVICE_CELL)
+    return g_strdup (p->device < run->devices->len ? ((KsRunDevice *) run->devices->pdata[p->device])->name : "?");
   if (cell->param >= 0)
     {
       GVariant *v = p->params[cell->param];
