@@ -282,6 +282,27 @@ test_engine_late_baseline (void)
                    ==, "tall");
 }
 
+/* Names for people: a parameter's or column's label with its unit, a
+ * device-info number's label from the description, else the name. */
+static void
+test_name_labels (void)
+{
+  const char *cases[][3] = {
+    { "gauss-size", "time_ms", "time per solve, ms" },
+    { "gauss-size", "residual", "residual" },
+    { "gauss-size", "n", "Matrix size n" },
+    { "gauss-wg", "ogs_predicted", "predicted optimal group size" },
+    { "gauss-wg", "pwgsm", "preferred multiple" },
+    { "gauss-wg", "no_such_name", "no_such_name" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *label = ks_experiment_desc_name_label (ks_registry_lookup (cases[i][0]), cases[i][1]);
+      g_assert_cmpstr (label, ==, cases[i][2]);
+    }
+}
+
 static void
 test_engine_values (void)
 {
@@ -872,6 +893,7 @@ main (int    argc,
   g_test_add_func ("/framework/default-text", test_default_text);
   g_test_add_func ("/framework/engine/values", test_engine_values);
   g_test_add_func ("/framework/engine/late-baseline", test_engine_late_baseline);
+  g_test_add_func ("/framework/name-labels", test_name_labels);
   g_test_add_func ("/framework/engine/conditions", test_engine_conditions);
   g_test_add_func ("/framework/engine/notes", test_engine_notes);
   g_test_add_func ("/framework/engine/limits", test_engine_limits);

@@ -21,7 +21,9 @@
 #include "ks-axis-button.h"
 #include "ks-experiment-page.h"
 #include "ks-ogs.h"
+#include "ks-exp-gauss.h"
 #include "ks-run.h"
+#include "ks-run-table.h"
 #include "ks-window.h"
 #include "test-gui-util.h"
 #include "test-gui.h"
@@ -773,6 +775,15 @@ test_translation (void)
       return;
     }
   g_assert_cmpstr (title, ==, "Устройства");
+  /* Labels from the descriptions, a column whose label is its name and a
+   * device-info number among them. */
+  {
+    g_autofree char *residual = ks_run_name_label (&ks_exp_gauss_size, "residual");
+    g_autofree char *ogs = ks_run_name_label (&ks_exp_gauss_wg, "ogs_predicted");
+
+    g_assert_cmpstr (residual, ==, "невязка");
+    g_assert_cmpstr (ogs, ==, "предсказанный оптимальный размер группы");
+  }
   ks_window_show_page (window, "devices");
   screenshot ("devices-ru.png");
   ks_window_show_page (window, "gauss-size");

@@ -523,8 +523,10 @@ ks_experiment_desc_name_label (const KsExperimentDesc *desc,
     label = desc->params[p].label, unit = desc->params[p].unit;
   else if (d >= 0)
     label = desc->device_info[d].label, unit = desc->device_info[d].unit;
-  /* A name nobody labelled is shown as it is, not looked up in the catalogue. */
-  if (label != name)
+  /* A name nobody labelled is shown as it is, not looked up in the
+   * catalogue.  (Not by comparing pointers: the compiler may merge a name
+   * and its label when they are the same text, "residual".) */
+  if (c >= 0 || p >= 0 || d >= 0)
     label = _(label);
   return unit ? g_strdup_printf ("%s, %s", label, unit) : g_strdup (label);
 }
