@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* cuda-prelude.h: what NVRTC reads before a kernels/*.cl file, so the same
+/* cuda-prelude.h: what NVRTC reads before a .cl file of kernels/, so the same
  * OpenCL C source runs on the CUDA backend (ks-cuda.c).  Only the subset the
  * kernels use is mapped; anything else fails to compile with a clear NVRTC
  * message rather than silently meaning something different.

@@ -10,8 +10,10 @@
  * exits) and the SPLIT policy's remainder launch (col0 past the main part),
  * and it stays portable to CUDA, which has no global offset.
  *
+ * Indices are computed in size_t: n (n + 1) passes 2^31 at n = 46341.
  * Built with -DKS_REAL=float or -DKS_REAL=double (and -DKS_FP64 for the
- * latter).  Indices are computed in size_t: n (n + 1) passes 2^31 at n = 46341. */
+ * latter); test-cuda compiles each through NVRTC:
+ * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 */
 
 #ifdef KS_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable

@@ -181,6 +181,8 @@ run "$CLI" run gauss-wg --help
 help_mentions "run gauss-wg --help" --sizes --wg-list --reps --json --plot --min-wg --graph
 run "$CLI" plot --help
 help_mentions "plot --help" --out --title --log-y --min-wg
+run "$CLI" map --help
+help_mentions "map --help" --device --block --precision --json --plot --rule occupancy
 
 # --- devices -----------------------------------------------------------------
 
@@ -716,6 +718,97 @@ fi
 run "$CLI" run
 expect_fail "run without an experiment: usage error listing them" 2 "gauss-size"
 
+# --- map: paper 003's calculator ----------------------------------------------
+
+run "$CLI" map 2000x3000 --json
+if expect_ok "map 2000x3000 --json"; then
+  cp "$T/out" map.json
+  py "map 2000x3000: dim3(2000, 3) x 1024 as the text means, dim3(2000, 2) as printed, 1904000 points unreached" '
+import json
+d = json.load(open("map.json"))
+m = {x["rule"]: x for x in d["mappings"]}
+assert d["domain"] == [2000, 3000] and d["points"] == 6000000, d
+assert m["paper"]["grid"] == [2000, 3] and m["paper"]["block"] == [1024], m["paper"]
+assert m["paper"]["idle"] == 2000 * 72 and m["paper"]["uncovered"] == 0, m["paper"]
+assert m["printed"]["grid"] == [2000, 2] and m["printed"]["uncovered"] == 2000 * 952, m["printed"]
+assert d["text_and_formulas_differ"] is True
+assert m["occupancy"]["mapped"] is False and "device" in m["occupancy"]["why"], m["occupancy"]
+'
+fi
+run "$CLI" map 2000x3000
+check "map 2000x3000 (text): says the text and the formulas disagree" "no such line" \
+  grep -q "text and its formulas disagree" "$T/out"
+run "$CLI" map 100000000 --block 256 --json
+if expect_ok "map 100000000 --block 256"; then
+  cp "$T/out" map1.json
+  py "map 100000000: the paper splits into dim3(2, 65535), today one dimension, occupancy 390625 x 256" '
+import json
+m = {x["rule"]: x for x in json.load(open("map1.json"))["mappings"]}
+assert m["paper"]["grid"] == [2, 65535], m["paper"]
+assert m["today"]["grid"] == [97657], m["today"]
+assert m["occupancy"]["grid"] == [390625] and m["occupancy"]["idle"] == 0, m["occupancy"]
+'
+fi
+run "$CLI" map 2000x3000 -d "$OCL" --plot map.png --json
+if expect_ok "map 2000x3000 -d $OCL --plot map.png"; then
+  cp "$T/out" map2.json
+  py "map -d $OCL: an occupancy block from the device, and a PNG" '
+import json
+d = json.load(open("map2.json"))
+assert d["occupancy_block"] > 0 and "OpenCL has no occupancy API" in d["occupancy_source"], d
+assert open("map.png", "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+'
+fi
+run "$CLI" map 0x5
+expect_fail "map 0x5: a zero side, status 2, names it" 2 "N1 of the domain is 0"
+run "$CLI" map 5x-3
+expect_fail "map 5x-3: a negative side, status 2" 2 "N2 of the domain is -3"
+run "$CLI" map 4294967296x4294967296
+expect_fail "map 2^32 x 2^32: the point count overflows 64 bits" 2 "64-bit"
+run "$CLI" map 2000xabc
+expect_fail "map 2000xabc: not a number, names it" 2 "abc"
+run "$CLI" map 1x2x3x4
+expect_fail "map 1x2x3x4: four sides refused" 2 "1 to 3"
+run "$CLI" map 100000x100000x1000 -d "$OCL"
+expect_fail "map 10^13 points -d $OCL: does not fit the device's memory" 1 "at most"
+run "$CLI" map 20x30 -d host
+expect_fail "map -d host: the host has no blocks, says so" 1 "pick an OpenCL or CUDA device"
+run "$CLI" map 20x30 --block 2000
+expect_fail "map --block 2000: outside 1 to 1024" 2 "1 to 1024"
+run "$CLI" map 70000x2000 --plot nomap.png
+expect_fail "map --plot of a launch the paper does not give: fails, says why" 1 "no launch"
+check "map --plot that failed: no file written" "nomap.png exists" test ! -e nomap.png
+run "$CLI" map
+expect_fail "map without a domain: usage" 2 "one DOMAIN"
+
+run "$CLI" run index-fill -d "$OCL" --v 20 --w 30 --n3 3 --precision float --reps 1 --warmup 0 --json fill.json --plot fill.png
+if expect_ok "run index-fill on $OCL: three shapes, mapped and stride"; then
+  py "index-fill: 6 points, every one measured, D(20, 10, 3) mapped runs blocks of 4 (25 % idle)" '
+import json
+d = json.load(open("fill.json"))
+assert len(d["points"]) == 6 and all(p["error"] is None for p in d["points"]), d["points"]
+p = [p for p in d["points"] if p["shape"] == "3d" and p["method"] == "mapped"][0]
+assert p["block"] == 4 and p["idle_pct"] == 25.0, p
+assert open("fill.png", "rb").read(4) == b"\x89PNG"
+'
+fi
+run "$CLI" run index-fill -d host
+expect_fail "run index-fill on the host: refused, the host has no blocks" 2 "host"
+run "$CLI" run index-reduce -d host -d "$OCL" --v 7 --w 1000,3001 --reps 1 --warmup 0 --json sums.json
+if expect_ok "run index-reduce on the host and $OCL"; then
+  py "index-reduce: one core, OpenMP and the device, each row right" '
+import json
+d = json.load(open("sums.json"))
+pts = d["points"]
+assert len(pts) == 6 and all(p["error"] is None and p["rel_error"] < 1e-12 for p in pts), pts
+gpu = [p for p in pts if p["device"] == 1]
+assert [p["blocks_per_row"] for p in gpu] == [-(-1000 // p["threads1"]) for p in gpu[:1]] + [-(-3001 // gpu[1]["threads1"])], gpu
+assert any(v["source"] == "Table 1" for v in d["paper_values"])
+'
+fi
+run "$CLI" run index-reduce -d host --w 0
+expect_fail "run index-reduce --w 0: refused with the limit" 2 "w"
+
 # --- the test experiment, declared only in tests/ -----------------------------
 
 if [ -z "$TCLI" ] || [ ! -x "$TCLI" ]; then
@@ -804,6 +897,180 @@ assert got == [(0, 1, None), (0, 2, None), (1, 1, 4), (1, 2, 4)], got
 ' "$OCL"
   fi
 fi
+
+# --- run heat (paper 004) ------------------------------------------------------
+
+run "$CLI" run heat -d host --cells 64,256 --kind quad,tri --steps 2 --reps 1 --warmup 0 \
+  --csv heat.csv --json heat.json --plot heat.png
+if expect_ok "run heat on the host: 4 points with --csv --json --plot"; then
+  py "run heat: the CSV's header and rows, every step conserving energy, Table 1 at the measured L" '
+import csv
+rows = list(csv.DictReader(open("heat.csv")))
+assert len(rows) == 4, rows
+for r in rows:
+    L = float(r["row_entries"])
+    assert float(r["step_ms"]) > 0 and float(r["iterations"]) >= 1, r
+    assert float(r["energy_drift"]) < 1e-6, r
+    assert abs(float(r["bytes_per_row"]) - (20 * L + 108)) < 1e-9, r
+'
+  check "run heat: heat.png written" "no PNG" test -s heat.png
+fi
+run "$CLI" run heat -d "$OCL" --cells 100 --variant base,fused --steps 2 --reps 1 --warmup 0 --figure bandwidth-vs-cells --plot hb.svg
+if expect_ok "run heat on $OCL: both CG variants"; then
+  check "run heat on $OCL: the summary compares fused with base" "no comparison line" grep -q "fused .* us per CG iteration, base" "$T/out"
+fi
+run "$CLI" run heat -d host --cells 1
+refused_early "run heat --cells 1: refused with the limit" 2 "cells"
+run "$CLI" run heat -d host --source file --file "$T/nonexistent.msh"
+refused_early "run heat --file that does not exist: refused before anything runs" 2 "nonexistent.msh"
+printf '$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n1 0 0 0\n$EndNodes\n$Elements\n1\n1 9 2 1 1 1 1 1 1 1 1\n$EndElements\n' > bad.msh
+run "$CLI" run heat -d host --source file --file bad.msh --steps 1
+expect_fail "run heat --file with a 6-node triangle: the element and line named" 1 "bad.msh:10: element 1 is of type 9"
+# --- run tridiag-batch / tridiag-large (paper 002) --------------------------------
+
+run "$CLI" run tridiag-batch --help
+help_mentions "run tridiag-batch --help" --n --systems --method --precision --pad --from --to --csv --json --plot
+run "$CLI" run tridiag-batch -d "$OCL" --n 20 --systems 4,16 --reps 1 --warmup 0 \
+  --method cpu-thomas,cpu-sericr,thomas-global,thomas-interleaved,sericr-local,paracr-partial \
+  --csv tb.csv --json tb.json --plot tb.png --figure speedup-bars
+if expect_ok "run tridiag-batch on $OCL"; then
+  py "tridiag-batch: 12 points, residuals small, SERICR padded to 31, speed-ups from this run's baselines" '
+import json
+d = json.load(open("tb.json"))
+pts = d["points"]
+assert d["experiment"] == "tridiag-batch" and len(pts) == 12, len(pts)
+t = {(p["systems"], p["method"]): p for p in pts}
+for p in pts:
+    assert p["error"] is None, p
+    assert p["residual"] < 1e-4, p
+    assert p["solved_n"] == (31 if "sericr" in p["method"] else 20), p
+    base = "cpu-sericr" if ("sericr" in p["method"] or "paracr" in p["method"]) else "cpu-thomas"
+    want = t[(p["systems"], base)]["time_ms"] / p["time_ms"]
+    assert abs(p["speedup"] - want) <= 1e-9 * want, (p, want)
+assert any(v["column"] == "speedup" for v in d["paper_values"]), d["paper_values"]
+'
+  check "tridiag-batch: the summary states the paper's conclusion" "no verdict in stdout" \
+    grep -q -E "15x\) -- (holds|does not hold) here" "$T/out"
+  check "tridiag-batch: the CSV has the header and 12 rows" "tb.csv" \
+    eval "[ \"\$(head -n 1 tb.csv | grep -c speedup)\" = 1 ] && [ \"\$(wc -l < tb.csv)\" = 13 ]"
+  check "tridiag-batch: the bars PNG written" "tb.png missing" test -s tb.png
+fi
+run "$CLI" run tridiag-batch -d "$OCL" --n 100 --systems 2 --pad false --reps 1 --warmup 0 \
+  --method cpu-sericr,sericr-global --json tr.json
+expect_fail "tridiag-batch --pad false, n = 100, only SERICR: every point refused, saying the size it needs" 1 \
+  "2\^k - 1.*127"
+check "tridiag-batch, every point refused: no JSON written" "tr.json written" test ! -e tr.json
+run "$CLI" run tridiag-batch -d "$OCL" --method thomas
+expect_fail "tridiag-batch --method thomas: an unknown method refused, naming the choices" 2 "thomas-global"
+run "$CLI" run tridiag-batch -d "$OCL" --n 0
+expect_fail "tridiag-batch --n 0: below the limit, refused" 2 ""
+run "$CLI" run tridiag-large -d "$OCL" --n 7,63 --reps 1 --warmup 0 --method cpu-thomas,thomas-global,paracr-full
+if expect_ok "run tridiag-large on $OCL"; then
+  check "tridiag-large: the summary compares PARACR with Thomas at n = 63" "no verdict in stdout" \
+    grep -q -E "at n = 63: the best paracr-\* \(paracr-full" "$T/out"
+fi
+
+run "$CLI" bench tridiag --n 31 --systems 8 --large-n 63 --reps 1 --warmup 0 \
+  --methods cpu-thomas,thomas-interleaved,paracr-partial --csv bt.csv
+if expect_ok "bench tridiag, small"; then
+  py "bench tridiag: a batch and one system, every row measured with a small residual" '
+import csv
+rows = list(csv.DictReader(open("bt.csv")))
+assert {r["case"] for r in rows} == {"batch", "one-system"}, rows
+assert {r["method"] for r in rows} >= {"cpu-thomas", "thomas-interleaved", "paracr-partial"}, rows
+for r in rows:
+    assert r["skipped"] == "" and float(r["residual"]) < 1e-4 and float(r["ms"]) > 0, r
+'
+  check "bench tridiag: the summary line of the batch" "no summary" grep -q "^batch 8 x 31: best kernel" "$T/out"
+fi
+run "$CLI" bench tridiag --methods thomas --systems 8
+expect_fail "bench tridiag --methods thomas: refused, naming the methods" 2 "no method"
+run "$CLI" bench tridiag --reps 0
+expect_fail "bench tridiag --reps 0: refused" 2 "--reps"
+# --- paper 001: micro-benchmarks ----------------------------------------------
+
+run "$CLI" run micro-hello -d "$OCL" --length 1000,70000 --reps 1 --warmup 0 --json hello.json --plot hello.png
+if expect_ok "run micro-hello --length 1000,70000 with --json --plot"; then
+  py "micro-hello: three timings per length and one build, every sum right" '
+import json
+d = json.load(open("hello.json"))
+pts = d["points"]
+got = sorted((p["timing"], p["length"]) for p in pts)
+assert got == [("build", None), ("host", 1000), ("host", 70000), ("kernel", 1000), ("kernel", 70000),
+               ("transfers", 1000), ("transfers", 70000)], got
+assert all(p["wrong"] == 0 and p["error"] is None for p in pts), pts
+assert all(p["faster_than_host"] in (True, False) for p in pts if p["timing"] in ("kernel", "transfers")), pts
+assert "timer_resolution_ns" in d["devices"][0]["info"], d["devices"][0]
+'
+  check "micro-hello: the figure was written" "hello.png is missing or empty" test -s hello.png
+  check "micro-hello: the summary names the build time" "no build line" grep -q "building the program took" "$T/out"
+fi
+run "$CLI" run micro-hello -d "$OCL" --length 0
+refused_early "micro-hello --length 0: refused with the limits" 2 "between 1 and 268435456"
+run "$CLI" run micro-hello -d "$OCL" --timing host,warp
+refused_early "micro-hello --timing warp: refused, naming it" 2 "warp"
+run "$CLI" run micro-hello -d host --length 100
+refused_early "micro-hello on the host backend: refused (no kernels there)" 2 "host"
+
+run "$CLI" run micro-simd -d "$OCL" --items 20 --iterations 500 --reps 1 --warmup 0 --json simd.json --plot simd.png
+if expect_ok "run micro-simd --items 20 --iterations 500 with --json --plot"; then
+  py "micro-simd: five widths, every checked element right, the vector widths recorded" '
+import json
+d = json.load(open("simd.json"))
+pts = d["points"]
+assert [p["width"] for p in pts] == ["short", "short2", "short4", "short8", "short16"], pts
+assert [p["shorts"] for p in pts] == [20, 40, 80, 160, 320], pts
+assert all(p["wrong"] == 0 and p["error"] is None for p in pts), pts
+assert pts[0]["gain"] == 1, pts[0]
+info = d["devices"][0]["info"]
+assert "preferred_width_short" in info and "native_width_short" in info, info
+'
+fi
+# A width the device's compiler refuses: that point is refused with the
+# compiler's words, the others are measured (a copy of the kernels where
+# short8 is an #error).
+mkdir -p nok8 && cp "$SRCDIR/../kernels/"*.cl "$SRCDIR/../kernels/"*.h nok8/ &&
+  sed -i 's/^#include "ks-common.h"$/#include "ks-common.h"\n#if KS_MICRO_WIDTH == 8\n#error "no short8 here"\n#endif/' nok8/micro-simd.cl
+run "$CLI" run micro-simd -d "$OCL" --kernel-dir nok8 --width short4,short8 --iterations 100 --reps 1 --warmup 0 --json nok8.json
+if expect_ok "micro-simd with short8 refused by the compiler: the run goes on"; then
+  py "micro-simd: short8 refused, saying the compiler refused it; short4 measured" '
+import json
+pts = json.load(open("nok8.json"))["points"]
+assert pts[0]["error"] is None and pts[0]["wrong"] == 0, pts[0]
+assert "short8 does not build" in pts[1]["error"] and "no short8 here" in pts[1]["error"], pts[1]
+'
+fi
+run "$CLI" run micro-simd -d "$OCL" --width short3
+refused_early "micro-simd --width short3: refused, naming the widths" 2 "short16"
+run "$CLI" run micro-simd -d "$OCL" --iterations 0
+refused_early "micro-simd --iterations 0: refused with the limits" 2 "between 1 and 1073741824"
+
+run "$CLI" run micro-builtins -d "$OCL" --items 30 --iterations 200 --reps 1 --warmup 0 --json bi.json --plot bi.png
+if expect_ok "run micro-builtins --items 30 --iterations 200 with --json --plot"; then
+  py "micro-builtins: plain and built-ins, every checked element right, the ratio against plain" '
+import json
+pts = json.load(open("bi.json"))["points"]
+assert [p["variant"] for p in pts] == ["plain", "builtins"], pts
+assert all(p["wrong"] == 0 and p["error"] is None for p in pts), pts
+assert pts[0]["vs_plain"] == 1 and pts[1]["vs_plain"] > 0, pts
+'
+fi
+run "$CLI" run micro-builtins -d "$OCL" --variant fused
+refused_early "micro-builtins --variant fused: refused, naming the variants" 2 "plain, builtins"
+
+run "$CLI" run micro-native -d "$OCL" --function sin,exp --items 300 --iterations 2 --reps 1 --warmup 0 --json nat.json
+if expect_ok "run micro-native --function sin,exp with --json"; then
+  py "micro-native: precise and native_ of each, precise sin within 4 ulp of the host" '
+import json
+pts = json.load(open("nat.json"))["points"]
+assert [(p["function"], p["math"]) for p in pts] == [("sin", "precise"), ("sin", "native"), ("exp", "precise"),
+                                                      ("exp", "native")], pts
+assert all(p["error"] is None for p in pts), pts
+assert pts[0]["max_ulp"] <= 4, pts[0]
+'
+fi
+run "$CLI" run micro-native -d "$OCL" --function tan
+refused_early "micro-native --function tan: refused, naming the functions" 2 "rsqrt"
 
 # -----------------------------------------------------------------------------
 

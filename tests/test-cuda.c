@@ -7,6 +7,7 @@
 #include "ks-compute-error.h"
 #include "ks-cuda.h"
 #include "ks-cusolver.h"
+#include "ks-cublas.h"
 #include "ks-device-list.h"
 #include "ks-gauss.h"
 #include "ks-kernel-source.h"
@@ -94,6 +95,87 @@ test_nvrtc_kernels (void)
   compile_ok ("gauss.cl", "-DKS_REAL=double -DKS_FP64");
   compile_ok ("stream.cl", NULL);
   compile_ok ("probe.cl", NULL);
+  compile_ok ("heat-cg.cl", "-DKS_REAL=float");
+  compile_ok ("heat-cg.cl", "-DKS_REAL=double -DKS_FP64");
+}
+
+/* Every kernel file the binary carries, through NVRTC, once per variant
+ * its source names in a comment "ks-nvrtc: OPTIONS | OPTIONS ..." (the
+ * builds it gets; the list may go on over lines up to the comment's end);
+ * without one, once as it is.  NVRTC needs
+ * no GPU, so a kernel that cannot compile for CUDA fails here, on any
+ * machine with the toolkit, before anyone runs it on a device. */
+static void
+test_nvrtc_every_kernel (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = g_resources_enumerate_children ("/org/kernelscope/Kernelscope/kernels",
+                                                        G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
+  guint compiled = 0;
+
+  g_assert_no_error (error);
+  for (guint i = 0; names[i]; i++)
+    {
+      g_autoptr(GBytes) bytes = NULL;
+      g_autofree char *text = NULL;
+      g_auto(GStrv) variants = NULL;
+      const char *mark;
+
+      if (!g_str_has_suffix (names[i], ".cl"))
+        continue;
+      bytes = ks_kernel_source_load (names[i], &error);
+      g_assert_no_error (error);
+      text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+      if ((mark = strstr (text, "ks-nvrtc:")))
+        {
+          /* Up to the comment's end, over several lines ("\n * " between). */
+          const char *end = strstr (mark, "*/");
+          g_autofree char *list = g_strndup (mark + 9, end ? (gsize) (end - mark - 9) : strcspn (mark + 9, "\n"));
+          g_autoptr(GRegex) joins = g_regex_new ("\\n\\s*\\*", 0, 0, NULL);
+          g_autofree char *flat = g_regex_replace_literal (joins, list, -1, 0, " ", 0, NULL);
+
+          variants = g_strsplit (flat, "|", -1);
+        }
+      else
+        variants = g_strsplit ("", "|", -1);
+      for (guint v = 0; variants[v] || v == 0; v++)
+        {
+          /* One space between options: NVRTC takes an empty one as invalid. */
+          g_auto(GStrv) words = g_strsplit_set (variants[v] ? variants[v] : "", " \t\n", -1);
+          g_autoptr(GStrvBuilder) kept = g_strv_builder_new ();
+          g_auto(GStrv) list = NULL;
+          g_autofree char *options = NULL;
+
+          for (guint w = 0; words[w]; w++)
+            if (words[w][0])
+              g_strv_builder_add (kept, words[w]);
+          list = g_strv_builder_end (kept);
+          options = g_strjoinv (" ", list);
+
+          g_test_message ("%s %s", names[i], options);
+          compile_ok (names[i], options[0] ? options : NULL);
+          compiled++;
+          if (variants[v] == NULL)
+            break;
+        }
+    }
+  g_assert_cmpuint (compiled, >=, 4);
+}
+
+/* kernels/index-cub.cu (CUDA only, not an OpenCL file): CUB's block
+ * reduction from the toolkit's headers, as ks-index-solver.c builds it. */
+static void
+test_nvrtc_cub (void)
+{
+  g_autofree char *root = g_path_get_dirname (KS_CUDA_LIBDIR);
+
+  for (guint p = 0; p < 2; p++)
+    {
+      g_autofree char *options = g_strdup_printf ("-I%s/include/cccl -I%s/include -std=c++17 -DKS_REAL=%s "
+                                                  "-DKS_CUB_THREADS=256", root, root, p ? "double" : "float");
+
+      compile_ok ("index-cub.cu", options);
+    }
 }
 
 /* The shared header and tests/kernels/test-runtime.cl (local-memory
@@ -637,6 +719,16 @@ check_cusolver (gboolean use_double, guint n, double tolerance)
   ks_cusolver_dense_release ();
 }
 
+/* cuBLAS (paper 003's gemv baseline) opens with the toolkit, GPU or not. */
+static void
+test_cublas_opens (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (ks_cublas_available (&error));
+  g_assert_no_error (error);
+}
+
 static void
 test_cusolver (void)
 {
@@ -703,6 +795,8 @@ main (int    argc,
 
   g_test_add_func ("/cuda/note", test_note);
   g_test_add_func ("/cuda/nvrtc-kernels", test_nvrtc_kernels);
+  g_test_add_func ("/cuda/nvrtc-every-kernel", test_nvrtc_every_kernel);
+  g_test_add_func ("/cuda/nvrtc-cub", test_nvrtc_cub);
   g_test_add_func ("/cuda/nvrtc-shared-header", test_nvrtc_shared_header);
   g_test_add_func ("/cuda/nvrtc-build-log", test_nvrtc_build_log);
   g_test_add_func ("/cuda/nvrtc-missing", test_nvrtc_missing);
@@ -742,6 +836,7 @@ main (int    argc,
   g_test_add_func ("/cuda/graph-pivot", test_graph_pivot);
   g_test_add_func ("/cuda/graph-kernel-times", test_graph_kernel_times);
   g_test_add_func ("/cuda/cusolver", test_cusolver);
+  g_test_add_func ("/cuda/cublas-opens", test_cublas_opens);
   g_test_add_func ("/cuda/cusolver-float", test_cusolver_float);
   g_test_add_func ("/cuda/cusolver-singular", test_cusolver_singular);
 

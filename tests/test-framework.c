@@ -75,9 +75,9 @@ test_axes (void)
   assert_axis ("fast", "yes", "true");
   assert_axis_error ("size", "5:1", "range is empty");
   assert_axis_error ("size", "1:10:0", "step must be at least 1");
-  assert_axis_error ("size", "0:3", "between 1 and 1e+06");
+  assert_axis_error ("size", "0:3", "between 1 and 1000000");
   assert_axis_error ("size", "1:2000000", "at most 1000000");       /* counted before made */
-  assert_axis_error ("size", "999999:1000001", "between 1 and 1e+06");
+  assert_axis_error ("size", "999999:1000001", "between 1 and 1000000");
   assert_axis_error ("size", "1:1000000,1:1000000", "at most 1000000");
   assert_axis_error ("size", "x", "not a number");
   assert_axis_error ("size", "1:2:3:4", "not a number");

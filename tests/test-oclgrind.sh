@@ -153,6 +153,62 @@ else
   ok "bench bandwidth (stream.cl: init, copy, triad on float4): clean under oclgrind"
 fi
 
+# --- paper 003's kernels (index.cl) --------------------------------------------
+
+# og_run NAME ARGS...: "kernelscope-cli run ARGS" under oclgrind exits 0 with
+# every point measured (each checked against the host inside) and nothing
+# in Oclgrind's log.
+og_run () {
+  local name=$1
+  shift
+  og run "$@" -d "$OCL" --reps 1 --warmup 0 --csv run.csv
+  if [ "$RC" -ne 0 ]; then
+    not_ok "$name" "exit status $RC"
+  elif grep -E -i -q "$DIAG" "$LOG" || [ -s "$LOG" ]; then
+    not_ok "$name" "Oclgrind reported: $(grep -E -i -m 1 -h "$DIAG" "$LOG" | head -n 1)"
+  else
+    ok "$name"
+  fi
+}
+# D(200), D(5, 40) in blocks of 64 and D(5, 10, 4) in blocks of 4, mapped
+# and by the stride loop; the row sums with 2 partial sums a row (1100 > 1024).
+og_run "index-fill, three shapes, mapped and stride: clean under oclgrind" \
+  index-fill --v 5 --w 40 --n3 4 --precision float
+og_run "index-reduce 3 x 1100 in double: clean under oclgrind" index-reduce --v 3 --w 1100
+
+# --- paper 001's micro-benchmarks (kernels/micro-*.cl) ----------------------------
+
+# check_run_clean NAME ARGS...: "run ARGS --json r.json" under oclgrind exits
+# 0, Oclgrind reported nothing, and no point has a wrong element.
+check_run_clean () {
+  local name=$1
+  shift
+  og run "$@" -d "$OCL" --reps 1 --warmup 0 --json r.json
+  if [ "$RC" -ne 0 ]; then
+    not_ok "$name" "exit status $RC"
+  elif grep -E -i -q "$DIAG" "$LOG" || [ -s "$LOG" ]; then
+    not_ok "$name" "Oclgrind reported: $(grep -E -i -m 1 -h "$DIAG" "$LOG" | head -n 1)"
+  elif ! python3 -c '
+import json, sys
+pts = json.load(open("r.json"))["points"]
+sys.exit(0 if pts and all(p["error"] is None and p.get("wrong", 0) == 0 for p in pts) else 1)'; then
+    not_ok "$name" "a point failed or has wrong elements (r.json)"
+  else
+    ok "$name"
+  fi
+}
+
+# 1001: the driver's groups cannot divide it, so the bound test is exercised.
+check_run_clean "run micro-hello --length 1001 (micro-hello.cl): clean under oclgrind" \
+  micro-hello --length 1001 --timing kernel,transfers
+# Every width once, on 5 items (odd, so the bound test runs) and few iterations.
+check_run_clean "run micro-simd --items 5 (micro-simd.cl, short .. short16): clean under oclgrind" \
+  micro-simd --items 5 --iterations 20
+check_run_clean "run micro-builtins --items 5 (micro-builtins.cl, both bodies): clean under oclgrind" \
+  micro-builtins --items 5 --iterations 20
+check_run_clean "run micro-native --items 33 (micro-math.cl, sin and rsqrt in both forms): clean under oclgrind" \
+  micro-native --function sin,rsqrt --items 33 --iterations 3
+
 # --- self-test: the checks do catch real bugs ----------------------------------
 
 # Kernels with a planted bug, loaded through --kernel-dir.  If Oclgrind's

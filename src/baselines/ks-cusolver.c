@@ -8,12 +8,12 @@
 #include "ks-cusolver.h"
 #include "ks-compute-error.h"
 #include "ks-cuda.h"
+#include "ks-cuda-lib.h"
 #include "ks-solver-error.h"   /* singular is the same news from any solver */
 
 #include <glib/gi18n-lib.h>
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
-#include <dlfcn.h>
 
 #define KS_CUSOLVER_SONAME "libcusolver.so." G_STRINGIFY (CUSOLVER_VER_MAJOR)
 
@@ -43,20 +43,11 @@ load_cusolver_locked (GError **error)
 
   if (!tried)
     {
-      g_autofree char *path = g_build_filename (KS_CUDA_LIBDIR, KS_CUSOLVER_SONAME, NULL);
-
-      /* The loader's search path first, then the toolkit's own lib64. */
       tried = TRUE;
-      lib = dlopen (KS_CUSOLVER_SONAME, RTLD_NOW | RTLD_LOCAL);
-      if (lib == NULL)
-        lib = dlopen (path, RTLD_NOW | RTLD_LOCAL);
-      if (lib == NULL)
-        cusolver_failure = g_strdup_printf ("cannot open %s: %s", KS_CUSOLVER_SONAME, dlerror ());
-      else
+      if ((lib = ks_cuda_lib_open (KS_CUSOLVER_SONAME, &cusolver_failure)) != NULL)
         {
 #define SYM(field, name) \
-          if (cusolver_failure == NULL && !(cusolver_api.field = dlsym (lib, name))) \
-            cusolver_failure = g_strdup_printf ("%s has no %s", KS_CUSOLVER_SONAME, name);
+          ks_cuda_lib_sym (lib, KS_CUSOLVER_SONAME, name, (void **) &cusolver_api.field, &cusolver_failure)
           SYM (create, "cusolverDnCreate");
           SYM (destroy, "cusolverDnDestroy");
           SYM (set_stream, "cusolverDnSetStream");
@@ -88,19 +79,6 @@ ks_cusolver_dense_available (GError **error)
   return ok;
 }
 
-static gboolean
-check (cudaError_t  status,
-       const char  *what,
-       GError     **error)
-{
-  if (status == cudaSuccess)
-    return TRUE;
-  (void) cudaGetLastError ();
-  g_set_error (error, KS_COMPUTE_ERROR,
-               status == cudaErrorMemoryAllocation ? KS_COMPUTE_ERROR_OUT_OF_MEMORY : KS_COMPUTE_ERROR_FAILED,
-               _("%s failed: %s (%s)"), what, cudaGetErrorName (status), cudaGetErrorString (status));
-  return FALSE;
-}
 
 static gboolean
 check_solver (cusolverStatus_t  status,
@@ -174,7 +152,7 @@ ensure_handle_locked (int      ordinal,
       cusolver_handle = NULL;
       cusolver_handle_ordinal = -1;
     }
-  if (!check (cudaSetDevice (ordinal), "Selecting the CUDA device", error) ||
+  if (!ks_cuda_lib_check (cudaSetDevice (ordinal), "Selecting the CUDA device", error) ||
       !check_solver (cusolver_api.create (&cusolver_handle), "cusolverDnCreate", error))
     {
       cusolver_handle = NULL;
@@ -200,16 +178,16 @@ ensure_buffers_locked (int        ordinal,
   d->ordinal = ordinal;
   d->n = n;
   d->fp64 = fp64;
-  if (!check (cudaMalloc (&d->a, (gsize) n * n * rs), "Allocating the matrix", error) ||
-      !check (cudaMalloc (&d->b, (gsize) n * rs), "Allocating the right-hand side", error) ||
-      !check (cudaMalloc ((void **) &d->ipiv, (gsize) n * sizeof (int)), "Allocating the pivots", error) ||
-      !check (cudaMalloc ((void **) &d->info, 2 * sizeof (int)), "Allocating the status", error) ||
-      !check (cudaEventCreate (&d->start), "Creating an event", error) ||
-      !check (cudaEventCreate (&d->end), "Creating an event", error) ||
+  if (!ks_cuda_lib_check (cudaMalloc (&d->a, (gsize) n * n * rs), "Allocating the matrix", error) ||
+      !ks_cuda_lib_check (cudaMalloc (&d->b, (gsize) n * rs), "Allocating the right-hand side", error) ||
+      !ks_cuda_lib_check (cudaMalloc ((void **) &d->ipiv, (gsize) n * sizeof (int)), "Allocating the pivots", error) ||
+      !ks_cuda_lib_check (cudaMalloc ((void **) &d->info, 2 * sizeof (int)), "Allocating the status", error) ||
+      !ks_cuda_lib_check (cudaEventCreate (&d->start), "Creating an event", error) ||
+      !ks_cuda_lib_check (cudaEventCreate (&d->end), "Creating an event", error) ||
       !check_solver (fp64 ? cusolver_api.dgetrf_buffer_size (cusolver_handle, (int) n, (int) n, d->a, (int) n, &lwork)
                           : cusolver_api.sgetrf_buffer_size (cusolver_handle, (int) n, (int) n, d->a, (int) n, &lwork),
                      "getrf_bufferSize", error) ||
-      !check (cudaMalloc (&d->work, (gsize) MAX (lwork, 1) * rs), "Allocating the cuSOLVER workspace", error))
+      !ks_cuda_lib_check (cudaMalloc (&d->work, (gsize) MAX (lwork, 1) * rs), "Allocating the cuSOLVER workspace", error))
     {
       dense_buffers_clear_locked ();
       return FALSE;
@@ -230,7 +208,7 @@ factor_and_solve_locked (gboolean  fp64,
   KsCusolver *api = &cusolver_api;
   DenseBuffers *d = &dense;
 
-  if (!check (cudaEventRecord (d->start, NULL), "Recording the start event", error) ||
+  if (!ks_cuda_lib_check (cudaEventRecord (d->start, NULL), "Recording the start event", error) ||
       !check_solver (fp64 ? api->dgetrf (cusolver_handle, n, n, d->a, n, d->work, d->ipiv, &d->info[0])
                           : api->sgetrf (cusolver_handle, n, n, d->a, n, d->work, d->ipiv, &d->info[0]),
                      "getrf", error) ||
@@ -238,7 +216,7 @@ factor_and_solve_locked (gboolean  fp64,
                           : api->sgetrs (cusolver_handle, CUBLAS_OP_T, n, 1, d->a, n, d->ipiv, d->b, n, &d->info[1]),
                      "getrs", error))
     return FALSE;
-  return check (cudaEventRecord (d->end, NULL), "Recording the end event", error);
+  return ks_cuda_lib_check (cudaEventRecord (d->end, NULL), "Recording the end event", error);
 }
 
 /* What the two statuses mean, getrf's first: a singular U makes getrs's
@@ -297,7 +275,7 @@ ks_cusolver_dense_solve (KsDevice     *device,
   G_LOCK (cusolver);
   if (!load_cusolver_locked (error) ||
       !ensure_handle_locked (ordinal, error) ||
-      !check (cudaSetDevice (ordinal), "Selecting the CUDA device", error) ||
+      !ks_cuda_lib_check (cudaSetDevice (ordinal), "Selecting the CUDA device", error) ||
       !ensure_buffers_locked (ordinal, fp64, n, error))
     goto out;
   /* The default stream: cuSOLVER's own synchronisation is then the solve's. */
@@ -306,11 +284,11 @@ ks_cusolver_dense_solve (KsDevice     *device,
 
   /* Upload + getrf + getrs + download, as the kernel rows' wall time. */
   t0 = g_get_monotonic_time ();
-  if (!check (cudaMemcpy (dense.a, ha, nn * rs, cudaMemcpyHostToDevice), "Copying the matrix", error) ||
-      !check (cudaMemcpy (dense.b, hb, (gsize) n * rs, cudaMemcpyHostToDevice), "Copying b", error) ||
+  if (!ks_cuda_lib_check (cudaMemcpy (dense.a, ha, nn * rs, cudaMemcpyHostToDevice), "Copying the matrix", error) ||
+      !ks_cuda_lib_check (cudaMemcpy (dense.b, hb, (gsize) n * rs, cudaMemcpyHostToDevice), "Copying b", error) ||
       !factor_and_solve_locked (fp64, (int) n, error) ||
-      !check (cudaMemcpy (hb, dense.b, (gsize) n * rs, cudaMemcpyDeviceToHost), "Copying x back", error) ||
-      !check (cudaMemcpy (info, dense.info, sizeof info, cudaMemcpyDeviceToHost), "Copying the status", error))
+      !ks_cuda_lib_check (cudaMemcpy (hb, dense.b, (gsize) n * rs, cudaMemcpyDeviceToHost), "Copying x back", error) ||
+      !ks_cuda_lib_check (cudaMemcpy (info, dense.info, sizeof info, cudaMemcpyDeviceToHost), "Copying the status", error))
     {
       /* Whatever state they are in, they are not trusted again. */
       dense_buffers_clear_locked ();
@@ -319,7 +297,7 @@ ks_cusolver_dense_solve (KsDevice     *device,
   t1 = g_get_monotonic_time ();
 
   if (!check_info (info, error) ||
-      !check (cudaEventElapsedTime (&ms, dense.start, dense.end), "Reading the solve's time", error))
+      !ks_cuda_lib_check (cudaEventElapsedTime (&ms, dense.start, dense.end), "Reading the solve's time", error))
     goto out;
   *device_ms = ms;
   *wall_ms = (t1 - t0) / 1000.0;

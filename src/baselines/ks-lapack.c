@@ -117,3 +117,93 @@ ks_lapack_dense_solve (gboolean       fp64,
   return ks_lapack_available (error);
 #endif
 }
+
+#ifdef KS_HAVE_LAPACKE
+/* The _work entry point: no NaN scan, no allocation; gtsv overwrites its
+ * three diagonals, so each system's copy is in dl, dd, du (made before the
+ * clock, like every other method's conversion). */
+#define LAPACK_GTSV(T, gtsv)                                                          \
+  static lapack_int                                                                  \
+  lapack_gtsv_##T (int n, guint systems, const double *a, const double *b,           \
+                   const double *c, const double *d, double *x, guint *bad_system,   \
+                   double *wall_ms)                                                  \
+  {                                                                                  \
+    const gsize total = (gsize) n * systems;                                         \
+    g_autofree T *dl = g_new (T, total), *dd = g_new (T, total);                     \
+    g_autofree T *du = g_new (T, total), *rhs = g_new (T, total);                    \
+    lapack_int info = 0;                                                             \
+    gint64 t0;                                                                       \
+    for (gsize k = 0; k < total; k++)                                                \
+      {                                                                              \
+        dl[k] = (T) a[k];                                                            \
+        dd[k] = (T) b[k];                                                            \
+        du[k] = (T) c[k];                                                            \
+        rhs[k] = (T) d[k];                                                           \
+      }                                                                              \
+    t0 = g_get_monotonic_time ();                                                    \
+    for (guint s = 0; s < systems && info == 0; s++)                                 \
+      {                                                                              \
+        const gsize o = (gsize) s * n;                                               \
+        /* dl is the subdiagonal from row 1: a[o + 1 ..]. */                         \
+        info = gtsv (LAPACK_COL_MAJOR, n, 1, dl + o + 1, dd + o, du + o, rhs + o, n);\
+        *bad_system = s;                                                             \
+      }                                                                              \
+    *wall_ms = (g_get_monotonic_time () - t0) / 1000.0;                              \
+    for (gsize k = 0; k < total; k++)                                                \
+      x[k] = rhs[k];                                                                 \
+    return info;                                                                     \
+  }
+LAPACK_GTSV (double, LAPACKE_dgtsv_work)
+LAPACK_GTSV (float, LAPACKE_sgtsv_work)
+#endif
+
+gboolean
+ks_lapack_gtsv_batch (gboolean       fp64,
+                      guint          n,
+                      guint          systems,
+                      const double  *a,
+                      const double  *b,
+                      const double  *c,
+                      const double  *d,
+                      double        *x,
+                      double        *wall_ms,
+                      GError       **error)
+{
+#ifdef KS_HAVE_LAPACKE
+  const char *source = NULL;
+  guint64 need, available;
+  guint bad_system = 0;
+  lapack_int info;
+
+  g_return_val_if_fail (n > 0 && n <= G_MAXINT && systems > 0, FALSE);
+  g_return_val_if_fail (a && b && c && d && x && wall_ms, FALSE);
+
+  need = (guint64) n * systems * 4 * (fp64 ? sizeof (double) : sizeof (float));
+  if ((available = ks_host_memory_available (&source)) && need > available)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+                   _("LAPACK's copy of %u tridiagonal systems of %u unknowns needs %.1f MiB of host memory, "
+                     "but only %.1f MiB is available (%s)"),
+                   systems, n, need / 1048576.0, available / 1048576.0, source);
+      return FALSE;
+    }
+  info = fp64 ? lapack_gtsv_double ((int) n, systems, a, b, c, d, x, &bad_system, wall_ms)
+              : lapack_gtsv_float ((int) n, systems, a, b, c, d, x, &bad_system, wall_ms);
+  if (info > 0)
+    {
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_SINGULAR,
+                   _("LAPACK gtsv: U(%d,%d) of system %u is exactly zero: the system is singular"),
+                   (int) info, (int) info, bad_system);
+      return FALSE;
+    }
+  if (info < 0)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_FAILED,
+                   _("LAPACK gtsv: parameter %d had an illegal value"), (int) -info);
+      return FALSE;
+    }
+  return TRUE;
+#else
+  return ks_lapack_available (error);
+#endif
+}

@@ -26,4 +26,21 @@ gboolean ks_lapack_dense_solve (gboolean       fp64,
                                 double        *wall_ms,
                                 GError       **error);
 
+/* ?gtsv (LU with partial pivoting) on each of `systems` tridiagonal systems
+ * of n unknowns, laid out as in KsTridiagBatch (a[0] and c[n - 1] of each
+ * system unused), in double (fp64) or float.  The copy into the solve's
+ * precision is made before the clock: wall_ms is the gtsv calls alone.  x
+ * receives n * systems values.  An exactly zero U(i,i) is
+ * KS_SOLVER_ERROR_SINGULAR naming the system and row. */
+gboolean ks_lapack_gtsv_batch  (gboolean       fp64,
+                                guint          n,
+                                guint          systems,
+                                const double  *a,
+                                const double  *b,
+                                const double  *c,
+                                const double  *d,
+                                double        *x,
+                                double        *wall_ms,
+                                GError       **error);
+
 G_END_DECLS

@@ -11,9 +11,10 @@
 #include <string.h>
 
 static const char bench_usage[] =
-  "Usage: kernelscope-cli bench gauss|bandwidth|launch [OPTIONS]\n"
+  "Usage: kernelscope-cli bench gauss|tridiag|bandwidth|launch [OPTIONS]\n"
   "  gauss      the same systems by the paper's kernels (NVIDIA OpenCL, CUDA, PoCL),\n"
   "             cuSOLVER and LAPACK: times, ratios, residuals, bandwidth reached\n"
+  "  tridiag    paper 002's batched tridiagonal kernels against cuSPARSE and the triad bound\n"
   "  bandwidth  copy and triad kernels (after BabelStream) on every OpenCL and CUDA device\n"
   "  launch     cost of one kernel launch in the Gauss sequence, and the gain of CUDA Graphs\n";
 
@@ -352,6 +353,8 @@ ks_cli_bench (int    argc,
   /* GOptionContext sees "bench gauss ..." with the subcommand as argv[0]. */
   if (strcmp (argv[1], "gauss") == 0)
     return bench_gauss (argc - 1, argv + 1);
+  if (strcmp (argv[1], "tridiag") == 0)
+    return ks_cli_bench_tridiag (argc - 1, argv + 1);
   if (strcmp (argv[1], "bandwidth") == 0)
     return bench_bandwidth (argc - 1, argv + 1);
   if (strcmp (argv[1], "launch") == 0)

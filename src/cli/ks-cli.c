@@ -32,6 +32,7 @@ static const char usage[] =
   "  bench gauss             The paper's kernels (OpenCL, CUDA, PoCL) against cuSOLVER and LAPACK\n"
   "  bench bandwidth         Memory bandwidth of each device (copy and triad kernels)\n"
   "  bench launch            What one kernel launch costs, and the gain of CUDA Graphs\n"
+  "  map DOMAIN              Lay an index domain (e.g. 2000x3000) onto blocks and threads (paper 003)\n"
   "  help                    This text\n"
   "\n"
   "Run \"kernelscope-cli COMMAND --help\" for the options of each command.\n"
@@ -212,6 +213,8 @@ ks_cli_main (int    argc,
     return ks_cli_plot (argc - 1, argv + 1);
   if (strcmp (command, "bench") == 0)
     return ks_cli_bench (argc - 1, argv + 1);
+  if (strcmp (command, "map") == 0)
+    return ks_cli_map (argc - 1, argv + 1);
 
   g_printerr ("kernelscope-cli: unknown command \"%s\"\n\n%s", command, usage);
   return KS_CLI_USAGE;

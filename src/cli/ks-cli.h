@@ -23,7 +23,10 @@ int       ks_cli_solve   (int argc, char **argv);
 int       ks_cli_run     (int argc, char **argv);
 int       ks_cli_plot    (int argc, char **argv);
 int       ks_cli_bench   (int argc, char **argv);
+/* bench tridiag, in ks-cli-bench-tridiag.c. */
+int       ks_cli_bench_tridiag (int argc, char **argv);
 int       ks_cli_list    (int argc, char **argv);
+int       ks_cli_map     (int argc, char **argv);
 /* The whole program, for kernelscope-cli's main () and for test programs
  * that register experiments of their own first. */
 int       ks_cli_main    (int argc, char **argv);

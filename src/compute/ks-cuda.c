@@ -17,6 +17,14 @@ ks_cuda_error_name (int status)
   return cudaGetErrorName ((cudaError_t) status);
 }
 
+gboolean
+ks_cuda_check_status (int          status,
+                      const char  *what,
+                      GError     **error)
+{
+  return ks_cuda_check ((cudaError_t) status, what, error);
+}
+
 /* Errors after which the CUDA context is corrupt: every later call in this
  * process fails with the same status ("sticky" errors), so the only way
  * back is a new process. */

@@ -121,6 +121,27 @@ gboolean    ks_kernel_set_arg_local          (KsKernel   *kernel,
                                               guint       index,
                                               gsize       size,
                                               GError    **error);
+/* Every argument at once, in order from index 0, each a tag and its value,
+ * the list ended by KS_ARG_END:
+ *   ks_kernel_set_args (k, error, KS_ARG_INT, n, KS_ARG_BUFFER, x,
+ *                       KS_ARG_LOCAL, 256 * sizeof (float), KS_ARG_END);
+ * INT and UINT are 32-bit, LONG 64-bit (gint64), FLOAT a double passed as a
+ * float, DOUBLE a double, LOCAL a size in bytes (gsize), BUFFER a KsBuffer
+ * *.  Stops at the first argument the kernel refuses. */
+typedef enum {
+  KS_ARG_END = 0,
+  KS_ARG_BUFFER,
+  KS_ARG_INT,
+  KS_ARG_UINT,
+  KS_ARG_LONG,
+  KS_ARG_FLOAT,
+  KS_ARG_DOUBLE,
+  KS_ARG_LOCAL,
+} KsArgKind;
+
+gboolean    ks_kernel_set_args               (KsKernel   *kernel,
+                                              GError    **error,
+                                              ...);
 /* Sum of the device time of this kernel's launches since the last reset,
  * as collected by ks_runtime_collect_timings(). */
 guint64     ks_kernel_get_time_ns            (KsKernel   *kernel);

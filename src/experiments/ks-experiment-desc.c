@@ -61,7 +61,7 @@ check_limits (const KsParamSpec *spec,
   if (has_limits (spec) && (v < spec->min || v > spec->max))
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
-                   _("--%s %s: the value must lie between %g and %g"), spec->name, text,
+                   _("--%s %s: the value must lie between %.15g and %.15g"), spec->name, text,
                    spec->min, spec->max);
       return FALSE;
     }

@@ -339,6 +339,11 @@ typedef struct {
   const char *unit;         /* "ms", NULL */
   const char *source;       /* N_("Fig. 3"), N_("Table 6"), N_("text, p. 4") */
   const char *note;         /* N_(): on which device, under which conditions */
+  /* Which of the paper's columns the number is, where it gives several for
+   * one where (a CPU and two GPUs in one table): N_("GTS 450").  A figure
+   * that shows the paper draws each label as a series of its own
+   * ("paper, GTS 450"); NULL: one series. */
+  const char *label;
 } KsPaperValue;
 
 /* --- the description ----------------------------------------------------------- */

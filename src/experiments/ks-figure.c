@@ -399,6 +399,14 @@ add_paper (KsPlot      *plot,
         continue;
       /* TRANSLATORS: the paper's own numbers in a legend, e.g. "paper, method = thomas" */
       name = sv ? g_strdup_printf (_("paper, %s = %s"), figure->series_by, sv) : g_strdup (_("paper"));
+      if (pv->label)
+        {
+          /* One of the paper's columns: "paper, GTS 450". */
+          g_autofree char *labelled = g_strdup_printf ("%s, %s", name, _(pv->label));
+
+          g_free (name);
+          name = g_steal_pointer (&labelled);
+        }
       if (xv == NULL)
         {
           g_autofree char *label = NULL;

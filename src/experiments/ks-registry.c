@@ -5,6 +5,10 @@
 
 #include "ks-registry.h"
 #include "ks-exp-gauss.h"
+#include "ks-exp-index.h"
+#include "ks-exp-heat.h"
+#include "ks-exp-tridiag.h"
+#include "ks-exp-micro.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -31,6 +35,15 @@ static const struct {
 static const KsExperimentDesc *const builtin[] = {
   &ks_exp_gauss_size,
   &ks_exp_gauss_wg,
+  &ks_exp_index_fill,
+  &ks_exp_index_reduce,
+  &ks_exp_heat,
+  &ks_exp_tridiag_batch,
+  &ks_exp_tridiag_large,
+  &ks_exp_micro_hello,
+  &ks_exp_micro_simd,
+  &ks_exp_micro_builtins,
+  &ks_exp_micro_native,
 };
 
 static GPtrArray *registry;   /* of const KsExperimentDesc *; guarded by lock */

@@ -172,6 +172,8 @@ write_description (GString     *s,
       json_key (s, "      ", "unit", FALSE), json_string (s, v->unit);
       json_key (s, "      ", "source", FALSE), json_string (s, v->source);
       json_key (s, "      ", "note", FALSE), json_string (s, v->note);
+      if (v->label)
+        json_key (s, "      ", "label", FALSE), json_string (s, v->label);
       g_string_append (s, "\n    }");
     }
   g_string_append (s, "\n  ]");

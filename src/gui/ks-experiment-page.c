@@ -637,6 +637,8 @@ build_from_desc (KsExperimentPage *self)
                                _(desc->figures[i].title));
   if (desc->n_figures > 0)
     gtk_combo_box_set_active (GTK_COMBO_BOX (self->figure_combo), 0);
+  /* A figure's title (a sentence in Russian) must not set the page's width. */
+  ks_page_ellipsize_combo (GTK_COMBO_BOX (self->figure_combo));
   /* One figure: nothing to choose. */
   gtk_widget_set_visible (self->figure_label, desc->n_figures > 1);
   gtk_widget_set_visible (self->figure_combo, desc->n_figures > 1);

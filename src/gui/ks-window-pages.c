@@ -8,6 +8,7 @@
 #include "ks-devices-page.h"
 #include "ks-experiment-page.h"
 #include "ks-gauss-solve-page.h"
+#include "ks-index-map-page.h"
 #include "ks-registry.h"
 
 /* Hand-made pages, in their paper's group (NULL: above the groups).  A
@@ -21,6 +22,7 @@ static const struct {
 } hand_made[] = {
   { NULL,  "devices",     N_("Devices"),                   ks_devices_page_get_type },
   { "000", "gauss-solve", N_("Gauss: single solve"),       ks_gauss_solve_page_get_type },
+  { "003", "index-map",   N_("Index domain onto blocks"),  ks_index_map_page_get_type },
 };
 
 static int
@@ -109,9 +111,13 @@ ks_window_pages_build (GtkStack  *stack,
   for (guint g = 0; g < groups->len; g++)
     {
       const KsPaperGroup *group = groups->pdata[g];
+      gboolean empty = group->experiments->len == 0 && group->coming != NULL;
 
+      /* A paper with a hand-made page but no description yet is not empty. */
+      for (guint i = 0; i < G_N_ELEMENTS (hand_made); i++)
+        empty &= g_strcmp0 (hand_made[i].paper, group->id) != 0;
       ks_sidebar_add_group (sidebar, group->id, group->title ? _(group->title) : group->id,
-                            group->experiments->len == 0 && group->coming ? _(group->coming) : NULL);
+                            empty ? _(group->coming) : NULL);
       add_group_pages (stack, sidebar, names, group->id, group);
     }
   return names;

@@ -27,6 +27,8 @@ ks_plot_set_blocks (KsPlot *plot,
 
 /* Threads narrower than this are not drawn one by one: blocks only. */
 #define MIN_THREAD_PX 4.0
+/* Blocks closer than this are drawn as the grid's outline alone. */
+#define MIN_BLOCK_PX 4.0
 
 typedef struct {
   guint64 gx, gy;            /* blocks */
@@ -74,14 +76,23 @@ draw_threads (cairo_t           *cr,
       cairo_stroke (cr);
     }
 
-  /* Blocks. */
+  /* Blocks: the grid's outline, and the lines between blocks along each
+   * direction where blocks are far enough apart to tell them apart (2000
+   * rows of blocks in 600 pixels would paint the grid solid). */
   cairo_new_path (cr);
-  for (guint64 i = 0; i < g->gx; i++)
-    for (guint64 j = 0; j < g->gy && g->gx * g->gy <= 16384; j++)
-      cairo_rectangle (cr, g->x0 + i * b->block_x * g->sx, g->y0 + j * b->block_y * g->sy,
-                       b->block_x * g->sx, b->block_y * g->sy);
-  if (g->gx * g->gy > 16384)
-    cairo_rectangle (cr, g->x0, g->y0, g->tx * g->sx, g->ty * g->sy);
+  cairo_rectangle (cr, g->x0, g->y0, g->tx * g->sx, g->ty * g->sy);
+  if (b->block_x * g->sx >= MIN_BLOCK_PX)
+    for (guint64 i = 1; i < g->gx; i++)
+      {
+        cairo_move_to (cr, g->x0 + i * b->block_x * g->sx, g->y0);
+        cairo_line_to (cr, g->x0 + i * b->block_x * g->sx, g->y0 + g->ty * g->sy);
+      }
+  if (b->block_y * g->sy >= MIN_BLOCK_PX)
+    for (guint64 j = 1; j < g->gy; j++)
+      {
+        cairo_move_to (cr, g->x0, g->y0 + j * b->block_y * g->sy);
+        cairo_line_to (cr, g->x0 + g->tx * g->sx, g->y0 + j * b->block_y * g->sy);
+      }
   cairo_set_line_width (cr, 1.5);
   set_color (cr, &theme->foreground, 0.9);
   cairo_stroke (cr);

@@ -122,7 +122,8 @@ number_part (KsHalo      *halo,
           }
       g_array_append_val (edge ? exchange : interior, i);
     }
-  qsort (ghosts->data, ghosts->len, sizeof (Ghost), compare_ghosts);
+  if (ghosts->len > 1)
+    qsort (ghosts->data, ghosts->len, sizeof (Ghost), compare_ghosts);
 
   hp->n_interior = interior->len;
   hp->n_owned = interior->len + exchange->len;

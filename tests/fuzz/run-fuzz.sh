@@ -7,7 +7,7 @@
 # fuzzer runtime (Debian: clang, libclang-rt-14-dev) it is skipped, saying so.
 #
 # Usage: run-fuzz.sh SOURCE_ROOT WORK_DIR TARGET [SECONDS]
-#   TARGET: mtx (Matrix Market reader), run-json (results reader: built by
+#   TARGET: mtx (Matrix Market reader), msh (Gmsh reader), run-json (results reader: built by
 #           meson with clang, see tests/meson.build; FUZZ_BIN names it)
 #   SECONDS defaults to KS_FUZZ_SECONDS, else 60.  For a longer campaign:
 #     tests/fuzz/run-fuzz.sh . /tmp/fuzz mtx 3600
@@ -24,6 +24,7 @@ MAX_LEN=4096
 SEEDS=("$SRC/tests/fuzz/corpus-$TARGET")
 case "$TARGET" in
   mtx) SOURCES=("$SRC/tests/fuzz/fuzz-mtx.c" "$SRC/src/io/ks-mtx.c" "$SRC/src/io/ks-mtx-write.c"); INCLUDES=(-I"$SRC/src/io"); PKGS=(gio-2.0) ;;
+  msh) SOURCES=("$SRC/tests/fuzz/fuzz-msh.c" "$SRC/src/mesh/ks-msh.c" "$SRC/src/mesh/ks-mesh.c"); INCLUDES=(-I"$SRC/src/mesh"); PKGS=(gio-2.0) ;;
   # The results reader needs most of the experiments layer: meson builds it
   # in a clang build folder (tests/meson.build, fuzz-run-json-libfuzzer) and
   # passes it as FUZZ_BIN.  Recorded runs are several kilobytes.
@@ -41,7 +42,7 @@ else
   fi
   BIN="$WORK/fuzz-$TARGET"
   # shellcheck disable=SC2046
-  if ! "$CC" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+  if ! "$CC" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DGETTEXT_PACKAGE=\"kernelscope\" \
        "${INCLUDES[@]}" "${SOURCES[@]}" $(pkg-config --cflags --libs "${PKGS[@]}") -lm \
        -o "$BIN" 2>"$WORK/build-$TARGET.log"; then
     if grep -qiE "libclang_rt\.fuzzer|cannot find .*fuzzer|unsupported option '-fsanitize=fuzzer" "$WORK/build-$TARGET.log"; then

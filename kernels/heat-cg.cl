@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The builds test-cuda compiles through NVRTC, one per "|":
+ * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 */
+/* Conjugate gradients for paper 004's heat matrix (src/solvers/ks-cg-device.c):
+ * CSR SpMV, vector updates and two-stage dot products, in a BASE variant (one
+ * kernel per operation, as the paper prints it) and a FUSED one (the paper's
+ * modified CG).  Built with -DKS_REAL=float or -DKS_REAL=double -DKS_FP64.
+ *
+ * The scalars stay on the device.  cg_reduce (one group) finishes every dot
+ * product and does the scalar arithmetic in its first item; the state words
+ * tell the other kernels whether to work:
+ *   KS_ST_DONE    set once ||r|| <= tol ||b|| (or on a breakdown): kernels
+ *                 that begin an iteration (the SpMV, p.q) skip their work;
+ *   KS_ST_ACTIVE  whether the current iteration runs, set by the reduction
+ *                 that computes alpha; the kernels after it test this one, so
+ *                 the iteration that converges still finishes its x update.
+ * Once done, the host's remaining launches are no-ops, so it checks the
+ * state only every few iterations, never once per dot product.
+ *
+ * Every kernel takes the rows it covers (n), so a part of a vector (paper
+ * 004's hybrid split, issue 16) is the same kernel on a slice. */
+#include "ks-common.h"
+
+#ifndef KS_REAL
+#define KS_REAL float
+#endif
+typedef KS_REAL real;
+
+#ifdef KS_FP64
+#define ks_group_sum_real ks_group_sum_double
+#else
+#define ks_group_sum_real ks_group_sum_float
+#endif
+
+/* The group's sum of acc into partial[group]; every item must call it. */
+KS_FN void
+group_partial (KS_LOCAL_PTR (real) scratch, real acc, __global real *partial)
+{
+  real total;
+
+  scratch[get_local_id (0)] = acc;
+  total = ks_group_sum_real (scratch);
+  if (get_local_id (0) == 0)
+    partial[get_group_id (0)] = total;
+}
+
+/* Scalars (real). */
+#define KS_S_RHO    0
+#define KS_S_PQ     1
+#define KS_S_ALPHA  2
+#define KS_S_BETA   3
+#define KS_S_BB     4
+#define KS_S_TOL2   5
+#define KS_S_THRESH 6
+/* State (int). */
+#define KS_ST_DONE      0
+#define KS_ST_ACTIVE    1
+#define KS_ST_ITERS     2
+#define KS_ST_BREAKDOWN 3
+
+/* cg_reduce modes. */
+#define KS_MODE_BB    0   /* b.b */
+#define KS_MODE_INIT  1   /* rho = r.r; the threshold; done if already there */
+#define KS_MODE_ALPHA 2   /* p.q: alpha = rho / p.q */
+#define KS_MODE_BETA  3   /* rho' = r.r: beta = rho' / rho, done? */
+
+/* q[row0 + i] = (A p)[row0 + i] for i < n. */
+__kernel void
+cg_spmv (const int              n,
+         const int              row0,
+         __global const int    *row_ptr,
+         __global const int    *col,
+         __global const real   *val,
+         __global const real   *p,
+         __global real         *q,
+         __global const int    *state)
+{
+  const int i = row0 + (int) get_global_id (0);
+  real s = 0;
+
+  if (state[KS_ST_DONE] || i >= row0 + n)
+    return;
+  for (int k = row_ptr[i]; k < row_ptr[i + 1]; k++)
+    s += val[k] * p[col[k]];
+  q[i] = s;
+}
+
+/* First stage of a.b: one partial sum per group (grid-stride). */
+__kernel void
+cg_dot (const int            n,
+        __global const real *a,
+        __global const real *b,
+        __global real       *partial,
+        KS_LOCAL_PARAM (real, scratch))
+{
+  KS_LOCAL_BIND (real, scratch);
+  real acc = 0;
+
+  for (int i = (int) get_global_id (0); i < n; i += (int) get_global_size (0))
+    acc += a[i] * b[i];
+  group_partial (scratch, acc, partial);
+}
+
+/* Second stage: one group sums the partials; its first item does the
+ * scalar step of the mode.  hist[iteration] gets rho for the history. */
+__kernel void
+cg_reduce (const int              n_partial,
+           __global const real   *partial,
+           __global real         *scalars,
+           __global int          *state,
+           __global real         *hist,
+           const int              mode,
+           KS_LOCAL_PARAM (real, scratch))
+{
+  KS_LOCAL_BIND (real, scratch);
+  real acc = 0;
+  real total;
+
+  for (int i = (int) get_local_id (0); i < n_partial; i += (int) get_local_size (0))
+    acc += partial[i];
+  scratch[get_local_id (0)] = acc;
+  total = ks_group_sum_real (scratch);
+  if (get_local_id (0) != 0)
+    return;
+  if (mode == KS_MODE_BB)
+    scalars[KS_S_BB] = total;
+  else if (mode == KS_MODE_INIT)
+    {
+      scalars[KS_S_RHO] = total;
+      scalars[KS_S_THRESH] = scalars[KS_S_TOL2] * scalars[KS_S_BB];
+      hist[0] = total;
+      state[KS_ST_ITERS] = 0;
+      state[KS_ST_DONE] = total <= scalars[KS_S_THRESH];
+    }
+  else if (mode == KS_MODE_ALPHA)
+    {
+      state[KS_ST_ACTIVE] = !state[KS_ST_DONE];
+      if (state[KS_ST_DONE])
+        return;
+      scalars[KS_S_PQ] = total;
+      if (!(total > 0))
+        {
+          /* Not positive definite (or NaN): stop here, say so. */
+          state[KS_ST_BREAKDOWN] = 1;
+          state[KS_ST_DONE] = 1;
+          state[KS_ST_ACTIVE] = 0;
+          return;
+        }
+      scalars[KS_S_ALPHA] = scalars[KS_S_RHO] / total;
+      state[KS_ST_ITERS] += 1;
+    }
+  else if (mode == KS_MODE_BETA && state[KS_ST_ACTIVE])
+    {
+      scalars[KS_S_BETA] = total / scalars[KS_S_RHO];
+      scalars[KS_S_RHO] = total;
+      hist[state[KS_ST_ITERS]] = total;
+      if (total <= scalars[KS_S_THRESH])
+        state[KS_ST_DONE] = 1;
+    }
+}
+
+/* r = b - q (q = A x0), p = r, and the partial sums of r.r. */
+__kernel void
+cg_init (const int            n,
+         __global const real *b,
+         __global const real *q,
+         __global real       *r,
+         __global real       *p,
+         __global real       *partial,
+         KS_LOCAL_PARAM (real, scratch))
+{
+  KS_LOCAL_BIND (real, scratch);
+  real acc = 0;
+
+  for (int i = (int) get_global_id (0); i < n; i += (int) get_global_size (0))
+    {
+      const real v = b[i] - q[i];
+      r[i] = v;
+      p[i] = v;
+      acc += v * v;
+    }
+  group_partial (scratch, acc, partial);
+}
+
+/* BASE: y += sign * alpha * v (x += alpha p, r -= alpha q). */
+__kernel void
+cg_axpy (const int            n,
+         __global real       *y,
+         __global const real *v,
+         const int            sign,
+         __global const real *scalars,
+         __global const int  *state)
+{
+  const int i = (int) get_global_id (0);
+
+  if (!state[KS_ST_ACTIVE] || i >= n)
+    return;
+  y[i] += (sign > 0 ? scalars[KS_S_ALPHA] : -scalars[KS_S_ALPHA]) * v[i];
+}
+
+/* BASE: p = r + beta p. */
+__kernel void
+cg_xpay (const int            n,
+         __global real       *p,
+         __global const real *r,
+         __global const real *scalars,
+         __global const int  *state)
+{
+  const int i = (int) get_global_id (0);
+
+  if (!state[KS_ST_ACTIVE] || i >= n)
+    return;
+  p[i] = r[i] + scalars[KS_S_BETA] * p[i];
+}
+
+/* FUSED: q = A p and the partial sums of p.q in one pass over the rows. */
+__kernel void
+cg_spmv_dot (const int              n,
+             __global const int    *row_ptr,
+             __global const int    *col,
+             __global const real   *val,
+             __global const real   *p,
+             __global real         *q,
+             __global real         *partial,
+             __global const int    *state,
+             KS_LOCAL_PARAM (real, scratch))
+{
+  KS_LOCAL_BIND (real, scratch);
+  real acc = 0;
+
+  /* The state is the same for every item: the whole group returns or none. */
+  if (state[KS_ST_DONE])
+    return;
+  for (int i = (int) get_global_id (0); i < n; i += (int) get_global_size (0))
+    {
+      real s = 0;
+      for (int k = row_ptr[i]; k < row_ptr[i + 1]; k++)
+        s += val[k] * p[col[k]];
+      q[i] = s;
+      acc += p[i] * s;
+    }
+  group_partial (scratch, acc, partial);
+}
+
+/* FUSED: r -= alpha q and the partial sums of r.r. */
+__kernel void
+cg_update_r (const int            n,
+             __global real       *r,
+             __global const real *q,
+             __global real       *partial,
+             __global const real *scalars,
+             __global const int  *state,
+             KS_LOCAL_PARAM (real, scratch))
+{
+  KS_LOCAL_BIND (real, scratch);
+  real acc = 0;
+  real alpha;
+
+  if (!state[KS_ST_ACTIVE])
+    return;
+  alpha = scalars[KS_S_ALPHA];
+  for (int i = (int) get_global_id (0); i < n; i += (int) get_global_size (0))
+    {
+      const real v = r[i] - alpha * q[i];
+      r[i] = v;
+      acc += v * v;
+    }
+  group_partial (scratch, acc, partial);
+}
+
+/* FUSED: x += alpha p, then p = r + beta p, reading p once. */
+__kernel void
+cg_update_xp (const int            n,
+              __global real       *x,
+              __global real       *p,
+              __global const real *r,
+              __global const real *scalars,
+              __global const int  *state)
+{
+  const int i = (int) get_global_id (0);
+  real pi;
+
+  if (!state[KS_ST_ACTIVE] || i >= n)
+    return;
+  pi = p[i];
+  x[i] += scalars[KS_S_ALPHA] * pi;
+  p[i] = r[i] + scalars[KS_S_BETA] * pi;
+}

@@ -1,0 +1,617 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The builds test-cuda compiles through NVRTC, one per "|":
+ * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 */
+/* Batched tridiagonal solvers, as in Pogorelskikh & Loganova: the Thomas
+ * algorithm (прогонка), serial cyclic reduction (SERICR) and parallel
+ * cyclic reduction (PARACR), each with the memory use the paper compares.
+ *
+ * A batch holds `systems` systems of n unknowns: a (below the diagonal,
+ * a_0 = 0), b (the diagonal), c (above, c_{n-1} = 0) and d (the right-hand
+ * side).  Element i of system s lies at s * sys_stride + i * row_stride:
+ * systems one after another is (n, 1), the paper's "interleaved by index"
+ * (element 0 of every system, then element 1, ...) is (1, systems).  One
+ * source then serves both layouts, and the host never needs a second kernel.
+ *
+ * No kernel pivots.  A zero (or NaN) pivot is reported in info[s] as
+ * 1 + the row it met; info must be zero before the launch.  Inputs are never
+ * written, so a solve can be repeated on the same buffers.
+ *
+ * Built with -DKS_REAL=float or -DKS_REAL=double (and -DKS_FP64). */
+
+#include "ks-common.h"
+
+#ifndef KS_REAL
+#define KS_REAL float
+#endif
+typedef KS_REAL real;
+
+#define AT(s, i) ((size_t) (s) * sys_stride + (size_t) (i) * row_stride)
+
+/* The arguments every kernel shares, in this order: the batch, (work
+ * arrays, x, info), its shape, (chunk and four local arrays when staged). */
+#define KS_BATCH_IN                                       \
+  __global const real *a, __global const real *b,         \
+  __global const real *c, __global const real *d
+#define KS_BATCH_SHAPE                                    \
+  const uint n, const uint systems,                       \
+  const ulong sys_stride, const ulong row_stride
+#define KS_STAGE_PARAMS                                   \
+  const uint chunk,                                       \
+  KS_LOCAL_PARAM (real, la), KS_LOCAL_PARAM (real, lb),   \
+  KS_LOCAL_PARAM (real, lc), KS_LOCAL_PARAM (real, ld)
+/* Binds the four local arrays; g systems per group from s0. */
+#define KS_STAGE_BEGIN                                    \
+  KS_LOCAL_BIND (real, la);                               \
+  KS_LOCAL_BIND (real, lb);                               \
+  KS_LOCAL_BIND (real, lc);                               \
+  KS_LOCAL_BIND (real, ld);                               \
+  const uint g = (uint) get_local_size (0);               \
+  const uint lid = (uint) get_local_id (0);               \
+  const uint s0 = (uint) get_group_id (0) * g
+
+KS_FN int
+ks_bad_pivot (real p)
+{
+  return !(fabs (p) > (real) 0);   /* zero or NaN */
+}
+
+typedef struct {
+  real a, b, c, d;
+} ks_row;
+
+/* One step of cyclic reduction, serial or parallel: row me combined with
+ * lo (h rows above) and up (h rows below), which eliminates its couplings
+ * to them; me is then coupled to the rows 2h away.  0 for a zero pivot. */
+KS_FN int
+ks_reduce (ks_row *me, const ks_row *lo, const ks_row *up)
+{
+  real alpha, gamma;
+  if (ks_bad_pivot (lo->b) || ks_bad_pivot (up->b))
+    return 0;
+  alpha = -me->a / lo->b;
+  gamma = -me->c / up->b;
+  me->b += alpha * lo->c + gamma * up->a;
+  me->d += alpha * lo->d + gamma * up->d;
+  me->a = alpha * lo->a;
+  me->c = gamma * up->c;
+  return 1;
+}
+
+/* --- staging ------------------------------------------------------------- */
+
+/* Copies rows r0, r0 + step, ... (count of them) of the group's systems
+ * s0 .. s0 + g - 1 between global memory mem and local memory l, where
+ * row `row` of system `sys` is l[row * g + sys] (rows of the chunk outer,
+ * systems inner: a sweep by one item per system then reads consecutive
+ * words, free of bank conflicts); into l, or back when out.  Cooperative,
+ * every item of the group calls it; the global side is walked along the
+ * layout's fast index, so it coalesces in both layouts. */
+KS_FN void
+ks_stage_one (KS_LOCAL_PTR (real) l, __global real *mem, const int out,
+              ulong sys_stride, ulong row_stride,
+              uint s0, uint g, uint r0, uint step, uint sys, uint row)
+{
+  if (out)
+    mem[AT (s0 + sys, r0 + row * step)] = l[row * g + sys];
+  else
+    l[row * g + sys] = mem[AT (s0 + sys, r0 + row * step)];
+}
+
+KS_FN void
+ks_stage (KS_LOCAL_PTR (real) l, __global real *mem, const int out,
+          ulong sys_stride, ulong row_stride, uint systems,
+          uint s0, uint g, uint r0, uint step, uint count)
+{
+  const uint lid = (uint) get_local_id (0);
+  const uint items = (uint) get_local_size (0);
+
+  /* No division or remainder by a variable here: LLVM pairs them with a
+   * freeze, which Oclgrind 21.10's uninitialised-value check cannot run. */
+  if (sys_stride < row_stride)
+    {
+      /* Interleaved: consecutive systems are consecutive words. */
+      for (uint sys = lid; sys < g; sys += items)
+        for (uint row = 0; row < count && s0 + sys < systems; row++)
+          ks_stage_one (l, mem, out, sys_stride, row_stride, s0, g, r0, step, sys, row);
+      return;
+    }
+  /* One system after another: consecutive items take consecutive rows,
+   * (sys, row) counted on from item lid's first entry. */
+  {
+    uint sys = 0, row = lid;
+    while (row >= count && sys < g)
+      {
+        row -= count;
+        sys++;
+      }
+    while (sys < g && s0 + sys < systems)
+      {
+        ks_stage_one (l, mem, out, sys_stride, row_stride, s0, g, r0, step, sys, row);
+        row += items;
+        while (row >= count && sys < g)
+          {
+            row -= count;
+            sys++;
+          }
+      }
+  }
+}
+
+KS_FN void
+ks_stage_in (KS_LOCAL_PTR (real) dst, __global const real *src,
+             ulong sys_stride, ulong row_stride, uint systems,
+             uint s0, uint g, uint r0, uint step, uint count)
+{
+  /* Only read: the cast gives the one copy loop both directions. */
+  ks_stage (dst, (__global real *) src, 0, sys_stride, row_stride, systems, s0, g, r0, step, count);
+}
+
+KS_FN void
+ks_stage_out (__global real *dst, KS_LOCAL_PTR (real) src,
+              ulong sys_stride, ulong row_stride, uint systems,
+              uint s0, uint g, uint r0, uint count)
+{
+  ks_stage (src, dst, 1, sys_stride, row_stride, systems, s0, g, r0, 1, count);
+}
+
+/* The four diagonals of a chunk at once. */
+KS_FN void
+ks_stage_in4 (KS_LOCAL_PTR (real) la, KS_LOCAL_PTR (real) lb,
+              KS_LOCAL_PTR (real) lc, KS_LOCAL_PTR (real) ld,
+              __global const real *a, __global const real *b,
+              __global const real *c, __global const real *d,
+              ulong sys_stride, ulong row_stride, uint systems,
+              uint s0, uint g, uint r0, uint step, uint count)
+{
+  ks_stage_in (la, a, sys_stride, row_stride, systems, s0, g, r0, step, count);
+  ks_stage_in (lb, b, sys_stride, row_stride, systems, s0, g, r0, step, count);
+  ks_stage_in (lc, c, sys_stride, row_stride, systems, s0, g, r0, step, count);
+  ks_stage_in (ld, d, sys_stride, row_stride, systems, s0, g, r0, step, count);
+}
+
+/* --- Thomas -------------------------------------------------------------- */
+
+/* One item per system, every coefficient straight from global memory.  The
+ * forward sweep keeps c' in cp and d' in x; the backward sweep turns x into
+ * the solution. */
+__kernel void
+thomas_global (KS_BATCH_IN, __global real *cp, __global real *x, __global int *info, KS_BATCH_SHAPE)
+{
+  const uint s = (uint) get_global_id (0);
+  real cprev = 0, dprev = 0;
+
+  if (s >= systems)
+    return;
+  for (uint i = 0; i < n; i++)
+    {
+      const real ai = a[AT (s, i)];
+      const real den = b[AT (s, i)] - ai * cprev;
+      if (ks_bad_pivot (den))
+        {
+          info[s] = (int) i + 1;
+          return;
+        }
+      cprev = c[AT (s, i)] / den;
+      dprev = (d[AT (s, i)] - ai * dprev) / den;
+      cp[AT (s, i)] = cprev;
+      x[AT (s, i)] = dprev;
+    }
+  for (uint i = n - 1; i-- > 0;)
+    {
+      dprev = x[AT (s, i)] - cp[AT (s, i)] * dprev;
+      x[AT (s, i)] = dprev;
+    }
+}
+
+/* The paper's portion-wise staging: the group's g systems are swept in
+ * chunks of `chunk` rows; each chunk of a, b, c, d is copied into local
+ * memory by the whole group (coalesced), swept there by one item per
+ * system, and c', d' go back in one coalesced store.  The backward sweep
+ * stages c' and d' the same way.  With the interleaved layout this is the
+ * paper's best method for many systems.  Local memory: 4 chunk * g reals. */
+__kernel void
+thomas_staged (KS_BATCH_IN, __global real *cp, __global real *x, __global int *info, KS_BATCH_SHAPE,
+               KS_STAGE_PARAMS)
+{
+  KS_STAGE_BEGIN;
+  const int mine = s0 + lid < systems;
+  int bad = 0;
+  real cprev = 0, dprev = 0;
+
+  for (uint r0 = 0; r0 < n; r0 += chunk)
+    {
+      const uint count = min (chunk, n - r0);
+      ks_stage_in4 (la, lb, lc, ld, a, b, c, d, sys_stride, row_stride, systems, s0, g, r0, 1, count);
+      barrier (CLK_LOCAL_MEM_FENCE);
+      if (mine && !bad)
+        for (uint k = 0; k < count; k++)
+          {
+            const uint j = k * g + lid;
+            const real den = lb[j] - la[j] * cprev;
+            if (ks_bad_pivot (den))
+              {
+                info[s0 + lid] = (int) (r0 + k) + 1;
+                bad = 1;
+                break;
+              }
+            cprev = lc[j] / den;
+            dprev = (ld[j] - la[j] * dprev) / den;
+            lc[j] = cprev;
+            ld[j] = dprev;
+          }
+      barrier (CLK_LOCAL_MEM_FENCE);
+      ks_stage_out (cp, lc, sys_stride, row_stride, systems, s0, g, r0, count);
+      ks_stage_out (x, ld, sys_stride, row_stride, systems, s0, g, r0, count);
+      barrier (CLK_LOCAL_MEM_FENCE);
+    }
+  /* Back from the last chunk; x_{n-1} = d'_{n-1} is already in place.
+   * dprev carries x_{i+1} across chunks. */
+  for (uint end = n; end > 0;)
+    {
+      /* Signed: Oclgrind 21.10 cannot run the saturating subtraction
+       * LLVM makes of end > chunk ? end - chunk : 0. */
+      const int left = (int) end - (int) chunk;
+      const uint r0 = left > 0 ? (uint) left : 0u;
+      const uint count = end - r0;
+      ks_stage_in (lc, cp, sys_stride, row_stride, systems, s0, g, r0, 1, count);
+      ks_stage_in (ld, x, sys_stride, row_stride, systems, s0, g, r0, 1, count);
+      barrier (CLK_LOCAL_MEM_FENCE);
+      if (mine && !bad)
+        for (uint k = count; k-- > 0;)
+          {
+            const uint j = k * g + lid;
+            if (r0 + k == n - 1)
+              continue;
+            dprev = ld[j] - lc[j] * dprev;
+            ld[j] = dprev;
+          }
+      barrier (CLK_LOCAL_MEM_FENCE);
+      ks_stage_out (x, ld, sys_stride, row_stride, systems, s0, g, r0, count);
+      barrier (CLK_LOCAL_MEM_FENCE);
+      end = r0;
+    }
+}
+
+/* --- serial cyclic reduction (SERICR) --------------------------------------- */
+
+/* Level h of SERICR reduces rows 2h - 1, 4h - 1, ... from the rows h above
+ * and below, always in range for n = 2^k - 1 (the host pads other sizes). */
+/* Row idx of four arrays (global or local) into r.  A macro, not a
+ * function returning the struct: Oclgrind 21.10 cannot run the
+ * noalias.scope.decl that inlining such a return leaves in SERICR. */
+#define KS_ROW_LOAD(r, A, B, C, D, idx) \
+  do                                    \
+    {                                   \
+      (r).a = (A)[idx];                 \
+      (r).b = (B)[idx];                 \
+      (r).c = (C)[idx];                 \
+      (r).d = (D)[idx];                 \
+    }                                   \
+  while (0)
+
+/* The back substitution of every level, from the single equation left in
+ * the middle outwards, on the reduced coefficients in wa..wd. */
+KS_FN int
+ks_sericr_back (__global const real *wa, __global const real *wb,
+                __global const real *wc, __global const real *wd,
+                __global real *x, __global int *info,
+                uint s, uint n, ulong sys_stride, ulong row_stride)
+{
+  for (uint h = (n + 1) / 2; h >= 1; h /= 2)
+    for (uint i = h - 1; i < n; i += 2 * h)
+      {
+        const real xl = i >= h ? x[AT (s, i - h)] : (real) 0;
+        const real xu = i + h < n ? x[AT (s, i + h)] : (real) 0;
+        const real bi = wb[AT (s, i)];
+        if (ks_bad_pivot (bi))
+          {
+            info[s] = (int) i + 1;
+            return 0;
+          }
+        x[AT (s, i)] = (wd[AT (s, i)] - wa[AT (s, i)] * xl - wc[AT (s, i)] * xu) / bi;
+      }
+  return 1;
+}
+
+/* SERICR reduces in place: a copy of system s, so the inputs stay. */
+KS_FN void
+ks_sericr_copy (KS_BATCH_IN,
+                __global real *wa, __global real *wb,
+                __global real *wc, __global real *wd,
+                uint s, uint n, ulong sys_stride, ulong row_stride)
+{
+  for (uint i = 0; i < n; i++)
+    {
+      wa[AT (s, i)] = a[AT (s, i)];
+      wb[AT (s, i)] = b[AT (s, i)];
+      wc[AT (s, i)] = c[AT (s, i)];
+      wd[AT (s, i)] = d[AT (s, i)];
+    }
+}
+
+/* One item per system, in global memory: a copy of the system into wa..wd,
+ * log2 (n + 1) - 1 levels of reduction in place, then back substitution. */
+__kernel void
+sericr_global (KS_BATCH_IN,
+               __global real *wa, __global real *wb, __global real *wc, __global real *wd,
+               __global real *x, __global int *info, KS_BATCH_SHAPE)
+{
+  const uint s = (uint) get_global_id (0);
+
+  if (s >= systems)
+    return;
+  ks_sericr_copy (a, b, c, d, wa, wb, wc, wd, s, n, sys_stride, row_stride);
+  for (uint h = 1; 2 * h < n + 1; h *= 2)
+    for (uint i = 2 * h - 1; i < n; i += 2 * h)
+      {
+        ks_row me, lo, up;
+        KS_ROW_LOAD (me, wa, wb, wc, wd, AT (s, i));
+        KS_ROW_LOAD (lo, wa, wb, wc, wd, AT (s, i - h));
+        KS_ROW_LOAD (up, wa, wb, wc, wd, AT (s, i + h));
+        if (!ks_reduce (&me, &lo, &up))
+          {
+            info[s] = (int) i + 1;
+            return;
+          }
+        wa[AT (s, i)] = me.a;
+        wb[AT (s, i)] = me.b;
+        wc[AT (s, i)] = me.c;
+        wd[AT (s, i)] = me.d;
+      }
+  ks_sericr_back (wa, wb, wc, wd, x, info, s, n, sys_stride, row_stride);
+}
+
+/* The same with each level's rows staged portion-wise in local memory: at
+ * level h the rows still in play are every h-th one; chunk + 1 of them
+ * (chunk even) are copied in for the group's systems, the odd ones among
+ * them reduced there from their even neighbours, and only those written
+ * back.  The copy and the back substitution stay in global memory.  The
+ * paper found this no better (0.27 against 0.18 of the CPU): each row is
+ * touched once per level, so staging buys little reuse.  Local memory:
+ * 4 (chunk + 1) g reals. */
+__kernel void
+sericr_local (KS_BATCH_IN,
+              __global real *wa, __global real *wb, __global real *wc, __global real *wd,
+              __global real *x, __global int *info, KS_BATCH_SHAPE, KS_STAGE_PARAMS)
+{
+  KS_STAGE_BEGIN;
+  const uint s = s0 + lid;
+  const int mine = s < systems;
+  int bad = 0;
+
+  if (mine)
+    ks_sericr_copy (a, b, c, d, wa, wb, wc, wd, s, n, sys_stride, row_stride);
+  barrier (CLK_GLOBAL_MEM_FENCE);
+  for (uint h = 1; 2 * h < n + 1; h *= 2)
+    {
+      /* Rows in play at this level: (j + 1) h - 1, j = 0 .. m - 1; odd j are reduced. */
+      const uint m = (n + 1) / h - 1;
+      for (uint j0 = 0; j0 + 1 < m; j0 += chunk)
+        {
+          const uint count = min (chunk + 1, m - j0);
+          const uint r0 = (j0 + 1) * h - 1;
+          ks_stage_in4 (la, lb, lc, ld, wa, wb, wc, wd, sys_stride, row_stride, systems, s0, g, r0, h, count);
+          barrier (CLK_LOCAL_MEM_FENCE);
+          if (mine && !bad)
+            for (uint t = 1; t + 1 < count; t += 2)
+              {
+                const uint j = t * g + lid;
+                ks_row me, lo, up;
+                KS_ROW_LOAD (me, la, lb, lc, ld, j);
+                KS_ROW_LOAD (lo, la, lb, lc, ld, j - g);
+                KS_ROW_LOAD (up, la, lb, lc, ld, j + g);
+                if (!ks_reduce (&me, &lo, &up))
+                  {
+                    info[s] = (int) (r0 + t * h) + 1;
+                    bad = 1;
+                    break;
+                  }
+                la[j] = me.a;
+                lb[j] = me.b;
+                lc[j] = me.c;
+                ld[j] = me.d;
+              }
+          barrier (CLK_LOCAL_MEM_FENCE);
+          /* Only the reduced (odd) rows go back, each by its own item: they
+           * are h rows apart, so a coalesced store would not be one. */
+          if (mine)
+            for (uint t = 1; t + 1 < count; t += 2)
+              {
+                const uint j = t * g + lid, i = r0 + t * h;
+                wa[AT (s, i)] = la[j];
+                wb[AT (s, i)] = lb[j];
+                wc[AT (s, i)] = lc[j];
+                wd[AT (s, i)] = ld[j];
+              }
+          barrier (CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        }
+    }
+  if (mine && !bad)
+    ks_sericr_back (wa, wb, wc, wd, x, info, s, n, sys_stride, row_stride);
+}
+
+/* --- parallel cyclic reduction (PARACR) ------------------------------------- */
+
+/* One work-group per system, its items taking rows lid, lid + g, ...  Each
+ * step h = 1, 2, 4, ... combines every row with the rows h above and below
+ * (missing ones count as the identity), from one set of coefficients into
+ * the other, until every row stands alone: x_i = d_i / b_i after
+ * ceil (log2 n) steps.  Any n works.  The work sets w0 and w1 hold 4 arrays
+ * each (a, b, c, d one after another, every one in the batch's layout).
+ *
+ * How a step reads its neighbours is what the paper compares:
+ *   PCR_GLOBAL   straight from global memory;
+ *   PCR_FULL     every value it reads is staged in local memory first,
+ *                the three windows (rows - h, rows, rows + h) of a tile of
+ *                g rows, used or not: what is read once gains nothing;
+ *   PCR_PARTIAL  only what is reused: while h < g the tile's window of
+ *                g + 2h rows, each row read by up to three items; for
+ *                h >= g no row is read twice within a tile, and it reads
+ *                global memory directly.
+ * The paper's best, with the interleaved layout, is its PARACR
+ * "interleaved" (1.81 against 2.01: neighbours lie `systems` words apart). */
+#define PCR_GLOBAL  0
+#define PCR_FULL    1
+#define PCR_PARTIAL 2
+
+KS_FN ks_row
+ks_row_at (__global const real *w, size_t stride4, size_t idx, int inside)
+{
+  ks_row r;
+  r.a = inside ? w[idx] : (real) 0;
+  r.b = inside ? w[stride4 + idx] : (real) 1;
+  r.c = inside ? w[2 * stride4 + idx] : (real) 0;
+  r.d = inside ? w[3 * stride4 + idx] : (real) 0;
+  return r;
+}
+
+KS_FN ks_row
+ks_row_local (KS_LOCAL_PTR (real) l, uint size, uint k)
+{
+  ks_row r;
+  r.a = l[k];
+  r.b = l[size + k];
+  r.c = l[2 * size + k];
+  r.d = l[3 * size + k];
+  return r;
+}
+
+KS_FN void
+ks_row_to_local (KS_LOCAL_PTR (real) l, uint size, uint k, ks_row r)
+{
+  l[k] = r.a;
+  l[size + k] = r.b;
+  l[2 * size + k] = r.c;
+  l[3 * size + k] = r.d;
+}
+
+KS_FN void
+ks_paracr (KS_BATCH_IN,
+           __global real *w0, __global real *w1,
+           __global real *x, __global int *info,
+           uint n, uint systems, ulong sys_stride, ulong row_stride,
+           KS_LOCAL_PTR (real) l, const int mode)
+{
+  const uint g = (uint) get_local_size (0);
+  const uint lid = (uint) get_local_id (0);
+  const uint s = (uint) get_group_id (0);
+  /* The work sets' four arrays, each as large as the batch. */
+  const size_t stride4 = (size_t) systems * n;
+  __global real *src = w0, *dst = w1;
+  int bad = 0;
+
+  if (s >= systems)
+    return;   /* the whole group: no barrier is skipped by part of one */
+
+  /* Step 0 reads the input, so the work sets need no copy of it. */
+  for (uint h = 1, first = 1; h < n; h *= 2, first = 0)
+    {
+      for (uint t0 = 0; t0 < n; t0 += g)
+        {
+          const uint i = t0 + lid;
+          ks_row me, lo, up;
+          /* Tile rows t0 .. t0 + g - 1; the window with its neighbours is
+           * t0 - h .. t0 + g - 1 + h (partial) or three windows of g (full). */
+          if (mode != PCR_GLOBAL && !(mode == PCR_PARTIAL && h >= g))
+            {
+              const uint wsize = 3 * g;   /* room for either shape */
+              const int contiguous = mode == PCR_PARTIAL;
+              const uint span = contiguous ? g + 2 * h : 3 * g;
+              /* Item lid fills entries lid, lid + g, lid + 2g: window w of
+               * the three (rows - h, rows, rows + h) or the contiguous one. */
+              for (uint w = 0, k = lid; w < 3 && k < span; w++, k += g)
+                {
+                  const long row = contiguous ? (long) t0 - (long) h + (long) k
+                                              : (long) i + ((long) w - 1) * (long) h;
+                  const int inside = row >= 0 && row < (long) n;
+                  const size_t idx = inside ? AT (s, (uint) row) : 0;
+                  ks_row r;
+                  if (first)
+                    {
+                      r.a = inside ? a[idx] : (real) 0;
+                      r.b = inside ? b[idx] : (real) 1;
+                      r.c = inside ? c[idx] : (real) 0;
+                      r.d = inside ? d[idx] : (real) 0;
+                    }
+                  else
+                    r = ks_row_at (src, stride4, idx, inside);
+                  ks_row_to_local (l, wsize, k, r);
+                }
+              barrier (CLK_LOCAL_MEM_FENCE);
+              if (contiguous)
+                {
+                  me = ks_row_local (l, wsize, lid + h);
+                  lo = ks_row_local (l, wsize, lid);
+                  up = ks_row_local (l, wsize, lid + 2 * h);
+                }
+              else
+                {
+                  lo = ks_row_local (l, wsize, lid);
+                  me = ks_row_local (l, wsize, g + lid);
+                  up = ks_row_local (l, wsize, 2 * g + lid);
+                }
+              barrier (CLK_LOCAL_MEM_FENCE);
+            }
+          else if (i < n)
+            {
+              const int in_lo = i >= h, in_up = i + h < n;
+              const size_t ilo = in_lo ? AT (s, i - h) : 0, iup = in_up ? AT (s, i + h) : 0;
+              if (first)
+                {
+                  me.a = a[AT (s, i)]; me.b = b[AT (s, i)]; me.c = c[AT (s, i)]; me.d = d[AT (s, i)];
+                  lo.a = in_lo ? a[ilo] : (real) 0; lo.b = in_lo ? b[ilo] : (real) 1;
+                  lo.c = in_lo ? c[ilo] : (real) 0; lo.d = in_lo ? d[ilo] : (real) 0;
+                  up.a = in_up ? a[iup] : (real) 0; up.b = in_up ? b[iup] : (real) 1;
+                  up.c = in_up ? c[iup] : (real) 0; up.d = in_up ? d[iup] : (real) 0;
+                }
+              else
+                {
+                  me = ks_row_at (src, stride4, AT (s, i), 1);
+                  lo = ks_row_at (src, stride4, ilo, in_lo);
+                  up = ks_row_at (src, stride4, iup, in_up);
+                }
+            }
+          if (i < n)
+            {
+              if (!bad && !ks_reduce (&me, &lo, &up))
+                {
+                  info[s] = (int) i + 1;
+                  bad = 1;
+                }
+              dst[AT (s, i)] = me.a;
+              dst[stride4 + AT (s, i)] = me.b;
+              dst[2 * stride4 + AT (s, i)] = me.c;
+              dst[3 * stride4 + AT (s, i)] = me.d;
+            }
+        }
+      /* Every row of the step is written before the next step reads it. */
+      barrier (CLK_GLOBAL_MEM_FENCE);
+      {
+        __global real *t = src;
+        src = dst;
+        dst = t;
+      }
+    }
+  for (uint i = lid; i < n; i += g)
+    {
+      /* n = 1 took no step: the input is the answer's only row. */
+      const real bi = n > 1 ? src[stride4 + AT (s, i)] : b[AT (s, i)];
+      const real di = n > 1 ? src[3 * stride4 + AT (s, i)] : d[AT (s, i)];
+      if (ks_bad_pivot (bi))
+        info[s] = (int) i + 1;
+      x[AT (s, i)] = di / bi;
+    }
+}
+
+#define KS_PARACR_KERNEL(name, mode)                                                  \
+  __kernel void                                                                       \
+  name (KS_BATCH_IN, __global real *w0, __global real *w1, __global real *x,          \
+        __global int *info, KS_BATCH_SHAPE, KS_LOCAL_PARAM (real, l))                 \
+  {                                                                                   \
+    KS_LOCAL_BIND (real, l);                                                          \
+    ks_paracr (a, b, c, d, w0, w1, x, info, n, systems, sys_stride, row_stride, l,   \
+               mode);                                                                 \
+  }
+KS_PARACR_KERNEL (paracr_global, PCR_GLOBAL)
+KS_PARACR_KERNEL (paracr_full, PCR_FULL)
+KS_PARACR_KERNEL (paracr_partial, PCR_PARTIAL)

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* kernelscope-cli bench tridiag: paper 002's kernels against cuSPARSE and
+ * the memory's limit, in one run (ks-bench-tridiag.h). */
+#define G_LOG_DOMAIN "ks-cli"
+
+#include "ks-cli.h"
+#include "ks-bench.h"
+#include "ks-bench-tridiag.h"
+#include "ks-experiment.h"
+
+#include <string.h>
+
+static void
+print_rows (GPtrArray *rows)
+{
+  g_print ("%-10s %8s %8s  %-19s %10s %9s %9s %8s %9s  %s\n", "case", "n", "systems", "method", "ms", "residual",
+           "GB/s", "of triad", "/cuSPARSE", "device");
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const KsBenchTridiagRow *r = rows->pdata[i];
+      g_autofree char *of = NULL, *vs = NULL;
+
+      if (r->skipped)
+        {
+          g_print ("%-10s %8u %8u  %-19s %s%s  %s\n", r->one_system ? "one" : "batch", r->n, r->systems,
+                   ks_tridiag_method_to_string (r->method), r->failed ? "" : "skipped: ", r->skipped, r->device);
+          continue;
+        }
+      of = r->of_triad > 0 ? g_strdup_printf ("%.1f%%", 100 * r->of_triad) : g_strdup ("-");
+      vs = r->vs_cusparse > 0 ? g_strdup_printf ("%.2f", r->vs_cusparse) : g_strdup ("-");
+      g_print ("%-10s %8u %8u  %-19s %10.4g %9.2e %9.1f %8s %9s  %s\n", r->one_system ? "one" : "batch", r->n,
+               r->systems, ks_tridiag_method_to_string (r->method), r->ms, r->residual, r->gbs, of, vs, r->device);
+    }
+}
+
+/* Per case: our best kernel against cuSPARSE and the triad bound; and each
+ * kernel on NVIDIA's OpenCL against the same kernel through CUDA. */
+static void
+print_summary (GPtrArray *rows)
+{
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const KsBenchTridiagRow *r = rows->pdata[i];
+      const KsBenchTridiagRow *best = NULL;
+      gboolean first_of_case = i == 0 || ((const KsBenchTridiagRow *) rows->pdata[i - 1])->systems != r->systems ||
+                               ((const KsBenchTridiagRow *) rows->pdata[i - 1])->n != r->n;
+
+      if (!first_of_case)
+        continue;
+      for (guint k = i; k < rows->len; k++)
+        {
+          const KsBenchTridiagRow *q = rows->pdata[k];
+          if (q->n != r->n || q->systems != r->systems)
+            break;
+          if (q->skipped == NULL && q->method < KS_TRIDIAG_N_DEVICE_METHODS && (best == NULL || q->ms < best->ms))
+            best = q;
+          /* The same kernel through CUDA, after its NVIDIA OpenCL row. */
+          for (guint j = k + 1; q->nvidia_opencl && q->skipped == NULL && j < rows->len; j++)
+            {
+              const KsBenchTridiagRow *c = rows->pdata[j];
+              if (c->n != q->n || c->systems != q->systems)
+                break;
+              if (c->method == q->method && c->skipped == NULL && strstr (c->device, "(cuda:"))
+                g_print ("%s, %u x %u: NVIDIA OpenCL %.4g ms, CUDA %.4g ms: OpenCL/CUDA %.2f (issue: within 1.15)\n",
+                         ks_tridiag_method_to_string (q->method), q->systems, q->n, q->ms, c->ms, q->ms / c->ms);
+            }
+        }
+      if (best == NULL)
+        continue;
+      g_print ("%s %u x %u: best kernel %s on %s, %.4g ms", best->one_system ? "one system" : "batch", best->systems,
+               best->n, ks_tridiag_method_to_string (best->method), best->device, best->ms);
+      if (best->vs_cusparse > 0)
+        g_print (", %.2fx cuSPARSE's time (%s)", best->vs_cusparse,
+                 best->one_system ? "gtsv2_nopivot" : "gtsv2StridedBatch");
+      if (best->of_triad > 0)
+        g_print (", %.1f GB/s = %.1f%% of the triad %.0f GB/s: the bound is %.4g ms", best->gbs,
+                 100 * best->of_triad, best->triad_gbs, best->ms * best->of_triad);
+      g_print ("\n");
+    }
+}
+
+static gboolean
+parse_methods (const char *text,
+               GArray     *out,
+               GError    **error)
+{
+  g_auto(GStrv) names = g_strsplit (text, ",", -1);
+
+  for (guint i = 0; names[i]; i++)
+    {
+      KsTridiagMethod m;
+      if (!ks_tridiag_method_from_string (g_strstrip (names[i]), &m))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "--methods: \"%s\" is no method (cpu-thomas, thomas-global, ... paracr-interleaved, "
+                       "cusparse-strided, ...: see run tridiag-batch --help)", names[i]);
+          return FALSE;
+        }
+      g_array_append_val (out, m);
+    }
+  return TRUE;
+}
+
+int
+ks_cli_bench_tridiag (int argc, char **argv)
+{
+  char *systems_text = NULL, *precision = NULL, *methods_text = NULL, *csv = NULL;
+  int n = 4095, large_n = (1 << 24) - 1, reps = 5, warmup = 1;
+  const GOptionEntry entries[] = {
+    { "n", 0, 0, G_OPTION_ARG_INT, &n, "Unknowns per system of the batches. Default: 4095", "N" },
+    { "systems", 's', 0, G_OPTION_ARG_STRING, &systems_text,
+      "Batch sizes, e.g. 5000,40000 or 5000:40000:5000. Default: 5000,10000,20000,40000", "LIST" },
+    { "large-n", 0, 0, G_OPTION_ARG_INT, &large_n, "Unknowns of the one large system; 0: none. Default: 16777215", "N" },
+    { "precision", 'p', 0, G_OPTION_ARG_STRING, &precision, "float or double. Default: float", "float|double" },
+    { "methods", 'm', 0, G_OPTION_ARG_STRING, &methods_text, "Only these methods (comma-separated). Default: all",
+      "LIST" },
+    { "reps", 'r', 0, G_OPTION_ARG_INT, &reps, "Timed solves per method and case (median kept). Default: 5", "N" },
+    { "warmup", 0, 0, G_OPTION_ARG_INT, &warmup, "Untimed solves first. Default: 1", "N" },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Write the table to a CSV file", "FILE" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("tridiag - paper 002's kernels against cuSPARSE");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) systems = NULL;
+  g_autoptr(GArray) methods = g_array_new (FALSE, FALSE, sizeof (KsTridiagMethod));
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(KsDeviceList) list = NULL;
+  KsBenchTridiagSpec spec = { KS_PRECISION_FLOAT };
+  int status = KS_CLI_OK;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context,
+    "Solves the same generated batches (and one large system) with paper 002's kernels on every\n"
+    "OpenCL and CUDA device, cuSPARSE's gtsv2StridedBatch, gtsvInterleavedBatch (Thomas, LU) and\n"
+    "gtsv2_nopivot on CUDA devices, and Thomas (sequential, OpenMP) and LAPACK gtsv on the host.\n"
+    "Times are device events for kernels and cuSPARSE, the host clock on the host; uploads are\n"
+    "outside them. GB/s: a, b, c, d read and x written once (20 bytes per unknown in float) over\n"
+    "the time, against the triad bandwidth each device measures first in the same run.\n"
+    "Example: kernelscope-cli bench tridiag --systems 5000,40000 --large-n 16777215 --csv tri.csv");
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
+      goto out;
+    }
+  if (n < 1 || large_n < 0 || reps < 1 || (guint) reps > KS_BENCH_MAX_REPS || warmup < 0 ||
+      (guint) warmup > KS_BENCH_MAX_REPS)
+    {
+      g_printerr ("kernelscope-cli: --n must be at least 1, --large-n at least 0, --reps 1 to %u and --warmup 0 "
+                  "to %u\n", KS_BENCH_MAX_REPS, KS_BENCH_MAX_REPS);
+      status = KS_CLI_USAGE;
+      goto out;
+    }
+  if (precision && !ks_precision_from_string (precision, &spec.precision))
+    {
+      g_printerr ("kernelscope-cli: --precision is float or double, not \"%s\"\n", precision);
+      status = KS_CLI_USAGE;
+      goto out;
+    }
+  if (!(systems = ks_parse_uint_list (systems_text ? systems_text : "5000,10000,20000,40000", 1, 1 << 24, &error)) ||
+      (methods_text && !parse_methods (methods_text, methods, &error)))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
+      goto out;
+    }
+  spec.n = (guint) n;
+  spec.large_n = (guint) large_n;
+  spec.systems = (const guint *) systems->data;
+  spec.n_systems = systems->len;
+  spec.methods = methods_text ? (const KsTridiagMethod *) methods->data : NULL;
+  spec.n_methods = methods->len;
+  spec.reps = (guint) reps;
+  spec.warmup = (guint) warmup;
+
+  list = ks_device_list_new ();
+  if (!(rows = ks_bench_tridiag (list, &spec, &error)))
+    {
+      status = ks_cli_fail (KS_CLI_FAILED, error);
+      goto out;
+    }
+  print_rows (rows);
+  g_print ("\n");
+  print_summary (rows);
+  {
+    gboolean cusparse = FALSE;
+    for (guint i = 0; i < rows->len; i++)
+      cusparse |= ks_tridiag_method_is_cusparse (((const KsBenchTridiagRow *) rows->pdata[i])->method);
+    if (!cusparse)
+      g_print ("cuSPARSE: no CUDA device here, so no /cuSPARSE column\n");
+  }
+  for (guint i = 0; i < rows->len; i++)
+    if (((const KsBenchTridiagRow *) rows->pdata[i])->failed)
+      status = KS_CLI_FAILED;
+  if (status != KS_CLI_OK)
+    g_printerr ("kernelscope-cli: some rows of bench tridiag failed\n");
+  if (csv && !ks_bench_tridiag_write_csv (rows, csv, &error))
+    status = ks_cli_fail (KS_CLI_FAILED, error);
+
+out:
+  g_free (systems_text);
+  g_free (precision);
+  g_free (methods_text);
+  g_free (csv);
+  return status;
+}

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-exp-heat.c: paper 004's heat problem as an experiment: time per step,
+ * CG iterations and the CG's bytes per second against the cell count, per
+ * device, over the heat solver (src/solvers/ks-heat.h) and its CG
+ * (ks-cg.h).  The triad bandwidth of each device (measured once, unless the
+ * device list already did) is the line the bytes per second stand against,
+ * as the paper's roofline says they should. */
+#define G_LOG_DOMAIN "ks-experiments"
+
+#include "ks-exp-heat.h"
+#include "ks-bench-probes.h"
+#include "ks-cg.h"
+#include "ks-compute-error.h"
+#include "ks-heat.h"
+#include "ks-mesh-gen.h"
+#include "ks-run.h"
+#include "ks-solver-error.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+/* --- parameters ----------------------------------------------------------------- */
+
+static const KsChoice source_choices[] = {
+  { "generated", N_("generated"), N_("A mesh made here: kind, domain and cell count") },
+  { "file", N_("file"), N_("A Gmsh .msh file, or a .geo file meshed by gmsh") },
+  { NULL }
+};
+
+static const KsChoice kind_choices[] = {
+  { "quad", N_("quadrilaterals"), N_("A regular mesh of quadrilaterals: 9 entries per row") },
+  { "tri", N_("triangles"), N_("The same split along a diagonal: about 13 entries per row") },
+  { "mixed", N_("mixed"), N_("Patches of quadrilaterals and triangles") },
+  { "perturbed", N_("perturbed"), N_("Quadrilaterals with their inner nodes moved at random") },
+  { NULL }
+};
+
+static const KsChoice domain_choices[] = {
+  { "square", N_("square"), N_("[-1, 1] x [-1, 1]") },
+  { "disc", N_("disc"), N_("The unit disc: a square inside, rings around it") },
+  { NULL }
+};
+
+static const KsChoice boundary_choices[] = {
+  { "insulated", N_("insulated"), N_("No flux through the boundary: the energy is conserved") },
+  { "fixed", N_("fixed temperature"), N_("The boundary held at the initial temperature 0") },
+  { NULL }
+};
+
+static const KsChoice precision_choices[] = {
+  { "double", N_("double (the paper's)"), NULL },
+  { "float", N_("float"), N_("Half the bytes; reaches a relative residual of about 1e-6 at best") },
+  { NULL }
+};
+
+static const KsChoice variant_choices[] = {
+  { "base", N_("base"), N_("The CG as printed: one kernel per operation, 20L + 108 bytes per row") },
+  { "fused", N_("fused"), N_("The paper's modified CG: three passes per iteration, 20L + 84 bytes per row") },
+  { NULL }
+};
+
+static const KsParamSpec params[] = {
+  { .name = "cells", .label = N_("Cells"), .help = N_("About how many cells the generated mesh has"),
+    .type = KS_PARAM_INT, .default_value = "2^12:2^20", .min = 2, .max = KS_MESH_MAX_GENERATED_CELLS,
+    .sweepable = TRUE, .cli_range = TRUE, .when = { "source", { "generated" } } },
+  { .name = "source", .label = N_("Mesh"), .help = N_("A generated mesh or a file"),
+    .type = KS_PARAM_CHOICE, .choices = source_choices, .default_value = "generated" },
+  { .name = "kind", .label = N_("Cells' shape"), .help = N_("Quadrilaterals, triangles or both"),
+    .type = KS_PARAM_CHOICE, .choices = kind_choices, .default_value = "quad", .sweepable = TRUE,
+    .when = { "source", { "generated" } } },
+  { .name = "domain", .label = N_("Domain"), .help = N_("The square or the disc"),
+    .type = KS_PARAM_CHOICE, .choices = domain_choices, .default_value = "square",
+    .when = { "source", { "generated" } } },
+  { .name = "file", .label = N_("Mesh file"), .help = N_("A Gmsh mesh (.msh, MSH 2.2 or 4.1 ASCII) or geometry (.geo)"),
+    .type = KS_PARAM_FILE, .when = { "source", { "file" } } },
+  { .name = "n", .label = N_("Exponent n"), .help = N_("The conductivity D = D0 T^n; 0 is the linear heat equation"),
+    .type = KS_PARAM_REAL, .default_value = "0", .min = 0, .max = 10 },
+  { .name = "d0", .label = N_("D0"), .help = N_("The conductivity's factor"),
+    .type = KS_PARAM_REAL, .default_value = "1", .min = 1e-12, .max = 1e12, .advanced = TRUE },
+  { .name = "energy", .label = N_("Released energy"), .help = N_("The energy released at the origin at t = 0"),
+    .type = KS_PARAM_REAL, .default_value = "1", .min = 1e-12, .max = 1e12, .advanced = TRUE },
+  { .name = "tau", .label = N_("Time step"), .help = N_("The implicit scheme's time step"),
+    .type = KS_PARAM_REAL, .default_value = "0.0001", .min = 1e-12, .max = 1e6 },
+  { .name = "steps", .label = N_("Steps"), .help = N_("Time steps per repetition, from the release each time"),
+    .type = KS_PARAM_INT, .default_value = "10", .min = 1, .max = 100000 },
+  { .name = "tol", .label = N_("CG tolerance"), .help = N_("The CG stops at ||r|| <= tol ||b||"),
+    .type = KS_PARAM_REAL, .default_value = "1e-8", .min = 1e-15, .max = 0.5, .advanced = TRUE },
+  { .name = "boundary", .label = N_("Boundary"), .help = N_("Insulated or held at a fixed temperature"),
+    .type = KS_PARAM_CHOICE, .choices = boundary_choices, .default_value = "insulated", .advanced = TRUE },
+  { .name = "precision", .label = N_("Precision"), .help = N_("The device CG's precision (the host's is double)"),
+    .type = KS_PARAM_CHOICE, .choices = precision_choices, .default_value = "double",
+    .backends = KS_BACKENDS_GPU },
+  { .name = "variant", .label = N_("CG variant"), .help = N_("The CG as printed, or the paper's fused version"),
+    .type = KS_PARAM_CHOICE, .choices = variant_choices, .default_value = "fused", .sweepable = TRUE,
+    .backends = KS_BACKENDS_GPU },
+};
+
+/* --- columns -------------------------------------------------------------------- */
+
+enum {
+  COL_STEP, COL_ITERS, COL_ITER_US, COL_ASSEMBLE, COL_BANDWIDTH, COL_CELLS, COL_ROW, COL_DRIFT,
+  COL_BYTES_ROW, COL_TRIAD_SHARE, N_COLUMNS
+};
+
+/* The paper's Table 1 at the measured entries per row. */
+static double
+derive_bytes_row (const KsRun *run, const KsRunPoint *point, const KsColumnSpec *column)
+{
+  GVariant *v = ks_run_point_get_param (run, point, "variant");
+  GVariant *p = ks_run_point_get_param (run, point, "precision");
+  KsCgVariant variant = KS_CG_BASE;
+  KsPrecision precision = KS_PRECISION_DOUBLE;
+
+  if (v != NULL)
+    ks_cg_variant_from_string (g_variant_get_string (v, NULL), &variant);
+  if (p != NULL)
+    ks_precision_from_string (g_variant_get_string (p, NULL), &precision);
+  return ks_cg_bytes_per_row (variant, precision, point->values[COL_ROW]);
+}
+
+static double
+derive_triad_share (const KsRun *run, const KsRunPoint *point, const KsColumnSpec *column)
+{
+  const double triad = ks_run_device_get_info (run->devices->pdata[point->device], "triad_gbs");
+
+  return triad > 0 ? 100.0 * point->values[COL_BANDWIDTH] / triad : NAN;
+}
+
+static const KsColumnSpec columns[] = {
+  [COL_STEP] = { "step_ms", N_("time per step"), "ms",
+                 N_("One implicit time step: assembly on the host, uploads, the CG solves, the download"),
+                 KS_COLUMN_REAL, KS_REDUCE_MEDIAN_RANGE },
+  [COL_ITERS] = { "iterations", N_("CG iterations per step"), NULL,
+                  N_("Summed over the step's nonlinear iterations, averaged over the steps"),
+                  KS_COLUMN_REAL, KS_REDUCE_MEDIAN },
+  [COL_ITER_US] = { "iteration_us", N_("time per CG iteration"), "us",
+                    N_("The CG's time (uploads included) over its iterations"),
+                    KS_COLUMN_REAL, KS_REDUCE_MEDIAN_RANGE },
+  [COL_ASSEMBLE] = { "assemble_ms", N_("assembly per step"), "ms", N_("The matrix and right-hand side, on the host"),
+                     KS_COLUMN_REAL, KS_REDUCE_MEDIAN, .hidden = TRUE },
+  [COL_BANDWIDTH] = { "bandwidth_gbs", N_("CG bytes per second"), "GB/s",
+                      N_("The bytes the paper's Table 1 counts for the iterations, over the CG's time"),
+                      KS_COLUMN_REAL, KS_REDUCE_MEDIAN },
+  [COL_CELLS] = { "mesh_cells", N_("cells"), NULL, N_("The cells the mesh has (a generated one: about the count asked)"),
+                  KS_COLUMN_INT, KS_REDUCE_LAST },
+  [COL_ROW] = { "row_entries", N_("entries per row"), NULL, N_("The matrix's mean non-zeros per row (the paper's L)"),
+                KS_COLUMN_REAL, KS_REDUCE_LAST },
+  [COL_DRIFT] = { "energy_drift", N_("energy drift"), NULL,
+                  N_("|E - E0| / E0 after the steps: round-off and the CG tolerance with insulated walls"),
+                  KS_COLUMN_REAL, KS_REDUCE_MAX, .hidden = TRUE },
+  [COL_BYTES_ROW] = { "bytes_per_row", N_("bytes per row and iteration"), "B",
+                      N_("Paper 004's Table 1 at the measured entries per row: 20L + 108 (base), 20L + 84 (fused)"),
+                      KS_COLUMN_REAL, .derive = derive_bytes_row },
+  [COL_TRIAD_SHARE] = { "triad_share", N_("share of the triad bandwidth"), "%",
+                        N_("CG bytes per second over the device's STREAM triad bandwidth"),
+                        KS_COLUMN_REAL, .derive = derive_triad_share },
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (columns) == N_COLUMNS);
+
+static const KsFigureSpec figures[] = {
+  { .id = "step-vs-cells", .title = N_("Heat: time per step vs cells"), .x = "cells", .y = "step_ms",
+    .series_by = "variant", .log_x = TRUE, .log_y = TRUE },
+  { .id = "iterations-vs-cells", .title = N_("Heat: CG iterations per step vs cells"), .x = "cells",
+    .y = "iterations", .series_by = "kind", .log_x = TRUE },
+  { .id = "bandwidth-vs-cells", .title = N_("Heat: CG bytes per second vs cells"), .x = "cells",
+    .y = "bandwidth_gbs", .series_by = "variant", .log_x = TRUE,
+    .hline_info = "triad_gbs", .hline_label = N_("triad %g GB/s") },
+  { .id = "bytes-per-row", .title = N_("Heat: CG bytes per row (paper's Table 1)"), .x = "kind",
+    .y = "bytes_per_row", .series_by = "variant", .categorical_x = TRUE, .show_paper = TRUE },
+};
+
+static const KsPaperValue paper_values[] = {
+  { "kind=quad variant=base", "bytes_per_row", 288, "B", N_("Table 1"),
+    N_("20L + 108 at L = 9 (quadrilaterals), double values, 32-bit indices") },
+  { "kind=quad variant=fused", "bytes_per_row", 264, "B", N_("Table 1"),
+    /* xgettext:no-c-format */
+    N_("20L + 84 at L = 9: 9 % less traffic than the base version") },
+  { "kind=tri variant=base", "bytes_per_row", 368, "B", N_("Table 1"),
+    N_("20L + 108 at L = 13 (triangles)") },
+  { "kind=tri variant=fused", "bytes_per_row", 344, "B", N_("Table 1"),
+    /* xgettext:no-c-format */
+    N_("20L + 84 at L = 13: 7 % less traffic") },
+};
+
+/* --- measuring ------------------------------------------------------------------ */
+
+typedef struct {
+  KsDevice   *device;
+  KsCgDevice *cg[2][2];   /* [precision][variant], built on first use */
+  KsHeat     *heat;
+  KsMesh     *mesh;
+  char       *mesh_key;   /* what mesh is built */
+  double      triad_gbs;
+} HeatState;
+
+static void
+heat_tear_down (gpointer state)
+{
+  HeatState *s = state;
+
+  g_clear_pointer (&s->heat, ks_heat_free);
+  for (guint p = 0; p < 2; p++)
+    for (guint v = 0; v < 2; v++)
+      g_clear_pointer (&s->cg[p][v], ks_cg_device_free);
+  g_clear_pointer (&s->mesh, ks_mesh_unref);
+  g_free (s->mesh_key);
+  g_clear_object (&s->device);
+  g_free (s);
+}
+
+static gboolean
+heat_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *base, GError **error)
+{
+  const char *precision = ks_config_get_string (base, "precision");
+  const double tol = ks_config_get_real (base, "tol");
+
+  if (g_strcmp0 (precision, "float") == 0 && tol < 1e-6)
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                   _("A float CG cannot reach a relative residual of %g (about 1e-6 at best): "
+                     "give --tol 1e-5 or more, or --precision double"), tol);
+      return FALSE;
+    }
+  if (g_strcmp0 (precision, "double") == 0 && ks_device_get_backend (device) != KS_BACKEND_HOST &&
+      !ks_device_get_info (device)->has_fp64)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   _("%s has no double precision (cl_khr_fp64); choose float"), ks_device_get_name (device));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gpointer
+heat_set_up (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *base,
+             GCancellable *cancellable, GError **error)
+{
+  HeatState *s = g_new0 (HeatState, 1);
+
+  s->device = g_object_ref (device);
+  s->triad_gbs = ks_device_get_bandwidth (device);
+  /* The line the CG's bytes per second stand against: measured here once
+   * unless the device list has it (the host has no triad kernel here). */
+  if (!(s->triad_gbs > 0) && ks_device_get_backend (device) != KS_BACKEND_HOST)
+    {
+      KsBandwidth bw = { 0 };
+      g_autoptr(GError) local = NULL;
+      if (ks_bench_bandwidth (device, 0, 5, &bw, &local))
+        s->triad_gbs = bw.triad_gbs;
+      else
+        g_debug ("no triad bandwidth for %s: %s", ks_device_get_name (device), local->message);
+    }
+  return s;
+}
+
+static void
+heat_describe_device (gpointer state, const KsConfig *base, KsRunDevice *out)
+{
+  HeatState *s = state;
+
+  if (s->triad_gbs > 0)
+    ks_run_device_set_info (out, "triad_gbs", s->triad_gbs);
+}
+
+/* The point's mesh (kept while the next point wants the same) and problem. */
+static gboolean
+heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, GError **error)
+{
+  HeatState *s = state;
+  const gboolean file = g_strcmp0 (ks_config_get_string (point, "source"), "file") == 0;
+  g_autofree char *key = file ? g_strdup (ks_config_get_string (point, "file"))
+                              : g_strdup_printf ("%s-%s:%" G_GINT64_FORMAT, ks_config_get_string (point, "kind"),
+                                                 ks_config_get_string (point, "domain"),
+                                                 ks_config_get_int (point, "cells"));
+  KsHeatParams p;
+  KsPrecision precision = KS_PRECISION_DOUBLE;
+  KsCgVariant variant = KS_CG_FUSED;
+  const char *text;
+
+  g_clear_pointer (&s->heat, ks_heat_free);
+  if (g_strcmp0 (key, s->mesh_key) != 0)
+    {
+      g_clear_pointer (&s->mesh, ks_mesh_unref);
+      g_clear_pointer (&s->mesh_key, g_free);
+      if (!(s->mesh = ks_mesh_new_from_spec (key, cancellable, error)))
+        return FALSE;
+      s->mesh_key = g_steal_pointer (&key);
+    }
+  ks_heat_params_init (&p);
+  p.n = ks_config_get_real (point, "n");
+  p.d0 = ks_config_get_real (point, "d0");
+  p.energy = ks_config_get_real (point, "energy");
+  p.tau = ks_config_get_real (point, "tau");
+  p.cg_tol = ks_config_get_real (point, "tol");
+  ks_heat_boundary_from_string (ks_config_get_string (point, "boundary"), &p.boundary);
+  if (!(s->heat = ks_heat_new (s->mesh, &p, error)))
+    return FALSE;
+  if (ks_device_get_backend (s->device) == KS_BACKEND_HOST)
+    return TRUE;
+  if ((text = ks_config_get_string (point, "precision")) != NULL)
+    ks_precision_from_string (text, &precision);
+  if ((text = ks_config_get_string (point, "variant")) != NULL)
+    ks_cg_variant_from_string (text, &variant);
+  if (s->cg[precision][variant] == NULL &&
+      !(s->cg[precision][variant] = ks_cg_device_new (s->device, precision, variant, error)))
+    return FALSE;
+  ks_heat_set_cg (s->heat, s->cg[precision][variant]);
+  return TRUE;
+}
+
+static gboolean
+heat_measure (gpointer state, const KsConfig *point, double *values, GCancellable *cancellable, GError **error)
+{
+  HeatState *s = state;
+  const guint steps = (guint) ks_config_get_int (point, "steps");
+  double step_s = 0, solve_s = 0, assemble_s = 0, bytes = 0, iterations = 0, e0;
+  g_autoptr(KsCsr) a = NULL;
+  KsHeatStepStats st = { 0 };
+  g_autoptr(GError) local = NULL;
+
+  ks_heat_reset (s->heat);
+  e0 = ks_heat_total_energy (s->heat);
+  for (guint k = 0; k < steps; k++)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (!ks_heat_step (s->heat, &st, &local))
+        {
+          /* A step that does not converge says something about this point
+           * (too large a time step for this mesh), not about the device:
+           * the sweep goes on. */
+          if (g_error_matches (local, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_CONVERGED) ||
+              g_error_matches (local, KS_SOLVER_ERROR, KS_SOLVER_ERROR_BREAKDOWN))
+            g_set_error_literal (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED, local->message);
+          else
+            g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      step_s += st.step_s;
+      solve_s += st.solve_s;
+      assemble_s += st.assemble_s;
+      bytes += st.cg_bytes;
+      iterations += st.cg_iterations;
+    }
+  values[COL_STEP] = 1e3 * step_s / steps;
+  values[COL_ITERS] = iterations / steps;
+  values[COL_ITER_US] = iterations > 0 ? 1e6 * solve_s / iterations : NAN;
+  values[COL_ASSEMBLE] = 1e3 * assemble_s / steps;
+  values[COL_BANDWIDTH] = solve_s > 0 ? bytes / solve_s / 1e9 : NAN;
+  values[COL_CELLS] = s->mesh->n_cells;
+  values[COL_ROW] = (double) (s->mesh->stencil_offsets[s->mesh->n_cells] + s->mesh->n_cells) / s->mesh->n_cells;
+  values[COL_DRIFT] = fabs (st.energy - e0) / e0;
+  return TRUE;
+}
+
+static void
+heat_summarize (const KsRun *run, GString *out)
+{
+  /* The fused CG against the base one at each size both measured. */
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *f = run->points->pdata[i];
+      GVariant *v = ks_run_point_get_param (run, f, "variant");
+      if (f->error != NULL || v == NULL || !g_str_equal (g_variant_get_string (v, NULL), "fused"))
+        continue;
+      for (guint j = 0; j < run->points->len; j++)
+        {
+          const KsRunPoint *b = run->points->pdata[j];
+          GVariant *w = ks_run_point_get_param (run, b, "variant");
+          if (b->error != NULL || b->device != f->device || w == NULL ||
+              !g_str_equal (g_variant_get_string (w, NULL), "base") ||
+              ks_run_point_get_number (run, b, "mesh_cells") != ks_run_point_get_number (run, f, "mesh_cells"))
+            continue;
+          g_string_append_printf (out,
+                                  _("%s, %.0f cells: fused %.2f us per CG iteration, base %.2f: %+.1f %% "
+                                    "(the paper predicts %.1f %% from the bytes alone)\n"),
+                                  ((KsRunDevice *) run->devices->pdata[f->device])->name,
+                                  ks_run_point_get_number (run, f, "mesh_cells"),
+                                  f->values[COL_ITER_US], b->values[COL_ITER_US],
+                                  100.0 * (b->values[COL_ITER_US] / f->values[COL_ITER_US] - 1),
+                                  100.0 * (b->values[COL_BYTES_ROW] / f->values[COL_BYTES_ROW] - 1));
+          break;
+        }
+    }
+}
+
+const KsExperimentDesc ks_exp_heat = {
+  .id = "heat",
+  .title = N_("Heat: time per step vs cells"),
+  .paper = "004",
+  .paper_title = N_("Anisov, Vaziev & Ushakov (2020): 2D heat equation, CG on CPU+GPU"),
+  .summary = N_("Implicit heat diffusion on a triangle/quadrilateral mesh: time per step, CG iterations, bytes per second"),
+  /* xgettext:no-c-format */
+  .claim = N_("The implicit heat scheme spends 80-95 % of its time in the conjugate gradients, which are "
+              "memory-bound: their speed is their bytes per row (Table 1: 20L + 108, or 20L + 84 fused, "
+              "9 % less at L = 9) times the memory bandwidth.  Look at the bytes per second against the "
+              "triad line, and at the fused version against the base one.  Here the matrix is assembled "
+              "on the host and uploaded each step (the paper's partial offload)."),
+  .example = "--cells 2^12:2^16 --variant base,fused --steps 5 --plot heat.png",
+  .size_param = "cells",
+  .params = params, .n_params = G_N_ELEMENTS (params),
+  .columns = columns, .n_columns = N_COLUMNS,
+  .figures = figures, .n_figures = G_N_ELEMENTS (figures),
+  .paper_values = paper_values, .n_paper_values = G_N_ELEMENTS (paper_values),
+  .check = heat_check,
+  .set_up = heat_set_up,
+  .prepare = heat_prepare,
+  .measure_one_rep = heat_measure,
+  .describe_device = heat_describe_device,
+  .tear_down = heat_tear_down,
+  .summarize = heat_summarize,
+};

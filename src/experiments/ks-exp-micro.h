@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-exp-micro.h: the experiments of paper 001 (Manushin 2012, OpenCL
+ * micro-benchmarks) as descriptions, one file per family
+ * (ks-exp-micro-FAMILY.c), over the solvers of ks-micro.h. */
+#pragma once
+
+#include "ks-experiment-desc.h"
+#include "ks-run.h"
+
+G_BEGIN_DECLS
+
+#define KS_EXP_MICRO_PAPER \
+  .paper = "001", \
+  .paper_title = N_("Manushin (2012): what OpenCL costs and gains, in micro-benchmarks")
+
+extern const KsExperimentDesc ks_exp_micro_hello;   /* "micro-hello": vector addition vs the host loop */
+extern const KsExperimentDesc ks_exp_micro_simd;    /* "micro-simd": the loop on short .. short16, Tables 3-4 */
+extern const KsExperimentDesc ks_exp_micro_builtins; /* "micro-builtins": mad_sat, abs_diff, hadd, Table 5 */
+extern const KsExperimentDesc ks_exp_micro_native;   /* "micro-native": native_ vs precise math, time and error */
+
+/* A point's error that only this point suffers (a length the device
+ * cannot hold, a vector width its compiler refuses) as a refusal, so that
+ * the sweep goes on; others unchanged.  Returns FALSE. */
+gboolean ks_exp_micro_refuse_point   (GError **error);
+/* The device's timer tick as its "timer_resolution_ns". */
+void     ks_exp_micro_describe_timer (KsDevice    *device,
+                                      KsRunDevice *out);
+
+/* The loop experiments over KsMicroLoop (ks-micro.h): their first four
+ * columns, in this order, and the measuring functions that fill them. */
+enum {
+  KS_EXP_MICRO_COL_TIME,
+  KS_EXP_MICRO_COL_WALL,
+  KS_EXP_MICRO_COL_CHECKED,
+  KS_EXP_MICRO_COL_WRONG,
+  KS_EXP_MICRO_N_LOOP_COLUMNS
+};
+
+#define KS_EXP_MICRO_LOOP_COLUMNS                                                                         \
+  [KS_EXP_MICRO_COL_TIME] = { "time_ms", N_("time"), "ms",                                                \
+                              N_("The kernel's time (device events), median of the repetitions; min and " \
+                                 "max beside it"), KS_COLUMN_REAL, KS_REDUCE_MEDIAN_RANGE },             \
+  [KS_EXP_MICRO_COL_WALL] = { "wall_ms", N_("launch and wait"), "ms", N_("Launch and wait, host clock, median"), \
+                              KS_COLUMN_REAL, KS_REDUCE_MEDIAN },                                         \
+  [KS_EXP_MICRO_COL_CHECKED] = { "checked", N_("checked"), NULL,                                          \
+                                 N_("Elements compared with the host's loop (spread over the array; each " \
+                                    "costs the whole loop)"), KS_COLUMN_INT, KS_REDUCE_LAST, .hidden = TRUE }, \
+  [KS_EXP_MICRO_COL_WRONG] = { "wrong", N_("wrong elements"), NULL,                                       \
+                               N_("Checked elements that differ from the host's loop of the same kernel, " \
+                                  "the worst repetition (0 unless something is broken)"),                \
+                               KS_COLUMN_INT, KS_REDUCE_MAX }
+
+gpointer ks_exp_micro_loop_set_up          (const KsExperimentDesc *desc,
+                                            KsDevice               *device,
+                                            const KsConfig         *base,
+                                            GCancellable           *cancellable,
+                                            GError                **error);
+gboolean ks_exp_micro_loop_measure         (gpointer                state,
+                                            const KsConfig         *point,
+                                            double                 *values,
+                                            GCancellable           *cancellable,
+                                            GError                **error);
+void     ks_exp_micro_loop_describe_device (gpointer                state,
+                                            const KsConfig         *base,
+                                            KsRunDevice            *out);
+void     ks_exp_micro_loop_tear_down       (gpointer                state);
+
+G_END_DECLS

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-exp-tridiag.h: the experiments of paper 002 (Pogorelskikh & Loganova:
+ * Thomas and cyclic reduction on a GPU with several kinds of memory and
+ * data layouts) as descriptions over the solvers of src/solvers/ks-tridiag.h. */
+#pragma once
+
+#include "ks-experiment-desc.h"
+
+G_BEGIN_DECLS
+
+/* "tridiag-batch": time and speed-up vs the number of systems, one curve
+ * per method, and the methods side by side against the paper's speed-ups. */
+extern const KsExperimentDesc ks_exp_tridiag_batch;
+/* "tridiag-large": one system of growing size: where PARACR overtakes Thomas. */
+extern const KsExperimentDesc ks_exp_tridiag_large;
+
+G_END_DECLS

@@ -1,0 +1,607 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-mesh.c: building and checking a mixed triangle / quadrilateral mesh.
+ *
+ * The checks, in the order a user's mistake is most likely to show first:
+ * an empty mesh, a cell naming a node that does not exist (or one twice), a
+ * coordinate that is not a number, a cell of zero area, a cell turned the
+ * other way from the rest (inverted), a non-convex quadrilateral, and two
+ * cells covering the same ground.  Overlap is found two ways: an edge used
+ * twice in the same direction (two cells on the same side of it: a fold)
+ * or by three or more cells, and, for cells that share no edge, a cell edge
+ * properly crossing another's or a centroid strictly inside another cell
+ * (looked up through a bucket grid, so the check is linear in the cells). */
+#define G_LOG_DOMAIN "ks-mesh"
+
+#include "ks-mesh.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+G_DEFINE_QUARK (ks-mesh-error-quark, ks_mesh_error)
+
+/* How a cell is named in messages: its number in the file when there is one. */
+static guint
+cell_name (const guint *names, guint c)
+{
+  return names != NULL ? names[c] : c + 1;
+}
+
+static double
+orient (double ax, double ay, double bx, double by, double cx, double cy)
+{
+  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+static double
+signed_area (const KsMesh *m, guint c)
+{
+  const guint *v = m->cell_nodes + m->cell_offsets[c];
+  const guint k = ks_mesh_cell_size (m, c);
+  double s = 0.0;
+
+  for (guint j = 0; j < k; j++)
+    {
+      const guint a = v[j], b = v[(j + 1) % k];
+      s += m->x[a] * m->y[b] - m->x[b] * m->y[a];
+    }
+  return 0.5 * s;
+}
+
+static void
+centroid (KsMesh *m, guint c)
+{
+  const guint *v = m->cell_nodes + m->cell_offsets[c];
+  const guint k = ks_mesh_cell_size (m, c);
+  /* Relative to the first node, so a mesh far from the origin loses nothing. */
+  const double x0 = m->x[v[0]], y0 = m->y[v[0]];
+  double sx = 0.0, sy = 0.0;
+
+  for (guint j = 0; j < k; j++)
+    {
+      const guint a = v[j], b = v[(j + 1) % k];
+      const double ax = m->x[a] - x0, ay = m->y[a] - y0;
+      const double bx = m->x[b] - x0, by = m->y[b] - y0;
+      const double w = ax * by - bx * ay;
+      sx += (ax + bx) * w;
+      sy += (ay + by) * w;
+    }
+  m->cx[c] = x0 + sx / (6.0 * m->area[c]);
+  m->cy[c] = y0 + sy / (6.0 * m->area[c]);
+}
+
+/* --- edges ----------------------------------------------------------------- */
+
+typedef struct {
+  guint lo, hi;
+  guint cell;
+  gint  forward;  /* 1: the cell walks lo -> hi */
+} Edge;
+
+static int
+edge_cmp (const void *pa, const void *pb)
+{
+  const Edge *a = pa, *b = pb;
+
+  if (a->lo != b->lo)
+    return a->lo < b->lo ? -1 : 1;
+  if (a->hi != b->hi)
+    return a->hi < b->hi ? -1 : 1;
+  return a->cell < b->cell ? -1 : a->cell > b->cell;
+}
+
+static guint64
+edge_key (guint a, guint b)
+{
+  return a < b ? ((guint64) a << 32) | b : ((guint64) b << 32) | a;
+}
+
+/* Classifies the edges: boundary ones into m->boundary_*, overlaps refused. */
+static gboolean
+find_edges (KsMesh              *m,
+            const guint         *names,
+            const KsMeshEdgeTag *tags,
+            guint                n_tags,
+            GError             **error)
+{
+  const gsize n_edges = m->cell_offsets[m->n_cells];
+  g_autofree Edge *e = g_new (Edge, n_edges);
+  g_autoptr(GHashTable) tag_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autoptr(GArray) bnd = g_array_new (FALSE, FALSE, sizeof (Edge));
+  gsize k = 0;
+
+  for (guint c = 0; c < m->n_cells; c++)
+    {
+      const guint *v = m->cell_nodes + m->cell_offsets[c];
+      const guint s = ks_mesh_cell_size (m, c);
+      for (guint j = 0; j < s; j++)
+        {
+          const guint a = v[j], b = v[(j + 1) % s];
+          e[k++] = (Edge) { MIN (a, b), MAX (a, b), c, a < b };
+        }
+    }
+  qsort (e, n_edges, sizeof (Edge), edge_cmp);
+
+  for (gsize i = 0; i < n_edges;)
+    {
+      gsize j = i + 1;
+      while (j < n_edges && e[j].lo == e[i].lo && e[j].hi == e[i].hi)
+        j++;
+      if (j - i == 1)
+        g_array_append_val (bnd, e[i]);
+      else if (j - i > 2 || e[i].forward == e[i + 1].forward)
+        {
+          g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_OVERLAP,
+                       _("Cells %u and %u overlap: both lie on the same side of the edge from node %u to node %u"),
+                       cell_name (names, e[i].cell), cell_name (names, e[i + 1].cell),
+                       e[i].lo + 1, e[i].hi + 1);
+          return FALSE;
+        }
+      i = j;
+    }
+
+  for (guint t = 0; t < n_tags; t++)
+    {
+      guint64 *key = g_new (guint64, 1);
+      *key = edge_key (tags[t].a, tags[t].b);
+      g_hash_table_insert (tag_of, key, GUINT_TO_POINTER (tags[t].group + 1));
+    }
+
+  m->n_boundary = bnd->len;
+  m->boundary_a = g_new (guint, MAX (bnd->len, 1));
+  m->boundary_b = g_new (guint, MAX (bnd->len, 1));
+  m->boundary_cell = g_new (guint, MAX (bnd->len, 1));
+  m->boundary_group = g_new (guint, MAX (bnd->len, 1));
+  m->boundary_node = g_new0 (gboolean, m->n_nodes);
+  for (guint i = 0; i < bnd->len; i++)
+    {
+      const Edge *b = &g_array_index (bnd, Edge, i);
+      const guint64 key = edge_key (b->lo, b->hi);
+      const guint group = GPOINTER_TO_UINT (g_hash_table_lookup (tag_of, &key));
+      /* Walk it as its cell does, so the cell is on the left. */
+      m->boundary_a[i] = b->forward ? b->lo : b->hi;
+      m->boundary_b[i] = b->forward ? b->hi : b->lo;
+      m->boundary_cell[i] = b->cell;
+      m->boundary_group[i] = group > 0 && group - 1 < m->groups->len ? group - 1 : 0;
+      m->boundary_node[b->lo] = m->boundary_node[b->hi] = TRUE;
+    }
+  return TRUE;
+}
+
+/* --- overlap of cells that share no edge --------------------------------------- */
+
+static gboolean
+point_inside (const KsMesh *m, guint c, double px, double py, double eps)
+{
+  const guint *v = m->cell_nodes + m->cell_offsets[c];
+  const guint k = ks_mesh_cell_size (m, c);
+
+  for (guint j = 0; j < k; j++)
+    {
+      const guint a = v[j], b = v[(j + 1) % k];
+      if (orient (m->x[a], m->y[a], m->x[b], m->y[b], px, py) <= eps)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+cells_cross (const KsMesh *m, guint c, guint d, double eps)
+{
+  const guint *u = m->cell_nodes + m->cell_offsets[c];
+  const guint *v = m->cell_nodes + m->cell_offsets[d];
+  const guint ku = ks_mesh_cell_size (m, c), kv = ks_mesh_cell_size (m, d);
+
+  if (point_inside (m, c, m->cx[d], m->cy[d], eps) || point_inside (m, d, m->cx[c], m->cy[c], eps))
+    return TRUE;
+  for (guint i = 0; i < ku; i++)
+    for (guint j = 0; j < kv; j++)
+      {
+        const guint p1 = u[i], p2 = u[(i + 1) % ku], q1 = v[j], q2 = v[(j + 1) % kv];
+        const double o1 = orient (m->x[p1], m->y[p1], m->x[p2], m->y[p2], m->x[q1], m->y[q1]);
+        const double o2 = orient (m->x[p1], m->y[p1], m->x[p2], m->y[p2], m->x[q2], m->y[q2]);
+        const double o3 = orient (m->x[q1], m->y[q1], m->x[q2], m->y[q2], m->x[p1], m->y[p1]);
+        const double o4 = orient (m->x[q1], m->y[q1], m->x[q2], m->y[q2], m->x[p2], m->y[p2]);
+        if (((o1 > eps && o2 < -eps) || (o1 < -eps && o2 > eps)) &&
+            ((o3 > eps && o4 < -eps) || (o3 < -eps && o4 > eps)))
+          return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean
+find_overlaps (const KsMesh *m, const guint *names, double eps, GError **error)
+{
+  /* About one cell per bucket on a uniform mesh. */
+  const guint g = MAX (1, (guint) sqrt ((double) m->n_cells));
+  const double w = (m->xmax - m->xmin) / g, h = (m->ymax - m->ymin) / g;
+  g_autofree guint *count = g_new0 (guint, (gsize) g * g + 1);
+  g_autofree guint *items = NULL;
+  g_autofree guint *fill = NULL;
+  guint *box = g_new (guint, 4 * (gsize) m->n_cells);
+  gsize total = 0;
+
+  for (guint c = 0; c < m->n_cells; c++)
+    {
+      const guint *v = m->cell_nodes + m->cell_offsets[c];
+      double x0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y0 = G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+      for (guint j = 0; j < ks_mesh_cell_size (m, c); j++)
+        {
+          x0 = MIN (x0, m->x[v[j]]); x1 = MAX (x1, m->x[v[j]]);
+          y0 = MIN (y0, m->y[v[j]]); y1 = MAX (y1, m->y[v[j]]);
+        }
+      box[4 * c + 0] = w > 0 ? MIN (g - 1, (guint) ((x0 - m->xmin) / w)) : 0;
+      box[4 * c + 1] = w > 0 ? MIN (g - 1, (guint) ((x1 - m->xmin) / w)) : 0;
+      box[4 * c + 2] = h > 0 ? MIN (g - 1, (guint) ((y0 - m->ymin) / h)) : 0;
+      box[4 * c + 3] = h > 0 ? MIN (g - 1, (guint) ((y1 - m->ymin) / h)) : 0;
+      for (guint by = box[4 * c + 2]; by <= box[4 * c + 3]; by++)
+        for (guint bx = box[4 * c + 0]; bx <= box[4 * c + 1]; bx++)
+          count[(gsize) by * g + bx + 1]++;
+    }
+  for (gsize b = 1; b <= (gsize) g * g; b++)
+    count[b] += count[b - 1];
+  total = count[(gsize) g * g];
+  items = g_new (guint, MAX (total, 1));
+  fill = g_memdup2 (count, sizeof (guint) * ((gsize) g * g + 1));
+  for (guint c = 0; c < m->n_cells; c++)
+    for (guint by = box[4 * c + 2]; by <= box[4 * c + 3]; by++)
+      for (guint bx = box[4 * c + 0]; bx <= box[4 * c + 1]; bx++)
+        items[fill[(gsize) by * g + bx]++] = c;
+  g_free (box);
+
+  for (gsize b = 0; b < (gsize) g * g; b++)
+    for (guint i = count[b]; i < count[b + 1]; i++)
+      for (guint j = i + 1; j < count[b + 1]; j++)
+        if (cells_cross (m, items[i], items[j], eps))
+          {
+            g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_OVERLAP,
+                         _("Cells %u and %u overlap"),
+                         cell_name (names, MIN (items[i], items[j])),
+                         cell_name (names, MAX (items[i], items[j])));
+            return FALSE;
+          }
+  return TRUE;
+}
+
+/* --- adjacency ----------------------------------------------------------------- */
+
+static int
+uint_cmp (const void *pa, const void *pb)
+{
+  const guint a = *(const guint *) pa, b = *(const guint *) pb;
+  return a < b ? -1 : a > b;
+}
+
+static void
+build_adjacency (KsMesh *m)
+{
+  g_autofree guint *fill = NULL;
+  g_autofree guint *mark = g_new (guint, m->n_cells);
+  g_autoptr(GArray) st = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  m->node_offsets = g_new0 (guint, m->n_nodes + 1);
+  for (guint k = 0; k < m->cell_offsets[m->n_cells]; k++)
+    m->node_offsets[m->cell_nodes[k] + 1]++;
+  for (guint v = 0; v < m->n_nodes; v++)
+    m->node_offsets[v + 1] += m->node_offsets[v];
+  m->node_cells = g_new (guint, MAX (m->node_offsets[m->n_nodes], 1));
+  fill = g_memdup2 (m->node_offsets, sizeof (guint) * (m->n_nodes + 1));
+  for (guint c = 0; c < m->n_cells; c++)
+    for (guint k = m->cell_offsets[c]; k < m->cell_offsets[c + 1]; k++)
+      m->node_cells[fill[m->cell_nodes[k]]++] = c;
+
+  /* The stencil: every cell around every node of c, once. */
+  memset (mark, 0xff, sizeof (guint) * m->n_cells);
+  m->stencil_offsets = g_new (guint, m->n_cells + 1);
+  m->stencil_offsets[0] = 0;
+  for (guint c = 0; c < m->n_cells; c++)
+    {
+      const guint first = st->len;
+      mark[c] = c;
+      for (guint k = m->cell_offsets[c]; k < m->cell_offsets[c + 1]; k++)
+        {
+          const guint v = m->cell_nodes[k];
+          for (guint i = m->node_offsets[v]; i < m->node_offsets[v + 1]; i++)
+            {
+              const guint d = m->node_cells[i];
+              if (mark[d] != c)
+                {
+                  mark[d] = c;
+                  g_array_append_val (st, d);
+                }
+            }
+        }
+      qsort (&g_array_index (st, guint, first), st->len - first, sizeof (guint), uint_cmp);
+      m->stencil_offsets[c + 1] = st->len;
+    }
+  m->stencil = (guint *) g_array_free (g_steal_pointer (&st), FALSE);
+}
+
+/* --- construction ----------------------------------------------------------------- */
+
+static gboolean
+check_cells (KsMesh *m, const guint *names, GError **error)
+{
+  for (guint c = 0; c < m->n_cells; c++)
+    {
+      const guint k = ks_mesh_cell_size (m, c);
+      const guint *v = m->cell_nodes + m->cell_offsets[c];
+
+      if (k < 3 || k > KS_MESH_MAX_CELL_NODES)
+        {
+          g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_BAD_NODE,
+                       _("Cell %u has %u nodes; a cell has 3 (a triangle) or 4 (a quadrilateral)"),
+                       cell_name (names, c), k);
+          return FALSE;
+        }
+      for (guint j = 0; j < k; j++)
+        {
+          if (v[j] >= m->n_nodes)
+            {
+              g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_BAD_NODE,
+                           _("Cell %u names node %u, which does not exist (the mesh has %u nodes)"),
+                           cell_name (names, c), v[j] + 1, m->n_nodes);
+              return FALSE;
+            }
+          for (guint i = 0; i < j; i++)
+            if (v[i] == v[j])
+              {
+                g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_DEGENERATE,
+                             _("Cell %u names node %u twice"), cell_name (names, c), v[j] + 1);
+                return FALSE;
+              }
+        }
+    }
+  return TRUE;
+}
+
+/* Areas, orientation, convexity.  eps: the area below which a cell is
+ * degenerate, relative to the mesh's extent. */
+static gboolean
+check_geometry (KsMesh *m, const guint *names, double eps, GError **error)
+{
+  guint negative = 0, first_negative = 0;
+
+  for (guint c = 0; c < m->n_cells; c++)
+    {
+      m->area[c] = signed_area (m, c);
+      if (fabs (m->area[c]) <= eps)
+        {
+          g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_DEGENERATE,
+                       _("Cell %u has zero area (%g): its nodes lie on one line or on one point"),
+                       cell_name (names, c), m->area[c]);
+          return FALSE;
+        }
+      if (m->area[c] < 0 && negative++ == 0)
+        first_negative = c;
+    }
+  if (negative == m->n_cells)
+    {
+      /* Drawn clockwise as a whole (a Gmsh surface whose normal points
+       * down): the same mesh turned around, not an error. */
+      for (guint c = 0; c < m->n_cells; c++)
+        {
+          guint *v = m->cell_nodes + m->cell_offsets[c];
+          const guint k = ks_mesh_cell_size (m, c);
+          for (guint j = 0; j < k / 2; j++)
+            {
+              const guint t = v[j];
+              v[j] = v[k - 1 - j];
+              v[k - 1 - j] = t;
+            }
+          m->area[c] = -m->area[c];
+        }
+      negative = 0;
+    }
+  if (negative > 0)
+    {
+      /* The minority is the inverted one. */
+      guint bad = first_negative;
+      if (2 * negative > m->n_cells)
+        for (bad = 0; bad < m->n_cells && m->area[bad] < 0; bad++)
+          ;
+      g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_INVERTED,
+                   _("Cell %u is inverted (area %g): it turns the other way from %u of the %u cells"),
+                   cell_name (names, bad), m->area[bad],
+                   2 * negative > m->n_cells ? negative : m->n_cells - negative, m->n_cells);
+      return FALSE;
+    }
+  for (guint c = 0; c < m->n_cells; c++)
+    {
+      const guint *v = m->cell_nodes + m->cell_offsets[c];
+      const guint k = ks_mesh_cell_size (m, c);
+      if (k != 4)
+        continue;
+      for (guint j = 0; j < k; j++)
+        {
+          const guint a = v[(j + k - 1) % k], b = v[j], d = v[(j + 1) % k];
+          if (orient (m->x[a], m->y[a], m->x[b], m->y[b], m->x[d], m->y[d]) <= eps)
+            {
+              g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_DEGENERATE,
+                           _("Quadrilateral %u is not convex at node %u"), cell_name (names, c), b + 1);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+KsMesh *
+ks_mesh_new (guint                n_nodes,
+             const double        *xy,
+             guint                n_cells,
+             const guint         *cell_offsets,
+             const guint         *cell_nodes,
+             const guint         *cell_names,
+             const KsMeshEdgeTag *tags,
+             guint                n_tags,
+             const char * const  *groups,
+             const char          *description,
+             GError             **error)
+{
+  g_autoptr(KsMesh) m = NULL;
+  double extent, eps;
+
+  g_return_val_if_fail (n_nodes == 0 || xy != NULL, NULL);
+  g_return_val_if_fail (n_cells == 0 || (cell_offsets != NULL && cell_nodes != NULL), NULL);
+  g_return_val_if_fail (n_tags == 0 || tags != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (n_nodes == 0 || n_cells == 0)
+    {
+      g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_EMPTY,
+                   _("The mesh is empty: %u nodes, %u cells"), n_nodes, n_cells);
+      return NULL;
+    }
+
+  m = g_new0 (KsMesh, 1);
+  m->ref_count = 1;
+  m->n_nodes = n_nodes;
+  m->n_cells = n_cells;
+  m->x = g_new (double, n_nodes);
+  m->y = g_new (double, n_nodes);
+  m->cell_offsets = g_memdup2 (cell_offsets, sizeof (guint) * ((gsize) n_cells + 1));
+  m->cell_nodes = g_memdup2 (cell_nodes, sizeof (guint) * MAX (cell_offsets[n_cells], 1));
+  m->area = g_new (double, n_cells);
+  m->cx = g_new (double, n_cells);
+  m->cy = g_new (double, n_cells);
+  m->groups = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; groups != NULL && groups[i] != NULL; i++)
+    g_ptr_array_add (m->groups, g_strdup (groups[i]));
+  if (m->groups->len == 0)
+    g_ptr_array_add (m->groups, g_strdup ("boundary"));
+  m->description = g_strdup (description != NULL ? description : "");
+
+  m->xmin = m->ymin = G_MAXDOUBLE;
+  m->xmax = m->ymax = -G_MAXDOUBLE;
+  for (guint v = 0; v < n_nodes; v++)
+    {
+      m->x[v] = xy[2 * v];
+      m->y[v] = xy[2 * v + 1];
+      if (!isfinite (m->x[v]) || !isfinite (m->y[v]) || fabs (m->x[v]) > 1e150 || fabs (m->y[v]) > 1e150)
+        {
+          g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_INVALID,
+                       _("Node %u is at (%g, %g): coordinates must be finite numbers below 1e150"),
+                       v + 1, m->x[v], m->y[v]);
+          return NULL;
+        }
+      m->xmin = MIN (m->xmin, m->x[v]);
+      m->xmax = MAX (m->xmax, m->x[v]);
+      m->ymin = MIN (m->ymin, m->y[v]);
+      m->ymax = MAX (m->ymax, m->y[v]);
+    }
+
+  if (!check_cells (m, cell_names, error))
+    return NULL;
+  /* Zero area means relative to the mesh's own size (and round-off). */
+  extent = MAX (m->xmax - m->xmin, m->ymax - m->ymin);
+  eps = 1e-12 * extent * extent;
+  if (!check_geometry (m, cell_names, eps, error))
+    return NULL;
+  for (guint c = 0; c < n_cells; c++)
+    centroid (m, c);
+  if (!find_edges (m, cell_names, tags, n_tags, error) ||
+      !find_overlaps (m, cell_names, eps, error))
+    return NULL;
+  build_adjacency (m);
+  return g_steal_pointer (&m);
+}
+
+KsMesh *
+ks_mesh_ref (KsMesh *mesh)
+{
+  g_return_val_if_fail (mesh != NULL, NULL);
+  g_atomic_int_inc (&mesh->ref_count);
+  return mesh;
+}
+
+void
+ks_mesh_unref (KsMesh *mesh)
+{
+  if (mesh == NULL || !g_atomic_int_dec_and_test (&mesh->ref_count))
+    return;
+  g_free (mesh->x);
+  g_free (mesh->y);
+  g_free (mesh->cell_offsets);
+  g_free (mesh->cell_nodes);
+  g_free (mesh->area);
+  g_free (mesh->cx);
+  g_free (mesh->cy);
+  g_free (mesh->stencil_offsets);
+  g_free (mesh->stencil);
+  g_free (mesh->node_offsets);
+  g_free (mesh->node_cells);
+  g_free (mesh->boundary_node);
+  g_free (mesh->boundary_a);
+  g_free (mesh->boundary_b);
+  g_free (mesh->boundary_cell);
+  g_free (mesh->boundary_group);
+  g_clear_pointer (&mesh->groups, g_ptr_array_unref);
+  g_free (mesh->description);
+  g_free (mesh);
+}
+
+guint
+ks_mesh_nearest_cell (const KsMesh *mesh, double x, double y)
+{
+  guint best = 0;
+  double best_d = G_MAXDOUBLE;
+
+  g_return_val_if_fail (mesh != NULL, 0);
+  for (guint c = 0; c < mesh->n_cells; c++)
+    {
+      const double d = (mesh->cx[c] - x) * (mesh->cx[c] - x) + (mesh->cy[c] - y) * (mesh->cy[c] - y);
+      if (d < best_d)
+        {
+          best_d = d;
+          best = c;
+        }
+    }
+  return best;
+}
+
+double
+ks_mesh_total_area (const KsMesh *mesh)
+{
+  double s = 0.0;
+
+  g_return_val_if_fail (mesh != NULL, 0.0);
+  for (guint c = 0; c < mesh->n_cells; c++)
+    s += mesh->area[c];
+  return s;
+}
+
+double
+ks_mesh_boundary_length (const KsMesh *mesh)
+{
+  double s = 0.0;
+
+  g_return_val_if_fail (mesh != NULL, 0.0);
+  for (guint e = 0; e < mesh->n_boundary; e++)
+    s += hypot (mesh->x[mesh->boundary_b[e]] - mesh->x[mesh->boundary_a[e]],
+                mesh->y[mesh->boundary_b[e]] - mesh->y[mesh->boundary_a[e]]);
+  return s;
+}
+
+void
+ks_mesh_count_kinds (const KsMesh *mesh, guint *out_triangles, guint *out_quads)
+{
+  guint t = 0;
+
+  g_return_if_fail (mesh != NULL);
+  for (guint c = 0; c < mesh->n_cells; c++)
+    t += ks_mesh_cell_size (mesh, c) == 3;
+  if (out_triangles != NULL)
+    *out_triangles = t;
+  if (out_quads != NULL)
+    *out_quads = mesh->n_cells - t;
+}
+
+double
+ks_mesh_mean_stencil (const KsMesh *mesh)
+{
+  g_return_val_if_fail (mesh != NULL, 0.0);
+  return (double) mesh->stencil_offsets[mesh->n_cells] / mesh->n_cells;
+}

@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-cg-device.c: conjugate gradients on an OpenCL or CUDA device through
+ * the compute seam, with the kernels of kernels/heat-cg.cl (see there for
+ * how the scalars stay on the device). */
+#define G_LOG_DOMAIN "ks-cg"
+
+#include "ks-cg.h"
+#include "ks-cg-private.h"
+#include "ks-compute-error.h"
+#include "ks-runtime.h"
+#include "ks-solver-error.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+/* As in heat-cg.cl. */
+enum { S_RHO, S_PQ, S_ALPHA, S_BETA, S_BB, S_TOL2, S_THRESH, N_SCALARS };
+enum { ST_DONE, ST_ACTIVE, ST_ITERS, ST_BREAKDOWN, N_STATE };
+enum { MODE_BB, MODE_INIT, MODE_ALPHA, MODE_BETA };
+
+enum { K_SPMV, K_DOT, K_REDUCE, K_INIT, K_AXPY, K_XPAY, K_SPMV_DOT, K_UPDATE_R, K_UPDATE_XP, N_KERNELS };
+static const char * const kernel_names[N_KERNELS] = {
+  "cg_spmv", "cg_dot", "cg_reduce", "cg_init", "cg_axpy", "cg_xpay",
+  "cg_spmv_dot", "cg_update_r", "cg_update_xp",
+};
+
+/* How often the host looks at the state: every launch after convergence is
+ * a no-op, so a few wasted iterations cost less than a read per iteration. */
+#define CHECK_EVERY 8
+
+struct _KsCgDevice {
+  KsDevice    *device;
+  KsPrecision  precision;
+  KsCgVariant  variant;
+  gsize        real_size;
+  KsRuntime   *rt;
+  KsProgram   *program;
+  KsKernel    *k[N_KERNELS];
+  gsize        local;       /* the reductions' group size */
+
+  /* The matrix on the device; its pattern kept to see whether it changed. */
+  guint        n;
+  guint        nnz;
+  guint       *row_ptr;
+  guint       *col;
+  double       mean_row;
+  guint        groups;
+  guint        hist_len;
+  KsBuffer    *d_row_ptr, *d_col, *d_val;
+  KsBuffer    *d_x, *d_b, *d_r, *d_p, *d_q;
+  KsBuffer    *d_partial, *d_scalars, *d_state, *d_hist;
+  void        *stage;       /* a host vector in the device's precision */
+};
+
+void
+ks_cg_device_free (KsCgDevice *cg)
+{
+  KsBuffer **buffers[] = { &cg->d_row_ptr, &cg->d_col, &cg->d_val, &cg->d_x, &cg->d_b, &cg->d_r,
+                           &cg->d_p, &cg->d_q, &cg->d_partial, &cg->d_scalars, &cg->d_state, &cg->d_hist };
+
+  if (cg == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
+    g_clear_pointer (buffers[i], ks_buffer_unref);
+  for (guint i = 0; i < N_KERNELS; i++)
+    g_clear_pointer (&cg->k[i], ks_kernel_unref);
+  g_clear_pointer (&cg->program, ks_program_unref);
+  g_clear_pointer (&cg->rt, ks_runtime_unref);
+  g_clear_object (&cg->device);
+  g_free (cg->row_ptr);
+  g_free (cg->col);
+  g_free (cg->stage);
+  g_free (cg);
+}
+
+KsCgDevice *
+ks_cg_device_new (KsDevice *device, KsPrecision precision, KsCgVariant variant, GError **error)
+{
+  g_autoptr(KsCgDevice) cg = NULL;
+  const char *options;
+
+  g_return_val_if_fail (KS_IS_DEVICE (device), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (precision == KS_PRECISION_DOUBLE && !ks_device_get_info (device)->has_fp64)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   _("%s has no double precision (cl_khr_fp64); choose float"), ks_device_get_name (device));
+      return NULL;
+    }
+  cg = g_new0 (KsCgDevice, 1);
+  cg->device = g_object_ref (device);
+  cg->precision = precision;
+  cg->variant = variant;
+  cg->real_size = ks_precision_size (precision);
+  options = precision == KS_PRECISION_DOUBLE ? "-DKS_REAL=double -DKS_FP64" : "-DKS_REAL=float";
+  if (!(cg->rt = ks_runtime_new (device, error)) ||
+      !(cg->program = ks_runtime_build_program (cg->rt, "heat-cg.cl", options, error)))
+    return NULL;
+  cg->local = 256;
+  for (guint i = 0; i < N_KERNELS; i++)
+    {
+      if (!(cg->k[i] = ks_program_create_kernel (cg->program, kernel_names[i], error)))
+        return NULL;
+      if (ks_kernel_get_max_work_group_size (cg->k[i]) > 0)
+        cg->local = MIN (cg->local, ks_kernel_get_max_work_group_size (cg->k[i]));
+    }
+  /* No timing events: a CG iteration is a handful of short launches, and
+   * the heat step is timed on the host as a whole. */
+  ks_runtime_set_timing (cg->rt, FALSE);
+  return g_steal_pointer (&cg);
+}
+
+KsDevice *
+ks_cg_device_get_device (KsCgDevice *cg)
+{
+  g_return_val_if_fail (cg != NULL, NULL);
+  return cg->device;
+}
+
+/* src (n doubles) into the device's precision in cg->stage. */
+static const void *
+to_real (KsCgDevice *cg, const double *src, gsize n)
+{
+  if (cg->precision == KS_PRECISION_DOUBLE)
+    return src;
+  for (gsize i = 0; i < n; i++)
+    ((float *) cg->stage)[i] = (float) src[i];
+  return cg->stage;
+}
+
+static gboolean
+alloc (KsCgDevice *cg, KsBuffer **buffer, gsize size, GError **error)
+{
+  g_clear_pointer (buffer, ks_buffer_unref);
+  *buffer = ks_runtime_alloc (cg->rt, MAX (size, 4), error);
+  return *buffer != NULL;
+}
+
+gboolean
+ks_cg_device_set_matrix (KsCgDevice *cg, const KsCsr *a, GError **error)
+{
+  g_return_val_if_fail (cg != NULL && a != NULL, FALSE);
+  g_return_val_if_fail (a->n_rows == a->n_cols, FALSE);
+
+  if (a->nnz > G_MAXINT32 || a->n_rows == 0)
+    {
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
+                   _("The device CG takes 1 to %d rows and non-zeros (32-bit indices); this matrix has %u rows and %u non-zeros"),
+                   G_MAXINT32, a->n_rows, a->nnz);
+      return FALSE;
+    }
+  if (a->n_rows != cg->n || a->nnz != cg->nnz ||
+      memcmp (a->row_ptr, cg->row_ptr, sizeof (guint) * (a->n_rows + 1)) != 0 ||
+      memcmp (a->col, cg->col, sizeof (guint) * a->nnz) != 0)
+    {
+      const gsize n = a->n_rows, rs = cg->real_size;
+
+      cg->n = 0;  /* invalid until every upload succeeded */
+      g_clear_pointer (&cg->row_ptr, g_free);
+      g_clear_pointer (&cg->col, g_free);
+      g_free (cg->stage);
+      cg->stage = g_malloc (MAX (MAX (n, a->nnz), N_SCALARS) * rs);
+      cg->groups = (guint) MIN ((n + cg->local - 1) / cg->local, 1024);
+      if (!alloc (cg, &cg->d_row_ptr, sizeof (guint) * (n + 1), error) ||
+          !alloc (cg, &cg->d_col, sizeof (guint) * a->nnz, error) ||
+          !alloc (cg, &cg->d_val, rs * a->nnz, error) ||
+          !alloc (cg, &cg->d_x, rs * n, error) || !alloc (cg, &cg->d_b, rs * n, error) ||
+          !alloc (cg, &cg->d_r, rs * n, error) || !alloc (cg, &cg->d_p, rs * n, error) ||
+          !alloc (cg, &cg->d_q, rs * n, error) ||
+          !alloc (cg, &cg->d_partial, rs * cg->groups, error) ||
+          !alloc (cg, &cg->d_scalars, rs * N_SCALARS, error) ||
+          !alloc (cg, &cg->d_state, sizeof (gint32) * N_STATE, error) ||
+          !ks_runtime_write (cg->rt, cg->d_row_ptr, 0, sizeof (guint) * (n + 1), a->row_ptr, error) ||
+          !ks_runtime_write (cg->rt, cg->d_col, 0, sizeof (guint) * a->nnz, a->col, error))
+        return FALSE;
+      cg->row_ptr = g_memdup2 (a->row_ptr, sizeof (guint) * (n + 1));
+      cg->col = g_memdup2 (a->col, sizeof (guint) * MAX (a->nnz, 1));
+      cg->n = a->n_rows;
+      cg->nnz = a->nnz;
+      cg->mean_row = ks_csr_mean_row (a);
+    }
+  return ks_runtime_write (cg->rt, cg->d_val, 0, cg->real_size * a->nnz, to_real (cg, a->val, a->nnz), error);
+}
+
+/* --- launches ------------------------------------------------------------------ */
+
+static gboolean
+set_args (KsKernel *k, GError **error, guint n_args, ...)
+{
+  va_list ap;
+  gboolean ok = TRUE;
+
+  /* Each argument: 'b' and a KsBuffer *, 'i' and an int, 'l' and a size of local memory. */
+  va_start (ap, n_args);
+  for (guint i = 0; ok && i < n_args; i++)
+    {
+      const int kind = va_arg (ap, int);
+      if (kind == 'b')
+        ok = ks_kernel_set_arg_buffer (k, i, va_arg (ap, KsBuffer *), error);
+      else if (kind == 'i')
+        {
+          const gint32 v = va_arg (ap, int);
+          ok = ks_kernel_set_arg (k, i, sizeof v, &v, error);
+        }
+      else
+        ok = ks_kernel_set_arg_local (k, i, va_arg (ap, gsize), error);
+    }
+  va_end (ap);
+  return ok;
+}
+
+/* One item per row, the driver's group size. */
+static gboolean
+launch_rows (KsCgDevice *cg, guint kernel, GError **error)
+{
+  const gsize global = cg->n;
+  return ks_runtime_launch (cg->rt, cg->k[kernel], 1, &global, NULL, error);
+}
+
+/* The reductions' grid: groups x local, or one group. */
+static gboolean
+launch_groups (KsCgDevice *cg, guint kernel, guint groups, GError **error)
+{
+  const gsize global = (gsize) groups * cg->local;
+  return ks_runtime_launch (cg->rt, cg->k[kernel], 1, &global, &cg->local, error);
+}
+
+static gboolean
+reduce (KsCgDevice *cg, int mode, GError **error)
+{
+  return set_args (cg->k[K_REDUCE], error, 7, 'i', (int) cg->groups, 'b', cg->d_partial, 'b', cg->d_scalars,
+                   'b', cg->d_state, 'b', cg->d_hist, 'i', mode, 'l', cg->local * cg->real_size) &&
+         launch_groups (cg, K_REDUCE, 1, error);
+}
+
+static gboolean
+dot (KsCgDevice *cg, KsBuffer *a, KsBuffer *b, GError **error)
+{
+  return set_args (cg->k[K_DOT], error, 5, 'i', (int) cg->n, 'b', a, 'b', b, 'b', cg->d_partial,
+                   'l', cg->local * cg->real_size) &&
+         launch_groups (cg, K_DOT, cg->groups, error);
+}
+
+static gboolean
+spmv (KsCgDevice *cg, KsBuffer *in, KsBuffer *out, GError **error)
+{
+  return set_args (cg->k[K_SPMV], error, 8, 'i', (int) cg->n, 'i', 0, 'b', cg->d_row_ptr, 'b', cg->d_col,
+                   'b', cg->d_val, 'b', in, 'b', out, 'b', cg->d_state) &&
+         launch_rows (cg, K_SPMV, error);
+}
+
+static gboolean
+axpy (KsCgDevice *cg, KsBuffer *y, KsBuffer *v, int sign, GError **error)
+{
+  return set_args (cg->k[K_AXPY], error, 6, 'i', (int) cg->n, 'b', y, 'b', v, 'i', sign,
+                   'b', cg->d_scalars, 'b', cg->d_state) &&
+         launch_rows (cg, K_AXPY, error);
+}
+
+/* r = b - A x, p = r, rho = r.r, the threshold. */
+static gboolean
+start (KsCgDevice *cg, GError **error)
+{
+  return spmv (cg, cg->d_x, cg->d_q, error) &&
+         dot (cg, cg->d_b, cg->d_b, error) &&
+         reduce (cg, MODE_BB, error) &&
+         set_args (cg->k[K_INIT], error, 7, 'i', (int) cg->n, 'b', cg->d_b, 'b', cg->d_q, 'b', cg->d_r,
+                   'b', cg->d_p, 'b', cg->d_partial, 'l', cg->local * cg->real_size) &&
+         launch_groups (cg, K_INIT, cg->groups, error) &&
+         reduce (cg, MODE_INIT, error);
+}
+
+static gboolean
+iteration_base (KsCgDevice *cg, GError **error)
+{
+  return spmv (cg, cg->d_p, cg->d_q, error) &&
+         dot (cg, cg->d_p, cg->d_q, error) &&
+         reduce (cg, MODE_ALPHA, error) &&
+         axpy (cg, cg->d_x, cg->d_p, 1, error) &&
+         axpy (cg, cg->d_r, cg->d_q, -1, error) &&
+         dot (cg, cg->d_r, cg->d_r, error) &&
+         reduce (cg, MODE_BETA, error) &&
+         set_args (cg->k[K_XPAY], error, 5, 'i', (int) cg->n, 'b', cg->d_p, 'b', cg->d_r,
+                   'b', cg->d_scalars, 'b', cg->d_state) &&
+         launch_rows (cg, K_XPAY, error);
+}
+
+static gboolean
+iteration_fused (KsCgDevice *cg, GError **error)
+{
+  return set_args (cg->k[K_SPMV_DOT], error, 9, 'i', (int) cg->n, 'b', cg->d_row_ptr, 'b', cg->d_col,
+                   'b', cg->d_val, 'b', cg->d_p, 'b', cg->d_q, 'b', cg->d_partial, 'b', cg->d_state,
+                   'l', cg->local * cg->real_size) &&
+         launch_groups (cg, K_SPMV_DOT, cg->groups, error) &&
+         reduce (cg, MODE_ALPHA, error) &&
+         set_args (cg->k[K_UPDATE_R], error, 7, 'i', (int) cg->n, 'b', cg->d_r, 'b', cg->d_q,
+                   'b', cg->d_partial, 'b', cg->d_scalars, 'b', cg->d_state, 'l', cg->local * cg->real_size) &&
+         launch_groups (cg, K_UPDATE_R, cg->groups, error) &&
+         reduce (cg, MODE_BETA, error) &&
+         set_args (cg->k[K_UPDATE_XP], error, 6, 'i', (int) cg->n, 'b', cg->d_x, 'b', cg->d_p,
+                   'b', cg->d_r, 'b', cg->d_scalars, 'b', cg->d_state) &&
+         launch_rows (cg, K_UPDATE_XP, error);
+}
+
+/* Reads n reals of buffer into dst as doubles. */
+static gboolean
+read_real (KsCgDevice *cg, KsBuffer *buffer, gsize n, double *dst, GError **error)
+{
+  if (cg->precision == KS_PRECISION_DOUBLE)
+    return ks_runtime_read (cg->rt, buffer, 0, n * sizeof (double), dst, error);
+  {
+    g_autofree float *f = g_new (float, MAX (n, 1));
+    if (!ks_runtime_read (cg->rt, buffer, 0, n * sizeof (float), f, error))
+      return FALSE;
+    for (gsize i = 0; i < n; i++)
+      dst[i] = f[i];
+  }
+  return TRUE;
+}
+
+gboolean
+ks_cg_device_solve (KsCgDevice        *cg,
+                    const double      *b,
+                    double            *x,
+                    const KsCgOptions *options,
+                    KsCgResult        *out,
+                    GError           **error)
+{
+  double scalars[N_SCALARS] = { 0 };
+  gint32 state[N_STATE] = { 0 };
+  g_autofree double *hist = NULL;
+  double bb;
+  guint it;
+
+  g_return_val_if_fail (cg != NULL && b != NULL && x != NULL && options != NULL, FALSE);
+  g_return_val_if_fail (cg->n > 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (!ks_cg_check_options (options, error))
+    return FALSE;
+
+  if (cg->hist_len < options->max_iter + 1)
+    {
+      if (!alloc (cg, &cg->d_hist, cg->real_size * (options->max_iter + 1), error))
+        return FALSE;
+      cg->hist_len = options->max_iter + 1;
+    }
+  scalars[S_TOL2] = options->tol * options->tol;
+  if (!ks_runtime_write (cg->rt, cg->d_b, 0, cg->real_size * cg->n, to_real (cg, b, cg->n), error) ||
+      !ks_runtime_write (cg->rt, cg->d_x, 0, cg->real_size * cg->n, to_real (cg, x, cg->n), error) ||
+      !ks_runtime_write (cg->rt, cg->d_scalars, 0, cg->real_size * N_SCALARS,
+                         to_real (cg, scalars, N_SCALARS), error) ||
+      !ks_runtime_write (cg->rt, cg->d_state, 0, sizeof state, state, error) ||
+      !start (cg, error))
+    return FALSE;
+
+  for (it = 0; it < options->max_iter; it++)
+    {
+      if (!(cg->variant == KS_CG_FUSED ? iteration_fused : iteration_base) (cg, error))
+        return FALSE;
+      if ((it + 1) % CHECK_EVERY == 0 || it + 1 == options->max_iter)
+        {
+          if (!ks_runtime_read (cg->rt, cg->d_state, 0, sizeof state, state, error))
+            return FALSE;
+          if (state[ST_DONE])
+            break;
+        }
+    }
+  if (!ks_runtime_read (cg->rt, cg->d_state, 0, sizeof state, state, error) ||
+      !read_real (cg, cg->d_scalars, N_SCALARS, scalars, error))
+    return FALSE;
+  bb = scalars[S_BB];
+  if (state[ST_BREAKDOWN])
+    {
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_BREAKDOWN,
+                   _("CG broke down at iteration %d: p.Ap = %g, so the matrix is not positive definite"),
+                   state[ST_ITERS] + 1, scalars[S_PQ]);
+      return FALSE;
+    }
+  if (!state[ST_DONE])
+    {
+      const guint n = (guint) state[ST_ITERS] + 1;
+      hist = g_new (double, n);
+      if (!read_real (cg, cg->d_hist, n, hist, error))
+        return FALSE;
+      for (guint i = 0; i < n; i++)
+        hist[i] = bb > 0 ? sqrt (hist[i] / bb) : 0.0;
+      ks_cg_set_not_converged (error, options, hist, n);
+      return FALSE;
+    }
+  if (!read_real (cg, cg->d_x, cg->n, x, error))
+    return FALSE;
+  if (out != NULL)
+    {
+      out->iterations = (guint) state[ST_ITERS];
+      out->residual = bb > 0 ? sqrt (scalars[S_RHO] / bb) : 0.0;
+      out->bytes = ks_cg_bytes_per_row (cg->variant, cg->precision, cg->mean_row) * cg->n * out->iterations;
+    }
+  return TRUE;
+}

@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-dist-cg.c: see ks-dist-cg.h.  The exchange of threads of one process
+ * and the host part's CG. */
+#define G_LOG_DOMAIN "ks-dist-cg"
+
+#include "ks-dist-cg.h"
+
+#include "ks-solver-error.h"
+
+#include <gio/gio.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+gboolean
+ks_exchange_start (KsExchange *ex,
+                   double     *x,
+                   GError    **error)
+{
+  g_return_val_if_fail (ex != NULL && x != NULL, FALSE);
+  return ex->vtable->start (ex, x, error);
+}
+
+gboolean
+ks_exchange_finish (KsExchange *ex,
+                    double     *x,
+                    GError    **error)
+{
+  g_return_val_if_fail (ex != NULL && x != NULL, FALSE);
+  return ex->vtable->finish (ex, x, error);
+}
+
+gboolean
+ks_exchange_allreduce (KsExchange *ex,
+                       double     *values,
+                       guint       n,
+                       GError    **error)
+{
+  g_return_val_if_fail (ex != NULL && (values != NULL || n == 0), FALSE);
+  return ex->vtable->allreduce (ex, values, n, error);
+}
+
+void
+ks_exchange_abort (KsExchange *ex)
+{
+  if (ex && ex->vtable->abort)
+    ex->vtable->abort (ex);
+}
+
+void
+ks_exchange_free (KsExchange *ex)
+{
+  if (ex && ex->vtable->free)
+    ex->vtable->free (ex);
+}
+
+/* --- threads of one process ------------------------------------------------------- */
+
+/* The most values one allreduce sums (CG needs two). */
+#define MAX_SUMS 8
+
+typedef struct {
+  KsExchange       base;
+  KsExchangeGroup *group;
+  guint            index;
+} LocalExchange;
+
+struct _KsExchangeGroup {
+  const KsHalo  *halo;
+  guint          n_parts;
+  LocalExchange *parts;
+  double       **published;   /* each part's vector, between start and finish */
+  double        *partials;    /* n_parts x MAX_SUMS */
+  GMutex         lock;
+  GCond          cond;
+  guint          arrived, generation;
+  gboolean       aborted;     /* a part failed: every wait ends */
+};
+
+/* Every part waits here until all have come; FALSE with an error once a
+ * part has failed, so the others do not wait for it forever. */
+static gboolean
+barrier (KsExchangeGroup *g,
+         GError         **error)
+{
+  guint generation;
+  gboolean aborted;
+
+  g_mutex_lock (&g->lock);
+  generation = g->generation;
+  if (!g->aborted && ++g->arrived == g->n_parts)
+    {
+      g->arrived = 0;
+      g->generation++;
+      g_cond_broadcast (&g->cond);
+    }
+  else
+    while (!g->aborted && generation == g->generation)
+      g_cond_wait (&g->cond, &g->lock);
+  /* A barrier every part passed counts as passed, even if one of them
+   * failed right after (it may fail on what they all just agreed). */
+  aborted = g->aborted && generation == g->generation;
+  g_mutex_unlock (&g->lock);
+  if (aborted)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Another part of the solve failed"));
+  return !aborted;
+}
+
+static void
+local_abort (KsExchange *self)
+{
+  KsExchangeGroup *g = ((LocalExchange *) self)->group;
+
+  g_mutex_lock (&g->lock);
+  g->aborted = TRUE;
+  g_cond_broadcast (&g->cond);
+  g_mutex_unlock (&g->lock);
+}
+
+static gboolean
+local_start (KsExchange *self,
+             double     *x,
+             GError    **error)
+{
+  LocalExchange *ex = (LocalExchange *) self;
+
+  /* Once all have published, every owned value is final. */
+  ex->group->published[ex->index] = x;
+  return barrier (ex->group, error);
+}
+
+static gboolean
+local_finish (KsExchange *self,
+              double     *x,
+              GError    **error)
+{
+  LocalExchange *ex = (LocalExchange *) self;
+  const KsHaloPart *me = self->part;
+
+  for (guint j = 0; j < me->n_neighbours; j++)
+    {
+      const KsHaloNeighbour *from = &me->neighbours[j];
+      const KsHaloPart *them = ks_halo_get_part (ex->group->halo, from->part);
+      const double *src = ex->group->published[from->part];
+
+      for (guint k = 0; k < them->n_neighbours; k++)
+        if (them->neighbours[k].part == ex->index)
+          for (guint i = 0; i < from->n_recv; i++)
+            x[from->recv_first + i] = src[them->neighbours[k].send[i]];
+    }
+  /* No part changes its vector before every other has read it. */
+  return barrier (ex->group, error);
+}
+
+static gboolean
+local_allreduce (KsExchange *self,
+                 double     *values,
+                 guint       n,
+                 GError    **error)
+{
+  LocalExchange *ex = (LocalExchange *) self;
+  KsExchangeGroup *g = ex->group;
+
+  g_return_val_if_fail (n <= MAX_SUMS, FALSE);
+
+  for (guint k = 0; k < n; k++)
+    g->partials[ex->index * MAX_SUMS + k] = values[k];
+  if (!barrier (g, error))
+    return FALSE;
+  /* In part order: the same bits on every part and every run. */
+  for (guint k = 0; k < n; k++)
+    {
+      double sum = 0;
+
+      for (guint p = 0; p < g->n_parts; p++)
+        sum += g->partials[p * MAX_SUMS + k];
+      values[k] = sum;
+    }
+  return barrier (g, error);
+}
+
+static const KsExchangeVTable local_vtable = {
+  local_start, local_finish, local_allreduce, local_abort, NULL,
+};
+
+KsExchangeGroup *
+ks_exchange_group_new (const KsHalo *halo)
+{
+  KsExchangeGroup *g;
+
+  g_return_val_if_fail (halo != NULL, NULL);
+
+  g = g_new0 (KsExchangeGroup, 1);
+  g->halo = halo;
+  g->n_parts = ks_halo_get_n_parts (halo);
+  g->parts = g_new0 (LocalExchange, g->n_parts);
+  g->published = g_new0 (double *, g->n_parts);
+  g->partials = g_new0 (double, g->n_parts * MAX_SUMS);
+  g_mutex_init (&g->lock);
+  g_cond_init (&g->cond);
+  for (guint p = 0; p < g->n_parts; p++)
+    {
+      g->parts[p].base.vtable = &local_vtable;
+      g->parts[p].base.part = ks_halo_get_part (halo, p);
+      g->parts[p].group = g;
+      g->parts[p].index = p;
+    }
+  return g;
+}
+
+KsExchange *
+ks_exchange_group_get (KsExchangeGroup *group,
+                       guint            part)
+{
+  g_return_val_if_fail (group != NULL && part < group->n_parts, NULL);
+  return &group->parts[part].base;
+}
+
+void
+ks_exchange_group_free (KsExchangeGroup *group)
+{
+  if (group == NULL)
+    return;
+  g_mutex_clear (&group->lock);
+  g_cond_clear (&group->cond);
+  g_free (group->parts);
+  g_free (group->published);
+  g_free (group->partials);
+  g_free (group);
+}
+
+/* --- the host part's CG ------------------------------------------------------------ */
+
+static void
+spmv_rows (const guint  *row_ptr,
+           const guint  *col,
+           const double *val,
+           const double *x,
+           double       *y,
+           guint         first,
+           guint         end)
+{
+#pragma omp parallel for if (end - first > 20000) schedule (static)
+  for (guint i = first; i < end; i++)
+    {
+      double sum = 0;
+
+      for (guint k = row_ptr[i]; k < row_ptr[i + 1]; k++)
+        sum += val[k] * x[col[k]];
+      y[i] = sum;
+    }
+}
+
+static double
+dot (const double *a,
+     const double *b,
+     guint         n)
+{
+  double sum = 0;
+
+#pragma omp parallel for if (n > 20000) reduction (+:sum) schedule (static)
+  for (guint i = 0; i < n; i++)
+    sum += a[i] * b[i];
+  return sum;
+}
+
+/* q = A p, the interior rows while p's virtual values travel. */
+static gboolean
+spmv_exchanged (KsExchange   *ex,
+                const guint  *row_ptr,
+                const guint  *col,
+                const double *val,
+                double       *p,
+                double       *q,
+                GError      **error)
+{
+  const KsHaloPart *part = ex->part;
+
+  if (!ks_exchange_start (ex, p, error))
+    return FALSE;
+  spmv_rows (row_ptr, col, val, p, q, 0, part->n_interior);
+  if (!ks_exchange_finish (ex, p, error))
+    return FALSE;
+  spmv_rows (row_ptr, col, val, p, q, part->n_interior, part->n_owned);
+  return TRUE;
+}
+
+static gboolean
+solve_host (KsExchange            *ex,
+            const guint           *row_ptr,
+            const guint           *col,
+            const double          *val,
+            const double          *b,
+            double                *x,
+            const KsDistCgOptions *options,
+            KsDistCgResult        *out,
+            GError               **error)
+{
+  guint n, all;
+  g_autofree double *r = NULL;
+  g_autofree double *p = NULL;
+  g_autofree double *q = NULL;
+  double sums[2], rho, b_norm;
+  guint it;
+
+  g_return_val_if_fail (ex != NULL && ex->part != NULL && options != NULL, FALSE);
+
+  n = ex->part->n_owned;
+  all = n + ex->part->n_virtual;
+  r = g_new0 (double, MAX (n, 1));
+  p = g_new0 (double, MAX (all, 1));
+  q = g_new0 (double, MAX (n, 1));
+
+  /* r = b - A x */
+  if (!spmv_exchanged (ex, row_ptr, col, val, x, q, error))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    p[i] = r[i] = b[i] - q[i];
+  sums[0] = dot (r, r, n);
+  sums[1] = dot (b, b, n);
+  if (!ks_exchange_allreduce (ex, sums, 2, error))
+    return FALSE;
+  rho = sums[0];
+  b_norm = sqrt (sums[1]);
+  if (b_norm == 0)
+    b_norm = 1;   /* b = 0: the answer is x = 0, and ||r|| is absolute */
+
+  for (it = 0; sqrt (rho) > options->tol * b_norm; it++)
+    {
+      double pq, alpha, rho_new;
+
+      if (it == options->max_iter)
+        {
+          g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_CONVERGED,
+                       _("Conjugate gradients did not converge in %u iterations: the residual is %.3g of the right-hand side's, %.3g was asked"),
+                       it, sqrt (rho) / b_norm, options->tol);
+          return FALSE;
+        }
+      if (!spmv_exchanged (ex, row_ptr, col, val, p, q, error))
+        return FALSE;
+      pq = dot (p, q, n);
+      if (!ks_exchange_allreduce (ex, &pq, 1, error))
+        return FALSE;
+      if (!(pq > 0))
+        {
+          g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_BREAKDOWN,
+                       _("Conjugate gradients broke down at iteration %u: p·Ap = %g, so the matrix is not positive definite"),
+                       it, pq);
+          return FALSE;
+        }
+      alpha = rho / pq;
+      for (guint i = 0; i < n; i++)
+        {
+          x[i] += alpha * p[i];
+          r[i] -= alpha * q[i];
+        }
+      rho_new = dot (r, r, n);
+      if (!ks_exchange_allreduce (ex, &rho_new, 1, error))
+        return FALSE;
+      for (guint i = 0; i < n; i++)
+        p[i] = r[i] + rho_new / rho * p[i];
+      rho = rho_new;
+    }
+  if (out)
+    {
+      out->iterations = it;
+      out->residual = sqrt (rho) / b_norm;
+    }
+  return TRUE;
+}
+
+gboolean
+ks_dist_cg_solve_host (KsExchange            *ex,
+                       const guint           *row_ptr,
+                       const guint           *col,
+                       const double          *val,
+                       const double          *b,
+                       double                *x,
+                       const KsDistCgOptions *options,
+                       KsDistCgResult        *out,
+                       GError               **error)
+{
+  g_return_val_if_fail (ex != NULL && ex->part != NULL && options != NULL, FALSE);
+
+  if (solve_host (ex, row_ptr, col, val, b, x, options, out, error))
+    return TRUE;
+  /* The others are told, or they would wait for this part forever. */
+  ks_exchange_abort (ex);
+  return FALSE;
+}

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-dist-cg.h: conjugate gradients over parts of a matrix that exchange
+ * their halo (paper 004, sections 4-5).
+ *
+ * Each part holds its rows renumbered by ks-halo.h (interior, exchange,
+ * virtual) and runs the loop the paper prints with its exchanges:
+ *
+ *   SendRecv[p]  (started; the interior rows' q = A p runs meanwhile)
+ *   q = A p      (the exchange rows once the virtual values are in)
+ *   Allreduce[p.q];  alpha = rho / p.q;  x += alpha p;  r -= alpha q
+ *   Allreduce[r.r];  p = (rho' / rho) p + r
+ *
+ * What carries the exchange is a KsExchange: MPI between processes
+ * (ks-mpi-exchange.h, where the build has MPI), or threads of one process
+ * (ks_exchange_local_new: the GPU and CPU parts of the hybrid, and the
+ * tests).  A part does not know what the others run on: the paper's
+ * design.  This file is the host part (plain C); a device part follows
+ * the same loop through the compute seam. */
+#pragma once
+
+#include <glib.h>
+
+#include "ks-device.h"
+#include "ks-halo.h"
+#include "ks-types.h"
+
+G_BEGIN_DECLS
+
+typedef struct _KsExchange KsExchange;
+
+typedef struct {
+  /* Starts sending x's owned values the neighbours hold as virtual and
+   * receiving theirs into x's virtual range; x stays untouched by the
+   * caller until finish. */
+  gboolean (*start)     (KsExchange *self,
+                         double     *x,
+                         GError    **error);
+  gboolean (*finish)    (KsExchange *self,
+                         double     *x,
+                         GError    **error);
+  /* values[0..n) summed over every part, in place; every part gets the
+   * same sums. */
+  gboolean (*allreduce) (KsExchange *self,
+                         double     *values,
+                         guint       n,
+                         GError    **error);
+  /* A part that fails says so: the others' waits end with an error
+   * instead of waiting for it forever.  May be NULL (MPI: the failing
+   * rank's exit ends the job). */
+  void     (*abort)     (KsExchange *self);
+  void     (*free)      (KsExchange *self);
+} KsExchangeVTable;
+
+struct _KsExchange {
+  const KsExchangeVTable *vtable;
+  const KsHaloPart       *part;
+};
+
+gboolean ks_exchange_start     (KsExchange *ex,
+                                double     *x,
+                                GError    **error);
+gboolean ks_exchange_finish    (KsExchange *ex,
+                                double     *x,
+                                GError    **error);
+gboolean ks_exchange_allreduce (KsExchange *ex,
+                                double     *values,
+                                guint       n,
+                                GError    **error);
+void     ks_exchange_abort     (KsExchange *ex);
+void     ks_exchange_free      (KsExchange *ex);
+
+/* Parts of one process, one thread each: a group of n_parts exchanges
+ * over the same halo, taken by index (ks_exchange_local_get); each thread
+ * uses its own.  Sums add the parts' values in part order, so a run gives
+ * the same bits every time.  The group owns its exchanges; free it after
+ * the threads are done. */
+typedef struct _KsExchangeGroup KsExchangeGroup;
+
+KsExchangeGroup *ks_exchange_group_new  (const KsHalo    *halo);
+KsExchange      *ks_exchange_group_get  (KsExchangeGroup *group,
+                                         guint            part);
+void             ks_exchange_group_free (KsExchangeGroup *group);
+
+typedef struct {
+  double tol;        /* ||r|| <= tol ||b|| */
+  guint  max_iter;
+} KsDistCgOptions;
+
+typedef struct {
+  guint  iterations;
+  double residual;   /* ||r|| / ||b|| */
+} KsDistCgResult;
+
+/* One part's CG on the host.  row_ptr/col/val: the part's rows from
+ * ks_halo_local_rows (n_owned rows, local columns); b: n_owned values;
+ * x: n_owned + n_virtual values, the guess on entry (its owned range;
+ * the virtual range is filled here), the part's solution on return.
+ * Every part calls it at once, with the same options.  Not converging in
+ * max_iter is KS_SOLVER_ERROR_NOT_CONVERGED; p.q <= 0 (a matrix that is
+ * not positive definite) KS_SOLVER_ERROR_BREAKDOWN. */
+gboolean ks_dist_cg_solve_host (KsExchange            *ex,
+                                const guint           *row_ptr,
+                                const guint           *col,
+                                const double          *val,
+                                const double          *b,
+                                double                *x,
+                                const KsDistCgOptions *options,
+                                KsDistCgResult        *out,
+                                GError               **error);
+
+/* The same part on an OpenCL or CUDA device (kernels/heat-cg.cl on
+ * slices of the part's vectors), float or double.  The arguments are
+ * those of ks_dist_cg_solve_host; the part's values travel to the device
+ * and x back. */
+typedef struct _KsDistCgDevice KsDistCgDevice;
+
+KsDistCgDevice *ks_dist_cg_device_new   (KsDevice              *device,
+                                         KsPrecision            precision,
+                                         GError               **error);
+void            ks_dist_cg_device_free  (KsDistCgDevice        *dev);
+gboolean        ks_dist_cg_solve_device (KsDistCgDevice        *dev,
+                                         KsExchange            *ex,
+                                         const guint           *row_ptr,
+                                         const guint           *col,
+                                         const double          *val,
+                                         const double          *b,
+                                         double                *x,
+                                         const KsDistCgOptions *options,
+                                         KsDistCgResult        *out,
+                                         GError               **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsExchangeGroup, ks_exchange_group_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsDistCgDevice, ks_dist_cg_device_free)
+
+G_END_DECLS

@@ -1,0 +1,598 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-heat.c: the heat scheme of ks-heat.h: the node energies' matrices
+ * (geometry only, computed once), the assembly at each nonlinear iteration,
+ * Picard iterations over CG solves, and the diagnostics. */
+#define G_LOG_DOMAIN "ks-heat"
+
+#include "ks-heat.h"
+#include "ks-compute-error.h"
+#include "ks-solver-error.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gi18n-lib.h>
+
+/* The weight of the stabilising term against the gradient's (both are
+ * temperature squared times D): 1 keeps the checkerboard damped as fast as
+ * a smooth mode of the same wavelength without visibly widening the front. */
+#define STABILISATION 1.0
+
+/* The most cells around one node (a node block lives on the stack). */
+#define MAX_NODE_CELLS 64u
+
+struct _KsHeat {
+  KsMesh       *mesh;
+  KsHeatParams  p;
+  double       *t;        /* the temperature now */
+  double       *t0;       /* the initial one, for reset */
+  double       *mass;     /* rho * area * c_v per cell */
+  KsCsr        *a;
+  /* Per node v, a dense block over the cells around it (node_offsets,
+   * node_cells): the geometry part of the node energy's Hessian, and where
+   * each entry lands in a->val. */
+  gsize        *block_off;
+  double       *block;
+  guint        *block_pos;
+  double       *edge_w;   /* boundary edges: length / distance to the cell centroid */
+  guint         step;
+  double        time;
+  gboolean      matrix_ready;   /* n = 0: the matrix never changes */
+  KsCgDevice   *cg;
+  gboolean      own_cg;   /* FALSE: borrowed (ks_heat_set_cg) */
+  gboolean      uploaded;
+};
+
+static const char * const boundary_names[] = { "insulated", "fixed" };
+
+const char *
+ks_heat_boundary_to_string (KsHeatBoundary boundary)
+{
+  g_return_val_if_fail ((guint) boundary < G_N_ELEMENTS (boundary_names), NULL);
+  return boundary_names[boundary];
+}
+
+gboolean
+ks_heat_boundary_from_string (const char *s, KsHeatBoundary *out)
+{
+  g_return_val_if_fail (s != NULL && out != NULL, FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (boundary_names); i++)
+    if (g_str_equal (s, boundary_names[i]))
+      {
+        *out = (KsHeatBoundary) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+void
+ks_heat_params_init (KsHeatParams *p)
+{
+  g_return_if_fail (p != NULL);
+  *p = (KsHeatParams) {
+    .n = 0, .d0 = 1, .density = 1, .cv = 1, .energy = 1, .tau = 1e-4, .t0 = 0,
+    .boundary = KS_HEAT_BOUNDARY_INSULATED, .t_boundary = 0,
+    .cg_tol = 1e-10, .cg_max_iter = 2000, .picard_max = 20, .picard_tol = 1e-6,
+  };
+}
+
+static gboolean
+check_range (const char *name, double v, double lo, double hi, gboolean open_lo, GError **error)
+{
+  if (isfinite (v) && (open_lo ? v > lo : v >= lo) && v <= hi)
+    return TRUE;
+  g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
+               open_lo ? _("%s must lie in (%g, %g], not %g") : _("%s must lie in [%g, %g], not %g"),
+               name, lo, hi, v);
+  return FALSE;
+}
+
+gboolean
+ks_heat_params_check (const KsHeatParams *p, GError **error)
+{
+  g_return_val_if_fail (p != NULL, FALSE);
+  return check_range ("n", p->n, 0, 10, FALSE, error) &&
+         check_range ("D0", p->d0, 0, 1e12, TRUE, error) &&
+         check_range (_("density"), p->density, 0, 1e12, TRUE, error) &&
+         check_range ("c_v", p->cv, 0, 1e12, TRUE, error) &&
+         check_range (_("energy"), p->energy, 0, 1e12, TRUE, error) &&
+         check_range (_("time step"), p->tau, 0, 1e6, TRUE, error) &&
+         check_range ("t0", p->t0, 0, 1e6, FALSE, error) &&
+         check_range (_("boundary temperature"), p->t_boundary, 0, 1e12, FALSE, error) &&
+         check_range (_("CG tolerance"), p->cg_tol, 0, 0.5, TRUE, error) &&
+         check_range (_("CG iterations"), p->cg_max_iter, 1, 1e7, FALSE, error) &&
+         check_range (_("nonlinear iterations"), p->picard_max, 1, 1000, FALSE, error) &&
+         check_range (_("nonlinear tolerance"), p->picard_tol, 0, 0.5, TRUE, error);
+}
+
+/* --- geometry, once ----------------------------------------------------------------- */
+
+/* The pseudo-inverse of the symmetric 2 x 2 [[a, b], [b, c]] into out[4]. */
+static void
+pinv2 (double a, double b, double c, double out[4])
+{
+  const double half = 0.5 * (a + c);
+  const double disc = sqrt (0.25 * (a - c) * (a - c) + b * b);
+  const double l1 = half + disc, l2 = half - disc;
+
+  memset (out, 0, 4 * sizeof (double));
+  if (!(l1 > 0))
+    return;
+  if (l2 > 1e-9 * l1)
+    {
+      const double det = a * c - b * b;
+      out[0] = c / det;
+      out[1] = out[2] = -b / det;
+      out[3] = a / det;
+      return;
+    }
+  /* Rank one (the cells' centroids on a line, as along a straight
+   * boundary): the gradient along that line only, none across. */
+  {
+    double ux = fabs (b) > 1e-300 ? l1 - c : (a >= c ? 1 : 0);
+    double uy = fabs (b) > 1e-300 ? b : (a >= c ? 0 : 1);
+    const double norm = hypot (ux, uy);
+    ux /= norm;
+    uy /= norm;
+    out[0] = ux * ux / l1;
+    out[1] = out[2] = ux * uy / l1;
+    out[3] = uy * uy / l1;
+  }
+}
+
+/* The geometry block of node v: V_v G^T G + beta (I - P) (ks-heat.h). */
+static void
+node_block (const KsMesh *m, guint v, double *k)
+{
+  const guint first = m->node_offsets[v], cnt = m->node_offsets[v + 1] - first;
+  const guint *cells = m->node_cells + first;
+  double mx = 0, my = 0, vol = 0, cxx = 0, cxy = 0, cyy = 0, ci[4];
+  double dx[MAX_NODE_CELLS], dy[MAX_NODE_CELLS], gx[MAX_NODE_CELLS], gy[MAX_NODE_CELLS];
+
+  g_assert (cnt <= MAX_NODE_CELLS);
+  for (guint i = 0; i < cnt; i++)
+    {
+      mx += m->cx[cells[i]] / cnt;
+      my += m->cy[cells[i]] / cnt;
+      vol += m->area[cells[i]] / ks_mesh_cell_size (m, cells[i]);
+    }
+  for (guint i = 0; i < cnt; i++)
+    {
+      dx[i] = m->cx[cells[i]] - mx;
+      dy[i] = m->cy[cells[i]] - my;
+      cxx += dx[i] * dx[i];
+      cxy += dx[i] * dy[i];
+      cyy += dy[i] * dy[i];
+    }
+  pinv2 (cxx, cxy, cyy, ci);
+  /* G = C^+ Dx^T: column i is the gradient's weight of cell i. */
+  for (guint i = 0; i < cnt; i++)
+    {
+      gx[i] = ci[0] * dx[i] + ci[1] * dy[i];
+      gy[i] = ci[2] * dx[i] + ci[3] * dy[i];
+    }
+  for (guint i = 0; i < cnt; i++)
+    for (guint j = 0; j < cnt; j++)
+      {
+        const double proj = 1.0 / cnt + dx[i] * gx[j] + dy[i] * gy[j];
+        k[i * cnt + j] = vol * (gx[i] * gx[j] + gy[i] * gy[j]) + STABILISATION * ((i == j) - proj);
+      }
+}
+
+/* The CSR pattern: each cell and its stencil, sorted. */
+static KsCsr *
+pattern (const KsMesh *m)
+{
+  guint *row_ptr = g_new (guint, m->n_cells + 1);
+  guint *col = g_new (guint, m->stencil_offsets[m->n_cells] + m->n_cells);
+
+  row_ptr[0] = 0;
+  for (guint c = 0; c < m->n_cells; c++)
+    {
+      guint k = row_ptr[c];
+      gboolean placed = FALSE;
+      for (guint s = m->stencil_offsets[c]; s < m->stencil_offsets[c + 1]; s++)
+        {
+          if (!placed && m->stencil[s] > c)
+            {
+              col[k++] = c;
+              placed = TRUE;
+            }
+          col[k++] = m->stencil[s];
+        }
+      if (!placed)
+        col[k++] = c;
+      row_ptr[c + 1] = k;
+    }
+  return ks_csr_new_take (m->n_cells, m->n_cells, row_ptr, col);
+}
+
+static void
+prepare_geometry (KsHeat *h)
+{
+  const KsMesh *m = h->mesh;
+
+  h->a = pattern (m);
+  h->block_off = g_new (gsize, m->n_nodes + 1);
+  h->block_off[0] = 0;
+  for (guint v = 0; v < m->n_nodes; v++)
+    {
+      const gsize cnt = m->node_offsets[v + 1] - m->node_offsets[v];
+      h->block_off[v + 1] = h->block_off[v] + cnt * cnt;
+    }
+  h->block = g_new (double, MAX (h->block_off[m->n_nodes], 1));
+  h->block_pos = g_new (guint, MAX (h->block_off[m->n_nodes], 1));
+  for (guint v = 0; v < m->n_nodes; v++)
+    {
+      const guint first = m->node_offsets[v], cnt = m->node_offsets[v + 1] - first;
+      node_block (m, v, h->block + h->block_off[v]);
+      for (guint i = 0; i < cnt; i++)
+        for (guint j = 0; j < cnt; j++)
+          {
+            const gssize pos = ks_csr_find (h->a, m->node_cells[first + i], m->node_cells[first + j]);
+            g_assert (pos >= 0);  /* cells around one node share it: in each other's stencil */
+            h->block_pos[h->block_off[v] + i * cnt + j] = (guint) pos;
+          }
+    }
+  h->edge_w = g_new (double, MAX (m->n_boundary, 1));
+  for (guint e = 0; e < m->n_boundary; e++)
+    {
+      const guint a = m->boundary_a[e], b = m->boundary_b[e], c = m->boundary_cell[e];
+      const double len = hypot (m->x[b] - m->x[a], m->y[b] - m->y[a]);
+      /* The distance from the centroid to the edge's line. */
+      const double dist = fabs ((m->x[b] - m->x[a]) * (m->cy[c] - m->y[a]) -
+                                (m->y[b] - m->y[a]) * (m->cx[c] - m->x[a])) / len;
+      h->edge_w[e] = len / dist;
+    }
+}
+
+static void
+initial_state (KsHeat *h)
+{
+  const KsMesh *m = h->mesh;
+  double total = 0.0;
+
+  memset (h->t0, 0, sizeof (double) * m->n_cells);
+  if (h->p.t0 > 0)
+    {
+      for (guint c = 0; c < m->n_cells; c++)
+        {
+          h->t0[c] = ks_heat_exact (&h->p, h->p.t0, hypot (m->cx[c], m->cy[c]));
+          total += h->mass[c] * h->t0[c];
+        }
+      /* Exactly the released energy on this mesh. */
+      if (total > 0)
+        for (guint c = 0; c < m->n_cells; c++)
+          h->t0[c] *= h->p.energy / total;
+    }
+  if (total <= 0)
+    {
+      const guint c = ks_mesh_nearest_cell (m, 0.0, 0.0);
+      h->t0[c] = h->p.energy / h->mass[c];
+    }
+  if (h->p.boundary == KS_HEAT_BOUNDARY_FIXED)
+    for (guint c = 0; c < m->n_cells; c++)
+      h->t0[c] += h->p.t_boundary;
+}
+
+KsHeat *
+ks_heat_new (KsMesh *mesh, const KsHeatParams *params, GError **error)
+{
+  g_autoptr(KsHeat) h = NULL;
+
+  g_return_val_if_fail (mesh != NULL && params != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  if (!ks_heat_params_check (params, error))
+    return NULL;
+  for (guint v = 0; v < mesh->n_nodes; v++)
+    if (mesh->node_offsets[v + 1] - mesh->node_offsets[v] > MAX_NODE_CELLS)
+      {
+        g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
+                     _("Node %u is shared by %u cells; the heat scheme takes at most %u around a node"),
+                     v + 1, mesh->node_offsets[v + 1] - mesh->node_offsets[v], MAX_NODE_CELLS);
+        return NULL;
+      }
+
+  h = g_new0 (KsHeat, 1);
+  h->mesh = ks_mesh_ref (mesh);
+  h->p = *params;
+  h->t = g_new (double, mesh->n_cells);
+  h->t0 = g_new (double, mesh->n_cells);
+  h->mass = g_new (double, mesh->n_cells);
+  for (guint c = 0; c < mesh->n_cells; c++)
+    h->mass[c] = params->density * mesh->area[c] * params->cv;
+  prepare_geometry (h);
+  initial_state (h);
+  ks_heat_reset (h);
+  return g_steal_pointer (&h);
+}
+
+void
+ks_heat_free (KsHeat *h)
+{
+  if (h == NULL)
+    return;
+  ks_heat_set_cg (h, NULL);
+  g_clear_pointer (&h->mesh, ks_mesh_unref);
+  g_clear_pointer (&h->a, ks_csr_free);
+  g_free (h->t);
+  g_free (h->t0);
+  g_free (h->mass);
+  g_free (h->block_off);
+  g_free (h->block);
+  g_free (h->block_pos);
+  g_free (h->edge_w);
+  g_free (h);
+}
+
+void
+ks_heat_reset (KsHeat *h)
+{
+  g_return_if_fail (h != NULL);
+  memcpy (h->t, h->t0, sizeof (double) * h->mesh->n_cells);
+  h->step = 0;
+  h->time = h->p.t0;
+}
+
+gboolean
+ks_heat_set_device (KsHeat *h, KsDevice *device, KsPrecision precision, KsCgVariant variant, GError **error)
+{
+  g_return_val_if_fail (h != NULL, FALSE);
+  g_return_val_if_fail (device == NULL || KS_IS_DEVICE (device), FALSE);
+
+  ks_heat_set_cg (h, NULL);
+  if (device == NULL || ks_device_get_backend (device) == KS_BACKEND_HOST)
+    return TRUE;
+  h->cg = ks_cg_device_new (device, precision, variant, error);
+  h->own_cg = TRUE;
+  return h->cg != NULL;
+}
+
+void
+ks_heat_set_cg (KsHeat *h, KsCgDevice *cg)
+{
+  g_return_if_fail (h != NULL);
+  if (h->own_cg)
+    g_clear_pointer (&h->cg, ks_cg_device_free);
+  h->cg = cg;
+  h->own_cg = FALSE;
+  /* Another CG may hold another matrix (or this one's, from another mesh). */
+  h->uploaded = FALSE;
+}
+
+/* --- the step ----------------------------------------------------------------------- */
+
+static void
+assemble_into (KsHeat *h, const double *t_nu, const double *t_old, double *rhs, gboolean matrix)
+{
+  const KsMesh *m = h->mesh;
+  KsCsr *a = h->a;
+  const double tau = h->p.tau;
+
+  for (guint c = 0; c < m->n_cells; c++)
+    rhs[c] = h->mass[c] * t_old[c];
+  if (matrix)
+    {
+      memset (a->val, 0, sizeof (double) * a->nnz);
+      for (guint c = 0; c < m->n_cells; c++)
+        a->val[ks_csr_find (a, c, c)] += h->mass[c];
+      for (guint v = 0; v < m->n_nodes; v++)
+        {
+          const guint first = m->node_offsets[v], cnt = m->node_offsets[v + 1] - first;
+          const double *k = h->block + h->block_off[v];
+          const guint *pos = h->block_pos + h->block_off[v];
+          double d = h->p.d0;
+          if (cnt < 2)
+            continue;
+          if (h->p.n != 0)
+            {
+              double tv = 0, w = 0;
+              for (guint i = 0; i < cnt; i++)
+                {
+                  const guint c = m->node_cells[first + i];
+                  tv += m->area[c] * MAX (t_nu[c], 0.0);
+                  w += m->area[c];
+                }
+              d *= pow (tv / w, h->p.n);
+            }
+          for (guint i = 0; i < cnt * cnt; i++)
+            a->val[pos[i]] += tau * d * k[i];
+        }
+    }
+  if (h->p.boundary == KS_HEAT_BOUNDARY_FIXED)
+    for (guint e = 0; e < m->n_boundary; e++)
+      {
+        const guint c = m->boundary_cell[e];
+        const double tb = h->p.t_boundary;
+        const double d = h->p.d0 * (h->p.n != 0 ? pow (0.5 * (MAX (t_nu[c], 0.0) + tb), h->p.n) : 1.0);
+        if (matrix)
+          a->val[ks_csr_find (a, c, c)] += tau * d * h->edge_w[e];
+        rhs[c] += tau * d * h->edge_w[e] * tb;
+      }
+}
+
+KsCsr *
+ks_heat_assemble (KsHeat *h, const double *t_nu, const double *t_old, double *rhs)
+{
+  g_return_val_if_fail (h != NULL && t_nu != NULL && t_old != NULL && rhs != NULL, NULL);
+  assemble_into (h, t_nu, t_old, rhs, TRUE);
+  h->matrix_ready = FALSE;
+  h->uploaded = FALSE;
+  return ks_csr_copy (h->a);
+}
+
+static gboolean
+solve (KsHeat *h, const double *rhs, double *x, KsCgResult *res, gboolean new_matrix, GError **error)
+{
+  const KsCgOptions options = { h->p.cg_tol, h->p.cg_max_iter };
+
+  if (h->cg == NULL)
+    return ks_cg_solve_host (h->a, rhs, x, &options, res, error);
+  if (new_matrix || !h->uploaded)
+    {
+      if (!ks_cg_device_set_matrix (h->cg, h->a, error))
+        return FALSE;
+      h->uploaded = TRUE;
+    }
+  return ks_cg_device_solve (h->cg, rhs, x, &options, res, error);
+}
+
+gboolean
+ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
+{
+  const guint n = h != NULL ? h->mesh->n_cells : 0;
+  g_autofree double *t_nu = NULL;
+  g_autofree double *rhs = NULL;
+  g_autofree double *x = NULL;
+  KsHeatStepStats st = { 0 };
+  const gint64 begin = g_get_monotonic_time ();
+  gboolean converged = FALSE;
+  double change = 0.0, tmax = 0.0;
+
+  g_return_val_if_fail (h != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  t_nu = g_memdup2 (h->t, sizeof (double) * n);
+  rhs = g_new (double, n);
+  x = g_new (double, n);
+  for (guint nu = 0; nu < h->p.picard_max && !converged; nu++)
+    {
+      const gboolean linear = h->p.n == 0;
+      const gboolean new_matrix = !linear || !h->matrix_ready;
+      KsCgResult res = { 0 };
+      gint64 t1, t2;
+
+      t1 = g_get_monotonic_time ();
+      assemble_into (h, t_nu, h->t, rhs, new_matrix);
+      h->matrix_ready = linear;
+      t2 = g_get_monotonic_time ();
+      memcpy (x, t_nu, sizeof (double) * n);
+      if (!solve (h, rhs, x, &res, new_matrix, error))
+        {
+          g_prefix_error (error, _("Step %u, nonlinear iteration %u: "), h->step + 1, nu + 1);
+          return FALSE;
+        }
+      st.assemble_s += (t2 - t1) / 1e6;
+      st.solve_s += (g_get_monotonic_time () - t2) / 1e6;
+      st.cg_iterations += res.iterations;
+      st.cg_residual = res.residual;
+      st.cg_bytes += res.bytes;
+      st.picard = nu + 1;
+      change = tmax = 0.0;
+      for (guint c = 0; c < n; c++)
+        {
+          change = MAX (change, fabs (x[c] - t_nu[c]));
+          tmax = MAX (tmax, fabs (x[c]));
+        }
+      memcpy (t_nu, x, sizeof (double) * n);
+      converged = linear || change <= h->p.picard_tol * tmax;
+    }
+  if (!converged)
+    {
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_CONVERGED,
+                   _("Step %u: the nonlinear iterations did not converge in %u: the last changed T by %.3g, "
+                     "%.3g of its maximum (tolerance %.3g); take a smaller time step"),
+                   h->step + 1, h->p.picard_max, change, tmax > 0 ? change / tmax : 0.0, h->p.picard_tol);
+      return FALSE;
+    }
+  memcpy (h->t, t_nu, sizeof (double) * n);
+  h->step++;
+  h->time += h->p.tau;
+  if (out != NULL)
+    {
+      st.step = h->step;
+      st.time = h->time;
+      st.energy = ks_heat_total_energy (h);
+      st.t_max = -G_MAXDOUBLE;
+      st.t_min = G_MAXDOUBLE;
+      for (guint c = 0; c < n; c++)
+        {
+          st.t_max = MAX (st.t_max, h->t[c]);
+          st.t_min = MIN (st.t_min, h->t[c]);
+        }
+      st.step_s = (g_get_monotonic_time () - begin) / 1e6;
+      *out = st;
+    }
+  return TRUE;
+}
+
+/* --- accessors and diagnostics ----------------------------------------------------------- */
+
+KsMesh *
+ks_heat_get_mesh (KsHeat *h)
+{
+  g_return_val_if_fail (h != NULL, NULL);
+  return h->mesh;
+}
+
+const KsHeatParams *
+ks_heat_get_params (KsHeat *h)
+{
+  g_return_val_if_fail (h != NULL, NULL);
+  return &h->p;
+}
+
+const double *
+ks_heat_get_temperature (KsHeat *h)
+{
+  g_return_val_if_fail (h != NULL, NULL);
+  return h->t;
+}
+
+double
+ks_heat_get_time (KsHeat *h)
+{
+  g_return_val_if_fail (h != NULL, 0.0);
+  return h->time;
+}
+
+guint
+ks_heat_get_step (KsHeat *h)
+{
+  g_return_val_if_fail (h != NULL, 0);
+  return h->step;
+}
+
+double
+ks_heat_total_energy (KsHeat *h)
+{
+  double s = 0.0;
+
+  g_return_val_if_fail (h != NULL, 0.0);
+  for (guint c = 0; c < h->mesh->n_cells; c++)
+    s += h->mass[c] * h->t[c];
+  return s;
+}
+
+double
+ks_heat_front_radius (KsHeat *h, double fraction)
+{
+  const KsMesh *m;
+  double tmax = 0.0, r = 0.0;
+
+  g_return_val_if_fail (h != NULL, 0.0);
+  m = h->mesh;
+  for (guint c = 0; c < m->n_cells; c++)
+    tmax = MAX (tmax, h->t[c] - h->p.t_boundary);
+  for (guint c = 0; c < m->n_cells; c++)
+    if (h->t[c] - h->p.t_boundary > fraction * tmax)
+      r = MAX (r, hypot (m->cx[c], m->cy[c]));
+  return r;
+}
+
+double
+ks_heat_second_moment (KsHeat *h)
+{
+  const KsMesh *m;
+  double s = 0.0, w = 0.0;
+
+  g_return_val_if_fail (h != NULL, 0.0);
+  m = h->mesh;
+  for (guint c = 0; c < m->n_cells; c++)
+    {
+      const double e = h->mass[c] * (h->t[c] - h->p.t_boundary);
+      s += e * (m->cx[c] * m->cx[c] + m->cy[c] * m->cy[c]);
+      w += e;
+    }
+  return w > 0 ? s / w : 0.0;
+}

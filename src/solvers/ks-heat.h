@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-heat.h: paper 004's heat problem on a mesh of triangles and
+ * quadrilaterals (Anisov, Vaziev, Ushakov 2020): rho de/dt + div F = 0,
+ * F = -D grad T, D = D0 T^n, e = c_v T, an instantaneous point release of
+ * energy (Zeldovich & Raizer's nonlinear heat wave), insulated or
+ * fixed-temperature boundaries.
+ *
+ * The scheme.  Cell-centred finite volumes, implicit in time, linearised as
+ * in the paper's equation (3); with e = c_v T it reads, per cell i and
+ * nonlinear iteration nu,
+ *   m_i c_v T_i^{nu+1} + tau sum_k a_ik(T^nu) (T_i^{nu+1} - T_k^{nu+1}) = m_i c_v T_i^n
+ * with fluxes between cells that share a node (the paper's stencil).  The
+ * coefficients a_ik come from an energy, which makes the matrix symmetric
+ * positive definite by construction: around each node v, the cells sharing
+ * it have a least-squares gradient g_v of their temperatures, and
+ *   E = sum_v D_v [ V_v |g_v|^2 + beta |T - (mean + g_v . (x - mean x))|^2 ]
+ * (V_v: a share of the cells' area; the second term, zero for a linear
+ * field, damps the checkerboard that a node gradient cannot see).  A is
+ * the Hessian of E/2, so a_ik = a_ki >= ... and every row sums to zero:
+ * insulated boundaries conserve energy to the CG tolerance.  A
+ * fixed-temperature boundary adds a two-point flux through each boundary
+ * edge.  D_v = D0 (mean T around v)^n, with T^nu: Picard iterations until
+ * T stops changing (one for n = 0).
+ *
+ * The linear systems are solved by CG (ks-cg.h) on the host or on a device;
+ * the assembly runs on the host, the paper's "partial offload" (the whole
+ * step on the device is issue 15's next step). */
+#pragma once
+
+#include <glib.h>
+
+#include "ks-cg.h"
+#include "ks-csr.h"
+#include "ks-device.h"
+#include "ks-mesh.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  KS_HEAT_BOUNDARY_INSULATED,  /* F.n = 0 */
+  KS_HEAT_BOUNDARY_FIXED,      /* T = t_boundary */
+} KsHeatBoundary;
+
+const char *ks_heat_boundary_to_string   (KsHeatBoundary  boundary);
+gboolean    ks_heat_boundary_from_string (const char     *s,
+                                          KsHeatBoundary *out);
+
+typedef struct {
+  double         n;             /* D = d0 T^n; 0: the linear heat equation */
+  double         d0;
+  double         density;       /* rho */
+  double         cv;            /* e = cv T */
+  double         energy;        /* released at the origin */
+  double         tau;           /* time step */
+  /* 0: all the energy in the cell nearest the origin at t = 0; > 0: start
+   * from the exact solution at t0 (the Gaussian, or Zeldovich-Raizer). */
+  double         t0;
+  KsHeatBoundary boundary;
+  double         t_boundary;
+  double         cg_tol;
+  guint          cg_max_iter;
+  guint          picard_max;    /* nonlinear iterations per step */
+  double         picard_tol;    /* max |T^{nu+1} - T^nu| <= tol max |T| */
+} KsHeatParams;
+
+/* The defaults: n = 0, d0 = 1, density = cv = energy = 1, tau = 1e-4,
+ * t0 = 0, insulated, CG to 1e-10 in at most 2000 iterations, 20 Picard
+ * iterations to 1e-6. */
+void        ks_heat_params_init          (KsHeatParams  *params);
+/* Every value in range, else KS_SOLVER_ERROR_INVALID naming it and the range. */
+gboolean    ks_heat_params_check         (const KsHeatParams *params,
+                                          GError      **error);
+
+typedef struct {
+  guint   step;
+  double  time;
+  guint   picard;         /* nonlinear iterations this step */
+  guint   cg_iterations;  /* summed over them */
+  double  cg_residual;    /* the last solve's */
+  double  cg_bytes;       /* moved by the CG, by paper 004's Table 1 */
+  double  energy;         /* sum m c_v T after the step */
+  double  t_max;
+  double  t_min;
+  double  assemble_s;     /* host seconds */
+  double  solve_s;        /* seconds in CG (uploads included) */
+  double  step_s;
+} KsHeatStepStats;
+
+typedef struct _KsHeat KsHeat;
+
+KsHeat       *ks_heat_new               (KsMesh             *mesh,
+                                         const KsHeatParams *params,
+                                         GError            **error);
+void          ks_heat_free              (KsHeat             *heat);
+/* NULL or a host device: the host CG; else that device's, in precision
+ * and variant.  May be changed between steps. */
+gboolean      ks_heat_set_device        (KsHeat             *heat,
+                                         KsDevice           *device,
+                                         KsPrecision         precision,
+                                         KsCgVariant         variant,
+                                         GError            **error);
+/* The same with a CG the caller built and keeps alive as long as heat
+ * uses it (NULL: the host), so that several problems share one device's
+ * kernels (the experiment builds them once per device, not per mesh). */
+void          ks_heat_set_cg            (KsHeat             *heat,
+                                         KsCgDevice         *cg);
+/* One time step; on failure (CG not converged) the state is as before. */
+gboolean      ks_heat_step              (KsHeat             *heat,
+                                         KsHeatStepStats    *out,
+                                         GError            **error);
+void          ks_heat_reset             (KsHeat             *heat);
+KsMesh       *ks_heat_get_mesh          (KsHeat             *heat);
+const KsHeatParams *ks_heat_get_params  (KsHeat             *heat);
+const double *ks_heat_get_temperature   (KsHeat             *heat);
+double        ks_heat_get_time          (KsHeat             *heat);
+guint         ks_heat_get_step          (KsHeat             *heat);
+double        ks_heat_total_energy      (KsHeat             *heat);
+/* The heat front: the largest centroid distance from the origin of a cell
+ * hotter than fraction of the hottest. */
+double        ks_heat_front_radius      (KsHeat             *heat,
+                                         double              fraction);
+/* The mean squared distance from the origin, weighted by energy. */
+double        ks_heat_second_moment     (KsHeat             *heat);
+
+/* The matrix and right-hand side of one linear step at temperatures t_nu
+ * from t_old (for the tests: symmetry, definiteness, row sums). */
+KsCsr        *ks_heat_assemble          (KsHeat             *heat,
+                                         const double       *t_nu,
+                                         const double       *t_old,
+                                         double             *rhs);
+
+/* The exact solution of the point release in the plane: the Gaussian heat
+ * kernel for n = 0, Zeldovich-Raizer's (Barenblatt's) self-similar wave for
+ * n > 0, at time t > 0 and radius r (no boundaries). */
+double        ks_heat_exact             (const KsHeatParams *params,
+                                         double              t,
+                                         double              r);
+/* Its front radius for n > 0, r_f ~ t^(1/(2n+2)); for n = 0, the radius
+ * 2 sqrt(chi t) where the Gaussian has fallen to 1/e of its centre. */
+double        ks_heat_exact_front       (const KsHeatParams *params,
+                                         double              t);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsHeat, ks_heat_free)
+
+G_END_DECLS

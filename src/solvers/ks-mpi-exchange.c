@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-mpi-exchange.c: see ks-mpi-exchange.h. */
+#define G_LOG_DOMAIN "ks-mpi"
+
+#include "ks-mpi-exchange.h"
+
+#include <gio/gio.h>
+#include <glib/gi18n-lib.h>
+
+#define HALO_TAG 4004
+
+typedef struct {
+  KsExchange    base;
+  MPI_Comm      comm;
+  double      **send;       /* one packed buffer per neighbour */
+  MPI_Request  *requests;   /* a receive and a send per neighbour */
+} MpiExchange;
+
+static gboolean
+mpi_failed (GError    **error,
+            int         rc,
+            const char *what)
+{
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+
+  MPI_Error_string (rc, text, &len);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("MPI: %s failed: %.*s"), what, len, text);
+  return FALSE;
+}
+
+static gboolean
+mpi_start (KsExchange *self,
+           double     *x,
+           GError    **error)
+{
+  MpiExchange *ex = (MpiExchange *) self;
+  const KsHaloPart *part = self->part;
+
+  for (guint j = 0; j < part->n_neighbours; j++)
+    {
+      const KsHaloNeighbour *nb = &part->neighbours[j];
+      int rc;
+
+      for (guint i = 0; i < nb->n_send; i++)
+        ex->send[j][i] = x[nb->send[i]];
+      if ((rc = MPI_Irecv (x + nb->recv_first, (int) nb->n_recv, MPI_DOUBLE, (int) nb->part, HALO_TAG,
+                           ex->comm, &ex->requests[2 * j])) != MPI_SUCCESS ||
+          (rc = MPI_Isend (ex->send[j], (int) nb->n_send, MPI_DOUBLE, (int) nb->part, HALO_TAG, ex->comm,
+                           &ex->requests[2 * j + 1])) != MPI_SUCCESS)
+        return mpi_failed (error, rc, "MPI_Isend/MPI_Irecv");
+    }
+  return TRUE;
+}
+
+static gboolean
+mpi_finish (KsExchange *self,
+            double     *x,
+            GError    **error)
+{
+  MpiExchange *ex = (MpiExchange *) self;
+  int rc = MPI_Waitall ((int) (2 * self->part->n_neighbours), ex->requests, MPI_STATUSES_IGNORE);
+
+  return rc == MPI_SUCCESS || mpi_failed (error, rc, "MPI_Waitall");
+}
+
+static gboolean
+mpi_allreduce (KsExchange *self,
+               double     *values,
+               guint       n,
+               GError    **error)
+{
+  MpiExchange *ex = (MpiExchange *) self;
+  int rc = MPI_Allreduce (MPI_IN_PLACE, values, (int) n, MPI_DOUBLE, MPI_SUM, ex->comm);
+
+  return rc == MPI_SUCCESS || mpi_failed (error, rc, "MPI_Allreduce");
+}
+
+static void
+mpi_free (KsExchange *self)
+{
+  MpiExchange *ex = (MpiExchange *) self;
+
+  for (guint j = 0; j < self->part->n_neighbours; j++)
+    g_free (ex->send[j]);
+  g_free (ex->send);
+  g_free (ex->requests);
+  g_free (ex);
+}
+
+static const KsExchangeVTable mpi_vtable = {
+  mpi_start, mpi_finish, mpi_allreduce, NULL, mpi_free,
+};
+
+KsExchange *
+ks_mpi_exchange_new (const KsHalo *halo,
+                     guint         part,
+                     MPI_Comm      comm)
+{
+  MpiExchange *ex;
+  const KsHaloPart *hp;
+
+  g_return_val_if_fail (halo != NULL && part < ks_halo_get_n_parts (halo), NULL);
+
+  hp = ks_halo_get_part (halo, part);
+  ex = g_new0 (MpiExchange, 1);
+  ex->base.vtable = &mpi_vtable;
+  ex->base.part = hp;
+  ex->comm = comm;
+  ex->send = g_new0 (double *, MAX (hp->n_neighbours, 1));
+  ex->requests = g_new (MPI_Request, MAX (2 * hp->n_neighbours, 1));
+  for (guint j = 0; j < hp->n_neighbours; j++)
+    ex->send[j] = g_new (double, MAX (hp->neighbours[j].n_send, 1));
+  return &ex->base;
+}

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-hybrid.c: paper 004's distributed CG in one process (ks-dist-cg.h):
+ * host parts in threads, and the hybrid, a device part (every OpenCL or
+ * CUDA device here, PoCL at least) beside host parts, give the one-part
+ * host solution to round-off (double) or to float's precision; failures
+ * are the same on every part, and a part that fails tells the others. */
+#define G_LOG_DOMAIN "ks-test"
+
+#include "ks-balance.h"
+#include "ks-device-list.h"
+#include "ks-dist-cg.h"
+#include "ks-partition.h"
+#include "ks-solver-error.h"
+#include "ks-test-grid.h"
+
+#include <gio/gio.h>
+#include <math.h>
+#include <string.h>
+
+static KsDeviceList *devices;
+
+typedef struct {
+  const KsHalo    *halo;
+  KsExchangeGroup *group;
+  const KsTestGrid *grid;
+  guint            part;
+  KsDevice        *device;     /* NULL: the host part */
+  KsPrecision      precision;
+  guint            max_iter;
+  double          *x;          /* the whole solution */
+  KsDistCgResult   result;
+  GError          *error;
+} PartRun;
+
+static gpointer
+run_part (gpointer data)
+{
+  PartRun *run = data;
+  const KsHaloPart *hp = ks_halo_get_part (run->halo, run->part);
+  KsExchange *ex = ks_exchange_group_get (run->group, run->part);
+  KsDistCgOptions options = { run->precision == KS_PRECISION_FLOAT ? 1e-6 : 1e-12, run->max_iter };
+  g_autofree guint *rp = NULL;
+  g_autofree guint *col = NULL;
+  g_autofree double *val = NULL;
+  g_autofree double *b = g_new0 (double, hp->n_owned + 1);
+  g_autofree double *x = g_new0 (double, hp->n_owned + hp->n_virtual + 1);
+  gboolean ok;
+
+  ks_halo_local_rows (run->halo, run->part, run->grid->row_ptr, run->grid->col, run->grid->val, &rp, &col, &val);
+  for (guint l = 0; l < hp->n_owned; l++)
+    b[l] = run->grid->b[hp->global[l]];
+  if (run->device)
+    {
+      g_autoptr(KsDistCgDevice) dev = ks_dist_cg_device_new (run->device, run->precision, &run->error);
+
+      ok = dev && ks_dist_cg_solve_device (dev, ex, rp, col, val, b, x, &options, &run->result, &run->error);
+      if (!dev)
+        ks_exchange_abort (ex);
+    }
+  else
+    ok = ks_dist_cg_solve_host (ex, rp, col, val, b, x, &options, &run->result, &run->error);
+  if (ok)
+    for (guint l = 0; l < hp->n_owned; l++)
+      run->x[hp->global[l]] = x[l];
+  return NULL;
+}
+
+/* Part 0 on device (NULL: the host), the rest on the host, sized by the
+ * paper's balance at lambda; the solution into x.  FALSE with part 0's
+ * error where the parts failed (every part must fail alike). */
+static gboolean
+solve_parts (const KsTestGrid *grid,
+             KsDevice         *device,
+             KsPrecision       precision,
+             guint             n_parts,
+             double            lambda,
+             guint             max_iter,
+             double           *x,
+             guint            *iterations,
+             GError          **error)
+{
+  g_autofree guint64 *counts = g_new (guint64, n_parts);
+  g_autofree guint *part = g_new (guint, grid->n);
+  g_autoptr(KsHalo) halo = NULL;
+  g_autoptr(KsExchangeGroup) group = NULL;
+  g_autofree PartRun *runs = g_new0 (PartRun, n_parts);
+  g_autofree GThread **threads = g_new0 (GThread *, n_parts);
+  gboolean ok;
+
+  g_assert_true (ks_balance_split (grid->n, 1, n_parts - 1, lambda, counts, NULL));
+  g_assert_true (ks_partition_cells (KS_PARTITION_GEOMETRIC, grid->n, NULL, NULL, grid->centres, n_parts, counts,
+                                     part, NULL, NULL));
+  halo = ks_halo_new (grid->n, grid->row_ptr, grid->col, part, n_parts, NULL);
+  g_assert_nonnull (halo);
+  group = ks_exchange_group_new (halo);
+  for (guint p = 0; p < n_parts; p++)
+    {
+      runs[p] = (PartRun) { halo, group, grid, p, p == 0 ? device : NULL, precision, max_iter, x };
+      threads[p] = g_thread_new ("part", run_part, &runs[p]);
+    }
+  for (guint p = 0; p < n_parts; p++)
+    g_thread_join (threads[p]);
+  ok = runs[0].error == NULL;
+  for (guint p = 0; p < n_parts; p++)
+    {
+      g_assert_true ((runs[p].error == NULL) == ok);
+      if (ok)
+        g_assert_cmpuint (runs[p].result.iterations, ==, runs[0].result.iterations);
+      else
+        g_assert_true (g_error_matches (runs[p].error, runs[0].error->domain, runs[0].error->code));
+    }
+  if (ok && iterations)
+    *iterations = runs[0].result.iterations;
+  if (!ok)
+    g_propagate_error (error, g_steal_pointer (&runs[0].error));
+  for (guint p = 0; p < n_parts; p++)
+    g_clear_error (&runs[p].error);
+  return ok;
+}
+
+static double
+largest_difference (const double *x,
+                    const double *y,
+                    guint         n)
+{
+  double worst = 0;
+
+  for (guint i = 0; i < n; i++)
+    worst = MAX (worst, fabs (x[i] - y[i]) / (1 + fabs (y[i])));
+  return worst;
+}
+
+/* Host parts only: three give one's answer, the same bits every run; too
+ * few iterations and a matrix that is not positive definite fail alike on
+ * every part. */
+static void
+test_host_parts (void)
+{
+  KsTestGrid grid;
+  g_autofree double *x1 = NULL;
+  g_autofree double *x3 = NULL;
+  g_autofree double *again = NULL;
+  g_autoptr(GError) error = NULL;
+  guint it1 = 0, it3 = 0;
+
+  ks_test_grid_init (&grid, 40, 30);
+  x1 = g_new0 (double, grid.n);
+  x3 = g_new0 (double, grid.n);
+  again = g_new0 (double, grid.n);
+  g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 1, 1, 1000, x1, &it1, &error));
+  /* A x = b */
+  for (guint i = 0; i < grid.n; i++)
+    {
+      double ax = 0;
+
+      for (guint k = grid.row_ptr[i]; k < grid.row_ptr[i + 1]; k++)
+        ax += grid.val[k] * x1[grid.col[k]];
+      g_assert_cmpfloat_with_epsilon (ax, grid.b[i], 1e-9);
+    }
+  g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 3, 2.0, 1000, x3, &it3, &error));
+  g_assert_cmpfloat (largest_difference (x3, x1, grid.n), <=, 1e-10);
+  g_assert_cmpint (ABS ((int) it3 - (int) it1), <=, 1);
+  /* Sums in part order: the same bits again. */
+  g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 3, 2.0, 1000, again, NULL, &error));
+  g_assert_cmpmem (again, grid.n * sizeof (double), x3, grid.n * sizeof (double));
+
+  g_assert_false (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 3, 2.0, 3, again, NULL, &error));
+  g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_CONVERGED);
+  g_assert_nonnull (strstr (error->message, "3 iterations"));
+  g_clear_error (&error);
+  for (guint k = 0; k < grid.row_ptr[grid.n]; k++)
+    grid.val[k] = -grid.val[k];
+  g_assert_false (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 3, 2.0, 1000, again, NULL, &error));
+  g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_BREAKDOWN);
+  ks_test_grid_clear (&grid);
+}
+
+static void
+test_hybrid (void)
+{
+  KsTestGrid grid;
+  g_autofree double *x1 = NULL;
+  guint it1 = 0, tested = 0;
+
+  ks_test_grid_init (&grid, 48, 36);
+  x1 = g_new0 (double, grid.n);
+  g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 1, 1.0, 1000, x1, &it1, NULL));
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *device = ks_device_list_get_device (devices, d);
+      const KsPrecision precisions[] = { KS_PRECISION_DOUBLE, KS_PRECISION_FLOAT };
+
+      if (ks_device_get_backend (device) == KS_BACKEND_HOST)
+        continue;
+      for (guint k = 0; k < G_N_ELEMENTS (precisions); k++)
+        {
+          g_autofree double *x = g_new0 (double, grid.n);
+          double worst = 0, tol = precisions[k] == KS_PRECISION_DOUBLE ? 1e-10 : 1e-4;
+          guint it = 0;
+
+          if (precisions[k] == KS_PRECISION_DOUBLE && !ks_device_get_info (device)->has_fp64)
+            continue;
+          /* A device part and two host parts at the paper's lambda_b. */
+          g_assert_true (solve_parts (&grid, device, precisions[k], 3, 3.2, 2000, x, &it, NULL));
+          worst = largest_difference (x, x1, grid.n);
+          g_test_message ("%s, %s: %u iterations (one host part: %u), largest difference %.2g",
+                          ks_device_get_name (device), ks_precision_to_string (precisions[k]), it, it1, worst);
+          g_assert_cmpfloat (worst, <=, tol);
+          if (precisions[k] == KS_PRECISION_DOUBLE)
+            g_assert_cmpint (ABS ((int) it - (int) it1), <=, 1);
+          tested++;
+        }
+    }
+  if (tested == 0)
+    g_test_skip ("no OpenCL or CUDA device here");
+  ks_test_grid_clear (&grid);
+}
+
+/* A part that fails tells the others, which stop waiting with an error. */
+static gpointer
+wait_in_allreduce (gpointer data)
+{
+  GError *error = NULL;
+  double v = 1;
+
+  if (ks_exchange_allreduce (data, &v, 1, &error))
+    return NULL;
+  return error;
+}
+
+static void
+test_abort (void)
+{
+  guint part[4] = { 0, 0, 1, 1 };
+  guint row_ptr[5] = { 0, 0, 0, 0, 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsHalo) halo = ks_halo_new (4, row_ptr, NULL, part, 2, &error);
+  g_autoptr(KsExchangeGroup) group = ks_exchange_group_new (halo);
+  GThread *waiter = g_thread_new ("waiter", wait_in_allreduce, ks_exchange_group_get (group, 0));
+
+  g_usleep (20000);
+  ks_exchange_abort (ks_exchange_group_get (group, 1));
+  error = g_thread_join (waiter);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  devices = ks_device_list_new ();
+  g_test_add_func ("/hybrid/host-parts", test_host_parts);
+  g_test_add_func ("/hybrid/solve", test_hybrid);
+  g_test_add_func ("/hybrid/abort", test_abort);
+  return g_test_run ();
+}

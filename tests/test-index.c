@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Paper 003 on the devices here: the mapped fill and the grid-stride fill
+ * of many domains (every point checked against g + 1), the worked
+ * example's two-kernel reduction for many v x w (every row against the
+ * closed form), the same on the host with one core and with OpenMP, the
+ * bad inputs, and both experiments through the engine. */
+#define G_LOG_DOMAIN "test-index"
+
+#include "ks-compute-error.h"
+#include "ks-device-list.h"
+#include "ks-engine.h"
+#include "ks-exp-index.h"
+#include "ks-registry.h"
+#include "ks-run.h"
+#include "ks-index-map.h"
+#include "ks-index-solver.h"
+
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+static KsDeviceList *devices;
+
+/* Every OpenCL or CUDA device here (PoCL on a CPU machine). */
+static GPtrArray *
+gpu_devices (void)
+{
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; i < ks_device_list_get_n_devices (devices); i++)
+    {
+      KsDevice *d = ks_device_list_get_device (devices, i);
+      if (ks_device_get_backend (d) != KS_BACKEND_HOST)
+        g_ptr_array_add (out, d);
+    }
+  return out;
+}
+
+static KsIndexSolver *
+solver_or_skip (KsDevice *device, KsPrecision precision)
+{
+  g_autoptr(GError) error = NULL;
+  KsIndexSolver *s = ks_index_solver_new (device, precision, &error);
+
+  if (s == NULL && g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED))
+    g_test_message ("%s: %s", ks_device_get_name (device), error->message);
+  else
+    g_assert_no_error (error);
+  return s;
+}
+
+/* body on a solver of every precision of every OpenCL or CUDA device. */
+static void
+for_each_solver (void (*body) (KsIndexSolver *s, KsPrecision p))
+{
+  g_autoptr(GPtrArray) gpus = gpu_devices ();
+
+  if (gpus->len == 0)
+    {
+      g_test_skip ("no OpenCL or CUDA device here");
+      return;
+    }
+  for (guint d = 0; d < gpus->len; d++)
+    for (KsPrecision p = KS_PRECISION_FLOAT; p <= KS_PRECISION_DOUBLE; p++)
+      {
+        g_autoptr(KsIndexSolver) s = solver_or_skip (gpus->pdata[d], p);
+
+        if (s)
+          body (s, p);
+      }
+}
+
+static void
+fill_body (KsIndexSolver *s, KsPrecision p)
+{
+  static const char *const domains[] = {
+    "1", "1000", "1025", "70001", "3x5", "37x1024", "1000x600", "2000x3000", "1500x1025",
+    "3x4x5", "7x9x1024", "2x3x33",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (domains); i++)
+    for (KsIndexFill f = KS_INDEX_FILL_MAPPED; f <= KS_INDEX_FILL_STRIDE; f++)
+      {
+        g_autoptr(GError) error = NULL;
+        KsIndexDomain dom;
+        g_auto(KsIndexMapping) m = { 0 };
+        KsIndexFillResult r;
+
+        g_assert_true (ks_index_domain_parse (domains[i], &dom, NULL));
+        g_assert_true (ks_index_solver_fill (s, &dom, f, &r, &error));
+        g_assert_no_error (error);
+        g_assert_cmpfloat (r.max_error, ==, 0.0);
+        g_assert_cmpfloat (r.kernel_ms, >=, 0.0);
+        if (f == KS_INDEX_FILL_MAPPED)
+          {
+            ks_index_map (&dom, KS_INDEX_RULE_PAPER, 0, &m);
+            g_assert_cmpuint (r.threads, ==, m.threads);
+            g_assert_cmpuint (r.idle, ==, m.idle);
+            g_assert_cmpuint (r.block, ==, m.block[0]);
+          }
+      }
+}
+
+static void
+test_fill (void)
+{
+  for_each_solver (fill_body);
+}
+
+/* A domain the paper gives no launch for, or whose threads lie along N1,
+ * is refused as a group-size error (an experiment refuses that point); the
+ * stride loop takes it. */
+static void
+test_fill_refused (void)
+{
+  g_autoptr(GPtrArray) gpus = gpu_devices ();
+  g_autoptr(KsIndexSolver) s = NULL;
+  static const char *const domains[] = { "3x3000", "4x5x2000" };
+
+  if (gpus->len == 0 || !(s = solver_or_skip (gpus->pdata[0], KS_PRECISION_FLOAT)))
+    {
+      g_test_skip ("no OpenCL or CUDA device here");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (domains); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      KsIndexDomain dom;
+      KsIndexFillResult r;
+
+      g_assert_true (ks_index_domain_parse (domains[i], &dom, NULL));
+      g_assert_false (ks_index_solver_fill (s, &dom, KS_INDEX_FILL_MAPPED, &r, &error));
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE);
+      g_test_message ("%s: %s", domains[i], error->message);
+      g_assert_true (ks_index_solver_fill (s, &dom, KS_INDEX_FILL_STRIDE, &r, NULL));
+      g_assert_cmpfloat (r.max_error, ==, 0.0);
+    }
+  /* Past the device's memory: refused before anything is allocated. */
+  {
+    g_autoptr(GError) error = NULL;
+    KsIndexDomain dom;
+    KsIndexFillResult r;
+
+    g_assert_true (ks_index_domain_parse ("100000x100000x1000", &dom, NULL));
+    g_assert_false (ks_index_solver_fill (s, &dom, KS_INDEX_FILL_STRIDE, &r, &error));
+    g_assert_error (error, KS_INDEX_MAP_ERROR, KS_INDEX_MAP_ERROR_MEMORY);
+  }
+}
+
+static const guint64 shapes[][2] = {
+  { 1, 1 }, { 1, 3000 }, { 3, 1023 }, { 5, 1024 }, { 4, 1025 }, { 17, 2048 }, { 2, 5000 }, { 9, 3001 },
+  { 200, 300 }, { 2000, 3000 },
+};
+
+static void
+reduce_body (KsIndexSolver *s, KsPrecision p)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      KsIndexReduceResult r;
+
+      g_assert_true (ks_index_solver_reduce (s, shapes[i][0], shapes[i][1], &r, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat (r.max_rel_error, <, p == KS_PRECISION_DOUBLE ? 1e-12 : 1e-5);
+      g_assert_cmpuint (r.blocks_per_row, ==, (shapes[i][1] + r.threads1 - 1) / r.threads1);
+      g_assert_cmpuint (r.threads2, >=, MIN (r.blocks_per_row, r.threads1));
+      if (shapes[i][1] == 3000 && r.threads1 == 1024)
+        {
+          /* The paper's example: three partial sums a row, a group of 4 to finish them. */
+          g_assert_cmpuint (r.blocks_per_row, ==, 3);
+          g_assert_cmpuint (r.threads2, ==, 4);
+        }
+    }
+}
+
+static void
+test_reduce (void)
+{
+  for_each_solver (reduce_body);
+}
+
+static void
+test_host_reduce (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    for (guint threads = 0; threads <= 1; threads++)
+      {
+        KsIndexReduceResult r;
+        g_autoptr(GError) error = NULL;
+
+        g_assert_true (ks_index_host_reduce (shapes[i][0], shapes[i][1], KS_PRECISION_DOUBLE, threads, &r, &error));
+        g_assert_no_error (error);
+        g_assert_cmpfloat (r.max_rel_error, <, 1e-12);
+        g_assert_true (ks_index_host_reduce (shapes[i][0], shapes[i][1], KS_PRECISION_FLOAT, threads, &r, NULL));
+        g_assert_cmpfloat (r.max_rel_error, <, 1e-3);
+      }
+  /* cuBLAS is for CUDA devices only; refused on the others, saying so. */
+  for (guint i = 0; i < ks_device_list_get_n_devices (devices); i++)
+    {
+      KsDevice *d = ks_device_list_get_device (devices, i);
+      g_autoptr(GError) error = NULL;
+      KsIndexReduceResult r;
+
+      if (ks_device_get_backend (d) == KS_BACKEND_CUDA)
+        continue;
+      g_assert_false (ks_index_gemv_reduce (d, KS_PRECISION_DOUBLE, 3, 5, &r, &error));
+      g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+    }
+  /* The closed form itself, summed by hand. */
+  g_assert_cmpfloat (ks_index_row_sum (0, 3), ==, 6);
+  g_assert_cmpfloat (ks_index_row_sum (2, 3), ==, 7 + 8 + 9);
+
+  {
+    g_autoptr(GError) error = NULL;
+    KsIndexReduceResult r;
+
+    g_assert_false (ks_index_host_reduce (G_GUINT64_CONSTANT (1) << 40, G_GUINT64_CONSTANT (1) << 30,
+                                          KS_PRECISION_DOUBLE, 1, &r, &error));
+    g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+  }
+}
+
+/* The library baselines, cuBLAS gemv with a ones vector and CUB's block
+ * reduction, on every CUDA device, each row checked; CUB refused on
+ * OpenCL, saying so. */
+static void
+test_libraries (void)
+{
+  gboolean any = FALSE;
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *device = ks_device_list_get_device (devices, d);
+
+      if (ks_device_get_backend (device) == KS_BACKEND_OPENCL)
+        {
+          g_autoptr(KsIndexSolver) s = solver_or_skip (device, KS_PRECISION_FLOAT);
+          g_autoptr(GError) error = NULL;
+          KsIndexReduceResult r;
+
+          g_assert_false (s && ks_index_solver_reduce_cub (s, 3, 5, &r, &error));
+          g_assert_true (s == NULL || g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED));
+        }
+      if (ks_device_get_backend (device) != KS_BACKEND_CUDA)
+        continue;
+      any = TRUE;
+      for (KsPrecision p = KS_PRECISION_FLOAT; p <= KS_PRECISION_DOUBLE; p++)
+        {
+          g_autoptr(KsIndexSolver) s = solver_or_skip (device, p);
+
+          for (guint i = 0; s && i < G_N_ELEMENTS (shapes); i++)
+            {
+              g_autoptr(GError) error = NULL;
+              KsIndexReduceResult r;
+
+              g_assert_true (ks_index_gemv_reduce (device, p, shapes[i][0], shapes[i][1], &r, &error));
+              g_assert_no_error (error);
+              g_assert_cmpfloat (r.max_rel_error, <, p == KS_PRECISION_DOUBLE ? 1e-12 : 1e-5);
+              g_assert_cmpfloat (r.total_ms, >, 0);
+              g_assert_true (ks_index_solver_reduce_cub (s, shapes[i][0], shapes[i][1], &r, &error));
+              g_assert_no_error (error);
+              g_assert_cmpfloat (r.max_rel_error, <, p == KS_PRECISION_DOUBLE ? 1e-12 : 1e-5);
+              g_assert_cmpfloat (r.total_ms, >, 0);
+            }
+        }
+    }
+  if (!any)
+    g_test_skip ("no CUDA device here");
+}
+
+/* name=value pairs through the engine on device, one warm-up, two reps. */
+static KsRun *
+run_engine (const KsExperimentDesc *desc,
+            KsDevice               *device,
+            const char * const     *settings)
+{
+  g_autoptr(KsEngine) engine = ks_engine_new (desc);
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; settings[i]; i += 2)
+    {
+      g_assert_true (ks_engine_set (engine, settings[i], settings[i + 1], &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (ks_engine_set_repetitions (engine, 1, 2, &error));
+  ks_engine_add_device (engine, device);
+  if (!ks_engine_run (engine, NULL, &error))
+    g_error ("%s on %s: %s", desc->id, ks_device_get_name (device), error->message);
+  return ks_run_ref (ks_engine_get_run (engine));
+}
+
+/* index-fill on the first device: three shapes, both methods; n3 = 7 does
+ * not divide w = 30, so the 3D points are refused and the sweep goes on. */
+static void
+test_experiment_fill (void)
+{
+  g_autoptr(GPtrArray) gpus = gpu_devices ();
+  const char *settings[] = { "v", "20", "w", "30", "n3", "3", "precision", "float", NULL };
+  const char *refuse[] = { "v", "20", "w", "30", "n3", "7", "shape", "2d,3d", "precision", "float", NULL };
+  g_autoptr(KsRun) run = NULL;
+  g_autoptr(KsRun) refused = NULL;
+
+  g_assert_true (ks_registry_lookup ("index-fill") == &ks_exp_index_fill);
+  if (gpus->len == 0)
+    {
+      g_test_skip ("no OpenCL or CUDA device here");
+      return;
+    }
+  run = run_engine (&ks_exp_index_fill, gpus->pdata[0], settings);
+  g_assert_cmpuint (run->points->len, ==, 6);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      const char *method = g_variant_get_string (ks_run_point_get_param (run, p, "method"), NULL);
+      const char *shape = g_variant_get_string (ks_run_point_get_param (run, p, "shape"), NULL);
+
+      g_assert_null (p->error);
+      g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (run->desc, "time_ms")], >, 0);
+      /* D(20, 10, 3): blocks of 4 threads for 3 points, a quarter idle. */
+      if (g_strcmp0 (method, "mapped") == 0 && g_strcmp0 (shape, "3d") == 0)
+        g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (run->desc, "idle_pct")], ==, 25.0);
+    }
+  refused = run_engine (&ks_exp_index_fill, gpus->pdata[0], refuse);
+  g_assert_cmpuint (refused->points->len, ==, 4);
+  for (guint i = 0; i < refused->points->len; i++)
+    {
+      const KsRunPoint *p = refused->points->pdata[i];
+      gboolean is_3d = g_strcmp0 (g_variant_get_string (ks_run_point_get_param (refused, p, "shape"), NULL),
+                                  "3d") == 0;
+
+      g_assert_true ((p->error != NULL) == is_3d);
+      g_assert_true (!is_3d || strstr (p->error, "does not divide") != NULL);
+    }
+}
+
+/* index-reduce on the host (one core and OpenMP) and on the first device. */
+static void
+test_experiment_reduce (void)
+{
+  g_autoptr(GPtrArray) gpus = gpu_devices ();
+  g_autoptr(KsDevice) host = NULL;
+  const char *settings[] = { "v", "30", "w", "100,2500", NULL };
+  g_autoptr(KsRun) on_host = NULL;
+
+  for (guint i = 0; i < ks_device_list_get_n_devices (devices); i++)
+    if (ks_device_get_backend (ks_device_list_get_device (devices, i)) == KS_BACKEND_HOST)
+      host = g_object_ref (ks_device_list_get_device (devices, i));
+  g_assert_nonnull (host);
+  on_host = run_engine (&ks_exp_index_reduce, host, settings);
+  g_assert_cmpuint (on_host->points->len, ==, 4);
+  for (guint i = 0; i < on_host->points->len; i++)
+    {
+      const KsRunPoint *p = on_host->points->pdata[i];
+
+      g_assert_null (p->error);
+      g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (on_host->desc, "rel_error")], <, 1e-12);
+      g_assert_true (isnan (p->values[ks_experiment_desc_find_column (on_host->desc, "kernel1_ms")]));
+    }
+  if (gpus->len > 0)
+    {
+      g_autoptr(KsRun) on_gpu = run_engine (&ks_exp_index_reduce, gpus->pdata[0], settings);
+      const KsRunPoint *p;
+
+      g_assert_cmpuint (on_gpu->points->len, ==, 2);
+      p = on_gpu->points->pdata[1];
+      g_assert_null (p->error);
+      g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (on_gpu->desc, "blocks_per_row")], ==,
+                         ceil (2500.0 / p->values[ks_experiment_desc_find_column (on_gpu->desc, "threads1")]));
+      g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (on_gpu->desc, "kernel1_ms")], >, 0);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  setlocale (LC_ALL, "C.UTF-8");
+  g_test_init (&argc, &argv, NULL);
+  devices = ks_device_list_new ();
+  g_test_add_func ("/index/fill", test_fill);
+  g_test_add_func ("/index/fill-refused", test_fill_refused);
+  g_test_add_func ("/index/reduce", test_reduce);
+  g_test_add_func ("/index/host-reduce", test_host_reduce);
+  g_test_add_func ("/index/libraries", test_libraries);
+  g_test_add_func ("/index/experiment-fill", test_experiment_fill);
+  g_test_add_func ("/index/experiment-reduce", test_experiment_reduce);
+  status = g_test_run ();
+  g_object_unref (devices);
+  return status;
+}

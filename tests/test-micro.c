@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Paper 001's micro-benchmarks (ks-micro.h) on every OpenCL device here
+ * (PoCL in CI), each checked against its host reference, alone and through
+ * the engine with their descriptions; bad input refused with the limit. */
+#include "ks-compute-error.h"
+#include "ks-device-list.h"
+#include "ks-engine.h"
+#include "ks-exp-micro.h"
+#include "ks-micro.h"
+#include "ks-run.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static KsDeviceList *devices;
+
+static KsDevice *
+opencl_device (void)
+{
+  return ks_device_list_find_backend (devices, KS_BACKEND_OPENCL);
+}
+
+#define NEED_OPENCL(dev)                                     \
+  KsDevice *dev = opencl_device ();                          \
+  if (dev == NULL)                                           \
+    {                                                        \
+      g_test_skip ("no OpenCL device");                      \
+      return;                                                \
+    }
+
+static void
+test_hello_host_reference (void)
+{
+  const gint16 left[] = { 1, -5, 32000, -32000 };
+  const gint16 right[] = { 2, 5, 700, -700 };
+  gint16 out[4];
+
+  ks_micro_hello_host (left, right, out, 4);
+  g_assert_cmpint (out[0], ==, 3);
+  g_assert_cmpint (out[1], ==, 0);
+  g_assert_cmpint (out[2], ==, 32700);
+  g_assert_cmpint (out[3], ==, -32700);
+}
+
+/* Every timing on the device: the sums equal the host's, times are real. */
+static void
+test_hello_device (void)
+{
+  NEED_OPENCL (dev);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMicroHello) hello = ks_micro_hello_new (dev, &error);
+  /* Odd lengths, so the driver's group cannot divide them evenly. */
+  const guint64 lengths[] = { 1, 1000, 4099 };
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (lengths); i++)
+    {
+      g_assert_true (ks_micro_hello_set_length (hello, lengths[i], &error));
+      g_assert_no_error (error);
+      for (KsMicroHelloTiming t = KS_MICRO_HELLO_HOST; t <= KS_MICRO_HELLO_BUILD; t++)
+        {
+          KsMicroHelloResult r;
+
+          g_assert_true (ks_micro_hello_run (hello, t, &r, &error));
+          g_assert_no_error (error);
+          g_assert_cmpuint (r.wrong, ==, 0);
+          g_assert_true (isfinite (r.ms) && r.ms >= 0);
+          if (t == KS_MICRO_HELLO_HOST)
+            g_assert_cmpuint (r.host_repeats, >=, 1);
+          if (t == KS_MICRO_HELLO_TRANSFERS)
+            /* The wall clock holds the device's own times. */
+            g_assert_cmpfloat (r.upload_ms + r.kernel_ms + r.download_ms, <=, r.ms * 1.05 + 0.01);
+        }
+    }
+}
+
+static void
+test_hello_bad_length (void)
+{
+  NEED_OPENCL (dev);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMicroHello) hello = ks_micro_hello_new (dev, &error);
+  KsMicroHelloResult r;
+
+  g_assert_no_error (error);
+  g_assert_false (ks_micro_hello_set_length (hello, 0, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+  g_assert_nonnull (strstr (error->message, "4294967295"));
+  g_clear_error (&error);
+  g_assert_false (ks_micro_hello_set_length (hello, G_GUINT64_CONSTANT (1) << 33, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+  g_assert_nonnull (strstr (error->message, "8589934592"));
+  g_clear_error (&error);
+  /* Nothing was lost: the next length works. */
+  g_assert_true (ks_micro_hello_set_length (hello, 100, &error));
+  g_assert_true (ks_micro_hello_run (hello, KS_MICRO_HELLO_KERNEL, &r, &error));
+  g_assert_cmpuint (r.wrong, ==, 0);
+}
+
+static KsRun *
+run_engine (const KsExperimentDesc *desc,
+            KsDevice               *dev,
+            const char * const     *settings)
+{
+  g_autoptr(KsEngine) engine = ks_engine_new (desc);
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; settings[i]; i += 2)
+    {
+      g_assert_true (ks_engine_set (engine, settings[i], settings[i + 1], &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (ks_engine_set_repetitions (engine, 0, 1, &error));
+  ks_engine_add_device (engine, dev);
+  g_assert_true (ks_engine_run (engine, NULL, &error));
+  g_assert_no_error (error);
+  return ks_run_ref (ks_engine_get_run (engine));
+}
+
+/* host, kernel and transfers at each length, and one build point without
+ * a length; the derived columns compare with the host point. */
+static void
+test_hello_engine (void)
+{
+  NEED_OPENCL (dev);
+  const char *settings[] = { "timing", "host,kernel,transfers,build", "length", "1000,4096", NULL };
+  g_autoptr(KsRun) run = run_engine (&ks_exp_micro_hello, dev, settings);
+  int wrong = ks_experiment_desc_find_column (run->desc, "wrong");
+  int faster = ks_experiment_desc_find_column (run->desc, "faster_than_host");
+  int speedup = ks_experiment_desc_find_column (run->desc, "speedup");
+  int time = ks_experiment_desc_find_column (run->desc, "time_ms");
+  guint builds = 0;
+
+  g_assert_cmpuint (run->points->len, ==, 7);
+  g_assert_true (run->complete);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      double timing = ks_run_point_get_number (run, p, "timing");
+
+      g_assert_null (p->error);
+      g_assert_cmpfloat (p->values[wrong], ==, 0);
+      g_assert_true (isfinite (p->values[time]));
+      if (timing == KS_MICRO_HELLO_BUILD)
+        {
+          builds++;
+          g_assert_null (ks_run_point_get_param (run, p, "length"));
+          g_assert_true (isnan (p->values[faster]));
+        }
+      else if (timing == KS_MICRO_HELLO_HOST)
+        {
+          g_assert_true (isnan (p->values[faster]));
+          g_assert_cmpfloat_with_epsilon (p->values[speedup], 1.0, 1e-12);
+        }
+      else
+        g_assert_true (p->values[faster] == 0 || p->values[faster] == 1);
+    }
+  g_assert_cmpuint (builds, ==, 1);
+  g_assert_false (isnan (ks_run_device_get_info (run->devices->pdata[0], "timer_resolution_ns")));
+}
+
+/* The lengths the description takes, refused with the limit before anything runs. */
+static void
+test_hello_bad_settings (void)
+{
+  g_autoptr(KsEngine) engine = ks_engine_new (&ks_exp_micro_hello);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (ks_engine_set (engine, "length", "0", &error));
+  g_assert_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (ks_engine_set (engine, "length", "2^31", &error));
+  g_assert_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "268435456"));
+  g_clear_error (&error);
+  g_assert_false (ks_engine_set (engine, "timing", "host,quantum", &error));
+  g_assert_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID);
+}
+
+static void
+test_simd_host_reference (void)
+{
+  /* One iteration by hand: ((10 * 5 + 2) / 7) - 4 = 3; ((-50 + 2) / 7) - 4 = -10 (C's division truncates). */
+  g_assert_cmpint (ks_micro_simd_host (10, 0), ==, 0);
+  g_assert_cmpint (ks_micro_simd_host (10, 1), ==, 3);
+  g_assert_cmpint (ks_micro_simd_host (-10, 1), ==, -10);
+  /* It settles near input - 6 and stays there. */
+  g_assert_cmpint (ks_micro_simd_host (1000, 100), ==, ks_micro_simd_host (1000, 101));
+  g_assert_cmpint (abs (ks_micro_simd_host (1000, 100) - 994), <=, 2);
+  g_assert_cmpint (ks_micro_simd_width_index (16), ==, 4);
+  g_assert_cmpint (ks_micro_simd_width_index (3), ==, -1);
+}
+
+/* Every width on the device equals the host on the checked elements. */
+static void
+test_simd_device (void)
+{
+  NEED_OPENCL (dev);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMicroLoop) simd = ks_micro_loop_new (dev, &error);
+
+  g_assert_no_error (error);
+  for (guint width = 1; width <= 16; width *= 2)
+    {
+      KsMicroLoopResult r;
+
+      /* 37 items: no driver group divides them evenly. */
+      g_assert_true (ks_micro_loop_prepare_simd (simd, width, 37, 1000, &error));
+      g_assert_no_error (error);
+      g_assert_true (ks_micro_loop_run (simd, &r, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (r.checked, ==, MIN (37 * width, KS_MICRO_LOOP_CHECKED));
+      g_assert_cmpuint (r.wrong, ==, 0);
+      g_assert_true (isfinite (r.kernel_ms) && r.kernel_ms >= 0);
+    }
+  g_assert_false (ks_micro_loop_prepare_simd (simd, 3, 37, 10, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "short3"));
+  g_clear_error (&error);
+  g_assert_false (ks_micro_loop_prepare_simd (simd, 4, 0, 10, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+}
+
+static void
+test_simd_engine (void)
+{
+  NEED_OPENCL (dev);
+  const char *settings[] = { "items", "33", "iterations", "2000", NULL };
+  g_autoptr(KsRun) run = run_engine (&ks_exp_micro_simd, dev, settings);
+  int wrong = ks_experiment_desc_find_column (run->desc, "wrong");
+  int gain = ks_experiment_desc_find_column (run->desc, "gain");
+  int shorts = ks_experiment_desc_find_column (run->desc, "shorts");
+  int preferred = ks_experiment_desc_find_column (run->desc, "preferred_width");
+
+  g_assert_cmpuint (run->points->len, ==, 5);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+
+      g_assert_null (p->error);
+      g_assert_cmpfloat (p->values[wrong], ==, 0);
+      g_assert_cmpfloat (p->values[shorts], ==, 33 << i);
+      g_assert_true (isfinite (p->values[gain]) && p->values[gain] > 0);
+      g_assert_cmpfloat (p->values[preferred], ==,
+                         ks_device_get_info (dev)->vector_width_preferred[KS_VECTOR_SHORT]);
+    }
+  g_assert_cmpfloat (((KsRunPoint *) run->points->pdata[0])->values[gain], ==, 1.0);
+  g_assert_false (isnan (ks_run_device_get_info (run->devices->pdata[0], "native_width_short")));
+}
+
+/* The same elements at every width: a count short16 cannot divide refuses
+ * that point alone, saying why. */
+static void
+test_simd_elements (void)
+{
+  NEED_OPENCL (dev);
+  const char *settings[] = { "scaling", "elements", "elements", "36", "width", "short,short4,short16",
+                             "iterations", "100", NULL };
+  g_autoptr(KsRun) run = run_engine (&ks_exp_micro_simd, dev, settings);
+  int items = ks_experiment_desc_find_column (run->desc, "work_items");
+  const KsRunPoint *p;
+
+  g_assert_cmpuint (run->points->len, ==, 3);
+  p = run->points->pdata[1];
+  g_assert_null (p->error);
+  g_assert_cmpfloat (p->values[items], ==, 9);
+  p = run->points->pdata[2];
+  g_assert_nonnull (p->error);
+  g_assert_nonnull (strstr (p->error, "multiple of 16"));
+}
+
+/* One iteration of 16 bodies from 1000 by hand: 1000 -> 2499 -> 6247 ->
+ * 15617 -> 16382 (mad_sat saturates at 32767, abs_diff gives 32760, hadd
+ * halves with the 4), where the built-ins stay. */
+static void
+test_builtins_host_reference (void)
+{
+  g_assert_cmpint (ks_micro_builtins_host (1000, TRUE, 1), ==, 16382);
+  g_assert_cmpint (ks_micro_builtins_host (1000, TRUE, 5), ==, 16382);
+  /* The plain product wraps instead: 78087 becomes 12551, and it goes on elsewhere. */
+  g_assert_cmpint (ks_micro_builtins_host (1000, FALSE, 1), !=, 16382);
+  g_assert_cmpint (ks_micro_builtins_host (-3, FALSE, 0), ==, -3);
+}
+
+static void
+test_builtins_device (void)
+{
+  NEED_OPENCL (dev);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMicroLoop) loop = ks_micro_loop_new (dev, &error);
+
+  g_assert_no_error (error);
+  for (int builtins = 0; builtins <= 1; builtins++)
+    {
+      KsMicroLoopResult r;
+
+      g_assert_true (ks_micro_loop_prepare_builtins (loop, builtins, 37, 300, &error));
+      g_assert_no_error (error);
+      g_assert_true (ks_micro_loop_run (loop, &r, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (r.checked, ==, 37);
+      g_assert_cmpuint (r.wrong, ==, 0);
+    }
+}
+
+static void
+test_builtins_engine (void)
+{
+  NEED_OPENCL (dev);
+  const char *settings[] = { "items", "40", "iterations", "100", NULL };
+  g_autoptr(KsRun) run = run_engine (&ks_exp_micro_builtins, dev, settings);
+  int wrong = ks_experiment_desc_find_column (run->desc, "wrong");
+  int ratio = ks_experiment_desc_find_column (run->desc, "vs_plain");
+
+  g_assert_cmpuint (run->points->len, ==, 2);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+
+      g_assert_null (p->error);
+      g_assert_cmpfloat (p->values[wrong], ==, 0);
+      g_assert_true (isfinite (p->values[ratio]) && p->values[ratio] > 0);
+    }
+  g_assert_cmpfloat (((KsRunPoint *) run->points->pdata[0])->values[ratio], ==, 1.0);
+}
+
+/* The precise forms within the OpenCL 1.2 full profile's bounds against
+ * the host's double precision (sin, cos 4 ulp; exp, log, sqrt 3; rsqrt
+ * 2); the native_ forms only finite, their accuracy being the device's. */
+static void
+test_native_device (void)
+{
+  NEED_OPENCL (dev);
+  const double bounds[KS_MICRO_N_FUNCTIONS] = { 4, 4, 3, 3, 3, 2 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMicroMath) math = ks_micro_math_new (dev, &error);
+
+  g_assert_no_error (error);
+  for (KsMicroFunction fn = 0; fn < KS_MICRO_N_FUNCTIONS; fn++)
+    for (int native = 0; native <= 1; native++)
+      {
+        KsMicroMathResult r;
+
+        g_assert_true (ks_micro_math_prepare (math, fn, native, 999, 3, &error));
+        g_assert_no_error (error);
+        g_assert_true (ks_micro_math_run (math, &r, &error));
+        g_assert_no_error (error);
+        g_test_message ("%s%s: %.3g ulp", native ? "native_" : "", ks_micro_function_name (fn), r.max_ulp);
+        g_assert_true (isfinite (r.max_ulp) && isfinite (r.max_abs) && isfinite (r.kernel_ms));
+        if (!native)
+          g_assert_cmpfloat (r.max_ulp, <=, bounds[fn]);
+      }
+  g_assert_cmpfloat (ks_micro_function_host (KS_MICRO_RSQRT, 4.0), ==, 0.5);
+  g_assert_false (ks_micro_math_prepare (math, KS_MICRO_SIN, FALSE, 0, 3, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+}
+
+static void
+test_native_engine (void)
+{
+  NEED_OPENCL (dev);
+  const char *settings[] = { "function", "sin,sqrt", "items", "512", "iterations", "4", NULL };
+  g_autoptr(KsRun) run = run_engine (&ks_exp_micro_native, dev, settings);
+  int ulp = ks_experiment_desc_find_column (run->desc, "max_ulp");
+  int speedup = ks_experiment_desc_find_column (run->desc, "speedup");
+
+  g_assert_cmpuint (run->points->len, ==, 4);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+
+      g_assert_null (p->error);
+      g_assert_true (isfinite (p->values[ulp]));
+      g_assert_true (isfinite (p->values[speedup]) && p->values[speedup] > 0);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  devices = ks_device_list_new ();
+
+  g_test_add_func ("/micro/hello/host-reference", test_hello_host_reference);
+  g_test_add_func ("/micro/hello/device", test_hello_device);
+  g_test_add_func ("/micro/hello/bad-length", test_hello_bad_length);
+  g_test_add_func ("/micro/hello/engine", test_hello_engine);
+  g_test_add_func ("/micro/hello/bad-settings", test_hello_bad_settings);
+  g_test_add_func ("/micro/simd/host-reference", test_simd_host_reference);
+  g_test_add_func ("/micro/simd/device", test_simd_device);
+  g_test_add_func ("/micro/simd/engine", test_simd_engine);
+  g_test_add_func ("/micro/simd/elements", test_simd_elements);
+  g_test_add_func ("/micro/builtins/host-reference", test_builtins_host_reference);
+  g_test_add_func ("/micro/builtins/device", test_builtins_device);
+  g_test_add_func ("/micro/builtins/engine", test_builtins_engine);
+  g_test_add_func ("/micro/native/device", test_native_device);
+  g_test_add_func ("/micro/native/engine", test_native_engine);
+
+  status = g_test_run ();
+  g_clear_object (&devices);
+  return status;
+}

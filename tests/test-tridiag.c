@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The batched tridiagonal solvers: every device method on every OpenCL and
+ * CUDA device here (PoCL on a machine without a GPU) against the host's
+ * sequential Thomas in double, float and double, sizes of 2^k - 1 and
+ * others (padded or refused for SERICR), the layouts; the host methods
+ * against each other and LAPACK; and every way a solve can fail. */
+#include "ks-compute-error.h"
+#include "ks-device-list.h"
+#include "ks-tridiag.h"
+
+#include <math.h>
+#include <string.h>
+
+static KsDeviceList *devices;
+
+/* The double-precision sequential Thomas: what every method is held to. */
+static double *
+reference (const KsTridiagBatch *batch)
+{
+  g_autoptr(GError) error = NULL;
+  double *x = g_new0 (double, (gsize) batch->n * batch->systems);
+
+  ks_tridiag_host_solve (batch, KS_TRIDIAG_CPU_THOMAS, KS_PRECISION_DOUBLE, FALSE, x, NULL, &error);
+  g_assert_no_error (error);
+  return x;
+}
+
+static double
+max_diff (const double *x,
+          const double *y,
+          gsize         count)
+{
+  double d = 0.0;
+  for (gsize i = 0; i < count; i++)
+    if (!(fabs (x[i] - y[i]) <= d))
+      d = fabs (x[i] - y[i]);
+  return d;
+}
+
+static double
+tolerance (KsPrecision precision)
+{
+  /* Dominant systems with |x| about 1: float's few ulps, grown a little. */
+  return precision == KS_PRECISION_DOUBLE ? 1e-11 : 2e-4;
+}
+
+typedef struct {
+  KsTridiagMethod method;
+  KsPrecision     precision;
+} Case;
+
+static gboolean
+fp64_ok (KsDevice    *device,
+         KsPrecision  precision)
+{
+  return precision == KS_PRECISION_FLOAT || ks_device_get_info (device)->has_fp64;
+}
+
+/* Sizes around the chunk (16), the group (64, 256) and 2^k - 1; numbers of
+ * systems smaller and larger than a group and no multiple of it. */
+static void
+test_device_method (gconstpointer data)
+{
+  const Case *c = data;
+  const guint sizes[] = { 1, 2, 3, 7, 17, 31, 100, 255, 300, 1023 };
+  const guint counts[] = { 1, 5, 70 };
+  /* Under Oclgrind (test-tridiag-oclgrind.sh), where every item is
+   * simulated: a few sizes, each through every chunk and group boundary
+   * the kernels have (17 rows over chunks of 16, 70 systems over groups
+   * of 64 and 32). */
+  const gboolean quick = g_getenv ("KS_TRIDIAG_TEST_QUICK") != NULL;
+  guint tested = 0;
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *device = ks_device_list_get_device (devices, d);
+      g_autoptr(KsTridiagSolver) solver = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (ks_device_get_backend (device) == KS_BACKEND_HOST || !fp64_ok (device, c->precision))
+        continue;
+      solver = ks_tridiag_solver_new (device, c->precision, &error);
+      g_assert_no_error (error);
+      for (guint si = 0; si < G_N_ELEMENTS (sizes); si++)
+        for (guint ci = 0; ci < G_N_ELEMENTS (counts); ci++)
+          {
+            const guint n = sizes[si], k = counts[ci];
+            g_autoptr(KsTridiagBatch) batch = NULL;
+            g_autofree double *xref = NULL, *x = NULL;
+            KsTridiagResult result;
+
+            /* The big sizes once, on a few systems: the test stays short. */
+            if ((n > 300 && k != 5) || (quick && (n > 17 || n == 2 || (k == 70 && n > 3))))
+              continue;
+            batch = ks_tridiag_batch_new (n, k, &error);
+            g_assert_no_error (error);
+            ks_tridiag_batch_fill_random (batch, 7 * n + k);
+            xref = reference (batch);
+            x = g_new0 (double, (gsize) n * k);
+            ks_tridiag_solver_load (solver, batch, c->method, TRUE, &error);
+            g_assert_no_error (error);
+            ks_tridiag_solver_run (solver, &result, &error);
+            g_assert_no_error (error);
+            ks_tridiag_solver_read (solver, x, &error);
+            g_assert_no_error (error);
+            if (max_diff (x, xref, (gsize) n * k) > tolerance (c->precision))
+              g_error ("%s on %s: n = %u, %u systems: max |x - x_ref| = %g", ks_tridiag_method_to_string (c->method),
+                       ks_device_get_name (device), n, k, max_diff (x, xref, (gsize) n * k));
+            g_assert_cmpfloat (ks_tridiag_batch_residual (batch, x, 0), <, 10 * tolerance (c->precision));
+            g_assert_cmpuint (result.n, ==, ks_tridiag_method_needs_2k1 (c->method) ? ks_tridiag_padded_size (n) : n);
+            g_assert_cmpuint (result.local_size, >, 0);
+            g_assert_true (result.kernel_ms >= 0.0 && result.wall_ms >= 0.0);
+            tested++;
+          }
+    }
+  if (tested == 0)
+    g_test_skip ("no OpenCL or CUDA device with this precision (install pocl-opencl-icd)");
+}
+
+/* The same solver, loaded again with a solve in between: a repetition
+ * sees the inputs untouched. */
+static void
+test_repeat (void)
+{
+  KsDevice *cl = ks_device_list_find_backend (devices, KS_BACKEND_OPENCL);
+  g_autoptr(KsTridiagSolver) solver = NULL;
+  g_autoptr(KsTridiagBatch) batch = ks_tridiag_batch_new (63, 9, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree double *xref = NULL, *x = g_new0 (double, 63 * 9);
+
+  if (cl == NULL)
+    {
+      g_test_skip ("no OpenCL device");
+      return;
+    }
+  ks_tridiag_batch_fill_random (batch, 3);
+  xref = reference (batch);
+  solver = ks_tridiag_solver_new (cl, KS_PRECISION_DOUBLE, &error);
+  g_assert_no_error (error);
+  for (KsTridiagMethod m = 0; m < KS_TRIDIAG_N_DEVICE_METHODS; m++)
+    {
+      KsTridiagResult result;
+      ks_tridiag_solver_load (solver, batch, m, FALSE, &error);
+      g_assert_no_error (error);
+      for (guint rep = 0; rep < 3; rep++)
+        {
+          memset (x, 0, sizeof (double) * 63 * 9);
+          ks_tridiag_solver_run (solver, &result, &error);
+          g_assert_no_error (error);
+          ks_tridiag_solver_read (solver, x, &error);
+          g_assert_no_error (error);
+          g_assert_cmpfloat (max_diff (x, xref, 63 * 9), <, 1e-11);
+        }
+    }
+}
+
+/* The host methods against the double Thomas, in both precisions; SERICR
+ * on sizes it pads. */
+static void
+test_host_methods (void)
+{
+  const guint sizes[] = { 1, 2, 3, 8, 15, 100, 511 };
+  const KsTridiagMethod methods[] = {
+    KS_TRIDIAG_CPU_THOMAS, KS_TRIDIAG_CPU_SERICR, KS_TRIDIAG_OMP_THOMAS, KS_TRIDIAG_LAPACK_GTSV,
+  };
+
+  for (guint si = 0; si < G_N_ELEMENTS (sizes); si++)
+    {
+      g_autoptr(KsTridiagBatch) batch = ks_tridiag_batch_new (sizes[si], 13, NULL);
+      g_autofree double *xref = NULL;
+
+      ks_tridiag_batch_fill_random (batch, sizes[si]);
+      xref = reference (batch);
+      for (guint m = 0; m < G_N_ELEMENTS (methods); m++)
+        for (KsPrecision p = KS_PRECISION_FLOAT; p <= KS_PRECISION_DOUBLE; p++)
+          {
+            g_autoptr(GError) error = NULL;
+            g_autofree double *x = g_new0 (double, (gsize) sizes[si] * 13);
+            double ms = -1.0;
+
+            if (methods[m] == KS_TRIDIAG_LAPACK_GTSV && !ks_tridiag_host_solve (batch, methods[m], p, TRUE, x, &ms, &error) &&
+                g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED))
+              continue;   /* built without LAPACKE: said so, nothing to compare */
+            g_clear_error (&error);
+            ks_tridiag_host_solve (batch, methods[m], p, TRUE, x, &ms, &error);
+            g_assert_no_error (error);
+            g_assert_cmpfloat (ms, >=, 0.0);
+            g_assert_cmpfloat (max_diff (x, xref, (gsize) sizes[si] * 13), <, tolerance (p));
+          }
+    }
+}
+
+/* Cyclic reduction's sizes: padded when allowed, refused otherwise, and
+ * the message names both sizes. */
+static void
+test_sericr_refused (void)
+{
+  g_autoptr(KsTridiagBatch) batch = ks_tridiag_batch_new (100, 2, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree double *x = g_new0 (double, 200);
+  KsDevice *cl = ks_device_list_find_backend (devices, KS_BACKEND_OPENCL);
+
+  g_assert_cmpuint (ks_tridiag_padded_size (1), ==, 1);
+  g_assert_cmpuint (ks_tridiag_padded_size (4), ==, 7);
+  g_assert_cmpuint (ks_tridiag_padded_size (4095), ==, 4095);
+  g_assert_cmpuint (ks_tridiag_padded_size (4096), ==, 8191);
+
+  ks_tridiag_batch_fill_random (batch, 1);
+  g_assert_false (ks_tridiag_host_solve (batch, KS_TRIDIAG_CPU_SERICR, KS_PRECISION_DOUBLE, FALSE, x, NULL, &error));
+  g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "100"));
+  g_assert_nonnull (strstr (error->message, "127"));
+  g_clear_error (&error);
+  if (cl)
+    {
+      g_autoptr(KsTridiagSolver) solver = ks_tridiag_solver_new (cl, KS_PRECISION_FLOAT, &error);
+      g_assert_no_error (error);
+      g_assert_false (ks_tridiag_solver_load (solver, batch, KS_TRIDIAG_SERICR_LOCAL, FALSE, &error));
+      g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+      g_assert_nonnull (strstr (error->message, "127"));
+      g_clear_error (&error);
+      /* PARACR takes any size. */
+      g_assert_true (ks_tridiag_solver_load (solver, batch, KS_TRIDIAG_PARACR_GLOBAL, FALSE, &error));
+      g_assert_no_error (error);
+    }
+}
+
+/* A zero pivot names the system and the row, on the host and the device,
+ * for every pivot-free method. */
+static void
+test_zero_pivot (void)
+{
+  g_autoptr(KsTridiagBatch) batch = ks_tridiag_batch_new (15, 4, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree double *x = g_new0 (double, 60);
+  KsDevice *cl = ks_device_list_find_backend (devices, KS_BACKEND_OPENCL);
+  g_autoptr(KsTridiagSolver) solver = NULL;
+  guint sys = 0, row = 0;
+
+  ks_tridiag_batch_fill_random (batch, 5);
+  g_assert_true (ks_tridiag_batch_is_dominant (batch, NULL, NULL));
+  /* System 2 all zero: every method's first pivot there is 0. */
+  for (guint i = 0; i < 15; i++)
+    batch->a[30 + i] = batch->b[30 + i] = batch->c[30 + i] = 0.0;
+  batch->a[45 + 3] = 5.0;   /* and system 3 row 3 not dominant */
+  batch->b[45 + 3] = 1.0;
+  g_assert_false (ks_tridiag_batch_is_dominant (batch, &sys, &row));
+  /* 0 >= 0 + 0: the zero rows are not what the check is about. */
+  g_assert_cmpuint (sys, ==, 3);
+  g_assert_cmpuint (row, ==, 3);
+
+  for (KsTridiagMethod m = KS_TRIDIAG_CPU_THOMAS; m <= KS_TRIDIAG_OMP_THOMAS; m++)
+    {
+      g_assert_false (ks_tridiag_host_solve (batch, m, KS_PRECISION_DOUBLE, TRUE, x, NULL, &error));
+      g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_ZERO_PIVOT);
+      g_assert_nonnull (strstr (error->message, "system 2"));
+      g_clear_error (&error);
+    }
+  if (!ks_tridiag_host_solve (batch, KS_TRIDIAG_LAPACK_GTSV, KS_PRECISION_DOUBLE, TRUE, x, NULL, &error) &&
+      !g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED))
+    {
+      g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_SINGULAR);
+      g_assert_nonnull (strstr (error->message, "system 2"));
+    }
+  g_clear_error (&error);
+  if (cl == NULL)
+    return;
+  solver = ks_tridiag_solver_new (cl, KS_PRECISION_DOUBLE, &error);
+  g_assert_no_error (error);
+  for (KsTridiagMethod m = 0; m < KS_TRIDIAG_N_DEVICE_METHODS; m++)
+    {
+      KsTridiagResult result;
+      ks_tridiag_solver_load (solver, batch, m, TRUE, &error);
+      g_assert_no_error (error);
+      g_assert_false (ks_tridiag_solver_run (solver, &result, &error));
+      g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_ZERO_PIVOT);
+      if (strstr (error->message, "system 2 at row") == NULL)
+        g_error ("%s: %s", ks_tridiag_method_to_string (m), error->message);
+      g_clear_error (&error);
+    }
+}
+
+/* More than the device holds is refused before allocating, with the
+ * numbers; so is a batch larger than the host's memory. */
+static void
+test_too_large (void)
+{
+  KsDevice *cl = ks_device_list_find_backend (devices, KS_BACKEND_OPENCL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsTridiagSolver) solver = NULL;
+  g_autoptr(KsTridiagBatch) batch = NULL;
+  guint64 bytes;
+
+  g_assert_null (ks_tridiag_batch_new (G_MAXUINT, G_MAXUINT, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+  g_assert_nonnull (strstr (error->message, "MiB"));
+  g_clear_error (&error);
+  g_assert_null (ks_tridiag_batch_new (0, 4, &error));
+  g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+  g_clear_error (&error);
+
+  bytes = ks_tridiag_device_bytes (KS_TRIDIAG_PARACR_GLOBAL, KS_PRECISION_FLOAT, 4095, 40000, FALSE);
+  /* a, b, c, d, two work sets of four, x: 13 arrays, and the status. */
+  g_assert_cmpuint (bytes, ==, (guint64) 4095 * 40000 * 4 * 13 + 40000 * 4);
+  g_assert_cmpuint (ks_tridiag_device_bytes (KS_TRIDIAG_SERICR_GLOBAL, KS_PRECISION_DOUBLE, 4000, 1, TRUE), ==,
+                    (guint64) 4095 * 8 * 9 + 4);
+  if (cl == NULL)
+    return;
+  solver = ks_tridiag_solver_new (cl, KS_PRECISION_FLOAT, &error);
+  g_assert_no_error (error);
+  /* A batch that says it is huge without holding the memory: load must
+   * refuse it from its size alone, before it reads a single value. */
+  batch = g_new0 (KsTridiagBatch, 1);
+  batch->n = 1u << 20;
+  batch->systems = 1u << 20;
+  g_assert_false (ks_tridiag_solver_load (solver, batch, KS_TRIDIAG_PARACR_GLOBAL, FALSE, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+  g_assert_nonnull (strstr (error->message, "MiB"));
+}
+
+static void
+test_methods_named (void)
+{
+  for (KsTridiagMethod m = 0; m < KS_TRIDIAG_N_METHODS; m++)
+    {
+      KsTridiagMethod back;
+      g_assert_true (ks_tridiag_method_from_string (ks_tridiag_method_to_string (m), &back));
+      g_assert_cmpint (back, ==, m);
+      g_assert_true (ks_tridiag_method_is_host (m) ==
+                     (m >= KS_TRIDIAG_N_DEVICE_METHODS && !ks_tridiag_method_is_cusparse (m)));
+    }
+  g_assert_false (ks_tridiag_method_from_string ("thomas", &(KsTridiagMethod) { 0 }));
+  g_assert_cmpint (ks_tridiag_method_baseline (KS_TRIDIAG_THOMAS_INTERLEAVED), ==, KS_TRIDIAG_CPU_THOMAS);
+  g_assert_cmpint (ks_tridiag_method_baseline (KS_TRIDIAG_PARACR_PARTIAL), ==, KS_TRIDIAG_CPU_SERICR);
+  g_assert_cmpint (ks_tridiag_method_baseline (KS_TRIDIAG_CUSPARSE_STRIDED), ==, KS_TRIDIAG_CPU_THOMAS);
+}
+
+/* cuSPARSE: against the host reference on every CUDA device; elsewhere
+ * refused, saying where it runs. */
+static void
+test_cusparse (void)
+{
+  guint tested = 0;
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *device = ks_device_list_get_device (devices, d);
+      const gboolean cuda = ks_device_get_backend (device) == KS_BACKEND_CUDA;
+
+      for (KsTridiagMethod m = KS_TRIDIAG_CUSPARSE_STRIDED; m < KS_TRIDIAG_N_METHODS; m++)
+        for (KsPrecision p = KS_PRECISION_FLOAT; p <= KS_PRECISION_DOUBLE; p++)
+          {
+            const guint systems = m == KS_TRIDIAG_CUSPARSE_NOPIVOT ? 1 : 37;
+            g_autoptr(KsTridiagBatch) batch = ks_tridiag_batch_new (100, systems, NULL);
+            g_autofree double *xref = NULL, *x = g_new0 (double, 100 * systems);
+            g_autoptr(GError) error = NULL;
+            double ms = -1;
+
+            ks_tridiag_batch_fill_random (batch, m);
+            xref = reference (batch);
+            if (!ks_tridiag_cusparse_solve (device, batch, m, p, x, &ms, &error))
+              {
+                g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+                g_assert_true (!cuda || strstr (error->message, "cannot open"));
+                g_assert_true (cuda || strstr (error->message, "CUDA"));
+                continue;
+              }
+            g_assert_cmpfloat (max_diff (x, xref, 100 * systems), <, tolerance (p));
+            g_assert_cmpfloat (ms, >=, 0.0);
+            tested++;
+          }
+    }
+  if (tested == 0)
+    g_test_skip ("no CUDA device with cuSPARSE: checked that every other device refuses it");
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  devices = ks_device_list_new ();
+
+  for (KsPrecision p = KS_PRECISION_FLOAT; p <= KS_PRECISION_DOUBLE; p++)
+    for (KsTridiagMethod m = 0; m < KS_TRIDIAG_N_DEVICE_METHODS; m++)
+      {
+        Case *c = g_new0 (Case, 1);
+        g_autofree char *path = NULL;
+        c->method = m;
+        c->precision = p;
+        path = g_strdup_printf ("/tridiag/device/%s/%s", ks_precision_to_string (p), ks_tridiag_method_to_string (m));
+        g_test_add_data_func_full (path, c, test_device_method, g_free);
+      }
+  g_test_add_func ("/tridiag/repeat", test_repeat);
+  g_test_add_func ("/tridiag/host-methods", test_host_methods);
+  g_test_add_func ("/tridiag/sericr-refused", test_sericr_refused);
+  g_test_add_func ("/tridiag/zero-pivot", test_zero_pivot);
+  g_test_add_func ("/tridiag/too-large", test_too_large);
+  g_test_add_func ("/tridiag/methods-named", test_methods_named);
+  g_test_add_func ("/tridiag/cusparse", test_cusparse);
+  status = g_test_run ();
+  g_object_unref (devices);
+  return status;
+}
