@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ks-axis-button.h"
 #include "ks-devices-page.h"
@@ -77,6 +78,26 @@ test_session (void)
   g_assert_nonnull (strstr (error->message, "part of it is damaged"));
   g_clear_error (&error);
   g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, runs);
+
+  /* Nested past what any session has: refused before json-glib recurses
+   * into it, as damaged; a FIFO: refused at once, not read without end. */
+  {
+    g_autofree char *deep = g_build_filename (tmpdir, "deep-session.json", NULL);
+    g_autofree char *fifo = g_build_filename (tmpdir, "fifo-session.json", NULL);
+    g_autofree char *text = g_strnfill (200000, '[');
+
+    g_assert_true (g_file_set_contents (deep, text, -1, NULL));
+    g_assert_false (ks_window_load_session (window, deep, &error));
+    g_test_message ("deep: %s", error->message);
+    g_assert_nonnull (strstr (error->message, "damaged"));
+    g_clear_error (&error);
+    g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+    g_assert_false (ks_window_load_session (window, fifo, &error));
+    g_test_message ("fifo: %s", error->message);
+    g_assert_nonnull (strstr (error->message, "cannot be read"));
+    g_clear_error (&error);
+    g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, runs);
+  }
 
   /* Not a session at all. */
   g_assert_false (ks_window_load_session (window, "/nonexistent/session.json", &error));

@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "ks-gui"
 
 #include "ks-window-private.h"
+#include "ks-json-guard.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -449,11 +450,14 @@ ks_window_load_session (KsWindow   *self,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY, _("Stop the run before opening a session."));
       return FALSE;
     }
-  if (!json_parser_load_from_file (parser, path, &local_error))
+  /* Through the guarded door every user-given JSON takes: no FIFO, no
+   * device, nothing above 512 MiB, no nesting deeper than the files have. */
+  if (!ks_json_parser_load_file (parser, path, &local_error))
     {
       /* A missing or unreadable file says so on one line; a damaged one
        * leads with that, and the parser's line and column go under Details. */
-      if (local_error->domain == G_FILE_ERROR)
+      if (local_error->domain == G_FILE_ERROR
+          || (local_error->domain == G_IO_ERROR && local_error->code != G_IO_ERROR_INVALID_DATA))
         g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
                      _("%s cannot be read: %s"), display, local_error->message);
       else
