@@ -14,8 +14,7 @@
  * per block of a row, then one group per row finishing them.
  *
  * Built with -DKS_REAL=double -DKS_FP64 (the paper's DOUBLE) or
- * -DKS_REAL=float.
- * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 */
+ * -DKS_REAL=float. */
 #include "ks-common.h"
 
 #ifndef KS_REAL

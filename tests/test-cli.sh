@@ -919,6 +919,18 @@ run "$CLI" run heat -d "$OCL" --cells 100 --variant base,fused --steps 2 --reps 
 if expect_ok "run heat on $OCL: both CG variants"; then
   check "run heat on $OCL: the summary compares fused with base" "no comparison line" grep -q "fused .* us per CG iteration, base" "$T/out"
 fi
+run "$CLI" run heat -d host --cells 200 --domain disc --n 2 --tau 0.001 --steps 6 --frame-every 3 \
+  --frames frames/heat --reps 1 --warmup 0
+if expect_ok "run heat --frames: a folder made for them"; then
+  check "run heat --frames: frames at steps 3 and 6, final.png" "missing frames" \
+    test -s frames/heat/frame-000003.png -a -s frames/heat/frame-000006.png -a -s frames/heat/final.png
+  py "run heat --frames: series.csv has the 6 steps with their energy" '
+import csv
+rows = list(csv.DictReader(open("frames/heat/series.csv")))
+assert [int(r["step"]) for r in rows] == [1, 2, 3, 4, 5, 6], rows
+assert all(abs(float(r["energy"]) - 1) < 1e-6 for r in rows), rows
+'
+fi
 run "$CLI" run heat -d host --cells 1
 refused_early "run heat --cells 1: refused with the limit" 2 "cells"
 run "$CLI" run heat -d host --source file --file "$T/nonexistent.msh"
@@ -1071,6 +1083,35 @@ assert pts[0]["max_ulp"] <= 4, pts[0]
 fi
 run "$CLI" run micro-native -d "$OCL" --function tan
 refused_early "micro-native --function tan: refused, naming the functions" 2 "rsqrt"
+
+run "$CLI" run micro-buffers -d "$OCL" --rows 8,20 --reps 1 --warmup 0 --json buf.json --plot buf.png
+if expect_ok "run micro-buffers --rows 8,20 with --json --plot"; then
+  py "micro-buffers: four strategies at two sizes, every checked row right, the phases apart" '
+import json
+pts = json.load(open("buf.json"))["points"]
+assert [(p["strategy"], p["rows"]) for p in pts] == [(s, r) for s in ("create", "reuse", "pinned", "zero-copy")
+                                                     for r in (8, 20)], pts
+ok = [p for p in pts if p["error"] is None]
+assert len(ok) >= 6 and all(p["wrong"] == 0 for p in ok), pts
+assert all(p["upload_ms"] >= 0 and p["download_ms"] >= 0 and p["kernel_ms"] >= 0 for p in ok), ok
+assert ok[0]["alloc_ms"] >= 0 and ok[2]["alloc_ms"] == 0, ok
+'
+fi
+run "$CLI" run micro-buffers -d "$OCL" --width 8
+refused_early "micro-buffers --width 8: refused, a row shorter than the filter" 2 "between 9 and"
+
+run "$CLI" run micro-access -d "$OCL" --height 20,30 --width 48 --reps 1 --warmup 0 --json acc.json --plot acc.png
+if expect_ok "run micro-access --height 20,30 --width 48 with --json --plot"; then
+  py "micro-access: the paper's three schemes at two heights, every byte as the host's" '
+import json
+pts = json.load(open("acc.json"))["points"]
+assert [(p["scheme"], p["height"]) for p in pts] == [(s, h) for s in ("direct-functions", "grouped-padding",
+                                                                      "grouped-clamping") for h in (20, 30)], pts
+assert all(p["error"] is None and p["wrong"] == 0 for p in pts), pts
+'
+fi
+run "$CLI" run micro-access -d "$OCL" --height 1081 --reps 1 --warmup 0
+expect_fail "micro-access --height 1081: every point refused, saying the sides must be even" 1 "must be even"
 
 # -----------------------------------------------------------------------------
 

@@ -109,7 +109,9 @@ test_batch_opencl (void)
     }
   ks_exp_tridiag_batch.summarize (run, summary);
   g_assert_nonnull (strstr (summary->str, "at systems = 40: the best thomas-*"));
-  g_assert_true (strstr (summary->str, "holds here") != NULL);
+  /* Whether the paper's conclusion holds is what the device measures, not
+   * what a test may assert: the summary must say one or the other. */
+  g_assert_true (strstr (summary->str, "holds here") != NULL || strstr (summary->str, "does not hold here") != NULL);
   g_assert_nonnull (strstr (summary->str, "the paper's pick, thomas-interleaved,"));
 
   /* Every figure draws, the bars with a bar of the paper's speed-ups. */

@@ -2,7 +2,8 @@
 /* The index-map page of paper 003 under Xvfb: a domain typed, its launches
  * shown with the text-versus-formula disagreement, a bad domain refused in
  * the page, and Run asking PoCL for its block.  Screenshots go to
- * $KERNELSCOPE_SCREENSHOT_DIR (index-map.png, index-map-bad.png). */
+ * $KERNELSCOPE_SCREENSHOT_DIR (index-map.png, index-map-bad.png,
+ * index-map-device.png; -ru.png under LANGUAGE=ru). */
 #define G_LOG_DOMAIN "test-gui-index-map"
 
 #include "test-gui-util.h"
@@ -10,6 +11,16 @@
 #include "ks-index-map-page.h"
 
 #include <string.h>
+
+/* name.png, or name-ru.png under LANGUAGE=ru (the Russian run). */
+static void
+shot (const char *name)
+{
+  const char *lang = g_getenv ("LANGUAGE");
+  g_autofree char *file = g_strdup_printf ("%s%s.png", name, lang && g_str_has_prefix (lang, "ru") ? "-ru" : "");
+
+  screenshot (file);
+}
 
 static KsIndexMapPage *
 map_page (void)
@@ -35,7 +46,22 @@ test_worked_example (void)
                             "1904000"));
   plot = ks_plot_view_get_plot (ks_page_get_plot_view (KS_PAGE (page)));
   g_assert_nonnull (plot);
-  screenshot ("index-map.png");
+  shot ("index-map");
+
+  /* The grid of blocks is data: Export Plot writes it. */
+  {
+    g_autofree char *png = g_build_filename (tmpdir, "index-map.png", NULL);
+    g_autoptr(GError) error = NULL;
+    g_autofree char *head = NULL;
+    gsize len = 0;
+
+    g_assert_true (ks_plot_view_has_data (ks_page_get_plot_view (KS_PAGE (page))));
+    g_assert_true (ks_window_export_plot (window, png, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (png, &head, &len, NULL));
+    g_assert_cmpuint (len, >, 8);
+    g_assert_cmpint (memcmp (head, "\x89PNG", 4), ==, 0);
+  }
 }
 
 static void
@@ -46,7 +72,7 @@ test_bad_domain (void)
   ks_window_show_page (window, "index-map");
   ks_index_map_page_set_domain (page, "2000x0");
   spin (200);
-  screenshot ("index-map-bad.png");
+  shot ("index-map-bad");
   /* The launches of the last good domain are kept but greyed out. */
   g_assert_nonnull (strstr (ks_index_map_page_get_mapping_text (page, KS_INDEX_RULE_PAPER), "2000"));
   ks_index_map_page_set_domain (page, "2000x3000");
@@ -78,7 +104,7 @@ test_ask_device (void)
   spin (200);
   g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
   g_assert_nonnull (strstr (ks_index_map_page_get_mapping_text (page, KS_INDEX_RULE_OCCUPANCY), "<<<"));
-  screenshot ("index-map-device.png");
+  shot ("index-map-device");
 
   /* Too big for the device's memory: said in the window. */
   ks_index_map_page_set_domain (page, "100000x100000x1000");

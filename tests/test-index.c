@@ -87,13 +87,24 @@ fill_body (KsIndexSolver *s, KsPrecision p)
         KsIndexFillResult r;
 
         g_assert_true (ks_index_domain_parse (domains[i], &dom, NULL));
-        g_assert_true (ks_index_solver_fill (s, &dom, f, &r, &error));
+        ks_index_map (&dom, KS_INDEX_RULE_PAPER, 0, &m);
+        ks_index_solver_fill (s, &dom, f, &r, &error);
+        /* The paper's blocks of up to 1024 threads: a kernel whose registers
+         * allow fewer on this device (NVIDIA's OpenCL gives the double fill
+         * 256 on an H200) is refused with the limit named, as a sweep
+         * records it. */
+        if (f == KS_INDEX_FILL_MAPPED && g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE) &&
+            strstr (error->message, "the largest it can run is"))
+          {
+            g_assert_cmpuint (MAX (m.block[0], 1) * MAX (m.block[1], 1) * MAX (m.block[2], 1), >, 64);
+            g_test_message ("%s: %s", domains[i], error->message);
+            continue;
+          }
         g_assert_no_error (error);
         g_assert_cmpfloat (r.max_error, ==, 0.0);
         g_assert_cmpfloat (r.kernel_ms, >=, 0.0);
         if (f == KS_INDEX_FILL_MAPPED)
           {
-            ks_index_map (&dom, KS_INDEX_RULE_PAPER, 0, &m);
             g_assert_cmpuint (r.threads, ==, m.threads);
             g_assert_cmpuint (r.idle, ==, m.idle);
             g_assert_cmpuint (r.block, ==, m.block[0]);

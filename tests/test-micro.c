@@ -8,6 +8,7 @@
 #include "ks-exp-micro.h"
 #include "ks-micro.h"
 #include "ks-run.h"
+#include "ks-solver-error.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -376,6 +377,158 @@ test_native_engine (void)
     }
 }
 
+static void
+test_filter_host_reference (void)
+{
+  guint8 flat[12], out[12];
+  guint8 step[12] = { 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255 };
+
+  /* The taps sum to 256: a flat row stays flat, to the byte. */
+  memset (flat, 77, sizeof flat);
+  ks_micro_filter_host_row (flat, out, 12);
+  for (guint j = 0; j < 12; j++)
+    g_assert_cmpint (out[j], ==, 77);
+  /* A step: the ends repeat (clamped), the middle is the binomial's sums:
+   * (255 * (70 + 56 + 28 + 8 + 1) + 128) >> 8 = 162 right of the edge. */
+  ks_micro_filter_host_row (step, out, 12);
+  g_assert_cmpint (out[0], ==, 0);
+  g_assert_cmpint (out[11], ==, 255);
+  g_assert_cmpint (out[6], ==, (255 * 163 + 128) >> 8);
+  g_assert_cmpint (out[5], ==, (255 * 93 + 128) >> 8);
+}
+
+/* Every strategy on the device: the rows equal the host's. */
+static void
+test_filter_device (void)
+{
+  NEED_OPENCL (dev);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMicroFilter) filter = ks_micro_filter_new (dev, &error);
+
+  g_assert_no_error (error);
+  for (KsMicroBuffers s = 0; s < KS_MICRO_N_BUFFERS; s++)
+    {
+      KsMicroFilterResult r;
+
+      if (!ks_micro_filter_prepare (filter, s, 37, 100, &error))
+        {
+          /* Zero-copy where the device has none: said, not faked. */
+          g_assert_cmpint (s, ==, KS_MICRO_BUFFERS_ZERO_COPY);
+          g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+          g_clear_error (&error);
+          continue;
+        }
+      g_assert_true (ks_micro_filter_run (filter, &r, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (r.checked, ==, 37);
+      g_assert_cmpuint (r.wrong, ==, 0);
+      g_assert_cmpfloat (r.alloc_ms + r.upload_ms + r.launch_ms + r.download_ms, <=, r.ms * 1.01 + 0.01);
+    }
+  g_assert_false (ks_micro_filter_prepare (filter, KS_MICRO_BUFFERS_REUSE, 0, 100, &error));
+  g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+}
+
+static void
+test_filter_engine (void)
+{
+  NEED_OPENCL (dev);
+  const char *settings[] = { "rows", "16,33", "width", "64", NULL };
+  g_autoptr(KsRun) run = run_engine (&ks_exp_micro_buffers, dev, settings);
+  int wrong = ks_experiment_desc_find_column (run->desc, "wrong");
+  guint measured = 0;
+
+  g_assert_cmpuint (run->points->len, ==, 8);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+
+      if (p->error)
+        {
+          g_assert_cmpfloat (ks_run_point_get_number (run, p, "strategy"), ==, KS_MICRO_BUFFERS_ZERO_COPY);
+          continue;
+        }
+      measured++;
+      g_assert_cmpfloat (p->values[wrong], ==, 0);
+    }
+  g_assert_cmpuint (measured, >=, 6);
+}
+
+/* The host's downscale of a flat image is flat; of a 10 x 10 ramp, by hand
+ * at a corner (clamped: the first byte repeats). */
+static void
+test_scale_host_reference (void)
+{
+  guint8 image[10 * 10], result[5 * 5];
+
+  memset (image, 200, sizeof image);
+  ks_micro_scale_host (image, 10, 10, result);
+  for (guint i = 0; i < 25; i++)
+    g_assert_cmpint (result[i], ==, 200);
+  for (guint y = 0; y < 10; y++)
+    for (guint x = 0; x < 10; x++)
+      image[y * 10 + x] = (guint8) (x * 10);
+  ks_micro_scale_host (image, 10, 10, result);
+  /* Row 0, output 0 (centre x = 0): taps over x = -4..4 clamped to 0..4:
+   * (0 * (1 + 8 + 28 + 56 + 70) + 10 * 56 + 20 * 28 + 30 * 8 + 40 * 1 + 128) >> 8 = 6;
+   * the column pass of a constant column keeps it. */
+  g_assert_cmpint (result[0], ==, (560 + 560 + 240 + 40 + 128) >> 8);
+  g_assert_cmpint (result[5], ==, result[0]);
+}
+
+/* Every scheme on the device equals the host, byte for byte, on a size
+ * that no driver group divides; odd and tiny sizes are refused. */
+static void
+test_scale_device (void)
+{
+  NEED_OPENCL (dev);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMicroScale) scale = ks_micro_scale_new (dev, &error);
+
+  g_assert_no_error (error);
+  for (int mapping = KS_MICRO_DIRECT; mapping <= KS_MICRO_GROUPED; mapping++)
+    for (KsMicroEdges edges = 0; edges < KS_MICRO_N_EDGES; edges++)
+      {
+        KsMicroScaleResult r;
+
+        g_assert_true (ks_micro_scale_prepare (scale, mapping, edges, 62, 34, &error));
+        g_assert_no_error (error);
+        g_assert_true (ks_micro_scale_run (scale, &r, &error));
+        g_assert_no_error (error);
+        g_assert_cmpuint (r.wrong, ==, 0);
+      }
+  g_assert_false (ks_micro_scale_prepare (scale, KS_MICRO_DIRECT, KS_MICRO_EDGE_CLAMPING, 1919, 1080, &error));
+  g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "1919 x 1080"));
+  g_clear_error (&error);
+  g_assert_false (ks_micro_scale_prepare (scale, KS_MICRO_GROUPED, KS_MICRO_EDGE_PADDING, 8, 8, &error));
+  g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+}
+
+static void
+test_scale_engine (void)
+{
+  NEED_OPENCL (dev);
+  const char *settings[] = { "height", "20,21", "width", "40", NULL };
+  g_autoptr(KsRun) run = run_engine (&ks_exp_micro_access, dev, settings);
+  int wrong = ks_experiment_desc_find_column (run->desc, "wrong");
+
+  /* Three schemes at two heights; the odd one refused, saying why. */
+  g_assert_cmpuint (run->points->len, ==, 6);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+
+      if (ks_run_point_get_number (run, p, "height") == 21)
+        {
+          g_assert_nonnull (p->error);
+          g_assert_nonnull (strstr (p->error, "even"));
+          continue;
+        }
+      g_assert_null (p->error);
+      g_assert_cmpfloat (p->values[wrong], ==, 0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -398,6 +551,12 @@ main (int argc, char **argv)
   g_test_add_func ("/micro/builtins/engine", test_builtins_engine);
   g_test_add_func ("/micro/native/device", test_native_device);
   g_test_add_func ("/micro/native/engine", test_native_engine);
+  g_test_add_func ("/micro/buffers/host-reference", test_filter_host_reference);
+  g_test_add_func ("/micro/buffers/device", test_filter_device);
+  g_test_add_func ("/micro/buffers/engine", test_filter_engine);
+  g_test_add_func ("/micro/access/host-reference", test_scale_host_reference);
+  g_test_add_func ("/micro/access/device", test_scale_device);
+  g_test_add_func ("/micro/access/engine", test_scale_engine);
 
   status = g_test_run ();
   g_clear_object (&devices);

@@ -12,11 +12,15 @@
 #include "ks-cg.h"
 #include "ks-compute-error.h"
 #include "ks-heat.h"
+#include "ks-heat-plot.h"
 #include "ks-mesh-gen.h"
 #include "ks-run.h"
 #include "ks-solver-error.h"
 
+#include <errno.h>
+
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
@@ -94,6 +98,15 @@ static const KsParamSpec params[] = {
   { .name = "variant", .label = N_("CG variant"), .help = N_("The CG as printed, or the paper's fused version"),
     .type = KS_PARAM_CHOICE, .choices = variant_choices, .default_value = "fused", .sweepable = TRUE,
     .backends = KS_BACKENDS_GPU },
+  { .name = "frames", .label = N_("Frames folder"),
+    .help = N_("A folder for the temperature as PNG frames (frame-STEP.png every --frame-every steps, "
+               "final.png after the last) and the time series (series.csv: per step the time, CG "
+               "iterations and residual, energy, hottest cell, time); empty: none. One run's last "
+               "repetition of its last point is what stays"),
+    .type = KS_PARAM_TEXT, .default_value = "", .advanced = TRUE },
+  { .name = "frame_every", .label = N_("Frame every"), .unit = "steps",
+    .help = N_("How many steps apart the frames are"),
+    .type = KS_PARAM_INT, .default_value = "10", .min = 1, .max = 1000000, .advanced = TRUE },
 };
 
 /* --- columns -------------------------------------------------------------------- */
@@ -135,12 +148,12 @@ static const KsColumnSpec columns[] = {
                   N_("Summed over the step's nonlinear iterations, averaged over the steps"),
                   KS_COLUMN_REAL, KS_REDUCE_MEDIAN },
   [COL_ITER_US] = { "iteration_us", N_("time per CG iteration"), "us",
-                    N_("The CG's time (uploads included) over its iterations"),
+                    N_("The CG iterations' wall time (no transfers: the vectors stay on the device) over their count"),
                     KS_COLUMN_REAL, KS_REDUCE_MEDIAN_RANGE },
   [COL_ASSEMBLE] = { "assemble_ms", N_("assembly per step"), "ms", N_("The matrix and right-hand side, on the host"),
                      KS_COLUMN_REAL, KS_REDUCE_MEDIAN, .hidden = TRUE },
   [COL_BANDWIDTH] = { "bandwidth_gbs", N_("CG bytes per second"), "GB/s",
-                      N_("The bytes the paper's Table 1 counts for the iterations, over the CG's time"),
+                      N_("The bytes the paper's Table 1 counts for the iterations, over their wall time"),
                       KS_COLUMN_REAL, KS_REDUCE_MEDIAN },
   [COL_CELLS] = { "mesh_cells", N_("cells"), NULL, N_("The cells the mesh has (a generated one: about the count asked)"),
                   KS_COLUMN_INT, KS_REDUCE_LAST },
@@ -191,6 +204,7 @@ typedef struct {
   KsCgDevice *cg[2][2];   /* [precision][variant], built on first use */
   KsHeat     *heat;
   KsMesh     *mesh;
+  KsPlot     *frame_plot;  /* the point's mesh, when frames are written */
   char       *mesh_key;   /* what mesh is built */
   double      triad_gbs;
 } HeatState;
@@ -201,6 +215,7 @@ heat_tear_down (gpointer state)
   HeatState *s = state;
 
   g_clear_pointer (&s->heat, ks_heat_free);
+  g_clear_pointer (&s->frame_plot, ks_plot_unref);
   for (guint p = 0; p < 2; p++)
     for (guint v = 0; v < 2; v++)
       g_clear_pointer (&s->cg[p][v], ks_cg_device_free);
@@ -215,6 +230,15 @@ heat_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *base
 {
   const char *precision = ks_config_get_string (base, "precision");
   const double tol = ks_config_get_real (base, "tol");
+  const char *frames = ks_config_get_string (base, "frames");
+
+  if (frames != NULL && *frames != '\0' && g_mkdir_with_parents (frames, 0755) != 0)
+    {
+      const int err = errno;
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                   _("The frames folder %s cannot be made: %s"), frames, g_strerror (err));
+      return FALSE;
+    }
 
   if (g_strcmp0 (precision, "float") == 0 && tol < 1e-6)
     {
@@ -280,6 +304,7 @@ heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, 
   const char *text;
 
   g_clear_pointer (&s->heat, ks_heat_free);
+  g_clear_pointer (&s->frame_plot, ks_plot_unref);
   if (g_strcmp0 (key, s->mesh_key) != 0)
     {
       g_clear_pointer (&s->mesh, ks_mesh_unref);
@@ -297,6 +322,13 @@ heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, 
   ks_heat_boundary_from_string (ks_config_get_string (point, "boundary"), &p.boundary);
   if (!(s->heat = ks_heat_new (s->mesh, &p, error)))
     return FALSE;
+  text = ks_config_get_string (point, "frames");
+  if (text != NULL && *text != '\0')
+    {
+      s->frame_plot = ks_plot_new ();
+      if (!ks_heat_plot_set_mesh (s->frame_plot, s->mesh, error))
+        return FALSE;
+    }
   if (ks_device_get_backend (s->device) == KS_BACKEND_HOST)
     return TRUE;
   if ((text = ks_config_get_string (point, "precision")) != NULL)
@@ -310,12 +342,28 @@ heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, 
   return TRUE;
 }
 
+/* The temperature now as dir/name (PNG), titled with the step and time. */
+static gboolean
+write_frame (HeatState *s, const char *dir, const char *name, GError **error)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *title = g_strdup_printf (_("Heat: step %u, t = %.5g"), ks_heat_get_step (s->heat),
+                                            ks_heat_get_time (s->heat));
+
+  ks_plot_set_title (s->frame_plot, title);
+  ks_plot_set_mesh_values (s->frame_plot, ks_heat_get_temperature (s->heat));
+  return ks_plot_export (s->frame_plot, path, 800, 640, NULL, error);
+}
+
 static gboolean
 heat_measure (gpointer state, const KsConfig *point, double *values, GCancellable *cancellable, GError **error)
 {
   HeatState *s = state;
   const guint steps = (guint) ks_config_get_int (point, "steps");
-  double step_s = 0, solve_s = 0, assemble_s = 0, bytes = 0, iterations = 0, e0;
+  const guint every = (guint) ks_config_get_int (point, "frame_every");
+  const char *frames = s->frame_plot != NULL ? ks_config_get_string (point, "frames") : NULL;
+  g_autoptr(GString) series = g_string_new ("step,time,cg_iterations,cg_residual,energy,t_max,step_ms\n");
+  double step_s = 0, iterate_s = 0, assemble_s = 0, bytes = 0, iterations = 0, e0;
   g_autoptr(KsCsr) a = NULL;
   KsHeatStepStats st = { 0 };
   g_autoptr(GError) local = NULL;
@@ -338,17 +386,39 @@ heat_measure (gpointer state, const KsConfig *point, double *values, GCancellabl
             g_propagate_error (error, g_steal_pointer (&local));
           return FALSE;
         }
+      if (frames != NULL)
+        {
+          char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE], c[G_ASCII_DTOSTR_BUF_SIZE];
+          char d[G_ASCII_DTOSTR_BUF_SIZE], e[G_ASCII_DTOSTR_BUF_SIZE];
+          g_string_append_printf (series, "%u,%s,%u,%s,%s,%s,%s\n", st.step,
+                                  g_ascii_dtostr (a, sizeof a, st.time), st.cg_iterations,
+                                  g_ascii_dtostr (b, sizeof b, st.cg_residual), g_ascii_dtostr (c, sizeof c, st.energy),
+                                  g_ascii_dtostr (d, sizeof d, st.t_max), g_ascii_dtostr (e, sizeof e, 1e3 * st.step_s));
+          if (st.step % every == 0)
+            {
+              g_autofree char *name = g_strdup_printf ("frame-%06u.png", st.step);
+              if (!write_frame (s, frames, name, error))
+                return FALSE;
+            }
+        }
       step_s += st.step_s;
-      solve_s += st.solve_s;
+      iterate_s += st.iterate_s;
       assemble_s += st.assemble_s;
       bytes += st.cg_bytes;
       iterations += st.cg_iterations;
     }
+  if (frames != NULL)
+    {
+      g_autofree char *path = g_build_filename (frames, "series.csv", NULL);
+      if (!write_frame (s, frames, "final.png", error) ||
+          !g_file_set_contents (path, series->str, series->len, error))
+        return FALSE;
+    }
   values[COL_STEP] = 1e3 * step_s / steps;
   values[COL_ITERS] = iterations / steps;
-  values[COL_ITER_US] = iterations > 0 ? 1e6 * solve_s / iterations : NAN;
+  values[COL_ITER_US] = iterations > 0 ? 1e6 * iterate_s / iterations : NAN;
   values[COL_ASSEMBLE] = 1e3 * assemble_s / steps;
-  values[COL_BANDWIDTH] = solve_s > 0 ? bytes / solve_s / 1e9 : NAN;
+  values[COL_BANDWIDTH] = iterate_s > 0 ? bytes / iterate_s / 1e9 : NAN;
   values[COL_CELLS] = s->mesh->n_cells;
   values[COL_ROW] = (double) (s->mesh->stencil_offsets[s->mesh->n_cells] + s->mesh->n_cells) / s->mesh->n_cells;
   values[COL_DRIFT] = fabs (st.energy - e0) / e0;

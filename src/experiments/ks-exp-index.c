@@ -299,7 +299,9 @@ static const KsPaperValue reduce_paper_values[] = {
     N_("the gas-dynamics program, sequential, one core of a Xeon X5670 (not this reduction: compare ratios)") },
   { "threads=0", "time_ms", 4620, "ms", N_("Table 1"),
     N_("the gas-dynamics program, OpenMP on 11 cores of a Xeon X5670 (not this reduction: compare ratios)") },
-  { "", "time_ms", 1350, "ms", N_("Table 1"),
+  /* Beside the paper's kernels on CUDA (an empty where would set it
+   * beside the host's loops too). */
+  { "method=kernels", "time_ms", 1350, "ms", N_("Table 1"),
     N_("the gas-dynamics program, CUDA on a Fermi C2050: 33 times the one core, 3.4 times the 11 cores") },
 };
 

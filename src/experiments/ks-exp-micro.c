@@ -13,7 +13,8 @@ gboolean
 ks_exp_micro_refuse_point (GError **error)
 {
   if (error && *error && (g_error_matches (*error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY) ||
-                          g_error_matches (*error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED)))
+                          g_error_matches (*error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_BUILD_FAILED) ||
+                          g_error_matches (*error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED)))
     {
       (*error)->domain = KS_EXPERIMENT_ERROR;
       (*error)->code = KS_EXPERIMENT_ERROR_REFUSED;

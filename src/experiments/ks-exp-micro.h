@@ -17,9 +17,12 @@ extern const KsExperimentDesc ks_exp_micro_hello;   /* "micro-hello": vector add
 extern const KsExperimentDesc ks_exp_micro_simd;    /* "micro-simd": the loop on short .. short16, Tables 3-4 */
 extern const KsExperimentDesc ks_exp_micro_builtins; /* "micro-builtins": mad_sat, abs_diff, hadd, Table 5 */
 extern const KsExperimentDesc ks_exp_micro_native;   /* "micro-native": native_ vs precise math, time and error */
+extern const KsExperimentDesc ks_exp_micro_buffers;  /* "micro-buffers": created, reused, pinned, zero-copy, Table 6 */
+extern const KsExperimentDesc ks_exp_micro_access;   /* "micro-access": direct vs grouped downscale, Table 7 */
 
 /* A point's error that only this point suffers (a length the device
- * cannot hold, a vector width its compiler refuses) as a refusal, so that
+ * cannot hold, a vector width its compiler refuses, a kind of buffer it
+ * does not have) as a refusal, so that
  * the sweep goes on; others unchanged.  Returns FALSE. */
 gboolean ks_exp_micro_refuse_point   (GError **error);
 /* The device's timer tick as its "timer_resolution_ns". */

@@ -44,6 +44,8 @@ static const KsExperimentDesc *const builtin[] = {
   &ks_exp_micro_simd,
   &ks_exp_micro_builtins,
   &ks_exp_micro_native,
+  &ks_exp_micro_buffers,
+  &ks_exp_micro_access,
 };
 
 static GPtrArray *registry;   /* of const KsExperimentDesc *; guarded by lock */

@@ -672,12 +672,9 @@ ks_plot_view_reset_zoom (KsPlotView *self)
 gboolean
 ks_plot_view_has_data (KsPlotView *self)
 {
-  if (self->plot == NULL)
-    return FALSE;
-  for (guint s = 0; s < ks_plot_get_n_series (self->plot); s++)
-    if (ks_plot_series_get_n_points (self->plot, s) > 0)
-      return TRUE;
-  return FALSE;
+  /* A block diagram or a mesh has no series points and is data all the same
+   * (the index-map page's and the heat page's Export Plot). */
+  return self->plot != NULL && ks_plot_has_data (self->plot);
 }
 
 static void

@@ -227,6 +227,13 @@ ks_plot_set_mesh_range (KsPlot *plot,
   ks_plot_changed (plot);
 }
 
+gboolean
+ks_plot_has_mesh (KsPlot *plot)
+{
+  g_return_val_if_fail (plot != NULL, FALSE);
+  return plot->mesh != NULL;
+}
+
 void
 ks_plot_set_mesh_edges (KsPlot   *plot,
                         gboolean  show)

@@ -407,6 +407,14 @@ ks_plot_series_get_kind (KsPlot *plot,
 }
 
 gboolean
+ks_plot_has_data (KsPlot *plot)
+{
+  g_return_val_if_fail (plot != NULL, FALSE);
+
+  return ks_plot_model_has_points (plot);
+}
+
+gboolean
 ks_plot_model_has_points (KsPlot *plot)
 {
   if (plot->blocks != NULL || (plot->mesh != NULL && plot->mesh->n_cells > 0))

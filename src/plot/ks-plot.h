@@ -283,6 +283,8 @@ gboolean    ks_plot_mesh_cell_at      (KsPlot         *plot,
                                        double          py,
                                        guint          *out_cell,
                                        double         *out_value);
+/* Whether the plot holds a mesh (something to draw and export without a series). */
+gboolean    ks_plot_has_mesh          (KsPlot         *plot);
 /* x and y at the same scale (a mesh sets it). */
 void        ks_plot_set_equal_aspect  (KsPlot         *plot,
                                        gboolean        equal);
@@ -310,6 +312,9 @@ const KsPlotPoint *ks_plot_series_get_point  (KsPlot *plot,
                                               guint   series,
                                               guint   index);
 guint              ks_plot_get_n_vlines      (KsPlot *plot);
+/* Is there anything to draw: a point of a series, a mesh cell, or a block
+ * diagram?  What ks_plot_export() refuses as KS_PLOT_ERROR_EMPTY otherwise. */
+gboolean           ks_plot_has_data          (KsPlot *plot);
 guint              ks_plot_get_n_hlines      (KsPlot *plot);
 /* The category names ks_plot_set_x_categories() gave, NULL-terminated;
  * NULL while x is numeric. */

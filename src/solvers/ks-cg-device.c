@@ -187,31 +187,6 @@ ks_cg_device_set_matrix (KsCgDevice *cg, const KsCsr *a, GError **error)
 
 /* --- launches ------------------------------------------------------------------ */
 
-static gboolean
-set_args (KsKernel *k, GError **error, guint n_args, ...)
-{
-  va_list ap;
-  gboolean ok = TRUE;
-
-  /* Each argument: 'b' and a KsBuffer *, 'i' and an int, 'l' and a size of local memory. */
-  va_start (ap, n_args);
-  for (guint i = 0; ok && i < n_args; i++)
-    {
-      const int kind = va_arg (ap, int);
-      if (kind == 'b')
-        ok = ks_kernel_set_arg_buffer (k, i, va_arg (ap, KsBuffer *), error);
-      else if (kind == 'i')
-        {
-          const gint32 v = va_arg (ap, int);
-          ok = ks_kernel_set_arg (k, i, sizeof v, &v, error);
-        }
-      else
-        ok = ks_kernel_set_arg_local (k, i, va_arg (ap, gsize), error);
-    }
-  va_end (ap);
-  return ok;
-}
-
 /* One item per row, the driver's group size. */
 static gboolean
 launch_rows (KsCgDevice *cg, guint kernel, GError **error)
@@ -231,32 +206,38 @@ launch_groups (KsCgDevice *cg, guint kernel, guint groups, GError **error)
 static gboolean
 reduce (KsCgDevice *cg, int mode, GError **error)
 {
-  return set_args (cg->k[K_REDUCE], error, 7, 'i', (int) cg->groups, 'b', cg->d_partial, 'b', cg->d_scalars,
-                   'b', cg->d_state, 'b', cg->d_hist, 'i', mode, 'l', cg->local * cg->real_size) &&
+  return ks_kernel_set_args (cg->k[K_REDUCE], error, KS_ARG_INT, (int) cg->groups,
+                             KS_ARG_BUFFER, cg->d_partial, KS_ARG_BUFFER, cg->d_scalars,
+                             KS_ARG_BUFFER, cg->d_state, KS_ARG_BUFFER, cg->d_hist, KS_ARG_INT, mode,
+                             KS_ARG_LOCAL, cg->local * cg->real_size, KS_ARG_END) &&
          launch_groups (cg, K_REDUCE, 1, error);
 }
 
 static gboolean
 dot (KsCgDevice *cg, KsBuffer *a, KsBuffer *b, GError **error)
 {
-  return set_args (cg->k[K_DOT], error, 5, 'i', (int) cg->n, 'b', a, 'b', b, 'b', cg->d_partial,
-                   'l', cg->local * cg->real_size) &&
+  return ks_kernel_set_args (cg->k[K_DOT], error, KS_ARG_INT, (int) cg->n, KS_ARG_BUFFER, a,
+                             KS_ARG_BUFFER, b, KS_ARG_BUFFER, cg->d_partial,
+                             KS_ARG_LOCAL, cg->local * cg->real_size, KS_ARG_END) &&
          launch_groups (cg, K_DOT, cg->groups, error);
 }
 
 static gboolean
 spmv (KsCgDevice *cg, KsBuffer *in, KsBuffer *out, GError **error)
 {
-  return set_args (cg->k[K_SPMV], error, 8, 'i', (int) cg->n, 'i', 0, 'b', cg->d_row_ptr, 'b', cg->d_col,
-                   'b', cg->d_val, 'b', in, 'b', out, 'b', cg->d_state) &&
+  return ks_kernel_set_args (cg->k[K_SPMV], error, KS_ARG_INT, (int) cg->n, KS_ARG_INT, 0,
+                             KS_ARG_BUFFER, cg->d_row_ptr, KS_ARG_BUFFER, cg->d_col,
+                             KS_ARG_BUFFER, cg->d_val, KS_ARG_BUFFER, in, KS_ARG_BUFFER, out,
+                             KS_ARG_BUFFER, cg->d_state, KS_ARG_END) &&
          launch_rows (cg, K_SPMV, error);
 }
 
 static gboolean
 axpy (KsCgDevice *cg, KsBuffer *y, KsBuffer *v, int sign, GError **error)
 {
-  return set_args (cg->k[K_AXPY], error, 6, 'i', (int) cg->n, 'b', y, 'b', v, 'i', sign,
-                   'b', cg->d_scalars, 'b', cg->d_state) &&
+  return ks_kernel_set_args (cg->k[K_AXPY], error, KS_ARG_INT, (int) cg->n, KS_ARG_BUFFER, y,
+                             KS_ARG_BUFFER, v, KS_ARG_INT, sign, KS_ARG_BUFFER, cg->d_scalars,
+                             KS_ARG_BUFFER, cg->d_state, KS_ARG_END) &&
          launch_rows (cg, K_AXPY, error);
 }
 
@@ -267,8 +248,10 @@ start (KsCgDevice *cg, GError **error)
   return spmv (cg, cg->d_x, cg->d_q, error) &&
          dot (cg, cg->d_b, cg->d_b, error) &&
          reduce (cg, MODE_BB, error) &&
-         set_args (cg->k[K_INIT], error, 7, 'i', (int) cg->n, 'b', cg->d_b, 'b', cg->d_q, 'b', cg->d_r,
-                   'b', cg->d_p, 'b', cg->d_partial, 'l', cg->local * cg->real_size) &&
+         ks_kernel_set_args (cg->k[K_INIT], error, KS_ARG_INT, (int) cg->n, KS_ARG_BUFFER, cg->d_b,
+                             KS_ARG_BUFFER, cg->d_q, KS_ARG_BUFFER, cg->d_r, KS_ARG_BUFFER, cg->d_p,
+                             KS_ARG_BUFFER, cg->d_partial, KS_ARG_LOCAL, cg->local * cg->real_size,
+                             KS_ARG_END) &&
          launch_groups (cg, K_INIT, cg->groups, error) &&
          reduce (cg, MODE_INIT, error);
 }
@@ -283,25 +266,31 @@ iteration_base (KsCgDevice *cg, GError **error)
          axpy (cg, cg->d_r, cg->d_q, -1, error) &&
          dot (cg, cg->d_r, cg->d_r, error) &&
          reduce (cg, MODE_BETA, error) &&
-         set_args (cg->k[K_XPAY], error, 5, 'i', (int) cg->n, 'b', cg->d_p, 'b', cg->d_r,
-                   'b', cg->d_scalars, 'b', cg->d_state) &&
+         ks_kernel_set_args (cg->k[K_XPAY], error, KS_ARG_INT, (int) cg->n, KS_ARG_BUFFER, cg->d_p,
+                             KS_ARG_BUFFER, cg->d_r, KS_ARG_BUFFER, cg->d_scalars,
+                             KS_ARG_BUFFER, cg->d_state, KS_ARG_END) &&
          launch_rows (cg, K_XPAY, error);
 }
 
 static gboolean
 iteration_fused (KsCgDevice *cg, GError **error)
 {
-  return set_args (cg->k[K_SPMV_DOT], error, 9, 'i', (int) cg->n, 'b', cg->d_row_ptr, 'b', cg->d_col,
-                   'b', cg->d_val, 'b', cg->d_p, 'b', cg->d_q, 'b', cg->d_partial, 'b', cg->d_state,
-                   'l', cg->local * cg->real_size) &&
+  return ks_kernel_set_args (cg->k[K_SPMV_DOT], error, KS_ARG_INT, (int) cg->n, KS_ARG_BUFFER, cg->d_row_ptr,
+                             KS_ARG_BUFFER, cg->d_col, KS_ARG_BUFFER, cg->d_val, KS_ARG_BUFFER, cg->d_p,
+                             KS_ARG_BUFFER, cg->d_q, KS_ARG_BUFFER, cg->d_partial,
+                             KS_ARG_BUFFER, cg->d_state,
+                             KS_ARG_LOCAL, cg->local * cg->real_size, KS_ARG_END) &&
          launch_groups (cg, K_SPMV_DOT, cg->groups, error) &&
          reduce (cg, MODE_ALPHA, error) &&
-         set_args (cg->k[K_UPDATE_R], error, 7, 'i', (int) cg->n, 'b', cg->d_r, 'b', cg->d_q,
-                   'b', cg->d_partial, 'b', cg->d_scalars, 'b', cg->d_state, 'l', cg->local * cg->real_size) &&
+         ks_kernel_set_args (cg->k[K_UPDATE_R], error, KS_ARG_INT, (int) cg->n, KS_ARG_BUFFER, cg->d_r,
+                             KS_ARG_BUFFER, cg->d_q, KS_ARG_BUFFER, cg->d_partial,
+                             KS_ARG_BUFFER, cg->d_scalars, KS_ARG_BUFFER, cg->d_state,
+                             KS_ARG_LOCAL, cg->local * cg->real_size, KS_ARG_END) &&
          launch_groups (cg, K_UPDATE_R, cg->groups, error) &&
          reduce (cg, MODE_BETA, error) &&
-         set_args (cg->k[K_UPDATE_XP], error, 6, 'i', (int) cg->n, 'b', cg->d_x, 'b', cg->d_p,
-                   'b', cg->d_r, 'b', cg->d_scalars, 'b', cg->d_state) &&
+         ks_kernel_set_args (cg->k[K_UPDATE_XP], error, KS_ARG_INT, (int) cg->n, KS_ARG_BUFFER, cg->d_x,
+                             KS_ARG_BUFFER, cg->d_p, KS_ARG_BUFFER, cg->d_r, KS_ARG_BUFFER, cg->d_scalars,
+                             KS_ARG_BUFFER, cg->d_state, KS_ARG_END) &&
          launch_rows (cg, K_UPDATE_XP, error);
 }
 
@@ -334,6 +323,7 @@ ks_cg_device_solve (KsCgDevice        *cg,
   g_autofree double *hist = NULL;
   double bb;
   guint it;
+  gint64 begin, end;
 
   g_return_val_if_fail (cg != NULL && b != NULL && x != NULL && options != NULL, FALSE);
   g_return_val_if_fail (cg->n > 0, FALSE);
@@ -353,8 +343,10 @@ ks_cg_device_solve (KsCgDevice        *cg,
       !ks_runtime_write (cg->rt, cg->d_scalars, 0, cg->real_size * N_SCALARS,
                          to_real (cg, scalars, N_SCALARS), error) ||
       !ks_runtime_write (cg->rt, cg->d_state, 0, sizeof state, state, error) ||
-      !start (cg, error))
+      !start (cg, error) ||
+      !ks_runtime_finish (cg->rt, error))
     return FALSE;
+  begin = g_get_monotonic_time ();
 
   for (it = 0; it < options->max_iter; it++)
     {
@@ -368,8 +360,10 @@ ks_cg_device_solve (KsCgDevice        *cg,
             break;
         }
     }
-  if (!ks_runtime_read (cg->rt, cg->d_state, 0, sizeof state, state, error) ||
-      !read_real (cg, cg->d_scalars, N_SCALARS, scalars, error))
+  if (!ks_runtime_read (cg->rt, cg->d_state, 0, sizeof state, state, error))
+    return FALSE;
+  end = g_get_monotonic_time ();
+  if (!read_real (cg, cg->d_scalars, N_SCALARS, scalars, error))
     return FALSE;
   bb = scalars[S_BB];
   if (state[ST_BREAKDOWN])
@@ -397,6 +391,7 @@ ks_cg_device_solve (KsCgDevice        *cg,
       out->iterations = (guint) state[ST_ITERS];
       out->residual = bb > 0 ? sqrt (scalars[S_RHO] / bb) : 0.0;
       out->bytes = ks_cg_bytes_per_row (cg->variant, cg->precision, cg->mean_row) * cg->n * out->iterations;
+      out->iterate_s = (end - begin) / 1e6;
     }
   return TRUE;
 }

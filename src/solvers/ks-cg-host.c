@@ -107,6 +107,7 @@ ks_cg_solve_host (const KsCsr       *a,
   g_autofree double *history = NULL;
   double bb, rho, thresh;
   guint it = 0;
+  gint64 begin;
 
   g_return_val_if_fail (a != NULL && b != NULL && x != NULL && options != NULL, FALSE);
   g_return_val_if_fail (a->n_rows == a->n_cols, FALSE);
@@ -126,6 +127,7 @@ ks_cg_solve_host (const KsCsr       *a,
   rho = dot (r, r, n);
   thresh = options->tol * options->tol * bb;
   history[0] = bb > 0 ? sqrt (rho / bb) : 0.0;
+  begin = g_get_monotonic_time ();
   while (rho > thresh)
     {
       double pq, alpha, rho_new, beta;
@@ -165,6 +167,7 @@ ks_cg_solve_host (const KsCsr       *a,
       out->iterations = it;
       out->residual = bb > 0 ? sqrt (rho / bb) : 0.0;
       out->bytes = ks_cg_bytes_per_row (KS_CG_BASE, KS_PRECISION_DOUBLE, ks_csr_mean_row (a)) * n * it;
+      out->iterate_s = (g_get_monotonic_time () - begin) / 1e6;
     }
   return TRUE;
 }

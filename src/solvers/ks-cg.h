@@ -54,6 +54,10 @@ typedef struct {
    * for BASE and the host, 20L + 84 for FUSED; for float, the values' 8
    * bytes count 4) times the iterations. */
   double bytes;
+  /* Wall seconds of the iterations alone: on a device from the moment the
+   * uploads and r = b - A x0 are done to the state read that saw it
+   * converge (no transfer of the vectors inside); on the host the loop. */
+  double iterate_s;
 } KsCgResult;
 
 /* Bytes per row and iteration by the paper's Table 1, for L entries per row. */

@@ -477,6 +477,7 @@ ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
       st.cg_iterations += res.iterations;
       st.cg_residual = res.residual;
       st.cg_bytes += res.bytes;
+      st.iterate_s += res.iterate_s;
       st.picard = nu + 1;
       change = tmax = 0.0;
       for (guint c = 0; c < n; c++)

@@ -83,6 +83,7 @@ typedef struct {
   double  t_min;
   double  assemble_s;     /* host seconds */
   double  solve_s;        /* seconds in CG (uploads included) */
+  double  iterate_s;      /* of which the CG iterations alone (KsCgResult.iterate_s) */
   double  step_s;
 } KsHeatStepStats;
 

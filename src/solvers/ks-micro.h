@@ -13,6 +13,12 @@
  *          Table 5; kernels/micro-builtins.cl).
  *   math   precise and native_ math functions: their time and their error
  *          against the host's double precision (kernels/micro-math.cl).
+ *   filter a 9-tap filter over rows of bytes with four ways of holding its
+ *          buffers (section 4.4, Table 6; kernels/micro-filter.cl).
+ *   scale  an image downscaled 2x, rows then columns, by work-items that
+ *          each walk a row or each make one byte, with the row's ends
+ *          handled three ways (section 4.5, Table 7;
+ *          kernels/micro-downscale.cl).
  *
  * Times: device events for kernels and transfers (NVIDIA's OpenCL ticks
  * in whole microseconds: KsDeviceInfo.timer_resolution_ns), the host's
@@ -192,6 +198,100 @@ gboolean      ks_micro_math_run        (KsMicroMath        *self,
                                         KsMicroMathResult  *out,
                                         GError            **error);
 
+/* --- filter: buffer strategies ------------------------------------------------------ */
+
+typedef enum {
+  KS_MICRO_BUFFERS_CREATE,     /* device buffers allocated and freed in every call */
+  KS_MICRO_BUFFERS_REUSE,      /* allocated once; written and read every call */
+  KS_MICRO_BUFFERS_PINNED,     /* KS_BUFFER_HOST_PINNED, once: the frame copied into the mapped twin */
+  KS_MICRO_BUFFERS_ZERO_COPY,  /* KS_BUFFER_ZERO_COPY, once: the kernel reads host memory */
+  KS_MICRO_N_BUFFERS
+} KsMicroBuffers;
+
+typedef struct _KsMicroFilter KsMicroFilter;
+
+/* One call: the frame in, the filter, the result out.  The phases are
+ * waited for one by one, each on the host clock, so they add up to ms. */
+typedef struct {
+  double  ms;            /* the whole call */
+  double  alloc_ms;      /* CREATE: allocating and freeing the buffers */
+  double  upload_ms;     /* the frame to the device: a write, or map + copy + unmap */
+  double  kernel_ms;     /* the filter, device events */
+  double  launch_ms;     /* the filter, launch and wait on the host clock */
+  double  download_ms;   /* the result back: a read, or map + copy + unmap */
+  guint64 checked;       /* rows compared with the host's filter */
+  guint64 wrong;         /* bytes of those rows that differ */
+} KsMicroFilterResult;
+
+KsMicroFilter *ks_micro_filter_new        (KsDevice            *device,
+                                           GError             **error);
+void           ks_micro_filter_free       (KsMicroFilter       *self);
+KsDevice      *ks_micro_filter_get_device (KsMicroFilter       *self);
+/* A frame of rows x width bytes (generated, the same everywhere), the
+ * strategy's buffers where it keeps them.  A device without zero-copy
+ * buffers (a discrete GPU through OpenCL) is KS_COMPUTE_ERROR_UNSUPPORTED;
+ * one that cannot hold the frame KS_COMPUTE_ERROR_OUT_OF_MEMORY. */
+gboolean       ks_micro_filter_prepare    (KsMicroFilter       *self,
+                                           KsMicroBuffers       strategy,
+                                           guint                rows,
+                                           guint                width,
+                                           GError             **error);
+gboolean       ks_micro_filter_run        (KsMicroFilter       *self,
+                                           KsMicroFilterResult *out,
+                                           GError             **error);
+/* The reference for one row. */
+void           ks_micro_filter_host_row   (const guint8        *in,
+                                           guint8              *out,
+                                           guint                width);
+
+/* --- scale: the memory access pattern ------------------------------------------------ */
+
+typedef enum {
+  KS_MICRO_DIRECT,    /* one work-item per row */
+  KS_MICRO_GROUPED,   /* one work-item per output byte, neighbours along the row */
+} KsMicroMapping;
+
+typedef enum {
+  KS_MICRO_EDGE_FUNCTIONS,  /* a clamped function at the ends, a free one inside */
+  KS_MICRO_EDGE_PADDING,    /* 4 copies of the end bytes on each side of every row */
+  KS_MICRO_EDGE_CLAMPING,   /* every index clamped */
+  KS_MICRO_N_EDGES
+} KsMicroEdges;
+
+typedef struct _KsMicroScale KsMicroScale;
+
+typedef struct {
+  double  kernel_ms;   /* both passes, device events */
+  double  wall_ms;     /* both passes, launch and wait on the host clock */
+  guint64 wrong;       /* bytes of the result that differ from the host's */
+} KsMicroScaleResult;
+
+KsMicroScale *ks_micro_scale_new        (KsDevice           *device,
+                                         GError            **error);
+void          ks_micro_scale_free       (KsMicroScale       *self);
+KsDevice     *ks_micro_scale_get_device (KsMicroScale       *self);
+/* An image of width x height bytes (generated, the same everywhere) on
+ * the device, padded for PADDING, and the host's result.  Both sides must
+ * be even and at least 10 (the taps reach 4 bytes each way), else
+ * KS_SOLVER_ERROR_INVALID naming the side. */
+gboolean      ks_micro_scale_prepare    (KsMicroScale       *self,
+                                         KsMicroMapping      mapping,
+                                         KsMicroEdges        edges,
+                                         guint               width,
+                                         guint               height,
+                                         GError            **error);
+/* Both passes, timed, and the whole result compared with the host's. */
+gboolean      ks_micro_scale_run        (KsMicroScale       *self,
+                                         KsMicroScaleResult *out,
+                                         GError            **error);
+/* The reference: width x height to (width / 2) x (height / 2), row-major. */
+void          ks_micro_scale_host       (const guint8       *image,
+                                         guint               width,
+                                         guint               height,
+                                         guint8             *result);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroScale, ks_micro_scale_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroFilter, ks_micro_filter_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroMath, ks_micro_math_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroHello, ks_micro_hello_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMicroLoop, ks_micro_loop_free)

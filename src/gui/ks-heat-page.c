@@ -1,0 +1,722 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-heat-page.c: the heat animation (see ks-heat-page.h).
+ *
+ * One worker thread owns the solver (KsHeat, its mesh and the device's CG:
+ * a runtime is used by one thread at a time).  The main thread asks for
+ * things under the lock (a new problem, a reset, play, one step, quit) and
+ * the worker answers with frames: a snapshot of the temperatures and the
+ * step's numbers.  A frame replaces one not yet drawn (keeping a new mesh
+ * it carried), so the worker never waits for the window, and the window,
+ * which looks for a frame every 30 ms, never waits for the worker. */
+#define G_LOG_DOMAIN "ks-gui"
+
+#include "ks-heat-page.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "ks-heat.h"
+#include "ks-heat-plot.h"
+#include "ks-mesh-gen.h"
+
+typedef struct {
+  char     *spec;
+  double    n;
+  double    tau;
+  KsDevice *device;   /* NULL: the host */
+} Setup;
+
+typedef struct {
+  KsMesh          *mesh;        /* set when the problem is new */
+  gboolean         restart;     /* a new problem or a reset: the time series starts again */
+  double          *t;
+  KsHeatStepStats  st;
+  double           color_max;
+  char            *where;       /* the device that ran it */
+} Frame;
+
+struct _KsHeatPage {
+  KsPage       parent_instance;
+
+  GtkWidget   *kind_combo;
+  GtkWidget   *domain_combo;
+  GtkWidget   *cells_spin;
+  GtkWidget   *file_button;
+  GtkWidget   *n_spin;
+  GtkWidget   *tau_spin;
+  GtkWidget   *play_button;
+  GtkWidget   *fixed_scale_check;
+  GtkWidget   *status_label;
+  KsPlotView  *mesh_view;
+  KsPlotView  *time_view;
+
+  KsPlot      *mesh_plot;
+  KsPlot      *time_plot;
+  guint        time_series;
+  KsDevice    *device;
+  char        *file;          /* the mesh file chosen, or NULL: generated */
+  GArray      *history;       /* KsHeatStepStats of the steps shown */
+  KsMesh      *mesh;          /* the mesh shown */
+  double       color_max;     /* the first frame's hottest cell */
+  guint        tick_id;
+  gboolean     started;
+
+  /* Shared with the worker. */
+  GMutex       lock;
+  GCond        cond;
+  GThread     *worker;
+  Setup       *want_setup;
+  gboolean     want_reset;
+  gboolean     playing;
+  guint        steps_wanted;
+  gboolean     quit;
+  Frame       *frame;
+  GArray      *new_steps;     /* every step's numbers since the last tick, drawn or not */
+  GError      *error;
+};
+
+G_DEFINE_TYPE (KsHeatPage, ks_heat_page, KS_TYPE_PAGE)
+
+static void
+setup_free (Setup *s)
+{
+  if (s == NULL)
+    return;
+  g_free (s->spec);
+  g_clear_object (&s->device);
+  g_free (s);
+}
+
+static void
+frame_free (Frame *f)
+{
+  if (f == NULL)
+    return;
+  g_clear_pointer (&f->mesh, ks_mesh_unref);
+  g_free (f->t);
+  g_free (f->where);
+  g_free (f);
+}
+
+/* --- the worker ------------------------------------------------------------------- */
+
+/* The start time at which the exact solution's front reaches a seventh of
+ * the domain: the animation opens on a visible spot, not on one cell. */
+static double
+opening_time (const KsHeatParams *p, const KsMesh *mesh)
+{
+  const double target = MAX (mesh->xmax - mesh->xmin, mesh->ymax - mesh->ymin) / 14.0;
+  double lo = -30, hi = 15;
+
+  for (guint i = 0; i < 100; i++)
+    {
+      const double mid = 0.5 * (lo + hi);
+      if (ks_heat_exact_front (p, exp (mid)) < target)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return exp (hi);
+}
+
+static Frame *
+make_frame (KsHeat *heat, const KsHeatStepStats *st, gboolean new_mesh, const char *where)
+{
+  const KsMesh *mesh = ks_heat_get_mesh (heat);
+  Frame *f = g_new0 (Frame, 1);
+
+  f->t = g_memdup2 (ks_heat_get_temperature (heat), sizeof (double) * mesh->n_cells);
+  f->where = g_strdup (where);
+  if (st != NULL)
+    f->st = *st;
+  else
+    {
+      f->st.time = ks_heat_get_time (heat);
+      f->st.energy = ks_heat_total_energy (heat);
+    }
+  f->restart = st == NULL;
+  if (new_mesh)
+    {
+      f->mesh = ks_mesh_ref (ks_heat_get_mesh (heat));
+      for (guint c = 0; c < mesh->n_cells; c++)
+        f->color_max = MAX (f->color_max, f->t[c]);
+    }
+  return f;
+}
+
+/* Under the lock: the newest frame replaces an undrawn one, keeping the
+ * mesh that one brought. */
+static void
+publish (KsHeatPage *self, Frame *f)
+{
+  if (self->frame != NULL && self->frame->mesh != NULL && f->mesh == NULL)
+    {
+      f->mesh = g_steal_pointer (&self->frame->mesh);
+      f->color_max = self->frame->color_max;
+    }
+  if (f->restart)
+    g_array_set_size (self->new_steps, 0);
+  else if (f->st.step > 0)
+    g_array_append_val (self->new_steps, f->st);
+  f->restart |= self->frame != NULL && self->frame->restart;
+  frame_free (self->frame);
+  self->frame = f;
+}
+
+static KsHeat *
+build (const Setup *s, char **where, GError **error)
+{
+  g_autoptr(KsMesh) mesh = ks_mesh_new_from_spec (s->spec, NULL, error);
+  g_autoptr(KsHeat) heat = NULL;
+  KsHeatParams p;
+  KsPrecision precision = KS_PRECISION_DOUBLE;
+
+  if (mesh == NULL)
+    return NULL;
+  ks_heat_params_init (&p);
+  p.n = s->n;
+  p.tau = s->tau;
+  p.t0 = opening_time (&p, mesh);
+  if (s->device != NULL && ks_device_get_backend (s->device) != KS_BACKEND_HOST &&
+      !ks_device_get_info (s->device)->has_fp64)
+    {
+      precision = KS_PRECISION_FLOAT;
+      p.cg_tol = 1e-5;
+    }
+  else
+    p.cg_tol = 1e-8;
+  if (!(heat = ks_heat_new (mesh, &p, error)) ||
+      !ks_heat_set_device (heat, s->device, precision, KS_CG_FUSED, error))
+    return NULL;
+  *where = s->device != NULL && ks_device_get_backend (s->device) != KS_BACKEND_HOST
+           ? g_strdup_printf ("%s (%s, %s)", ks_device_get_name (s->device),
+                              ks_backend_to_string (ks_device_get_backend (s->device)),
+                              ks_precision_to_string (precision))
+           : g_strdup (_("the host (C + OpenMP, double)"));
+  return g_steal_pointer (&heat);
+}
+
+static gpointer
+worker_main (gpointer data)
+{
+  KsHeatPage *self = data;
+  KsHeat *heat = NULL;
+  g_autofree char *where = NULL;
+
+  g_mutex_lock (&self->lock);
+  while (!self->quit)
+    {
+      if (self->want_setup != NULL)
+        {
+          Setup *s = g_steal_pointer (&self->want_setup);
+          g_autoptr(GError) error = NULL;
+          KsHeat *fresh;
+          char *fresh_where = NULL;
+
+          g_mutex_unlock (&self->lock);
+          fresh = build (s, &fresh_where, &error);
+          setup_free (s);
+          g_mutex_lock (&self->lock);
+          /* A mesh that cannot be read leaves the problem shown as it was. */
+          if (fresh == NULL)
+            {
+              g_clear_error (&self->error);
+              g_propagate_error (&self->error, g_steal_pointer (&error));
+            }
+          else
+            {
+              g_clear_pointer (&heat, ks_heat_free);
+              heat = fresh;
+              g_free (where);
+              where = fresh_where;
+              publish (self, make_frame (heat, NULL, TRUE, where));
+            }
+          continue;
+        }
+      if (self->want_reset && heat != NULL)
+        {
+          self->want_reset = FALSE;
+          ks_heat_reset (heat);
+          publish (self, make_frame (heat, NULL, FALSE, where));
+          continue;
+        }
+      if (heat != NULL && (self->playing || self->steps_wanted > 0))
+        {
+          g_autoptr(GError) error = NULL;
+          KsHeatStepStats st;
+          gboolean ok;
+
+          if (self->steps_wanted > 0)
+            self->steps_wanted--;
+          g_mutex_unlock (&self->lock);
+          ok = ks_heat_step (heat, &st, &error);
+          g_mutex_lock (&self->lock);
+          if (ok)
+            publish (self, make_frame (heat, &st, FALSE, where));
+          else
+            {
+              /* The step is not taken: stop and say why. */
+              self->playing = FALSE;
+              self->steps_wanted = 0;
+              g_clear_error (&self->error);
+              g_propagate_error (&self->error, g_steal_pointer (&error));
+            }
+          continue;
+        }
+      self->want_reset = FALSE;
+      g_cond_wait (&self->cond, &self->lock);
+    }
+  g_mutex_unlock (&self->lock);
+  g_clear_pointer (&heat, ks_heat_free);
+  return NULL;
+}
+
+/* --- the main thread ----------------------------------------------------------------- */
+
+/* Fixed: the first frame's range in every frame (the spot fades as it
+ * spreads); else each frame's own (the spreading stays visible). */
+static void
+apply_scale (KsHeatPage *self)
+{
+  if (!ks_plot_has_mesh (self->mesh_plot))
+    return;
+  if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->fixed_scale_check)))
+    ks_plot_set_mesh_range (self->mesh_plot, 0.0, self->color_max);
+  else
+    ks_plot_set_mesh_range (self->mesh_plot, NAN, NAN);
+  gtk_widget_queue_draw (GTK_WIDGET (self->mesh_view));
+}
+
+static void
+scale_toggled_cb (KsHeatPage *self)
+{
+  apply_scale (self);
+}
+
+static void
+show_mesh (KsHeatPage *self, KsMesh *mesh, double color_max)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!ks_heat_plot_set_mesh (self->mesh_plot, mesh, &error))
+    {
+      ks_page_emit_error (KS_PAGE (self), _("The mesh cannot be drawn"), error);
+      return;
+    }
+  self->color_max = color_max;
+  apply_scale (self);
+  g_clear_pointer (&self->mesh, ks_mesh_unref);
+  self->mesh = ks_mesh_ref (mesh);
+  ks_plot_view_set_placeholder (self->mesh_view, NULL);
+}
+
+/* The time series starts again (a new problem, a reset). */
+static void
+reset_series (KsHeatPage *self)
+{
+  g_array_set_size (self->history, 0);
+  g_clear_pointer (&self->time_plot, ks_plot_unref);
+  self->time_plot = ks_plot_new ();
+  ks_plot_set_axis_labels (self->time_plot, _("step"), _("ms per step"));
+  self->time_series = ks_plot_add_series (self->time_plot, _("time per step"));
+  ks_plot_view_set_plot (self->time_view, self->time_plot);
+}
+
+static void
+show_status (KsHeatPage *self, const Frame *f)
+{
+  guint tri = 0, quad = 0;
+  g_autofree char *text = NULL;
+
+  ks_mesh_count_kinds (self->mesh, &tri, &quad);
+  text = g_strdup_printf (_("Step %u, t = %.5g\n"
+                            "CG: %u iterations, residual %.2g\n"
+                            "Energy %.10g\n"
+                            "%.1f ms per step (assembly %.1f, CG %.1f) on %s\n"
+                            "Mesh: %u cells (%u triangles, %u quadrilaterals), %.1f neighbours per cell"),
+                          f->st.step, f->st.time, f->st.cg_iterations, f->st.cg_residual, f->st.energy,
+                          1e3 * f->st.step_s, 1e3 * f->st.assemble_s, 1e3 * f->st.solve_s, f->where,
+                          self->mesh->n_cells, tri, quad, ks_mesh_mean_stencil (self->mesh));
+  gtk_label_set_text (GTK_LABEL (self->status_label), text);
+}
+
+static gboolean
+tick (gpointer data)
+{
+  KsHeatPage *self = data;
+  Frame *f;
+  GError *error;
+  g_autoptr(GArray) steps = g_array_new (FALSE, FALSE, sizeof (KsHeatStepStats));
+
+  g_mutex_lock (&self->lock);
+  f = g_steal_pointer (&self->frame);
+  error = g_steal_pointer (&self->error);
+  g_array_append_vals (steps, self->new_steps->data, self->new_steps->len);
+  g_array_set_size (self->new_steps, 0);
+  g_mutex_unlock (&self->lock);
+
+  if (f != NULL)
+    {
+      if (f->mesh != NULL)
+        show_mesh (self, f->mesh, f->color_max);
+      if (self->mesh != NULL)
+        {
+          if (f->restart)
+            reset_series (self);
+          ks_plot_set_mesh_values (self->mesh_plot, f->t);
+          for (guint i = 0; i < steps->len; i++)
+            {
+              const KsHeatStepStats *st = &g_array_index (steps, KsHeatStepStats, i);
+              g_array_append_val (self->history, *st);
+              ks_plot_add_point (self->time_plot, self->time_series, st->step, 1e3 * st->step_s);
+            }
+          gtk_widget_queue_draw (GTK_WIDGET (self->time_view));
+          show_status (self, f);
+          gtk_widget_queue_draw (GTK_WIDGET (self->mesh_view));
+          ks_page_emit_contents_changed (KS_PAGE (self));
+        }
+      frame_free (f);
+    }
+  if (error != NULL)
+    {
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->play_button), FALSE);
+      ks_page_emit_error (KS_PAGE (self), _("The heat solver stopped"), error);
+      g_error_free (error);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+/* The mesh and problem of the form, built by the worker. */
+static void
+request_setup (KsHeatPage *self)
+{
+  Setup *s = g_new0 (Setup, 1);
+
+  s->spec = self->file != NULL ? g_strdup (self->file)
+          : g_strdup_printf ("%s-%s:%d", gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->kind_combo)),
+                             gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->domain_combo)),
+                             gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->cells_spin)));
+  s->n = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->n_spin));
+  s->tau = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->tau_spin));
+  s->device = self->device != NULL ? g_object_ref (self->device) : NULL;
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->play_button), FALSE);
+  g_mutex_lock (&self->lock);
+  setup_free (self->want_setup);
+  self->want_setup = s;
+  self->playing = FALSE;
+  self->steps_wanted = 0;
+  g_cond_signal (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
+/* The worker starts when the page is first shown, not with the window. */
+static void
+ensure_started (KsHeatPage *self)
+{
+  if (self->started)
+    return;
+  self->started = TRUE;
+  self->worker = g_thread_new ("ks-heat", worker_main, self);
+  self->tick_id = g_timeout_add (30, tick, self);
+  request_setup (self);
+}
+
+static void
+mesh_changed_cb (KsHeatPage *self)
+{
+  if (self->started)
+    request_setup (self);
+}
+
+static void
+file_set_cb (KsHeatPage *self)
+{
+  g_free (self->file);
+  self->file = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (self->file_button));
+  mesh_changed_cb (self);
+}
+
+static void
+clear_file_cb (KsHeatPage *self)
+{
+  g_clear_pointer (&self->file, g_free);
+  gtk_file_chooser_unselect_all (GTK_FILE_CHOOSER (self->file_button));
+  mesh_changed_cb (self);
+}
+
+static void
+play_toggled_cb (KsHeatPage *self)
+{
+  const gboolean on = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->play_button));
+
+  gtk_button_set_label (GTK_BUTTON (self->play_button), on ? _("Pause") : _("Play"));
+  ensure_started (self);
+  g_mutex_lock (&self->lock);
+  self->playing = on;
+  g_cond_signal (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+step_clicked_cb (KsHeatPage *self)
+{
+  ensure_started (self);
+  g_mutex_lock (&self->lock);
+  self->steps_wanted++;
+  g_cond_signal (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+reset_clicked_cb (KsHeatPage *self)
+{
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->play_button), FALSE);
+  g_mutex_lock (&self->lock);
+  self->want_reset = TRUE;
+  self->steps_wanted = 0;
+  g_cond_signal (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
+/* --- KsPage ----------------------------------------------------------------------------- */
+
+static KsPlotView *
+ks_heat_page_get_plot_view (KsPage *page)
+{
+  return KS_HEAT_PAGE (page)->mesh_view;
+}
+
+static void
+ks_heat_page_device_changed (KsPage *page, KsDevice *device)
+{
+  KsHeatPage *self = KS_HEAT_PAGE (page);
+
+  g_set_object (&self->device, device);
+  if (self->started)
+    request_setup (self);
+}
+
+static gboolean
+ks_heat_page_has_data (KsPage *page)
+{
+  return KS_HEAT_PAGE (page)->history->len > 0;
+}
+
+/* The time series: per step the time, CG iterations and residual, the
+ * total energy, the hottest cell and the time the step took. */
+static gboolean
+ks_heat_page_write_data (KsPage *page, const char *path, const char *format, GError **error)
+{
+  KsHeatPage *self = KS_HEAT_PAGE (page);
+  g_autoptr(GString) out = g_string_new (NULL);
+  const gboolean json = g_strcmp0 (format, "json") == 0;
+  char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE], c[G_ASCII_DTOSTR_BUF_SIZE];
+  char d[G_ASCII_DTOSTR_BUF_SIZE], e[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append (out, json ? "{\"experiment\": \"heat-live\", \"steps\": [\n"
+                             : "step,time,cg_iterations,cg_residual,energy,t_max,step_ms\n");
+  for (guint i = 0; i < self->history->len; i++)
+    {
+      const KsHeatStepStats *s = &g_array_index (self->history, KsHeatStepStats, i);
+      g_ascii_dtostr (a, sizeof a, s->time);
+      g_ascii_dtostr (b, sizeof b, s->cg_residual);
+      g_ascii_dtostr (c, sizeof c, s->energy);
+      g_ascii_dtostr (d, sizeof d, s->t_max);
+      g_ascii_dtostr (e, sizeof e, 1e3 * s->step_s);
+      if (json)
+        g_string_append_printf (out, "  {\"step\": %u, \"time\": %s, \"cg_iterations\": %u, \"cg_residual\": %s, "
+                                "\"energy\": %s, \"t_max\": %s, \"step_ms\": %s}%s\n",
+                                s->step, a, s->cg_iterations, b, c, d, e, i + 1 < self->history->len ? "," : "");
+      else
+        g_string_append_printf (out, "%u,%s,%u,%s,%s,%s,%s\n", s->step, a, s->cg_iterations, b, c, d, e);
+    }
+  if (json)
+    g_string_append (out, "]}\n");
+  return g_file_set_contents (path, out->str, out->len, error);
+}
+
+static const char *
+ks_heat_page_get_help (KsPage *page)
+{
+  return _("Paper 004's test problem: energy released at one point spreads as heat. The solver is "
+           "implicit: each time step solves a sparse symmetric system with conjugate gradients, on the "
+           "device chosen in the header bar (the host, PoCL on this processor, or a GPU). Play steps it "
+           "continuously. Each frame's colours span its own coldest to hottest cell, unless the colour scale is fixed: then the spot fades as it spreads. With n = 0 the "
+           "spot stays a Gaussian; with n > 0 the conductivity grows with the temperature and the heat "
+           "moves as a wave with a sharp front (Zeldovich and Raizer). Export saves the current frame; "
+           "Export Data saves the time series.");
+}
+
+static void
+ks_heat_page_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (ks_heat_page_parent_class)->map (widget);
+  ensure_started (KS_HEAT_PAGE (widget));
+}
+
+static void
+ks_heat_page_dispose (GObject *object)
+{
+  KsHeatPage *self = KS_HEAT_PAGE (object);
+
+  if (self->worker != NULL)
+    {
+      g_mutex_lock (&self->lock);
+      self->quit = TRUE;
+      g_cond_signal (&self->cond);
+      g_mutex_unlock (&self->lock);
+      g_thread_join (g_steal_pointer (&self->worker));
+    }
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_clear_pointer (&self->want_setup, setup_free);
+  g_clear_pointer (&self->frame, frame_free);
+  g_clear_error (&self->error);
+  g_clear_pointer (&self->mesh, ks_mesh_unref);
+  g_clear_pointer (&self->mesh_plot, ks_plot_unref);
+  g_clear_pointer (&self->time_plot, ks_plot_unref);
+  g_clear_object (&self->device);
+  g_clear_pointer (&self->file, g_free);
+  G_OBJECT_CLASS (ks_heat_page_parent_class)->dispose (object);
+}
+
+static void
+ks_heat_page_finalize (GObject *object)
+{
+  KsHeatPage *self = KS_HEAT_PAGE (object);
+
+  g_array_unref (self->history);
+  g_array_unref (self->new_steps);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+  G_OBJECT_CLASS (ks_heat_page_parent_class)->finalize (object);
+}
+
+static void
+ks_heat_page_class_init (KsHeatPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  KsPageClass *page_class = KS_PAGE_CLASS (klass);
+
+  object_class->dispose = ks_heat_page_dispose;
+  object_class->finalize = ks_heat_page_finalize;
+  widget_class->map = ks_heat_page_map;
+  page_class->get_plot_view = ks_heat_page_get_plot_view;
+  page_class->device_changed = ks_heat_page_device_changed;
+  page_class->has_data = ks_heat_page_has_data;
+  page_class->write_data = ks_heat_page_write_data;
+  page_class->get_help = ks_heat_page_get_help;
+
+  g_type_ensure (KS_TYPE_PLOT_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/kernelscope/Kernelscope/ui/ks-heat-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, kind_combo);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, domain_combo);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, cells_spin);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, file_button);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, n_spin);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, tau_spin);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, play_button);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, fixed_scale_check);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, mesh_view);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, time_view);
+  gtk_widget_class_bind_template_callback (widget_class, mesh_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, clear_file_cb);
+  gtk_widget_class_bind_template_callback (widget_class, file_set_cb);
+  gtk_widget_class_bind_template_callback (widget_class, scale_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, play_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, step_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, reset_clicked_cb);
+}
+
+static void
+ks_heat_page_init (KsHeatPage *self)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  self->history = g_array_new (FALSE, FALSE, sizeof (KsHeatStepStats));
+  self->new_steps = g_array_new (FALSE, FALSE, sizeof (KsHeatStepStats));
+  gtk_widget_init_template (GTK_WIDGET (self));
+  /* Russian choices must not set the form's width (a 1024-pixel projector). */
+  ks_page_ellipsize_combo (GTK_COMBO_BOX (self->kind_combo));
+  ks_page_ellipsize_combo (GTK_COMBO_BOX (self->domain_combo));
+
+  gtk_file_filter_set_name (filter, _("Gmsh meshes and geometries (*.msh, *.geo)"));
+  gtk_file_filter_add_pattern (filter, "*.msh");
+  gtk_file_filter_add_pattern (filter, "*.geo");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->file_button), g_object_ref_sink (filter));
+
+  self->mesh_plot = ks_plot_new ();
+  ks_plot_set_title (self->mesh_plot, _("Heat: temperature"));
+  ks_plot_view_set_plot (self->mesh_view, self->mesh_plot);
+  ks_plot_view_set_placeholder (self->mesh_view, _("Building the mesh…"));
+}
+
+guint
+ks_heat_page_get_shown_step (KsHeatPage *self)
+{
+  g_return_val_if_fail (KS_IS_HEAT_PAGE (self), 0);
+  return self->history->len > 0 ? g_array_index (self->history, KsHeatStepStats, self->history->len - 1).step : 0;
+}
+
+gboolean
+ks_heat_page_is_ready (KsHeatPage *self)
+{
+  g_return_val_if_fail (KS_IS_HEAT_PAGE (self), FALSE);
+  return self->mesh != NULL;
+}
+
+void
+ks_heat_page_set_mesh (KsHeatPage *self, const char *kind, const char *domain, guint cells)
+{
+  g_return_if_fail (KS_IS_HEAT_PAGE (self));
+  /* One rebuild for the three changes, not three. */
+  g_signal_handlers_block_by_func (self->kind_combo, mesh_changed_cb, self);
+  g_signal_handlers_block_by_func (self->domain_combo, mesh_changed_cb, self);
+  g_signal_handlers_block_by_func (self->cells_spin, mesh_changed_cb, self);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kind_combo), kind);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->domain_combo), domain);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->cells_spin), cells);
+  g_signal_handlers_unblock_by_func (self->kind_combo, mesh_changed_cb, self);
+  g_signal_handlers_unblock_by_func (self->domain_combo, mesh_changed_cb, self);
+  g_signal_handlers_unblock_by_func (self->cells_spin, mesh_changed_cb, self);
+  clear_file_cb (self);
+}
+
+void
+ks_heat_page_set_file (KsHeatPage *self, const char *path)
+{
+  g_return_if_fail (KS_IS_HEAT_PAGE (self));
+  if (path == NULL)
+    {
+      clear_file_cb (self);
+      return;
+    }
+  gtk_file_chooser_set_filename (GTK_FILE_CHOOSER (self->file_button), path);
+  g_free (self->file);
+  self->file = g_strdup (path);
+  mesh_changed_cb (self);
+}
+
+void
+ks_heat_page_set_playing (KsHeatPage *self, gboolean playing)
+{
+  g_return_if_fail (KS_IS_HEAT_PAGE (self));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->play_button), playing);
+}
+
+void
+ks_heat_page_step (KsHeatPage *self)
+{
+  g_return_if_fail (KS_IS_HEAT_PAGE (self));
+  step_clicked_cb (self);
+}
+
+void
+ks_heat_page_reset (KsHeatPage *self)
+{
+  g_return_if_fail (KS_IS_HEAT_PAGE (self));
+  reset_clicked_cb (self);
+}

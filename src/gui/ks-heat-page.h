@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-heat-page.h: paper 004's heat problem, animated: the mesh coloured by
+ * temperature as the implicit solver steps on the window's device (a worker
+ * thread steps, the main loop draws the newest frame), with play, pause,
+ * single step and reset, the mesh (generated or a Gmsh file), n and the
+ * time step, and a small plot of the time per step. */
+#pragma once
+
+#include "ks-page.h"
+
+G_BEGIN_DECLS
+
+#define KS_TYPE_HEAT_PAGE (ks_heat_page_get_type ())
+G_DECLARE_FINAL_TYPE (KsHeatPage, ks_heat_page, KS, HEAT_PAGE, KsPage)
+
+/* The form, as a user would set it (each change rebuilds the problem). */
+void     ks_heat_page_set_mesh    (KsHeatPage *self,
+                                   const char *kind,
+                                   const char *domain,
+                                   guint       cells);
+/* A .msh or .geo file instead of the generated mesh; NULL: back to it. */
+void     ks_heat_page_set_file    (KsHeatPage *self,
+                                   const char *path);
+/* Play / pause, one step, reset: the page's buttons. */
+void     ks_heat_page_set_playing (KsHeatPage *self,
+                                   gboolean    playing);
+void     ks_heat_page_step        (KsHeatPage *self);
+void     ks_heat_page_reset       (KsHeatPage *self);
+
+/* For the tests: the last step drawn (0: the initial state, or nothing yet). */
+guint ks_heat_page_get_shown_step (KsHeatPage *self);
+/* Whether a problem is built and shown. */
+gboolean ks_heat_page_is_ready    (KsHeatPage *self);
+
+G_END_DECLS

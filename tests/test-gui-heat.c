@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-gui-heat: the heat page (paper 004's animation) in the real window
+ * under Xvfb: a small mesh built on the worker, played, paused at three
+ * moments with a screenshot each (into $KERNELSCOPE_SCREENSHOT_DIR), the
+ * frame exported as PNG and SVG, the time series as CSV with the energy
+ * constant, reset, and a bad .msh file shown in the error bar with its
+ * line and element. */
+#define G_LOG_DOMAIN "test-gui-heat"
+
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "ks-heat-page.h"
+#include "test-gui-util.h"
+
+static KsHeatPage *page;
+static guint target_step;
+
+static gboolean
+page_ready (void)
+{
+  return ks_heat_page_is_ready (page);
+}
+
+static gboolean
+reached_step (void)
+{
+  return ks_heat_page_get_shown_step (page) >= target_step;
+}
+
+static gboolean
+at_start (void)
+{
+  return ks_heat_page_is_ready (page) && ks_heat_page_get_shown_step (page) == 0;
+}
+
+static gboolean
+error_shown (void)
+{
+  return strstr (ks_window_get_error_text (window), "element") != NULL;
+}
+
+static void
+play_until (guint step, const char *shot)
+{
+  target_step = step;
+  ks_heat_page_set_playing (page, TRUE);
+  g_assert_true (wait_for (reached_step, 120));
+  ks_heat_page_set_playing (page, FALSE);
+  spin (200);
+  screenshot (shot);
+}
+
+static void
+test_animation (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *png = g_build_filename (tmpdir, "heat-frame.png", NULL);
+  g_autofree char *svg = g_build_filename (tmpdir, "heat-frame.svg", NULL);
+  g_autofree char *csv = g_build_filename (tmpdir, "heat-series.csv", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  double e0 = NAN;
+  guint rows = 0;
+
+  ks_window_show_page (window, "heat-live");
+  page = KS_HEAT_PAGE (ks_window_get_page (window, "heat-live"));
+  g_assert_nonnull (page);
+  ks_heat_page_set_mesh (page, "mixed", "disc", 3000);
+  g_assert_true (wait_for (page_ready, 60));
+  spin (300);
+  screenshot ("heat-0-start.png");
+
+  play_until (5, "heat-1-step5.png");
+  play_until (25, "heat-2-step25.png");
+  play_until (60, "heat-3-step60.png");
+
+  /* The frame, as every plot exports. */
+  g_assert_true (ks_window_export_plot (window, png, &error));
+  g_assert_no_error (error);
+  g_assert_true (ks_window_export_plot (window, svg, &error));
+  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR) && g_file_test (svg, G_FILE_TEST_IS_REGULAR));
+  if (g_getenv ("KERNELSCOPE_SCREENSHOT_DIR"))
+    {
+      g_autofree char *keep = g_build_filename (g_getenv ("KERNELSCOPE_SCREENSHOT_DIR"), "heat-export.png", NULL);
+      g_autofree char *data = NULL;
+      gsize len = 0;
+      g_assert_true (g_file_get_contents (png, &data, &len, NULL));
+      g_assert_true (g_file_set_contents (keep, data, len, NULL));
+    }
+
+  /* The time series: one row per step drawn, the energy conserved. */
+  g_assert_true (ks_window_export_data (window, csv, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "step,time,cg_iterations,cg_residual,energy,t_max,step_ms");
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], ",", -1);
+      const double e = g_ascii_strtod (f[4], NULL);
+      if (isnan (e0))
+        e0 = e;
+      /* Each step conserves it to the CG's tolerance (1e-8 on the page):
+       * a few hundred steps drift by about that many times it. */
+      g_assert_cmpfloat (fabs (e - e0), <=, 1e-5 * e0);
+      g_assert_cmpuint (g_ascii_strtoull (f[2], NULL, 10), >, 0);
+      rows++;
+    }
+  /* Every step is in the series, drawn or not (a frame replaces an undrawn one). */
+  g_test_message ("%u steps in the series, energy %.12g", rows, e0);
+  g_assert_cmpuint (rows, >=, 60);
+
+  /* One step, then back to the release. */
+  ks_heat_page_step (page);
+  target_step = 61;
+  g_assert_true (wait_for (reached_step, 60));
+  ks_heat_page_reset (page);
+  g_assert_true (wait_for (at_start, 30));
+}
+
+static void
+test_bad_file (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "bad.msh", NULL);
+
+  g_assert_true (g_file_set_contents (path,
+    "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n3\n1 0 0 0\n2 1 0 0\n3 0 1 0\n$EndNodes\n"
+    "$Elements\n1\n1 2 2 1 1 1 2 7\n$EndElements\n", -1, NULL));
+  ks_heat_page_set_file (page, path);
+  g_assert_true (wait_for (error_shown, 30));
+  g_test_message ("%s", ks_window_get_error_text (window));
+  g_assert_nonnull (strstr (ks_window_get_error_text (window), "bad.msh:12: element 1 names node 7"));
+  screenshot ("heat-4-bad-file.png");
+  ks_heat_page_set_file (page, NULL);
+  g_assert_true (wait_for (at_start, 60));
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  if (!ks_test_gui_init (&argc, &argv))
+    return 0;
+  g_test_add_func ("/gui-heat/animation", test_animation);
+  g_test_add_func ("/gui-heat/bad-file", test_bad_file);
+  status = g_test_run ();
+  ks_test_gui_shutdown ();
+  return status;
+}
