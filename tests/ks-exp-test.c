@@ -37,18 +37,18 @@ static const KsParamSpec params[] = {
     .default_value = "1", .min = 1, .max = 100, .sweepable = TRUE, .when = { "shape", { "tall" } } },
   { .name = "scale", .label = "Scale", .unit = "x", .help = "Multiplies the value", .type = KS_PARAM_REAL,
     .default_value = "1.5", .min = 0, .max = 1e6 },
-  { .name = "fast", .label = "Fast", .help = "Doubles the value", .type = KS_PARAM_BOOL, .default_value = "false" },
+  { .name = "fast", .label = "Quick", .help = "Doubles the value", .type = KS_PARAM_BOOL, .default_value = "false" },
   { .name = "label", .label = "Label", .help = "Steers the failures", .type = KS_PARAM_TEXT,
     .default_value = "none", .advanced = TRUE },
   { .name = "source", .label = "Source", .help = "Where the input comes from", .type = KS_PARAM_CHOICE,
     .choices = source_choices, .default_value = "generated" },
   { .name = "input", .label = "Input", .help = "A file, checked before anything runs", .type = KS_PARAM_FILE,
     .when = { "source", { "file" } } },
-  { .name = "lanes", .label = "Lanes", .help = "A GPU-only number", .type = KS_PARAM_INT,
+  { .name = "lanes", .label = "GPU lanes", .help = "A GPU-only number", .type = KS_PARAM_INT,
     .default_value = "4", .min = 1, .max = 64, .backends = KS_BACKENDS_GPU },
 };
 
-enum { COL_VALUE, COL_COUNT, COL_LANES, COL_BIG, COL_RATIO, N_COLUMNS };
+enum { COL_VALUE, COL_COUNT, COL_LANES, COL_BIG, COL_RATIO, COL_VS_SQUARE, N_COLUMNS };
 
 static double
 derive_big (const KsRun        *run,
@@ -80,6 +80,27 @@ derive_ratio (const KsRun        *run,
   return NAN;
 }
 
+/* value / the square shape's value at the same size on the same device:
+ * a baseline that may come later in the run (--shape tall,square), so it
+ * is known only when the run ends (the engine derives again then). */
+static double
+derive_vs_square (const KsRun        *run,
+                  const KsRunPoint   *point,
+                  const KsColumnSpec *column)
+{
+  double size = ks_run_point_get_number (run, point, "size");
+
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *q = run->points->pdata[i];
+
+      if (q->device == point->device && q->error == NULL && ks_run_point_get_number (run, q, "size") == size
+          && g_strcmp0 (g_variant_get_string (ks_run_point_get_param (run, q, "shape"), NULL), "square") == 0)
+        return point->values[COL_VALUE] / q->values[COL_VALUE];
+    }
+  return NAN;
+}
+
 static const KsColumnSpec columns[] = {
   [COL_VALUE] = { "value_ms", "value", "ms", "size x scale x factor + k", KS_COLUMN_REAL, KS_REDUCE_MEDIAN_RANGE },
   [COL_COUNT] = { "count", "repetitions seen", NULL, "k + 1 of the last repetition", KS_COLUMN_INT, KS_REDUCE_LAST },
@@ -87,6 +108,8 @@ static const KsColumnSpec columns[] = {
   [COL_BIG] = { "big", "big", NULL, "size > 2", KS_COLUMN_BOOL, .derive = derive_big },
   [COL_RATIO] = { "ratio", "ratio to size 1", NULL, "value / value at size 1", KS_COLUMN_REAL,
                   .derive = derive_ratio },
+  [COL_VS_SQUARE] = { "vs_square", "ratio to square", NULL, "value / the square shape's value at this size",
+                      KS_COLUMN_REAL, .derive = derive_vs_square },
 };
 
 static const KsFigureSpec figures[] = {
@@ -186,6 +209,14 @@ test_describe_device (gpointer        state,
   ks_run_device_set_info (out, "answer", 42);
 }
 
+/* The point's tooltip (the GUI's table and plot). */
+static char *
+test_describe_point (const KsRun      *run,
+                     const KsRunPoint *point)
+{
+  return g_strdup_printf ("measured %u times", point->reps);
+}
+
 static void
 test_tear_down (gpointer state)
 {
@@ -210,6 +241,7 @@ const KsExperimentDesc ks_exp_test = {
   .measure_one_rep = test_measure,
   .describe_device = test_describe_device,
   .tear_down = test_tear_down,
+  .describe_point = test_describe_point,
 };
 
 void

@@ -375,14 +375,15 @@ run "$CLI" solve gauss -n 40 -d host --graph
 expect_fail "solve --graph on the host: fails, says why" 1 "CUDA Graphs need a CUDA device"
 run "$CLI" solve gauss -n 40 -d "$OCL" --kernel-times
 expect_fail "solve --kernel-times without --graph: a usage error that says why" 2 "it needs --graph"
+# The run's --graph is a CUDA-only parameter: refused before anything runs.
 run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22 --reps 1 --warmup 0 --graph --csv g.csv
-expect_fail "run gauss-size --graph on $OCL: fails, OpenCL has no graphs" 1 "OpenCL has no graphs"
-if [ "$RC" -eq 1 ]; then
+expect_fail "run gauss-size --graph on $OCL: fails, only on CUDA devices" 2 "--graph applies only on cuda devices"
+if [ "$RC" -eq 2 ]; then
   check "run gauss-size --graph on $OCL: no point measured, no CSV" "a point was measured or g.csv written" \
     eval "! grep -q '^\[ *1/' '$T/err' && [ ! -e g.csv ]"
 fi
 run "$CLI" run gauss-wg -d "$OCL" --sizes 20 --wg-list 1,2 --reps 1 --warmup 0 --graph
-expect_fail "run gauss-wg --graph on $OCL: fails, OpenCL has no graphs" 1 "OpenCL has no graphs"
+expect_fail "run gauss-wg --graph on $OCL: fails, only on CUDA devices" 2 "--graph applies only on cuda devices"
 run "$CLI" solve gauss -n 40 --precision quad
 expect_fail "--precision quad: usage error" 2 "precision"
 run "$CLI" solve gauss -n 40 --local sideways
@@ -711,6 +712,8 @@ run "$CLI" list
 if expect_ok "list"; then
   check "list: paper 000 with gauss-size and gauss-wg" "stdout lacks them" \
     eval "grep -q '^000 ' '$T/out' && grep -q '^  gauss-size ' '$T/out' && grep -q '^  gauss-wg ' '$T/out'"
+  check "list: all five papers of the course, in order" "a paper is missing or out of order" \
+    eval "[ \"\$(grep -o '^00[0-4] ' '$T/out' | tr -d ' ' | paste -sd, -)\" = 000,001,002,003,004 ]"
 fi
 run "$CLI" run
 expect_fail "run without an experiment: usage error listing them" 2 "gauss-size"
@@ -827,7 +830,7 @@ else
     py "test-sweep CSV: header first, 8 rows, values exact, wide 3 refused, lanes empty on the host" '
 import csv
 lines = open("t.csv").read().splitlines()
-assert lines[0] == "device,size,shape,depth,scale,fast,label,source,input,lanes,value_ms,value_ms_min,value_ms_max,count,lanes_seen,big,ratio,error", lines[0]
+assert lines[0] == "device,size,shape,depth,scale,fast,label,source,input,lanes,value_ms,value_ms_min,value_ms_max,count,lanes_seen,big,ratio,vs_square,error", lines[0]
 rows = list(csv.DictReader(lines))
 assert [(r["size"], r["shape"]) for r in rows] == [(str(s), h) for s in range(1, 5) for h in ("square", "wide")], rows
 for r in rows:

@@ -102,11 +102,22 @@ test_registry (void)
   g_assert_true (ks_registry_lookup ("gauss-wg") == &ks_exp_gauss_wg);
   g_assert_true (ks_registry_lookup ("test-sweep") == &ks_exp_test);
   g_assert_null (ks_registry_lookup ("nothing"));
-  /* 000 first, the test paper 009 last, the other papers' groups between. */
-  g_assert_cmpuint (papers->len, >=, 2);
-  g_assert_cmpstr (((KsPaperGroup *) papers->pdata[0])->id, ==, "000");
+  /* The five papers of the course, with or without experiments yet (a
+   * paper without any says what is coming), then the test's own. */
+  g_assert_cmpuint (papers->len, ==, 6);
+  for (guint i = 0; i < 5; i++)
+    {
+      const KsPaperGroup *group = papers->pdata[i];
+      g_autofree char *id = g_strdup_printf ("00%u", i);
+
+      g_assert_cmpstr (group->id, ==, id);
+      g_assert_nonnull (group->title);
+      g_assert_true ((group->coming != NULL) == (group->experiments->len == 0));
+    }
   g_assert_cmpuint (((KsPaperGroup *) papers->pdata[0])->experiments->len, ==, 2);
-  g_assert_cmpstr (((KsPaperGroup *) papers->pdata[papers->len - 1])->id, ==, "009");
+  g_assert_true (((KsPaperGroup *) papers->pdata[0])->experiments->pdata[0] == &ks_exp_gauss_size);
+  g_assert_cmpstr (((KsPaperGroup *) papers->pdata[5])->id, ==, "009");
+  g_assert_cmpuint (((KsPaperGroup *) papers->pdata[5])->experiments->len, ==, 1);
 
   /* The same id twice, a name used twice, a reserved name, a figure of
    * nothing: refused with what is wrong. */
@@ -236,6 +247,60 @@ engine_with (const char *const *settings,
   g_assert_true (ks_engine_set_repetitions (engine, warmup, reps, &error));
   ks_engine_add_device (engine, host ());
   return engine;
+}
+
+/* A derived column whose baseline is measured after the points that need
+ * it (square, given last): derived again when the run ends. */
+static void
+test_engine_late_baseline (void)
+{
+  const char *settings[] = { "size", "1:3", "shape", "tall,square", NULL };
+  g_autoptr(KsEngine) engine = engine_with (settings, 0, 1);
+  g_autoptr(GError) error = NULL;
+  KsRun *run;
+  guint checked = 0;
+
+  g_assert_true (ks_engine_run (engine, NULL, &error));
+  g_assert_no_error (error);
+  run = ks_engine_get_run (engine);
+  g_assert_cmpuint (run->points->len, ==, 6);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      gint64 size = (gint64) ks_run_point_get_number (run, p, "size");
+      const char *shape = g_variant_get_string (ks_run_point_get_param (run, p, "shape"), NULL);
+      double expected = ks_exp_test_value (size, shape, 1.5, FALSE, 0)
+                        / ks_exp_test_value (size, "square", 1.5, FALSE, 0);
+
+      g_assert_null (p->error);
+      g_assert_cmpfloat_with_epsilon (ks_run_point_get_number (run, p, "vs_square"), expected, 1e-12);
+      checked += g_strcmp0 (shape, "tall") == 0;
+    }
+  /* Every tall point came before its square one. */
+  g_assert_cmpuint (checked, ==, 3);
+  g_assert_cmpstr (g_variant_get_string (ks_run_point_get_param (run, run->points->pdata[0], "shape"), NULL),
+                   ==, "tall");
+}
+
+/* Names for people: a parameter's or column's label with its unit, a
+ * device-info number's label from the description, else the name. */
+static void
+test_name_labels (void)
+{
+  const char *cases[][3] = {
+    { "gauss-size", "time_ms", "time per solve, ms" },
+    { "gauss-size", "residual", "residual" },
+    { "gauss-size", "n", "Matrix size n" },
+    { "gauss-wg", "ogs_predicted", "predicted optimal group size" },
+    { "gauss-wg", "pwgsm", "preferred multiple" },
+    { "gauss-wg", "no_such_name", "no_such_name" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *label = ks_experiment_desc_name_label (ks_registry_lookup (cases[i][0]), cases[i][1]);
+      g_assert_cmpstr (label, ==, cases[i][2]);
+    }
 }
 
 static void
@@ -586,9 +651,9 @@ test_csv (void)
   csv = ks_run_to_csv (run);
   lines = g_strsplit (csv, "\n", -1);
   g_assert_cmpstr (lines[0], ==, "device,size,shape,depth,scale,fast,label,source,input,lanes,value_ms,value_ms_min,"
-                                 "value_ms_max,count,lanes_seen,big,ratio,error");
-  g_assert_cmpstr (lines[1], ==, "host,1,square,,1.5,false,none,generated,,,2,1.5,2.5,2,,0,1,");
-  g_assert_cmpstr (lines[6], ==, "host,3,wide,,1.5,false,none,generated,,,,,,,,,,\"a reason, \"\"quoted\"\"\"");
+                                 "value_ms_max,count,lanes_seen,big,ratio,vs_square,error");
+  g_assert_cmpstr (lines[1], ==, "host,1,square,,1.5,false,none,generated,,,2,1.5,2.5,2,,0,1,1,");
+  g_assert_cmpstr (lines[6], ==, "host,3,wide,,1.5,false,none,generated,,,,,,,,,,,\"a reason, \"\"quoted\"\"\"");
   g_assert_cmpstr (lines[7], ==, "");
   g_assert_null (lines[8]);
 }
@@ -827,6 +892,8 @@ main (int    argc,
   g_test_add_func ("/framework/config", test_config);
   g_test_add_func ("/framework/default-text", test_default_text);
   g_test_add_func ("/framework/engine/values", test_engine_values);
+  g_test_add_func ("/framework/engine/late-baseline", test_engine_late_baseline);
+  g_test_add_func ("/framework/name-labels", test_name_labels);
   g_test_add_func ("/framework/engine/conditions", test_engine_conditions);
   g_test_add_func ("/framework/engine/notes", test_engine_notes);
   g_test_add_func ("/framework/engine/limits", test_engine_limits);

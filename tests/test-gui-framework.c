@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The grouped sidebar and the generic experiment page, under a real X
- * server (run-xvfb.sh), through an experiment declared only here and
- * registered before the window exists: nothing in src/gui knows it, yet
- * it gets a page with its form, table, plot, paper numbers, settings,
- * sessions and exports.  It measures arithmetic on the host, so every
- * value is known: repetition k (0-based from the point's start, warm-ups
- * included) of a point measures size × scale × factor (square 1, tall 2)
- * × (2 when fast) + k.  Run with LANGUAGE=ru too (test-gui-framework-ru). */
+ * server (run-xvfb.sh), through the test experiment declared only in
+ * tests/ (ks-exp-test.c, "test-sweep") and registered before the window
+ * exists: nothing in src/gui knows it, yet it gets a page with its form,
+ * table, plot, paper numbers, settings, sessions and exports.  It measures
+ * arithmetic, so every value is known (ks-exp-test.h): repetition k
+ * (0-based from the point's start, warm-ups included) of a point measures
+ * size × scale × factor (square 1, tall 2, wide 3) × (2 when fast) + k;
+ * its label "block-at-N" holds size N until the run is stopped.  Run with
+ * LANGUAGE=ru too (test-gui-framework-ru). */
 #include <gtk/gtk.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -20,118 +22,6 @@
 #include "ks-run-table.h"
 #include "ks-sidebar.h"
 #include "test-gui-util.h"
-
-/* --- the experiment ------------------------------------------------------------- */
-
-static const KsChoice shape_choices[] = {
-  { "square", "square", "factor 1" },
-  { "tall", "tall", "factor 2" },
-  { NULL }
-};
-
-static const KsParamSpec params[] = {
-  { .name = "size", .label = "Size", .unit = "items", .help = "What the value grows with",
-    .type = KS_PARAM_INT, .default_value = "1:4", .min = 1, .max = 100000, .sweepable = TRUE },
-  { .name = "shape", .label = "Shape", .help = "Which factor", .type = KS_PARAM_CHOICE,
-    .choices = shape_choices, .default_value = "square", .sweepable = TRUE },
-  { .name = "depth", .label = "Depth", .help = "Only for tall shapes", .type = KS_PARAM_INT,
-    .default_value = "1", .min = 1, .max = 100, .when = { "shape", { "tall" } } },
-  { .name = "scale", .label = "Scale", .unit = "x", .help = "Multiplies the value", .type = KS_PARAM_REAL,
-    .default_value = "1.5", .min = 0, .max = 1000 },
-  { .name = "fast", .label = "Fast", .help = "Doubles the value", .type = KS_PARAM_BOOL, .default_value = "false" },
-  { .name = "delay_ms", .label = "Delay", .unit = "ms", .help = "A sleep in every repetition",
-    .type = KS_PARAM_INT, .default_value = "0", .min = 0, .max = 10000, .advanced = TRUE },
-  { .name = "lanes", .label = "Lanes", .help = "A GPU-only number", .type = KS_PARAM_INT,
-    .default_value = "4", .min = 1, .max = 64, .backends = KS_BACKENDS_GPU },
-};
-
-static double
-derive_big (const KsRun        *run,
-            const KsRunPoint   *point,
-            const KsColumnSpec *column)
-{
-  return ks_run_point_get_number (run, point, "size") > 2;
-}
-
-static const KsColumnSpec columns[] = {
-  { "value_ms", "value", "ms", "size × scale × factor + k", KS_COLUMN_REAL, KS_REDUCE_MEDIAN_RANGE },
-  { "big", "big", NULL, "size > 2", KS_COLUMN_BOOL, .derive = derive_big },
-};
-
-static const KsFigureSpec figures[] = {
-  { .id = "value-vs-size", .title = "Value vs size", .x = "size", .y = "value_ms", .series_by = "shape",
-    .highlight = "big", .highlight_legend = "big", .highlight_label = "size %g", .mark_best = TRUE },
-};
-
-static const KsPaperValue paper_values[] = {
-  { "size=2 shape=square", "value_ms", 4.0, "ms", "test table 1", "what size 2 measures at scale 1.5" },
-};
-
-typedef struct {
-  guint k;
-} State;
-
-static gpointer
-test_set_up (const KsExperimentDesc *desc,
-             KsDevice               *device,
-             const KsConfig         *base,
-             GCancellable           *cancellable,
-             GError                **error)
-{
-  return g_new0 (State, 1);
-}
-
-static gboolean
-test_prepare (gpointer        state,
-              const KsConfig *point,
-              GCancellable   *cancellable,
-              GError        **error)
-{
-  ((State *) state)->k = 0;
-  return TRUE;
-}
-
-static gboolean
-test_measure (gpointer        state,
-              const KsConfig *point,
-              double         *values,
-              GCancellable   *cancellable,
-              GError        **error)
-{
-  State *s = state;
-  double factor = g_strcmp0 (ks_config_get_string (point, "shape"), "tall") == 0 ? 2 : 1;
-
-  g_usleep (ks_config_get_int (point, "delay_ms") * 1000);
-  values[0] = ks_config_get_int (point, "size") * ks_config_get_real (point, "scale") * factor
-              * (ks_config_get_bool (point, "fast") ? 2 : 1) + s->k++;
-  return TRUE;
-}
-
-static char *
-test_describe_point (const KsRun      *run,
-                     const KsRunPoint *point)
-{
-  return g_strdup_printf ("measured %u times", point->reps);
-}
-
-static const KsExperimentDesc test_desc = {
-  .id = "gui-test",
-  .title = "Test: the generic page",
-  .paper = "009",
-  .paper_title = "A test paper (tests/ only): nothing in src/gui knows it",
-  .summary = "Arithmetic, to test the generic page",
-  .claim = "The value grows with the size; tall shapes double it.",
-  .size_param = "size",
-  .params = params, .n_params = G_N_ELEMENTS (params),
-  .columns = columns, .n_columns = G_N_ELEMENTS (columns),
-  .figures = figures, .n_figures = G_N_ELEMENTS (figures),
-  .paper_values = paper_values, .n_paper_values = G_N_ELEMENTS (paper_values),
-  .set_up = test_set_up,
-  .prepare = test_prepare,
-  .measure_one_rep = test_measure,
-  .tear_down = g_free,
-  .describe_point = test_describe_point,
-};
 
 /* --- helpers --------------------------------------------------------------------- */
 
@@ -149,7 +39,7 @@ shot (const char *name)
 static KsExperimentPage *
 test_page (void)
 {
-  return KS_EXPERIMENT_PAGE (ks_window_get_page (window, "gui-test"));
+  return KS_EXPERIMENT_PAGE (ks_window_get_page (window, "test-sweep"));
 }
 
 static KsParamForm *
@@ -239,7 +129,7 @@ test_sidebar (void)
   g_assert_cmpstr (ks_sidebar_get_page_group (sidebar, "gauss-solve"), ==, "000");
   g_assert_cmpstr (ks_sidebar_get_page_group (sidebar, "gauss-size"), ==, "000");
   g_assert_cmpstr (ks_sidebar_get_page_group (sidebar, "gauss-wg"), ==, "000");
-  g_assert_cmpstr (ks_sidebar_get_page_group (sidebar, "gui-test"), ==, "009");
+  g_assert_cmpstr (ks_sidebar_get_page_group (sidebar, "test-sweep"), ==, "009");
   for (guint p = 0; p <= 4; p++)
     {
       g_autofree char *id = g_strdup_printf ("%03u", p);
@@ -250,7 +140,7 @@ test_sidebar (void)
   ks_sidebar_set_expanded (sidebar, "000", FALSE);
   spin (200);
   g_assert_false (ks_sidebar_page_visible (sidebar, "gauss-wg"));
-  g_assert_true (ks_sidebar_page_visible (sidebar, "gui-test"));
+  g_assert_true (ks_sidebar_page_visible (sidebar, "test-sweep"));
   ks_window_show_page (window, "gauss-wg");
   spin (200);
   g_assert_true (ks_sidebar_get_expanded (sidebar, "000"));
@@ -284,7 +174,7 @@ test_sidebar (void)
 
   /* A projector: the sidebar scrolls rather than pushing the window off it. */
   gtk_window_resize (GTK_WINDOW (window), 1024, 718);
-  ks_window_show_page (window, "gui-test");
+  ks_window_show_page (window, "test-sweep");
   spin (600);
   {
     int w, h;
@@ -309,21 +199,28 @@ test_form_fields (void)
   KsParamForm *form = test_form ();
   g_autofree char *why = NULL;
   GtkWidget *depth = ks_param_form_get_field (form, "depth");
+  GtkWidget *lanes = ks_param_form_get_field (form, "lanes");
   GtkAdjustment *adj;
 
   g_assert_true (ks_window_set_device_id (window, host_id ()));
-  ks_window_show_page (window, "gui-test");
+  ks_window_show_page (window, "test-sweep");
   spin (200);
   g_assert_true (GTK_IS_ENTRY (ks_param_form_get_field (form, "size")));
   g_assert_true (GTK_IS_COMBO_BOX (ks_param_form_get_field (form, "shape")));
   g_assert_true (gtk_combo_box_get_has_entry (GTK_COMBO_BOX (ks_param_form_get_field (form, "shape"))));
-  g_assert_true (GTK_IS_SPIN_BUTTON (depth));
+  /* Swept numbers are entries with their range button; one value a spin
+   * button with the description's limits. */
+  g_assert_true (GTK_IS_ENTRY (depth) && !GTK_IS_SPIN_BUTTON (depth));
+  g_assert_nonnull (ks_param_form_get_axis_button (form, "depth"));
+  g_assert_nonnull (ks_param_form_get_axis_button (form, "size"));
+  g_assert_null (ks_param_form_get_axis_button (form, "scale"));
   g_assert_true (GTK_IS_SPIN_BUTTON (ks_param_form_get_field (form, "scale")));
   g_assert_true (GTK_IS_SWITCH (ks_param_form_get_field (form, "fast")));
-  adj = gtk_spin_button_get_adjustment (GTK_SPIN_BUTTON (depth));
+  g_assert_true (GTK_IS_SPIN_BUTTON (lanes));
+  adj = gtk_spin_button_get_adjustment (GTK_SPIN_BUTTON (lanes));
   g_assert_cmpfloat (gtk_adjustment_get_lower (adj), ==, 1);
-  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), ==, 100);
-  g_assert_nonnull (gtk_widget_get_ancestor (ks_param_form_get_field (form, "delay_ms"), GTK_TYPE_EXPANDER));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adj), ==, 64);
+  g_assert_nonnull (gtk_widget_get_ancestor (ks_param_form_get_field (form, "label"), GTK_TYPE_EXPANDER));
   g_assert_null (gtk_widget_get_ancestor (ks_param_form_get_field (form, "size"), GTK_TYPE_EXPANDER));
 
   /* depth applies to tall shapes only. */
@@ -377,7 +274,7 @@ test_run_and_export (void)
   KsRun *run;
 
   g_assert_true (ks_window_set_device_id (window, host_id ()));
-  ks_window_show_page (window, "gui-test");
+  ks_window_show_page (window, "test-sweep");
   set_field ("size", "1:6");
   set_field ("shape", "square,tall");
   set_field ("scale", "1.5");
@@ -403,7 +300,7 @@ test_run_and_export (void)
   g_assert_cmpfloat (p->hi[0], ==, 5);
   p = find_point (run, 3, "tall");
   g_assert_cmpfloat (p->lo[0], ==, 10);
-  g_assert_cmpfloat_with_epsilon (ks_run_measured_for (run, &paper_values[0], 0),
+  g_assert_cmpfloat_with_epsilon (ks_run_measured_for (run, &ks_exp_test.paper_values[0], 0),
                                   find_point (run, 2, "square")->values[0], 1e-12);
 
   /* The row's tooltip: the point, its value and the description's words. */
@@ -429,11 +326,83 @@ test_run_and_export (void)
   g_assert_no_error (error);
   loaded = ks_run_load_json (json, &error);
   g_assert_no_error (error);
-  g_assert_true (loaded->desc == &test_desc);
+  g_assert_true (loaded->desc == &ks_exp_test);
   g_assert_cmpuint (loaded->points->len, ==, 12);
   g_assert_true (ks_window_export_as (window, "plot", "png", png, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+}
+
+static const char *pocl_id (void);
+
+/* Several devices in one run: the header bar's, then the ones ticked under
+ * "Also run on"; each a curve of the same figure, the command that makes
+ * the run again naming both, the choice kept in the settings. */
+static void
+test_several_devices (void)
+{
+  KsExperimentPage *page = test_page ();
+  const char *also[] = { pocl_id (), NULL };
+  g_autoptr(GVariant) all = NULL;
+  g_autoptr(GVariant) mine = NULL;
+  const char *kept = NULL;
+  KsRun *run;
+  guint per_device[2] = { 0, 0 };
+
+  if (also[0] == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) beside the host");
+      return;
+    }
+  g_assert_true (ks_window_set_device_id (window, host_id ()));
+  ks_window_show_page (window, "test-sweep");
+  set_field ("size", "1:3");
+  set_field ("shape", "square");
+  ks_experiment_page_set_repetitions (page, 0, 1);
+  ks_experiment_page_set_also_on (page, also);
+  /* Only this run in the plot. */
+  gtk_button_clicked (GTK_BUTTON (child_of (page, KS_TYPE_EXPERIMENT_PAGE, "clear_button")));
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (wait_for (not_running, 60));
+  g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
+
+  run = ks_experiment_page_get_newest (page);
+  g_assert_cmpuint (run->devices->len, ==, 2);
+  g_assert_cmpstr (((KsRunDevice *) run->devices->pdata[0])->id, ==, host_id ());
+  g_assert_cmpstr (((KsRunDevice *) run->devices->pdata[1])->id, ==, pocl_id ());
+  for (guint i = 0; i < run->points->len; i++)
+    per_device[((KsRunPoint *) run->points->pdata[i])->device]++;
+  g_assert_cmpuint (per_device[0], ==, 3);
+  g_assert_cmpuint (per_device[1], ==, 3);
+  g_assert_nonnull (strstr (run->command, host_id ()));
+  g_assert_nonnull (strstr (run->command, pocl_id ()));
+  /* The table says which device measured each row. */
+  {
+    GtkTreeView *view = child_of (page, KS_TYPE_EXPERIMENT_PAGE, "table_view");
+    GtkTreeModel *model = ks_experiment_page_get_table (page);
+    GtkTreeIter iter;
+    g_autofree char *first = NULL;
+
+    g_assert_cmpstr (gtk_tree_view_column_get_title (gtk_tree_view_get_column (view, 0)), ==, "device");
+    g_assert_true (gtk_tree_model_iter_nth_child (model, &iter, NULL, 5));
+    gtk_tree_model_get (model, &iter, 0, &first, -1);
+    g_assert_cmpstr (first, ==, ((KsRunDevice *) run->devices->pdata[1])->name);
+  }
+    /* One curve per device (one shape). */
+  g_assert_cmpuint (ks_plot_get_n_series (plot_of (page)), ==, 2);
+  g_assert_cmpuint (total_points (plot_of (page)), ==, 6);
+  shot ("experiment-page-two-devices.png");
+
+  all = g_settings_get_value (ks_page_get_settings (KS_PAGE (page)), "experiment-params");
+  mine = g_variant_lookup_value (all, "test-sweep", G_VARIANT_TYPE ("a{ss}"));
+  g_assert_true (g_variant_lookup (mine, "@also_on", "&s", &kept));
+  g_assert_cmpstr (kept, ==, pocl_id ());
+
+  /* The header bar's device is never its own "also". */
+  g_assert_true (ks_window_set_device_id (window, pocl_id ()));
+  g_assert_cmpuint (ks_experiment_page_get_n_runs (page), >, 0);
+  ks_experiment_page_set_also_on (page, NULL);
+  g_assert_true (ks_window_set_device_id (window, host_id ()));
 }
 
 static gboolean
@@ -454,7 +423,7 @@ test_stop (void)
 
   set_field ("size", "1:60");
   set_field ("shape", "square");
-  set_field ("delay_ms", "100");
+  set_field ("label", "block-at-3");   /* sizes 1 and 2, then size 3 until stopped */
   ks_experiment_page_set_repetitions (page, 0, 1);
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
   g_assert_true (wait_for (two_points_in, 30));
@@ -468,7 +437,7 @@ test_stop (void)
   g_assert_cmpuint (total_points (plot_of (page)), >=, 2);
   g_test_message ("stopped: %s", ks_window_get_error_text (window));
   g_assert_cmpstr (ks_window_get_error_text (window), !=, "");
-  set_field ("delay_ms", "0");
+  set_field ("label", "none");
 }
 
 /* A session gives back the form and every run of the generic page. */
@@ -515,12 +484,12 @@ test_settings (void)
   g_assert_nonnull (settings);
   set_field ("size", "3:9:3");
   all = g_settings_get_value (settings, "experiment-params");
-  mine = g_variant_lookup_value (all, "gui-test", G_VARIANT_TYPE ("a{ss}"));
+  mine = g_variant_lookup_value (all, "test-sweep", G_VARIANT_TYPE ("a{ss}"));
   g_assert_nonnull (mine);
   g_assert_true (g_variant_lookup (mine, "size", "&s", &size));
   g_assert_cmpstr (size, ==, "3:9:3");
 
-  other = g_object_ref_sink (ks_experiment_page_new (&test_desc));
+  other = g_object_ref_sink (ks_experiment_page_new (&ks_exp_test));
   ks_page_set_settings (KS_PAGE (other), settings);
   text = ks_param_form_get_text (ks_experiment_page_get_form (KS_EXPERIMENT_PAGE (other)), "size");
   g_assert_cmpstr (text, ==, "3:9:3");
@@ -535,7 +504,7 @@ test_recorded (void)
 {
   g_autofree char *dir = g_build_filename (tmpdir, "reference", NULL);
   g_autofree char *path = g_build_filename (dir, "elsewhere-gui-test.json", NULL);
-  g_autoptr(KsEngine) engine = ks_engine_new (&test_desc);
+  g_autoptr(KsEngine) engine = ks_engine_new (&ks_exp_test);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) paths = NULL;
   GtkWidget *page;
@@ -548,7 +517,7 @@ test_recorded (void)
   g_assert_true (ks_run_write_json (ks_engine_get_run (engine), path, &error));
   g_setenv ("KERNELSCOPE_REFERENCE_DIR", dir, TRUE);
 
-  page = g_object_ref_sink (ks_experiment_page_new (&test_desc));
+  page = g_object_ref_sink (ks_experiment_page_new (&ks_exp_test));
   g_assert_null (ks_experiment_page_get_recorded_paths (KS_EXPERIMENT_PAGE (page)));
   ks_experiment_page_find_recorded (KS_EXPERIMENT_PAGE (page));
   paths = ks_experiment_page_get_recorded_paths (KS_EXPERIMENT_PAGE (page));
@@ -620,7 +589,7 @@ test_real_description (void)
   gtk_stack_set_visible_child (stack, GTK_WIDGET (page));
   spin (500);
   shot ("experiment-page-recorded.png");
-  ks_window_show_page (window, "gui-test");
+  ks_window_show_page (window, "test-sweep");
 }
 
 /* The framework's own test experiment (tests/ks-exp-test.c) gets a page
@@ -766,7 +735,7 @@ test_real_description_run (void)
   g_test_message ("wg left empty: %s", gtk_entry_get_placeholder_text (GTK_ENTRY (ks_param_form_get_field (form, "wg"))));
   g_assert_true (g_str_has_prefix (gtk_entry_get_placeholder_text (GTK_ENTRY (ks_param_form_get_field (form, "wg"))),
                                    "1,"));
-  ks_window_show_page (window, "gui-test");
+  ks_window_show_page (window, "test-sweep");
 }
 
 /* Paper 002's page, generated from its description alone (nothing in
@@ -847,7 +816,7 @@ test_presenting (void)
   GtkWidget *plot = GTK_WIDGET (ks_page_get_plot_view (KS_PAGE (page)));
   int before;
 
-  ks_window_show_page (window, "gui-test");
+  ks_window_show_page (window, "test-sweep");
   spin (200);
   before = gtk_widget_get_allocated_width (plot);
   press_key (GDK_KEY_F9, 0);
@@ -876,9 +845,9 @@ test_close_mid_run (void)
 {
   set_field ("size", "1:50");
   set_field ("shape", "square");
-  set_field ("delay_ms", "100");
+  set_field ("label", "block-at-2");   /* held there until the window's close stops it */
   ks_experiment_page_set_repetitions (test_page (), 0, 1);
-  ks_window_show_page (window, "gui-test");
+  ks_window_show_page (window, "test-sweep");
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
   g_assert_true (wait_for (running, 30));
   spin (300);
@@ -896,20 +865,20 @@ test_mnemonics (void)
   g_autoptr(GHashTable) keys = g_hash_table_new (NULL, NULL);
   g_autoptr(GString) clashes = g_string_new (NULL);
 
-  ks_window_show_page (window, "gui-test");
+  ks_window_show_page (window, "test-sweep");
   spin (300);
   collect_mnemonics (GTK_WIDGET (window), keys, clashes);
   g_test_message ("gui-test: %u mnemonics", g_hash_table_size (keys));
   g_assert_cmpuint (g_hash_table_size (keys), >=, 5);
   g_assert_cmpstr (clashes->str, ==, "");
   /* Every field of the generated form is reached with Alt and a letter. */
-  for (guint i = 0; i < test_desc.n_params; i++)
+  for (guint i = 0; i < ks_exp_test.n_params; i++)
     {
-      GtkWidget *field = ks_param_form_get_field (test_form (), test_desc.params[i].name);
+      GtkWidget *field = ks_param_form_get_field (test_form (), ks_exp_test.params[i].name);
       GList *labels = gtk_widget_list_mnemonic_labels (field);
       guint key = labels ? gtk_label_get_mnemonic_keyval (labels->data) : GDK_KEY_VoidSymbol;
 
-      g_test_message ("%s: Alt+%s", test_desc.params[i].name, gdk_keyval_name (key));
+      g_test_message ("%s: Alt+%s", ks_exp_test.params[i].name, gdk_keyval_name (key));
       g_assert_cmpuint (key, !=, GDK_KEY_VoidSymbol);
       g_list_free (labels);
     }
@@ -937,13 +906,10 @@ test_translation (void)
 int
 main (int argc, char **argv)
 {
-  g_autoptr(GError) error = NULL;
   gboolean russian = g_getenv ("LANGUAGE") != NULL && g_str_has_prefix (g_getenv ("LANGUAGE"), "ru");
   int status;
 
   /* Before the window exists: the registry is where its pages come from. */
-  if (!ks_registry_add (&test_desc, &error))
-    g_error ("%s", error->message);
   ks_exp_test_register ();
   if (!ks_test_gui_init (&argc, &argv))
     return 0;
@@ -955,6 +921,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-framework/translation", test_translation);
   if (!russian)
     {
+      g_test_add_func ("/gui-framework/several-devices", test_several_devices);
       g_test_add_func ("/gui-framework/stop", test_stop);
       g_test_add_func ("/gui-framework/session", test_session);
       g_test_add_func ("/gui-framework/settings", test_settings);

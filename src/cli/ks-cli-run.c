@@ -30,6 +30,9 @@ print_list (FILE *out)
       const KsPaperGroup *group = papers->pdata[i];
 
       fprintf (out, "%s%s  %s\n", i ? "\n" : "", group->id, group->title ? _(group->title) : "");
+      /* A paper of the course without experiments yet: what is coming. */
+      if (group->experiments->len == 0 && group->coming != NULL)
+        fprintf (out, "  %s\n", _(group->coming));
       for (guint k = 0; k < group->experiments->len; k++)
         {
           const KsExperimentDesc *desc = group->experiments->pdata[k];

@@ -497,6 +497,9 @@ static void
 finish (KsEngine *self)
 {
   self->running = FALSE;
+  /* Every point is here now: a derived column whose baseline came later
+   * (a speed-up against the last choice of an axis) gets its value. */
+  ks_run_derive_all (self->run);
   self->run->complete = self->work->complete;
   g_free (self->run->stop_reason);
   self->run->stop_reason = g_strdup (self->work->stop_reason);

@@ -45,6 +45,20 @@ static const KsChoice local_sweep_choices[] = {
   { NULL }
 };
 
+/* The group-size sweeps the form offers (the old page's presets): "" is
+ * the device's default, 1 and the multiples of the kernel's preferred
+ * multiple up to its limit. */
+static const KsChoice wg_presets[] = {
+  { "", N_("1 and multiples of the preferred multiple"),
+    N_("1, then every multiple of the kernel's preferred multiple up to the kernel's limit (at most 1024), "
+       "as the paper sweeps") },
+  { "2^0:2^8", N_("1 and powers of two up to 256"), N_("1, 2, 4, … 256: groups every kernel here allows") },
+  { "1,32:256:32", N_("1 and 32 to 256 in steps of 32"), NULL },
+  { "1,32:1024:32", N_("1 and 32 to 1024 in steps of 32 (the paper's)"),
+    N_("The paper's Fig. 3; groups above the kernel's limit are refused, each with its reason") },
+  { NULL }
+};
+
 /* --wg not given: the paper's rule on this device, said out loud. */
 static char *
 default_wg (const KsParamSpec *spec,
@@ -111,7 +125,7 @@ default_wg_list (const KsParamSpec *spec,
     .help = N_("CUDA devices only: record each point's launches into a CUDA graph on its first solve and time " \
                "replays of it (the recording is kept apart, as capture ms; per-kernel times are unknown inside " \
                "a graph). OpenCL and the host refuse it"),                                \
-    .type = KS_PARAM_BOOL, .default_value = "false" }
+    .type = KS_PARAM_BOOL, .default_value = "false", .backends = KS_BACKENDS_CUDA }
 #define PARAM_SEED                                                                        \
   { .name = "seed", .label = N_("Seed"),                                                  \
     .help = N_("Seed of the generated systems (the same seed gives the same matrices everywhere)"), \
@@ -148,7 +162,7 @@ static const KsParamSpec wg_params[] = {
     .help = N_("Work-group sizes, e.g. 1,32:1024:32 (the paper's) or 1,2,4,8,16,32,64,128. Default: 1, then "
                "multiples of the preferred multiple up to the device's limit (at most 1024)"),
     .type = KS_PARAM_INT, .min = 1, .max = 1 << 20, .sweepable = TRUE,
-    .backends = KS_BACKENDS_GPU, .device_default = default_wg_list },
+    .backends = KS_BACKENDS_GPU, .device_default = default_wg_list, .presets = wg_presets },
   PARAM_GRAPH,
   PARAM_SEED,
 };
@@ -392,6 +406,22 @@ static const KsPaperValue wg_paper_values[] = {
        "first multiple of 96 above 144 is 192, the measured optimum") },
 };
 
+/* What describe_device records, named for the page's "paper" table. */
+static const KsColumnSpec device_info[] = {
+  { "pwgsm", N_("preferred multiple"), NULL,
+    N_("The update kernel's preferred work-group size multiple, as the device reports it") },
+  { "cores_per_cu", N_("cores per compute unit"), NULL,
+    N_("From the table of known devices, or as set on the Devices page") },
+  { "compute_units", N_("compute units"), NULL, NULL },
+  { "max_work_group_size", N_("largest group of the kernel"), NULL,
+    N_("The most work-items the update kernel's groups may hold on this device") },
+  { "ogs_predicted", N_("predicted optimal group size"), NULL,
+    N_("The paper's rule: the least multiple of LCM(preferred multiple, cores per compute unit) that covers "
+       "every core of the device") },
+  { "ogs_usable", N_("predicted group size, usable"), NULL,
+    N_("The predicted optimum, or the largest multiple of the LCM the kernel allows where it is larger") },
+};
+
 #define PAPER_000 \
   .paper = "000", \
   .paper_title = N_("Baranov & Vlatskaya (2013): work-group size and the Gauss method in OpenCL")
@@ -403,7 +433,9 @@ static const KsPaperValue wg_paper_values[] = {
   .measure_one_rep = gauss_measure, .describe_device = gauss_describe_device,    \
   .tear_down = gauss_tear_down, .describe_point = ks_exp_gauss_describe_point,   \
   .summarize = ks_exp_gauss_summarize, .load_legacy = ks_exp_gauss_load_legacy, \
-  .name_run = ks_exp_gauss_name_run
+  .name_run = ks_exp_gauss_name_run,                                             \
+  .device_info = device_info, .n_device_info = G_N_ELEMENTS (device_info),       \
+  .upgrade_values = ks_exp_gauss_upgrade_values
 
 const KsExperimentDesc ks_exp_gauss_size = {
   .id = "gauss-size",
@@ -418,6 +450,7 @@ const KsExperimentDesc ks_exp_gauss_size = {
               "hover over a point to see what the driver ran.\n\n"
               "Run again with the split policy to compare: earlier runs stay in the plot, dashed."),
   .example = "--from 100 --to 400 --plot fig2.png",
+  .legacy_prefix = "size-",
   .params = size_params, .n_params = G_N_ELEMENTS (size_params),
   .figures = size_figures, .n_figures = G_N_ELEMENTS (size_figures),
   GAUSS_FUNCTIONS,
@@ -437,6 +470,7 @@ const KsExperimentDesc ks_exp_gauss_wg = {
               "Drag across the plot to zoom into a range of group sizes (Fig. 6); "
               "double-click or press 0 to see everything again."),
   .example = "--sizes 100:900:100 --wg-list 1,32:1024:32 --plot fig3.svg",
+  .legacy_prefix = "wg-",
   .backends = KS_BACKENDS_GPU,
   .params = wg_params, .n_params = G_N_ELEMENTS (wg_params),
   .figures = wg_figures, .n_figures = G_N_ELEMENTS (wg_figures),

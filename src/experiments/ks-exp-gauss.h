@@ -35,6 +35,8 @@ char   *ks_exp_gauss_describe_point (const KsRun            *run,
 void    ks_exp_gauss_summarize      (const KsRun            *run,
                                      GString                *out);
 char   *ks_exp_gauss_name_run       (const KsRun            *run);
+void    ks_exp_gauss_upgrade_values (const KsExperimentDesc *desc,
+                                     GHashTable             *values);
 KsPlot *ks_exp_gauss_plot_new       (const KsExperimentDesc *desc,
                                      const KsFigureSpec     *figure,
                                      KsRun * const          *runs,

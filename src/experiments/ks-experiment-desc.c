@@ -504,6 +504,33 @@ ks_experiment_desc_find_figure (const KsExperimentDesc *desc,
   return -1;
 }
 
+char *
+ks_experiment_desc_name_label (const KsExperimentDesc *desc,
+                               const char             *name)
+{
+  int c, p, d = -1;
+  const char *label = name, *unit = NULL;
+
+  g_return_val_if_fail (desc != NULL && name != NULL, NULL);
+  c = ks_experiment_desc_find_column (desc, name);
+  p = ks_experiment_desc_find_param (desc, name);
+  for (guint i = 0; c < 0 && p < 0 && i < desc->n_device_info; i++)
+    if (strcmp (desc->device_info[i].name, name) == 0)
+      d = (int) i;
+  if (c >= 0)
+    label = desc->columns[c].label, unit = desc->columns[c].unit;
+  else if (p >= 0)
+    label = desc->params[p].label, unit = desc->params[p].unit;
+  else if (d >= 0)
+    label = desc->device_info[d].label, unit = desc->device_info[d].unit;
+  /* A name nobody labelled is shown as it is, not looked up in the
+   * catalogue.  (Not by comparing pointers: the compiler may merge a name
+   * and its label when they are the same text, "residual".) */
+  if (c >= 0 || p >= 0 || d >= 0)
+    label = _(label);
+  return unit ? g_strdup_printf ("%s, %s", label, unit) : g_strdup (label);
+}
+
 /* --- validation -------------------------------------------------------------- */
 
 static gboolean
@@ -556,6 +583,15 @@ validate_params (const KsExperimentDesc *desc,
           g_autoptr(GPtrArray) axis = ks_param_parse_axis (p, p->default_value, NULL);
           if (axis == NULL)
             return bad_desc (error, desc->id, "the default of \"%s\" is not one of its values", p->name);
+        }
+      for (const KsChoice *c = p->presets; c != NULL && c->value != NULL; c++)
+        {
+          g_autoptr(GPtrArray) axis = NULL;
+
+          if (!p->sweepable || c->label == NULL || (*c->value == '\0' && p->device_default == NULL)
+              || (*c->value != '\0' && !(axis = ks_param_parse_axis (p, c->value, NULL))))
+            return bad_desc (error, desc->id, "a preset of \"%s\" needs a label and an axis it takes "
+                             "(\"\" only with a device default), on a sweepable parameter", p->name);
         }
     }
   return TRUE;

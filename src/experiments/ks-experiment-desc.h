@@ -130,6 +130,11 @@ struct _KsParamSpec {
                                 char             **why,
                                 GError           **error);
   gboolean     advanced;       /* the form may fold it away; the CLI lists it all the same */
+  /* Sweepable: axes the form offers beside the field, ended by { NULL }
+   * (value: the axis as the CLI takes it, "1,2^1:2^8"; "" for the device's
+   * default; label N_(): the menu's entry; help N_(), may be NULL).  NULL:
+   * none. */
+  const KsChoice *presets;
 };
 
 /* Parses one value of spec from text (as on the CLI) and checks its type,
@@ -222,11 +227,11 @@ typedef enum {
 typedef struct _KsColumnSpec KsColumnSpec;
 
 /* A derived column's value at point, computed after the point's measured
- * columns are reduced, before the point joins the run: from its
- * parameters, its columns, the run's device information or an earlier
- * point of the run (a baseline: put its parameter value first in the
- * axis).  Loaded files keep the values they were written with.  NAN where
- * it cannot say. */
+ * columns are reduced, when the point joins the run, and again for every
+ * point when the run ends: from its parameters, its columns, the run's
+ * device information or another point of the run (a baseline, measured
+ * before or after).  Loaded files keep the values they were written with.
+ * NAN where it cannot say (yet). */
 typedef double (*KsDeriveFunc) (const KsRun        *run,
                                 const KsRunPoint   *point,
                                 const KsColumnSpec *column);
@@ -422,6 +427,22 @@ struct _KsExperimentDesc {
   /* The run's devices and how they were driven, for legends and recorded
    * runs ("NVIDIA H200 (CUDA graph)"); NULL: "DEVICE (BACKEND)". */
   char    *(*name_run)        (const KsRun            *run);
+
+  /* The numbers describe_device records (ks_run_device_set_info), named
+   * for people: name, label, unit and help as a column's (kind and
+   * reduce unused).  A page shows the paper's values about the device
+   * ("ogs_predicted") under these labels; an unlisted name shows as it is. */
+  const KsColumnSpec *device_info;   guint n_device_info;
+
+  /* Forms saved before the experiment had a description (the Gauss pages'
+   * own GSettings keys, "size-from", and their sessions' "params"):
+   * legacy_prefix is the keys' prefix ("size-"), and upgrade_values
+   * rewrites values, old name -> text (prefix removed), in place into
+   * parameter names -> text as the CLI takes them; the page's own fields
+   * are "@reps", "@warmup" and "@min_x".  NULL: nothing older. */
+  const char *legacy_prefix;
+  void     (*upgrade_values)  (const KsExperimentDesc *desc,
+                               GHashTable             *values);
 };
 
 /* Indexes into desc->params / desc->columns / desc->figures; -1 when absent. */
@@ -431,6 +452,10 @@ int  ks_experiment_desc_find_column (const KsExperimentDesc *desc,
                                      const char             *name);
 int  ks_experiment_desc_find_figure (const KsExperimentDesc *desc,
                                      const char             *id);
+/* The label of a parameter, column or device-info name, translated, with
+ * its unit ("time per solve, ms"); the name itself where none has it. */
+char *ks_experiment_desc_name_label (const KsExperimentDesc *desc,
+                                     const char             *name);
 /* Checks a description for what would break the files and the CLI: unique
  * names, reserved names, a default of the right type within the limits,
  * conditions naming existing parameters, figures naming existing

@@ -271,7 +271,8 @@ set_engine (KsExperiment  *self,
   ks_engine_set_command (engine, spec->command);
   if (!ks_engine_set (engine, "n", sizes->str, error) ||
       !ks_engine_set (engine, "precision", ks_precision_to_string (spec->precision), error) ||
-      !ks_engine_set (engine, "graph", spec->launch == KS_LAUNCH_GRAPH ? "true" : "false", error) ||
+      /* graph means something only on CUDA: given elsewhere it is refused. */
+      (spec->launch == KS_LAUNCH_GRAPH && !ks_engine_set (engine, "graph", "true", error)) ||
       !ks_engine_set (engine, "seed", seed, error) ||
       !ks_engine_set_repetitions (engine, spec->warmup, spec->reps, error))
     return FALSE;

@@ -10,7 +10,27 @@
 #include "ks-exp-tridiag.h"
 #include "ks-exp-micro.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
+
+/* The five papers the program is about, listed (the sidebar's groups,
+ * "kernelscope-cli list") before each has an experiment, saying what is
+ * coming, so that the whole course is there from the start. */
+static const struct {
+  const char *id;
+  const char *title;
+  const char *coming;
+} known_papers[] = {
+  { "000", N_("Baranov & Vlatskaya (2013): work-group size and the Gauss method in OpenCL"), NULL },
+  { "001", N_("Manushin (2012): OpenCL for high-load applications"),
+    N_("Coming: vector addition, SIMD widths and transfers, CPU against GPU") },
+  { "002", N_("Pogorelskikh & Loganova: Thomas algorithm and cyclic reduction on a GPU"),
+    N_("Coming: batched tridiagonal solvers against the CPU") },
+  { "003", N_("Andrianov et al.: GPU programs from Norma specifications"),
+    N_("Coming: mapping index domains onto blocks and threads") },
+  { "004", N_("Anisov, Vaziev, Ushakov (2020): 2D heat equation on a hybrid CPU+GPU"),
+    N_("Coming: conjugate gradients and the heat animation") },
+};
 
 static const KsExperimentDesc *const builtin[] = {
   &ks_exp_gauss_size,
@@ -87,6 +107,16 @@ ks_registry_list_papers (void)
   g_autoptr(GPtrArray) all = ks_registry_list ();
   GPtrArray *groups = g_ptr_array_new_with_free_func ((GDestroyNotify) paper_group_free);
 
+  for (guint p = 0; p < G_N_ELEMENTS (known_papers); p++)
+    {
+      KsPaperGroup *group = g_new0 (KsPaperGroup, 1);
+
+      group->id = known_papers[p].id;
+      group->title = known_papers[p].title;
+      group->coming = known_papers[p].coming;
+      group->experiments = g_ptr_array_new ();
+      g_ptr_array_add (groups, group);
+    }
   for (guint i = 0; i < all->len; i++)
     {
       const KsExperimentDesc *desc = all->pdata[i];
@@ -104,6 +134,7 @@ ks_registry_list_papers (void)
           g_ptr_array_add (groups, group);
         }
       g_ptr_array_add (group->experiments, (gpointer) desc);
+      group->coming = NULL;   /* it has come */
     }
   g_ptr_array_sort (groups, compare_group);
   return groups;

@@ -210,6 +210,19 @@ ks_run_derive (const KsRun *run,
     }
 }
 
+void
+ks_run_derive_all (KsRun *run)
+{
+  g_return_if_fail (run != NULL);
+
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      KsRunPoint *p = run->points->pdata[i];
+      if (p->error == NULL)
+        ks_run_derive (run, p);
+    }
+}
+
 GVariant *
 ks_run_point_get_param (const KsRun      *run,
                         const KsRunPoint *point,

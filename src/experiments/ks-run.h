@@ -108,6 +108,9 @@ void         ks_run_add_point       (KsRun       *run,
 /* Computes the derived columns of point (in column order). */
 void         ks_run_derive          (const KsRun *run,
                                      KsRunPoint  *point);
+/* Computes them again for every measured point, now that the run holds
+ * all of them: a baseline measured after the points that need it. */
+void         ks_run_derive_all      (KsRun       *run);
 
 /* A parameter's or a column's value at point as a number (INT, REAL and
  * BOOL parameters and every column; a CHOICE its index among the choices);

@@ -42,10 +42,14 @@ struct _KsExperimentPage {
   GHashTable   *device_map;  /* engine's device index + 1 -> live copy's index + 1 */
   GPtrArray    *recorded;    /* of KsRun: this experiment's in the reference folder; NULL: not looked */
   gboolean      looking;
-  GMenu        *recorded_menu;
+  GMenu        *recorded_menu;     /* the recorded runs' section, then "Other File…" */
+  GMenu        *recorded_section;
+  GtkFileChooserNative *chooser;
   gboolean      applying_settings;
   gboolean      mnemonics_done;
   GCancellable *hints_cancellable;   /* the device defaults being worked out */
+  GHashTable   *also_on;     /* ids of the devices ticked under "Also run on" */
+  GtkWidget    *also_expander, *also_box;
 };
 
 Run                *ks_experiment_page_run_new        (KsRun            *run,
@@ -63,12 +67,27 @@ void                ks_experiment_page_save_settings  (KsExperimentPage *self);
 void                ks_experiment_page_apply_values   (KsExperimentPage *self,
                                                        GVariant         *values);
 
+/* An a{ss} of parameter -> text from values of an older form (old name
+ * -> text, changed in place), through the description's upgrade_values. */
+GVariant           *ks_experiment_page_upgrade_values (KsExperimentPage *self,
+                                                       GHashTable       *old);
+
 void                ks_experiment_page_add_run        (KsExperimentPage *self,
                                                        KsRun            *run,
                                                        gboolean          recorded);
 
+/* ks-experiment-page-devices.c: "Also run on" */
+void                ks_experiment_page_fill_devices   (KsExperimentPage *self);
+/* The ticked devices that can run it, not the header bar's (not owned). */
+GPtrArray          *ks_experiment_page_get_also_devices (KsExperimentPage *self);
+/* "id,id" (sorted), as the settings keep it. */
+char               *ks_experiment_page_get_also_on_text (KsExperimentPage *self);
+
 /* ks-experiment-page-recorded.c */
 void                ks_experiment_page_look_for_recorded (KsExperimentPage *self);
+void                ks_experiment_page_add_file_activated (GSimpleAction *action,
+                                                           GVariant      *param,
+                                                           gpointer       user_data);
 void                ks_experiment_page_add_recorded_activated (GSimpleAction *action,
                                                                GVariant      *param,
                                                                gpointer       user_data);

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 
 #include "ks-application.h"
+#include "ks-gui-paths.h"
 #include "ks-recorded.h"
 
 gboolean
@@ -70,7 +71,7 @@ recorded_found (KsExperimentPage *self,
 
   g_clear_pointer (&self->recorded, g_ptr_array_unref);
   self->recorded = g_ptr_array_ref (found);
-  g_menu_remove_all (self->recorded_menu);
+  g_menu_remove_all (self->recorded_section);
   for (guint i = 0; i < found->len; i++)
     {
       KsRecorded *r = found->pdata[i];
@@ -79,7 +80,7 @@ recorded_found (KsExperimentPage *self,
       g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
 
       g_menu_item_set_action_and_target_value (item, "experiment.add-recorded", g_variant_new_string (r->path));
-      g_menu_append_item (self->recorded_menu, item);
+      g_menu_append_item (self->recorded_section, item);
     }
   /* A machine without a GPU shows what one does before anything is
    * measured here: the first recorded run (by file name), not all of them,
@@ -112,7 +113,9 @@ find_recorded_done (GObject      *source,
   g_autoptr(GPtrArray) found = g_task_propagate_pointer (G_TASK (result), NULL);
 
   self->looking = FALSE;
-  if (self->runs != NULL && found != NULL)
+  /* Found already (ks_experiment_page_find_recorded, in this thread):
+   * rebuilding the menu again could pull it from under an open popover. */
+  if (self->runs != NULL && found != NULL && self->recorded == NULL)
     recorded_found (self, found);
 }
 
@@ -161,6 +164,52 @@ ks_experiment_page_add_recorded_activated (GSimpleAction *action,
     }
   if (!ks_experiment_page_add_recorded (self, path, &error))
     ks_page_emit_error (KS_PAGE (self), _("Could not add the recorded run"), error);
+}
+
+static void
+chooser_response_cb (GtkNativeDialog  *dialog,
+                     int               response,
+                     KsExperimentPage *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GError) error = NULL;
+
+      if (path != NULL && !ks_experiment_page_add_recorded (self, path, &error))
+        ks_page_emit_error (KS_PAGE (self), _("Could not add the recorded run"), error);
+    }
+  g_clear_object (&self->chooser);
+}
+
+/* "Other File…": any results file of this experiment, from the reference
+ * folder or wherever the user keeps runs. */
+void
+ks_experiment_page_add_file_activated (GSimpleAction *action,
+                                       GVariant      *param,
+                                       gpointer       user_data)
+{
+  KsExperimentPage *self = user_data;
+  GtkWidget *toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
+  g_autofree char *dir = ks_gui_reference_dir ();
+  GtkFileFilter *filter;
+
+  if (self->chooser != NULL)
+    return;
+  self->chooser = gtk_file_chooser_native_new (_("Add Recorded Run"),
+                                               GTK_IS_WINDOW (toplevel) ? GTK_WINDOW (toplevel) : NULL,
+                                               GTK_FILE_CHOOSER_ACTION_OPEN, _("_Add"), _("_Cancel"));
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("Kernelscope results (JSON)"));
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), filter);
+  if (dir != NULL)
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (self->chooser), dir);
+  /* Held by the page, which destroys it when it goes: an answer after
+   * that cannot call back into a freed page. */
+  g_signal_connect (self->chooser, "response", G_CALLBACK (chooser_response_cb), self);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
 
 /* The recorded runs are megabytes of JSON: read off the main thread, the

@@ -24,6 +24,7 @@ cli_option (const KsParamSpec *spec)
 static char *
 command_line (KsExperimentPage *self,
               KsDevice         *device,
+              GPtrArray        *also,
               guint             warmup,
               guint             reps)
 {
@@ -44,7 +45,10 @@ command_line (KsExperimentPage *self,
       quoted = g_shell_quote (text);
       g_string_append_printf (s, " --%s %s", option, quoted);
     }
-  g_string_append_printf (s, " -d %s --reps %u --warmup %u", ks_device_get_id (device), reps, warmup);
+  g_string_append_printf (s, " -d %s", ks_device_get_id (device));
+  for (guint i = 0; i < also->len; i++)
+    g_string_append_printf (s, " -d %s", ks_device_get_id (also->pdata[i]));
+  g_string_append_printf (s, " --reps %u --warmup %u", reps, warmup);
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
@@ -61,8 +65,10 @@ point_measured_cb (KsEngine         *engine,
    * filled on this main context. */
   if (self->live == NULL)
     return;
-  /* The first point brings the device: the runs list can name the run. */
-  if (self->live->run->points->len == 1)
+  /* A device's first point brings the device: the runs list can name
+   * the run (again, with each further device of the run). */
+  if (self->live->run->points->len == 1
+      || point->device != ((KsRunPoint *) self->live->run->points->pdata[self->live->run->points->len - 2])->device)
     ks_experiment_page_rebuild_all (self);
   else if (self->table != NULL && self->table_run == self->live->run)
     ks_run_table_append (self->table, self->live->run, point);
@@ -194,6 +200,7 @@ ks_experiment_page_start (KsPage        *page,
   g_autoptr(KsEngine) engine = ks_engine_new (self->desc);
   g_autoptr(GTask) task = NULL;
   g_autofree char *command = NULL;
+  g_autoptr(GPtrArray) also = NULL;
   guint reps = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->reps_spin));
   guint warmup = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->warmup_spin));
 
@@ -203,8 +210,13 @@ ks_experiment_page_start (KsPage        *page,
   if (!ks_param_form_apply (self->form, engine, error)
       || !ks_engine_set_repetitions (engine, warmup, reps, error))
     return FALSE;
+  /* The header bar's device first, then the ticked ones: each a series. */
+  g_set_object (&self->device, device);
+  also = ks_experiment_page_get_also_devices (self);
   ks_engine_add_device (engine, device);
-  command = command_line (self, device, warmup, reps);
+  for (guint i = 0; i < also->len; i++)
+    ks_engine_add_device (engine, also->pdata[i]);
+  command = command_line (self, device, also, warmup, reps);
   ks_engine_set_command (engine, command);
   ks_experiment_page_save_settings (self);
 
@@ -360,6 +372,11 @@ ks_experiment_page_save_state (KsPage      *page,
   json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->reps_spin)));
   json_builder_set_member_name (b, "warmup");
   json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->warmup_spin)));
+  json_builder_set_member_name (b, "also_on");
+  {
+    g_autofree char *also = ks_experiment_page_get_also_on_text (self);
+    json_builder_add_string_value (b, also);
+  }
   json_builder_set_member_name (b, "figure");
   json_builder_add_string_value (b, ks_experiment_page_get_figure (self)
                                     ? ks_experiment_page_get_figure (self)->id : "");
@@ -398,7 +415,10 @@ load_runs (KsExperimentPage *self,
     {
       JsonNode *node = json_array_get_element (array, i);
       JsonObject *o = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      JsonNode *run_node = o ? json_object_get_member (o, "run") : NULL;
+      /* "results": a session of the Gauss pages before the generic page
+       * (a format-1 run, read through the description's load_legacy). */
+      JsonNode *run_node = o ? json_object_get_member (o, json_object_has_member (o, "run") ? "run" : "results")
+                             : NULL;
       g_autofree char *json = run_node ? json_to_string (run_node, FALSE) : NULL;
       g_autoptr(KsRun) run = json ? ks_run_from_json (json, -1, error) : NULL;
       Run *r;
@@ -424,6 +444,34 @@ load_runs (KsExperimentPage *self,
   return g_steal_pointer (&runs);
 }
 
+/* A session's form: name -> text; old, the fields of the page before the
+ * description (upgraded through it). */
+static GVariant *
+object_values (KsExperimentPage *self,
+               JsonObject       *o,
+               gboolean          old)
+{
+  g_autoptr(GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr(GList) members = json_object_get_members (o);
+  GVariantBuilder builder;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      JsonNode *v = json_object_get_member (o, l->data);
+      if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_STRING)
+        g_hash_table_insert (values, g_strdup (l->data), g_strdup (json_node_get_string (v)));
+    }
+  if (old)
+    return ks_experiment_page_upgrade_values (self, values);
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
+  g_hash_table_iter_init (&iter, values);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_variant_builder_add (&builder, "{ss}", key, value);
+  return g_variant_ref_sink (g_variant_builder_end (&builder));
+}
+
 gboolean
 ks_experiment_page_load_state (KsPage      *page,
                                JsonObject  *object,
@@ -431,11 +479,13 @@ ks_experiment_page_load_state (KsPage      *page,
 {
   KsExperimentPage *self = KS_EXPERIMENT_PAGE (page);
   JsonNode *values = json_object_get_member (object, "values");
+  /* The Gauss pages' sessions before the generic page: their own fields. */
+  JsonNode *params = json_object_get_member (object, "params");
   JsonNode *runs_node = json_object_get_member (object, "runs");
   const char *figure = json_object_get_string_member_with_default (object, "figure", "");
   g_autoptr(GPtrArray) runs = NULL;
 
-  if ((values != NULL && !JSON_NODE_HOLDS_OBJECT (values))
+  if ((values != NULL && !JSON_NODE_HOLDS_OBJECT (values)) || (params != NULL && !JSON_NODE_HOLDS_OBJECT (params))
       || (runs_node != NULL && !JSON_NODE_HOLDS_ARRAY (runs_node)))
     {
       g_set_error (error, KS_RUN_ERROR, KS_RUN_ERROR_PARSE, _("its values or runs are of the wrong type"));
@@ -445,31 +495,28 @@ ks_experiment_page_load_state (KsPage      *page,
    * the page as it was. */
   if (runs_node != NULL && !(runs = load_runs (self, json_node_get_array (runs_node), error)))
     return FALSE;
-  if (values != NULL)
+  if (params == NULL)
     {
-      JsonObject *o = json_node_get_object (values);
-      g_autoptr(GList) members = json_object_get_members (o);
-      GVariantBuilder builder;
-
-      g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
-      for (GList *l = members; l != NULL; l = l->next)
-        {
-          JsonNode *v = json_object_get_member (o, l->data);
-          if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_STRING)
-            g_variant_builder_add (&builder, "{ss}", (const char *) l->data, json_node_get_string (v));
-        }
-      {
-        g_autoptr(GVariant) given = g_variant_ref_sink (g_variant_builder_end (&builder));
-        ks_experiment_page_apply_values (self, given);
-      }
+      ks_experiment_page_set_repetitions (self,
+                                          json_object_get_int_member_with_default (object, "warmup", 1),
+                                          json_object_get_int_member_with_default (object, "reps", 3));
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->min_x_spin),
+                                 json_object_get_double_member_with_default (object, "min_x", 0));
     }
-  ks_experiment_page_set_repetitions (self,
-                                      json_object_get_int_member_with_default (object, "warmup", 1),
-                                      json_object_get_int_member_with_default (object, "reps", 3));
+  /* After the repetitions: an old form's "@reps" and "@min_x" are its own. */
+  if (values != NULL || params != NULL)
+    {
+      g_autoptr(GVariant) given = object_values (self, json_node_get_object (values ? values : params),
+                                                 values == NULL);
+      ks_experiment_page_apply_values (self, given);
+    }
+  if (json_object_has_member (object, "also_on"))
+    {
+      g_auto(GStrv) ids = g_strsplit (json_object_get_string_member_with_default (object, "also_on", ""), ",", -1);
+      ks_experiment_page_set_also_on (self, (const char * const *) ids);
+    }
   if (*figure != '\0' && ks_experiment_desc_find_figure (self->desc, figure) >= 0)
     gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->figure_combo), figure);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->min_x_spin),
-                             json_object_get_double_member_with_default (object, "min_x", 0));
   if (runs != NULL)
     {
       g_ptr_array_set_size (self->runs, 0);

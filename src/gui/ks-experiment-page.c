@@ -18,6 +18,8 @@
 #define SETTINGS_KEY "experiment-params"
 #define KEY_REPS     "@reps"
 #define KEY_WARMUP   "@warmup"
+#define KEY_MIN_X    "@min_x"
+#define KEY_ALSO_ON  "@also_on"
 
 G_DEFINE_TYPE (KsExperimentPage, ks_experiment_page, KS_TYPE_PAGE)
 
@@ -93,6 +95,9 @@ update_figure_controls (KsExperimentPage *self)
   const KsFigureSpec *figure = ks_experiment_page_get_figure (self);
   gboolean has_min_x = figure != NULL && figure->min_x_option != NULL;
 
+  /* Drag across a numeric x to zoom into it (the paper's Fig. 6 is a
+   * zoom into Fig. 5's group sizes). */
+  ks_plot_view_set_zoomable (KS_PLOT_VIEW (self->plot_view), figure != NULL && !figure->categorical_x);
   gtk_widget_set_visible (self->min_x_label, has_min_x);
   gtk_widget_set_visible (self->min_x_spin, has_min_x);
   gtk_widget_set_tooltip_text (self->min_x_spin, has_min_x && figure->min_x_help ? _(figure->min_x_help) : NULL);
@@ -218,7 +223,11 @@ figure_changed_cb (KsExperimentPage *self)
 {
   update_figure_controls (self);
   if (self->runs != NULL && self->form != NULL)
-    ks_experiment_page_rebuild_all (self);
+    {
+      ks_experiment_page_rebuild_all (self);
+      /* "Plot from" is kept with the form (the old "hide wg = 1"). */
+      ks_experiment_page_save_settings (self);
+    }
 }
 
 static void
@@ -411,6 +420,9 @@ ks_experiment_page_save_settings (KsExperimentPage *self)
                        g_strdup_printf ("%d", gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->reps_spin))));
   g_hash_table_insert (values, g_strdup (KEY_WARMUP),
                        g_strdup_printf ("%d", gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->warmup_spin))));
+  g_hash_table_insert (values, g_strdup (KEY_ALSO_ON), ks_experiment_page_get_also_on_text (self));
+  g_hash_table_insert (values, g_strdup (KEY_MIN_X),
+                       g_strdup_printf ("%d", gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->min_x_spin))));
   g_variant_builder_init (&mine, G_VARIANT_TYPE ("a{ss}"));
   g_hash_table_iter_init (&it, values);
   while (g_hash_table_iter_next (&it, &key, &value))
@@ -451,23 +463,100 @@ ks_experiment_page_apply_values (KsExperimentPage *self,
         gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->reps_spin), g_ascii_strtod (text, NULL));
       else if (g_strcmp0 (name, KEY_WARMUP) == 0)
         gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->warmup_spin), g_ascii_strtod (text, NULL));
+      else if (g_strcmp0 (name, KEY_MIN_X) == 0)
+        gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->min_x_spin), g_ascii_strtod (text, NULL));
+      else if (g_strcmp0 (name, KEY_ALSO_ON) == 0)
+        {
+          g_auto(GStrv) ids = g_strsplit (text, ",", -1);
+          gboolean applying = self->applying_settings;
+
+          self->applying_settings = TRUE;
+          ks_experiment_page_set_also_on (self, (const char * const *) ids);
+          self->applying_settings = applying;
+        }
       else if (ks_experiment_desc_find_param (self->desc, name) >= 0)
         ks_param_form_set_text (self->form, name, text);
     }
+}
+
+GVariant *
+ks_experiment_page_upgrade_values (KsExperimentPage *self,
+                                   GHashTable       *old)
+{
+  GVariantBuilder builder;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  if (self->desc->upgrade_values != NULL)
+    self->desc->upgrade_values (self->desc, old);
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
+  g_hash_table_iter_init (&iter, old);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_variant_builder_add (&builder, "{ss}", key, value);
+  return g_variant_ref_sink (g_variant_builder_end (&builder));
+}
+
+/* The form as the page saved it before the experiment had a description:
+ * one GSettings key per field under the description's legacy prefix.
+ * NULL where the user never set one of them. */
+static GVariant *
+legacy_settings (KsExperimentPage *self,
+                 GSettings        *settings)
+{
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GHashTable) old = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_auto(GStrv) keys = NULL;
+  gboolean any = FALSE;
+  gsize prefix_len;
+
+  if (self->desc->legacy_prefix == NULL)
+    return NULL;
+  prefix_len = strlen (self->desc->legacy_prefix);
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i] != NULL; i++)
+    {
+      g_autoptr(GVariant) v = NULL;
+      g_autoptr(GVariant) user = NULL;
+      char *text;
+
+      if (!g_str_has_prefix (keys[i], self->desc->legacy_prefix))
+        continue;
+      /* Every key of the form (the defaults too: from needs its to), but
+       * only where the user changed one of them. */
+      user = g_settings_get_user_value (settings, keys[i]);
+      any |= user != NULL;
+      v = g_settings_get_value (settings, keys[i]);
+      if (g_variant_is_of_type (v, G_VARIANT_TYPE_STRING))
+        text = g_variant_dup_string (v, NULL);
+      else if (g_variant_is_of_type (v, G_VARIANT_TYPE_BOOLEAN))
+        text = g_strdup (g_variant_get_boolean (v) ? "true" : "false");
+      else
+        text = g_variant_print (v, FALSE);
+      g_hash_table_insert (old, g_strdup (keys[i] + prefix_len), text);
+    }
+  return any ? ks_experiment_page_upgrade_values (self, old) : NULL;
 }
 
 static void
 bind_settings (KsPage *page)
 {
   KsExperimentPage *self = KS_EXPERIMENT_PAGE (page);
-  g_autoptr(GVariant) all = g_settings_get_value (ks_page_get_settings (page), SETTINGS_KEY);
+  GSettings *settings = ks_page_get_settings (page);
+  g_autoptr(GVariant) all = g_settings_get_value (settings, SETTINGS_KEY);
   g_autoptr(GVariant) mine = g_variant_lookup_value (all, self->desc->id, G_VARIANT_TYPE ("a{ss}"));
+  gboolean upgraded = FALSE;
 
+  /* Never saved here yet: what the page saved before, once, moved over. */
+  if (mine == NULL)
+    upgraded = (mine = legacy_settings (self, settings)) != NULL;
   if (mine == NULL)
     return;
   self->applying_settings = TRUE;
   ks_experiment_page_apply_values (self, mine);
   self->applying_settings = FALSE;
+  if (upgraded)
+    ks_experiment_page_save_settings (self);
 }
 
 /* --- the page --------------------------------------------------------------------- */
@@ -486,6 +575,7 @@ device_changed (KsPage   *page,
 
   g_set_object (&self->device, device);
   ks_param_form_set_backend (self->form, ks_device_get_backend (device));
+  ks_experiment_page_fill_devices (self);
   /* Said before Run is pressed, not only in the engine's refusal after. */
   if (self->desc->backends != KS_BACKENDS_ALL && !(self->desc->backends & (1u << ks_device_get_backend (device))))
     {
@@ -519,6 +609,7 @@ running_changed_cb (KsExperimentPage *self)
   gtk_widget_set_sensitive (self->reps_spin, !running);
   gtk_widget_set_sensitive (self->warmup_spin, !running);
   gtk_widget_set_sensitive (self->clear_button, !running);
+  gtk_widget_set_sensitive (self->also_expander, !running);
 }
 
 /* Built from the description once it is known (construct time). */
@@ -531,6 +622,16 @@ build_from_desc (KsExperimentPage *self)
   self->form = KS_PARAM_FORM (ks_param_form_new (desc));
   gtk_container_add (GTK_CONTAINER (self->form_box), GTK_WIDGET (self->form));
   g_signal_connect_swapped (self->form, "changed", G_CALLBACK (form_changed_cb), self);
+  self->also_expander = gtk_expander_new (_("Also run on"));
+  self->also_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  gtk_widget_set_tooltip_text (self->also_expander,
+                               _("Measure on these devices too, one after the other, each a curve of the same figure"));
+  gtk_widget_set_margin_top (self->also_box, 4);
+  gtk_container_add (GTK_CONTAINER (self->also_expander), self->also_box);
+  gtk_widget_show (self->also_box);
+  gtk_widget_set_margin_top (self->also_expander, 8);
+  gtk_container_add (GTK_CONTAINER (self->form_box), self->also_expander);
+  ks_experiment_page_fill_devices (self);
   for (guint i = 0; i < desc->n_figures; i++)
     gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->figure_combo), desc->figures[i].id,
                                _(desc->figures[i].title));
@@ -611,6 +712,7 @@ ks_experiment_page_get_table (KsExperimentPage *self)
 
 static const GActionEntry page_actions[] = {
   { "add-recorded", ks_experiment_page_add_recorded_activated, "s" },
+  { "add-file", ks_experiment_page_add_file_activated },
 };
 
 static void
@@ -626,7 +728,14 @@ ks_experiment_page_dispose (GObject *object)
   g_clear_pointer (&self->runs, g_ptr_array_unref);
   g_clear_pointer (&self->table, ks_run_table_free);
   g_clear_pointer (&self->recorded, g_ptr_array_unref);
+  g_clear_pointer (&self->also_on, g_hash_table_unref);
   g_clear_object (&self->recorded_menu);
+  g_clear_object (&self->recorded_section);
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+      g_clear_object (&self->chooser);
+    }
   g_clear_object (&self->device);
   if (self->hints_cancellable != NULL)
     g_cancellable_cancel (self->hints_cancellable);
@@ -695,11 +804,17 @@ static void
 ks_experiment_page_init (KsExperimentPage *self)
 {
   g_autoptr(GSimpleActionGroup) actions = g_simple_action_group_new ();
+  g_autoptr(GMenu) other = g_menu_new ();
 
   g_type_ensure (KS_TYPE_PLOT_VIEW);
   gtk_widget_init_template (GTK_WIDGET (self));
   self->runs = g_ptr_array_new_with_free_func (ks_experiment_page_run_free);
+  self->also_on = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->recorded_menu = g_menu_new ();
+  self->recorded_section = g_menu_new ();
+  g_menu_append (other, _("Other File…"), "experiment.add-file");
+  g_menu_append_section (self->recorded_menu, NULL, G_MENU_MODEL (self->recorded_section));
+  g_menu_append_section (self->recorded_menu, NULL, G_MENU_MODEL (other));
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (self->add_recorded_button),
                                   G_MENU_MODEL (self->recorded_menu));
   g_action_map_add_action_entries (G_ACTION_MAP (actions), page_actions, G_N_ELEMENTS (page_actions), self);

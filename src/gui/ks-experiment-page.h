@@ -28,6 +28,11 @@ KsParamForm            *ks_experiment_page_get_form   (KsExperimentPage *self);
 void                    ks_experiment_page_set_repetitions (KsExperimentPage *self,
                                                             guint             warmup,
                                                             guint             reps);
+/* The devices the run measures on too, after the header bar's (ids; each
+ * a series of the same figure); NULL or empty: none.  Ids of devices the
+ * machine lacks are kept (a session from elsewhere) but not used. */
+void                    ks_experiment_page_set_also_on (KsExperimentPage  *self,
+                                                        const char * const *ids);
 /* The runs in the plot, oldest first (recorded ones included). */
 guint                   ks_experiment_page_get_n_runs (KsExperimentPage *self);
 KsRun                  *ks_experiment_page_get_run    (KsExperimentPage *self,

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ks-gui-form"
 
 #include "ks-param-form.h"
+#include "ks-axis-button.h"
 #include "ks-page.h"
 
 #include <glib/gi18n.h>
@@ -23,6 +24,7 @@ typedef struct {
   GtkWidget *label;
   GtkWidget *widget;
   GtkWidget *unit;    /* NULL where the parameter has none */
+  GtkWidget *axis;    /* a swept number's KsAxisButton (range, presets), or NULL */
   GtkWidget *error;   /* under the field: why its text does not parse */
   char      *hint_why; /* why the device's default is what the placeholder says */
 } Field;
@@ -249,6 +251,8 @@ refresh (KsParamForm *self)
       gtk_widget_set_sensitive (f->widget, applies);
       if (f->unit != NULL)
         gtk_widget_set_sensitive (f->unit, applies);
+      if (f->axis != NULL)
+        gtk_widget_set_sensitive (f->axis, applies);
       tip = !applies ? g_strjoin ("\n\n", why, help, NULL)
                      : f->hint_why ? g_strjoin ("\n\n", help ? help : "", f->hint_why, NULL) : g_strdup (help);
       gtk_widget_set_tooltip_text (f->label, tip);
@@ -419,7 +423,20 @@ add_field (KsParamForm *self,
   gtk_label_set_max_width_chars (GTK_LABEL (f->label), 14);
   gtk_label_set_mnemonic_widget (GTK_LABEL (f->label), f->widget);
   gtk_grid_attach (grid, f->label, 0, row, 1, 1);
-  gtk_grid_attach (grid, f->widget, 1, row, f->spec->unit ? 1 : 2, 1);
+  if (f->kind == KIND_ENTRY && f->spec->sweepable
+      && (f->spec->type == KS_PARAM_INT || f->spec->type == KS_PARAM_REAL))
+    {
+      /* A swept number: its range and the usual sweeps a click away. */
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+      f->axis = ks_axis_button_new (f->spec, GTK_ENTRY (f->widget));
+      gtk_style_context_add_class (gtk_widget_get_style_context (box), GTK_STYLE_CLASS_LINKED);
+      gtk_container_add (GTK_CONTAINER (box), f->widget);
+      gtk_container_add (GTK_CONTAINER (box), f->axis);
+      gtk_grid_attach (grid, box, 1, row, f->spec->unit ? 1 : 2, 1);
+    }
+  else
+    gtk_grid_attach (grid, f->widget, 1, row, f->spec->unit ? 1 : 2, 1);
   if (f->spec->unit != NULL)
     {
       f->unit = gtk_label_new (f->spec->unit);
@@ -605,6 +622,17 @@ ks_param_form_get_field (KsParamForm *self,
   g_return_val_if_fail (KS_IS_PARAM_FORM (self), NULL);
   f = find_field (self, name);
   return f ? f->widget : NULL;
+}
+
+GtkWidget *
+ks_param_form_get_axis_button (KsParamForm *self,
+                               const char  *name)
+{
+  Field *f;
+
+  g_return_val_if_fail (KS_IS_PARAM_FORM (self), NULL);
+  f = find_field (self, name);
+  return f ? f->axis : NULL;
 }
 
 const char *

@@ -54,6 +54,10 @@ gboolean    ks_param_form_apply       (KsParamForm  *self,
 /* The field's widget (for tests and the mnemonic check); NULL if none. */
 GtkWidget  *ks_param_form_get_field   (KsParamForm  *self,
                                        const char   *name);
+/* A swept number's range and presets button (ks-axis-button.h); NULL for
+ * other fields. */
+GtkWidget  *ks_param_form_get_axis_button (KsParamForm *self,
+                                           const char  *name);
 /* The text shown beside a field that does not parse ("" when it does). */
 const char *ks_param_form_get_field_error (KsParamForm *self,
                                            const char  *name);

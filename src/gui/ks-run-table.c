@@ -8,10 +8,14 @@
 #include <string.h>
 
 /* One table column: a parameter (param >= 0) or a measured column. */
+/* A parameter (param >= 0), a column (column >= 0), or the point's
+ * device (both DEVICE_CELL: a run on several devices). */
 typedef struct {
   int param;
   int column;
 } Cell;
+
+#define DEVICE_CELL (-2)
 
 struct _KsRunTable {
   GtkListStore       *store;
@@ -37,15 +41,8 @@ char *
 ks_run_name_label (const KsExperimentDesc *desc,
                    const char             *name)
 {
-  int c, p;
-  const char *label, *unit;
-
   g_return_val_if_fail (desc != NULL && name != NULL, NULL);
-  c = ks_experiment_desc_find_column (desc, name);
-  p = ks_experiment_desc_find_param (desc, name);
-  label = c >= 0 ? desc->columns[c].label : p >= 0 ? desc->params[p].label : name;
-  unit = c >= 0 ? desc->columns[c].unit : p >= 0 ? desc->params[p].unit : NULL;
-  return unit ? g_strdup_printf ("%s, %s", _(label), unit) : g_strdup (_(label));
+  return ks_experiment_desc_name_label (desc, name);
 }
 
 static gboolean
@@ -96,6 +93,9 @@ ks_run_table_new (GtkTreeView        *view,
   table->cells = g_array_new (FALSE, FALSE, sizeof (Cell));
   table->figure = figure;
   table->highlight = figure && figure->highlight ? ks_experiment_desc_find_column (desc, figure->highlight) : -1;
+  /* Several devices in one run: which one measured the row, first. */
+  if (run->devices->len > 1)
+    g_array_append_val (table->cells, ((Cell) { DEVICE_CELL, DEVICE_CELL }));
   /* The swept parameters say which point a row is; where nothing is swept,
    * every parameter does. */
   for (guint i = 0; i < desc->n_params; i++)
@@ -126,7 +126,9 @@ ks_run_table_new (GtkTreeView        *view,
       const Cell *cell = &g_array_index (table->cells, Cell, i);
       g_autofree char *title = NULL;
 
-      if (cell->param >= 0)
+      if (cell->param == DEVICE_CELL)
+        add_view_column (view, _("device"), _("The device that measured the point"), i, table->col_weight, FALSE);
+      else if (cell->param >= 0)
         {
           const KsParamSpec *spec = &desc->params[cell->param];
           title = ks_run_name_label (desc, spec->name);
@@ -164,6 +166,8 @@ cell_text (const KsRun      *run,
 {
   const KsExperimentDesc *desc = run->desc;
 
+  if (cell->param == DEVICE_CELL)
+    return g_strdup (p->device < run->devices->len ? ((KsRunDevice *) run->devices->pdata[p->device])->name : "?");
   if (cell->param >= 0)
     {
       GVariant *v = p->params[cell->param];
@@ -311,6 +315,21 @@ grid_label (const char *text,
   return label;
 }
 
+/* The column, or the device-info number, a paper value stands beside. */
+static const KsColumnSpec *
+find_named (const KsExperimentDesc *desc,
+            const char             *name)
+{
+  int c = ks_experiment_desc_find_column (desc, name);
+
+  if (c >= 0)
+    return &desc->columns[c];
+  for (guint i = 0; i < desc->n_device_info; i++)
+    if (g_strcmp0 (desc->device_info[i].name, name) == 0)
+      return &desc->device_info[i];
+  return NULL;
+}
+
 void
 ks_run_fill_paper_values (GtkGrid                *grid,
                           const KsExperimentDesc *desc,
@@ -330,22 +349,25 @@ ks_run_fill_paper_values (GtkGrid                *grid,
   for (guint i = 0; i < desc->n_paper_values; i++)
     {
       const KsPaperValue *v = &desc->paper_values[i];
-      int c = ks_experiment_desc_find_column (desc, v->column);
-      const char *what = c >= 0 ? _(desc->columns[c].label) : v->column;
+      const KsColumnSpec *c = find_named (desc, v->column);
+      const char *what = c != NULL ? _(c->label) : v->column;
       double here = run != NULL && run->devices->len > 0 ? ks_run_measured_for (run, v, 0) : NAN;
-      KsColumnKind kind = c >= 0 ? desc->columns[c].kind : KS_COLUMN_REAL;
+      KsColumnKind kind = c != NULL ? c->kind : KS_COLUMN_REAL;
       g_autofree char *paper = ks_run_format_value (v->value, kind);
       g_autofree char *measured = isnan (here) ? g_strdup ("—") : ks_run_format_value (here, kind);
       g_autofree char *where = v->where && *v->where ? g_strdup_printf ("%s (%s)", what, v->where)
                                                        : g_strdup (what);
-      const char *unit = v->unit ? v->unit : c >= 0 ? desc->columns[c].unit : NULL;
+      const char *unit = v->unit ? v->unit : c != NULL ? c->unit : NULL;
+      g_autofree char *tip = NULL;
       g_autofree char *paper_text = unit ? g_strdup_printf ("%s %s", paper, unit) : g_strdup (paper);
       g_autofree char *here_text = unit && !isnan (here) ? g_strdup_printf ("%s %s", measured, unit)
                                                           : g_strdup (measured);
-      g_autofree char *tip = g_strdup_printf ("%s%s%s", v->source ? _(v->source) : "",
-                                              v->note ? ": " : "", v->note ? _(v->note) : "");
       GtkWidget *label = grid_label (where, FALSE, 0);
 
+      /* The source and the paper's note, then what the number means. */
+      tip = g_strdup_printf ("%s%s%s%s%s", v->source ? _(v->source) : "", v->note ? ": " : "",
+                             v->note ? _(v->note) : "", c != NULL && c->help ? "\n\n" : "",
+                             c != NULL && c->help ? _(c->help) : "");
       gtk_widget_set_tooltip_text (label, tip);
       gtk_grid_attach (grid, label, 0, i + 1, 1, 1);
       gtk_grid_attach (grid, grid_label (paper_text, FALSE, 1), 1, i + 1, 1, 1);

@@ -7,38 +7,14 @@
 
 #include "ks-devices-page.h"
 #include "ks-experiment-page.h"
-#include "ks-gauss-size-page.h"
 #include "ks-gauss-solve-page.h"
-#include "ks-gauss-wg-page.h"
 #include "ks-index-map-page.h"
 #include "ks-heat-page.h"
 #include "ks-registry.h"
 
-/* The five papers the app is about.  The registry names a paper only once
- * it has an experiment; the others are still listed, dimmed, with a line
- * saying what is coming, so a class sees the whole course from the start
- * and a paper never seems to be missing. */
-static const struct {
-  const char *id;
-  const char *title;
-  const char *coming;
-} papers[] = {
-  { "000", N_("Baranov & Vlatskaya (2013): work-group size and the Gauss method in OpenCL"), NULL },
-  { "001", N_("Manushin (2012): OpenCL for high-load applications"),
-    N_("Coming: vector addition, SIMD widths and transfers, CPU against GPU") },
-  { "002", N_("Pogorelskikh & Loganova: Thomas algorithm and cyclic reduction on a GPU"),
-    N_("Coming: batched tridiagonal solvers against the CPU") },
-  { "003", N_("Andrianov et al.: GPU programs from Norma specifications"),
-    N_("Coming: mapping index domains onto blocks and threads") },
-  { "004", N_("Anisov, Vaziev, Ushakov (2020): 2D heat equation on a hybrid CPU+GPU"),
-    N_("Coming: conjugate gradients and the heat animation") },
-};
-
 /* Hand-made pages, in their paper's group (NULL: above the groups).  A
- * name the registry also has stands in for that description's generic
- * page: the Gauss sweeps keep their prime-N+1 tooltips, predicted-optimum
- * line, hidden wg = 1 and the Launches option until the generic page can
- * say all of it. */
+ * name the registry also has would stand in for that description's
+ * generic page (none does: the Gauss sweeps moved onto it). */
 static const struct {
   const char *paper;
   const char *name;
@@ -47,21 +23,9 @@ static const struct {
 } hand_made[] = {
   { NULL,  "devices",     N_("Devices"),                   ks_devices_page_get_type },
   { "000", "gauss-solve", N_("Gauss: single solve"),       ks_gauss_solve_page_get_type },
-  { "000", "gauss-size",  N_("Gauss: time vs size"),       ks_gauss_size_page_get_type },
-  { "000", "gauss-wg",    N_("Gauss: time vs group size"), ks_gauss_wg_page_get_type },
   { "003", "index-map",   N_("Index domain onto blocks"),  ks_index_map_page_get_type },
   { "004", "heat-live",   N_("Heat: live animation"),      ks_heat_page_get_type },
 };
-
-/* KERNELSCOPE_GENERIC_PAGES=1: every description on the generic page, the
- * Gauss sweeps included, to see how far the port has come (a developer's
- * switch; the tests of the hand-made pages assume it unset). */
-static gboolean
-generic_only (void)
-{
-  const char *env = g_getenv ("KERNELSCOPE_GENERIC_PAGES");
-  return env != NULL && g_strcmp0 (env, "0") != 0 && *env != '\0';
-}
 
 static int
 find_hand_made (const char *name)
@@ -97,16 +61,6 @@ add_hand_made (GtkStack  *stack,
             hand_made[i].name, _(hand_made[i].title));
 }
 
-static const KsPaperGroup *
-find_group (GPtrArray  *groups,
-            const char *id)
-{
-  for (guint g = 0; g < groups->len; g++)
-    if (g_strcmp0 (((KsPaperGroup *) groups->pdata[g])->id, id) == 0)
-      return groups->pdata[g];
-  return NULL;
-}
-
 /* The paper's pages: its hand-made pages without a description first (the
  * single solve before the sweeps), then every description in registry
  * order, hand-made where one stands for it. */
@@ -132,7 +86,7 @@ add_group_pages (GtkStack           *stack,
   for (guint e = 0; group != NULL && e < group->experiments->len; e++)
     {
       const KsExperimentDesc *desc = group->experiments->pdata[e];
-      int h = generic_only () ? -1 : find_hand_made (desc->id);
+      int h = find_hand_made (desc->id);
 
       if (h >= 0)
         add_hand_made (stack, sidebar, names, h);
@@ -154,31 +108,18 @@ ks_window_pages_build (GtkStack  *stack,
   for (guint i = 0; i < G_N_ELEMENTS (hand_made); i++)
     if (hand_made[i].paper == NULL)
       add_hand_made (stack, sidebar, names, i);
-  for (guint p = 0; p < G_N_ELEMENTS (papers); p++)
-    {
-      const KsPaperGroup *group = find_group (groups, papers[p].id);
-      gboolean empty = group == NULL && papers[p].coming != NULL;
-
-      /* A paper with a hand-made page but no description yet is not empty. */
-      for (guint i = 0; i < G_N_ELEMENTS (hand_made); i++)
-        empty &= g_strcmp0 (hand_made[i].paper, papers[p].id) != 0;
-
-      ks_sidebar_add_group (sidebar, papers[p].id,
-                            group != NULL && group->title != NULL ? _(group->title) : _(papers[p].title),
-                            empty ? _(papers[p].coming) : NULL);
-      add_group_pages (stack, sidebar, names, papers[p].id, group);
-    }
-  /* A paper the table above does not know yet (a test's, a plug-in's). */
+  /* Every paper of the course, one without experiments yet saying what
+   * is coming, and any other a description names (a test's). */
   for (guint g = 0; g < groups->len; g++)
     {
       const KsPaperGroup *group = groups->pdata[g];
-      gboolean known = FALSE;
+      gboolean empty = group->experiments->len == 0 && group->coming != NULL;
 
-      for (guint p = 0; p < G_N_ELEMENTS (papers); p++)
-        known |= g_strcmp0 (papers[p].id, group->id) == 0;
-      if (known)
-        continue;
-      ks_sidebar_add_group (sidebar, group->id, group->title ? _(group->title) : group->id, NULL);
+      /* A paper with a hand-made page but no description yet is not empty. */
+      for (guint i = 0; i < G_N_ELEMENTS (hand_made); i++)
+        empty &= g_strcmp0 (hand_made[i].paper, group->id) != 0;
+      ks_sidebar_add_group (sidebar, group->id, group->title ? _(group->title) : group->id,
+                            empty ? _(group->coming) : NULL);
       add_group_pages (stack, sidebar, names, group->id, group);
     }
   return names;

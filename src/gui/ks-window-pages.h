@@ -2,10 +2,9 @@
 /* ks-window-pages.h: which pages the window has, and where in the sidebar.
  *
  * The pages come from the experiment registry, grouped by paper: every
- * description gets the generic KsExperimentPage, unless a hand-made page
- * still stands for it (the Gauss sweeps, until the generic page carries
- * all they do).  Hand-made pages with no description (the devices, the
- * single solve) are listed here.  A new description therefore appears in
+ * description gets the generic KsExperimentPage (a hand-made page may
+ * still stand for one, by its id).  Hand-made pages with no description
+ * (the devices, the single solve) are listed here.  A new description therefore appears in
  * the sidebar with nothing added in src/gui. */
 #pragma once
 
