@@ -86,3 +86,6 @@ get_global_size (unsigned int d)
 static __device__ __forceinline__ float  ks_fabs (float v)  { return fabsf (v); }
 static __device__ __forceinline__ double ks_fabs (double v) { return ::fabs (v); }
 #define fabs(v) ks_fabs (v)
+
+/* OpenCL's popcount, for 32-bit integers. */
+static __device__ __forceinline__ unsigned int popcount (unsigned int v) { return (unsigned int) __popc (v); }

@@ -97,6 +97,19 @@ ks_stage_one (KS_LOCAL_PTR (real) l, __global real *mem, const int out,
     l[row * g + sys] = mem[AT (s0 + sys, r0 + row * step)];
 }
 
+/* The least power of two >= x (x >= 1), without a loop. */
+KS_FN uint
+ks_pow2_ceil (uint x)
+{
+  x -= 1;
+  x |= x >> 1;
+  x |= x >> 2;
+  x |= x >> 4;
+  x |= x >> 8;
+  x |= x >> 16;
+  return x + 1;
+}
+
 KS_FN void
 ks_stage (KS_LOCAL_PTR (real) l, __global real *mem, const int out,
           ulong sys_stride, ulong row_stride, uint systems,
@@ -105,36 +118,30 @@ ks_stage (KS_LOCAL_PTR (real) l, __global real *mem, const int out,
   const uint lid = (uint) get_local_id (0);
   const uint items = (uint) get_local_size (0);
 
-  /* No division or remainder by a variable here: LLVM pairs them with a
-   * freeze, which Oclgrind 21.10's uninitialised-value check cannot run. */
-  if (sys_stride < row_stride)
+  /* One flat loop over the chunk's entries whatever the layout, the fast
+   * index in the low bits of a power-of-two span: no division by a
+   * variable (LLVM pairs one with a freeze, which Oclgrind 21.10's
+   * uninitialised-value check cannot run), and no branch between two
+   * loops nor early return between the callers' barriers (that made PoCL
+   * 5's kernel compiler abort the process: Kernel.cc:129,
+   * region_entry_barrier, pocl issue 1435).  Interleaved: consecutive
+   * items take consecutive systems (consecutive words); one system after
+   * another: consecutive rows. */
+  const int interleaved = sys_stride < row_stride;
+  const uint gp = ks_pow2_ceil (g), cp = ks_pow2_ceil (count);
+  const uint inner = interleaved ? gp : cp;
+  const uint shift = popcount (inner - 1);
+  const uint total = gp * cp;
+
+  for (uint e = lid; e < total; e += items)
     {
-      /* Interleaved: consecutive systems are consecutive words. */
-      for (uint sys = lid; sys < g; sys += items)
-        for (uint row = 0; row < count && s0 + sys < systems; row++)
-          ks_stage_one (l, mem, out, sys_stride, row_stride, s0, g, r0, step, sys, row);
-      return;
-    }
-  /* One system after another: consecutive items take consecutive rows,
-   * (sys, row) counted on from item lid's first entry. */
-  {
-    uint sys = 0, row = lid;
-    while (row >= count && sys < g)
-      {
-        row -= count;
-        sys++;
-      }
-    while (sys < g && s0 + sys < systems)
-      {
+      const uint fast = e & (inner - 1), slow = e >> shift;
+      const uint sys = interleaved ? fast : slow;
+      const uint row = interleaved ? slow : fast;
+
+      if (sys < g && row < count && s0 + sys < systems)
         ks_stage_one (l, mem, out, sys_stride, row_stride, s0, g, r0, step, sys, row);
-        row += items;
-        while (row >= count && sys < g)
-          {
-            row -= count;
-            sys++;
-          }
-      }
-  }
+    }
 }
 
 KS_FN void
