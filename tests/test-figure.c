@@ -133,6 +133,7 @@ made_run (const char *device_name,
   ks_run_device_set_info (d, "limit_ms", limit_ms);
   g_ptr_array_add (run->devices, d);
   run->date = g_strdup ("2026-11-24T03:00:00Z");
+  g_strfreev (run->axes);
   run->axes = g_strsplit ("method n", " ", -1);
   run->complete = TRUE;
   add_point (run, "paracr", 1024, 4.0, NULL);

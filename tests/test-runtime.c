@@ -739,6 +739,36 @@ test_3d_offset (Fixture       *f,
   launch_3d (f, TRUE);
 }
 
+/* 70,000 rows along y with no local size: OpenCL takes it as it is; CUDA's
+ * grid allows 65,535 blocks in y, so its backend deepens the block there.
+ * Every cell is written once, with its own coordinates. */
+static void
+test_tall_grid (Fixture       *f,
+                gconstpointer  data)
+{
+  enum { NX = 3, NY = 70000 };
+  g_autoptr(KsKernel) k = kernel (f, "rt_index3d");
+  g_autoptr(KsBuffer) b = alloc (f, NX * NY * sizeof (guint), KS_BUFFER_READ_WRITE);
+  g_autofree guint *got = g_new (guint, NX * NY);
+  const guint nx = NX, ny = NY, ends[3] = { NX, NY, 1 };
+  const guint none = 0xdeadbeef;
+  KsLaunchConfig cfg = { .dims = 2, .global = { NX, NY } };
+  KsQueue *q = ks_runtime_get_queue (f->rt);
+
+  OK (ks_queue_fill (q, b, &none, sizeof none, 0, NX * NY * sizeof (guint), NULL, E));
+  OK (ks_kernel_set_arg_buffer (k, 0, b, E));
+  OK (ks_kernel_set_arg (k, 1, sizeof nx, &nx, E));
+  OK (ks_kernel_set_arg (k, 2, sizeof ny, &ny, E));
+  for (guint d = 0; d < 3; d++)
+    OK (ks_kernel_set_arg (k, 3 + d, sizeof ends[d], &ends[d], E));
+  OK (ks_queue_launch (q, k, &cfg, E));
+  OK (ks_runtime_read (f->rt, b, 0, NX * NY * sizeof (guint), got, E));
+  for (guint y = 0; y < NY; y++)
+    for (guint x = 0; x < NX; x++)
+      if (got[y * NX + x] != x + 1000 * y)
+        g_error ("cell (%u, %u) holds %u", x, y, got[y * NX + x]);
+}
+
 /* Offsets are opt-in on CUDA: a program built without -DKS_GLOBAL_OFFSET
  * refuses one there, saying so, and still launches without one; OpenCL
  * has offsets of its own. */
@@ -1223,6 +1253,7 @@ main (int    argc,
     { "view", test_view },
     { "two-queues", test_two_queues },
     { "3d-offset", test_3d_offset },
+    { "tall-grid", test_tall_grid },
     { "split-policy", test_split_policy },
     { "offset-opt-in", test_offset_opt_in },
     { "timers", test_timers },

@@ -394,6 +394,22 @@ launch_shape (KsKernel             *kernel,
       else if (d == 0)
         b[d] = MIN (kernel->info.suggested_local ? kernel->info.suggested_local : warp,
                     (global[0] + warp - 1) / warp * warp);
+      else if (global[d] > grid_limit[d])
+        /* OpenCL takes 65,536 rows along y with one item per group in y;
+         * CUDA's grid stops at 65,535 blocks there, so the block grows in
+         * that dimension instead (micro-access's 65,536-row image). */
+        b[d] = (global[d] + grid_limit[d] - 1) / grid_limit[d];
+    }
+  if (!has_local && kernel->info.max_work_group_size > 0 &&
+      b[0] * b[1] * b[2] > kernel->info.max_work_group_size)
+    {
+      /* Narrower in x, in whole warps where it can, to stay within the
+       * kernel's threads per block. */
+      gsize room = MAX (kernel->info.max_work_group_size / (b[1] * b[2]), 1);
+      b[0] = room >= warp ? room / warp * warp : room;
+    }
+  for (guint d = 0; d < config->dims; d++)
+    {
       g[d] = (global[d] + b[d] - 1) / b[d];
       if (g[d] > grid_limit[d])
         {
