@@ -53,6 +53,15 @@ run () {
   LAST_CMD="$*"
   timeout 120 "$@" >"$T/out" 2>"$T/err"
   RC=$?
+  # LeakSanitizer's own tracer can crash stopping the threads PoCL is still
+  # starting when a command fails at once (seen once in a loaded CI run, not
+  # in 20 runs by hand): that is no finding about our code, so such a run is
+  # made again, once.  A real leak report is not retried.
+  if [ -n "${KS_SANITIZED:-}" ] && grep -q "LeakSanitizer has encountered a fatal error" "$T/err"; then
+    echo "# LeakSanitizer's tracer crashed; running it again: $*"
+    timeout 120 "$@" >"$T/out" 2>"$T/err"
+    RC=$?
+  fi
   [ "$RC" -ne 124 ] || echo "(kernelscope-cli test: timed out after 120 s)" >>"$T/err"
 }
 
