@@ -292,10 +292,18 @@ ks_plot_draw_axes (cairo_t           *cr,
       if (t->label == NULL)
         continue;
       text = ks_plot_text_new (ts, t->label, SCALE_TICK, FALSE);
-      /* A category's name keeps to its own slot. */
+      /* A category's name keeps to its own slot, on up to two lines,
+       * centred, cut short only past that. */
       if (isfinite (slot))
-        ks_plot_text_limit_width (text, slot - 4);
-      ks_plot_text_size (text, &tw, NULL);
+        {
+          ks_plot_text_limit_width (text, slot - 4);
+          pango_layout_set_wrap (text, PANGO_WRAP_WORD_CHAR);
+          pango_layout_set_height (text, -2);
+          pango_layout_set_alignment (text, PANGO_ALIGN_CENTER);
+          tw = MAX (slot - 4, 1.0);
+        }
+      else
+        ks_plot_text_size (text, &tw, NULL);
       ks_plot_show_text (cr, text, dev_x (lo, t->value) - tw / 2,
                          lo->bottom + 1 + lo->tick_len + 3);
     }

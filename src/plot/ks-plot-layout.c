@@ -292,7 +292,8 @@ layout_compute_once (KsPlot          *plot,
       return;
     }
 
-  bottom_margin = lo->pad + lo->tick_len + 3 + lo->tick_h;
+  /* Category names may take two lines ("Thomas, / interleaved"). */
+  bottom_margin = lo->pad + lo->tick_len + 3 + lo->tick_h * (plot->categories ? 2 : 1);
   if (xlabel_h > 0)
     bottom_margin += lo->gap + xlabel_h;
   if (caption_h > 0 && !caption_beside)
@@ -322,7 +323,7 @@ layout_compute_once (KsPlot          *plot,
       lo->colorbar.h = lo->bottom - lo->top;
     }
 
-  lo->xlabel_y = lo->bottom + 1 + lo->tick_len + 3 + lo->tick_h + lo->gap;
+  lo->xlabel_y = lo->bottom + 1 + lo->tick_len + 3 + lo->tick_h * (plot->categories ? 2 : 1) + lo->gap;
   if (caption_beside)
     lo->caption_y = lo->xlabel_y + xlabel_h - caption_h;
   else
