@@ -138,7 +138,22 @@ static gboolean
 solve_host (gpointer data, double *ms, GError **error)
 {
   Solve *s = data;
-  return ks_tridiag_host_solve (s->batch, s->method, s->precision, TRUE, s->x, ms, error);
+  const gint64 start = g_get_monotonic_time ();
+  guint n = 0;
+  double one;
+
+  /* A small system is solved in less than the clock's microsecond (CI
+   * read 0 ms for 63 unknowns): solve again until a millisecond has
+   * passed, and report the mean. */
+  do
+    {
+      if (!ks_tridiag_host_solve (s->batch, s->method, s->precision, TRUE, s->x, &one, error))
+        return FALSE;
+      n++;
+    }
+  while (g_get_monotonic_time () - start < 1000 && n < 100000);
+  *ms = n == 1 ? one : (g_get_monotonic_time () - start) / 1000.0 / n;
+  return TRUE;
 }
 
 static gboolean

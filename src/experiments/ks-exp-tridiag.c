@@ -333,8 +333,21 @@ tridiag_measure (gpointer        state,
 
   if (ks_tridiag_method_is_host (s->method))
     {
-      if (!ks_tridiag_host_solve (s->batch, s->method, s->precision, s->pad, s->x, &values[COL_TIME], error))
-        return refuse (error);
+      const gint64 start = g_get_monotonic_time ();
+      guint n = 0;
+
+      /* A few small systems are solved within the clock's microsecond: solve
+       * again until a millisecond has passed and take the mean, so a
+       * speed-up never divides by zero. */
+      do
+        {
+          if (!ks_tridiag_host_solve (s->batch, s->method, s->precision, s->pad, s->x, &values[COL_TIME], error))
+            return refuse (error);
+          n++;
+        }
+      while (g_get_monotonic_time () - start < 1000 && n < 100000);
+      if (n > 1)
+        values[COL_TIME] = (g_get_monotonic_time () - start) / 1000.0 / n;
       values[COL_LOCAL] = 0;
       values[COL_SOLVED_N] = ks_tridiag_method_needs_2k1 (s->method) && s->pad ? ks_tridiag_padded_size (s->batch->n)
                                                                                 : s->batch->n;
