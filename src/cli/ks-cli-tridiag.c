@@ -125,15 +125,17 @@ ks_cli_solve_tridiag (int    argc,
         goto out;
       }
   }
+  /* The files first: a bad input is told at once, before any device
+   * (and PoCL's compiler threads) is started. */
+  if (!(batch = ks_tridiag_batch_load (matrix, rhs, (guint) systems, &error)))
+    {
+      status = ks_cli_fail (KS_CLI_FAILED, error);
+      goto out;
+    }
   list = ks_device_list_new ();
   if (!(device = ks_cli_pick_device (list, device_query, 0, quiet, &error)))
     {
       status = ks_cli_fail (KS_CLI_USAGE, error);
-      goto out;
-    }
-  if (!(batch = ks_tridiag_batch_load (matrix, rhs, (guint) systems, &error)))
-    {
-      status = ks_cli_fail (KS_CLI_FAILED, error);
       goto out;
     }
   if (method_name == NULL)
