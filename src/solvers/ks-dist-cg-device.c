@@ -12,6 +12,7 @@
 #define G_LOG_DOMAIN "ks-dist-cg"
 
 #include "ks-dist-cg.h"
+#include "ks-dist-cg-private.h"
 
 #include "ks-compute-error.h"
 #include "ks-runtime.h"
@@ -305,9 +306,7 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
     {
       if (it == options->max_iter)
         {
-          g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_CONVERGED,
-                       _("Conjugate gradients did not converge in %u iterations: the residual is %.3g of the right-hand side's, %.3g was asked"),
-                       it, sqrt (rho) / b_norm, options->tol);
+          ks_dist_cg_set_not_converged (error, it, sqrt (rho) / b_norm, options->tol);
           ok = FALSE;
           break;
         }
@@ -316,9 +315,7 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
            ks_exchange_allreduce (ex, &pq, 1, error);
       if (ok && !(pq > 0))
         {
-          g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_BREAKDOWN,
-                       _("Conjugate gradients broke down at iteration %u: p·Ap = %g, so the matrix is not positive definite"),
-                       it, pq);
+          ks_dist_cg_set_breakdown (error, it, pq);
           ok = FALSE;
         }
       ok = ok && set_scalar (&part, S_ALPHA, rho / pq, error) &&

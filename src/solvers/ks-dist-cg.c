@@ -4,6 +4,7 @@
 #define G_LOG_DOMAIN "ks-dist-cg"
 
 #include "ks-dist-cg.h"
+#include "ks-dist-cg-private.h"
 
 #include "ks-solver-error.h"
 
@@ -228,6 +229,27 @@ ks_exchange_group_free (KsExchangeGroup *group)
   g_free (group);
 }
 
+void
+ks_dist_cg_set_not_converged (GError **error,
+                              guint    iterations,
+                              double   relative,
+                              double   tol)
+{
+  g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_CONVERGED,
+               _("Conjugate gradients did not converge in %u iterations: the residual is %.3g of the right-hand side's, %.3g was asked"),
+               iterations, relative, tol);
+}
+
+void
+ks_dist_cg_set_breakdown (GError **error,
+                          guint    iteration,
+                          double   pq)
+{
+  g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_BREAKDOWN,
+               _("Conjugate gradients broke down at iteration %u: p·Ap = %g, so the matrix is not positive definite"),
+               iteration, pq);
+}
+
 /* --- the host part's CG ------------------------------------------------------------ */
 
 static void
@@ -330,9 +352,7 @@ solve_host (KsExchange            *ex,
 
       if (it == options->max_iter)
         {
-          g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_CONVERGED,
-                       _("Conjugate gradients did not converge in %u iterations: the residual is %.3g of the right-hand side's, %.3g was asked"),
-                       it, sqrt (rho) / b_norm, options->tol);
+          ks_dist_cg_set_not_converged (error, it, sqrt (rho) / b_norm, options->tol);
           return FALSE;
         }
       if (!spmv_exchanged (ex, row_ptr, col, val, p, q, error))
@@ -342,9 +362,7 @@ solve_host (KsExchange            *ex,
         return FALSE;
       if (!(pq > 0))
         {
-          g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_BREAKDOWN,
-                       _("Conjugate gradients broke down at iteration %u: p·Ap = %g, so the matrix is not positive definite"),
-                       it, pq);
+          ks_dist_cg_set_breakdown (error, it, pq);
           return FALSE;
         }
       alpha = rho / pq;
