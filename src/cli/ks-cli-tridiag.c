@@ -9,7 +9,9 @@
 
 #include <string.h>
 
-/* No --method: the paper's pick for the shape, or OpenMP Thomas on the host. */
+/* No --method: the fastest for the shape, or OpenMP Thomas on the host.
+ * The batch is uploaded interleaved for thomas-coalesced (the host lays it
+ * out, outside the clock). */
 static KsTridiagMethod
 default_method (KsDevice *device,
                 guint     systems,
@@ -17,13 +19,13 @@ default_method (KsDevice *device,
 {
   const gboolean host = ks_device_get_backend (device) == KS_BACKEND_HOST;
   const KsTridiagMethod m = host ? KS_TRIDIAG_OMP_THOMAS
-                                 : systems > 1 ? KS_TRIDIAG_THOMAS_INTERLEAVED : KS_TRIDIAG_PARACR_PARTIAL;
+                                 : systems > 1 ? KS_TRIDIAG_THOMAS_COALESCED : KS_TRIDIAG_PARACR_THOMAS;
 
   if (!quiet)
     g_printerr ("Method: %s (%s)\n", ks_tridiag_method_to_string (m),
                 host ? "the host device: Thomas over the systems on every core"
-                     : systems > 1 ? "the paper's best for many systems"
-                                   : "the paper's best for one large system");
+                     : systems > 1 ? "Thomas, one item per system on the interleaved layout: for many systems"
+                                   : "PARACR in local memory, then Thomas on the pieces: for one large system");
   return m;
 }
 
@@ -67,9 +69,9 @@ ks_cli_solve_tridiag (int    argc,
     { "systems", 'k', 0, G_OPTION_ARG_INT, &systems, "How many equal systems the matrix holds. Default: 1", "K" },
     { "method", 'm', 0, G_OPTION_ARG_STRING, &method_name,
       "thomas-global, thomas-local, thomas-interleaved, sericr-global, sericr-local, paracr-global, paracr-full, "
-      "paracr-partial, paracr-interleaved; on the host cpu-thomas, cpu-sericr, omp-thomas, lapack-gtsv; on CUDA "
-      "cusparse-strided, cusparse-thomas, cusparse-lu, cusparse-nopivot. Default: thomas-interleaved for a batch, "
-      "paracr-partial for one system, omp-thomas on the host", "M" },
+      "paracr-partial, paracr-interleaved, paracr-steps, thomas-coalesced, thomas-transposed, paracr-thomas; on the host cpu-thomas, cpu-sericr, omp-thomas, lapack-gtsv; on CUDA "
+      "cusparse-strided, cusparse-thomas, cusparse-lu, cusparse-nopivot. Default: thomas-coalesced for a batch, "
+      "paracr-thomas for one system, omp-thomas on the host", "M" },
     { "precision", 'p', 0, G_OPTION_ARG_STRING, &precision_name, "float or double. Default: double", "float|double" },
     { "no-pad", 0, 0, G_OPTION_ARG_NONE, &no_pad,
       "Refuse sizes SERICR cannot take (2^k - 1) instead of padding them with identity rows", NULL },
