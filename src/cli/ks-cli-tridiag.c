@@ -9,50 +9,20 @@
 
 #include <string.h>
 
-/* No --method: the fastest for the shape, or OpenMP Thomas on the host.
- * The batch is uploaded interleaved for thomas-coalesced (the host lays it
- * out, outside the clock). */
+/* No --method: the fastest for the shape (ks_tridiag_default_method), said. */
 static KsTridiagMethod
 default_method (KsDevice *device,
                 guint     systems,
                 gboolean  quiet)
 {
-  const gboolean host = ks_device_get_backend (device) == KS_BACKEND_HOST;
-  const KsTridiagMethod m = host ? KS_TRIDIAG_OMP_THOMAS
-                                 : systems > 1 ? KS_TRIDIAG_THOMAS_COALESCED : KS_TRIDIAG_PARACR_THOMAS;
+  const KsTridiagMethod m = ks_tridiag_default_method (device, systems);
 
   if (!quiet)
     g_printerr ("Method: %s (%s)\n", ks_tridiag_method_to_string (m),
-                host ? "the host device: Thomas over the systems on every core"
-                     : systems > 1 ? "Thomas, one item per system on the interleaved layout: for many systems"
-                                   : "PARACR in local memory, then Thomas on the pieces: for one large system");
+                m == KS_TRIDIAG_OMP_THOMAS ? "the host device: Thomas over the systems on every core"
+                : m == KS_TRIDIAG_THOMAS_COALESCED ? "Thomas, one item per system on the interleaved layout: for many systems"
+                : "PARACR in local memory, then Thomas on the pieces: for one large system");
   return m;
-}
-
-static gboolean
-solve (KsDevice        *device,
-       KsTridiagBatch  *batch,
-       KsTridiagMethod  method,
-       KsPrecision      precision,
-       gboolean         pad,
-       double          *x,
-       double          *ms,
-       GError         **error)
-{
-  g_autoptr(KsTridiagSolver) solver = NULL;
-  KsTridiagResult result;
-
-  if (ks_tridiag_method_is_host (method))
-    return ks_tridiag_host_solve (batch, method, precision, pad, x, ms, error);
-  if (ks_tridiag_method_is_cusparse (method))
-    return ks_tridiag_cusparse_solve (device, batch, method, precision, x, ms, error);
-  if (!(solver = ks_tridiag_solver_new (device, precision, error)) ||
-      !ks_tridiag_solver_load (solver, batch, method, pad, error) ||
-      !ks_tridiag_solver_run (solver, &result, error) ||
-      !ks_tridiag_solver_read (solver, x, error))
-    return FALSE;
-  *ms = result.kernel_ms;
-  return TRUE;
 }
 
 int
@@ -148,7 +118,7 @@ ks_cli_solve_tridiag (int    argc,
                 sys, row, ks_tridiag_method_to_string (method));
 
   x = g_new0 (double, (gsize) batch->n * batch->systems);
-  if (!solve (device, batch, method, precision, !no_pad, x, &ms, &error))
+  if (!ks_tridiag_solve (device, batch, method, precision, !no_pad, x, &ms, &error))
     {
       status = ks_cli_fail (KS_CLI_FAILED, error);
       goto out;

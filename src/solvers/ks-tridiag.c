@@ -793,3 +793,43 @@ ks_tridiag_solver_read (KsTridiagSolver *self,
       }
   return TRUE;
 }
+
+KsTridiagMethod
+ks_tridiag_default_method (KsDevice *device,
+                           guint     systems)
+{
+  g_return_val_if_fail (KS_IS_DEVICE (device), KS_TRIDIAG_OMP_THOMAS);
+
+  if (ks_device_get_backend (device) == KS_BACKEND_HOST)
+    return KS_TRIDIAG_OMP_THOMAS;
+  return systems > 1 ? KS_TRIDIAG_THOMAS_COALESCED : KS_TRIDIAG_PARACR_THOMAS;
+}
+
+gboolean
+ks_tridiag_solve (KsDevice             *device,
+                  const KsTridiagBatch *batch,
+                  KsTridiagMethod       method,
+                  KsPrecision           precision,
+                  gboolean              pad,
+                  double               *x,
+                  double               *ms,
+                  GError              **error)
+{
+  g_autoptr(KsTridiagSolver) solver = NULL;
+  KsTridiagResult result;
+
+  g_return_val_if_fail (KS_IS_DEVICE (device) && batch != NULL && x != NULL && ms != NULL, FALSE);
+  g_return_val_if_fail (method < KS_TRIDIAG_N_METHODS, FALSE);
+
+  if (ks_tridiag_method_is_host (method))
+    return ks_tridiag_host_solve (batch, method, precision, pad, x, ms, error);
+  if (ks_tridiag_method_is_cusparse (method))
+    return ks_tridiag_cusparse_solve (device, batch, method, precision, x, ms, error);
+  if (!(solver = ks_tridiag_solver_new (device, precision, error)) ||
+      !ks_tridiag_solver_load (solver, batch, method, pad, error) ||
+      !ks_tridiag_solver_run (solver, &result, error) ||
+      !ks_tridiag_solver_read (solver, x, error))
+    return FALSE;
+  *ms = result.kernel_ms;
+  return TRUE;
+}

@@ -198,6 +198,25 @@ gboolean ks_tridiag_solver_read  (KsTridiagSolver      *solver,
                                   double               *x,
                                   GError              **error);
 
+/* --- one solve, any method ------------------------------------------------------- */
+
+/* What a user's batch is solved with when no method is named: OpenMP
+ * Thomas on the host device, thomas-coalesced for many systems,
+ * paracr-thomas for one. */
+KsTridiagMethod ks_tridiag_default_method (KsDevice      *device,
+                                           guint          systems);
+/* batch solved once by method (host, cuSPARSE or a kernel on device, a
+ * solver built for it); ms: the host clock, or device time without the
+ * uploads.  The errors of the functions above. */
+gboolean        ks_tridiag_solve          (KsDevice             *device,
+                                           const KsTridiagBatch *batch,
+                                           KsTridiagMethod       method,
+                                           KsPrecision           precision,
+                                           gboolean              pad,
+                                           double               *x,
+                                           double               *ms,
+                                           GError              **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsTridiagBatch, ks_tridiag_batch_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsTridiagSolver, ks_tridiag_solver_free)
 
