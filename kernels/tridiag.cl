@@ -819,31 +819,47 @@ thomas_coalesced (KS_BATCH_IN, __global real *cp, __global real *x, __global int
       px += ahead;
     }
 
-  /* Backward, block by block from the last row: x_k = d'_k - c'_k x_{k+1},
-   * with x_m = 0 (so x_{m-1} = d'_{m-1}). */
-  dprev = 0;
-  for (uint end = m; end > 0;)
-    {
-      const uint cnt = min (end, (uint) KS_TRI_B);
-      const uint k0 = end - cnt;
-      __global const real *qc = cp + s + (size_t) k0 * step;
-      __global real *qx = x + s + (size_t) k0 * step;
-      real bc[KS_TRI_B], bd[KS_TRI_B];
+  /* Backward over the forward's blocks, last first: x_k = d'_k - c'_k
+   * x_{k+1}, with x_m = 0 (so x_{m-1} = d'_{m-1}).  The block above's c'
+   * and d' are loaded before this one is swept, as forward: without them
+   * in flight the sweep would wait a full memory latency every block. */
+  {
+    uint kb = (m - 1) / KS_TRI_B * KS_TRI_B;   /* the last block; only it may be partial */
+    real bc[KS_TRI_B], bd[KS_TRI_B];
 
-      KS_LOAD_BLOCK (bc, qc, step, cnt);
-      KS_LOAD_BLOCK (bd, qx, step, cnt);
-      _Pragma ("unroll")
-      for (uint jj = 0; jj < KS_TRI_B; jj++)
-        {
-          const uint j = KS_TRI_B - 1 - jj;
-          if (j < cnt)
-            {
-              dprev = bd[j] - bc[j] * dprev;
-              qx[(size_t) j * step] = dprev;
-            }
-        }
-      end = k0;
-    }
+    KS_LOAD_BLOCK (bc, cp + s + (size_t) kb * step, step, m - kb);
+    KS_LOAD_BLOCK (bd, x + s + (size_t) kb * step, step, m - kb);
+    dprev = 0;
+    for (;;)
+      {
+        const uint cnt = min (m - kb, (uint) KS_TRI_B);
+        const uint above = kb > 0 ? kb - KS_TRI_B : 0u;
+        __global real *qx = x + s + (size_t) kb * step;
+        real nc[KS_TRI_B], nd[KS_TRI_B];
+
+        KS_LOAD_BLOCK (nc, cp + s + (size_t) above * step, step, kb > 0 ? (uint) KS_TRI_B : 0u);
+        KS_LOAD_BLOCK (nd, x + s + (size_t) above * step, step, kb > 0 ? (uint) KS_TRI_B : 0u);
+        _Pragma ("unroll")
+        for (uint jj = 0; jj < KS_TRI_B; jj++)
+          {
+            const uint j = KS_TRI_B - 1 - jj;
+            if (j < cnt)
+              {
+                dprev = bd[j] - bc[j] * dprev;
+                qx[(size_t) j * step] = dprev;
+              }
+          }
+        if (kb == 0)
+          break;
+        _Pragma ("unroll")
+        for (uint j = 0; j < KS_TRI_B; j++)
+          {
+            bc[j] = nc[j];
+            bd[j] = nd[j];
+          }
+        kb = above;
+      }
+  }
 }
 
 /* --- the natural layout turned into the interleaved one, and back ------------- */
