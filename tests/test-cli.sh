@@ -974,6 +974,8 @@ run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 1 --cpu device --reps 
 expect_ok "run heat-hybrid --cpu device: the CPU part on PoCL beside the GPU part"
 run "$CLI" run heat-hybrid -d "$OCL" --lambda -1
 expect_fail "heat-hybrid --lambda -1: below the range, refused" 2 "lambda"
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --gpu-ranks 2
+expect_fail "heat-hybrid --gpu-ranks 2 without mpirun: refused, saying how to start it" 2 "mpirun -np"
 run "$CLI" run heat-hybrid -d host --cells 256
 expect_fail "heat-hybrid on the host: refused, the hybrid needs a device for its GPU part" 2 ""
 # --- run tridiag-batch / tridiag-large (paper 002) --------------------------------

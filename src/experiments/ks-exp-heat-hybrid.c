@@ -68,6 +68,10 @@ static const KsParamSpec params[] = {
     .type = KS_PARAM_CHOICE, .choices = partition_choices, .default_value = "geometric", .advanced = TRUE },
   { .name = "precision", .label = N_("Precision"), .help = N_("The devices' precision (the host part is double)"),
     .type = KS_PARAM_CHOICE, .choices = precision_choices, .default_value = "double", .advanced = TRUE },
+  { .name = "gpu_ranks", .label = N_("GPU ranks"),
+    .help = N_("Under mpirun: how many ranks, the first ones, run GPU parts (one GPU each); the others run CPU "
+               "parts.  Without mpirun: 1, the GPU part beside one CPU part"),
+    .type = KS_PARAM_INT, .default_value = "1", .min = 0, .max = 1024, .advanced = TRUE },
   { .name = "tol", .label = N_("CG tolerance"), .help = N_("The CG stops at ||r|| <= tol ||b||"),
     .type = KS_PARAM_REAL, .default_value = "1e-8", .min = 1e-15, .max = 0.5, .advanced = TRUE },
 };
@@ -199,10 +203,50 @@ find_cpu_device (GError **error)
   return NULL;
 }
 
+/* The devices of device's backend and kind: the GPUs a rank can have. */
+static guint
+count_like (KsDevice *device)
+{
+  g_autoptr(KsDeviceList) list = ks_device_list_new ();
+  guint n = 0;
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (list); d++)
+    {
+      KsDevice *other = ks_device_list_get_device (list, d);
+      n += ks_device_get_backend (other) == ks_device_get_backend (device) &&
+           ks_device_get_info (other)->type == ks_device_get_info (device)->type;
+    }
+  return n;
+}
+
+/* Under mpirun, GPU rank r takes the r-th device like the one asked for
+ * (cuda:0, cuda:1, ...); in one process, the one asked for. */
+static KsDevice *
+rank_device (KsDevice *device)
+{
+  const KsHybridWorld *world = ks_hybrid_world_get ();
+  g_autoptr(KsDeviceList) list = NULL;
+  guint seen = 0;
+
+  if (world == NULL || world->rank == 0)
+    return g_object_ref (device);
+  list = ks_device_list_new ();
+  for (guint d = 0; d < ks_device_list_get_n_devices (list); d++)
+    {
+      KsDevice *other = ks_device_list_get_device (list, d);
+      if (ks_device_get_backend (other) == ks_device_get_backend (device) &&
+          ks_device_get_info (other)->type == ks_device_get_info (device)->type && seen++ == world->rank)
+        return g_object_ref (other);
+    }
+  return g_object_ref (device);
+}
+
 static gboolean
 hybrid_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *base, GError **error)
 {
   const char *precision = ks_config_get_string (base, "precision");
+  const KsHybridWorld *world = ks_hybrid_world_get ();
+  const guint gpu_ranks = (guint) ks_config_get_int (base, "gpu_ranks");
 
   if (ks_device_get_backend (device) == KS_BACKEND_HOST)
     {
@@ -214,6 +258,27 @@ hybrid_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *ba
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
                    _("This build has no METIS (Debian libmetis-dev); give --partition geometric"));
+      return FALSE;
+    }
+  if (world == NULL && gpu_ranks != 1)
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                   _("--gpu-ranks %u needs a run under mpirun (mpirun -np R kernelscope-cli run heat-hybrid ...); "
+                     "one process has one GPU part"), gpu_ranks);
+      return FALSE;
+    }
+  if (world != NULL && gpu_ranks > world->n_ranks)
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                   _("--gpu-ranks %u: the run has only %u ranks"), gpu_ranks, world->n_ranks);
+      return FALSE;
+    }
+  if (world != NULL && gpu_ranks > count_like (device))
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                   _("--gpu-ranks %u, but this computer has %u %s device(s) like %s: one GPU rank per GPU"),
+                   gpu_ranks, count_like (device), ks_backend_to_string (ks_device_get_backend (device)),
+                   ks_device_get_name (device));
       return FALSE;
     }
   if (g_strcmp0 (precision, "float") == 0 && ks_config_get_real (base, "tol") < 1e-6)
@@ -231,11 +296,17 @@ hybrid_set_up (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *b
                GCancellable *cancellable, GError **error)
 {
   HybridState *s = g_new0 (HybridState, 1);
-  KsHybridSetup setup = { device, NULL, KS_PRECISION_DOUBLE, KS_PARTITION_GEOMETRIC };
+  const KsHybridWorld *world = ks_hybrid_world_get ();
+  const guint gpu_ranks = (guint) ks_config_get_int (base, "gpu_ranks");
+  g_autoptr(KsDevice) mine = rank_device (device);
+  KsHybridSetup setup = { mine, NULL, KS_PRECISION_DOUBLE, KS_PARTITION_GEOMETRIC, gpu_ranks };
   KsBandwidth bw = { 0 };
   g_autoptr(GError) local = NULL;
 
   s->device = g_object_ref (device);
+  /* A rank that runs a CPU part opens no device part. */
+  if (world != NULL && world->rank >= gpu_ranks)
+    setup.gpu = NULL;
   ks_precision_from_string (ks_config_get_string (base, "precision"), &setup.precision);
   if (g_strcmp0 (ks_config_get_string (base, "partition"), "metis") == 0)
     setup.method = KS_PARTITION_METIS;
@@ -251,7 +322,11 @@ hybrid_set_up (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *b
       hybrid_tear_down (s);
       return NULL;
     }
-  /* The paper's lambda_b from both parts' bandwidths, measured now. */
+  /* The paper's lambda_b from both parts' bandwidths, measured now; under
+   * mpirun by rank 0 alone (the one that reports), while the others wait,
+   * so the probes do not share the memory with each other. */
+  if (world != NULL && world->rank > 0)
+    return s;
   s->triad_gbs = ks_device_get_bandwidth (device);
   if (!(s->triad_gbs > 0) && ks_bench_bandwidth (device, 0, 5, &bw, &local))
     s->triad_gbs = bw.triad_gbs;

@@ -36,11 +36,47 @@ typedef enum {
 } KsHybridPart;
 
 typedef struct {
-  KsDevice          *gpu;        /* the GPU part's device (any OpenCL or CUDA one) */
+  KsDevice          *gpu;        /* the GPU part's device (any OpenCL or CUDA one); under a
+                                  * world, NULL on a rank that runs a CPU part */
   KsDevice          *cpu;        /* the CPU part's device; NULL: the host's OpenMP code */
   KsPrecision        precision;  /* the devices' (the host part is double) */
   KsPartitionMethod  method;
+  /* Under a world (below): how many of its ranks, the first ones, run GPU
+   * parts; the rest run CPU parts.  Ignored in one process. */
+  guint              gpu_ranks;
 } KsHybridSetup;
+
+/* Processes that run one part each, the paper's MPI ranks (libksmpi's
+ * ks_mpi_world_install sets one): the cells are split into n_ranks parts
+ * by formula (5) with R_GPU = gpu_ranks and R_CPU = n_ranks - gpu_ranks,
+ * and this process solves part `rank`.  A rank does not know what the
+ * others run (the paper's design); each one calls the same functions with
+ * the same arguments, in the same order. */
+typedef struct {
+  guint        n_ranks;
+  guint        rank;
+  KsExchange *(*exchange_new) (gpointer      data,
+                               const KsHalo *halo,
+                               guint         part);
+  /* values[0..n) summed over the ranks, in place, the same on every rank. */
+  gboolean    (*sum)          (gpointer      data,
+                               double       *values,
+                               gsize         n,
+                               GError      **error);
+  double      (*max)          (gpointer      data,
+                               double        value);
+  /* A failure of this rank alone (its device lost): the others would wait
+   * for it forever, so the whole run ends here, saying which rank failed
+   * and why.  Does not return. */
+  void        (*abort)        (gpointer      data,
+                               const GError *error);
+  gpointer     data;
+} KsHybridWorld;
+
+/* The process's world, or NULL (one process: the default).  Set once,
+ * before any KsHybridCg is made; the world must outlive them. */
+void                 ks_hybrid_world_set (const KsHybridWorld *world);
+const KsHybridWorld *ks_hybrid_world_get (void);
 
 typedef struct {
   guint   iterations;
@@ -71,10 +107,13 @@ gboolean      ks_hybrid_cg_set_lambda   (KsHybridCg          *hybrid,
                                          double               lambda,
                                          GError             **error);
 double        ks_hybrid_cg_get_lambda   (KsHybridCg          *hybrid);
-/* Each cell's part (KS_HYBRID_GPU or KS_HYBRID_CPU); NULL before a pattern. */
+/* Each cell's kind of part (KS_HYBRID_GPU or KS_HYBRID_CPU); NULL before a pattern. */
 const guint  *ks_hybrid_cg_get_parts    (KsHybridCg          *hybrid);
 guint64       ks_hybrid_cg_get_cells    (KsHybridCg          *hybrid,
                                          KsHybridPart         part);
+/* The parts the cells are split into (two in one process, one per rank
+ * under a world; a part may have no cells), and this process's one. */
+guint         ks_hybrid_cg_get_n_parts  (KsHybridCg          *hybrid);
 /* The matrix entries that couple the parts: what the halo carries. */
 guint64       ks_hybrid_cg_get_edge_cut (KsHybridCg          *hybrid);
 /* Solves a x = b; x holds the guess on entry.  Both parts' failures alike:
