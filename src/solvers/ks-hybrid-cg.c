@@ -12,6 +12,9 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 typedef struct {
   guint           index;      /* the part's index in the halo */
@@ -331,6 +334,7 @@ typedef struct {
   Part                  *part;
   KsExchange            *ex;
   const KsDistCgOptions *options;
+  guint                  others_on_devices;  /* this process's device parts beside this one */
   KsDistCgResult         result;
   GError                *error;
 } Run;
@@ -340,6 +344,14 @@ run_part (gpointer data)
 {
   Run *run = data;
   Part *p = run->part;
+
+#ifdef _OPENMP
+  /* The host part leaves a core to each device part's thread in this
+   * process (it feeds its device and waits at every sum), as the paper
+   * leaves the GPU processes' cores out of R_CPU. */
+  if (p->device == NULL && run->others_on_devices > 0)
+    omp_set_num_threads (MAX (1, omp_get_num_procs () - (int) run->others_on_devices));
+#endif
 
   if (p->device != NULL)
     ks_dist_cg_solve_device (p->device, run->ex, p->row_ptr, p->col, p->val, p->b, p->x, run->options,
@@ -422,6 +434,9 @@ ks_hybrid_cg_solve (KsHybridCg        *h,
         }
       runs[k] = (Run) { p, ranked ? ranked : ks_exchange_group_get (group, p->index), &dist };
     }
+  for (guint k = 0; k < h->n_local; k++)
+    for (guint j = 0; j < h->n_local; j++)
+      runs[k].others_on_devices += j != k && h->parts[j].device != NULL;
   /* The GPU part's thread mostly waits on its device; the CPU part runs
    * in a thread of its own, with OpenMP's threads under it. */
   for (guint k = 1; k < h->n_local; k++)
