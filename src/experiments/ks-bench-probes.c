@@ -44,8 +44,8 @@ ks_bench_host_bandwidth (gsize        elements,
   if (available > 0 && 3 * (guint64) elements * sizeof (float) > available)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
-                   _("Three arrays of %" G_GSIZE_FORMAT " floats (%.0f MiB) do not fit in the %.0f MiB of memory "
-                     "available"), elements, 3.0 * elements * sizeof (float) / 1048576.0, available / 1048576.0);
+                   _("Three arrays of %llu floats (%.0f MiB) do not fit in the %.0f MiB of memory "
+                     "available"), (unsigned long long) elements, 3.0 * elements * sizeof (float) / 1048576.0, available / 1048576.0);
       return FALSE;
     }
   n = (gint64) elements;
@@ -55,7 +55,7 @@ ks_bench_host_bandwidth (gsize        elements,
   if (a == NULL || b == NULL || c == NULL)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
-                   _("Three arrays of %" G_GSIZE_FORMAT " floats cannot be allocated"), elements);
+                   _("Three arrays of %llu floats cannot be allocated"), (unsigned long long) elements);
       return FALSE;
     }
 #pragma omp parallel for schedule (static)

@@ -145,6 +145,7 @@ static const KsColumnSpec device_info[] = {
   { "bound", N_("GPU+CPU bound"), NULL,
     N_("1 + 1/lambda_b: the relative performance if both parts ran at their bandwidth with nothing lost") },
   { "gain_bound_pct", N_("bound on the hybrid gain"), "%",
+    /* xgettext:no-c-format */
     N_("BW_CPUs / (BW_CPUs + BW_GPU): the share of the time the CPU can take at best (the paper: 3.8 % with "
        "8 GPUs)") },
   { "gpu_only", N_("GPU alone"), NULL, N_("The lower bound of Figs. 6-7: 1 by definition") },
@@ -169,10 +170,18 @@ static const KsFigureSpec figures[] = {
 /* The paper's one-GPU numbers: two Xeon Gold 6240 and a V100 (lambda_b 3.2). */
 static const KsPaperValue paper_values[] = {
   { "", "lambda_b", 3.2, NULL, N_("Table 2"), N_("V100 against two 18-core Xeon Gold 6240") },
-  { "cells=19000000", "lambda_opt", 3.0, NULL, N_("Table 2"), N_("1 GPU, 19 M cells (Delta P -1.0 %)") },
-  { "cells=78000000", "lambda_opt", 3.1, NULL, N_("Table 2"), N_("1 GPU, 78 M cells (Delta P -0.9 %)") },
-  { "cells=19000000", "relative", 1.182, NULL, N_("Table 3"), N_("1 GPU, 19 M cells: +18.2 % over the GPU alone") },
-  { "cells=78000000", "relative", 1.259, NULL, N_("Table 3"), N_("1 GPU, 78 M cells: +25.9 % over the GPU alone") },
+  { "cells=19000000", "lambda_opt", 3.0, NULL, N_("Table 2"),
+    /* xgettext:no-c-format */
+    N_("1 GPU, 19 M cells (Delta P -1.0 %)") },
+  { "cells=78000000", "lambda_opt", 3.1, NULL, N_("Table 2"),
+    /* xgettext:no-c-format */
+    N_("1 GPU, 78 M cells (Delta P -0.9 %)") },
+  { "cells=19000000", "relative", 1.182, NULL, N_("Table 3"),
+    /* xgettext:no-c-format */
+    N_("1 GPU, 19 M cells: +18.2 % over the GPU alone") },
+  { "cells=78000000", "relative", 1.259, NULL, N_("Table 3"),
+    /* xgettext:no-c-format */
+    N_("1 GPU, 78 M cells: +25.9 % over the GPU alone") },
   { "cells=19000000", "gpu_efficiency", 100, "%", N_("Fig. 5"), N_("A V100's efficiency peaks at 19 M cells per GPU") },
 };
 
@@ -511,6 +520,7 @@ hybrid_summarize (const KsRun *run, GString *out)
                                        "bound is %.3f times the GPU alone, a gain of at most %.1f %%\n"),
                                 dev->name, ks_run_device_get_info (dev, "triad_gbs"),
                                 ks_run_device_get_info (dev, "cpu_triad_gbs"), lambda_b, bound, 100 * (bound - 1));
+      /* xgettext:no-c-format */
       g_string_append (out, _("The paper, 1 GPU: lambda_opt 3.0 to 3.1, +18.2 % over the GPU alone at 19 M cells "
                               "and +25.9 % at 78 M, 0 to 1 % lost at lambda_b\n"));
       if (ks_run_device_get_info (dev, "shared_memory") == 1)
@@ -571,6 +581,7 @@ const KsExperimentDesc ks_exp_heat_hybrid = {
   .paper_title = N_("Anisov, Vaziev & Ushakov (2020): 2D heat equation, CG on CPU+GPU"),
   .summary = N_("The CG split between the GPU and the CPU by lambda: performance relative to the GPU alone "
                 "(Figs. 6-7, Tables 2-3)"),
+  /* xgettext:no-c-format */
   .claim = N_("The CG is memory-bound, so the best split gives each part cells in proportion to its "
               "memory bandwidth: lambda_b = BW_GPU / BW_CPUs (the paper: 3.2 for a V100 against two Xeon Gold "
               "6240, within 10 % of the measured optimum), and the CPU can add at most BW_CPUs / BW_GPU to the "
