@@ -1058,6 +1058,24 @@ for r in rows:
   check "bench tridiag: thomas-transposed says how long it transposed" "no transposing" \
     grep -q "thomas-transposed .*of which transposing" "$T/out"
 fi
+run "$CLI" bench tridiag -d "$OCL" --n 7 --systems 2 --large-n 15 --reps 1 --warmup 0 --no-host --csv bt3.csv
+if expect_ok "bench tridiag with every device method"; then
+  py "bench tridiag: the one large system leaves the one-item and one-group methods out, saying why" '
+import csv
+rows = list(csv.DictReader(open("bt3.csv")))
+one = {r["method"]: r for r in rows if r["case"] == "one-system"}
+batch = {r["method"]: r for r in rows if r["case"] == "batch"}
+assert "work-item or work-group" in one["thomas-global"]["skipped"], one
+assert "work-item or work-group" in one["paracr-partial"]["skipped"], one
+for m in ("paracr-steps", "paracr-thomas"):
+    assert one[m]["skipped"] == "" and float(one[m]["residual"]) < 1e-4, one[m]
+for m in ("thomas-global", "thomas-coalesced", "thomas-transposed", "paracr-partial", "paracr-thomas"):
+    assert batch[m]["skipped"] == "" and float(batch[m]["residual"]) < 1e-4, batch[m]
+assert not any(r["device"] == "host" for r in rows), rows
+'
+fi
+run "$CLI" bench tridiag -d nosuchdevice --systems 8
+expect_fail "bench tridiag -d nosuchdevice: refused, naming the devices" 2 "nosuchdevice"
 run "$CLI" bench tridiag --methods thomas --systems 8
 expect_fail "bench tridiag --methods thomas: refused, naming the methods" 2 "no method"
 run "$CLI" bench tridiag --reps 0
