@@ -57,7 +57,8 @@ selected (const KsBenchTridiagSpec *spec,
 /* One large system on a method that gives a system one work-item (Thomas,
  * SERICR) or one work-group (the paper's PARACR): seconds a solve on one
  * thread of the device (thomas-global took 5 s on the H200 for 2^24), and
- * nothing to compare with cuSPARSE.  Left out unless --methods names it. */
+ * nothing to compare with cuSPARSE.  Left out of the bench, named in a
+ * row; run tridiag-large measures them. */
 static gboolean
 one_system_serial (KsTridiagMethod method)
 {
@@ -286,11 +287,11 @@ run_case (GPtrArray                *rows,
             continue;
           s.method = m;
           s.solver = cusparse ? NULL : bd->solver;
-          if (one_system && spec->methods == NULL && one_system_serial (m))
+          if (one_system && one_system_serial (m))
             {
               KsBenchTridiagRow *row = add_row (rows, batch, one_system, m, bd->name);
               row->skipped = g_strdup (_("one system runs on one work-item or work-group of this method: left out "
-                                         "unless --methods names it"));
+                                         "(run tridiag-large measures it)"));
               continue;
             }
           if (!cusparse && bd->solver == NULL)

@@ -50,8 +50,8 @@ typedef struct {
 /* Every method on every case: kernels on each OpenCL and CUDA device (a
  * triad probe first on each), cuSPARSE on each CUDA device, the host's
  * methods once (none with no_host).  A method that cannot run a case gives
- * a row with the reason; so does, for the one large system when methods is
- * NULL, each method that runs a system on one work-item or work-group.
+ * a row with the reason; so does, for the one large system, each method
+ * that runs a system on one work-item or work-group.
  * Rows: case by case, devices in list order, methods in order. */
 GPtrArray *ks_bench_tridiag          (KsDeviceList              *list,
                                       const KsBenchTridiagSpec  *spec,
