@@ -1109,8 +1109,18 @@ fi
 run "$CLI" run micro-buffers -d "$OCL" --width 8
 refused_early "micro-buffers --width 8: refused, a row shorter than the filter" 2 "between 9 and"
 
-run "$CLI" run micro-access -d "$OCL" --height 20,30 --width 48 --reps 1 --warmup 0 --json acc.json --plot acc.png
-if expect_ok "run micro-access --height 20,30 --width 48 with --json --plot"; then
+run "$CLI" run micro-access -d "$OCL" --height 20,30 --width 48 --reps 1 --warmup 0 --json acc.json --plot acc.png \
+  --images pics/acc
+if expect_ok "run micro-access --height 20,30 --width 48 with --json --plot --images"; then
+  py "micro-access --images: the last point's input (48 x 30) and result (24 x 15) as PNG" '
+import struct
+for name, size in (("input", (48, 30)), ("result", (24, 15))):
+    data = open("pics/acc/micro-access-d0-%s.png" % name, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", name
+    assert struct.unpack(">II", data[16:24]) == size, (name, struct.unpack(">II", data[16:24]))
+'
+  check "micro-access --images: says where each picture went" "no line for the result" \
+    grep -q "Picture written to pics/acc/micro-access-d0-result.png" "$T/err"
   py "micro-access: the paper's three schemes at two heights, every byte as the host's" '
 import json
 pts = json.load(open("acc.json"))["points"]
@@ -1121,6 +1131,10 @@ assert all(p["error"] is None and p["wrong"] == 0 for p in pts), pts
 fi
 run "$CLI" run micro-access -d "$OCL" --height 1081 --reps 1 --warmup 0
 expect_fail "micro-access --height 1081: every point refused, saying the sides must be even" 1 "must be even"
+run "$CLI" run micro-access -d "$OCL" --height 20 --width 48 --images acc.json
+refused_early "micro-access --images naming a file: refused before the run" 2 "is not a folder"
+run "$CLI" run micro-buffers -d "$OCL" --rows 8 --images pics
+refused_early "--images on an experiment without pictures: not an option there" 2 "images"
 # --- solve tridiag: the user's own batch, and every bad input ------------------------
 
 python3 - <<'PYEOF'

@@ -6,6 +6,7 @@
 #include "ks-device-list.h"
 #include "ks-engine.h"
 #include "ks-exp-micro.h"
+#include "ks-image.h"
 #include "ks-micro.h"
 #include "ks-run.h"
 #include "ks-solver-error.h"
@@ -529,6 +530,76 @@ test_scale_engine (void)
     }
 }
 
+/* Each point's pictures reach "point-measured": the input of that point's
+ * size and the device's result, which equals the host's downscale of that
+ * very input; a refused point leaves the last measured one's in place. */
+static void
+images_point_cb (KsEngine         *engine,
+                 const KsRunPoint *point,
+                 guint64           done,
+                 guint64           total,
+                 guint            *checked)
+{
+  const KsRun *run = ks_engine_get_run (engine);
+  GPtrArray *images = ks_engine_get_images (engine, point->device);
+  guint h = (guint) ks_run_point_get_number (run, point, "height");
+  const KsImage *in, *out;
+  g_autofree guint8 *expected = NULL;
+
+  if (point->error)
+    {
+      /* 21 rows: refused; the pictures are still the 20 rows'. */
+      g_assert_cmpuint (h, ==, 21);
+      g_assert_nonnull (images);
+      g_assert_cmpuint (((const KsImage *) images->pdata[0])->full_height, ==, 20);
+      return;
+    }
+  g_assert_nonnull (images);
+  g_assert_cmpuint (images->len, ==, 2);
+  in = images->pdata[0];
+  out = images->pdata[1];
+  g_assert_cmpstr (in->name, ==, "input");
+  g_assert_cmpstr (out->name, ==, "result");
+  g_assert_cmpuint (in->format, ==, KS_IMAGE_GREY);
+  g_assert_cmpuint (in->width, ==, 40);
+  g_assert_cmpuint (in->height, ==, h);
+  g_assert_cmpuint (in->step, ==, 1);
+  g_assert_cmpuint (out->width, ==, 20);
+  g_assert_cmpuint (out->height, ==, h / 2);
+  g_assert_nonnull (strstr (in->label, "40 x"));
+  expected = g_malloc ((gsize) 20 * (h / 2));
+  ks_micro_scale_host (g_bytes_get_data (in->pixels, NULL), 40, h, expected);
+  g_assert_cmpmem (g_bytes_get_data (out->pixels, NULL), g_bytes_get_size (out->pixels),
+                   expected, (gsize) 20 * (h / 2));
+  /* Not a blank picture compared with a blank reference. */
+  g_assert_cmpuint (expected[0], !=, expected[(gsize) 20 * (h / 2) - 1]);
+  ++*checked;
+}
+
+static void
+test_scale_images (void)
+{
+  NEED_OPENCL (dev);
+  g_autoptr(KsEngine) engine = ks_engine_new (&ks_exp_micro_access);
+  g_autoptr(GError) error = NULL;
+  guint checked = 0;
+
+  g_assert_null (ks_engine_get_images (engine, 0));
+  g_assert_true (ks_engine_set (engine, "scheme", "grouped-clamping,direct-padding", &error));
+  g_assert_true (ks_engine_set (engine, "height", "20,21,30", &error));
+  g_assert_true (ks_engine_set (engine, "width", "40", &error));
+  g_assert_true (ks_engine_set_repetitions (engine, 0, 1, &error));
+  g_assert_no_error (error);
+  ks_engine_add_device (engine, dev);
+  g_signal_connect (engine, "point-measured", G_CALLBACK (images_point_cb), &checked);
+  g_assert_true (ks_engine_run (engine, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (checked, ==, 4);
+  /* After the run: the last point's (30 rows). */
+  g_assert_cmpuint (((const KsImage *) ks_engine_get_images (engine, 0)->pdata[0])->full_height, ==, 30);
+  g_assert_null (ks_engine_get_images (engine, 1));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -557,6 +628,7 @@ main (int argc, char **argv)
   g_test_add_func ("/micro/access/host-reference", test_scale_host_reference);
   g_test_add_func ("/micro/access/device", test_scale_device);
   g_test_add_func ("/micro/access/engine", test_scale_engine);
+  g_test_add_func ("/micro/access/images", test_scale_images);
 
   status = g_test_run ();
   g_clear_object (&devices);
