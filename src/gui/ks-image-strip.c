@@ -122,7 +122,7 @@ ks_image_strip_init (KsImageStrip *self)
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_box_set_spacing (GTK_BOX (self), 6);
   g_object_set (self, "margin", 6, NULL);
-  gtk_widget_set_size_request (GTK_WIDGET (self), 240, -1);
+  gtk_widget_set_size_request (GTK_WIDGET (self), 200, -1);   /* the window still fits a 1024-pixel projector */
   self->caption = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->caption), 0);
   gtk_label_set_line_wrap (GTK_LABEL (self->caption), TRUE);
