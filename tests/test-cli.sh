@@ -791,15 +791,21 @@ run "$CLI" map
 expect_fail "map without a domain: usage" 2 "one DOMAIN"
 
 run "$CLI" run index-fill -d "$OCL" --v 20 --w 30 --n3 3 --precision float --reps 1 --warmup 0 --json fill.json --plot fill.png
-if expect_ok "run index-fill on $OCL: three shapes, mapped and stride"; then
-  py "index-fill: 6 points, every one measured, D(20, 10, 3) mapped runs blocks of 4 (25 % idle)" '
+if expect_ok "run index-fill on $OCL: three shapes, the paper's, today's, the occupancy and the stride launches"; then
+  py "index-fill: 12 points, every one measured, D(20, 10, 3) mapped runs blocks of 4 (25 % idle), today 32" '
 import json
 d = json.load(open("fill.json"))
-assert len(d["points"]) == 6 and all(p["error"] is None for p in d["points"]), d["points"]
+assert len(d["points"]) == 12 and all(p["error"] is None for p in d["points"]), d["points"]
 p = [p for p in d["points"] if p["shape"] == "3d" and p["method"] == "mapped"][0]
 assert p["block"] == 4 and p["idle_pct"] == 25.0, p
+p = [p for p in d["points"] if p["shape"] == "3d" and p["method"] == "today"][0]
+assert p["block"] == 32, p
+block = d["devices"][0]["info"]["occupancy_block"]
+assert all(p["block"] == block for p in d["points"] if p["method"] == "occupancy"), (block, d["points"])
 assert open("fill.png", "rb").read(4) == b"\x89PNG"
 '
+  check "index-fill: the summary says where the occupancy block came from" "no occupancy line" \
+    grep -q "occupancy block [0-9]*: OpenCL has no occupancy API" "$T/out"
 fi
 run "$CLI" run index-fill -d host
 expect_fail "run index-fill on the host: refused, the host has no blocks" 2 "host"
