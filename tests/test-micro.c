@@ -251,6 +251,49 @@ test_simd_engine (void)
   g_assert_false (isnan (ks_run_device_get_info (run->devices->pdata[0], "native_width_short")));
 }
 
+/* The default is 2^16 iterations (the run must take seconds through PoCL),
+ * the paper's 2^20 one option away; the paper's times per element are its
+ * Table 3 divided by 256 work-items x width x 2^20, to three digits, so
+ * that they stand beside a run of any size. */
+static void
+test_simd_paper_per_element (void)
+{
+  const KsExperimentDesc *desc = &ks_exp_micro_simd;
+  const KsParamSpec *iterations = &desc->params[ks_experiment_desc_find_param (desc, "iterations")];
+  guint per_element = 0;
+
+  g_assert_cmpstr (iterations->default_value, ==, "65536");
+  g_assert_cmpfloat (iterations->max, >=, 1048576);
+  for (guint i = 0; i < desc->n_paper_values; i++)
+    {
+      const KsPaperValue *ns = &desc->paper_values[i];
+      g_autofree char *width = NULL;
+      guint lanes;
+      gboolean found = FALSE;
+
+      if (g_strcmp0 (ns->column, "ns_per_element_iteration") != 0)
+        continue;
+      per_element++;
+      width = g_strndup (ns->where + strlen ("width="), strcspn (ns->where + strlen ("width="), " "));
+      lanes = strcmp (width, "short") == 0 ? 1 : (guint) atoi (width + strlen ("short"));
+      g_assert_cmpint (ks_micro_simd_width_index (lanes), >=, 0);
+      for (guint j = 0; j < desc->n_paper_values; j++)
+        {
+          const KsPaperValue *ms = &desc->paper_values[j];
+          g_autofree char *prefix = g_strdup_printf ("width=%s ", width);
+
+          if (g_strcmp0 (ms->column, "time_ms") != 0 || g_strcmp0 (ms->label, ns->label) != 0 ||
+              !g_str_has_prefix (ms->where, prefix))
+            continue;
+          g_assert_nonnull (strstr (ms->where, "items=256 iterations=1048576"));
+          g_assert_cmpfloat_with_epsilon (ns->value, ms->value * 1e6 / (256.0 * lanes * 1048576.0), ns->value * 0.005);
+          found = TRUE;
+        }
+      g_assert_true (found);
+    }
+  g_assert_cmpuint (per_element, ==, 9);
+}
+
 /* The same elements at every width: a count short16 cannot divide refuses
  * that point alone, saying why. */
 static void
@@ -616,6 +659,7 @@ main (int argc, char **argv)
   g_test_add_func ("/micro/simd/host-reference", test_simd_host_reference);
   g_test_add_func ("/micro/simd/device", test_simd_device);
   g_test_add_func ("/micro/simd/engine", test_simd_engine);
+  g_test_add_func ("/micro/simd/paper-per-element", test_simd_paper_per_element);
   g_test_add_func ("/micro/simd/elements", test_simd_elements);
   g_test_add_func ("/micro/builtins/host-reference", test_builtins_host_reference);
   g_test_add_func ("/micro/builtins/device", test_builtins_device);
