@@ -643,6 +643,93 @@ test_scale_images (void)
   g_assert_null (ks_engine_get_images (engine, 1));
 }
 
+/* --- OpenCL against CUDA --------------------------------------------------------- */
+
+static void
+add_device (KsRun      *run,
+            const char *name,
+            const char *backend,
+            const char *platform)
+{
+  KsRunDevice *d = ks_run_device_new ();
+
+  d->id = g_strdup_printf ("%s:%u", backend, run->devices->len);
+  d->name = g_strdup (name);
+  d->backend = g_strdup (backend);
+  d->platform = g_strdup (platform);
+  g_ptr_array_add (run->devices, d);
+}
+
+/* A micro-simd point at 2^16 iterations. */
+static void
+add_simd_point (KsRun      *run,
+                guint       device,
+                const char *width,
+                gint64      items,
+                double      ms,
+                const char *error)
+{
+  const KsExperimentDesc *desc = run->desc;
+  KsRunPoint *p = ks_run_point_new (run);
+
+  p->device = device;
+  p->params[ks_experiment_desc_find_param (desc, "width")] = g_variant_ref_sink (g_variant_new_string (width));
+  p->params[ks_experiment_desc_find_param (desc, "scaling")] = g_variant_ref_sink (g_variant_new_string ("items"));
+  p->params[ks_experiment_desc_find_param (desc, "items")] = g_variant_ref_sink (g_variant_new_int64 (items));
+  p->params[ks_experiment_desc_find_param (desc, "iterations")] = g_variant_ref_sink (g_variant_new_int64 (65536));
+  p->values[ks_experiment_desc_find_column (desc, "time_ms")] = error ? NAN : ms;
+  p->error = g_strdup (error);
+  ks_run_add_point (run, p);
+}
+
+/* One H200 through CUDA and through NVIDIA's OpenCL, and PoCL beside
+ * them: one line, for the NVIDIA OpenCL device, over the points measured
+ * on both with the same parameters (short8 refused on OpenCL, short16 and
+ * 1024 items only on CUDA, 512 items on both): ratios 1.05, 1.05, 1.5 and
+ * 0.9, median 1.05, three of four within 15 %.  PoCL has no CUDA twin: no
+ * line. */
+static void
+test_backend_ratio (void)
+{
+  g_autoptr(KsRun) run = ks_run_new (&ks_exp_micro_simd);
+  g_autoptr(KsRun) alone = ks_run_new (&ks_exp_micro_access);
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GString) none = g_string_new (NULL);
+  const char *widths[] = { "short", "short2", "short4", "short8", "short16" };
+  const double cuda[] = { 10, 20, 40, 80, 160 };
+  const double ocl[] = { 10.5, 21, 60 };
+
+  add_device (run, "NVIDIA H200", "cuda", "NVIDIA CUDA");
+  add_device (run, "NVIDIA H200", "opencl", "NVIDIA CUDA");
+  add_device (run, "pthread-haswell-AMD EPYC", "opencl", "Portable Computing Language");
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    {
+      add_simd_point (run, 0, widths[w], 256, cuda[w], NULL);
+      add_simd_point (run, 2, widths[w], 256, 3 * cuda[w], NULL);
+      if (w < G_N_ELEMENTS (ocl))
+        add_simd_point (run, 1, widths[w], 256, ocl[w], NULL);
+    }
+  add_simd_point (run, 1, "short8", 256, 0, "short8 does not build");
+  add_simd_point (run, 1, "short", 512, 9, NULL);
+  add_simd_point (run, 0, "short", 512, 10, NULL);
+  add_simd_point (run, 0, "short", 1024, 10, NULL);
+
+  ks_exp_micro_summarize_backends (run, "time_ms", NULL, out);
+  g_test_message ("%s", out->str);
+  g_assert_cmpstr (out->str, ==,
+                   "NVIDIA H200: OpenCL / CUDA time over 4 points: median 1.05 (0.90 .. 1.50); "
+                   "3 of 4 within 15 % of CUDA\n");
+  /* The simd summary carries it after its own lines. */
+  g_string_truncate (out, 0);
+  run->desc->summarize (run, out);
+  g_assert_true (g_str_has_suffix (out->str, "3 of 4 within 15 % of CUDA\n"));
+
+  /* No CUDA device: nothing. */
+  add_device (alone, "NVIDIA H200", "opencl", "NVIDIA CUDA");
+  ks_exp_micro_summarize_time (alone, none);
+  g_assert_cmpstr (none->str, ==, "");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -673,6 +760,7 @@ main (int argc, char **argv)
   g_test_add_func ("/micro/access/device", test_scale_device);
   g_test_add_func ("/micro/access/engine", test_scale_engine);
   g_test_add_func ("/micro/access/images", test_scale_images);
+  g_test_add_func ("/micro/backend-ratio", test_backend_ratio);
 
   status = g_test_run ();
   g_clear_object (&devices);

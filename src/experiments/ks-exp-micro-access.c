@@ -194,5 +194,6 @@ const KsExperimentDesc ks_exp_micro_access = {
   .measure_one_rep = access_measure,
   .describe_device = access_describe_device,
   .tear_down = access_tear_down,
+  .summarize = ks_exp_micro_summarize_time,
   .images = access_images,
 };

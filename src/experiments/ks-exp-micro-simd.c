@@ -238,6 +238,7 @@ simd_summarize (const KsRun *run,
         g_string_append_printf (out, _("; %s does the most per element, %.2f x the scalar kernel"), best_name, best);
       g_string_append_c (out, '\n');
     }
+  ks_exp_micro_summarize_backends (run, "time_ms", NULL, out);
 }
 
 /* --- figures and the paper's numbers ---------------------------------------------- */
