@@ -953,6 +953,37 @@ refused_early "run heat --file that does not exist: refused before anything runs
 printf '$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n1 0 0 0\n$EndNodes\n$Elements\n1\n1 9 2 1 1 1 1 1 1 1 1\n$EndElements\n' > bad.msh
 run "$CLI" run heat -d host --source file --file bad.msh --steps 1
 expect_fail "run heat --file with a 6-node triangle: the element and line named" 1 "bad.msh:10: element 1 is of type 9"
+# --- run heat-hybrid (paper 004, Figs. 6-7) -----------------------------------------
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 0,1,3 --reps 1 --warmup 0 --json hy.json --plot hy.png
+if expect_ok "run heat-hybrid on $OCL with the host as the CPU part"; then
+  py "heat-hybrid: formula (5) split, the same iterations, lambda_b from both triads" '
+import json
+d = json.load(open("hy.json"))
+pts = {p["lambda"]: p for p in d["points"]}
+assert set(pts) == {0, 1, 3}, pts.keys()
+for lam, p in pts.items():
+    assert p["error"] is None, p
+    assert p["gpu_cells"] + p["cpu_cells"] == p["mesh_cells"], p
+    assert p["relative"] > 0 and p["gpu_only_us"] > 0, p
+assert pts[0]["gpu_cells"] == 0
+assert abs(pts[3]["gpu_cells"] / pts[3]["cpu_cells"] - 3) < 0.05, pts[3]
+assert len({p["iterations"] for p in pts.values()}) <= 2, [p["iterations"] for p in pts.values()]
+info = d["devices"][0]["info"]
+assert abs(info["lambda_b"] - info["triad_gbs"] / info["cpu_triad_gbs"]) < 1e-9 * info["lambda_b"], info
+assert info["shared_memory"] == 1, info
+'
+  check "heat-hybrid: the summary gives lambda_b with its arithmetic and says both parts share one memory" \
+    "no lambda_b line" grep -q "lambda_b = .* GB/s / .* GB/s = .*share one memory" <(tr '\n' ' ' < "$T/out")
+  check "heat-hybrid: hy.png written" "no PNG" test -s hy.png
+fi
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 1 --cpu device --reps 1 --warmup 0
+expect_ok "run heat-hybrid --cpu device: the CPU part on PoCL beside the GPU part"
+run "$CLI" run heat-hybrid -d "$OCL" --lambda -1
+expect_fail "heat-hybrid --lambda -1: below the range, refused" 2 "lambda"
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --gpu-ranks 2
+expect_fail "heat-hybrid --gpu-ranks 2 without mpirun: refused, saying how to start it" 2 "mpirun -np"
+run "$CLI" run heat-hybrid -d host --cells 256
+expect_fail "heat-hybrid on the host: refused, the hybrid needs a device for its GPU part" 2 ""
 # --- run tridiag-batch / tridiag-large (paper 002) --------------------------------
 
 run "$CLI" run tridiag-batch --help

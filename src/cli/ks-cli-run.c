@@ -613,6 +613,9 @@ ks_cli_run (int    argc,
       status = KS_CLI_USAGE;
       goto out;
     }
+  /* Under mpirun only rank 0 speaks (ks-cli-main.c). */
+  if (ks_cli_is_follower ())
+    o.quiet = TRUE;
   if (o.kernel_dir)
     ks_kernel_source_set_dir (o.kernel_dir);
 
@@ -640,14 +643,18 @@ ks_cli_run (int    argc,
       status = ks_cli_fail (status_for (error), error);
       goto out;
     }
-  print_plan (engine, &o);
+  if (!ks_cli_is_follower ())
+    print_plan (engine, &o);
 
   run = ks_engine_get_run (engine);
-  if (!run_engine (engine, o.quiet, &error))
+  if (!run_engine (engine, o.quiet || ks_cli_is_follower (), &error))
     {
       status = status_for (error);
-      g_printerr ("kernelscope-cli: %s\n", error->message);
+      if (!ks_cli_is_follower ())
+        g_printerr ("kernelscope-cli: %s\n", error->message);
     }
+  if (ks_cli_is_follower ())
+    goto out;
   measured = ks_run_count_measured (run);
   /* A run that measured nothing replaces no file the user has. */
   if (measured == 0)

@@ -301,6 +301,9 @@ struct _KsFigureSpec {
    * cannot pass. */
   const char  *hline_info;
   const char  *hline_label;        /* N_("triad bandwidth %g GB/s") */
+  /* A second such line (a lower bound beside hline_info's upper one). */
+  const char  *hline2_info;
+  const char  *hline2_label;
   gboolean     log2_x;             /* x in powers of two (group sizes, counts); beats log_x */
   /* The description's paper_values whose column is y drawn beside what
    * was measured, matched through their where: on bars, a bar per

@@ -322,6 +322,7 @@ solve_host (KsExchange            *ex,
   g_autofree double *p = NULL;
   g_autofree double *q = NULL;
   double sums[2], rho, b_norm;
+  gint64 begin;
   guint it;
 
   g_return_val_if_fail (ex != NULL && ex->part != NULL && options != NULL, FALSE);
@@ -346,6 +347,7 @@ solve_host (KsExchange            *ex,
   if (b_norm == 0)
     b_norm = 1;   /* b = 0: the answer is x = 0, and ||r|| is absolute */
 
+  begin = g_get_monotonic_time ();
   for (it = 0; sqrt (rho) > options->tol * b_norm; it++)
     {
       double pq, alpha, rho_new;
@@ -382,6 +384,7 @@ solve_host (KsExchange            *ex,
     {
       out->iterations = it;
       out->residual = sqrt (rho) / b_norm;
+      out->iterate_s = (g_get_monotonic_time () - begin) / 1e6;
     }
   return TRUE;
 }
