@@ -791,15 +791,21 @@ run "$CLI" map
 expect_fail "map without a domain: usage" 2 "one DOMAIN"
 
 run "$CLI" run index-fill -d "$OCL" --v 20 --w 30 --n3 3 --precision float --reps 1 --warmup 0 --json fill.json --plot fill.png
-if expect_ok "run index-fill on $OCL: three shapes, mapped and stride"; then
-  py "index-fill: 6 points, every one measured, D(20, 10, 3) mapped runs blocks of 4 (25 % idle)" '
+if expect_ok "run index-fill on $OCL: three shapes, the paper's, today's, the occupancy and the stride launches"; then
+  py "index-fill: 12 points, every one measured, D(20, 10, 3) mapped runs blocks of 4 (25 % idle), today 32" '
 import json
 d = json.load(open("fill.json"))
-assert len(d["points"]) == 6 and all(p["error"] is None for p in d["points"]), d["points"]
+assert len(d["points"]) == 12 and all(p["error"] is None for p in d["points"]), d["points"]
 p = [p for p in d["points"] if p["shape"] == "3d" and p["method"] == "mapped"][0]
 assert p["block"] == 4 and p["idle_pct"] == 25.0, p
+p = [p for p in d["points"] if p["shape"] == "3d" and p["method"] == "today"][0]
+assert p["block"] == 32, p
+block = d["devices"][0]["info"]["occupancy_block"]
+assert all(p["block"] == block for p in d["points"] if p["method"] == "occupancy"), (block, d["points"])
 assert open("fill.png", "rb").read(4) == b"\x89PNG"
 '
+  check "index-fill: the summary says where the occupancy block came from" "no occupancy line" \
+    grep -q "occupancy block [0-9]*: OpenCL has no occupancy API" "$T/out"
 fi
 run "$CLI" run index-fill -d host
 expect_fail "run index-fill on the host: refused, the host has no blocks" 2 "host"
@@ -1140,8 +1146,18 @@ fi
 run "$CLI" run micro-buffers -d "$OCL" --width 8
 refused_early "micro-buffers --width 8: refused, a row shorter than the filter" 2 "between 9 and"
 
-run "$CLI" run micro-access -d "$OCL" --height 20,30 --width 48 --reps 1 --warmup 0 --json acc.json --plot acc.png
-if expect_ok "run micro-access --height 20,30 --width 48 with --json --plot"; then
+run "$CLI" run micro-access -d "$OCL" --height 20,30 --width 48 --reps 1 --warmup 0 --json acc.json --plot acc.png \
+  --images pics/acc
+if expect_ok "run micro-access --height 20,30 --width 48 with --json --plot --images"; then
+  py "micro-access --images: the last point's input (48 x 30) and result (24 x 15) as PNG" '
+import struct
+for name, size in (("input", (48, 30)), ("result", (24, 15))):
+    data = open("pics/acc/micro-access-d0-%s.png" % name, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", name
+    assert struct.unpack(">II", data[16:24]) == size, (name, struct.unpack(">II", data[16:24]))
+'
+  check "micro-access --images: says where each picture went" "no line for the result" \
+    grep -q "Picture written to pics/acc/micro-access-d0-result.png" "$T/err"
   py "micro-access: the paper's three schemes at two heights, every byte as the host's" '
 import json
 pts = json.load(open("acc.json"))["points"]
@@ -1152,6 +1168,10 @@ assert all(p["error"] is None and p["wrong"] == 0 for p in pts), pts
 fi
 run "$CLI" run micro-access -d "$OCL" --height 1081 --reps 1 --warmup 0
 expect_fail "micro-access --height 1081: every point refused, saying the sides must be even" 1 "must be even"
+run "$CLI" run micro-access -d "$OCL" --height 20 --width 48 --images acc.json
+refused_early "micro-access --images naming a file: refused before the run" 2 "is not a folder"
+run "$CLI" run micro-buffers -d "$OCL" --rows 8 --images pics
+refused_early "--images on an experiment without pictures: not an option there" 2 "images"
 # --- solve tridiag: the user's own batch, and every bad input ------------------------
 
 python3 - <<'PYEOF'
