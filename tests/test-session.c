@@ -4,6 +4,7 @@
  * naming what is wrong; the Gauss pages' old sessions are upgraded. */
 #include "ks-session.h"
 #include "ks-exp-gauss.h"
+#include "ks-exp-test.h"
 #include "ks-registry.h"
 
 #include <glib/gi18n.h>
@@ -377,6 +378,31 @@ test_load_file (void)
   g_unlink (fifo);
 }
 
+/* The fuzzer's seeds are sessions the window saved (trimmed of their
+ * larger runs): each opens, so the fuzzer starts from what a user has. */
+static void
+test_seeds_open (void)
+{
+  g_autofree char *dir_path = g_test_build_filename (G_TEST_DIST, "fuzz-corpus", "session", NULL);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir_path, name, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsSession) session = ks_session_load (path, &error);
+
+      g_test_message ("%s", name);
+      g_assert_no_error (error);
+      g_assert_nonnull (session);
+      n++;
+    }
+  g_assert_cmpuint (n, >=, 5);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -384,6 +410,8 @@ main (int    argc,
   int status;
 
   g_test_init (&argc, &argv, NULL);
+  /* A session of the window the GUI tests build has the test experiment's page. */
+  ks_exp_test_register ();
   tmpdir = g_dir_make_tmp ("test-session-XXXXXX", NULL);
   g_test_add_func ("/session/round-trip", test_round_trip);
   g_test_add_func ("/session/setters-refuse", test_setters_refuse);
@@ -391,6 +419,7 @@ main (int    argc,
   g_test_add_func ("/session/lenient", test_lenient);
   g_test_add_func ("/session/legacy", test_legacy);
   g_test_add_func ("/session/load-file", test_load_file);
+  g_test_add_func ("/session/seeds-open", test_seeds_open);
   status = g_test_run ();
   {
     g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
