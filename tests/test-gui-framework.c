@@ -467,6 +467,24 @@ test_session (void)
   g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, runs);
   g_assert_cmpuint (ks_experiment_page_get_newest (page)->points->len, ==, points);
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-data"));
+
+  /* A field the session could not read back is not saved: the error names
+   * it, and the file on disk is the one saved before. */
+  {
+    g_autofree char *before = NULL;
+    g_autofree char *after = NULL;
+
+    g_assert_true (g_file_get_contents (path, &before, NULL, NULL));
+    set_field ("size", "0:3");
+    g_assert_false (ks_window_save_session (window, path, &error));
+    g_test_message ("%s", error->message);
+    g_assert_error (error, KS_SESSION_ERROR, KS_SESSION_ERROR_INVALID);
+    g_assert_nonnull (strstr (error->message, "size"));
+    g_clear_error (&error);
+    g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
+    g_assert_cmpstr (before, ==, after);
+    set_field ("size", size);
+  }
 }
 
 /* The form is remembered per experiment in one settings key, and a new

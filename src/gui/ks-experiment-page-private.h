@@ -105,10 +105,10 @@ gboolean            ks_experiment_page_write_data     (KsPage           *page,
                                                        const char       *path,
                                                        const char       *format,
                                                        GError          **error);
-void                ks_experiment_page_save_state     (KsPage           *page,
-                                                       JsonBuilder      *builder);
-gboolean            ks_experiment_page_load_state     (KsPage           *page,
-                                                       JsonObject       *object,
+gboolean            ks_experiment_page_save_state     (KsPage           *page,
+                                                       KsSessionPage    *state,
                                                        GError          **error);
+void                ks_experiment_page_load_state     (KsPage           *page,
+                                                       const KsSessionPage *state);
 
 G_END_DECLS
