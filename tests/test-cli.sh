@@ -1041,6 +1041,29 @@ for r in rows:
 '
   check "bench tridiag: the summary line of the batch" "no summary" grep -q "^batch 8 x 31: best kernel" "$T/out"
 fi
+run "$CLI" bench tridiag --n 31 --systems 8 --large-n 63 --reps 2 --warmup 0 --no-host \
+  --methods cpu-thomas,thomas-coalesced,thomas-transposed,paracr-thomas --json bt.json
+if expect_ok "bench tridiag --no-host --json"; then
+  py "bench tridiag --json: no host rows, every kernel measured, the transposes timed apart" '
+import json
+d = json.load(open("bt.json"))
+assert d["experiment"] == "bench-tridiag" and d["reps"] == 2 and "--no-host" in d["command"], d
+rows = d["rows"]
+assert {r["method"] for r in rows} == {"thomas-coalesced", "thomas-transposed", "paracr-thomas"}, rows
+assert {r["case"] for r in rows} == {"batch", "one-system"}, rows
+for r in rows:
+    assert r["skipped"] is None and not r["failed"] and r["ms"] > 0 and r["residual"] < 1e-4, r
+    assert r["vs_cusparse"] is None, r
+    if r["method"] == "thomas-transposed":
+        assert 0 < r["layout_ms"] < r["ms"], r
+    else:
+        assert r["layout_ms"] == 0, r
+'
+  check "bench tridiag --no-host: no host row printed" "a host row" \
+    sh -c '! grep -q -E "^(batch|one) .* cpu-thomas" "$1"' _ "$T/out"
+  check "bench tridiag: thomas-transposed says how long it transposed" "no transposing" \
+    grep -q "thomas-transposed .*of which transposing" "$T/out"
+fi
 run "$CLI" bench tridiag --methods thomas --systems 8
 expect_fail "bench tridiag --methods thomas: refused, naming the methods" 2 "no method"
 run "$CLI" bench tridiag --reps 0
