@@ -928,6 +928,19 @@ run "$CLI" run heat -d "$OCL" --cells 100 --variant base,fused --steps 2 --reps 
 if expect_ok "run heat on $OCL: both CG variants"; then
   check "run heat on $OCL: the summary compares fused with base" "no comparison line" grep -q "fused .* us per CG iteration, base" "$T/out"
 fi
+run "$CLI" run heat -d "$OCL" --cells 100 --n 1 --boundary fixed --offload whole,partial --steps 2 --reps 1 --warmup 0 \
+  --csv ho.csv --figure offload-vs-cells --plot ho.svg
+if expect_ok "run heat on $OCL: the whole step on the device and the partial offload"; then
+  check "run heat on $OCL: the summary compares the partial offload with the whole step" "no offload line" \
+    grep -q "partial offload loses" "$T/out"
+  py "run heat --offload: both modes, the same CG iterations" '
+import csv
+rows = {r["offload"]: r for r in csv.DictReader(open("ho.csv"))}
+assert set(rows) == {"whole", "partial"}, rows.keys()
+assert abs(float(rows["whole"]["iterations"]) - float(rows["partial"]["iterations"])) <= 1, rows
+assert float(rows["whole"]["assemble_ms"]) > 0 and float(rows["partial"]["assemble_ms"]) > 0
+'
+fi
 run "$CLI" run heat -d host --cells 200 --domain disc --n 2 --tau 0.001 --steps 6 --frame-every 3 \
   --frames frames/heat --reps 1 --warmup 0
 if expect_ok "run heat --frames: a folder made for them"; then

@@ -367,9 +367,13 @@ test_front (void)
 }
 
 /* A step on a device gives the host's step. */
+/* The whole step on the device and the partial offload, against the host,
+ * three steps of a nonlinear problem with fixed walls; the step's numbers
+ * (energy, hottest cell) the device reduced against the host's. */
 static void
 test_device_step (void)
 {
+  const char *spec = g_getenv ("KS_TEST_HEAT_SMALL") ? "tri-disc:60" : "tri-disc:400";
   guint tried = 0;
 
   for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
@@ -377,7 +381,6 @@ test_device_step (void)
       KsDevice *dev = ks_device_list_get_device (devices, d);
       KsHeatParams p;
       g_autoptr(KsHeat) host = NULL;
-      g_autoptr(KsHeat) dev_h = NULL;
       g_autoptr(GError) error = NULL;
 
       if (ks_device_get_backend (dev) == KS_BACKEND_HOST || !ks_device_get_info (dev)->has_fp64)
@@ -385,22 +388,141 @@ test_device_step (void)
       ks_heat_params_init (&p);
       p.n = 1;
       p.tau = 1e-3;
-      host = new_heat (g_getenv ("KS_TEST_HEAT_SMALL") ? "tri-disc:60" : "tri-disc:400", &p);
-      dev_h = new_heat (g_getenv ("KS_TEST_HEAT_SMALL") ? "tri-disc:60" : "tri-disc:400", &p);
-      g_assert_true (ks_heat_set_device (dev_h, dev, KS_PRECISION_DOUBLE, KS_CG_FUSED, &error));
-      g_assert_no_error (error);
+      p.boundary = KS_HEAT_BOUNDARY_FIXED;
+      p.t_boundary = 0.5;
+      host = new_heat (spec, &p);
       for (guint s = 0; s < 3; s++)
+        g_assert_true (ks_heat_step (host, NULL, &error));
+      for (guint off = KS_HEAT_OFFLOAD_WHOLE; off <= KS_HEAT_OFFLOAD_PARTIAL; off++)
         {
-          g_assert_true (ks_heat_step (host, NULL, &error));
-          g_assert_true (ks_heat_step (dev_h, NULL, &error));
+          g_autoptr(KsHeat) dev_h = new_heat (spec, &p);
+          KsHeatStepStats st = { 0 };
+          const guint n = ks_heat_get_mesh (host)->n_cells;
+
+          g_assert_true (ks_heat_set_device (dev_h, dev, KS_PRECISION_DOUBLE, KS_CG_FUSED, &error));
           g_assert_no_error (error);
+          ks_heat_set_offload (dev_h, off);
+          for (guint s = 0; s < 3; s++)
+            {
+              g_assert_true (ks_heat_step (dev_h, &st, &error));
+              g_assert_no_error (error);
+            }
+          g_assert_true (ks_heat_sync (dev_h, &error));
+          g_test_message ("%s, %s offload: off the host by %.3g, assembly %.3g ms", ks_device_get_name (dev),
+                          ks_heat_offload_to_string (off),
+                          rel_diff (ks_heat_get_temperature (dev_h), ks_heat_get_temperature (host), n),
+                          1e3 * st.assemble_s);
+          g_assert_cmpfloat (rel_diff (ks_heat_get_temperature (dev_h), ks_heat_get_temperature (host), n), <, 1e-7);
+          g_assert_cmpfloat (fabs (st.energy - ks_heat_total_energy (host)), <=, 1e-7 * ks_heat_total_energy (host));
+          {
+            const double *t = ks_heat_get_temperature (host);
+            double hi = t[0], lo = t[0];
+            for (guint c = 1; c < n; c++)
+              {
+                hi = MAX (hi, t[c]);
+                lo = MIN (lo, t[c]);
+              }
+            g_assert_cmpfloat (fabs (st.t_max - hi), <=, 1e-7 * hi);
+            g_assert_cmpfloat (fabs (st.t_min - lo), <=, 1e-7 * hi);
+          }
+          g_assert_cmpuint (st.picard, >=, 2);
+          /* A reset starts from the release again, on the device too. */
+          ks_heat_reset (dev_h);
+          g_assert_true (ks_heat_step (dev_h, &st, &error));
+          g_assert_cmpuint (ks_heat_get_step (dev_h), ==, 1);
+          {
+            g_autoptr(KsHeat) once = new_heat (spec, &p);
+            g_assert_true (ks_heat_step (once, NULL, &error));
+            g_assert_cmpfloat (rel_diff (ks_heat_get_temperature (dev_h), ks_heat_get_temperature (once), n), <, 1e-7);
+          }
         }
-      g_assert_cmpfloat (rel_diff (ks_heat_get_temperature (dev_h), ks_heat_get_temperature (host),
-                                   ks_heat_get_mesh (host)->n_cells), <, 1e-7);
       tried++;
     }
   if (tried == 0)
     g_test_skip ("no double-precision OpenCL or CUDA device here");
+}
+
+static double
+csr_rel_diff (const KsCsr *a, const KsCsr *b)
+{
+  g_assert_cmpuint (a->nnz, ==, b->nnz);
+  g_assert_cmpmem (a->col, sizeof (guint) * a->nnz, b->col, sizeof (guint) * b->nnz);
+  return rel_diff (a->val, b->val, a->nnz);
+}
+
+/* The device's assembly (kernels/heat-step.cl) against the host's, the
+ * matrix and the right-hand side, at temperatures that make every term
+ * count: nonlinear (n > 0), fixed walls, T^nu != T^n. */
+static void
+test_device_assembly (void)
+{
+  struct { const char *spec; KsHeatBoundary boundary; double n; } cases[] = {
+    { "tri-disc:300", KS_HEAT_BOUNDARY_FIXED, 1.5 },
+    { "mixed:200", KS_HEAT_BOUNDARY_INSULATED, 0 },
+    { "perturbed:150", KS_HEAT_BOUNDARY_FIXED, 0 },
+  };
+  guint tried = 0;
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *dev = ks_device_list_get_device (devices, d);
+
+      if (ks_device_get_backend (dev) == KS_BACKEND_HOST)
+        continue;
+      for (guint prec = KS_PRECISION_FLOAT; prec <= KS_PRECISION_DOUBLE; prec++)
+        for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+          {
+            KsHeatParams p;
+            g_autoptr(KsHeat) h = NULL;
+            g_autoptr(GError) error = NULL;
+            g_autoptr(KsCsr) ha = NULL;
+            g_autoptr(KsCsr) da = NULL;
+            g_autoptr(GRand) rand = g_rand_new_with_seed (11 + c);
+            g_autofree double *t_nu = NULL;
+            g_autofree double *t_old = NULL;
+            g_autofree double *hb = NULL;
+            g_autofree double *db = NULL;
+            guint n;
+
+            if (prec == KS_PRECISION_DOUBLE && !ks_device_get_info (dev)->has_fp64)
+              continue;
+            ks_heat_params_init (&p);
+            p.boundary = cases[c].boundary;
+            p.n = cases[c].n;
+            p.tau = 1e-2;
+            p.t_boundary = 0.25;
+            h = new_heat (cases[c].spec, &p);
+            n = ks_heat_get_mesh (h)->n_cells;
+            t_nu = g_new (double, n);
+            t_old = g_new (double, n);
+            hb = g_new (double, n);
+            db = g_new (double, n);
+            for (guint i = 0; i < n; i++)
+              {
+                t_old[i] = g_rand_double_range (rand, 0, 2);
+                /* A few negative ones: the assembly clips them to 0. */
+                t_nu[i] = g_rand_double_range (rand, -0.1, 2);
+              }
+            /* No device yet: said so. */
+            g_assert_null (ks_heat_assemble_device (h, t_nu, t_old, db, &error));
+            g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+            g_clear_error (&error);
+
+            g_assert_true (ks_heat_set_device (h, dev, prec, KS_CG_BASE, &error));
+            g_assert_no_error (error);
+            ha = ks_heat_assemble (h, t_nu, t_old, hb);
+            da = ks_heat_assemble_device (h, t_nu, t_old, db, &error);
+            g_assert_no_error (error);
+            g_test_message ("%s %s %s: matrix off by %.3g, right-hand side by %.3g", ks_device_get_name (dev),
+                            ks_precision_to_string (prec), cases[c].spec, csr_rel_diff (da, ha), rel_diff (db, hb, n));
+            /* Double: the same sums in the same order, pow() aside. */
+            g_assert_cmpfloat (csr_rel_diff (da, ha), <=, prec == KS_PRECISION_DOUBLE ? 1e-13 : 1e-5);
+            g_assert_cmpfloat (rel_diff (db, hb, n), <=, prec == KS_PRECISION_DOUBLE ? 1e-13 : 1e-5);
+            tried++;
+          }
+    }
+  if (tried == 0)
+    g_test_skip ("no OpenCL or CUDA device here");
 }
 
 static void
@@ -497,7 +619,7 @@ static void
 test_experiment (void)
 {
   const char *host_settings[] = { "cells", "64,256", "kind", "quad,tri", "steps", "2", "n", "1", NULL };
-  const char *dev_settings[] = { "cells", "100", "variant", "base,fused", "steps", "2", NULL };
+  const char *dev_settings[] = { "cells", "100", "variant", "base,fused", "offload", "whole,partial", "steps", "2", NULL };
   g_autoptr(GError) error = NULL;
   g_autoptr(KsRun) run = run_heat (ks_device_list_lookup (devices, "host", NULL), host_settings, &error);
   KsDevice *ocl = ks_device_list_find_backend (devices, KS_BACKEND_OPENCL);
@@ -509,7 +631,7 @@ test_experiment (void)
     {
       g_autoptr(KsRun) dev = run_heat (ocl, dev_settings, &error);
       g_assert_no_error (error);
-      check_heat_points (dev, 2, TRUE);
+      check_heat_points (dev, 4, TRUE);
       g_test_message ("%s: triad %.1f GB/s, the CG at %.1f %% of it", ks_device_get_name (ocl),
                       ks_run_device_get_info (dev->devices->pdata[0], "triad_gbs"),
                       ks_run_point_get_number (dev, dev->points->pdata[1], "triad_share"));
@@ -565,6 +687,7 @@ main (int argc, char **argv)
   g_test_add_func ("/heat/gaussian", test_gaussian);
   g_test_add_func ("/heat/front", test_front);
   g_test_add_func ("/heat/device-step", test_device_step);
+  g_test_add_func ("/heat/device-assembly", test_device_assembly);
   g_test_add_func ("/heat/bad-params", test_bad_params);
   g_test_add_func ("/heat/experiment", test_experiment);
   status = g_test_run ();

@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "ks-heat"
 
 #include "ks-heat.h"
+#include "ks-heat-private.h"
 #include "ks-compute-error.h"
 #include "ks-solver-error.h"
 
@@ -18,51 +19,55 @@
  * a smooth mode of the same wavelength without visibly widening the front. */
 #define STABILISATION 1.0
 
-/* The most cells around one node (a node block lives on the stack). */
-#define MAX_NODE_CELLS 64u
-
-struct _KsHeat {
-  KsMesh       *mesh;
-  KsHeatParams  p;
-  double       *t;        /* the temperature now */
-  double       *t0;       /* the initial one, for reset */
-  double       *mass;     /* rho * area * c_v per cell */
-  KsCsr        *a;
-  /* Per node v, a dense block over the cells around it (node_offsets,
-   * node_cells): the geometry part of the node energy's Hessian, and where
-   * each entry lands in a->val. */
-  gsize        *block_off;
-  double       *block;
-  guint        *block_pos;
-  double       *edge_w;   /* boundary edges: length / distance to the cell centroid */
-  guint         step;
-  double        time;
-  gboolean      matrix_ready;   /* n = 0: the matrix never changes */
-  KsCgDevice   *cg;
-  gboolean      own_cg;   /* FALSE: borrowed (ks_heat_set_cg) */
-  gboolean      uploaded;
-};
-
 static const char * const boundary_names[] = { "insulated", "fixed" };
+static const char * const offload_names[] = { "whole", "partial" };
+
+/* The index of s in names, or -1. */
+static gint
+name_index (const char * const *names, guint n, const char *s)
+{
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (s, names[i]))
+      return (gint) i;
+  return -1;
+}
+
+gboolean
+ks_heat_boundary_from_string (const char *s, KsHeatBoundary *out)
+{
+  gint i;
+
+  g_return_val_if_fail (s != NULL && out != NULL, FALSE);
+  if ((i = name_index (boundary_names, G_N_ELEMENTS (boundary_names), s)) < 0)
+    return FALSE;
+  *out = (KsHeatBoundary) i;
+  return TRUE;
+}
+
+const char *
+ks_heat_offload_to_string (KsHeatOffload offload)
+{
+  g_return_val_if_fail ((guint) offload < G_N_ELEMENTS (offload_names), NULL);
+  return offload_names[offload];
+}
+
+gboolean
+ks_heat_offload_from_string (const char *s, KsHeatOffload *out)
+{
+  gint i;
+
+  g_return_val_if_fail (s != NULL && out != NULL, FALSE);
+  if ((i = name_index (offload_names, G_N_ELEMENTS (offload_names), s)) < 0)
+    return FALSE;
+  *out = (KsHeatOffload) i;
+  return TRUE;
+}
 
 const char *
 ks_heat_boundary_to_string (KsHeatBoundary boundary)
 {
   g_return_val_if_fail ((guint) boundary < G_N_ELEMENTS (boundary_names), NULL);
   return boundary_names[boundary];
-}
-
-gboolean
-ks_heat_boundary_from_string (const char *s, KsHeatBoundary *out)
-{
-  g_return_val_if_fail (s != NULL && out != NULL, FALSE);
-  for (guint i = 0; i < G_N_ELEMENTS (boundary_names); i++)
-    if (g_str_equal (s, boundary_names[i]))
-      {
-        *out = (KsHeatBoundary) i;
-        return TRUE;
-      }
-  return FALSE;
 }
 
 void
@@ -147,9 +152,9 @@ node_block (const KsMesh *m, guint v, double *k)
   const guint first = m->node_offsets[v], cnt = m->node_offsets[v + 1] - first;
   const guint *cells = m->node_cells + first;
   double mx = 0, my = 0, vol = 0, cxx = 0, cxy = 0, cyy = 0, ci[4];
-  double dx[MAX_NODE_CELLS], dy[MAX_NODE_CELLS], gx[MAX_NODE_CELLS], gy[MAX_NODE_CELLS];
+  double dx[KS_HEAT_MAX_NODE_CELLS], dy[KS_HEAT_MAX_NODE_CELLS], gx[KS_HEAT_MAX_NODE_CELLS], gy[KS_HEAT_MAX_NODE_CELLS];
 
-  g_assert (cnt <= MAX_NODE_CELLS);
+  g_assert (cnt <= KS_HEAT_MAX_NODE_CELLS);
   for (guint i = 0; i < cnt; i++)
     {
       mx += m->cx[cells[i]] / cnt;
@@ -285,11 +290,11 @@ ks_heat_new (KsMesh *mesh, const KsHeatParams *params, GError **error)
   if (!ks_heat_params_check (params, error))
     return NULL;
   for (guint v = 0; v < mesh->n_nodes; v++)
-    if (mesh->node_offsets[v + 1] - mesh->node_offsets[v] > MAX_NODE_CELLS)
+    if (mesh->node_offsets[v + 1] - mesh->node_offsets[v] > KS_HEAT_MAX_NODE_CELLS)
       {
         g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
                      _("Node %u is shared by %u cells; the heat scheme takes at most %u around a node"),
-                     v + 1, mesh->node_offsets[v + 1] - mesh->node_offsets[v], MAX_NODE_CELLS);
+                     v + 1, mesh->node_offsets[v + 1] - mesh->node_offsets[v], KS_HEAT_MAX_NODE_CELLS);
         return NULL;
       }
 
@@ -313,6 +318,7 @@ ks_heat_free (KsHeat *h)
   if (h == NULL)
     return;
   ks_heat_set_cg (h, NULL);
+  g_clear_pointer (&h->dev, ks_heat_device_free);
   g_clear_pointer (&h->mesh, ks_mesh_unref);
   g_clear_pointer (&h->a, ks_csr_free);
   g_free (h->t);
@@ -330,6 +336,9 @@ ks_heat_reset (KsHeat *h)
 {
   g_return_if_fail (h != NULL);
   memcpy (h->t, h->t0, sizeof (double) * h->mesh->n_cells);
+  h->host_stale = FALSE;
+  if (h->dev != NULL)
+    ks_heat_device_invalidate (h->dev);
   h->step = 0;
   h->time = h->p.t0;
 }
@@ -352,6 +361,14 @@ void
 ks_heat_set_cg (KsHeat *h, KsCgDevice *cg)
 {
   g_return_if_fail (h != NULL);
+  if (h->host_stale)
+    {
+      g_autoptr(GError) error = NULL;
+      /* T lives on the old CG's device: bring it back before letting go. */
+      if (!ks_heat_sync (h, &error))
+        g_warning ("The temperature could not be read back from the device: %s", error->message);
+    }
+  g_clear_pointer (&h->dev, ks_heat_device_free);
   if (h->own_cg)
     g_clear_pointer (&h->cg, ks_cg_device_free);
   h->cg = cg;
@@ -421,6 +438,44 @@ ks_heat_assemble (KsHeat *h, const double *t_nu, const double *t_old, double *rh
   return ks_csr_copy (h->a);
 }
 
+void
+ks_heat_set_offload (KsHeat *h, KsHeatOffload offload)
+{
+  g_return_if_fail (h != NULL);
+  g_return_if_fail ((guint) offload < G_N_ELEMENTS (offload_names));
+  h->offload = offload;
+}
+
+KsHeatOffload
+ks_heat_get_offload (KsHeat *h)
+{
+  g_return_val_if_fail (h != NULL, KS_HEAT_OFFLOAD_WHOLE);
+  return h->offload;
+}
+
+gboolean
+ks_heat_sync (KsHeat *h, GError **error)
+{
+  g_return_val_if_fail (h != NULL, FALSE);
+  if (!h->host_stale)
+    return TRUE;
+  if (!ks_heat_device_download (h, error))
+    return FALSE;
+  h->host_stale = FALSE;
+  return TRUE;
+}
+
+/* T on the host for the readers that cannot say an error. */
+static const double *
+host_t (KsHeat *h)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!ks_heat_sync (h, &error))
+    g_warning ("The temperature could not be read back from the device: %s", error->message);
+  return h->t;
+}
+
 static gboolean
 solve (KsHeat *h, const double *rhs, double *x, KsCgResult *res, gboolean new_matrix, GError **error)
 {
@@ -430,11 +485,22 @@ solve (KsHeat *h, const double *rhs, double *x, KsCgResult *res, gboolean new_ma
     return ks_cg_solve_host (h->a, rhs, x, &options, res, error);
   if (new_matrix || !h->uploaded)
     {
+      /* The device's step, if any ran, must assemble its values again. */
+      g_clear_pointer (&h->dev, ks_heat_device_free);
       if (!ks_cg_device_set_matrix (h->cg, h->a, error))
         return FALSE;
       h->uploaded = TRUE;
     }
   return ks_cg_device_solve (h->cg, rhs, x, &options, res, error);
+}
+
+void
+ks_heat_set_picard_error (KsHeat *h, GError **error, double change, double tmax)
+{
+  g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_CONVERGED,
+               _("Step %u: the nonlinear iterations did not converge in %u: the last changed T by %.3g, "
+                 "%.3g of its maximum (tolerance %.3g); take a smaller time step"),
+               h->step + 1, h->p.picard_max, change, tmax > 0 ? change / tmax : 0.0, h->p.picard_tol);
 }
 
 gboolean
@@ -452,6 +518,24 @@ ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
   g_return_val_if_fail (h != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  if (h->cg != NULL && h->offload == KS_HEAT_OFFLOAD_WHOLE)
+    {
+      if (!ks_heat_device_step (h, &st, error))
+        return FALSE;
+      h->step++;
+      h->time += h->p.tau;
+      if (out != NULL)
+        {
+          st.step = h->step;
+          st.time = h->time;
+          st.step_s = (g_get_monotonic_time () - begin) / 1e6;
+          *out = st;
+        }
+      return TRUE;
+    }
+  /* T may still be on the device, from whole steps before. */
+  if (!ks_heat_sync (h, error))
+    return FALSE;
   t_nu = g_memdup2 (h->t, sizeof (double) * n);
   rhs = g_new (double, n);
   x = g_new (double, n);
@@ -490,10 +574,7 @@ ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
     }
   if (!converged)
     {
-      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_CONVERGED,
-                   _("Step %u: the nonlinear iterations did not converge in %u: the last changed T by %.3g, "
-                     "%.3g of its maximum (tolerance %.3g); take a smaller time step"),
-                   h->step + 1, h->p.picard_max, change, tmax > 0 ? change / tmax : 0.0, h->p.picard_tol);
+      ks_heat_set_picard_error (h, error, change, tmax);
       return FALSE;
     }
   memcpy (h->t, t_nu, sizeof (double) * n);
@@ -537,7 +618,7 @@ const double *
 ks_heat_get_temperature (KsHeat *h)
 {
   g_return_val_if_fail (h != NULL, NULL);
-  return h->t;
+  return host_t (h);
 }
 
 double
@@ -557,11 +638,13 @@ ks_heat_get_step (KsHeat *h)
 double
 ks_heat_total_energy (KsHeat *h)
 {
+  const double *t;
   double s = 0.0;
 
   g_return_val_if_fail (h != NULL, 0.0);
+  t = host_t (h);
   for (guint c = 0; c < h->mesh->n_cells; c++)
-    s += h->mass[c] * h->t[c];
+    s += h->mass[c] * t[c];
   return s;
 }
 
@@ -573,6 +656,7 @@ ks_heat_front_radius (KsHeat *h, double fraction)
 
   g_return_val_if_fail (h != NULL, 0.0);
   m = h->mesh;
+  host_t (h);
   for (guint c = 0; c < m->n_cells; c++)
     tmax = MAX (tmax, h->t[c] - h->p.t_boundary);
   for (guint c = 0; c < m->n_cells; c++)
@@ -589,6 +673,7 @@ ks_heat_second_moment (KsHeat *h)
 
   g_return_val_if_fail (h != NULL, 0.0);
   m = h->mesh;
+  host_t (h);
   for (guint c = 0; c < m->n_cells; c++)
     {
       const double e = h->mass[c] * (h->t[c] - h->p.t_boundary);
