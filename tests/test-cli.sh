@@ -1021,6 +1021,30 @@ run "$CLI" bench tridiag --methods thomas --systems 8
 expect_fail "bench tridiag --methods thomas: refused, naming the methods" 2 "no method"
 run "$CLI" bench tridiag --reps 0
 expect_fail "bench tridiag --reps 0: refused" 2 "--reps"
+
+run "$CLI" bench cg --sizes 900,4096 --reps 1 --warmup 0 --csv bcg.csv --json bcg.json
+if expect_ok "bench cg, small"; then
+  py "bench cg: base and fused at both sizes on every OpenCL device, converged, Table 1 bytes, JSON alike" '
+import csv, json
+rows = list(csv.DictReader(open("bcg.csv")))
+ran = [r for r in rows if not r["skipped"]]
+assert {(r["rows"], r["method"]) for r in ran} >= {("900", "base"), ("900", "fused"), ("4096", "base"), ("4096", "fused")}, rows
+for r in ran:
+    assert int(r["iterations"]) > 1 and float(r["residual"]) < 1e-7 and float(r["iteration_ms"]) > 0, r
+    # Table 1 at the grid matrix L (9 inside, fewer on the edges).
+    l = (float(r["bytes_per_row"]) - (84 if r["method"] == "fused" else 108)) / 20
+    assert 8 < l <= 9, r
+# The library CG appears only on CUDA devices.
+assert all("(cuda:" in r["device"] for r in rows if r["method"] == "library"), rows
+d = json.load(open("bcg.json"))
+assert d["command"].startswith("kernelscope-cli bench cg") and len(d["rows"]) == len(rows), d
+'
+  check "bench cg: the summary compares fused with base" "no summary" grep -q "^900 rows on .*: fused .* base .*the bytes predict 1.09x" "$T/out"
+fi
+run "$CLI" bench cg --sizes 3
+expect_fail "bench cg --sizes 3: below the limit, refused" 2 "between 4 and"
+run "$CLI" bench cg --tol 2
+expect_fail "bench cg --tol 2: refused" 2 "--tol"
 # --- paper 001: micro-benchmarks ----------------------------------------------
 
 run "$CLI" run micro-hello -d "$OCL" --length 1000,70000 --reps 1 --warmup 0 --json hello.json --plot hello.png

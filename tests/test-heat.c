@@ -16,6 +16,7 @@
 
 #include "ks-cg.h"
 #include "ks-compute-error.h"
+#include "ks-cusparse-cg.h"
 #include "ks-device-list.h"
 #include "ks-engine.h"
 #include "ks-exp-heat.h"
@@ -237,6 +238,25 @@ test_cg_device (void)
             g_assert_cmpfloat (res.residual, <=, o.tol);
             if (prec == KS_PRECISION_DOUBLE)
               g_assert_cmpint (abs ((int) res.iterations - (int) host.iterations), <=, 1);
+
+            /* Replayed from a CUDA graph: the same solution; elsewhere refused. */
+            if (ks_device_get_backend (dev) == KS_BACKEND_CUDA)
+              {
+                KsCgResult g = { 0 };
+                g_autofree double *xg = g_new0 (double, a->n_rows);
+                g_assert_true (ks_cg_device_set_graph (cg, TRUE, &error));
+                g_assert_true (ks_cg_device_solve (cg, b, xg, &o, &g, &error));
+                g_assert_no_error (error);
+                g_assert_cmpuint (g.iterations, ==, res.iterations);
+                g_assert_cmpfloat (rel_diff (xg, x, a->n_rows), <, prec == KS_PRECISION_DOUBLE ? 1e-12 : 1e-5);
+                g_assert_true (ks_cg_device_set_graph (cg, FALSE, &error));
+              }
+            else
+              {
+                g_assert_false (ks_cg_device_set_graph (cg, TRUE, &error));
+                g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+                g_clear_error (&error);
+              }
 
             /* The same device with too few iterations: the error and its history. */
             memset (x, 0, sizeof (double) * a->n_rows);
@@ -525,6 +545,88 @@ test_device_assembly (void)
     g_test_skip ("no OpenCL or CUDA device here");
 }
 
+/* bench cg's matrix: symmetric, 9 entries in an inner row, rows summing
+ * to the shift, positive definite (the CG converges on it). */
+static void
+test_grid9 (void)
+{
+  g_autoptr(KsCsr) a = ks_csr_new_grid9 (7, 5, 0.1);
+  g_autofree double *b = g_new (double, 35);
+  g_autofree double *x = g_new0 (double, 35);
+  KsCgOptions opt = { 1e-12, 200 };
+  KsCgResult res = { 0 };
+  g_autoptr(GError) error = NULL;
+  guint r, c;
+
+  g_assert_cmpuint (a->n_rows, ==, 35);
+  /* Corners 4, edges 6, inner rows 9. */
+  g_assert_cmpuint (a->nnz, ==, 4 * 4 + 2 * (5 + 3) * 6 + 5 * 3 * 9);
+  g_assert_true (ks_csr_is_symmetric (a, 0, &r, &c));
+  for (guint i = 0; i < a->n_rows; i++)
+    {
+      double sum = 0;
+      for (guint k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+        sum += a->val[k];
+      g_assert_cmpfloat_with_epsilon (sum, 0.1, 1e-12);
+      b[i] = i % 3;
+    }
+  g_assert_true (ks_cg_solve_host (a, b, x, &opt, &res, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (res.residual, <=, 1e-12);
+  /* Past 32-bit indices: refused, not wrapped. */
+  g_assert_null (ks_csr_new_grid9 (65536, 65536, 0.1));
+}
+
+/* The library CG (cuSPARSE + cuBLAS) against the host on every CUDA
+ * device; anywhere else a clear refusal. */
+static void
+test_cg_library (void)
+{
+  g_autofree double *b = NULL;
+  g_autofree double *exact = NULL;
+  g_autoptr(KsCsr) a = heat_system ("mixed:500", &b, &exact);
+  g_autofree double *ref = g_new0 (double, a->n_rows);
+  KsCgOptions opt = { 1e-10, 1000 };
+  KsCgResult host = { 0 };
+  guint tried = 0;
+
+  g_assert_true (ks_cg_solve_host (a, b, ref, &opt, &host, NULL));
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *dev = ks_device_list_get_device (devices, d);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsCusparseCg) cg = ks_cusparse_cg_new (dev, TRUE, &error);
+      g_autofree double *x = g_new0 (double, a->n_rows);
+      guint iterations = 0;
+      double residual = 0, iterate_s = 0;
+
+      if (ks_device_get_backend (dev) != KS_BACKEND_CUDA)
+        {
+          g_assert_null (cg);
+          g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+          g_assert_nonnull (strstr (error->message, "CUDA"));
+          continue;
+        }
+      if (cg == NULL && g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED))
+        {
+          g_test_message ("%s", error->message);
+          continue;
+        }
+      g_assert_no_error (error);
+      g_assert_true (ks_cusparse_cg_set_matrix (cg, a->n_rows, a->nnz, a->row_ptr, a->col, a->val, &error));
+      g_assert_true (ks_cusparse_cg_solve (cg, b, x, opt.tol, opt.max_iter, &iterations, &residual, &iterate_s, &error));
+      g_assert_no_error (error);
+      g_test_message ("%s: library CG %u iterations (host %u), off the host by %.3g", ks_device_get_name (dev),
+                      iterations, host.iterations, rel_diff (x, ref, a->n_rows));
+      g_assert_cmpfloat (residual, <=, opt.tol);
+      g_assert_cmpfloat (rel_diff (x, ref, a->n_rows), <, 1e-8);
+      g_assert_cmpint (abs ((int) iterations - (int) host.iterations), <=, 1);
+      tried++;
+    }
+  if (tried == 0)
+    g_test_skip ("no CUDA device with cuSPARSE and cuBLAS here");
+}
+
 static void
 test_bad_params (void)
 {
@@ -688,6 +790,8 @@ main (int argc, char **argv)
   g_test_add_func ("/heat/front", test_front);
   g_test_add_func ("/heat/device-step", test_device_step);
   g_test_add_func ("/heat/device-assembly", test_device_assembly);
+  g_test_add_func ("/heat/grid9", test_grid9);
+  g_test_add_func ("/heat/cg-library", test_cg_library);
   g_test_add_func ("/heat/bad-params", test_bad_params);
   g_test_add_func ("/heat/experiment", test_experiment);
   status = g_test_run ();
