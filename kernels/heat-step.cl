@@ -66,11 +66,23 @@ heat_node_coef (const int             n_nodes,
   coef[v] = tau * d;
 }
 
+/* tau D w of a fixed-temperature boundary edge of weight w at t_b beside a
+ * cell at T: D = D0 ((max (T, 0) + t_b) / 2)^n, as the host computes it. */
+KS_FN real
+edge_coef (real t, real t_b, real w, real n_exp, real d0, real tau)
+{
+  real d = d0;
+
+  if (n_exp != 0)
+    d *= pow ((real) 0.5 * ((t > 0 ? t : (real) 0) + t_b), n_exp);
+  return tau * d * w;
+}
+
 /* Row i of the matrix (when matrix is set) and of the right-hand side:
  *   a_ij = [i == j] (m_i + boundary) + sum over the entry's contributions coef[v] k
- *   b_i  = m_i T_old,i + sum over i's boundary edges tau D w T_b
- * with a fixed-temperature boundary (fixed != 0) adding tau D w to the
- * diagonal for each of the cell's boundary edges, D = D0 ((T_i + T_b) / 2)^n. */
+ *   b_i  = m_i T_old,i + sum over i's fixed boundary edges tau D w T_b
+ * each of the cell's fixed-temperature boundary edges (bnd_off, with its
+ * weight bnd_w and temperature bnd_tb) adding tau D w to the diagonal. */
 __kernel void
 heat_assemble (const int              n_rows,
                __global const int    *row_ptr,
@@ -82,33 +94,24 @@ heat_assemble (const int              n_rows,
                __global const real   *mass,
                __global const int    *bnd_off,
                __global const real   *bnd_w,
+               __global const real   *bnd_tb,
                __global const real   *t_nu,
                __global const real   *t_old,
                const int              matrix,
-               const int              fixed,
                const real             n_exp,
                const real             d0,
                const real             tau,
-               const real             t_b,
                __global real         *val,
                __global real         *rhs)
 {
   const int i = (int) get_global_id (0);
   real b;
-  real d = d0;
 
   if (i >= n_rows)
     return;
   b = mass[i] * t_old[i];
-  if (fixed)
-    {
-      if (n_exp != 0)
-        d *= pow ((real) 0.5 * ((t_nu[i] > 0 ? t_nu[i] : (real) 0) + t_b), n_exp);
-      for (int e = bnd_off[i]; e < bnd_off[i + 1]; e++)
-        {
-          b += tau * d * bnd_w[e] * t_b;
-        }
-    }
+  for (int e = bnd_off[i]; e < bnd_off[i + 1]; e++)
+    b += edge_coef (t_nu[i], bnd_tb[e], bnd_w[e], n_exp, d0, tau) * bnd_tb[e];
   rhs[i] = b;
   if (!matrix)
     return;
@@ -119,28 +122,38 @@ heat_assemble (const int              n_rows,
         a += coef[contrib_node[c]] * contrib_k[c];
       /* The host adds each boundary edge after every node, in edge order:
        * the same here, so that double sums agree bit for bit. */
-      if (col[k] == i && fixed)
+      if (col[k] == i)
         for (int e = bnd_off[i]; e < bnd_off[i + 1]; e++)
-          a += tau * d * bnd_w[e];
+          a += edge_coef (t_nu[i], bnd_tb[e], bnd_w[e], n_exp, d0, tau);
       val[k] = a;
     }
 }
 
 /* The step's numbers, first stage: per group the partial energy sum m T,
- * the largest and smallest T and the largest |T - T_prev| (the nonlinear
- * iteration's change), into partial[4 group + 0..3]. */
+ * the largest and smallest T, the largest |T - T_prev| (the nonlinear
+ * iteration's change) and the energy that came in through the fixed
+ * walls, sum tau D w (T_b - T) with D at T_prev as assembled, into
+ * partial[N_STATS group + 0..4]. */
+#define N_STATS 5
+
 __kernel void
 heat_stats (const int             n,
             __global const real  *t,
             __global const real  *t_prev,
             __global const real  *mass,
+            __global const int   *bnd_off,
+            __global const real  *bnd_w,
+            __global const real  *bnd_tb,
+            const real            n_exp,
+            const real            d0,
+            const real            tau,
             __global real        *partial,
             KS_LOCAL_PARAM (real, scratch))
 {
   KS_LOCAL_BIND (real, scratch);
   const int lid = (int) get_local_id (0), ls = (int) get_local_size (0);
   /* T[0] starts the max and min: no infinity needed (n >= 1). */
-  real e = 0, hi = t[0], lo = t[0], ch = 0;
+  real e = 0, hi = t[0], lo = t[0], ch = 0, in = 0, total_in;
 
   for (int i = (int) get_global_id (0); i < n; i += (int) get_global_size (0))
     {
@@ -149,7 +162,11 @@ heat_stats (const int             n,
       hi = v > hi ? v : hi;
       lo = v < lo ? v : lo;
       ch = dv > ch ? dv : ch;
+      for (int k = bnd_off[i]; k < bnd_off[i + 1]; k++)
+        in += edge_coef (t_prev[i], bnd_tb[k], bnd_w[k], n_exp, d0, tau) * (bnd_tb[k] - v);
     }
+  scratch[lid] = in;
+  total_in = ks_group_sum_real (scratch);
   scratch[lid] = e;
   scratch[ls + lid] = hi;
   scratch[2 * ls + lid] = lo;
@@ -173,32 +190,35 @@ heat_stats (const int             n,
     }
   if (lid == 0)
     {
-      partial[4 * get_group_id (0)] = e;
-      partial[4 * get_group_id (0) + 1] = scratch[ls];
-      partial[4 * get_group_id (0) + 2] = scratch[2 * ls];
-      partial[4 * get_group_id (0) + 3] = scratch[3 * ls];
+      partial[N_STATS * get_group_id (0)] = e;
+      partial[N_STATS * get_group_id (0) + 1] = scratch[ls];
+      partial[N_STATS * get_group_id (0) + 2] = scratch[2 * ls];
+      partial[N_STATS * get_group_id (0) + 3] = scratch[3 * ls];
+      partial[N_STATS * get_group_id (0) + 4] = total_in;
     }
 }
 
-/* Second stage, one item: the groups' partials into out[0..3]. */
+/* Second stage, one item: the groups' partials into out[0..4]. */
 __kernel void
 heat_stats_final (const int             groups,
                   __global const real  *partial,
                   __global real        *out)
 {
-  real e = 0, hi = partial[1], lo = partial[2], ch = 0;
+  real e = 0, hi = partial[1], lo = partial[2], ch = 0, in = 0;
 
   if (get_global_id (0) != 0)
     return;
   for (int g = 0; g < groups; g++)
     {
-      e += partial[4 * g];
-      hi = partial[4 * g + 1] > hi ? partial[4 * g + 1] : hi;
-      lo = partial[4 * g + 2] < lo ? partial[4 * g + 2] : lo;
-      ch = partial[4 * g + 3] > ch ? partial[4 * g + 3] : ch;
+      e += partial[N_STATS * g];
+      hi = partial[N_STATS * g + 1] > hi ? partial[N_STATS * g + 1] : hi;
+      lo = partial[N_STATS * g + 2] < lo ? partial[N_STATS * g + 2] : lo;
+      ch = partial[N_STATS * g + 3] > ch ? partial[N_STATS * g + 3] : ch;
+      in += partial[N_STATS * g + 4];
     }
   out[0] = e;
   out[1] = hi;
   out[2] = lo;
   out[3] = ch;
+  out[4] = in;
 }

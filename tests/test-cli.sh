@@ -960,6 +960,39 @@ refused_early "run heat --file that does not exist: refused before anything runs
 printf '$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n1 0 0 0\n$EndNodes\n$Elements\n1\n1 9 2 1 1 1 1 1 1 1 1\n$EndElements\n' > bad.msh
 run "$CLI" run heat -d host --source file --file bad.msh --steps 1
 expect_fail "run heat --file with a 6-node triangle: the element and line named" 1 "bad.msh:10: element 1 is of type 9"
+# Two physical groups, a hot wall and a cold one (--groups).
+python3 - <<'PY'
+k = 8
+out = ['$MeshFormat', '2.2 0 8', '$EndMeshFormat', '$PhysicalNames', '2', '1 1 "hot"', '1 2 "cold"',
+       '$EndPhysicalNames', '$Nodes', str(k * k)]
+out += ['%d %d %d 0' % (j * k + i + 1, i, j) for j in range(k) for i in range(k)]
+out += ['$EndNodes', '$Elements', str((k - 1) ** 2 + 2 * (k - 1))]
+n = 1
+for j in range(k - 1):
+    out += ['%d 1 2 1 1 %d %d' % (n, j * k + 1, (j + 1) * k + 1), '%d 1 2 2 2 %d %d' % (n + 1, j * k + k, (j + 1) * k + k)]
+    n += 2
+for j in range(k - 1):
+    for i in range(k - 1):
+        out.append('%d 3 2 3 3 %d %d %d %d' % (n, j * k + i + 1, j * k + i + 2, (j + 1) * k + i + 2, (j + 1) * k + i + 1))
+        n += 1
+open('walls.msh', 'w').write('\n'.join(out + ['$EndElements']) + '\n')
+PY
+run "$CLI" run heat -d host --source file --file walls.msh --groups hot=fixed:3,cold=fixed:0 --n 1 --tau 0.05 \
+  --steps 3 --reps 1 --warmup 0 --frames frames/walls --frame-every 3
+if expect_ok "run heat --groups: a hot and a cold wall"; then
+  py "run heat --groups: heat comes in, and the energy balance holds" '
+import csv
+rows = list(csv.DictReader(open("frames/walls/series.csv")))
+assert len(rows) == 3 and float(rows[-1]["inflow"]) > 0, rows
+e0 = float(rows[0]["energy"]) - float(rows[0]["inflow"])
+for r in rows:
+    assert abs(float(r["energy"]) - e0 - float(r["inflow"])) < 1e-6 * e0, r
+'
+fi
+run "$CLI" run heat -d host --source file --file walls.msh --groups warm=fixed:3 --steps 1
+expect_fail "run heat --groups with a group the mesh lacks: the groups named" 1 "no physical group .warm.; its groups: boundary, hot, cold"
+run "$CLI" run heat -d host --groups hot=fixed
+refused_early "run heat --groups hot=fixed: refused before anything runs, saying the form" 2 "NAME=fixed:TEMPERATURE"
 # --- run tridiag-batch / tridiag-large (paper 002) --------------------------------
 
 run "$CLI" run tridiag-batch --help

@@ -545,6 +545,111 @@ test_device_assembly (void)
     g_test_skip ("no OpenCL or CUDA device here");
 }
 
+/* A Gmsh 2.2 mesh of (k - 1)^2 unit squares whose left side is the
+ * physical group "hot" and right side "cold" (the rest untagged:
+ * "boundary"), written to a temporary file; the caller removes it. */
+static char *
+write_two_group_msh (guint k)
+{
+  char *path = g_build_filename (g_get_tmp_dir (), "ks-test-heat-groups.msh", NULL);
+  GString *msh = g_string_new ("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
+                               "$PhysicalNames\n2\n1 1 \"hot\"\n1 2 \"cold\"\n$EndPhysicalNames\n");
+  guint id = 1;
+
+  g_string_append_printf (msh, "$Nodes\n%u\n", k * k);
+  for (guint j = 0; j < k; j++)
+    for (guint i = 0; i < k; i++)
+      g_string_append_printf (msh, "%u %u %u 0\n", j * k + i + 1, i, j);
+  g_string_append_printf (msh, "$EndNodes\n$Elements\n%u\n", (k - 1) * (k - 1) + 2 * (k - 1));
+  for (guint j = 0; j + 1 < k; j++)
+    {
+      g_string_append_printf (msh, "%u 1 2 1 1 %u %u\n", id++, j * k + 1, (j + 1) * k + 1);
+      g_string_append_printf (msh, "%u 1 2 2 2 %u %u\n", id++, j * k + k, (j + 1) * k + k);
+    }
+  for (guint j = 0; j + 1 < k; j++)
+    for (guint i = 0; i + 1 < k; i++)
+      g_string_append_printf (msh, "%u 3 2 3 3 %u %u %u %u\n", id++, j * k + i + 1, j * k + i + 2,
+                              (j + 1) * k + i + 2, (j + 1) * k + i + 1);
+  g_string_append (msh, "$EndElements\n");
+  g_assert_true (g_file_set_contents (path, msh->str, -1, NULL));
+  g_string_free (msh, TRUE);
+  return path;
+}
+
+/* Conditions per physical group: a hot wall and a cold one, the rest
+ * insulated.  The energy balance holds (the energy now is the initial one
+ * plus what came in through the walls), heat flows in at the hot wall and
+ * out at the cold one, and the device's whole step and its inflow agree
+ * with the host's.  An unknown group is refused, naming the groups. */
+static void
+test_group_boundaries (void)
+{
+  g_autofree char *path = write_two_group_msh (12);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMesh) mesh = ks_mesh_new_from_spec (path, NULL, &error);
+  KsHeatParams p;
+  g_autoptr(KsHeat) host = NULL;
+  KsHeatStepStats st = { 0 };
+  double in = 0;
+
+  g_assert_no_error (error);
+  ks_heat_params_init (&p);
+  p.n = 1;
+  p.tau = 0.05;
+  p.t_boundary = 0.5;
+  host = ks_heat_new (mesh, &p, &error);
+  g_assert_no_error (error);
+  g_assert_false (ks_heat_set_group_boundary (host, "warm", KS_HEAT_BOUNDARY_FIXED, 1, &error));
+  g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "\"warm\"; its groups: boundary, hot, cold"));
+  g_clear_error (&error);
+  g_assert_false (ks_heat_set_group_boundary (host, "hot", KS_HEAT_BOUNDARY_FIXED, -1, &error));
+  g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_true (ks_heat_set_group_boundary (host, "hot", KS_HEAT_BOUNDARY_FIXED, 3, &error));
+  g_assert_true (ks_heat_set_group_boundary (host, "cold", KS_HEAT_BOUNDARY_FIXED, 0, &error));
+  for (guint s = 0; s < 4; s++)
+    {
+      g_assert_true (ks_heat_step (host, &st, &error));
+      g_assert_no_error (error);
+      in += st.inflow;
+    }
+  g_assert_cmpfloat_with_epsilon (in, ks_heat_get_inflow (host), 1e-12);
+  g_assert_cmpfloat (fabs (ks_heat_total_energy (host) - ks_heat_get_initial_energy (host) - ks_heat_get_inflow (host)),
+                     <=, 1e-7 * ks_heat_get_initial_energy (host));
+  g_assert_cmpfloat (ks_heat_get_inflow (host), >, 0);  /* the hot wall wins at first */
+  {
+    /* Hotter beside the hot wall (x = 0) than beside the cold one (x = 11). */
+    const guint left = ks_mesh_nearest_cell (mesh, 0.5, 5.5), right = ks_mesh_nearest_cell (mesh, 10.5, 5.5);
+    g_assert_cmpfloat (ks_heat_get_temperature (host)[left], >, 1.0);
+    g_assert_cmpfloat (ks_heat_get_temperature (host)[right], <, p.t_boundary);
+  }
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *dev = ks_device_list_get_device (devices, d);
+      g_autoptr(KsHeat) h = NULL;
+
+      if (ks_device_get_backend (dev) == KS_BACKEND_HOST || !ks_device_get_info (dev)->has_fp64)
+        continue;
+      h = ks_heat_new (mesh, &p, &error);
+      g_assert_true (ks_heat_set_device (h, dev, KS_PRECISION_DOUBLE, KS_CG_FUSED, &error));
+      g_assert_true (ks_heat_set_group_boundary (h, "hot", KS_HEAT_BOUNDARY_FIXED, 3, &error));
+      /* One step, then the cold wall: the device takes the change. */
+      g_assert_true (ks_heat_step (h, &st, &error));
+      g_assert_true (ks_heat_set_group_boundary (h, "cold", KS_HEAT_BOUNDARY_FIXED, 0, &error));
+      for (guint s = 1; s < 4; s++)
+        g_assert_true (ks_heat_step (h, &st, &error));
+      g_assert_no_error (error);
+      g_test_message ("%s: inflow %.6g (host %.6g), off the host by %.3g", ks_device_get_name (dev),
+                      ks_heat_get_inflow (h), ks_heat_get_inflow (host),
+                      rel_diff (ks_heat_get_temperature (h), ks_heat_get_temperature (host), mesh->n_cells));
+      g_assert_cmpfloat (fabs (ks_heat_get_inflow (h) - ks_heat_get_inflow (host)), <=, 1e-7 * fabs (ks_heat_get_inflow (host)));
+      g_assert_cmpfloat (rel_diff (ks_heat_get_temperature (h), ks_heat_get_temperature (host), mesh->n_cells), <, 1e-7);
+    }
+  g_remove (path);
+}
+
 /* bench cg's matrix: symmetric, 9 entries in an inner row, rows summing
  * to the shift, positive definite (the CG converges on it). */
 static void
@@ -790,6 +895,7 @@ main (int argc, char **argv)
   g_test_add_func ("/heat/front", test_front);
   g_test_add_func ("/heat/device-step", test_device_step);
   g_test_add_func ("/heat/device-assembly", test_device_assembly);
+  g_test_add_func ("/heat/group-boundaries", test_group_boundaries);
   g_test_add_func ("/heat/grid9", test_grid9);
   g_test_add_func ("/heat/cg-library", test_cg_library);
   g_test_add_func ("/heat/bad-params", test_bad_params);

@@ -25,7 +25,7 @@ static const char * const kernel_names[N_KERNELS] = {
 };
 
 /* The step's numbers, as heat_stats_final writes them. */
-enum { S_ENERGY, S_MAX, S_MIN, S_CHANGE, N_STATS };
+enum { S_ENERGY, S_MAX, S_MIN, S_CHANGE, S_INFLOW, N_STATS };
 
 struct _KsHeatDevice {
   KsCgDevice  *cg;         /* borrowed: the heat's */
@@ -36,7 +36,7 @@ struct _KsHeatDevice {
   gsize        local;      /* the statistics' group size */
   guint        groups;
   KsBuffer    *node_off, *node_cells, *area, *contrib_off, *contrib_node, *contrib_k;
-  KsBuffer    *mass, *bnd_off, *bnd_w, *coef;
+  KsBuffer    *mass, *bnd_off, *bnd_w, *bnd_tb, *coef;
   KsBuffer    *t_old, *t_nu, *partial, *stats;
   gboolean     t_valid;        /* t_old holds the heat's T */
   gboolean     matrix_ready;   /* n = 0: the CG's values are this problem's */
@@ -46,7 +46,7 @@ void
 ks_heat_device_free (KsHeatDevice *dev)
 {
   KsBuffer **buffers[] = { &dev->node_off, &dev->node_cells, &dev->area, &dev->contrib_off,
-                           &dev->contrib_node, &dev->contrib_k, &dev->mass, &dev->bnd_off, &dev->bnd_w,
+                           &dev->contrib_node, &dev->contrib_k, &dev->mass, &dev->bnd_off, &dev->bnd_w, &dev->bnd_tb,
                            &dev->coef, &dev->t_old, &dev->t_nu, &dev->partial, &dev->stats };
 
   if (dev == NULL)
@@ -159,7 +159,8 @@ upload_contributions (KsHeatDevice *dev, const KsHeat *h, GError **error)
          upload_real (dev, &dev->contrib_k, k, off[nnz], error);
 }
 
-/* Per cell its boundary edges' weights, in edge order. */
+/* Per cell its fixed-temperature boundary edges' weights and temperatures,
+ * in edge order (the insulated ones add nothing). */
 static gboolean
 upload_boundary (KsHeatDevice *dev, const KsHeat *h, GError **error)
 {
@@ -167,16 +168,24 @@ upload_boundary (KsHeatDevice *dev, const KsHeat *h, GError **error)
   g_autofree guint *off = g_new0 (guint, m->n_cells + 1);
   g_autofree guint *fill = NULL;
   g_autofree double *w = g_new (double, MAX (m->n_boundary, 1));
+  g_autofree double *tb = g_new (double, MAX (m->n_boundary, 1));
 
   for (guint e = 0; e < m->n_boundary; e++)
-    off[m->boundary_cell[e] + 1]++;
+    if (h->group_kind[m->boundary_group[e]] == KS_HEAT_BOUNDARY_FIXED)
+      off[m->boundary_cell[e] + 1]++;
   for (guint c = 0; c < m->n_cells; c++)
     off[c + 1] += off[c];
   fill = g_memdup2 (off, sizeof (guint) * m->n_cells);
   for (guint e = 0; e < m->n_boundary; e++)
-    w[fill[m->boundary_cell[e]]++] = h->edge_w[e];
+    if (h->group_kind[m->boundary_group[e]] == KS_HEAT_BOUNDARY_FIXED)
+      {
+        const guint k = fill[m->boundary_cell[e]]++;
+        w[k] = h->edge_w[e];
+        tb[k] = h->group_tb[m->boundary_group[e]];
+      }
   return upload (dev, &dev->bnd_off, off, sizeof (guint) * (m->n_cells + 1), error) &&
-         upload_real (dev, &dev->bnd_w, w, m->n_boundary, error);
+         upload_real (dev, &dev->bnd_w, w, off[m->n_cells], error) &&
+         upload_real (dev, &dev->bnd_tb, tb, off[m->n_cells], error);
 }
 
 static KsHeatDevice *
@@ -242,17 +251,16 @@ assemble (KsHeat *h, KsBuffer *t_nu, KsBuffer *t_old, gboolean matrix, GError **
                              KS_ARG_BUFFER, ks_cg_device_get_buffer (dev->cg, KS_CG_BUFFER_COL),
                              KS_ARG_BUFFER, dev->contrib_off, KS_ARG_BUFFER, dev->contrib_node,
                              KS_ARG_BUFFER, dev->contrib_k, KS_ARG_BUFFER, dev->coef, KS_ARG_BUFFER, dev->mass,
-                             KS_ARG_BUFFER, dev->bnd_off, KS_ARG_BUFFER, dev->bnd_w,
+                             KS_ARG_BUFFER, dev->bnd_off, KS_ARG_BUFFER, dev->bnd_w, KS_ARG_BUFFER, dev->bnd_tb,
                              KS_ARG_BUFFER, t_nu, KS_ARG_BUFFER, t_old, KS_ARG_INT, (int) matrix,
-                             KS_ARG_INT, (int) (h->p.boundary == KS_HEAT_BOUNDARY_FIXED),
                              REAL_ARG (dev), h->p.n, REAL_ARG (dev), h->p.d0, REAL_ARG (dev), h->p.tau,
-                             REAL_ARG (dev), h->p.t_boundary,
                              KS_ARG_BUFFER, ks_cg_device_get_buffer (dev->cg, KS_CG_BUFFER_VAL),
                              KS_ARG_BUFFER, ks_cg_device_get_buffer (dev->cg, KS_CG_BUFFER_B), KS_ARG_END) &&
          ks_runtime_launch (dev->rt, dev->k[K_ASSEMBLE], 1, &rows, NULL, error);
 }
 
-/* Energy, max, min of t and max |t - t_prev|, read back into out. */
+/* Energy, max, min of t, max |t - t_prev| and the inflow through the fixed
+ * walls, read back into out. */
 static gboolean
 stats (KsHeat *h, KsBuffer *t, KsBuffer *t_prev, double out[N_STATS], GError **error)
 {
@@ -260,7 +268,9 @@ stats (KsHeat *h, KsBuffer *t, KsBuffer *t_prev, double out[N_STATS], GError **e
   const gsize global = (gsize) dev->groups * dev->local, one = 1;
 
   return ks_kernel_set_args (dev->k[K_STATS], error, KS_ARG_INT, (int) h->mesh->n_cells, KS_ARG_BUFFER, t,
-                             KS_ARG_BUFFER, t_prev, KS_ARG_BUFFER, dev->mass, KS_ARG_BUFFER, dev->partial,
+                             KS_ARG_BUFFER, t_prev, KS_ARG_BUFFER, dev->mass, KS_ARG_BUFFER, dev->bnd_off,
+                             KS_ARG_BUFFER, dev->bnd_w, KS_ARG_BUFFER, dev->bnd_tb, REAL_ARG (dev), h->p.n,
+                             REAL_ARG (dev), h->p.d0, REAL_ARG (dev), h->p.tau, KS_ARG_BUFFER, dev->partial,
                              KS_ARG_LOCAL, N_STATS * dev->local * dev->real_size, KS_ARG_END) &&
          ks_runtime_launch (dev->rt, dev->k[K_STATS], 1, &global, &dev->local, error) &&
          ks_kernel_set_args (dev->k[K_FINAL], error, KS_ARG_INT, (int) dev->groups,
@@ -348,6 +358,7 @@ ks_heat_device_step (KsHeat *h, KsHeatStepStats *out, GError **error)
     return FALSE;
   h->host_stale = TRUE;
   st.energy = s[S_ENERGY];
+  st.inflow = s[S_INFLOW];
   st.t_max = s[S_MAX];
   st.t_min = s[S_MIN];
   *out = st;

@@ -27,6 +27,12 @@ struct _KsHeat {
   double       *block;
   guint        *block_pos;
   double       *edge_w;   /* boundary edges: length / distance to the cell centroid */
+  /* Per physical group of the mesh: its condition (p.boundary and
+   * p.t_boundary unless ks_heat_set_group_boundary said otherwise). */
+  KsHeatBoundary *group_kind;
+  double       *group_tb;
+  double        e0;       /* the energy at the start */
+  double        inflow;   /* through the fixed walls since the start */
   guint         step;
   double        time;
   gboolean      matrix_ready;   /* n = 0: the matrix never changes */
@@ -38,6 +44,10 @@ struct _KsHeat {
   gboolean      host_stale;  /* the device holds a newer T than t */
 };
 
+/* tau D w of boundary edge e (its group fixed) beside a cell at t. */
+double   ks_heat_edge_coef        (const KsHeat   *h,
+                                   guint           e,
+                                   double          t);
 /* KS_SOLVER_ERROR_NOT_CONVERGED for the nonlinear iterations of this step. */
 void     ks_heat_set_picard_error (KsHeat         *h,
                                    GError        **error,

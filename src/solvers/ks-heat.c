@@ -307,6 +307,13 @@ ks_heat_new (KsMesh *mesh, const KsHeatParams *params, GError **error)
   for (guint c = 0; c < mesh->n_cells; c++)
     h->mass[c] = params->density * mesh->area[c] * params->cv;
   prepare_geometry (h);
+  h->group_kind = g_new (KsHeatBoundary, mesh->groups->len);
+  h->group_tb = g_new (double, mesh->groups->len);
+  for (guint g = 0; g < mesh->groups->len; g++)
+    {
+      h->group_kind[g] = params->boundary;
+      h->group_tb[g] = params->t_boundary;
+    }
   initial_state (h);
   ks_heat_reset (h);
   return g_steal_pointer (&h);
@@ -328,6 +335,8 @@ ks_heat_free (KsHeat *h)
   g_free (h->block);
   g_free (h->block_pos);
   g_free (h->edge_w);
+  g_free (h->group_kind);
+  g_free (h->group_tb);
   g_free (h);
 }
 
@@ -339,6 +348,10 @@ ks_heat_reset (KsHeat *h)
   h->host_stale = FALSE;
   if (h->dev != NULL)
     ks_heat_device_invalidate (h->dev);
+  h->e0 = 0;
+  for (guint c = 0; c < h->mesh->n_cells; c++)
+    h->e0 += h->mass[c] * h->t0[c];
+  h->inflow = 0;
   h->step = 0;
   h->time = h->p.t0;
 }
@@ -416,16 +429,88 @@ assemble_into (KsHeat *h, const double *t_nu, const double *t_old, double *rhs, 
             a->val[pos[i]] += tau * d * k[i];
         }
     }
-  if (h->p.boundary == KS_HEAT_BOUNDARY_FIXED)
-    for (guint e = 0; e < m->n_boundary; e++)
+  for (guint e = 0; e < m->n_boundary; e++)
+    if (h->group_kind[m->boundary_group[e]] == KS_HEAT_BOUNDARY_FIXED)
       {
         const guint c = m->boundary_cell[e];
-        const double tb = h->p.t_boundary;
-        const double d = h->p.d0 * (h->p.n != 0 ? pow (0.5 * (MAX (t_nu[c], 0.0) + tb), h->p.n) : 1.0);
+        const double g = ks_heat_edge_coef (h, e, t_nu[c]);
         if (matrix)
-          a->val[ks_csr_find (a, c, c)] += tau * d * h->edge_w[e];
-        rhs[c] += tau * d * h->edge_w[e] * tb;
+          a->val[ks_csr_find (a, c, c)] += g;
+        rhs[c] += g * h->group_tb[m->boundary_group[e]];
       }
+}
+
+double
+ks_heat_edge_coef (const KsHeat *h, guint e, double t)
+{
+  const double tb = h->group_tb[h->mesh->boundary_group[e]];
+  const double d = h->p.d0 * (h->p.n != 0 ? pow (0.5 * (MAX (t, 0.0) + tb), h->p.n) : 1.0);
+
+  return h->p.tau * d * h->edge_w[e];
+}
+
+/* The energy in through the fixed walls in a step from t_nu (the
+ * conductivity's temperatures) to x. */
+static double
+inflow (const KsHeat *h, const double *t_nu, const double *x)
+{
+  const KsMesh *m = h->mesh;
+  double in = 0;
+
+  for (guint e = 0; e < m->n_boundary; e++)
+    if (h->group_kind[m->boundary_group[e]] == KS_HEAT_BOUNDARY_FIXED)
+      {
+        const guint c = m->boundary_cell[e];
+        in += ks_heat_edge_coef (h, e, t_nu[c]) * (h->group_tb[m->boundary_group[e]] - x[c]);
+      }
+  return in;
+}
+
+gboolean
+ks_heat_set_group_boundary (KsHeat *h, const char *group, KsHeatBoundary boundary, double t_boundary, GError **error)
+{
+  const KsMesh *m;
+  g_autoptr(GString) names = NULL;
+
+  g_return_val_if_fail (h != NULL && group != NULL, FALSE);
+  g_return_val_if_fail ((guint) boundary < G_N_ELEMENTS (boundary_names), FALSE);
+  m = h->mesh;
+  if (!check_range (_("boundary temperature"), t_boundary, 0, 1e12, FALSE, error))
+    return FALSE;
+  for (guint g = 0; g < m->groups->len; g++)
+    if (g_str_equal (m->groups->pdata[g], group))
+      {
+        /* The device holds the old conditions in its geometry: T comes
+         * back, the geometry goes up again at the next step. */
+        if (!ks_heat_sync (h, error))
+          return FALSE;
+        g_clear_pointer (&h->dev, ks_heat_device_free);
+        h->group_kind[g] = boundary;
+        h->group_tb[g] = t_boundary;
+        h->matrix_ready = FALSE;
+        h->uploaded = FALSE;
+        return TRUE;
+      }
+  names = g_string_new (NULL);
+  for (guint g = 0; g < m->groups->len; g++)
+    g_string_append_printf (names, "%s%s", g > 0 ? ", " : "", (const char *) m->groups->pdata[g]);
+  g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
+               _("The mesh has no physical group \"%s\"; its groups: %s"), group, names->str);
+  return FALSE;
+}
+
+double
+ks_heat_get_initial_energy (KsHeat *h)
+{
+  g_return_val_if_fail (h != NULL, 0);
+  return h->e0;
+}
+
+double
+ks_heat_get_inflow (KsHeat *h)
+{
+  g_return_val_if_fail (h != NULL, 0);
+  return h->inflow;
 }
 
 KsCsr *
@@ -522,6 +607,7 @@ ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
     {
       if (!ks_heat_device_step (h, &st, error))
         return FALSE;
+      h->inflow += st.inflow;
       h->step++;
       h->time += h->p.tau;
       if (out != NULL)
@@ -563,6 +649,7 @@ ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
       st.cg_bytes += res.bytes;
       st.iterate_s += res.iterate_s;
       st.picard = nu + 1;
+      st.inflow = inflow (h, t_nu, x);
       change = tmax = 0.0;
       for (guint c = 0; c < n; c++)
         {
@@ -578,6 +665,7 @@ ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
       return FALSE;
     }
   memcpy (h->t, t_nu, sizeof (double) * n);
+  h->inflow += st.inflow;
   h->step++;
   h->time += h->p.tau;
   if (out != NULL)

@@ -93,6 +93,9 @@ typedef struct {
   double  cg_residual;    /* the last solve's */
   double  cg_bytes;       /* moved by the CG, by paper 004's Table 1 */
   double  energy;         /* sum m c_v T after the step */
+  double  inflow;         /* the energy in through the fixed walls this step,
+                           * sum tau D w (T_b - T): energy - inflow is the
+                           * energy before the step, to the CG tolerance */
   double  t_max;
   double  t_min;
   double  assemble_s;     /* wall seconds of the assembly (on the host, or the device's kernels) */
@@ -124,6 +127,21 @@ void          ks_heat_set_cg            (KsHeat             *heat,
 void          ks_heat_set_offload       (KsHeat             *heat,
                                          KsHeatOffload       offload);
 KsHeatOffload ks_heat_get_offload       (KsHeat             *heat);
+/* The condition on the boundary edges of the mesh's physical group named
+ * group (a Gmsh $PhysicalNames name; "boundary" on a generated mesh): the
+ * others keep theirs (params' boundary and t_boundary at first).  An unknown
+ * group or a temperature out of [0, 1e12] is KS_SOLVER_ERROR_INVALID naming
+ * the groups there are.  Takes effect at the next step. */
+gboolean      ks_heat_set_group_boundary (KsHeat            *heat,
+                                          const char        *group,
+                                          KsHeatBoundary     boundary,
+                                          double             t_boundary,
+                                          GError           **error);
+/* The energy balance since the start (or the last reset): the released
+ * energy (plus the background), what came in through the fixed walls, and
+ * their sum, which the energy now equals to the CG tolerance. */
+double        ks_heat_get_initial_energy (KsHeat            *heat);
+double        ks_heat_get_inflow         (KsHeat            *heat);
 /* One time step; on failure (CG not converged) the state is as before. */
 gboolean      ks_heat_step              (KsHeat             *heat,
                                          KsHeatStepStats    *out,
