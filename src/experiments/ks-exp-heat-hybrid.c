@@ -87,17 +87,21 @@ enum {
   COL_ITERS, COL_BANDWIDTH, COL_MESH_CELLS, COL_EFFICIENCY, N_COLUMNS
 };
 
-/* Fig. 5: the GPU alone's cells per second at this size over the best of
- * the run on this device, in per cent: where a GPU is used well. */
+/* Fig. 5: the GPUs alone's cells per second at this size over the best of
+ * the run on this device with as many GPUs, in per cent: where a GPU is
+ * used well. */
 static double
 derive_efficiency (const KsRun *run, const KsRunPoint *point, const KsColumnSpec *column)
 {
+  const double gpus = ks_run_point_get_number (run, point, "gpus");
   double best = 0;
 
   for (guint i = 0; i < run->points->len; i++)
     {
       const KsRunPoint *q = run->points->pdata[i];
-      if (q->device == point->device && q->error == NULL && q->values[COL_GPU_ONLY] > 0)
+      const double g = ks_run_point_get_number (run, q, "gpus");
+      if (q->device == point->device && q->error == NULL && q->values[COL_GPU_ONLY] > 0 &&
+          (g == gpus || (isnan (g) && isnan (gpus))))
         best = MAX (best, q->values[COL_MESH_CELLS] / q->values[COL_GPU_ONLY]);
     }
   return best > 0 && point->values[COL_GPU_ONLY] > 0
