@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ks-heat-page.h"
+#include "ks-run.h"
 #include "test-gui-util.h"
 
 static KsHeatPage *page;
@@ -204,6 +205,35 @@ test_walls (void)
   ks_heat_page_set_problem (page, 1, 1, 1e-8);
 }
 
+/* Paper 004's Figs. 6-7 page, generated from heat-hybrid's description,
+ * run on PoCL with the host as the CPU part: a curve per mesh, lambda_b's
+ * line and the two bounds (screenshot heat-hybrid.png). */
+static void
+test_hybrid_page (void)
+{
+  KsExperimentPage *hp = KS_EXPERIMENT_PAGE (ks_window_get_page (window, "heat-hybrid"));
+  const char *settings[] = { "cells", "256,1024", "lambda", "0.5,2", NULL };
+  KsRun *run;
+
+  if (ks_test_pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) for the GPU part");
+      return;
+    }
+  g_assert_nonnull (hp);
+  ks_window_show_page (window, "heat-hybrid");
+  ks_test_run_page (hp, settings);
+  run = ks_experiment_page_get_newest (hp);
+  g_assert_cmpuint (run->points->len, ==, 4);
+  for (guint i = 0; i < run->points->len; i++)
+    g_assert_null (((KsRunPoint *) run->points->pdata[i])->error);
+  /* Two meshes, two curves; the lines are not series. */
+  g_assert_cmpuint (ks_plot_get_n_series (ks_test_page_plot (hp)), ==, 2);
+  spin (200);
+  ks_test_shot ("heat-hybrid");
+  ks_window_show_page (window, "heat-live");
+}
+
 static void
 test_bad_file (void)
 {
@@ -231,6 +261,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-heat/animation", test_animation);
   g_test_add_func ("/gui-heat/hybrid", test_hybrid);
   g_test_add_func ("/gui-heat/walls", test_walls);
+  g_test_add_func ("/gui-heat/hybrid-page", test_hybrid_page);
   g_test_add_func ("/gui-heat/bad-file", test_bad_file);
   status = g_test_run ();
   ks_test_gui_shutdown ();
