@@ -791,15 +791,21 @@ run "$CLI" map
 expect_fail "map without a domain: usage" 2 "one DOMAIN"
 
 run "$CLI" run index-fill -d "$OCL" --v 20 --w 30 --n3 3 --precision float --reps 1 --warmup 0 --json fill.json --plot fill.png
-if expect_ok "run index-fill on $OCL: three shapes, mapped and stride"; then
-  py "index-fill: 6 points, every one measured, D(20, 10, 3) mapped runs blocks of 4 (25 % idle)" '
+if expect_ok "run index-fill on $OCL: three shapes, the paper's, today's, the occupancy and the stride launches"; then
+  py "index-fill: 12 points, every one measured, D(20, 10, 3) mapped runs blocks of 4 (25 % idle), today 32" '
 import json
 d = json.load(open("fill.json"))
-assert len(d["points"]) == 6 and all(p["error"] is None for p in d["points"]), d["points"]
+assert len(d["points"]) == 12 and all(p["error"] is None for p in d["points"]), d["points"]
 p = [p for p in d["points"] if p["shape"] == "3d" and p["method"] == "mapped"][0]
 assert p["block"] == 4 and p["idle_pct"] == 25.0, p
+p = [p for p in d["points"] if p["shape"] == "3d" and p["method"] == "today"][0]
+assert p["block"] == 32, p
+block = d["devices"][0]["info"]["occupancy_block"]
+assert all(p["block"] == block for p in d["points"] if p["method"] == "occupancy"), (block, d["points"])
 assert open("fill.png", "rb").read(4) == b"\x89PNG"
 '
+  check "index-fill: the summary says where the occupancy block came from" "no occupancy line" \
+    grep -q "occupancy block [0-9]*: OpenCL has no occupancy API" "$T/out"
 fi
 run "$CLI" run index-fill -d host
 expect_fail "run index-fill on the host: refused, the host has no blocks" 2 "host"
@@ -928,6 +934,19 @@ run "$CLI" run heat -d "$OCL" --cells 100 --variant base,fused --steps 2 --reps 
 if expect_ok "run heat on $OCL: both CG variants"; then
   check "run heat on $OCL: the summary compares fused with base" "no comparison line" grep -q "fused .* us per CG iteration, base" "$T/out"
 fi
+run "$CLI" run heat -d "$OCL" --cells 100 --n 1 --boundary fixed --offload whole,partial --steps 2 --reps 1 --warmup 0 \
+  --csv ho.csv --figure offload-vs-cells --plot ho.svg
+if expect_ok "run heat on $OCL: the whole step on the device and the partial offload"; then
+  check "run heat on $OCL: the summary compares the partial offload with the whole step" "no offload line" \
+    grep -q "partial offload loses" "$T/out"
+  py "run heat --offload: both modes, the same CG iterations" '
+import csv
+rows = {r["offload"]: r for r in csv.DictReader(open("ho.csv"))}
+assert set(rows) == {"whole", "partial"}, rows.keys()
+assert abs(float(rows["whole"]["iterations"]) - float(rows["partial"]["iterations"])) <= 1, rows
+assert float(rows["whole"]["assemble_ms"]) > 0 and float(rows["partial"]["assemble_ms"]) > 0
+'
+fi
 run "$CLI" run heat -d host --cells 200 --domain disc --n 2 --tau 0.001 --steps 6 --frame-every 3 \
   --frames frames/heat --reps 1 --warmup 0
 if expect_ok "run heat --frames: a folder made for them"; then
@@ -976,8 +995,44 @@ run "$CLI" run heat-hybrid -d "$OCL" --lambda -1
 expect_fail "heat-hybrid --lambda -1: below the range, refused" 2 "lambda"
 run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --gpu-ranks 2
 expect_fail "heat-hybrid --gpu-ranks 2 without mpirun: refused, saying how to start it" 2 "mpirun -np"
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 1 --gpus 2 --reps 1 --warmup 0
+expect_fail "heat-hybrid --gpus 2 with one such device: the point refused, saying how many there are" 1 \
+  "2 GPUs asked for; this computer has 1 like"
 run "$CLI" run heat-hybrid -d host --cells 256
 expect_fail "heat-hybrid on the host: refused, the hybrid needs a device for its GPU part" 2 ""
+# Two physical groups, a hot wall and a cold one (--groups).
+python3 - <<'PY'
+k = 8
+out = ['$MeshFormat', '2.2 0 8', '$EndMeshFormat', '$PhysicalNames', '2', '1 1 "hot"', '1 2 "cold"',
+       '$EndPhysicalNames', '$Nodes', str(k * k)]
+out += ['%d %d %d 0' % (j * k + i + 1, i, j) for j in range(k) for i in range(k)]
+out += ['$EndNodes', '$Elements', str((k - 1) ** 2 + 2 * (k - 1))]
+n = 1
+for j in range(k - 1):
+    out += ['%d 1 2 1 1 %d %d' % (n, j * k + 1, (j + 1) * k + 1), '%d 1 2 2 2 %d %d' % (n + 1, j * k + k, (j + 1) * k + k)]
+    n += 2
+for j in range(k - 1):
+    for i in range(k - 1):
+        out.append('%d 3 2 3 3 %d %d %d %d' % (n, j * k + i + 1, j * k + i + 2, (j + 1) * k + i + 2, (j + 1) * k + i + 1))
+        n += 1
+open('walls.msh', 'w').write('\n'.join(out + ['$EndElements']) + '\n')
+PY
+run "$CLI" run heat -d host --source file --file walls.msh --groups hot=fixed:3,cold=fixed:0 --n 1 --tau 0.05 \
+  --steps 3 --reps 1 --warmup 0 --frames frames/walls --frame-every 3
+if expect_ok "run heat --groups: a hot and a cold wall"; then
+  py "run heat --groups: heat comes in, and the energy balance holds" '
+import csv
+rows = list(csv.DictReader(open("frames/walls/series.csv")))
+assert len(rows) == 3 and float(rows[-1]["inflow"]) > 0, rows
+e0 = float(rows[0]["energy"]) - float(rows[0]["inflow"])
+for r in rows:
+    assert abs(float(r["energy"]) - e0 - float(r["inflow"])) < 1e-6 * e0, r
+'
+fi
+run "$CLI" run heat -d host --source file --file walls.msh --groups warm=fixed:3 --steps 1
+expect_fail "run heat --groups with a group the mesh lacks: the groups named" 1 "no physical group .warm.; its groups: boundary, hot, cold"
+run "$CLI" run heat -d host --groups hot=fixed
+refused_early "run heat --groups hot=fixed: refused before anything runs, saying the form" 2 "NAME=fixed:TEMPERATURE"
 # --- run tridiag-batch / tridiag-large (paper 002) --------------------------------
 
 run "$CLI" run tridiag-batch --help
@@ -1087,6 +1142,30 @@ run "$CLI" bench tridiag --methods thomas --systems 8
 expect_fail "bench tridiag --methods thomas: refused, naming the methods" 2 "no method"
 run "$CLI" bench tridiag --reps 0
 expect_fail "bench tridiag --reps 0: refused" 2 "--reps"
+
+run "$CLI" bench cg --sizes 900,4096 --reps 1 --warmup 0 --csv bcg.csv --json bcg.json
+if expect_ok "bench cg, small"; then
+  py "bench cg: base and fused at both sizes on every OpenCL device, converged, Table 1 bytes, JSON alike" '
+import csv, json
+rows = list(csv.DictReader(open("bcg.csv")))
+ran = [r for r in rows if not r["skipped"]]
+assert {(r["rows"], r["method"]) for r in ran} >= {("900", "base"), ("900", "fused"), ("4096", "base"), ("4096", "fused")}, rows
+for r in ran:
+    assert int(r["iterations"]) > 1 and float(r["residual"]) < 1e-7 and float(r["iteration_ms"]) > 0, r
+    # Table 1 at the grid matrix L (9 inside, fewer on the edges).
+    l = (float(r["bytes_per_row"]) - (84 if r["method"] == "fused" else 108)) / 20
+    assert 8 < l <= 9, r
+# The library CG appears only on CUDA devices.
+assert all("(cuda:" in r["device"] for r in rows if r["method"] == "library"), rows
+d = json.load(open("bcg.json"))
+assert d["command"].startswith("kernelscope-cli bench cg") and len(d["rows"]) == len(rows), d
+'
+  check "bench cg: the summary compares fused with base" "no summary" grep -q "^900 rows on .*: fused .* base .*the bytes predict 1.09x" "$T/out"
+fi
+run "$CLI" bench cg --sizes 3
+expect_fail "bench cg --sizes 3: below the limit, refused" 2 "between 4 and"
+run "$CLI" bench cg --tol 2
+expect_fail "bench cg --tol 2: refused" 2 "--tol"
 # --- paper 001: micro-benchmarks ----------------------------------------------
 
 run "$CLI" run micro-hello -d "$OCL" --length 1000,70000 --reps 1 --warmup 0 --json hello.json --plot hello.png
@@ -1188,8 +1267,18 @@ fi
 run "$CLI" run micro-buffers -d "$OCL" --width 8
 refused_early "micro-buffers --width 8: refused, a row shorter than the filter" 2 "between 9 and"
 
-run "$CLI" run micro-access -d "$OCL" --height 20,30 --width 48 --reps 1 --warmup 0 --json acc.json --plot acc.png
-if expect_ok "run micro-access --height 20,30 --width 48 with --json --plot"; then
+run "$CLI" run micro-access -d "$OCL" --height 20,30 --width 48 --reps 1 --warmup 0 --json acc.json --plot acc.png \
+  --images pics/acc
+if expect_ok "run micro-access --height 20,30 --width 48 with --json --plot --images"; then
+  py "micro-access --images: the last point's input (48 x 30) and result (24 x 15) as PNG" '
+import struct
+for name, size in (("input", (48, 30)), ("result", (24, 15))):
+    data = open("pics/acc/micro-access-d0-%s.png" % name, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", name
+    assert struct.unpack(">II", data[16:24]) == size, (name, struct.unpack(">II", data[16:24]))
+'
+  check "micro-access --images: says where each picture went" "no line for the result" \
+    grep -q "Picture written to pics/acc/micro-access-d0-result.png" "$T/err"
   py "micro-access: the paper's three schemes at two heights, every byte as the host's" '
 import json
 pts = json.load(open("acc.json"))["points"]
@@ -1200,6 +1289,10 @@ assert all(p["error"] is None and p["wrong"] == 0 for p in pts), pts
 fi
 run "$CLI" run micro-access -d "$OCL" --height 1081 --reps 1 --warmup 0
 expect_fail "micro-access --height 1081: every point refused, saying the sides must be even" 1 "must be even"
+run "$CLI" run micro-access -d "$OCL" --height 20 --width 48 --images acc.json
+refused_early "micro-access --images naming a file: refused before the run" 2 "is not a folder"
+run "$CLI" run micro-buffers -d "$OCL" --rows 8 --images pics
+refused_early "--images on an experiment without pictures: not an option there" 2 "images"
 # --- solve tridiag: the user's own batch, and every bad input ------------------------
 
 python3 - <<'PYEOF'

@@ -446,6 +446,17 @@ struct _KsExperimentDesc {
   const char *legacy_prefix;
   void     (*upgrade_values)  (const KsExperimentDesc *desc,
                                GHashTable             *values);
+
+  /* Pictures of the point just measured, for a person to look at (an
+   * image filter's input and result): a GPtrArray of KsImage (ks-image.h)
+   * with ks_image_free as its free function, or NULL for none here.
+   * Called on the engine's thread after each measured point's repetitions,
+   * while state still holds that point.  The GUI page draws the last
+   * point's beside the plot; "run ID --images DIR" writes each device's
+   * last as PNG.  Not kept in the results files.  NULL: the experiment has
+   * no pictures (and the page and the CLI offer none). */
+  GPtrArray *(*images)        (gpointer                state,
+                               const KsConfig         *point);
 };
 
 /* Indexes into desc->params / desc->columns / desc->figures; -1 when absent. */

@@ -7,8 +7,9 @@
 # fuzzer runtime (Debian: clang, libclang-rt-14-dev) it is skipped, saying so.
 #
 # Usage: run-fuzz.sh SOURCE_ROOT WORK_DIR TARGET [SECONDS]
-#   TARGET: mtx (Matrix Market reader), msh (Gmsh reader), run-json (results reader: built by
-#           meson with clang, see tests/meson.build; FUZZ_BIN names it)
+#   TARGET: mtx (Matrix Market reader), msh (Gmsh reader), run-json (results reader) and
+#           session (session reader): these two built by meson with clang, see
+#           tests/meson.build; FUZZ_BIN names it
 #   SECONDS defaults to KS_FUZZ_SECONDS, else 60.  For a longer campaign:
 #     tests/fuzz/run-fuzz.sh . /tmp/fuzz mtx 3600
 #   New inputs the fuzzer finds go to WORK_DIR/corpus-TARGET (kept between
@@ -29,6 +30,9 @@ case "$TARGET" in
   # in a clang build folder (tests/meson.build, fuzz-run-json-libfuzzer) and
   # passes it as FUZZ_BIN.  Recorded runs are several kilobytes.
   run-json) SOURCES=(); MAX_LEN=65536; SEEDS=("$SRC/tests/fuzz-corpus/run-json" "$SRC/data/reference") ;;
+  # The session reader, likewise built by meson (fuzz-session-libfuzzer).
+  # Its seeds are sessions the window saved, up to about 20 kB.
+  session) SOURCES=(); MAX_LEN=65536; SEEDS=("$SRC/tests/fuzz-corpus/session") ;;
   *) echo "not ok 1 - unknown fuzz target $TARGET"; exit 1 ;;
 esac
 
