@@ -764,6 +764,11 @@ run "$CLI" plot fifo.json -o fifo.png
 expect_fail "plot of a FIFO: refused at once, not a blocked read" 1 "not a regular file"
 run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22 --plot o.png --overlay /dev/zero
 refused_early "--overlay /dev/zero: refused, not read without end" 2 "not a regular file"
+# The matrix reader likewise: /dev/zero grew to 4 GB in 12 s, a FIFO blocked in open.
+run "$CLI" solve gauss --matrix /dev/zero --rhs b3.mtx -d host
+expect_fail "solve --matrix /dev/zero: refused at once, not read without end" 1 "/dev/zero.*not a regular file"
+run "$CLI" solve gauss --matrix fifo.json --rhs b3.mtx -d host
+expect_fail "solve --matrix naming a FIFO: refused at once, not a blocked open" 1 "fifo\.json.*not a regular file"
 
 run "$CLI" list
 if expect_ok "list"; then
