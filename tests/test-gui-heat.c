@@ -121,6 +121,44 @@ test_animation (void)
   g_assert_true (wait_for (at_start, 30));
 }
 
+static double want_ratio;
+
+/* The split drawn is the one asked for: device cells over CPU cells. */
+static gboolean
+split_at_ratio (void)
+{
+  guint64 gpu = 0, cpu = 0;
+
+  return ks_heat_page_get_split (page, &gpu, &cpu) && cpu > 0 &&
+         fabs ((double) gpu / cpu - want_ratio) <= 0.02 * want_ratio;
+}
+
+/* Paper 004's hybrid on the page: the device (PoCL here) and the host's
+ * cores split the cells at lambda, the borders drawn; the slider moves
+ * the split between steps and the heat goes on. */
+static void
+test_hybrid (void)
+{
+  if (!ks_window_set_device_id (window, "opencl:0:0"))
+    {
+      g_test_skip ("no OpenCL device for the hybrid's device part");
+      return;
+    }
+  ks_heat_page_set_mesh (page, "quad", "square", 4096);
+  want_ratio = 1.0;
+  ks_heat_page_set_hybrid (page, TRUE, 1.0);
+  g_assert_true (wait_for (split_at_ratio, 120));
+  g_assert_true (wait_for (at_start, 60));
+  play_until (3, "heat-5-hybrid-lambda1.png");
+  want_ratio = 8.0;
+  ks_heat_page_set_hybrid (page, TRUE, 8.0);
+  g_assert_true (wait_for (split_at_ratio, 60));
+  play_until (6, "heat-6-hybrid-lambda8.png");
+  ks_heat_page_set_hybrid (page, FALSE, 8.0);
+  g_assert_true (wait_for (at_start, 60));
+  g_assert_false (ks_heat_page_get_split (page, NULL, NULL));
+}
+
 static void
 test_bad_file (void)
 {
@@ -146,6 +184,7 @@ main (int argc, char **argv)
   if (!ks_test_gui_init (&argc, &argv))
     return 0;
   g_test_add_func ("/gui-heat/animation", test_animation);
+  g_test_add_func ("/gui-heat/hybrid", test_hybrid);
   g_test_add_func ("/gui-heat/bad-file", test_bad_file);
   status = g_test_run ();
   ks_test_gui_shutdown ();

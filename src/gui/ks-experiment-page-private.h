@@ -30,6 +30,7 @@ struct _KsExperimentPage {
   GtkWidget    *figure_label, *figure_combo, *min_x_label, *min_x_spin, *notes_label, *paper_box, *paper_grid;
   GtkWidget    *runs_list, *add_recorded_button, *clear_button, *reset_zoom_button;
   GtkWidget    *plot_view, *table_view;
+  GtkWidget    *image_strip;   /* the last point's pictures, where the description makes some */
   KsParamForm  *form;
 
   GPtrArray    *runs;        /* of Run, oldest first; NULL once disposed */

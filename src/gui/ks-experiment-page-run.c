@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "ks-gui-experiment"
 
 #include "ks-experiment-page-private.h"
+#include "ks-image-strip.h"
 #include "ks-window.h"
 
 #include <glib/gi18n.h>
@@ -54,6 +55,28 @@ command_line (KsExperimentPage *self,
 
 /* --- running ---------------------------------------------------------------------------- */
 
+/* The pictures of the point just measured, with its device and values. */
+static void
+show_images (KsExperimentPage *self,
+             KsEngine         *engine,
+             const KsRunPoint *point)
+{
+  GPtrArray *images = ks_engine_get_images (engine, point->device);
+  const KsRun *run = ks_engine_get_run (engine);
+  g_autoptr(GString) caption = NULL;
+
+  if (images == NULL || point->error != NULL)
+    return;
+  caption = g_string_new (((const KsRunDevice *) run->devices->pdata[point->device])->name);
+  for (guint i = 0; i < self->desc->n_params; i++)
+    if (point->params[i] && run->axes && g_strv_contains ((const char * const *) run->axes, self->desc->params[i].name))
+      {
+        g_autofree char *value = ks_param_value_to_string (point->params[i]);
+        g_string_append_printf (caption, ", %s %s", _(self->desc->params[i].label), value);
+      }
+  ks_image_strip_set_images (KS_IMAGE_STRIP (self->image_strip), images, caption->str);
+}
+
 static void
 point_measured_cb (KsEngine         *engine,
                    const KsRunPoint *point,
@@ -74,6 +97,7 @@ point_measured_cb (KsEngine         *engine,
     ks_run_table_append (self->table, self->live->run, point);
   if (self->live->run->points->len > 1)
     ks_experiment_page_rebuild_plot (self);
+  show_images (self, engine, point);
   ks_page_emit_progress (KS_PAGE (self), (guint) done, (guint) total, ks_engine_get_fraction (engine));
 }
 

@@ -41,6 +41,7 @@ struct _KsHeat {
   KsCgDevice   *cg;
   gboolean      own_cg;   /* FALSE: borrowed (ks_heat_set_cg) */
   gboolean      uploaded;
+  KsHybridCg   *hybrid;   /* borrowed (ks_heat_set_hybrid); beats cg */
 };
 
 static const char * const boundary_names[] = { "insulated", "fixed" };
@@ -426,6 +427,15 @@ solve (KsHeat *h, const double *rhs, double *x, KsCgResult *res, gboolean new_ma
 {
   const KsCgOptions options = { h->p.cg_tol, h->p.cg_max_iter };
 
+  if (h->hybrid != NULL)
+    {
+      KsHybridResult hr;
+
+      if (!ks_hybrid_cg_solve (h->hybrid, h->a, rhs, x, &options, &hr, error))
+        return FALSE;
+      *res = (KsCgResult) { hr.iterations, hr.residual, hr.bytes, hr.iterate_s };
+      return TRUE;
+    }
   if (h->cg == NULL)
     return ks_cg_solve_host (h->a, rhs, x, &options, res, error);
   if (new_matrix || !h->uploaded)
@@ -435,6 +445,30 @@ solve (KsHeat *h, const double *rhs, double *x, KsCgResult *res, gboolean new_ma
       h->uploaded = TRUE;
     }
   return ks_cg_device_solve (h->cg, rhs, x, &options, res, error);
+}
+
+gboolean
+ks_heat_set_hybrid (KsHeat *h, KsHybridCg *hybrid, double lambda, GError **error)
+{
+  const KsMesh *m;
+  g_autofree double *centres = NULL;
+
+  g_return_val_if_fail (h != NULL, FALSE);
+
+  h->hybrid = NULL;
+  if (hybrid == NULL)
+    return TRUE;
+  m = h->mesh;
+  centres = g_new (double, 2 * (gsize) m->n_cells);
+  for (guint c = 0; c < m->n_cells; c++)
+    {
+      centres[2 * c] = m->cx[c];
+      centres[2 * c + 1] = m->cy[c];
+    }
+  if (!ks_hybrid_cg_set_pattern (hybrid, h->a, centres, lambda, error))
+    return FALSE;
+  h->hybrid = hybrid;
+  return TRUE;
 }
 
 gboolean

@@ -66,10 +66,14 @@ if "$BIN" -max_total_time="$SECONDS_TO_RUN" -max_len="$MAX_LEN" -timeout=10 -rss
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   echo "ok 1 - fuzz-$TARGET: ${runs:-?} inputs in $SECONDS_TO_RUN s, no crash, leak or undefined behaviour"
 else
-  echo "not ok 1 - fuzz-$TARGET found a failing input"
-  tail -n 60 "$log" | sed 's/^/# /'
-  for c in "$WORK"/crash-* "$WORK"/leak-* "$WORK"/timeout-* "$WORK"/oom-*; do
-    [ -f "$c" ] && echo "# input: $c ($(base64 -w0 < "$c" | head -c 400))"
-  done
+  # Meson's console shows a failed test's stderr only: the libFuzzer report
+  # and the input go there too, so CI's log says what was found.
+  {
+    echo "not ok 1 - fuzz-$TARGET found a failing input"
+    tail -n 60 "$log" | sed 's/^/# /'
+    for c in "$WORK"/crash-* "$WORK"/leak-* "$WORK"/timeout-* "$WORK"/oom-* "$WORK"/slow-unit-*; do
+      [ -f "$c" ] && echo "# input: $c (base64: $(base64 -w0 < "$c" | head -c 6000))"
+    done
+  } | tee /dev/stderr
   exit 1
 fi
