@@ -9,26 +9,35 @@
  * with fuzz-replay.c, a program the test suite runs over the seed corpus
  * (tests/fuzz-corpus/session/: sessions the window saved, trimmed of their
  * larger runs, and an old session of the Gauss pages). */
+#include "fuzz-round-trip.h"
 #include "ks-exp-test.h"
 #include "ks-session.h"
 
 #include <stdint.h>
-#include <stdio.h>
-#include <string.h>
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 const char *const ks_fuzz_name = "fuzz-session";
+
+static gpointer
+read_session (const char *data,
+              gssize      length,
+              GError    **error)
+{
+  return ks_session_from_json (data, length, error);
+}
+
+static char *
+write_session (gconstpointer session)
+{
+  return ks_session_to_json (session);
+}
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
   static gboolean registered;
-  g_autoptr(KsSession) session = NULL;
-  g_autoptr(KsSession) again = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *json = NULL;
-  g_autofree char *json2 = NULL;
+  KsSession *session;
 
   if (!registered)
     {
@@ -36,19 +45,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
       ks_exp_test_register ();
       registered = TRUE;
     }
-  if (!(session = ks_session_from_json ((const char *) data, (gssize) size, NULL)))
-    return 0;
-  json = ks_session_to_json (session);
-  if (!(again = ks_session_from_json (json, -1, &error)))
-    {
-      fprintf (stderr, "fuzz-session: what it wrote it cannot read (%s):\n%s\n", error->message, json);
-      abort ();
-    }
-  json2 = ks_session_to_json (again);
-  if (strcmp (json, json2) != 0)
-    {
-      fprintf (stderr, "fuzz-session: written twice, the texts differ:\n%s\n---\n%s\n", json, json2);
-      abort ();
-    }
+  session = ks_fuzz_round_trip (ks_fuzz_name, data, size, read_session, write_session,
+                                (GDestroyNotify) ks_session_free);
+  g_clear_pointer (&session, ks_session_free);
   return 0;
 }

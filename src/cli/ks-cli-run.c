@@ -4,6 +4,7 @@
 #define G_LOG_DOMAIN "ks-cli"
 
 #include "ks-cli-run.h"
+#include "ks-cli-sigint.h"
 #include "ks-engine.h"
 #include "ks-figure.h"
 #include "ks-image.h"
@@ -11,11 +12,9 @@
 #include "ks-registry.h"
 
 #include <errno.h>
-#include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -212,60 +211,6 @@ on_sigint (gpointer user_data)
 
   g_printerr ("\nStopping: keeping the points measured so far…\n");
   g_cancellable_cancel (state->cancellable);
-  return G_SOURCE_CONTINUE;
-}
-
-/* Ctrl+C.  PoCL compiles kernels with LLVM inside this process, and LLVM's
- * RemoveFileOnSignal installs SIGINT handlers of its own and later puts
- * back the ones it found before, which can undo a handler installed in
- * between (g_unix_signal_add's): a clean CI run saw a SIGINT ignored mid-
- * sweep (a script's background job starts with SIGINT ignored, which is
- * what LLVM put back).  So the handler is our own, a self-pipe the main
- * loop watches, and it is put back after every point and every 100 ms. */
-static int sigint_pipe[2] = { -1, -1 };
-
-static void
-sigint_handler (int signum)
-{
-  int saved = errno;
-  char c = 1;
-
-  if (write (sigint_pipe[1], &c, 1) < 0)
-    {
-      /* The pipe is full: a Ctrl+C is already waiting to be seen. */
-    }
-  errno = saved;
-}
-
-static void
-sigint_ensure_handler (void)
-{
-  struct sigaction current, ours = { 0 };
-
-  if (sigaction (SIGINT, NULL, &current) == 0 && current.sa_handler == sigint_handler)
-    return;
-  ours.sa_handler = sigint_handler;
-  sigemptyset (&ours.sa_mask);
-  ours.sa_flags = SA_RESTART;
-  sigaction (SIGINT, &ours, NULL);
-}
-
-static gboolean
-on_sigint_pipe (gint         fd,
-                GIOCondition condition,
-                gpointer     user_data)
-{
-  char buf[16];
-
-  while (read (fd, buf, sizeof buf) > 0)
-    ;
-  return on_sigint (user_data);
-}
-
-static gboolean
-on_sigint_check (gpointer user_data)
-{
-  sigint_ensure_handler ();
   return G_SOURCE_CONTINUE;
 }
 
@@ -530,8 +475,8 @@ print_plan (KsEngine        *engine,
               ks_engine_get_desc (engine)->id, ks_engine_get_n_points (engine), o->warmup, o->reps);
 }
 
-/* Runs the engine on a main loop that Ctrl+C cancels; the run keeps every
- * point measured. */
+/* Runs the engine on a main loop that Ctrl+C cancels (ks-cli-sigint.h,
+ * begun by the caller); the run keeps every point measured. */
 static gboolean
 run_engine (KsEngine  *engine,
             gboolean   quiet,
@@ -540,31 +485,15 @@ run_engine (KsEngine  *engine,
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   RunState state = { loop, cancellable, NULL, quiet, FALSE };
-  guint sigint_id;
 
-  guint check_id;
-  struct sigaction restore = { 0 };
-
-  if (!g_unix_open_pipe (sigint_pipe, FD_CLOEXEC, error) ||
-      !g_unix_set_fd_nonblocking (sigint_pipe[0], TRUE, error) ||
-      !g_unix_set_fd_nonblocking (sigint_pipe[1], TRUE, error))
-    return FALSE;
   g_signal_connect (engine, "point-measured", G_CALLBACK (on_point), &state);
-  g_signal_connect_swapped (engine, "point-measured", G_CALLBACK (sigint_ensure_handler), NULL);
-  sigint_ensure_handler ();
-  sigint_id = g_unix_fd_add (sigint_pipe[0], G_IO_IN, on_sigint_pipe, &state);
-  check_id = g_timeout_add (100, on_sigint_check, NULL);
+  /* LLVM compiles the kernels while the engine sets up: our handler back
+   * after each point too, not only every 100 ms. */
+  g_signal_connect_swapped (engine, "point-measured", G_CALLBACK (ks_cli_sigint_ensure), NULL);
+  ks_cli_sigint_watch (on_sigint, &state);
   ks_engine_run_async (engine, cancellable, on_run_done, &state);
   g_main_loop_run (loop);
-  g_source_remove (check_id);
-  g_source_remove (sigint_id);
-  restore.sa_handler = SIG_DFL;
-  sigaction (SIGINT, &restore, NULL);
-  for (guint i = 0; i < 2; i++)
-    {
-      close (sigint_pipe[i]);
-      sigint_pipe[i] = -1;
-    }
+  ks_cli_sigint_unwatch ();
   if (!state.ok)
     g_propagate_error (error, state.error);
   return state.ok;
@@ -618,6 +547,12 @@ ks_cli_run (int    argc,
     o.quiet = TRUE;
   if (o.kernel_dir)
     ks_kernel_source_set_dir (o.kernel_dir);
+  /* Ctrl+C is ours from before the devices open (ks-cli-sigint.h says why). */
+  if (!ks_cli_sigint_begin (&error))
+    {
+      status = ks_cli_fail (KS_CLI_FAILED, error);
+      goto out;
+    }
 
   engine = ks_engine_new (desc);
   ks_engine_set_command (engine, command);
@@ -645,6 +580,16 @@ ks_cli_run (int    argc,
     }
   if (!ks_cli_is_follower ())
     print_plan (engine, &o);
+  /* Pressed while the devices opened and the sweep was checked: nothing
+   * was measured, so nothing is written. */
+  ks_cli_sigint_ensure ();
+  if (ks_cli_sigint_pending ())
+    {
+      if (!ks_cli_is_follower ())
+        g_printerr ("\nStopped before the first measurement: nothing was measured, so no file was written\n");
+      status = KS_CLI_CANCELLED;
+      goto out;
+    }
 
   run = ks_engine_get_run (engine);
   if (!run_engine (engine, o.quiet || ks_cli_is_follower (), &error))
@@ -687,6 +632,7 @@ ks_cli_run (int    argc,
   }
 
 out:
+  ks_cli_sigint_end ();
   ks_cli_run_options_clear (&o);
   return status;
 }

@@ -17,7 +17,8 @@ G_DEFINE_QUARK (ks-session-error-quark, ks_session_error)
 
 /* Their fields, checked as the CLI checks a parameter (the limits are the
  * pages' own spin buttons and combo boxes).  The titles are the window's,
- * for messages. */
+ * for messages.  Every page of the window's own table (ks-window-pages.c)
+ * is here: a window with a page the session does not know cannot save. */
 static const KsChoice precision_choices[] = { { "float" }, { "double" }, { NULL } };
 static const KsChoice range_choices[] = { { "fixed" }, { "shrinking" }, { NULL } };
 static const KsChoice local_choices[] = { { "driver" }, { "explicit" }, { "split" }, { NULL } };
@@ -45,6 +46,7 @@ static const KsHandMadePage hand_made[] = {
   { "gauss-solve", N_("Gauss: single solve"),      solve_fields, G_N_ELEMENTS (solve_fields) },
   { "index-map",   N_("Index domain onto blocks"), map_fields,   G_N_ELEMENTS (map_fields) },
   { "heat-live",   N_("Heat: live animation"),     NULL,         0 },
+  { "tridiag-solve", N_("Tridiagonal: your systems"), NULL,       0 },
 };
 
 const KsHandMadePage *

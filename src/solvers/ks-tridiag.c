@@ -200,11 +200,11 @@ ks_tridiag_solver_new (KsDevice    *device,
 static void
 unload (KsTridiagSolver *self)
 {
-  for (guint i = 0; i < 4; i++)
-    {
-      g_clear_pointer (&self->in[i], ks_buffer_unref);
-      g_clear_pointer (&self->work[i], ks_buffer_unref);
-    }
+  for (guint i = 0; i < G_N_ELEMENTS (self->in); i++)
+    g_clear_pointer (&self->in[i], ks_buffer_unref);
+  /* All of them: PARACR's methods use eight (two sets of four). */
+  for (guint i = 0; i < G_N_ELEMENTS (self->work); i++)
+    g_clear_pointer (&self->work[i], ks_buffer_unref);
   g_clear_pointer (&self->x, ks_buffer_unref);
   g_clear_pointer (&self->info, ks_buffer_unref);
   self->loaded = FALSE;
