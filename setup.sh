@@ -93,16 +93,17 @@ case "${1:-run}" in
       meson test -C "$asan" --print-errorlogs --num-processes 2 --timeout-multiplier 4 --no-suite fuzz --no-suite oclgrind || status=$?
       logs+=("$asan/meson-logs/testlog.json")
     fi
-    # The results reader under libFuzzer for a minute (KS_FUZZ_SECONDS): it
-    # links most of the experiments layer, so it is a clang build of its
-    # own, of that one target (about a minute to build on two cores).
+    # The results and session readers under libFuzzer for a minute each
+    # (KS_FUZZ_SECONDS): they link most of the experiments layer, so it is a
+    # clang build of its own, of those two targets (about a minute to build
+    # on two cores).
     if [ -z "${KS_NO_SANITIZE:-}" ] && command -v clang >/dev/null; then
       fuzz="$BUILD_DIR-fuzz"
-      echo "==> libFuzzer build in $fuzz (clang: the results reader)"
+      echo "==> libFuzzer build in $fuzz (clang: the results and session readers)"
       [ -f "$fuzz/build.ninja" ] ||
         CC=clang meson setup "$fuzz" -Dgui=false -Dtests=true -Db_sanitize=address,undefined \
           -Dc_args=-fsanitize=fuzzer-no-link -Db_lundef=false >/dev/null
-      ninja -C "$fuzz" tests/fuzz-run-json-libfuzzer >/dev/null
+      ninja -C "$fuzz" tests/fuzz-run-json-libfuzzer tests/fuzz-session-libfuzzer >/dev/null
       meson test -C "$fuzz" --no-rebuild --print-errorlogs --suite libfuzzer || status=$?
       logs+=("$fuzz/meson-logs/testlog.json")
     fi

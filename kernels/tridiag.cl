@@ -65,11 +65,16 @@ typedef struct {
 KS_FN int
 ks_reduce (ks_row *me, const ks_row *lo, const ks_row *up)
 {
-  real alpha, gamma;
-  if (ks_bad_pivot (lo->b) || ks_bad_pivot (up->b))
+  real alpha = 0, gamma = 0;
+  /* A neighbour me is not coupled to (a or c exactly 0) is no pivot of
+   * mine: a batch reduced as one block-diagonal system (paracr-thomas)
+   * then never blames a row for the next system's zero pivot. */
+  if ((me->a != 0 && ks_bad_pivot (lo->b)) || (me->c != 0 && ks_bad_pivot (up->b)))
     return 0;
-  alpha = -me->a / lo->b;
-  gamma = -me->c / up->b;
+  if (me->a != 0)
+    alpha = -me->a / lo->b;
+  if (me->c != 0)
+    gamma = -me->c / up->b;
   me->b += alpha * lo->c + gamma * up->a;
   me->d += alpha * lo->d + gamma * up->d;
   me->a = alpha * lo->a;
@@ -693,4 +698,280 @@ paracr_finish (KS_BATCH_IN, __global const real *src, __global real *x, __global
   if (ks_bad_pivot (bi))
     info[s] = (int) i + 1;
   x[AT (s, i)] = di / bi;
+}
+
+/* --- Thomas, coalesced: today's layout for many systems ----------------------- */
+
+/* Rows each item loads ahead: the loads of a block do not wait on the
+ * recurrence, so B of each of a, b, c, d are in flight at once (and the
+ * next block's while this one is swept).  With one item per system there
+ * are only as many items as systems (40,000: about ten warps a
+ * multiprocessor on an H200), too few to hide the memory's latency with
+ * one load each. */
+#define KS_TRI_B 8
+
+/* Row k of a system at p + k * step: the pointer is bumped, not indexed,
+ * so the sweep does no 64-bit multiply per row.  Past cnt the block holds
+ * zeros: unrolled, the sweeps compute on every slot and select the used
+ * ones, and Oclgrind counts a select of a never-written slot as
+ * uninitialised. */
+#define KS_LOAD_BLOCK(dst, p, step, cnt)           \
+  do                                               \
+    {                                              \
+      _Pragma ("unroll")                           \
+      for (uint j_ = 0; j_ < KS_TRI_B; j_++)       \
+        {                                          \
+          (dst)[j_] = (real) 0;                    \
+          if (j_ < (cnt))                          \
+            (dst)[j_] = (p)[(size_t) j_ * (step)]; \
+        }                                          \
+    }                                              \
+  while (0)
+
+/* One item per system, coefficients interleaved (element k of system s at
+ * s + k * step): a warp's 32 loads of a row are 32 consecutive words, one
+ * transaction, straight from global memory with no staging.  The forward
+ * sweep writes c' to cp and d' to x (x is the only output, so d' lives
+ * where the solution will: the inputs stay untouched for the next solve),
+ * the backward sweep turns x into the solution.  Traffic: a, b, c, d
+ * read, c' and d' written and read back, x written: 36 bytes an unknown
+ * in float, the least for Thomas with the systems off chip.
+ *
+ * The same kernel finishes paracr-thomas: after its reduction, rows
+ * r, r + H, r + 2H, ... of one long system form independent systems
+ * (`sub` set: a system of q + (r < rem) rows; a zero pivot is reported
+ * against the batch's own system and row, of n each).  Without sub:
+ * `step` systems of q rows (rem 0), info by system. */
+__kernel void
+thomas_coalesced (KS_BATCH_IN, __global real *cp, __global real *x, __global int *info,
+                  const uint step, const uint q, const uint rem, const uint n, const int sub)
+{
+  const uint s = (uint) get_global_id (0);
+  real ra[KS_TRI_B], rb[KS_TRI_B], rc[KS_TRI_B], rd[KS_TRI_B];
+  real cprev = 0, dprev = 0;
+  uint m, k;
+  __global const real *pa, *pb, *pc, *pd;
+  __global real *pcp, *px;
+
+  if (s >= step)
+    return;
+  m = q + (s < rem ? 1u : 0u);
+  if (m == 0)
+    return;
+  pa = a + s;
+  pb = b + s;
+  pc = c + s;
+  pd = d + s;
+  pcp = cp + s;
+  px = x + s;
+
+  KS_LOAD_BLOCK (ra, pa, step, min (m, (uint) KS_TRI_B));
+  KS_LOAD_BLOCK (rb, pb, step, min (m, (uint) KS_TRI_B));
+  KS_LOAD_BLOCK (rc, pc, step, min (m, (uint) KS_TRI_B));
+  KS_LOAD_BLOCK (rd, pd, step, min (m, (uint) KS_TRI_B));
+  for (k = 0; k < m; k += KS_TRI_B)
+    {
+      const uint cnt = min (m - k, (uint) KS_TRI_B);
+      const uint next = k + KS_TRI_B < m ? min (m - k - KS_TRI_B, (uint) KS_TRI_B) : 0u;
+      const size_t ahead = (size_t) KS_TRI_B * step;
+      real na[KS_TRI_B], nb[KS_TRI_B], nc[KS_TRI_B], nd[KS_TRI_B];
+
+      /* The next block's loads first: they fly while this one is swept. */
+      KS_LOAD_BLOCK (na, pa + ahead, step, next);
+      KS_LOAD_BLOCK (nb, pb + ahead, step, next);
+      KS_LOAD_BLOCK (nc, pc + ahead, step, next);
+      KS_LOAD_BLOCK (nd, pd + ahead, step, next);
+      _Pragma ("unroll")
+      for (uint j = 0; j < KS_TRI_B; j++)
+        if (j < cnt)
+          {
+            const real den = rb[j] - ra[j] * cprev;
+            real inv;
+            if (ks_bad_pivot (den))
+              {
+                const uint row = s + (k + j) * step;
+                if (sub)
+                  info[row / n] = (int) (row % n) + 1;
+                else
+                  info[s] = (int) (k + j) + 1;
+                return;
+              }
+            /* One division, not two, on the recurrence's critical path. */
+            inv = (real) 1 / den;
+            cprev = rc[j] * inv;
+            dprev = (rd[j] - ra[j] * dprev) * inv;
+            pcp[(size_t) j * step] = cprev;
+            px[(size_t) j * step] = dprev;
+          }
+      _Pragma ("unroll")
+      for (uint j = 0; j < KS_TRI_B; j++)
+        {
+          ra[j] = na[j];
+          rb[j] = nb[j];
+          rc[j] = nc[j];
+          rd[j] = nd[j];
+        }
+      pa += ahead;
+      pb += ahead;
+      pc += ahead;
+      pd += ahead;
+      pcp += ahead;
+      px += ahead;
+    }
+
+  /* Backward over the forward's blocks, last first: x_k = d'_k - c'_k
+   * x_{k+1}, with x_m = 0 (so x_{m-1} = d'_{m-1}).  The block above's c'
+   * and d' are loaded before this one is swept, as forward: without them
+   * in flight the sweep would wait a full memory latency every block. */
+  {
+    uint kb = (m - 1) / KS_TRI_B * KS_TRI_B;   /* the last block; only it may be partial */
+    real bc[KS_TRI_B], bd[KS_TRI_B];
+
+    KS_LOAD_BLOCK (bc, cp + s + (size_t) kb * step, step, m - kb);
+    KS_LOAD_BLOCK (bd, x + s + (size_t) kb * step, step, m - kb);
+    dprev = 0;
+    for (;;)
+      {
+        const uint cnt = min (m - kb, (uint) KS_TRI_B);
+        const uint above = kb > 0 ? kb - KS_TRI_B : 0u;
+        __global real *qx = x + s + (size_t) kb * step;
+        real nc[KS_TRI_B], nd[KS_TRI_B];
+
+        KS_LOAD_BLOCK (nc, cp + s + (size_t) above * step, step, kb > 0 ? (uint) KS_TRI_B : 0u);
+        KS_LOAD_BLOCK (nd, x + s + (size_t) above * step, step, kb > 0 ? (uint) KS_TRI_B : 0u);
+        _Pragma ("unroll")
+        for (uint jj = 0; jj < KS_TRI_B; jj++)
+          {
+            const uint j = KS_TRI_B - 1 - jj;
+            if (j < cnt)
+              {
+                dprev = bd[j] - bc[j] * dprev;
+                qx[(size_t) j * step] = dprev;
+              }
+          }
+        if (kb == 0)
+          break;
+        _Pragma ("unroll")
+        for (uint j = 0; j < KS_TRI_B; j++)
+          {
+            bc[j] = nc[j];
+            bd[j] = nd[j];
+          }
+        kb = above;
+      }
+  }
+}
+
+/* --- the natural layout turned into the interleaved one, and back ------------- */
+
+#define KS_TILE 32
+
+/* dst (cols x rows) = src (rows x cols) transposed, both row-major: a
+ * batch of `rows` systems of `cols` unknowns one after another becomes
+ * element 0 of every system, then element 1, ... (and x back).  A tile of
+ * 32 x 32 through local memory, one column of padding against bank
+ * conflicts, so both the read and the write are coalesced.  Local size
+ * (32, any divisor of 32); tile: 32 x 33 reals. */
+__kernel void
+tridiag_transpose (__global const real *src, __global real *dst, const uint rows, const uint cols,
+                   KS_LOCAL_PARAM (real, tile))
+{
+  KS_LOCAL_BIND (real, tile);
+  const uint tx = (uint) get_local_id (0), ty = (uint) get_local_id (1);
+  const uint ny = (uint) get_local_size (1);
+  const uint c0 = (uint) get_group_id (0) * KS_TILE, r0 = (uint) get_group_id (1) * KS_TILE;
+
+  for (uint j = ty; j < KS_TILE; j += ny)
+    if (r0 + j < rows && c0 + tx < cols)
+      tile[j * (KS_TILE + 1) + tx] = src[(size_t) (r0 + j) * cols + c0 + tx];
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (uint j = ty; j < KS_TILE; j += ny)
+    if (c0 + j < cols && r0 + tx < rows)
+      dst[(size_t) (c0 + j) * rows + r0 + tx] = tile[tx * (KS_TILE + 1) + j];
+}
+
+/* --- PARACR several steps a launch, in local memory ---------------------------- */
+
+/* After the steps before, row i of the (block-diagonal) system of `total`
+ * rows is coupled to i - H and i + H only, so the rows of each residue
+ * r mod H form an independent system.  This kernel takes the J steps of
+ * stride H, 2H, ... 2^(J-1) H at once: a work-group copies a tile of G
+ * residues (consecutive rows: G words per transaction) by E rows of each
+ * into local memory, reduces it there J times (each step from one half of
+ * l into the other), and writes back the middle R = E - 2 (2^J - 1) rows,
+ * the only ones whose neighbours were all in the tile; the tiles overlap
+ * by that halo.  One pass over memory for J steps instead of J, at the
+ * price of reading the halo twice.
+ *
+ * Groups: H / G residue blocks (the fast index) by ceil (rows / R) blocks
+ * along the residue's rows.  G, H powers of two; g_log2 = log2 G, rb_log2 =
+ * log2 (H / G).  l: 8 E G reals, two sets of a, b, c, d. */
+__kernel void
+paracr_tile (KS_BATCH_IN, __global real *oa, __global real *ob, __global real *oc, __global real *od,
+             __global int *info, const uint total, const uint n, const uint h_stride, const uint g_log2,
+             const uint rb_log2, const uint e_rows, const uint steps, KS_LOCAL_PARAM (real, l))
+{
+  KS_LOCAL_BIND (real, l);
+  const uint lid = (uint) get_local_id (0), items = (uint) get_local_size (0);
+  const uint grp = (uint) get_group_id (0);
+  const uint G = 1u << g_log2, EG = e_rows << g_log2;
+  const uint halo = (1u << steps) - 1, R = e_rows - 2 * halo;
+  const uint r0 = (grp & ((1u << rb_log2) - 1)) << g_log2;
+  const long k0 = (long) (grp >> rb_log2) * (long) R - (long) halo;
+
+  /* Rows outside the system are identity rows: they couple to nothing. */
+  for (uint idx = lid; idx < EG; idx += items)
+    {
+      const long k = k0 + (long) (idx >> g_log2);
+      const long row = k * (long) h_stride + (long) (r0 + (idx & (G - 1)));
+      const int inside = k >= 0 && row < (long) total;
+      const size_t at = inside ? (size_t) row : 0;
+      l[idx] = inside ? a[at] : (real) 0;
+      l[EG + idx] = inside ? b[at] : (real) 1;
+      l[2 * EG + idx] = inside ? c[at] : (real) 0;
+      l[3 * EG + idx] = inside ? d[at] : (real) 0;
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  for (uint q = 0; q < steps; q++)
+    {
+      /* From the set written last into the other; st rows apart. */
+      const uint from = (q & 1u) * 4 * EG, to = 4 * EG - from;
+      const uint st = 1u << q;
+      for (uint idx = lid; idx < EG; idx += items)
+        {
+          const uint e = idx >> g_log2;
+          ks_row me = ks_row_local (l + from, EG, idx);
+          if (e >= st && e + st < e_rows)
+            {
+              const ks_row lo = ks_row_local (l + from, EG, idx - (st << g_log2));
+              const ks_row up = ks_row_local (l + from, EG, idx + (st << g_log2));
+              /* Rows the edge of the tile has already spoilt are reduced
+               * anyway (nothing valid reads them); only a row still whole
+               * after this step reports its pivot. */
+              if (!ks_reduce (&me, &lo, &up) && e + 1 >= 2 * st && e + 2 * st <= e_rows)
+                {
+                  const long row = (k0 + (long) e) * (long) h_stride + (long) (r0 + (idx & (G - 1)));
+                  if (row >= 0 && row < (long) total)
+                    info[(uint) row / n] = (int) ((uint) row % n) + 1;
+                }
+            }
+          ks_row_to_local (l + to, EG, idx, me);
+        }
+      barrier (CLK_LOCAL_MEM_FENCE);
+    }
+
+  for (uint idx = lid; idx < EG; idx += items)
+    {
+      const uint e = idx >> g_log2;
+      const long row = (k0 + (long) e) * (long) h_stride + (long) (r0 + (idx & (G - 1)));
+      if (e >= halo && e < halo + R && row < (long) total)
+        {
+          const ks_row r = ks_row_local (l + (steps & 1u) * 4 * EG, EG, idx);
+          oa[row] = r.a;
+          ob[row] = r.b;
+          oc[row] = r.c;
+          od[row] = r.d;
+        }
+    }
 }

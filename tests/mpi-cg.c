@@ -3,16 +3,25 @@
  * grid's SPD matrix split among the ranks by paper 004's balance (rank 0
  * takes a "GPU" share at lambda = 2, the others the rest) and the
  * geometric decomposition, solved by ks-dist-cg.h over MPI; rank 0
- * gathers the solution and compares it with one process's. */
+ * gathers the solution and compares it with one process's.
+ *
+ * "mpi-cg hybrid": the same through KsHybridCg under the MPI world (what
+ * `mpirun kernelscope-cli run heat-hybrid` does): rank 0 a GPU part on the
+ * first OpenCL device (PoCL here; the host parts alone where there is
+ * none), the others CPU parts, lambda 2; every rank ends with the whole
+ * solution, which must equal one process's. */
 #define G_LOG_DOMAIN "ks-test"
 
 #include "ks-balance.h"
+#include "ks-device-list.h"
+#include "ks-hybrid-cg.h"
 #include "ks-mpi-exchange.h"
 #include "ks-partition.h"
 #include "ks-test-grid.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #define W 60
 #define H 40
@@ -48,6 +57,63 @@ solve (const KsHalo  *halo,
   return TRUE;
 }
 
+static int
+hybrid_main (int rank, int size)
+{
+  KsTestGrid grid;
+  g_autoptr(KsDeviceList) list = ks_device_list_new ();
+  KsDevice *device = NULL;
+  g_autoptr(KsHybridCg) h = NULL;
+  g_autoptr(KsCsr) a = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree double *x = NULL;
+  g_autofree double *x1 = NULL;
+  KsHybridSetup setup = { NULL, NULL, KS_PRECISION_DOUBLE, KS_PARTITION_GEOMETRIC, 0 };
+  const KsCgOptions options = { 1e-12, 2000 };
+  KsCgResult one = { 0 };
+  KsHybridResult res = { 0 };
+  double worst = 0;
+  int status = 0;
+
+  ks_mpi_world_install (MPI_COMM_WORLD);
+  for (guint d = 0; d < ks_device_list_get_n_devices (list) && device == NULL; d++)
+    if (ks_device_get_backend (ks_device_list_get_device (list, d)) == KS_BACKEND_OPENCL &&
+        ks_device_get_info (ks_device_list_get_device (list, d))->has_fp64)
+      device = ks_device_list_get_device (list, d);
+  setup.gpu = device;
+  setup.gpu_ranks = device != NULL ? 1 : 0;
+  ks_test_grid_init (&grid, W, H);
+  a = ks_csr_new_take (grid.n, grid.n, g_memdup2 (grid.row_ptr, sizeof (guint) * (grid.n + 1)),
+                       g_memdup2 (grid.col, sizeof (guint) * grid.row_ptr[grid.n]));
+  memcpy (a->val, grid.val, sizeof (double) * a->nnz);
+  x = g_new0 (double, grid.n);
+  x1 = g_new0 (double, grid.n);
+  if (!(h = ks_hybrid_cg_new (&setup, &error)) || !ks_hybrid_cg_set_pattern (h, a, grid.centres, 2.0, &error) ||
+      !ks_hybrid_cg_solve (h, a, grid.b, x, &options, &res, &error) ||
+      !ks_cg_solve_host (a, grid.b, x1, &options, &one, &error))
+    g_error ("rank %d: %s", rank, error->message);
+  for (guint i = 0; i < grid.n; i++)
+    worst = MAX (worst, fabs (x[i] - x1[i]) / (1 + fabs (x1[i])));
+  if (rank == 0)
+    {
+      if (worst <= 1e-10 && ABS ((int) res.iterations - (int) one.iterations) <= 1 &&
+          ks_hybrid_cg_get_n_parts (h) == (guint) size)
+        printf ("ok - hybrid, %d ranks (%s on rank 0, %" G_GUINT64_FORMAT " cells on GPU parts): %u iterations, "
+                "one process %u, largest difference %.2g\n", size, device ? ks_device_get_name (device) : "host",
+                ks_hybrid_cg_get_cells (h, KS_HYBRID_GPU), res.iterations, one.iterations, worst);
+      else
+        {
+          printf ("not ok - hybrid, %d ranks: %u iterations against %u, largest difference %.3g\n", size,
+                  res.iterations, one.iterations, worst);
+          status = 1;
+        }
+    }
+  MPI_Bcast (&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  g_clear_pointer (&h, ks_hybrid_cg_free);
+  ks_test_grid_clear (&grid);
+  return status;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -67,6 +133,12 @@ main (int    argc,
   MPI_Init (&argc, &argv);
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
+  if (argc > 1 && g_str_equal (argv[1], "hybrid"))
+    {
+      status = hybrid_main (rank, size);
+      MPI_Finalize ();
+      return status;
+    }
 
   ks_test_grid_init (&grid, W, H);
   const guint *row_ptr = grid.row_ptr, *col = grid.col;

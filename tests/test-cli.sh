@@ -791,15 +791,21 @@ run "$CLI" map
 expect_fail "map without a domain: usage" 2 "one DOMAIN"
 
 run "$CLI" run index-fill -d "$OCL" --v 20 --w 30 --n3 3 --precision float --reps 1 --warmup 0 --json fill.json --plot fill.png
-if expect_ok "run index-fill on $OCL: three shapes, mapped and stride"; then
-  py "index-fill: 6 points, every one measured, D(20, 10, 3) mapped runs blocks of 4 (25 % idle)" '
+if expect_ok "run index-fill on $OCL: three shapes, the paper's, today's, the occupancy and the stride launches"; then
+  py "index-fill: 12 points, every one measured, D(20, 10, 3) mapped runs blocks of 4 (25 % idle), today 32" '
 import json
 d = json.load(open("fill.json"))
-assert len(d["points"]) == 6 and all(p["error"] is None for p in d["points"]), d["points"]
+assert len(d["points"]) == 12 and all(p["error"] is None for p in d["points"]), d["points"]
 p = [p for p in d["points"] if p["shape"] == "3d" and p["method"] == "mapped"][0]
 assert p["block"] == 4 and p["idle_pct"] == 25.0, p
+p = [p for p in d["points"] if p["shape"] == "3d" and p["method"] == "today"][0]
+assert p["block"] == 32, p
+block = d["devices"][0]["info"]["occupancy_block"]
+assert all(p["block"] == block for p in d["points"] if p["method"] == "occupancy"), (block, d["points"])
 assert open("fill.png", "rb").read(4) == b"\x89PNG"
 '
+  check "index-fill: the summary says where the occupancy block came from" "no occupancy line" \
+    grep -q "occupancy block [0-9]*: OpenCL has no occupancy API" "$T/out"
 fi
 run "$CLI" run index-fill -d host
 expect_fail "run index-fill on the host: refused, the host has no blocks" 2 "host"
@@ -985,6 +991,40 @@ refused_early "run heat --file that does not exist: refused before anything runs
 printf '$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n1 0 0 0\n$EndNodes\n$Elements\n1\n1 9 2 1 1 1 1 1 1 1 1\n$EndElements\n' > bad.msh
 run "$CLI" run heat -d host --source file --file bad.msh --steps 1
 expect_fail "run heat --file with a 6-node triangle: the element and line named" 1 "bad.msh:10: element 1 is of type 9"
+# --- run heat-hybrid (paper 004, Figs. 6-7) -----------------------------------------
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 0,1,3 --reps 1 --warmup 0 --json hy.json --plot hy.png
+if expect_ok "run heat-hybrid on $OCL with the host as the CPU part"; then
+  py "heat-hybrid: formula (5) split, the same iterations, lambda_b from both triads" '
+import json
+d = json.load(open("hy.json"))
+pts = {p["lambda"]: p for p in d["points"]}
+assert set(pts) == {0, 1, 3}, pts.keys()
+for lam, p in pts.items():
+    assert p["error"] is None, p
+    assert p["gpu_cells"] + p["cpu_cells"] == p["mesh_cells"], p
+    assert p["relative"] > 0 and p["gpu_only_us"] > 0, p
+assert pts[0]["gpu_cells"] == 0
+assert abs(pts[3]["gpu_cells"] / pts[3]["cpu_cells"] - 3) < 0.05, pts[3]
+assert len({p["iterations"] for p in pts.values()}) <= 2, [p["iterations"] for p in pts.values()]
+info = d["devices"][0]["info"]
+assert abs(info["lambda_b"] - info["triad_gbs"] / info["cpu_triad_gbs"]) < 1e-9 * info["lambda_b"], info
+assert info["shared_memory"] == 1, info
+'
+  check "heat-hybrid: the summary gives lambda_b with its arithmetic and says both parts share one memory" \
+    "no lambda_b line" grep -q "lambda_b = .* GB/s / .* GB/s = .*share one memory" <(tr '\n' ' ' < "$T/out")
+  check "heat-hybrid: hy.png written" "no PNG" test -s hy.png
+fi
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 1 --cpu device --reps 1 --warmup 0
+expect_ok "run heat-hybrid --cpu device: the CPU part on PoCL beside the GPU part"
+run "$CLI" run heat-hybrid -d "$OCL" --lambda -1
+expect_fail "heat-hybrid --lambda -1: below the range, refused" 2 "lambda"
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --gpu-ranks 2
+expect_fail "heat-hybrid --gpu-ranks 2 without mpirun: refused, saying how to start it" 2 "mpirun -np"
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 1 --gpus 2 --reps 1 --warmup 0
+expect_fail "heat-hybrid --gpus 2 with one such device: the point refused, saying how many there are" 1 \
+  "2 GPUs asked for; this computer has 1 like"
+run "$CLI" run heat-hybrid -d host --cells 256
+expect_fail "heat-hybrid on the host: refused, the hybrid needs a device for its GPU part" 2 ""
 # Two physical groups, a hot wall and a cold one (--groups).
 python3 - <<'PY'
 k = 8
@@ -1074,6 +1114,29 @@ for r in rows:
     assert r["skipped"] == "" and float(r["residual"]) < 1e-4 and float(r["ms"]) > 0, r
 '
   check "bench tridiag: the summary line of the batch" "no summary" grep -q "^batch 8 x 31: best kernel" "$T/out"
+fi
+run "$CLI" bench tridiag --n 31 --systems 8 --large-n 63 --reps 2 --warmup 0 --no-host \
+  --methods cpu-thomas,thomas-coalesced,thomas-transposed,paracr-thomas --json bt.json
+if expect_ok "bench tridiag --no-host --json"; then
+  py "bench tridiag --json: no host rows, every kernel measured, the transposes timed apart" '
+import json
+d = json.load(open("bt.json"))
+assert d["experiment"] == "bench-tridiag" and d["reps"] == 2 and "--no-host" in d["command"], d
+rows = d["rows"]
+assert {r["method"] for r in rows} == {"thomas-coalesced", "thomas-transposed", "paracr-thomas"}, rows
+assert {r["case"] for r in rows} == {"batch", "one-system"}, rows
+for r in rows:
+    assert r["skipped"] is None and not r["failed"] and r["ms"] > 0 and r["residual"] < 1e-4, r
+    assert r["vs_cusparse"] is None, r
+    if r["method"] == "thomas-transposed":
+        assert 0 < r["layout_ms"] < r["ms"], r
+    else:
+        assert r["layout_ms"] == 0, r
+'
+  check "bench tridiag --no-host: no host row printed" "a host row" \
+    sh -c '! grep -q -E "^(batch|one) .* cpu-thomas" "$1"' _ "$T/out"
+  check "bench tridiag: thomas-transposed says how long it transposed" "no transposing" \
+    grep -q "thomas-transposed .*of which transposing" "$T/out"
 fi
 run "$CLI" bench tridiag --methods thomas --systems 8
 expect_fail "bench tridiag --methods thomas: refused, naming the methods" 2 "no method"
@@ -1204,8 +1267,18 @@ fi
 run "$CLI" run micro-buffers -d "$OCL" --width 8
 refused_early "micro-buffers --width 8: refused, a row shorter than the filter" 2 "between 9 and"
 
-run "$CLI" run micro-access -d "$OCL" --height 20,30 --width 48 --reps 1 --warmup 0 --json acc.json --plot acc.png
-if expect_ok "run micro-access --height 20,30 --width 48 with --json --plot"; then
+run "$CLI" run micro-access -d "$OCL" --height 20,30 --width 48 --reps 1 --warmup 0 --json acc.json --plot acc.png \
+  --images pics/acc
+if expect_ok "run micro-access --height 20,30 --width 48 with --json --plot --images"; then
+  py "micro-access --images: the last point's input (48 x 30) and result (24 x 15) as PNG" '
+import struct
+for name, size in (("input", (48, 30)), ("result", (24, 15))):
+    data = open("pics/acc/micro-access-d0-%s.png" % name, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", name
+    assert struct.unpack(">II", data[16:24]) == size, (name, struct.unpack(">II", data[16:24]))
+'
+  check "micro-access --images: says where each picture went" "no line for the result" \
+    grep -q "Picture written to pics/acc/micro-access-d0-result.png" "$T/err"
   py "micro-access: the paper's three schemes at two heights, every byte as the host's" '
 import json
 pts = json.load(open("acc.json"))["points"]
@@ -1216,6 +1289,10 @@ assert all(p["error"] is None and p["wrong"] == 0 for p in pts), pts
 fi
 run "$CLI" run micro-access -d "$OCL" --height 1081 --reps 1 --warmup 0
 expect_fail "micro-access --height 1081: every point refused, saying the sides must be even" 1 "must be even"
+run "$CLI" run micro-access -d "$OCL" --height 20 --width 48 --images acc.json
+refused_early "micro-access --images naming a file: refused before the run" 2 "is not a folder"
+run "$CLI" run micro-buffers -d "$OCL" --rows 8 --images pics
+refused_early "--images on an experiment without pictures: not an option there" 2 "images"
 # --- solve tridiag: the user's own batch, and every bad input ------------------------
 
 python3 - <<'PYEOF'

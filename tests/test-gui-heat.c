@@ -121,6 +121,44 @@ test_animation (void)
   g_assert_true (wait_for (at_start, 30));
 }
 
+static double want_ratio;
+
+/* The split drawn is the one asked for: device cells over CPU cells. */
+static gboolean
+split_at_ratio (void)
+{
+  guint64 gpu = 0, cpu = 0;
+
+  return ks_heat_page_get_split (page, &gpu, &cpu) && cpu > 0 &&
+         fabs ((double) gpu / cpu - want_ratio) <= 0.02 * want_ratio;
+}
+
+/* Paper 004's hybrid on the page: the device (PoCL here) and the host's
+ * cores split the cells at lambda, the borders drawn; the slider moves
+ * the split between steps and the heat goes on. */
+static void
+test_hybrid (void)
+{
+  if (!ks_window_set_device_id (window, "opencl:0:0"))
+    {
+      g_test_skip ("no OpenCL device for the hybrid's device part");
+      return;
+    }
+  ks_heat_page_set_mesh (page, "quad", "square", 4096);
+  want_ratio = 1.0;
+  ks_heat_page_set_hybrid (page, TRUE, 1.0);
+  g_assert_true (wait_for (split_at_ratio, 120));
+  g_assert_true (wait_for (at_start, 60));
+  play_until (3, "heat-5-hybrid-lambda1.png");
+  want_ratio = 8.0;
+  ks_heat_page_set_hybrid (page, TRUE, 8.0);
+  g_assert_true (wait_for (split_at_ratio, 60));
+  play_until (6, "heat-6-hybrid-lambda8.png");
+  ks_heat_page_set_hybrid (page, FALSE, 8.0);
+  g_assert_true (wait_for (at_start, 60));
+  g_assert_false (ks_heat_page_get_split (page, NULL, NULL));
+}
+
 /* The problem's fields and a fixed wall: heat comes in through the
  * generated mesh's one group, "boundary", and the exported series keeps
  * the energy balance (energy - inflow constant). */
@@ -137,7 +175,15 @@ test_walls (void)
   ks_heat_page_set_problem (page, 2, 3, 1e-10);
   ks_heat_page_set_group_boundary (page, "boundary", TRUE, 0.5);
   g_assert_true (wait_for (at_start, 60));
-  play_until (10, "heat-7-walls.png");
+  /* Ten single steps, not play: a 400-cell step takes a millisecond, and
+   * played on past the first steps the spot (3 over an area of 4) warms
+   * the walls' cells above 0.5, and heat flows out. */
+  for (guint k = 0; k < 10; k++)
+    ks_heat_page_step (page);
+  target_step = 10;
+  g_assert_true (wait_for (reached_step, 60));
+  spin (200);
+  screenshot ("heat-7-walls.png");
   g_assert_true (ks_window_export_data (window, csv, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
@@ -221,6 +267,7 @@ main (int argc, char **argv)
   if (!ks_test_gui_init (&argc, &argv))
     return 0;
   g_test_add_func ("/gui-heat/animation", test_animation);
+  g_test_add_func ("/gui-heat/hybrid", test_hybrid);
   g_test_add_func ("/gui-heat/walls", test_walls);
   g_test_add_func ("/gui-heat/record", test_record);
   g_test_add_func ("/gui-heat/bad-file", test_bad_file);

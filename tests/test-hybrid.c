@@ -9,6 +9,7 @@
 #include "ks-balance.h"
 #include "ks-device-list.h"
 #include "ks-dist-cg.h"
+#include "ks-hybrid-cg.h"
 #include "ks-partition.h"
 #include "ks-solver-error.h"
 #include "ks-test-grid.h"
@@ -216,6 +217,117 @@ test_hybrid (void)
   ks_test_grid_clear (&grid);
 }
 
+/* KsHybridCg: a GPU part (every device here) and a CPU part (the host's
+ * OpenMP code, or the same device again standing for PoCL's CPU) split by
+ * lambda, from the CPU alone (0) to the GPU alone (inf), give one host
+ * part's answer; the split moves with lambda; bad lambdas and another
+ * matrix's pattern are refused by name. */
+static void
+test_hybrid_cg (void)
+{
+  KsTestGrid grid;
+  g_autoptr(KsCsr) a = NULL;
+  g_autofree double *x1 = NULL;
+  guint it1 = 0, tested = 0;
+
+  ks_test_grid_init (&grid, 40, 30);
+  x1 = g_new0 (double, grid.n);
+  g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 1, 1.0, 1000, x1, &it1, NULL));
+  a = ks_csr_new_take (grid.n, grid.n, g_memdup2 (grid.row_ptr, sizeof (guint) * (grid.n + 1)),
+                       g_memdup2 (grid.col, sizeof (guint) * grid.row_ptr[grid.n]));
+  memcpy (a->val, grid.val, sizeof (double) * a->nnz);
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *device = ks_device_list_get_device (devices, d);
+      const double lambdas[] = { 0, 0.5, 3.2, INFINITY };
+      g_autoptr(KsHybridCg) h = NULL;
+      g_autoptr(GError) error = NULL;
+      KsHybridSetup setup = { device, NULL, KS_PRECISION_DOUBLE, KS_PARTITION_GEOMETRIC };
+      const KsCgOptions options = { 1e-12, 2000 };
+      KsHybridResult res;
+
+      if (ks_device_get_backend (device) == KS_BACKEND_HOST || !ks_device_get_info (device)->has_fp64)
+        continue;
+      for (guint cpu_device = 0; cpu_device < 2; cpu_device++)
+        {
+          setup.cpu = cpu_device ? device : NULL;
+          g_clear_pointer (&h, ks_hybrid_cg_free);
+          h = ks_hybrid_cg_new (&setup, &error);
+          g_assert_no_error (error);
+          g_assert_true (ks_hybrid_cg_set_pattern (h, a, grid.centres, lambdas[0], &error));
+          for (guint k = 0; k < G_N_ELEMENTS (lambdas); k++)
+            {
+              g_autofree double *x = g_new0 (double, grid.n);
+              guint64 on_gpu = 0;
+
+              g_assert_true (ks_hybrid_cg_set_lambda (h, lambdas[k], &error));
+              g_assert_no_error (error);
+              for (guint i = 0; i < grid.n; i++)
+                on_gpu += ks_hybrid_cg_get_parts (h)[i] == KS_HYBRID_GPU;
+              g_assert_cmpuint (on_gpu, ==, ks_hybrid_cg_get_cells (h, KS_HYBRID_GPU));
+              g_assert_cmpuint (on_gpu + ks_hybrid_cg_get_cells (h, KS_HYBRID_CPU), ==, grid.n);
+              /* lambda = N_GPU / N_CPU */
+              if (lambdas[k] == 0)
+                g_assert_cmpuint (on_gpu, ==, 0);
+              else if (isinf (lambdas[k]))
+                g_assert_cmpuint (on_gpu, ==, grid.n);
+              else
+                g_assert_cmpfloat (fabs ((double) on_gpu / (grid.n - on_gpu) - lambdas[k]), <=, 0.01 * lambdas[k]);
+              g_assert_true (ks_hybrid_cg_solve (h, a, grid.b, x, &options, &res, &error));
+              g_assert_no_error (error);
+              g_test_message ("%s, CPU part on %s, lambda %g: %" G_GUINT64_FORMAT " cells on the GPU, "
+                              "%u iterations, largest difference %.2g",
+                              ks_device_get_name (device), cpu_device ? "the device" : "the host", lambdas[k],
+                              on_gpu, res.iterations, largest_difference (x, x1, grid.n));
+              g_assert_cmpfloat (largest_difference (x, x1, grid.n), <=, 1e-10);
+              g_assert_cmpint (ABS ((int) res.iterations - (int) it1), <=, 1);
+              g_assert_cmpfloat (res.bytes, >, 0);
+              g_assert_true (res.iterate_s >= 0);
+              tested++;
+            }
+        }
+      /* Two GPU parts (the same device twice, through two runtimes) and
+       * the host: formula (5) with R_GPU = 2, lambda cells per GPU for
+       * each CPU cell. */
+      {
+        KsDevice *more[1] = { device };
+        KsHybridSetup two = { device, NULL, KS_PRECISION_DOUBLE, KS_PARTITION_GEOMETRIC, 0, more, 1 };
+        g_autoptr(KsHybridCg) h2 = ks_hybrid_cg_new (&two, &error);
+        g_autofree double *x = g_new0 (double, grid.n);
+        guint64 gpu_cells;
+
+        g_assert_no_error (error);
+        g_assert_true (ks_hybrid_cg_set_pattern (h2, a, grid.centres, 2.0, &error));
+        g_assert_cmpuint (ks_hybrid_cg_get_n_parts (h2), ==, 3);
+        gpu_cells = ks_hybrid_cg_get_cells (h2, KS_HYBRID_GPU);
+        /* N_GPU = N lambda / (lambda R_GPU + 1) each: 2 N 2 / 5 on both */
+        g_assert_cmpfloat (fabs (gpu_cells - 4.0 * grid.n / 5), <=, 2);
+        g_assert_true (ks_hybrid_cg_solve (h2, a, grid.b, x, &options, &res, &error));
+        g_assert_cmpfloat (largest_difference (x, x1, grid.n), <=, 1e-10);
+        g_test_message ("%s twice and the host, lambda 2: %" G_GUINT64_FORMAT " cells on the GPU parts, "
+                        "%u iterations, largest difference %.2g", ks_device_get_name (device), gpu_cells,
+                        res.iterations, largest_difference (x, x1, grid.n));
+      }
+      g_assert_false (ks_hybrid_cg_set_lambda (h, -1, &error));
+      g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+      g_assert_nonnull (strstr (error->message, "-1"));
+      g_clear_error (&error);
+      g_assert_false (ks_hybrid_cg_set_lambda (h, NAN, &error));
+      g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+      g_clear_error (&error);
+      {
+        g_autoptr(KsCsr) other = ks_csr_new_take (2, 2, g_new0 (guint, 3), g_new0 (guint, 1));
+        double b2[2] = { 1, 1 }, x2[2] = { 0, 0 };
+        const KsCgOptions options2 = { 1e-12, 10 };
+        g_assert_false (ks_hybrid_cg_solve (h, other, b2, x2, &options2, NULL, &error));
+        g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+      }
+    }
+  if (tested == 0)
+    g_test_skip ("no OpenCL or CUDA device with double precision here");
+  ks_test_grid_clear (&grid);
+}
+
 /* A part that fails tells the others, which stop waiting with an error. */
 static gpointer
 wait_in_allreduce (gpointer data)
@@ -252,6 +364,7 @@ main (int    argc,
   devices = ks_device_list_new ();
   g_test_add_func ("/hybrid/host-parts", test_host_parts);
   g_test_add_func ("/hybrid/solve", test_hybrid);
+  g_test_add_func ("/hybrid/hybrid-cg", test_hybrid_cg);
   g_test_add_func ("/hybrid/abort", test_abort);
   return g_test_run ();
 }

@@ -70,16 +70,31 @@ for_each_solver (void (*body) (KsIndexSolver *s, KsPrecision p))
       }
 }
 
+/* The calculator's rule behind each one-thread-per-point fill. */
+static const KsIndexRule fill_rules[] = {
+  [KS_INDEX_FILL_MAPPED] = KS_INDEX_RULE_PAPER,
+  [KS_INDEX_FILL_STRIDE] = KS_INDEX_RULE_N,   /* none: a grid-stride loop */
+  [KS_INDEX_FILL_TODAY] = KS_INDEX_RULE_TODAY,
+  [KS_INDEX_FILL_OCCUPANCY] = KS_INDEX_RULE_OCCUPANCY,
+};
+
+/* Every fill of many domains: every point right, and each mapped launch
+ * the very grid and block the calculator (kernelscope-cli map) gives.
+ * 70000 x 3 needs more than the paper's 65,535 blocks along one grid
+ * dimension: the paper folds them into dim3(2, 65535), today's limits
+ * launch 70,000 along x. */
 static void
 fill_body (KsIndexSolver *s, KsPrecision p)
 {
   static const char *const domains[] = {
     "1", "1000", "1025", "70001", "3x5", "37x1024", "1000x600", "2000x3000", "1500x1025",
-    "3x4x5", "7x9x1024", "2x3x33",
+    "3x4x5", "7x9x1024", "2x3x33", "70000x3",
   };
 
+  g_assert_cmpuint (ks_index_solver_get_occupancy_block (s), >=, 1);
+  g_assert_nonnull (ks_index_solver_get_occupancy_source (s));
   for (guint i = 0; i < G_N_ELEMENTS (domains); i++)
-    for (KsIndexFill f = KS_INDEX_FILL_MAPPED; f <= KS_INDEX_FILL_STRIDE; f++)
+    for (KsIndexFill f = KS_INDEX_FILL_MAPPED; f < KS_INDEX_FILL_N; f++)
       {
         g_autoptr(GError) error = NULL;
         KsIndexDomain dom;
@@ -87,13 +102,15 @@ fill_body (KsIndexSolver *s, KsPrecision p)
         KsIndexFillResult r;
 
         g_assert_true (ks_index_domain_parse (domains[i], &dom, NULL));
-        ks_index_map (&dom, KS_INDEX_RULE_PAPER, 0, &m);
+        if (f != KS_INDEX_FILL_STRIDE)
+          ks_index_map (&dom, fill_rules[f], ks_index_solver_get_occupancy_block (s), &m);
         ks_index_solver_fill (s, &dom, f, &r, &error);
-        /* The paper's blocks of up to 1024 threads: a kernel whose registers
-         * allow fewer on this device (NVIDIA's OpenCL gives the double fill
-         * 256 on an H200) is refused with the limit named, as a sweep
-         * records it. */
-        if (f == KS_INDEX_FILL_MAPPED && g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE) &&
+        /* Blocks of up to 1024 threads: a kernel whose registers allow
+         * fewer on this device (NVIDIA's OpenCL gives the double fill 256
+         * on an H200) is refused with the limit named, as a sweep records
+         * it.  The occupancy block is within the kernel's limit. */
+        if ((f == KS_INDEX_FILL_MAPPED || f == KS_INDEX_FILL_TODAY) &&
+            g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE) &&
             strstr (error->message, "the largest it can run is"))
           {
             g_assert_cmpuint (MAX (m.block[0], 1) * MAX (m.block[1], 1) * MAX (m.block[2], 1), >, 64);
@@ -103,12 +120,22 @@ fill_body (KsIndexSolver *s, KsPrecision p)
         g_assert_no_error (error);
         g_assert_cmpfloat (r.max_error, ==, 0.0);
         g_assert_cmpfloat (r.kernel_ms, >=, 0.0);
-        if (f == KS_INDEX_FILL_MAPPED)
+        if (f != KS_INDEX_FILL_STRIDE)
           {
+            g_assert_true (m.mapped);
             g_assert_cmpuint (r.threads, ==, m.threads);
             g_assert_cmpuint (r.idle, ==, m.idle);
             g_assert_cmpuint (r.block, ==, m.block[0]);
+            g_assert_cmpuint (r.grid_dims, ==, m.grid_dims);
+            for (guint d = 0; d < m.grid_dims; d++)
+              g_assert_cmpuint (r.grid[d], ==, m.grid[d]);
           }
+        if (strcmp (domains[i], "70000x3") == 0 && f == KS_INDEX_FILL_MAPPED)
+          g_assert_true (r.grid_dims == 2 && r.grid[0] == 2 && r.grid[1] == 65535);
+        if (strcmp (domains[i], "70000x3") == 0 && f == KS_INDEX_FILL_TODAY)
+          g_assert_true (r.grid_dims == 1 && r.grid[0] == 70000 && r.block == 32);
+        if (f == KS_INDEX_FILL_OCCUPANCY)
+          g_assert_cmpuint (r.block, ==, ks_index_solver_get_occupancy_block (s));
       }
 }
 
@@ -145,6 +172,31 @@ test_fill_refused (void)
       g_test_message ("%s: %s", domains[i], error->message);
       g_assert_true (ks_index_solver_fill (s, &dom, KS_INDEX_FILL_STRIDE, &r, NULL));
       g_assert_cmpfloat (r.max_error, ==, 0.0);
+      /* The flat launch takes any domain. */
+      g_assert_true (ks_index_solver_fill (s, &dom, KS_INDEX_FILL_OCCUPANCY, &r, NULL));
+      g_assert_cmpfloat (r.max_error, ==, 0.0);
+      g_clear_error (&error);
+      /* Today's limits: N3 past a block goes to the grid's z and runs;
+       * N1 taking the threads still has no kernel layout. */
+      if (dom.dims == 3)
+        {
+          /* (Blocks of 1024: a device whose kernel allows fewer refuses
+           * them, naming its limit, as in fill_body.) */
+          if (!ks_index_solver_fill (s, &dom, KS_INDEX_FILL_TODAY, &r, &error))
+            {
+              g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE);
+              g_assert_nonnull (strstr (error->message, "the largest it can run is"));
+              continue;
+            }
+          g_assert_cmpuint (r.grid_dims, ==, 3);
+          g_assert_cmpfloat (r.max_error, ==, 0.0);
+        }
+      else
+        {
+          g_assert_false (ks_index_solver_fill (s, &dom, KS_INDEX_FILL_TODAY, &r, &error));
+          g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE);
+          g_assert_nonnull (strstr (error->message, "N1 gets the threads"));
+        }
     }
   /* Past the device's memory: refused before anything is allocated. */
   {
@@ -319,7 +371,7 @@ test_experiment_fill (void)
       return;
     }
   run = run_engine (&ks_exp_index_fill, gpus->pdata[0], settings);
-  g_assert_cmpuint (run->points->len, ==, 6);
+  g_assert_cmpuint (run->points->len, ==, 12);
   for (guint i = 0; i < run->points->len; i++)
     {
       const KsRunPoint *p = run->points->pdata[i];
@@ -335,12 +387,27 @@ test_experiment_fill (void)
         }
       g_assert_null (p->error);
       g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (run->desc, "time_ms")], >, 0);
-      /* D(20, 10, 3): blocks of 4 threads for 3 points, a quarter idle. */
+      /* D(20, 10, 3): blocks of 4 threads for 3 points, a quarter idle;
+       * under today's limits a warp of 32 for 3 points. */
       if (g_strcmp0 (method, "mapped") == 0 && g_strcmp0 (shape, "3d") == 0)
         g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (run->desc, "idle_pct")], ==, 25.0);
+      if (g_strcmp0 (method, "today") == 0 && g_strcmp0 (shape, "3d") == 0)
+        g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (run->desc, "idle_pct")], ==, 100.0 * 29 / 32);
+      /* The flat launch: the device's suggested block, recorded with the device. */
+      if (g_strcmp0 (method, "occupancy") == 0)
+        g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (run->desc, "block")], ==,
+                           ks_run_device_get_info (run->devices->pdata[0], "occupancy_block"));
     }
+  {
+    g_autoptr(GString) summary = g_string_new (NULL);
+
+    run->desc->summarize (run, summary);
+    g_test_message ("%s", summary->str);
+    g_assert_nonnull (strstr (summary->str, "occupancy block"));
+    g_assert_nonnull (strstr (summary->str, "the mapped time"));
+  }
   refused = run_engine (&ks_exp_index_fill, gpus->pdata[0], refuse);
-  g_assert_cmpuint (refused->points->len, ==, 4);
+  g_assert_cmpuint (refused->points->len, ==, 8);
   for (guint i = 0; i < refused->points->len; i++)
     {
       const KsRunPoint *p = refused->points->pdata[i];

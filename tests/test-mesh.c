@@ -156,6 +156,23 @@ strip (const double *xy, guint n_nodes, const guint *nodes, const guint *offsets
   return ks_mesh_new (n_nodes, xy, n_cells, offsets, nodes, NULL, NULL, 0, NULL, "test", error);
 }
 
+/* One triangle: a mesh with an empty stencil (fuzz-msh found the
+ * adjacency doing arithmetic on a NULL array there). */
+static void
+test_one_cell (void)
+{
+  const double xy[] = { 0, 0, 1, 0, 0, 1 };
+  const guint nodes[] = { 0, 1, 2 }, offsets[] = { 0, 3 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMesh) m = strip (xy, 3, nodes, offsets, 1, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (m->n_cells, ==, 1);
+  g_assert_cmpuint (m->stencil_offsets[1], ==, 0);
+  g_assert_cmpuint (m->n_boundary, ==, 3);
+  g_assert_cmpfloat_with_epsilon (m->area[0], 0.5, 1e-15);
+}
+
 static void
 expect_bad (const double *xy, guint n_nodes, const guint *nodes, const guint *offsets, guint n_cells,
             KsMeshError code, const char *words)
@@ -433,6 +450,7 @@ main (int argc, char **argv)
   g_test_add_func ("/mesh/grid-stencil", test_grid_stencil);
   g_test_add_func ("/mesh/spec", test_spec);
   g_test_add_func ("/mesh/bad", test_bad_meshes);
+  g_test_add_func ("/mesh/one-cell", test_one_cell);
   g_test_add_func ("/mesh/msh-good", test_msh_good);
   g_test_add_func ("/mesh/msh-bad", test_msh_bad);
   g_test_add_func ("/mesh/geo", test_geo);

@@ -6,6 +6,7 @@
 #include "ks-device-list.h"
 #include "ks-engine.h"
 #include "ks-exp-micro.h"
+#include "ks-image.h"
 #include "ks-micro.h"
 #include "ks-run.h"
 #include "ks-solver-error.h"
@@ -248,6 +249,49 @@ test_simd_engine (void)
     }
   g_assert_cmpfloat (((KsRunPoint *) run->points->pdata[0])->values[gain], ==, 1.0);
   g_assert_false (isnan (ks_run_device_get_info (run->devices->pdata[0], "native_width_short")));
+}
+
+/* The default is 2^16 iterations (the run must take seconds through PoCL),
+ * the paper's 2^20 one option away; the paper's times per element are its
+ * Table 3 divided by 256 work-items x width x 2^20, to three digits, so
+ * that they stand beside a run of any size. */
+static void
+test_simd_paper_per_element (void)
+{
+  const KsExperimentDesc *desc = &ks_exp_micro_simd;
+  const KsParamSpec *iterations = &desc->params[ks_experiment_desc_find_param (desc, "iterations")];
+  guint per_element = 0;
+
+  g_assert_cmpstr (iterations->default_value, ==, "65536");
+  g_assert_cmpfloat (iterations->max, >=, 1048576);
+  for (guint i = 0; i < desc->n_paper_values; i++)
+    {
+      const KsPaperValue *ns = &desc->paper_values[i];
+      g_autofree char *width = NULL;
+      guint lanes;
+      gboolean found = FALSE;
+
+      if (g_strcmp0 (ns->column, "ns_per_element_iteration") != 0)
+        continue;
+      per_element++;
+      width = g_strndup (ns->where + strlen ("width="), strcspn (ns->where + strlen ("width="), " "));
+      lanes = strcmp (width, "short") == 0 ? 1 : (guint) atoi (width + strlen ("short"));
+      g_assert_cmpint (ks_micro_simd_width_index (lanes), >=, 0);
+      for (guint j = 0; j < desc->n_paper_values; j++)
+        {
+          const KsPaperValue *ms = &desc->paper_values[j];
+          g_autofree char *prefix = g_strdup_printf ("width=%s ", width);
+
+          if (g_strcmp0 (ms->column, "time_ms") != 0 || g_strcmp0 (ms->label, ns->label) != 0 ||
+              !g_str_has_prefix (ms->where, prefix))
+            continue;
+          g_assert_nonnull (strstr (ms->where, "items=256 iterations=1048576"));
+          g_assert_cmpfloat_with_epsilon (ns->value, ms->value * 1e6 / (256.0 * lanes * 1048576.0), ns->value * 0.005);
+          found = TRUE;
+        }
+      g_assert_true (found);
+    }
+  g_assert_cmpuint (per_element, ==, 9);
 }
 
 /* The same elements at every width: a count short16 cannot divide refuses
@@ -529,6 +573,163 @@ test_scale_engine (void)
     }
 }
 
+/* Each point's pictures reach "point-measured": the input of that point's
+ * size and the device's result, which equals the host's downscale of that
+ * very input; a refused point leaves the last measured one's in place. */
+static void
+images_point_cb (KsEngine         *engine,
+                 const KsRunPoint *point,
+                 guint64           done,
+                 guint64           total,
+                 guint            *checked)
+{
+  const KsRun *run = ks_engine_get_run (engine);
+  GPtrArray *images = ks_engine_get_images (engine, point->device);
+  guint h = (guint) ks_run_point_get_number (run, point, "height");
+  const KsImage *in, *out;
+  g_autofree guint8 *expected = NULL;
+
+  if (point->error)
+    {
+      /* 21 rows: refused; the pictures are still the 20 rows'. */
+      g_assert_cmpuint (h, ==, 21);
+      g_assert_nonnull (images);
+      g_assert_cmpuint (((const KsImage *) images->pdata[0])->full_height, ==, 20);
+      return;
+    }
+  g_assert_nonnull (images);
+  g_assert_cmpuint (images->len, ==, 2);
+  in = images->pdata[0];
+  out = images->pdata[1];
+  g_assert_cmpstr (in->name, ==, "input");
+  g_assert_cmpstr (out->name, ==, "result");
+  g_assert_cmpuint (in->format, ==, KS_IMAGE_GREY);
+  g_assert_cmpuint (in->width, ==, 40);
+  g_assert_cmpuint (in->height, ==, h);
+  g_assert_cmpuint (in->step, ==, 1);
+  g_assert_cmpuint (out->width, ==, 20);
+  g_assert_cmpuint (out->height, ==, h / 2);
+  g_assert_nonnull (strstr (in->label, "40 x"));
+  expected = g_malloc ((gsize) 20 * (h / 2));
+  ks_micro_scale_host (g_bytes_get_data (in->pixels, NULL), 40, h, expected);
+  g_assert_cmpmem (g_bytes_get_data (out->pixels, NULL), g_bytes_get_size (out->pixels),
+                   expected, (gsize) 20 * (h / 2));
+  /* Not a blank picture compared with a blank reference. */
+  g_assert_cmpuint (expected[0], !=, expected[(gsize) 20 * (h / 2) - 1]);
+  ++*checked;
+}
+
+static void
+test_scale_images (void)
+{
+  NEED_OPENCL (dev);
+  g_autoptr(KsEngine) engine = ks_engine_new (&ks_exp_micro_access);
+  g_autoptr(GError) error = NULL;
+  guint checked = 0;
+
+  g_assert_null (ks_engine_get_images (engine, 0));
+  g_assert_true (ks_engine_set (engine, "scheme", "grouped-clamping,direct-padding", &error));
+  g_assert_true (ks_engine_set (engine, "height", "20,21,30", &error));
+  g_assert_true (ks_engine_set (engine, "width", "40", &error));
+  g_assert_true (ks_engine_set_repetitions (engine, 0, 1, &error));
+  g_assert_no_error (error);
+  ks_engine_add_device (engine, dev);
+  g_signal_connect (engine, "point-measured", G_CALLBACK (images_point_cb), &checked);
+  g_assert_true (ks_engine_run (engine, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (checked, ==, 4);
+  /* After the run: the last point's (30 rows). */
+  g_assert_cmpuint (((const KsImage *) ks_engine_get_images (engine, 0)->pdata[0])->full_height, ==, 30);
+  g_assert_null (ks_engine_get_images (engine, 1));
+}
+
+/* --- OpenCL against CUDA --------------------------------------------------------- */
+
+static void
+add_device (KsRun      *run,
+            const char *name,
+            const char *backend,
+            const char *platform)
+{
+  KsRunDevice *d = ks_run_device_new ();
+
+  d->id = g_strdup_printf ("%s:%u", backend, run->devices->len);
+  d->name = g_strdup (name);
+  d->backend = g_strdup (backend);
+  d->platform = g_strdup (platform);
+  g_ptr_array_add (run->devices, d);
+}
+
+/* A micro-simd point at 2^16 iterations. */
+static void
+add_simd_point (KsRun      *run,
+                guint       device,
+                const char *width,
+                gint64      items,
+                double      ms,
+                const char *error)
+{
+  const KsExperimentDesc *desc = run->desc;
+  KsRunPoint *p = ks_run_point_new (run);
+
+  p->device = device;
+  p->params[ks_experiment_desc_find_param (desc, "width")] = g_variant_ref_sink (g_variant_new_string (width));
+  p->params[ks_experiment_desc_find_param (desc, "scaling")] = g_variant_ref_sink (g_variant_new_string ("items"));
+  p->params[ks_experiment_desc_find_param (desc, "items")] = g_variant_ref_sink (g_variant_new_int64 (items));
+  p->params[ks_experiment_desc_find_param (desc, "iterations")] = g_variant_ref_sink (g_variant_new_int64 (65536));
+  p->values[ks_experiment_desc_find_column (desc, "time_ms")] = error ? NAN : ms;
+  p->error = g_strdup (error);
+  ks_run_add_point (run, p);
+}
+
+/* One H200 through CUDA and through NVIDIA's OpenCL, and PoCL beside
+ * them: one line, for the NVIDIA OpenCL device, over the points measured
+ * on both with the same parameters (short8 refused on OpenCL, short16 and
+ * 1024 items only on CUDA, 512 items on both): ratios 1.05, 1.05, 1.5 and
+ * 0.9, median 1.05, three of four within 15 %.  PoCL has no CUDA twin: no
+ * line. */
+static void
+test_backend_ratio (void)
+{
+  g_autoptr(KsRun) run = ks_run_new (&ks_exp_micro_simd);
+  g_autoptr(KsRun) alone = ks_run_new (&ks_exp_micro_access);
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GString) none = g_string_new (NULL);
+  const char *widths[] = { "short", "short2", "short4", "short8", "short16" };
+  const double cuda[] = { 10, 20, 40, 80, 160 };
+  const double ocl[] = { 10.5, 21, 60 };
+
+  add_device (run, "NVIDIA H200", "cuda", "NVIDIA CUDA");
+  add_device (run, "NVIDIA H200", "opencl", "NVIDIA CUDA");
+  add_device (run, "pthread-haswell-AMD EPYC", "opencl", "Portable Computing Language");
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    {
+      add_simd_point (run, 0, widths[w], 256, cuda[w], NULL);
+      add_simd_point (run, 2, widths[w], 256, 3 * cuda[w], NULL);
+      if (w < G_N_ELEMENTS (ocl))
+        add_simd_point (run, 1, widths[w], 256, ocl[w], NULL);
+    }
+  add_simd_point (run, 1, "short8", 256, 0, "short8 does not build");
+  add_simd_point (run, 1, "short", 512, 9, NULL);
+  add_simd_point (run, 0, "short", 512, 10, NULL);
+  add_simd_point (run, 0, "short", 1024, 10, NULL);
+
+  ks_exp_micro_summarize_backends (run, "time_ms", NULL, out);
+  g_test_message ("%s", out->str);
+  g_assert_cmpstr (out->str, ==,
+                   "NVIDIA H200: OpenCL / CUDA time over 4 points: median 1.05 (0.90 .. 1.50); "
+                   "3 of 4 within 15 % of CUDA\n");
+  /* The simd summary carries it after its own lines. */
+  g_string_truncate (out, 0);
+  run->desc->summarize (run, out);
+  g_assert_true (g_str_has_suffix (out->str, "3 of 4 within 15 % of CUDA\n"));
+
+  /* No CUDA device: nothing. */
+  add_device (alone, "NVIDIA H200", "opencl", "NVIDIA CUDA");
+  ks_exp_micro_summarize_time (alone, none);
+  g_assert_cmpstr (none->str, ==, "");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -545,6 +746,7 @@ main (int argc, char **argv)
   g_test_add_func ("/micro/simd/host-reference", test_simd_host_reference);
   g_test_add_func ("/micro/simd/device", test_simd_device);
   g_test_add_func ("/micro/simd/engine", test_simd_engine);
+  g_test_add_func ("/micro/simd/paper-per-element", test_simd_paper_per_element);
   g_test_add_func ("/micro/simd/elements", test_simd_elements);
   g_test_add_func ("/micro/builtins/host-reference", test_builtins_host_reference);
   g_test_add_func ("/micro/builtins/device", test_builtins_device);
@@ -557,6 +759,8 @@ main (int argc, char **argv)
   g_test_add_func ("/micro/access/host-reference", test_scale_host_reference);
   g_test_add_func ("/micro/access/device", test_scale_device);
   g_test_add_func ("/micro/access/engine", test_scale_engine);
+  g_test_add_func ("/micro/access/images", test_scale_images);
+  g_test_add_func ("/micro/backend-ratio", test_backend_ratio);
 
   status = g_test_run ();
   g_clear_object (&devices);

@@ -2,10 +2,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Paper 004's distributed CG with 1, 2, 3 and 4 MPI ranks on this machine's
 # CPU (tests/mpi-cg.c): each gives one process's solution to round-off.
-# Usage: test-mpi.sh MPIRUN MPI_CG
+# Then the same through the hybrid solver's MPI world (a PoCL part on rank
+# 0 beside host parts), and kernelscope-cli itself under mpirun: the
+# heat-hybrid experiment with one GPU rank, written by rank 0 alone.
+# Usage: test-mpi.sh MPIRUN MPI_CG [KERNELSCOPE_CLI]
 set -u
-MPIRUN=${1:?usage: $0 MPIRUN MPI_CG}
+MPIRUN=${1:?usage: $0 MPIRUN MPI_CG [CLI]}
 BIN=${2:?usage}
+CLI=${3:-}
 # CI runs as root, and a 2-core machine has fewer slots than 4 ranks.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 # No InfiniBand or shared-memory surprises in a container: TCP and self.
@@ -18,18 +22,56 @@ export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo
 if [ -n "${KS_SANITIZED:-}" ]; then
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fi
-echo "1..4"
+echo "1..9"
 status=0
-for np in 1 2 3 4; do
-  out=$("$MPIRUN" -np "$np" "$BIN" 2>&1)
+# One OpenMP thread per rank: the ranks are the parallelism.
+export OMP_NUM_THREADS=1
+# mpi-cg with np ranks in MODE ("" or hybrid), reported as TAP test number n.
+run_cg () {
+  local n=$1 np=$2 mode=$3 out rc line
+  out=$("$MPIRUN" -np "$np" "$BIN" $mode 2>&1)
   rc=$?
   line=$(printf '%s\n' "$out" | grep -E '^(not )?ok' | head -1)
   if [ $rc -eq 0 ] && [[ $line == ok* ]]; then
-    echo "ok $np ${line#ok }"
+    echo "ok $n ${line#ok }"
   else
-    echo "not ok $np - $np ranks (exit $rc)"
+    echo "not ok $n - ${mode:+$mode, }$np ranks (exit $rc)"
     printf '%s\n' "$out" | sed 's/^/# /' | tail -30
     status=1
   fi
+}
+for np in 1 2 3 4; do
+  run_cg "$np" "$np" ""
 done
+for np in 1 2 3 4; do
+  run_cg "$((np + 4))" "$np" hybrid
+done
+if [ -z "$CLI" ]; then
+  echo "ok 9 - kernelscope-cli under mpirun # SKIP no CLI given"
+else
+  dir=$(mktemp -d)
+  out=$(cd "$dir" && "$MPIRUN" -np 3 "$CLI" run heat-hybrid -d opencl:0:0 --cells 1024 --lambda 1,4 --gpu-ranks 1 \
+        --reps 1 --warmup 0 --json hy.json 2>&1)
+  rc=$?
+  if [ $rc -eq 0 ] && python3 - "$dir/hy.json" <<'PY' && [ "$(printf '%s\n' "$out" | grep -c '^Running heat-hybrid')" = 1 ]
+import json, sys
+d = json.load(open(sys.argv[1]))
+pts = {p["lambda"]: p for p in d["points"]}
+assert set(pts) == {1, 4}, pts
+for lam, p in pts.items():
+    assert p["error"] is None, p
+    # formula (5), R_GPU = 1, R_CPU = 2: N_GPU = N lambda / (lambda + 1)
+    want = p["mesh_cells"] * lam / (lam + 1)
+    assert abs(p["gpu_cells"] - want) <= 1, (p, want)
+    assert p["gpu_cells"] + p["cpu_cells"] == p["mesh_cells"], p
+PY
+  then
+    echo "ok 9 - kernelscope-cli run heat-hybrid under mpirun -np 3 --gpu-ranks 1: formula (5)'s split, one rank reporting"
+  else
+    echo "not ok 9 - kernelscope-cli run heat-hybrid under mpirun (exit $rc)"
+    printf '%s\n' "$out" | sed 's/^/# /' | tail -30
+    status=1
+  fi
+  rm -rf "$dir"
+fi
 exit $status

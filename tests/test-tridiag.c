@@ -107,6 +107,22 @@ test_device_method (gconstpointer data)
               g_error ("%s on %s: n = %u, %u systems: max |x - x_ref| = %g", ks_tridiag_method_to_string (c->method),
                        ks_device_get_name (device), n, k, max_diff (x, xref, (gsize) n * k));
             g_assert_cmpfloat (ks_tridiag_batch_residual (batch, x, 0), <, 10 * tolerance (c->precision));
+            /* paracr-thomas in its smallest tiles and pieces: several
+             * launches, the first over one residue, the later ones strided
+             * over eight, even on these sizes. */
+            if (c->method == KS_TRIDIAG_PARACR_THOMAS)
+              {
+                g_autofree double *x2 = g_new0 (double, (gsize) n * k);
+                ks_tridiag_solver_set_hybrid (solver, 48, 2);
+                ks_tridiag_solver_run (solver, &result, &error);
+                g_assert_no_error (error);
+                ks_tridiag_solver_read (solver, x2, &error);
+                g_assert_no_error (error);
+                ks_tridiag_solver_set_hybrid (solver, 0, 0);
+                if (max_diff (x2, xref, (gsize) n * k) > tolerance (c->precision))
+                  g_error ("paracr-thomas in small tiles on %s: n = %u, %u systems: max |x - x_ref| = %g",
+                           ks_device_get_name (device), n, k, max_diff (x2, xref, (gsize) n * k));
+              }
             g_assert_cmpuint (result.n, ==, ks_tridiag_method_needs_2k1 (c->method) ? ks_tridiag_padded_size (n) : n);
             g_assert_cmpuint (result.local_size, >, 0);
             g_assert_true (result.kernel_ms >= 0.0 && result.wall_ms >= 0.0);
@@ -272,7 +288,8 @@ test_zero_pivot (void)
       KsTridiagResult result;
       ks_tridiag_solver_load (solver, batch, m, TRUE, &error);
       g_assert_no_error (error);
-      g_assert_false (ks_tridiag_solver_run (solver, &result, &error));
+      if (ks_tridiag_solver_run (solver, &result, &error))
+        g_error ("%s solved a batch with a zero system", ks_tridiag_method_to_string (m));
       g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_ZERO_PIVOT);
       if (strstr (error->message, "system 2 at row") == NULL)
         g_error ("%s: %s", ks_tridiag_method_to_string (m), error->message);

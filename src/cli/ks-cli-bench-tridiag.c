@@ -28,8 +28,12 @@ print_rows (GPtrArray *rows)
         }
       of = r->of_triad > 0 ? g_strdup_printf ("%.1f%%", 100 * r->of_triad) : g_strdup ("-");
       vs = r->vs_cusparse > 0 ? g_strdup_printf ("%.2f", r->vs_cusparse) : g_strdup ("-");
-      g_print ("%-10s %8u %8u  %-19s %10.4g %9.2e %9.1f %8s %9s  %s\n", r->one_system ? "one" : "batch", r->n,
+      g_print ("%-10s %8u %8u  %-19s %10.4g %9.2e %9.1f %8s %9s  %s", r->one_system ? "one" : "batch", r->n,
                r->systems, ks_tridiag_method_to_string (r->method), r->ms, r->residual, r->gbs, of, vs, r->device);
+      /* thomas-transposed: the solve alone is the rest (thomas-coalesced's). */
+      if (r->layout_ms > 0)
+        g_print (", of which transposing %.4g ms", r->layout_ms);
+      g_print ("\n");
     }
 }
 
@@ -104,7 +108,8 @@ parse_methods (const char *text,
 int
 ks_cli_bench_tridiag (int argc, char **argv)
 {
-  char *systems_text = NULL, *precision = NULL, *methods_text = NULL, *csv = NULL;
+  char *systems_text = NULL, *precision = NULL, *methods_text = NULL, *csv = NULL, *json = NULL;
+  gboolean no_host = FALSE;
   int n = 4095, large_n = (1 << 24) - 1, reps = 5, warmup = 1;
   const GOptionEntry entries[] = {
     { "n", 0, 0, G_OPTION_ARG_INT, &n, "Unknowns per system of the batches. Default: 4095", "N" },
@@ -116,7 +121,11 @@ ks_cli_bench_tridiag (int argc, char **argv)
       "LIST" },
     { "reps", 'r', 0, G_OPTION_ARG_INT, &reps, "Timed solves per method and case (median kept). Default: 5", "N" },
     { "warmup", 0, 0, G_OPTION_ARG_INT, &warmup, "Untimed solves first. Default: 1", "N" },
+    { "no-host", 0, 0, G_OPTION_ARG_NONE, &no_host,
+      "Leave out the host's methods (cpu-thomas, cpu-sericr, omp-thomas, lapack-gtsv: seconds a solve at the "
+      "paper's sizes)", NULL },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Write the table to a CSV file", "FILE" },
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Write the table and how it was made to a JSON file", "FILE" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("tridiag - paper 002's kernels against cuSPARSE");
@@ -125,6 +134,7 @@ ks_cli_bench_tridiag (int argc, char **argv)
   g_autoptr(GArray) methods = g_array_new (FALSE, FALSE, sizeof (KsTridiagMethod));
   g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(KsDeviceList) list = NULL;
+  g_autofree char *command = ks_cli_join_argv ("kernelscope-cli bench tridiag", argc, argv);
   KsBenchTridiagSpec spec = { KS_PRECISION_FLOAT };
   int status = KS_CLI_OK;
 
@@ -136,7 +146,9 @@ ks_cli_bench_tridiag (int argc, char **argv)
     "Times are device events for kernels and cuSPARSE, the host clock on the host; uploads are\n"
     "outside them. GB/s: a, b, c, d read and x written once (20 bytes per unknown in float) over\n"
     "the time, against the triad bandwidth each device measures first in the same run.\n"
-    "Example: kernelscope-cli bench tridiag --systems 5000,40000 --large-n 16777215 --csv tri.csv");
+    "thomas-transposed's rows say how much of their time the device spent transposing.\n"
+    "Example: kernelscope-cli bench tridiag --systems 5000,40000 --large-n 16777215 --no-host --csv tri.csv "
+    "--json tri.json");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       status = ks_cli_fail (KS_CLI_USAGE, error);
@@ -170,6 +182,7 @@ ks_cli_bench_tridiag (int argc, char **argv)
   spec.n_methods = methods->len;
   spec.reps = (guint) reps;
   spec.warmup = (guint) warmup;
+  spec.no_host = no_host;
 
   list = ks_device_list_new ();
   if (!(rows = ks_bench_tridiag (list, &spec, &error)))
@@ -194,11 +207,15 @@ ks_cli_bench_tridiag (int argc, char **argv)
     g_printerr ("kernelscope-cli: some rows of bench tridiag failed\n");
   if (csv && !ks_bench_tridiag_write_csv (rows, csv, &error))
     status = ks_cli_fail (KS_CLI_FAILED, error);
+  g_clear_error (&error);
+  if (json && !ks_bench_tridiag_write_json (rows, &spec, command, json, &error))
+    status = ks_cli_fail (KS_CLI_FAILED, error);
 
 out:
   g_free (systems_text);
   g_free (precision);
   g_free (methods_text);
   g_free (csv);
+  g_free (json);
   return status;
 }

@@ -92,6 +92,7 @@ ks_cli_run_options_clear (KsCliRunOptions *o)
   g_free (o->csv);
   g_free (o->json);
   g_free (o->plot);
+  g_free (o->images);
   g_free (o->figure);
   g_strfreev (o->overlays);
 }
@@ -187,6 +188,11 @@ add_common_entries (KsCliRunOptions        *o,
   add_entry (o, "overlay", 0, G_OPTION_ARG_FILENAME_ARRAY, &o->overlays,
              ("Draw a recorded run of this experiment (run --json, or a shipped one named without its folder) "
                "over the plot, dashed and labelled \"recorded\"; repeatable"), "FILE.json");
+  if (desc->images)
+    add_entry (o, "images", 0, G_OPTION_ARG_FILENAME, &o->images,
+               ("Write the pictures of each device's last measured point (e.g. the input and the result) "
+                "as PNG files ID-dN-NAME.png into DIR (made if missing; N: the device's place in the run)"),
+               "DIR");
   add_entry (o, "log-y", 0, G_OPTION_ARG_NONE, &o->log_y, ("Logarithmic y axis"), NULL);
   for (guint i = 0; i < desc->n_figures; i++)
     if (desc->figures[i].min_x_option)

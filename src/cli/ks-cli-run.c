@@ -6,12 +6,14 @@
 #include "ks-cli-run.h"
 #include "ks-engine.h"
 #include "ks-figure.h"
+#include "ks-image.h"
 #include "ks-kernel-source.h"
 #include "ks-registry.h"
 
 #include <errno.h>
 #include <glib-unix.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -370,6 +372,56 @@ add_devices (KsEngine        *engine,
   return TRUE;
 }
 
+/* --images DIR: a folder that exists or can be made, and that can be
+ * written; made now, so that a bad one stops the run before it starts. */
+static gboolean
+check_images_dir (const char  *dir,
+                  GError     **error)
+{
+  if (g_file_test (dir, G_FILE_TEST_EXISTS) && !g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--images %s is not a folder", dir);
+      return FALSE;
+    }
+  if (g_mkdir_with_parents (dir, 0777) != 0 || g_access (dir, W_OK) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--images %s cannot be written: %s", dir,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Each device's last pictures as DIR/ID-dN-NAME.png. */
+static int
+write_images (KsEngine        *engine,
+              KsCliRunOptions *o)
+{
+  const KsExperimentDesc *desc = ks_engine_get_desc (engine);
+  const KsRun *run = ks_engine_get_run (engine);
+  int status = KS_CLI_OK;
+
+  for (guint d = 0; d < run->devices->len; d++)
+    {
+      GPtrArray *images = ks_engine_get_images (engine, d);
+
+      for (guint i = 0; images && i < images->len; i++)
+        {
+          const KsImage *image = images->pdata[i];
+          g_autofree char *base = g_strdup_printf ("%s-d%u-%s.png", desc->id, d, image->name);
+          g_autofree char *path = g_build_filename (o->images, base, NULL);
+          g_autoptr(GError) error = NULL;
+
+          if (!ks_image_write_png (image, path, &error))
+            status = ks_cli_fail (KS_CLI_FAILED, error);
+          else if (!o->quiet)
+            g_printerr ("Picture written to %s (%s)\n", path, image->label);
+        }
+    }
+  return status;
+}
+
 /* Everything a run reads or writes besides the devices, checked before the
  * first measurement: the outputs can be written, no output is an input,
  * every overlay loads and is of this experiment. */
@@ -414,6 +466,8 @@ check_files (const KsExperimentDesc *desc,
       return FALSE;
     }
   if (!(*overlays = ks_cli_load_runs (desc, o->overlays, TRUE, error)))
+    return FALSE;
+  if (o->images && !check_images_dir (o->images, error))
     return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
     if (outputs[i] && !ks_cli_check_output (outputs[i], o->overlays, error))
@@ -559,6 +613,9 @@ ks_cli_run (int    argc,
       status = KS_CLI_USAGE;
       goto out;
     }
+  /* Under mpirun only rank 0 speaks (ks-cli-main.c). */
+  if (ks_cli_is_follower ())
+    o.quiet = TRUE;
   if (o.kernel_dir)
     ks_kernel_source_set_dir (o.kernel_dir);
 
@@ -586,19 +643,23 @@ ks_cli_run (int    argc,
       status = ks_cli_fail (status_for (error), error);
       goto out;
     }
-  print_plan (engine, &o);
+  if (!ks_cli_is_follower ())
+    print_plan (engine, &o);
 
   run = ks_engine_get_run (engine);
-  if (!run_engine (engine, o.quiet, &error))
+  if (!run_engine (engine, o.quiet || ks_cli_is_follower (), &error))
     {
       status = status_for (error);
-      g_printerr ("kernelscope-cli: %s\n", error->message);
+      if (!ks_cli_is_follower ())
+        g_printerr ("kernelscope-cli: %s\n", error->message);
     }
+  if (ks_cli_is_follower ())
+    goto out;
   measured = ks_run_count_measured (run);
   /* A run that measured nothing replaces no file the user has. */
   if (measured == 0)
     {
-      if (o.csv || o.json || o.plot)
+      if (o.csv || o.json || o.plot || o.images)
         g_printerr ("kernelscope-cli: nothing was measured, so no file was written\n");
       status = status == KS_CLI_OK ? KS_CLI_FAILED : status;
       goto out;
@@ -618,6 +679,11 @@ ks_cli_run (int    argc,
   {
     int written = write_outputs (desc, run, &o, overlays, &figure_options);
     status = status == KS_CLI_OK ? written : status;
+    if (o.images)
+      {
+        written = write_images (engine, &o);
+        status = status == KS_CLI_OK ? written : status;
+      }
   }
 
 out:

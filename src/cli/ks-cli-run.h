@@ -22,6 +22,7 @@ typedef struct {
   char      *csv, *json, *plot, *figure;
   int        plot_width;
   char     **overlays;
+  char      *images;       /* --images DIR: the last point's pictures (the description's images hook) */
   gboolean   log_y, no_table, quiet;
   /* private: what the entries point into */
   GPtrArray *strings;

@@ -9,48 +9,20 @@
 
 #include <string.h>
 
-/* No --method: the paper's pick for the shape, or OpenMP Thomas on the host. */
+/* No --method: the fastest for the shape (ks_tridiag_default_method), said. */
 static KsTridiagMethod
 default_method (KsDevice *device,
                 guint     systems,
                 gboolean  quiet)
 {
-  const gboolean host = ks_device_get_backend (device) == KS_BACKEND_HOST;
-  const KsTridiagMethod m = host ? KS_TRIDIAG_OMP_THOMAS
-                                 : systems > 1 ? KS_TRIDIAG_THOMAS_INTERLEAVED : KS_TRIDIAG_PARACR_PARTIAL;
+  const KsTridiagMethod m = ks_tridiag_default_method (device, systems);
 
   if (!quiet)
     g_printerr ("Method: %s (%s)\n", ks_tridiag_method_to_string (m),
-                host ? "the host device: Thomas over the systems on every core"
-                     : systems > 1 ? "the paper's best for many systems"
-                                   : "the paper's best for one large system");
+                m == KS_TRIDIAG_OMP_THOMAS ? "the host device: Thomas over the systems on every core"
+                : m == KS_TRIDIAG_THOMAS_COALESCED ? "Thomas, one item per system on the interleaved layout: for many systems"
+                : "PARACR in local memory, then Thomas on the pieces: for one large system");
   return m;
-}
-
-static gboolean
-solve (KsDevice        *device,
-       KsTridiagBatch  *batch,
-       KsTridiagMethod  method,
-       KsPrecision      precision,
-       gboolean         pad,
-       double          *x,
-       double          *ms,
-       GError         **error)
-{
-  g_autoptr(KsTridiagSolver) solver = NULL;
-  KsTridiagResult result;
-
-  if (ks_tridiag_method_is_host (method))
-    return ks_tridiag_host_solve (batch, method, precision, pad, x, ms, error);
-  if (ks_tridiag_method_is_cusparse (method))
-    return ks_tridiag_cusparse_solve (device, batch, method, precision, x, ms, error);
-  if (!(solver = ks_tridiag_solver_new (device, precision, error)) ||
-      !ks_tridiag_solver_load (solver, batch, method, pad, error) ||
-      !ks_tridiag_solver_run (solver, &result, error) ||
-      !ks_tridiag_solver_read (solver, x, error))
-    return FALSE;
-  *ms = result.kernel_ms;
-  return TRUE;
 }
 
 int
@@ -67,9 +39,9 @@ ks_cli_solve_tridiag (int    argc,
     { "systems", 'k', 0, G_OPTION_ARG_INT, &systems, "How many equal systems the matrix holds. Default: 1", "K" },
     { "method", 'm', 0, G_OPTION_ARG_STRING, &method_name,
       "thomas-global, thomas-local, thomas-interleaved, sericr-global, sericr-local, paracr-global, paracr-full, "
-      "paracr-partial, paracr-interleaved; on the host cpu-thomas, cpu-sericr, omp-thomas, lapack-gtsv; on CUDA "
-      "cusparse-strided, cusparse-thomas, cusparse-lu, cusparse-nopivot. Default: thomas-interleaved for a batch, "
-      "paracr-partial for one system, omp-thomas on the host", "M" },
+      "paracr-partial, paracr-interleaved, paracr-steps, thomas-coalesced, thomas-transposed, paracr-thomas; on the host cpu-thomas, cpu-sericr, omp-thomas, lapack-gtsv; on CUDA "
+      "cusparse-strided, cusparse-thomas, cusparse-lu, cusparse-nopivot. Default: thomas-coalesced for a batch, "
+      "paracr-thomas for one system, omp-thomas on the host", "M" },
     { "precision", 'p', 0, G_OPTION_ARG_STRING, &precision_name, "float or double. Default: double", "float|double" },
     { "no-pad", 0, 0, G_OPTION_ARG_NONE, &no_pad,
       "Refuse sizes SERICR cannot take (2^k - 1) instead of padding them with identity rows", NULL },
@@ -146,7 +118,7 @@ ks_cli_solve_tridiag (int    argc,
                 sys, row, ks_tridiag_method_to_string (method));
 
   x = g_new0 (double, (gsize) batch->n * batch->systems);
-  if (!solve (device, batch, method, precision, !no_pad, x, &ms, &error))
+  if (!ks_tridiag_solve (device, batch, method, precision, !no_pad, x, &ms, &error))
     {
       status = ks_cli_fail (KS_CLI_FAILED, error);
       goto out;

@@ -178,6 +178,20 @@ ks_cli_fail (int           status,
   return status;
 }
 
+static gboolean follower;
+
+void
+ks_cli_set_follower (gboolean value)
+{
+  follower = value;
+}
+
+gboolean
+ks_cli_is_follower (void)
+{
+  return follower;
+}
+
 int
 ks_cli_main (int    argc,
              char **argv)

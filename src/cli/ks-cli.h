@@ -34,6 +34,12 @@ int       ks_cli_map     (int argc, char **argv);
  * that register experiments of their own first. */
 int       ks_cli_main    (int argc, char **argv);
 
+/* Under mpirun, every rank but the first runs the same command as a
+ * follower: it measures its part of each point and prints and writes
+ * nothing, so one rank speaks for the run. */
+void      ks_cli_set_follower (gboolean follower);
+gboolean  ks_cli_is_follower  (void);
+
 /* prefix and argv[1..] as one shell-quoted line: the command recorded with
  * results, so that they can be made again. */
 char     *ks_cli_join_argv   (const char   *prefix,

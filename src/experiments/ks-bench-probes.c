@@ -3,6 +3,7 @@
 
 #include "ks-bench-probes.h"
 #include "ks-compute-error.h"
+#include "ks-host.h"
 #include "ks-runtime.h"
 
 #include <glib/gi18n-lib.h>
@@ -15,6 +16,79 @@ compare_double (const void *a,
 {
   double x = *(const double *) a, y = *(const double *) b;
   return (x > y) - (x < y);
+}
+
+gboolean
+ks_bench_host_bandwidth (gsize        elements,
+                         guint        reps,
+                         KsBandwidth *out,
+                         GError     **error)
+{
+  const guint64 available = ks_host_memory_available (NULL);
+  g_autofree float *a = NULL;
+  g_autofree float *b = NULL;
+  g_autofree float *c = NULL;
+  const float scalar = 0.4f;
+  double best = G_MAXDOUBLE, best_copy = G_MAXDOUBLE;
+  gint64 n;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (elements == 0)
+    {
+      elements = (gsize) 32 << 20;
+      if (available > 0)
+        while (elements > ((gsize) 1 << 20) && 3 * elements * sizeof (float) > available / 4)
+          elements /= 2;
+    }
+  if (available > 0 && 3 * (guint64) elements * sizeof (float) > available)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+                   _("Three arrays of %llu floats (%.0f MiB) do not fit in the %.0f MiB of memory "
+                     "available"), (unsigned long long) elements, 3.0 * elements * sizeof (float) / 1048576.0, available / 1048576.0);
+      return FALSE;
+    }
+  n = (gint64) elements;
+  a = g_try_new (float, elements);
+  b = g_try_new (float, elements);
+  c = g_try_new (float, elements);
+  if (a == NULL || b == NULL || c == NULL)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
+                   _("Three arrays of %llu floats cannot be allocated"), (unsigned long long) elements);
+      return FALSE;
+    }
+#pragma omp parallel for schedule (static)
+  for (gint64 i = 0; i < n; i++)
+    {
+      a[i] = 0.1f;
+      b[i] = 0.2f;
+      c[i] = 0.0f;
+    }
+  reps = MAX (reps, 2);
+  for (guint r = 0; r < reps; r++)
+    {
+      gint64 t0 = g_get_monotonic_time (), t1;
+
+#pragma omp parallel for schedule (static)
+      for (gint64 i = 0; i < n; i++)
+        c[i] = a[i];
+      t1 = g_get_monotonic_time ();
+#pragma omp parallel for schedule (static)
+      for (gint64 i = 0; i < n; i++)
+        a[i] = b[i] + scalar * c[i];
+      /* The first of each is a warm-up (page faults, threads starting). */
+      if (r > 0)
+        {
+          best_copy = MIN (best_copy, (t1 - t0) / 1e6);
+          best = MIN (best, (g_get_monotonic_time () - t1) / 1e6);
+        }
+    }
+  out->elements = elements;
+  out->reps = reps;
+  out->copy_gbs = 2.0 * elements * sizeof (float) / MAX (best_copy, 1e-9) / 1e9;
+  out->triad_gbs = 3.0 * elements * sizeof (float) / MAX (best, 1e-9) / 1e9;
+  return TRUE;
 }
 
 double

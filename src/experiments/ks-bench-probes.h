@@ -36,6 +36,16 @@ gboolean ks_bench_bandwidth (KsDevice    *device,
                              KsBandwidth *out,
                              GError     **error);
 
+/* The same triad on the host's cores (OpenMP, each thread first touching
+ * its own share of the arrays, so the pages sit near the cores that use
+ * them): paper 004's BW_CPUs, the memory bandwidth a CPU part of the
+ * hybrid has.  0 elements: 32 Mi floats per array (384 MiB in all), fewer
+ * where that is more than a quarter of the memory available. */
+gboolean ks_bench_host_bandwidth (gsize        elements,
+                                  guint        reps,
+                                  KsBandwidth *out,
+                                  GError     **error);
+
 typedef struct {
   guint  n;
   guint  launches;         /* of one solve */

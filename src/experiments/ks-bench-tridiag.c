@@ -9,6 +9,7 @@
 #include "ks-cusparse.h"
 
 #include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
 
@@ -132,6 +133,9 @@ typedef struct {
   KsDevice             *device;
   KsTridiagSolver      *solver;
   double               *x;
+  double               *layout;   /* each timed run's layout_ms (kernels), else NULL */
+  guint                 warmup;
+  guint                 run;      /* which run solve_kernel is at: warm-ups first */
 } Solve;
 
 static gboolean
@@ -172,6 +176,10 @@ solve_kernel (gpointer data, double *ms, GError **error)
   if (!ks_tridiag_solver_run (s->solver, &result, error))
     return FALSE;
   *ms = result.kernel_ms;
+  /* The warm-ups come first, then reps timed runs: keep those. */
+  if (s->layout && s->run >= s->warmup)
+    s->layout[s->run - s->warmup] = result.layout_ms;
+  s->run++;
   return TRUE;
 }
 
@@ -186,8 +194,12 @@ run_method (GPtrArray                *rows,
 {
   KsBenchTridiagRow *row = add_row (rows, s->batch, one_system, s->method, device_name);
   g_autofree double *times = g_new0 (double, spec->reps);
+  g_autofree double *layout = g_new0 (double, spec->reps);
   g_autoptr(GError) error = NULL;
 
+  s->layout = layout;
+  s->warmup = spec->warmup;
+  s->run = 0;
   row->nvidia_opencl = s->device && ks_device_get_backend (s->device) == KS_BACKEND_OPENCL &&
                        strstr (ks_device_get_info (s->device)->platform_name, "NVIDIA") != NULL;
   if ((s->solver && !ks_tridiag_solver_load (s->solver, s->batch, s->method, TRUE, &error)) ||
@@ -198,6 +210,7 @@ run_method (GPtrArray                *rows,
       return;
     }
   row_finish (row, s->batch, s->x, times, spec->reps, s->precision, triad_gbs);
+  row->layout_ms = ks_bench_median (layout, spec->reps);
 }
 
 /* Each row of the case against cuSPARSE's reference for it. */
@@ -233,9 +246,9 @@ run_case (GPtrArray                *rows,
           double                   *x)
 {
   const guint first = rows->len;
-  Solve s = { batch, 0, spec->precision, NULL, NULL, x };
+  Solve s = { batch, 0, spec->precision, NULL, NULL, x, NULL, 0, 0 };
 
-  for (KsTridiagMethod m = KS_TRIDIAG_CPU_THOMAS; m <= KS_TRIDIAG_LAPACK_GTSV; m++)
+  for (KsTridiagMethod m = KS_TRIDIAG_CPU_THOMAS; m <= KS_TRIDIAG_LAPACK_GTSV && !spec->no_host; m++)
     if (selected (spec, m))
       {
         s.method = m;
@@ -372,4 +385,68 @@ ks_bench_tridiag_write_csv (GPtrArray   *rows,
                               g_ascii_dtostr (b[5], sizeof b[5], r->vs_cusparse), skipped);
     }
   return g_file_set_contents (path, s->str, (gssize) s->len, error);
+}
+
+/* A measured number, or null where there is none (no triad, no cuSPARSE). */
+static void
+add_number (JsonBuilder *b,
+            const char  *name,
+            double       v,
+            gboolean     known)
+{
+  json_builder_set_member_name (b, name);
+  if (known && isfinite (v))
+    json_builder_add_double_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+gboolean
+ks_bench_tridiag_write_json (GPtrArray                *rows,
+                             const KsBenchTridiagSpec *spec,
+                             const char               *command,
+                             const char               *path,
+                             GError                  **error)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  g_return_val_if_fail (rows != NULL && spec != NULL && path != NULL, FALSE);
+
+  json_builder_begin_object (b);
+  ks_bench_json_begin (b, "bench-tridiag", command, spec->precision, spec->warmup, spec->reps);
+  json_builder_set_member_name (b, "rows");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const KsBenchTridiagRow *r = rows->pdata[i];
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "case");
+      json_builder_add_string_value (b, r->one_system ? "one-system" : "batch");
+      json_builder_set_member_name (b, "n");
+      json_builder_add_int_value (b, r->n);
+      json_builder_set_member_name (b, "systems");
+      json_builder_add_int_value (b, r->systems);
+      json_builder_set_member_name (b, "method");
+      json_builder_add_string_value (b, ks_tridiag_method_to_string (r->method));
+      json_builder_set_member_name (b, "device");
+      json_builder_add_string_value (b, r->device);
+      json_builder_set_member_name (b, "skipped");
+      json_builder_add_string_value (b, r->skipped);
+      json_builder_set_member_name (b, "failed");
+      json_builder_add_boolean_value (b, r->failed);
+      if (r->skipped == NULL)
+        {
+          add_number (b, "ms", r->ms, TRUE);
+          add_number (b, "residual", r->residual, TRUE);
+          add_number (b, "gbs", r->gbs, TRUE);
+          add_number (b, "triad_gbs", r->triad_gbs, r->triad_gbs > 0);
+          add_number (b, "of_triad", r->of_triad, r->triad_gbs > 0);
+          add_number (b, "vs_cusparse", r->vs_cusparse, r->vs_cusparse > 0);
+          add_number (b, "layout_ms", r->layout_ms, TRUE);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  return ks_bench_json_write (b, path, error);
 }

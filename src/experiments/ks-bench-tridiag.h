@@ -27,6 +27,8 @@ typedef struct {
   double          of_triad;     /* gbs / triad_gbs; 0: no triad */
   double          vs_cusparse;  /* ms / cuSPARSE's ms for the same case (gtsv2StridedBatch for a
                                  * batch, gtsv2_nopivot for one system); 0: cuSPARSE did not run */
+  double          layout_ms;    /* of ms, the device's layout changes (thomas-transposed's
+                                 * transposes, median); 0 for the others */
 } KsBenchTridiagRow;
 
 typedef struct {
@@ -39,6 +41,7 @@ typedef struct {
   guint        n_methods;
   guint        warmup;
   guint        reps;
+  gboolean     no_host;       /* leave out the host's methods (seconds a solve at the paper's sizes) */
 } KsBenchTridiagSpec;
 
 /* Every method on every case: kernels on each OpenCL and CUDA device (a
@@ -53,5 +56,17 @@ void       ks_bench_tridiag_row_free (KsBenchTridiagRow *row);
 gboolean   ks_bench_tridiag_write_csv (GPtrArray   *rows,
                                        const char  *path,
                                        GError     **error);
+
+/* The rows as JSON, with how they were made: {"format": 1, "experiment":
+ * "bench-tridiag", "date", "command", "precision", "warmup", "reps",
+ * "rows": [{"case", "n", "systems", "method", "device", "skipped",
+ * "failed", and when measured "ms", "residual", "gbs", "triad_gbs",
+ * "of_triad", "vs_cusparse", "layout_ms"}]}; a number not measured
+ * (no triad, no cuSPARSE) is null. */
+gboolean   ks_bench_tridiag_write_json (GPtrArray                *rows,
+                                        const KsBenchTridiagSpec *spec,
+                                        const char               *command,
+                                        const char               *path,
+                                        GError                  **error);
 
 G_END_DECLS

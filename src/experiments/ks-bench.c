@@ -454,26 +454,9 @@ ks_bench_write_json (GPtrArray         *rows,
                      GError           **error)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autofree char *date = g_date_time_format_iso8601 (now);
 
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "format");
-  json_builder_add_int_value (b, 1);
-  json_builder_set_member_name (b, "experiment");
-  json_builder_add_string_value (b, "bench-gauss");
-  json_builder_set_member_name (b, "date");
-  json_builder_add_string_value (b, date);
-  json_builder_set_member_name (b, "command");
-  json_builder_add_string_value (b, command ? command : "");
-  json_builder_set_member_name (b, "precision");
-  json_builder_add_string_value (b, ks_precision_to_string (spec->precision));
-  json_builder_set_member_name (b, "warmup");
-  json_builder_add_int_value (b, spec->warmup);
-  json_builder_set_member_name (b, "reps");
-  json_builder_add_int_value (b, spec->reps);
+  ks_bench_json_begin (b, "bench-gauss", command, spec->precision, spec->warmup, spec->reps);
   json_builder_set_member_name (b, "seed");
   json_builder_add_int_value (b, spec->seed);
   json_builder_set_member_name (b, "rows");
@@ -523,8 +506,49 @@ ks_bench_write_json (GPtrArray         *rows,
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
-  json_builder_end_object (b);
+  return ks_bench_json_write (b, path, error);
+}
 
+void
+ks_bench_json_begin (JsonBuilder *b,
+                     const char  *experiment,
+                     const char  *command,
+                     KsPrecision  precision,
+                     guint        warmup,
+                     guint        reps)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *date = g_date_time_format_iso8601 (now);
+
+  g_return_if_fail (JSON_IS_BUILDER (b) && experiment != NULL);
+
+  json_builder_set_member_name (b, "format");
+  json_builder_add_int_value (b, 1);
+  json_builder_set_member_name (b, "experiment");
+  json_builder_add_string_value (b, experiment);
+  json_builder_set_member_name (b, "date");
+  json_builder_add_string_value (b, date);
+  json_builder_set_member_name (b, "command");
+  json_builder_add_string_value (b, command ? command : "");
+  json_builder_set_member_name (b, "precision");
+  json_builder_add_string_value (b, ks_precision_to_string (precision));
+  json_builder_set_member_name (b, "warmup");
+  json_builder_add_int_value (b, warmup);
+  json_builder_set_member_name (b, "reps");
+  json_builder_add_int_value (b, reps);
+}
+
+gboolean
+ks_bench_json_write (JsonBuilder *b,
+                     const char  *path,
+                     GError     **error)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  g_return_val_if_fail (JSON_IS_BUILDER (b) && path != NULL, FALSE);
+
+  json_builder_end_object (b);
   root = json_builder_get_root (b);
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, TRUE);

@@ -6,6 +6,8 @@
  * the paper's method from the library and from the memory's limit shows. */
 #pragma once
 
+#include <json-glib/json-glib.h>
+
 #include "ks-device-list.h"
 #include "ks-gauss.h"
 
@@ -83,6 +85,19 @@ gboolean    ks_bench_write_csv        (GPtrArray   *rows,
 gboolean    ks_bench_write_json       (GPtrArray   *rows,
                                        const KsBenchSpec *spec,
                                        const char  *command,
+                                       const char  *path,
+                                       GError     **error);
+
+/* What every bench's JSON starts with, inside the open root object:
+ * format 1, experiment, date (now, UTC), command, precision, warmup, reps.
+ * And its end: the root object closed and written, pretty, to path. */
+void        ks_bench_json_begin       (JsonBuilder *builder,
+                                       const char  *experiment,
+                                       const char  *command,
+                                       KsPrecision  precision,
+                                       guint        warmup,
+                                       guint        reps);
+gboolean    ks_bench_json_write       (JsonBuilder *builder,
                                        const char  *path,
                                        GError     **error);
 

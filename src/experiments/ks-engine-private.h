@@ -28,6 +28,9 @@ struct _KsEngine
   KsEta        *eta;         /* touched only on the main context */
   gint64        started;
   GMainContext *context;     /* where "point-measured" is emitted during an async run */
+  /* Per device: the last measured point's pictures (GPtrArray of KsImage)
+   * or NULL; on the main context, beside run. */
+  GPtrArray    *images;
 };
 
 /* One device's points: per parameter the values it takes there (NULL

@@ -40,6 +40,7 @@ ks_engine_finalize (GObject *object)
   g_clear_pointer (&self->work, ks_run_unref);
   g_clear_pointer (&self->eta, ks_eta_free);
   g_clear_pointer (&self->context, g_main_context_unref);
+  g_clear_pointer (&self->images, g_ptr_array_unref);
 
   G_OBJECT_CLASS (ks_engine_parent_class)->finalize (object);
 }
@@ -62,6 +63,7 @@ ks_engine_init (KsEngine *self)
   self->warmup = 1;
   self->reps = 3;
   self->notes = g_new0 (char *, 1);
+  self->images = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
 }
 
 KsEngine *
@@ -307,6 +309,7 @@ measure_point (KsEngine       *self,
 typedef struct {
   KsEngine   *self;
   KsRunPoint *point;
+  GPtrArray  *images;   /* the point's pictures (the description's images hook), or NULL */
   guint       device;
   guint64     done;
   double      cost_ms;
@@ -323,11 +326,19 @@ emit_in_context (gpointer data)
   else
     {
       ks_run_add_point (self->run, e->point);
+      if (e->images)
+        {
+          if (self->images->len <= e->point->device)
+            g_ptr_array_set_size (self->images, e->point->device + 1);
+          g_clear_pointer (&self->images->pdata[e->point->device], g_ptr_array_unref);
+          self->images->pdata[e->point->device] = g_steal_pointer (&e->images);
+        }
       /* The estimate lives on the main context, next to its readers. */
       ks_eta_add_cost (self->eta, e->point->error != NULL, e->cost_ms,
                        (g_get_monotonic_time () - self->started) / 1e6);
       g_signal_emit (self, signals[POINT_MEASURED], 0, e->point, e->done, self->total);
     }
+  g_clear_pointer (&e->images, g_ptr_array_unref);
   g_object_unref (self);
   g_free (e);
   return G_SOURCE_REMOVE;
@@ -357,6 +368,7 @@ send (KsEngine *self,
 static void
 publish (KsEngine   *self,
          KsRunPoint *point,
+         GPtrArray  *images,
          guint64     done,
          double      cost_ms,
          gboolean    in_worker)
@@ -365,6 +377,7 @@ publish (KsEngine   *self,
 
   ks_run_add_point (self->work, point);
   e->point = ks_run_point_copy (point);
+  e->images = images;
   e->done = done;
   e->cost_ms = cost_ms;
   send (self, e, in_worker);
@@ -435,6 +448,7 @@ run_device (KsEngine      *self,
       const KsConfig *config = ks_engine_cursor_get (cursor);
       KsRunPoint *p = ks_run_point_new (self->work);
       gint64 t0 = g_get_monotonic_time ();
+      GPtrArray *images = NULL;
 
       p->device = index;
       for (guint i = 0; i < desc->n_params; i++)
@@ -456,8 +470,13 @@ run_device (KsEngine      *self,
             p->values[c] = p->lo[c] = p->hi[c] = NAN;
         }
       else
-        ks_run_derive (self->work, p);
-      publish (self, p, ++*done, (g_get_monotonic_time () - t0) / 1e3, in_worker);
+        {
+          ks_run_derive (self->work, p);
+          /* Now, while state still holds this point. */
+          if (desc->images)
+            images = desc->images (state, config);
+        }
+      publish (self, p, images, ++*done, (g_get_monotonic_time () - t0) / 1e3, in_worker);
     }
   desc->tear_down (state);
   return TRUE;
@@ -628,4 +647,13 @@ ks_engine_run_finish (KsEngine      *self,
   g_return_val_if_fail (KS_IS_ENGINE (self), FALSE);
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+GPtrArray *
+ks_engine_get_images (KsEngine *self,
+                      guint     device)
+{
+  g_return_val_if_fail (KS_IS_ENGINE (self), NULL);
+
+  return device < self->images->len ? self->images->pdata[device] : NULL;
 }

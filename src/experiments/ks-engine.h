@@ -90,6 +90,14 @@ gboolean    ks_engine_run_finish     (KsEngine            *self,
 double      ks_engine_get_seconds_left (KsEngine *self);
 double      ks_engine_get_fraction     (KsEngine *self);
 
+/* The pictures of device's last measured point (a GPtrArray of KsImage,
+ * ks-image.h; take a reference to keep them), made by the description's
+ * images hook; NULL where it has none or nothing was measured there yet.
+ * On the main context, as the run: in a "point-measured" handler it holds
+ * that point's. */
+GPtrArray  *ks_engine_get_images       (KsEngine *self,
+                                        guint     device);
+
 /* Signal "point-measured" (const KsRunPoint *point, guint64 done, guint64 total):
  * the point belongs to the run and lives as long as it. */
 

@@ -8,5 +8,6 @@
 G_BEGIN_DECLS
 
 extern const KsExperimentDesc ks_exp_heat;   /* "heat": time per step, CG iterations and bytes per second vs cells */
+extern const KsExperimentDesc ks_exp_heat_hybrid;   /* "heat-hybrid": the CG split between GPU and CPU by lambda (Figs. 6-7) */
 
 G_END_DECLS

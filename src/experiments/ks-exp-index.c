@@ -32,20 +32,31 @@ static const KsChoice shape_choices[] = {
   { NULL }
 };
 
+/* In the order of KsIndexFill: the choice's index is the solver's method. */
 static const KsChoice method_choices[] = {
   { "mapped", N_("mapped (the paper's)"), N_("One thread per point, the launch the paper's rules give") },
   { "stride", N_("grid-stride loop"), N_("Today's idiom: a device-filling grid (32 blocks per compute unit of the "
                                           "suggested block size), each thread looping over the flat index") },
+  { "today", N_("today's limits"), N_("One thread per point, the paper's layout under today's limits: gridDim.x "
+                                       "up to 2^31 - 1, a side within a block rounded to the warp of 32") },
+  { "occupancy", N_("occupancy block"),
+    N_("One thread per point of the flat index, in blocks of the size the device suggests: CUDA's occupancy "
+       "calculation (cudaOccupancyMaxPotentialBlockSize's recipe), or on OpenCL, which has none, the kernel's "
+       "largest work-group rounded down to its preferred multiple") },
   { NULL }
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (method_choices) == KS_INDEX_FILL_N + 1);
 
 /* --- index-fill ---------------------------------------------------------------- */
 
 static const KsParamSpec fill_params[] = {
   { .name = "shape", .label = N_("Shape"), .help = N_("Which of the paper's rules lays the domain out"),
     .type = KS_PARAM_CHOICE, .choices = shape_choices, .default_value = "1d,2d,3d", .sweepable = TRUE },
-  { .name = "method", .label = N_("Method"), .help = N_("The paper's mapping or a grid-stride loop"),
-    .type = KS_PARAM_CHOICE, .choices = method_choices, .default_value = "mapped,stride", .sweepable = TRUE },
+  { .name = "method", .label = N_("Method"),
+    .help = N_("The paper's mapping, the same under today's limits, one flat launch in the device's suggested "
+               "blocks, or a grid-stride loop (the launches \"kernelscope-cli map\" prints)"),
+    .type = KS_PARAM_CHOICE, .choices = method_choices, .default_value = "mapped,today,occupancy,stride",
+    .sweepable = TRUE },
   { .name = "v", .label = N_("Rows v"), .help = N_("The slow side (the paper's v = 2000)"),
     .type = KS_PARAM_INT, .default_value = "2000", .min = 1, .max = 10000000 },
   { .name = "w", .label = N_("Columns w"), .help = N_("The fast side (the paper's w = 3000)"),
@@ -152,6 +163,36 @@ ensure_solver (IndexState     *s,
   return TRUE;
 }
 
+/* The fill builds its kernels at once (precision is one value for the
+ * whole run), so that the device's suggested block is known before the
+ * first point and recorded with the device. */
+static gpointer
+fill_set_up (const KsExperimentDesc *desc,
+             KsDevice               *device,
+             const KsConfig         *base,
+             GCancellable           *cancellable,
+             GError                **error)
+{
+  IndexState *s = index_set_up (desc, device, base, cancellable, error);
+
+  if (!ensure_solver (s, base, error))
+    {
+      index_tear_down (s);
+      return NULL;
+    }
+  return s;
+}
+
+static void
+fill_describe_device (gpointer        state,
+                      const KsConfig *base,
+                      KsRunDevice    *out)
+{
+  IndexState *s = state;
+
+  ks_run_device_set_info (out, "occupancy_block", (double) ks_index_solver_get_occupancy_block (s->solver));
+}
+
 static gboolean
 fill_prepare (gpointer        state,
               const KsConfig *point,
@@ -195,9 +236,13 @@ fill_measure (gpointer        state,
               GError        **error)
 {
   IndexState *s = state;
-  KsIndexFill fill = g_strcmp0 (ks_config_get_string (point, "method"), "stride") == 0
-                     ? KS_INDEX_FILL_STRIDE : KS_INDEX_FILL_MAPPED;
+  const char *method = ks_config_get_string (point, "method");
+  KsIndexFill fill = KS_INDEX_FILL_MAPPED;
   KsIndexFillResult r;
+
+  while (fill < KS_INDEX_FILL_N && g_strcmp0 (method_choices[fill].value, method) != 0)
+    fill++;
+  g_return_val_if_fail (fill < KS_INDEX_FILL_N, FALSE);
 
   if (!ks_index_solver_fill (s->solver, &s->domain, fill, &r, error))
     return FALSE;
@@ -216,6 +261,81 @@ fill_measure (gpointer        state,
   return TRUE;
 }
 
+static const KsColumnSpec fill_device_info[] = {
+  { "occupancy_block", N_("suggested block"), NULL,
+    N_("The fill kernel's block as the device suggests it: CUDA's occupancy calculation, or on OpenCL (no "
+       "occupancy API) the kernel's largest work-group rounded down to its preferred multiple") },
+};
+
+/* The median time of method at shape on device d; NAN where not measured. */
+static double
+fill_time (const KsRun *run,
+           guint        d,
+           const char  *shape,
+           const char  *method)
+{
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      GVariant *ps = ks_run_point_get_param (run, p, "shape");
+      GVariant *pm = ks_run_point_get_param (run, p, "method");
+
+      if (p->device == d && p->error == NULL && ps && pm && g_strcmp0 (g_variant_get_string (ps, NULL), shape) == 0 &&
+          g_strcmp0 (g_variant_get_string (pm, NULL), method) == 0)
+        return p->values[FILL_TIME];
+    }
+  return NAN;
+}
+
+/* Per device: the suggested block and where it came from, then each
+ * shape's launches against the paper's mapping. */
+static void
+fill_summarize (const KsRun *run,
+                GString     *out)
+{
+  for (guint d = 0; d < run->devices->len; d++)
+    {
+      const KsRunDevice *dev = run->devices->pdata[d];
+      double block = ks_run_device_get_info (dev, "occupancy_block");
+
+      g_string_append_printf (out, "%s:\n", dev->name ? dev->name : dev->id);
+      if (!isnan (block))
+        g_string_append_printf (out,
+                                g_strcmp0 (dev->backend, "cuda") == 0
+                                ? _("  occupancy block %.0f: CUDA's occupancy calculation (the recipe of "
+                                    "cudaOccupancyMaxPotentialBlockSize)\n")
+                                : _("  occupancy block %.0f: OpenCL has no occupancy API, so the fill kernel's "
+                                    "largest work-group rounded down to its preferred multiple\n"), block);
+      for (guint sh = 0; shape_choices[sh].value; sh++)
+        {
+          double mapped = fill_time (run, d, shape_choices[sh].value, "mapped");
+          gboolean any = FALSE;
+
+          /* In the order of the default sweep: the paper's, then today's ways. */
+          static const KsIndexFill order[] = { KS_INDEX_FILL_MAPPED, KS_INDEX_FILL_TODAY,
+                                               KS_INDEX_FILL_OCCUPANCY, KS_INDEX_FILL_STRIDE };
+
+          for (guint o = 0; o < G_N_ELEMENTS (order); o++)
+            {
+              const KsIndexFill m = order[o];
+              double t = fill_time (run, d, shape_choices[sh].value, method_choices[m].value);
+
+              if (isnan (t))
+                continue;
+              if (!any)
+                g_string_append_printf (out, "  %s:", _(shape_choices[sh].label));
+              any = TRUE;
+              g_string_append_printf (out, " %s %.4g ms", method_choices[m].value, t);
+              if (m != KS_INDEX_FILL_MAPPED && !isnan (mapped) && t > 0)
+                /* TRANSLATORS: a launch's time against the paper's mapping: "(x1.8 of mapped)" */
+                g_string_append_printf (out, _(" (%.2fx the mapped time)"), t / mapped);
+            }
+          if (any)
+            g_string_append_c (out, '\n');
+        }
+    }
+}
+
 const KsExperimentDesc ks_exp_index_fill = {
   .id = "index-fill",
   .title = N_("Index domain: mapped vs grid-stride"),
@@ -224,16 +344,22 @@ const KsExperimentDesc ks_exp_index_fill = {
   .claim = N_("The paper gives each point of an index domain its own thread: 1024 threads per block, a side "
               "that fits a block in a power of two of threads, the rest in blocks. Every point of the domain "
               "gets V = j + (i - 1) w and is checked on the host.\n\n"
-              "Compare its launches with a grid-stride loop, today's idiom, on the three shapes, and look at "
-              "the idle threads its rounding costs: D(v, w/n3, n3) with n3 = 10 runs blocks of 16 threads, "
-              "6 of them idle."),
-  .example = "--shape 1d,2d,3d --method mapped,stride --plot fill.png",
+              "Compare its launches on the three shapes with what a programmer would launch today: the same "
+              "layout under today's limits (gridDim.x up to 2^31 - 1, a side within a block rounded to the "
+              "warp, not to a power of two), one flat launch in the block the device suggests (CUDA's "
+              "occupancy calculation; on OpenCL, which has none, the kernel's largest work-group in its "
+              "preferred multiples), and a grid-stride loop. These are the launches \"kernelscope-cli map\" "
+              "prints. Look at the idle threads the paper's rounding costs: D(v, w/n3, n3) with n3 = 10 runs "
+              "blocks of 16 threads, 6 of them idle."),
+  .example = "--shape 1d,2d,3d --method mapped,today,occupancy,stride --plot fill.png",
   .backends = KS_BACKENDS_GPU,
   .params = fill_params, .n_params = G_N_ELEMENTS (fill_params),
   .columns = fill_columns, .n_columns = N_FILL_COLUMNS,
   .figures = fill_figures, .n_figures = G_N_ELEMENTS (fill_figures),
-  .check = index_check, .set_up = index_set_up, .prepare = fill_prepare,
-  .measure_one_rep = fill_measure, .tear_down = index_tear_down,
+  .check = index_check, .set_up = fill_set_up, .prepare = fill_prepare,
+  .measure_one_rep = fill_measure, .describe_device = fill_describe_device, .tear_down = index_tear_down,
+  .summarize = fill_summarize,
+  .device_info = fill_device_info, .n_device_info = G_N_ELEMENTS (fill_device_info),
 };
 
 /* --- index-reduce -------------------------------------------------------------- */

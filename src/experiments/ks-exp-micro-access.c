@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-exp-micro.h"
+#include "ks-image.h"
 #include "ks-micro.h"
 #include "ks-run.h"
 #include "ks-solver-error.h"
@@ -118,6 +119,27 @@ access_describe_device (gpointer        state,
   ks_exp_micro_describe_timer (ks_micro_scale_get_device (state), out);
 }
 
+/* The input and what the device made of it (compared byte for byte with
+ * the host's: the wrong column): the issue's page shows both. */
+static GPtrArray *
+access_images (gpointer        state,
+               const KsConfig *point)
+{
+  GPtrArray *images = g_ptr_array_new_with_free_func ((GDestroyNotify) ks_image_free);
+  g_autofree char *in_label = NULL;
+  g_autofree char *out_label = NULL;
+  guint w, h;
+  const guint8 *input = ks_micro_scale_peek_input (state, &w, &h);
+
+  g_return_val_if_fail (input != NULL, images);
+  in_label = g_strdup_printf (_("Input, %u x %u"), w, h);
+  out_label = g_strdup_printf (_("Result on the device, %u x %u"), w / 2, h / 2);
+  g_ptr_array_add (images, ks_image_new ("input", in_label, KS_IMAGE_GREY, input, w, h, w));
+  g_ptr_array_add (images, ks_image_new ("result", out_label, KS_IMAGE_GREY, ks_micro_scale_peek_result (state),
+                                         w / 2, h / 2, w / 2));
+  return images;
+}
+
 static void
 access_tear_down (gpointer state)
 {
@@ -172,4 +194,6 @@ const KsExperimentDesc ks_exp_micro_access = {
   .measure_one_rep = access_measure,
   .describe_device = access_describe_device,
   .tear_down = access_tear_down,
+  .summarize = ks_exp_micro_summarize_time,
+  .images = access_images,
 };

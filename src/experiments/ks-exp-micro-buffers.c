@@ -194,4 +194,5 @@ const KsExperimentDesc ks_exp_micro_buffers = {
   .measure_one_rep = buffers_measure,
   .describe_device = buffers_describe_device,
   .tear_down = buffers_tear_down,
+  .summarize = ks_exp_micro_summarize_time,
 };

@@ -138,6 +138,7 @@ const KsExperimentDesc ks_exp_micro_builtins = {
   .measure_one_rep = ks_exp_micro_loop_measure,
   .describe_device = ks_exp_micro_loop_describe_device,
   .tear_down = ks_exp_micro_loop_tear_down,
+  .summarize = ks_exp_micro_summarize_time,
 };
 
 /* --- native_ against precise math ---------------------------------------------------- */
@@ -327,4 +328,5 @@ const KsExperimentDesc ks_exp_micro_native = {
   .measure_one_rep = native_measure,
   .describe_device = native_describe_device,
   .tear_down = native_tear_down,
+  .summarize = ks_exp_micro_summarize_time,
 };

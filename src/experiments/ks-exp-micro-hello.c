@@ -245,6 +245,17 @@ build_time (const KsRun *run,
   return NAN;
 }
 
+/* OpenCL against CUDA on the kernel, with and without its transfers: not
+ * the host loop, nor the build (NVRTC against the OpenCL compiler). */
+static gboolean
+times_kernel (const KsRun      *run,
+              const KsRunPoint *point)
+{
+  double timing = ks_run_point_get_number (run, point, "timing");
+
+  return timing == KS_MICRO_HELLO_KERNEL || timing == KS_MICRO_HELLO_TRANSFERS;
+}
+
 static void
 hello_summarize (const KsRun *run,
                  GString     *out)
@@ -270,6 +281,7 @@ hello_summarize (const KsRun *run,
       if (!isnan (build))
         g_string_append_printf (out, _("  building the program took %.1f ms\n"), build);
     }
+  ks_exp_micro_summarize_backends (run, "time_ms", times_kernel, out);
 }
 
 static const KsFigureSpec figures[] = {

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-exp-micro.c: what paper 001's descriptions share: refusing one
- * point, and the measuring functions of the loop experiments (micro-simd,
- * micro-builtins) over KsMicroLoop, whose first columns are the same. */
+ * point, the measuring functions of the loop experiments (micro-simd,
+ * micro-builtins) over KsMicroLoop, whose first columns are the same, and
+ * the summary line comparing OpenCL with CUDA on one GPU. */
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-exp-micro.h"
 #include "ks-compute-error.h"
 #include "ks-micro.h"
 #include "ks-run.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 gboolean
 ks_exp_micro_refuse_point (GError **error)
@@ -71,4 +77,125 @@ void
 ks_exp_micro_loop_tear_down (gpointer state)
 {
   ks_micro_loop_free (state);
+}
+
+/* --- OpenCL against CUDA ----------------------------------------------------------- */
+
+/* The CUDA device of the run that is the same GPU as OpenCL device d:
+ * the one of the same name, else the only CUDA device where d's platform
+ * is NVIDIA's; -1 where none. */
+static int
+cuda_partner (const KsRun *run,
+              guint        d)
+{
+  const KsRunDevice *ocl = run->devices->pdata[d];
+  int only = -1;
+  guint n_cuda = 0;
+
+  for (guint c = 0; c < run->devices->len; c++)
+    {
+      const KsRunDevice *dev = run->devices->pdata[c];
+
+      if (g_strcmp0 (dev->backend, "cuda") != 0)
+        continue;
+      if (g_strcmp0 (dev->name, ocl->name) == 0)
+        return (int) c;
+      only = (int) c;
+      n_cuda++;
+    }
+  return n_cuda == 1 && ocl->platform && strstr (ocl->platform, "NVIDIA") ? only : -1;
+}
+
+static gboolean
+same_params (const KsRunPoint *a,
+             const KsRunPoint *b)
+{
+  for (guint i = 0; i < a->n_params; i++)
+    if ((a->params[i] == NULL) != (b->params[i] == NULL) ||
+        (a->params[i] && !g_variant_equal (a->params[i], b->params[i])))
+      return FALSE;
+  return TRUE;
+}
+
+static int
+compare_double (const void *a,
+                const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* A point with a positive value of column c, included. */
+static gboolean
+usable (const KsRun      *run,
+        const KsRunPoint *p,
+        int               c,
+        gboolean        (*include) (const KsRun *, const KsRunPoint *))
+{
+  return p->error == NULL && isfinite (p->values[c]) && p->values[c] > 0 && (include == NULL || include (run, p));
+}
+
+void
+ks_exp_micro_summarize_backends (const KsRun *run,
+                                 const char  *column,
+                                 gboolean   (*include) (const KsRun      *run,
+                                                        const KsRunPoint *point),
+                                 GString     *out)
+{
+  int c;
+
+  g_return_if_fail (run != NULL && column != NULL && out != NULL);
+  if ((c = ks_experiment_desc_find_column (run->desc, column)) < 0)
+    g_return_if_reached ();
+
+  for (guint d = 0; d < run->devices->len; d++)
+    {
+      const KsRunDevice *ocl = run->devices->pdata[d];
+      g_autoptr(GArray) ratios = NULL;
+      guint within = 0;
+      double *r;
+      int cuda;
+
+      if (g_strcmp0 (ocl->backend, "opencl") != 0 || (cuda = cuda_partner (run, d)) < 0)
+        continue;
+      ratios = g_array_new (FALSE, FALSE, sizeof (double));
+      for (guint i = 0; i < run->points->len; i++)
+        {
+          const KsRunPoint *p = run->points->pdata[i];
+
+          if (p->device != d || !usable (run, p, c, include))
+            continue;
+          for (guint j = 0; j < run->points->len; j++)
+            {
+              const KsRunPoint *q = run->points->pdata[j];
+
+              if (q->device == (guint) cuda && usable (run, q, c, include) && same_params (p, q))
+                {
+                  double ratio = p->values[c] / q->values[c];
+
+                  g_array_append_val (ratios, ratio);
+                  within += fabs (ratio - 1) <= KS_EXP_MICRO_BACKEND_TOLERANCE;
+                  break;
+                }
+            }
+        }
+      if (ratios->len == 0)
+        continue;
+      r = (double *) ratios->data;
+      qsort (r, ratios->len, sizeof *r, compare_double);
+      /* TRANSLATORS: "NVIDIA H200: OpenCL / CUDA time over 5 points: median 1.03 (0.97 .. 1.10); 5 of 5 within
+       * 15 % of CUDA" */
+      g_string_append_printf (out, _("%s: OpenCL / CUDA %s over %u points: median %.2f (%.2f .. %.2f); "
+                                     "%u of %u within %.0f %% of CUDA\n"),
+                              ocl->name ? ocl->name : ocl->id, _(run->desc->columns[c].label), ratios->len,
+                              ratios->len % 2 ? r[ratios->len / 2] : 0.5 * (r[ratios->len / 2 - 1] + r[ratios->len / 2]),
+                              r[0], r[ratios->len - 1], within, ratios->len, 100 * KS_EXP_MICRO_BACKEND_TOLERANCE);
+    }
+}
+
+void
+ks_exp_micro_summarize_time (const KsRun *run,
+                             GString     *out)
+{
+  ks_exp_micro_summarize_backends (run, "time_ms", NULL, out);
 }

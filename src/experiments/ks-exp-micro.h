@@ -29,6 +29,25 @@ gboolean ks_exp_micro_refuse_point   (GError **error);
 void     ks_exp_micro_describe_timer (KsDevice    *device,
                                       KsRunDevice *out);
 
+/* The issue asks NVIDIA's OpenCL to come within 15 % of CUDA on the
+ * micro kernels: where a run holds an OpenCL device and a CUDA device of
+ * the same GPU (the same name, or the one CUDA device beside an NVIDIA
+ * OpenCL platform), a line per OpenCL device: the ratio OpenCL / CUDA of
+ * column over the points measured on both with the same parameters
+ * (median, range) and how many lie within 15 %.  include (may be NULL:
+ * every point) leaves out points that time no kernel (the host loop).
+ * Nothing where the run has no such pair. */
+#define KS_EXP_MICRO_BACKEND_TOLERANCE 0.15
+void     ks_exp_micro_summarize_backends (const KsRun *run,
+                                          const char  *column,
+                                          gboolean   (*include) (const KsRun      *run,
+                                                                 const KsRunPoint *point),
+                                          GString     *out);
+/* ks_exp_micro_summarize_backends on "time_ms" for every point: the
+ * summarize of a description with nothing else to say. */
+void     ks_exp_micro_summarize_time     (const KsRun *run,
+                                          GString     *out);
+
 /* The loop experiments over KsMicroLoop (ks-micro.h): their first four
  * columns, in this order, and the measuring functions that fill them. */
 enum {

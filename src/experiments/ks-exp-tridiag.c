@@ -49,6 +49,15 @@ static const KsChoice method_choices[] = {
   { "paracr-steps", N_("PARACR, step by step"),
     N_("One launch per step over every row: one large system on the whole device (not one of the paper's: "
        "its PARACR runs a system in one work-group)") },
+  { "thomas-coalesced", N_("Thomas, coalesced"),
+    N_("Not the paper's: one work-item per system on the interleaved layout straight from global memory, "
+       "each item loading a block of rows ahead; the batch arrives interleaved") },
+  { "thomas-transposed", N_("Thomas, transposed on the device"),
+    N_("Not the paper's: the batch arrives one system after another; the device transposes it, solves as "
+       "thomas-coalesced and transposes x back, all in the time (the transposes' share in layout_ms)") },
+  { "paracr-thomas", N_("PARACR, then Thomas"),
+    N_("Not the paper's: several PARACR steps a launch in local memory until thousands of independent "
+       "systems remain, then coalesced Thomas on each (as cuSPARSE's gtsv2 does); for one large system") },
   { "cusparse-strided", N_("cuSPARSE gtsv2StridedBatch"), N_("cuSPARSE's batched solver, systems one after another (CUDA only)") },
   { "cusparse-thomas", N_("cuSPARSE interleaved, Thomas"),
     N_("cuSPARSE gtsvInterleavedBatch, algorithm 0: Thomas on interleaved systems (CUDA only)") },
@@ -113,7 +122,8 @@ static const KsParamSpec batch_params[] = {
     .min = 1, .max = 1 << 24, .sweepable = TRUE, .cli_range = TRUE,
     .help = N_("How many systems are solved at once (the paper's: 5000:40000:5000)") },
   METHOD_PARAM ("cpu-thomas,cpu-sericr,omp-thomas,thomas-global,thomas-local,thomas-interleaved,"
-                "sericr-global,sericr-local,paracr-global,paracr-full,paracr-partial,paracr-interleaved"),
+                "sericr-global,sericr-local,paracr-global,paracr-full,paracr-partial,paracr-interleaved,"
+                "thomas-coalesced,thomas-transposed"),
 };
 
 static const KsParamSpec large_params[] = {
@@ -122,12 +132,13 @@ static const KsParamSpec large_params[] = {
   { .name = "n", .label = N_("Unknowns"), .type = KS_PARAM_INT, .default_value = "1023,4095,16383,65535",
     .min = 1, .max = 1 << 26, .sweepable = TRUE, .cli_range = TRUE,
     .help = N_("The size of the one system (2^k - 1 for SERICR, or padded)") },
-  METHOD_PARAM ("cpu-thomas,cpu-sericr,thomas-global,sericr-global,paracr-global,paracr-partial,paracr-steps"),
+  METHOD_PARAM ("cpu-thomas,cpu-sericr,thomas-global,sericr-global,paracr-global,paracr-partial,paracr-steps,"
+                "paracr-thomas"),
 };
 
 /* --- columns ---------------------------------------------------------------------- */
 
-enum { COL_TIME, COL_SPEEDUP, COL_GBS, COL_RESIDUAL, COL_SOLVED_N, COL_LOCAL, N_COLUMNS };
+enum { COL_TIME, COL_SPEEDUP, COL_GBS, COL_RESIDUAL, COL_SOLVED_N, COL_LOCAL, COL_LAYOUT, N_COLUMNS };
 
 static const char *
 point_method (const KsRun      *run,
@@ -227,6 +238,10 @@ static const KsColumnSpec columns[] = {
                      KS_COLUMN_INT, KS_REDUCE_LAST, .hidden = TRUE },
   [COL_LOCAL] = { "local_size", N_("work-group"), NULL, N_("The work-group size the kernel ran with; 0 on the CPU"),
                   KS_COLUMN_INT, KS_REDUCE_LAST, .hidden = TRUE },
+  [COL_LAYOUT] = { "layout_ms", N_("layout change"), "ms",
+                   N_("Of the time, what the device spent changing the batch's layout (thomas-transposed's "
+                      "transposes in and out); 0 for the other methods"),
+                   KS_COLUMN_REAL, KS_REDUCE_MEDIAN_RANGE, .hidden = TRUE },
 };
 
 /* --- measuring ---------------------------------------------------------------------- */
@@ -349,6 +364,7 @@ tridiag_measure (gpointer        state,
       if (n > 1)
         values[COL_TIME] = (g_get_monotonic_time () - start) / 1000.0 / n;
       values[COL_LOCAL] = 0;
+      values[COL_LAYOUT] = 0;
       values[COL_SOLVED_N] = ks_tridiag_method_needs_2k1 (s->method) && s->pad ? ks_tridiag_padded_size (s->batch->n)
                                                                                 : s->batch->n;
     }
@@ -359,6 +375,7 @@ tridiag_measure (gpointer        state,
       if (!ks_tridiag_cusparse_solve (s->device, s->batch, s->method, s->precision, s->x, &values[COL_TIME], error))
         return refuse (error);
       values[COL_LOCAL] = 0;
+      values[COL_LAYOUT] = 0;
       values[COL_SOLVED_N] = s->batch->n;
     }
   else
@@ -371,6 +388,7 @@ tridiag_measure (gpointer        state,
         return FALSE;
       values[COL_TIME] = result.kernel_ms;
       values[COL_LOCAL] = result.local_size;
+      values[COL_LAYOUT] = result.layout_ms;
       values[COL_SOLVED_N] = result.n;
     }
   /* The solution is the same at every repetition: checked once a point. */

@@ -301,6 +301,9 @@ struct _KsFigureSpec {
    * cannot pass. */
   const char  *hline_info;
   const char  *hline_label;        /* N_("triad bandwidth %g GB/s") */
+  /* A second such line (a lower bound beside hline_info's upper one). */
+  const char  *hline2_info;
+  const char  *hline2_label;
   gboolean     log2_x;             /* x in powers of two (group sizes, counts); beats log_x */
   /* The description's paper_values whose column is y drawn beside what
    * was measured, matched through their where: on bars, a bar per
@@ -443,6 +446,17 @@ struct _KsExperimentDesc {
   const char *legacy_prefix;
   void     (*upgrade_values)  (const KsExperimentDesc *desc,
                                GHashTable             *values);
+
+  /* Pictures of the point just measured, for a person to look at (an
+   * image filter's input and result): a GPtrArray of KsImage (ks-image.h)
+   * with ks_image_free as its free function, or NULL for none here.
+   * Called on the engine's thread after each measured point's repetitions,
+   * while state still holds that point.  The GUI page draws the last
+   * point's beside the plot; "run ID --images DIR" writes each device's
+   * last as PNG.  Not kept in the results files.  NULL: the experiment has
+   * no pictures (and the page and the CLI offer none). */
+  GPtrArray *(*images)        (gpointer                state,
+                               const KsConfig         *point);
 };
 
 /* Indexes into desc->params / desc->columns / desc->figures; -1 when absent. */

@@ -451,6 +451,7 @@ add_lines (KsPlot             *plot,
       const KsRunDevice *dev = run->devices->pdata[d];
       double v = figure->vline_info ? ks_run_device_get_info (dev, figure->vline_info) : NAN;
       double h = figure->hline_info ? ks_run_device_get_info (dev, figure->hline_info) : NAN;
+      double h2 = figure->hline2_info ? ks_run_device_get_info (dev, figure->hline2_info) : NAN;
 
       if (!isnan (v))
         {
@@ -461,6 +462,11 @@ add_lines (KsPlot             *plot,
         {
           g_autofree char *label = figure->hline_label ? g_strdup_printf (_(figure->hline_label), h) : NULL;
           ks_plot_add_hline (plot, h, label);
+        }
+      if (!isnan (h2))
+        {
+          g_autofree char *label = figure->hline2_label ? g_strdup_printf (_(figure->hline2_label), h2) : NULL;
+          ks_plot_add_hline (plot, h2, label);
         }
     }
 }

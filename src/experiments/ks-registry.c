@@ -38,6 +38,7 @@ static const KsExperimentDesc *const builtin[] = {
   &ks_exp_index_fill,
   &ks_exp_index_reduce,
   &ks_exp_heat,
+  &ks_exp_heat_hybrid,
   &ks_exp_tridiag_batch,
   &ks_exp_tridiag_large,
   &ks_exp_micro_hello,

@@ -187,70 +187,43 @@ ks_devices_page_bind_settings (KsPage *page)
   apply_cores_overrides (self);
 }
 
-static void
-ks_devices_page_save_state (KsPage      *page,
-                            JsonBuilder *b)
+static gboolean
+ks_devices_page_save_state (KsPage        *page,
+                            KsSessionPage *state,
+                            GError       **error)
 {
   KsDevicesPage *self = KS_DEVICES_PAGE (page);
-  g_autoptr(GList) ids = g_list_sort (g_hash_table_get_keys (self->cores_overrides),
-                                      (GCompareFunc) g_strcmp0);
+  GHashTableIter iter;
+  gpointer id, cores;
 
-  json_builder_set_member_name (b, "cores-per-cu");
-  json_builder_begin_object (b);
-  for (GList *l = ids; l; l = l->next)
-    {
-      json_builder_set_member_name (b, l->data);
-      json_builder_add_int_value (b, GPOINTER_TO_UINT (g_hash_table_lookup (self->cores_overrides, l->data)));
-    }
-  json_builder_end_object (b);
+  g_hash_table_iter_init (&iter, self->cores_overrides);
+  while (g_hash_table_iter_next (&iter, &id, &cores))
+    if (!ks_session_page_set_cores (state, id, GPOINTER_TO_UINT (cores), error))
+      return FALSE;
+  /* None is saved too: such a session clears the overrides. */
+  if (state->cores_per_cu == NULL)
+    ks_session_page_keep_cores (state);
+  return TRUE;
 }
 
-/* A session's overrides replace the ones in use (so a session that fails to
- * open further on is rolled back exactly); a session from before they were
- * saved has none and changes nothing. */
-static gboolean
-ks_devices_page_load_state (KsPage     *page,
-                            JsonObject *object,
-                            GError    **error)
+/* A session's overrides replace the ones in use; a session from before
+ * they were saved has none and changes nothing. */
+static void
+ks_devices_page_load_state (KsPage              *page,
+                            const KsSessionPage *state)
 {
   KsDevicesPage *self = KS_DEVICES_PAGE (page);
-  JsonNode *node = json_object_get_member (object, "cores-per-cu");
-  g_autoptr(GHashTable) loaded = NULL;
-  g_autoptr(GList) members = NULL;
-  JsonObject *cores;
+  GHashTableIter iter;
+  gpointer id, cores;
 
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   _("“cores-per-cu” must be an object of device identifiers and numbers"));
-      return FALSE;
-    }
-  cores = json_node_get_object (node);
-  loaded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  members = json_object_get_members (cores);
-  for (GList *l = members; l; l = l->next)
-    {
-      JsonNode *v = json_object_get_member (cores, l->data);
-      gint64 n = 0;
-
-      if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_INT64)
-        n = json_node_get_int (v);
-      if (n < 1 || n > 1024)
-        {
-          g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                       _("cores per compute unit of “%s” must be a number from 1 to 1024"),
-                       (const char *) l->data);
-          return FALSE;
-        }
-      g_hash_table_insert (loaded, g_strdup (l->data), GUINT_TO_POINTER ((guint) n));
-    }
-  g_hash_table_unref (self->cores_overrides);
-  self->cores_overrides = g_steal_pointer (&loaded);
+  if (state->cores_per_cu == NULL)
+    return;
+  g_hash_table_remove_all (self->cores_overrides);
+  g_hash_table_iter_init (&iter, state->cores_per_cu);
+  while (g_hash_table_iter_next (&iter, &id, &cores))
+    g_hash_table_insert (self->cores_overrides, g_strdup (id), cores);
   apply_cores_overrides (self);
   write_cores_setting (self);
-  return TRUE;
 }
 
 static void

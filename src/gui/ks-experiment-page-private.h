@@ -30,6 +30,7 @@ struct _KsExperimentPage {
   GtkWidget    *figure_label, *figure_combo, *min_x_label, *min_x_spin, *notes_label, *paper_box, *paper_grid;
   GtkWidget    *runs_list, *add_recorded_button, *clear_button, *reset_zoom_button;
   GtkWidget    *plot_view, *table_view;
+  GtkWidget    *image_strip;   /* the last point's pictures, where the description makes some */
   KsParamForm  *form;
 
   GPtrArray    *runs;        /* of Run, oldest first; NULL once disposed */
@@ -104,10 +105,10 @@ gboolean            ks_experiment_page_write_data     (KsPage           *page,
                                                        const char       *path,
                                                        const char       *format,
                                                        GError          **error);
-void                ks_experiment_page_save_state     (KsPage           *page,
-                                                       JsonBuilder      *builder);
-gboolean            ks_experiment_page_load_state     (KsPage           *page,
-                                                       JsonObject       *object,
+gboolean            ks_experiment_page_save_state     (KsPage           *page,
+                                                       KsSessionPage    *state,
                                                        GError          **error);
+void                ks_experiment_page_load_state     (KsPage           *page,
+                                                       const KsSessionPage *state);
 
 G_END_DECLS

@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "ks-gui-experiment"
 
 #include "ks-experiment-page-private.h"
+#include "ks-image-strip.h"
 #include "ks-window.h"
 
 #include <glib/gi18n.h>
@@ -54,6 +55,28 @@ command_line (KsExperimentPage *self,
 
 /* --- running ---------------------------------------------------------------------------- */
 
+/* The pictures of the point just measured, with its device and values. */
+static void
+show_images (KsExperimentPage *self,
+             KsEngine         *engine,
+             const KsRunPoint *point)
+{
+  GPtrArray *images = ks_engine_get_images (engine, point->device);
+  const KsRun *run = ks_engine_get_run (engine);
+  g_autoptr(GString) caption = NULL;
+
+  if (images == NULL || point->error != NULL)
+    return;
+  caption = g_string_new (((const KsRunDevice *) run->devices->pdata[point->device])->name);
+  for (guint i = 0; i < self->desc->n_params; i++)
+    if (point->params[i] && run->axes && g_strv_contains ((const char * const *) run->axes, self->desc->params[i].name))
+      {
+        g_autofree char *value = ks_param_value_to_string (point->params[i]);
+        g_string_append_printf (caption, ", %s %s", _(self->desc->params[i].label), value);
+      }
+  ks_image_strip_set_images (KS_IMAGE_STRIP (self->image_strip), images, caption->str);
+}
+
 static void
 point_measured_cb (KsEngine         *engine,
                    const KsRunPoint *point,
@@ -74,6 +97,7 @@ point_measured_cb (KsEngine         *engine,
     ks_run_table_append (self->table, self->live->run, point);
   if (self->live->run->points->len > 1)
     ks_experiment_page_rebuild_plot (self);
+  show_images (self, engine, point);
   ks_page_emit_progress (KS_PAGE (self), (guint) done, (guint) total, ks_engine_get_fraction (engine));
 }
 
@@ -348,180 +372,79 @@ ks_experiment_page_write_data (KsPage      *page,
 
 /* --- sessions --------------------------------------------------------------------------- */
 
-void
-ks_experiment_page_save_state (KsPage      *page,
-                               JsonBuilder *b)
+gboolean
+ks_experiment_page_save_state (KsPage        *page,
+                               KsSessionPage *state,
+                               GError       **error)
 {
   KsExperimentPage *self = KS_EXPERIMENT_PAGE (page);
   g_autoptr(GHashTable) values = ks_param_form_get_values (self->form);
+  const KsFigureSpec *figure = ks_experiment_page_get_figure (self);
   GHashTableIter iter;
-  gpointer key, value;
+  gpointer name, text;
 
-  json_builder_set_member_name (b, "experiment");
-  json_builder_add_string_value (b, self->desc->id);
-  json_builder_set_member_name (b, "values");
-  json_builder_begin_object (b);
   g_hash_table_iter_init (&iter, values);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      json_builder_set_member_name (b, key);
-      json_builder_add_string_value (b, value);
-    }
-  json_builder_end_object (b);
-  json_builder_set_member_name (b, "reps");
-  json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->reps_spin)));
-  json_builder_set_member_name (b, "warmup");
-  json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->warmup_spin)));
-  json_builder_set_member_name (b, "also_on");
-  {
-    g_autofree char *also = ks_experiment_page_get_also_on_text (self);
-    json_builder_add_string_value (b, also);
-  }
-  json_builder_set_member_name (b, "figure");
-  json_builder_add_string_value (b, ks_experiment_page_get_figure (self)
-                                    ? ks_experiment_page_get_figure (self)->id : "");
-  json_builder_set_member_name (b, "min_x");
-  json_builder_add_double_value (b, gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->min_x_spin)));
-  json_builder_set_member_name (b, "runs");
-  json_builder_begin_array (b);
+  while (g_hash_table_iter_next (&iter, &name, &text))
+    if (!ks_session_page_set_value (state, name, text, error))
+      return FALSE;
+  if (!ks_session_page_set_repetitions (state,
+                                        gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->warmup_spin)),
+                                        gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->reps_spin)),
+                                        gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->min_x_spin)),
+                                        error))
+    return FALSE;
+  g_free (state->also_on);
+  state->also_on = ks_experiment_page_get_also_on_text (self);
+  g_free (state->figure);
+  state->figure = g_strdup (figure ? figure->id : "");
+  ks_session_page_keep_runs (state);
   for (guint i = 0; i < self->runs->len; i++)
     {
       Run *r = self->runs->pdata[i];
-      g_autofree char *json = ks_run_to_json (r->run);
-      JsonNode *node = json_from_string (json, NULL);
-
-      if (node == NULL)
-        continue;
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "recorded");
-      json_builder_add_boolean_value (b, r->recorded);
-      json_builder_set_member_name (b, "visible");
-      json_builder_add_boolean_value (b, r->visible);
-      json_builder_set_member_name (b, "run");
-      json_builder_add_value (b, node);
-      json_builder_end_object (b);
+      if (!ks_session_page_add_run (state, r->run, r->recorded, r->visible, error))
+        return FALSE;
     }
-  json_builder_end_array (b);
+  return TRUE;
 }
 
-static GPtrArray *
-load_runs (KsExperimentPage *self,
-           JsonArray        *array,
-           GError          **error)
-{
-  g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func (ks_experiment_page_run_free);
-
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *node = json_array_get_element (array, i);
-      JsonObject *o = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      /* "results": a session of the Gauss pages before the generic page
-       * (a format-1 run, read through the description's load_legacy). */
-      JsonNode *run_node = o ? json_object_get_member (o, json_object_has_member (o, "run") ? "run" : "results")
-                             : NULL;
-      g_autofree char *json = run_node ? json_to_string (run_node, FALSE) : NULL;
-      g_autoptr(KsRun) run = json ? ks_run_from_json (json, -1, error) : NULL;
-      Run *r;
-
-      if (run == NULL)
-        {
-          if (json == NULL)
-            g_set_error (error, KS_RUN_ERROR, KS_RUN_ERROR_PARSE, _("run %u has no results"), i + 1);
-          else
-            g_prefix_error (error, _("run %u: "), i + 1);
-          return NULL;
-        }
-      if (run->desc != self->desc)
-        {
-          g_set_error (error, KS_RUN_ERROR, KS_RUN_ERROR_PARSE, _("run %u is a run of “%s”"), i + 1,
-                       _(run->desc->title));
-          return NULL;
-        }
-      r = ks_experiment_page_run_new (run, json_object_get_boolean_member_with_default (o, "recorded", FALSE));
-      r->visible = json_object_get_boolean_member_with_default (o, "visible", TRUE);
-      g_ptr_array_add (runs, r);
-    }
-  return g_steal_pointer (&runs);
-}
-
-/* A session's form: name -> text; old, the fields of the page before the
- * description (upgraded through it). */
-static GVariant *
-object_values (KsExperimentPage *self,
-               JsonObject       *o,
-               gboolean          old)
-{
-  g_autoptr(GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_autoptr(GList) members = json_object_get_members (o);
-  GVariantBuilder builder;
-  GHashTableIter iter;
-  gpointer key, value;
-
-  for (GList *l = members; l != NULL; l = l->next)
-    {
-      JsonNode *v = json_object_get_member (o, l->data);
-      if (JSON_NODE_HOLDS_VALUE (v) && json_node_get_value_type (v) == G_TYPE_STRING)
-        g_hash_table_insert (values, g_strdup (l->data), g_strdup (json_node_get_string (v)));
-    }
-  if (old)
-    return ks_experiment_page_upgrade_values (self, values);
-  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
-  g_hash_table_iter_init (&iter, values);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    g_variant_builder_add (&builder, "{ss}", key, value);
-  return g_variant_ref_sink (g_variant_builder_end (&builder));
-}
-
-gboolean
-ks_experiment_page_load_state (KsPage      *page,
-                               JsonObject  *object,
-                               GError     **error)
+/* The session's reader checked every part, so nothing here can fail: the
+ * runs are the page's own experiment's, the values parse. */
+void
+ks_experiment_page_load_state (KsPage              *page,
+                               const KsSessionPage *state)
 {
   KsExperimentPage *self = KS_EXPERIMENT_PAGE (page);
-  JsonNode *values = json_object_get_member (object, "values");
-  /* The Gauss pages' sessions before the generic page: their own fields. */
-  JsonNode *params = json_object_get_member (object, "params");
-  JsonNode *runs_node = json_object_get_member (object, "runs");
-  const char *figure = json_object_get_string_member_with_default (object, "figure", "");
-  g_autoptr(GPtrArray) runs = NULL;
+  g_autoptr(GVariant) values = NULL;
+  GVariantBuilder builder;
+  GHashTableIter iter;
+  gpointer name, text;
 
-  if ((values != NULL && !JSON_NODE_HOLDS_OBJECT (values)) || (params != NULL && !JSON_NODE_HOLDS_OBJECT (params))
-      || (runs_node != NULL && !JSON_NODE_HOLDS_ARRAY (runs_node)))
+  ks_experiment_page_set_repetitions (self, state->warmup, state->reps);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->min_x_spin), state->min_x);
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
+  g_hash_table_iter_init (&iter, state->values);
+  while (g_hash_table_iter_next (&iter, &name, &text))
+    g_variant_builder_add (&builder, "{ss}", name, text);
+  values = g_variant_ref_sink (g_variant_builder_end (&builder));
+  ks_experiment_page_apply_values (self, values);
+  if (state->also_on != NULL)
     {
-      g_set_error (error, KS_RUN_ERROR, KS_RUN_ERROR_PARSE, _("its values or runs are of the wrong type"));
-      return FALSE;
-    }
-  /* Every run is read before anything changes, so a damaged one leaves
-   * the page as it was. */
-  if (runs_node != NULL && !(runs = load_runs (self, json_node_get_array (runs_node), error)))
-    return FALSE;
-  if (params == NULL)
-    {
-      ks_experiment_page_set_repetitions (self,
-                                          json_object_get_int_member_with_default (object, "warmup", 1),
-                                          json_object_get_int_member_with_default (object, "reps", 3));
-      gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->min_x_spin),
-                                 json_object_get_double_member_with_default (object, "min_x", 0));
-    }
-  /* After the repetitions: an old form's "@reps" and "@min_x" are its own. */
-  if (values != NULL || params != NULL)
-    {
-      g_autoptr(GVariant) given = object_values (self, json_node_get_object (values ? values : params),
-                                                 values == NULL);
-      ks_experiment_page_apply_values (self, given);
-    }
-  if (json_object_has_member (object, "also_on"))
-    {
-      g_auto(GStrv) ids = g_strsplit (json_object_get_string_member_with_default (object, "also_on", ""), ",", -1);
+      g_auto(GStrv) ids = g_strsplit (state->also_on, ",", -1);
       ks_experiment_page_set_also_on (self, (const char * const *) ids);
     }
-  if (*figure != '\0' && ks_experiment_desc_find_figure (self->desc, figure) >= 0)
-    gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->figure_combo), figure);
-  if (runs != NULL)
+  if (state->figure != NULL && *state->figure != '\0')
+    gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->figure_combo), state->figure);
+  if (state->runs != NULL)
     {
       g_ptr_array_set_size (self->runs, 0);
-      g_ptr_array_extend_and_steal (self->runs, g_steal_pointer (&runs));
+      for (guint i = 0; i < state->runs->len; i++)
+        {
+          const KsSessionRun *saved = state->runs->pdata[i];
+          Run *r = ks_experiment_page_run_new (saved->run, saved->recorded);
+
+          r->visible = saved->visible;
+          g_ptr_array_add (self->runs, r);
+        }
     }
   ks_experiment_page_rebuild_all (self);
-  return TRUE;
 }

@@ -10,6 +10,7 @@
 #include "ks-engine.h"
 #include "ks-figure.h"
 #include "ks-experiment-page-private.h"
+#include "ks-image-strip.h"
 #include "ks-run-table.h"
 
 /* Saved settings: experiment id -> parameter -> text, one key for every
@@ -793,6 +794,7 @@ ks_experiment_page_class_init (KsExperimentPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, reset_zoom_button);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, plot_view);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, table_view);
+  gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, image_strip);
   gtk_widget_class_bind_template_callback (widget_class, form_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, figure_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, clear_runs_cb);
@@ -807,6 +809,7 @@ ks_experiment_page_init (KsExperimentPage *self)
   g_autoptr(GMenu) other = g_menu_new ();
 
   g_type_ensure (KS_TYPE_PLOT_VIEW);
+  g_type_ensure (KS_TYPE_IMAGE_STRIP);
   gtk_widget_init_template (GTK_WIDGET (self));
   self->runs = g_ptr_array_new_with_free_func (ks_experiment_page_run_free);
   self->also_on = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -832,6 +835,7 @@ ks_experiment_page_new (const KsExperimentDesc *desc)
   g_return_val_if_fail (desc != NULL, NULL);
   self = g_object_new (KS_TYPE_EXPERIMENT_PAGE, NULL);
   self->desc = desc;
+  gtk_widget_set_visible (self->image_strip, desc->images != NULL);
   build_from_desc (self);
   return GTK_WIDGET (self);
 }

@@ -220,53 +220,48 @@ ks_gauss_solve_page_bind_settings (KsPage *page)
   ks_page_bind_combo (page, "solve-launch", GTK_COMBO_BOX (self->launch_combo));
 }
 
-static void
-ks_gauss_solve_page_save_state (KsPage      *page,
-                                JsonBuilder *b)
+static gboolean
+ks_gauss_solve_page_save_state (KsPage        *page,
+                                KsSessionPage *state,
+                                GError       **error)
 {
   KsGaussSolvePage *self = KS_GAUSS_SOLVE_PAGE (page);
+  g_autofree char *n = g_strdup_printf ("%d", gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->n_spin)));
+  g_autofree char *wg = g_strdup_printf ("%d", gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->wg_spin)));
 
-  json_builder_set_member_name (b, "n");
-  json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->n_spin)));
-  json_builder_set_member_name (b, "wg");
-  json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->wg_spin)));
-  json_builder_set_member_name (b, "precision");
-  json_builder_add_string_value (b, gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->precision_combo)));
-  json_builder_set_member_name (b, "range");
-  json_builder_add_string_value (b, gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->range_combo)));
-  json_builder_set_member_name (b, "local");
-  json_builder_add_string_value (b, gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->local_combo)));
-  json_builder_set_member_name (b, "launch");
-  json_builder_add_string_value (b, gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->launch_combo)));
+  return ks_session_page_set_value (state, "n", n, error)
+    && ks_session_page_set_value (state, "wg", wg, error)
+    && ks_session_page_set_value (state, "precision",
+                                  gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->precision_combo)), error)
+    && ks_session_page_set_value (state, "range",
+                                  gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->range_combo)), error)
+    && ks_session_page_set_value (state, "local",
+                                  gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->local_combo)), error)
+    && ks_session_page_set_value (state, "launch",
+                                  gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->launch_combo)), error);
 }
 
-static gboolean
-ks_gauss_solve_page_load_state (KsPage     *page,
-                                JsonObject *o,
-                                GError    **error)
+/* The fields the session has (checked by its reader); the others go back
+ * to the page's defaults. */
+static void
+ks_gauss_solve_page_load_state (KsPage              *page,
+                                const KsSessionPage *state)
 {
   KsGaussSolvePage *self = KS_GAUSS_SOLVE_PAGE (page);
   const char *ids[] = { "precision", "range", "local", "launch" };
   GtkWidget *combos[] = { self->precision_combo, self->range_combo, self->local_combo,
                           self->launch_combo };
-  gint64 n = json_object_get_int_member_with_default (o, "n", 500);
-  gint64 wg = json_object_get_int_member_with_default (o, "wg", 64);
+  const char *n = g_hash_table_lookup (state->values, "n");
+  const char *wg = g_hash_table_lookup (state->values, "wg");
 
-  if (n < 2 || n > 20000 || wg < 1 || wg > 4096)
-    {
-      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   _("n must be 2..20000 and the work-group 1..4096"));
-      return FALSE;
-    }
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->n_spin), n);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->wg_spin), wg);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->n_spin), n ? g_ascii_strtod (n, NULL) : 500);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->wg_spin), wg ? g_ascii_strtod (wg, NULL) : 64);
   for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
     {
-      const char *v = json_object_get_string_member_with_default (o, ids[i], NULL);
+      const char *v = g_hash_table_lookup (state->values, ids[i]);
       if (v != NULL)
         gtk_combo_box_set_active_id (GTK_COMBO_BOX (combos[i]), v);
     }
-  return TRUE;
 }
 
 static void

@@ -17,9 +17,12 @@
 #include <glib/gstdio.h>
 #include <math.h>
 
+#include "ks-balance.h"
+#include "ks-bench-probes.h"
 #include "ks-gif.h"
 #include "ks-heat.h"
 #include "ks-heat-plot.h"
+#include "ks-hybrid-cg.h"
 #include "ks-mesh-gen.h"
 
 /* One boundary group's condition as the form says it. */
@@ -37,6 +40,8 @@ typedef struct {
   double      tol;
   GHashTable *groups;   /* name -> GroupSetting, a copy */
   KsDevice   *device;   /* NULL: the host */
+  gboolean    hybrid;   /* paper 004's split with the host's cores */
+  double      lambda;
 } Setup;
 
 typedef struct {
@@ -48,6 +53,12 @@ typedef struct {
   double           e0;          /* the energy balance: at the start, */
   double           inflow;      /* and in through the fixed walls since */
   char            *where;       /* the device that ran it */
+  guint            n_cells;
+  gboolean         repeat;      /* the last step again (a new split), not a new one */
+  gboolean         parts_changed;
+  guint32         *parts;       /* with parts_changed: each cell's part, NULL: no split */
+  guint64          cells[KS_HYBRID_N_PARTS];
+  char            *balance;     /* lambda_b and its arithmetic, once measured */
 } Frame;
 
 struct _KsHeatPage {
@@ -66,6 +77,9 @@ struct _KsHeatPage {
   GtkWidget   *play_button;
   GtkWidget   *record_button;
   GtkWidget   *fixed_scale_check;
+  GtkWidget   *hybrid_check;
+  GtkWidget   *lambda_scale;
+  GtkWidget   *balance_label;
   GtkWidget   *status_label;
   KsPlotView  *mesh_view;
   KsPlotView  *time_view;
@@ -80,6 +94,7 @@ struct _KsHeatPage {
   GHashTable  *group_settings;  /* group name -> GroupSetting, kept across meshes */
   GPtrArray   *group_rows;    /* the group names the rows of groups_grid show */
   double       color_max;     /* the first frame's hottest cell */
+  guint64      shown_cells[KS_HYBRID_N_PARTS];   /* the split drawn; zeros: none */
   guint        tick_id;
   gboolean     started;
 
@@ -98,6 +113,7 @@ struct _KsHeatPage {
   GThread     *worker;
   Setup       *want_setup;
   gboolean     want_reset;
+  double       want_lambda;   /* NAN: no change */
   gboolean     playing;
   guint        steps_wanted;
   gboolean     quit;
@@ -127,6 +143,8 @@ frame_free (Frame *f)
   g_clear_pointer (&f->mesh, ks_mesh_unref);
   g_free (f->t);
   g_free (f->where);
+  g_free (f->parts);
+  g_free (f->balance);
   g_free (f);
 }
 
@@ -158,6 +176,7 @@ make_frame (KsHeat *heat, const KsHeatStepStats *st, gboolean new_mesh, const ch
   Frame *f = g_new0 (Frame, 1);
 
   f->t = g_memdup2 (ks_heat_get_temperature (heat), sizeof (double) * mesh->n_cells);
+  f->n_cells = mesh->n_cells;
   f->where = g_strdup (where);
   if (st != NULL)
     f->st = *st;
@@ -188,17 +207,64 @@ publish (KsHeatPage *self, Frame *f)
       f->mesh = g_steal_pointer (&self->frame->mesh);
       f->color_max = self->frame->color_max;
     }
+  if (self->frame != NULL && self->frame->parts_changed && !f->parts_changed)
+    {
+      f->parts_changed = TRUE;
+      f->parts = g_steal_pointer (&self->frame->parts);
+    }
+  if (self->frame != NULL && self->frame->balance != NULL && f->balance == NULL)
+    f->balance = g_steal_pointer (&self->frame->balance);
   if (f->restart)
     g_array_set_size (self->new_steps, 0);
-  else if (f->st.step > 0)
+  else if (f->st.step > 0 && !f->repeat)
     g_array_append_val (self->new_steps, f->st);
   f->restart |= self->frame != NULL && self->frame->restart;
   frame_free (self->frame);
   self->frame = f;
 }
 
+/* Paper 004's lambda_b from the triad bandwidths of the device and of the
+ * host's cores, measured now, with its arithmetic and the bound on what
+ * the CPU can add. */
+static char *
+measure_balance (KsDevice *device)
+{
+  KsBandwidth gpu = { 0 }, cpu = { 0 };
+  g_autoptr(GError) error = NULL;
+  double lambda_b;
+
+  if (!ks_bench_bandwidth (device, 0, 5, &gpu, &error) || !ks_bench_host_bandwidth (0, 5, &cpu, &error))
+    return g_strdup_printf (_("The bandwidths behind lambda_b could not be measured: %s"), error->message);
+  lambda_b = ks_balance_lambda_b (gpu.triad_gbs, cpu.triad_gbs);
+  return g_strdup_printf (_("lambda_b = BW_device / BW_CPU = %.1f / %.1f GB/s = %.2f (the paper: 3.2).  "
+                            "The CPU can add at most %.1f %% to the device alone%s."),
+                          gpu.triad_gbs, cpu.triad_gbs, lambda_b, 100.0 / lambda_b,
+                          ks_device_get_info (device)->type == KS_DEVICE_TYPE_CPU
+                          ? _(", but here the device is this same processor: both parts share one memory, "
+                              "and the split can only cost")
+                          : "");
+}
+
+/* The hybrid for heat on s's device beside the host's cores. */
+static KsHybridCg *
+build_hybrid (const Setup *s, KsHeat *heat, KsPrecision precision, GError **error)
+{
+  KsHybridSetup setup = { s->device, NULL, precision, KS_PARTITION_GEOMETRIC };
+  g_autoptr(KsHybridCg) hybrid = NULL;
+
+  if (s->device == NULL || ks_device_get_backend (s->device) == KS_BACKEND_HOST)
+    {
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
+                   _("The hybrid needs an OpenCL or CUDA device beside the host: choose one in the header bar"));
+      return NULL;
+    }
+  if (!(hybrid = ks_hybrid_cg_new (&setup, error)) || !ks_heat_set_hybrid (heat, hybrid, s->lambda, error))
+    return NULL;
+  return g_steal_pointer (&hybrid);
+}
+
 static KsHeat *
-build (const Setup *s, char **where, GError **error)
+build (const Setup *s, char **where, KsHybridCg **out_hybrid, GError **error)
 {
   g_autoptr(KsMesh) mesh = ks_mesh_new_from_spec (s->spec, NULL, error);
   g_autoptr(KsHeat) heat = NULL;
@@ -230,12 +296,32 @@ build (const Setup *s, char **where, GError **error)
       if (gs != NULL && !ks_heat_set_group_boundary (heat, mesh->groups->pdata[g], gs->kind, gs->t, error))
         return NULL;
     }
+  if (s->hybrid && !(*out_hybrid = build_hybrid (s, heat, precision, error)))
+    return NULL;
   *where = s->device != NULL && ks_device_get_backend (s->device) != KS_BACKEND_HOST
            ? g_strdup_printf ("%s (%s, %s)", ks_device_get_name (s->device),
                               ks_backend_to_string (ks_device_get_backend (s->device)),
                               ks_precision_to_string (precision))
            : g_strdup (_("the host (C + OpenMP, double)"));
+  if (s->hybrid)
+    {
+      char *both = g_strdup_printf (_("%s and the host's cores"), *where);
+      g_free (*where);
+      *where = both;
+    }
   return g_steal_pointer (&heat);
+}
+
+/* The frame carries the split (or its absence) to the view. */
+static void
+set_frame_parts (Frame *f, KsHybridCg *hybrid)
+{
+  f->parts_changed = TRUE;
+  if (hybrid == NULL)
+    return;
+  f->parts = g_memdup2 (ks_hybrid_cg_get_parts (hybrid), sizeof (guint32) * f->n_cells);
+  for (guint k = 0; k < KS_HYBRID_N_PARTS; k++)
+    f->cells[k] = ks_hybrid_cg_get_cells (hybrid, k);
 }
 
 static gpointer
@@ -243,6 +329,9 @@ worker_main (gpointer data)
 {
   KsHeatPage *self = data;
   KsHeat *heat = NULL;
+  KsHybridCg *hybrid = NULL;
+  KsDevice *measured = NULL;   /* the device lambda_b was measured for */
+  KsHeatStepStats last = { 0 };
   g_autofree char *where = NULL;
 
   g_mutex_lock (&self->lock);
@@ -253,10 +342,17 @@ worker_main (gpointer data)
           Setup *s = g_steal_pointer (&self->want_setup);
           g_autoptr(GError) error = NULL;
           KsHeat *fresh;
+          KsHybridCg *fresh_hybrid = NULL;
           char *fresh_where = NULL;
+          char *balance = NULL;
 
           g_mutex_unlock (&self->lock);
-          fresh = build (s, &fresh_where, &error);
+          fresh = build (s, &fresh_where, &fresh_hybrid, &error);
+          if (fresh != NULL && fresh_hybrid != NULL && s->device != measured)
+            {
+              balance = measure_balance (s->device);
+              measured = s->device;
+            }
           setup_free (s);
           g_mutex_lock (&self->lock);
           /* A mesh that cannot be read leaves the problem shown as it was. */
@@ -264,21 +360,60 @@ worker_main (gpointer data)
             {
               g_clear_error (&self->error);
               g_propagate_error (&self->error, g_steal_pointer (&error));
+              g_clear_pointer (&fresh_hybrid, ks_hybrid_cg_free);
             }
           else
             {
+              Frame *f;
+
               g_clear_pointer (&heat, ks_heat_free);
+              g_clear_pointer (&hybrid, ks_hybrid_cg_free);
               heat = fresh;
+              hybrid = fresh_hybrid;
+              last = (KsHeatStepStats) { 0 };
               g_free (where);
               where = fresh_where;
-              publish (self, make_frame (heat, NULL, TRUE, where));
+              f = make_frame (heat, NULL, TRUE, where);
+              set_frame_parts (f, hybrid);
+              f->balance = balance;
+              balance = NULL;
+              publish (self, f);
             }
+          g_free (balance);
           continue;
         }
+      if (!isnan (self->want_lambda) && hybrid != NULL)
+        {
+          g_autoptr(GError) error = NULL;
+          const double lambda = self->want_lambda;
+          gboolean ok;
+          Frame *f;
+
+          self->want_lambda = NAN;
+          g_mutex_unlock (&self->lock);
+          ok = ks_hybrid_cg_set_lambda (hybrid, lambda, &error);
+          g_mutex_lock (&self->lock);
+          if (!ok)
+            {
+              g_clear_error (&self->error);
+              g_propagate_error (&self->error, g_steal_pointer (&error));
+              continue;
+            }
+          f = make_frame (heat, NULL, FALSE, where);
+          f->restart = FALSE;
+          f->repeat = TRUE;
+          if (last.step > 0)
+            f->st = last;
+          set_frame_parts (f, hybrid);
+          publish (self, f);
+          continue;
+        }
+      self->want_lambda = NAN;
       if (self->want_reset && heat != NULL)
         {
           self->want_reset = FALSE;
           ks_heat_reset (heat);
+          last = (KsHeatStepStats) { 0 };
           publish (self, make_frame (heat, NULL, FALSE, where));
           continue;
         }
@@ -294,7 +429,14 @@ worker_main (gpointer data)
           ok = ks_heat_step (heat, &st, &error);
           g_mutex_lock (&self->lock);
           if (ok)
-            publish (self, make_frame (heat, &st, FALSE, where));
+            {
+              Frame *f = make_frame (heat, &st, FALSE, where);
+              last = st;
+              if (hybrid != NULL)
+                for (guint k = 0; k < KS_HYBRID_N_PARTS; k++)
+                  f->cells[k] = ks_hybrid_cg_get_cells (hybrid, k);
+              publish (self, f);
+            }
           else
             {
               /* The step is not taken: stop and say why. */
@@ -310,6 +452,7 @@ worker_main (gpointer data)
     }
   g_mutex_unlock (&self->lock);
   g_clear_pointer (&heat, ks_heat_free);
+  g_clear_pointer (&hybrid, ks_hybrid_cg_free);
   return NULL;
 }
 
@@ -447,6 +590,16 @@ show_status (KsHeatPage *self, const Frame *f)
                           f->inflow, f->st.energy - f->e0 - f->inflow,
                           1e3 * f->st.step_s, 1e3 * f->st.assemble_s, 1e3 * f->st.solve_s, f->where,
                           self->mesh->n_cells, tri, quad, ks_mesh_mean_stencil (self->mesh));
+  if (f->cells[KS_HYBRID_GPU] + f->cells[KS_HYBRID_CPU] > 0)
+    {
+      const double all = f->cells[KS_HYBRID_GPU] + f->cells[KS_HYBRID_CPU];
+      char *more = g_strdup_printf (_("%s\nSplit: %llu cells on the device (%.1f %%), %llu on the CPU"), text,
+                                    (unsigned long long) f->cells[KS_HYBRID_GPU],
+                                    100.0 * f->cells[KS_HYBRID_GPU] / all,
+                                    (unsigned long long) f->cells[KS_HYBRID_CPU]);
+      g_free (text);
+      text = more;
+    }
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
 }
 
@@ -490,6 +643,14 @@ tick (gpointer data)
     {
       if (f->mesh != NULL)
         show_mesh (self, f->mesh, f->color_max);
+      if (f->parts_changed && self->mesh != NULL && f->n_cells == self->mesh->n_cells)
+        {
+          ks_plot_set_mesh_parts (self->mesh_plot, f->parts);
+          for (guint k = 0; k < KS_HYBRID_N_PARTS; k++)
+            self->shown_cells[k] = f->parts != NULL ? f->cells[k] : 0;
+        }
+      if (f->balance != NULL)
+        gtk_label_set_text (GTK_LABEL (self->balance_label), f->balance);
       if (self->mesh != NULL)
         {
           if (f->restart)
@@ -543,6 +704,8 @@ request_setup (KsHeatPage *self)
       g_hash_table_insert (s->groups, g_strdup (key), g_memdup2 (value, sizeof (GroupSetting)));
   }
   s->device = self->device != NULL ? g_object_ref (self->device) : NULL;
+  s->hybrid = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->hybrid_check));
+  s->lambda = exp2 (gtk_range_get_value (GTK_RANGE (self->lambda_scale)));
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->play_button), FALSE);
   g_mutex_lock (&self->lock);
   setup_free (self->want_setup);
@@ -607,6 +770,34 @@ clear_file_cb (KsHeatPage *self)
   g_clear_pointer (&self->file, g_free);
   gtk_file_chooser_unselect_all (GTK_FILE_CHOOSER (self->file_button));
   mesh_changed_cb (self);
+}
+
+static void
+hybrid_toggled_cb (KsHeatPage *self)
+{
+  gtk_widget_set_sensitive (self->lambda_scale,
+                            gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->hybrid_check)));
+  mesh_changed_cb (self);
+}
+
+/* The slider runs over log2 lambda: equal steps of the hand are equal
+ * ratios, from a CPU-heavy 1/8 to a device-heavy 128. */
+static char *
+lambda_format_cb (KsHeatPage *self, double value)
+{
+  return g_strdup_printf (_("lambda %.2f"), exp2 (value));
+}
+
+/* The split moves between two steps, the solution stays. */
+static void
+lambda_changed_cb (KsHeatPage *self)
+{
+  if (!gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->hybrid_check)))
+    return;
+  g_mutex_lock (&self->lock);
+  self->want_lambda = exp2 (gtk_range_get_value (GTK_RANGE (self->lambda_scale)));
+  g_cond_signal (&self->cond);
+  g_mutex_unlock (&self->lock);
 }
 
 static void
@@ -704,6 +895,10 @@ ks_heat_page_device_changed (KsPage *page, KsDevice *device)
   KsHeatPage *self = KS_HEAT_PAGE (page);
 
   g_set_object (&self->device, device);
+  /* The hybrid's other part is the host: a device must run the first. */
+  gtk_widget_set_sensitive (self->hybrid_check, device != NULL && ks_device_get_backend (device) != KS_BACKEND_HOST);
+  if (device == NULL || ks_device_get_backend (device) == KS_BACKEND_HOST)
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->hybrid_check), FALSE);
   if (self->started)
     request_setup (self);
 }
@@ -850,6 +1045,9 @@ ks_heat_page_class_init (KsHeatPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, record_button);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, status_label);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, fixed_scale_check);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, hybrid_check);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, lambda_scale);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, balance_label);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, mesh_view);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, time_view);
   gtk_widget_class_bind_template_callback (widget_class, mesh_changed_cb);
@@ -858,6 +1056,9 @@ ks_heat_page_class_init (KsHeatPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, scale_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, play_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, record_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, hybrid_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, lambda_format_cb);
+  gtk_widget_class_bind_template_callback (widget_class, lambda_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, step_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, reset_clicked_cb);
 }
@@ -869,6 +1070,7 @@ ks_heat_page_init (KsHeatPage *self)
 
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
+  self->want_lambda = NAN;
   self->history = g_array_new (FALSE, FALSE, sizeof (KsHeatStepStats));
   self->new_steps = g_array_new (FALSE, FALSE, sizeof (KsHeatStepStats));
   self->group_settings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -954,6 +1156,26 @@ ks_heat_page_reset (KsHeatPage *self)
 {
   g_return_if_fail (KS_IS_HEAT_PAGE (self));
   reset_clicked_cb (self);
+}
+
+void
+ks_heat_page_set_hybrid (KsHeatPage *self, gboolean on, double lambda)
+{
+  g_return_if_fail (KS_IS_HEAT_PAGE (self));
+  g_return_if_fail (lambda > 0);
+  gtk_range_set_value (GTK_RANGE (self->lambda_scale), log2 (lambda));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->hybrid_check), on);
+}
+
+gboolean
+ks_heat_page_get_split (KsHeatPage *self, guint64 *device_cells, guint64 *cpu_cells)
+{
+  g_return_val_if_fail (KS_IS_HEAT_PAGE (self), FALSE);
+  if (device_cells)
+    *device_cells = self->shown_cells[KS_HYBRID_GPU];
+  if (cpu_cells)
+    *cpu_cells = self->shown_cells[KS_HYBRID_CPU];
+  return self->shown_cells[KS_HYBRID_GPU] + self->shown_cells[KS_HYBRID_CPU] > 0;
 }
 
 void

@@ -50,6 +50,16 @@ void     ks_heat_page_set_playing (KsHeatPage *self,
 void     ks_heat_page_step        (KsHeatPage *self);
 void     ks_heat_page_reset       (KsHeatPage *self);
 
+/* Paper 004's hybrid: the device and the host's cores split the cells at
+ * lambda (on: the problem is rebuilt; a new lambda moves the split
+ * between steps), as the page's check box and slider do. */
+void     ks_heat_page_set_hybrid  (KsHeatPage *self,
+                                   gboolean    on,
+                                   double      lambda);
+/* For the tests: the split drawn (FALSE: none), cells on each part. */
+gboolean ks_heat_page_get_split   (KsHeatPage *self,
+                                   guint64    *device_cells,
+                                   guint64    *cpu_cells);
 /* For the tests: the last step drawn (0: the initial state, or nothing yet). */
 guint ks_heat_page_get_shown_step (KsHeatPage *self);
 /* Whether a problem is built and shown. */

@@ -223,40 +223,34 @@ ks_index_map_page_get_plot_view (KsPage *page)
   return KS_PLOT_VIEW (KS_INDEX_MAP_PAGE (page)->plot_view);
 }
 
-static void
-ks_index_map_page_save_state (KsPage      *page,
-                              JsonBuilder *b)
+static gboolean
+ks_index_map_page_save_state (KsPage        *page,
+                              KsSessionPage *state,
+                              GError       **error)
 {
   KsIndexMapPage *self = KS_INDEX_MAP_PAGE (page);
+  g_autofree char *block = g_strdup_printf ("%d", gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->block_spin)));
 
-  json_builder_set_member_name (b, "domain");
-  json_builder_add_string_value (b, gtk_entry_get_text (GTK_ENTRY (self->domain_entry)));
-  json_builder_set_member_name (b, "rule");
-  json_builder_add_string_value (b, gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->rule_combo)));
-  json_builder_set_member_name (b, "block");
-  json_builder_add_int_value (b, gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->block_spin)));
+  return ks_session_page_set_value (state, "domain", gtk_entry_get_text (GTK_ENTRY (self->domain_entry)), error)
+    && ks_session_page_set_value (state, "rule", gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->rule_combo)),
+                                  error)
+    && ks_session_page_set_value (state, "block", block, error);
 }
 
-static gboolean
-ks_index_map_page_load_state (KsPage     *page,
-                              JsonObject *o,
-                              GError    **error)
+/* The fields the session has (checked by its reader); the others go back
+ * to the page's defaults. */
+static void
+ks_index_map_page_load_state (KsPage              *page,
+                              const KsSessionPage *state)
 {
   KsIndexMapPage *self = KS_INDEX_MAP_PAGE (page);
-  const char *domain = json_object_get_string_member_with_default (o, "domain", "2000x3000");
-  const char *rule = json_object_get_string_member_with_default (o, "rule", "paper");
-  gint64 block = json_object_get_int_member_with_default (o, "block", 0);
+  const char *domain = g_hash_table_lookup (state->values, "domain");
+  const char *rule = g_hash_table_lookup (state->values, "rule");
+  const char *block = g_hash_table_lookup (state->values, "block");
 
-  if (block < 0 || block > 4096)
-    {
-      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   _("The occupancy block must be 0..4096, not %lld"), (long long) block);
-      return FALSE;
-    }
-  gtk_entry_set_text (GTK_ENTRY (self->domain_entry), domain);
-  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->rule_combo), rule);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->block_spin), block);
-  return TRUE;
+  gtk_entry_set_text (GTK_ENTRY (self->domain_entry), domain ? domain : "2000x3000");
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->rule_combo), rule ? rule : "paper");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->block_spin), block ? g_ascii_strtod (block, NULL) : 0);
 }
 
 static const char *

@@ -284,24 +284,31 @@ ks_page_write_data (KsPage      *self,
     : ks_results_write_json (results, path, error);
 }
 
-void
-ks_page_save_state (KsPage      *self,
-                    JsonBuilder *builder)
+gboolean
+ks_page_save_state (KsPage        *self,
+                    KsSessionPage *state,
+                    GError       **error)
 {
   KsPageClass *klass = KS_PAGE_GET_CLASS (self);
+
+  g_return_val_if_fail (KS_IS_PAGE (self), FALSE);
+  g_return_val_if_fail (state != NULL, FALSE);
 
   ks_page_commit_edits (self);
-  if (klass->save_state)
-    klass->save_state (self, builder);
+  return klass->save_state ? klass->save_state (self, state, error) : TRUE;
 }
 
-gboolean
-ks_page_load_state (KsPage     *self,
-                    JsonObject *object,
-                    GError    **error)
+void
+ks_page_load_state (KsPage              *self,
+                    const KsSessionPage *state)
 {
   KsPageClass *klass = KS_PAGE_GET_CLASS (self);
-  return klass->load_state ? klass->load_state (self, object, error) : TRUE;
+
+  g_return_if_fail (KS_IS_PAGE (self));
+  g_return_if_fail (state != NULL);
+
+  if (klass->load_state)
+    klass->load_state (self, state);
 }
 
 void

@@ -13,6 +13,7 @@
 #include "ks-device.h"
 #include "ks-results.h"
 #include "ks-plot-view.h"
+#include "ks-session.h"
 
 G_BEGIN_DECLS
 
@@ -33,14 +34,15 @@ struct _KsPageClass {
   KsPlotView      *(*get_plot_view)  (KsPage        *self);
   /* The results the data export writes (the newest run); NULL if none. */
   const KsResults *(*get_results)    (KsPage        *self);
-  /* Session: write the page's parameters and runs into builder (inside an
-   * object), and read them back.  load may fail on a damaged object; the
-   * window then restores the session it had. */
-  void             (*save_state)     (KsPage        *self,
-                                      JsonBuilder   *builder);
-  gboolean         (*load_state)     (KsPage        *self,
-                                      JsonObject    *object,
-                                      GError       **error);
+  /* Session (ks-session.h): put the page's parameters and runs into its
+   * part of the session, which checks them (a field the session could not
+   * read back is an error naming it); and apply a part that the session's
+   * reader has checked whole, so applying cannot fail. */
+  gboolean         (*save_state)     (KsPage              *self,
+                                      KsSessionPage       *state,
+                                      GError             **error);
+  void             (*load_state)     (KsPage              *self,
+                                      const KsSessionPage *state);
   /* The device in the header bar changed. */
   void             (*device_changed) (KsPage        *self,
                                       KsDevice      *device);
@@ -76,11 +78,11 @@ gboolean         ks_page_write_data     (KsPage        *self,
                                          const char    *path,
                                          const char    *format,
                                          GError       **error);
-void             ks_page_save_state     (KsPage        *self,
-                                         JsonBuilder   *builder);
-gboolean         ks_page_load_state     (KsPage        *self,
-                                         JsonObject    *object,
-                                         GError       **error);
+gboolean         ks_page_save_state     (KsPage              *self,
+                                         KsSessionPage       *state,
+                                         GError             **error);
+void             ks_page_load_state     (KsPage              *self,
+                                         const KsSessionPage *state);
 void             ks_page_device_changed (KsPage        *self,
                                          KsDevice      *device);
 const char      *ks_page_get_help       (KsPage        *self);

@@ -7,7 +7,6 @@
 #define G_LOG_DOMAIN "ks-gui"
 
 #include "ks-window-private.h"
-#include "ks-json-guard.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
@@ -357,37 +356,28 @@ ks_window_copy_plot_activated (GSimpleAction *action,
 
 /* --- sessions ----------------------------------------------------------- */
 
-static JsonNode *
-session_to_node (KsWindow *self)
+/* The window as a session (ks-session.h); an error names a field the
+ * session could not read back (a form's value out of its range). */
+static KsSession *
+window_session (KsWindow *self,
+                GError  **error)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(KsSession) session = ks_session_new ();
   g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autofree char *date = g_date_time_format_iso8601 (now);
   KsDevice *device = ks_window_get_device (self);
 
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "format");
-  json_builder_add_string_value (b, SESSION_FORMAT);
-  json_builder_set_member_name (b, "version");
-  json_builder_add_int_value (b, SESSION_VERSION);
-  json_builder_set_member_name (b, "saved");
-  json_builder_add_string_value (b, date);
-  json_builder_set_member_name (b, "device");
-  json_builder_add_string_value (b, device ? ks_device_get_id (device) : "");
-  json_builder_set_member_name (b, "page");
-  json_builder_add_string_value (b, gtk_stack_get_visible_child_name (GTK_STACK (self->stack)));
-  json_builder_set_member_name (b, "pages");
-  json_builder_begin_object (b);
+  session->saved = g_date_time_format_iso8601 (now);
+  session->device = g_strdup (device ? ks_device_get_id (device) : "");
+  session->page = g_strdup (gtk_stack_get_visible_child_name (GTK_STACK (self->stack)));
   for (guint i = 0; i < self->page_names->len; i++)
     {
-      json_builder_set_member_name (b, self->page_names->pdata[i]);
-      json_builder_begin_object (b);
-      ks_page_save_state (ks_window_get_page (self, self->page_names->pdata[i]), b);
-      json_builder_end_object (b);
+      const char *name = self->page_names->pdata[i];
+      KsSessionPage *state = ks_session_add_page (session, name, error);
+
+      if (state == NULL || !ks_page_save_state (ks_window_get_page (self, name), state, error))
+        return NULL;
     }
-  json_builder_end_object (b);
-  json_builder_end_object (b);
-  return json_builder_get_root (b);
+  return g_steal_pointer (&session);
 }
 
 gboolean
@@ -395,40 +385,14 @@ ks_window_save_session (KsWindow   *self,
                         const char *path,
                         GError    **error)
 {
-  g_autoptr(JsonNode) root = session_to_node (self);
-  g_autofree char *text = json_to_string (root, TRUE);
+  g_autoptr(KsSession) session = NULL;
 
-  return g_file_set_contents (path, text, -1, error);
-}
+  g_return_val_if_fail (KS_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
 
-static gboolean
-apply_session (KsWindow   *self,
-               JsonObject *root,
-               GError    **error)
-{
-  JsonObject *pages = json_object_get_object_member (root, "pages");
-
-  for (guint i = 0; i < self->page_names->len; i++)
-    {
-      const char *name = self->page_names->pdata[i];
-      JsonNode *node = json_object_get_member (pages, name);
-
-      if (node == NULL)
-        continue;
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        {
-          g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                       _("The page “%s” in the session is not an object."), name);
-          return FALSE;
-        }
-      if (!ks_page_load_state (ks_window_get_page (self, name), json_node_get_object (node), error))
-        {
-          g_autofree char *title = ks_window_page_title (self, name);
-          g_prefix_error (error, _("Page “%s”: "), title);
-          return FALSE;
-        }
-    }
-  return TRUE;
+  if (!(session = window_session (self, error)))
+    return FALSE;
+  return ks_session_save (session, path, error);
 }
 
 gboolean
@@ -436,78 +400,34 @@ ks_window_load_session (KsWindow   *self,
                         const char *path,
                         GError    **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(JsonNode) backup = NULL;
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *display = g_filename_display_name (path);
-  JsonObject *root;
-  JsonNode *pages;
-  const char *device, *page;
+  g_autoptr(KsSession) session = NULL;
   gboolean device_missing = FALSE;
+
+  g_return_val_if_fail (KS_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
 
   if (self->running_page != NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY, _("Stop the run before opening a session."));
       return FALSE;
     }
-  /* Through the guarded door every user-given JSON takes: no FIFO, no
-   * device, nothing above 512 MiB, no nesting deeper than the files have. */
-  if (!ks_json_parser_load_file (parser, path, &local_error))
+  /* Read and checked whole before any page changes: a damaged file never
+   * costs the user the session that is open. */
+  if (!(session = ks_session_load (path, error)))
+    return FALSE;
+  for (guint i = 0; i < session->pages->len; i++)
     {
-      /* A missing or unreadable file says so on one line; a damaged one
-       * leads with that, and the parser's line and column go under Details. */
-      if (local_error->domain == G_FILE_ERROR
-          || (local_error->domain == G_IO_ERROR && local_error->code != G_IO_ERROR_INVALID_DATA))
-        g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                     _("%s cannot be read: %s"), display, local_error->message);
-      else
-        g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                     _("%s is damaged or incomplete (it is not well-formed JSON).\n%s"),
-                     display, local_error->message);
-      return FALSE;
-    }
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser))
-      || g_strcmp0 (json_object_get_string_member_with_default (
-                      json_node_get_object (json_parser_get_root (parser)), "format", ""),
-                    SESSION_FORMAT) != 0)
-    {
-      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   _("%s is not a Kernelscope session file."), display);
-      return FALSE;
-    }
-  root = json_node_get_object (json_parser_get_root (parser));
-  if (json_object_get_int_member_with_default (root, "version", 0) != SESSION_VERSION)
-    {
-      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   _("%s was written by another version of Kernelscope (session format %d; this one reads %d)."),
-                   display, (int) json_object_get_int_member_with_default (root, "version", 0),
-                   SESSION_VERSION);
-      return FALSE;
-    }
-  pages = json_object_get_member (root, "pages");
-  if (pages == NULL || !JSON_NODE_HOLDS_OBJECT (pages))
-    {
-      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   _("%s has no pages."), display);
-      return FALSE;
+      const KsSessionPage *state = session->pages->pdata[i];
+      KsPage *page = ks_window_get_page (self, state->id);
+
+      /* A page the session knows but this window does not show (an
+       * experiment registered by a test, say) is left alone. */
+      if (page != NULL)
+        ks_page_load_state (page, state);
     }
 
-  /* Pages apply their part one after the other; if one is damaged, put back
-   * the session that was open, so a bad file never costs the user a run. */
-  backup = session_to_node (self);
-  if (!apply_session (self, root, &local_error))
-    {
-      g_autoptr(GError) ignored = NULL;
-      apply_session (self, json_node_get_object (backup), &ignored);
-      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   _("%s is a Kernelscope session, but part of it is damaged.\n%s"),
-                   display, local_error->message);
-      return FALSE;
-    }
-
-  device = json_object_get_string_member_with_default (root, "device", NULL);
-  if (device != NULL && *device != '\0')
-    device_missing = !ks_window_set_device_id (self, device);
+  if (session->device != NULL && *session->device != '\0')
+    device_missing = !ks_window_set_device_id (self, session->device);
   /* Whether or not the device changed, the pages check the loaded form
    * against it (a CUDA graph asked for on an OpenCL device goes back to
    * one-by-one launches). */
@@ -515,12 +435,11 @@ ks_window_load_session (KsWindow   *self,
     for (guint i = 0; i < self->page_names->len; i++)
       ks_page_device_changed (ks_window_get_page (self, self->page_names->pdata[i]),
                               ks_window_get_device (self));
-  page = json_object_get_string_member_with_default (root, "page", NULL);
-  if (page != NULL && ks_window_get_page (self, page) != NULL)
-    ks_window_show_page (self, page);
+  if (session->page != NULL && ks_window_get_page (self, session->page) != NULL)
+    ks_window_show_page (self, session->page);
   ks_window_hide_error (self);
   if (device_missing)
-    ks_window_show_device_missing (self, _("The session's device is not on this computer"), device);
+    ks_window_show_device_missing (self, _("The session's device is not on this computer"), session->device);
   ks_window_update_actions (self);
   return TRUE;
 }

@@ -10,6 +10,7 @@
 #include "ks-gauss-solve-page.h"
 #include "ks-index-map-page.h"
 #include "ks-heat-page.h"
+#include "ks-tridiag-solve-page.h"
 #include "ks-registry.h"
 
 /* Hand-made pages, in their paper's group (NULL: above the groups).  A
@@ -25,6 +26,7 @@ static const struct {
   { "000", "gauss-solve", N_("Gauss: single solve"),       ks_gauss_solve_page_get_type },
   { "003", "index-map",   N_("Index domain onto blocks"),  ks_index_map_page_get_type },
   { "004", "heat-live",   N_("Heat: live animation"),      ks_heat_page_get_type },
+  { "002", "tridiag-solve", N_("Tridiagonal: your systems"), ks_tridiag_solve_page_get_type },
 };
 
 static int

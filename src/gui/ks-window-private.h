@@ -8,9 +8,6 @@
 
 G_BEGIN_DECLS
 
-#define SESSION_FORMAT  "kernelscope-session"
-#define SESSION_VERSION 1
-
 struct _KsWindow {
   GtkApplicationWindow parent_instance;
 

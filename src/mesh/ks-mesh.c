@@ -279,7 +279,9 @@ build_adjacency (KsMesh *m)
 {
   g_autofree guint *fill = NULL;
   g_autofree guint *mark = g_new (guint, m->n_cells);
-  g_autoptr(GArray) st = g_array_new (FALSE, FALSE, sizeof (guint));
+  /* Reserved so its data is never NULL: a mesh of one cell has an empty
+   * stencil, and arithmetic on a NULL pointer is undefined (fuzz-msh). */
+  g_autoptr(GArray) st = g_array_sized_new (FALSE, FALSE, sizeof (guint), 9 * m->n_cells + 1);
 
   m->node_offsets = g_new0 (guint, m->n_nodes + 1);
   for (guint k = 0; k < m->cell_offsets[m->n_cells]; k++)
@@ -313,7 +315,8 @@ build_adjacency (KsMesh *m)
                 }
             }
         }
-      qsort (&g_array_index (st, guint, first), st->len - first, sizeof (guint), uint_cmp);
+      if (st->len > first)
+        qsort (&g_array_index (st, guint, first), st->len - first, sizeof (guint), uint_cmp);
       m->stencil_offsets[c + 1] = st->len;
     }
   m->stencil = (guint *) g_array_free (g_steal_pointer (&st), FALSE);

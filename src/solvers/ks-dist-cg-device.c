@@ -267,6 +267,7 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
   g_autofree double *host = NULL;
   double sums[2], rho = 0, b_norm, pq, rho_new;
   gboolean ok;
+  gint64 begin;
   guint it = 0;
 
   g_return_val_if_fail (dev != NULL && ex != NULL && ex->part != NULL && options != NULL, FALSE);
@@ -302,6 +303,7 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
       rho = sums[0];
       b_norm = sqrt (sums[1]) > 0 ? sqrt (sums[1]) : 1;
     }
+  begin = g_get_monotonic_time ();
   while (ok && sqrt (rho) > options->tol * b_norm)
     {
       if (it == options->max_iter)
@@ -339,6 +341,7 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
     {
       out->iterations = it;
       out->residual = sqrt (rho) / b_norm;
+      out->iterate_s = (g_get_monotonic_time () - begin) / 1e6;
     }
   part_clear (&part);
   return ok;

@@ -89,6 +89,10 @@ typedef struct {
 typedef struct {
   guint  iterations;
   double residual;   /* ||r|| / ||b|| */
+  /* Wall seconds of the iterations: from r = b - A x0 done to the
+   * solution on the host (a device part's last download included, its
+   * uploads not).  The parts meet at every sum, so theirs are alike. */
+  double iterate_s;
 } KsDistCgResult;
 
 /* One part's CG on the host.  row_ptr/col/val: the part's rows from

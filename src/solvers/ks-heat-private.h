@@ -42,6 +42,7 @@ struct _KsHeat {
   KsHeatOffload offload;
   KsHeatDevice *dev;      /* the whole step's state on cg's device, made at its first step */
   gboolean      host_stale;  /* the device holds a newer T than t */
+  KsHybridCg   *hybrid;   /* borrowed (ks_heat_set_hybrid); beats cg and offload */
 };
 
 /* tau D w of boundary edge e (its group fixed) beside a cell at t. */

@@ -566,6 +566,15 @@ solve (KsHeat *h, const double *rhs, double *x, KsCgResult *res, gboolean new_ma
 {
   const KsCgOptions options = { h->p.cg_tol, h->p.cg_max_iter };
 
+  if (h->hybrid != NULL)
+    {
+      KsHybridResult hr;
+
+      if (!ks_hybrid_cg_solve (h->hybrid, h->a, rhs, x, &options, &hr, error))
+        return FALSE;
+      *res = (KsCgResult) { hr.iterations, hr.residual, hr.bytes, hr.iterate_s };
+      return TRUE;
+    }
   if (h->cg == NULL)
     return ks_cg_solve_host (h->a, rhs, x, &options, res, error);
   if (new_matrix || !h->uploaded)
@@ -589,6 +598,36 @@ ks_heat_set_picard_error (KsHeat *h, GError **error, double change, double tmax)
 }
 
 gboolean
+ks_heat_set_hybrid (KsHeat *h, KsHybridCg *hybrid, double lambda, GError **error)
+{
+  const KsMesh *m;
+  g_autofree double *centres = NULL;
+
+  g_return_val_if_fail (h != NULL, FALSE);
+
+  /* The temperature lives on the host while the hybrid runs; the whole
+   * step on the device takes it up again afterwards. */
+  if (!ks_heat_sync (h, error))
+    return FALSE;
+  if (h->dev != NULL)
+    ks_heat_device_invalidate (h->dev);
+  h->hybrid = NULL;
+  if (hybrid == NULL)
+    return TRUE;
+  m = h->mesh;
+  centres = g_new (double, 2 * (gsize) m->n_cells);
+  for (guint c = 0; c < m->n_cells; c++)
+    {
+      centres[2 * c] = m->cx[c];
+      centres[2 * c + 1] = m->cy[c];
+    }
+  if (!ks_hybrid_cg_set_pattern (hybrid, h->a, centres, lambda, error))
+    return FALSE;
+  h->hybrid = hybrid;
+  return TRUE;
+}
+
+gboolean
 ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
 {
   const guint n = h != NULL ? h->mesh->n_cells : 0;
@@ -603,7 +642,8 @@ ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
   g_return_val_if_fail (h != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (h->cg != NULL && h->offload == KS_HEAT_OFFLOAD_WHOLE)
+  /* The hybrid's parts assemble nothing: it solves what the host built. */
+  if (h->cg != NULL && h->offload == KS_HEAT_OFFLOAD_WHOLE && h->hybrid == NULL)
     {
       if (!ks_heat_device_step (h, &st, error))
         return FALSE;

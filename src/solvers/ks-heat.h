@@ -37,6 +37,7 @@
 #include "ks-cg.h"
 #include "ks-csr.h"
 #include "ks-device.h"
+#include "ks-hybrid-cg.h"
 #include "ks-mesh.h"
 
 G_BEGIN_DECLS
@@ -122,6 +123,14 @@ gboolean      ks_heat_set_device        (KsHeat             *heat,
  * kernels (the experiment builds them once per device, not per mesh). */
 void          ks_heat_set_cg            (KsHeat             *heat,
                                          KsCgDevice         *cg);
+/* Paper 004's hybrid: the linear systems solved by hybrid (borrowed: kept
+ * alive by the caller as long as heat uses it; NULL: back to the CG of
+ * set_device/set_cg), split at lambda over this mesh's matrix.  Change
+ * lambda between steps with ks_hybrid_cg_set_lambda. */
+gboolean      ks_heat_set_hybrid        (KsHeat             *heat,
+                                         KsHybridCg         *hybrid,
+                                         double              lambda,
+                                         GError            **error);
 /* Where a device CG assembles (KS_HEAT_OFFLOAD_WHOLE by default); no
  * meaning on the host.  May be changed between steps. */
 void          ks_heat_set_offload       (KsHeat             *heat,

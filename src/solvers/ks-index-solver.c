@@ -36,6 +36,8 @@ struct _KsIndexSolver {
   KsKernel    *cub;
   KsBuffer    *v, *partial, *sums;
   guint64      stride_block;
+  guint64      occupancy_block;   /* the fill kernel's suggestion (the OCCUPANCY launch) */
+  char        *occupancy_source;  /* how it was found, translated */
 };
 
 double
@@ -62,6 +64,7 @@ ks_index_solver_free (KsIndexSolver *self)
   g_clear_pointer (&self->program, ks_program_unref);
   g_clear_pointer (&self->rt, ks_runtime_unref);
   g_clear_object (&self->device);
+  g_free (self->occupancy_source);
   g_free (self);
 }
 
@@ -97,6 +100,8 @@ ks_index_solver_new (KsDevice    *device,
    * the kernel's limit in preferred multiples (OpenCL). */
   ks_index_suggest_for_kernel (device, self->fill, &s);
   self->stride_block = MIN (s.block, ks_kernel_get_max_work_group_size (self->stride));
+  self->occupancy_block = s.block;
+  self->occupancy_source = g_steal_pointer (&s.source);
   ks_index_suggestion_clear (&s);
   return g_steal_pointer (&self);
 }
@@ -106,6 +111,20 @@ ks_index_solver_get_precision (KsIndexSolver *self)
 {
   g_return_val_if_fail (self != NULL, KS_PRECISION_DOUBLE);
   return self->precision;
+}
+
+guint64
+ks_index_solver_get_occupancy_block (KsIndexSolver *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->occupancy_block;
+}
+
+const char *
+ks_index_solver_get_occupancy_source (KsIndexSolver *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->occupancy_source;
 }
 
 /* A buffer of at least bytes, kept across calls. */
@@ -174,13 +193,16 @@ mapped_launch (const KsIndexDomain *domain,
 {
   if (!m->mapped || (m->thread_side == 0 && domain->dims == 2))
     {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
-                   !m->mapped ? _("The paper's rules give no launch for this domain: %s")
-                   : _("%s: N1 gets the threads here, a layout the mapped kernel does not run"),
-                   m->why);
+      if (!m->mapped)
+        g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
+                     _("%s: no launch for this domain: %s"), ks_index_rule_label (m->rule), m->why);
+      else
+        g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
+                     _("%s: N1 gets the threads here, a layout the mapped kernel does not run"), m->why);
       return FALSE;
     }
-  if (domain->dims == 1)
+  /* The flat launch is D(points) whatever the domain's shape. */
+  if (domain->dims == 1 || m->thread_side < 0)
     *layout = LAYOUT_1D;
   else if (domain->dims == 2)
     *layout = domain->n[1] <= KS_INDEX_PAPER_THREADS ? LAYOUT_2D_ROWS : LAYOUT_2D_SPLIT;
@@ -189,6 +211,11 @@ mapped_launch (const KsIndexDomain *domain,
   /* The sides right-aligned: D(N) is (1, 1, N), D(N1, N2) is (1, N1, N2). */
   for (guint d = 0; d < 3; d++)
     sides[d] = d + domain->dims >= 3 ? domain->n[d + domain->dims - 3] : 1;
+  if (m->thread_side < 0)
+    {
+      sides[0] = sides[1] = 1;
+      sides[2] = m->points;
+    }
   memset (config, 0, sizeof *config);
   config->dims = m->grid_dims;
   for (guint d = 0; d < m->grid_dims; d++)
@@ -215,6 +242,7 @@ ks_index_solver_fill (KsIndexSolver       *self,
   const guint8 zero[8] = { 0 };
 
   g_return_val_if_fail (self != NULL && domain != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (fill < KS_INDEX_FILL_N, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   memset (out, 0, sizeof *out);
@@ -224,12 +252,17 @@ ks_index_solver_fill (KsIndexSolver       *self,
       !ensure_buffer (self, &self->v, points * elem, error))
     return FALSE;
 
-  if (fill == KS_INDEX_FILL_MAPPED)
+  if (fill != KS_INDEX_FILL_STRIDE)
     {
+      static const KsIndexRule rules[] = {
+        [KS_INDEX_FILL_MAPPED] = KS_INDEX_RULE_PAPER,
+        [KS_INDEX_FILL_TODAY] = KS_INDEX_RULE_TODAY,
+        [KS_INDEX_FILL_OCCUPANCY] = KS_INDEX_RULE_OCCUPANCY,
+      };
       gint32 layout;
       guint64 sides[3];
 
-      ks_index_map (domain, KS_INDEX_RULE_PAPER, 0, &m);
+      ks_index_map (domain, rules[fill], self->occupancy_block, &m);
       if (!mapped_launch (domain, &m, &config, &layout, sides, error))
         return FALSE;
       kernel = self->fill;

@@ -21,6 +21,11 @@ typedef struct _KsIndexSolver KsIndexSolver;
 typedef enum {
   KS_INDEX_FILL_MAPPED,   /* one thread per point, launched as the paper's rules say */
   KS_INDEX_FILL_STRIDE,   /* a grid-stride loop over the flat index, a device-filling grid */
+  KS_INDEX_FILL_TODAY,    /* one thread per point, the paper's layout under today's limits
+                           * (KS_INDEX_RULE_TODAY: gridDim.x up to 2^31 - 1, warp rounding) */
+  KS_INDEX_FILL_OCCUPANCY,/* one thread per point of the flat index, in blocks of the
+                           * occupancy suggestion (KS_INDEX_RULE_OCCUPANCY) */
+  KS_INDEX_FILL_N
 } KsIndexFill;
 
 typedef struct {
@@ -50,14 +55,21 @@ KsIndexSolver *ks_index_solver_new     (KsDevice          *device,
                                         GError           **error);
 void           ks_index_solver_free    (KsIndexSolver     *self);
 KsPrecision    ks_index_solver_get_precision (KsIndexSolver *self);
+/* The fill kernel's suggested block on this device (ks_index_suggest_for_kernel:
+ * CUDA's occupancy calculation, or on OpenCL the kernel's largest work-group
+ * in preferred multiples) and, translated, how it was found. */
+guint64        ks_index_solver_get_occupancy_block  (KsIndexSolver *self);
+const char    *ks_index_solver_get_occupancy_source (KsIndexSolver *self);
 
-/* Fills the domain once and checks it.  MAPPED launches the paper's rule
- * (KS_INDEX_RULE_PAPER): a domain the paper gives no launch for, or one
- * whose threads lie along N1 (no kernel layout here), is
+/* Fills the domain once and checks it.  MAPPED, TODAY and OCCUPANCY
+ * launch the calculator's mapping of that rule (ks_index_map: the same
+ * grid and block "kernelscope-cli map" prints, OCCUPANCY with
+ * ks_index_solver_get_occupancy_block): a domain the rule gives no launch
+ * for, or one whose threads lie along N1 (no kernel layout here), is
  * KS_COMPUTE_ERROR_WORK_GROUP_SIZE saying why (an experiment refuses that
- * point and goes on).  STRIDE launches blocks of the kernel's suggested size, at most 32
- * per compute unit.  A domain past the device's memory is
- * KS_INDEX_MAP_ERROR_MEMORY. */
+ * point and goes on).  STRIDE launches blocks of the kernel's suggested
+ * size, at most 32 per compute unit.  A domain past the device's memory
+ * is KS_INDEX_MAP_ERROR_MEMORY. */
 gboolean       ks_index_solver_fill    (KsIndexSolver       *self,
                                         const KsIndexDomain *domain,
                                         KsIndexFill          fill,

@@ -22,6 +22,7 @@ struct _KsMicroScale {
   KsProgram     *programs[KS_MICRO_N_EDGES];
   KsKernel      *kernels[KS_MICRO_N_EDGES][2];   /* [edges][mapping] */
   KsBuffer      *image, *half, *result;          /* the input, after the rows, after the columns */
+  guint8        *plain;                          /* the input without padding, for a person to see */
   guint8        *expected, *got;
   KsMicroMapping mapping;
   KsMicroEdges   edges;
@@ -76,6 +77,7 @@ ks_micro_scale_free (KsMicroScale *self)
   g_clear_pointer (&self->image, ks_buffer_unref);
   g_clear_pointer (&self->half, ks_buffer_unref);
   g_clear_pointer (&self->result, ks_buffer_unref);
+  g_clear_pointer (&self->plain, g_free);
   g_clear_pointer (&self->expected, g_free);
   g_clear_pointer (&self->got, g_free);
   g_clear_pointer (&self->rt, ks_runtime_unref);
@@ -164,7 +166,6 @@ ks_micro_scale_prepare (KsMicroScale  *self,
 {
   const guint pad = edges == KS_MICRO_EDGE_PADDING ? PAD : 0;
   g_autofree guint8 *image = NULL;
-  g_autofree guint8 *plain = NULL;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (edges < KS_MICRO_N_EDGES, FALSE);
@@ -182,9 +183,10 @@ ks_micro_scale_prepare (KsMicroScale  *self,
   g_clear_pointer (&self->image, ks_buffer_unref);
   g_clear_pointer (&self->half, ks_buffer_unref);
   g_clear_pointer (&self->result, ks_buffer_unref);
+  g_clear_pointer (&self->plain, g_free);
   g_clear_pointer (&self->expected, g_free);
   g_clear_pointer (&self->got, g_free);
-  if (!(image = make_image (width, height, pad)) || !(plain = make_image (width, height, 0)) ||
+  if (!(image = make_image (width, height, pad)) || !(self->plain = make_image (width, height, 0)) ||
       !(self->expected = g_try_malloc ((gsize) (width / 2) * (height / 2))) ||
       !(self->got = g_try_malloc ((gsize) (width / 2) * (height / 2))))
     {
@@ -199,7 +201,9 @@ ks_micro_scale_prepare (KsMicroScale  *self,
                                               error)) ||
       !ks_runtime_write (self->rt, self->image, 0, (gsize) (width + 2 * pad) * height, image, error))
     return FALSE;
-  ks_micro_scale_host (plain, width, height, self->expected);
+  ks_micro_scale_host (self->plain, width, height, self->expected);
+  /* Nothing ran yet: no result to show until ks_micro_scale_run. */
+  memset (self->got, 0, (gsize) (width / 2) * (height / 2));
   self->mapping = mapping;
   self->edges = edges;
   self->width = width;
@@ -275,4 +279,28 @@ ks_micro_scale_run (KsMicroScale       *self,
   for (gsize i = 0; i < bytes; i++)
     out->wrong += self->got[i] != self->expected[i];
   return TRUE;
+}
+
+const guint8 *
+ks_micro_scale_peek_input (KsMicroScale *self,
+                           guint        *width,
+                           guint        *height)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (!self->prepared)
+    return NULL;
+  if (width)
+    *width = self->width;
+  if (height)
+    *height = self->height;
+  return self->plain;
+}
+
+const guint8 *
+ks_micro_scale_peek_result (KsMicroScale *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->prepared ? self->got : NULL;
 }

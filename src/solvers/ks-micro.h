@@ -284,6 +284,14 @@ gboolean      ks_micro_scale_prepare    (KsMicroScale       *self,
 gboolean      ks_micro_scale_run        (KsMicroScale       *self,
                                          KsMicroScaleResult *out,
                                          GError            **error);
+/* After prepare: the input, width x height bytes row-major (the same
+ * bytes the device reads, without the padding), and the result of the
+ * last run, (width / 2) x (height / 2) (zero before the first), each owned
+ * by self and valid until the next prepare; NULL before a prepare. */
+const guint8 *ks_micro_scale_peek_input (KsMicroScale       *self,
+                                         guint              *width,
+                                         guint              *height);
+const guint8 *ks_micro_scale_peek_result (KsMicroScale      *self);
 /* The reference: width x height to (width / 2) x (height / 2), row-major. */
 void          ks_micro_scale_host       (const guint8       *image,
                                          guint               width,

@@ -3,6 +3,9 @@
 #define G_LOG_DOMAIN "ks-mpi"
 
 #include "ks-mpi-exchange.h"
+#include "ks-hybrid-cg.h"
+
+#include <stdio.h>
 
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
@@ -112,4 +115,62 @@ ks_mpi_exchange_new (const KsHalo *halo,
   for (guint j = 0; j < hp->n_neighbours; j++)
     ex->send[j] = g_new (double, MAX (hp->neighbours[j].n_send, 1));
   return &ex->base;
+}
+
+/* --- the world: ranks of MPI_COMM_WORLD (or another communicator) ---------- */
+
+static MPI_Comm world_comm;
+
+static KsExchange *
+world_exchange_new (gpointer data, const KsHalo *halo, guint part)
+{
+  return ks_mpi_exchange_new (halo, part, world_comm);
+}
+
+static gboolean
+world_sum (gpointer data, double *values, gsize n, GError **error)
+{
+  /* MPI counts in int: a large vector goes in pieces. */
+  for (gsize first = 0; first < n; first += G_MAXINT / 2)
+    {
+      const int count = (int) MIN (n - first, (gsize) G_MAXINT / 2);
+      const int rc = MPI_Allreduce (MPI_IN_PLACE, values + first, count, MPI_DOUBLE, MPI_SUM, world_comm);
+      if (rc != MPI_SUCCESS)
+        return mpi_failed (error, rc, "MPI_Allreduce");
+    }
+  return TRUE;
+}
+
+static double
+world_max (gpointer data, double value)
+{
+  double out = value;
+
+  MPI_Allreduce (&value, &out, 1, MPI_DOUBLE, MPI_MAX, world_comm);
+  return out;
+}
+
+static void
+world_abort (gpointer data, const GError *error)
+{
+  int rank = 0;
+
+  MPI_Comm_rank (world_comm, &rank);
+  /* stderr at once: MPI_Abort may end this process before stdio flushes. */
+  fprintf (stderr, _("kernelscope-cli: rank %d failed, stopping every rank: %s\n"), rank, error->message);
+  fflush (stderr);
+  MPI_Abort (world_comm, 1);
+}
+
+void
+ks_mpi_world_install (MPI_Comm comm)
+{
+  static KsHybridWorld world;
+  int rank = 0, size = 1;
+
+  world_comm = comm;
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &size);
+  world = (KsHybridWorld) { (guint) size, (guint) rank, world_exchange_new, world_sum, world_max, world_abort, NULL };
+  ks_hybrid_world_set (&world);
 }

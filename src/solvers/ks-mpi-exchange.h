@@ -18,4 +18,9 @@ KsExchange *ks_mpi_exchange_new (const KsHalo *halo,
                                  guint         part,
                                  MPI_Comm      comm);
 
+/* Makes comm the process's KsHybridWorld (ks-hybrid-cg.h): one part of
+ * every hybrid solve per rank.  Call after MPI_Init, before any solver is
+ * made; comm must stay valid until MPI_Finalize. */
+void        ks_mpi_world_install (MPI_Comm      comm);
+
 G_END_DECLS

@@ -15,6 +15,7 @@ static const char *method_names[KS_TRIDIAG_N_METHODS] = {
   "thomas-global", "thomas-local", "thomas-interleaved",
   "sericr-global", "sericr-local",
   "paracr-global", "paracr-full", "paracr-partial", "paracr-interleaved", "paracr-steps",
+  "thomas-coalesced", "thomas-transposed", "paracr-thomas",
   "cpu-thomas", "cpu-sericr", "omp-thomas", "lapack-gtsv",
   "cusparse-strided", "cusparse-thomas", "cusparse-lu", "cusparse-nopivot",
 };
@@ -88,6 +89,7 @@ ks_tridiag_method_baseline (KsTridiagMethod method)
     case KS_TRIDIAG_PARACR_PARTIAL:
     case KS_TRIDIAG_PARACR_INTERLEAVED:
     case KS_TRIDIAG_PARACR_STEPS:
+    case KS_TRIDIAG_PARACR_THOMAS:
     case KS_TRIDIAG_CPU_SERICR:
       return KS_TRIDIAG_CPU_SERICR;
     default:

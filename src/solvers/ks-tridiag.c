@@ -22,18 +22,23 @@ typedef enum {
   K_PARACR_PARTIAL,
   K_PARACR_STEP,
   K_PARACR_FINISH,
+  K_THOMAS_COALESCED,
+  K_TRANSPOSE,
+  K_PARACR_TILE,
   N_KERNELS
 } Kernel;
 
 static const char *kernel_names[N_KERNELS] = {
   "thomas_global", "thomas_staged", "sericr_global", "sericr_local",
   "paracr_global", "paracr_full", "paracr_partial", "paracr_step", "paracr_finish",
+  "thomas_coalesced", "tridiag_transpose", "paracr_tile",
 };
 
 static const Kernel method_kernel[KS_TRIDIAG_N_DEVICE_METHODS] = {
   K_THOMAS_GLOBAL, K_THOMAS_STAGED, K_THOMAS_STAGED,
   K_SERICR_GLOBAL, K_SERICR_LOCAL,
   K_PARACR_GLOBAL, K_PARACR_FULL, K_PARACR_PARTIAL, K_PARACR_PARTIAL, K_PARACR_STEP,
+  K_THOMAS_COALESCED, K_TRANSPOSE, K_PARACR_TILE,
 };
 
 /* Rows per staged chunk and systems per group of the one-item-per-system
@@ -45,6 +50,17 @@ static const Kernel method_kernel[KS_TRIDIAG_N_DEVICE_METHODS] = {
 #define SERICR_CHUNK 16u
 #define SERICR_GROUP 32u
 #define PARACR_GROUP 256u
+/* thomas_coalesced: one item per system, in groups of 64 (40,000 systems
+ * make 625 groups, a few per multiprocessor, evenly spread).  paracr_tile:
+ * 256 items over a tile of up to 40 KiB (two sets of four coefficients),
+ * within the 48 KiB every GPU (and NVIDIA's OpenCL) gives a group; PARACR
+ * until each system left has about HYBRID_SUB_ROWS rows, or there are
+ * HYBRID_MAX_SYSTEMS of them (2^24 unknowns: 32768 of 512). */
+#define COALESCED_GROUP 64u
+#define TILE_GROUP 256u
+#define TILE_BYTES (40u * 1024u)
+#define HYBRID_SUB_ROWS 512u
+#define HYBRID_MAX_SYSTEMS 32768u
 
 struct _KsTridiagSolver
 {
@@ -61,18 +77,23 @@ struct _KsTridiagSolver
   guint           stride;   /* n, or padded to 2^k - 1 */
   guint           systems;
   KsBuffer       *in[4];    /* a, b, c, d */
-  KsBuffer       *work[4];  /* Thomas: c'; SERICR: a..d reduced; PARACR: two sets of four */
+  KsBuffer       *work[8];  /* Thomas: c'; SERICR: a..d reduced; PARACR: two sets of four;
+                             * thomas-transposed: a..d interleaved, c', x interleaved */
   KsBuffer       *x, *info;
+  /* paracr-thomas's shape (ks_tridiag_solver_set_hybrid); 0: the default. */
+  guint           tile_rows, sub_rows;
 };
 
 static gboolean
 method_interleaved (KsTridiagMethod method)
 {
-  return method == KS_TRIDIAG_THOMAS_INTERLEAVED || method == KS_TRIDIAG_PARACR_INTERLEAVED;
+  return method == KS_TRIDIAG_THOMAS_INTERLEAVED || method == KS_TRIDIAG_PARACR_INTERLEAVED ||
+         method == KS_TRIDIAG_THOMAS_COALESCED;
 }
 
 /* Work arrays as large as one diagonal: Thomas keeps c', SERICR reduces a
- * copy of a..d, PARACR swaps between two sets of four. */
+ * copy of a..d, PARACR swaps between two sets of four; thomas-transposed
+ * holds the interleaved a..d, c' and x. */
 static guint
 work_arrays (KsTridiagMethod method)
 {
@@ -80,21 +101,40 @@ work_arrays (KsTridiagMethod method)
     {
     case K_THOMAS_GLOBAL:
     case K_THOMAS_STAGED:
+    case K_THOMAS_COALESCED:
       return 1;
     case K_SERICR_GLOBAL:
     case K_SERICR_LOCAL:
       return 4;
+    case K_TRANSPOSE:
+      return 6;
     default:
       return 8;
     }
 }
 
-/* The buffers they lie in: PARACR's set of four is one buffer (the kernel
- * finds b, c, d at 1, 2, 3 arrays in). */
+/* Arrays per work buffer: the paper's PARACR kernels find a set of four
+ * in one buffer (b, c, d at 1, 2, 3 arrays in); the others take one
+ * array a buffer. */
+static guint
+work_buffer_arrays (KsTridiagMethod method)
+{
+  switch (method_kernel[method])
+    {
+    case K_PARACR_GLOBAL:
+    case K_PARACR_FULL:
+    case K_PARACR_PARTIAL:
+    case K_PARACR_STEP:
+      return 4;
+    default:
+      return 1;
+    }
+}
+
 static guint
 work_buffers (KsTridiagMethod method)
 {
-  return work_arrays (method) == 8 ? 2 : work_arrays (method);
+  return work_arrays (method) / work_buffer_arrays (method);
 }
 
 guint64
@@ -198,7 +238,7 @@ check_fits (KsTridiagSolver *self,
   const guint64 need = ks_tridiag_device_bytes (method, self->precision, n, systems, pad);
   const guint stride = ks_tridiag_method_needs_2k1 (method) && pad ? ks_tridiag_padded_size (n) : n;
   const guint64 array = (guint64) stride * systems * ks_precision_size (self->precision);
-  const guint64 largest = work_arrays (method) == 8 ? 4 * array : array;
+  const guint64 largest = work_buffer_arrays (method) * array;
   const char *source = NULL;
   guint64 available;
 
@@ -268,6 +308,7 @@ ks_tridiag_solver_load (KsTridiagSolver      *self,
   const gboolean fp64 = self->precision == KS_PRECISION_DOUBLE;
   const double *diagonals[4];
   const double pad_values[4] = { 0.0, 1.0, 0.0, 0.0 };
+  const gint32 zero = 0;
   guint stride;
   gsize array;
 
@@ -281,6 +322,17 @@ ks_tridiag_solver_load (KsTridiagSolver      *self,
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
                    _("paracr-steps spreads one system (or a few: at most 65535) over the device; for %u systems "
                      "choose paracr-partial"), batch->systems);
+      return FALSE;
+    }
+  /* thomas_coalesced and paracr_tile index the whole batch in 32 bits. */
+  if ((method_kernel[method] == K_THOMAS_COALESCED || method_kernel[method] == K_TRANSPOSE ||
+       method_kernel[method] == K_PARACR_TILE) && (guint64) batch->n * batch->systems > G_MAXUINT32)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   _("%s indexes a batch in 32 bits: %u systems of %u unknowns are %.0f in all, over %u; "
+                     "solve it in parts"),
+                   ks_tridiag_method_to_string (method), batch->systems, batch->n,
+                   (double) batch->n * batch->systems, G_MAXUINT32);
       return FALSE;
     }
   stride = batch->n;
@@ -311,11 +363,19 @@ ks_tridiag_solver_load (KsTridiagSolver      *self,
           !ks_runtime_write (self->rt, self->in[i], 0, array, host, error))
         return FALSE;
     }
+  /* Zeroed, outside the clock: a kernel may load a value it then does not
+   * use (x_{i+h} past a system's end, selected away), which Oclgrind
+   * reports as uninitialised when nothing was ever written there. */
   for (guint i = 0; i < work_buffers (method); i++)
-    if (!(self->work[i] = ks_runtime_alloc (self->rt, work_arrays (method) == 8 ? 4 * array : array, error)))
+    if (!(self->work[i] = ks_runtime_alloc (self->rt, work_buffer_arrays (method) * array, error)) ||
+        !ks_queue_fill (ks_runtime_get_queue (self->rt), self->work[i], &zero, sizeof zero, 0,
+                        work_buffer_arrays (method) * array, NULL, error))
       return FALSE;
-  if (!(self->x = ks_runtime_alloc_full (self->rt, array, KS_BUFFER_WRITE_ONLY, error)) ||
-      !(self->info = ks_runtime_alloc (self->rt, (gsize) batch->systems * sizeof (gint32), error)))
+  /* Read and written: the Thomas kernels keep d' in x until it becomes x. */
+  if (!(self->x = ks_runtime_alloc (self->rt, array, error)) ||
+      !ks_queue_fill (ks_runtime_get_queue (self->rt), self->x, &zero, sizeof zero, 0, array, NULL, error) ||
+      !(self->info = ks_runtime_alloc (self->rt, (gsize) batch->systems * sizeof (gint32), error)) ||
+      !ks_runtime_finish (self->rt, error))
     return FALSE;
 
   self->method = method;
@@ -444,6 +504,203 @@ launch_steps (KsTridiagSolver *self,
          ks_queue_launch (queue, finish, &config, error);
 }
 
+/* thomas_coalesced over `systems` interleaved systems from a..d: `step`
+ * systems, element k of system s at s + k step, q + (s < rem) elements
+ * each; sub: they are paracr-thomas's pieces of the batch. */
+static gboolean
+launch_coalesced (KsTridiagSolver *self,
+                  KsQueue         *queue,
+                  KsBuffer *const *in,
+                  KsBuffer        *cp,
+                  KsBuffer        *x,
+                  guint32          step,
+                  guint32          q,
+                  guint32          rem,
+                  gint32           sub,
+                  guint           *local_size,
+                  GError         **error)
+{
+  KsKernel *kernel = self->kernels[K_THOMAS_COALESCED];
+  KsLaunchConfig config = { 1 };
+  guint arg = 0;
+
+  config.local[0] = MIN (COALESCED_GROUP, ks_kernel_get_max_work_group_size (kernel));
+  config.global[0] = round_up (step, config.local[0]);
+  *local_size = (guint) config.local[0];
+  for (guint i = 0; i < 4; i++)
+    if (!ks_kernel_set_arg_buffer (kernel, arg++, in[i], error))
+      return FALSE;
+  return ks_kernel_set_arg_buffer (kernel, arg++, cp, error) &&
+         ks_kernel_set_arg_buffer (kernel, arg++, x, error) &&
+         ks_kernel_set_arg_buffer (kernel, arg++, self->info, error) &&
+         ks_kernel_set_arg (kernel, arg++, sizeof step, &step, error) &&
+         ks_kernel_set_arg (kernel, arg++, sizeof q, &q, error) &&
+         ks_kernel_set_arg (kernel, arg++, sizeof rem, &rem, error) &&
+         ks_kernel_set_arg (kernel, arg++, sizeof (guint32), &self->stride, error) &&
+         ks_kernel_set_arg (kernel, arg++, sizeof sub, &sub, error) &&
+         ks_queue_launch (queue, kernel, &config, error);
+}
+
+/* dst (cols x rows) = src (rows x cols) transposed, in tiles of 32. */
+static gboolean
+launch_transpose (KsTridiagSolver *self,
+                  KsQueue         *queue,
+                  KsBuffer        *src,
+                  KsBuffer        *dst,
+                  guint32          rows,
+                  guint32          cols,
+                  GError         **error)
+{
+  KsKernel *kernel = self->kernels[K_TRANSPOSE];
+  KsLaunchConfig config = { 2 };
+
+  config.local[0] = 32;
+  config.local[1] = MAX (1, MIN (8, ks_kernel_get_max_work_group_size (kernel) / 32));
+  config.global[0] = round_up (cols, 32);
+  config.global[1] = round_up (rows, 32) / 32 * config.local[1];
+  return ks_kernel_set_arg_buffer (kernel, 0, src, error) &&
+         ks_kernel_set_arg_buffer (kernel, 1, dst, error) &&
+         ks_kernel_set_arg (kernel, 2, sizeof rows, &rows, error) &&
+         ks_kernel_set_arg (kernel, 3, sizeof cols, &cols, error) &&
+         ks_kernel_set_arg_local (kernel, 4, 32 * 33 * ks_precision_size (self->precision), error) &&
+         ks_queue_launch (queue, kernel, &config, error);
+}
+
+/* thomas-transposed: the batch arrived one system after another; the
+ * device interleaves a..d (work 0..3), solves into work 5 (c' in 4), and
+ * turns x back. */
+static gboolean
+launch_transposed (KsTridiagSolver *self,
+                   KsQueue         *queue,
+                   guint           *local_size,
+                   GError         **error)
+{
+  for (guint i = 0; i < 4; i++)
+    if (!launch_transpose (self, queue, self->in[i], self->work[i], self->systems, self->stride, error))
+      return FALSE;
+  return launch_coalesced (self, queue, self->work, self->work[4], self->work[5], self->systems, self->stride, 0,
+                           FALSE, local_size, error) &&
+         launch_transpose (self, queue, self->work[5], self->x, self->stride, self->systems, error);
+}
+
+static guint
+log2_exact (guint v)
+{
+  return (guint) g_bit_nth_msf (v, -1);
+}
+
+/* paracr-thomas: the batch as one block-diagonal system of n systems rows
+ * (its couplings between systems are zero and stay so under reduction).
+ * paracr_tile launches, each J steps of PARACR in local memory, until
+ * its rows fall into H independent systems of about sub_rows rows (rows
+ * r, r + H, ...: interleaved, as thomas_coalesced wants them); then one
+ * item per system solves them into x, in the natural layout. */
+static gboolean
+launch_hybrid (KsTridiagSolver *self,
+               KsQueue         *queue,
+               guint           *local_size,
+               GError         **error)
+{
+  KsKernel *tile = self->kernels[K_PARACR_TILE];
+  const gsize real = ks_precision_size (self->precision);
+  const KsDeviceInfo *info = ks_device_get_info (self->device);
+  const guint32 total = self->stride * self->systems;
+  const guint sub_rows = self->sub_rows ? self->sub_rows : HYBRID_SUB_ROWS;
+  const guint64 budget = info->local_mem ? MIN (TILE_BYTES, info->local_mem) : TILE_BYTES;
+  /* Rows a tile holds (two sets of four), a multiple of the widest G. */
+  const guint tile_rows = self->tile_rows ? self->tile_rows : (guint) (budget / (8 * real)) / 8 * 8;
+  guint target = 1, h = 1;
+  KsBuffer *const *src = self->in;
+  KsBuffer **dst = self->work;
+
+  while (target < HYBRID_MAX_SYSTEMS && (guint64) target * sub_rows < total)
+    target *= 2;
+  *local_size = 0;
+  while (h < target)
+    {
+      KsLaunchConfig config = { 1 };
+      const guint32 g = MIN (8, h), e = tile_rows / g;
+      const guint32 g_log2 = log2_exact (g), rb_log2 = log2_exact (h / g), n = self->stride;
+      guint32 steps = 1, r;
+      guint64 groups;
+      guint arg = 0;
+
+      /* As many steps as keep the halo, read twice, under a sixth of the
+       * tile (and no more than are left). */
+      while (6 * ((2u << steps) - 1) <= e && (h << (steps + 1)) <= target)
+        steps++;
+      r = e - 2 * ((1u << steps) - 1);
+      groups = (guint64) (h / g) * (((total + h - 1) / h + r - 1) / r);
+      config.local[0] = MIN (TILE_GROUP, ks_kernel_get_max_work_group_size (tile));
+      config.global[0] = groups * config.local[0];
+      *local_size = (guint) config.local[0];
+      for (guint i = 0; i < 4; i++)
+        if (!ks_kernel_set_arg_buffer (tile, arg++, src[i], error))
+          return FALSE;
+      for (guint i = 0; i < 4; i++)
+        if (!ks_kernel_set_arg_buffer (tile, arg++, dst[i], error))
+          return FALSE;
+      if (!ks_kernel_set_arg_buffer (tile, arg++, self->info, error) ||
+          !ks_kernel_set_arg (tile, arg++, sizeof total, &total, error) ||
+          !ks_kernel_set_arg (tile, arg++, sizeof n, &n, error) ||
+          !ks_kernel_set_arg (tile, arg++, sizeof h, &h, error) ||
+          !ks_kernel_set_arg (tile, arg++, sizeof g_log2, &g_log2, error) ||
+          !ks_kernel_set_arg (tile, arg++, sizeof rb_log2, &rb_log2, error) ||
+          !ks_kernel_set_arg (tile, arg++, sizeof e, &e, error) ||
+          !ks_kernel_set_arg (tile, arg++, sizeof steps, &steps, error) ||
+          !ks_kernel_set_arg_local (tile, arg++, 8 * (gsize) e * g * real, error) ||
+          !ks_queue_launch (queue, tile, &config, error))
+        return FALSE;
+      h <<= steps;
+      src = dst;
+      dst = dst == self->work ? self->work + 4 : self->work;
+    }
+  {
+    guint coalesced_size;
+    /* c' in the set not read now. */
+    if (!launch_coalesced (self, queue, src, dst[0], self->x, h, total / h, total % h, TRUE, &coalesced_size, error))
+      return FALSE;
+    if (*local_size == 0)
+      *local_size = coalesced_size;
+  }
+  return TRUE;
+}
+
+void
+ks_tridiag_solver_set_hybrid (KsTridiagSolver *self,
+                              guint            tile_rows,
+                              guint            sub_rows)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (tile_rows == 0 || (tile_rows >= 48 && tile_rows % 8 == 0));
+
+  self->tile_rows = tile_rows;
+  self->sub_rows = sub_rows;
+}
+
+/* The methods of more than one launch, or another shape than set_args'. */
+static gboolean
+launch_multi (KsTridiagSolver *self,
+              KsQueue         *queue,
+              guint           *local_size,
+              GError         **error)
+{
+  switch (method_kernel[self->method])
+    {
+    case K_PARACR_STEP:
+      return launch_steps (self, queue, local_size, error);
+    case K_THOMAS_COALESCED:
+      return launch_coalesced (self, queue, self->in, self->work[0], self->x, self->systems, self->stride, 0, FALSE,
+                               local_size, error);
+    case K_TRANSPOSE:
+      return launch_transposed (self, queue, local_size, error);
+    case K_PARACR_TILE:
+      return launch_hybrid (self, queue, local_size, error);
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
 gboolean
 ks_tridiag_solver_run (KsTridiagSolver *self,
                        KsTridiagResult *result,
@@ -460,20 +717,23 @@ ks_tridiag_solver_run (KsTridiagSolver *self,
   g_return_val_if_fail (self != NULL && result != NULL, FALSE);
   g_return_val_if_fail (self->loaded, FALSE);
 
-  const gboolean steps = self->method == KS_TRIDIAG_PARACR_STEPS;
+  const Kernel which = method_kernel[self->method];
+  const gboolean multi = which == K_PARACR_STEP || which == K_THOMAS_COALESCED || which == K_TRANSPOSE ||
+                         which == K_PARACR_TILE;
   guint local_size = 0;
+  guint64 ns = 0;
 
   kernel = self->kernels[method_kernel[self->method]];
   queue = ks_runtime_get_queue (self->rt);
-  if ((!steps && !set_args (self, kernel, &config, error)) ||
+  if ((!multi && !set_args (self, kernel, &config, error)) ||
       !ks_queue_fill (queue, self->info, &zero, sizeof zero, 0, (gsize) self->systems * sizeof zero, NULL, error) ||
       !ks_runtime_finish (self->rt, error))
     return FALSE;
 
-  ks_kernel_reset_timing (kernel);
-  ks_kernel_reset_timing (self->kernels[K_PARACR_FINISH]);
+  for (guint i = 0; i < N_KERNELS; i++)
+    ks_kernel_reset_timing (self->kernels[i]);
   t0 = g_get_monotonic_time ();
-  if ((steps ? !launch_steps (self, queue, &local_size, error) : !ks_queue_launch (queue, kernel, &config, error)) ||
+  if ((multi ? !launch_multi (self, queue, &local_size, error) : !ks_queue_launch (queue, kernel, &config, error)) ||
       !ks_runtime_finish (self->rt, error))
     {
       ks_runtime_discard_timings (self->rt);
@@ -485,10 +745,13 @@ ks_tridiag_solver_run (KsTridiagSolver *self,
 
   memset (result, 0, sizeof *result);
   result->wall_ms = wall_ms;
-  result->kernel_ms = (ks_kernel_get_time_ns (kernel) +
-                       (steps ? ks_kernel_get_time_ns (self->kernels[K_PARACR_FINISH]) : 0)) / 1e6;
+  /* Every kernel the solve launched (the others were reset to 0). */
+  for (guint i = 0; i < N_KERNELS; i++)
+    ns += ks_kernel_get_time_ns (self->kernels[i]);
+  result->kernel_ms = ns / 1e6;
+  result->layout_ms = ks_kernel_get_time_ns (self->kernels[K_TRANSPOSE]) / 1e6;
   result->n = self->stride;
-  result->local_size = steps ? local_size : (guint) config.local[0];
+  result->local_size = multi ? local_size : (guint) config.local[0];
 
   /* The status the kernels wrote, after the clock. */
   info = g_new (gint32, self->systems);
@@ -528,5 +791,45 @@ ks_tridiag_solver_read (KsTridiagSolver *self,
         const gsize k = interleaved ? (gsize) i * self->systems + s : (gsize) s * self->stride + i;
         x[(gsize) s * self->n + i] = fp64 ? ((double *) host)[k] : ((float *) host)[k];
       }
+  return TRUE;
+}
+
+KsTridiagMethod
+ks_tridiag_default_method (KsDevice *device,
+                           guint     systems)
+{
+  g_return_val_if_fail (KS_IS_DEVICE (device), KS_TRIDIAG_OMP_THOMAS);
+
+  if (ks_device_get_backend (device) == KS_BACKEND_HOST)
+    return KS_TRIDIAG_OMP_THOMAS;
+  return systems > 1 ? KS_TRIDIAG_THOMAS_COALESCED : KS_TRIDIAG_PARACR_THOMAS;
+}
+
+gboolean
+ks_tridiag_solve (KsDevice             *device,
+                  const KsTridiagBatch *batch,
+                  KsTridiagMethod       method,
+                  KsPrecision           precision,
+                  gboolean              pad,
+                  double               *x,
+                  double               *ms,
+                  GError              **error)
+{
+  g_autoptr(KsTridiagSolver) solver = NULL;
+  KsTridiagResult result;
+
+  g_return_val_if_fail (KS_IS_DEVICE (device) && batch != NULL && x != NULL && ms != NULL, FALSE);
+  g_return_val_if_fail (method < KS_TRIDIAG_N_METHODS, FALSE);
+
+  if (ks_tridiag_method_is_host (method))
+    return ks_tridiag_host_solve (batch, method, precision, pad, x, ms, error);
+  if (ks_tridiag_method_is_cusparse (method))
+    return ks_tridiag_cusparse_solve (device, batch, method, precision, x, ms, error);
+  if (!(solver = ks_tridiag_solver_new (device, precision, error)) ||
+      !ks_tridiag_solver_load (solver, batch, method, pad, error) ||
+      !ks_tridiag_solver_run (solver, &result, error) ||
+      !ks_tridiag_solver_read (solver, x, error))
+    return FALSE;
+  *ms = result.kernel_ms;
   return TRUE;
 }

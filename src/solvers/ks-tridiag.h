@@ -28,6 +28,13 @@ typedef enum {
   KS_TRIDIAG_PARACR_INTERLEAVED,  /* partial staging, interleaved by index */
   KS_TRIDIAG_PARACR_STEPS,        /* one launch per step over every row: one large system
                                    * on the whole device (not one of the paper's) */
+  /* Not the paper's: what today's GPUs want (kernels/tridiag.cl says why). */
+  KS_TRIDIAG_THOMAS_COALESCED,    /* one item per system, interleaved, straight from global
+                                   * memory, loads a block ahead: the batch arrives interleaved */
+  KS_TRIDIAG_THOMAS_TRANSPOSED,   /* the same from the natural layout: the device transposes
+                                   * a, b, c, d in and x out, timed apart (layout_ms) */
+  KS_TRIDIAG_PARACR_THOMAS,       /* PARACR several steps a launch in local memory until
+                                   * thousands of independent systems, then coalesced Thomas */
   /* On the host. */
   KS_TRIDIAG_CPU_THOMAS,          /* sequential, the paper's CPU baseline for Thomas */
   KS_TRIDIAG_CPU_SERICR,          /* sequential, the paper's CPU baseline for cyclic reduction */
@@ -41,7 +48,7 @@ typedef enum {
   KS_TRIDIAG_N_METHODS
 } KsTridiagMethod;
 
-#define KS_TRIDIAG_N_DEVICE_METHODS (KS_TRIDIAG_PARACR_STEPS + 1)
+#define KS_TRIDIAG_N_DEVICE_METHODS (KS_TRIDIAG_PARACR_THOMAS + 1)
 
 /* "thomas-global", ... "lapack-gtsv": the CLI's and the files' spelling. */
 const char *ks_tridiag_method_to_string   (KsTridiagMethod  method);
@@ -138,7 +145,9 @@ gboolean ks_tridiag_cusparse_solve (KsDevice             *device,
 typedef struct _KsTridiagSolver KsTridiagSolver;
 
 typedef struct {
-  double kernel_ms;    /* the launch's device time (events) */
+  double kernel_ms;    /* the launches' device time (events), every kernel of the solve */
+  double layout_ms;    /* of which the device's own layout changes (thomas-transposed's
+                        * transposes); 0 for the other methods */
   double wall_ms;      /* launch to finish on the host clock */
   guint  n;            /* the size the device solved: n, or n padded to 2^k - 1 */
   guint  local_size;   /* the work-group size it ran with */
@@ -174,12 +183,39 @@ gboolean ks_tridiag_solver_load  (KsTridiagSolver      *solver,
 gboolean ks_tridiag_solver_run   (KsTridiagSolver      *solver,
                                   KsTridiagResult      *result,
                                   GError              **error);
+/* paracr-thomas's shape: local-memory tiles of tile_rows rows (at least
+ * 48; 0: as many as 40 KiB holds), and PARACR steps until each independent
+ * system has about sub_rows rows (at least 1; 0: 512) or there are 32768
+ * of them.  For tuning on a device, and for tests to cross every launch
+ * shape at small sizes.  Takes effect at the next run. */
+void     ks_tridiag_solver_set_hybrid (KsTridiagSolver *solver,
+                                       guint            tile_rows,
+                                       guint            sub_rows);
 /* Frees what load() put on the device; the next load allocates again. */
 void     ks_tridiag_solver_release (KsTridiagSolver    *solver);
 /* The last solution, n * systems values, systems one after another. */
 gboolean ks_tridiag_solver_read  (KsTridiagSolver      *solver,
                                   double               *x,
                                   GError              **error);
+
+/* --- one solve, any method ------------------------------------------------------- */
+
+/* What a user's batch is solved with when no method is named: OpenMP
+ * Thomas on the host device, thomas-coalesced for many systems,
+ * paracr-thomas for one. */
+KsTridiagMethod ks_tridiag_default_method (KsDevice      *device,
+                                           guint          systems);
+/* batch solved once by method (host, cuSPARSE or a kernel on device, a
+ * solver built for it); ms: the host clock, or device time without the
+ * uploads.  The errors of the functions above. */
+gboolean        ks_tridiag_solve          (KsDevice             *device,
+                                           const KsTridiagBatch *batch,
+                                           KsTridiagMethod       method,
+                                           KsPrecision           precision,
+                                           gboolean              pad,
+                                           double               *x,
+                                           double               *ms,
+                                           GError              **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsTridiagBatch, ks_tridiag_batch_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsTridiagSolver, ks_tridiag_solver_free)

@@ -7,8 +7,9 @@
 # fuzzer runtime (Debian: clang, libclang-rt-14-dev) it is skipped, saying so.
 #
 # Usage: run-fuzz.sh SOURCE_ROOT WORK_DIR TARGET [SECONDS]
-#   TARGET: mtx (Matrix Market reader), msh (Gmsh reader), run-json (results reader: built by
-#           meson with clang, see tests/meson.build; FUZZ_BIN names it)
+#   TARGET: mtx (Matrix Market reader), msh (Gmsh reader), run-json (results reader) and
+#           session (session reader): these two built by meson with clang, see
+#           tests/meson.build; FUZZ_BIN names it
 #   SECONDS defaults to KS_FUZZ_SECONDS, else 60.  For a longer campaign:
 #     tests/fuzz/run-fuzz.sh . /tmp/fuzz mtx 3600
 #   New inputs the fuzzer finds go to WORK_DIR/corpus-TARGET (kept between
@@ -29,6 +30,9 @@ case "$TARGET" in
   # in a clang build folder (tests/meson.build, fuzz-run-json-libfuzzer) and
   # passes it as FUZZ_BIN.  Recorded runs are several kilobytes.
   run-json) SOURCES=(); MAX_LEN=65536; SEEDS=("$SRC/tests/fuzz-corpus/run-json" "$SRC/data/reference") ;;
+  # The session reader, likewise built by meson (fuzz-session-libfuzzer).
+  # Its seeds are sessions the window saved, up to about 20 kB.
+  session) SOURCES=(); MAX_LEN=65536; SEEDS=("$SRC/tests/fuzz-corpus/session") ;;
   *) echo "not ok 1 - unknown fuzz target $TARGET"; exit 1 ;;
 esac
 
@@ -62,10 +66,14 @@ if "$BIN" -max_total_time="$SECONDS_TO_RUN" -max_len="$MAX_LEN" -timeout=10 -rss
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
   echo "ok 1 - fuzz-$TARGET: ${runs:-?} inputs in $SECONDS_TO_RUN s, no crash, leak or undefined behaviour"
 else
-  echo "not ok 1 - fuzz-$TARGET found a failing input"
-  tail -n 60 "$log" | sed 's/^/# /'
-  for c in "$WORK"/crash-* "$WORK"/leak-* "$WORK"/timeout-* "$WORK"/oom-*; do
-    [ -f "$c" ] && echo "# input: $c ($(base64 -w0 < "$c" | head -c 400))"
-  done
+  # Meson's console shows a failed test's stderr only: the libFuzzer report
+  # and the input go there too, so CI's log says what was found.
+  {
+    echo "not ok 1 - fuzz-$TARGET found a failing input"
+    tail -n 60 "$log" | sed 's/^/# /'
+    for c in "$WORK"/crash-* "$WORK"/leak-* "$WORK"/timeout-* "$WORK"/oom-* "$WORK"/slow-unit-*; do
+      [ -f "$c" ] && echo "# input: $c (base64: $(base64 -w0 < "$c" | head -c 6000))"
+    done
+  } | tee /dev/stderr
   exit 1
 fi

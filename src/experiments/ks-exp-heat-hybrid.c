@@ -1,0 +1,723 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-exp-heat-hybrid.c: paper 004's Figs. 6-7 and Tables 2-3 on one GPU:
+ * the heat problem's linear system solved by CG split between the GPU and
+ * the CPU at the balancing coefficient lambda (src/solvers/ks-hybrid-cg.h),
+ * its performance relative to the GPU alone (measured in the same run,
+ * through the same code with the CPU part empty), against lambda for
+ * several mesh sizes; the paper's estimate of the optimum, lambda_b =
+ * BW_GPU / BW_CPUs, from the triad bandwidths of the two parts measured
+ * here, drawn as a vertical line, and the GPU+CPU bound 1 + 1/lambda_b as
+ * a horizontal one. */
+#define G_LOG_DOMAIN "ks-experiments"
+
+#include "ks-exp-heat.h"
+#include "ks-balance.h"
+#include "ks-bench-probes.h"
+#include "ks-device-list.h"
+#include "ks-heat.h"
+#include "ks-hybrid-cg.h"
+#include "ks-mesh-gen.h"
+#include "ks-run.h"
+#include "ks-solver-error.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+/* --- parameters ----------------------------------------------------------------- */
+
+static const KsChoice kind_choices[] = {
+  { "quad", N_("quadrilaterals"), N_("A regular mesh of quadrilaterals: 9 entries per row") },
+  { "tri", N_("triangles"), N_("The same split along a diagonal: about 13 entries per row") },
+  { NULL }
+};
+
+static const KsChoice cpu_choices[] = {
+  { "host", N_("host (OpenMP)"), N_("The CPU part runs this program's own C code on every core") },
+  { "device", N_("CPU device (PoCL)"),
+    N_("The CPU part runs the GPU part's kernels on an OpenCL CPU device, as the paper's CPU processes run "
+       "the same code") },
+  { NULL }
+};
+
+static const KsChoice partition_choices[] = {
+  { "geometric", N_("geometric"), N_("The paper's plain decomposition: the cells cut across the longer side") },
+  { "metis", N_("METIS"), N_("METIS k-way partitioning with target part weights: the least halo") },
+  { NULL }
+};
+
+static const KsChoice precision_choices[] = {
+  { "double", N_("double (the paper's)"), NULL },
+  { "float", N_("float"), N_("The devices' vectors in float; the host part stays double") },
+  { NULL }
+};
+
+static const KsParamSpec params[] = {
+  { .name = "cells", .label = N_("Cells"), .help = N_("About how many cells the mesh has (one curve each)"),
+    .type = KS_PARAM_INT, .default_value = "2^14,2^16", .min = 64, .max = KS_MESH_MAX_GENERATED_CELLS,
+    .sweepable = TRUE, .cli_range = TRUE },
+  { .name = "lambda", .label = N_("Lambda"),
+    .help = N_("The balancing coefficient: cells on the GPU over cells on the CPU (0: the CPU alone)"),
+    .type = KS_PARAM_REAL, .default_value = "0.5,1,2,4,8,16,64", .min = 0, .max = 1e6,
+    .sweepable = TRUE },
+  { .name = "kind", .label = N_("Cells' shape"), .help = N_("Quadrilaterals or triangles"),
+    .type = KS_PARAM_CHOICE, .choices = kind_choices, .default_value = "quad" },
+  { .name = "cpu", .label = N_("CPU part"), .help = N_("What runs the CPU's share of the cells"),
+    .type = KS_PARAM_CHOICE, .choices = cpu_choices, .default_value = "host" },
+  { .name = "partition", .label = N_("Partition"), .help = N_("How the cells are split between the parts"),
+    .type = KS_PARAM_CHOICE, .choices = partition_choices, .default_value = "geometric", .advanced = TRUE },
+  { .name = "precision", .label = N_("Precision"), .help = N_("The devices' precision (the host part is double)"),
+    .type = KS_PARAM_CHOICE, .choices = precision_choices, .default_value = "double", .advanced = TRUE },
+  { .name = "gpus", .label = N_("GPUs"),
+    .help = N_("In one process: how many GPUs like the one chosen (cuda:0, cuda:1, ...) take a part each, "
+               "beside the CPU part (the paper's 1, 2 and 4 GPUs; their halo goes through the host)"),
+    .type = KS_PARAM_INT, .default_value = "1", .min = 1, .max = KS_HYBRID_MAX_GPUS, .sweepable = TRUE },
+  { .name = "gpu_ranks", .label = N_("GPU ranks"),
+    .help = N_("Under mpirun: how many ranks, the first ones, run GPU parts (one GPU each); the others run CPU "
+               "parts.  Without mpirun: 1, the GPU part beside one CPU part"),
+    .type = KS_PARAM_INT, .default_value = "1", .min = 0, .max = 1024, .advanced = TRUE },
+  { .name = "tol", .label = N_("CG tolerance"), .help = N_("The CG stops at ||r|| <= tol ||b||"),
+    .type = KS_PARAM_REAL, .default_value = "1e-8", .min = 1e-15, .max = 0.5, .advanced = TRUE },
+};
+
+/* --- columns -------------------------------------------------------------------- */
+
+enum {
+  COL_ITER_US, COL_REL, COL_PERF, COL_GPU_ONLY, COL_GPU_CELLS, COL_CPU_CELLS, COL_SHARE, COL_CUT,
+  COL_ITERS, COL_BANDWIDTH, COL_MESH_CELLS, COL_EFFICIENCY, N_COLUMNS
+};
+
+/* Fig. 5: the GPU alone's cells per second at this size over the best of
+ * the run on this device, in per cent: where a GPU is used well. */
+static double
+derive_efficiency (const KsRun *run, const KsRunPoint *point, const KsColumnSpec *column)
+{
+  double best = 0;
+
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *q = run->points->pdata[i];
+      if (q->device == point->device && q->error == NULL && q->values[COL_GPU_ONLY] > 0)
+        best = MAX (best, q->values[COL_MESH_CELLS] / q->values[COL_GPU_ONLY]);
+    }
+  return best > 0 && point->values[COL_GPU_ONLY] > 0
+         ? 100 * point->values[COL_MESH_CELLS] / point->values[COL_GPU_ONLY] / best : NAN;
+}
+
+static const KsColumnSpec columns[] = {
+  [COL_ITER_US] = { "iteration_us", N_("time per CG iteration"), "us",
+                    N_("Both parts' iterations at once, exchanges and sums included, over their count"),
+                    KS_COLUMN_REAL, KS_REDUCE_MEDIAN_RANGE },
+  [COL_REL] = { "relative", N_("performance relative to the GPU alone"), NULL,
+                N_("The GPU alone's time per iteration (measured in this run on this mesh) over the hybrid's: "
+                   "above 1 the CPU helps (the paper's Figs. 6-7)"),
+                KS_COLUMN_REAL, KS_REDUCE_MEDIAN },
+  [COL_PERF] = { "mcells_per_s", N_("cells per second"), "M/s",
+                 N_("Cell updates per second: cells times CG iterations over the time (the paper's Perf)"),
+                 KS_COLUMN_REAL, KS_REDUCE_MEDIAN },
+  [COL_GPU_ONLY] = { "gpu_only_us", N_("GPU alone, per iteration"), "us",
+                     N_("The same solve with every cell on the GPU: the lower bound of Figs. 6-7"),
+                     KS_COLUMN_REAL, KS_REDUCE_LAST },
+  [COL_GPU_CELLS] = { "gpu_cells", N_("cells on the GPU"), NULL, N_("Formula (5)'s N_GPU"),
+                      KS_COLUMN_INT, KS_REDUCE_LAST },
+  [COL_CPU_CELLS] = { "cpu_cells", N_("cells on the CPU"), NULL, N_("Formula (5)'s N_CPU"),
+                      KS_COLUMN_INT, KS_REDUCE_LAST },
+  [COL_SHARE] = { "gpu_share", N_("GPUs' share of the cells"), "%", N_("n lambda / (n lambda + 1) with n GPUs"),
+                  KS_COLUMN_REAL, KS_REDUCE_LAST, .hidden = TRUE },
+  [COL_CUT] = { "halo_entries", N_("matrix entries between the parts"), NULL,
+                N_("The couplings the halo exchange carries every iteration"), KS_COLUMN_INT, KS_REDUCE_LAST,
+                .hidden = TRUE },
+  [COL_ITERS] = { "iterations", N_("CG iterations"), NULL, NULL, KS_COLUMN_INT, KS_REDUCE_LAST },
+  [COL_BANDWIDTH] = { "bandwidth_gbs", N_("CG bytes per second"), "GB/s",
+                      N_("Table 1's bytes of both parts' iterations over their time"),
+                      KS_COLUMN_REAL, KS_REDUCE_MEDIAN, .hidden = TRUE },
+  [COL_MESH_CELLS] = { "mesh_cells", N_("mesh cells"), NULL, N_("The cells the generated mesh has"),
+                       KS_COLUMN_INT, KS_REDUCE_LAST },
+  [COL_EFFICIENCY] = { "gpu_efficiency", N_("GPU efficiency"), "%",
+                       N_("The GPU alone's cells per second at this size over the best size of the run (the paper's "
+                          "Fig. 5: a V100 peaks at 19 M cells)"),
+                       KS_COLUMN_REAL, .derive = derive_efficiency },
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (columns) == N_COLUMNS);
+
+static const KsColumnSpec device_info[] = {
+  { "triad_gbs", N_("GPU part's triad bandwidth"), "GB/s", N_("STREAM triad on the GPU part's device, measured here") },
+  { "cpu_triad_gbs", N_("CPU part's triad bandwidth"), "GB/s",
+    N_("STREAM triad on the CPU part (the host's cores, or the CPU device), measured here: BW_CPUs") },
+  { "lambda_b", N_("lambda_b = BW_GPU / BW_CPUs"), NULL, N_("The paper's estimate of the best lambda") },
+  { "bound", N_("GPU+CPU bound"), NULL,
+    N_("1 + 1/lambda_b: the relative performance if both parts ran at their bandwidth with nothing lost") },
+  { "gain_bound_pct", N_("bound on the hybrid gain"), "%",
+    /* xgettext:no-c-format */
+    N_("BW_CPUs / (BW_CPUs + BW_GPU): the share of the time the CPU can take at best (the paper: 3.8 % with "
+       "8 GPUs)") },
+  { "gpu_only", N_("GPU alone"), NULL, N_("The lower bound of Figs. 6-7: 1 by definition") },
+  { "shared_memory", N_("parts share one memory"), NULL,
+    N_("1 where the \"GPU\" is itself a CPU device: both parts then draw on the same memory, and no gain is "
+       "possible") },
+};
+
+static const KsFigureSpec figures[] = {
+  { .id = "relative-vs-lambda", .title = N_("Hybrid CG: performance relative to the GPU alone vs lambda"),
+    .x = "lambda", .y = "relative", .series_by = "cells", .log_x = TRUE,
+    .vline_info = "lambda_b", .vline_label = N_("lambda_b %.3g"),
+    .hline_info = "bound", .hline_label = N_("GPU+CPU bound %.3g"),
+    .hline2_info = "gpu_only", .hline2_label = N_("GPU alone") },
+  { .id = "efficiency-vs-cells", .title = N_("GPU efficiency vs cells (the paper's Fig. 5)"), .x = "cells",
+    .y = "gpu_efficiency", .log2_x = TRUE },
+  { .id = "time-vs-lambda", .title = N_("Hybrid CG: time per iteration vs lambda"), .x = "lambda",
+    .y = "iteration_us", .series_by = "cells", .log_x = TRUE, .log_y = TRUE,
+    .vline_info = "lambda_b", .vline_label = N_("lambda_b %.3g") },
+};
+
+/* The paper's one-GPU numbers: two Xeon Gold 6240 and a V100 (lambda_b 3.2). */
+static const KsPaperValue paper_values[] = {
+  { "", "lambda_b", 3.2, NULL, N_("Table 2"), N_("V100 against two 18-core Xeon Gold 6240") },
+  { "cells=19000000", "lambda_opt", 3.0, NULL, N_("Table 2"),
+    /* xgettext:no-c-format */
+    N_("1 GPU, 19 M cells (Delta P -1.0 %)") },
+  { "cells=78000000", "lambda_opt", 3.1, NULL, N_("Table 2"),
+    /* xgettext:no-c-format */
+    N_("1 GPU, 78 M cells (Delta P -0.9 %)") },
+  { "cells=19000000", "relative", 1.182, NULL, N_("Table 3"),
+    /* xgettext:no-c-format */
+    N_("1 GPU, 19 M cells: +18.2 % over the GPU alone") },
+  { "cells=78000000", "relative", 1.259, NULL, N_("Table 3"),
+    /* xgettext:no-c-format */
+    N_("1 GPU, 78 M cells: +25.9 % over the GPU alone") },
+  { "cells=19000000", "gpu_efficiency", 100, "%", N_("Fig. 5"), N_("A V100's efficiency peaks at 19 M cells per GPU") },
+};
+
+/* --- measuring ------------------------------------------------------------------ */
+
+typedef struct {
+  KsDevice      *device;
+  KsDevice      *cpu_device;    /* NULL: the host part */
+  KsHybridSetup  setup;         /* what every hybrid of the run shares */
+  /* By GPU count: the solver, the mesh it is split for, and the GPUs
+   * alone's time per iteration on that mesh. */
+  KsHybridCg    *hybrids[KS_HYBRID_MAX_GPUS + 1];
+  char          *split_for[KS_HYBRID_MAX_GPUS + 1];
+  double         gpu_only_us[KS_HYBRID_MAX_GPUS + 1];
+  KsHybridCg    *hybrid;        /* the point's */
+  KsMesh        *mesh;
+  char          *mesh_key;
+  double        *centres;
+  KsCsr         *a;
+  double        *b, *x0, *x;
+  double         triad_gbs, cpu_triad_gbs;
+} HybridState;
+
+static void
+hybrid_tear_down (gpointer state)
+{
+  HybridState *s = state;
+
+  for (guint g = 0; g <= KS_HYBRID_MAX_GPUS; g++)
+    {
+      g_clear_pointer (&s->hybrids[g], ks_hybrid_cg_free);
+      g_free (s->split_for[g]);
+    }
+  g_clear_pointer (&s->a, ks_csr_free);
+  g_clear_pointer (&s->mesh, ks_mesh_unref);
+  g_free (s->mesh_key);
+  g_free (s->centres);
+  g_free (s->b);
+  g_free (s->x0);
+  g_free (s->x);
+  g_clear_object (&s->cpu_device);
+  g_clear_object (&s->setup.gpu);
+  g_clear_object (&s->device);
+  g_free (s);
+}
+
+/* The first OpenCL CPU device (PoCL's); on a machine without a GPU the
+ * GPU part may be that same device, through a queue of its own. */
+static KsDevice *
+find_cpu_device (GError **error)
+{
+  g_autoptr(KsDeviceList) list = ks_device_list_new ();
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (list); d++)
+    {
+      KsDevice *device = ks_device_list_get_device (list, d);
+      if (ks_device_get_backend (device) == KS_BACKEND_OPENCL &&
+          ks_device_get_info (device)->type == KS_DEVICE_TYPE_CPU)
+        return g_object_ref (device);
+    }
+  g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+               _("No OpenCL CPU device is installed for the CPU part (PoCL: Debian pocl-opencl-icd); "
+                 "give --cpu host"));
+  return NULL;
+}
+
+/* The devices of device's backend and kind: the GPUs a rank can have. */
+static guint
+count_like (KsDevice *device)
+{
+  g_autoptr(KsDeviceList) list = ks_device_list_new ();
+  guint n = 0;
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (list); d++)
+    {
+      KsDevice *other = ks_device_list_get_device (list, d);
+      n += ks_device_get_backend (other) == ks_device_get_backend (device) &&
+           ks_device_get_info (other)->type == ks_device_get_info (device)->type;
+    }
+  return n;
+}
+
+/* Under mpirun, GPU rank r takes the r-th device like the one asked for
+ * (cuda:0, cuda:1, ...); in one process, the one asked for. */
+static KsDevice *
+rank_device (KsDevice *device)
+{
+  const KsHybridWorld *world = ks_hybrid_world_get ();
+  g_autoptr(KsDeviceList) list = NULL;
+  guint seen = 0;
+
+  if (world == NULL || world->rank == 0)
+    return g_object_ref (device);
+  list = ks_device_list_new ();
+  for (guint d = 0; d < ks_device_list_get_n_devices (list); d++)
+    {
+      KsDevice *other = ks_device_list_get_device (list, d);
+      if (ks_device_get_backend (other) == ks_device_get_backend (device) &&
+          ks_device_get_info (other)->type == ks_device_get_info (device)->type && seen++ == world->rank)
+        return g_object_ref (other);
+    }
+  return g_object_ref (device);
+}
+
+static gboolean
+hybrid_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *base, GError **error)
+{
+  const char *precision = ks_config_get_string (base, "precision");
+  const KsHybridWorld *world = ks_hybrid_world_get ();
+  const guint gpu_ranks = (guint) ks_config_get_int (base, "gpu_ranks");
+
+  if (ks_device_get_backend (device) == KS_BACKEND_HOST)
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                   _("The hybrid needs an OpenCL or CUDA device for its GPU part; the host runs the CPU part"));
+      return FALSE;
+    }
+  if (g_strcmp0 (ks_config_get_string (base, "partition"), "metis") == 0 && !ks_partition_have_metis ())
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                   _("This build has no METIS (Debian libmetis-dev); give --partition geometric"));
+      return FALSE;
+    }
+  if (world == NULL && gpu_ranks != 1)
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                   _("--gpu-ranks %u needs a run under mpirun (mpirun -np R kernelscope-cli run heat-hybrid ...); "
+                     "one process has one GPU part"), gpu_ranks);
+      return FALSE;
+    }
+  if (world != NULL && gpu_ranks > world->n_ranks)
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                   _("--gpu-ranks %u: the run has only %u ranks"), gpu_ranks, world->n_ranks);
+      return FALSE;
+    }
+  if (world != NULL && gpu_ranks > count_like (device))
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                   _("--gpu-ranks %u, but this computer has %u %s device(s) like %s: one GPU rank per GPU"),
+                   gpu_ranks, count_like (device), ks_backend_to_string (ks_device_get_backend (device)),
+                   ks_device_get_name (device));
+      return FALSE;
+    }
+  if (g_strcmp0 (precision, "float") == 0 && ks_config_get_real (base, "tol") < 1e-6)
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                   _("A float CG cannot reach a relative residual of %g (about 1e-6 at best): "
+                     "give --tol 1e-5 or more, or --precision double"), ks_config_get_real (base, "tol"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gpointer
+hybrid_set_up (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *base,
+               GCancellable *cancellable, GError **error)
+{
+  HybridState *s = g_new0 (HybridState, 1);
+  const KsHybridWorld *world = ks_hybrid_world_get ();
+  const guint gpu_ranks = (guint) ks_config_get_int (base, "gpu_ranks");
+  g_autoptr(KsDevice) mine = rank_device (device);
+  KsHybridSetup setup = { mine, NULL, KS_PRECISION_DOUBLE, KS_PARTITION_GEOMETRIC, gpu_ranks };
+  KsBandwidth bw = { 0 };
+  g_autoptr(GError) local = NULL;
+
+  s->device = g_object_ref (device);
+  /* A rank that runs a CPU part opens no device part. */
+  if (world != NULL && world->rank >= gpu_ranks)
+    setup.gpu = NULL;
+  ks_precision_from_string (ks_config_get_string (base, "precision"), &setup.precision);
+  if (g_strcmp0 (ks_config_get_string (base, "partition"), "metis") == 0)
+    setup.method = KS_PARTITION_METIS;
+  if (g_strcmp0 (ks_config_get_string (base, "cpu"), "device") == 0 &&
+      !(s->cpu_device = find_cpu_device (error)))
+    {
+      hybrid_tear_down (s);
+      return NULL;
+    }
+  setup.cpu = s->cpu_device;
+  s->setup = setup;
+  s->setup.gpu = setup.gpu ? g_object_ref (setup.gpu) : NULL;
+  /* The paper's lambda_b from both parts' bandwidths, measured now; under
+   * mpirun by rank 0 alone (the one that reports), while the others wait,
+   * so the probes do not share the memory with each other. */
+  if (world != NULL && world->rank > 0)
+    return s;
+  s->triad_gbs = ks_device_get_bandwidth (device);
+  if (!(s->triad_gbs > 0) && ks_bench_bandwidth (device, 0, 5, &bw, &local))
+    s->triad_gbs = bw.triad_gbs;
+  g_clear_error (&local);
+  if (s->cpu_device != NULL)
+    {
+      if (ks_bench_bandwidth (s->cpu_device, 0, 5, &bw, &local))
+        s->cpu_triad_gbs = bw.triad_gbs;
+    }
+  else if (ks_bench_host_bandwidth (0, 5, &bw, &local))
+    s->cpu_triad_gbs = bw.triad_gbs;
+  if (local != NULL)
+    g_debug ("no triad bandwidth for the CPU part: %s", local->message);
+  return s;
+}
+
+static void
+hybrid_describe_device (gpointer state, const KsConfig *base, KsRunDevice *out)
+{
+  HybridState *s = state;
+  const double lambda_b = ks_balance_lambda_b (s->triad_gbs, s->cpu_triad_gbs);
+
+  if (s->triad_gbs > 0)
+    ks_run_device_set_info (out, "triad_gbs", s->triad_gbs);
+  if (s->cpu_triad_gbs > 0)
+    ks_run_device_set_info (out, "cpu_triad_gbs", s->cpu_triad_gbs);
+  if (!isnan (lambda_b))
+    {
+      ks_run_device_set_info (out, "lambda_b", lambda_b);
+      ks_run_device_set_info (out, "bound", 1 + 1 / lambda_b);
+      ks_run_device_set_info (out, "gain_bound_pct", 100 * ks_balance_gain_bound (s->triad_gbs, s->cpu_triad_gbs, 1));
+    }
+  ks_run_device_set_info (out, "gpu_only", 1.0);
+  ks_run_device_set_info (out, "shared_memory", ks_device_get_info (s->device)->type == KS_DEVICE_TYPE_CPU);
+}
+
+/* One solve from the same start; its time per iteration in us. */
+static gboolean
+solve_once (HybridState *s, const KsConfig *point, KsHybridResult *res, GError **error)
+{
+  const KsCgOptions options = { ks_config_get_real (point, "tol"), 100000 };
+  g_autoptr(GError) local = NULL;
+
+  memcpy (s->x, s->x0, sizeof (double) * s->a->n_rows);
+  if (ks_hybrid_cg_solve (s->hybrid, s->a, s->b, s->x, &options, res, &local))
+    return TRUE;
+  /* Not converging says something about this mesh and tolerance, not
+   * about the device: the sweep goes on. */
+  if (local->domain == KS_SOLVER_ERROR)
+    g_set_error_literal (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED, local->message);
+  else
+    g_propagate_error (error, g_steal_pointer (&local));
+  return FALSE;
+}
+
+/* The mesh and the first time step's system on it, once per mesh. */
+static gboolean
+build_system (HybridState *s, const KsConfig *point, GCancellable *cancellable, GError **error)
+{
+  g_autofree char *key = g_strdup_printf ("%s-square:%" G_GINT64_FORMAT, ks_config_get_string (point, "kind"),
+                                          ks_config_get_int (point, "cells"));
+  g_autoptr(KsHeat) heat = NULL;
+  KsHeatParams p;
+
+  if (g_strcmp0 (key, s->mesh_key) == 0)
+    return TRUE;
+  g_clear_pointer (&s->mesh, ks_mesh_unref);
+  g_clear_pointer (&s->mesh_key, g_free);
+  g_clear_pointer (&s->a, ks_csr_free);
+  if (!(s->mesh = ks_mesh_new_from_spec (key, cancellable, error)))
+    return FALSE;
+  ks_heat_params_init (&p);
+  if (!(heat = ks_heat_new (s->mesh, &p, error)))
+    return FALSE;
+  g_free (s->b);
+  g_free (s->x0);
+  g_free (s->x);
+  g_free (s->centres);
+  s->b = g_new (double, s->mesh->n_cells);
+  s->x = g_new (double, s->mesh->n_cells);
+  s->x0 = g_memdup2 (ks_heat_get_temperature (heat), sizeof (double) * s->mesh->n_cells);
+  s->a = ks_heat_assemble (heat, s->x0, s->x0, s->b);
+  s->centres = g_new (double, 2 * (gsize) s->mesh->n_cells);
+  for (guint c = 0; c < s->mesh->n_cells; c++)
+    {
+      s->centres[2 * c] = s->mesh->cx[c];
+      s->centres[2 * c + 1] = s->mesh->cy[c];
+    }
+  s->mesh_key = g_steal_pointer (&key);
+  return TRUE;
+}
+
+/* The i-th device like device (of its backend and kind): the GPUs of one
+ * node in their order (cuda:0, cuda:1, ...); NULL past the last. */
+static KsDevice *
+nth_like (KsDevice *device, guint i)
+{
+  g_autoptr(KsDeviceList) list = ks_device_list_new ();
+  guint seen = 0;
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (list); d++)
+    {
+      KsDevice *other = ks_device_list_get_device (list, d);
+      if (ks_device_get_backend (other) == ks_device_get_backend (device) &&
+          ks_device_get_info (other)->type == ks_device_get_info (device)->type && seen++ == i)
+        return g_object_ref (other);
+    }
+  return NULL;
+}
+
+/* The solver over gpus GPUs, split for this mesh, with the GPUs alone's
+ * time per iteration on it (median of three after a warm-up, as the
+ * engine warms up every point: the first launches on a new size pay for
+ * compiling and first touches). */
+static gboolean
+use_gpus (HybridState *s, const KsConfig *point, guint gpus, GError **error)
+{
+  double times[3];
+
+  if (s->hybrids[gpus] == NULL)
+    {
+      KsHybridSetup setup = s->setup;
+      KsDevice *more[KS_HYBRID_MAX_GPUS] = { NULL };
+      gboolean ok;
+
+      /* The chosen device first, then the others like it. */
+      for (guint i = 0, g = 0; g + 1 < gpus; i++)
+        {
+          g_autoptr(KsDevice) other = nth_like (s->device, i);
+          if (other == NULL)
+            {
+              g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED,
+                           _("%u GPUs asked for; this computer has %u like %s"), gpus, g + 1,
+                           ks_device_get_name (s->device));
+              for (guint k = 0; k < g; k++)
+                g_object_unref (more[k]);
+              return FALSE;
+            }
+          if (g_strcmp0 (ks_device_get_id (other), ks_device_get_id (s->device)) != 0)
+            more[g++] = g_steal_pointer (&other);
+        }
+      setup.more_gpus = more;
+      setup.n_more_gpus = gpus - 1;
+      s->hybrids[gpus] = ks_hybrid_cg_new (&setup, error);
+      ok = s->hybrids[gpus] != NULL;
+      for (guint k = 0; k + 1 < gpus; k++)
+        g_object_unref (more[k]);
+      if (!ok)
+        return FALSE;
+    }
+  s->hybrid = s->hybrids[gpus];
+  if (g_strcmp0 (s->split_for[gpus], s->mesh_key) == 0)
+    return TRUE;
+  g_clear_pointer (&s->split_for[gpus], g_free);
+  if (!ks_hybrid_cg_set_pattern (s->hybrid, s->a, s->centres, INFINITY, error))
+    return FALSE;
+  for (guint r = 0; r <= G_N_ELEMENTS (times); r++)
+    {
+      KsHybridResult res;
+      if (!solve_once (s, point, &res, error))
+        return FALSE;
+      if (r > 0)
+        times[r - 1] = res.iterations > 0 ? 1e6 * res.iterate_s / res.iterations : NAN;
+    }
+  s->gpu_only_us[gpus] = ks_bench_median (times, G_N_ELEMENTS (times));
+  s->split_for[gpus] = g_strdup (s->mesh_key);
+  return TRUE;
+}
+
+static gboolean
+hybrid_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, GError **error)
+{
+  HybridState *s = state;
+  const guint gpus = (guint) ks_config_get_int (point, "gpus");
+
+  if (ks_hybrid_world_get () != NULL && gpus != 1)
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                   _("Under mpirun each GPU is a rank of its own: give --gpu-ranks, not --gpus"));
+      return FALSE;
+    }
+  return build_system (s, point, cancellable, error) && use_gpus (s, point, gpus, error) &&
+         ks_hybrid_cg_set_lambda (s->hybrid, ks_config_get_real (point, "lambda"), error);
+}
+
+static gboolean
+hybrid_measure (gpointer state, const KsConfig *point, double *values, GCancellable *cancellable, GError **error)
+{
+  HybridState *s = state;
+  const guint gpus = (guint) ks_config_get_int (point, "gpus");
+  KsHybridResult res;
+  double us;
+
+  if (!solve_once (s, point, &res, error))
+    return FALSE;
+  us = res.iterations > 0 ? 1e6 * res.iterate_s / res.iterations : NAN;
+  values[COL_ITER_US] = us;
+  values[COL_REL] = s->gpu_only_us[gpus] / us;
+  values[COL_PERF] = s->a->n_rows / us;
+  values[COL_GPU_ONLY] = s->gpu_only_us[gpus];
+  values[COL_GPU_CELLS] = ks_hybrid_cg_get_cells (s->hybrid, KS_HYBRID_GPU);
+  values[COL_CPU_CELLS] = ks_hybrid_cg_get_cells (s->hybrid, KS_HYBRID_CPU);
+  values[COL_SHARE] = 100.0 * ks_hybrid_cg_get_cells (s->hybrid, KS_HYBRID_GPU) / s->a->n_rows;
+  values[COL_CUT] = ks_hybrid_cg_get_edge_cut (s->hybrid);
+  values[COL_ITERS] = res.iterations;
+  values[COL_BANDWIDTH] = res.iterate_s > 0 ? res.bytes / res.iterate_s / 1e9 : NAN;
+  values[COL_MESH_CELLS] = s->a->n_rows;
+  return TRUE;
+}
+
+/* The best point (highest relative performance) of device d at a mesh
+ * size and GPU count, or NULL. */
+static const KsRunPoint *
+best_of (const KsRun *run, guint d, double cells, double gpus)
+{
+  const KsRunPoint *best = NULL;
+
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      if (p->device == d && p->error == NULL && ks_run_point_get_number (run, p, "cells") == cells &&
+          ks_run_point_get_number (run, p, "gpus") == gpus &&
+          (best == NULL || p->values[COL_REL] > best->values[COL_REL]))
+        best = p;
+    }
+  return best;
+}
+
+/* One line of Tables 2-3: lambda_opt and the gain over the GPUs alone,
+ * the loss at the point nearest lambda_b, and, beside a one-GPU run of the
+ * same mesh, the hybrid's efficiency over the GPU count. */
+static void
+summarize_one (const KsRun *run, guint d, double cells, double gpus, GString *out)
+{
+  const KsRunDevice *dev = run->devices->pdata[d];
+  const double lambda_b = ks_run_device_get_info (dev, "lambda_b");
+  const KsRunPoint *best = best_of (run, d, cells, gpus), *one = best_of (run, d, cells, 1), *near = NULL;
+
+  if (best == NULL)
+    return;
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      const double lambda = ks_run_point_get_number (run, p, "lambda");
+      if (p->device != d || p->error != NULL || ks_run_point_get_number (run, p, "cells") != cells ||
+          ks_run_point_get_number (run, p, "gpus") != gpus || isnan (lambda_b) || !(lambda > 0))
+        continue;
+      if (near == NULL ||
+          fabs (log (lambda / lambda_b)) < fabs (log (ks_run_point_get_number (run, near, "lambda") / lambda_b)))
+        near = p;
+    }
+  g_string_append_printf (out, _("  %.0f cells, %.0f GPU(s): lambda_opt %.3g, relative %.3f (%+.1f %% over the "
+                                 "GPUs alone; bound %+.1f %%)"),
+                          best->values[COL_MESH_CELLS], gpus, ks_run_point_get_number (run, best, "lambda"),
+                          best->values[COL_REL], 100 * (best->values[COL_REL] - 1),
+                          isnan (lambda_b) ? NAN : 100 / (gpus * lambda_b));
+  if (near != NULL)
+    g_string_append_printf (out, _("; at lambda %.3g, the nearest to lambda_b, %+.1f %% against lambda_opt"),
+                            ks_run_point_get_number (run, near, "lambda"),
+                            100 * (near->values[COL_REL] - best->values[COL_REL]));
+  if (gpus > 1 && one != NULL)
+    g_string_append_printf (out, _("; efficiency %.0f %% of %.0f times one GPU's hybrid (the paper: 86 %% with 2, "
+                                   "75 %% with 4 at 19 M cells)"),
+                            100 * best->values[COL_PERF] / (gpus * one->values[COL_PERF]), gpus);
+  if (ks_run_device_get_info (dev, "shared_memory") == 1)
+    g_string_append (out, _("; not a test of the claim (one memory)\n"));
+  else
+    g_string_append (out, best->values[COL_REL] > 1.0
+                          ? _("; the claim holds: the CPU adds to the GPU\n")
+                          : _("; the claim does not hold here: the CPU part only slows the GPU down\n"));
+}
+
+/* Per device and mesh: lambda_opt (the best measured), the point nearest
+ * lambda_b and what using it loses (Table 2), the best gain over the GPU
+ * alone (Table 3), each beside the paper's and the bound. */
+static void
+hybrid_summarize (const KsRun *run, GString *out)
+{
+  for (guint d = 0; d < run->devices->len; d++)
+    {
+      const KsRunDevice *dev = run->devices->pdata[d];
+      const double lambda_b = ks_run_device_get_info (dev, "lambda_b");
+      const double bound = ks_run_device_get_info (dev, "bound");
+      g_autofree double *sizes = g_new (double, 2 * run->points->len + 2);
+      guint n_sizes = 0;
+
+      if (!isnan (lambda_b))
+        g_string_append_printf (out, _("%s: lambda_b = %.4g GB/s / %.4g GB/s = %.3g (the paper: 3.2); the GPU+CPU "
+                                       "bound is %.3f times the GPU alone, a gain of at most %.1f %%\n"),
+                                dev->name, ks_run_device_get_info (dev, "triad_gbs"),
+                                ks_run_device_get_info (dev, "cpu_triad_gbs"), lambda_b, bound, 100 * (bound - 1));
+      /* xgettext:no-c-format */
+      g_string_append (out, _("The paper, 1 GPU: lambda_opt 3.0 to 3.1, +18.2 % over the GPU alone at 19 M cells "
+                              "and +25.9 % at 78 M, 0 to 1 % lost at lambda_b\n"));
+      if (ks_run_device_get_info (dev, "shared_memory") == 1)
+        g_string_append_printf (out, _("%s is a CPU device: its part and the CPU part share one memory, so no "
+                                       "gain is possible here; the curve shows what splitting costs\n"), dev->name);
+      /* The (mesh size, GPU count) pairs this device measured, in the
+       * order met: one line each. */
+      for (guint i = 0; i < run->points->len; i++)
+        {
+          const KsRunPoint *p = run->points->pdata[i];
+          const double c = ks_run_point_get_number (run, p, "cells"), g = ks_run_point_get_number (run, p, "gpus");
+          guint k = 0;
+
+          while (k < n_sizes && !(sizes[2 * k] == c && sizes[2 * k + 1] == g))
+            k++;
+          if (p->device == d && p->error == NULL && k == n_sizes)
+            {
+              sizes[2 * n_sizes] = c;
+              sizes[2 * n_sizes++ + 1] = g;
+            }
+        }
+      for (guint k = 0; k < n_sizes; k++)
+        summarize_one (run, d, sizes[2 * k], sizes[2 * k + 1], out);
+    }
+}
+
+const KsExperimentDesc ks_exp_heat_hybrid = {
+  .id = "heat-hybrid",
+  .title = N_("Heat: hybrid CPU+GPU CG vs lambda"),
+  .paper = "004",
+  .paper_title = N_("Anisov, Vaziev & Ushakov (2020): 2D heat equation, CG on CPU+GPU"),
+  .summary = N_("The CG split between the GPU and the CPU by lambda: performance relative to the GPU alone "
+                "(Figs. 6-7, Tables 2-3)"),
+  /* xgettext:no-c-format */
+  .claim = N_("The CG is memory-bound, so the best split gives each part cells in proportion to its "
+              "memory bandwidth: lambda_b = BW_GPU / BW_CPUs (the paper: 3.2 for a V100 against two Xeon Gold "
+              "6240, within 10 % of the measured optimum), and the CPU can add at most BW_CPUs / BW_GPU to the "
+              "GPU's performance (the paper measured +18 to +26 % with one GPU).  Today's GPUs have 20 to 50 "
+              "times their host's bandwidth: look at how little is left to gain, and whether the exchange and "
+              "the sums every iteration eat it."),
+  .example = "--cells 2^16,2^18 --lambda 1,2,4,8,16,32,64 --plot hybrid.png",
+  .size_param = "cells",
+  .backends = KS_BACKENDS_GPU,
+  .params = params, .n_params = G_N_ELEMENTS (params),
+  .columns = columns, .n_columns = N_COLUMNS,
+  .figures = figures, .n_figures = G_N_ELEMENTS (figures),
+  .paper_values = paper_values, .n_paper_values = G_N_ELEMENTS (paper_values),
+  .device_info = device_info, .n_device_info = G_N_ELEMENTS (device_info),
+  .check = hybrid_check,
+  .set_up = hybrid_set_up,
+  .prepare = hybrid_prepare,
+  .measure_one_rep = hybrid_measure,
+  .describe_device = hybrid_describe_device,
+  .tear_down = hybrid_tear_down,
+  .summarize = hybrid_summarize,
+};
