@@ -27,7 +27,7 @@ PACKAGES=(meson ninja-build pkg-config gcc libc6-dev
           libglib2.0-dev libglib2.0-bin libjson-glib-dev libcairo2-dev libpango1.0-dev
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd fonts-dejavu-core
           liblapacke-dev libopenblas-dev libmetis-dev libopenmpi-dev openmpi-bin
-          libgtk-3-dev adwaita-icon-theme librsvg2-common gettext
+          libgtk-3-dev adwaita-icon-theme librsvg2-common gettext libgif-dev
           desktop-file-utils appstream)
 # gmsh: test-mesh meshes a .geo file with it (and checks the message without it).
 TEST_PACKAGES=(oclgrind python3 xvfb xauth dbus-daemon locales clang libclang-rt-dev poppler-utils librsvg2-bin gmsh)

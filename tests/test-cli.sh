@@ -1012,6 +1012,31 @@ assert [int(r["step"]) for r in rows] == [1, 2, 3, 4, 5, 6], rows
 assert all(abs(float(r["energy"]) - 1) < 1e-6 for r in rows), rows
 '
 fi
+run "$CLI" run heat -d "$OCL" --cells 300 --steps 7 --frame-every 3 --frames frames/gif --gif heat.gif --reps 1 --warmup 0
+if expect_ok "run heat --gif: frames and one animated GIF"; then
+  check "run heat --gif: the numbered PNG frames beside it" "missing frames" \
+    test -s frames/gif/frame-000003.png -a -s frames/gif/frame-000006.png -a -s frames/gif/final.png
+  py "run heat --gif: a looping GIF89a of the release, steps 3 and 6 and the last" '
+d = open("heat.gif", "rb").read()
+assert d[:6] == b"GIF89a" and d[6:10] == bytes([32, 3, 128, 2]), d[:10]   # 800 x 640
+p, frames, loops = 13, 0, False
+while d[p] != 0x3b:
+    if d[p] == 0x21:
+        loops |= d[p + 1] == 0xff and d[p + 3:p + 14] == b"NETSCAPE2.0"
+        p += 2
+    else:
+        assert d[p] == 0x2c, p
+        flags = d[p + 9]
+        p += 10 + (3 << ((flags & 7) + 1) if flags & 0x80 else 0) + 1
+        frames += 1
+    while d[p]:
+        p += d[p] + 1
+    p += 1
+assert frames == 4 and loops, (frames, loops)
+'
+fi
+run "$CLI" run heat -d host --cells 300 --gif "$T/no-such-folder/heat.gif"
+refused_early "run heat --gif into a folder that does not exist: refused before anything runs" 2 "no-such-folder does not exist"
 run "$CLI" run heat -d host --cells 1
 refused_early "run heat --cells 1: refused with the limit" 2 "cells"
 run "$CLI" run heat -d host --source file --file "$T/nonexistent.msh"

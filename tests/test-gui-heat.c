@@ -234,6 +234,44 @@ test_hybrid_page (void)
   ks_window_show_page (window, "heat-live");
 }
 
+/* Recording: the frames drawn while playing go into an animated GIF
+ * (opened again by gdk-pixbuf) and numbered PNGs beside it. */
+static void
+test_record (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *gif = g_build_filename (tmpdir, "heat-anim.gif", NULL);
+  g_autofree char *dir = g_build_filename (tmpdir, "heat-anim-frames", NULL);
+  g_autoptr(GdkPixbufAnimation) anim = NULL;
+  g_autoptr(GDir) frames = NULL;
+  guint pngs = 0;
+
+  ks_heat_page_reset (page);
+  g_assert_true (wait_for (at_start, 30));
+  g_assert_true (ks_heat_page_start_recording (page, gif, &error));
+  g_assert_no_error (error);
+  play_until (ks_heat_page_get_shown_step (page) + 12, "heat-8-recording.png");
+  g_assert_true (ks_heat_page_stop_recording (page, &error));
+  g_assert_no_error (error);
+  g_test_message ("%u frames recorded", ks_heat_page_get_recorded_frames (page));
+  g_assert_cmpuint (ks_heat_page_get_recorded_frames (page), >=, 2);
+  frames = g_dir_open (dir, 0, &error);
+  g_assert_no_error (error);
+  for (const char *name; (name = g_dir_read_name (frames)) != NULL;)
+    pngs += g_str_has_prefix (name, "frame-") && g_str_has_suffix (name, ".png");
+  g_assert_cmpuint (pngs, ==, ks_heat_page_get_recorded_frames (page));
+  anim = gdk_pixbuf_animation_new_from_file (gif, &error);
+  if (error != NULL && g_error_matches (error, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_UNKNOWN_TYPE))
+    {
+      g_test_message ("no GIF loader for gdk-pixbuf here: %s", error->message);
+      return;
+    }
+  g_assert_no_error (error);
+  g_assert_false (gdk_pixbuf_animation_is_static_image (anim));
+  g_assert_cmpint (gdk_pixbuf_animation_get_width (anim), ==, 800);
+  g_assert_cmpint (gdk_pixbuf_animation_get_height (anim), ==, 640);
+}
+
 static void
 test_bad_file (void)
 {
@@ -262,6 +300,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-heat/hybrid", test_hybrid);
   g_test_add_func ("/gui-heat/walls", test_walls);
   g_test_add_func ("/gui-heat/hybrid-page", test_hybrid_page);
+  g_test_add_func ("/gui-heat/record", test_record);
   g_test_add_func ("/gui-heat/bad-file", test_bad_file);
   status = g_test_run ();
   ks_test_gui_shutdown ();

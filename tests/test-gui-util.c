@@ -19,7 +19,11 @@ spin (guint ms)
   gint64 end = g_get_monotonic_time () + ms * 1000;
   while (g_get_monotonic_time () < end)
     {
-      while (g_main_context_iteration (NULL, FALSE))
+      /* Bounded by the time too: a source whose work outlasts its interval
+       * (the heat page's 30 ms tick while it renders a frame for a
+       * recording, or on a loaded machine) is always ready again, and
+       * "until nothing is ready" never came. */
+      while (g_get_monotonic_time () < end && g_main_context_iteration (NULL, FALSE))
         ;
       g_usleep (2000);
     }

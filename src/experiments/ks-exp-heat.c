@@ -9,6 +9,7 @@
 
 #include "ks-exp-heat.h"
 #include "ks-bench-probes.h"
+#include "ks-gif.h"
 #include "ks-cg.h"
 #include "ks-compute-error.h"
 #include "ks-heat.h"
@@ -121,6 +122,10 @@ static const KsParamSpec params[] = {
                "final.png after the last) and the time series (series.csv: per step the time, CG "
                "iterations and residual, energy, hottest cell, time, energy in through the fixed walls so far); empty: none. One run's last "
                "repetition of its last point is what stays"),
+    .type = KS_PARAM_TEXT, .default_value = "", .advanced = TRUE },
+  { .name = "gif", .label = N_("Animated GIF"),
+    .help = N_("A file for the temperature as one animated GIF, a frame every --frame-every steps and the last, "
+               "through giflib; empty: none. One run's last repetition of its last point is what stays"),
     .type = KS_PARAM_TEXT, .default_value = "", .advanced = TRUE },
   { .name = "frame_every", .label = N_("Frame every"), .unit = "steps",
     .help = N_("How many steps apart the frames are"),
@@ -263,7 +268,7 @@ typedef struct {
   KsCgDevice *cg[2][2];   /* [precision][variant], built on first use */
   KsHeat     *heat;
   KsMesh     *mesh;
-  KsPlot     *frame_plot;  /* the point's mesh, when frames are written */
+  KsPlot     *frame_plot;  /* the point's mesh, when frames or a GIF are written */
   char       *mesh_key;   /* what mesh is built */
   double      triad_gbs;
 } HeatState;
@@ -290,6 +295,7 @@ heat_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *base
   const char *precision = ks_config_get_string (base, "precision");
   const double tol = ks_config_get_real (base, "tol");
   const char *frames = ks_config_get_string (base, "frames");
+  const char *gif = ks_config_get_string (base, "gif");
 
   if (frames != NULL && *frames != '\0' && g_mkdir_with_parents (frames, 0755) != 0)
     {
@@ -301,6 +307,18 @@ heat_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *base
 
   if (!apply_groups (ks_config_get_string (base, "groups"), NULL, error))
     return FALSE;
+  if (gif != NULL && *gif != '\0')
+    {
+      g_autofree char *dir = g_path_get_dirname (gif);
+      if (!ks_gif_available (error))
+        return FALSE;
+      if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+        {
+          g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                       _("--gif %s: the folder %s does not exist"), gif, dir);
+          return FALSE;
+        }
+    }
   if (g_strcmp0 (precision, "float") == 0 && tol < 1e-6)
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
@@ -386,7 +404,8 @@ heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, 
       !apply_groups (ks_config_get_string (point, "groups"), s->heat, error))
     return FALSE;
   text = ks_config_get_string (point, "frames");
-  if (text != NULL && *text != '\0')
+  if ((text != NULL && *text != '\0') ||
+      ((text = ks_config_get_string (point, "gif")) != NULL && *text != '\0'))
     {
       s->frame_plot = ks_plot_new ();
       if (!ks_heat_plot_set_mesh (s->frame_plot, s->mesh, error))
@@ -408,11 +427,11 @@ heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, 
   return TRUE;
 }
 
-/* The temperature now as dir/name (PNG), titled with the step and time. */
+/* The temperature now into the frame plot, titled with the step and time,
+ * then as dir/name (PNG; dir NULL: none) and into gif (may be NULL). */
 static gboolean
-write_frame (HeatState *s, const char *dir, const char *name, GError **error)
+write_frame (HeatState *s, const char *dir, const char *name, KsGifWriter *gif, GError **error)
 {
-  g_autofree char *path = g_build_filename (dir, name, NULL);
   g_autofree char *title = g_strdup_printf (_("Heat: step %u, t = %.5g"), ks_heat_get_step (s->heat),
                                             ks_heat_get_time (s->heat));
 
@@ -421,7 +440,13 @@ write_frame (HeatState *s, const char *dir, const char *name, GError **error)
     return FALSE;
   ks_plot_set_title (s->frame_plot, title);
   ks_plot_set_mesh_values (s->frame_plot, ks_heat_get_temperature (s->heat));
-  return ks_plot_export (s->frame_plot, path, 800, 640, NULL, error);
+  if (dir != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      if (!ks_plot_export (s->frame_plot, path, 800, 640, NULL, error))
+        return FALSE;
+    }
+  return gif == NULL || ks_gif_writer_add_plot (gif, s->frame_plot, error);
 }
 
 static gboolean
@@ -430,15 +455,25 @@ heat_measure (gpointer state, const KsConfig *point, double *values, GCancellabl
   HeatState *s = state;
   const guint steps = (guint) ks_config_get_int (point, "steps");
   const guint every = (guint) ks_config_get_int (point, "frame_every");
-  const char *frames = s->frame_plot != NULL ? ks_config_get_string (point, "frames") : NULL;
+  const char *frames = ks_config_get_string (point, "frames");
+  const char *gif_path = ks_config_get_string (point, "gif");
+  g_autoptr(KsGifWriter) gif = NULL;
   g_autoptr(GString) series = g_string_new ("step,time,cg_iterations,cg_residual,energy,t_max,step_ms,inflow\n");
   double step_s = 0, iterate_s = 0, assemble_s = 0, bytes = 0, iterations = 0, e0;
   g_autoptr(KsCsr) a = NULL;
   KsHeatStepStats st = { 0 };
   g_autoptr(GError) local = NULL;
 
+  if (frames != NULL && *frames == '\0')
+    frames = NULL;
+  /* 10 frames a second; the first shows the release. */
+  if (gif_path != NULL && *gif_path != '\0' &&
+      !(gif = ks_gif_writer_new (gif_path, 800, 640, 10, error)))
+    return FALSE;
   ks_heat_reset (s->heat);
   e0 = ks_heat_total_energy (s->heat);
+  if (gif != NULL && !write_frame (s, NULL, NULL, gif, error))
+    return FALSE;
   for (guint k = 0; k < steps; k++)
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -455,7 +490,7 @@ heat_measure (gpointer state, const KsConfig *point, double *values, GCancellabl
             g_propagate_error (error, g_steal_pointer (&local));
           return FALSE;
         }
-      if (frames != NULL)
+      if (frames != NULL || gif != NULL)
         {
           char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE], c[G_ASCII_DTOSTR_BUF_SIZE];
           char d[G_ASCII_DTOSTR_BUF_SIZE], e[G_ASCII_DTOSTR_BUF_SIZE], f[G_ASCII_DTOSTR_BUF_SIZE];
@@ -467,7 +502,7 @@ heat_measure (gpointer state, const KsConfig *point, double *values, GCancellabl
           if (st.step % every == 0)
             {
               g_autofree char *name = g_strdup_printf ("frame-%06u.png", st.step);
-              if (!write_frame (s, frames, name, error))
+              if (!write_frame (s, frames, name, gif, error))
                 return FALSE;
             }
         }
@@ -480,10 +515,14 @@ heat_measure (gpointer state, const KsConfig *point, double *values, GCancellabl
   if (frames != NULL)
     {
       g_autofree char *path = g_build_filename (frames, "series.csv", NULL);
-      if (!write_frame (s, frames, "final.png", error) ||
+      if (!write_frame (s, frames, "final.png", steps % every != 0 ? gif : NULL, error) ||
           !g_file_set_contents (path, series->str, series->len, error))
         return FALSE;
     }
+  else if (gif != NULL && steps % every != 0 && !write_frame (s, NULL, NULL, gif, error))
+    return FALSE;
+  if (gif != NULL && !ks_gif_writer_finish (gif, error))
+    return FALSE;
   values[COL_STEP] = 1e3 * step_s / steps;
   values[COL_ITERS] = iterations / steps;
   values[COL_ITER_US] = iterations > 0 ? 1e6 * iterate_s / iterations : NAN;

@@ -12,11 +12,14 @@
 
 #include "ks-heat-page.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <math.h>
 
 #include "ks-balance.h"
 #include "ks-bench-probes.h"
+#include "ks-gif.h"
 #include "ks-heat.h"
 #include "ks-heat-plot.h"
 #include "ks-hybrid-cg.h"
@@ -72,6 +75,7 @@ struct _KsHeatPage {
   GtkWidget   *tol_combo;
   GtkWidget   *groups_grid;
   GtkWidget   *play_button;
+  GtkWidget   *record_button;
   GtkWidget   *fixed_scale_check;
   GtkWidget   *hybrid_check;
   GtkWidget   *lambda_scale;
@@ -93,6 +97,15 @@ struct _KsHeatPage {
   guint64      shown_cells[KS_HYBRID_N_PARTS];   /* the split drawn; zeros: none */
   guint        tick_id;
   gboolean     started;
+
+  /* Recording the frames shown: an animated GIF (NULL without giflib) and
+   * numbered PNGs in a folder beside it. */
+  gboolean     recording;
+  KsGifWriter *gif;
+  char        *record_dir;
+  guint        recorded;
+  guint        last_recorded;  /* the step of the last frame kept: a step is kept once */
+  GtkFileChooserNative *record_chooser;
 
   /* Shared with the worker. */
   GMutex       lock;
@@ -491,6 +504,7 @@ show_groups (KsHeatPage *self, const KsMesh *mesh)
       GtkWidget *label = gtk_label_new (name);
       GtkWidget *combo = gtk_combo_box_text_new ();
       GtkWidget *spin = gtk_spin_button_new_with_range (0, 1e6, 0.1);
+      GtkWidget *t_label = gtk_label_new (_("at T ="));
 
       gtk_label_set_xalign (GTK_LABEL (label), 1);
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
@@ -500,22 +514,34 @@ show_groups (KsHeatPage *self, const KsMesh *mesh)
                                                                                                      : "insulated");
       ks_page_ellipsize_combo (GTK_COMBO_BOX (combo));
       gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 2);
+      /* The form is a narrow column: the rows must not widen it. */
+      gtk_entry_set_width_chars (GTK_ENTRY (spin), 5);
+      gtk_label_set_width_chars (GTK_LABEL (label), 8);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 12);
+      gtk_widget_set_tooltip_text (label, name);
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), gs != NULL ? gs->t : 0);
-      gtk_widget_set_sensitive (spin, gs != NULL && gs->kind == KS_HEAT_BOUNDARY_FIXED);
+      gtk_label_set_xalign (GTK_LABEL (t_label), 1);
       gtk_widget_set_tooltip_text (spin, _("The temperature the group is held at"));
       gtk_widget_set_hexpand (combo, TRUE);
+      gtk_widget_set_hexpand (spin, TRUE);
       g_object_set_data_full (G_OBJECT (combo), "group", g_strdup (name), g_free);
       g_object_set_data (G_OBJECT (combo), "spin", spin);
       g_object_set_data_full (G_OBJECT (spin), "group", g_strdup (name), g_free);
       g_object_set_data (G_OBJECT (spin), "combo", combo);
       g_signal_connect_swapped (combo, "changed", G_CALLBACK (group_changed_cb), self);
       g_signal_connect_swapped (spin, "value-changed", G_CALLBACK (group_changed_cb), self);
-      gtk_grid_attach (GTK_GRID (self->groups_grid), label, 0, g, 1, 1);
-      gtk_grid_attach (GTK_GRID (self->groups_grid), combo, 1, g, 1, 1);
-      gtk_grid_attach (GTK_GRID (self->groups_grid), spin, 2, g, 1, 1);
+      /* Two rows a group, the form being a narrow column: the name and
+       * the condition, then the temperature, shown while it is fixed. */
+      gtk_grid_attach (GTK_GRID (self->groups_grid), label, 0, 2 * g, 1, 1);
+      gtk_grid_attach (GTK_GRID (self->groups_grid), combo, 1, 2 * g, 1, 1);
+      gtk_grid_attach (GTK_GRID (self->groups_grid), t_label, 0, 2 * g + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (self->groups_grid), spin, 1, 2 * g + 1, 1, 1);
+      gtk_widget_show_all (label);
+      gtk_widget_show_all (combo);
+      gtk_widget_set_visible (t_label, gs != NULL && gs->kind == KS_HEAT_BOUNDARY_FIXED);
+      gtk_widget_set_visible (spin, gs != NULL && gs->kind == KS_HEAT_BOUNDARY_FIXED);
       g_ptr_array_add (self->group_rows, g_strdup (name));
     }
-  gtk_widget_show_all (self->groups_grid);
 }
 
 static void
@@ -577,6 +603,27 @@ show_status (KsHeatPage *self, const Frame *f)
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
 }
 
+/* The frame drawn, into the recording: frame-STEP.png and the GIF. */
+static void
+record_frame (KsHeatPage *self, guint step)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_strdup_printf ("frame-%06u.png", step);
+  g_autofree char *path = g_build_filename (self->record_dir, name, NULL);
+
+  if (step == self->last_recorded)
+    return;
+  self->last_recorded = step;
+  if (!ks_plot_export (self->mesh_plot, path, 800, 640, NULL, &error) ||
+      (self->gif != NULL && !ks_gif_writer_add_plot (self->gif, self->mesh_plot, &error)))
+    {
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->record_button), FALSE);
+      ks_page_emit_error (KS_PAGE (self), _("The recording stopped"), error);
+      return;
+    }
+  self->recorded++;
+}
+
 static gboolean
 tick (gpointer data)
 {
@@ -609,6 +656,8 @@ tick (gpointer data)
           if (f->restart)
             reset_series (self);
           ks_plot_set_mesh_values (self->mesh_plot, f->t);
+          if (self->recording)
+            record_frame (self, f->st.step);
           for (guint i = 0; i < steps->len; i++)
             {
               const KsHeatStepStats *st = &g_array_index (steps, KsHeatStepStats, i);
@@ -692,14 +741,16 @@ group_changed_cb (KsHeatPage *self)
 {
   for (guint g = 0; g < self->group_rows->len; g++)
     {
-      GtkWidget *combo = gtk_grid_get_child_at (GTK_GRID (self->groups_grid), 1, g);
-      GtkWidget *spin = gtk_grid_get_child_at (GTK_GRID (self->groups_grid), 2, g);
+      GtkWidget *combo = gtk_grid_get_child_at (GTK_GRID (self->groups_grid), 1, 2 * g);
+      GtkWidget *t_label = gtk_grid_get_child_at (GTK_GRID (self->groups_grid), 0, 2 * g + 1);
+      GtkWidget *spin = gtk_grid_get_child_at (GTK_GRID (self->groups_grid), 1, 2 * g + 1);
       GroupSetting *gs = g_new0 (GroupSetting, 1);
 
       gs->kind = g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (combo)), "fixed") == 0
                  ? KS_HEAT_BOUNDARY_FIXED : KS_HEAT_BOUNDARY_INSULATED;
       gs->t = gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin));
-      gtk_widget_set_sensitive (spin, gs->kind == KS_HEAT_BOUNDARY_FIXED);
+      gtk_widget_set_visible (t_label, gs->kind == KS_HEAT_BOUNDARY_FIXED);
+      gtk_widget_set_visible (spin, gs->kind == KS_HEAT_BOUNDARY_FIXED);
       g_hash_table_replace (self->group_settings, g_strdup (self->group_rows->pdata[g]), gs);
     }
   mesh_changed_cb (self);
@@ -760,6 +811,53 @@ play_toggled_cb (KsHeatPage *self)
   self->playing = on;
   g_cond_signal (&self->cond);
   g_mutex_unlock (&self->lock);
+}
+
+static void record_toggled_cb (KsHeatPage *self);
+
+static void
+record_chooser_response_cb (GtkNativeDialog *dialog, int response, KsHeatPage *self)
+{
+  g_autofree char *path = response == GTK_RESPONSE_ACCEPT
+                          ? gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (dialog)) : NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_clear_object (&self->record_chooser);
+  if (path == NULL || !ks_heat_page_start_recording (self, path, &error))
+    {
+      g_signal_handlers_block_by_func (self->record_button, record_toggled_cb, self);
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->record_button), FALSE);
+      g_signal_handlers_unblock_by_func (self->record_button, record_toggled_cb, self);
+      if (error != NULL)
+        ks_page_emit_error (KS_PAGE (self), _("The recording cannot start"), error);
+    }
+}
+
+/* On: where to (a save dialog), then every frame drawn is kept; off: the
+ * GIF is finished. */
+static void
+record_toggled_cb (KsHeatPage *self)
+{
+  g_autoptr(GError) error = NULL;
+  GtkWidget *toplevel;
+
+  if (!gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->record_button)))
+    {
+      if (self->recording && !ks_heat_page_stop_recording (self, &error))
+        ks_page_emit_error (KS_PAGE (self), _("The animation cannot be saved"), error);
+      return;
+    }
+  if (self->recording || self->record_chooser != NULL)
+    return;
+  toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
+  self->record_chooser = gtk_file_chooser_native_new (_("Record the Animation"),
+                                                      GTK_IS_WINDOW (toplevel) ? GTK_WINDOW (toplevel) : NULL,
+                                                      GTK_FILE_CHOOSER_ACTION_SAVE, _("_Record"), _("_Cancel"));
+  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (self->record_chooser), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->record_chooser), "heat.gif");
+  g_signal_connect (self->record_chooser, "response", G_CALLBACK (record_chooser_response_cb), self);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->record_chooser), TRUE);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->record_chooser));
 }
 
 static void
@@ -891,6 +989,14 @@ ks_heat_page_dispose (GObject *object)
   g_clear_object (&self->device);
   g_clear_pointer (&self->file, g_free);
   g_clear_pointer (&self->group_settings, g_hash_table_unref);
+  if (self->record_chooser != NULL)
+    {
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->record_chooser));
+      g_clear_object (&self->record_chooser);
+    }
+  /* A recording the window closes on is dropped, not half written. */
+  g_clear_pointer (&self->gif, ks_gif_writer_free);
+  g_clear_pointer (&self->record_dir, g_free);
   g_clear_pointer (&self->group_rows, g_ptr_array_unref);
   G_OBJECT_CLASS (ks_heat_page_parent_class)->dispose (object);
 }
@@ -936,6 +1042,7 @@ ks_heat_page_class_init (KsHeatPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, tol_combo);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, groups_grid);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, play_button);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, record_button);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, status_label);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, fixed_scale_check);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, hybrid_check);
@@ -948,6 +1055,7 @@ ks_heat_page_class_init (KsHeatPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, file_set_cb);
   gtk_widget_class_bind_template_callback (widget_class, scale_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, play_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, record_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, hybrid_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, lambda_format_cb);
   gtk_widget_class_bind_template_callback (widget_class, lambda_changed_cb);
@@ -1108,4 +1216,76 @@ ks_heat_page_set_problem (KsHeatPage *self, double d0, double energy, double tol
   g_signal_handlers_unblock_by_func (self->energy_spin, mesh_changed_cb, self);
   g_signal_handlers_unblock_by_func (self->tol_combo, mesh_changed_cb, self);
   mesh_changed_cb (self);
+}
+
+gboolean
+ks_heat_page_start_recording (KsHeatPage *self, const char *gif_path, GError **error)
+{
+  g_autoptr(GError) no_gif = NULL;
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (KS_IS_HEAT_PAGE (self) && gif_path != NULL, FALSE);
+  g_return_val_if_fail (!self->recording, FALSE);
+
+  base = g_str_has_suffix (gif_path, ".gif") ? g_strndup (gif_path, strlen (gif_path) - 4) : g_strdup (gif_path);
+  self->record_dir = g_strdup_printf ("%s-frames", base);
+  if (g_mkdir_with_parents (self->record_dir, 0755) != 0)
+    {
+      const int err = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err), _("The frames folder %s cannot be made: %s"),
+                   self->record_dir, g_strerror (err));
+      g_clear_pointer (&self->record_dir, g_free);
+      return FALSE;
+    }
+  /* 10 frames a second, whatever the solver's pace. */
+  if (ks_gif_available (&no_gif))
+    {
+      if (!(self->gif = ks_gif_writer_new (gif_path, 800, 640, 10, error)))
+        {
+          g_clear_pointer (&self->record_dir, g_free);
+          return FALSE;
+        }
+    }
+  else
+    ks_page_emit_error (KS_PAGE (self), _("Only the PNG frames are recorded"), no_gif);
+  self->recording = TRUE;
+  self->recorded = 0;
+  self->last_recorded = G_MAXUINT;
+  /* The frame shown now opens the recording. */
+  if (self->mesh != NULL)
+    record_frame (self, ks_heat_page_get_shown_step (self));
+  if (!gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->record_button)))
+    {
+      g_signal_handlers_block_by_func (self->record_button, record_toggled_cb, self);
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->record_button), TRUE);
+      g_signal_handlers_unblock_by_func (self->record_button, record_toggled_cb, self);
+    }
+  return TRUE;
+}
+
+gboolean
+ks_heat_page_stop_recording (KsHeatPage *self, GError **error)
+{
+  g_autoptr(KsGifWriter) gif = NULL;
+
+  g_return_val_if_fail (KS_IS_HEAT_PAGE (self), FALSE);
+  if (!self->recording)
+    return TRUE;
+  self->recording = FALSE;
+  gif = g_steal_pointer (&self->gif);
+  g_clear_pointer (&self->record_dir, g_free);
+  if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->record_button)))
+    {
+      g_signal_handlers_block_by_func (self->record_button, record_toggled_cb, self);
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->record_button), FALSE);
+      g_signal_handlers_unblock_by_func (self->record_button, record_toggled_cb, self);
+    }
+  return gif == NULL || ks_gif_writer_finish (gif, error);
+}
+
+guint
+ks_heat_page_get_recorded_frames (KsHeatPage *self)
+{
+  g_return_val_if_fail (KS_IS_HEAT_PAGE (self), 0);
+  return self->recorded;
 }

@@ -33,6 +33,17 @@ void     ks_heat_page_set_group_boundary (KsHeatPage *self,
                                           const char *group,
                                           gboolean    fixed,
                                           double      t);
+/* Recording (the Record button): every frame drawn from now on goes into
+ * an animated GIF at gif_path (giflib; without it the error bar says so
+ * and only the PNGs are kept) and as frame-STEP.png into the folder
+ * gif_path less ".gif" plus "-frames"; stop finishes the GIF, which
+ * replaces gif_path only then. */
+gboolean ks_heat_page_start_recording (KsHeatPage *self,
+                                       const char *gif_path,
+                                       GError    **error);
+gboolean ks_heat_page_stop_recording  (KsHeatPage *self,
+                                       GError    **error);
+guint    ks_heat_page_get_recorded_frames (KsHeatPage *self);
 /* Play / pause, one step, reset: the page's buttons. */
 void     ks_heat_page_set_playing (KsHeatPage *self,
                                    gboolean    playing);
