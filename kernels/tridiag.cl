@@ -740,11 +740,11 @@ paracr_finish (KS_BATCH_IN, __global const real *src, __global real *x, __global
  * The same kernel finishes paracr-thomas: after its reduction, rows
  * r, r + H, r + 2H, ... of one long system form independent systems
  * (`sub` set: a system of q + (r < rem) rows; a zero pivot is reported
- * against the batch's own system and row, of n each).  Without sub:
- * `step` systems of q rows (rem 0), info by system. */
+ * as the batch's row + 1 in info[bad_slot]).  Without sub: `step` systems
+ * of q rows (rem 0), info by system. */
 __kernel void
 thomas_coalesced (KS_BATCH_IN, __global real *cp, __global real *x, __global int *info,
-                  const uint step, const uint q, const uint rem, const uint n, const int sub)
+                  const uint step, const uint q, const uint rem, const uint bad_slot, const int sub)
 {
   const uint s = (uint) get_global_id (0);
   real ra[KS_TRI_B], rb[KS_TRI_B], rc[KS_TRI_B], rd[KS_TRI_B];
@@ -790,8 +790,11 @@ thomas_coalesced (KS_BATCH_IN, __global real *cp, __global real *x, __global int
             if (ks_bad_pivot (den))
               {
                 const uint row = s + (k + j) * step;
+                /* The batch's row + 1 for the host to split into system
+                 * and row: no division here (with one, Oclgrind 21.10's
+                 * uninitialised-value check skipped this store). */
                 if (sub)
-                  info[row / n] = (int) (row % n) + 1;
+                  info[bad_slot] = (int) (row + 1);
                 else
                   info[s] = (int) (k + j) + 1;
                 return;
@@ -908,7 +911,7 @@ tridiag_transpose (__global const real *src, __global real *dst, const uint rows
  * log2 (H / G).  l: 8 E G reals, two sets of a, b, c, d. */
 __kernel void
 paracr_tile (KS_BATCH_IN, __global real *oa, __global real *ob, __global real *oc, __global real *od,
-             __global int *info, const uint total, const uint n, const uint h_stride, const uint g_log2,
+             __global int *info, const uint total, const uint bad_slot, const uint h_stride, const uint g_log2,
              const uint rb_log2, const uint e_rows, const uint steps, KS_LOCAL_PARAM (real, l))
 {
   KS_LOCAL_BIND (real, l);
@@ -953,7 +956,7 @@ paracr_tile (KS_BATCH_IN, __global real *oa, __global real *ob, __global real *o
                 {
                   const long row = (k0 + (long) e) * (long) h_stride + (long) (r0 + (idx & (G - 1)));
                   if (row >= 0 && row < (long) total)
-                    info[(uint) row / n] = (int) ((uint) row % n) + 1;
+                    info[bad_slot] = (int) ((uint) row + 1);
                 }
             }
           ks_row_to_local (l + to, EG, idx, me);

@@ -987,6 +987,19 @@ run "$CLI" run heat -d "$OCL" --cells 100 --variant base,fused --steps 2 --reps 
 if expect_ok "run heat on $OCL: both CG variants"; then
   check "run heat on $OCL: the summary compares fused with base" "no comparison line" grep -q "fused .* us per CG iteration, base" "$T/out"
 fi
+run "$CLI" run heat -d "$OCL" --cells 100 --n 1 --boundary fixed --offload whole,partial --steps 2 --reps 1 --warmup 0 \
+  --csv ho.csv --figure offload-vs-cells --plot ho.svg
+if expect_ok "run heat on $OCL: the whole step on the device and the partial offload"; then
+  check "run heat on $OCL: the summary compares the partial offload with the whole step" "no offload line" \
+    grep -q "partial offload loses" "$T/out"
+  py "run heat --offload: both modes, the same CG iterations" '
+import csv
+rows = {r["offload"]: r for r in csv.DictReader(open("ho.csv"))}
+assert set(rows) == {"whole", "partial"}, rows.keys()
+assert abs(float(rows["whole"]["iterations"]) - float(rows["partial"]["iterations"])) <= 1, rows
+assert float(rows["whole"]["assemble_ms"]) > 0 and float(rows["partial"]["assemble_ms"]) > 0
+'
+fi
 run "$CLI" run heat -d host --cells 200 --domain disc --n 2 --tau 0.001 --steps 6 --frame-every 3 \
   --frames frames/heat --reps 1 --warmup 0
 if expect_ok "run heat --frames: a folder made for them"; then
@@ -1035,8 +1048,44 @@ run "$CLI" run heat-hybrid -d "$OCL" --lambda -1
 expect_fail "heat-hybrid --lambda -1: below the range, refused" 2 "lambda"
 run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --gpu-ranks 2
 expect_fail "heat-hybrid --gpu-ranks 2 without mpirun: refused, saying how to start it" 2 "mpirun -np"
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 1 --gpus 2 --reps 1 --warmup 0
+expect_fail "heat-hybrid --gpus 2 with one such device: the point refused, saying how many there are" 1 \
+  "2 GPUs asked for; this computer has 1 like"
 run "$CLI" run heat-hybrid -d host --cells 256
 expect_fail "heat-hybrid on the host: refused, the hybrid needs a device for its GPU part" 2 ""
+# Two physical groups, a hot wall and a cold one (--groups).
+python3 - <<'PY'
+k = 8
+out = ['$MeshFormat', '2.2 0 8', '$EndMeshFormat', '$PhysicalNames', '2', '1 1 "hot"', '1 2 "cold"',
+       '$EndPhysicalNames', '$Nodes', str(k * k)]
+out += ['%d %d %d 0' % (j * k + i + 1, i, j) for j in range(k) for i in range(k)]
+out += ['$EndNodes', '$Elements', str((k - 1) ** 2 + 2 * (k - 1))]
+n = 1
+for j in range(k - 1):
+    out += ['%d 1 2 1 1 %d %d' % (n, j * k + 1, (j + 1) * k + 1), '%d 1 2 2 2 %d %d' % (n + 1, j * k + k, (j + 1) * k + k)]
+    n += 2
+for j in range(k - 1):
+    for i in range(k - 1):
+        out.append('%d 3 2 3 3 %d %d %d %d' % (n, j * k + i + 1, j * k + i + 2, (j + 1) * k + i + 2, (j + 1) * k + i + 1))
+        n += 1
+open('walls.msh', 'w').write('\n'.join(out + ['$EndElements']) + '\n')
+PY
+run "$CLI" run heat -d host --source file --file walls.msh --groups hot=fixed:3,cold=fixed:0 --n 1 --tau 0.05 \
+  --steps 3 --reps 1 --warmup 0 --frames frames/walls --frame-every 3
+if expect_ok "run heat --groups: a hot and a cold wall"; then
+  py "run heat --groups: heat comes in, and the energy balance holds" '
+import csv
+rows = list(csv.DictReader(open("frames/walls/series.csv")))
+assert len(rows) == 3 and float(rows[-1]["inflow"]) > 0, rows
+e0 = float(rows[0]["energy"]) - float(rows[0]["inflow"])
+for r in rows:
+    assert abs(float(r["energy"]) - e0 - float(r["inflow"])) < 1e-6 * e0, r
+'
+fi
+run "$CLI" run heat -d host --source file --file walls.msh --groups warm=fixed:3 --steps 1
+expect_fail "run heat --groups with a group the mesh lacks: the groups named" 1 "no physical group .warm.; its groups: boundary, hot, cold"
+run "$CLI" run heat -d host --groups hot=fixed
+refused_early "run heat --groups hot=fixed: refused before anything runs, saying the form" 2 "NAME=fixed:TEMPERATURE"
 # --- run tridiag-batch / tridiag-large (paper 002) --------------------------------
 
 run "$CLI" run tridiag-batch --help
@@ -1090,6 +1139,10 @@ rows = list(csv.DictReader(open("bt.csv")))
 assert {r["case"] for r in rows} == {"batch", "one-system"}, rows
 assert {r["method"] for r in rows} >= {"cpu-thomas", "thomas-interleaved", "paracr-partial"}, rows
 for r in rows:
+    if r["case"] == "one-system" and r["method"] != "cpu-thomas":
+        # One work-item or group on one system: left out, said why.
+        assert "work-item or work-group" in r["skipped"], r
+        continue
     assert r["skipped"] == "" and float(r["residual"]) < 1e-4 and float(r["ms"]) > 0, r
 '
   check "bench tridiag: the summary line of the batch" "no summary" grep -q "^batch 8 x 31: best kernel" "$T/out"
@@ -1105,6 +1158,9 @@ rows = d["rows"]
 assert {r["method"] for r in rows} == {"thomas-coalesced", "thomas-transposed", "paracr-thomas"}, rows
 assert {r["case"] for r in rows} == {"batch", "one-system"}, rows
 for r in rows:
+    if r["case"] == "one-system" and r["method"] != "paracr-thomas":
+        assert "work-item or work-group" in r["skipped"], r
+        continue
     assert r["skipped"] is None and not r["failed"] and r["ms"] > 0 and r["residual"] < 1e-4, r
     assert r["vs_cusparse"] is None, r
     if r["method"] == "thomas-transposed":
@@ -1117,10 +1173,52 @@ for r in rows:
   check "bench tridiag: thomas-transposed says how long it transposed" "no transposing" \
     grep -q "thomas-transposed .*of which transposing" "$T/out"
 fi
+run "$CLI" bench tridiag -d "$OCL" --n 7 --systems 2 --large-n 15 --reps 1 --warmup 0 --no-host --csv bt3.csv
+if expect_ok "bench tridiag with every device method"; then
+  py "bench tridiag: the one large system leaves the one-item and one-group methods out, saying why" '
+import csv
+rows = list(csv.DictReader(open("bt3.csv")))
+one = {r["method"]: r for r in rows if r["case"] == "one-system"}
+batch = {r["method"]: r for r in rows if r["case"] == "batch"}
+assert "work-item or work-group" in one["thomas-global"]["skipped"], one
+assert "work-item or work-group" in one["paracr-partial"]["skipped"], one
+for m in ("paracr-steps", "paracr-thomas"):
+    assert one[m]["skipped"] == "" and float(one[m]["residual"]) < 1e-4, one[m]
+for m in ("thomas-global", "thomas-coalesced", "thomas-transposed", "paracr-partial", "paracr-thomas"):
+    assert batch[m]["skipped"] == "" and float(batch[m]["residual"]) < 1e-4, batch[m]
+assert not any(r["device"] == "host" for r in rows), rows
+'
+fi
+run "$CLI" bench tridiag -d nosuchdevice --systems 8
+expect_fail "bench tridiag -d nosuchdevice: refused, naming the devices" 2 "nosuchdevice"
 run "$CLI" bench tridiag --methods thomas --systems 8
 expect_fail "bench tridiag --methods thomas: refused, naming the methods" 2 "no method"
 run "$CLI" bench tridiag --reps 0
 expect_fail "bench tridiag --reps 0: refused" 2 "--reps"
+
+run "$CLI" bench cg --sizes 900,4096 --reps 1 --warmup 0 --csv bcg.csv --json bcg.json
+if expect_ok "bench cg, small"; then
+  py "bench cg: base and fused at both sizes on every OpenCL device, converged, Table 1 bytes, JSON alike" '
+import csv, json
+rows = list(csv.DictReader(open("bcg.csv")))
+ran = [r for r in rows if not r["skipped"]]
+assert {(r["rows"], r["method"]) for r in ran} >= {("900", "base"), ("900", "fused"), ("4096", "base"), ("4096", "fused")}, rows
+for r in ran:
+    assert int(r["iterations"]) > 1 and float(r["residual"]) < 1e-7 and float(r["iteration_ms"]) > 0, r
+    # Table 1 at the grid matrix L (9 inside, fewer on the edges).
+    l = (float(r["bytes_per_row"]) - (84 if r["method"] == "fused" else 108)) / 20
+    assert 8 < l <= 9, r
+# The library CG appears only on CUDA devices.
+assert all("(cuda:" in r["device"] for r in rows if r["method"] == "library"), rows
+d = json.load(open("bcg.json"))
+assert d["command"].startswith("kernelscope-cli bench cg") and len(d["rows"]) == len(rows), d
+'
+  check "bench cg: the summary compares fused with base" "no summary" grep -q "^900 rows on .*: fused .* base .*the bytes predict 1.09x" "$T/out"
+fi
+run "$CLI" bench cg --sizes 3
+expect_fail "bench cg --sizes 3: below the limit, refused" 2 "between 4 and"
+run "$CLI" bench cg --tol 2
+expect_fail "bench cg --tol 2: refused" 2 "--tol"
 # --- paper 001: micro-benchmarks ----------------------------------------------
 
 run "$CLI" run micro-hello -d "$OCL" --length 1000,70000 --reps 1 --warmup 0 --json hello.json --plot hello.png

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ks-heat-page.h"
+#include "ks-run.h"
 #include "test-gui-util.h"
 
 static KsHeatPage *page;
@@ -96,7 +97,7 @@ test_animation (void)
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
   lines = g_strsplit (text, "\n", -1);
-  g_assert_cmpstr (lines[0], ==, "step,time,cg_iterations,cg_residual,energy,t_max,step_ms");
+  g_assert_cmpstr (lines[0], ==, "step,time,cg_iterations,cg_residual,energy,t_max,step_ms,inflow");
   for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
     {
       g_auto(GStrv) f = g_strsplit (lines[i], ",", -1);
@@ -159,6 +160,80 @@ test_hybrid (void)
   g_assert_false (ks_heat_page_get_split (page, NULL, NULL));
 }
 
+/* The problem's fields and a fixed wall: heat comes in through the
+ * generated mesh's one group, "boundary", and the exported series keeps
+ * the energy balance (energy - inflow constant). */
+static void
+test_walls (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = g_build_filename (tmpdir, "heat-walls.csv", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  double start = NAN, last_in = 0;
+
+  ks_heat_page_set_mesh (page, "quad", "square", 400);
+  ks_heat_page_set_problem (page, 2, 3, 1e-10);
+  ks_heat_page_set_group_boundary (page, "boundary", TRUE, 0.5);
+  g_assert_true (wait_for (at_start, 60));
+  /* Ten single steps, not play: a 400-cell step takes a millisecond, and
+   * played on past the first steps the spot (3 over an area of 4) warms
+   * the walls' cells above 0.5, and heat flows out. */
+  for (guint k = 0; k < 10; k++)
+    ks_heat_page_step (page);
+  target_step = 10;
+  g_assert_true (wait_for (reached_step, 60));
+  spin (200);
+  screenshot ("heat-7-walls.png");
+  g_assert_true (ks_window_export_data (window, csv, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], ",", -1);
+      const double e = g_ascii_strtod (f[4], NULL), in = g_ascii_strtod (f[7], NULL);
+      if (isnan (start))
+        start = e - in;
+      g_assert_cmpfloat (fabs (e - in - start), <=, 1e-7 * start);
+      last_in = in;
+    }
+  g_test_message ("energy at the start %.10g (3 released), %.6g in through the walls", start, last_in);
+  g_assert_cmpfloat (fabs (start - 3), <=, 1e-9);
+  g_assert_cmpfloat (last_in, >, 0);
+  ks_heat_page_set_group_boundary (page, "boundary", FALSE, 0);
+  ks_heat_page_set_problem (page, 1, 1, 1e-8);
+}
+
+/* Paper 004's Figs. 6-7 page, generated from heat-hybrid's description,
+ * run on PoCL with the host as the CPU part: a curve per mesh, lambda_b's
+ * line and the two bounds (screenshot heat-hybrid.png). */
+static void
+test_hybrid_page (void)
+{
+  KsExperimentPage *hp = KS_EXPERIMENT_PAGE (ks_window_get_page (window, "heat-hybrid"));
+  const char *settings[] = { "cells", "256,1024", "lambda", "0.5,2", NULL };
+  KsRun *run;
+
+  if (ks_test_pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) for the GPU part");
+      return;
+    }
+  g_assert_nonnull (hp);
+  ks_window_show_page (window, "heat-hybrid");
+  ks_test_run_page (hp, settings);
+  run = ks_experiment_page_get_newest (hp);
+  g_assert_cmpuint (run->points->len, ==, 4);
+  for (guint i = 0; i < run->points->len; i++)
+    g_assert_null (((KsRunPoint *) run->points->pdata[i])->error);
+  /* Two meshes, two curves; the lines are not series. */
+  g_assert_cmpuint (ks_plot_get_n_series (ks_test_page_plot (hp)), ==, 2);
+  spin (200);
+  ks_test_shot ("heat-hybrid");
+  ks_window_show_page (window, "heat-live");
+}
+
 static void
 test_bad_file (void)
 {
@@ -185,6 +260,8 @@ main (int argc, char **argv)
     return 0;
   g_test_add_func ("/gui-heat/animation", test_animation);
   g_test_add_func ("/gui-heat/hybrid", test_hybrid);
+  g_test_add_func ("/gui-heat/walls", test_walls);
+  g_test_add_func ("/gui-heat/hybrid-page", test_hybrid_page);
   g_test_add_func ("/gui-heat/bad-file", test_bad_file);
   status = g_test_run ();
   ks_test_gui_shutdown ();

@@ -12,16 +12,6 @@
 
 #include <string.h>
 
-/* name.png, or name-ru.png under LANGUAGE=ru (the Russian run). */
-static void
-shot (const char *name)
-{
-  const char *lang = g_getenv ("LANGUAGE");
-  g_autofree char *file = g_strdup_printf ("%s%s.png", name, lang && g_str_has_prefix (lang, "ru") ? "-ru" : "");
-
-  screenshot (file);
-}
-
 static KsIndexMapPage *
 map_page (void)
 {
@@ -46,7 +36,7 @@ test_worked_example (void)
                             "1904000"));
   plot = ks_plot_view_get_plot (ks_page_get_plot_view (KS_PAGE (page)));
   g_assert_nonnull (plot);
-  shot ("index-map");
+  ks_test_shot ("index-map");
 
   /* The grid of blocks is data: Export Plot writes it. */
   {
@@ -72,7 +62,7 @@ test_bad_domain (void)
   ks_window_show_page (window, "index-map");
   ks_index_map_page_set_domain (page, "2000x0");
   spin (200);
-  shot ("index-map-bad");
+  ks_test_shot ("index-map-bad");
   /* The launches of the last good domain are kept but greyed out. */
   g_assert_nonnull (strstr (ks_index_map_page_get_mapping_text (page, KS_INDEX_RULE_PAPER), "2000"));
   ks_index_map_page_set_domain (page, "2000x3000");
@@ -104,7 +94,7 @@ test_ask_device (void)
   spin (200);
   g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
   g_assert_nonnull (strstr (ks_index_map_page_get_mapping_text (page, KS_INDEX_RULE_OCCUPANCY), "<<<"));
-  shot ("index-map-device");
+  ks_test_shot ("index-map-device");
 
   /* Too big for the device's memory: said in the window. */
   ks_index_map_page_set_domain (page, "100000x100000x1000");

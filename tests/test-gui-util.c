@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "test-gui-util.h"
+#include "ks-param-form.h"
 
 #include <gdk/gdkx.h>
 #include <glib/gi18n.h>
@@ -175,4 +176,52 @@ ks_test_gui_shutdown (void)
   if (window != NULL)
     gtk_widget_destroy (GTK_WIDGET (window));
   g_object_unref (app);
+}
+
+void
+ks_test_shot (const char *name)
+{
+  const char *lang = g_getenv ("LANGUAGE");
+  g_autofree char *file = g_strdup_printf ("%s%s.png", name, lang && g_str_has_prefix (lang, "ru") ? "-ru" : "");
+
+  screenshot (file);
+}
+
+const char *
+ks_test_pocl_id (void)
+{
+  KsDevice *d = ks_device_list_find_backend (ks_application_get_device_list (app), KS_BACKEND_OPENCL);
+
+  return d ? ks_device_get_id (d) : NULL;
+}
+
+static KsExperimentPage *running_page;
+
+static gboolean
+page_done (void)
+{
+  return !ks_page_get_running (KS_PAGE (running_page));
+}
+
+void
+ks_test_run_page (KsExperimentPage   *page,
+                  const char * const *settings)
+{
+  KsParamForm *form = ks_experiment_page_get_form (page);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (ks_window_set_device_id (window, ks_test_pocl_id ()));
+  for (guint i = 0; settings[i]; i += 2)
+    g_assert_true (ks_param_form_set_text (form, settings[i], settings[i + 1]));
+  ks_experiment_page_set_repetitions (page, 0, 1);
+  g_assert_true (ks_page_start (KS_PAGE (page), ks_window_get_device (window), NULL, &error));
+  g_assert_no_error (error);
+  running_page = page;
+  g_assert_true (wait_for (page_done, 180));
+}
+
+KsPlot *
+ks_test_page_plot (KsExperimentPage *page)
+{
+  return ks_plot_view_get_plot (ks_page_get_plot_view (KS_PAGE (page)));
 }

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "ks-application.h"
+#include "ks-experiment-page.h"
 #include "ks-window.h"
 
 G_BEGIN_DECLS
@@ -40,5 +41,16 @@ guint    total_points         (KsPlot     *plot);
 void     collect_mnemonics    (GtkWidget  *widget,
                                GHashTable *keys,
                                GString    *clashes);
+
+/* screenshot (name.png), or name-ru.png under LANGUAGE=ru (the Russian run). */
+void              ks_test_shot      (const char *name);
+/* The first OpenCL device's id (PoCL here), NULL where there is none. */
+const char       *ks_test_pocl_id   (void);
+/* Runs a generated page on PoCL with its form's fields set to settings
+ * (name, text, ..., NULL), no warm-up and one timed repetition, and waits
+ * for the run to end. */
+void              ks_test_run_page  (KsExperimentPage   *page,
+                                     const char * const *settings);
+KsPlot           *ks_test_page_plot (KsExperimentPage   *page);
 
 G_END_DECLS

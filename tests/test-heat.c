@@ -16,6 +16,7 @@
 
 #include "ks-cg.h"
 #include "ks-compute-error.h"
+#include "ks-cusparse-cg.h"
 #include "ks-device-list.h"
 #include "ks-engine.h"
 #include "ks-exp-heat.h"
@@ -238,6 +239,25 @@ test_cg_device (void)
             if (prec == KS_PRECISION_DOUBLE)
               g_assert_cmpint (abs ((int) res.iterations - (int) host.iterations), <=, 1);
 
+            /* Replayed from a CUDA graph: the same solution; elsewhere refused. */
+            if (ks_device_get_backend (dev) == KS_BACKEND_CUDA)
+              {
+                KsCgResult g = { 0 };
+                g_autofree double *xg = g_new0 (double, a->n_rows);
+                g_assert_true (ks_cg_device_set_graph (cg, TRUE, &error));
+                g_assert_true (ks_cg_device_solve (cg, b, xg, &o, &g, &error));
+                g_assert_no_error (error);
+                g_assert_cmpuint (g.iterations, ==, res.iterations);
+                g_assert_cmpfloat (rel_diff (xg, x, a->n_rows), <, prec == KS_PRECISION_DOUBLE ? 1e-12 : 1e-5);
+                g_assert_true (ks_cg_device_set_graph (cg, FALSE, &error));
+              }
+            else
+              {
+                g_assert_false (ks_cg_device_set_graph (cg, TRUE, &error));
+                g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+                g_clear_error (&error);
+              }
+
             /* The same device with too few iterations: the error and its history. */
             memset (x, 0, sizeof (double) * a->n_rows);
             o.max_iter = 5;
@@ -367,9 +387,13 @@ test_front (void)
 }
 
 /* A step on a device gives the host's step. */
+/* The whole step on the device and the partial offload, against the host,
+ * three steps of a nonlinear problem with fixed walls; the step's numbers
+ * (energy, hottest cell) the device reduced against the host's. */
 static void
 test_device_step (void)
 {
+  const char *spec = g_getenv ("KS_TEST_HEAT_SMALL") ? "tri-disc:60" : "tri-disc:400";
   guint tried = 0;
 
   for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
@@ -377,7 +401,6 @@ test_device_step (void)
       KsDevice *dev = ks_device_list_get_device (devices, d);
       KsHeatParams p;
       g_autoptr(KsHeat) host = NULL;
-      g_autoptr(KsHeat) dev_h = NULL;
       g_autoptr(GError) error = NULL;
 
       if (ks_device_get_backend (dev) == KS_BACKEND_HOST || !ks_device_get_info (dev)->has_fp64)
@@ -385,22 +408,328 @@ test_device_step (void)
       ks_heat_params_init (&p);
       p.n = 1;
       p.tau = 1e-3;
-      host = new_heat (g_getenv ("KS_TEST_HEAT_SMALL") ? "tri-disc:60" : "tri-disc:400", &p);
-      dev_h = new_heat (g_getenv ("KS_TEST_HEAT_SMALL") ? "tri-disc:60" : "tri-disc:400", &p);
-      g_assert_true (ks_heat_set_device (dev_h, dev, KS_PRECISION_DOUBLE, KS_CG_FUSED, &error));
-      g_assert_no_error (error);
+      p.boundary = KS_HEAT_BOUNDARY_FIXED;
+      p.t_boundary = 0.5;
+      host = new_heat (spec, &p);
       for (guint s = 0; s < 3; s++)
+        g_assert_true (ks_heat_step (host, NULL, &error));
+      for (guint off = KS_HEAT_OFFLOAD_WHOLE; off <= KS_HEAT_OFFLOAD_PARTIAL; off++)
         {
-          g_assert_true (ks_heat_step (host, NULL, &error));
-          g_assert_true (ks_heat_step (dev_h, NULL, &error));
+          g_autoptr(KsHeat) dev_h = new_heat (spec, &p);
+          KsHeatStepStats st = { 0 };
+          const guint n = ks_heat_get_mesh (host)->n_cells;
+
+          g_assert_true (ks_heat_set_device (dev_h, dev, KS_PRECISION_DOUBLE, KS_CG_FUSED, &error));
           g_assert_no_error (error);
+          ks_heat_set_offload (dev_h, off);
+          for (guint s = 0; s < 3; s++)
+            {
+              g_assert_true (ks_heat_step (dev_h, &st, &error));
+              g_assert_no_error (error);
+            }
+          g_assert_true (ks_heat_sync (dev_h, &error));
+          g_test_message ("%s, %s offload: off the host by %.3g, assembly %.3g ms", ks_device_get_name (dev),
+                          ks_heat_offload_to_string (off),
+                          rel_diff (ks_heat_get_temperature (dev_h), ks_heat_get_temperature (host), n),
+                          1e3 * st.assemble_s);
+          g_assert_cmpfloat (rel_diff (ks_heat_get_temperature (dev_h), ks_heat_get_temperature (host), n), <, 1e-7);
+          g_assert_cmpfloat (fabs (st.energy - ks_heat_total_energy (host)), <=, 1e-7 * ks_heat_total_energy (host));
+          {
+            const double *t = ks_heat_get_temperature (host);
+            double hi = t[0], lo = t[0];
+            for (guint c = 1; c < n; c++)
+              {
+                hi = MAX (hi, t[c]);
+                lo = MIN (lo, t[c]);
+              }
+            g_assert_cmpfloat (fabs (st.t_max - hi), <=, 1e-7 * hi);
+            g_assert_cmpfloat (fabs (st.t_min - lo), <=, 1e-7 * hi);
+          }
+          g_assert_cmpuint (st.picard, >=, 2);
+          /* A reset starts from the release again, on the device too. */
+          ks_heat_reset (dev_h);
+          g_assert_true (ks_heat_step (dev_h, &st, &error));
+          g_assert_cmpuint (ks_heat_get_step (dev_h), ==, 1);
+          {
+            g_autoptr(KsHeat) once = new_heat (spec, &p);
+            g_assert_true (ks_heat_step (once, NULL, &error));
+            g_assert_cmpfloat (rel_diff (ks_heat_get_temperature (dev_h), ks_heat_get_temperature (once), n), <, 1e-7);
+          }
         }
-      g_assert_cmpfloat (rel_diff (ks_heat_get_temperature (dev_h), ks_heat_get_temperature (host),
-                                   ks_heat_get_mesh (host)->n_cells), <, 1e-7);
       tried++;
     }
   if (tried == 0)
     g_test_skip ("no double-precision OpenCL or CUDA device here");
+}
+
+static double
+csr_rel_diff (const KsCsr *a, const KsCsr *b)
+{
+  g_assert_cmpuint (a->nnz, ==, b->nnz);
+  g_assert_cmpmem (a->col, sizeof (guint) * a->nnz, b->col, sizeof (guint) * b->nnz);
+  return rel_diff (a->val, b->val, a->nnz);
+}
+
+/* The device's assembly (kernels/heat-step.cl) against the host's, the
+ * matrix and the right-hand side, at temperatures that make every term
+ * count: nonlinear (n > 0), fixed walls, T^nu != T^n. */
+static void
+test_device_assembly (void)
+{
+  struct { const char *spec; KsHeatBoundary boundary; double n; } cases[] = {
+    { "tri-disc:300", KS_HEAT_BOUNDARY_FIXED, 1.5 },
+    { "mixed:200", KS_HEAT_BOUNDARY_INSULATED, 0 },
+    { "perturbed:150", KS_HEAT_BOUNDARY_FIXED, 0 },
+  };
+  guint tried = 0;
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *dev = ks_device_list_get_device (devices, d);
+
+      if (ks_device_get_backend (dev) == KS_BACKEND_HOST)
+        continue;
+      for (guint prec = KS_PRECISION_FLOAT; prec <= KS_PRECISION_DOUBLE; prec++)
+        for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+          {
+            KsHeatParams p;
+            g_autoptr(KsHeat) h = NULL;
+            g_autoptr(GError) error = NULL;
+            g_autoptr(KsCsr) ha = NULL;
+            g_autoptr(KsCsr) da = NULL;
+            g_autoptr(GRand) rand = g_rand_new_with_seed (11 + c);
+            g_autofree double *t_nu = NULL;
+            g_autofree double *t_old = NULL;
+            g_autofree double *hb = NULL;
+            g_autofree double *db = NULL;
+            guint n;
+
+            if (prec == KS_PRECISION_DOUBLE && !ks_device_get_info (dev)->has_fp64)
+              continue;
+            ks_heat_params_init (&p);
+            p.boundary = cases[c].boundary;
+            p.n = cases[c].n;
+            p.tau = 1e-2;
+            p.t_boundary = 0.25;
+            h = new_heat (cases[c].spec, &p);
+            n = ks_heat_get_mesh (h)->n_cells;
+            t_nu = g_new (double, n);
+            t_old = g_new (double, n);
+            hb = g_new (double, n);
+            db = g_new (double, n);
+            for (guint i = 0; i < n; i++)
+              {
+                t_old[i] = g_rand_double_range (rand, 0, 2);
+                /* A few negative ones: the assembly clips them to 0. */
+                t_nu[i] = g_rand_double_range (rand, -0.1, 2);
+              }
+            /* No device yet: said so. */
+            g_assert_null (ks_heat_assemble_device (h, t_nu, t_old, db, &error));
+            g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+            g_clear_error (&error);
+
+            g_assert_true (ks_heat_set_device (h, dev, prec, KS_CG_BASE, &error));
+            g_assert_no_error (error);
+            ha = ks_heat_assemble (h, t_nu, t_old, hb);
+            da = ks_heat_assemble_device (h, t_nu, t_old, db, &error);
+            g_assert_no_error (error);
+            g_test_message ("%s %s %s: matrix off by %.3g, right-hand side by %.3g", ks_device_get_name (dev),
+                            ks_precision_to_string (prec), cases[c].spec, csr_rel_diff (da, ha), rel_diff (db, hb, n));
+            /* Double: the same sums in the same order, pow() aside. */
+            g_assert_cmpfloat (csr_rel_diff (da, ha), <=, prec == KS_PRECISION_DOUBLE ? 1e-13 : 1e-5);
+            g_assert_cmpfloat (rel_diff (db, hb, n), <=, prec == KS_PRECISION_DOUBLE ? 1e-13 : 1e-5);
+            tried++;
+          }
+    }
+  if (tried == 0)
+    g_test_skip ("no OpenCL or CUDA device here");
+}
+
+/* A Gmsh 2.2 mesh of (k - 1)^2 unit squares whose left side is the
+ * physical group "hot" and right side "cold" (the rest untagged:
+ * "boundary"), written to a temporary file; the caller removes it. */
+static char *
+write_two_group_msh (guint k)
+{
+  char *path = g_build_filename (g_get_tmp_dir (), "ks-test-heat-groups.msh", NULL);
+  GString *msh = g_string_new ("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
+                               "$PhysicalNames\n2\n1 1 \"hot\"\n1 2 \"cold\"\n$EndPhysicalNames\n");
+  guint id = 1;
+
+  g_string_append_printf (msh, "$Nodes\n%u\n", k * k);
+  for (guint j = 0; j < k; j++)
+    for (guint i = 0; i < k; i++)
+      g_string_append_printf (msh, "%u %u %u 0\n", j * k + i + 1, i, j);
+  g_string_append_printf (msh, "$EndNodes\n$Elements\n%u\n", (k - 1) * (k - 1) + 2 * (k - 1));
+  for (guint j = 0; j + 1 < k; j++)
+    {
+      g_string_append_printf (msh, "%u 1 2 1 1 %u %u\n", id++, j * k + 1, (j + 1) * k + 1);
+      g_string_append_printf (msh, "%u 1 2 2 2 %u %u\n", id++, j * k + k, (j + 1) * k + k);
+    }
+  for (guint j = 0; j + 1 < k; j++)
+    for (guint i = 0; i + 1 < k; i++)
+      g_string_append_printf (msh, "%u 3 2 3 3 %u %u %u %u\n", id++, j * k + i + 1, j * k + i + 2,
+                              (j + 1) * k + i + 2, (j + 1) * k + i + 1);
+  g_string_append (msh, "$EndElements\n");
+  g_assert_true (g_file_set_contents (path, msh->str, -1, NULL));
+  g_string_free (msh, TRUE);
+  return path;
+}
+
+/* Conditions per physical group: a hot wall and a cold one, the rest
+ * insulated.  The energy balance holds (the energy now is the initial one
+ * plus what came in through the walls), heat flows in at the hot wall and
+ * out at the cold one, and the device's whole step and its inflow agree
+ * with the host's.  An unknown group is refused, naming the groups. */
+static void
+test_group_boundaries (void)
+{
+  g_autofree char *path = write_two_group_msh (12);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMesh) mesh = ks_mesh_new_from_spec (path, NULL, &error);
+  KsHeatParams p;
+  g_autoptr(KsHeat) host = NULL;
+  KsHeatStepStats st = { 0 };
+  double in = 0;
+
+  g_assert_no_error (error);
+  ks_heat_params_init (&p);
+  p.n = 1;
+  p.tau = 0.05;
+  p.t_boundary = 0.5;
+  host = ks_heat_new (mesh, &p, &error);
+  g_assert_no_error (error);
+  g_assert_false (ks_heat_set_group_boundary (host, "warm", KS_HEAT_BOUNDARY_FIXED, 1, &error));
+  g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "\"warm\"; its groups: boundary, hot, cold"));
+  g_clear_error (&error);
+  g_assert_false (ks_heat_set_group_boundary (host, "hot", KS_HEAT_BOUNDARY_FIXED, -1, &error));
+  g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_true (ks_heat_set_group_boundary (host, "hot", KS_HEAT_BOUNDARY_FIXED, 3, &error));
+  g_assert_true (ks_heat_set_group_boundary (host, "cold", KS_HEAT_BOUNDARY_FIXED, 0, &error));
+  for (guint s = 0; s < 4; s++)
+    {
+      g_assert_true (ks_heat_step (host, &st, &error));
+      g_assert_no_error (error);
+      in += st.inflow;
+    }
+  g_assert_cmpfloat_with_epsilon (in, ks_heat_get_inflow (host), 1e-12);
+  g_assert_cmpfloat (fabs (ks_heat_total_energy (host) - ks_heat_get_initial_energy (host) - ks_heat_get_inflow (host)),
+                     <=, 1e-7 * ks_heat_get_initial_energy (host));
+  g_assert_cmpfloat (ks_heat_get_inflow (host), >, 0);  /* the hot wall wins at first */
+  {
+    /* Hotter beside the hot wall (x = 0) than beside the cold one (x = 11). */
+    const guint left = ks_mesh_nearest_cell (mesh, 0.5, 5.5), right = ks_mesh_nearest_cell (mesh, 10.5, 5.5);
+    g_assert_cmpfloat (ks_heat_get_temperature (host)[left], >, 1.0);
+    g_assert_cmpfloat (ks_heat_get_temperature (host)[right], <, p.t_boundary);
+  }
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *dev = ks_device_list_get_device (devices, d);
+      g_autoptr(KsHeat) h = NULL;
+
+      if (ks_device_get_backend (dev) == KS_BACKEND_HOST || !ks_device_get_info (dev)->has_fp64)
+        continue;
+      h = ks_heat_new (mesh, &p, &error);
+      g_assert_true (ks_heat_set_device (h, dev, KS_PRECISION_DOUBLE, KS_CG_FUSED, &error));
+      g_assert_true (ks_heat_set_group_boundary (h, "hot", KS_HEAT_BOUNDARY_FIXED, 3, &error));
+      /* One step, then the cold wall: the device takes the change. */
+      g_assert_true (ks_heat_step (h, &st, &error));
+      g_assert_true (ks_heat_set_group_boundary (h, "cold", KS_HEAT_BOUNDARY_FIXED, 0, &error));
+      for (guint s = 1; s < 4; s++)
+        g_assert_true (ks_heat_step (h, &st, &error));
+      g_assert_no_error (error);
+      g_test_message ("%s: inflow %.6g (host %.6g), off the host by %.3g", ks_device_get_name (dev),
+                      ks_heat_get_inflow (h), ks_heat_get_inflow (host),
+                      rel_diff (ks_heat_get_temperature (h), ks_heat_get_temperature (host), mesh->n_cells));
+      g_assert_cmpfloat (fabs (ks_heat_get_inflow (h) - ks_heat_get_inflow (host)), <=, 1e-7 * fabs (ks_heat_get_inflow (host)));
+      g_assert_cmpfloat (rel_diff (ks_heat_get_temperature (h), ks_heat_get_temperature (host), mesh->n_cells), <, 1e-7);
+    }
+  g_remove (path);
+}
+
+/* bench cg's matrix: symmetric, 9 entries in an inner row, rows summing
+ * to the shift, positive definite (the CG converges on it). */
+static void
+test_grid9 (void)
+{
+  g_autoptr(KsCsr) a = ks_csr_new_grid9 (7, 5, 0.1);
+  g_autofree double *b = g_new (double, 35);
+  g_autofree double *x = g_new0 (double, 35);
+  KsCgOptions opt = { 1e-12, 200 };
+  KsCgResult res = { 0 };
+  g_autoptr(GError) error = NULL;
+  guint r, c;
+
+  g_assert_cmpuint (a->n_rows, ==, 35);
+  /* Corners 4, edges 6, inner rows 9. */
+  g_assert_cmpuint (a->nnz, ==, 4 * 4 + 2 * (5 + 3) * 6 + 5 * 3 * 9);
+  g_assert_true (ks_csr_is_symmetric (a, 0, &r, &c));
+  for (guint i = 0; i < a->n_rows; i++)
+    {
+      double sum = 0;
+      for (guint k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+        sum += a->val[k];
+      g_assert_cmpfloat_with_epsilon (sum, 0.1, 1e-12);
+      b[i] = i % 3;
+    }
+  g_assert_true (ks_cg_solve_host (a, b, x, &opt, &res, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (res.residual, <=, 1e-12);
+  /* Past 32-bit indices: refused, not wrapped. */
+  g_assert_null (ks_csr_new_grid9 (65536, 65536, 0.1));
+}
+
+/* The library CG (cuSPARSE + cuBLAS) against the host on every CUDA
+ * device; anywhere else a clear refusal. */
+static void
+test_cg_library (void)
+{
+  g_autofree double *b = NULL;
+  g_autofree double *exact = NULL;
+  g_autoptr(KsCsr) a = heat_system ("mixed:500", &b, &exact);
+  g_autofree double *ref = g_new0 (double, a->n_rows);
+  KsCgOptions opt = { 1e-10, 1000 };
+  KsCgResult host = { 0 };
+  guint tried = 0;
+
+  g_assert_true (ks_cg_solve_host (a, b, ref, &opt, &host, NULL));
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *dev = ks_device_list_get_device (devices, d);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsCusparseCg) cg = ks_cusparse_cg_new (dev, TRUE, &error);
+      g_autofree double *x = g_new0 (double, a->n_rows);
+      guint iterations = 0;
+      double residual = 0, iterate_s = 0;
+
+      if (ks_device_get_backend (dev) != KS_BACKEND_CUDA)
+        {
+          g_assert_null (cg);
+          g_assert_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+          g_assert_nonnull (strstr (error->message, "CUDA"));
+          continue;
+        }
+      if (cg == NULL && g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED))
+        {
+          g_test_message ("%s", error->message);
+          continue;
+        }
+      g_assert_no_error (error);
+      g_assert_true (ks_cusparse_cg_set_matrix (cg, a->n_rows, a->nnz, a->row_ptr, a->col, a->val, &error));
+      g_assert_true (ks_cusparse_cg_solve (cg, b, x, opt.tol, opt.max_iter, &iterations, &residual, &iterate_s, &error));
+      g_assert_no_error (error);
+      g_test_message ("%s: library CG %u iterations (host %u), off the host by %.3g", ks_device_get_name (dev),
+                      iterations, host.iterations, rel_diff (x, ref, a->n_rows));
+      g_assert_cmpfloat (residual, <=, opt.tol);
+      g_assert_cmpfloat (rel_diff (x, ref, a->n_rows), <, 1e-8);
+      g_assert_cmpint (abs ((int) iterations - (int) host.iterations), <=, 1);
+      tried++;
+    }
+  if (tried == 0)
+    g_test_skip ("no CUDA device with cuSPARSE and cuBLAS here");
 }
 
 static void
@@ -497,7 +826,7 @@ static void
 test_experiment (void)
 {
   const char *host_settings[] = { "cells", "64,256", "kind", "quad,tri", "steps", "2", "n", "1", NULL };
-  const char *dev_settings[] = { "cells", "100", "variant", "base,fused", "steps", "2", NULL };
+  const char *dev_settings[] = { "cells", "100", "variant", "base,fused", "offload", "whole,partial", "steps", "2", NULL };
   g_autoptr(GError) error = NULL;
   g_autoptr(KsRun) run = run_heat (ks_device_list_lookup (devices, "host", NULL), host_settings, &error);
   KsDevice *ocl = ks_device_list_find_backend (devices, KS_BACKEND_OPENCL);
@@ -509,7 +838,7 @@ test_experiment (void)
     {
       g_autoptr(KsRun) dev = run_heat (ocl, dev_settings, &error);
       g_assert_no_error (error);
-      check_heat_points (dev, 2, TRUE);
+      check_heat_points (dev, 4, TRUE);
       g_test_message ("%s: triad %.1f GB/s, the CG at %.1f %% of it", ks_device_get_name (ocl),
                       ks_run_device_get_info (dev->devices->pdata[0], "triad_gbs"),
                       ks_run_point_get_number (dev, dev->points->pdata[1], "triad_share"));
@@ -565,6 +894,10 @@ main (int argc, char **argv)
   g_test_add_func ("/heat/gaussian", test_gaussian);
   g_test_add_func ("/heat/front", test_front);
   g_test_add_func ("/heat/device-step", test_device_step);
+  g_test_add_func ("/heat/device-assembly", test_device_assembly);
+  g_test_add_func ("/heat/group-boundaries", test_group_boundaries);
+  g_test_add_func ("/heat/grid9", test_grid9);
+  g_test_add_func ("/heat/cg-library", test_cg_library);
   g_test_add_func ("/heat/bad-params", test_bad_params);
   g_test_add_func ("/heat/experiment", test_experiment);
   status = g_test_run ();

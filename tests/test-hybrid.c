@@ -286,6 +286,28 @@ test_hybrid_cg (void)
               tested++;
             }
         }
+      /* Two GPU parts (the same device twice, through two runtimes) and
+       * the host: formula (5) with R_GPU = 2, lambda cells per GPU for
+       * each CPU cell. */
+      {
+        KsDevice *more[1] = { device };
+        KsHybridSetup two = { device, NULL, KS_PRECISION_DOUBLE, KS_PARTITION_GEOMETRIC, 0, more, 1 };
+        g_autoptr(KsHybridCg) h2 = ks_hybrid_cg_new (&two, &error);
+        g_autofree double *x = g_new0 (double, grid.n);
+        guint64 gpu_cells;
+
+        g_assert_no_error (error);
+        g_assert_true (ks_hybrid_cg_set_pattern (h2, a, grid.centres, 2.0, &error));
+        g_assert_cmpuint (ks_hybrid_cg_get_n_parts (h2), ==, 3);
+        gpu_cells = ks_hybrid_cg_get_cells (h2, KS_HYBRID_GPU);
+        /* N_GPU = N lambda / (lambda R_GPU + 1) each: 2 N 2 / 5 on both */
+        g_assert_cmpfloat (fabs (gpu_cells - 4.0 * grid.n / 5), <=, 2);
+        g_assert_true (ks_hybrid_cg_solve (h2, a, grid.b, x, &options, &res, &error));
+        g_assert_cmpfloat (largest_difference (x, x1, grid.n), <=, 1e-10);
+        g_test_message ("%s twice and the host, lambda 2: %" G_GUINT64_FORMAT " cells on the GPU parts, "
+                        "%u iterations, largest difference %.2g", ks_device_get_name (device), gpu_cells,
+                        res.iterations, largest_difference (x, x1, grid.n));
+      }
       g_assert_false (ks_hybrid_cg_set_lambda (h, -1, &error));
       g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
       g_assert_nonnull (strstr (error->message, "-1"));

@@ -295,6 +295,14 @@ test_zero_pivot (void)
         g_error ("%s: %s", ks_tridiag_method_to_string (m), error->message);
       g_clear_error (&error);
     }
+  /* paracr-thomas through its local-memory tiles too: the batch reduced
+   * as one system still names system 2. */
+  ks_tridiag_solver_set_hybrid (solver, 48, 2);
+  ks_tridiag_solver_load (solver, batch, KS_TRIDIAG_PARACR_THOMAS, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_false (ks_tridiag_solver_run (solver, &(KsTridiagResult) { 0 }, &error));
+  g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_ZERO_PIVOT);
+  g_assert_nonnull (strstr (error->message, "system 2 at row"));
 }
 
 /* More than the device holds is refused before allocating, with the
@@ -317,10 +325,11 @@ test_too_large (void)
   g_clear_error (&error);
 
   bytes = ks_tridiag_device_bytes (KS_TRIDIAG_PARACR_GLOBAL, KS_PRECISION_FLOAT, 4095, 40000, FALSE);
-  /* a, b, c, d, two work sets of four, x: 13 arrays, and the status. */
-  g_assert_cmpuint (bytes, ==, (guint64) 4095 * 40000 * 4 * 13 + 40000 * 4);
+  /* a, b, c, d, two work sets of four, x: 13 arrays, and the status
+   * (one int a system and one for paracr-thomas). */
+  g_assert_cmpuint (bytes, ==, (guint64) 4095 * 40000 * 4 * 13 + 40001 * 4);
   g_assert_cmpuint (ks_tridiag_device_bytes (KS_TRIDIAG_SERICR_GLOBAL, KS_PRECISION_DOUBLE, 4000, 1, TRUE), ==,
-                    (guint64) 4095 * 8 * 9 + 4);
+                    (guint64) 4095 * 8 * 9 + 8);
   if (cl == NULL)
     return;
   solver = ks_tridiag_solver_new (cl, KS_PRECISION_FLOAT, &error);

@@ -109,6 +109,7 @@ int
 ks_cli_bench_tridiag (int argc, char **argv)
 {
   char *systems_text = NULL, *precision = NULL, *methods_text = NULL, *csv = NULL, *json = NULL;
+  char *device_query = NULL;
   gboolean no_host = FALSE;
   int n = 4095, large_n = (1 << 24) - 1, reps = 5, warmup = 1;
   const GOptionEntry entries[] = {
@@ -121,6 +122,9 @@ ks_cli_bench_tridiag (int argc, char **argv)
       "LIST" },
     { "reps", 'r', 0, G_OPTION_ARG_INT, &reps, "Timed solves per method and case (median kept). Default: 5", "N" },
     { "warmup", 0, 0, G_OPTION_ARG_INT, &warmup, "Untimed solves first. Default: 1", "N" },
+    { "device", 'd', 0, G_OPTION_ARG_STRING, &device_query,
+      "These devices only, comma-separated, e.g. cuda:0,opencl:0:0 (default: every OpenCL and CUDA device)",
+      "LIST" },
     { "no-host", 0, 0, G_OPTION_ARG_NONE, &no_host,
       "Leave out the host's methods (cpu-thomas, cpu-sericr, omp-thomas, lapack-gtsv: seconds a solve at the "
       "paper's sizes)", NULL },
@@ -134,6 +138,7 @@ ks_cli_bench_tridiag (int argc, char **argv)
   g_autoptr(GArray) methods = g_array_new (FALSE, FALSE, sizeof (KsTridiagMethod));
   g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(KsDeviceList) list = NULL;
+  g_autoptr(GPtrArray) only = g_ptr_array_new ();
   g_autofree char *command = ks_cli_join_argv ("kernelscope-cli bench tridiag", argc, argv);
   KsBenchTridiagSpec spec = { KS_PRECISION_FLOAT };
   int status = KS_CLI_OK;
@@ -147,8 +152,8 @@ ks_cli_bench_tridiag (int argc, char **argv)
     "outside them. GB/s: a, b, c, d read and x written once (20 bytes per unknown in float) over\n"
     "the time, against the triad bandwidth each device measures first in the same run.\n"
     "thomas-transposed's rows say how much of their time the device spent transposing.\n"
-    "Example: kernelscope-cli bench tridiag --systems 5000,40000 --large-n 16777215 --no-host --csv tri.csv "
-    "--json tri.json");
+    "Example: kernelscope-cli bench tridiag -d cuda:0 --systems 5000,40000 --large-n 16777215 --no-host "
+    "--csv tri.csv --json tri.json");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       status = ks_cli_fail (KS_CLI_USAGE, error);
@@ -185,6 +190,24 @@ ks_cli_bench_tridiag (int argc, char **argv)
   spec.no_host = no_host;
 
   list = ks_device_list_new ();
+  /* Looked up once: an unknown device is the user's mistake, said up front. */
+  if (device_query)
+    {
+      g_auto(GStrv) queries = g_strsplit (device_query, ",", -1);
+
+      for (guint i = 0; queries[i]; i++)
+        {
+          KsDevice *d = ks_device_list_lookup (list, g_strstrip (queries[i]), &error);
+          if (d == NULL)
+            {
+              status = ks_cli_fail (KS_CLI_USAGE, error);
+              goto out;
+            }
+          g_ptr_array_add (only, d);
+        }
+      spec.only = (KsDevice **) only->pdata;
+      spec.n_only = only->len;
+    }
   if (!(rows = ks_bench_tridiag (list, &spec, &error)))
     {
       status = ks_cli_fail (KS_CLI_FAILED, error);
@@ -217,5 +240,6 @@ out:
   g_free (methods_text);
   g_free (csv);
   g_free (json);
+  g_free (device_query);
   return status;
 }

@@ -11,10 +11,11 @@
 #include <string.h>
 
 static const char bench_usage[] =
-  "Usage: kernelscope-cli bench gauss|tridiag|bandwidth|launch [OPTIONS]\n"
+  "Usage: kernelscope-cli bench gauss|tridiag|cg|bandwidth|launch [OPTIONS]\n"
   "  gauss      the same systems by the paper's kernels (NVIDIA OpenCL, CUDA, PoCL),\n"
   "             cuSOLVER and LAPACK: times, ratios, residuals, bandwidth reached\n"
   "  tridiag    paper 002's batched tridiagonal kernels against cuSPARSE and the triad bound\n"
+  "  cg         paper 004's CG, base and fused, against cuSPARSE + cuBLAS and the triad bound\n"
   "  bandwidth  copy and triad kernels (after BabelStream) on every OpenCL and CUDA device\n"
   "  launch     cost of one kernel launch in the Gauss sequence, and the gain of CUDA Graphs\n";
 
@@ -355,6 +356,8 @@ ks_cli_bench (int    argc,
     return bench_gauss (argc - 1, argv + 1);
   if (strcmp (argv[1], "tridiag") == 0)
     return ks_cli_bench_tridiag (argc - 1, argv + 1);
+  if (strcmp (argv[1], "cg") == 0)
+    return ks_cli_bench_cg (argc - 1, argv + 1);
   if (strcmp (argv[1], "bandwidth") == 0)
     return bench_bandwidth (argc - 1, argv + 1);
   if (strcmp (argv[1], "launch") == 0)

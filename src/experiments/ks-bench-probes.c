@@ -92,6 +92,31 @@ ks_bench_host_bandwidth (gsize        elements,
 }
 
 double
+ks_bench_triad_gbs (KsDevice *device, const char *label)
+{
+  g_autoptr(GError) error = NULL;
+  KsBandwidth bw;
+
+  g_return_val_if_fail (KS_IS_DEVICE (device), 0);
+  if (ks_bench_bandwidth (device, 0, 5, &bw, &error))
+    return bw.triad_gbs;
+  g_message ("%s: no triad bandwidth: %s", label, error->message);
+  return 0;
+}
+
+char *
+ks_bench_reason (const GError *error, gboolean *failed)
+{
+  const gboolean unavailable = error->domain == KS_COMPUTE_ERROR &&
+                               (error->code == KS_COMPUTE_ERROR_UNSUPPORTED ||
+                                error->code == KS_COMPUTE_ERROR_OUT_OF_MEMORY);
+
+  g_return_val_if_fail (error != NULL && failed != NULL, NULL);
+  *failed = !unavailable;
+  return unavailable ? g_strdup (error->message) : g_strdup_printf (_("failed: %s"), error->message);
+}
+
+double
 ks_bench_median (double *values,
                  guint   n)
 {

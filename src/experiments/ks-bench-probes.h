@@ -83,5 +83,15 @@ double   ks_bench_gauss_fwd_bytes (guint        n,
 /* Sorts values in place and returns their median (0 when n = 0). */
 double   ks_bench_median          (double      *values,
                                    guint        n);
+/* The triad bandwidth of device in GB/s, measured now: the line a bench
+ * sets its rows against; 0 (with a message naming label) where it cannot
+ * be measured. */
+double   ks_bench_triad_gbs       (KsDevice    *device,
+                                   const char  *label);
+/* A bench row's reason from a failure: what cannot run here (unsupported,
+ * out of memory) is skipped with the message, anything else *failed with
+ * "failed: MESSAGE". */
+char    *ks_bench_reason          (const GError *error,
+                                   gboolean     *failed);
 
 G_END_DECLS

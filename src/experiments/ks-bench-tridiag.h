@@ -42,12 +42,17 @@ typedef struct {
   guint        warmup;
   guint        reps;
   gboolean     no_host;       /* leave out the host's methods (seconds a solve at the paper's sizes) */
+  KsDevice   **only;          /* these devices alone (n_only of them); NULL: every OpenCL and
+                               * CUDA device */
+  guint        n_only;
 } KsBenchTridiagSpec;
 
 /* Every method on every case: kernels on each OpenCL and CUDA device (a
  * triad probe first on each), cuSPARSE on each CUDA device, the host's
- * methods once.  A method that cannot run a case gives a row with the
- * reason.  Rows: case by case, devices in list order, methods in order. */
+ * methods once (none with no_host).  A method that cannot run a case gives
+ * a row with the reason; so does, for the one large system, each method
+ * that runs a system on one work-item or work-group.
+ * Rows: case by case, devices in list order, methods in order. */
 GPtrArray *ks_bench_tridiag          (KsDeviceList              *list,
                                       const KsBenchTridiagSpec  *spec,
                                       GError                   **error);

@@ -68,6 +68,10 @@ static const KsParamSpec params[] = {
     .type = KS_PARAM_CHOICE, .choices = partition_choices, .default_value = "geometric", .advanced = TRUE },
   { .name = "precision", .label = N_("Precision"), .help = N_("The devices' precision (the host part is double)"),
     .type = KS_PARAM_CHOICE, .choices = precision_choices, .default_value = "double", .advanced = TRUE },
+  { .name = "gpus", .label = N_("GPUs"),
+    .help = N_("In one process: how many GPUs like the one chosen (cuda:0, cuda:1, ...) take a part each, "
+               "beside the CPU part (the paper's 1, 2 and 4 GPUs; their halo goes through the host)"),
+    .type = KS_PARAM_INT, .default_value = "1", .min = 1, .max = KS_HYBRID_MAX_GPUS, .sweepable = TRUE },
   { .name = "gpu_ranks", .label = N_("GPU ranks"),
     .help = N_("Under mpirun: how many ranks, the first ones, run GPU parts (one GPU each); the others run CPU "
                "parts.  Without mpirun: 1, the GPU part beside one CPU part"),
@@ -83,17 +87,21 @@ enum {
   COL_ITERS, COL_BANDWIDTH, COL_MESH_CELLS, COL_EFFICIENCY, N_COLUMNS
 };
 
-/* Fig. 5: the GPU alone's cells per second at this size over the best of
- * the run on this device, in per cent: where a GPU is used well. */
+/* Fig. 5: the GPUs alone's cells per second at this size over the best of
+ * the run on this device with as many GPUs, in per cent: where a GPU is
+ * used well. */
 static double
 derive_efficiency (const KsRun *run, const KsRunPoint *point, const KsColumnSpec *column)
 {
+  const double gpus = ks_run_point_get_number (run, point, "gpus");
   double best = 0;
 
   for (guint i = 0; i < run->points->len; i++)
     {
       const KsRunPoint *q = run->points->pdata[i];
-      if (q->device == point->device && q->error == NULL && q->values[COL_GPU_ONLY] > 0)
+      const double g = ks_run_point_get_number (run, q, "gpus");
+      if (q->device == point->device && q->error == NULL && q->values[COL_GPU_ONLY] > 0 &&
+          (g == gpus || (isnan (g) && isnan (gpus))))
         best = MAX (best, q->values[COL_MESH_CELLS] / q->values[COL_GPU_ONLY]);
     }
   return best > 0 && point->values[COL_GPU_ONLY] > 0
@@ -118,7 +126,7 @@ static const KsColumnSpec columns[] = {
                       KS_COLUMN_INT, KS_REDUCE_LAST },
   [COL_CPU_CELLS] = { "cpu_cells", N_("cells on the CPU"), NULL, N_("Formula (5)'s N_CPU"),
                       KS_COLUMN_INT, KS_REDUCE_LAST },
-  [COL_SHARE] = { "gpu_share", N_("GPU's share of the cells"), "%", N_("lambda / (lambda + 1)"),
+  [COL_SHARE] = { "gpu_share", N_("GPUs' share of the cells"), "%", N_("n lambda / (n lambda + 1) with n GPUs"),
                   KS_COLUMN_REAL, KS_REDUCE_LAST, .hidden = TRUE },
   [COL_CUT] = { "halo_entries", N_("matrix entries between the parts"), NULL,
                 N_("The couplings the halo exchange carries every iteration"), KS_COLUMN_INT, KS_REDUCE_LAST,
@@ -188,15 +196,21 @@ static const KsPaperValue paper_values[] = {
 /* --- measuring ------------------------------------------------------------------ */
 
 typedef struct {
-  KsDevice   *device;
-  KsDevice   *cpu_device;    /* NULL: the host part */
-  KsHybridCg *hybrid;
-  KsMesh     *mesh;
-  char       *mesh_key;
-  KsCsr      *a;
-  double     *b, *x0, *x;
-  double      gpu_only_us;
-  double      triad_gbs, cpu_triad_gbs;
+  KsDevice      *device;
+  KsDevice      *cpu_device;    /* NULL: the host part */
+  KsHybridSetup  setup;         /* what every hybrid of the run shares */
+  /* By GPU count: the solver, the mesh it is split for, and the GPUs
+   * alone's time per iteration on that mesh. */
+  KsHybridCg    *hybrids[KS_HYBRID_MAX_GPUS + 1];
+  char          *split_for[KS_HYBRID_MAX_GPUS + 1];
+  double         gpu_only_us[KS_HYBRID_MAX_GPUS + 1];
+  KsHybridCg    *hybrid;        /* the point's */
+  KsMesh        *mesh;
+  char          *mesh_key;
+  double        *centres;
+  KsCsr         *a;
+  double        *b, *x0, *x;
+  double         triad_gbs, cpu_triad_gbs;
 } HybridState;
 
 static void
@@ -204,14 +218,20 @@ hybrid_tear_down (gpointer state)
 {
   HybridState *s = state;
 
-  g_clear_pointer (&s->hybrid, ks_hybrid_cg_free);
+  for (guint g = 0; g <= KS_HYBRID_MAX_GPUS; g++)
+    {
+      g_clear_pointer (&s->hybrids[g], ks_hybrid_cg_free);
+      g_free (s->split_for[g]);
+    }
   g_clear_pointer (&s->a, ks_csr_free);
   g_clear_pointer (&s->mesh, ks_mesh_unref);
   g_free (s->mesh_key);
+  g_free (s->centres);
   g_free (s->b);
   g_free (s->x0);
   g_free (s->x);
   g_clear_object (&s->cpu_device);
+  g_clear_object (&s->setup.gpu);
   g_clear_object (&s->device);
   g_free (s);
 }
@@ -350,11 +370,8 @@ hybrid_set_up (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *b
       return NULL;
     }
   setup.cpu = s->cpu_device;
-  if (!(s->hybrid = ks_hybrid_cg_new (&setup, error)))
-    {
-      hybrid_tear_down (s);
-      return NULL;
-    }
+  s->setup = setup;
+  s->setup.gpu = setup.gpu ? g_object_ref (setup.gpu) : NULL;
   /* The paper's lambda_b from both parts' bandwidths, measured now; under
    * mpirun by rank 0 alone (the one that reports), while the others wait,
    * so the probes do not share the memory with each other. */
@@ -415,17 +432,14 @@ solve_once (HybridState *s, const KsConfig *point, KsHybridResult *res, GError *
   return FALSE;
 }
 
-/* The mesh, the first time step's system on it, and the GPU alone's time
- * per iteration (median of three after a warm-up), once per mesh. */
+/* The mesh and the first time step's system on it, once per mesh. */
 static gboolean
 build_system (HybridState *s, const KsConfig *point, GCancellable *cancellable, GError **error)
 {
   g_autofree char *key = g_strdup_printf ("%s-square:%" G_GINT64_FORMAT, ks_config_get_string (point, "kind"),
                                           ks_config_get_int (point, "cells"));
   g_autoptr(KsHeat) heat = NULL;
-  g_autofree double *centres = NULL;
   KsHeatParams p;
-  double times[3];
 
   if (g_strcmp0 (key, s->mesh_key) == 0)
     return TRUE;
@@ -440,20 +454,85 @@ build_system (HybridState *s, const KsConfig *point, GCancellable *cancellable, 
   g_free (s->b);
   g_free (s->x0);
   g_free (s->x);
+  g_free (s->centres);
   s->b = g_new (double, s->mesh->n_cells);
   s->x = g_new (double, s->mesh->n_cells);
   s->x0 = g_memdup2 (ks_heat_get_temperature (heat), sizeof (double) * s->mesh->n_cells);
   s->a = ks_heat_assemble (heat, s->x0, s->x0, s->b);
-  centres = g_new (double, 2 * (gsize) s->mesh->n_cells);
+  s->centres = g_new (double, 2 * (gsize) s->mesh->n_cells);
   for (guint c = 0; c < s->mesh->n_cells; c++)
     {
-      centres[2 * c] = s->mesh->cx[c];
-      centres[2 * c + 1] = s->mesh->cy[c];
+      s->centres[2 * c] = s->mesh->cx[c];
+      s->centres[2 * c + 1] = s->mesh->cy[c];
     }
-  if (!ks_hybrid_cg_set_pattern (s->hybrid, s->a, centres, INFINITY, error))
+  s->mesh_key = g_steal_pointer (&key);
+  return TRUE;
+}
+
+/* The i-th device like device (of its backend and kind): the GPUs of one
+ * node in their order (cuda:0, cuda:1, ...); NULL past the last. */
+static KsDevice *
+nth_like (KsDevice *device, guint i)
+{
+  g_autoptr(KsDeviceList) list = ks_device_list_new ();
+  guint seen = 0;
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (list); d++)
+    {
+      KsDevice *other = ks_device_list_get_device (list, d);
+      if (ks_device_get_backend (other) == ks_device_get_backend (device) &&
+          ks_device_get_info (other)->type == ks_device_get_info (device)->type && seen++ == i)
+        return g_object_ref (other);
+    }
+  return NULL;
+}
+
+/* The solver over gpus GPUs, split for this mesh, with the GPUs alone's
+ * time per iteration on it (median of three after a warm-up, as the
+ * engine warms up every point: the first launches on a new size pay for
+ * compiling and first touches). */
+static gboolean
+use_gpus (HybridState *s, const KsConfig *point, guint gpus, GError **error)
+{
+  double times[3];
+
+  if (s->hybrids[gpus] == NULL)
+    {
+      KsHybridSetup setup = s->setup;
+      KsDevice *more[KS_HYBRID_MAX_GPUS] = { NULL };
+      gboolean ok;
+
+      /* The chosen device first, then the others like it. */
+      for (guint i = 0, g = 0; g + 1 < gpus; i++)
+        {
+          g_autoptr(KsDevice) other = nth_like (s->device, i);
+          if (other == NULL)
+            {
+              g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED,
+                           _("%u GPUs asked for; this computer has %u like %s"), gpus, g + 1,
+                           ks_device_get_name (s->device));
+              for (guint k = 0; k < g; k++)
+                g_object_unref (more[k]);
+              return FALSE;
+            }
+          if (g_strcmp0 (ks_device_get_id (other), ks_device_get_id (s->device)) != 0)
+            more[g++] = g_steal_pointer (&other);
+        }
+      setup.more_gpus = more;
+      setup.n_more_gpus = gpus - 1;
+      s->hybrids[gpus] = ks_hybrid_cg_new (&setup, error);
+      ok = s->hybrids[gpus] != NULL;
+      for (guint k = 0; k + 1 < gpus; k++)
+        g_object_unref (more[k]);
+      if (!ok)
+        return FALSE;
+    }
+  s->hybrid = s->hybrids[gpus];
+  if (g_strcmp0 (s->split_for[gpus], s->mesh_key) == 0)
+    return TRUE;
+  g_clear_pointer (&s->split_for[gpus], g_free);
+  if (!ks_hybrid_cg_set_pattern (s->hybrid, s->a, s->centres, INFINITY, error))
     return FALSE;
-  /* One untimed solve first, as the engine warms up every point: the
-   * first launches on a new size pay for compiling and first touches. */
   for (guint r = 0; r <= G_N_ELEMENTS (times); r++)
     {
       KsHybridResult res;
@@ -462,8 +541,8 @@ build_system (HybridState *s, const KsConfig *point, GCancellable *cancellable, 
       if (r > 0)
         times[r - 1] = res.iterations > 0 ? 1e6 * res.iterate_s / res.iterations : NAN;
     }
-  s->gpu_only_us = ks_bench_median (times, G_N_ELEMENTS (times));
-  s->mesh_key = g_steal_pointer (&key);
+  s->gpu_only_us[gpus] = ks_bench_median (times, G_N_ELEMENTS (times));
+  s->split_for[gpus] = g_strdup (s->mesh_key);
   return TRUE;
 }
 
@@ -471,8 +550,15 @@ static gboolean
 hybrid_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, GError **error)
 {
   HybridState *s = state;
+  const guint gpus = (guint) ks_config_get_int (point, "gpus");
 
-  return build_system (s, point, cancellable, error) &&
+  if (ks_hybrid_world_get () != NULL && gpus != 1)
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                   _("Under mpirun each GPU is a rank of its own: give --gpu-ranks, not --gpus"));
+      return FALSE;
+    }
+  return build_system (s, point, cancellable, error) && use_gpus (s, point, gpus, error) &&
          ks_hybrid_cg_set_lambda (s->hybrid, ks_config_get_real (point, "lambda"), error);
 }
 
@@ -480,7 +566,7 @@ static gboolean
 hybrid_measure (gpointer state, const KsConfig *point, double *values, GCancellable *cancellable, GError **error)
 {
   HybridState *s = state;
-  const double lambda = ks_config_get_real (point, "lambda");
+  const guint gpus = (guint) ks_config_get_int (point, "gpus");
   KsHybridResult res;
   double us;
 
@@ -488,17 +574,79 @@ hybrid_measure (gpointer state, const KsConfig *point, double *values, GCancella
     return FALSE;
   us = res.iterations > 0 ? 1e6 * res.iterate_s / res.iterations : NAN;
   values[COL_ITER_US] = us;
-  values[COL_REL] = s->gpu_only_us / us;
+  values[COL_REL] = s->gpu_only_us[gpus] / us;
   values[COL_PERF] = s->a->n_rows / us;
-  values[COL_GPU_ONLY] = s->gpu_only_us;
+  values[COL_GPU_ONLY] = s->gpu_only_us[gpus];
   values[COL_GPU_CELLS] = ks_hybrid_cg_get_cells (s->hybrid, KS_HYBRID_GPU);
   values[COL_CPU_CELLS] = ks_hybrid_cg_get_cells (s->hybrid, KS_HYBRID_CPU);
-  values[COL_SHARE] = 100 * lambda / (lambda + 1);
+  values[COL_SHARE] = 100.0 * ks_hybrid_cg_get_cells (s->hybrid, KS_HYBRID_GPU) / s->a->n_rows;
   values[COL_CUT] = ks_hybrid_cg_get_edge_cut (s->hybrid);
   values[COL_ITERS] = res.iterations;
   values[COL_BANDWIDTH] = res.iterate_s > 0 ? res.bytes / res.iterate_s / 1e9 : NAN;
   values[COL_MESH_CELLS] = s->a->n_rows;
   return TRUE;
+}
+
+/* The best point (highest relative performance) of device d at a mesh
+ * size and GPU count, or NULL. */
+static const KsRunPoint *
+best_of (const KsRun *run, guint d, double cells, double gpus)
+{
+  const KsRunPoint *best = NULL;
+
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      if (p->device == d && p->error == NULL && ks_run_point_get_number (run, p, "cells") == cells &&
+          ks_run_point_get_number (run, p, "gpus") == gpus &&
+          (best == NULL || p->values[COL_REL] > best->values[COL_REL]))
+        best = p;
+    }
+  return best;
+}
+
+/* One line of Tables 2-3: lambda_opt and the gain over the GPUs alone,
+ * the loss at the point nearest lambda_b, and, beside a one-GPU run of the
+ * same mesh, the hybrid's efficiency over the GPU count. */
+static void
+summarize_one (const KsRun *run, guint d, double cells, double gpus, GString *out)
+{
+  const KsRunDevice *dev = run->devices->pdata[d];
+  const double lambda_b = ks_run_device_get_info (dev, "lambda_b");
+  const KsRunPoint *best = best_of (run, d, cells, gpus), *one = best_of (run, d, cells, 1), *near = NULL;
+
+  if (best == NULL)
+    return;
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      const double lambda = ks_run_point_get_number (run, p, "lambda");
+      if (p->device != d || p->error != NULL || ks_run_point_get_number (run, p, "cells") != cells ||
+          ks_run_point_get_number (run, p, "gpus") != gpus || isnan (lambda_b) || !(lambda > 0))
+        continue;
+      if (near == NULL ||
+          fabs (log (lambda / lambda_b)) < fabs (log (ks_run_point_get_number (run, near, "lambda") / lambda_b)))
+        near = p;
+    }
+  g_string_append_printf (out, _("  %.0f cells, %.0f GPU(s): lambda_opt %.3g, relative %.3f (%+.1f %% over the "
+                                 "GPUs alone; bound %+.1f %%)"),
+                          best->values[COL_MESH_CELLS], gpus, ks_run_point_get_number (run, best, "lambda"),
+                          best->values[COL_REL], 100 * (best->values[COL_REL] - 1),
+                          isnan (lambda_b) ? NAN : 100 / (gpus * lambda_b));
+  if (near != NULL)
+    g_string_append_printf (out, _("; at lambda %.3g, the nearest to lambda_b, %+.1f %% against lambda_opt"),
+                            ks_run_point_get_number (run, near, "lambda"),
+                            100 * (near->values[COL_REL] - best->values[COL_REL]));
+  if (gpus > 1 && one != NULL)
+    g_string_append_printf (out, _("; efficiency %.0f %% of %.0f times one GPU's hybrid (the paper: 86 %% with 2, "
+                                   "75 %% with 4 at 19 M cells)"),
+                            100 * best->values[COL_PERF] / (gpus * one->values[COL_PERF]), gpus);
+  if (ks_run_device_get_info (dev, "shared_memory") == 1)
+    g_string_append (out, _("; not a test of the claim (one memory)\n"));
+  else
+    g_string_append (out, best->values[COL_REL] > 1.0
+                          ? _("; the claim holds: the CPU adds to the GPU\n")
+                          : _("; the claim does not hold here: the CPU part only slows the GPU down\n"));
 }
 
 /* Per device and mesh: lambda_opt (the best measured), the point nearest
@@ -512,7 +660,7 @@ hybrid_summarize (const KsRun *run, GString *out)
       const KsRunDevice *dev = run->devices->pdata[d];
       const double lambda_b = ks_run_device_get_info (dev, "lambda_b");
       const double bound = ks_run_device_get_info (dev, "bound");
-      g_autofree double *sizes = g_new (double, run->points->len + 1);
+      g_autofree double *sizes = g_new (double, 2 * run->points->len + 2);
       guint n_sizes = 0;
 
       if (!isnan (lambda_b))
@@ -526,51 +674,24 @@ hybrid_summarize (const KsRun *run, GString *out)
       if (ks_run_device_get_info (dev, "shared_memory") == 1)
         g_string_append_printf (out, _("%s is a CPU device: its part and the CPU part share one memory, so no "
                                        "gain is possible here; the curve shows what splitting costs\n"), dev->name);
-      /* The mesh sizes this device measured, in the order met. */
+      /* The (mesh size, GPU count) pairs this device measured, in the
+       * order met: one line each. */
       for (guint i = 0; i < run->points->len; i++)
         {
           const KsRunPoint *p = run->points->pdata[i];
-          const double c = ks_run_point_get_number (run, p, "cells");
+          const double c = ks_run_point_get_number (run, p, "cells"), g = ks_run_point_get_number (run, p, "gpus");
           guint k = 0;
 
-          while (k < n_sizes && sizes[k] != c)
+          while (k < n_sizes && !(sizes[2 * k] == c && sizes[2 * k + 1] == g))
             k++;
           if (p->device == d && p->error == NULL && k == n_sizes)
-            sizes[n_sizes++] = c;
+            {
+              sizes[2 * n_sizes] = c;
+              sizes[2 * n_sizes++ + 1] = g;
+            }
         }
       for (guint k = 0; k < n_sizes; k++)
-        {
-          const KsRunPoint *best = NULL, *near = NULL;
-          for (guint i = 0; i < run->points->len; i++)
-            {
-              const KsRunPoint *p = run->points->pdata[i];
-              double lambda;
-              if (p->device != d || p->error != NULL || ks_run_point_get_number (run, p, "cells") != sizes[k])
-                continue;
-              lambda = ks_run_point_get_number (run, p, "lambda");
-              if (best == NULL || p->values[COL_REL] > best->values[COL_REL])
-                best = p;
-              if (!isnan (lambda_b) && lambda > 0 &&
-                  (near == NULL || fabs (log (lambda / lambda_b)) <
-                                   fabs (log (ks_run_point_get_number (run, near, "lambda") / lambda_b))))
-                near = p;
-            }
-          if (best == NULL)
-            continue;
-          g_string_append_printf (out, _("  %.0f cells: lambda_opt %.3g, relative %.3f (%+.1f %% over the GPU alone)"),
-                                  best->values[COL_MESH_CELLS], ks_run_point_get_number (run, best, "lambda"),
-                                  best->values[COL_REL], 100 * (best->values[COL_REL] - 1));
-          if (near != NULL)
-            g_string_append_printf (out, _("; at lambda %.3g, the nearest to lambda_b, %+.1f %% against lambda_opt"),
-                                    ks_run_point_get_number (run, near, "lambda"),
-                                    100 * (near->values[COL_REL] - best->values[COL_REL]));
-          if (ks_run_device_get_info (dev, "shared_memory") == 1)
-            g_string_append (out, _("; not a test of the claim (one memory)\n"));
-          else
-            g_string_append (out, best->values[COL_REL] > 1.0
-                                  ? _("; the claim holds: the CPU adds to the GPU\n")
-                                  : _("; the claim does not hold here: the CPU part only slows the GPU down\n"));
-        }
+        summarize_one (run, d, sizes[2 * k], sizes[2 * k + 1], out);
     }
 }
 

@@ -22,13 +22,23 @@
 #include "ks-hybrid-cg.h"
 #include "ks-mesh-gen.h"
 
+/* One boundary group's condition as the form says it. */
 typedef struct {
-  char     *spec;
-  double    n;
-  double    tau;
-  KsDevice *device;   /* NULL: the host */
-  gboolean  hybrid;   /* paper 004's split with the host's cores */
-  double    lambda;
+  KsHeatBoundary kind;
+  double         t;
+} GroupSetting;
+
+typedef struct {
+  char       *spec;
+  double      n;
+  double      tau;
+  double      d0;
+  double      energy;
+  double      tol;
+  GHashTable *groups;   /* name -> GroupSetting, a copy */
+  KsDevice   *device;   /* NULL: the host */
+  gboolean    hybrid;   /* paper 004's split with the host's cores */
+  double      lambda;
 } Setup;
 
 typedef struct {
@@ -37,6 +47,8 @@ typedef struct {
   double          *t;
   KsHeatStepStats  st;
   double           color_max;
+  double           e0;          /* the energy balance: at the start, */
+  double           inflow;      /* and in through the fixed walls since */
   char            *where;       /* the device that ran it */
   guint            n_cells;
   gboolean         repeat;      /* the last step again (a new split), not a new one */
@@ -55,6 +67,10 @@ struct _KsHeatPage {
   GtkWidget   *file_button;
   GtkWidget   *n_spin;
   GtkWidget   *tau_spin;
+  GtkWidget   *d0_spin;
+  GtkWidget   *energy_spin;
+  GtkWidget   *tol_combo;
+  GtkWidget   *groups_grid;
   GtkWidget   *play_button;
   GtkWidget   *fixed_scale_check;
   GtkWidget   *hybrid_check;
@@ -71,6 +87,8 @@ struct _KsHeatPage {
   char        *file;          /* the mesh file chosen, or NULL: generated */
   GArray      *history;       /* KsHeatStepStats of the steps shown */
   KsMesh      *mesh;          /* the mesh shown */
+  GHashTable  *group_settings;  /* group name -> GroupSetting, kept across meshes */
+  GPtrArray   *group_rows;    /* the group names the rows of groups_grid show */
   double       color_max;     /* the first frame's hottest cell */
   guint64      shown_cells[KS_HYBRID_N_PARTS];   /* the split drawn; zeros: none */
   guint        tick_id;
@@ -99,6 +117,7 @@ setup_free (Setup *s)
   if (s == NULL)
     return;
   g_free (s->spec);
+  g_clear_pointer (&s->groups, g_hash_table_unref);
   g_clear_object (&s->device);
   g_free (s);
 }
@@ -154,6 +173,8 @@ make_frame (KsHeat *heat, const KsHeatStepStats *st, gboolean new_mesh, const ch
       f->st.energy = ks_heat_total_energy (heat);
     }
   f->restart = st == NULL;
+  f->e0 = ks_heat_get_initial_energy (heat);
+  f->inflow = ks_heat_get_inflow (heat);
   if (new_mesh)
     {
       f->mesh = ks_mesh_ref (ks_heat_get_mesh (heat));
@@ -242,18 +263,26 @@ build (const Setup *s, char **where, KsHybridCg **out_hybrid, GError **error)
   ks_heat_params_init (&p);
   p.n = s->n;
   p.tau = s->tau;
+  p.d0 = s->d0;
+  p.energy = s->energy;
   p.t0 = opening_time (&p, mesh);
+  p.cg_tol = s->tol;
   if (s->device != NULL && ks_device_get_backend (s->device) != KS_BACKEND_HOST &&
       !ks_device_get_info (s->device)->has_fp64)
     {
       precision = KS_PRECISION_FLOAT;
-      p.cg_tol = 1e-5;
+      p.cg_tol = MAX (s->tol, 1e-5);   /* what float can reach */
     }
-  else
-    p.cg_tol = 1e-8;
   if (!(heat = ks_heat_new (mesh, &p, error)) ||
       !ks_heat_set_device (heat, s->device, precision, KS_CG_FUSED, error))
     return NULL;
+  /* The groups this mesh has; a setting for another mesh's group waits. */
+  for (guint g = 0; g < mesh->groups->len; g++)
+    {
+      const GroupSetting *gs = g_hash_table_lookup (s->groups, mesh->groups->pdata[g]);
+      if (gs != NULL && !ks_heat_set_group_boundary (heat, mesh->groups->pdata[g], gs->kind, gs->t, error))
+        return NULL;
+    }
   if (s->hybrid && !(*out_hybrid = build_hybrid (s, heat, precision, error)))
     return NULL;
   *where = s->device != NULL && ks_device_get_backend (s->device) != KS_BACKEND_HOST
@@ -436,6 +465,59 @@ scale_toggled_cb (KsHeatPage *self)
   apply_scale (self);
 }
 
+static void group_changed_cb (KsHeatPage *self);
+
+/* A row per physical group of the mesh: its name, insulated or fixed, and
+ * the fixed temperature; made again only when the groups differ. */
+static void
+show_groups (KsHeatPage *self, const KsMesh *mesh)
+{
+  gboolean same = self->group_rows->len == mesh->groups->len;
+  GList *children;
+
+  for (guint g = 0; same && g < mesh->groups->len; g++)
+    same = g_str_equal (self->group_rows->pdata[g], mesh->groups->pdata[g]);
+  if (same)
+    return;
+  children = gtk_container_get_children (GTK_CONTAINER (self->groups_grid));
+  for (GList *l = children; l != NULL; l = l->next)
+    gtk_widget_destroy (l->data);
+  g_list_free (children);
+  g_ptr_array_set_size (self->group_rows, 0);
+  for (guint g = 0; g < mesh->groups->len; g++)
+    {
+      const char *name = mesh->groups->pdata[g];
+      const GroupSetting *gs = g_hash_table_lookup (self->group_settings, name);
+      GtkWidget *label = gtk_label_new (name);
+      GtkWidget *combo = gtk_combo_box_text_new ();
+      GtkWidget *spin = gtk_spin_button_new_with_range (0, 1e6, 0.1);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 1);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (combo), "insulated", _("insulated"));
+      gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (combo), "fixed", _("fixed temperature"));
+      gtk_combo_box_set_active_id (GTK_COMBO_BOX (combo), gs != NULL && gs->kind == KS_HEAT_BOUNDARY_FIXED ? "fixed"
+                                                                                                     : "insulated");
+      ks_page_ellipsize_combo (GTK_COMBO_BOX (combo));
+      gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 2);
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), gs != NULL ? gs->t : 0);
+      gtk_widget_set_sensitive (spin, gs != NULL && gs->kind == KS_HEAT_BOUNDARY_FIXED);
+      gtk_widget_set_tooltip_text (spin, _("The temperature the group is held at"));
+      gtk_widget_set_hexpand (combo, TRUE);
+      g_object_set_data_full (G_OBJECT (combo), "group", g_strdup (name), g_free);
+      g_object_set_data (G_OBJECT (combo), "spin", spin);
+      g_object_set_data_full (G_OBJECT (spin), "group", g_strdup (name), g_free);
+      g_object_set_data (G_OBJECT (spin), "combo", combo);
+      g_signal_connect_swapped (combo, "changed", G_CALLBACK (group_changed_cb), self);
+      g_signal_connect_swapped (spin, "value-changed", G_CALLBACK (group_changed_cb), self);
+      gtk_grid_attach (GTK_GRID (self->groups_grid), label, 0, g, 1, 1);
+      gtk_grid_attach (GTK_GRID (self->groups_grid), combo, 1, g, 1, 1);
+      gtk_grid_attach (GTK_GRID (self->groups_grid), spin, 2, g, 1, 1);
+      g_ptr_array_add (self->group_rows, g_strdup (name));
+    }
+  gtk_widget_show_all (self->groups_grid);
+}
+
 static void
 show_mesh (KsHeatPage *self, KsMesh *mesh, double color_max)
 {
@@ -450,6 +532,7 @@ show_mesh (KsHeatPage *self, KsMesh *mesh, double color_max)
   apply_scale (self);
   g_clear_pointer (&self->mesh, ks_mesh_unref);
   self->mesh = ks_mesh_ref (mesh);
+  show_groups (self, mesh);
   ks_plot_view_set_placeholder (self->mesh_view, NULL);
 }
 
@@ -474,10 +557,11 @@ show_status (KsHeatPage *self, const Frame *f)
   ks_mesh_count_kinds (self->mesh, &tri, &quad);
   text = g_strdup_printf (_("Step %u, t = %.5g\n"
                             "CG: %u iterations, residual %.2g\n"
-                            "Energy %.10g\n"
+                            "Energy %.10g = %.10g at the start %+.4g through the walls (off by %.2g)\n"
                             "%.1f ms per step (assembly %.1f, CG %.1f) on %s\n"
                             "Mesh: %u cells (%u triangles, %u quadrilaterals), %.1f neighbours per cell"),
-                          f->st.step, f->st.time, f->st.cg_iterations, f->st.cg_residual, f->st.energy,
+                          f->st.step, f->st.time, f->st.cg_iterations, f->st.cg_residual, f->st.energy, f->e0,
+                          f->inflow, f->st.energy - f->e0 - f->inflow,
                           1e3 * f->st.step_s, 1e3 * f->st.assemble_s, 1e3 * f->st.solve_s, f->where,
                           self->mesh->n_cells, tri, quad, ks_mesh_mean_stencil (self->mesh));
   if (f->cells[KS_HYBRID_GPU] + f->cells[KS_HYBRID_CPU] > 0)
@@ -559,6 +643,17 @@ request_setup (KsHeatPage *self)
                              gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->cells_spin)));
   s->n = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->n_spin));
   s->tau = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->tau_spin));
+  s->d0 = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->d0_spin));
+  s->energy = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->energy_spin));
+  s->tol = g_ascii_strtod (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->tol_combo)), NULL);
+  s->groups = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  {
+    GHashTableIter iter;
+    gpointer key, value;
+    g_hash_table_iter_init (&iter, self->group_settings);
+    while (g_hash_table_iter_next (&iter, &key, &value))
+      g_hash_table_insert (s->groups, g_strdup (key), g_memdup2 (value, sizeof (GroupSetting)));
+  }
   s->device = self->device != NULL ? g_object_ref (self->device) : NULL;
   s->hybrid = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->hybrid_check));
   s->lambda = exp2 (gtk_range_get_value (GTK_RANGE (self->lambda_scale)));
@@ -589,6 +684,25 @@ mesh_changed_cb (KsHeatPage *self)
 {
   if (self->started)
     request_setup (self);
+}
+
+/* A group's row changed: its setting kept by name, the problem rebuilt. */
+static void
+group_changed_cb (KsHeatPage *self)
+{
+  for (guint g = 0; g < self->group_rows->len; g++)
+    {
+      GtkWidget *combo = gtk_grid_get_child_at (GTK_GRID (self->groups_grid), 1, g);
+      GtkWidget *spin = gtk_grid_get_child_at (GTK_GRID (self->groups_grid), 2, g);
+      GroupSetting *gs = g_new0 (GroupSetting, 1);
+
+      gs->kind = g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (combo)), "fixed") == 0
+                 ? KS_HEAT_BOUNDARY_FIXED : KS_HEAT_BOUNDARY_INSULATED;
+      gs->t = gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin));
+      gtk_widget_set_sensitive (spin, gs->kind == KS_HEAT_BOUNDARY_FIXED);
+      g_hash_table_replace (self->group_settings, g_strdup (self->group_rows->pdata[g]), gs);
+    }
+  mesh_changed_cb (self);
 }
 
 static void
@@ -698,7 +812,9 @@ ks_heat_page_has_data (KsPage *page)
 }
 
 /* The time series: per step the time, CG iterations and residual, the
- * total energy, the hottest cell and the time the step took. */
+ * total energy, the hottest cell, the time the step took and the energy in
+ * through the fixed walls so far (the energy balance: energy minus inflow
+ * stays the energy at the start). */
 static gboolean
 ks_heat_page_write_data (KsPage *page, const char *path, const char *format, GError **error)
 {
@@ -706,10 +822,11 @@ ks_heat_page_write_data (KsPage *page, const char *path, const char *format, GEr
   g_autoptr(GString) out = g_string_new (NULL);
   const gboolean json = g_strcmp0 (format, "json") == 0;
   char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE], c[G_ASCII_DTOSTR_BUF_SIZE];
-  char d[G_ASCII_DTOSTR_BUF_SIZE], e[G_ASCII_DTOSTR_BUF_SIZE];
+  char d[G_ASCII_DTOSTR_BUF_SIZE], e[G_ASCII_DTOSTR_BUF_SIZE], f[G_ASCII_DTOSTR_BUF_SIZE];
+  double inflow = 0;   /* through the fixed walls since the start */
 
   g_string_append (out, json ? "{\"experiment\": \"heat-live\", \"steps\": [\n"
-                             : "step,time,cg_iterations,cg_residual,energy,t_max,step_ms\n");
+                             : "step,time,cg_iterations,cg_residual,energy,t_max,step_ms,inflow\n");
   for (guint i = 0; i < self->history->len; i++)
     {
       const KsHeatStepStats *s = &g_array_index (self->history, KsHeatStepStats, i);
@@ -718,12 +835,14 @@ ks_heat_page_write_data (KsPage *page, const char *path, const char *format, GEr
       g_ascii_dtostr (c, sizeof c, s->energy);
       g_ascii_dtostr (d, sizeof d, s->t_max);
       g_ascii_dtostr (e, sizeof e, 1e3 * s->step_s);
+      inflow += s->inflow;
+      g_ascii_dtostr (f, sizeof f, inflow);
       if (json)
         g_string_append_printf (out, "  {\"step\": %u, \"time\": %s, \"cg_iterations\": %u, \"cg_residual\": %s, "
-                                "\"energy\": %s, \"t_max\": %s, \"step_ms\": %s}%s\n",
-                                s->step, a, s->cg_iterations, b, c, d, e, i + 1 < self->history->len ? "," : "");
+                                "\"energy\": %s, \"t_max\": %s, \"step_ms\": %s, \"inflow\": %s}%s\n",
+                                s->step, a, s->cg_iterations, b, c, d, e, f, i + 1 < self->history->len ? "," : "");
       else
-        g_string_append_printf (out, "%u,%s,%u,%s,%s,%s,%s\n", s->step, a, s->cg_iterations, b, c, d, e);
+        g_string_append_printf (out, "%u,%s,%u,%s,%s,%s,%s,%s\n", s->step, a, s->cg_iterations, b, c, d, e, f);
     }
   if (json)
     g_string_append (out, "]}\n");
@@ -771,6 +890,8 @@ ks_heat_page_dispose (GObject *object)
   g_clear_pointer (&self->time_plot, ks_plot_unref);
   g_clear_object (&self->device);
   g_clear_pointer (&self->file, g_free);
+  g_clear_pointer (&self->group_settings, g_hash_table_unref);
+  g_clear_pointer (&self->group_rows, g_ptr_array_unref);
   G_OBJECT_CLASS (ks_heat_page_parent_class)->dispose (object);
 }
 
@@ -810,6 +931,10 @@ ks_heat_page_class_init (KsHeatPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, file_button);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, n_spin);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, tau_spin);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, d0_spin);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, energy_spin);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, tol_combo);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, groups_grid);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, play_button);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, status_label);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, fixed_scale_check);
@@ -840,6 +965,8 @@ ks_heat_page_init (KsHeatPage *self)
   self->want_lambda = NAN;
   self->history = g_array_new (FALSE, FALSE, sizeof (KsHeatStepStats));
   self->new_steps = g_array_new (FALSE, FALSE, sizeof (KsHeatStepStats));
+  self->group_settings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->group_rows = g_ptr_array_new_with_free_func (g_free);
   gtk_widget_init_template (GTK_WIDGET (self));
   /* Russian choices must not set the form's width (a 1024-pixel projector). */
   ks_page_ellipsize_combo (GTK_COMBO_BOX (self->kind_combo));
@@ -941,4 +1068,44 @@ ks_heat_page_get_split (KsHeatPage *self, guint64 *device_cells, guint64 *cpu_ce
   if (cpu_cells)
     *cpu_cells = self->shown_cells[KS_HYBRID_CPU];
   return self->shown_cells[KS_HYBRID_GPU] + self->shown_cells[KS_HYBRID_CPU] > 0;
+}
+
+void
+ks_heat_page_set_group_boundary (KsHeatPage *self, const char *group, gboolean fixed, double t)
+{
+  GroupSetting *gs;
+
+  g_return_if_fail (KS_IS_HEAT_PAGE (self) && group != NULL);
+  gs = g_new0 (GroupSetting, 1);
+  gs->kind = fixed ? KS_HEAT_BOUNDARY_FIXED : KS_HEAT_BOUNDARY_INSULATED;
+  gs->t = t;
+  g_hash_table_replace (self->group_settings, g_strdup (group), gs);
+  /* The rows show the new setting: made again from the settings. */
+  g_ptr_array_set_size (self->group_rows, 0);
+  if (self->mesh != NULL)
+    show_groups (self, self->mesh);
+  mesh_changed_cb (self);
+}
+
+void
+ks_heat_page_set_problem (KsHeatPage *self, double d0, double energy, double tol)
+{
+  g_autofree char *id = NULL;
+
+  g_return_if_fail (KS_IS_HEAT_PAGE (self));
+  g_signal_handlers_block_by_func (self->d0_spin, mesh_changed_cb, self);
+  g_signal_handlers_block_by_func (self->energy_spin, mesh_changed_cb, self);
+  g_signal_handlers_block_by_func (self->tol_combo, mesh_changed_cb, self);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->d0_spin), d0);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->energy_spin), energy);
+  /* The combo's ids are the tolerances it offers, "1e-8" and so on. */
+  for (int e = 4; e <= 12 && id == NULL; e += 2)
+    if (fabs (tol - pow (10, -e)) <= 1e-6 * tol)
+      id = g_strdup_printf ("1e-%d", e);
+  if (id == NULL || !gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->tol_combo), id))
+    g_warning ("CG tolerance %g is not one the page offers", tol);
+  g_signal_handlers_unblock_by_func (self->d0_spin, mesh_changed_cb, self);
+  g_signal_handlers_unblock_by_func (self->energy_spin, mesh_changed_cb, self);
+  g_signal_handlers_unblock_by_func (self->tol_combo, mesh_changed_cb, self);
+  mesh_changed_cb (self);
 }

@@ -21,6 +21,18 @@ void     ks_heat_page_set_mesh    (KsHeatPage *self,
 /* A .msh or .geo file instead of the generated mesh; NULL: back to it. */
 void     ks_heat_page_set_file    (KsHeatPage *self,
                                    const char *path);
+/* The problem's D0, released energy and CG tolerance (one the page offers:
+ * 1e-4 ... 1e-12), as in the form. */
+void     ks_heat_page_set_problem (KsHeatPage *self,
+                                   double      d0,
+                                   double      energy,
+                                   double      tol);
+/* A boundary group's condition (fixed at t, or insulated), kept by name
+ * for every mesh that has such a group, as the group's row sets it. */
+void     ks_heat_page_set_group_boundary (KsHeatPage *self,
+                                          const char *group,
+                                          gboolean    fixed,
+                                          double      t);
 /* Play / pause, one step, reset: the page's buttons. */
 void     ks_heat_page_set_playing (KsHeatPage *self,
                                    gboolean    playing);

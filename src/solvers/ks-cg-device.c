@@ -52,6 +52,10 @@ struct _KsCgDevice {
   KsBuffer    *d_x, *d_b, *d_r, *d_p, *d_q;
   KsBuffer    *d_partial, *d_scalars, *d_state, *d_hist;
   void        *stage;       /* a host vector in the device's precision */
+  const char  *options;     /* the programs' build options (the precision) */
+  gboolean     use_graph;   /* CUDA: CHECK_EVERY iterations replayed from one graph */
+  KsGraph     *graph;       /* recorded on first use; dropped when a buffer it names changes */
+  GHashTable  *companions;  /* source name -> KsProgram built with options */
 };
 
 void
@@ -67,6 +71,8 @@ ks_cg_device_free (KsCgDevice *cg)
   for (guint i = 0; i < N_KERNELS; i++)
     g_clear_pointer (&cg->k[i], ks_kernel_unref);
   g_clear_pointer (&cg->program, ks_program_unref);
+  g_clear_pointer (&cg->companions, g_hash_table_unref);
+  g_clear_pointer (&cg->graph, ks_graph_free);
   g_clear_pointer (&cg->rt, ks_runtime_unref);
   g_clear_object (&cg->device);
   g_free (cg->row_ptr);
@@ -79,7 +85,6 @@ KsCgDevice *
 ks_cg_device_new (KsDevice *device, KsPrecision precision, KsCgVariant variant, GError **error)
 {
   g_autoptr(KsCgDevice) cg = NULL;
-  const char *options;
 
   g_return_val_if_fail (KS_IS_DEVICE (device), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -95,9 +100,9 @@ ks_cg_device_new (KsDevice *device, KsPrecision precision, KsCgVariant variant, 
   cg->precision = precision;
   cg->variant = variant;
   cg->real_size = ks_precision_size (precision);
-  options = precision == KS_PRECISION_DOUBLE ? "-DKS_REAL=double -DKS_FP64" : "-DKS_REAL=float";
+  cg->options = precision == KS_PRECISION_DOUBLE ? "-DKS_REAL=double -DKS_FP64" : "-DKS_REAL=float";
   if (!(cg->rt = ks_runtime_new (device, error)) ||
-      !(cg->program = ks_runtime_build_program (cg->rt, "heat-cg.cl", options, error)))
+      !(cg->program = ks_runtime_build_program (cg->rt, "heat-cg.cl", cg->options, error)))
     return NULL;
   cg->local = 256;
   for (guint i = 0; i < N_KERNELS; i++)
@@ -140,7 +145,7 @@ alloc (KsCgDevice *cg, KsBuffer **buffer, gsize size, GError **error)
 }
 
 gboolean
-ks_cg_device_set_matrix (KsCgDevice *cg, const KsCsr *a, GError **error)
+ks_cg_device_set_pattern (KsCgDevice *cg, const KsCsr *a, GError **error)
 {
   g_return_val_if_fail (cg != NULL && a != NULL, FALSE);
   g_return_val_if_fail (a->n_rows == a->n_cols, FALSE);
@@ -159,6 +164,7 @@ ks_cg_device_set_matrix (KsCgDevice *cg, const KsCsr *a, GError **error)
       const gsize n = a->n_rows, rs = cg->real_size;
 
       cg->n = 0;  /* invalid until every upload succeeded */
+      g_clear_pointer (&cg->graph, ks_graph_free);
       g_clear_pointer (&cg->row_ptr, g_free);
       g_clear_pointer (&cg->col, g_free);
       g_free (cg->stage);
@@ -182,7 +188,67 @@ ks_cg_device_set_matrix (KsCgDevice *cg, const KsCsr *a, GError **error)
       cg->nnz = a->nnz;
       cg->mean_row = ks_csr_mean_row (a);
     }
-  return ks_runtime_write (cg->rt, cg->d_val, 0, cg->real_size * a->nnz, to_real (cg, a->val, a->nnz), error);
+  return TRUE;
+}
+
+gboolean
+ks_cg_device_set_matrix (KsCgDevice *cg, const KsCsr *a, GError **error)
+{
+  g_return_val_if_fail (cg != NULL && a != NULL, FALSE);
+  return ks_cg_device_set_pattern (cg, a, error) &&
+         ks_runtime_write (cg->rt, cg->d_val, 0, cg->real_size * a->nnz, to_real (cg, a->val, a->nnz), error);
+}
+
+KsRuntime *
+ks_cg_device_get_runtime (KsCgDevice *cg)
+{
+  g_return_val_if_fail (cg != NULL, NULL);
+  return cg->rt;
+}
+
+KsPrecision
+ks_cg_device_get_precision (KsCgDevice *cg)
+{
+  g_return_val_if_fail (cg != NULL, KS_PRECISION_DOUBLE);
+  return cg->precision;
+}
+
+KsCgVariant
+ks_cg_device_get_variant (KsCgDevice *cg)
+{
+  g_return_val_if_fail (cg != NULL, KS_CG_BASE);
+  return cg->variant;
+}
+
+KsBuffer *
+ks_cg_device_get_buffer (KsCgDevice *cg, KsCgBuffer which)
+{
+  g_return_val_if_fail (cg != NULL && cg->n > 0, NULL);
+  switch (which)
+    {
+    case KS_CG_BUFFER_ROW_PTR: return cg->d_row_ptr;
+    case KS_CG_BUFFER_COL: return cg->d_col;
+    case KS_CG_BUFFER_VAL: return cg->d_val;
+    case KS_CG_BUFFER_B: return cg->d_b;
+    case KS_CG_BUFFER_X: return cg->d_x;
+    default: g_return_val_if_reached (NULL);
+    }
+}
+
+KsProgram *
+ks_cg_device_get_program (KsCgDevice *cg, const char *source, GError **error)
+{
+  KsProgram *program;
+
+  g_return_val_if_fail (cg != NULL && source != NULL, NULL);
+  if (cg->companions == NULL)
+    cg->companions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) ks_program_unref);
+  if ((program = g_hash_table_lookup (cg->companions, source)) != NULL)
+    return program;
+  if (!(program = ks_runtime_build_program (cg->rt, source, cg->options, error)))
+    return NULL;
+  g_hash_table_insert (cg->companions, g_strdup (source), program);
+  return program;
 }
 
 /* --- launches ------------------------------------------------------------------ */
@@ -294,6 +360,50 @@ iteration_fused (KsCgDevice *cg, GError **error)
          launch_rows (cg, K_UPDATE_XP, error);
 }
 
+static gboolean
+iteration (KsCgDevice *cg, GError **error)
+{
+  return (cg->variant == KS_CG_FUSED ? iteration_fused : iteration_base) (cg, error);
+}
+
+/* CHECK_EVERY iterations from the graph, recorded on first use: the
+ * launches' arguments never change between iterations (the scalars are
+ * read on the device), so one recording serves every solve on these
+ * buffers, and the host issues one call where it issued 30 to 70. */
+static gboolean
+replay (KsCgDevice *cg, GError **error)
+{
+  if (cg->graph == NULL)
+    {
+      if (!ks_runtime_capture_begin (cg->rt, error))
+        return FALSE;
+      for (guint k = 0; k < CHECK_EVERY; k++)
+        if (!iteration (cg, error))
+          {
+            ks_runtime_capture_abort (cg->rt);
+            return FALSE;
+          }
+      if (!(cg->graph = ks_runtime_capture_end (cg->rt, error)))
+        return FALSE;
+    }
+  return ks_graph_launch (cg->graph, error);
+}
+
+gboolean
+ks_cg_device_set_graph (KsCgDevice *cg, gboolean graph, GError **error)
+{
+  g_return_val_if_fail (cg != NULL, FALSE);
+  if (graph && ks_device_get_backend (cg->device) != KS_BACKEND_CUDA)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   _("A CG replayed from a CUDA graph needs a CUDA device; %s is not one"),
+                   ks_device_get_name (cg->device));
+      return FALSE;
+    }
+  cg->use_graph = graph;
+  return TRUE;
+}
+
 /* Reads n reals of buffer into dst as doubles. */
 static gboolean
 read_real (KsCgDevice *cg, KsBuffer *buffer, gsize n, double *dst, GError **error)
@@ -311,12 +421,10 @@ read_real (KsCgDevice *cg, KsBuffer *buffer, gsize n, double *dst, GError **erro
 }
 
 gboolean
-ks_cg_device_solve (KsCgDevice        *cg,
-                    const double      *b,
-                    double            *x,
-                    const KsCgOptions *options,
-                    KsCgResult        *out,
-                    GError           **error)
+ks_cg_device_solve_resident (KsCgDevice        *cg,
+                             const KsCgOptions *options,
+                             KsCgResult        *out,
+                             GError           **error)
 {
   double scalars[N_SCALARS] = { 0 };
   gint32 state[N_STATE] = { 0 };
@@ -325,7 +433,7 @@ ks_cg_device_solve (KsCgDevice        *cg,
   guint it;
   gint64 begin, end;
 
-  g_return_val_if_fail (cg != NULL && b != NULL && x != NULL && options != NULL, FALSE);
+  g_return_val_if_fail (cg != NULL && options != NULL, FALSE);
   g_return_val_if_fail (cg->n > 0, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
   if (!ks_cg_check_options (options, error))
@@ -333,14 +441,13 @@ ks_cg_device_solve (KsCgDevice        *cg,
 
   if (cg->hist_len < options->max_iter + 1)
     {
+      g_clear_pointer (&cg->graph, ks_graph_free);
       if (!alloc (cg, &cg->d_hist, cg->real_size * (options->max_iter + 1), error))
         return FALSE;
       cg->hist_len = options->max_iter + 1;
     }
   scalars[S_TOL2] = options->tol * options->tol;
-  if (!ks_runtime_write (cg->rt, cg->d_b, 0, cg->real_size * cg->n, to_real (cg, b, cg->n), error) ||
-      !ks_runtime_write (cg->rt, cg->d_x, 0, cg->real_size * cg->n, to_real (cg, x, cg->n), error) ||
-      !ks_runtime_write (cg->rt, cg->d_scalars, 0, cg->real_size * N_SCALARS,
+  if (!ks_runtime_write (cg->rt, cg->d_scalars, 0, cg->real_size * N_SCALARS,
                          to_real (cg, scalars, N_SCALARS), error) ||
       !ks_runtime_write (cg->rt, cg->d_state, 0, sizeof state, state, error) ||
       !start (cg, error) ||
@@ -348,11 +455,21 @@ ks_cg_device_solve (KsCgDevice        *cg,
     return FALSE;
   begin = g_get_monotonic_time ();
 
-  for (it = 0; it < options->max_iter; it++)
+  for (it = 0; it < options->max_iter;)
     {
-      if (!(cg->variant == KS_CG_FUSED ? iteration_fused : iteration_base) (cg, error))
-        return FALSE;
-      if ((it + 1) % CHECK_EVERY == 0 || it + 1 == options->max_iter)
+      if (cg->use_graph && options->max_iter - it >= CHECK_EVERY)
+        {
+          if (!replay (cg, error))
+            return FALSE;
+          it += CHECK_EVERY;
+        }
+      else
+        {
+          if (!iteration (cg, error))
+            return FALSE;
+          it++;
+        }
+      if (it % CHECK_EVERY == 0 || it == options->max_iter)
         {
           if (!ks_runtime_read (cg->rt, cg->d_state, 0, sizeof state, state, error))
             return FALSE;
@@ -384,8 +501,6 @@ ks_cg_device_solve (KsCgDevice        *cg,
       ks_cg_set_not_converged (error, options, hist, n);
       return FALSE;
     }
-  if (!read_real (cg, cg->d_x, cg->n, x, error))
-    return FALSE;
   if (out != NULL)
     {
       out->iterations = (guint) state[ST_ITERS];
@@ -394,4 +509,22 @@ ks_cg_device_solve (KsCgDevice        *cg,
       out->iterate_s = (end - begin) / 1e6;
     }
   return TRUE;
+}
+
+gboolean
+ks_cg_device_solve (KsCgDevice        *cg,
+                    const double      *b,
+                    double            *x,
+                    const KsCgOptions *options,
+                    KsCgResult        *out,
+                    GError           **error)
+{
+  g_return_val_if_fail (cg != NULL && b != NULL && x != NULL && options != NULL, FALSE);
+  g_return_val_if_fail (cg->n > 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return ks_runtime_write (cg->rt, cg->d_b, 0, cg->real_size * cg->n, to_real (cg, b, cg->n), error) &&
+         ks_runtime_write (cg->rt, cg->d_x, 0, cg->real_size * cg->n, to_real (cg, x, cg->n), error) &&
+         ks_cg_device_solve_resident (cg, options, out, error) &&
+         read_real (cg, cg->d_x, cg->n, x, error);
 }

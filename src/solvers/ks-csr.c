@@ -25,6 +25,36 @@ ks_csr_new_take (guint n_rows, guint n_cols, guint *row_ptr, guint *col)
 }
 
 KsCsr *
+ks_csr_new_grid9 (guint nx, guint ny, double shift)
+{
+  const guint64 n = (guint64) nx * ny;
+  guint *row_ptr, *col;
+  KsCsr *a;
+  guint k = 0;
+
+  g_return_val_if_fail (nx > 0 && ny > 0, NULL);
+  if (n * 9 > G_MAXINT32)
+    return NULL;
+  row_ptr = g_new (guint, n + 1);
+  col = g_new (guint, n * 9);
+  row_ptr[0] = 0;
+  for (guint j = 0; j < ny; j++)
+    for (guint i = 0; i < nx; i++)
+      {
+        for (int dj = -1; dj <= 1; dj++)
+          for (int di = -1; di <= 1; di++)
+            if ((gint64) i + di >= 0 && i + di < nx && (gint64) j + dj >= 0 && j + dj < ny)
+              col[k++] = (j + dj) * nx + i + di;
+        row_ptr[j * nx + i + 1] = k;
+      }
+  a = ks_csr_new_take ((guint) n, (guint) n, row_ptr, col);
+  for (guint r = 0; r < a->n_rows; r++)
+    for (guint e = a->row_ptr[r]; e < a->row_ptr[r + 1]; e++)
+      a->val[e] = a->col[e] == r ? (a->row_ptr[r + 1] - a->row_ptr[r] - 1) + shift : -1.0;
+  return a;
+}
+
+KsCsr *
 ks_csr_copy (const KsCsr *a)
 {
   KsCsr *b;

@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "ks-heat"
 
 #include "ks-heat.h"
+#include "ks-heat-private.h"
 #include "ks-compute-error.h"
 #include "ks-solver-error.h"
 
@@ -18,52 +19,55 @@
  * a smooth mode of the same wavelength without visibly widening the front. */
 #define STABILISATION 1.0
 
-/* The most cells around one node (a node block lives on the stack). */
-#define MAX_NODE_CELLS 64u
-
-struct _KsHeat {
-  KsMesh       *mesh;
-  KsHeatParams  p;
-  double       *t;        /* the temperature now */
-  double       *t0;       /* the initial one, for reset */
-  double       *mass;     /* rho * area * c_v per cell */
-  KsCsr        *a;
-  /* Per node v, a dense block over the cells around it (node_offsets,
-   * node_cells): the geometry part of the node energy's Hessian, and where
-   * each entry lands in a->val. */
-  gsize        *block_off;
-  double       *block;
-  guint        *block_pos;
-  double       *edge_w;   /* boundary edges: length / distance to the cell centroid */
-  guint         step;
-  double        time;
-  gboolean      matrix_ready;   /* n = 0: the matrix never changes */
-  KsCgDevice   *cg;
-  gboolean      own_cg;   /* FALSE: borrowed (ks_heat_set_cg) */
-  gboolean      uploaded;
-  KsHybridCg   *hybrid;   /* borrowed (ks_heat_set_hybrid); beats cg */
-};
-
 static const char * const boundary_names[] = { "insulated", "fixed" };
+static const char * const offload_names[] = { "whole", "partial" };
+
+/* The index of s in names, or -1. */
+static gint
+name_index (const char * const *names, guint n, const char *s)
+{
+  for (guint i = 0; i < n; i++)
+    if (g_str_equal (s, names[i]))
+      return (gint) i;
+  return -1;
+}
+
+gboolean
+ks_heat_boundary_from_string (const char *s, KsHeatBoundary *out)
+{
+  gint i;
+
+  g_return_val_if_fail (s != NULL && out != NULL, FALSE);
+  if ((i = name_index (boundary_names, G_N_ELEMENTS (boundary_names), s)) < 0)
+    return FALSE;
+  *out = (KsHeatBoundary) i;
+  return TRUE;
+}
+
+const char *
+ks_heat_offload_to_string (KsHeatOffload offload)
+{
+  g_return_val_if_fail ((guint) offload < G_N_ELEMENTS (offload_names), NULL);
+  return offload_names[offload];
+}
+
+gboolean
+ks_heat_offload_from_string (const char *s, KsHeatOffload *out)
+{
+  gint i;
+
+  g_return_val_if_fail (s != NULL && out != NULL, FALSE);
+  if ((i = name_index (offload_names, G_N_ELEMENTS (offload_names), s)) < 0)
+    return FALSE;
+  *out = (KsHeatOffload) i;
+  return TRUE;
+}
 
 const char *
 ks_heat_boundary_to_string (KsHeatBoundary boundary)
 {
   g_return_val_if_fail ((guint) boundary < G_N_ELEMENTS (boundary_names), NULL);
   return boundary_names[boundary];
-}
-
-gboolean
-ks_heat_boundary_from_string (const char *s, KsHeatBoundary *out)
-{
-  g_return_val_if_fail (s != NULL && out != NULL, FALSE);
-  for (guint i = 0; i < G_N_ELEMENTS (boundary_names); i++)
-    if (g_str_equal (s, boundary_names[i]))
-      {
-        *out = (KsHeatBoundary) i;
-        return TRUE;
-      }
-  return FALSE;
 }
 
 void
@@ -148,9 +152,9 @@ node_block (const KsMesh *m, guint v, double *k)
   const guint first = m->node_offsets[v], cnt = m->node_offsets[v + 1] - first;
   const guint *cells = m->node_cells + first;
   double mx = 0, my = 0, vol = 0, cxx = 0, cxy = 0, cyy = 0, ci[4];
-  double dx[MAX_NODE_CELLS], dy[MAX_NODE_CELLS], gx[MAX_NODE_CELLS], gy[MAX_NODE_CELLS];
+  double dx[KS_HEAT_MAX_NODE_CELLS], dy[KS_HEAT_MAX_NODE_CELLS], gx[KS_HEAT_MAX_NODE_CELLS], gy[KS_HEAT_MAX_NODE_CELLS];
 
-  g_assert (cnt <= MAX_NODE_CELLS);
+  g_assert (cnt <= KS_HEAT_MAX_NODE_CELLS);
   for (guint i = 0; i < cnt; i++)
     {
       mx += m->cx[cells[i]] / cnt;
@@ -286,11 +290,11 @@ ks_heat_new (KsMesh *mesh, const KsHeatParams *params, GError **error)
   if (!ks_heat_params_check (params, error))
     return NULL;
   for (guint v = 0; v < mesh->n_nodes; v++)
-    if (mesh->node_offsets[v + 1] - mesh->node_offsets[v] > MAX_NODE_CELLS)
+    if (mesh->node_offsets[v + 1] - mesh->node_offsets[v] > KS_HEAT_MAX_NODE_CELLS)
       {
         g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
                      _("Node %u is shared by %u cells; the heat scheme takes at most %u around a node"),
-                     v + 1, mesh->node_offsets[v + 1] - mesh->node_offsets[v], MAX_NODE_CELLS);
+                     v + 1, mesh->node_offsets[v + 1] - mesh->node_offsets[v], KS_HEAT_MAX_NODE_CELLS);
         return NULL;
       }
 
@@ -303,6 +307,13 @@ ks_heat_new (KsMesh *mesh, const KsHeatParams *params, GError **error)
   for (guint c = 0; c < mesh->n_cells; c++)
     h->mass[c] = params->density * mesh->area[c] * params->cv;
   prepare_geometry (h);
+  h->group_kind = g_new (KsHeatBoundary, mesh->groups->len);
+  h->group_tb = g_new (double, mesh->groups->len);
+  for (guint g = 0; g < mesh->groups->len; g++)
+    {
+      h->group_kind[g] = params->boundary;
+      h->group_tb[g] = params->t_boundary;
+    }
   initial_state (h);
   ks_heat_reset (h);
   return g_steal_pointer (&h);
@@ -314,6 +325,7 @@ ks_heat_free (KsHeat *h)
   if (h == NULL)
     return;
   ks_heat_set_cg (h, NULL);
+  g_clear_pointer (&h->dev, ks_heat_device_free);
   g_clear_pointer (&h->mesh, ks_mesh_unref);
   g_clear_pointer (&h->a, ks_csr_free);
   g_free (h->t);
@@ -323,6 +335,8 @@ ks_heat_free (KsHeat *h)
   g_free (h->block);
   g_free (h->block_pos);
   g_free (h->edge_w);
+  g_free (h->group_kind);
+  g_free (h->group_tb);
   g_free (h);
 }
 
@@ -331,6 +345,13 @@ ks_heat_reset (KsHeat *h)
 {
   g_return_if_fail (h != NULL);
   memcpy (h->t, h->t0, sizeof (double) * h->mesh->n_cells);
+  h->host_stale = FALSE;
+  if (h->dev != NULL)
+    ks_heat_device_invalidate (h->dev);
+  h->e0 = 0;
+  for (guint c = 0; c < h->mesh->n_cells; c++)
+    h->e0 += h->mass[c] * h->t0[c];
+  h->inflow = 0;
   h->step = 0;
   h->time = h->p.t0;
 }
@@ -353,6 +374,14 @@ void
 ks_heat_set_cg (KsHeat *h, KsCgDevice *cg)
 {
   g_return_if_fail (h != NULL);
+  if (h->host_stale)
+    {
+      g_autoptr(GError) error = NULL;
+      /* T lives on the old CG's device: bring it back before letting go. */
+      if (!ks_heat_sync (h, &error))
+        g_warning ("The temperature could not be read back from the device: %s", error->message);
+    }
+  g_clear_pointer (&h->dev, ks_heat_device_free);
   if (h->own_cg)
     g_clear_pointer (&h->cg, ks_cg_device_free);
   h->cg = cg;
@@ -400,16 +429,88 @@ assemble_into (KsHeat *h, const double *t_nu, const double *t_old, double *rhs, 
             a->val[pos[i]] += tau * d * k[i];
         }
     }
-  if (h->p.boundary == KS_HEAT_BOUNDARY_FIXED)
-    for (guint e = 0; e < m->n_boundary; e++)
+  for (guint e = 0; e < m->n_boundary; e++)
+    if (h->group_kind[m->boundary_group[e]] == KS_HEAT_BOUNDARY_FIXED)
       {
         const guint c = m->boundary_cell[e];
-        const double tb = h->p.t_boundary;
-        const double d = h->p.d0 * (h->p.n != 0 ? pow (0.5 * (MAX (t_nu[c], 0.0) + tb), h->p.n) : 1.0);
+        const double g = ks_heat_edge_coef (h, e, t_nu[c]);
         if (matrix)
-          a->val[ks_csr_find (a, c, c)] += tau * d * h->edge_w[e];
-        rhs[c] += tau * d * h->edge_w[e] * tb;
+          a->val[ks_csr_find (a, c, c)] += g;
+        rhs[c] += g * h->group_tb[m->boundary_group[e]];
       }
+}
+
+double
+ks_heat_edge_coef (const KsHeat *h, guint e, double t)
+{
+  const double tb = h->group_tb[h->mesh->boundary_group[e]];
+  const double d = h->p.d0 * (h->p.n != 0 ? pow (0.5 * (MAX (t, 0.0) + tb), h->p.n) : 1.0);
+
+  return h->p.tau * d * h->edge_w[e];
+}
+
+/* The energy in through the fixed walls in a step from t_nu (the
+ * conductivity's temperatures) to x. */
+static double
+inflow (const KsHeat *h, const double *t_nu, const double *x)
+{
+  const KsMesh *m = h->mesh;
+  double in = 0;
+
+  for (guint e = 0; e < m->n_boundary; e++)
+    if (h->group_kind[m->boundary_group[e]] == KS_HEAT_BOUNDARY_FIXED)
+      {
+        const guint c = m->boundary_cell[e];
+        in += ks_heat_edge_coef (h, e, t_nu[c]) * (h->group_tb[m->boundary_group[e]] - x[c]);
+      }
+  return in;
+}
+
+gboolean
+ks_heat_set_group_boundary (KsHeat *h, const char *group, KsHeatBoundary boundary, double t_boundary, GError **error)
+{
+  const KsMesh *m;
+  g_autoptr(GString) names = NULL;
+
+  g_return_val_if_fail (h != NULL && group != NULL, FALSE);
+  g_return_val_if_fail ((guint) boundary < G_N_ELEMENTS (boundary_names), FALSE);
+  m = h->mesh;
+  if (!check_range (_("boundary temperature"), t_boundary, 0, 1e12, FALSE, error))
+    return FALSE;
+  for (guint g = 0; g < m->groups->len; g++)
+    if (g_str_equal (m->groups->pdata[g], group))
+      {
+        /* The device holds the old conditions in its geometry: T comes
+         * back, the geometry goes up again at the next step. */
+        if (!ks_heat_sync (h, error))
+          return FALSE;
+        g_clear_pointer (&h->dev, ks_heat_device_free);
+        h->group_kind[g] = boundary;
+        h->group_tb[g] = t_boundary;
+        h->matrix_ready = FALSE;
+        h->uploaded = FALSE;
+        return TRUE;
+      }
+  names = g_string_new (NULL);
+  for (guint g = 0; g < m->groups->len; g++)
+    g_string_append_printf (names, "%s%s", g > 0 ? ", " : "", (const char *) m->groups->pdata[g]);
+  g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
+               _("The mesh has no physical group \"%s\"; its groups: %s"), group, names->str);
+  return FALSE;
+}
+
+double
+ks_heat_get_initial_energy (KsHeat *h)
+{
+  g_return_val_if_fail (h != NULL, 0);
+  return h->e0;
+}
+
+double
+ks_heat_get_inflow (KsHeat *h)
+{
+  g_return_val_if_fail (h != NULL, 0);
+  return h->inflow;
 }
 
 KsCsr *
@@ -420,6 +521,44 @@ ks_heat_assemble (KsHeat *h, const double *t_nu, const double *t_old, double *rh
   h->matrix_ready = FALSE;
   h->uploaded = FALSE;
   return ks_csr_copy (h->a);
+}
+
+void
+ks_heat_set_offload (KsHeat *h, KsHeatOffload offload)
+{
+  g_return_if_fail (h != NULL);
+  g_return_if_fail ((guint) offload < G_N_ELEMENTS (offload_names));
+  h->offload = offload;
+}
+
+KsHeatOffload
+ks_heat_get_offload (KsHeat *h)
+{
+  g_return_val_if_fail (h != NULL, KS_HEAT_OFFLOAD_WHOLE);
+  return h->offload;
+}
+
+gboolean
+ks_heat_sync (KsHeat *h, GError **error)
+{
+  g_return_val_if_fail (h != NULL, FALSE);
+  if (!h->host_stale)
+    return TRUE;
+  if (!ks_heat_device_download (h, error))
+    return FALSE;
+  h->host_stale = FALSE;
+  return TRUE;
+}
+
+/* T on the host for the readers that cannot say an error. */
+static const double *
+host_t (KsHeat *h)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!ks_heat_sync (h, &error))
+    g_warning ("The temperature could not be read back from the device: %s", error->message);
+  return h->t;
 }
 
 static gboolean
@@ -440,11 +579,22 @@ solve (KsHeat *h, const double *rhs, double *x, KsCgResult *res, gboolean new_ma
     return ks_cg_solve_host (h->a, rhs, x, &options, res, error);
   if (new_matrix || !h->uploaded)
     {
+      /* The device's step, if any ran, must assemble its values again. */
+      g_clear_pointer (&h->dev, ks_heat_device_free);
       if (!ks_cg_device_set_matrix (h->cg, h->a, error))
         return FALSE;
       h->uploaded = TRUE;
     }
   return ks_cg_device_solve (h->cg, rhs, x, &options, res, error);
+}
+
+void
+ks_heat_set_picard_error (KsHeat *h, GError **error, double change, double tmax)
+{
+  g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_CONVERGED,
+               _("Step %u: the nonlinear iterations did not converge in %u: the last changed T by %.3g, "
+                 "%.3g of its maximum (tolerance %.3g); take a smaller time step"),
+               h->step + 1, h->p.picard_max, change, tmax > 0 ? change / tmax : 0.0, h->p.picard_tol);
 }
 
 gboolean
@@ -455,6 +605,12 @@ ks_heat_set_hybrid (KsHeat *h, KsHybridCg *hybrid, double lambda, GError **error
 
   g_return_val_if_fail (h != NULL, FALSE);
 
+  /* The temperature lives on the host while the hybrid runs; the whole
+   * step on the device takes it up again afterwards. */
+  if (!ks_heat_sync (h, error))
+    return FALSE;
+  if (h->dev != NULL)
+    ks_heat_device_invalidate (h->dev);
   h->hybrid = NULL;
   if (hybrid == NULL)
     return TRUE;
@@ -486,6 +642,26 @@ ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
   g_return_val_if_fail (h != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  /* The hybrid's parts assemble nothing: it solves what the host built. */
+  if (h->cg != NULL && h->offload == KS_HEAT_OFFLOAD_WHOLE && h->hybrid == NULL)
+    {
+      if (!ks_heat_device_step (h, &st, error))
+        return FALSE;
+      h->inflow += st.inflow;
+      h->step++;
+      h->time += h->p.tau;
+      if (out != NULL)
+        {
+          st.step = h->step;
+          st.time = h->time;
+          st.step_s = (g_get_monotonic_time () - begin) / 1e6;
+          *out = st;
+        }
+      return TRUE;
+    }
+  /* T may still be on the device, from whole steps before. */
+  if (!ks_heat_sync (h, error))
+    return FALSE;
   t_nu = g_memdup2 (h->t, sizeof (double) * n);
   rhs = g_new (double, n);
   x = g_new (double, n);
@@ -513,6 +689,7 @@ ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
       st.cg_bytes += res.bytes;
       st.iterate_s += res.iterate_s;
       st.picard = nu + 1;
+      st.inflow = inflow (h, t_nu, x);
       change = tmax = 0.0;
       for (guint c = 0; c < n; c++)
         {
@@ -524,13 +701,11 @@ ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
     }
   if (!converged)
     {
-      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_CONVERGED,
-                   _("Step %u: the nonlinear iterations did not converge in %u: the last changed T by %.3g, "
-                     "%.3g of its maximum (tolerance %.3g); take a smaller time step"),
-                   h->step + 1, h->p.picard_max, change, tmax > 0 ? change / tmax : 0.0, h->p.picard_tol);
+      ks_heat_set_picard_error (h, error, change, tmax);
       return FALSE;
     }
   memcpy (h->t, t_nu, sizeof (double) * n);
+  h->inflow += st.inflow;
   h->step++;
   h->time += h->p.tau;
   if (out != NULL)
@@ -571,7 +746,7 @@ const double *
 ks_heat_get_temperature (KsHeat *h)
 {
   g_return_val_if_fail (h != NULL, NULL);
-  return h->t;
+  return host_t (h);
 }
 
 double
@@ -591,11 +766,13 @@ ks_heat_get_step (KsHeat *h)
 double
 ks_heat_total_energy (KsHeat *h)
 {
+  const double *t;
   double s = 0.0;
 
   g_return_val_if_fail (h != NULL, 0.0);
+  t = host_t (h);
   for (guint c = 0; c < h->mesh->n_cells; c++)
-    s += h->mass[c] * h->t[c];
+    s += h->mass[c] * t[c];
   return s;
 }
 
@@ -607,6 +784,7 @@ ks_heat_front_radius (KsHeat *h, double fraction)
 
   g_return_val_if_fail (h != NULL, 0.0);
   m = h->mesh;
+  host_t (h);
   for (guint c = 0; c < m->n_cells; c++)
     tmax = MAX (tmax, h->t[c] - h->p.t_boundary);
   for (guint c = 0; c < m->n_cells; c++)
@@ -623,6 +801,7 @@ ks_heat_second_moment (KsHeat *h)
 
   g_return_val_if_fail (h != NULL, 0.0);
   m = h->mesh;
+  host_t (h);
   for (guint c = 0; c < m->n_cells; c++)
     {
       const double e = h->mass[c] * (h->t[c] - h->p.t_boundary);

@@ -31,7 +31,9 @@ typedef struct {
 
 struct _KsHybridCg {
   KsHybridSetup   setup;
-  KsDistCgDevice *devices[KS_HYBRID_N_PARTS];   /* NULL for the host CPU part */
+  KsDistCgDevice *gpus[KS_HYBRID_MAX_GPUS];   /* this process's GPU parts' */
+  guint           n_gpus;
+  KsDistCgDevice *cpu;        /* NULL: the host's code */
   /* The pattern and its split. */
   guint           n, nnz;
   guint          *row_ptr;    /* a copy: the pattern solves are checked against */
@@ -47,7 +49,7 @@ struct _KsHybridCg {
    * its rank's under a world. */
   const KsHybridWorld *world;
   guint           n_local;
-  Part            parts[KS_HYBRID_N_PARTS];
+  Part            parts[KS_HYBRID_MAX_GPUS + 1];
 };
 
 static const KsHybridWorld *the_world;
@@ -80,7 +82,7 @@ part_clear (Part *p)
 static void
 clear_split (KsHybridCg *h)
 {
-  for (guint p = 0; p < KS_HYBRID_N_PARTS; p++)
+  for (guint p = 0; p < G_N_ELEMENTS (h->parts); p++)
     part_clear (&h->parts[p]);
   g_clear_pointer (&h->halo, ks_halo_free);
   h->n_parts = h->n_local = 0;
@@ -92,8 +94,9 @@ ks_hybrid_cg_free (KsHybridCg *h)
   if (h == NULL)
     return;
   clear_split (h);
-  for (guint p = 0; p < KS_HYBRID_N_PARTS; p++)
-    g_clear_pointer (&h->devices[p], ks_dist_cg_device_free);
+  for (guint p = 0; p < KS_HYBRID_MAX_GPUS; p++)
+    g_clear_pointer (&h->gpus[p], ks_dist_cg_device_free);
+  g_clear_pointer (&h->cpu, ks_dist_cg_device_free);
 
   g_clear_object (&h->setup.gpu);
   g_clear_object (&h->setup.cpu);
@@ -139,10 +142,23 @@ ks_hybrid_cg_new (const KsHybridSetup *setup,
   h->setup = *setup;
   h->setup.gpu = setup->gpu ? g_object_ref (setup->gpu) : NULL;
   h->setup.cpu = setup->cpu ? g_object_ref (setup->cpu) : NULL;
-  if (want_gpu && !(h->devices[KS_HYBRID_GPU] = ks_dist_cg_device_new (setup->gpu, setup->precision, error)))
-    return NULL;
-  if (want_cpu && setup->cpu != NULL &&
-      !(h->devices[KS_HYBRID_CPU] = ks_dist_cg_device_new (setup->cpu, setup->precision, error)))
+  if (setup->n_more_gpus + 1 > KS_HYBRID_MAX_GPUS || (world != NULL && setup->n_more_gpus > 0))
+    {
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
+                   world != NULL ? _("Under mpirun each rank drives one GPU: give one GPU rank per GPU")
+                                 : _("%u GPUs in one process; at most %u"),
+                   setup->n_more_gpus + 1, KS_HYBRID_MAX_GPUS);
+      return NULL;
+    }
+  h->setup.more_gpus = NULL;
+  if (want_gpu)
+    for (guint g = 0; g <= setup->n_more_gpus; g++)
+      {
+        KsDevice *device = g == 0 ? setup->gpu : setup->more_gpus[g - 1];
+        if (!(h->gpus[h->n_gpus++] = ks_dist_cg_device_new (device, setup->precision, error)))
+          return NULL;
+      }
+  if (want_cpu && setup->cpu != NULL && !(h->cpu = ks_dist_cg_device_new (setup->cpu, setup->precision, error)))
     return NULL;
   return g_steal_pointer (&h);
 }
@@ -176,10 +192,11 @@ graph_of (const KsHybridCg *h,
  * renumbering and sorting of ks_halo_local_rows is done once, and a solve
  * only gathers. */
 static void
-build_part (KsHybridCg  *h,
-            guint        slot,
-            guint        k,
-            KsHybridPart kind)
+build_part (KsHybridCg     *h,
+            guint           slot,
+            guint           k,
+            KsHybridPart    kind,
+            KsDistCgDevice *device)
 {
   Part *p = &h->parts[slot];
   const KsHaloPart *hp = ks_halo_get_part (h->halo, k);
@@ -200,7 +217,7 @@ build_part (KsHybridCg  *h,
   p->kind = kind;
   /* A part without cells (lambda 0 on a GPU rank) only joins the sums:
    * the host code does that without buffers of no size. */
-  p->device = hp->n_owned > 0 ? h->devices[kind] : NULL;
+  p->device = hp->n_owned > 0 ? device : NULL;
   p->precision = p->device ? h->setup.precision : KS_PRECISION_DOUBLE;
 }
 
@@ -209,11 +226,13 @@ split (KsHybridCg *h,
        double      lambda,
        GError    **error)
 {
-  const guint ranks = h->world ? h->world->n_ranks : KS_HYBRID_N_PARTS;
-  const guint r_gpu = h->world ? h->setup.gpu_ranks : 1;
+  /* One process: its GPUs' parts, then the CPU's. */
+  const guint ranks = h->world ? h->world->n_ranks : h->n_gpus + 1;
+  const guint r_gpu = h->world ? h->setup.gpu_ranks : h->n_gpus;
   g_autofree guint64 *counts = g_new0 (guint64, ranks);
   g_autofree guint64 *active = g_new0 (guint64, ranks);
   g_autofree KsHybridPart *kinds = g_new0 (KsHybridPart, ranks);
+  g_autofree KsDistCgDevice **devices = g_new0 (KsDistCgDevice *, ranks);
   g_autofree guint *xadj = NULL;
   g_autofree guint *adjncy = NULL;
   g_autofree guint *part = g_new (guint, h->n);
@@ -234,7 +253,8 @@ split (KsHybridCg *h,
     if (counts[k] > 0 || h->world != NULL)
       {
         active[n_parts] = counts[k];
-        kinds[n_parts++] = k < r_gpu ? KS_HYBRID_GPU : KS_HYBRID_CPU;
+        kinds[n_parts] = k < r_gpu ? KS_HYBRID_GPU : KS_HYBRID_CPU;
+        devices[n_parts++] = h->world ? (k < r_gpu ? h->gpus[0] : h->cpu) : (k < r_gpu ? h->gpus[k] : h->cpu);
       }
   graph_of (h, &xadj, &adjncy);
   if (!ks_partition_cells (h->setup.method, h->n, xadj, adjncy, h->centres, n_parts, active, part,
@@ -248,10 +268,10 @@ split (KsHybridCg *h,
   for (guint k = 0; k < n_parts; k++)
     h->cells[kinds[k]] += ks_halo_get_part (h->halo, k)->n_owned;
   if (h->world != NULL)
-    build_part (h, h->n_local++, h->world->rank, kinds[h->world->rank]);
+    build_part (h, h->n_local++, h->world->rank, kinds[h->world->rank], devices[h->world->rank]);
   else
     for (guint k = 0; k < n_parts; k++)
-      build_part (h, h->n_local++, k, kinds[k]);
+      build_part (h, h->n_local++, k, kinds[k], devices[k]);
   for (guint i = 0; i < h->n; i++)
     h->kind[i] = kinds[part[i]];
   h->lambda = lambda;
@@ -401,8 +421,8 @@ ks_hybrid_cg_solve (KsHybridCg        *h,
   const KsDistCgOptions dist = { options->tol, options->max_iter };
   g_autoptr(KsExchangeGroup) group = NULL;
   KsExchange *ranked = NULL;
-  Run runs[KS_HYBRID_N_PARTS] = { { 0 } };
-  GThread *threads[KS_HYBRID_N_PARTS] = { 0 };
+  Run runs[KS_HYBRID_MAX_GPUS + 1] = { { 0 } };
+  GThread *threads[KS_HYBRID_MAX_GPUS + 1] = { 0 };
   KsHybridResult res = { 0 };
   GError *first;
 
@@ -472,7 +492,8 @@ ks_hybrid_cg_solve (KsHybridCg        *h,
       res.iterations = runs[k].result.iterations;
       res.residual = runs[k].result.residual;
       res.iterate_s = MAX (res.iterate_s, runs[k].result.iterate_s);
-      res.part_s[p->kind] = runs[k].result.iterate_s;
+      res.part_s[p->kind] = isnan (res.part_s[p->kind]) ? runs[k].result.iterate_s
+                                                         : MAX (res.part_s[p->kind], runs[k].result.iterate_s);
       if (rows > 0)
         res.bytes += ks_cg_bytes_per_row (KS_CG_BASE, p->precision, p->row_ptr[hp->n_owned] / rows) * rows *
                      runs[k].result.iterations;

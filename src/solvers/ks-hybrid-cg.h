@@ -30,10 +30,13 @@
 G_BEGIN_DECLS
 
 typedef enum {
-  KS_HYBRID_GPU,   /* part 0 */
-  KS_HYBRID_CPU,   /* part 1 */
+  KS_HYBRID_GPU,   /* a part on a GPU */
+  KS_HYBRID_CPU,   /* the part on the CPU */
   KS_HYBRID_N_PARTS
 } KsHybridPart;
+
+/* The most GPUs one process drives (one part and one host thread each). */
+#define KS_HYBRID_MAX_GPUS 8
 
 typedef struct {
   KsDevice          *gpu;        /* the GPU part's device (any OpenCL or CUDA one); under a
@@ -44,6 +47,11 @@ typedef struct {
   /* Under a world (below): how many of its ranks, the first ones, run GPU
    * parts; the rest run CPU parts.  Ignored in one process. */
   guint              gpu_ranks;
+  /* In one process: more GPUs beside gpu, each a part of its own (the
+   * paper's several GPUs of one node; their halo goes through the host).
+   * Formula (5) with R_GPU = 1 + n_more_gpus and one CPU part. */
+  KsDevice         **more_gpus;
+  guint              n_more_gpus;
 } KsHybridSetup;
 
 /* Processes that run one part each, the paper's MPI ranks (libksmpi's
@@ -83,7 +91,7 @@ typedef struct {
   double  residual;
   double  iterate_s;                      /* the slower part's */
   double  bytes;                          /* Table 1's bytes of both parts' iterations */
-  double  part_s[KS_HYBRID_N_PARTS];      /* each part's own, NAN where it has no cells */
+  double  part_s[KS_HYBRID_N_PARTS];      /* the slowest part of each kind, NAN where none has cells */
 } KsHybridResult;
 
 typedef struct _KsHybridCg KsHybridCg;
@@ -109,6 +117,7 @@ gboolean      ks_hybrid_cg_set_lambda   (KsHybridCg          *hybrid,
 double        ks_hybrid_cg_get_lambda   (KsHybridCg          *hybrid);
 /* Each cell's kind of part (KS_HYBRID_GPU or KS_HYBRID_CPU); NULL before a pattern. */
 const guint  *ks_hybrid_cg_get_parts    (KsHybridCg          *hybrid);
+/* The cells on all parts of a kind. */
 guint64       ks_hybrid_cg_get_cells    (KsHybridCg          *hybrid,
                                          KsHybridPart         part);
 /* The parts the cells are split into (two in one process, one per rank
