@@ -460,7 +460,6 @@ heat_measure (gpointer state, const KsConfig *point, double *values, GCancellabl
   g_autoptr(KsGifWriter) gif = NULL;
   g_autoptr(GString) series = g_string_new ("step,time,cg_iterations,cg_residual,energy,t_max,step_ms,inflow\n");
   double step_s = 0, iterate_s = 0, assemble_s = 0, bytes = 0, iterations = 0, e0;
-  g_autoptr(KsCsr) a = NULL;
   KsHeatStepStats st = { 0 };
   g_autoptr(GError) local = NULL;
 
