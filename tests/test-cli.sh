@@ -971,7 +971,7 @@ fi
 run "$CLI" run heat -d host --cells 64,256 --kind quad,tri --steps 2 --reps 1 --warmup 0 \
   --csv heat.csv --json heat.json --plot heat.png
 if expect_ok "run heat on the host: 4 points with --csv --json --plot"; then
-  py "run heat: the CSV's header and rows, every step conserving energy, Table 1 at the measured L" '
+  py "run heat: the CSV's header and rows, every step conserving energy, Table 1 and Fig. 3 at the measured L" '
 import csv
 rows = list(csv.DictReader(open("heat.csv")))
 assert len(rows) == 4, rows
@@ -980,6 +980,7 @@ for r in rows:
     assert float(r["step_ms"]) > 0 and float(r["iterations"]) >= 1, r
     assert float(r["energy_drift"]) < 1e-6, r
     assert abs(float(r["bytes_per_row"]) - (20 * L + 108)) < 1e-9, r
+    assert abs(float(r["intensity"]) - (2 * L + 9) / (20 * L + 108)) < 1e-12, r
 '
   check "run heat: heat.png written" "no PNG" test -s heat.png
 fi

@@ -136,7 +136,7 @@ static const KsParamSpec params[] = {
 
 enum {
   COL_STEP, COL_ITERS, COL_ITER_US, COL_ASSEMBLE, COL_BANDWIDTH, COL_CELLS, COL_ROW, COL_DRIFT,
-  COL_BYTES_ROW, COL_TRIAD_SHARE, N_COLUMNS
+  COL_BYTES_ROW, COL_TRIAD_SHARE, COL_INTENSITY, N_COLUMNS
 };
 
 /* The paper's Table 1 at the measured entries per row. */
@@ -153,6 +153,16 @@ derive_bytes_row (const KsRun *run, const KsRunPoint *point, const KsColumnSpec 
   if (p != NULL)
     ks_precision_from_string (g_variant_get_string (p, NULL), &precision);
   return ks_cg_bytes_per_row (variant, precision, point->values[COL_ROW]);
+}
+
+/* Fig. 3: Table 1's 2L + 9 operations per row over its bytes per row;
+ * 0.1 as L grows (the figure's asymptote). */
+static double
+derive_intensity (const KsRun *run, const KsRunPoint *point, const KsColumnSpec *column)
+{
+  const double l = point->values[COL_ROW];
+
+  return (2 * l + 9) / derive_bytes_row (run, point, column);
 }
 
 static double
@@ -192,6 +202,10 @@ static const KsColumnSpec columns[] = {
   [COL_TRIAD_SHARE] = { "triad_share", N_("share of the triad bandwidth"), "%",
                         N_("CG bytes per second over the device's STREAM triad bandwidth"),
                         KS_COLUMN_REAL, .derive = derive_triad_share },
+  [COL_INTENSITY] = { "intensity", N_("arithmetic intensity"), "flop/B",
+                      N_("Paper 004's Fig. 3: Table 1's 2L + 9 operations per row over its bytes per row, at the "
+                         "measured L; 0.1 as L grows"),
+                      KS_COLUMN_REAL, .derive = derive_intensity },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (columns) == N_COLUMNS);
@@ -208,6 +222,9 @@ static const KsFigureSpec figures[] = {
     .y = "step_ms", .series_by = "offload", .log_x = TRUE, .log_y = TRUE },
   { .id = "bytes-per-row", .title = N_("Heat: CG bytes per row (paper's Table 1)"), .x = "kind",
     .y = "bytes_per_row", .series_by = "variant", .categorical_x = TRUE, .show_paper = TRUE },
+  { .id = "intensity", .title = N_("Heat: CG arithmetic intensity (paper's Fig. 3)"), .x = "kind",
+    .y = "intensity", .series_by = "variant", .categorical_x = TRUE, .show_paper = TRUE,
+    .hline_info = "intensity_limit", .hline_label = N_("L to infinity: %g") },
 };
 
 static const KsPaperValue paper_values[] = {
@@ -221,6 +238,10 @@ static const KsPaperValue paper_values[] = {
   { "kind=tri variant=fused", "bytes_per_row", 344, "B", N_("Table 1"),
     /* xgettext:no-c-format */
     N_("20L + 84 at L = 13: 7 % less traffic") },
+  { "kind=quad variant=base", "intensity", 27.0 / 288, "flop/B", N_("Fig. 3"), N_("(2L + 9) / (20L + 108) at L = 9") },
+  { "kind=quad variant=fused", "intensity", 27.0 / 264, "flop/B", N_("Fig. 3"), N_("(2L + 9) / (20L + 84) at L = 9") },
+  { "kind=tri variant=base", "intensity", 35.0 / 368, "flop/B", N_("Fig. 3"), N_("(2L + 9) / (20L + 108) at L = 13") },
+  { "kind=tri variant=fused", "intensity", 35.0 / 344, "flop/B", N_("Fig. 3"), N_("(2L + 9) / (20L + 84) at L = 13") },
 };
 
 /* --- boundary conditions per group ---------------------------------------------------- */
@@ -365,6 +386,10 @@ heat_describe_device (gpointer state, const KsConfig *base, KsRunDevice *out)
 
   if (s->triad_gbs > 0)
     ks_run_device_set_info (out, "triad_gbs", s->triad_gbs);
+  /* Fig. 3's asymptote: 2L / 20L with double values (4 + 8 + 8 bytes per
+   * entry); float values make it 2L / 12L. */
+  ks_run_device_set_info (out, "intensity_limit",
+                          g_strcmp0 (ks_config_get_string (base, "precision"), "float") == 0 ? 2.0 / 12 : 0.1);
 }
 
 /* The point's mesh (kept while the next point wants the same) and problem. */
