@@ -26,6 +26,10 @@
 #define W 60
 #define H 40
 
+/* "mpi-cg pipelined": the ranks run the pipelined CG (MPI_Iallreduce
+ * behind the SpMV), one process the classic one. */
+static gboolean pipelined;
+
 static gboolean
 solve (const KsHalo  *halo,
        KsExchange    *ex,
@@ -44,7 +48,7 @@ solve (const KsHalo  *halo,
   g_autofree double *lv = NULL;
   g_autofree double *lb = g_new0 (double, hp->n_owned + 1);
   double *x = g_new0 (double, hp->n_owned + hp->n_virtual + 1);
-  KsDistCgOptions options = { 1e-12, 2000 };
+  KsDistCgOptions options = { 1e-12, 2000, pipelined };
   KsDistCgResult result;
 
   ks_halo_local_rows (halo, part, row_ptr, col, val, &rp, &lc, &lv);
@@ -133,6 +137,7 @@ main (int    argc,
   MPI_Init (&argc, &argv);
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
+  pipelined = argc > 1 && g_str_equal (argv[1], "pipelined");
   if (argc > 1 && g_str_equal (argv[1], "hybrid"))
     {
       status = hybrid_main (rank, size);
@@ -191,8 +196,9 @@ main (int    argc,
           worst = MAX (worst, fabs (gathered[ks_halo_get_part (whole, 0)->global[l]] - x1[l]) /
                               (1 + fabs (x1[l])));
         if (worst <= 1e-10 && ABS ((int) iterations - (int) it1) <= 1)
-          printf ("ok - %d ranks (%" G_GUINT64_FORMAT " cells on rank 0): %u iterations, one process %u, "
-                  "largest difference %.2g\n", size, counts[0], iterations, it1, worst);
+          printf ("ok - %d ranks%s (%" G_GUINT64_FORMAT " cells on rank 0): %u iterations, one process %u, "
+                  "largest difference %.2g\n", size, pipelined ? ", the pipelined CG" : "", counts[0], iterations,
+                  it1, worst);
         else
           {
             printf ("not ok - %d ranks: %u iterations against %u, largest difference %.3g\n", size,

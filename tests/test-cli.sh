@@ -1077,6 +1077,8 @@ expect_fail "heat-hybrid --gpu-ranks 2 without mpirun: refused, saying how to st
 run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 1 --gpus 2 --reps 1 --warmup 0
 expect_fail "heat-hybrid --gpus 2 with one such device: the point refused, saying how many there are" 1 \
   "2 GPUs asked for; this computer has 1 like"
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --cg pipelined
+expect_fail "heat-hybrid --cg pipelined in one process: refused, saying it runs on host parts under mpirun" 2 "gpu-ranks 0"
 run "$CLI" run heat-hybrid -d host --cells 256
 expect_fail "heat-hybrid on the host: refused, the hybrid needs a device for its GPU part" 2 ""
 # Two physical groups, a hot wall and a cold one (--groups).

@@ -19,6 +19,7 @@
 #include <string.h>
 
 static KsDeviceList *devices;
+static gboolean pipelined;   /* the parts run the pipelined CG */
 
 typedef struct {
   const KsHalo    *halo;
@@ -39,7 +40,7 @@ run_part (gpointer data)
   PartRun *run = data;
   const KsHaloPart *hp = ks_halo_get_part (run->halo, run->part);
   KsExchange *ex = ks_exchange_group_get (run->group, run->part);
-  KsDistCgOptions options = { run->precision == KS_PRECISION_FLOAT ? 1e-6 : 1e-12, run->max_iter };
+  KsDistCgOptions options = { run->precision == KS_PRECISION_FLOAT ? 1e-6 : 1e-12, run->max_iter, pipelined };
   g_autofree guint *rp = NULL;
   g_autofree guint *col = NULL;
   g_autofree double *val = NULL;
@@ -217,6 +218,51 @@ test_hybrid (void)
   ks_test_grid_clear (&grid);
 }
 
+/* The pipelined CG: one host part and three give the classic CG's answer
+ * to round-off in about as many iterations; a device part refuses it;
+ * too few iterations fail alike on every part. */
+static void
+test_pipelined (void)
+{
+  KsTestGrid grid;
+  g_autofree double *classic = NULL;
+  g_autofree double *x1 = NULL;
+  g_autofree double *x3 = NULL;
+  g_autoptr(GError) error = NULL;
+  guint it = 0, it1 = 0, it3 = 0;
+
+  ks_test_grid_init (&grid, 40, 30);
+  classic = g_new0 (double, grid.n);
+  x1 = g_new0 (double, grid.n);
+  x3 = g_new0 (double, grid.n);
+  g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 1, 1, 1000, classic, &it, &error));
+  pipelined = TRUE;
+  g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 1, 1, 1000, x1, &it1, &error));
+  g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 3, 2.0, 1000, x3, &it3, &error));
+  g_test_message ("classic %u iterations, pipelined %u (one part) and %u (three), largest difference %.2g and %.2g",
+                  it, it1, it3, largest_difference (x1, classic, grid.n), largest_difference (x3, classic, grid.n));
+  g_assert_cmpfloat (largest_difference (x1, classic, grid.n), <=, 1e-9);
+  g_assert_cmpfloat (largest_difference (x3, classic, grid.n), <=, 1e-9);
+  g_assert_cmpint (ABS ((int) it1 - (int) it), <=, 2);
+  g_assert_cmpint (ABS ((int) it3 - (int) it1), <=, 1);
+  g_assert_false (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 3, 2.0, 3, x3, NULL, &error));
+  g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_CONVERGED);
+  g_clear_error (&error);
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *device = ks_device_list_get_device (devices, d);
+      if (ks_device_get_backend (device) == KS_BACKEND_HOST || !ks_device_get_info (device)->has_fp64)
+        continue;
+      g_assert_false (solve_parts (&grid, device, KS_PRECISION_DOUBLE, 1, 1.0, 1000, x3, NULL, &error));
+      g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+      g_assert_nonnull (strstr (error->message, "host parts only"));
+      g_clear_error (&error);
+      break;
+    }
+  pipelined = FALSE;
+  ks_test_grid_clear (&grid);
+}
+
 /* KsHybridCg: a GPU part (every device here) and a CPU part (the host's
  * OpenMP code, or the same device again standing for PoCL's CPU) split by
  * lambda, from the CPU alone (0) to the GPU alone (inf), give one host
@@ -365,6 +411,7 @@ main (int    argc,
   g_test_add_func ("/hybrid/host-parts", test_host_parts);
   g_test_add_func ("/hybrid/solve", test_hybrid);
   g_test_add_func ("/hybrid/hybrid-cg", test_hybrid_cg);
+  g_test_add_func ("/hybrid/pipelined", test_pipelined);
   g_test_add_func ("/hybrid/abort", test_abort);
   return g_test_run ();
 }

@@ -22,7 +22,7 @@ export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo
 if [ -n "${KS_SANITIZED:-}" ]; then
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fi
-echo "1..9"
+echo "1..12"
 status=0
 # One OpenMP thread per rank: the ranks are the parallelism.
 export OMP_NUM_THREADS=1
@@ -46,8 +46,12 @@ done
 for np in 1 2 3 4; do
   run_cg "$((np + 4))" "$np" hybrid
 done
+# The pipelined CG: its one sum per iteration by MPI_Iallreduce behind the SpMV.
+run_cg 9 2 pipelined
+run_cg 10 4 pipelined
 if [ -z "$CLI" ]; then
-  echo "ok 9 - kernelscope-cli under mpirun # SKIP no CLI given"
+  echo "ok 11 - kernelscope-cli under mpirun # SKIP no CLI given"
+  echo "ok 12 - kernelscope-cli --cg pipelined under mpirun # SKIP no CLI given"
 else
   dir=$(mktemp -d)
   out=$(cd "$dir" && "$MPIRUN" -np 3 "$CLI" run heat-hybrid -d opencl:0:0 --cells 1024 --lambda 1,4 --gpu-ranks 1 \
@@ -66,10 +70,29 @@ for lam, p in pts.items():
     assert p["gpu_cells"] + p["cpu_cells"] == p["mesh_cells"], p
 PY
   then
-    echo "ok 9 - kernelscope-cli run heat-hybrid under mpirun -np 3 --gpu-ranks 1: formula (5)'s split, one rank reporting"
+    echo "ok 11 - kernelscope-cli run heat-hybrid under mpirun -np 3 --gpu-ranks 1: formula (5)'s split, one rank reporting"
   else
-    echo "not ok 9 - kernelscope-cli run heat-hybrid under mpirun (exit $rc)"
+    echo "not ok 11 - kernelscope-cli run heat-hybrid under mpirun (exit $rc)"
     printf '%s\n' "$out" | sed 's/^/# /' | tail -30
+    status=1
+  fi
+  # The pipelined CG beside the classic one, every rank a CPU part.
+  for cg in classic pipelined; do
+    (cd "$dir" && "$MPIRUN" -np 2 "$CLI" run heat-hybrid -d opencl:0:0 --cells 1024 --lambda 1 --gpu-ranks 0 \
+       --cg $cg --reps 1 --warmup 0 --json $cg.json > $cg.out 2>&1) || true
+  done
+  if python3 - "$dir/classic.json" "$dir/pipelined.json" <<'PY'
+import json, sys
+c, p = (json.load(open(f))["points"][0] for f in sys.argv[1:3])
+assert c["error"] is None and p["error"] is None, (c, p)
+assert c["gpu_cells"] == 0 == p["gpu_cells"], (c, p)
+assert abs(c["iterations"] - p["iterations"]) <= 2, (c["iterations"], p["iterations"])
+PY
+  then
+    echo "ok 12 - kernelscope-cli run heat-hybrid --cg pipelined under mpirun -np 2 --gpu-ranks 0: the classic CG's iterations"
+  else
+    echo "not ok 12 - heat-hybrid --cg pipelined under mpirun"
+    sed 's/^/# /' "$dir"/*.out | tail -20
     status=1
   fi
   rm -rf "$dir"

@@ -46,6 +46,14 @@ static const KsChoice partition_choices[] = {
   { NULL }
 };
 
+static const KsChoice cg_choices[] = {
+  { "classic", N_("classic"), N_("The CG the paper prints: two sums per iteration") },
+  { "pipelined", N_("pipelined"),
+    N_("Ghysels and Vanroose's pipelined CG: one sum per iteration, sent before the SpMV and awaited after it "
+       "(MPI_Iallreduce); host parts only, so under mpirun with --gpu-ranks 0") },
+  { NULL }
+};
+
 static const KsChoice precision_choices[] = {
   { "double", N_("double (the paper's)"), NULL },
   { "float", N_("float"), N_("The devices' vectors in float; the host part stays double") },
@@ -76,6 +84,8 @@ static const KsParamSpec params[] = {
     .help = N_("Under mpirun: how many ranks, the first ones, run GPU parts (one GPU each); the others run CPU "
                "parts.  Without mpirun: 1, the GPU part beside one CPU part"),
     .type = KS_PARAM_INT, .default_value = "1", .min = 0, .max = 1024, .advanced = TRUE },
+  { .name = "cg", .label = N_("CG"), .help = N_("The classic CG or the pipelined one the paper points to"),
+    .type = KS_PARAM_CHOICE, .choices = cg_choices, .default_value = "classic", .advanced = TRUE },
   { .name = "tol", .label = N_("CG tolerance"), .help = N_("The CG stops at ||r|| <= tol ||b||"),
     .type = KS_PARAM_REAL, .default_value = "1e-8", .min = 1e-15, .max = 0.5, .advanced = TRUE },
 };
@@ -334,6 +344,13 @@ hybrid_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *ba
                    ks_device_get_name (device));
       return FALSE;
     }
+  if (g_strcmp0 (ks_config_get_string (base, "cg"), "pipelined") == 0 && (world == NULL || gpu_ranks > 0))
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                   _("The pipelined CG runs on host parts only: start it under mpirun with --gpu-ranks 0, each rank "
+                     "a CPU part"));
+      return FALSE;
+    }
   if (g_strcmp0 (precision, "float") == 0 && ks_config_get_real (base, "tol") < 1e-6)
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
@@ -370,6 +387,7 @@ hybrid_set_up (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *b
       return NULL;
     }
   setup.cpu = s->cpu_device;
+  setup.pipelined = g_strcmp0 (ks_config_get_string (base, "cg"), "pipelined") == 0;
   s->setup = setup;
   s->setup.gpu = setup.gpu ? g_object_ref (setup.gpu) : NULL;
   /* The paper's lambda_b from both parts' bandwidths, measured now; under

@@ -272,6 +272,14 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
 
   g_return_val_if_fail (dev != NULL && ex != NULL && ex->part != NULL && options != NULL, FALSE);
 
+  if (options->pipelined)
+    {
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
+                   _("The pipelined CG runs on host parts only; this part is on %s"),
+                   ks_device_get_name (dev->device));
+      ks_exchange_abort (ex);
+      return FALSE;
+    }
   part.n = ex->part->n_owned;
   part.all = ex->part->n_owned + ex->part->n_virtual;
   host = g_new0 (double, MAX (part.all, 1));

@@ -49,6 +49,18 @@ typedef struct {
    * rank's exit ends the job). */
   void     (*abort)     (KsExchange *self);
   void     (*free)      (KsExchange *self);
+  /* A sum started now and waited for later, with work in between (the
+   * pipelined CG's one reduction per iteration, behind its SpMV); values
+   * stay untouched until finish.  May be NULL: the sum is then done,
+   * blocking, at finish. */
+  gboolean (*iallreduce_start)  (KsExchange *self,
+                                 double     *values,
+                                 guint       n,
+                                 GError    **error);
+  gboolean (*iallreduce_finish) (KsExchange *self,
+                                 double     *values,
+                                 guint       n,
+                                 GError    **error);
 } KsExchangeVTable;
 
 struct _KsExchange {
@@ -66,6 +78,14 @@ gboolean ks_exchange_allreduce (KsExchange *ex,
                                 double     *values,
                                 guint       n,
                                 GError    **error);
+gboolean ks_exchange_iallreduce_start  (KsExchange *ex,
+                                        double     *values,
+                                        guint       n,
+                                        GError    **error);
+gboolean ks_exchange_iallreduce_finish (KsExchange *ex,
+                                        double     *values,
+                                        guint       n,
+                                        GError    **error);
 void     ks_exchange_abort     (KsExchange *ex);
 void     ks_exchange_free      (KsExchange *ex);
 
@@ -82,8 +102,13 @@ KsExchange      *ks_exchange_group_get  (KsExchangeGroup *group,
 void             ks_exchange_group_free (KsExchangeGroup *group);
 
 typedef struct {
-  double tol;        /* ||r|| <= tol ||b|| */
-  guint  max_iter;
+  double   tol;        /* ||r|| <= tol ||b|| */
+  guint    max_iter;
+  /* The pipelined CG (Ghysels & Vanroose 2014; PETSc's KSPPIPECG): one
+   * sum per iteration instead of two, started before the SpMV and waited
+   * for after it, at the price of three more vectors and recurrences that
+   * drift a little further from the true residual.  Host parts only. */
+  gboolean pipelined;
 } KsDistCgOptions;
 
 typedef struct {

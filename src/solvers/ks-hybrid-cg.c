@@ -418,7 +418,7 @@ ks_hybrid_cg_solve (KsHybridCg        *h,
                     KsHybridResult    *out,
                     GError           **error)
 {
-  const KsDistCgOptions dist = { options->tol, options->max_iter };
+  const KsDistCgOptions dist = { options->tol, options->max_iter, h->setup.pipelined };
   g_autoptr(KsExchangeGroup) group = NULL;
   KsExchange *ranked = NULL;
   Run runs[KS_HYBRID_MAX_GPUS + 1] = { { 0 } };

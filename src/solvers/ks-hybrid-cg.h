@@ -52,6 +52,9 @@ typedef struct {
    * Formula (5) with R_GPU = 1 + n_more_gpus and one CPU part. */
   KsDevice         **more_gpus;
   guint              n_more_gpus;
+  /* The pipelined CG (ks-dist-cg.h): host parts only, so no GPU part may
+   * have cells (lambda 0, or no GPU ranks). */
+  gboolean           pipelined;
 } KsHybridSetup;
 
 /* Processes that run one part each, the paper's MPI ranks (libksmpi's

@@ -17,6 +17,7 @@ typedef struct {
   MPI_Comm      comm;
   double      **send;       /* one packed buffer per neighbour */
   MPI_Request  *requests;   /* a receive and a send per neighbour */
+  MPI_Request   sum;        /* the pipelined CG's sum in flight */
 } MpiExchange;
 
 static gboolean
@@ -79,6 +80,30 @@ mpi_allreduce (KsExchange *self,
   return rc == MPI_SUCCESS || mpi_failed (error, rc, "MPI_Allreduce");
 }
 
+static gboolean
+mpi_iallreduce_start (KsExchange *self,
+                      double     *values,
+                      guint       n,
+                      GError    **error)
+{
+  MpiExchange *ex = (MpiExchange *) self;
+  int rc = MPI_Iallreduce (MPI_IN_PLACE, values, (int) n, MPI_DOUBLE, MPI_SUM, ex->comm, &ex->sum);
+
+  return rc == MPI_SUCCESS || mpi_failed (error, rc, "MPI_Iallreduce");
+}
+
+static gboolean
+mpi_iallreduce_finish (KsExchange *self,
+                       double     *values,
+                       guint       n,
+                       GError    **error)
+{
+  MpiExchange *ex = (MpiExchange *) self;
+  int rc = MPI_Wait (&ex->sum, MPI_STATUS_IGNORE);
+
+  return rc == MPI_SUCCESS || mpi_failed (error, rc, "MPI_Wait");
+}
+
 static void
 mpi_free (KsExchange *self)
 {
@@ -92,7 +117,7 @@ mpi_free (KsExchange *self)
 }
 
 static const KsExchangeVTable mpi_vtable = {
-  mpi_start, mpi_finish, mpi_allreduce, NULL, mpi_free,
+  mpi_start, mpi_finish, mpi_allreduce, NULL, mpi_free, mpi_iallreduce_start, mpi_iallreduce_finish,
 };
 
 KsExchange *
