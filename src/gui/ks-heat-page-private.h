@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-heat-page-private.h: what the heat page's two files share: the page
+ * itself, the problem the form asks for (Setup) and the frames the worker
+ * hands the window (Frame).  ks-heat-page.c is the main thread's side
+ * (the form, the view, recording), ks-heat-page-worker.c the worker's
+ * (the solver, its device, the hybrid's split). */
+#pragma once
+
+#include "ks-heat-page.h"
+
+#include "ks-gif.h"
+#include "ks-heat.h"
+#include "ks-hybrid-cg.h"
+
+G_BEGIN_DECLS
+
+/* One boundary group's condition as the form says it. */
+typedef struct {
+  KsHeatBoundary kind;
+  double         t;
+} GroupSetting;
+
+typedef struct {
+  char       *spec;
+  double      n;
+  double      tau;
+  double      d0;
+  double      energy;
+  double      tol;
+  GHashTable *groups;   /* name -> GroupSetting, a copy */
+  KsDevice   *device;   /* NULL: the host */
+  gboolean    hybrid;   /* paper 004's split with the host's cores */
+  double      lambda;
+} Setup;
+
+typedef struct {
+  KsMesh          *mesh;        /* set when the problem is new */
+  gboolean         restart;     /* a new problem or a reset: the time series starts again */
+  double          *t;
+  KsHeatStepStats  st;
+  double           color_max;
+  double           e0;          /* the energy balance: at the start, */
+  double           inflow;      /* and in through the fixed walls since */
+  char            *where;       /* the device that ran it */
+  guint            n_cells;
+  gboolean         repeat;      /* the last step again (a new split), not a new one */
+  gboolean         parts_changed;
+  guint32         *parts;       /* with parts_changed: each cell's part, NULL: no split */
+  guint64          cells[KS_HYBRID_N_PARTS];
+  char            *balance;     /* lambda_b and its arithmetic, once measured */
+} Frame;
+
+struct _KsHeatPage {
+  KsPage       parent_instance;
+
+  GtkWidget   *kind_combo;
+  GtkWidget   *domain_combo;
+  GtkWidget   *cells_spin;
+  GtkWidget   *file_button;
+  GtkWidget   *n_spin;
+  GtkWidget   *tau_spin;
+  GtkWidget   *d0_spin;
+  GtkWidget   *energy_spin;
+  GtkWidget   *tol_combo;
+  GtkWidget   *groups_grid;
+  GtkWidget   *play_button;
+  GtkWidget   *record_button;
+  GtkWidget   *fixed_scale_check;
+  GtkWidget   *hybrid_check;
+  GtkWidget   *lambda_scale;
+  GtkWidget   *balance_label;
+  GtkWidget   *status_label;
+  KsPlotView  *mesh_view;
+  KsPlotView  *time_view;
+
+  KsPlot      *mesh_plot;
+  KsPlot      *time_plot;
+  guint        time_series;
+  KsDevice    *device;
+  char        *file;          /* the mesh file chosen, or NULL: generated */
+  GArray      *history;       /* KsHeatStepStats of the steps shown */
+  KsMesh      *mesh;          /* the mesh shown */
+  GHashTable  *group_settings;  /* group name -> GroupSetting, kept across meshes */
+  GPtrArray   *group_rows;    /* the group names the rows of groups_grid show */
+  double       color_max;     /* the first frame's hottest cell */
+  guint64      shown_cells[KS_HYBRID_N_PARTS];   /* the split drawn; zeros: none */
+  guint        tick_id;
+  gboolean     started;
+
+  /* Recording the frames shown: an animated GIF (NULL without giflib) and
+   * numbered PNGs in a folder beside it. */
+  gboolean     recording;
+  KsGifWriter *gif;
+  char        *record_dir;
+  guint        recorded;
+  guint        last_recorded;  /* the step of the last frame kept: a step is kept once */
+  GtkFileChooserNative *record_chooser;
+
+  /* Shared with the worker. */
+  GMutex       lock;
+  GCond        cond;
+  GThread     *worker;
+  Setup       *want_setup;
+  gboolean     want_reset;
+  double       want_lambda;   /* NAN: no change */
+  gboolean     playing;
+  guint        steps_wanted;
+  gboolean     quit;
+  Frame       *frame;
+  GArray      *new_steps;     /* every step's numbers since the last tick, drawn or not */
+  GError      *error;
+};
+
+/* The worker thread's body; data is the page. */
+gpointer ks_heat_page_worker_main (gpointer data);
+void     ks_heat_page_setup_free  (Setup   *s);
+void     ks_heat_page_frame_free  (Frame   *f);
+
+G_END_DECLS
