@@ -95,12 +95,7 @@ static void
 row_set_error (KsBenchTridiagRow *row,
                const GError      *error)
 {
-  const gboolean unavailable = error->domain == KS_COMPUTE_ERROR &&
-                               (error->code == KS_COMPUTE_ERROR_UNSUPPORTED ||
-                                error->code == KS_COMPUTE_ERROR_OUT_OF_MEMORY);
-
-  row->failed = !unavailable;
-  row->skipped = unavailable ? g_strdup (error->message) : g_strdup_printf (_("failed: %s"), error->message);
+  row->skipped = ks_bench_reason (error, &row->failed);
 }
 
 /* The median of the times, the residual of x, and what they mean against
@@ -325,8 +320,6 @@ open_devices (KsDeviceList             *list,
       KsDevice *device = ks_device_list_get_device (list, i);
       BenchDevice *bd = &devices[k];
       g_autoptr(GError) error = NULL;
-      KsBandwidth bw;
-
       gboolean chosen = spec->only == NULL;
 
       for (guint o = 0; o < spec->n_only; o++)
@@ -335,11 +328,7 @@ open_devices (KsDeviceList             *list,
         continue;
       bd->device = device;
       bd->name = g_strdup_printf ("%s (%s)", ks_device_get_name (device), ks_device_get_id (device));
-      if (ks_bench_bandwidth (device, 0, 5, &bw, &error))
-        bd->triad_gbs = bw.triad_gbs;
-      else
-        g_message ("%s: no triad bandwidth: %s", bd->name, error->message);
-      g_clear_error (&error);
+      bd->triad_gbs = ks_bench_triad_gbs (device, bd->name);
       if (!(bd->solver = ks_tridiag_solver_new (device, spec->precision, &error)))
         bd->why = g_strdup (error->message);
       k++;
