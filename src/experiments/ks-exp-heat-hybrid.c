@@ -266,42 +266,36 @@ find_cpu_device (GError **error)
   return NULL;
 }
 
-/* The devices of device's backend and kind: the GPUs a rank can have. */
-static guint
-count_like (KsDevice *device)
+/* The devices of device's backend and kind, in the list's order (cuda:0,
+ * cuda:1, ...): the GPUs of one node, which a rank or a part can have. */
+static GPtrArray *
+like_devices (KsDevice *device)
 {
   g_autoptr(KsDeviceList) list = ks_device_list_new ();
-  guint n = 0;
+  GPtrArray *like = g_ptr_array_new_with_free_func (g_object_unref);
 
-  for (guint d = 0; d < ks_device_list_get_n_devices (list); d++)
-    {
-      KsDevice *other = ks_device_list_get_device (list, d);
-      n += ks_device_get_backend (other) == ks_device_get_backend (device) &&
-           ks_device_get_info (other)->type == ks_device_get_info (device)->type;
-    }
-  return n;
-}
-
-/* Under mpirun, GPU rank r takes the r-th device like the one asked for
- * (cuda:0, cuda:1, ...); in one process, the one asked for. */
-static KsDevice *
-rank_device (KsDevice *device)
-{
-  const KsHybridWorld *world = ks_hybrid_world_get ();
-  g_autoptr(KsDeviceList) list = NULL;
-  guint seen = 0;
-
-  if (world == NULL || world->rank == 0)
-    return g_object_ref (device);
-  list = ks_device_list_new ();
   for (guint d = 0; d < ks_device_list_get_n_devices (list); d++)
     {
       KsDevice *other = ks_device_list_get_device (list, d);
       if (ks_device_get_backend (other) == ks_device_get_backend (device) &&
-          ks_device_get_info (other)->type == ks_device_get_info (device)->type && seen++ == world->rank)
-        return g_object_ref (other);
+          ks_device_get_info (other)->type == ks_device_get_info (device)->type)
+        g_ptr_array_add (like, g_object_ref (other));
     }
-  return g_object_ref (device);
+  return like;
+}
+
+/* Under mpirun, GPU rank r takes the r-th device like the one asked for;
+ * in one process, the one asked for. */
+static KsDevice *
+rank_device (KsDevice *device)
+{
+  const KsHybridWorld *world = ks_hybrid_world_get ();
+  g_autoptr(GPtrArray) like = NULL;
+
+  if (world == NULL || world->rank == 0)
+    return g_object_ref (device);
+  like = like_devices (device);
+  return g_object_ref (world->rank < like->len ? like->pdata[world->rank] : device);
 }
 
 static gboolean
@@ -336,13 +330,17 @@ hybrid_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *ba
                    _("--gpu-ranks %u: the run has only %u ranks"), gpu_ranks, world->n_ranks);
       return FALSE;
     }
-  if (world != NULL && gpu_ranks > count_like (device))
+  if (world != NULL && gpu_ranks > 0)
     {
-      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
-                   _("--gpu-ranks %u, but this computer has %u %s device(s) like %s: one GPU rank per GPU"),
-                   gpu_ranks, count_like (device), ks_backend_to_string (ks_device_get_backend (device)),
-                   ks_device_get_name (device));
-      return FALSE;
+      g_autoptr(GPtrArray) like = like_devices (device);
+      if (gpu_ranks > like->len)
+        {
+          g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                       _("--gpu-ranks %u, but this computer has %u %s device(s) like %s: one GPU rank per GPU"),
+                       gpu_ranks, like->len, ks_backend_to_string (ks_device_get_backend (device)),
+                       ks_device_get_name (device));
+          return FALSE;
+        }
     }
   if (g_strcmp0 (ks_config_get_string (base, "cg"), "pipelined") == 0 && (world == NULL || gpu_ranks > 0))
     {
@@ -487,24 +485,6 @@ build_system (HybridState *s, const KsConfig *point, GCancellable *cancellable, 
   return TRUE;
 }
 
-/* The i-th device like device (of its backend and kind): the GPUs of one
- * node in their order (cuda:0, cuda:1, ...); NULL past the last. */
-static KsDevice *
-nth_like (KsDevice *device, guint i)
-{
-  g_autoptr(KsDeviceList) list = ks_device_list_new ();
-  guint seen = 0;
-
-  for (guint d = 0; d < ks_device_list_get_n_devices (list); d++)
-    {
-      KsDevice *other = ks_device_list_get_device (list, d);
-      if (ks_device_get_backend (other) == ks_device_get_backend (device) &&
-          ks_device_get_info (other)->type == ks_device_get_info (device)->type && seen++ == i)
-        return g_object_ref (other);
-    }
-  return NULL;
-}
-
 /* The solver over gpus GPUs, split for this mesh, with the GPUs alone's
  * time per iteration on it (median of three after a warm-up, as the
  * engine warms up every point: the first launches on a new size pay for
@@ -517,31 +497,26 @@ use_gpus (HybridState *s, const KsConfig *point, guint gpus, GError **error)
   if (s->hybrids[gpus] == NULL)
     {
       KsHybridSetup setup = s->setup;
+      g_autoptr(GPtrArray) others = like_devices (s->device);
       KsDevice *more[KS_HYBRID_MAX_GPUS] = { NULL };
+      guint g = 0;
       gboolean ok;
 
       /* The chosen device first, then the others like it. */
-      for (guint i = 0, g = 0; g + 1 < gpus; i++)
+      for (guint i = 0; i < others->len && g + 1 < gpus; i++)
+        if (g_strcmp0 (ks_device_get_id (others->pdata[i]), ks_device_get_id (s->device)) != 0)
+          more[g++] = others->pdata[i];
+      if (g + 1 < gpus)
         {
-          g_autoptr(KsDevice) other = nth_like (s->device, i);
-          if (other == NULL)
-            {
-              g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED,
-                           _("%u GPUs asked for; this computer has %u like %s"), gpus, g + 1,
-                           ks_device_get_name (s->device));
-              for (guint k = 0; k < g; k++)
-                g_object_unref (more[k]);
-              return FALSE;
-            }
-          if (g_strcmp0 (ks_device_get_id (other), ks_device_get_id (s->device)) != 0)
-            more[g++] = g_steal_pointer (&other);
+          g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED,
+                       _("%u GPUs asked for; this computer has %u like %s"), gpus, g + 1,
+                       ks_device_get_name (s->device));
+          return FALSE;
         }
       setup.more_gpus = more;
       setup.n_more_gpus = gpus - 1;
       s->hybrids[gpus] = ks_hybrid_cg_new (&setup, error);
       ok = s->hybrids[gpus] != NULL;
-      for (guint k = 0; k + 1 < gpus; k++)
-        g_object_unref (more[k]);
       if (!ok)
         return FALSE;
     }
