@@ -1243,6 +1243,16 @@ assert d["command"].startswith("kernelscope-cli bench cg") and len(d["rows"]) ==
 '
   check "bench cg: the summary compares fused with base" "no summary" grep -q "^900 rows on .*: fused .* base .*the bytes predict 1.09x" "$T/out"
 fi
+run "$CLI" bench cg -d "$OCL" --sizes 900 --reps 1 --warmup 0 --csv bcg2.csv
+if expect_ok "bench cg -d: one device"; then
+  py "bench cg -d: rows of that device alone" '
+import csv
+rows = list(csv.DictReader(open("bcg2.csv")))
+assert rows and len({r["device"] for r in rows}) == 1, rows
+'
+fi
+run "$CLI" bench cg -d nosuchdevice --sizes 900
+expect_fail "bench cg -d nosuchdevice: refused, naming the devices" 2 "nosuchdevice"
 run "$CLI" bench cg --sizes 3
 expect_fail "bench cg --sizes 3: below the limit, refused" 2 "between 4 and"
 run "$CLI" bench cg --tol 2

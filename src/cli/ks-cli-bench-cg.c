@@ -95,7 +95,7 @@ print_summary (GPtrArray *rows)
 int
 ks_cli_bench_cg (int argc, char **argv)
 {
-  char *sizes_text = NULL, *precision = NULL, *csv = NULL, *json = NULL;
+  char *sizes_text = NULL, *precision = NULL, *csv = NULL, *json = NULL, *device_query = NULL;
   double tol = 0;
   int reps = 5, warmup = 1;
   const GOptionEntry entries[] = {
@@ -106,6 +106,9 @@ ks_cli_bench_cg (int argc, char **argv)
     { "tol", 0, 0, G_OPTION_ARG_DOUBLE, &tol, "Relative residual to reach. Default: 1e-8 (double), 1e-5 (float)", "TOL" },
     { "reps", 'r', 0, G_OPTION_ARG_INT, &reps, "Timed solves per method and size (median kept). Default: 5", "N" },
     { "warmup", 0, 0, G_OPTION_ARG_INT, &warmup, "Untimed solves first. Default: 1", "N" },
+    { "device", 'd', 0, G_OPTION_ARG_STRING, &device_query,
+      "These devices only, comma-separated, e.g. cuda:0,opencl:0:0 (default: every OpenCL and CUDA device)",
+      "LIST" },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Write the table to a CSV file", "FILE" },
     { "json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Write the table to a JSON file", "FILE" },
     { NULL }
@@ -115,6 +118,7 @@ ks_cli_bench_cg (int argc, char **argv)
   g_autoptr(GArray) sizes = NULL;
   g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(KsDeviceList) list = NULL;
+  g_autoptr(GPtrArray) only = g_ptr_array_new ();
   g_autofree char *command = ks_cli_join_argv ("kernelscope-cli bench cg", argc, argv);
   KsBenchCgSpec spec = { KS_PRECISION_DOUBLE };
   int status = KS_CLI_OK;
@@ -128,7 +132,7 @@ ks_cli_bench_cg (int argc, char **argv)
     "library's dots return to the host as NVIDIA's sample does).  GB/s: the paper's Table 1 bytes\n"
     "per row (20L + 108 base and library, 20L + 84 fused) over that time, against the triad\n"
     "bandwidth each device measures first in the same run.\n"
-    "Example: kernelscope-cli bench cg --sizes 1048576,4194304,16777216 --csv cg.csv --json cg.json");
+    "Example: kernelscope-cli bench cg -d cuda:0 --sizes 1048576,4194304,16777216 --csv cg.csv --json cg.json");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       status = ks_cli_fail (KS_CLI_USAGE, error);
@@ -168,6 +172,16 @@ ks_cli_bench_cg (int argc, char **argv)
   spec.warmup = (guint) warmup;
 
   list = ks_device_list_new ();
+  if (device_query)
+    {
+      if (!ks_cli_lookup_devices (list, device_query, only, &error))
+        {
+          status = ks_cli_fail (KS_CLI_USAGE, error);
+          goto out;
+        }
+      spec.only = (KsDevice **) only->pdata;
+      spec.n_only = only->len;
+    }
   if (!(rows = ks_bench_cg (list, &spec, &error)))
     {
       status = ks_cli_fail (KS_CLI_FAILED, error);
@@ -198,5 +212,6 @@ out:
   g_free (precision);
   g_free (csv);
   g_free (json);
+  g_free (device_query);
   return status;
 }

@@ -193,17 +193,10 @@ ks_cli_bench_tridiag (int argc, char **argv)
   /* Looked up once: an unknown device is the user's mistake, said up front. */
   if (device_query)
     {
-      g_auto(GStrv) queries = g_strsplit (device_query, ",", -1);
-
-      for (guint i = 0; queries[i]; i++)
+      if (!ks_cli_lookup_devices (list, device_query, only, &error))
         {
-          KsDevice *d = ks_device_list_lookup (list, g_strstrip (queries[i]), &error);
-          if (d == NULL)
-            {
-              status = ks_cli_fail (KS_CLI_USAGE, error);
-              goto out;
-            }
-          g_ptr_array_add (only, d);
+          status = ks_cli_fail (KS_CLI_USAGE, error);
+          goto out;
         }
       spec.only = (KsDevice **) only->pdata;
       spec.n_only = only->len;

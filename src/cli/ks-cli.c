@@ -39,6 +39,24 @@ static const char usage[] =
   "Run \"kernelscope-cli COMMAND --help\" for the options of each command.\n"
   "Environment: KERNELSCOPE_KERNEL_DIR=DIR loads kernels/*.cl from DIR instead of the built-in copies.\n";
 
+gboolean
+ks_cli_lookup_devices (KsDeviceList *list,
+                       const char   *query,
+                       GPtrArray    *only,
+                       GError      **error)
+{
+  g_auto(GStrv) queries = g_strsplit (query, ",", -1);
+
+  for (guint i = 0; queries[i]; i++)
+    {
+      KsDevice *d = ks_device_list_lookup (list, g_strstrip (queries[i]), error);
+      if (d == NULL)
+        return FALSE;
+      g_ptr_array_add (only, d);
+    }
+  return TRUE;
+}
+
 KsDevice *
 ks_cli_pick_device (KsDeviceList *list,
                     const char   *query,

@@ -53,6 +53,12 @@ KsDevice *ks_cli_pick_device (KsDeviceList *list,
                               guint         cores_per_cu,
                               gboolean      quiet,
                               GError      **error);
+/* The devices a comma-separated query names (each as -d takes it), added
+ * to only in its order; FALSE with the first name no device answers. */
+gboolean  ks_cli_lookup_devices (KsDeviceList *list,
+                                 const char   *query,
+                                 GPtrArray    *only,
+                                 GError      **error);
 /* Prints "kernelscope-cli: message" on stderr and returns status. */
 int       ks_cli_fail        (int           status,
                               const GError *error);

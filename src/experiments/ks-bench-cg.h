@@ -53,6 +53,8 @@ typedef struct {
   double       tol;       /* ||r|| <= tol ||b|| */
   guint        warmup;
   guint        reps;
+  KsDevice   **only;      /* these devices alone (n_only of them); NULL: every OpenCL and CUDA device */
+  guint        n_only;
 } KsBenchCgSpec;
 
 /* Every method on every size and device: a triad probe first on each
