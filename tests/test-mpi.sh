@@ -54,20 +54,29 @@ if [ -z "$CLI" ]; then
   echo "ok 12 - kernelscope-cli --cg pipelined under mpirun # SKIP no CLI given"
 else
   dir=$(mktemp -d)
-  out=$(cd "$dir" && "$MPIRUN" -np 3 "$CLI" run heat-hybrid -d opencl:0:0 --cells 1024 --lambda 1,4 --gpu-ranks 1 \
+  # Two meshes: rank 0 builds each and sends it to the others.
+  out=$(cd "$dir" && "$MPIRUN" -np 3 "$CLI" run heat-hybrid -d opencl:0:0 --cells 1024,2048 --lambda 1,4 --gpu-ranks 1 \
         --reps 1 --warmup 0 --json hy.json 2>&1)
   rc=$?
-  if [ $rc -eq 0 ] && python3 - "$dir/hy.json" <<'PY' && [ "$(printf '%s\n' "$out" | grep -c '^Running heat-hybrid')" = 1 ]
+  (cd "$dir" && "$CLI" run heat-hybrid -d opencl:0:0 --cells 1024,2048 --lambda 1,4 --reps 1 --warmup 0 \
+     --json one.json > one.out 2>&1) || true
+  if [ $rc -eq 0 ] && python3 - "$dir/hy.json" "$dir/one.json" <<'PY' && [ "$(printf '%s\n' "$out" | grep -c '^Running heat-hybrid')" = 1 ]
 import json, sys
 d = json.load(open(sys.argv[1]))
-pts = {p["lambda"]: p for p in d["points"]}
-assert set(pts) == {1, 4}, pts
-for lam, p in pts.items():
+one = {(p["cells"], p["lambda"]): p for p in json.load(open(sys.argv[2]))["points"]}
+pts = {(p["cells"], p["lambda"]): p for p in d["points"]}
+assert set(pts) == {(1024, 1), (1024, 4), (2048, 1), (2048, 4)}, pts
+for (cells, lam), p in pts.items():
     assert p["error"] is None, p
     # formula (5), R_GPU = 1, R_CPU = 2: N_GPU = N lambda / (lambda + 1)
     want = p["mesh_cells"] * lam / (lam + 1)
     assert abs(p["gpu_cells"] - want) <= 1, (p, want)
     assert p["gpu_cells"] + p["cpu_cells"] == p["mesh_cells"], p
+    # The system the ranks received is the one a single process builds.
+    q = one[(cells, lam)]
+    assert q["mesh_cells"] == p["mesh_cells"] and abs(q["iterations"] - p["iterations"]) <= 1, (p, q)
+# The CPU side's bandwidth: the CPU ranks' triads together, measured.
+assert d["devices"][0]["info"]["cpu_triad_gbs"] > 0, d["devices"][0]
 PY
   then
     echo "ok 11 - kernelscope-cli run heat-hybrid under mpirun -np 3 --gpu-ranks 1: formula (5)'s split, one rank reporting"

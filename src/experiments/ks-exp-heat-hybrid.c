@@ -215,8 +215,7 @@ typedef struct {
   char          *split_for[KS_HYBRID_MAX_GPUS + 1];
   double         gpu_only_us[KS_HYBRID_MAX_GPUS + 1];
   KsHybridCg    *hybrid;        /* the point's */
-  KsMesh        *mesh;
-  char          *mesh_key;
+  char          *mesh_key;      /* what a, b, x0 and centres were built for */
   double        *centres;
   KsCsr         *a;
   double        *b, *x0, *x;
@@ -234,7 +233,6 @@ hybrid_tear_down (gpointer state)
       g_free (s->split_for[g]);
     }
   g_clear_pointer (&s->a, ks_csr_free);
-  g_clear_pointer (&s->mesh, ks_mesh_unref);
   g_free (s->mesh_key);
   g_free (s->centres);
   g_free (s->b);
@@ -388,24 +386,33 @@ hybrid_set_up (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *b
   setup.pipelined = g_strcmp0 (ks_config_get_string (base, "cg"), "pipelined") == 0;
   s->setup = setup;
   s->setup.gpu = setup.gpu ? g_object_ref (setup.gpu) : NULL;
-  /* The paper's lambda_b from both parts' bandwidths, measured now; under
-   * mpirun by rank 0 alone (the one that reports), while the others wait,
-   * so the probes do not share the memory with each other. */
+  /* The paper's lambda_b from both parts' bandwidths, measured now.  Under
+   * mpirun the CPU parts are ranks of one core or a few each (mpirun -x
+   * OMP_NUM_THREADS): they probe at once and their triads add up to the
+   * CPU side's bandwidth; rank 0 probes its GPU after them, alone. */
+  if (world == NULL || world->rank >= gpu_ranks)
+    {
+      if (s->cpu_device != NULL)
+        {
+          if (ks_bench_bandwidth (s->cpu_device, 0, 5, &bw, &local))
+            s->cpu_triad_gbs = bw.triad_gbs;
+        }
+      else if (ks_bench_host_bandwidth (0, 5, &bw, &local))
+        s->cpu_triad_gbs = bw.triad_gbs;
+      if (local != NULL)
+        g_debug ("no triad bandwidth for the CPU part: %s", local->message);
+      g_clear_error (&local);
+    }
+  if (world != NULL && !world->sum (world->data, &s->cpu_triad_gbs, 1, error))
+    {
+      hybrid_tear_down (s);
+      return NULL;
+    }
   if (world != NULL && world->rank > 0)
     return s;
   s->triad_gbs = ks_device_get_bandwidth (device);
   if (!(s->triad_gbs > 0) && ks_bench_bandwidth (device, 0, 5, &bw, &local))
     s->triad_gbs = bw.triad_gbs;
-  g_clear_error (&local);
-  if (s->cpu_device != NULL)
-    {
-      if (ks_bench_bandwidth (s->cpu_device, 0, 5, &bw, &local))
-        s->cpu_triad_gbs = bw.triad_gbs;
-    }
-  else if (ks_bench_host_bandwidth (0, 5, &bw, &local))
-    s->cpu_triad_gbs = bw.triad_gbs;
-  if (local != NULL)
-    g_debug ("no triad bandwidth for the CPU part: %s", local->message);
   return s;
 }
 
@@ -448,41 +455,102 @@ solve_once (HybridState *s, const KsConfig *point, KsHybridResult *res, GError *
   return FALSE;
 }
 
+/* The mesh of key and the first time step's system on it, built here. */
+static gboolean
+build_here (HybridState *s, const char *key, GCancellable *cancellable, GError **error)
+{
+  g_autoptr(KsMesh) mesh = NULL;
+  g_autoptr(KsHeat) heat = NULL;
+  KsHeatParams p;
+
+  if (!(mesh = ks_mesh_new_from_spec (key, cancellable, error)))
+    return FALSE;
+  ks_heat_params_init (&p);
+  if (!(heat = ks_heat_new (mesh, &p, error)))
+    return FALSE;
+  s->b = g_new (double, mesh->n_cells);
+  s->x = g_new (double, mesh->n_cells);
+  s->x0 = g_memdup2 (ks_heat_get_temperature (heat), sizeof (double) * mesh->n_cells);
+  s->a = ks_heat_assemble (heat, s->x0, s->x0, s->b);
+  s->centres = g_new (double, 2 * (gsize) mesh->n_cells);
+  for (guint c = 0; c < mesh->n_cells; c++)
+    {
+      s->centres[2 * c] = mesh->cx[c];
+      s->centres[2 * c + 1] = mesh->cy[c];
+    }
+  return TRUE;
+}
+
+/* Under mpirun: rank 0 builds the system and sends it to the others, which
+ * need only the matrix, b, x0 and the centres (each then keeps its own
+ * part); a failure on rank 0 reaches every rank as this point's error. */
+static gboolean
+build_on_rank0 (HybridState *s, const KsHybridWorld *w, const char *key, GCancellable *cancellable,
+                GError **error)
+{
+  guint64 head[2] = { 0, 0 };   /* rows, non-zeros; 0 rows: rank 0 failed */
+  g_autoptr(GError) local = NULL;
+
+  if (w->rank == 0 && build_here (s, key, cancellable, &local))
+    {
+      head[0] = s->a->n_rows;
+      head[1] = s->a->nnz;
+    }
+  if (!w->broadcast (w->data, head, sizeof head, error))
+    return FALSE;
+  if (head[0] == 0)
+    {
+      if (local != NULL)
+        g_propagate_error (error, g_steal_pointer (&local));
+      else
+        g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED,
+                     _("Rank 0 could not build the mesh %s (it says why)"), key);
+      return FALSE;
+    }
+  if (w->rank != 0)
+    {
+      const gsize n = head[0];
+      guint *row_ptr = g_new (guint, n + 1);
+
+      row_ptr[n] = (guint) head[1];   /* the non-zeros, as ks_csr_new_take reads them */
+      s->a = ks_csr_new_take ((guint) n, (guint) n, row_ptr, g_new (guint, MAX (head[1], 1)));
+      s->b = g_new (double, n);
+      s->x = g_new (double, n);
+      s->x0 = g_new (double, n);
+      s->centres = g_new (double, 2 * n);
+    }
+  return w->broadcast (w->data, s->a->row_ptr, sizeof (guint) * (head[0] + 1), error) &&
+         w->broadcast (w->data, s->a->col, sizeof (guint) * head[1], error) &&
+         w->broadcast (w->data, s->a->val, sizeof (double) * head[1], error) &&
+         w->broadcast (w->data, s->b, sizeof (double) * head[0], error) &&
+         w->broadcast (w->data, s->x0, sizeof (double) * head[0], error) &&
+         w->broadcast (w->data, s->centres, 2 * sizeof (double) * head[0], error);
+}
+
 /* The mesh and the first time step's system on it, once per mesh. */
 static gboolean
 build_system (HybridState *s, const KsConfig *point, GCancellable *cancellable, GError **error)
 {
   g_autofree char *key = g_strdup_printf ("%s-square:%" G_GINT64_FORMAT, ks_config_get_string (point, "kind"),
                                           ks_config_get_int (point, "cells"));
-  g_autoptr(KsHeat) heat = NULL;
-  KsHeatParams p;
+  const KsHybridWorld *world = ks_hybrid_world_get ();
+  gboolean ok;
 
   if (g_strcmp0 (key, s->mesh_key) == 0)
     return TRUE;
-  g_clear_pointer (&s->mesh, ks_mesh_unref);
   g_clear_pointer (&s->mesh_key, g_free);
   g_clear_pointer (&s->a, ks_csr_free);
-  if (!(s->mesh = ks_mesh_new_from_spec (key, cancellable, error)))
-    return FALSE;
-  ks_heat_params_init (&p);
-  if (!(heat = ks_heat_new (s->mesh, &p, error)))
-    return FALSE;
-  g_free (s->b);
-  g_free (s->x0);
-  g_free (s->x);
-  g_free (s->centres);
-  s->b = g_new (double, s->mesh->n_cells);
-  s->x = g_new (double, s->mesh->n_cells);
-  s->x0 = g_memdup2 (ks_heat_get_temperature (heat), sizeof (double) * s->mesh->n_cells);
-  s->a = ks_heat_assemble (heat, s->x0, s->x0, s->b);
-  s->centres = g_new (double, 2 * (gsize) s->mesh->n_cells);
-  for (guint c = 0; c < s->mesh->n_cells; c++)
-    {
-      s->centres[2 * c] = s->mesh->cx[c];
-      s->centres[2 * c + 1] = s->mesh->cy[c];
-    }
-  s->mesh_key = g_steal_pointer (&key);
-  return TRUE;
+  g_clear_pointer (&s->b, g_free);
+  g_clear_pointer (&s->x0, g_free);
+  g_clear_pointer (&s->x, g_free);
+  g_clear_pointer (&s->centres, g_free);
+  if (world != NULL && world->n_ranks > 1 && world->broadcast != NULL)
+    ok = build_on_rank0 (s, world, key, cancellable, error);
+  else
+    ok = build_here (s, key, cancellable, error);
+  if (ok)
+    s->mesh_key = g_steal_pointer (&key);
+  return ok;
 }
 
 /* The solver over gpus GPUs, split for this mesh, with the GPUs alone's

@@ -175,6 +175,20 @@ world_max (gpointer data, double value)
   return out;
 }
 
+static gboolean
+world_broadcast (gpointer data, gpointer buffer, gsize bytes, GError **error)
+{
+  /* MPI counts in int: a large buffer goes in pieces. */
+  for (gsize first = 0; first < bytes; first += G_MAXINT / 2)
+    {
+      const int count = (int) MIN (bytes - first, (gsize) G_MAXINT / 2);
+      const int rc = MPI_Bcast ((char *) buffer + first, count, MPI_BYTE, 0, world_comm);
+      if (rc != MPI_SUCCESS)
+        return mpi_failed (error, rc, "MPI_Bcast");
+    }
+  return TRUE;
+}
+
 static void
 world_abort (gpointer data, const GError *error)
 {
@@ -196,6 +210,7 @@ ks_mpi_world_install (MPI_Comm comm)
   world_comm = comm;
   MPI_Comm_rank (comm, &rank);
   MPI_Comm_size (comm, &size);
-  world = (KsHybridWorld) { (guint) size, (guint) rank, world_exchange_new, world_sum, world_max, world_abort, NULL };
+  world = (KsHybridWorld) { (guint) size, (guint) rank, world_exchange_new, world_sum, world_max, world_abort,
+                            world_broadcast, NULL };
   ks_hybrid_world_set (&world);
 }
