@@ -25,17 +25,6 @@
 
 /* --- helpers --------------------------------------------------------------------- */
 
-/* The Russian run photographs the same pages under names ending in -ru. */
-static void
-shot (const char *name)
-{
-  const char *lang = g_getenv ("LANGUAGE");
-  g_autofree char *base = g_strndup (name, strlen (name) - strlen (".png"));
-  g_autofree char *named = lang && g_str_has_prefix (lang, "ru") ? g_strconcat (base, "-ru.png", NULL)
-                                                                  : g_strdup (name);
-  screenshot (named);
-}
-
 static KsExperimentPage *
 test_page (void)
 {
@@ -69,12 +58,6 @@ static char *
 field (const char *name)
 {
   return ks_param_form_get_text (test_form (), name);
-}
-
-static KsPlot *
-plot_of (KsExperimentPage *page)
-{
-  return ks_plot_view_get_plot (ks_page_get_plot_view (KS_PAGE (page)));
 }
 
 static const char *
@@ -186,7 +169,7 @@ test_sidebar (void)
     g_test_message ("at 1024 x 718: %d x %d", w, h);
     g_assert_cmpint (w, <=, 1024);
   }
-  shot ("sidebar-1024x768.png");
+  ks_test_shot ("sidebar-1024x768");
   gtk_window_resize (GTK_WINDOW (window), 1200, 780);
   spin (300);
 }
@@ -244,7 +227,7 @@ test_form_fields (void)
   set_field ("size", "5:x");
   g_assert_cmpstr (ks_param_form_get_field_error (form, "size"), !=, "");
   g_test_message ("size 5:x: %s", ks_param_form_get_field_error (form, "size"));
-  shot ("experiment-form-error.png");
+  ks_test_shot ("experiment-form-error");
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
   spin (200);
   g_assert_false (ks_window_get_running (window));
@@ -288,7 +271,7 @@ test_run_and_export (void)
   g_assert_true (run->complete);
   g_assert_cmpuint (run->points->len, ==, 12);
   g_assert_cmpuint (ks_run_count_measured (run), ==, 12);
-  g_assert_cmpuint (total_points (plot_of (page)), ==, 12);
+  g_assert_cmpuint (total_points (ks_test_page_plot (page)), ==, 12);
   model = ks_experiment_page_get_table (page);
   g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, 12);
 
@@ -311,7 +294,7 @@ test_run_and_export (void)
                       &tooltip, -1);
   g_test_message ("row tooltip: %s", tooltip);
   g_assert_nonnull (strstr (tooltip, "measured 2 times"));
-  shot ("experiment-page.png");
+  ks_test_shot ("experiment-page");
 
   /* The same window actions as every page: CSV with one header line and
    * no comments, JSON that reads back, the plot as PNG. */
@@ -333,8 +316,6 @@ test_run_and_export (void)
   g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
 }
 
-static const char *pocl_id (void);
-
 /* Several devices in one run: the header bar's, then the ones ticked under
  * "Also run on"; each a curve of the same figure, the command that makes
  * the run again naming both, the choice kept in the settings. */
@@ -342,7 +323,7 @@ static void
 test_several_devices (void)
 {
   KsExperimentPage *page = test_page ();
-  const char *also[] = { pocl_id (), NULL };
+  const char *also[] = { ks_test_pocl_id (), NULL };
   g_autoptr(GVariant) all = NULL;
   g_autoptr(GVariant) mine = NULL;
   const char *kept = NULL;
@@ -369,13 +350,13 @@ test_several_devices (void)
   run = ks_experiment_page_get_newest (page);
   g_assert_cmpuint (run->devices->len, ==, 2);
   g_assert_cmpstr (((KsRunDevice *) run->devices->pdata[0])->id, ==, host_id ());
-  g_assert_cmpstr (((KsRunDevice *) run->devices->pdata[1])->id, ==, pocl_id ());
+  g_assert_cmpstr (((KsRunDevice *) run->devices->pdata[1])->id, ==, ks_test_pocl_id ());
   for (guint i = 0; i < run->points->len; i++)
     per_device[((KsRunPoint *) run->points->pdata[i])->device]++;
   g_assert_cmpuint (per_device[0], ==, 3);
   g_assert_cmpuint (per_device[1], ==, 3);
   g_assert_nonnull (strstr (run->command, host_id ()));
-  g_assert_nonnull (strstr (run->command, pocl_id ()));
+  g_assert_nonnull (strstr (run->command, ks_test_pocl_id ()));
   /* The table says which device measured each row. */
   {
     GtkTreeView *view = child_of (page, KS_TYPE_EXPERIMENT_PAGE, "table_view");
@@ -389,17 +370,17 @@ test_several_devices (void)
     g_assert_cmpstr (first, ==, ((KsRunDevice *) run->devices->pdata[1])->name);
   }
     /* One curve per device (one shape). */
-  g_assert_cmpuint (ks_plot_get_n_series (plot_of (page)), ==, 2);
-  g_assert_cmpuint (total_points (plot_of (page)), ==, 6);
-  shot ("experiment-page-two-devices.png");
+  g_assert_cmpuint (ks_plot_get_n_series (ks_test_page_plot (page)), ==, 2);
+  g_assert_cmpuint (total_points (ks_test_page_plot (page)), ==, 6);
+  ks_test_shot ("experiment-page-two-devices");
 
   all = g_settings_get_value (ks_page_get_settings (KS_PAGE (page)), "experiment-params");
   mine = g_variant_lookup_value (all, "test-sweep", G_VARIANT_TYPE ("a{ss}"));
   g_assert_true (g_variant_lookup (mine, "@also_on", "&s", &kept));
-  g_assert_cmpstr (kept, ==, pocl_id ());
+  g_assert_cmpstr (kept, ==, ks_test_pocl_id ());
 
   /* The header bar's device is never its own "also". */
-  g_assert_true (ks_window_set_device_id (window, pocl_id ()));
+  g_assert_true (ks_window_set_device_id (window, ks_test_pocl_id ()));
   g_assert_cmpuint (ks_experiment_page_get_n_runs (page), >, 0);
   ks_experiment_page_set_also_on (page, NULL);
   g_assert_true (ks_window_set_device_id (window, host_id ()));
@@ -434,7 +415,7 @@ test_stop (void)
   g_assert_false (run->complete);
   g_assert_cmpuint (run->points->len, >=, 2);
   g_assert_cmpuint (run->points->len, <, 60);
-  g_assert_cmpuint (total_points (plot_of (page)), >=, 2);
+  g_assert_cmpuint (total_points (ks_test_page_plot (page)), >=, 2);
   g_test_message ("stopped: %s", ks_window_get_error_text (window));
   g_assert_cmpstr (ks_window_get_error_text (window), !=, "");
   set_field ("label", "none");
@@ -547,7 +528,7 @@ test_recorded (void)
     {
       g_assert_cmpuint (ks_experiment_page_get_n_runs (KS_EXPERIMENT_PAGE (page)), ==, 1);
       g_assert_true (ks_experiment_page_run_is_recorded (KS_EXPERIMENT_PAGE (page), 0));
-      g_assert_cmpuint (total_points (plot_of (KS_EXPERIMENT_PAGE (page))), ==, 5);
+      g_assert_cmpuint (total_points (ks_test_page_plot (KS_EXPERIMENT_PAGE (page))), ==, 5);
     }
   /* The menu's entry adds it (again) on demand. */
   g_action_group_activate_action (gtk_widget_get_action_group (page, "experiment"), "add-recorded",
@@ -596,17 +577,17 @@ test_real_description (void)
     {
       /* One of them, not sixty curves at once; the rest are in the menu. */
       g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, 1);
-      all = total_points (plot_of (page));
+      all = total_points (ks_test_page_plot (page));
       g_assert_cmpuint (all, >, 0);
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (min_x), 2);
-      fewer = total_points (plot_of (page));
+      fewer = total_points (ks_test_page_plot (page));
       g_test_message ("points: %u, without wg = 1: %u", all, fewer);
       g_assert_cmpuint (fewer, <, all);
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (min_x), 0);
     }
   gtk_stack_set_visible_child (stack, GTK_WIDGET (page));
   spin (500);
-  shot ("experiment-page-recorded.png");
+  ks_test_shot ("experiment-page-recorded");
   ks_window_show_page (window, "test-sweep");
 }
 
@@ -652,14 +633,7 @@ test_framework_experiment (void)
   g_assert_cmpuint (refused, ==, 1);
   g_test_message ("%s", ks_window_get_error_text (window));
   g_assert_nonnull (strstr (ks_window_get_error_text (window), "1 of 4"));
-  shot ("experiment-page-refused.png");
-}
-
-static const char *
-pocl_id (void)
-{
-  KsDevice *d = ks_device_list_find_backend (ks_application_get_device_list (app), KS_BACKEND_OPENCL);
-  return d ? ks_device_get_id (d) : NULL;
+  ks_test_shot ("experiment-page-refused");
 }
 
 static KsExperimentPage *generic_page;
@@ -691,9 +665,9 @@ run_on_pocl (KsExperimentPage *page,
   const char *name;
   va_list args;
 
-  if (pocl_id () == NULL)
+  if (ks_test_pocl_id () == NULL)
     return NULL;
-  g_assert_true (ks_window_set_device_id (window, pocl_id ()));
+  g_assert_true (ks_window_set_device_id (window, ks_test_pocl_id ()));
   gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (page))), GTK_WIDGET (page));
   va_start (args, page);
   while ((name = va_arg (args, const char *)))
@@ -734,7 +708,7 @@ test_real_description_run (void)
     }
   g_assert_false (ks_experiment_page_run_is_recorded (page, ks_experiment_page_get_n_runs (page) - 1));
   g_assert_cmpuint (run->points->len, ==, 3);
-  g_assert_cmpuint (ks_plot_get_n_vlines (plot_of (page)), >, 0);
+  g_assert_cmpuint (ks_plot_get_n_vlines (ks_test_page_plot (page)), >, 0);
   model = ks_experiment_page_get_table (page);
   g_assert_true (gtk_tree_model_get_iter_first (model, &iter));
   gtk_tree_model_get (model, &iter,
@@ -781,11 +755,11 @@ test_tridiag_page (void)
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (child_of (page, KS_TYPE_EXPERIMENT_PAGE, "figure_combo")),
                                "speedup-bars");
   spin (200);
-  plot = plot_of (page);
+  plot = ks_test_page_plot (page);
   for (guint k = 0; k < ks_plot_get_n_series (plot); k++)
     paper |= g_str_has_prefix (ks_plot_series_get_name (plot, k), _("paper"));
   g_assert_true (paper);
-  shot ("tridiag-batch.png");
+  ks_test_shot ("tridiag-batch");
   ks_window_show_page (window, "gui-test");
 }
 
