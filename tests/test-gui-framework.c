@@ -8,7 +8,8 @@
  * (0-based from the point's start, warm-ups included) of a point measures
  * size × scale × factor (square 1, tall 2, wide 3) × (2 when fast) + k;
  * its label "block-at-N" holds size N until the run is stopped.  Run with
- * LANGUAGE=ru too (test-gui-framework-ru). */
+ * LANGUAGE=ru too (test-gui-framework-ru).  Real experiments' descriptions
+ * on the generic page are test-gui-framework-real's. */
 #include <gtk/gtk.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -25,17 +26,6 @@
 
 /* --- helpers --------------------------------------------------------------------- */
 
-/* The Russian run photographs the same pages under names ending in -ru. */
-static void
-shot (const char *name)
-{
-  const char *lang = g_getenv ("LANGUAGE");
-  g_autofree char *base = g_strndup (name, strlen (name) - strlen (".png"));
-  g_autofree char *named = lang && g_str_has_prefix (lang, "ru") ? g_strconcat (base, "-ru.png", NULL)
-                                                                  : g_strdup (name);
-  screenshot (named);
-}
-
 static KsExperimentPage *
 test_page (void)
 {
@@ -46,16 +36,6 @@ static KsParamForm *
 test_form (void)
 {
   return ks_experiment_page_get_form (test_page ());
-}
-
-static gpointer
-child_of (gpointer    widget,
-          GType       type,
-          const char *name)
-{
-  GObject *w = gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
-  g_assert_nonnull (w);
-  return w;
 }
 
 static void
@@ -71,32 +51,12 @@ field (const char *name)
   return ks_param_form_get_text (test_form (), name);
 }
 
-static KsPlot *
-plot_of (KsExperimentPage *page)
-{
-  return ks_plot_view_get_plot (ks_page_get_plot_view (KS_PAGE (page)));
-}
-
 static const char *
 host_id (void)
 {
   KsDevice *host = ks_device_list_find_backend (ks_application_get_device_list (app), KS_BACKEND_HOST);
   g_assert_nonnull (host);
   return ks_device_get_id (host);
-}
-
-static gboolean
-has_gpu (void)
-{
-  KsDeviceList *list = ks_application_get_device_list (app);
-
-  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
-    {
-      const KsDeviceInfo *info = ks_device_get_info (ks_device_list_get_device (list, i));
-      if (info->backend == KS_BACKEND_CUDA || info->type == KS_DEVICE_TYPE_GPU)
-        return TRUE;
-    }
-  return FALSE;
 }
 
 static const KsRunPoint *
@@ -186,7 +146,7 @@ test_sidebar (void)
     g_test_message ("at 1024 x 718: %d x %d", w, h);
     g_assert_cmpint (w, <=, 1024);
   }
-  shot ("sidebar-1024x768.png");
+  ks_test_shot ("sidebar-1024x768");
   gtk_window_resize (GTK_WINDOW (window), 1200, 780);
   spin (300);
 }
@@ -244,7 +204,7 @@ test_form_fields (void)
   set_field ("size", "5:x");
   g_assert_cmpstr (ks_param_form_get_field_error (form, "size"), !=, "");
   g_test_message ("size 5:x: %s", ks_param_form_get_field_error (form, "size"));
-  shot ("experiment-form-error.png");
+  ks_test_shot ("experiment-form-error");
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
   spin (200);
   g_assert_false (ks_window_get_running (window));
@@ -288,7 +248,7 @@ test_run_and_export (void)
   g_assert_true (run->complete);
   g_assert_cmpuint (run->points->len, ==, 12);
   g_assert_cmpuint (ks_run_count_measured (run), ==, 12);
-  g_assert_cmpuint (total_points (plot_of (page)), ==, 12);
+  g_assert_cmpuint (total_points (ks_test_page_plot (page)), ==, 12);
   model = ks_experiment_page_get_table (page);
   g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, 12);
 
@@ -311,7 +271,7 @@ test_run_and_export (void)
                       &tooltip, -1);
   g_test_message ("row tooltip: %s", tooltip);
   g_assert_nonnull (strstr (tooltip, "measured 2 times"));
-  shot ("experiment-page.png");
+  ks_test_shot ("experiment-page");
 
   /* The same window actions as every page: CSV with one header line and
    * no comments, JSON that reads back, the plot as PNG. */
@@ -333,8 +293,6 @@ test_run_and_export (void)
   g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
 }
 
-static const char *pocl_id (void);
-
 /* Several devices in one run: the header bar's, then the ones ticked under
  * "Also run on"; each a curve of the same figure, the command that makes
  * the run again naming both, the choice kept in the settings. */
@@ -342,7 +300,7 @@ static void
 test_several_devices (void)
 {
   KsExperimentPage *page = test_page ();
-  const char *also[] = { pocl_id (), NULL };
+  const char *also[] = { ks_test_pocl_id (), NULL };
   g_autoptr(GVariant) all = NULL;
   g_autoptr(GVariant) mine = NULL;
   const char *kept = NULL;
@@ -369,13 +327,13 @@ test_several_devices (void)
   run = ks_experiment_page_get_newest (page);
   g_assert_cmpuint (run->devices->len, ==, 2);
   g_assert_cmpstr (((KsRunDevice *) run->devices->pdata[0])->id, ==, host_id ());
-  g_assert_cmpstr (((KsRunDevice *) run->devices->pdata[1])->id, ==, pocl_id ());
+  g_assert_cmpstr (((KsRunDevice *) run->devices->pdata[1])->id, ==, ks_test_pocl_id ());
   for (guint i = 0; i < run->points->len; i++)
     per_device[((KsRunPoint *) run->points->pdata[i])->device]++;
   g_assert_cmpuint (per_device[0], ==, 3);
   g_assert_cmpuint (per_device[1], ==, 3);
   g_assert_nonnull (strstr (run->command, host_id ()));
-  g_assert_nonnull (strstr (run->command, pocl_id ()));
+  g_assert_nonnull (strstr (run->command, ks_test_pocl_id ()));
   /* The table says which device measured each row. */
   {
     GtkTreeView *view = child_of (page, KS_TYPE_EXPERIMENT_PAGE, "table_view");
@@ -389,17 +347,17 @@ test_several_devices (void)
     g_assert_cmpstr (first, ==, ((KsRunDevice *) run->devices->pdata[1])->name);
   }
     /* One curve per device (one shape). */
-  g_assert_cmpuint (ks_plot_get_n_series (plot_of (page)), ==, 2);
-  g_assert_cmpuint (total_points (plot_of (page)), ==, 6);
-  shot ("experiment-page-two-devices.png");
+  g_assert_cmpuint (ks_plot_get_n_series (ks_test_page_plot (page)), ==, 2);
+  g_assert_cmpuint (total_points (ks_test_page_plot (page)), ==, 6);
+  ks_test_shot ("experiment-page-two-devices");
 
   all = g_settings_get_value (ks_page_get_settings (KS_PAGE (page)), "experiment-params");
   mine = g_variant_lookup_value (all, "test-sweep", G_VARIANT_TYPE ("a{ss}"));
   g_assert_true (g_variant_lookup (mine, "@also_on", "&s", &kept));
-  g_assert_cmpstr (kept, ==, pocl_id ());
+  g_assert_cmpstr (kept, ==, ks_test_pocl_id ());
 
   /* The header bar's device is never its own "also". */
-  g_assert_true (ks_window_set_device_id (window, pocl_id ()));
+  g_assert_true (ks_window_set_device_id (window, ks_test_pocl_id ()));
   g_assert_cmpuint (ks_experiment_page_get_n_runs (page), >, 0);
   ks_experiment_page_set_also_on (page, NULL);
   g_assert_true (ks_window_set_device_id (window, host_id ()));
@@ -434,7 +392,7 @@ test_stop (void)
   g_assert_false (run->complete);
   g_assert_cmpuint (run->points->len, >=, 2);
   g_assert_cmpuint (run->points->len, <, 60);
-  g_assert_cmpuint (total_points (plot_of (page)), >=, 2);
+  g_assert_cmpuint (total_points (ks_test_page_plot (page)), >=, 2);
   g_test_message ("stopped: %s", ks_window_get_error_text (window));
   g_assert_cmpstr (ks_window_get_error_text (window), !=, "");
   set_field ("label", "none");
@@ -541,13 +499,13 @@ test_recorded (void)
   paths = ks_experiment_page_get_recorded_paths (KS_EXPERIMENT_PAGE (page));
   g_assert_cmpuint (paths->len, ==, 1);
   g_assert_cmpstr (paths->pdata[0], ==, path);
-  if (has_gpu ())
+  if (ks_test_has_gpu ())
     g_assert_cmpuint (ks_experiment_page_get_n_runs (KS_EXPERIMENT_PAGE (page)), ==, 0);
   else
     {
       g_assert_cmpuint (ks_experiment_page_get_n_runs (KS_EXPERIMENT_PAGE (page)), ==, 1);
       g_assert_true (ks_experiment_page_run_is_recorded (KS_EXPERIMENT_PAGE (page), 0));
-      g_assert_cmpuint (total_points (plot_of (KS_EXPERIMENT_PAGE (page))), ==, 5);
+      g_assert_cmpuint (total_points (ks_test_page_plot (KS_EXPERIMENT_PAGE (page))), ==, 5);
     }
   /* The menu's entry adds it (again) on demand. */
   g_action_group_activate_action (gtk_widget_get_action_group (page, "experiment"), "add-recorded",
@@ -557,57 +515,6 @@ test_recorded (void)
   gtk_widget_destroy (page);
   g_object_unref (page);
   g_unsetenv ("KERNELSCOPE_REFERENCE_DIR");
-}
-
-/* A real description on the generic page: gauss-wg's recorded H200 runs
- * (format-1 files, read through its load_legacy) are offered, and on a
- * machine without a GPU drawn before anything is measured; its figure's
- * "leave out below" (the paper's Fig. 4 hides wg = 1) is a field. */
-static void
-test_real_description (void)
-{
-  const KsExperimentDesc *desc = ks_registry_lookup ("gauss-wg");
-  GtkStack *stack = GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (test_page ())));
-  g_autoptr(GPtrArray) paths = NULL;
-  KsExperimentPage *page;
-  GtkWidget *min_x;
-  guint all, fewer;
-
-  g_assert_nonnull (desc);
-  page = KS_EXPERIMENT_PAGE (ks_experiment_page_new (desc));
-  gtk_widget_show (GTK_WIDGET (page));
-  gtk_stack_add_named (stack, GTK_WIDGET (page), "generic-gauss-wg");
-  /* Beside the hand-made page it may one day replace, for the screenshot. */
-  ks_sidebar_add_page (child_of (window, KS_TYPE_WINDOW, "sidebar"), "000", "generic-gauss-wg",
-                       "Gauss: time vs group size (generic page)");
-  ks_experiment_page_find_recorded (page);
-  paths = ks_experiment_page_get_recorded_paths (page);
-  g_assert_nonnull (paths);
-  g_test_message ("%u recorded gauss-wg runs", paths->len);
-  g_assert_cmpuint (paths->len, >, 0);
-  min_x = child_of (page, KS_TYPE_EXPERIMENT_PAGE, "min_x_spin");
-  g_assert_true (gtk_widget_get_visible (min_x));
-  /* gauss-wg needs work-groups: on the host the page says so before Run. */
-  ks_page_device_changed (KS_PAGE (page), ks_device_list_find_backend (ks_application_get_device_list (app),
-                                                                       KS_BACKEND_HOST));
-  g_test_message ("on the host: %s", ks_experiment_page_get_notes (page));
-  g_assert_cmpstr (ks_experiment_page_get_notes (page), !=, "");
-  if (!has_gpu ())
-    {
-      /* One of them, not sixty curves at once; the rest are in the menu. */
-      g_assert_cmpuint (ks_experiment_page_get_n_runs (page), ==, 1);
-      all = total_points (plot_of (page));
-      g_assert_cmpuint (all, >, 0);
-      gtk_spin_button_set_value (GTK_SPIN_BUTTON (min_x), 2);
-      fewer = total_points (plot_of (page));
-      g_test_message ("points: %u, without wg = 1: %u", all, fewer);
-      g_assert_cmpuint (fewer, <, all);
-      gtk_spin_button_set_value (GTK_SPIN_BUTTON (min_x), 0);
-    }
-  gtk_stack_set_visible_child (stack, GTK_WIDGET (page));
-  spin (500);
-  shot ("experiment-page-recorded.png");
-  ks_window_show_page (window, "test-sweep");
 }
 
 /* The framework's own test experiment (tests/ks-exp-test.c) gets a page
@@ -652,141 +559,7 @@ test_framework_experiment (void)
   g_assert_cmpuint (refused, ==, 1);
   g_test_message ("%s", ks_window_get_error_text (window));
   g_assert_nonnull (strstr (ks_window_get_error_text (window), "1 of 4"));
-  shot ("experiment-page-refused.png");
-}
-
-static const char *
-pocl_id (void)
-{
-  KsDevice *d = ks_device_list_find_backend (ks_application_get_device_list (app), KS_BACKEND_OPENCL);
-  return d ? ks_device_get_id (d) : NULL;
-}
-
-static KsExperimentPage *generic_page;
-
-static gboolean
-generic_done (void)
-{
-  return !ks_page_get_running (KS_PAGE (generic_page));
-}
-
-static gboolean
-hint_known (void)
-{
-  GtkWidget *wg = ks_param_form_get_field (ks_experiment_page_get_form (generic_page), "wg");
-  const char *text = gtk_entry_get_placeholder_text (GTK_ENTRY (wg));
-
-  return text != NULL && g_ascii_isdigit (text[0]);
-}
-
-/* Runs page on PoCL with the settings pairs (name, text, ..., NULL), no
- * warm-up and one repetition, and waits for it; NULL when there is no
- * PoCL here (the caller skips), else the run. */
-static KsRun *
-run_on_pocl (KsExperimentPage *page,
-             ...)
-{
-  KsParamForm *form = ks_experiment_page_get_form (page);
-  g_autoptr(GError) error = NULL;
-  const char *name;
-  va_list args;
-
-  if (pocl_id () == NULL)
-    return NULL;
-  g_assert_true (ks_window_set_device_id (window, pocl_id ()));
-  gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (page))), GTK_WIDGET (page));
-  va_start (args, page);
-  while ((name = va_arg (args, const char *)))
-    {
-      const char *text = va_arg (args, const char *);
-      g_assert_true (ks_param_form_set_text (form, name, text));
-    }
-  va_end (args);
-  ks_experiment_page_set_repetitions (page, 0, 1);
-  /* The page is the test's, not the window's (which listens to its own
-   * pages only): started and followed directly. */
-  g_assert_true (ks_page_start (KS_PAGE (page), ks_window_get_device (window), NULL, &error));
-  g_assert_no_error (error);
-  generic_page = page;
-  g_assert_true (wait_for (generic_done, 120));
-  return ks_experiment_page_get_newest (page);
-}
-
-/* The real gauss-wg description run on the generic page (PoCL): what the
- * hand-made page shows comes out of the description too: the predicted
- * optimum as a line, the driver's groups in each point's words. */
-static void
-test_real_description_run (void)
-{
-  KsExperimentPage *page = KS_EXPERIMENT_PAGE (ks_window_get_page (window, "generic-gauss-wg"));
-  KsParamForm *form;
-  KsRun *run;
-  GtkTreeModel *model;
-  GtkTreeIter iter;
-  g_autofree char *tooltip = NULL;
-
-  g_assert_nonnull (page);
-  form = ks_experiment_page_get_form (page);
-  if (!(run = run_on_pocl (page, "n", "64", "wg", "1,8,16", NULL)))
-    {
-      g_test_skip ("no OpenCL device (PoCL) on this machine");
-      return;
-    }
-  g_assert_false (ks_experiment_page_run_is_recorded (page, ks_experiment_page_get_n_runs (page) - 1));
-  g_assert_cmpuint (run->points->len, ==, 3);
-  g_assert_cmpuint (ks_plot_get_n_vlines (plot_of (page)), >, 0);
-  model = ks_experiment_page_get_table (page);
-  g_assert_true (gtk_tree_model_get_iter_first (model, &iter));
-  gtk_tree_model_get (model, &iter,
-                      gtk_tree_view_get_tooltip_column (GTK_TREE_VIEW (child_of (page, KS_TYPE_EXPERIMENT_PAGE,
-                                                                                 "table_view"))),
-                      &tooltip, -1);
-  g_test_message ("%s", tooltip);
-  g_assert_nonnull (strstr (tooltip, "64"));
-  g_test_message ("notes: %s", ks_experiment_page_get_notes (page));
-  g_test_message ("graph applies on PoCL: %d", ks_param_form_applies (form, "graph", NULL));
-  /* Before any run, an empty group-size field said what it would take on
-   * this device (the kernel's limit needs the kernels: a worker found it). */
-  ks_page_device_changed (KS_PAGE (page), ks_window_get_device (window));
-  g_assert_true (ks_param_form_set_text (form, "wg", ""));
-  g_assert_true (wait_for (hint_known, 60));
-  g_test_message ("wg left empty: %s", gtk_entry_get_placeholder_text (GTK_ENTRY (ks_param_form_get_field (form, "wg"))));
-  g_assert_true (g_str_has_prefix (gtk_entry_get_placeholder_text (GTK_ENTRY (ks_param_form_get_field (form, "wg"))),
-                                   "1,"));
-  ks_window_show_page (window, "test-sweep");
-}
-
-/* Paper 002's page, generated from its description alone (nothing in
- * src/gui knows it): a small sweep on PoCL, then the grouped bars with the
- * paper's speed-ups beside the measured ones. */
-static void
-test_tridiag_page (void)
-{
-  KsExperimentPage *page = KS_EXPERIMENT_PAGE (ks_window_get_page (window, "tridiag-batch"));
-  KsRun *run;
-  KsPlot *plot;
-  gboolean paper = FALSE;
-
-  g_assert_nonnull (page);
-  if (!(run = run_on_pocl (page, "n", "31", "systems", "8,32", "method",
-                           "cpu-thomas,cpu-sericr,thomas-global,thomas-interleaved,sericr-global,paracr-partial",
-                           NULL)))
-    {
-      g_test_skip ("no OpenCL device (PoCL) on this machine");
-      return;
-    }
-  g_assert_cmpuint (run->points->len, ==, 12);
-  for (guint i = 0; i < run->points->len; i++)
-    g_assert_null (((KsRunPoint *) run->points->pdata[i])->error);
-  gtk_combo_box_set_active_id (GTK_COMBO_BOX (child_of (page, KS_TYPE_EXPERIMENT_PAGE, "figure_combo")),
-                               "speedup-bars");
-  spin (200);
-  plot = plot_of (page);
-  for (guint k = 0; k < ks_plot_get_n_series (plot); k++)
-    paper |= g_str_has_prefix (ks_plot_series_get_name (plot, k), _("paper"));
-  g_assert_true (paper);
-  shot ("tridiag-batch.png");
-  ks_window_show_page (window, "gui-test");
+  ks_test_shot ("experiment-page-refused");
 }
 
 /* F9 (presenting): the sidebar and the generated form step aside for the
@@ -910,9 +683,6 @@ main (int argc, char **argv)
       g_test_add_func ("/gui-framework/session", test_session);
       g_test_add_func ("/gui-framework/settings", test_settings);
       g_test_add_func ("/gui-framework/recorded", test_recorded);
-      g_test_add_func ("/gui-framework/real-description", test_real_description);
-      g_test_add_func ("/gui-framework/real-description-run", test_real_description_run);
-      g_test_add_func ("/gui-framework/tridiag-page", test_tridiag_page);
       g_test_add_func ("/gui-framework/framework-experiment", test_framework_experiment);
       g_test_add_func ("/gui-framework/presenting", test_presenting);
       g_test_add_func ("/gui-framework/close-mid-run", test_close_mid_run);

@@ -191,6 +191,31 @@ ks_test_shot (const char *name)
   screenshot (file);
 }
 
+gpointer
+child_of (gpointer    widget,
+          GType       type,
+          const char *name)
+{
+  GObject *w = gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
+
+  g_assert_nonnull (w);
+  return w;
+}
+
+gboolean
+ks_test_has_gpu (void)
+{
+  KsDeviceList *list = ks_application_get_device_list (app);
+
+  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
+    {
+      const KsDeviceInfo *info = ks_device_get_info (ks_device_list_get_device (list, i));
+      if (info->backend == KS_BACKEND_CUDA || info->type == KS_DEVICE_TYPE_GPU)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 const char *
 ks_test_pocl_id (void)
 {

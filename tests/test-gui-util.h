@@ -42,6 +42,12 @@ void     collect_mnemonics    (GtkWidget  *widget,
                                GHashTable *keys,
                                GString    *clashes);
 
+/* A template child of widget's class type, asserted to exist. */
+gpointer          child_of          (gpointer    widget,
+                                     GType       type,
+                                     const char *name);
+/* Whether the app's device list has a GPU (CUDA, or an OpenCL GPU). */
+gboolean          ks_test_has_gpu   (void);
 /* screenshot (name.png), or name-ru.png under LANGUAGE=ru (the Russian run). */
 void              ks_test_shot      (const char *name);
 /* The first OpenCL device's id (PoCL here), NULL where there is none. */

@@ -30,16 +30,6 @@
 
 GtkWidget *spare_window;   /* a second window, destroyed at the end */
 
-GtkWidget *
-child_of (gpointer    widget,
-          GType       type,
-          const char *name)
-{
-  GtkWidget *w = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (widget), type, name);
-  g_assert_nonnull (w);
-  return w;
-}
-
 KsExperimentPage *
 sweep_page (const char *name)
 {

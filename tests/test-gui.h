@@ -14,10 +14,6 @@ G_BEGIN_DECLS
 
 extern GtkWidget *spare_window;   /* a second window, destroyed at the end */
 
-/* A template child of widget's class type, asserted to exist. */
-GtkWidget        *child_of            (gpointer          widget,
-                                       GType             type,
-                                       const char       *name);
 KsExperimentPage *sweep_page          (const char       *name);
 /* A form field, as the CLI would take it. */
 void              set_param           (KsExperimentPage *page,

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/test-runtime.c under Oclgrind: every item of the runtime seam
+# tests/test-runtime.c (and its neighbours test-runtime-buffers, -queues
+# and -programs) under Oclgrind: every item of the runtime seam
 # (local-memory reduction, pinned map/unmap, copy and fill, views, two
 # queues with an event, a 3D launch at an offset, the shared header, timed
 # transfers) on Oclgrind's simulator, which reports out-of-bounds accesses,
@@ -8,9 +9,10 @@
 # Its reports go to a log of their own, which must stay empty.  Skipped (77)
 # where oclgrind is not installed.
 #
-# The same for another GTest binary (test-tridiag): give the ok line that
-# proves its tests ran on Oclgrind's device; the planted out-of-bounds
-# self-test is test-runtime's own and runs only for it.
+# The same for another GTest binary (test-runtime's neighbours,
+# test-tridiag): give the ok line that proves its tests ran on Oclgrind's
+# device; the planted out-of-bounds self-test is test-runtime's own and
+# runs only for it.
 #
 # Usage: test-runtime-oclgrind.sh /abs/path/to/test-runtime
 #        test-runtime-oclgrind.sh /abs/path/to/BIN 'REGEX of an ok line'

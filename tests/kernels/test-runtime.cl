@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The kernels of tests/test-runtime.c: each exercises one item of the
+/* The kernels of tests/test-runtime*.c: each exercises one item of the
  * runtime seam, on OpenCL and (through cuda-prelude.h) on CUDA.  This file
  * includes the shared header, which is itself one of the things tested. */
 #include "ks-common.h"

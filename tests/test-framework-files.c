@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* test-framework-files: the experiment framework's files and figures
+ * through the test experiment (ks-exp-test.c; see test-framework.c): the
+ * JSON and CSV files (round trips, wrong types, deep nesting), the paper's
+ * values, the generic figure; and every recorded Gauss run in
+ * data/reference/ read through the new path unchanged. */
+#include "ks-engine.h"
+#include "ks-exp-gauss.h"
+#include "ks-exp-test.h"
+#include "ks-figure.h"
+#include "ks-recorded.h"
+#include "ks-results-plot.h"
+#include "ks-run.h"
+#include "ks-test-framework-util.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Where two texts part, for a message a reader can act on. */
+static char *
+first_difference (const char *a,
+                  const char *b)
+{
+  g_auto(GStrv) x = g_strsplit (a, "\n", -1);
+  g_auto(GStrv) y = g_strsplit (b, "\n", -1);
+  guint i = 0;
+
+  while (x[i] && y[i] && strcmp (x[i], y[i]) == 0)
+    i++;
+  return g_strdup_printf ("line %u: \"%s\" / \"%s\"", i + 1, x[i] ? x[i] : "(end)", y[i] ? y[i] : "(end)");
+}
+
+/* --- files ------------------------------------------------------------------------ */
+
+static KsRun *
+measured_run (void)
+{
+  const char *settings[] = { "size", "1:3", "shape", "square,wide", NULL };
+  g_autoptr(KsEngine) engine = engine_with (settings, 0, 2);
+
+  ks_engine_set_command (engine, "kernelscope-cli run test-sweep --size 1:3");
+  g_assert_true (ks_engine_run (engine, NULL, NULL));
+  return ks_run_ref (ks_engine_get_run (engine));
+}
+
+static void
+test_json_round_trip (void)
+{
+  g_autoptr(KsRun) run = measured_run ();
+  g_autoptr(KsRun) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *again = NULL;
+  KsRunPoint *p = run->points->pdata[0];
+  const double odd[] = { 1e308, -INFINITY, NAN, 0.1, 4.9e-324, -0.0 };
+
+  /* Numbers a JsonGenerator would write so that they cannot be read back. */
+  p->values[0] = odd[0];
+  p->lo[0] = odd[1];
+  p->hi[0] = odd[2];
+  ((KsRunPoint *) run->points->pdata[1])->values[0] = odd[3];
+  ((KsRunPoint *) run->points->pdata[2])->values[0] = odd[4];
+  ((KsRunPoint *) run->points->pdata[3])->values[0] = odd[5];
+  json = ks_run_to_json (run);
+  back = ks_run_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  again = ks_run_to_json (back);
+  if (strcmp (json, again) != 0)
+    g_error ("written, read and written again, the file differs: %s", first_difference (json, again));
+  g_assert_true (back->desc == &ks_exp_test);
+  g_assert_cmpstr (back->command, ==, "kernelscope-cli run test-sweep --size 1:3");
+  g_assert_cmpfloat (((KsRunPoint *) back->points->pdata[0])->values[0], ==, 1e308);
+  g_assert_true (isinf (((KsRunPoint *) back->points->pdata[0])->lo[0]));
+  g_assert_true (isnan (((KsRunPoint *) back->points->pdata[0])->hi[0]));
+  g_assert_cmpfloat (((KsRunPoint *) back->points->pdata[1])->values[0], ==, 0.1);
+  g_assert_cmpfloat (((KsRunPoint *) back->points->pdata[2])->values[0], ==, 4.9e-324);
+  g_assert_nonnull (strstr (json, "\"value_ms\": 1e+308,"));
+  g_assert_nonnull (strstr (json, "\"value_ms_min\": \"-inf\""));
+  g_assert_cmpuint (back->points->len, ==, run->points->len);
+  g_assert_cmpstr (((KsRunPoint *) back->points->pdata[5])->error, ==, "wide 3 does not fit");
+}
+
+/* One field of every point (of the top level for experiment) replaced:
+ * the error names it. */
+static void
+assert_bad_point (const char *json,
+                  const char *field,
+                  const char *value,
+                  const char *phrase)
+{
+  g_autofree char *pattern = strcmp (field, "experiment") == 0 ? g_strdup ("(\"experiment\": )[^,]*")
+                             : strcmp (field, "device") == 0 ? g_strdup ("(\\{\"device\": )[0-9]+")
+                             : g_strdup_printf ("(\\{\"device\": [0-9]+,[^\n]*?\"%s\": )[^,}]*", field);
+  g_autoptr(GRegex) regex = g_regex_new (pattern, 0, 0, NULL);
+  g_autofree char *bad = NULL;
+  g_autofree char *replacement = g_strdup_printf ("\\g<1>%s", value);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsRun) run = NULL;
+
+  bad = g_regex_replace (regex, json, -1, 0, replacement, G_REGEX_MATCH_NOTEMPTY, NULL);
+  g_assert_cmpstr (bad, !=, json);
+  run = ks_run_from_json (bad, -1, &error);
+  g_assert_null (run);
+  g_assert_true (error->domain == KS_RUN_ERROR);
+  if (!strstr (error->message, phrase))
+    g_error ("%s = %s: \"%s\" lacks \"%s\"", field, value, error->message, phrase);
+}
+
+static void
+test_json_refused (void)
+{
+  g_autoptr(KsRun) run = measured_run ();
+  g_autofree char *json = ks_run_to_json (run);
+  g_autoptr(GString) deep = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  assert_bad_point (json, "size", "\"a\"", "\"size\" must be a whole number");
+  assert_bad_point (json, "size", "1.5", "\"size\" must be a whole number");
+  assert_bad_point (json, "shape", "\"round\"", "\"shape\" has an unknown value \"round\"");
+  assert_bad_point (json, "shape", "[1, 2]", "\"shape\" must be a string");
+  assert_bad_point (json, "value_ms", "[1, 2]", "\"value_ms\" must be a number");
+  assert_bad_point (json, "value_ms", "\"fast\"", "\"value_ms\" must be a number");
+  assert_bad_point (json, "device", "7", "\"device\" = 7 is out of range");
+  assert_bad_point (json, "fast", "0", "\"fast\" must be true or false");
+  assert_bad_point (json, "reps", "null", "has no \"reps\"");
+  assert_bad_point (json, "experiment", "\"nothing\"", "Unknown experiment");
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  g_assert_null (ks_run_from_json (deep->str, deep->len, &error));
+  g_assert_nonnull (strstr (error->message, "nested more than 64 deep"));
+  g_clear_error (&error);
+  g_assert_null (ks_run_from_json ("{\"format\": 3, \"experiment\": \"test-sweep\"}", -1, &error));
+  g_assert_nonnull (strstr (error->message, "format 3"));
+}
+
+static void
+test_csv (void)
+{
+  g_autoptr(KsRun) run = measured_run ();
+  g_autofree char *csv = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  g_free (((KsRunPoint *) run->points->pdata[5])->error);
+  ((KsRunPoint *) run->points->pdata[5])->error = g_strdup ("a reason, \"quoted\"");
+  csv = ks_run_to_csv (run);
+  lines = g_strsplit (csv, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "device,size,shape,depth,scale,fast,label,source,input,lanes,value_ms,value_ms_min,"
+                                 "value_ms_max,count,lanes_seen,big,ratio,vs_square,error");
+  g_assert_cmpstr (lines[1], ==, "host,1,square,,1.5,false,none,generated,,,2,1.5,2.5,2,,0,1,1,");
+  g_assert_cmpstr (lines[6], ==, "host,3,wide,,1.5,false,none,generated,,,,,,,,,,,\"a reason, \"\"quoted\"\"\"");
+  g_assert_cmpstr (lines[7], ==, "");
+  g_assert_null (lines[8]);
+}
+
+/* The paper's numbers beside the run's: a column at the point of its
+ * where, or a number about the device. */
+static void
+test_paper_values (void)
+{
+  g_autoptr(KsRun) run = measured_run ();
+  const KsPaperValue info = { "", "answer", 42, NULL, "a source", NULL };
+  const KsPaperValue missing = { "size=9", "value_ms", 1, "ms", "a source", NULL };
+  const KsPaperValue wrong = { "size=2 shape=round", "value_ms", 1, "ms", "a source", NULL };
+
+  g_assert_true (ks_run_point_matches (run, run->points->pdata[2], "size=2 shape=square"));
+  g_assert_true (ks_run_point_matches (run, run->points->pdata[2], ""));
+  g_assert_false (ks_run_point_matches (run, run->points->pdata[2], "size=2 shape=wide"));
+  g_assert_false (ks_run_point_matches (run, run->points->pdata[2], "depth=1"));   /* does not apply */
+  /* size 2, square, scale 1.5: 3 + k for k = 0, 1: the median 3.5. */
+  g_assert_cmpfloat (ks_run_measured_for (run, &ks_exp_test.paper_values[0], 0), ==, 3.5);
+  g_assert_cmpfloat (ks_run_measured_for (run, &info, 0), ==, 42);
+  g_assert_true (isnan (ks_run_measured_for (run, &missing, 0)));
+  g_assert_true (isnan (ks_run_measured_for (run, &wrong, 0)));
+  g_assert_true (isnan (ks_run_measured_for (run, &info, 1)));
+}
+
+/* --- the recorded Gauss runs ------------------------------------------------------------ */
+
+static void
+assert_same_plot (KsPlot *a,
+                  KsPlot *b)
+{
+  g_assert_cmpuint (ks_plot_get_n_series (a), ==, ks_plot_get_n_series (b));
+  g_assert_cmpuint (ks_plot_get_n_vlines (a), ==, ks_plot_get_n_vlines (b));
+  g_assert_cmpstr (ks_plot_get_title (a), ==, ks_plot_get_title (b));
+  for (guint s = 0; s < ks_plot_get_n_series (a); s++)
+    {
+      g_assert_cmpstr (ks_plot_series_get_name (a, s), ==, ks_plot_series_get_name (b, s));
+      g_assert_cmpuint (ks_plot_series_get_n_points (a, s), ==, ks_plot_series_get_n_points (b, s));
+      for (guint i = 0; i < ks_plot_series_get_n_points (a, s); i++)
+        {
+          const KsPlotPoint *p = ks_plot_series_get_point (a, s, i), *q = ks_plot_series_get_point (b, s, i);
+          g_assert_cmpfloat (p->x, ==, q->x);
+          g_assert_cmpfloat (p->y, ==, q->y);
+          g_assert_cmpint (p->flags, ==, q->flags);
+          g_assert_cmpstr (p->label, ==, q->label);
+        }
+    }
+}
+
+/* Every recorded run loads through the new path.  A format-1 Gauss run as
+ * KsResults again is the very file (same JSON), its figure is the old
+ * figure, and written as format 2 and read back it is the same again; a
+ * format-2 run round-trips and draws. */
+static void
+test_reference_runs (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", NULL);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsResults) old = NULL;
+      g_autoptr(KsRun) run = NULL;
+      g_autoptr(KsRun) again = NULL;
+      g_autoptr(KsResults) back = NULL;
+      g_autoptr(KsResults) back2 = NULL;
+      g_autofree char *old_json = NULL, *back_json = NULL, *json2 = NULL, *back2_json = NULL;
+      g_autoptr(KsPlot) old_plot = NULL;
+      g_autoptr(KsPlot) new_plot = NULL;
+      KsFigureOptions options;
+
+      if (!g_str_has_suffix (name, ".json") || strstr (name, "-bench-") || g_str_has_suffix (name, "-devices.json"))
+        continue;
+      g_test_message ("%s", name);
+      run = ks_run_load_json (path, &error);
+      g_assert_no_error (error);
+      if (!(old = ks_results_load_json (path, NULL)))
+        {
+          /* A format-2 run of any experiment (the papers' H200 runs): it
+           * writes and reads back to the very same text, and its first
+           * figure draws something. */
+          g_autofree char *text = ks_run_to_json (run);
+          g_autoptr(KsRun) read = ks_run_from_json (text, -1, &error);
+          g_autofree char *text2 = NULL;
+          g_autoptr(KsPlot) plot = NULL;
+
+          g_assert_no_error (error);
+          text2 = ks_run_to_json (read);
+          g_assert_cmpstr (text, ==, text2);
+          g_assert_cmpuint (ks_run_count_measured (run), >, 0);
+          ks_figure_options_init (&options);
+          plot = ks_figure_plot_new (NULL, &run, 1, &options);
+          g_assert_cmpuint (ks_plot_get_n_series (plot), >, 0);
+          continue;
+        }
+      back = ks_exp_gauss_to_results (run, 0);
+      old_json = ks_results_to_json (old);
+      back_json = ks_results_to_json (back);
+      if (g_strcmp0 (old_json, back_json) != 0)
+        g_error ("%s: read through the new path, it is not the same file: %s", name,
+                 first_difference (old_json, back_json));
+
+      ks_figure_options_init (&options);
+      options.min_x = 32;
+      old_plot = ks_results_plot_new (old, 32);
+      new_plot = ks_figure_plot_new (NULL, &run, 1, &options);
+      assert_same_plot (old_plot, new_plot);
+
+      json2 = ks_run_to_json (run);
+      again = ks_run_from_json (json2, -1, &error);
+      g_assert_no_error (error);
+      back2 = ks_exp_gauss_to_results (again, 0);
+      back2_json = ks_results_to_json (back2);
+      if (g_strcmp0 (old_json, back2_json) != 0)
+        g_error ("%s: written as format 2 and read back, it is not the same file: %s", name,
+                 first_difference (old_json, back2_json));
+      n++;
+    }
+  g_assert_cmpuint (n, >=, 19);
+}
+
+/* The shipped runs by experiment, named as the figures name them. */
+static void
+test_recorded (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", NULL);
+  g_autoptr(GPtrArray) size = NULL;
+  g_autoptr(GPtrArray) wg = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+  g_autoptr(GPtrArray) test = NULL;
+  gboolean graph = FALSE;
+
+  g_setenv ("KERNELSCOPE_REFERENCE_DIR", dir, TRUE);
+  size = ks_recorded_list (&ks_exp_gauss_size);
+  wg = ks_recorded_list (&ks_exp_gauss_wg);
+  all = ks_recorded_list (NULL);
+  test = ks_recorded_list (&ks_exp_test);
+  g_unsetenv ("KERNELSCOPE_REFERENCE_DIR");
+
+  /* Paper 000's H200 runs, the first nine and ten of them in format 1;
+   * every top-level JSON is a recorded run of some experiment. */
+  g_assert_cmpuint (size->len, >=, 9);
+  g_assert_cmpuint (wg->len, >=, 10);
+  {
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+    guint files = 0;
+
+    while (d && (name = g_dir_read_name (d)))
+      files += g_str_has_suffix (name, ".json");
+    g_assert_cmpuint (all->len, ==, files);
+  }
+  g_assert_cmpuint (test->len, ==, 0);
+  for (guint i = 0; i < size->len; i++)
+    {
+      const KsRecorded *r = size->pdata[i];
+
+      g_assert_true (r->run->desc == &ks_exp_gauss_size);
+      g_assert_true (g_str_has_prefix (r->label, "recorded: NVIDIA H200 ("));
+      if (strstr (r->path, "fig2-graph"))
+        {
+          g_assert_cmpstr (r->label, ==, "recorded: NVIDIA H200 (CUDA graph)");
+          graph = TRUE;
+        }
+      if (i > 0)
+        g_assert_cmpint (strcmp (((KsRecorded *) size->pdata[i - 1])->path, r->path), <, 0);
+    }
+  g_assert_true (graph);
+}
+
+/* A format-1 file with a field of the wrong type names it. */
+static void
+test_legacy_refused (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference",
+                                                 "h200-cuda-fig3-wg.json", NULL);
+  g_autofree char *data = NULL;
+  const char *bad[] = { "[\"a\", \"b\"]", "[1.5, 2.7]", "[null, null]" };
+
+  g_assert_true (g_file_get_contents (path, &data, NULL, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GRegex) regex = g_regex_new ("(\"fwd_local\" : )\\[[^]]*\\]", 0, 0, NULL);
+      g_autofree char *replacement = g_strdup_printf ("\\g<1>%s", bad[i]);
+      g_autofree char *broken = g_regex_replace (regex, data, -1, 0, replacement, 0, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsRun) run = NULL;
+
+      g_assert_cmpstr (broken, !=, data);
+      run = ks_run_from_json (broken, -1, &error);
+      g_assert_null (run);
+      g_assert_nonnull (strstr (error->message, "\"fwd_local\" must have 2 whole numbers"));
+    }
+}
+
+/* --- figures --------------------------------------------------------------------------- */
+
+static void
+test_figure (void)
+{
+  g_autoptr(KsRun) run = measured_run ();
+  g_autoptr(KsRun) other = measured_run ();
+  g_autoptr(KsPlot) plot = NULL;
+  g_autoptr(KsPlot) ratio = NULL;
+  g_autoptr(KsPlot) both = NULL;
+  KsRun *runs[] = { run, other };
+  KsFigureOptions options;
+  const KsPlotPoint *p;
+
+  ks_figure_options_init (&options);
+  plot = ks_figure_plot_new (NULL, &run, 1, &options);
+  g_assert_cmpstr (ks_plot_get_title (plot), ==, "Value vs size");
+  g_assert_cmpuint (ks_plot_get_n_series (plot), ==, 2);
+  g_assert_cmpstr (ks_plot_series_get_name (plot, 0), ==, "shape = square");
+  g_assert_cmpstr (ks_plot_series_get_name (plot, 1), ==, "shape = wide");
+  g_assert_cmpuint (ks_plot_series_get_n_points (plot, 0), ==, 3);
+  g_assert_cmpuint (ks_plot_series_get_n_points (plot, 1), ==, 2);   /* wide 3 refused */
+  p = ks_plot_series_get_point (plot, 0, 0);
+  g_assert_cmpfloat (p->y, ==, 2.0);     /* the median of 1.5 and 2.5 */
+  g_assert_cmpfloat (p->y_lo, ==, 1.5);
+  g_assert_cmpfloat (p->y_hi, ==, 2.5);
+  g_assert_cmpint (p->flags, ==, KS_PLOT_POINT_BEST);
+  g_assert_cmpstr (p->label, ==, "best 1");
+  p = ks_plot_series_get_point (plot, 0, 2);
+  g_assert_cmpint (p->flags, ==, KS_PLOT_POINT_HIGHLIGHT);
+  g_assert_cmpstr (p->label, ==, "size 3");
+
+  options.min_x = 2;
+  ratio = ks_figure_plot_new (&ks_exp_test.figures[1], &run, 1, &options);
+  /* No series_by, but shape is swept: a curve per shape all the same
+   * (one curve through both would zig-zag): square 2, 3 and wide 2 (wide
+   * 3 was refused). */
+  g_assert_cmpuint (ks_plot_get_n_series (ratio), ==, 2);
+  g_assert_cmpstr (ks_plot_series_get_name (ratio, 0), ==, "shape = square");
+  g_assert_cmpuint (ks_plot_series_get_n_points (ratio, 0), ==, 2);
+  g_assert_cmpuint (ks_plot_series_get_n_points (ratio, 1), ==, 1);
+
+  /* Two runs: each curve says whose it is; a recorded one is dashed. */
+  ks_figure_options_init (&options);
+  both = ks_figure_plot_new (NULL, runs, 2, &options);
+  g_assert_cmpuint (ks_plot_get_n_series (both), ==, 4);
+  g_assert_nonnull (strstr (ks_plot_series_get_name (both, 2), "(host), shape = square"));
+  ks_figure_add_recorded (NULL, both, run, &options);
+  g_assert_cmpuint (ks_plot_get_n_series (both), ==, 6);
+  g_assert_true (g_str_has_prefix (ks_plot_series_get_name (both, 4), "recorded: "));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  ks_test_framework_init (&argc, &argv);
+
+  g_test_add_func ("/framework/json/round-trip", test_json_round_trip);
+  g_test_add_func ("/framework/json/refused", test_json_refused);
+  g_test_add_func ("/framework/csv", test_csv);
+  g_test_add_func ("/framework/paper-values", test_paper_values);
+  g_test_add_func ("/framework/reference-runs", test_reference_runs);
+  g_test_add_func ("/framework/legacy-refused", test_legacy_refused);
+  g_test_add_func ("/framework/recorded", test_recorded);
+  g_test_add_func ("/framework/figure", test_figure);
+
+  return ks_test_framework_run ();
+}
