@@ -55,6 +55,10 @@ typedef struct {
   /* The pipelined CG (ks-dist-cg.h): host parts only, so no GPU part may
    * have cells (lambda 0, or no GPU ranks). */
   gboolean           pipelined;
+  /* Under a world: this process's own solver, as in one process (the
+   * world is ignored); the GPU alone that the paper compares the hybrid
+   * with, timed on rank 0 while the other ranks wait. */
+  gboolean           alone;
 } KsHybridSetup;
 
 /* Processes that run one part each, the paper's MPI ranks (libksmpi's
