@@ -77,6 +77,8 @@ for (cells, lam), p in pts.items():
     assert q["mesh_cells"] == p["mesh_cells"] and abs(q["iterations"] - p["iterations"]) <= 1, (p, q)
 # The CPU side's bandwidth: the CPU ranks' triads together, measured.
 assert d["devices"][0]["info"]["cpu_triad_gbs"] > 0, d["devices"][0]
+# The recorded command says how the ranks were started.
+assert d["command"].startswith("mpirun -np 3 kernelscope-cli run heat-hybrid "), d["command"]
 PY
   then
     echo "ok 11 - kernelscope-cli run heat-hybrid under mpirun -np 3 --gpu-ranks 1: formula (5)'s split, one rank reporting"

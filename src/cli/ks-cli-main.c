@@ -31,7 +31,7 @@ main (int    argc,
     return ks_cli_main (argc, argv);
 #ifdef KS_HAVE_MPI
   {
-    int provided = 0, rank = 0, status;
+    int provided = 0, rank = 0, size = 1, status;
 
     /* The engine measures on a worker thread: MPI is called from one
      * thread at a time, not always the one that started it. */
@@ -44,8 +44,14 @@ main (int    argc,
         return 1;
       }
     MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+    MPI_Comm_size (MPI_COMM_WORLD, &size);
     ks_mpi_world_install (MPI_COMM_WORLD);
     ks_cli_set_follower (rank > 0);
+    {
+      /* mpirun's own options (binding, -x) are not visible here. */
+      g_autofree char *launcher = g_strdup_printf ("mpirun -np %d", size);
+      ks_cli_set_launcher (launcher);
+    }
     status = ks_cli_main (argc, argv);
     MPI_Finalize ();
     return status;

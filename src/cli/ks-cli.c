@@ -86,13 +86,25 @@ ks_cli_pick_device (KsDeviceList *list,
   return device;
 }
 
+static char *launcher;
+
+void
+ks_cli_set_launcher (const char *value)
+{
+  g_free (launcher);
+  launcher = g_strdup (value);
+}
+
 char *
 ks_cli_join_argv (const char  *prefix,
                   int          argc,
                   char       **argv)
 {
-  g_autoptr(GString) s = g_string_new (prefix);
+  g_autoptr(GString) s = g_string_new (launcher);
 
+  if (launcher != NULL)
+    g_string_append_c (s, ' ');
+  g_string_append (s, prefix);
   for (int i = 1; i < argc; i++)
     {
       g_autofree char *q = g_shell_quote (argv[i]);

@@ -40,8 +40,13 @@ int       ks_cli_main    (int argc, char **argv);
 void      ks_cli_set_follower (gboolean follower);
 gboolean  ks_cli_is_follower  (void);
 
-/* prefix and argv[1..] as one shell-quoted line: the command recorded with
- * results, so that they can be made again. */
+/* Under mpirun: how the ranks were started ("mpirun -np 16"), put before
+ * every recorded command, since the same command in one process measures
+ * something else.  NULL: one process. */
+void      ks_cli_set_launcher (const char *launcher);
+
+/* prefix and argv[1..] as one shell-quoted line, after the launcher if
+ * any: the command recorded with results, so that they can be made again. */
 char     *ks_cli_join_argv   (const char   *prefix,
                               int           argc,
                               char        **argv);
