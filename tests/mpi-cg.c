@@ -9,7 +9,9 @@
  * `mpirun kernelscope-cli run heat-hybrid` does): rank 0 a GPU part on the
  * first OpenCL device (PoCL here; the host parts alone where there is
  * none), the others CPU parts, lambda 2; every rank ends with the whole
- * solution, which must equal one process's. */
+ * solution, which must equal one process's.
+ *
+ * "mpi-cg abort": the world's abort path (below). */
 #define G_LOG_DOMAIN "ks-test"
 
 #include "ks-balance.h"
@@ -118,6 +120,27 @@ hybrid_main (int rank, int size)
   return status;
 }
 
+/* "mpi-cg abort": rank 1 fails alone (as when its device is lost) while
+ * the others wait in a sum for it; the world's abort must end every rank,
+ * saying which one failed, instead of leaving them waiting forever. */
+static int
+abort_main (int rank)
+{
+  const KsHybridWorld *w;
+  double v = 1;
+
+  ks_mpi_world_install (MPI_COMM_WORLD);
+  w = ks_hybrid_world_get ();
+  if (rank == 1)
+    {
+      g_autoptr(GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, "its device was lost (a test)");
+      w->abort (w->data, error);
+    }
+  w->sum (w->data, &v, 1, NULL);
+  printf ("not ok - rank %d went on after rank 1 failed\n", rank);
+  return 1;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -138,6 +161,12 @@ main (int    argc,
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
   pipelined = argc > 1 && g_str_equal (argv[1], "pipelined");
+  if (argc > 1 && g_str_equal (argv[1], "abort"))
+    {
+      status = abort_main (rank);
+      MPI_Finalize ();
+      return status;
+    }
   if (argc > 1 && g_str_equal (argv[1], "hybrid"))
     {
       status = hybrid_main (rank, size);

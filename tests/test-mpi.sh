@@ -22,7 +22,7 @@ export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo
 if [ -n "${KS_SANITIZED:-}" ]; then
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fi
-echo "1..12"
+echo "1..13"
 status=0
 # One OpenMP thread per rank: the ranks are the parallelism.
 export OMP_NUM_THREADS=1
@@ -107,5 +107,16 @@ PY
     status=1
   fi
   rm -rf "$dir"
+fi
+# A rank that fails alone ends the job, saying which, rather than leaving
+# the others waiting in a sum.
+out=$(timeout 120 "$MPIRUN" -np 3 "$BIN" abort 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && [ $rc -ne 124 ] && printf '%s\n' "$out" | grep -q "rank 1 failed, stopping every rank: its device was lost"; then
+  echo "ok 13 - a rank that fails alone stops every rank and says which (exit $rc)"
+else
+  echo "not ok 13 - a rank that fails alone: exit $rc (124: the others waited forever)"
+  printf '%s\n' "$out" | sed 's/^/# /' | tail -20
+  status=1
 fi
 exit $status
