@@ -5,11 +5,13 @@
 # Then the same through the hybrid solver's MPI world (a PoCL part on rank
 # 0 beside host parts), and kernelscope-cli itself under mpirun: the
 # heat-hybrid experiment with one GPU rank, written by rank 0 alone.
-# Usage: test-mpi.sh MPIRUN MPI_CG [KERNELSCOPE_CLI]
+# Last, a rank failing alone, and a CLI built without MPI under mpirun.
+# Usage: test-mpi.sh MPIRUN MPI_CG [KERNELSCOPE_CLI [CLI_WITHOUT_MPI]]
 set -u
 MPIRUN=${1:?usage: $0 MPIRUN MPI_CG [CLI]}
 BIN=${2:?usage}
 CLI=${3:-}
+NOMPI=${4:-}
 # CI runs as root, and a 2-core machine has fewer slots than 4 ranks.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 # No InfiniBand or shared-memory surprises in a container: TCP and self.
@@ -22,7 +24,7 @@ export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo
 if [ -n "${KS_SANITIZED:-}" ]; then
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fi
-echo "1..13"
+echo "1..14"
 status=0
 # One OpenMP thread per rank: the ranks are the parallelism.
 export OMP_NUM_THREADS=1
@@ -118,5 +120,18 @@ else
   echo "not ok 13 - a rank that fails alone: exit $rc (124: the others waited forever)"
   printf '%s\n' "$out" | sed 's/^/# /' | tail -20
   status=1
+fi
+if [ -z "$NOMPI" ]; then
+  echo "ok 14 - a CLI without MPI under mpirun # SKIP none given"
+else
+  out=$(timeout 60 "$MPIRUN" -np 2 "$NOMPI" devices 2>&1)
+  rc=$?
+  if [ $rc -ne 0 ] && [ $rc -ne 124 ] && printf '%s\n' "$out" | grep -q "started by mpirun, but this build has no MPI"; then
+    echo "ok 14 - a kernelscope-cli built without MPI, started by mpirun, says so and stops (exit $rc)"
+  else
+    echo "not ok 14 - a CLI without MPI under mpirun: exit $rc"
+    printf '%s\n' "$out" | sed 's/^/# /' | tail -20
+    status=1
+  fi
 fi
 exit $status
