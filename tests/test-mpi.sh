@@ -110,28 +110,28 @@ PY
   fi
   rm -rf "$dir"
 fi
-# A rank that fails alone ends the job, saying which, rather than leaving
-# the others waiting in a sum.
-out=$(timeout 120 "$MPIRUN" -np 3 "$BIN" abort 2>&1)
-rc=$?
-if [ $rc -ne 0 ] && [ $rc -ne 124 ] && printf '%s\n' "$out" | grep -q "rank 1 failed, stopping every rank: its device was lost"; then
-  echo "ok 13 - a rank that fails alone stops every rank and says which (exit $rc)"
-else
-  echo "not ok 13 - a rank that fails alone: exit $rc (124: the others waited forever)"
-  printf '%s\n' "$out" | sed 's/^/# /' | tail -20
-  status=1
-fi
-if [ -z "$NOMPI" ]; then
-  echo "ok 14 - a CLI without MPI under mpirun # SKIP none given"
-else
-  out=$(timeout 60 "$MPIRUN" -np 2 "$NOMPI" devices 2>&1)
+# TAP test n: COMMAND... (under mpirun) must fail, not hang, and say PATTERN.
+expect_stop () {
+  local n=$1 what=$2 pattern=$3 out rc
+  shift 3
+  out=$(timeout 120 "$MPIRUN" "$@" 2>&1)
   rc=$?
-  if [ $rc -ne 0 ] && [ $rc -ne 124 ] && printf '%s\n' "$out" | grep -q "started by mpirun, but this build has no MPI"; then
-    echo "ok 14 - a kernelscope-cli built without MPI, started by mpirun, says so and stops (exit $rc)"
+  if [ $rc -ne 0 ] && [ $rc -ne 124 ] && printf '%s\n' "$out" | grep -q "$pattern"; then
+    echo "ok $n - $what (exit $rc)"
   else
-    echo "not ok 14 - a CLI without MPI under mpirun: exit $rc"
+    echo "not ok $n - $what: exit $rc (124: it hung)"
     printf '%s\n' "$out" | sed 's/^/# /' | tail -20
     status=1
   fi
+}
+# A rank that fails alone ends the job, saying which, rather than leaving
+# the others waiting in a sum.
+expect_stop 13 "a rank that fails alone stops every rank and says which" \
+  "rank 1 failed, stopping every rank: its device was lost" -np 3 "$BIN" abort
+if [ -z "$NOMPI" ]; then
+  echo "ok 14 - a CLI without MPI under mpirun # SKIP none given"
+else
+  expect_stop 14 "a kernelscope-cli built without MPI, started by mpirun, says so and stops" \
+    "started by mpirun, but this build has no MPI" -np 2 "$NOMPI" devices
 fi
 exit $status
