@@ -24,7 +24,7 @@ export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo
 if [ -n "${KS_SANITIZED:-}" ]; then
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fi
-echo "1..14"
+echo "1..15"
 status=0
 # One OpenMP thread per rank: the ranks are the parallelism.
 export OMP_NUM_THREADS=1
@@ -54,6 +54,7 @@ run_cg 10 4 pipelined
 if [ -z "$CLI" ]; then
   echo "ok 11 - kernelscope-cli under mpirun # SKIP no CLI given"
   echo "ok 12 - kernelscope-cli --cg pipelined under mpirun # SKIP no CLI given"
+  echo "ok 13 - two GPU ranks on one device # SKIP no CLI given"
 else
   dir=$(mktemp -d)
   # Two meshes: rank 0 builds each and sends it to the others.
@@ -108,6 +109,32 @@ PY
     sed 's/^/# /' "$dir"/*.out | tail -20
     status=1
   fi
+  # Several GPU ranks (issue 18's code path) on one device: refused as the
+  # paper's one rank per GPU, run with --ranks-per-gpu 2; the system is the
+  # one a single process solves (hy.json's, above).
+  (cd "$dir" && "$MPIRUN" -np 4 "$CLI" run heat-hybrid -d opencl:0:0 --cells 1024 --lambda 4 --gpu-ranks 2 \
+     --reps 1 --warmup 0 > refused.out 2>&1)
+  refused=$?
+  (cd "$dir" && "$MPIRUN" -np 4 "$CLI" run heat-hybrid -d opencl:0:0 --cells 1024 --lambda 4 --gpu-ranks 2 \
+     --ranks-per-gpu 2 --reps 1 --warmup 0 --json two.json > two.out 2>&1) || true
+  if [ $refused -ne 0 ] && grep -q "one GPU rank per GPU" "$dir/refused.out" &&
+     python3 - "$dir/two.json" "$dir/one.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["points"][0]
+q = {(r["cells"], r["lambda"]): r for r in json.load(open(sys.argv[2]))["points"]}[(1024, 4)]
+assert p["error"] is None, p
+# formula (5), R_GPU = 2: each GPU rank N lambda / (2 lambda + 1), the CPU ranks the rest
+want = p["mesh_cells"] * 2 * 4 / (2 * 4 + 1)
+assert abs(p["gpu_cells"] - want) <= 2 and p["gpu_cells"] + p["cpu_cells"] == p["mesh_cells"], (p, want)
+assert abs(p["iterations"] - q["iterations"]) <= 1, (p, q)
+PY
+  then
+    echo "ok 13 - two GPU ranks on one device: refused by default, run with --ranks-per-gpu 2, one process's iterations"
+  else
+    echo "not ok 13 - two GPU ranks on one device (refused: exit $refused)"
+    sed 's/^/# /' "$dir"/refused.out "$dir"/two.out | tail -20
+    status=1
+  fi
   rm -rf "$dir"
 fi
 # TAP test n: COMMAND... (under mpirun) must fail, not hang, and say PATTERN.
@@ -126,12 +153,12 @@ expect_stop () {
 }
 # A rank that fails alone ends the job, saying which, rather than leaving
 # the others waiting in a sum.
-expect_stop 13 "a rank that fails alone stops every rank and says which" \
+expect_stop 14 "a rank that fails alone stops every rank and says which" \
   "rank 1 failed, stopping every rank: its device was lost" -np 3 "$BIN" abort
 if [ -z "$NOMPI" ]; then
-  echo "ok 14 - a CLI without MPI under mpirun # SKIP none given"
+  echo "ok 15 - a CLI without MPI under mpirun # SKIP none given"
 else
-  expect_stop 14 "a kernelscope-cli built without MPI, started by mpirun, says so and stops" \
+  expect_stop 15 "a kernelscope-cli built without MPI, started by mpirun, says so and stops" \
     "started by mpirun, but this build has no MPI" -np 2 "$NOMPI" devices
 fi
 exit $status

@@ -84,6 +84,11 @@ static const KsParamSpec params[] = {
     .help = N_("Under mpirun: how many ranks, the first ones, run GPU parts (one GPU each); the others run CPU "
                "parts.  Without mpirun: 1, the GPU part beside one CPU part"),
     .type = KS_PARAM_INT, .default_value = "1", .min = 0, .max = 1024, .advanced = TRUE },
+  { .name = "ranks_per_gpu", .label = N_("GPU ranks per GPU"),
+    .help = N_("Under mpirun: 1, one GPU rank per GPU as the paper; more lets several GPU ranks share a GPU, "
+               "to run the several-GPU code path on fewer GPUs (they share its memory, so their times say nothing "
+               "about several GPUs)"),
+    .type = KS_PARAM_INT, .default_value = "1", .min = 1, .max = 64, .advanced = TRUE },
   { .name = "cg", .label = N_("CG"), .help = N_("The classic CG or the pipelined one the paper points to"),
     .type = KS_PARAM_CHOICE, .choices = cg_choices, .default_value = "classic", .advanced = TRUE },
   { .name = "tol", .label = N_("CG tolerance"), .help = N_("The CG stops at ||r|| <= tol ||b||"),
@@ -285,15 +290,17 @@ like_devices (KsDevice *device)
 /* Under mpirun, GPU rank r takes the r-th device like the one asked for;
  * in one process, the one asked for. */
 static KsDevice *
-rank_device (KsDevice *device)
+rank_device (KsDevice *device, guint ranks_per_gpu)
 {
   const KsHybridWorld *world = ks_hybrid_world_get ();
   g_autoptr(GPtrArray) like = NULL;
+  guint index;
 
   if (world == NULL || world->rank == 0)
     return g_object_ref (device);
   like = like_devices (device);
-  return g_object_ref (world->rank < like->len ? like->pdata[world->rank] : device);
+  index = world->rank / ranks_per_gpu;
+  return g_object_ref (index < like->len ? like->pdata[index] : device);
 }
 
 static gboolean
@@ -302,6 +309,7 @@ hybrid_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *ba
   const char *precision = ks_config_get_string (base, "precision");
   const KsHybridWorld *world = ks_hybrid_world_get ();
   const guint gpu_ranks = (guint) ks_config_get_int (base, "gpu_ranks");
+  const guint ranks_per_gpu = (guint) ks_config_get_int (base, "ranks_per_gpu");
 
   if (ks_device_get_backend (device) == KS_BACKEND_HOST)
     {
@@ -331,12 +339,13 @@ hybrid_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *ba
   if (world != NULL && gpu_ranks > 0)
     {
       g_autoptr(GPtrArray) like = like_devices (device);
-      if (gpu_ranks > like->len)
+      if (gpu_ranks > like->len * ranks_per_gpu)
         {
           g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
-                       _("--gpu-ranks %u, but this computer has %u %s device(s) like %s: one GPU rank per GPU"),
+                       _("--gpu-ranks %u, but this computer has %u %s device(s) like %s: one GPU rank per GPU "
+                         "(--ranks-per-gpu %u)"),
                        gpu_ranks, like->len, ks_backend_to_string (ks_device_get_backend (device)),
-                       ks_device_get_name (device));
+                       ks_device_get_name (device), ranks_per_gpu);
           return FALSE;
         }
     }
@@ -364,7 +373,7 @@ hybrid_set_up (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *b
   HybridState *s = g_new0 (HybridState, 1);
   const KsHybridWorld *world = ks_hybrid_world_get ();
   const guint gpu_ranks = (guint) ks_config_get_int (base, "gpu_ranks");
-  g_autoptr(KsDevice) mine = rank_device (device);
+  g_autoptr(KsDevice) mine = rank_device (device, (guint) ks_config_get_int (base, "ranks_per_gpu"));
   KsHybridSetup setup = { mine, NULL, KS_PRECISION_DOUBLE, KS_PARTITION_GEOMETRIC, gpu_ranks };
   KsBandwidth bw = { 0 };
   g_autoptr(GError) local = NULL;
