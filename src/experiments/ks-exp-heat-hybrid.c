@@ -773,6 +773,10 @@ summarize_one (const KsRun *run, guint d, double cells, double gpus, GString *ou
                             100 * best->values[COL_PERF] / (gpus * one->values[COL_PERF]), gpus);
   if (ks_run_device_get_info (dev, "shared_memory") == 1)
     g_string_append (out, _("; not a test of the claim (one memory)\n"));
+  else if (!(best->values[COL_GPU_CELLS] > 0))
+    g_string_append (out, _("; no GPU part (--gpu-ranks 0): not a test of the claim\n"));
+  else if (ks_run_point_get_number (run, best, "ranks_per_gpu") > 1)
+    g_string_append (out, _("; GPU ranks share a GPU (--ranks-per-gpu): not a test of the claim\n"));
   else
     g_string_append (out, best->values[COL_REL] > 1.0
                           ? _("; the claim holds: the CPU adds to the GPU\n")
