@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The heat CG kernels (kernels/heat-cg.cl) under Oclgrind: test-heat's device
-# CG (float and double, base and fused, converged and not) and a heat step
+# The heat CG kernels (kernels/heat-cg.cl) under Oclgrind: test-heat-device's
+# device CG (float and double, base and fused, converged and not) and a heat step
 # against the host, on a small mesh (KS_TEST_HEAT_SMALL), with Oclgrind
 # looking for out-of-bounds accesses, data races in the reductions,
 # uninitialised reads and API misuse.  Its log must stay empty.  Skipped (77)
 # where oclgrind is not installed.
 #
-# Usage: test-heat-oclgrind.sh /abs/path/to/test-heat
+# Usage: test-heat-oclgrind.sh /abs/path/to/test-heat-device
 set -u
 
 BIN=${1:-}
 if [ -z "$BIN" ] || [ ! -x "$BIN" ]; then
-  echo "usage: $0 /path/to/test-heat (got \"$BIN\", not an executable)" >&2
+  echo "usage: $0 /path/to/test-heat-device (got \"$BIN\", not an executable)" >&2
   exit 1
 fi
 if ! command -v oclgrind >/dev/null 2>&1; then
@@ -42,9 +42,9 @@ else
   echo "ok 2 - Oclgrind reported nothing"
 fi
 if [ "$RC" -eq 0 ]; then
-  echo "ok 3 - test-heat passed under Oclgrind"
+  echo "ok 3 - test-heat-device passed under Oclgrind"
 else
-  echo "not ok 3 - test-heat passed under Oclgrind (exit $RC)"
+  echo "not ok 3 - test-heat-device passed under Oclgrind (exit $RC)"
   head -n 40 "$T/err" | sed 's/^/#   /'
   FAILED=1
 fi
