@@ -215,6 +215,11 @@ thomas_global (KS_BATCH_IN, __global real *cp, __global real *x, __global int *i
     }
 }
 
+/* The barriers of the staged kernels fence global memory too: the group's
+ * coalesced copies read and write rows of the other items' systems (the
+ * backward sweep stages the c' and d' the forward one stored), and a
+ * local fence alone does not order those (Oclgrind found the races). */
+
 /* The paper's portion-wise staging: the group's g systems are swept in
  * chunks of `chunk` rows; each chunk of a, b, c, d is copied into local
  * memory by the whole group (coalesced), swept there by one item per
@@ -234,7 +239,7 @@ thomas_staged (KS_BATCH_IN, __global real *cp, __global real *x, __global int *i
     {
       const uint count = min (chunk, n - r0);
       ks_stage_in4 (la, lb, lc, ld, a, b, c, d, sys_stride, row_stride, systems, s0, g, r0, 1, count);
-      barrier (CLK_LOCAL_MEM_FENCE);
+      barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
       if (mine && !bad)
         for (uint k = 0; k < count; k++)
           {
@@ -251,10 +256,10 @@ thomas_staged (KS_BATCH_IN, __global real *cp, __global real *x, __global int *i
             lc[j] = cprev;
             ld[j] = dprev;
           }
-      barrier (CLK_LOCAL_MEM_FENCE);
+      barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
       ks_stage_out (cp, lc, sys_stride, row_stride, systems, s0, g, r0, count);
       ks_stage_out (x, ld, sys_stride, row_stride, systems, s0, g, r0, count);
-      barrier (CLK_LOCAL_MEM_FENCE);
+      barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     }
   /* Back from the last chunk; x_{n-1} = d'_{n-1} is already in place.
    * dprev carries x_{i+1} across chunks. */
@@ -267,7 +272,7 @@ thomas_staged (KS_BATCH_IN, __global real *cp, __global real *x, __global int *i
       const uint count = end - r0;
       ks_stage_in (lc, cp, sys_stride, row_stride, systems, s0, g, r0, 1, count);
       ks_stage_in (ld, x, sys_stride, row_stride, systems, s0, g, r0, 1, count);
-      barrier (CLK_LOCAL_MEM_FENCE);
+      barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
       if (mine && !bad)
         for (uint k = count; k-- > 0;)
           {
@@ -277,9 +282,9 @@ thomas_staged (KS_BATCH_IN, __global real *cp, __global real *x, __global int *i
             dprev = ld[j] - lc[j] * dprev;
             ld[j] = dprev;
           }
-      barrier (CLK_LOCAL_MEM_FENCE);
+      barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
       ks_stage_out (x, ld, sys_stride, row_stride, systems, s0, g, r0, count);
-      barrier (CLK_LOCAL_MEM_FENCE);
+      barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
       end = r0;
     }
 }
@@ -403,7 +408,7 @@ sericr_local (KS_BATCH_IN,
           const uint count = min (chunk + 1, m - j0);
           const uint r0 = (j0 + 1) * h - 1;
           ks_stage_in4 (la, lb, lc, ld, wa, wb, wc, wd, sys_stride, row_stride, systems, s0, g, r0, h, count);
-          barrier (CLK_LOCAL_MEM_FENCE);
+          barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
           if (mine && !bad)
             for (uint t = 1; t + 1 < count; t += 2)
               {
@@ -423,7 +428,7 @@ sericr_local (KS_BATCH_IN,
                 lc[j] = me.c;
                 ld[j] = me.d;
               }
-          barrier (CLK_LOCAL_MEM_FENCE);
+          barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
           /* Only the reduced (odd) rows go back, each by its own item: they
            * are h rows apart, so a coalesced store would not be one. */
           if (mine)

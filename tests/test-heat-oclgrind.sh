@@ -4,8 +4,9 @@
 # device CG (float and double, base and fused, converged and not) and a heat step
 # against the host, on a small mesh (KS_TEST_HEAT_SMALL), with Oclgrind
 # looking for out-of-bounds accesses, data races in the reductions,
-# uninitialised reads and API misuse.  Its log must stay empty.  Skipped (77)
-# where oclgrind is not installed.
+# uninitialised reads and API misuse.  Its log, which gathers every OpenCL
+# context's reports (oclgrind-log.sh), must stay empty.  Skipped (77) where
+# oclgrind is not installed.
 #
 # Usage: test-heat-oclgrind.sh /abs/path/to/test-heat-device
 set -u
@@ -19,11 +20,12 @@ if ! command -v oclgrind >/dev/null 2>&1; then
   echo "1..0 # SKIP oclgrind is not on PATH (install it, e.g. apt-get install oclgrind, to run this test)"
   exit 77
 fi
+. "$(dirname "$0")/oclgrind-log.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/ks-test-heat-oclgrind.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 LOG=$T/oclgrind.log
 
-KS_TEST_HEAT_SMALL=1 oclgrind --log "$LOG" --data-races --uninitialized --check-api \
+KS_TEST_HEAT_SMALL=1 oclgrind_logged "$LOG" --data-races --uninitialized --check-api \
   "$BIN" -p /heat/cg-device -p /heat/device-step >"$T/out" 2>"$T/err"
 RC=$?
 FAILED=0
