@@ -21,6 +21,8 @@
 #define CLK_LOCAL_MEM_FENCE  1
 #define CLK_GLOBAL_MEM_FENCE 2
 #define barrier(flags) __syncthreads ()
+/* OpenCL 1.1's 32-bit global atomics. */
+#define atomic_cmpxchg(p, cmp, val) atomicCAS ((int *) (p), (cmp), (val))
 
 typedef unsigned int  uint;
 typedef unsigned long ulong;

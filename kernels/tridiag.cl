@@ -181,6 +181,24 @@ ks_stage_in4 (KS_LOCAL_PTR (real) la, KS_LOCAL_PTR (real) lb,
   ks_stage_in (ld, d, sys_stride, row_stride, systems, s0, g, r0, step, count);
 }
 
+/* Row + 1 of a zero pivot into *slot (0: none yet) where several items of
+ * a group may find one at once (PARACR's rows, paracr-thomas's pieces):
+ * the smallest row wins, by compare-and-swap, so the items never race on
+ * the word and the report does not hang on their timing. */
+KS_FN void
+ks_report_row (__global int *slot, int row1)
+{
+  int old = atomic_cmpxchg (slot, 0, row1);
+
+  while (old != 0 && row1 < old)
+    {
+      const int seen = atomic_cmpxchg (slot, old, row1);
+      if (seen == old)
+        break;
+      old = seen;
+    }
+}
+
 /* --- Thomas -------------------------------------------------------------- */
 
 /* One item per system, every coefficient straight from global memory.  The
@@ -592,7 +610,7 @@ ks_paracr (KS_BATCH_IN,
             {
               if (!bad && !ks_reduce (&me, &lo, &up))
                 {
-                  info[s] = (int) i + 1;
+                  ks_report_row (&info[s], (int) i + 1);
                   bad = 1;
                 }
               dst[AT (s, i)] = me.a;
@@ -615,7 +633,7 @@ ks_paracr (KS_BATCH_IN,
       const real bi = n > 1 ? src[stride4 + AT (s, i)] : b[AT (s, i)];
       const real di = n > 1 ? src[3 * stride4 + AT (s, i)] : d[AT (s, i)];
       if (ks_bad_pivot (bi))
-        info[s] = (int) i + 1;
+        ks_report_row (&info[s], (int) i + 1);
       x[AT (s, i)] = di / bi;
     }
 }
@@ -678,7 +696,7 @@ paracr_step (KS_BATCH_IN, __global const real *src, __global real *dst, __global
       }
   }
   if (!ks_reduce (&me, &lo, &up))
-    info[s] = (int) i + 1;
+    ks_report_row (&info[s], (int) i + 1);
   dst[AT (s, i)] = me.a;
   dst[stride4 + AT (s, i)] = me.b;
   dst[2 * stride4 + AT (s, i)] = me.c;
@@ -701,7 +719,7 @@ paracr_finish (KS_BATCH_IN, __global const real *src, __global real *x, __global
   bi = steps ? src[stride4 + AT (s, i)] : b[AT (s, i)];
   di = steps ? src[3 * stride4 + AT (s, i)] : d[AT (s, i)];
   if (ks_bad_pivot (bi))
-    info[s] = (int) i + 1;
+    ks_report_row (&info[s], (int) i + 1);
   x[AT (s, i)] = di / bi;
 }
 
@@ -800,7 +818,7 @@ thomas_coalesced (KS_BATCH_IN, __global real *cp, __global real *x, __global int
                  * and row: no division here (with one, Oclgrind 21.10's
                  * uninitialised-value check skipped this store). */
                 if (sub)
-                  info[bad_slot] = (int) (row + 1);
+                  ks_report_row (&info[bad_slot], (int) (row + 1));
                 else
                   info[s] = (int) (k + j) + 1;
                 return;
@@ -962,7 +980,7 @@ paracr_tile (KS_BATCH_IN, __global real *oa, __global real *ob, __global real *o
                 {
                   const long row = (k0 + (long) e) * (long) h_stride + (long) (r0 + (idx & (G - 1)));
                   if (row >= 0 && row < (long) total)
-                    info[bad_slot] = (int) ((uint) row + 1);
+                    ks_report_row (&info[bad_slot], (int) ((uint) row + 1));
                 }
             }
           ks_row_to_local (l + to, EG, idx, me);
