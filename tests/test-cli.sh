@@ -65,6 +65,14 @@ run () {
     RC=$?
     tries=$((tries + 1))
   done
+  # One command (run heat -d host --groups hot=fixed) crashes the tracer
+  # every time under meson in CI, never by hand: it runs once more without
+  # the leak check (AddressSanitizer still checks it), saying so.
+  if [ -n "${KS_SANITIZED:-}" ] && grep -q "LeakSanitizer has encountered a fatal error" "$T/err"; then
+    echo "# LeakSanitizer cannot check this command here; running it without the leak check: $*"
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" timeout 120 "$@" >"$T/out" 2>"$T/err"
+    RC=$?
+  fi
   [ "$RC" -ne 124 ] || echo "(kernelscope-cli test: timed out after 120 s)" >>"$T/err"
 }
 
