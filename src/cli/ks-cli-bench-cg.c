@@ -172,16 +172,13 @@ ks_cli_bench_cg (int argc, char **argv)
   spec.warmup = (guint) warmup;
 
   list = ks_device_list_new ();
-  if (device_query)
+  if (!ks_cli_lookup_devices (list, device_query, only, &error))
     {
-      if (!ks_cli_lookup_devices (list, device_query, only, &error))
-        {
-          status = ks_cli_fail (KS_CLI_USAGE, error);
-          goto out;
-        }
-      spec.only = (KsDevice **) only->pdata;
-      spec.n_only = only->len;
+      status = ks_cli_fail (KS_CLI_USAGE, error);
+      goto out;
     }
+  spec.only = only->len > 0 ? (KsDevice **) only->pdata : NULL;
+  spec.n_only = only->len;
   if (!(rows = ks_bench_cg (list, &spec, &error)))
     {
       status = ks_cli_fail (KS_CLI_FAILED, error);

@@ -45,7 +45,7 @@ ks_cli_lookup_devices (KsDeviceList *list,
                        GPtrArray    *only,
                        GError      **error)
 {
-  g_auto(GStrv) queries = g_strsplit (query, ",", -1);
+  g_auto(GStrv) queries = query ? g_strsplit (query, ",", -1) : g_new0 (char *, 1);
 
   for (guint i = 0; queries[i]; i++)
     {

@@ -59,7 +59,8 @@ KsDevice *ks_cli_pick_device (KsDeviceList *list,
                               gboolean      quiet,
                               GError      **error);
 /* The devices a comma-separated query names (each as -d takes it), added
- * to only in its order; FALSE with the first name no device answers. */
+ * to only in its order; FALSE with the first name no device answers.  A
+ * NULL query names none (TRUE, only left empty). */
 gboolean  ks_cli_lookup_devices (KsDeviceList *list,
                                  const char   *query,
                                  GPtrArray    *only,

@@ -75,11 +75,8 @@ open_devices (KsDeviceList *list, const KsBenchCgSpec *spec, guint *n_out)
       KsDevice *device = ks_device_list_get_device (list, i);
       BenchDevice *bd = &devices[k];
       g_autoptr(GError) error = NULL;
-      gboolean chosen = spec->only == NULL;
 
-      for (guint o = 0; o < spec->n_only; o++)
-        chosen |= spec->only[o] == device;
-      if (!chosen || ks_device_get_backend (device) == KS_BACKEND_HOST)
+      if (!ks_bench_device_chosen (device, spec->only, spec->n_only))
         continue;
       bd->device = device;
       bd->name = g_strdup_printf ("%s (%s)", ks_device_get_name (device), ks_device_get_id (device));

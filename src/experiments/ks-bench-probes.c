@@ -104,6 +104,16 @@ ks_bench_triad_gbs (KsDevice *device, const char *label)
   return 0;
 }
 
+gboolean
+ks_bench_device_chosen (KsDevice *device, KsDevice **only, guint n_only)
+{
+  gboolean chosen = only == NULL;
+
+  for (guint o = 0; o < n_only && !chosen; o++)
+    chosen = only[o] == device;
+  return chosen && ks_device_get_backend (device) != KS_BACKEND_HOST;
+}
+
 char *
 ks_bench_reason (const GError *error, gboolean *failed)
 {

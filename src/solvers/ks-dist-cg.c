@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 gboolean
 ks_exchange_start (KsExchange *ex,
@@ -350,6 +351,49 @@ spmv_exchanged (KsExchange   *ex,
   return TRUE;
 }
 
+/* The start both host CGs share: r = b - A x into r (and q, its scratch),
+ * r.r and ||b|| summed over the parts in one reduction (||b|| = 1 when b
+ * = 0: the answer is x = 0, and ||r|| is absolute). */
+static gboolean
+start_residual (KsExchange   *ex,
+                const guint  *row_ptr,
+                const guint  *col,
+                const double *val,
+                const double *b,
+                double       *x,
+                double       *r,
+                double       *q,
+                double       *rho,
+                double       *b_norm,
+                GError      **error)
+{
+  const guint n = ex->part->n_owned;
+  double sums[2];
+
+  if (!spmv_exchanged (ex, row_ptr, col, val, x, q, error))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    r[i] = b[i] - q[i];
+  sums[0] = dot (r, r, n);
+  sums[1] = dot (b, b, n);
+  if (!ks_exchange_allreduce (ex, sums, 2, error))
+    return FALSE;
+  *rho = sums[0];
+  *b_norm = sums[1] > 0 ? sqrt (sums[1]) : 1;
+  return TRUE;
+}
+
+/* What a converged solve reports. */
+static void
+set_result (KsDistCgResult *out, guint iterations, double residual, gint64 begin)
+{
+  if (out == NULL)
+    return;
+  out->iterations = iterations;
+  out->residual = residual;
+  out->iterate_s = (g_get_monotonic_time () - begin) / 1e6;
+}
+
 static gboolean
 solve_host (KsExchange            *ex,
             const guint           *row_ptr,
@@ -365,7 +409,7 @@ solve_host (KsExchange            *ex,
   g_autofree double *r = NULL;
   g_autofree double *p = NULL;
   g_autofree double *q = NULL;
-  double sums[2], rho, b_norm;
+  double rho, b_norm;
   gint64 begin;
   guint it;
 
@@ -377,19 +421,9 @@ solve_host (KsExchange            *ex,
   p = g_new0 (double, MAX (all, 1));
   q = g_new0 (double, MAX (n, 1));
 
-  /* r = b - A x */
-  if (!spmv_exchanged (ex, row_ptr, col, val, x, q, error))
+  if (!start_residual (ex, row_ptr, col, val, b, x, r, q, &rho, &b_norm, error))
     return FALSE;
-  for (guint i = 0; i < n; i++)
-    p[i] = r[i] = b[i] - q[i];
-  sums[0] = dot (r, r, n);
-  sums[1] = dot (b, b, n);
-  if (!ks_exchange_allreduce (ex, sums, 2, error))
-    return FALSE;
-  rho = sums[0];
-  b_norm = sqrt (sums[1]);
-  if (b_norm == 0)
-    b_norm = 1;   /* b = 0: the answer is x = 0, and ||r|| is absolute */
+  memcpy (p, r, sizeof (double) * n);
 
   begin = g_get_monotonic_time ();
   for (it = 0; sqrt (rho) > options->tol * b_norm; it++)
@@ -424,12 +458,7 @@ solve_host (KsExchange            *ex,
         p[i] = r[i] + rho_new / rho * p[i];
       rho = rho_new;
     }
-  if (out)
-    {
-      out->iterations = it;
-      out->residual = sqrt (rho) / b_norm;
-      out->iterate_s = (g_get_monotonic_time () - begin) / 1e6;
-    }
+  set_result (out, it, sqrt (rho) / b_norm, begin);
   return TRUE;
 }
 
@@ -463,15 +492,9 @@ solve_host_pipelined (KsExchange            *ex,
   gint64 begin;
   guint it;
 
-  /* r = b - A x */
-  if (!spmv_exchanged (ex, row_ptr, col, val, x, q, error))
+  /* r.r comes again with w.r in the first iteration's one sum. */
+  if (!start_residual (ex, row_ptr, col, val, b, x, r, q, &gamma, &b_norm, error))
     return FALSE;
-  for (guint i = 0; i < n; i++)
-    r[i] = b[i] - q[i];
-  sums[0] = dot (b, b, n);
-  if (!ks_exchange_allreduce (ex, sums, 1, error))
-    return FALSE;
-  b_norm = sqrt (sums[0]) > 0 ? sqrt (sums[0]) : 1;
   /* w = A r */
   if (!spmv_exchanged (ex, row_ptr, col, val, r, w, error))
     return FALSE;
@@ -517,12 +540,7 @@ solve_host_pipelined (KsExchange            *ex,
         }
       gamma_old = gamma;
     }
-  if (out)
-    {
-      out->iterations = it;
-      out->residual = sqrt (gamma) / b_norm;
-      out->iterate_s = (g_get_monotonic_time () - begin) / 1e6;
-    }
+  set_result (out, it, sqrt (gamma) / b_norm, begin);
   return TRUE;
 }
 
