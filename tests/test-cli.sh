@@ -1083,6 +1083,8 @@ run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 1 --cpu device --reps 
 expect_ok "run heat-hybrid --cpu device: the CPU part on PoCL beside the GPU part"
 run "$CLI" run heat-hybrid -d "$OCL" --lambda -1
 expect_fail "heat-hybrid --lambda -1: below the range, refused" 2 "lambda"
+run "$CLI" run heat-hybrid -d "$OCL" --ranks-per-gpu 0
+expect_fail "heat-hybrid --ranks-per-gpu 0: refused, the option spelt as typed" 2 "^kernelscope-cli: --ranks-per-gpu 0: the value must lie between 1 and 64"
 run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --gpu-ranks 2
 expect_fail "heat-hybrid --gpu-ranks 2 without mpirun: refused, saying how to start it" 2 "mpirun -np"
 run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 1 --gpus 2 --reps 1 --warmup 0

@@ -13,7 +13,7 @@
 static char *
 option_name (const KsParamSpec *spec)
 {
-  return spec->cli_name ? g_strdup (spec->cli_name) : g_strdelimit (g_strdup (spec->name), "_", '-');
+  return g_strdup (ks_param_spec_option (spec));
 }
 
 /* A flag (--graph) where a bool is off by default and takes one value. */

@@ -104,7 +104,7 @@ ks_config_set (KsConfig    *config,
       if (!g_variant_is_of_type (owned, ks_param_type_get_variant_type (spec->type)))
         {
           g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
-                       _("--%s takes a %s value, not %s"), name, ks_param_type_to_string (spec->type),
+                       _("--%s takes a %s value, not %s"), ks_param_spec_option (spec), ks_param_type_to_string (spec->type),
                        g_variant_get_type_string (owned));
           return FALSE;
         }

@@ -186,14 +186,14 @@ resolve_default (KsEngine          *self,
       if (!applies)
         return TRUE;
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID, _("%s needs --%s"),
-                   self->desc->id, spec->cli_name ? spec->cli_name : spec->name);
+                   self->desc->id, ks_param_spec_option (spec));
       return FALSE;
     }
   if (!(*axis = ks_param_parse_axis (spec, text, error)))
     return FALSE;
   if (why)
     {
-      g_autofree char *note = g_strdup_printf ("--%s %s: %s", spec->cli_name ? spec->cli_name : spec->name,
+      g_autofree char *note = g_strdup_printf ("--%s %s: %s", ks_param_spec_option (spec),
                                                text, why);
       add_note (self, note);
     }
@@ -223,7 +223,7 @@ plan_axes (KsEngine     *self,
               g_autofree char *where = backends_words (spec->backends);
               g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
                            _("--%s applies only on %s devices; %s is a %s device"),
-                           spec->cli_name ? spec->cli_name : spec->name, where,
+                           ks_param_spec_option (spec), where,
                            ks_device_get_name (plan->device), ks_backend_to_string (plan->backend));
               return FALSE;
             }
@@ -255,8 +255,8 @@ note_unused (KsEngine     *self,
         continue;
       values = g_strjoinv ("|", (char **) spec->when.values);
       note = g_strdup_printf (_("--%s is not used: it applies only when --%s is %s"),
-                              spec->cli_name ? spec->cli_name : spec->name,
-                              desc->params[other].cli_name ? desc->params[other].cli_name : desc->params[other].name,
+                              ks_param_spec_option (spec),
+                              ks_param_spec_option (&desc->params[other]),
                               values);
       add_note (self, note);
     }

@@ -61,7 +61,7 @@ check_limits (const KsParamSpec *spec,
   if (has_limits (spec) && (v < spec->min || v > spec->max))
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
-                   _("--%s %s: the value must lie between %.15g and %.15g"), spec->name, text,
+                   _("--%s %s: the value must lie between %.15g and %.15g"), ks_param_spec_option (spec), text,
                    spec->min, spec->max);
       return FALSE;
     }
@@ -77,7 +77,7 @@ parse_int (const KsParamSpec *spec,
   if (!g_ascii_string_to_signed (text, 10, G_MININT64, G_MAXINT64, out, NULL))
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
-                   _("--%s: \"%s\" is not a whole number"), spec->name, text);
+                   _("--%s: \"%s\" is not a whole number"), ks_param_spec_option (spec), text);
       return FALSE;
     }
   return check_limits (spec, (double) *out, text, error);
@@ -95,7 +95,7 @@ parse_real (const KsParamSpec *spec,
   if (*text == '\0' || end == NULL || *end != '\0' || !isfinite (*out))
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
-                   _("--%s: \"%s\" is not a number"), spec->name, text);
+                   _("--%s: \"%s\" is not a number"), ks_param_spec_option (spec), text);
       return FALSE;
     }
   return check_limits (spec, *out, text, error);
@@ -128,6 +128,20 @@ choice_list (const KsParamSpec *spec)
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
+
+const char *
+ks_param_spec_option (const KsParamSpec *spec)
+{
+  g_autofree char *dashed = NULL;
+
+  g_return_val_if_fail (spec != NULL, NULL);
+  if (spec->cli_name != NULL)
+    return spec->cli_name;
+  /* Interned: the messages that print it free nothing. */
+  dashed = g_strdelimit (g_strdup (spec->name), "_", '-');
+  return g_intern_string (dashed);
+}
+
 GVariant *
 ks_param_parse_value (const KsParamSpec *spec,
                       const char        *text,
@@ -157,7 +171,7 @@ ks_param_parse_value (const KsParamSpec *spec,
         if (!parse_bool (t, &v))
           {
             g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
-                         _("--%s must be true or false, not \"%s\""), spec->name, t);
+                         _("--%s must be true or false, not \"%s\""), ks_param_spec_option (spec), t);
             return NULL;
           }
         return g_variant_ref_sink (g_variant_new_boolean (v));
@@ -169,7 +183,7 @@ ks_param_parse_value (const KsParamSpec *spec,
       {
         g_autofree char *list = choice_list (spec);
         g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
-                     _("--%s must be one of %s, not \"%s\""), spec->name, list, t);
+                     _("--%s must be one of %s, not \"%s\""), ks_param_spec_option (spec), list, t);
       }
       return NULL;
     case KS_PARAM_FILE:
@@ -178,7 +192,7 @@ ks_param_parse_value (const KsParamSpec *spec,
           g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
                        g_file_test (t, G_FILE_TEST_EXISTS)
                          ? _("--%s %s: not a regular file")
-                         : _("--%s %s: no such file"), spec->name, t);
+                         : _("--%s %s: no such file"), ks_param_spec_option (spec), t);
           return NULL;
         }
       return g_variant_ref_sink (g_variant_new_string (t));
@@ -269,13 +283,13 @@ parse_int_part (const KsParamSpec *spec,
   if (!pow2 && n == 3 && v[2] <= 0)
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
-                   _("--%s %s: the step must be at least 1"), spec->name, part);
+                   _("--%s %s: the step must be at least 1"), ks_param_spec_option (spec), part);
       return FALSE;
     }
   if (v[1] < v[0])
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
-                   _("--%s %s: the range is empty (it starts above its end)"), spec->name, part);
+                   _("--%s %s: the range is empty (it starts above its end)"), ks_param_spec_option (spec), part);
       return FALSE;
     }
   p->pow2 = pow2;
@@ -289,7 +303,7 @@ parse_int_part (const KsParamSpec *spec,
 bad:
   g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
                _("--%s: \"%s\" is not a number, a list (100,200), a range from:to[:step] "
-                 "(100:1000:10) or powers of two 2^a:2^b"), spec->name, part);
+                 "(100:1000:10) or powers of two 2^a:2^b"), ks_param_spec_option (spec), part);
   return FALSE;
 }
 
@@ -320,7 +334,7 @@ too_many (const KsParamSpec *spec,
     return FALSE;
   g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_TOO_LARGE,
                _("--%s has %llu values; a run may sweep at most %d"),
-               spec->name, (unsigned long long) count, KS_MAX_AXIS_VALUES);
+               ks_param_spec_option (spec), (unsigned long long) count, KS_MAX_AXIS_VALUES);
   return TRUE;
 }
 
@@ -373,7 +387,7 @@ add_real_parts (const KsParamSpec *spec,
         {
           g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
                        _("--%s: \"%s\" is not a number, a list (0.5,1) or a range from:to:step (0.5:2:0.5)"),
-                       spec->name, parts[i]);
+                       ks_param_spec_option (spec), parts[i]);
           return FALSE;
         }
       for (guint j = 0; j < n; j++)
@@ -395,7 +409,7 @@ add_real_parts (const KsParamSpec *spec,
         {
           g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
                        v[1] < v[0] ? _("--%s %s: the range is empty (it starts above its end)")
-                                   : _("--%s %s: the step must be above 0"), spec->name, parts[i]);
+                                   : _("--%s %s: the step must be above 0"), ks_param_spec_option (spec), parts[i]);
           return FALSE;
         }
       /* A little slack so that 0:1:0.1 ends at 1 despite rounding. */
@@ -433,7 +447,7 @@ ks_param_parse_axis (const KsParamSpec *spec,
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, parts[0] ? KS_EXPERIMENT_ERROR_TOO_LARGE
                                                          : KS_EXPERIMENT_ERROR_INVALID,
-                   parts[0] ? _("--%s has too many values") : _("--%s is empty"), spec->name);
+                   parts[0] ? _("--%s has too many values") : _("--%s is empty"), ks_param_spec_option (spec));
       return NULL;
     }
   if (spec->type == KS_PARAM_INT && !add_int_parts (spec, parts, values, error))

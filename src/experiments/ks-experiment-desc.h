@@ -139,6 +139,9 @@ struct _KsParamSpec {
 
 /* Parses one value of spec from text (as on the CLI) and checks its type,
  * limits and choices.  A floating-free GVariant of the spec's type. */
+/* How the command line and every message spell the parameter: its
+ * cli_name, else its name with '-' for '_' (--gpu-ranks for gpu_ranks). */
+const char *ks_param_spec_option (const KsParamSpec *spec);
 GVariant *ks_param_parse_value (const KsParamSpec *spec,
                                 const char        *text,
                                 GError           **error);
