@@ -168,11 +168,28 @@ if not v < float(sys.argv[2]):
 run "$CLI" help
 if expect_ok "help"; then
   missing=
-  for c in "devices" "solve gauss" "run gauss-size" "run gauss-wg"; do
+  for c in "devices" "list" "solve gauss" "solve tridiag" "plot" "map" "run ID"; do
     grep -q -F -e "$c" "$T/out" || missing="$missing \"$c\""
+  done
+  # One example per paper, and every experiment it names is one "list" knows.
+  for paper in 000 001 002 003 004; do
+    grep -q -E "^    run [a-z0-9-]+ +$paper: " "$T/out" || missing="$missing paper-$paper"
+  done
+  cp "$T/out" "$T/help"
+  "$CLI" list > "$T/list" 2>&1
+  for id in $(sed -n 's/^    run \([a-z0-9-]*\) .*/\1/p' "$T/help"); do
+    grep -q -E "^  $id " "$T/list" || missing="$missing unknown-experiment-$id"
   done
   if [ -z "$missing" ]; then ok "help lists the commands"; else not_ok "help lists the commands" "missing:$missing"; fi
 fi
+
+# Every bench the dispatcher knows (its own usage line) is in the top help.
+run "$CLI" bench
+benches=$(sed -n 's/^Usage: kernelscope-cli bench \([a-z|]*\) .*/\1/p' "$T/err" "$T/out" | head -1 | tr '|' ' ')
+missing=
+[ -n "$benches" ] || missing=" (no usage line from \"bench\")"
+for b in $benches; do grep -q -E "^  bench $b " "$T/help" || missing="$missing bench-$b"; done
+if [ -z "$missing" ]; then ok "help lists every bench"; else not_ok "help lists every bench" "missing:$missing"; fi
 
 run "$CLI"
 expect_fail "no command: usage, status 2" 2 "Usage"

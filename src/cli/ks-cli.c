@@ -16,21 +16,29 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The experiments themselves are listed by "list", from the registry; this
+ * names one per paper so that a first look shows what the five papers are. */
 static const char usage[] =
   "Usage: kernelscope-cli COMMAND [OPTIONS]\n"
   "\n"
-  "Experiments from Baranov & Vlatskaya (2013), \"work-group size and the Gauss method in OpenCL\".\n"
+  "Live experiments from five papers on GPU computing (\"kernelscope-cli list\" names them all).\n"
   "\n"
   "Commands:\n"
   "  devices                 List every device (OpenCL, CUDA, host) with its properties\n"
   "  list                    List the experiments, grouped by paper\n"
   "  run ID                  Run an experiment (\"run ID --help\": its options), e.g.:\n"
-  "  run gauss-size          Time vs matrix size (the paper's Fig. 2): outliers where N+1 is prime\n"
-  "  run gauss-wg            Time vs work-group size, one curve per size (Figs. 3-6)\n"
+  "    run gauss-size        000: Gauss elimination, time vs matrix size: outliers where N+1 is prime\n"
+  "    run micro-simd        001: OpenCL micro-benchmarks, the compute loop on short .. short16\n"
+  "    run tridiag-batch     002: batched Thomas, SERICR and PARACR vs the number of systems\n"
+  "    run index-reduce      003: an index domain mapped onto blocks and threads, a two-kernel reduction\n"
+  "    run heat              004: implicit heat diffusion on a mesh of triangles or quadrilaterals\n"
+  "    run heat-hybrid       004: the CG split between the GPU and the CPU by lambda (also under mpirun)\n"
   "  solve gauss             Solve one linear system, generated or from Matrix Market files\n"
   "  solve tridiag           Solve a batch of tridiagonal systems from Matrix Market files\n"
   "  plot                    Draw saved results (run --json) again, several overlaid\n"
-  "  bench gauss             The paper's kernels (OpenCL, CUDA, PoCL) against cuSOLVER and LAPACK\n"
+  "  bench gauss             The Gauss kernels (OpenCL, CUDA, PoCL) against cuSOLVER and LAPACK\n"
+  "  bench tridiag           The tridiagonal solvers against cuSPARSE (gtsv2) and the triad bound\n"
+  "  bench cg                The heat problem's CG, base and fused, against the library CG and the triad bound\n"
   "  bench bandwidth         Memory bandwidth of each device (copy and triad kernels)\n"
   "  bench launch            What one kernel launch costs, and the gain of CUDA Graphs\n"
   "  map DOMAIN              Lay an index domain (e.g. 2000x3000) onto blocks and threads (paper 003)\n"
