@@ -349,6 +349,16 @@ new_entry (const KsParamSpec *spec)
   return entry;
 }
 
+/* A real number that ranges over many decades (a tolerance from 1e-15, a
+ * time step of 1e-4): a spin button's fixed decimals would show 1e-8 as
+ * "0.000" and, once edited, take that 0 as the value.  Typed as text
+ * instead, the CLI's way (1e-8), and checked alike. */
+static gboolean
+spans_decades (const KsParamSpec *spec)
+{
+  return spec->type == KS_PARAM_REAL && spec->min > 0 && spec->max / spec->min >= 1e6;
+}
+
 static void
 build_widget (KsParamForm *self,
               Field       *f)
@@ -361,7 +371,7 @@ build_widget (KsParamForm *self,
     {
     case KS_PARAM_INT:
     case KS_PARAM_REAL:
-      f->kind = several || spec->device_default != NULL || spec->default_value == NULL
+      f->kind = several || spec->device_default != NULL || spec->default_value == NULL || spans_decades (spec)
         ? KIND_ENTRY : KIND_SPIN;
       break;
     case KS_PARAM_CHOICE:
