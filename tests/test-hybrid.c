@@ -263,6 +263,23 @@ test_pipelined (void)
   ks_test_grid_clear (&grid);
 }
 
+/* The 40 x 30 grid's system as a matrix, and one host part's answer to it. */
+static KsCsr *
+grid_system (KsTestGrid *grid,
+             double    **x1,
+             guint      *it1)
+{
+  KsCsr *a;
+
+  ks_test_grid_init (grid, 40, 30);
+  *x1 = g_new0 (double, grid->n);
+  g_assert_true (solve_parts (grid, NULL, KS_PRECISION_DOUBLE, 1, 1.0, 1000, *x1, it1, NULL));
+  a = ks_csr_new_take (grid->n, grid->n, g_memdup2 (grid->row_ptr, sizeof (guint) * (grid->n + 1)),
+                       g_memdup2 (grid->col, sizeof (guint) * grid->row_ptr[grid->n]));
+  memcpy (a->val, grid->val, sizeof (double) * a->nnz);
+  return a;
+}
+
 /* KsHybridCg: a GPU part (every device here) and a CPU part (the host's
  * OpenMP code, or the same device again standing for PoCL's CPU) split by
  * lambda, from the CPU alone (0) to the GPU alone (inf), give one host
@@ -276,12 +293,7 @@ test_hybrid_cg (void)
   g_autofree double *x1 = NULL;
   guint it1 = 0, tested = 0;
 
-  ks_test_grid_init (&grid, 40, 30);
-  x1 = g_new0 (double, grid.n);
-  g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 1, 1.0, 1000, x1, &it1, NULL));
-  a = ks_csr_new_take (grid.n, grid.n, g_memdup2 (grid.row_ptr, sizeof (guint) * (grid.n + 1)),
-                       g_memdup2 (grid.col, sizeof (guint) * grid.row_ptr[grid.n]));
-  memcpy (a->val, grid.val, sizeof (double) * a->nnz);
+  a = grid_system (&grid, &x1, &it1);
   for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
     {
       KsDevice *device = ks_device_list_get_device (devices, d);
@@ -374,6 +386,105 @@ test_hybrid_cg (void)
   ks_test_grid_clear (&grid);
 }
 
+/* Parts given (a partition file's) rather than split by lambda: a split
+ * given back as it was made gives the same cells, cut and answer; a
+ * scattered one (every third cell on the CPU, nothing a geometric or METIS
+ * split would make) still gives the one-part answer to round-off; the
+ * lambda it amounts to is reported; a wrong cell count or a part past the
+ * last is refused by name, and set_lambda splits by lambda again. */
+static void
+test_given_parts (void)
+{
+  KsTestGrid grid;
+  g_autoptr(KsCsr) a = NULL;
+  g_autofree double *x1 = NULL;
+  guint it1 = 0;
+
+  a = grid_system (&grid, &x1, &it1);
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *device = ks_device_list_get_device (devices, d);
+      KsHybridSetup setup = { device, NULL, KS_PRECISION_DOUBLE, KS_PARTITION_GEOMETRIC };
+      const KsCgOptions options = { 1e-12, 2000 };
+      g_autoptr(KsHybridCg) h = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree guint *made = NULL;
+      g_autofree guint *scattered = g_new (guint, grid.n);
+      g_autofree double *x = g_new0 (double, grid.n);
+      guint64 gpu_cells, cut;
+      KsHybridResult res;
+
+      if (ks_device_get_backend (device) == KS_BACKEND_HOST || !ks_device_get_info (device)->has_fp64)
+        continue;
+      h = ks_hybrid_cg_new (&setup, &error);
+      g_assert_no_error (error);
+      g_assert_true (ks_hybrid_cg_set_pattern (h, a, grid.centres, 3.0, &error));
+      made = g_memdup2 (ks_hybrid_cg_get_part_of (h), sizeof (guint) * grid.n);
+      gpu_cells = ks_hybrid_cg_get_cells (h, KS_HYBRID_GPU);
+      cut = ks_hybrid_cg_get_edge_cut (h);
+      for (guint i = 0; i < grid.n; i++)
+        g_assert_cmpuint (made[i], ==, ks_hybrid_cg_get_parts (h)[i] == KS_HYBRID_GPU ? 0 : 1);
+
+      /* Back as it was made. */
+      g_assert_true (ks_hybrid_cg_set_lambda (h, INFINITY, &error));
+      g_assert_true (ks_hybrid_cg_set_parts (h, made, grid.n, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (ks_hybrid_cg_get_cells (h, KS_HYBRID_GPU), ==, gpu_cells);
+      g_assert_cmpuint (ks_hybrid_cg_get_edge_cut (h), ==, cut);
+      g_assert_cmpmem (ks_hybrid_cg_get_part_of (h), sizeof (guint) * grid.n, made, sizeof (guint) * grid.n);
+      g_assert_cmpfloat (fabs (ks_hybrid_cg_get_lambda (h) - 3.0), <=, 0.01 * 3.0);
+      g_assert_true (ks_hybrid_cg_solve (h, a, grid.b, x, &options, &res, &error));
+      g_assert_cmpfloat (largest_difference (x, x1, grid.n), <=, 1e-10);
+
+      /* Scattered: a third of the cells on the CPU, each one's neighbours
+       * mostly on the GPU: the halo is most of the mesh. */
+      for (guint i = 0; i < grid.n; i++)
+        scattered[i] = i % 3 == 0;
+      g_assert_true (ks_hybrid_cg_set_parts (h, scattered, grid.n, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (ks_hybrid_cg_get_cells (h, KS_HYBRID_CPU), ==, (grid.n + 2) / 3);
+      g_assert_cmpuint (ks_hybrid_cg_get_edge_cut (h), >, 10 * cut);
+      g_assert_cmpfloat (ks_hybrid_cg_get_lambda (h), ==,
+                         (double) ks_hybrid_cg_get_cells (h, KS_HYBRID_GPU) / ks_hybrid_cg_get_cells (h, KS_HYBRID_CPU));
+      memset (x, 0, sizeof (double) * grid.n);
+      g_assert_true (ks_hybrid_cg_solve (h, a, grid.b, x, &options, &res, &error));
+      g_assert_no_error (error);
+      g_test_message ("%s, every third cell on the CPU: %" G_GUINT64_FORMAT " entries between the parts (%"
+                      G_GUINT64_FORMAT " split at lambda 3), %u iterations, largest difference %.2g",
+                      ks_device_get_name (device), ks_hybrid_cg_get_edge_cut (h), cut, res.iterations,
+                      largest_difference (x, x1, grid.n));
+      g_assert_cmpfloat (largest_difference (x, x1, grid.n), <=, 1e-10);
+
+      /* Every cell on one part: the other is left out, lambda 0 or inf. */
+      memset (scattered, 0, sizeof (guint) * grid.n);
+      g_assert_true (ks_hybrid_cg_set_parts (h, scattered, grid.n, &error));
+      g_assert_cmpuint (ks_hybrid_cg_get_n_parts (h), ==, 1);
+      g_assert_true (isinf (ks_hybrid_cg_get_lambda (h)));
+
+      /* Refused: another mesh's file, a part the run does not have. */
+      g_assert_false (ks_hybrid_cg_set_parts (h, made, grid.n - 1, &error));
+      g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+      g_assert_nonnull (strstr (error->message, "1199 cells"));
+      g_clear_error (&error);
+      scattered[7] = 2;
+      g_assert_false (ks_hybrid_cg_set_parts (h, scattered, grid.n, &error));
+      g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
+      g_assert_nonnull (strstr (error->message, "Cell 7 is given part 2, but there are 2 parts"));
+      g_clear_error (&error);
+
+      /* set_lambda splits by lambda again, even at the lambda the file
+       * amounted to. */
+      g_assert_true (ks_hybrid_cg_set_lambda (h, INFINITY, &error));
+      g_assert_cmpuint (ks_hybrid_cg_get_n_parts (h), ==, 1);
+      g_assert_true (ks_hybrid_cg_set_lambda (h, 3.0, &error));
+      g_assert_cmpuint (ks_hybrid_cg_get_cells (h, KS_HYBRID_GPU), ==, gpu_cells);
+      ks_test_grid_clear (&grid);
+      return;
+    }
+  g_test_skip ("no OpenCL or CUDA device with double precision here");
+  ks_test_grid_clear (&grid);
+}
+
 /* A part that fails tells the others, which stop waiting with an error. */
 static gpointer
 wait_in_allreduce (gpointer data)
@@ -411,6 +522,7 @@ main (int    argc,
   g_test_add_func ("/hybrid/host-parts", test_host_parts);
   g_test_add_func ("/hybrid/solve", test_hybrid);
   g_test_add_func ("/hybrid/hybrid-cg", test_hybrid_cg);
+  g_test_add_func ("/hybrid/given-parts", test_given_parts);
   g_test_add_func ("/hybrid/pipelined", test_pipelined);
   g_test_add_func ("/hybrid/abort", test_abort);
   return g_test_run ();

@@ -41,6 +41,8 @@ struct _KsHybridCg {
   double         *centres;
   double          lambda;
   guint          *kind;       /* each cell's KsHybridPart */
+  guint          *part_of;    /* each cell's part, numbered as ks_hybrid_cg_set_parts takes them */
+  gboolean        given;      /* split by ks_hybrid_cg_set_parts, not by lambda */
   guint64         cells[KS_HYBRID_N_PARTS];
   guint64         edge_cut;
   KsHalo         *halo;
@@ -104,6 +106,7 @@ ks_hybrid_cg_free (KsHybridCg *h)
   g_free (h->col);
   g_free (h->centres);
   g_free (h->kind);
+  g_free (h->part_of);
   g_free (h);
 }
 
@@ -221,10 +224,29 @@ build_part (KsHybridCg     *h,
   p->precision = p->device ? h->setup.precision : KS_PRECISION_DOUBLE;
 }
 
+/* The lambda that counts[] (r_gpu GPU parts first, then the CPU ones)
+ * amount to: a GPU part's cells, on average, over all the CPU parts'. */
+static double
+lambda_of (const guint64 *counts,
+           guint          ranks,
+           guint          r_gpu)
+{
+  guint64 gpu = 0, cpu = 0;
+
+  for (guint k = 0; k < ranks; k++)
+    *(k < r_gpu ? &gpu : &cpu) += counts[k];
+  if (gpu == 0)
+    return 0;
+  return cpu == 0 ? INFINITY : (double) gpu / r_gpu / (double) cpu;
+}
+
+/* Splits the pattern at lambda, or as given[] says (each cell's part,
+ * numbered as ks_hybrid_cg_set_parts says; checked by the caller). */
 static gboolean
-split (KsHybridCg *h,
-       double      lambda,
-       GError    **error)
+split (KsHybridCg  *h,
+       double       lambda,
+       const guint *given,
+       GError     **error)
 {
   /* One process: its GPUs' parts, then the CPU's. */
   const guint ranks = h->world ? h->world->n_ranks : h->n_gpus + 1;
@@ -233,19 +255,27 @@ split (KsHybridCg *h,
   g_autofree guint64 *active = g_new0 (guint64, ranks);
   g_autofree KsHybridPart *kinds = g_new0 (KsHybridPart, ranks);
   g_autofree KsDistCgDevice **devices = g_new0 (KsDistCgDevice *, ranks);
+  g_autofree guint *rank_of = g_new0 (guint, ranks);   /* each halo part's numbering in counts[] */
+  g_autofree guint *slot_of = g_new0 (guint, ranks);   /* and back */
   g_autofree guint *xadj = NULL;
   g_autofree guint *adjncy = NULL;
   g_autofree guint *part = g_new (guint, h->n);
   guint n_parts = 0;
 
-  if (isnan (lambda) || lambda < 0)
+  if (given != NULL)
+    {
+      for (guint i = 0; i < h->n; i++)
+        counts[given[i]]++;
+      lambda = lambda_of (counts, ranks, r_gpu);
+    }
+  else if (isnan (lambda) || lambda < 0)
     {
       g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
                    _("The balancing coefficient lambda is %g: it must be 0 (the CPU alone) or more "
                      "(inf: the GPU alone)"), lambda);
       return FALSE;
     }
-  if (!ks_balance_split (h->n, r_gpu, ranks - r_gpu, lambda, counts, error))
+  else if (!ks_balance_split (h->n, r_gpu, ranks - r_gpu, lambda, counts, error))
     return FALSE;
   /* In one process the parts without cells are left out; ranks keep
    * theirs (part r is rank r's, cells or not). */
@@ -254,11 +284,19 @@ split (KsHybridCg *h,
       {
         active[n_parts] = counts[k];
         kinds[n_parts] = k < r_gpu ? KS_HYBRID_GPU : KS_HYBRID_CPU;
-        devices[n_parts++] = h->world ? (k < r_gpu ? h->gpus[0] : h->cpu) : (k < r_gpu ? h->gpus[k] : h->cpu);
+        devices[n_parts] = h->world ? (k < r_gpu ? h->gpus[0] : h->cpu) : (k < r_gpu ? h->gpus[k] : h->cpu);
+        rank_of[n_parts] = k;
+        slot_of[k] = n_parts++;
       }
   graph_of (h, &xadj, &adjncy);
-  if (!ks_partition_cells (h->setup.method, h->n, xadj, adjncy, h->centres, n_parts, active, part,
-                           &h->edge_cut, error))
+  if (given != NULL)
+    {
+      for (guint i = 0; i < h->n; i++)
+        part[i] = slot_of[given[i]];
+      h->edge_cut = ks_partition_edge_cut (h->n, xadj, adjncy, part);
+    }
+  else if (!ks_partition_cells (h->setup.method, h->n, xadj, adjncy, h->centres, n_parts, active, part,
+                                &h->edge_cut, error))
     return FALSE;
   clear_split (h);
   if (!(h->halo = ks_halo_new (h->n, h->row_ptr, h->col, part, n_parts, error)))
@@ -273,8 +311,12 @@ split (KsHybridCg *h,
     for (guint k = 0; k < n_parts; k++)
       build_part (h, h->n_local++, k, kinds[k], devices[k]);
   for (guint i = 0; i < h->n; i++)
-    h->kind[i] = kinds[part[i]];
+    {
+      h->kind[i] = kinds[part[i]];
+      h->part_of[i] = rank_of[part[i]];
+    }
   h->lambda = lambda;
+  h->given = given != NULL;
   return TRUE;
 }
 
@@ -293,13 +335,15 @@ ks_hybrid_cg_set_pattern (KsHybridCg   *h,
   g_free (h->col);
   g_free (h->centres);
   g_free (h->kind);
+  g_free (h->part_of);
   h->n = a->n_rows;
   h->nnz = a->nnz;
   h->row_ptr = g_memdup2 (a->row_ptr, sizeof (guint) * (a->n_rows + 1));
   h->col = g_memdup2 (a->col, sizeof (guint) * MAX (a->nnz, 1));
   h->centres = g_memdup2 (centres, sizeof (double) * 2 * a->n_rows);
   h->kind = g_new0 (guint, a->n_rows);
-  return split (h, lambda, error);
+  h->part_of = g_new0 (guint, a->n_rows);
+  return split (h, lambda, NULL, error);
 }
 
 gboolean
@@ -309,7 +353,40 @@ ks_hybrid_cg_set_lambda (KsHybridCg *h,
 {
   g_return_val_if_fail (h != NULL && h->row_ptr != NULL, FALSE);
 
-  return lambda == h->lambda || split (h, lambda, error);
+  return (lambda == h->lambda && !h->given) || split (h, lambda, NULL, error);
+}
+
+gboolean
+ks_hybrid_cg_set_parts (KsHybridCg  *h,
+                        const guint *parts,
+                        guint        n,
+                        GError     **error)
+{
+  const guint ranks = h->world ? h->world->n_ranks : h->n_gpus + 1;
+
+  g_return_val_if_fail (h != NULL && h->row_ptr != NULL && parts != NULL, FALSE);
+
+  if (n != h->n)
+    {
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
+                   _("Parts given for %u cells, but the matrix has %u rows"), n, h->n);
+      return FALSE;
+    }
+  for (guint i = 0; i < n; i++)
+    if (parts[i] >= ranks)
+      {
+        g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
+                     _("Cell %u is given part %u, but there are %u parts"), i, parts[i], ranks);
+        return FALSE;
+      }
+  return split (h, NAN, parts, error);
+}
+
+const guint *
+ks_hybrid_cg_get_part_of (KsHybridCg *h)
+{
+  g_return_val_if_fail (h != NULL, NULL);
+  return h->part_of;
 }
 
 double

@@ -130,7 +130,20 @@ gboolean      ks_hybrid_cg_set_pattern  (KsHybridCg          *hybrid,
 gboolean      ks_hybrid_cg_set_lambda   (KsHybridCg          *hybrid,
                                          double               lambda,
                                          GError             **error);
+/* The same pattern split as parts[] (n: the pattern's cells) says rather
+ * than by lambda: a partition read from a file (ks-part-file.h).  Part r
+ * is rank r's under a world; in one process parts 0 .. n_more_gpus are the
+ * GPUs', part n_more_gpus + 1 the CPU's.  A part may have no cells.  The
+ * lambda it amounts to (a GPU part's cells on average over all the CPU
+ * parts') is then what get_lambda says; set_lambda splits by lambda again. */
+gboolean      ks_hybrid_cg_set_parts    (KsHybridCg          *hybrid,
+                                         const guint         *parts,
+                                         guint                n,
+                                         GError             **error);
 double        ks_hybrid_cg_get_lambda   (KsHybridCg          *hybrid);
+/* Each cell's part, numbered as set_parts takes them (what a partition
+ * file of this split holds); NULL before a pattern. */
+const guint  *ks_hybrid_cg_get_part_of  (KsHybridCg          *hybrid);
 /* Each cell's kind of part (KS_HYBRID_GPU or KS_HYBRID_CPU); NULL before a pattern. */
 const guint  *ks_hybrid_cg_get_parts    (KsHybridCg          *hybrid);
 /* The cells on all parts of a kind. */

@@ -217,11 +217,20 @@ ks_partition_cells (KsPartitionMethod method,
 #endif
     }
   if (edge_cut)
-    {
-      *edge_cut = 0;
-      for (guint i = 0; i < n; i++)
-        for (guint k = xadj[i]; k < xadj[i + 1]; k++)
-          *edge_cut += adjncy[k] > i && part[adjncy[k]] != part[i];
-    }
+    *edge_cut = ks_partition_edge_cut (n, xadj, adjncy, part);
   return TRUE;
+}
+
+guint64
+ks_partition_edge_cut (guint        n,
+                       const guint *xadj,
+                       const guint *adjncy,
+                       const guint *part)
+{
+  guint64 cut = 0;
+
+  for (guint i = 0; i < n; i++)
+    for (guint k = xadj[i]; k < xadj[i + 1]; k++)
+      cut += adjncy[k] > i && part[adjncy[k]] != part[i];
+  return cut;
 }

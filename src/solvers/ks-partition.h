@@ -52,4 +52,11 @@ gboolean ks_partition_cells (KsPartitionMethod method,
                              guint64          *edge_cut,
                              GError          **error);
 
+/* The neighbour pairs (xadj/adjncy as above) whose cells part[] puts in
+ * different parts: what the halo exchange sends. */
+guint64  ks_partition_edge_cut (guint          n,
+                                const guint   *xadj,
+                                const guint   *adjncy,
+                                const guint   *part);
+
 G_END_DECLS

@@ -7,7 +7,7 @@
 # fuzzer runtime (Debian: clang, libclang-rt-14-dev) it is skipped, saying so.
 #
 # Usage: run-fuzz.sh SOURCE_ROOT WORK_DIR TARGET [SECONDS]
-#   TARGET: mtx (Matrix Market reader), msh (Gmsh reader), run-json (results reader) and
+#   TARGET: mtx (Matrix Market reader), msh (Gmsh reader), part (partition files), run-json (results reader) and
 #           session (session reader): these two built by meson with clang, see
 #           tests/meson.build; FUZZ_BIN names it
 #   SECONDS defaults to KS_FUZZ_SECONDS, else 60.  For a longer campaign:
@@ -26,6 +26,7 @@ SEEDS=("$SRC/tests/fuzz/corpus-$TARGET")
 case "$TARGET" in
   mtx) SOURCES=("$SRC/tests/fuzz/fuzz-mtx.c" "$SRC/src/io/ks-mtx.c" "$SRC/src/io/ks-mtx-write.c"); INCLUDES=(-I"$SRC/src/io"); PKGS=(gio-2.0) ;;
   msh) SOURCES=("$SRC/tests/fuzz/fuzz-msh.c" "$SRC/src/mesh/ks-msh.c" "$SRC/src/mesh/ks-mesh.c"); INCLUDES=(-I"$SRC/src/mesh"); PKGS=(gio-2.0) ;;
+  part) SOURCES=("$SRC/tests/fuzz/fuzz-part.c" "$SRC/src/io/ks-part-file.c"); INCLUDES=(-I"$SRC/src/io"); PKGS=(gio-2.0) ;;
   # The results reader needs most of the experiments layer: meson builds it
   # in a clang build folder (tests/meson.build, fuzz-run-json-libfuzzer) and
   # passes it as FUZZ_BIN.  Recorded runs are several kilobytes.
