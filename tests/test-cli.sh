@@ -1098,6 +1098,42 @@ assert info["shared_memory"] == 1, info
 fi
 run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 1 --cpu device --reps 1 --warmup 0
 expect_ok "run heat-hybrid --cpu device: the CPU part on PoCL beside the GPU part"
+# A partition saved by one run and read back by another (METIS's .part
+# format): the same split, the same halo, the same iterations; a file made
+# for another mesh refuses that point only; a malformed one stops the run
+# before anything is measured, naming its line.
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 3 --reps 1 --warmup 0 --json hy3.json --save-partition hy3.part
+if expect_ok "heat-hybrid --save-partition: the split written"; then
+  run "$CLI" run heat-hybrid -d "$OCL" --cells 256,1024 --partition file --partition-file hy3.part --reps 1 --warmup 0 \
+    --json hyf.json
+  if expect_ok "heat-hybrid --partition-file: the saved split read back"; then
+    py "heat-hybrid --partition-file: the same split as the run that saved it; another mesh's point refused" '
+import json
+a = json.load(open("hy3.json"))["points"][0]
+pts = json.load(open("hyf.json"))["points"]
+b = pts[0]
+for k in ("gpu_cells", "cpu_cells", "halo_entries", "iterations", "mesh_cells"):
+    assert a[k] == b[k], (k, a[k], b[k])
+assert abs(b["split_lambda"] - a["split_lambda"]) < 1e-12 and abs(b["split_lambda"] - 3) < 0.1, (a, b)
+assert b["error"] is None, b
+assert "has parts for 256 cells, but the mesh has 1024" in (pts[1]["error"] or ""), pts[1]
+lines = open("hy3.part").read().split("\n")
+assert lines[-1] == "" and len(lines) == 257 and set(lines[:-1]) == {"0", "1"}, lines[:5]
+'
+  fi
+  sed '7s/.*/2/' hy3.part > hy3-bad-part.part
+  run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --partition file --partition-file hy3-bad-part.part --reps 1 --warmup 0
+  expect_fail "heat-hybrid --partition-file with a part the run does not have: refused, the line named" 1 \
+    "hy3-bad-part.part, line 7: part 2, but the run has 2 parts"
+fi
+printf '0\n1\n1.5\n' > hy-bad.part
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --partition file --partition-file hy-bad.part
+refused_early "heat-hybrid --partition-file malformed: refused before any point, the line named" 1 \
+  "hy-bad.part, line 3: not a whole number"
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --partition file
+expect_fail "heat-hybrid --partition file without the file: refused, naming the option" 2 "needs --partition-file"
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --partition file --partition-file /nonexistent/x.part
+expect_fail "heat-hybrid --partition-file missing: refused, naming it" 2 "/nonexistent/x.part"
 run "$CLI" run heat-hybrid -d "$OCL" --lambda -1
 expect_fail "heat-hybrid --lambda -1: below the range, refused" 2 "lambda"
 run "$CLI" run heat-hybrid -d "$OCL" --ranks-per-gpu 0

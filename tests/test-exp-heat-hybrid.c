@@ -6,6 +6,7 @@
 #include "ks-exp-heat.h"
 #include "ks-run.h"
 
+#include <math.h>
 #include <string.h>
 
 static char *
@@ -53,6 +54,46 @@ test_shared_gpu (void)
   g_assert_null (strstr (s, "the claim holds"));
 }
 
+/* The lambda each point ran at, a column derived after these runs were
+ * recorded: a file without it has it derived on loading (the asked lambda),
+ * so the figures drawn against it show the recorded runs too; a point
+ * split by a partition file (no lambda asked) gets what its cells amount
+ * to, one GPU part's cells over all the CPU parts'. */
+static void
+test_lambda_column (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", "h200-mpi16-2gpuranks.json",
+                                                 NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsRun) run = ks_run_load_json (path, &error);
+  const int column = ks_experiment_desc_find_column (&ks_exp_heat_hybrid, "split_lambda");
+  const KsColumnSpec *spec = &ks_exp_heat_hybrid.columns[column];
+  KsRunPoint *p;
+  guint gpu_col, cpu_col;
+  double gpu_ranks;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (column, >=, 0);
+  g_assert_nonnull (spec->derive);
+  g_assert_cmpuint (run->points->len, >, 0);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      p = run->points->pdata[i];
+      g_assert_cmpfloat (p->values[column], ==, ks_run_point_get_number (run, p, "lambda"));
+    }
+  /* Without the asked lambda: from the cells, over the GPU ranks. */
+  p = run->points->pdata[0];
+  gpu_col = (guint) ks_experiment_desc_find_column (&ks_exp_heat_hybrid, "gpu_cells");
+  cpu_col = (guint) ks_experiment_desc_find_column (&ks_exp_heat_hybrid, "cpu_cells");
+  gpu_ranks = ks_run_point_get_number (run, p, "gpu_ranks");
+  g_assert_cmpfloat (gpu_ranks, ==, 2);
+  g_clear_pointer (&p->params[ks_experiment_desc_find_param (&ks_exp_heat_hybrid, "lambda")], g_variant_unref);
+  g_assert_cmpfloat (fabs (spec->derive (run, p, spec) - p->values[gpu_col] / gpu_ranks / p->values[cpu_col]), <=,
+                     1e-12);
+  g_test_message ("%s: %g cells on each of 2 GPU ranks, %g on the CPU ranks: lambda %g", path,
+                  p->values[gpu_col] / 2, p->values[cpu_col], spec->derive (run, p, spec));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -60,5 +101,6 @@ main (int argc, char **argv)
   g_test_add_func ("/exp-heat-hybrid/mpi-one-gpu-rank", test_mpi_one_gpu_rank);
   g_test_add_func ("/exp-heat-hybrid/no-gpu-part", test_no_gpu_part);
   g_test_add_func ("/exp-heat-hybrid/shared-gpu", test_shared_gpu);
+  g_test_add_func ("/exp-heat-hybrid/lambda-column", test_lambda_column);
   return g_test_run ();
 }

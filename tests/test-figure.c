@@ -178,6 +178,51 @@ test_validate (void)
   g_assert_nonnull (strstr (error->message, "bars and a right axis"));
 }
 
+/* A column x standing for a swept parameter (x_param): the parameter's
+ * values make no curves of their own, so each method is one curve along
+ * its bandwidths; without x_param each n would be a curve of one point.
+ * x_param needs x to be a column and itself a parameter. */
+static void
+test_x_param (void)
+{
+  KsFigureSpec by_gbs = { .id = "by-gbs", .title = "Time vs bandwidth", .x = "gbs", .x_param = "n",
+                          .y = "time_ms", .series_by = "method" };
+  const KsFigureSpec *figure = &by_gbs;
+  g_autoptr(KsRun) run = made_run ("CPU", 1.0);
+  g_autoptr(KsPlot) with = ks_figure_plot_new (figure, &run, 1, NULL);
+  g_autoptr(KsPlot) without = NULL;
+  g_autoptr(GError) error = NULL;
+  KsFigureSpec bad_figures[1];
+  KsExperimentDesc bad = figure_desc;
+  guint thomas;
+
+  thomas = find_series (with, "method = thomas");
+  g_assert_cmpuint (ks_plot_series_get_n_points (with, thomas), ==, 2);
+  g_assert_cmpfloat (ks_plot_series_get_point (with, thomas, 0)->x, ==, 1024 / 2.0);
+  g_assert_cmpfloat (ks_plot_series_get_point (with, thomas, 1)->x, ==, 2048 / 5.0);
+  by_gbs.x_param = NULL;
+  without = ks_figure_plot_new (figure, &run, 1, NULL);
+  g_assert_cmpuint (ks_plot_get_n_series (without), >, ks_plot_get_n_series (with));
+  g_assert_cmpuint (ks_plot_series_get_n_points (without, find_series (without, "method = thomas, n = 1024")), ==,
+                    1);
+
+  bad_figures[0] = figures[1];
+  bad.figures = bad_figures;
+  bad.n_figures = 1;
+  bad_figures[0].x_param = "n";   /* x is n itself, a parameter */
+  g_assert_false (ks_experiment_desc_validate (&bad, &error));
+  g_assert_nonnull (strstr (error->message, "x_param"));
+  g_clear_error (&error);
+  bad_figures[0].x = "gbs";
+  bad_figures[0].x_param = "no_such_param";
+  g_assert_false (ks_experiment_desc_validate (&bad, &error));
+  g_assert_nonnull (strstr (error->message, "x_param"));
+  g_clear_error (&error);
+  bad_figures[0].x_param = "n";
+  g_assert_true (ks_experiment_desc_validate (&bad, &error));
+  g_assert_no_error (error);
+}
+
 static void
 test_bars (void)
 {
@@ -307,6 +352,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/figure/validate", test_validate);
+  g_test_add_func ("/figure/x-param", test_x_param);
   g_test_add_func ("/figure/bars", test_bars);
   g_test_add_func ("/figure/bars-recorded", test_bars_recorded);
   g_test_add_func ("/figure/lines", test_lines);

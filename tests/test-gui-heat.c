@@ -234,6 +234,56 @@ test_hybrid_page (void)
   ks_window_show_page (window, "heat-live");
 }
 
+/* The partition saved by one run (--save-partition's field) and read back
+ * by the next from the form's file chooser: the same cells on each part;
+ * lambda's field says it does not apply then (screenshot
+ * heat-hybrid-partition-file.png, the advanced fields open). */
+static void
+test_hybrid_partition_file (void)
+{
+  KsExperimentPage *hp = KS_EXPERIMENT_PAGE (ks_window_get_page (window, "heat-hybrid"));
+  KsParamForm *form = ks_experiment_page_get_form (hp);
+  g_autofree char *part = g_build_filename (tmpdir, "hybrid.part", NULL);
+  const char *save[] = { "cells", "256", "lambda", "3", "partition", "geometric", "save_partition", part, NULL };
+  const char *read[] = { "save_partition", "", "partition", "file", "partition_file", part, NULL };
+  const KsRunPoint *saved, *again;
+  g_autoptr(KsRun) first = NULL;
+  GtkWidget *expander;
+
+  if (ks_test_pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) for the GPU part");
+      return;
+    }
+  ks_window_show_page (window, "heat-hybrid");
+  /* The tolerance, 1e-15 to 0.5, is typed as the CLI takes it: a spin
+   * button's three decimals showed 1e-8 as "0.000". */
+  g_assert_true (GTK_IS_ENTRY (ks_param_form_get_field (form, "tol")));
+  g_assert_false (GTK_IS_SPIN_BUTTON (ks_param_form_get_field (form, "tol")));
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (ks_param_form_get_field (form, "tol"))), ==, "1e-8");
+  ks_test_run_page (hp, save);
+  first = ks_run_ref (ks_experiment_page_get_newest (hp));
+  g_assert_true (g_file_test (part, G_FILE_TEST_IS_REGULAR));
+  ks_test_run_page (hp, read);
+  g_assert_false (ks_param_form_applies (form, "lambda", NULL));
+  g_assert_true (ks_param_form_applies (form, "partition_file", NULL));
+  saved = first->points->pdata[0];
+  again = ks_experiment_page_get_newest (hp)->points->pdata[0];
+  g_assert_null (saved->error);
+  g_assert_null (again->error);
+  for (guint c = 0; c < first->desc->n_columns; c++)
+    if (g_str_has_suffix (first->desc->columns[c].name, "_cells") || g_str_equal (first->desc->columns[c].name, "iterations"))
+      g_assert_cmpfloat (saved->values[c], ==, again->values[c]);
+  expander = gtk_widget_get_ancestor (ks_param_form_get_field (form, "partition_file"), GTK_TYPE_EXPANDER);
+  g_assert_nonnull (expander);
+  gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+  spin (200);
+  ks_test_shot ("heat-hybrid-partition-file");
+  gtk_expander_set_expanded (GTK_EXPANDER (expander), FALSE);
+  g_assert_true (ks_param_form_set_text (form, "partition", "geometric"));
+  ks_window_show_page (window, "heat-live");
+}
+
 /* Recording: the frames drawn while playing go into an animated GIF
  * (opened again by gdk-pixbuf) and numbered PNGs beside it. */
 static void
@@ -300,6 +350,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-heat/hybrid", test_hybrid);
   g_test_add_func ("/gui-heat/walls", test_walls);
   g_test_add_func ("/gui-heat/hybrid-page", test_hybrid_page);
+  g_test_add_func ("/gui-heat/hybrid-partition-file", test_hybrid_partition_file);
   g_test_add_func ("/gui-heat/record", test_record);
   g_test_add_func ("/gui-heat/bad-file", test_bad_file);
   status = g_test_run ();

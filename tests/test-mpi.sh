@@ -24,7 +24,7 @@ export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo
 if [ -n "${KS_SANITIZED:-}" ]; then
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fi
-echo "1..15"
+echo "1..16"
 status=0
 # One OpenMP thread per rank: the ranks are the parallelism.
 export OMP_NUM_THREADS=1
@@ -55,6 +55,7 @@ if [ -z "$CLI" ]; then
   echo "ok 11 - kernelscope-cli under mpirun # SKIP no CLI given"
   echo "ok 12 - kernelscope-cli --cg pipelined under mpirun # SKIP no CLI given"
   echo "ok 13 - two GPU ranks on one device # SKIP no CLI given"
+  echo "ok 14 - a partition file under mpirun # SKIP no CLI given"
 else
   dir=$(mktemp -d)
   # Two meshes: rank 0 builds each and sends it to the others.
@@ -135,6 +136,36 @@ PY
     sed 's/^/# /' "$dir"/refused.out "$dir"/two.out | tail -20
     status=1
   fi
+  # A partition file under mpirun: the split one run saved (rank 0 writes
+  # it), read back by every rank, gives the same parts and iterations; a
+  # part past the last rank refuses the point on every rank alike.
+  (cd "$dir" && "$MPIRUN" -np 3 "$CLI" run heat-hybrid -d opencl:0:0 --cells 1024 --lambda 4 --gpu-ranks 1 \
+     --reps 1 --warmup 0 --json saved.json --save-partition hy.part > saved.out 2>&1) || true
+  (cd "$dir" && "$MPIRUN" -np 3 "$CLI" run heat-hybrid -d opencl:0:0 --cells 1024 --partition file \
+     --partition-file hy.part --gpu-ranks 1 --reps 1 --warmup 0 --json read.json > read.out 2>&1) || true
+  sed '5s/.*/3/' "$dir/hy.part" > "$dir/past.part" 2>/dev/null
+  (cd "$dir" && "$MPIRUN" -np 3 "$CLI" run heat-hybrid -d opencl:0:0 --cells 1024 --partition file \
+     --partition-file past.part --gpu-ranks 1 --reps 1 --warmup 0 > past.out 2>&1)
+  past=$?
+  if [ $past -ne 0 ] && grep -q "past.part, line 5: part 3, but the run has 3 parts (0 to 2) (under mpirun part r is rank r's)" \
+       "$dir/past.out" && python3 - "$dir/saved.json" "$dir/read.json" "$dir/hy.part" <<'PY'
+import json, sys
+a, b = (json.load(open(f))["points"][0] for f in sys.argv[1:3])
+assert a["error"] is None and b["error"] is None, (a, b)
+for k in ("gpu_cells", "cpu_cells", "halo_entries", "iterations"):
+    assert a[k] == b[k], (k, a[k], b[k])
+parts = [int(l) for l in open(sys.argv[3])]
+# Three ranks' parts, rank 0 the GPU's: formula (5)'s counts.
+assert len(parts) == a["mesh_cells"] and set(parts) == {0, 1, 2}, set(parts)
+assert parts.count(0) == a["gpu_cells"], (parts.count(0), a["gpu_cells"])
+PY
+  then
+    echo "ok 14 - a partition file under mpirun -np 3: saved by rank 0, read back by every rank alike, a part past the last rank refused"
+  else
+    echo "not ok 14 - a partition file under mpirun (refused: exit $past)"
+    sed 's/^/# /' "$dir"/saved.out "$dir"/read.out "$dir"/past.out | tail -30
+    status=1
+  fi
   rm -rf "$dir"
 fi
 # TAP test n: COMMAND... (under mpirun) must fail, not hang, and say PATTERN.
@@ -153,12 +184,12 @@ expect_stop () {
 }
 # A rank that fails alone ends the job, saying which, rather than leaving
 # the others waiting in a sum.
-expect_stop 14 "a rank that fails alone stops every rank and says which" \
+expect_stop 15 "a rank that fails alone stops every rank and says which" \
   "rank 1 failed, stopping every rank: its device was lost" -np 3 "$BIN" abort
 if [ -z "$NOMPI" ]; then
-  echo "ok 15 - a CLI without MPI under mpirun # SKIP none given"
+  echo "ok 16 - a CLI without MPI under mpirun # SKIP none given"
 else
-  expect_stop 15 "a kernelscope-cli built without MPI, started by mpirun, says so and stops" \
+  expect_stop 16 "a kernelscope-cli built without MPI, started by mpirun, says so and stops" \
     "started by mpirun, but this build has no MPI" -np 2 "$NOMPI" devices
 fi
 exit $status

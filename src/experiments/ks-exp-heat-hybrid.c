@@ -11,12 +11,14 @@
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-exp-heat.h"
+#include "ks-exp-heat-hybrid-private.h"
 #include "ks-balance.h"
 #include "ks-bench-probes.h"
 #include "ks-device-list.h"
 #include "ks-heat.h"
 #include "ks-hybrid-cg.h"
 #include "ks-mesh-gen.h"
+#include "ks-part-file.h"
 #include "ks-run.h"
 #include "ks-solver-error.h"
 
@@ -43,6 +45,9 @@ static const KsChoice cpu_choices[] = {
 static const KsChoice partition_choices[] = {
   { "geometric", N_("geometric"), N_("The paper's plain decomposition: the cells cut across the longer side") },
   { "metis", N_("METIS"), N_("METIS k-way partitioning with target part weights: the least halo") },
+  { "file", N_("from a file"),
+    N_("Each cell's part read from --partition-file rather than split by lambda: under mpirun part r is rank "
+       "r's, in one process parts 0 to G-1 are the G GPUs' and part G the CPU's") },
   { NULL }
 };
 
@@ -67,13 +72,20 @@ static const KsParamSpec params[] = {
   { .name = "lambda", .label = N_("Lambda"),
     .help = N_("The balancing coefficient: cells on the GPU over cells on the CPU (0: the CPU alone)"),
     .type = KS_PARAM_REAL, .default_value = "0.5,1,2,4,8,16,64", .min = 0, .max = 1e6,
-    .sweepable = TRUE },
+    .sweepable = TRUE, .when = { "partition", { "geometric", "metis" } } },
   { .name = "kind", .label = N_("Cells' shape"), .help = N_("Quadrilaterals or triangles"),
     .type = KS_PARAM_CHOICE, .choices = kind_choices, .default_value = "quad" },
   { .name = "cpu", .label = N_("CPU part"), .help = N_("What runs the CPU's share of the cells"),
     .type = KS_PARAM_CHOICE, .choices = cpu_choices, .default_value = "host" },
   { .name = "partition", .label = N_("Partition"), .help = N_("How the cells are split between the parts"),
     .type = KS_PARAM_CHOICE, .choices = partition_choices, .default_value = "geometric", .advanced = TRUE },
+  { .name = "partition_file", .label = N_("Partition file"),
+    .help = N_("Each cell's part, one number per line, line i holding cell i's (METIS's .part format, as "
+               "--save-partition writes it); it fits one mesh size and kind"),
+    .type = KS_PARAM_FILE, .when = { "partition", { "file" } }, .advanced = TRUE },
+  { .name = "save_partition", .label = N_("Save the partition"),
+    .help = N_("A file for the cells' parts of the last point, in the format --partition-file reads; empty: none"),
+    .type = KS_PARAM_TEXT, .default_value = "", .advanced = TRUE },
   { .name = "precision", .label = N_("Precision"), .help = N_("The devices' precision (the host part is double)"),
     .type = KS_PARAM_CHOICE, .choices = precision_choices, .default_value = "double", .advanced = TRUE },
   { .name = "gpus", .label = N_("GPUs"),
@@ -95,12 +107,7 @@ static const KsParamSpec params[] = {
     .type = KS_PARAM_REAL, .default_value = "1e-8", .min = 1e-15, .max = 0.5, .advanced = TRUE },
 };
 
-/* --- columns -------------------------------------------------------------------- */
-
-enum {
-  COL_ITER_US, COL_REL, COL_PERF, COL_GPU_ONLY, COL_GPU_CELLS, COL_CPU_CELLS, COL_SHARE, COL_CUT,
-  COL_ITERS, COL_BANDWIDTH, COL_MESH_CELLS, COL_EFFICIENCY, N_COLUMNS
-};
+/* --- columns (their indexes: ks-exp-heat-hybrid-private.h) ----------------------- */
 
 /* Fig. 5: the GPUs alone's cells per second at this size over the best of
  * the run on this device with as many GPUs, in per cent: where a GPU is
@@ -121,6 +128,25 @@ derive_efficiency (const KsRun *run, const KsRunPoint *point, const KsColumnSpec
     }
   return best > 0 && point->values[COL_GPU_ONLY] > 0
          ? 100 * point->values[COL_MESH_CELLS] / point->values[COL_GPU_ONLY] / best : NAN;
+}
+
+/* The lambda the point ran at: the one asked for, else (a partition file)
+ * formula (5)'s from the cells: one GPU part's over all the CPU parts'. */
+static double
+derive_lambda (const KsRun *run, const KsRunPoint *point, const KsColumnSpec *column)
+{
+  const double asked = ks_run_point_get_number (run, point, "lambda");
+  const double gpus = ks_run_point_get_number (run, point, "gpus");
+  const double ranks = ks_run_point_get_number (run, point, "gpu_ranks");
+  const double on_gpus = point->values[COL_GPU_CELLS], on_cpus = point->values[COL_CPU_CELLS];
+
+  if (!isnan (asked))
+    return asked;
+  if (isnan (on_gpus) || isnan (on_cpus))
+    return NAN;
+  if (on_gpus == 0)
+    return 0;
+  return on_gpus / ((isnan (gpus) ? 1 : gpus) * (isnan (ranks) ? 1 : ranks)) / on_cpus;
 }
 
 static const KsColumnSpec columns[] = {
@@ -156,6 +182,10 @@ static const KsColumnSpec columns[] = {
                        N_("The GPU alone's cells per second at this size over the best size of the run (the paper's "
                           "Fig. 5: a V100 peaks at 19 M cells)"),
                        KS_COLUMN_REAL, .derive = derive_efficiency },
+  [COL_LAMBDA] = { "split_lambda", N_("lambda"), NULL,
+                   N_("The lambda asked for, or, split by a partition file, what the file amounts to: a GPU part's "
+                      "cells over all the CPU parts'"),
+                   KS_COLUMN_REAL, .derive = derive_lambda, .hidden = TRUE },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (columns) == N_COLUMNS);
@@ -179,14 +209,14 @@ static const KsColumnSpec device_info[] = {
 
 static const KsFigureSpec figures[] = {
   { .id = "relative-vs-lambda", .title = N_("Hybrid CG: performance relative to the GPU alone vs lambda"),
-    .x = "lambda", .y = "relative", .series_by = "cells", .log_x = TRUE,
+    .x = "split_lambda", .x_param = "lambda", .y = "relative", .series_by = "cells", .log_x = TRUE,
     .vline_info = "lambda_b", .vline_label = N_("lambda_b %.3g"),
     .hline_info = "bound", .hline_label = N_("GPU+CPU bound %.3g"),
     .hline2_info = "gpu_only", .hline2_label = N_("GPU alone") },
   { .id = "efficiency-vs-cells", .title = N_("GPU efficiency vs cells (the paper's Fig. 5)"), .x = "cells",
     .y = "gpu_efficiency", .log2_x = TRUE },
-  { .id = "time-vs-lambda", .title = N_("Hybrid CG: time per iteration vs lambda"), .x = "lambda",
-    .y = "iteration_us", .series_by = "cells", .log_x = TRUE, .log_y = TRUE,
+  { .id = "time-vs-lambda", .title = N_("Hybrid CG: time per iteration vs lambda"), .x = "split_lambda",
+    .x_param = "lambda", .y = "iteration_us", .series_by = "cells", .log_x = TRUE, .log_y = TRUE,
     .vline_info = "lambda_b", .vline_label = N_("lambda_b %.3g") },
 };
 
@@ -225,6 +255,9 @@ typedef struct {
   KsCsr         *a;
   double        *b, *x0, *x;
   double         triad_gbs, cpu_triad_gbs;
+  guint         *given;         /* --partition file: each cell's part, as read */
+  guint          n_given;
+  char          *given_name;
 } HybridState;
 
 static void
@@ -243,6 +276,8 @@ hybrid_tear_down (gpointer state)
   g_free (s->b);
   g_free (s->x0);
   g_free (s->x);
+  g_free (s->given);
+  g_free (s->given_name);
   g_clear_object (&s->cpu_device);
   g_clear_object (&s->setup.gpu);
   g_clear_object (&s->device);
@@ -385,6 +420,18 @@ hybrid_set_up (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *b
   ks_precision_from_string (ks_config_get_string (base, "precision"), &setup.precision);
   if (g_strcmp0 (ks_config_get_string (base, "partition"), "metis") == 0)
     setup.method = KS_PARTITION_METIS;
+  /* Every rank reads the file itself (it is small beside the mesh), so a
+   * malformed one stops every rank alike, before anything is measured. */
+  if (g_strcmp0 (ks_config_get_string (base, "partition"), "file") == 0)
+    {
+      const char *path = ks_config_get_string (base, "partition_file");
+      if (!ks_part_file_read (path, 2 * KS_MESH_MAX_GENERATED_CELLS, &s->given, &s->n_given, error))
+        {
+          hybrid_tear_down (s);
+          return NULL;
+        }
+      s->given_name = g_filename_display_basename (path);
+    }
   if (g_strcmp0 (ks_config_get_string (base, "cpu"), "device") == 0 &&
       !(s->cpu_device = find_cpu_device (error)))
     {
@@ -676,6 +723,42 @@ use_gpus (HybridState *s, const KsConfig *point, guint gpus, GError **error)
   return TRUE;
 }
 
+/* The split the partition file gives, checked against this point's mesh
+ * and parts: a file made for another size refuses this point only. */
+static gboolean
+split_as_given (HybridState *s, guint gpus, GError **error)
+{
+  const KsHybridWorld *world = ks_hybrid_world_get ();
+  const guint n_parts = world ? world->n_ranks : gpus + 1;
+  g_autoptr(GError) local = NULL;
+
+  if (!ks_part_file_check (s->given, s->n_given, s->given_name, s->a->n_rows, n_parts, &local))
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED, "%s (%s)", local->message,
+                   world ? _("under mpirun part r is rank r's")
+                         : _("in one process parts 0 to G-1 are the G GPUs' and part G the CPU's"));
+      return FALSE;
+    }
+  return ks_hybrid_cg_set_parts (s->hybrid, s->given, s->n_given, error);
+}
+
+/* --save-partition: the split just made, as --partition-file reads it;
+ * under mpirun rank 0 writes it (every rank has the whole split). */
+static gboolean
+save_partition (HybridState *s, const char *path, GError **error)
+{
+  const KsHybridWorld *world = ks_hybrid_world_get ();
+  g_autoptr(GError) local = NULL;
+
+  if (path == NULL || *path == '\0' || (world != NULL && world->rank != 0))
+    return TRUE;
+  if (ks_part_file_write (path, ks_hybrid_cg_get_part_of (s->hybrid), s->a->n_rows, &local))
+    return TRUE;
+  g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED, _("The partition was not saved: %s"),
+               local->message);
+  return FALSE;
+}
+
 static gboolean
 hybrid_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, GError **error)
 {
@@ -688,8 +771,12 @@ hybrid_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable
                    _("Under mpirun each GPU is a rank of its own: give --gpu-ranks, not --gpus"));
       return FALSE;
     }
-  return build_system (s, point, cancellable, error) && use_gpus (s, point, gpus, error) &&
-         ks_hybrid_cg_set_lambda (s->hybrid, ks_config_get_real (point, "lambda"), error);
+  if (!build_system (s, point, cancellable, error) || !use_gpus (s, point, gpus, error))
+    return FALSE;
+  if (s->given != NULL ? !split_as_given (s, gpus, error)
+                       : !ks_hybrid_cg_set_lambda (s->hybrid, ks_config_get_real (point, "lambda"), error))
+    return FALSE;
+  return save_partition (s, ks_config_get_string (point, "save_partition"), error);
 }
 
 static gboolean
@@ -715,118 +802,6 @@ hybrid_measure (gpointer state, const KsConfig *point, double *values, GCancella
   values[COL_BANDWIDTH] = res.iterate_s > 0 ? res.bytes / res.iterate_s / 1e9 : NAN;
   values[COL_MESH_CELLS] = s->a->n_rows;
   return TRUE;
-}
-
-/* The best point (highest relative performance) of device d at a mesh
- * size and GPU count, or NULL. */
-static const KsRunPoint *
-best_of (const KsRun *run, guint d, double cells, double gpus)
-{
-  const KsRunPoint *best = NULL;
-
-  for (guint i = 0; i < run->points->len; i++)
-    {
-      const KsRunPoint *p = run->points->pdata[i];
-      if (p->device == d && p->error == NULL && ks_run_point_get_number (run, p, "cells") == cells &&
-          ks_run_point_get_number (run, p, "gpus") == gpus &&
-          (best == NULL || p->values[COL_REL] > best->values[COL_REL]))
-        best = p;
-    }
-  return best;
-}
-
-/* One line of Tables 2-3: lambda_opt and the gain over the GPUs alone,
- * the loss at the point nearest lambda_b, and, beside a one-GPU run of the
- * same mesh, the hybrid's efficiency over the GPU count. */
-static void
-summarize_one (const KsRun *run, guint d, double cells, double gpus, GString *out)
-{
-  const KsRunDevice *dev = run->devices->pdata[d];
-  const double lambda_b = ks_run_device_get_info (dev, "lambda_b");
-  const KsRunPoint *best = best_of (run, d, cells, gpus), *one = best_of (run, d, cells, 1), *near = NULL;
-
-  if (best == NULL)
-    return;
-  for (guint i = 0; i < run->points->len; i++)
-    {
-      const KsRunPoint *p = run->points->pdata[i];
-      const double lambda = ks_run_point_get_number (run, p, "lambda");
-      if (p->device != d || p->error != NULL || ks_run_point_get_number (run, p, "cells") != cells ||
-          ks_run_point_get_number (run, p, "gpus") != gpus || isnan (lambda_b) || !(lambda > 0))
-        continue;
-      if (near == NULL ||
-          fabs (log (lambda / lambda_b)) < fabs (log (ks_run_point_get_number (run, near, "lambda") / lambda_b)))
-        near = p;
-    }
-  g_string_append_printf (out, _("  %.0f cells, %.0f GPU(s): lambda_opt %.3g, relative %.3f (%+.1f %% over the "
-                                 "GPUs alone; bound %+.1f %%)"),
-                          best->values[COL_MESH_CELLS], gpus, ks_run_point_get_number (run, best, "lambda"),
-                          best->values[COL_REL], 100 * (best->values[COL_REL] - 1),
-                          isnan (lambda_b) ? NAN : 100 / (gpus * lambda_b));
-  if (near != NULL)
-    g_string_append_printf (out, _("; at lambda %.3g, the nearest to lambda_b, %+.1f %% against lambda_opt"),
-                            ks_run_point_get_number (run, near, "lambda"),
-                            100 * (near->values[COL_REL] - best->values[COL_REL]));
-  if (gpus > 1 && one != NULL)
-    g_string_append_printf (out, _("; efficiency %.0f %% of %.0f times one GPU's hybrid (the paper: 86 %% with 2, "
-                                   "75 %% with 4 at 19 M cells)"),
-                            100 * best->values[COL_PERF] / (gpus * one->values[COL_PERF]), gpus);
-  if (ks_run_device_get_info (dev, "shared_memory") == 1)
-    g_string_append (out, _("; not a test of the claim (one memory)\n"));
-  else if (!(best->values[COL_GPU_CELLS] > 0))
-    g_string_append (out, _("; no GPU part (--gpu-ranks 0): not a test of the claim\n"));
-  else if (ks_run_point_get_number (run, best, "ranks_per_gpu") > 1)
-    g_string_append (out, _("; GPU ranks share a GPU (--ranks-per-gpu): not a test of the claim\n"));
-  else
-    g_string_append (out, best->values[COL_REL] > 1.0
-                          ? _("; the claim holds: the CPU adds to the GPU\n")
-                          : _("; the claim does not hold here: the CPU part only slows the GPU down\n"));
-}
-
-/* Per device and mesh: lambda_opt (the best measured), the point nearest
- * lambda_b and what using it loses (Table 2), the best gain over the GPU
- * alone (Table 3), each beside the paper's and the bound. */
-static void
-hybrid_summarize (const KsRun *run, GString *out)
-{
-  for (guint d = 0; d < run->devices->len; d++)
-    {
-      const KsRunDevice *dev = run->devices->pdata[d];
-      const double lambda_b = ks_run_device_get_info (dev, "lambda_b");
-      const double bound = ks_run_device_get_info (dev, "bound");
-      g_autofree double *sizes = g_new (double, 2 * run->points->len + 2);
-      guint n_sizes = 0;
-
-      if (!isnan (lambda_b))
-        g_string_append_printf (out, _("%s: lambda_b = %.4g GB/s / %.4g GB/s = %.3g (the paper: 3.2); the GPU+CPU "
-                                       "bound is %.3f times the GPU alone, a gain of at most %.1f %%\n"),
-                                dev->name, ks_run_device_get_info (dev, "triad_gbs"),
-                                ks_run_device_get_info (dev, "cpu_triad_gbs"), lambda_b, bound, 100 * (bound - 1));
-      /* xgettext:no-c-format */
-      g_string_append (out, _("The paper, 1 GPU: lambda_opt 3.0 to 3.1, +18.2 % over the GPU alone at 19 M cells "
-                              "and +25.9 % at 78 M, 0 to 1 % lost at lambda_b\n"));
-      if (ks_run_device_get_info (dev, "shared_memory") == 1)
-        g_string_append_printf (out, _("%s is a CPU device: its part and the CPU part share one memory, so no "
-                                       "gain is possible here; the curve shows what splitting costs\n"), dev->name);
-      /* The (mesh size, GPU count) pairs this device measured, in the
-       * order met: one line each. */
-      for (guint i = 0; i < run->points->len; i++)
-        {
-          const KsRunPoint *p = run->points->pdata[i];
-          const double c = ks_run_point_get_number (run, p, "cells"), g = ks_run_point_get_number (run, p, "gpus");
-          guint k = 0;
-
-          while (k < n_sizes && !(sizes[2 * k] == c && sizes[2 * k + 1] == g))
-            k++;
-          if (p->device == d && p->error == NULL && k == n_sizes)
-            {
-              sizes[2 * n_sizes] = c;
-              sizes[2 * n_sizes++ + 1] = g;
-            }
-        }
-      for (guint k = 0; k < n_sizes; k++)
-        summarize_one (run, d, sizes[2 * k], sizes[2 * k + 1], out);
-    }
 }
 
 const KsExperimentDesc ks_exp_heat_hybrid = {
@@ -857,5 +832,5 @@ const KsExperimentDesc ks_exp_heat_hybrid = {
   .measure_one_rep = hybrid_measure,
   .describe_device = hybrid_describe_device,
   .tear_down = hybrid_tear_down,
-  .summarize = hybrid_summarize,
+  .summarize = ks_heat_hybrid_summarize,
 };

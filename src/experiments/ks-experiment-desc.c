@@ -649,6 +649,10 @@ validate_figures (const KsExperimentDesc *desc,
       if (!names_something (desc, f->x) || ks_experiment_desc_find_column (desc, f->y) < 0)
         return bad_desc (error, desc->id, "figure \"%s\" needs an x (a parameter or column) and a y "
                          "(a column) the experiment has", f->id);
+      if (f->x_param && (ks_experiment_desc_find_param (desc, f->x_param) < 0 ||
+                         ks_experiment_desc_find_column (desc, f->x) < 0))
+        return bad_desc (error, desc->id, "figure \"%s\": x_param names a parameter that a column x stands for",
+                         f->id);
       if (f->series_by && ks_experiment_desc_find_param (desc, f->series_by) < 0)
         return bad_desc (error, desc->id, "figure \"%s\" draws a curve per value of a parameter it lacks",
                          f->id);

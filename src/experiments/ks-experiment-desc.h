@@ -269,6 +269,11 @@ struct _KsFigureSpec {
   const char  *id;          /* "time-vs-size" */
   const char  *title;       /* N_() */
   const char  *x;           /* a parameter (usually the swept one) or a column */
+  /* x is a column that stands for this swept parameter (heat-hybrid's
+   * lambda as split, the lambda asked for, or what a partition file
+   * amounts to where none was asked): its values make no curves of their
+   * own, as x's would not.  NULL: none. */
+  const char  *x_param;
   const char  *y;           /* a column; a MEDIAN_RANGE column draws min..max as error bars */
   /* A parameter: one curve per value ("n = 400"); NULL: one curve per
    * device (several devices in one sweep are the series of one figure). */

@@ -39,8 +39,8 @@ other_axes (const KsRun        *run,
       GVariant *v;
       g_autofree char *value = NULL;
 
-      if (strcmp (run->axes[i], figure->x) == 0 || g_strcmp0 (run->axes[i], figure->series_by) == 0 ||
-          !(v = ks_run_point_get_param (run, p, run->axes[i])))
+      if (strcmp (run->axes[i], figure->x) == 0 || g_strcmp0 (run->axes[i], figure->x_param) == 0 ||
+          g_strcmp0 (run->axes[i], figure->series_by) == 0 || !(v = ks_run_point_get_param (run, p, run->axes[i])))
         continue;
       value = ks_param_value_to_string (v);
       g_string_append_printf (s, "%s%s = %s", s->len ? ", " : "", run->axes[i], value);
@@ -191,7 +191,8 @@ paper_applies (const KsRun        *run,
       GVariant *have;
       g_autofree char *text = NULL;
 
-      if (strcmp (key, figure->x) == 0 || g_strcmp0 (key, figure->series_by) == 0)
+      if (strcmp (key, figure->x) == 0 || g_strcmp0 (key, figure->x_param) == 0 ||
+          g_strcmp0 (key, figure->series_by) == 0)
         continue;
       if (first == NULL || !(have = ks_run_point_get_param (run, first, key)))
         return FALSE;

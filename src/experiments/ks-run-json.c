@@ -584,6 +584,32 @@ parse_header (KsRun      *run,
   return TRUE;
 }
 
+/* A derived column that no point of the file has was added to the
+ * experiment after the file was written: it is derived now, from what the
+ * file has, as the run would have derived it (a column the file has keeps
+ * the values written, NaN included). */
+static void
+derive_missing (KsRun *run, JsonArray *points)
+{
+  const KsExperimentDesc *desc = run->desc;
+
+  for (guint c = 0; c < desc->n_columns; c++)
+    {
+      const KsColumnSpec *column = &desc->columns[c];
+      gboolean written = FALSE;
+
+      for (guint i = 0; column->derive && !written && i < json_array_get_length (points); i++)
+        written = json_object_has_member (json_array_get_object_element (points, i), column->name);
+      if (column->derive == NULL || written)
+        continue;
+      for (guint i = 0; i < run->points->len; i++)
+        {
+          KsRunPoint *p = run->points->pdata[i];
+          p->values[c] = column->derive (run, p, column);
+        }
+    }
+}
+
 static KsRun *
 parse_run (const KsExperimentDesc *desc,
            JsonObject             *root,
@@ -618,6 +644,7 @@ parse_run (const KsExperimentDesc *desc,
         }
       ks_run_add_point (run, g_steal_pointer (&p));
     }
+  derive_missing (run, points);
   return g_steal_pointer (&run);
 }
 

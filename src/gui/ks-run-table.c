@@ -250,6 +250,7 @@ ks_run_point_markup (const KsRun        *run,
        * figure's x and curve even where only one value was run. */
       if (p->params[i] == NULL || !(is_axis (run, desc->params[i].name)
                                     || g_strcmp0 (desc->params[i].name, figure ? figure->x : NULL) == 0
+                                    || g_strcmp0 (desc->params[i].name, figure ? figure->x_param : NULL) == 0
                                     || g_strcmp0 (desc->params[i].name, figure ? figure->series_by : NULL) == 0))
         continue;
       value = ks_param_value_to_string (p->params[i]);

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-exp-heat-hybrid-private.h: what the heat-hybrid experiment
+ * (ks-exp-heat-hybrid.c) shares with its summary
+ * (ks-exp-heat-hybrid-summary.c): the columns' indexes. */
+#pragma once
+
+#include "ks-run.h"
+
+G_BEGIN_DECLS
+
+enum {
+  COL_ITER_US, COL_REL, COL_PERF, COL_GPU_ONLY, COL_GPU_CELLS, COL_CPU_CELLS, COL_SHARE, COL_CUT,
+  COL_ITERS, COL_BANDWIDTH, COL_MESH_CELLS, COL_EFFICIENCY, COL_LAMBDA, N_COLUMNS
+};
+
+/* Tables 2-3 per device, mesh size and GPU count, beside the paper's. */
+void ks_heat_hybrid_summarize (const KsRun *run,
+                               GString     *out);
+
+G_END_DECLS
