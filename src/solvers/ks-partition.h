@@ -7,7 +7,10 @@
  * of cells the balance asked for (ks_balance_split).  Two ways:
  *   METIS        k-way partitioning (METIS_PartGraphKway) with target
  *                part weights: the least cut edges, so the least halo;
- *                sizes within METIS's 3 % imbalance.
+ *                then cells moved across the parts' borders until each has
+ *                exactly its count (METIS's 3 % tolerance on a large part
+ *                is more than a small part's whole share: it left them
+ *                empty at lambda 32).
  *   GEOMETRIC    the paper's plain geometric decomposition: recursive
  *                coordinate bisection of the cell centres across the
  *                longer side, cut at the exact counts. */
