@@ -223,6 +223,33 @@ test_x_param (void)
   g_assert_no_error (error);
 }
 
+/* Two runs of the same device told apart by the setting they differ in
+ * (no axis: one value a run), each curve named with it; runs of different
+ * devices are named by their devices alone. */
+static void
+test_run_names (void)
+{
+  KsRun *runs[2] = { made_run ("CPU", 1.0), made_run ("CPU", 1.0) };
+  g_autoptr(KsPlot) plot = NULL;
+  g_autoptr(KsPlot) devices = NULL;
+
+  for (guint i = 0; i < runs[1]->points->len; i++)
+    {
+      KsRunPoint *p = runs[1]->points->pdata[i];
+      g_variant_unref (p->params[2]);
+      p->params[2] = g_variant_ref_sink (g_variant_new_string ("double"));
+    }
+  plot = ks_figure_plot_new (&figures[1], runs, 2, NULL);
+  find_series (plot, "CPU (host), precision = float, method = thomas");
+  find_series (plot, "CPU (host), precision = double, method = thomas");
+  ks_run_unref (runs[1]);
+  runs[1] = made_run ("GPU", 1.0);
+  devices = ks_figure_plot_new (&figures[1], runs, 2, NULL);
+  find_series (devices, "GPU (host), method = thomas");
+  ks_run_unref (runs[0]);
+  ks_run_unref (runs[1]);
+}
+
 static void
 test_bars (void)
 {
@@ -353,6 +380,7 @@ main (int    argc,
 
   g_test_add_func ("/figure/validate", test_validate);
   g_test_add_func ("/figure/x-param", test_x_param);
+  g_test_add_func ("/figure/run-names", test_run_names);
   g_test_add_func ("/figure/bars", test_bars);
   g_test_add_func ("/figure/bars-recorded", test_bars_recorded);
   g_test_add_func ("/figure/lines", test_lines);

@@ -472,6 +472,64 @@ add_lines (KsPlot             *plot,
     }
 }
 
+/* The first point's value of a parameter that is no axis of any run
+ * (one value a run), as the files write it; its default where the run has
+ * none (a file from before the parameter was added); NULL for an axis. */
+static char *
+setting_of (KsRun * const *runs,
+            guint          n_runs,
+            guint          r,
+            guint          k)
+{
+  const char *name = runs[r]->desc->params[k].name;
+  GVariant *v;
+
+  for (guint i = 0; i < n_runs; i++)
+    if (runs[i]->axes && g_strv_contains ((const char * const *) runs[i]->axes, name))
+      return NULL;
+  if (runs[r]->points->len == 0 || !(v = ks_run_point_get_param (runs[r], runs[r]->points->pdata[0], name)))
+    return g_strdup (runs[r]->desc->params[k].default_value ? runs[r]->desc->params[k].default_value : "");
+  return ks_param_value_to_string (v);
+}
+
+/* Each run's name for the legend (ks_run_get_name), with the settings that
+ * tell runs of the same devices apart ("partition = metis"): two runs'
+ * curves would otherwise carry one name. */
+static GStrv
+run_names (KsRun * const *runs,
+           guint          n_runs)
+{
+  const KsExperimentDesc *desc = runs[0]->desc;
+  GStrv names = g_new0 (char *, n_runs + 1);
+  gboolean alike = FALSE;
+
+  for (guint i = 0; i < n_runs; i++)
+    {
+      names[i] = ks_run_get_name (runs[i]);
+      for (guint j = 0; j < i; j++)
+        alike |= strcmp (names[i], names[j]) == 0;
+    }
+  for (guint k = 0; alike && k < desc->n_params; k++)
+    {
+      g_autofree char *first = setting_of (runs, n_runs, 0, k);
+      gboolean differ = FALSE;
+
+      for (guint i = 1; first && !differ && i < n_runs; i++)
+        {
+          g_autofree char *other = setting_of (runs, n_runs, i, k);
+          differ = g_strcmp0 (first, other) != 0;
+        }
+      for (guint i = 0; differ && i < n_runs; i++)
+        {
+          g_autofree char *value = setting_of (runs, n_runs, i, k);
+          char *named = g_strdup_printf ("%s, %s = %s", names[i], desc->params[k].name, *value ? value : "-");
+          g_free (names[i]);
+          names[i] = named;
+        }
+    }
+  return names;
+}
+
 KsPlot *
 ks_figure_plot_new (const KsFigureSpec    *figure,
                     KsRun * const         *runs,
@@ -483,6 +541,7 @@ ks_figure_plot_new (const KsFigureSpec    *figure,
   KsPlot *plot;
   Draw draw;
   g_auto(GStrv) categories = NULL;
+  g_auto(GStrv) names = NULL;
   g_autofree char *x_label = NULL;
   g_autofree char *y_label = NULL;
 
@@ -530,11 +589,10 @@ ks_figure_plot_new (const KsFigureSpec    *figure,
   draw.figure = figure;
   draw.options = options;
   draw.categories = (const char * const *) categories;
+  names = n_runs > 1 ? run_names (runs, n_runs) : NULL;
   for (guint i = 0; i < n_runs; i++)
     {
-      g_autofree char *name = n_runs > 1 ? ks_run_get_name (runs[i]) : NULL;
-
-      add_curves (plot, runs[i], &draw, name, FALSE);
+      add_curves (plot, runs[i], &draw, names ? names[i] : NULL, FALSE);
       add_lines (plot, runs[i], figure);
     }
   if (figure->show_paper)
