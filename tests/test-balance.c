@@ -207,10 +207,10 @@ test_partition (void)
     }
 
   /* METIS with one part far larger than the others (lambda 32, as the
-   * paper's GPU beside CPU processes): it left the small parts empty
-   * (METIS's 3 % of the large part is more than their whole share); the
-   * cells moved across the borders give every part its exact count, the
-   * cut still below the geometric strips'. */
+   * paper's GPU beside CPU processes): k-way left the small parts empty
+   * (its 3 % on the large part is more than their whole share); recursive
+   * bisection, then cells handed across the borders, give every part its
+   * exact count, the cut still below the geometric strips'. */
   if (ks_partition_have_metis ())
     {
       Grid big;
