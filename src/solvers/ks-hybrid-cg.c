@@ -443,6 +443,8 @@ run_part (gpointer data)
   Part *p = run->part;
 
 #ifdef _OPENMP
+  const int threads = omp_get_max_threads ();
+
   /* The host part leaves a core to each device part's thread in this
    * process (it feeds its device and waits at every sum), as the paper
    * leaves the GPU processes' cores out of R_CPU. */
@@ -456,6 +458,9 @@ run_part (gpointer data)
   else
     ks_dist_cg_solve_host (run->ex, p->row_ptr, p->col, p->val, p->b, p->x, run->options, &run->result,
                            &run->error);
+#ifdef _OPENMP
+  omp_set_num_threads (threads);
+#endif
   return NULL;
 }
 
@@ -502,6 +507,7 @@ ks_hybrid_cg_solve (KsHybridCg        *h,
   GThread *threads[KS_HYBRID_MAX_GPUS + 1] = { 0 };
   KsHybridResult res = { 0 };
   GError *first;
+  guint host = 0;
 
   g_return_val_if_fail (h != NULL && a != NULL && b != NULL && x != NULL && options != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -534,13 +540,24 @@ ks_hybrid_cg_solve (KsHybridCg        *h,
   for (guint k = 0; k < h->n_local; k++)
     for (guint j = 0; j < h->n_local; j++)
       runs[k].others_on_devices += j != k && h->parts[j].device != NULL;
-  /* The GPU part's thread mostly waits on its device; the CPU part runs
-   * in a thread of its own, with OpenMP's threads under it. */
-  for (guint k = 1; k < h->n_local; k++)
-    threads[k] = g_thread_new ("ks-hybrid-part", run_part, &runs[k]);
-  run_part (&runs[0]);
-  for (guint k = 1; k < h->n_local; k++)
-    g_thread_join (threads[k]);
+  /* The device parts' threads mostly wait on their devices; the host
+   * part runs on this thread, whose OpenMP workers (from the assembly,
+   * the triad probe) become its team.  On a thread of its own it made a
+   * second team beside them, 31 OpenMP threads on the H200 host's 16
+   * cores (libgomp then spins less before sleeping, so each of the host
+   * CG's four parallel regions an iteration likely woke its team): 2574
+   * us an iteration at lambda 16 on 4 M cells that way, 1300-1522 this
+   * way; 6269 against 3771-4348 at lambda 4, 526 against 447-469 at 64. */
+  for (guint k = 0; k < h->n_local; k++)
+    if (h->parts[k].device == NULL)
+      host = k;
+  for (guint k = 0; k < h->n_local; k++)
+    if (k != host)
+      threads[k] = g_thread_new ("ks-hybrid-part", run_part, &runs[k]);
+  run_part (&runs[host]);
+  for (guint k = 0; k < h->n_local; k++)
+    if (k != host)
+      g_thread_join (threads[k]);
   if (ranked != NULL)
     ks_exchange_free (ranked);
 
