@@ -17,6 +17,9 @@
 #include <gio/gio.h>
 #include <math.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 static KsDeviceList *devices;
 static gboolean pipelined;   /* the parts run the pipelined CG */
@@ -292,6 +295,9 @@ test_hybrid_cg (void)
   g_autoptr(KsCsr) a = NULL;
   g_autofree double *x1 = NULL;
   guint it1 = 0, tested = 0;
+#ifdef _OPENMP
+  const int threads_at_start = omp_get_max_threads ();
+#endif
 
   a = grid_system (&grid, &x1, &it1);
   for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
@@ -344,6 +350,22 @@ test_hybrid_cg (void)
               tested++;
             }
         }
+#ifdef _OPENMP
+      /* The host part runs on this thread with a team one core short (the
+       * device part's thread has it): this thread's own count, as the test
+       * began, comes back after every solve. */
+      {
+        g_autofree double *x = g_new0 (double, grid.n);
+
+        setup.cpu = NULL;
+        g_clear_pointer (&h, ks_hybrid_cg_free);
+        h = ks_hybrid_cg_new (&setup, &error);
+        g_assert_true (ks_hybrid_cg_set_pattern (h, a, grid.centres, 1.0, &error));
+        g_assert_true (ks_hybrid_cg_solve (h, a, grid.b, x, &options, &res, &error));
+        g_assert_no_error (error);
+        g_assert_cmpint (omp_get_max_threads (), ==, threads_at_start);
+      }
+#endif
       /* Two GPU parts (the same device twice, through two runtimes) and
        * the host: formula (5) with R_GPU = 2, lambda cells per GPU for
        * each CPU cell. */
