@@ -67,6 +67,15 @@ test_split (void)
   g_assert_cmpuint (counts[0], ==, 761905);   /* 10^6 * 3.2 / 4.2 */
   /* lambda comes back from the sizes (within rounding). */
   g_assert_cmpfloat_with_epsilon ((double) counts[0] / (15.0 * counts[1]), 3.2, 1e-3);
+  /* ks_balance_lambda_of reads formula (5) backwards: what a split (a
+   * partition file's) amounts to, per GPU process over all CPU cells. */
+  g_assert_cmpfloat_with_epsilon (ks_balance_lambda_of (counts[0], 1, 1000000 - counts[0]), 3.2, 1e-5);
+  g_assert_true (ks_balance_split (1000000, 2, 14, 47.75, counts, &error));
+  g_assert_cmpfloat_with_epsilon (ks_balance_lambda_of (counts[0] + counts[1], 2, 1000000 - counts[0] - counts[1]),
+                                  47.75, 1e-2);
+  g_assert_cmpfloat (ks_balance_lambda_of (0, 1, 100), ==, 0);
+  g_assert_true (isinf (ks_balance_lambda_of (100, 1, 0)));
+  g_assert_true (isnan (ks_balance_lambda_of (NAN, 1, 100)));
   assert_split (1000000, 1, 15, 3.2);
   assert_split (1000000, 2, 14, 47.75);
   assert_split (1000, 4, 12, 0.5);

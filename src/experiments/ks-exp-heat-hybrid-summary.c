@@ -10,14 +10,6 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-/* The lambda a point ran at: the one asked for, or what its partition
- * file amounts to (the derived column). */
-static double
-point_lambda (const KsRun *run, const KsRunPoint *p)
-{
-  return p->values[COL_LAMBDA];
-}
-
 /* The best point (highest relative performance) of device d at a mesh
  * size and GPU count, or NULL. */
 static const KsRunPoint *
@@ -51,22 +43,22 @@ summarize_one (const KsRun *run, guint d, double cells, double gpus, GString *ou
   for (guint i = 0; i < run->points->len; i++)
     {
       const KsRunPoint *p = run->points->pdata[i];
-      const double lambda = point_lambda (run, p);
+      const double lambda = p->values[COL_LAMBDA];
       if (p->device != d || p->error != NULL || ks_run_point_get_number (run, p, "cells") != cells ||
           ks_run_point_get_number (run, p, "gpus") != gpus || isnan (lambda_b) || !(lambda > 0))
         continue;
       if (near == NULL ||
-          fabs (log (lambda / lambda_b)) < fabs (log (point_lambda (run, near) / lambda_b)))
+          fabs (log (lambda / lambda_b)) < fabs (log (near->values[COL_LAMBDA] / lambda_b)))
         near = p;
     }
   g_string_append_printf (out, _("  %.0f cells, %.0f GPU(s): lambda_opt %.3g, relative %.3f (%+.1f %% over the "
                                  "GPUs alone; bound %+.1f %%)"),
-                          best->values[COL_MESH_CELLS], gpus, point_lambda (run, best),
+                          best->values[COL_MESH_CELLS], gpus, best->values[COL_LAMBDA],
                           best->values[COL_REL], 100 * (best->values[COL_REL] - 1),
                           isnan (lambda_b) ? NAN : 100 / (gpus * lambda_b));
   if (near != NULL)
     g_string_append_printf (out, _("; at lambda %.3g, the nearest to lambda_b, %+.1f %% against lambda_opt"),
-                            point_lambda (run, near),
+                            near->values[COL_LAMBDA],
                             100 * (near->values[COL_REL] - best->values[COL_REL]));
   if (gpus > 1 && one != NULL)
     g_string_append_printf (out, _("; efficiency %.0f %% of %.0f times one GPU's hybrid (the paper: 86 %% with 2, "

@@ -131,22 +131,19 @@ derive_efficiency (const KsRun *run, const KsRunPoint *point, const KsColumnSpec
 }
 
 /* The lambda the point ran at: the one asked for, else (a partition file)
- * formula (5)'s from the cells: one GPU part's over all the CPU parts'. */
+ * what its cells amount to over the GPU parts (gpus in one process,
+ * gpu_ranks under mpirun; the other is 1). */
 static double
 derive_lambda (const KsRun *run, const KsRunPoint *point, const KsColumnSpec *column)
 {
   const double asked = ks_run_point_get_number (run, point, "lambda");
   const double gpus = ks_run_point_get_number (run, point, "gpus");
   const double ranks = ks_run_point_get_number (run, point, "gpu_ranks");
-  const double on_gpus = point->values[COL_GPU_CELLS], on_cpus = point->values[COL_CPU_CELLS];
 
   if (!isnan (asked))
     return asked;
-  if (isnan (on_gpus) || isnan (on_cpus))
-    return NAN;
-  if (on_gpus == 0)
-    return 0;
-  return on_gpus / ((isnan (gpus) ? 1 : gpus) * (isnan (ranks) ? 1 : ranks)) / on_cpus;
+  return ks_balance_lambda_of (point->values[COL_GPU_CELLS], (isnan (gpus) ? 1 : gpus) * (isnan (ranks) ? 1 : ranks),
+                               point->values[COL_CPU_CELLS]);
 }
 
 static const KsColumnSpec columns[] = {

@@ -88,6 +88,18 @@ ks_balance_split (guint64  n_cells,
 }
 
 double
+ks_balance_lambda_of (double gpu_cells,
+                      double r_gpu,
+                      double cpu_cells)
+{
+  if (isnan (gpu_cells) || isnan (cpu_cells))
+    return NAN;
+  if (gpu_cells == 0)
+    return 0;
+  return cpu_cells == 0 ? INFINITY : gpu_cells / MAX (r_gpu, 1) / cpu_cells;
+}
+
+double
 ks_balance_lambda_b (double bw_gpu_gbs,
                      double bw_cpus_gbs)
 {

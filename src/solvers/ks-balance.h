@@ -38,6 +38,13 @@ gboolean ks_balance_split          (guint64  n_cells,
                                     double   lambda,
                                     guint64 *counts,
                                     GError **error);
+/* The lambda a split amounts to, formula (5) read backwards: the GPU
+ * processes' cells on average over all the CPU processes' cells (0 with
+ * no cells on the GPUs, INFINITY with none on the CPUs; NAN where a count
+ * is NAN).  What a partition file's split is reported as. */
+double   ks_balance_lambda_of      (double   gpu_cells,
+                                    double   r_gpu,
+                                    double   cpu_cells);
 /* lambda_b = BW_GPU / BW_CPUs; NAN unless both are positive. */
 double   ks_balance_lambda_b       (double   bw_gpu_gbs,
                                     double   bw_cpus_gbs);

@@ -224,22 +224,6 @@ build_part (KsHybridCg     *h,
   p->precision = p->device ? h->setup.precision : KS_PRECISION_DOUBLE;
 }
 
-/* The lambda that counts[] (r_gpu GPU parts first, then the CPU ones)
- * amount to: a GPU part's cells, on average, over all the CPU parts'. */
-static double
-lambda_of (const guint64 *counts,
-           guint          ranks,
-           guint          r_gpu)
-{
-  guint64 gpu = 0, cpu = 0;
-
-  for (guint k = 0; k < ranks; k++)
-    *(k < r_gpu ? &gpu : &cpu) += counts[k];
-  if (gpu == 0)
-    return 0;
-  return cpu == 0 ? INFINITY : (double) gpu / r_gpu / (double) cpu;
-}
-
 /* Splits the pattern at lambda, or as given[] says (each cell's part,
  * numbered as ks_hybrid_cg_set_parts says; checked by the caller). */
 static gboolean
@@ -264,9 +248,14 @@ split (KsHybridCg  *h,
 
   if (given != NULL)
     {
+      guint64 on_gpus = 0;
+
       for (guint i = 0; i < h->n; i++)
-        counts[given[i]]++;
-      lambda = lambda_of (counts, ranks, r_gpu);
+        {
+          counts[given[i]]++;
+          on_gpus += given[i] < r_gpu;
+        }
+      lambda = ks_balance_lambda_of (on_gpus, r_gpu, h->n - on_gpus);
     }
   else if (isnan (lambda) || lambda < 0)
     {
