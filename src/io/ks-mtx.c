@@ -28,6 +28,7 @@
 #define G_LOG_DOMAIN "ks-mtx"
 
 #include "ks-mtx.h"
+#include "ks-io-file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -35,6 +36,7 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 
 G_DEFINE_QUARK (ks-mtx-error-quark, ks_mtx_error)
 
@@ -501,44 +503,6 @@ parse_index (MtxReader   *r,
   return TRUE;
 }
 
-/* Refuses what is not a regular file before opening it: opening a FIFO
- * blocks until a writer comes, and a device such as /dev/zero never ends. */
-static GInputStream *
-open_regular_file (const char  *path,
-                   const char  *name,
-                   GError     **error)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(GError) local_error = NULL;
-  GFileInputStream *in;
-
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                            G_FILE_QUERY_INFO_NONE, NULL, &local_error);
-  if (info == NULL)
-    {
-      /* GIO's message already names the file and gives strerror(). */
-      g_set_error_literal (error, KS_MTX_ERROR, KS_MTX_ERROR_IO,
-                           local_error->message);
-      return NULL;
-    }
-  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
-    {
-      g_set_error (error, KS_MTX_ERROR, KS_MTX_ERROR_IO,
-                   "%s: not a regular file (a directory, a device or a pipe "
-                   "cannot be read as a matrix)", name);
-      return NULL;
-    }
-  in = g_file_read (file, NULL, &local_error);
-  if (in == NULL)
-    {
-      g_set_error_literal (error, KS_MTX_ERROR, KS_MTX_ERROR_IO,
-                           local_error->message);
-      return NULL;
-    }
-  return G_INPUT_STREAM (in);
-}
-
 gboolean
 ks_mtx_read_dense (const char   *path,
                    guint64       max_elements,
@@ -554,7 +518,7 @@ ks_mtx_read_dense (const char   *path,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   name = g_filename_display_name (path);
-  in = open_regular_file (path, name, error);
+  in = ks_io_open_regular (path, name, _("a matrix"), KS_MTX_ERROR, KS_MTX_ERROR_IO, error);
   if (in == NULL)
     return FALSE;
   return ks_mtx_read_dense_stream (in, name, max_elements, out_rows, out_cols,
@@ -891,7 +855,7 @@ ks_mtx_read_entries (const char     *path,
   g_return_val_if_fail (func != NULL && out_rows != NULL && out_cols != NULL, FALSE);
 
   name = g_filename_display_name (path);
-  if (!(in = open_regular_file (path, name, error)))
+  if (!(in = ks_io_open_regular (path, name, _("a matrix"), KS_MTX_ERROR, KS_MTX_ERROR_IO, error)))
     return FALSE;
   return read_stream (in, name, &(MtxSink) { 0, func, user_data }, out_rows, out_cols, NULL, error);
 }

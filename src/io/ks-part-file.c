@@ -3,10 +3,9 @@
 #define G_LOG_DOMAIN "ks-io"
 
 #include "ks-part-file.h"
+#include "ks-io-file.h"
 
 #include <glib/gi18n-lib.h>
-#include <glib/gstdio.h>
-#include <sys/stat.h>
 
 G_DEFINE_QUARK (ks-part-file-error-quark, ks_part_file_error)
 
@@ -167,29 +166,14 @@ ks_part_file_read (const char  *path,
                    GError     **error)
 {
   g_autofree char *name = NULL;
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileInputStream) in = NULL;
-  g_autoptr(GError) local = NULL;
-  GStatBuf st;
+  g_autoptr(GInputStream) in = NULL;
 
   g_return_val_if_fail (path != NULL, FALSE);
 
   name = g_filename_display_name (path);
-  /* Before opening: a FIFO would block the open, /dev/zero never end. */
-  if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode))
-    {
-      g_set_error (error, KS_PART_FILE_ERROR, KS_PART_FILE_ERROR_IO,
-                   _("%s: not a regular file (a directory, a device or a pipe cannot be read as a partition)"), name);
-      return FALSE;
-    }
-  file = g_file_new_for_path (path);
-  if (!(in = g_file_read (file, NULL, &local)))
-    {
-      /* GIO's message names the file and says why. */
-      g_set_error_literal (error, KS_PART_FILE_ERROR, KS_PART_FILE_ERROR_IO, local->message);
-      return FALSE;
-    }
-  return ks_part_file_read_stream (G_INPUT_STREAM (in), name, max_cells, out_parts, out_cells, error);
+  if (!(in = ks_io_open_regular (path, name, _("a partition"), KS_PART_FILE_ERROR, KS_PART_FILE_ERROR_IO, error)))
+    return FALSE;
+  return ks_part_file_read_stream (in, name, max_cells, out_parts, out_cells, error);
 }
 
 gboolean
