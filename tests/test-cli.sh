@@ -1130,6 +1130,11 @@ printf '0\n1\n1.5\n' > hy-bad.part
 run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --partition file --partition-file hy-bad.part
 refused_early "heat-hybrid --partition-file malformed: refused before any point, the line named" 1 \
   "hy-bad.part, line 3: not a whole number"
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 3 --reps 1 --warmup 0 --save-partition /nonexistent/dir/p.part
+expect_fail "heat-hybrid --save-partition into a folder that does not exist: the point refused, saying why" 1 \
+  "The partition was not saved: .*nonexistent"
+run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --partition file --partition-file .
+expect_fail "heat-hybrid --partition-file naming a folder: refused" 2 "not a regular file"
 run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --partition file
 expect_fail "heat-hybrid --partition file without the file: refused, naming the option" 2 "needs --partition-file"
 run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --partition file --partition-file /nonexistent/x.part
