@@ -378,9 +378,13 @@ test_experiment_fill (void)
       const char *method = g_variant_get_string (ks_run_point_get_param (run, p, "method"), NULL);
       const char *shape = g_variant_get_string (ks_run_point_get_param (run, p, "shape"), NULL);
 
-      /* The paper's blocks of 1024 may exceed what the kernel's registers
-       * allow on a device (NVIDIA's OpenCL: 256): refused, the limit named. */
-      if (p->error && g_strcmp0 (method, "mapped") == 0 && strstr (p->error, "the largest it can run is"))
+      /* The paper's blocks of 1024 (mapped, and today's limits, which
+       * keep them) may exceed what the kernel's registers allow on a
+       * device (NVIDIA's OpenCL on the H200: 256): that point is refused,
+       * the limit named, and the sweep goes on.  The occupancy and stride
+       * launches ask the device for their block, so they always run. */
+      if (p->error && (g_strcmp0 (method, "mapped") == 0 || g_strcmp0 (method, "today") == 0) &&
+          strstr (p->error, "the largest it can run is"))
         {
           g_test_message ("%s %s: %s", shape, method, p->error);
           continue;

@@ -54,7 +54,9 @@ static const KsParamSpec fill_params[] = {
     .type = KS_PARAM_CHOICE, .choices = shape_choices, .default_value = "1d,2d,3d", .sweepable = TRUE },
   { .name = "method", .label = N_("Method"),
     .help = N_("The paper's mapping, the same under today's limits, one flat launch in the device's suggested "
-               "blocks, or a grid-stride loop (the launches \"kernelscope-cli map\" prints)"),
+               "blocks, or a grid-stride loop (the launches \"kernelscope-cli map\" prints). The first two keep "
+               "the paper's blocks of 1024: a device whose kernel allows fewer refuses those points, naming "
+               "its limit"),
     .type = KS_PARAM_CHOICE, .choices = method_choices, .default_value = "mapped,today,occupancy,stride",
     .sweepable = TRUE },
   { .name = "v", .label = N_("Rows v"), .help = N_("The slow side (the paper's v = 2000)"),
