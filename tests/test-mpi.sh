@@ -121,16 +121,23 @@ PY
   if [ $refused -ne 0 ] && grep -q "one GPU rank per GPU" "$dir/refused.out" &&
      python3 - "$dir/two.json" "$dir/one.json" <<'PY'
 import json, sys
-p = json.load(open(sys.argv[1]))["points"][0]
+d = json.load(open(sys.argv[1]))
+p = d["points"][0]
 q = {(r["cells"], r["lambda"]): r for r in json.load(open(sys.argv[2]))["points"]}[(1024, 4)]
 assert p["error"] is None, p
 # formula (5), R_GPU = 2: each GPU rank N lambda / (2 lambda + 1), the CPU ranks the rest
 want = p["mesh_cells"] * 2 * 4 / (2 * 4 + 1)
 assert abs(p["gpu_cells"] - want) <= 2 and p["gpu_cells"] + p["cpu_cells"] == p["mesh_cells"], (p, want)
 assert abs(p["iterations"] - q["iterations"]) <= 1, (p, q)
+# The GPUs alone: the two GPU ranks' own world (MPI_Comm_split), no CPU
+# rank in its sums, solving the same system: one process's iterations.
+assert p["gpu_only_us"] > 0 and abs(p["gpu_only_iterations"] - q["iterations"]) <= 1, (p, q)
+# The bound with two GPUs: 1 + 1 / (2 lambda_b).
+info = d["devices"][0]["info"]
+assert abs(info["bound"] - (1 + 1 / (2 * info["lambda_b"]))) < 1e-9 * info["bound"], info
 PY
   then
-    echo "ok 13 - two GPU ranks on one device: refused by default, run with --ranks-per-gpu 2, one process's iterations"
+    echo "ok 13 - two GPU ranks on one device: refused by default, run with --ranks-per-gpu 2, one process's iterations, the GPUs alone on their own communicator"
   else
     echo "not ok 13 - two GPU ranks on one device (refused: exit $refused)"
     sed 's/^/# /' "$dir"/refused.out "$dir"/two.out | tail -20

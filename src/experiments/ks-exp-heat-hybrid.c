@@ -170,6 +170,10 @@ static const KsColumnSpec columns[] = {
                 N_("The couplings the halo exchange carries every iteration"), KS_COLUMN_INT, KS_REDUCE_LAST,
                 .hidden = TRUE },
   [COL_ITERS] = { "iterations", N_("CG iterations"), NULL, NULL, KS_COLUMN_INT, KS_REDUCE_LAST },
+  [COL_GPU_ONLY_ITERS] = { "gpu_only_iterations", N_("GPU alone's CG iterations"), NULL,
+                           N_("The GPU-alone run's iterations: the same system, so the same count as the hybrid's "
+                              "to round-off"),
+                           KS_COLUMN_INT, KS_REDUCE_LAST, .hidden = TRUE },
   [COL_BANDWIDTH] = { "bandwidth_gbs", N_("CG bytes per second"), "GB/s",
                       N_("Table 1's bytes of both parts' iterations over their time"),
                       KS_COLUMN_REAL, KS_REDUCE_MEDIAN, .hidden = TRUE },
@@ -193,7 +197,8 @@ static const KsColumnSpec device_info[] = {
     N_("STREAM triad on the CPU part (the host's cores, or the CPU device), measured here: BW_CPUs") },
   { "lambda_b", N_("lambda_b = BW_GPU / BW_CPUs"), NULL, N_("The paper's estimate of the best lambda") },
   { "bound", N_("GPU+CPU bound"), NULL,
-    N_("1 + 1/lambda_b: the relative performance if both parts ran at their bandwidth with nothing lost") },
+    N_("1 + 1/(n_GPU lambda_b) with n_GPU GPUs: the relative performance if both parts ran at their bandwidth "
+       "with nothing lost") },
   { "gain_bound_pct", N_("bound on the hybrid gain"), "%",
     /* xgettext:no-c-format */
     N_("BW_CPUs / (BW_CPUs + BW_GPU): the share of the time the CPU can take at best (the paper: 3.8 % with "
@@ -246,6 +251,7 @@ typedef struct {
   KsHybridCg    *hybrids[KS_HYBRID_MAX_GPUS + 1];
   char          *split_for[KS_HYBRID_MAX_GPUS + 1];
   double         gpu_only_us[KS_HYBRID_MAX_GPUS + 1];
+  double         gpu_only_iters[KS_HYBRID_MAX_GPUS + 1];
   KsHybridCg    *hybrid;        /* the point's */
   char          *mesh_key;      /* what a, b, x0 and centres were built for */
   double        *centres;
@@ -474,6 +480,9 @@ hybrid_describe_device (gpointer state, const KsConfig *base, KsRunDevice *out)
 {
   HybridState *s = state;
   const double lambda_b = ks_balance_lambda_b (s->triad_gbs, s->cpu_triad_gbs);
+  /* Under mpirun the GPU ranks' GPUs together against the CPU ranks:
+   * 1 + 1 / (n_GPU lambda_b), BW_CPUs / (BW_CPUs + n_GPU BW_GPU). */
+  const guint n_gpu = ks_hybrid_world_get () != NULL ? MAX (s->setup.gpu_ranks, 1) : 1;
 
   if (s->triad_gbs > 0)
     ks_run_device_set_info (out, "triad_gbs", s->triad_gbs);
@@ -482,8 +491,9 @@ hybrid_describe_device (gpointer state, const KsConfig *base, KsRunDevice *out)
   if (!isnan (lambda_b))
     {
       ks_run_device_set_info (out, "lambda_b", lambda_b);
-      ks_run_device_set_info (out, "bound", 1 + 1 / lambda_b);
-      ks_run_device_set_info (out, "gain_bound_pct", 100 * ks_balance_gain_bound (s->triad_gbs, s->cpu_triad_gbs, 1));
+      ks_run_device_set_info (out, "bound", 1 + 1 / (n_gpu * lambda_b));
+      ks_run_device_set_info (out, "gain_bound_pct",
+                              100 * ks_balance_gain_bound (s->triad_gbs, s->cpu_triad_gbs, n_gpu));
     }
   ks_run_device_set_info (out, "gpu_only", 1.0);
   ks_run_device_set_info (out, "shared_memory", ks_device_get_info (s->device)->type == KS_DEVICE_TYPE_CPU);
@@ -614,9 +624,9 @@ solve_once (HybridState *s, const KsConfig *point, KsHybridResult *res, GError *
 
 /* The median time per iteration of three solves on hybrid after a
  * warm-up (the engine warms up every point, but the first launches on a
- * new size pay for compiling and first touches). */
+ * new size pay for compiling and first touches), and their iterations. */
 static gboolean
-time_solves (HybridState *s, KsHybridCg *hybrid, const KsConfig *point, double *us, GError **error)
+time_solves (HybridState *s, KsHybridCg *hybrid, const KsConfig *point, double us_iters[2], GError **error)
 {
   double times[3];
 
@@ -628,38 +638,49 @@ time_solves (HybridState *s, KsHybridCg *hybrid, const KsConfig *point, double *
         return FALSE;
       if (r > 0)
         times[r - 1] = res.iterations > 0 ? 1e6 * res.iterate_s / res.iterations : NAN;
+      us_iters[1] = res.iterations;
     }
-  *us = ks_bench_median (times, G_N_ELEMENTS (times));
+  us_iters[0] = ks_bench_median (times, G_N_ELEMENTS (times));
   return TRUE;
 }
 
-/* Under mpirun with one GPU rank: the GPU alone is rank 0's own solver in
- * no world, as the paper's GPU-only run is one process; timed with the
- * world's 15 CPU ranks joining every sum, it would carry their allreduces
- * (389.7 against 322 us an iteration at 4 M cells on the H200).  The other
- * ranks wait for the time at the broadcast; NAN there is rank 0's failure,
- * this point's error on every rank. */
+/* Under mpirun: the GPUs alone, as the paper's GPU-only run, which has no
+ * CPU ranks.  One GPU rank: rank 0's own solver in no world; several: the
+ * GPU ranks' own world (MPI_Comm_split), all cells on them.  Timed with the
+ * CPU ranks joining every sum at lambda inf, it would carry their
+ * allreduces (389.7 against 322 us an iteration at 4 M cells, one GPU rank
+ * beside 15 CPU ranks on the H200).  The other ranks wait for rank 0's
+ * time and iterations at the broadcast; NAN there is a failure, this
+ * point's error on every rank. */
 static gboolean
-time_gpu_alone (HybridState *s, const KsHybridWorld *w, const KsConfig *point, double *us, GError **error)
+time_gpu_alone (HybridState *s, const KsHybridWorld *w, const KsConfig *point, double us_iters[2], GError **error)
 {
+  const guint g = s->setup.gpu_ranks;
+  const KsHybridWorld *gpus = NULL;
   g_autoptr(GError) local = NULL;
 
-  *us = NAN;
-  if (w->rank == 0)
+  us_iters[0] = us_iters[1] = NAN;
+  if (g > 1 && (gpus = w->gpus_world (w->data, g, &local)) == NULL && w->rank < g)
+    w->abort (w->data, local);
+  if (w->rank < g)
     {
       KsHybridSetup setup = s->setup;
       KsHybridCg *alone;
 
-      setup.alone = TRUE;
+      setup.alone = g == 1;
+      setup.world = gpus;
       setup.cpu = NULL;
       if ((alone = ks_hybrid_cg_new (&setup, &local)) != NULL &&
           ks_hybrid_cg_set_pattern (alone, s->a, s->centres, INFINITY, &local))
-        time_solves (s, alone, point, us, &local);
+        time_solves (s, alone, point, us_iters, &local);
       g_clear_pointer (&alone, ks_hybrid_cg_free);
+      /* A GPU rank failing alone would leave the others in a sum. */
+      if (local != NULL && gpus != NULL && local->domain != KS_SOLVER_ERROR)
+        gpus->abort (gpus->data, local);
     }
-  if (!w->broadcast (w->data, us, sizeof *us, error))
+  if (!w->broadcast (w->data, us_iters, 2 * sizeof *us_iters, error))
     return FALSE;
-  if (isnan (*us))
+  if (isnan (us_iters[0]))
     {
       if (local != NULL)
         g_propagate_error (error, g_steal_pointer (&local));
@@ -677,6 +698,7 @@ static gboolean
 use_gpus (HybridState *s, const KsConfig *point, guint gpus, GError **error)
 {
   const KsHybridWorld *world = ks_hybrid_world_get ();
+  double us_iters[2];
 
   if (s->hybrids[gpus] == NULL)
     {
@@ -707,15 +729,16 @@ use_gpus (HybridState *s, const KsConfig *point, guint gpus, GError **error)
   g_clear_pointer (&s->split_for[gpus], g_free);
   if (!ks_hybrid_cg_set_pattern (s->hybrid, s->a, s->centres, INFINITY, error))
     return FALSE;
-  /* Several GPU ranks: their GPUs alone are the world at lambda inf (the
-   * CPU ranks join the sums with no cells). */
-  if (world != NULL && world->n_ranks > 1 && world->broadcast != NULL && s->setup.gpu_ranks == 1)
+  if (world != NULL && world->n_ranks > 1 && world->broadcast != NULL && s->setup.gpu_ranks >= 1 &&
+      (s->setup.gpu_ranks == 1 || world->gpus_world != NULL))
     {
-      if (!time_gpu_alone (s, world, point, &s->gpu_only_us[gpus], error))
+      if (!time_gpu_alone (s, world, point, us_iters, error))
         return FALSE;
     }
-  else if (!time_solves (s, s->hybrid, point, &s->gpu_only_us[gpus], error))
+  else if (!time_solves (s, s->hybrid, point, us_iters, error))
     return FALSE;
+  s->gpu_only_us[gpus] = us_iters[0];
+  s->gpu_only_iters[gpus] = us_iters[1];
   s->split_for[gpus] = g_strdup (s->mesh_key);
   return TRUE;
 }
@@ -791,6 +814,7 @@ hybrid_measure (gpointer state, const KsConfig *point, double *values, GCancella
   values[COL_REL] = s->gpu_only_us[gpus] / us;
   values[COL_PERF] = s->a->n_rows / us;
   values[COL_GPU_ONLY] = s->gpu_only_us[gpus];
+  values[COL_GPU_ONLY_ITERS] = s->gpu_only_iters[gpus];
   values[COL_GPU_CELLS] = ks_hybrid_cg_get_cells (s->hybrid, KS_HYBRID_GPU);
   values[COL_CPU_CELLS] = ks_hybrid_cg_get_cells (s->hybrid, KS_HYBRID_CPU);
   values[COL_SHARE] = 100.0 * ks_hybrid_cg_get_cells (s->hybrid, KS_HYBRID_GPU) / s->a->n_rows;

@@ -116,7 +116,8 @@ ks_hybrid_cg_new (const KsHybridSetup *setup,
 {
   g_autoptr(KsHybridCg) h = NULL;
 
-  const KsHybridWorld *world = setup != NULL && setup->alone ? NULL : ks_hybrid_world_get ();
+  const KsHybridWorld *world = setup == NULL || setup->alone ? NULL
+                               : setup->world != NULL ? setup->world : ks_hybrid_world_get ();
   gboolean want_gpu = TRUE, want_cpu = TRUE;
 
   g_return_val_if_fail (setup != NULL, NULL);

@@ -59,6 +59,10 @@ typedef struct {
    * world is ignored); the GPU alone that the paper compares the hybrid
    * with, timed on rank 0 while the other ranks wait. */
   gboolean           alone;
+  /* Under a world: the world to split over instead of the process's (the
+   * GPU ranks' own, KsHybridWorld.gpus_world, for the GPU-alone run of
+   * several GPU ranks); NULL: the process's. */
+  const struct _KsHybridWorld *world;
 } KsHybridSetup;
 
 /* Processes that run one part each, the paper's MPI ranks (libksmpi's
@@ -67,7 +71,8 @@ typedef struct {
  * and this process solves part `rank`.  A rank does not know what the
  * others run (the paper's design); each one calls the same functions with
  * the same arguments, in the same order. */
-typedef struct {
+typedef struct _KsHybridWorld KsHybridWorld;
+struct _KsHybridWorld {
   guint        n_ranks;
   guint        rank;
   KsExchange *(*exchange_new) (gpointer      data,
@@ -94,8 +99,15 @@ typedef struct {
                                gpointer      buffer,
                                gsize         bytes,
                                GError      **error);
+  /* Optional (NULL: none): the world of ranks 0 to first - 1 alone, a
+   * collective every rank calls; those ranks get it (kept by the world),
+   * the others NULL.  Several GPU ranks' GPU-alone run is their own world,
+   * as the paper's GPU-only run has no CPU ranks to join its sums. */
+  const KsHybridWorld *(*gpus_world) (gpointer      data,
+                                      guint         first,
+                                      GError      **error);
   gpointer     data;
-} KsHybridWorld;
+};
 
 /* The process's world, or NULL (one process: the default).  Set once,
  * before any KsHybridCg is made; the world must outlive them. */

@@ -144,22 +144,38 @@ ks_mpi_exchange_new (const KsHalo *halo,
 
 /* --- the world: ranks of MPI_COMM_WORLD (or another communicator) ---------- */
 
-static MPI_Comm world_comm;
+#define MAX_GPUS_WORLDS 8
+
+/* A world over comm; data of its KsHybridWorld.  The GPU ranks' worlds
+ * made from it are kept here, one per rank count, until MPI_Finalize. */
+typedef struct _MpiWorld MpiWorld;
+struct _MpiWorld {
+  MPI_Comm       comm;
+  KsHybridWorld  world;
+  guint          n_subs;
+  guint          sub_first[MAX_GPUS_WORLDS];
+  MpiWorld      *sub[MAX_GPUS_WORLDS];   /* NULL on the ranks outside */
+};
+
+/* What MPI_Abort ends: the whole run, also from a GPU ranks' world. */
+static MPI_Comm root_comm;
 
 static KsExchange *
 world_exchange_new (gpointer data, const KsHalo *halo, guint part)
 {
-  return ks_mpi_exchange_new (halo, part, world_comm);
+  return ks_mpi_exchange_new (halo, part, ((MpiWorld *) data)->comm);
 }
 
 static gboolean
 world_sum (gpointer data, double *values, gsize n, GError **error)
 {
+  MPI_Comm comm = ((MpiWorld *) data)->comm;
+
   /* MPI counts in int: a large vector goes in pieces. */
   for (gsize first = 0; first < n; first += G_MAXINT / 2)
     {
       const int count = (int) MIN (n - first, (gsize) G_MAXINT / 2);
-      const int rc = MPI_Allreduce (MPI_IN_PLACE, values + first, count, MPI_DOUBLE, MPI_SUM, world_comm);
+      const int rc = MPI_Allreduce (MPI_IN_PLACE, values + first, count, MPI_DOUBLE, MPI_SUM, comm);
       if (rc != MPI_SUCCESS)
         return mpi_failed (error, rc, "MPI_Allreduce");
     }
@@ -171,18 +187,20 @@ world_max (gpointer data, double value)
 {
   double out = value;
 
-  MPI_Allreduce (&value, &out, 1, MPI_DOUBLE, MPI_MAX, world_comm);
+  MPI_Allreduce (&value, &out, 1, MPI_DOUBLE, MPI_MAX, ((MpiWorld *) data)->comm);
   return out;
 }
 
 static gboolean
 world_broadcast (gpointer data, gpointer buffer, gsize bytes, GError **error)
 {
+  MPI_Comm comm = ((MpiWorld *) data)->comm;
+
   /* MPI counts in int: a large buffer goes in pieces. */
   for (gsize first = 0; first < bytes; first += G_MAXINT / 2)
     {
       const int count = (int) MIN (bytes - first, (gsize) G_MAXINT / 2);
-      const int rc = MPI_Bcast ((char *) buffer + first, count, MPI_BYTE, 0, world_comm);
+      const int rc = MPI_Bcast ((char *) buffer + first, count, MPI_BYTE, 0, comm);
       if (rc != MPI_SUCCESS)
         return mpi_failed (error, rc, "MPI_Bcast");
     }
@@ -194,23 +212,65 @@ world_abort (gpointer data, const GError *error)
 {
   int rank = 0;
 
-  MPI_Comm_rank (world_comm, &rank);
+  MPI_Comm_rank (root_comm, &rank);
   /* stderr at once: MPI_Abort may end this process before stdio flushes. */
   fprintf (stderr, _("kernelscope-cli: rank %d failed, stopping every rank: %s\n"), rank, error->message);
   fflush (stderr);
-  MPI_Abort (world_comm, 1);
+  MPI_Abort (root_comm, 1);
+}
+
+static const KsHybridWorld *world_gpus_world (gpointer data, guint first, GError **error);
+
+static MpiWorld *
+mpi_world_new (MPI_Comm comm)
+{
+  MpiWorld *w = g_new0 (MpiWorld, 1);
+  int rank = 0, size = 1;
+
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &size);
+  w->comm = comm;
+  w->world = (KsHybridWorld) { (guint) size, (guint) rank, world_exchange_new, world_sum, world_max, world_abort,
+                               world_broadcast, world_gpus_world, w };
+  return w;
+}
+
+/* Ranks 0 to first - 1 of data's world, split off by MPI_Comm_split (a
+ * collective: every rank of the world calls it with the same first). */
+static const KsHybridWorld *
+world_gpus_world (gpointer data, guint first, GError **error)
+{
+  MpiWorld *w = data, *made;
+  MPI_Comm sub = MPI_COMM_NULL;
+  int rc;
+
+  for (guint i = 0; i < w->n_subs; i++)
+    if (w->sub_first[i] == first)
+      return w->sub[i] ? &w->sub[i]->world : NULL;
+  if (first == 0 || first > w->world.n_ranks || w->n_subs == MAX_GPUS_WORLDS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   _("MPI: no world of the first %u of %u ranks"), first, w->world.n_ranks);
+      return NULL;
+    }
+  rc = MPI_Comm_split (w->comm, w->world.rank < first ? 0 : MPI_UNDEFINED, (int) w->world.rank, &sub);
+  if (rc != MPI_SUCCESS)
+    {
+      mpi_failed (error, rc, "MPI_Comm_split");
+      return NULL;
+    }
+  made = sub != MPI_COMM_NULL ? mpi_world_new (sub) : NULL;
+  w->sub_first[w->n_subs] = first;
+  w->sub[w->n_subs++] = made;
+  return made != NULL ? &made->world : NULL;
 }
 
 void
 ks_mpi_world_install (MPI_Comm comm)
 {
-  static KsHybridWorld world;
-  int rank = 0, size = 1;
+  static MpiWorld *world;
 
-  world_comm = comm;
-  MPI_Comm_rank (comm, &rank);
-  MPI_Comm_size (comm, &size);
-  world = (KsHybridWorld) { (guint) size, (guint) rank, world_exchange_new, world_sum, world_max, world_abort,
-                            world_broadcast, NULL };
-  ks_hybrid_world_set (&world);
+  root_comm = comm;
+  world = mpi_world_new (comm);
+  ks_hybrid_world_set (&world->world);
 }
