@@ -23,6 +23,9 @@ export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$LOGS/pocl-cache}
 TESTS=(test-devices test-runtime test-runtime-buffers test-runtime-queues test-runtime-programs test-cuda
        test-gauss test-tridiag test-exp-tridiag test-heat test-heat-device test-hybrid test-index test-micro
        test-experiment)
+# KS_GPU_SUITE_TESTS="test-a test-b" runs those alone; KS_GPU_SUITE_TIMEOUT
+# (seconds, default 600) bounds each binary.
+[ -n "${KS_GPU_SUITE_TESTS:-}" ] && read -r -a TESTS <<< "$KS_GPU_SUITE_TESTS"
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname)"
 command -v nvidia-smi >/dev/null && nvidia-smi -L | sed 's/^/# /'
 total_pass=0 total_fail=0 total_skip=0 failed_bins=0
@@ -33,7 +36,7 @@ for t in "${TESTS[@]}"; do
     continue
   fi
   start=$(date +%s%N)
-  timeout 900 "$exe" --tap > "$LOGS/$t.log" 2>&1
+  timeout "${KS_GPU_SUITE_TIMEOUT:-600}" "$exe" --tap > "$LOGS/$t.log" 2>&1
   rc=$?
   ms=$((($(date +%s%N) - start) / 1000000))
   pass=$(grep -cE '^ok ' "$LOGS/$t.log")

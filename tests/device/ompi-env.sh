@@ -12,4 +12,7 @@ export LD_LIBRARY_PATH=/tmp/ompi/usr/lib/x86_64-linux-gnu/openmpi/lib:/tmp/ompi/
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Shared memory and self between the ranks of one host; no InfiniBand probing.
 export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1
+# The GPU machine has a PMIx of its own at the path Debian compiled in; its
+# zlib plugin does not load into ours (harmless): say nothing of it.
+export PMIX_MCA_pcompress_base_silence_warning=1 PMIX_MCA_mca_base_component_show_load_errors=0
 unset _ks_ompi_tar
