@@ -382,6 +382,43 @@ ticks_fit (const TextStyle *ts,
   return min_gap >= need;
 }
 
+/* Linear ticks (also on a log axis spanning less than a decade or two):
+ * the finest nice step whose labels keep apart. */
+static GArray *
+choose_linear (const TextStyle *ts,
+               const Axis      *ax,
+               double           length,
+               gboolean         horizontal,
+               double          *out_max_w,
+               double          *out_max_h)
+{
+  GArray *ticks = NULL;
+  double em = ts->size * TEXT_DPI / 72.0;
+  double min_px = horizontal ? 7.0 * em : 3.5 * em;
+  double a = inv (ax->f0, ax->log), b = inv (ax->f1, ax->log);
+  int target = CLAMP ((int) floor (length / min_px), 2, 8);
+  double step = nice_step (b / target - a / target);   /* b - a may overflow */
+
+  for (int tries = 0; tries < 30; tries++)
+    {
+      GArray *coarser = ticks_linear (a, b, step);
+
+      /* Near the largest doubles the next step overflows: keep the last. */
+      if (coarser->len == 0 && ticks != NULL)
+        {
+          g_array_unref (coarser);
+          break;
+        }
+      g_clear_pointer (&ticks, g_array_unref);
+      ticks = coarser;
+      if (ticks_fit (ts, ticks, ax, length, horizontal, out_max_w, out_max_h)
+          || ticks->len <= 2)
+        break;
+      step = nice_step (step * 1.01);
+    }
+  return ticks;
+}
+
 /* Nice ticks for one axis of the given pixel length, aiming for 5-8
  * labels but never so many that they touch. */
 GArray *
@@ -394,7 +431,6 @@ ks_plot_ticks_choose (const TextStyle *ts,
 {
   GArray *ticks = NULL;
   double em = ts->size * TEXT_DPI / 72.0;
-  double min_px = horizontal ? 7.0 * em : 3.5 * em;
 
   length = MAX (length, 1.0);
 
@@ -464,29 +500,5 @@ ks_plot_ticks_choose (const TextStyle *ts,
        * best. */
     }
 
-  {
-    double a = inv (ax->f0, ax->log), b = inv (ax->f1, ax->log);
-    int target = CLAMP ((int) floor (length / min_px), 2, 8);
-    double step = nice_step (b / target - a / target);   /* b - a may overflow */
-
-    for (int tries = 0; tries < 30; tries++)
-      {
-        GArray *coarser = ticks_linear (a, b, step);
-
-        /* Near the largest doubles the next step overflows: keep the last. */
-        if (coarser->len == 0 && ticks != NULL)
-          {
-            g_array_unref (coarser);
-            break;
-          }
-        g_clear_pointer (&ticks, g_array_unref);
-        ticks = coarser;
-        if (ticks_fit (ts, ticks, ax, length, horizontal, out_max_w, out_max_h)
-            || ticks->len <= 2)
-          break;
-        step = nice_step (step * 1.01);
-      }
-  }
-
-  return ticks;
+  return choose_linear (ts, ax, length, horizontal, out_max_w, out_max_h);
 }
