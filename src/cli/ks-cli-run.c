@@ -290,6 +290,8 @@ set_params (KsEngine        *engine,
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, ("--reps and --warmup must not be negative"));
       return FALSE;
     }
+  if (!ks_cli_parse_cores_per_cu (o->cores_per_cu_text, &o->cores_per_cu, error))
+    return FALSE;
   return ks_engine_set_repetitions (engine, (guint) o->warmup, (guint) o->reps, error);
 }
 
@@ -303,14 +305,14 @@ add_devices (KsEngine        *engine,
 
   if (o->devices == NULL)
     {
-      if (!(device = ks_cli_pick_device (list, NULL, (guint) o->cores_per_cu, o->quiet, error)))
+      if (!(device = ks_cli_pick_device (list, NULL, o->cores_per_cu, o->quiet, error)))
         return FALSE;
       ks_engine_add_device (engine, device);
       return TRUE;
     }
   for (guint i = 0; o->devices[i]; i++)
     {
-      if (!(device = ks_cli_pick_device (list, o->devices[i], (guint) o->cores_per_cu, o->quiet, error)))
+      if (!(device = ks_cli_pick_device (list, o->devices[i], o->cores_per_cu, o->quiet, error)))
         return FALSE;
       ks_engine_add_device (engine, device);
     }
