@@ -282,6 +282,12 @@ fi
 
 run "$CLI" devices --cores-per-cu 48 -d nosuchdevice
 expect_fail "devices --cores-per-cu with an unknown device: status 2" 2 "nosuchdevice"
+# 2^64 is a number too large for the option, not "not a number".
+run "$CLI" run gauss-size -d host --sizes 18446744073709551616
+refused_early "run gauss-size --sizes 2^64: too large, with the limit" 2 \
+  "--sizes: 18446744073709551616 is too large: the most it takes is 1000000"
+run "$CLI" run gauss-size -d host --sizes 8 --seed 18446744073709551616
+refused_early "run gauss-size --seed 2^64: too large, with the limit" 2 "--seed: 18446744073709551616 is too large"
 # One check for every command that takes --cores-per-cu: 0 and -1 refused alike.
 for v in 0 -1; do
   for cmd in "devices" "run gauss-size -d host -s 8 --reps 1 --warmup 0" "solve gauss -n 4 -d host"; do

@@ -67,7 +67,12 @@ test_axes (void)
   assert_axis_error ("size", "1:1000000,1:1000000", "at most 1000000");
   assert_axis_error ("size", "x", "not a number");
   assert_axis_error ("size", "1:2:3:4", "not a number");
-  assert_axis_error ("size", "2^70", "not a number");
+  /* Numbers beyond a gint64 are too large, with the limit, not "not a number". */
+  assert_axis_error ("size", "2^70", "2^70 is too large: the most it takes is 1000000");
+  assert_axis_error ("size", "18446744073709551616", "18446744073709551616 is too large: the most it takes is 1000000");
+  assert_axis_error ("size", "1:18446744073709551616", "too large: the most it takes is 1000000");
+  assert_axis_error ("size", "-18446744073709551616", "too small: the least it takes is 1");
+  assert_axis_error ("scale", "1e999", "1e999 is too large: the most it takes is");
   assert_axis_error ("shape", "round", "must be one of square, tall, wide");
   assert_axis_error ("scale", "1,2", "not a number");     /* not sweepable: one value */
   assert_axis_error ("scale", "-1", "between 0 and");
