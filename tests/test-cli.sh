@@ -1464,6 +1464,15 @@ assert all(p["upload_ms"] >= 0 and p["download_ms"] >= 0 and p["kernel_ms"] >= 0
 assert ok[0]["alloc_ms"] >= 0 and ok[2]["alloc_ms"] == 0, ok
 '
 fi
+# -r is --reps for every run, micro-buffers too (its --rows has no letter).
+run "$CLI" run micro-buffers -d "$OCL" --rows 8 -r 1 --warmup 0 --strategy reuse --json bufr.json -q --no-table
+if expect_ok "run micro-buffers -r 1: -r is --reps"; then
+  py "run micro-buffers -r 1: one repetition of 8 rows" '
+import json
+d = json.load(open("bufr.json"))
+assert d["reps"] == 1 and [p["rows"] for p in d["points"]] == [8], (d["reps"], d["points"])
+'
+fi
 run "$CLI" run micro-buffers -d "$OCL" --width 8
 refused_early "micro-buffers --width 8: refused, a row shorter than the filter" 2 "between 9 and"
 

@@ -125,6 +125,17 @@ test_registry (void)
   g_assert_false (ks_registry_add (&bad, &error));
   g_assert_nonnull (strstr (error->message, "not device, error or reps"));
   g_clear_error (&error);
+  /* One letter, one meaning: -r is every run's --reps (micro-buffers once
+   * made it --rows there), and two parameters cannot share one. */
+  params[1] = ks_exp_test.params[1];
+  params[0].short_name = 'r';
+  g_assert_false (ks_registry_add (&bad, &error));
+  g_assert_nonnull (strstr (error->message, "short option"));
+  g_clear_error (&error);
+  params[0].short_name = params[1].short_name = 'z';
+  g_assert_false (ks_registry_add (&bad, &error));
+  g_assert_nonnull (strstr (error->message, "short option"));
+  g_clear_error (&error);
   bad.params = ks_exp_test.params;
   bad.n_params = ks_exp_test.n_params;
   bad.figures = (const KsFigureSpec[]) { { .id = "f", .title = "f", .x = "size", .y = "size" } };

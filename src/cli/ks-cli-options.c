@@ -171,6 +171,8 @@ add_common_entries (KsCliRunOptions        *o,
              ("Cores per compute unit for the optimal-group rule, when the built-in table is wrong or silent"), "N");
   add_entry (o, "kernel-dir", 0, G_OPTION_ARG_FILENAME, &o->kernel_dir,
              ("Load kernels/*.cl from DIR (an edited copy) instead of the built-in sources"), "DIR");
+  /* -d, -r and -q (and -h) are every run's: KS_RUN_SHORT_NAMES keeps the
+   * parameters off them. */
   add_entry (o, "reps", 'r', G_OPTION_ARG_INT, &o->reps,
              ("Timed repetitions per point (the columns reduce them: median, min and max...). Default: 3"), "N");
   add_entry (o, "warmup", 0, G_OPTION_ARG_INT, &o->warmup, ("Untimed runs before each point. Default: 1"), "N");

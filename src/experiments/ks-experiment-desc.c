@@ -638,6 +638,22 @@ valid_name (const char *name)
   return strcmp (name, "device") != 0 && strcmp (name, "error") != 0 && strcmp (name, "reps") != 0;
 }
 
+/* Parameter i's -X is its own: a letter no other parameter and no option
+ * of every run takes. */
+static gboolean
+short_name_free (const KsExperimentDesc *desc,
+                 guint                   i)
+{
+  char c = desc->params[i].short_name;
+
+  if (!g_ascii_isalpha (c) || strchr (KS_RUN_SHORT_NAMES, c) != NULL)
+    return FALSE;
+  for (guint j = 0; j < desc->n_params; j++)
+    if (j != i && desc->params[j].short_name == c)
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 validate_params (const KsExperimentDesc *desc,
                  GError                **error)
@@ -654,6 +670,9 @@ validate_params (const KsExperimentDesc *desc,
         return bad_desc (error, desc->id, "the name \"%s\" is used twice", p->name);
       if (p->type == KS_PARAM_CHOICE && (p->choices == NULL || p->choices[0].value == NULL))
         return bad_desc (error, desc->id, "choice parameter \"%s\" has no choices", p->name);
+      if (p->short_name != 0 && !short_name_free (desc, i))
+        return bad_desc (error, desc->id, "the short option of \"%s\" must be a letter that no other "
+                         "parameter and no option of every run (-d, -h, -q, -r) takes", p->name);
       if (p->when.param && (ks_experiment_desc_find_param (desc, p->when.param) < 0 ||
                             strcmp (p->when.param, p->name) == 0))
         return bad_desc (error, desc->id, "parameter \"%s\" applies when a parameter it lacks has a value",
