@@ -391,6 +391,9 @@ test_engine_notes (void)
   notes = ks_engine_get_notes (engine);
   g_assert_nonnull (notes[0]);
   g_assert_cmpstr (notes[0], ==, "--depth is not used: it applies only when --shape is tall");
+  /* About the user's own option: a warning, which -q does not hide. */
+  g_assert_cmpstr (ks_engine_get_warnings (engine)[0], ==, notes[0]);
+  g_assert_null (ks_engine_get_warnings (engine)[1]);
 }
 
 static void

@@ -468,11 +468,16 @@ print_plan (KsEngine        *engine,
             KsCliRunOptions *o)
 {
   const char * const *notes = ks_engine_get_notes (engine);
+  const char * const *warnings = ks_engine_get_warnings (engine);
 
+  /* -q hides progress, not what is wrong with the user's own options. */
+  for (guint i = 0; warnings[i]; i++)
+    g_printerr ("kernelscope-cli: warning: %s\n", warnings[i]);
   if (o->quiet)
     return;
   for (guint i = 0; notes[i]; i++)
-    g_printerr ("%s\n", notes[i]);
+    if (!g_strv_contains (warnings, notes[i]))
+      g_printerr ("%s\n", notes[i]);
   g_printerr ("Running %s: %" G_GUINT64_FORMAT " points, %d warm-up + %d timed runs each\n",
               ks_engine_get_desc (engine)->id, ks_engine_get_n_points (engine), o->warmup, o->reps);
 }
