@@ -282,12 +282,18 @@ fi
 
 run "$CLI" devices --cores-per-cu 48 -d nosuchdevice
 expect_fail "devices --cores-per-cu with an unknown device: status 2" 2 "nosuchdevice"
+# -q hides progress, not a warning about the user's own option.
+run "$CLI" run gauss-size -d "$OCL" --sizes 8 --wg 8 --reps 1 --warmup 0 -q --no-table
+if expect_ok "run gauss-size --wg 8 -q (local: driver)"; then
+  check "run -q still warns that --wg is not used" "no warning" \
+    grep -q "warning: --wg is not used: it applies only when --local is explicit|split" "$T/err"
+fi
 # 2^64 is a number too large for the option, not "not a number".
 run "$CLI" run gauss-size -d host --sizes 18446744073709551616
-refused_early "run gauss-size --sizes 2^64: too large, with the limit" 2 \
+expect_fail "run gauss-size --sizes 2^64: too large, with the limit" 2 \
   "--sizes: 18446744073709551616 is too large: the most it takes is 1000000"
 run "$CLI" run gauss-size -d host --sizes 8 --seed 18446744073709551616
-refused_early "run gauss-size --seed 2^64: too large, with the limit" 2 "--seed: 18446744073709551616 is too large"
+expect_fail "run gauss-size --seed 2^64: too large, with the limit" 2 "--seed: 18446744073709551616 is too large"
 # One check for every command that takes --cores-per-cu: 0 and -1 refused alike.
 for v in 0 -1; do
   for cmd in "devices" "run gauss-size -d host -s 8 --reps 1 --warmup 0" "solve gauss -n 4 -d host"; do
@@ -575,6 +581,23 @@ run "$CLI" plot a.json "$REF/h200-cuda-fig3-wg.json" -o mixed.png
 expect_fail "plot of a size run and a group-size run: usage error that says why" 2 "do not share axes"
 run "$CLI" plot nonexistent.json -o x.png
 expect_fail "plot of a missing file: fails and names it" 1 "nonexistent.json"
+# A file with nothing to draw: named, with why (not the export's "no points").
+python3 -c '
+import json
+d = json.load(open("a.json"))
+d["devices"], d["points"] = [], []
+json.dump(d, open("nodevices.json", "w"))
+d = json.load(open("a.json"))
+for p in d["points"]:
+    p["error"] = "refused for the test"
+json.dump(d, open("refused.json", "w"))
+'
+run "$CLI" plot nodevices.json -o nd.png
+expect_fail "plot of a file with no devices: names it and says so" 1 \
+  "nd.png was not written: nodevices.json holds no devices and no points"
+run "$CLI" plot refused.json -o rf.png
+expect_fail "plot of a file whose points were all refused: names it and the first reason" 1 \
+  "every point of refused.json was refused \(the first: refused for the test\)"
 
 run "$CLI" run gauss-size --from 20 --to 22 --reps 1 --warmup 0 -d "$OCL" -q --plot a.svg
 if expect_ok "run gauss-size --plot a.svg"; then
