@@ -282,6 +282,27 @@ fi
 
 run "$CLI" devices --cores-per-cu 48 -d nosuchdevice
 expect_fail "devices --cores-per-cu with an unknown device: status 2" 2 "nosuchdevice"
+# -q hides progress, not a warning about the user's own option.
+run "$CLI" run gauss-size -d "$OCL" --sizes 8 --wg 8 --reps 1 --warmup 0 -q --no-table
+if expect_ok "run gauss-size --wg 8 -q (local: driver)"; then
+  check "run -q still warns that --wg is not used" "no warning" \
+    grep -q "warning: --wg is not used: it applies only when --local is explicit|split" "$T/err"
+fi
+# 2^64 is a number too large for the option, not "not a number".
+run "$CLI" run gauss-size -d host --sizes 18446744073709551616
+expect_fail "run gauss-size --sizes 2^64: too large, with the limit" 2 \
+  "--sizes: 18446744073709551616 is too large: the most it takes is 1000000"
+run "$CLI" run gauss-size -d host --sizes 8 --seed 18446744073709551616
+expect_fail "run gauss-size --seed 2^64: too large, with the limit" 2 "--seed: 18446744073709551616 is too large"
+# One check for every command that takes --cores-per-cu: 0 and -1 refused alike.
+for v in 0 -1; do
+  for cmd in "devices" "run gauss-size -d host -s 8 --reps 1 --warmup 0" "solve gauss -n 4 -d host"; do
+    # shellcheck disable=SC2086
+    run "$CLI" $cmd --cores-per-cu=$v
+    expect_fail "$cmd --cores-per-cu=$v: refused with the range" 2 \
+      "--cores-per-cu is the cores of one compute unit, a whole number from 1 to 65536, not \"$v\""
+  done
+done
 
 # --- solve gauss: generated systems ------------------------------------------
 
@@ -388,6 +409,18 @@ for dev in "$OCL" host; do
   run "$CLI" solve gauss --matrix pivot.mtx --rhs b3.mtx -d "$dev"
   expect_fail "a11 = 0 (needs pivoting) on $dev: fails and mentions the pivot" 1 "pivot"
 done
+# A leading pivot of 1e-14 passes the zero-pivot check in double, and the
+# solution is wrong (residual ~0.02): said, with the reason, on both devices.
+printf '%%%%MatrixMarket matrix array real general\n3 3\n1e-14\n1\n2\n2\n1\n0\n1\n0\n3\n' >tiny-pivot.mtx
+for dev in "$OCL" host; do
+  run "$CLI" solve gauss --matrix tiny-pivot.mtx --rhs b3.mtx -d "$dev" -p double -q
+  if expect_ok "a 1e-14 pivot on $dev: solved"; then
+    check "a 1e-14 pivot on $dev: the large residual is warned about, saying why" "no warning" \
+      grep -q "warning: the residual .* is large for double.*does not pivot" "$T/err"
+  fi
+done
+run "$CLI" solve gauss --matrix A.mtx --rhs b.mtx -p double -d host -q
+check "a well-conditioned solve has no residual warning" "stderr warns" eval "! grep -q warning '$T/err'"
 run "$CLI" solve gauss --matrix nonsquare.mtx --rhs b3.mtx -d "$OCL"
 expect_fail "non-square matrix: fails and says square" 1 "square"
 run "$CLI" solve gauss --matrix A.mtx --rhs b3.mtx -d "$OCL"
@@ -548,6 +581,23 @@ run "$CLI" plot a.json "$REF/h200-cuda-fig3-wg.json" -o mixed.png
 expect_fail "plot of a size run and a group-size run: usage error that says why" 2 "do not share axes"
 run "$CLI" plot nonexistent.json -o x.png
 expect_fail "plot of a missing file: fails and names it" 1 "nonexistent.json"
+# A file with nothing to draw: named, with why (not the export's "no points").
+python3 -c '
+import json
+d = json.load(open("a.json"))
+d["devices"], d["points"] = [], []
+json.dump(d, open("nodevices.json", "w"))
+d = json.load(open("a.json"))
+for p in d["points"]:
+    p["error"] = "refused for the test"
+json.dump(d, open("refused.json", "w"))
+'
+run "$CLI" plot nodevices.json -o nd.png
+expect_fail "plot of a file with no devices: names it and says so" 1 \
+  "nd.png was not written: nodevices.json holds no devices and no points"
+run "$CLI" plot refused.json -o rf.png
+expect_fail "plot of a file whose points were all refused: names it and the first reason" 1 \
+  "every point of refused.json was refused \(the first: refused for the test\)"
 
 run "$CLI" run gauss-size --from 20 --to 22 --reps 1 --warmup 0 -d "$OCL" -q --plot a.svg
 if expect_ok "run gauss-size --plot a.svg"; then
@@ -865,6 +915,10 @@ run "$CLI" map 20x30 -d host
 expect_fail "map -d host: the host has no blocks, says so" 1 "pick an OpenCL or CUDA device"
 run "$CLI" map 20x30 --block 2000
 expect_fail "map --block 2000: outside 1 to 1024" 2 "1 to 1024"
+for v in 0 -1; do
+  run "$CLI" map 20x30 --block=$v
+  expect_fail "map --block=$v: refused like 2000, not taken as no --block" 2 "--block .* from 1 to 1024, not \"$v\""
+done
 run "$CLI" map 70000x2000 --plot nomap.png
 expect_fail "map --plot of a launch the paper does not give: fails, says why" 1 "no launch"
 check "map --plot that failed: no file written" "nomap.png exists" test ! -e nomap.png
@@ -1073,6 +1127,13 @@ refused_early "run heat --file that does not exist: refused before anything runs
 printf '$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n1 0 0 0\n$EndNodes\n$Elements\n1\n1 9 2 1 1 1 1 1 1 1 1\n$EndElements\n' > bad.msh
 run "$CLI" run heat -d host --source file --file bad.msh --steps 1
 expect_fail "run heat --file with a 6-node triangle: the element and line named" 1 "bad.msh:10: element 1 is of type 9"
+# A mesh from a file has no --cells: the figure draws it at the cells it has.
+run "$CLI" run heat -d host --source file --file "$SRCDIR/fuzz/corpus-msh/plate22.msh" --steps 1 --reps 1 --warmup 0 \
+  -q --no-table --plot hf.png
+if expect_ok "run heat --source file --plot: measured"; then
+  check "run heat --source file --plot: the figure is drawn (not \"nothing to export\")" "no PNG, or a complaint" \
+    eval "test -s hf.png && ! grep -qi 'nothing to export' '$T/err'"
+fi
 # --- run heat-hybrid (paper 004, Figs. 6-7) -----------------------------------------
 run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 0,1,3 --reps 1 --warmup 0 --json hy.json --plot hy.png
 if expect_ok "run heat-hybrid on $OCL with the host as the CPU part"; then
@@ -1426,6 +1487,15 @@ assert all(p["upload_ms"] >= 0 and p["download_ms"] >= 0 and p["kernel_ms"] >= 0
 assert ok[0]["alloc_ms"] >= 0 and ok[2]["alloc_ms"] == 0, ok
 '
 fi
+# -r is --reps for every run, micro-buffers too (its --rows has no letter).
+run "$CLI" run micro-buffers -d "$OCL" --rows 8 -r 1 --warmup 0 --strategy reuse --json bufr.json -q --no-table
+if expect_ok "run micro-buffers -r 1: -r is --reps"; then
+  py "run micro-buffers -r 1: one repetition of 8 rows" '
+import json
+d = json.load(open("bufr.json"))
+assert d["reps"] == 1 and [p["rows"] for p in d["points"]] == [8], (d["reps"], d["points"])
+'
+fi
 run "$CLI" run micro-buffers -d "$OCL" --width 8
 refused_early "micro-buffers --width 8: refused, a row shorter than the filter" 2 "between 9 and"
 
@@ -1529,6 +1599,12 @@ run "$CLI" solve tridiag -q -d "$OCL" --matrix tA_weak.mtx --rhs tb.mtx --system
 if expect_ok "solve tridiag, not diagonally dominant: solved"; then
   check "solve tridiag, not diagonally dominant: warned, naming system 1 row 2" "no warning" \
     grep -q "not diagonally dominant (system 1, row 2" "$T/err"
+fi
+# gtsv is LU with partial pivoting: no "does not pivot" warning for it.
+run "$CLI" solve tridiag -q -d host --matrix tA_weak.mtx --rhs tb.mtx --systems 3 --method lapack-gtsv
+if expect_ok "solve tridiag -m lapack-gtsv, not diagonally dominant: solved"; then
+  check "solve tridiag -m lapack-gtsv: no warning that it does not pivot (it does)" "warned" \
+    eval "! grep -q 'does not pivot' '$T/err'"
 fi
 run "$CLI" solve tridiag -q -d "$OCL" --matrix tA.mtx --rhs tb.mtx --systems 3 --method sericr-global --no-pad
 expect_fail "solve tridiag --no-pad, SERICR on 5 unknowns: refused, saying the next size" 1 "2\^k - 1.*next is 7"

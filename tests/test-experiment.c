@@ -28,7 +28,8 @@ test_parse_list (void)
   g_autoptr(GArray) a = ks_parse_uint_list ("100:400:100", 1, 1000, &error);
   g_autoptr(GArray) b = ks_parse_uint_list (" 1, 32:128:32 ,64", 1, 1000, &error);
   g_autoptr(GArray) bad = NULL;
-  const char *bad_inputs[] = { "", "abc", "10:5", "1:10:0", "1:2:3:4", "-5", "5,,6", "2000" };
+  const char *bad_inputs[] = { "", "abc", "10:5", "1:10:0", "1:2:3:4", "-5", "5,,6", "2000",
+                               "18446744073709551616" };
 
   g_assert_no_error (error);
   g_assert_cmpuint (a->len, ==, 4);
@@ -49,6 +50,9 @@ test_parse_list (void)
         g_assert_nonnull (strstr (error->message, "the range is empty"));
       if (strcmp (bad_inputs[i], "1:10:0") == 0)
         g_assert_nonnull (strstr (error->message, "the step must be at least 1"));
+      /* 2^64 is a number too large, not "not a number". */
+      if (strcmp (bad_inputs[i], "18446744073709551616") == 0)
+        g_assert_nonnull (strstr (error->message, "values must lie between 1 and 1000"));
       g_clear_error (&error);
     }
 }

@@ -67,7 +67,12 @@ test_axes (void)
   assert_axis_error ("size", "1:1000000,1:1000000", "at most 1000000");
   assert_axis_error ("size", "x", "not a number");
   assert_axis_error ("size", "1:2:3:4", "not a number");
-  assert_axis_error ("size", "2^70", "not a number");
+  /* Numbers beyond a gint64 are too large, with the limit, not "not a number". */
+  assert_axis_error ("size", "2^70", "2^70 is too large: the most it takes is 1000000");
+  assert_axis_error ("size", "18446744073709551616", "18446744073709551616 is too large: the most it takes is 1000000");
+  assert_axis_error ("size", "1:18446744073709551616", "too large: the most it takes is 1000000");
+  assert_axis_error ("size", "-18446744073709551616", "too small: the least it takes is 1");
+  assert_axis_error ("scale", "1e999", "1e999 is too large: the most it takes is");
   assert_axis_error ("shape", "round", "must be one of square, tall, wide");
   assert_axis_error ("scale", "1,2", "not a number");     /* not sweepable: one value */
   assert_axis_error ("scale", "-1", "between 0 and");
@@ -119,6 +124,17 @@ test_registry (void)
   params[1].name = "error";
   g_assert_false (ks_registry_add (&bad, &error));
   g_assert_nonnull (strstr (error->message, "not device, error or reps"));
+  g_clear_error (&error);
+  /* One letter, one meaning: -r is every run's --reps (micro-buffers once
+   * made it --rows there), and two parameters cannot share one. */
+  params[1] = ks_exp_test.params[1];
+  params[0].short_name = 'r';
+  g_assert_false (ks_registry_add (&bad, &error));
+  g_assert_nonnull (strstr (error->message, "short option"));
+  g_clear_error (&error);
+  params[0].short_name = params[1].short_name = 'z';
+  g_assert_false (ks_registry_add (&bad, &error));
+  g_assert_nonnull (strstr (error->message, "short option"));
   g_clear_error (&error);
   bad.params = ks_exp_test.params;
   bad.n_params = ks_exp_test.n_params;
@@ -375,6 +391,9 @@ test_engine_notes (void)
   notes = ks_engine_get_notes (engine);
   g_assert_nonnull (notes[0]);
   g_assert_cmpstr (notes[0], ==, "--depth is not used: it applies only when --shape is tall");
+  /* About the user's own option: a warning, which -q does not hide. */
+  g_assert_cmpstr (ks_engine_get_warnings (engine)[0], ==, notes[0]);
+  g_assert_null (ks_engine_get_warnings (engine)[1]);
 }
 
 static void

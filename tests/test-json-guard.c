@@ -51,6 +51,46 @@ test_depth (void)
   g_assert_nonnull (strstr (error->message, "nested more than"));
 }
 
+/* json-glib reads 2^64 as -1 and -2^64 as 1: the guard has it read them
+ * as the reals they are, and leaves every other number (and strings, and
+ * the exponent of a real) as it was. */
+static void
+test_huge_integers (void)
+{
+  const char *text = "{\"big\": 18446744073709551616, \"neg\": -18446744073709551616, "
+                     "\"max\": 9223372036854775807, \"min\": -9223372036854775808, "
+                     "\"s\": \"18446744073709551616\", \"e\": 1e18446744073709551616, \"f\": 1.5}";
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GString) widened = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *o;
+
+  g_assert_null (ks_json_widen_huge_integers ("[1, -2, 3.5e300, \"99999999999999999999\"]", 40));
+  widened = ks_json_widen_huge_integers (text, strlen (text));
+  g_assert_nonnull (widened);
+  g_assert_nonnull (strstr (widened->str, "\"big\": 18446744073709551616.0,"));
+  g_assert_nonnull (strstr (widened->str, "\"neg\": -18446744073709551616.0,"));
+  g_assert_nonnull (strstr (widened->str, "\"max\": 9223372036854775807,"));
+  g_assert_nonnull (strstr (widened->str, "\"s\": \"18446744073709551616\","));
+  g_assert_nonnull (strstr (widened->str, "\"e\": 1e18446744073709551616,"));
+
+  g_assert_true (ks_json_parser_load_data (parser, "[18446744073709551616, -18446744073709551616, 7]", -1,
+                                           &error));
+  g_assert_no_error (error);
+  {
+    JsonArray *a = json_node_get_array (json_parser_get_root (parser));
+
+    g_assert_cmpfloat (json_array_get_double_element (a, 0), ==, 18446744073709551616.0);
+    g_assert_cmpfloat (json_array_get_double_element (a, 1), ==, -18446744073709551616.0);
+    g_assert_cmpint (json_array_get_int_element (a, 2), ==, 7);
+  }
+  g_assert_true (ks_json_parser_load_data (parser, "{\"max\": 9223372036854775807, \"min\": -9223372036854775808}",
+                                           -1, &error));
+  o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (o, "max"), ==, G_MAXINT64);
+  g_assert_cmpint (json_object_get_int_member (o, "min"), ==, G_MININT64);
+}
+
 static void
 test_files (void)
 {
@@ -114,5 +154,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json-guard/depth", test_depth);
   g_test_add_func ("/json-guard/files", test_files);
+  g_test_add_func ("/json-guard/huge-integers", test_huge_integers);
   return g_test_run ();
 }

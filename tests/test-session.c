@@ -211,6 +211,13 @@ test_bad_input (void)
     { HEAD "\"pages\":{\"gauss-size\":{\"reps\":0}}}", KS_SESSION_ERROR_INVALID, "reps" },
     { HEAD "\"pages\":{\"gauss-size\":{\"reps\":2147483648}}}", KS_SESSION_ERROR_INVALID, "reps" },
     { HEAD "\"pages\":{\"gauss-size\":{\"reps\":2.5}}}", KS_SESSION_ERROR_INVALID, "2.5" },
+    /* 2^64, which json-glib alone reads as -1 (and -2^64 as 1): too large, with the limit. */
+    { HEAD "\"pages\":{\"gauss-size\":{\"reps\":18446744073709551616}}}", KS_SESSION_ERROR_INVALID,
+      "“reps” is 18446744073709551616: too large, the most it takes is " },
+    { HEAD "\"pages\":{\"gauss-size\":{\"reps\":-18446744073709551616}}}", KS_SESSION_ERROR_INVALID,
+      "“reps” is -18446744073709551616: too small, the least it takes is 1" },
+    { HEAD "\"pages\":{\"gauss-size\":{\"warmup\":1001}}}", KS_SESSION_ERROR_INVALID,
+      "“warmup” is 1001: too large, the most it takes is 1000" },
     { HEAD "\"pages\":{\"gauss-size\":{\"reps\":\"3\"}}}", KS_SESSION_ERROR_INVALID, "reps" },
     { HEAD "\"pages\":{\"gauss-size\":{\"warmup\":1001}}}", KS_SESSION_ERROR_INVALID, "warmup" },
     { HEAD "\"pages\":{\"gauss-size\":{\"min_x\":-1}}}", KS_SESSION_ERROR_INVALID, "min_x" },

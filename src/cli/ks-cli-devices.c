@@ -132,7 +132,8 @@ ks_cli_devices (int    argc,
                 char **argv)
 {
   gboolean json = FALSE, bandwidth = FALSE;
-  int cores = 0;
+  guint cores = 0;
+  g_autofree char *cores_text = NULL;
   g_autofree char *device_query = NULL;
   const GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the list as JSON on stdout", NULL },
@@ -140,7 +141,7 @@ ks_cli_devices (int    argc,
       "Measure each device's memory bandwidth first (triad kernel, about a second per device)", NULL },
     { "device", 'd', 0, G_OPTION_ARG_STRING, &device_query,
       "With --cores-per-cu: the device whose cores per unit to override", "ID" },
-    { "cores-per-cu", 0, 0, G_OPTION_ARG_INT, &cores,
+    { "cores-per-cu", 0, 0, G_OPTION_ARG_STRING, &cores_text,
       "Override the cores per compute unit (OpenCL does not report it) to see the predicted optimum", "N" },
     { NULL }
   };
@@ -154,13 +155,9 @@ ks_cli_devices (int    argc,
     "and the host CPU backend, with the inputs of the paper's optimal work-group rule:\n"
     "the preferred work-group multiple (read from a built kernel), the compute units and the\n"
     "cores per unit (from a table by architecture; --cores-per-cu overrides it).");
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!g_option_context_parse (context, &argc, &argv, &error) ||
+      !ks_cli_parse_cores_per_cu (cores_text, &cores, &error))
     return ks_cli_fail (KS_CLI_USAGE, error);
-  if (cores < 0)
-    {
-      g_printerr ("kernelscope-cli: --cores-per-cu must be positive\n");
-      return KS_CLI_USAGE;
-    }
 
   list = ks_device_list_new ();
   /* Measured on demand, never cached: clocks, load and drivers change it. */
@@ -179,7 +176,7 @@ ks_cli_devices (int    argc,
   /* -d is checked even alone: an unknown device is never ignored. */
   if (cores > 0 || device_query)
     {
-      KsDevice *device = ks_cli_pick_device (list, device_query, (guint) MAX (cores, 0), TRUE, &error);
+      KsDevice *device = ks_cli_pick_device (list, device_query, cores, TRUE, &error);
       if (device == NULL)
         return ks_cli_fail (KS_CLI_USAGE, error);
       if (cores == 0)

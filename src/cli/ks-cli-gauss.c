@@ -10,6 +10,7 @@
 #include "ks-mtx.h"
 #include "ks-ogs.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,7 +22,8 @@ typedef struct {
   char    *range;
   char    *local;
   int      wg;
-  int      cores_per_cu;
+  char    *cores_per_cu_text;   /* checked by ks_cli_parse_cores_per_cu */
+  guint    cores_per_cu;
   char    *kernel_dir;
   int      seed;
   gboolean quiet;
@@ -52,7 +54,7 @@ add_common_entries (GOptionContext *context,
       "driver|explicit|split" },
     { "wg", 'w', 0, G_OPTION_ARG_INT, &o->wg,
       "Work-group size for explicit and split. Default: the paper's predicted optimum for the device", "N" },
-    { "cores-per-cu", 0, 0, G_OPTION_ARG_INT, &o->cores_per_cu,
+    { "cores-per-cu", 0, 0, G_OPTION_ARG_STRING, &o->cores_per_cu_text,
       "Cores per compute unit for the optimal-group rule, when the built-in table is wrong or silent", "N" },
     { "seed", 0, 0, G_OPTION_ARG_INT, &o->seed,
       "Seed of the generated systems (the same seed gives the same matrices everywhere). Default: 1", "N" },
@@ -78,6 +80,7 @@ common_clear (CommonOptions *o)
   g_free (o->range);
   g_free (o->local);
   g_free (o->kernel_dir);
+  g_free (o->cores_per_cu_text);
 }
 
 static gboolean
@@ -106,12 +109,14 @@ common_validate (CommonOptions *o,
                    "--local must be driver, explicit or split, not \"%s\"", o->local);
       return FALSE;
     }
-  if (o->wg < 0 || o->cores_per_cu < 0 || o->seed < 0)
+  if (o->wg < 0 || o->seed < 0)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "--wg, --cores-per-cu and --seed must not be negative");
+                   "--wg and --seed must not be negative");
       return FALSE;
     }
+  if (!ks_cli_parse_cores_per_cu (o->cores_per_cu_text, &o->cores_per_cu, error))
+    return FALSE;
   if (o->kernel_dir)
     ks_kernel_source_set_dir (o->kernel_dir);
   return TRUE;
@@ -148,6 +153,25 @@ status_for (const GError *error)
   if (error && error->domain == G_OPTION_ERROR)
     return KS_CLI_USAGE;
   return KS_CLI_FAILED;
+}
+
+/* Without pivoting a tiny pivot (1e-14 on the diagonal) gives a wrong x
+ * with no error: a residual beyond the square root of the precision's
+ * epsilon (3e-4 in float, 1.5e-8 in double) is said, as solve tridiag
+ * says a matrix that is not diagonally dominant. */
+static void
+warn_large_residual (double      residual,
+                     KsPrecision precision)
+{
+  double eps = precision == KS_PRECISION_DOUBLE ? DBL_EPSILON : FLT_EPSILON;
+
+  if (residual <= sqrt (eps))
+    return;
+  g_printerr ("kernelscope-cli: warning: the residual ||Ax-b||/||b|| = %.3g is large for %s (a well-conditioned "
+              "system gives about %.0e): the solution is not accurate. This method does not pivot (as in the "
+              "paper), so a small pivot or an ill-conditioned matrix ruins it; a diagonally dominant matrix "
+              "needs no pivoting\n",
+              residual, ks_precision_to_string (precision), eps * 10);
 }
 
 /* --- solve gauss ----------------------------------------------------------- */
@@ -333,6 +357,7 @@ ks_cli_solve (int    argc,
         }
     }
   g_print ("Residual ||Ax-b||/||b|| = %.3e\n", r.residual);
+  warn_large_residual (r.residual, o.p);
 
   if (out)
     {

@@ -179,7 +179,8 @@ ks_cli_map (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(KsDeviceList) list = NULL;
   g_autofree char *device_query = NULL, *plot = NULL, *rule_name = NULL, *precision_name = NULL;
-  gint64 block = 0;
+  g_autofree char *block_text = NULL;
+  guint64 block = 0;   /* 0: none given (a string, so that "--block 0" is told from no --block) */
   gboolean json = FALSE;
   KsIndexRule rule = KS_INDEX_RULE_PAPER;
   KsPrecision precision = KS_PRECISION_DOUBLE;
@@ -187,7 +188,7 @@ ks_cli_map (int    argc,
   GOptionEntry entries[] = {
     { "device", 'd', 0, G_OPTION_ARG_STRING, &device_query,
       "Ask this device for the occupancy block and check that the domain's values fit its memory", "DEVICE" },
-    { "block", 0, 0, G_OPTION_ARG_INT64, &block,
+    { "block", 0, 0, G_OPTION_ARG_STRING, &block_text,
       "The block size for the occupancy rule when no device is asked (1 to 1024)", "N" },
     { "precision", 0, 0, G_OPTION_ARG_STRING, &precision_name,
       "float or double (default, the paper's DOUBLE): the size of one value for the memory check", "P" },
@@ -218,9 +219,10 @@ ks_cli_map (int    argc,
       g_printerr ("kernelscope-cli: map takes one DOMAIN, e.g. kernelscope-cli map 2000x3000\n");
       return KS_CLI_USAGE;
     }
-  if (block < 0 || block > KS_INDEX_PAPER_THREADS)
+  if (block_text && !g_ascii_string_to_unsigned (block_text, 10, 1, KS_INDEX_PAPER_THREADS, &block, NULL))
     {
-      g_printerr ("kernelscope-cli: --block %" G_GINT64_FORMAT " is outside 1 to 1024\n", block);
+      g_printerr ("kernelscope-cli: --block is the threads of one block, a whole number from 1 to %u, not \"%s\"\n",
+                  (guint) KS_INDEX_PAPER_THREADS, block_text);
       return KS_CLI_USAGE;
     }
   if (block > 0 && device_query)
@@ -255,10 +257,10 @@ ks_cli_map (int    argc,
       if (!ks_index_domain_check_device (&r.domain, r.device, precision, &error) ||
           !ks_index_suggest_block (r.device, precision, &r.suggestion, &error))
         return ks_cli_fail (KS_CLI_FAILED, error);
-      block = (gint64) r.suggestion.block;
+      block = r.suggestion.block;
     }
   for (guint i = 0; i < KS_INDEX_RULE_N; i++)
-    ks_index_map (&r.domain, i, (guint64) block, &r.maps[i]);
+    ks_index_map (&r.domain, i, block, &r.maps[i]);
 
   if (plot && !write_plot (&r, rule, plot, &error))
     return ks_cli_fail (KS_CLI_FAILED, error);

@@ -88,6 +88,7 @@ ks_cli_run_options_clear (KsCliRunOptions *o)
   g_free (o->step);
   g_free (o->min_x);
   g_strfreev (o->devices);
+  g_free (o->cores_per_cu_text);
   g_free (o->kernel_dir);
   g_free (o->csv);
   g_free (o->json);
@@ -166,10 +167,12 @@ add_common_entries (KsCliRunOptions        *o,
                "(cuda, opencl, gpu, cpu, host), or part of its name, vendor or platform (pocl, nvidia, H200); "
                "repeat it to run the sweep on several devices, each a curve. Default: the first GPU, else "
                "the CPU through PoCL, else the host"), "DEVICE");
-  add_entry (o, "cores-per-cu", 0, G_OPTION_ARG_INT, &o->cores_per_cu,
+  add_entry (o, "cores-per-cu", 0, G_OPTION_ARG_STRING, &o->cores_per_cu_text,
              ("Cores per compute unit for the optimal-group rule, when the built-in table is wrong or silent"), "N");
   add_entry (o, "kernel-dir", 0, G_OPTION_ARG_FILENAME, &o->kernel_dir,
              ("Load kernels/*.cl from DIR (an edited copy) instead of the built-in sources"), "DIR");
+  /* -d, -r and -q (and -h) are every run's: KS_RUN_SHORT_NAMES keeps the
+   * parameters off them. */
   add_entry (o, "reps", 'r', G_OPTION_ARG_INT, &o->reps,
              ("Timed repetitions per point (the columns reduce them: median, min and max...). Default: 3"), "N");
   add_entry (o, "warmup", 0, G_OPTION_ARG_INT, &o->warmup, ("Untimed runs before each point. Default: 1"), "N");

@@ -73,6 +73,47 @@ parse_min_x (const char      *text,
   return TRUE;
 }
 
+/* Why the figure draws nothing from the files, each named: the export's
+ * own "the plot has no points" says neither which file nor why. */
+static char *
+why_nothing_drawn (GPtrArray          *runs,
+                   char              **files,
+                   const KsFigureSpec *figure)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  for (guint i = 0; i < runs->len; i++)
+    {
+      const KsRun *run = runs->pdata[i];
+      const KsFigureSpec *f = figure ? figure : run->desc->n_figures > 0 ? &run->desc->figures[0] : NULL;
+      const char *first_error = NULL;
+      guint ok = 0;
+
+      for (guint k = 0; k < run->points->len; k++)
+        {
+          const KsRunPoint *p = run->points->pdata[k];
+
+          if (p->error == NULL)
+            ok++;
+          else if (first_error == NULL)
+            first_error = p->error;
+        }
+      if (s->len > 0)
+        g_string_append (s, "; ");
+      if (run->devices->len == 0)
+        g_string_append_printf (s, "%s holds no devices and no points (nothing was measured)", files[i]);
+      else if (run->points->len == 0)
+        g_string_append_printf (s, "%s holds %u device(s) but no points (nothing was measured)", files[i],
+                                run->devices->len);
+      else if (ok == 0)
+        g_string_append_printf (s, "every point of %s was refused (the first: %s)", files[i], first_error);
+      else
+        g_string_append_printf (s, "none of the %u points of %s has both %s and %s for the figure", ok, files[i],
+                                f ? f->x : "x", f ? f->y : "y");
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
 int
 ks_cli_plot (int    argc,
              char **argv)
@@ -152,6 +193,13 @@ ks_cli_plot (int    argc,
     ks_plot_set_caption (plot, NULL);
   if (title)
     ks_plot_set_title (plot, title);
+  if (!ks_plot_has_data (plot))
+    {
+      g_autofree char *why = why_nothing_drawn (runs, argv + 1, figure);
+
+      g_printerr ("kernelscope-cli: nothing to plot, so %s was not written: %s\n", out, why);
+      return KS_CLI_FAILED;
+    }
   if (!ks_plot_export (plot, out, width, width * 5 / 8, NULL, &error))
     return ks_cli_fail (KS_CLI_FAILED, error);
   g_printerr ("Plot written to %s\n", out);

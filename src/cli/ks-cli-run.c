@@ -290,6 +290,8 @@ set_params (KsEngine        *engine,
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, ("--reps and --warmup must not be negative"));
       return FALSE;
     }
+  if (!ks_cli_parse_cores_per_cu (o->cores_per_cu_text, &o->cores_per_cu, error))
+    return FALSE;
   return ks_engine_set_repetitions (engine, (guint) o->warmup, (guint) o->reps, error);
 }
 
@@ -303,14 +305,14 @@ add_devices (KsEngine        *engine,
 
   if (o->devices == NULL)
     {
-      if (!(device = ks_cli_pick_device (list, NULL, (guint) o->cores_per_cu, o->quiet, error)))
+      if (!(device = ks_cli_pick_device (list, NULL, o->cores_per_cu, o->quiet, error)))
         return FALSE;
       ks_engine_add_device (engine, device);
       return TRUE;
     }
   for (guint i = 0; o->devices[i]; i++)
     {
-      if (!(device = ks_cli_pick_device (list, o->devices[i], (guint) o->cores_per_cu, o->quiet, error)))
+      if (!(device = ks_cli_pick_device (list, o->devices[i], o->cores_per_cu, o->quiet, error)))
         return FALSE;
       ks_engine_add_device (engine, device);
     }
@@ -466,11 +468,16 @@ print_plan (KsEngine        *engine,
             KsCliRunOptions *o)
 {
   const char * const *notes = ks_engine_get_notes (engine);
+  const char * const *warnings = ks_engine_get_warnings (engine);
 
+  /* -q hides progress, not what is wrong with the user's own options. */
+  for (guint i = 0; warnings[i]; i++)
+    g_printerr ("kernelscope-cli: warning: %s\n", warnings[i]);
   if (o->quiet)
     return;
   for (guint i = 0; notes[i]; i++)
-    g_printerr ("%s\n", notes[i]);
+    if (!g_strv_contains (warnings, notes[i]))
+      g_printerr ("%s\n", notes[i]);
   g_printerr ("Running %s: %" G_GUINT64_FORMAT " points, %d warm-up + %d timed runs each\n",
               ks_engine_get_desc (engine)->id, ks_engine_get_n_points (engine), o->warmup, o->reps);
 }

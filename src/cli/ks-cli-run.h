@@ -16,7 +16,8 @@ typedef struct {
   char      *from, *to, *step;
   char      *min_x;        /* the figure's min-x option (--min-wg) */
   char     **devices;
-  int        cores_per_cu;
+  char      *cores_per_cu_text;   /* --cores-per-cu as given */
+  guint      cores_per_cu;        /* ... checked (ks_cli_parse_cores_per_cu); 0: not given */
   char      *kernel_dir;
   int        reps, warmup;
   char      *csv, *json, *plot, *figure;

@@ -112,7 +112,7 @@ ks_cli_solve_tridiag (int    argc,
     }
   if (method_name == NULL)
     method = default_method (device, batch->systems, quiet);
-  if (!ks_tridiag_batch_is_dominant (batch, &sys, &row))
+  if (!ks_tridiag_method_pivots (method) && !ks_tridiag_batch_is_dominant (batch, &sys, &row))
     g_printerr ("kernelscope-cli: warning: the matrix is not diagonally dominant (system %u, row %u: |b| < |a| + |c|); "
                 "%s does not pivot and may be unstable there: the residual below says how it went\n",
                 sys, row, ks_tridiag_method_to_string (method));

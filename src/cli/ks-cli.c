@@ -65,6 +65,27 @@ ks_cli_lookup_devices (KsDeviceList *list,
   return TRUE;
 }
 
+gboolean
+ks_cli_parse_cores_per_cu (const char *text,
+                           guint      *out,
+                           GError    **error)
+{
+  guint64 v;
+
+  *out = 0;
+  if (text == NULL)
+    return TRUE;
+  if (!g_ascii_string_to_unsigned (text, 10, 1, KS_CLI_MAX_CORES_PER_CU, &v, NULL))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--cores-per-cu is the cores of one compute unit, a whole number from 1 to %d, not \"%s\"",
+                   KS_CLI_MAX_CORES_PER_CU, text);
+      return FALSE;
+    }
+  *out = (guint) v;
+  return TRUE;
+}
+
 KsDevice *
 ks_cli_pick_device (KsDeviceList *list,
                     const char   *query,

@@ -51,6 +51,14 @@ char     *ks_cli_join_argv   (const char   *prefix,
                               int           argc,
                               char        **argv);
 
+/* --cores-per-cu as given (NULL: not given, *out = 0): a whole number of
+ * cores from 1 to KS_CLI_MAX_CORES_PER_CU.  Every command that takes the
+ * option checks it here, so all refuse the same values alike. */
+#define KS_CLI_MAX_CORES_PER_CU 65536
+gboolean  ks_cli_parse_cores_per_cu (const char *text,
+                                     guint      *out,
+                                     GError    **error);
+
 /* Picks the device named by query (NULL: the default) and says on stderr
  * which one and why.  cores_per_cu > 0 overrides the table. */
 KsDevice *ks_cli_pick_device (KsDeviceList *list,

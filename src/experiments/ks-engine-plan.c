@@ -131,14 +131,30 @@ ks_engine_cursor_get_indices (KsEngineCursor *cursor)
 /* --- preparing --------------------------------------------------------------------- */
 
 static void
+strv_add (GStrv      *strv,
+          const char *text)
+{
+  guint n = g_strv_length (*strv);
+
+  *strv = g_renew (char *, *strv, n + 2);
+  (*strv)[n] = g_strdup (text);
+  (*strv)[n + 1] = NULL;
+}
+
+static void
 add_note (KsEngine   *self,
           const char *note)
 {
-  guint n = g_strv_length (self->notes);
+  strv_add (&self->notes, note);
+}
 
-  self->notes = g_renew (char *, self->notes, n + 2);
-  self->notes[n] = g_strdup (note);
-  self->notes[n + 1] = NULL;
+/* A note about the user's own options: also among the warnings. */
+static void
+add_warning (KsEngine   *self,
+             const char *note)
+{
+  strv_add (&self->notes, note);
+  strv_add (&self->warnings, note);
 }
 
 static gboolean
@@ -258,7 +274,7 @@ note_unused (KsEngine     *self,
                               ks_param_spec_option (spec),
                               ks_param_spec_option (&desc->params[other]),
                               values);
-      add_note (self, note);
+      add_warning (self, note);
     }
 }
 

@@ -18,6 +18,7 @@ struct _KsEngine
   guint         warmup, reps;
   char         *command;
   GStrv         notes;
+  GStrv         warnings;   /* the notes about what the user gave (also in notes) */
   gboolean      prepared, running;
   guint64       total;
   /* Two copies of the run: work is the worker's (derived columns read

@@ -35,6 +35,7 @@ ks_engine_finalize (GObject *object)
   g_ptr_array_unref (self->devices);
   g_ptr_array_unref (self->plans);
   g_strfreev (self->notes);
+  g_strfreev (self->warnings);
   g_free (self->command);
   g_clear_pointer (&self->run, ks_run_unref);
   g_clear_pointer (&self->work, ks_run_unref);
@@ -63,6 +64,7 @@ ks_engine_init (KsEngine *self)
   self->warmup = 1;
   self->reps = 3;
   self->notes = g_new0 (char *, 1);
+  self->warnings = g_new0 (char *, 1);
   self->images = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
 }
 
@@ -171,6 +173,13 @@ ks_engine_get_notes (KsEngine *self)
 {
   g_return_val_if_fail (KS_IS_ENGINE (self), NULL);
   return (const char * const *) self->notes;
+}
+
+const char * const *
+ks_engine_get_warnings (KsEngine *self)
+{
+  g_return_val_if_fail (KS_IS_ENGINE (self), NULL);
+  return (const char * const *) self->warnings;
 }
 
 guint64

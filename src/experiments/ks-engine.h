@@ -61,6 +61,9 @@ gboolean    ks_engine_prepare        (KsEngine    *self,
 /* What the engine picked for the user, and why ("wg: 192, the paper's
  * predicted optimum for this device"), after prepare. */
 const char * const *ks_engine_get_notes (KsEngine *self);
+/* Those of the notes that are about what the user gave ("--wg is not
+ * used: ..."): a front end shows them even when it hides the others. */
+const char * const *ks_engine_get_warnings (KsEngine *self);
 /* After prepare: every device's points together. */
 guint64     ks_engine_get_n_points   (KsEngine    *self);
 

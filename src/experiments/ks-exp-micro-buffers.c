@@ -31,7 +31,8 @@ static const KsParamSpec params[] = {
     .help = N_("create, reuse, pinned, zero-copy, or a list of them"),
     .type = KS_PARAM_CHOICE, .choices = strategy_choices, .default_value = "create,reuse,pinned,zero-copy",
     .sweepable = TRUE },
-  { .name = "rows", .short_name = 'r', .cli_range = TRUE, .label = N_("Rows"),
+  /* No -r: that is --reps for every run. */
+  { .name = "rows", .cli_range = TRUE, .label = N_("Rows"),
     .help = N_("Rows of the frame (the paper: 2^11:2^16, 2048 .. 65536, 2048 rows being two 1080p frames; "
                "the default stops at 16384, which a CPU filters in about a second)"),
     .type = KS_PARAM_INT, .default_value = "2^11:2^14", .min = 1, .max = 1 << 22, .sweepable = TRUE },

@@ -68,16 +68,70 @@ check_limits (const KsParamSpec *spec,
   return TRUE;
 }
 
+/* text as a whole number within lo..hi: FALSE with *too_far set where it
+ * is one beyond them (2^64 is no gint64 either), which is not "not a
+ * number". */
+static gboolean
+parse_whole (const char *text,
+             gint64      lo,
+             gint64      hi,
+             gint64     *out,
+             gboolean   *too_far)
+{
+  g_autoptr(GError) local = NULL;
+
+  if (g_ascii_string_to_signed (text, 10, lo, hi, out, &local))
+    return TRUE;
+  *too_far = g_error_matches (local, G_NUMBER_PARSER_ERROR, G_NUMBER_PARSER_ERROR_OUT_OF_BOUNDS);
+  return FALSE;
+}
+
+/* A whole number beyond what the option takes: too large (or too small),
+ * with the limit, the parameter's own where it has one. */
+typedef enum {
+  TOO_FAR_WHOLE,   /* a gint64 */
+  TOO_FAR_POW2,    /* 2^0 .. 2^62 */
+  TOO_FAR_REAL,    /* a double */
+} TooFar;
+
+static void
+set_too_far (const KsParamSpec *spec,
+             const char        *text,
+             TooFar             kind,
+             GError           **error)
+{
+  gboolean small = text[0] == '-' || g_str_has_prefix (text, "2^-");
+  char limit[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (has_limits (spec))
+    g_ascii_formatd (limit, sizeof limit, "%.15g", small ? spec->min : spec->max);
+  else if (kind == TOO_FAR_POW2)
+    g_strlcpy (limit, small ? "2^0" : "2^62", sizeof limit);
+  else if (kind == TOO_FAR_REAL)
+    g_ascii_formatd (limit, sizeof limit, "%.6g", small ? -G_MAXDOUBLE : G_MAXDOUBLE);
+  else
+    g_snprintf (limit, sizeof limit, "%" G_GINT64_FORMAT, small ? G_MININT64 : G_MAXINT64);
+  g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+               small ? _("--%s: %s is too small: the least it takes is %s")
+                     : _("--%s: %s is too large: the most it takes is %s"),
+               ks_param_spec_option (spec), text, limit);
+}
+
 static gboolean
 parse_int (const KsParamSpec *spec,
            const char        *text,
            gint64            *out,
            GError           **error)
 {
-  if (!g_ascii_string_to_signed (text, 10, G_MININT64, G_MAXINT64, out, NULL))
+  gboolean too_far = FALSE;
+
+  if (!parse_whole (text, G_MININT64, G_MAXINT64, out, &too_far))
     {
-      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
-                   _("--%s: \"%s\" is not a whole number"), ks_param_spec_option (spec), text);
+      if (too_far)
+        set_too_far (spec, text, TOO_FAR_WHOLE, error);
+      else
+        g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                     _("--%s: \"%s\" is not a whole number"), ks_param_spec_option (spec), text);
       return FALSE;
     }
   return check_limits (spec, (double) *out, text, error);
@@ -92,6 +146,13 @@ parse_real (const KsParamSpec *spec,
   char *end = NULL;
 
   *out = g_ascii_strtod (text, &end);
+  /* 1e999 is a number, only too large for a double ("inf" is none). */
+  if (*text != '\0' && end != NULL && *end == '\0' && isinf (*out)
+      && g_ascii_strncasecmp (text + (*text == '-' || *text == '+'), "inf", 3) != 0)
+    {
+      set_too_far (spec, text, TOO_FAR_REAL, error);
+      return FALSE;
+    }
   if (*text == '\0' || end == NULL || *end != '\0' || !isfinite (*out))
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
@@ -271,12 +332,17 @@ parse_int_part (const KsParamSpec *spec,
   for (guint i = 0; i < n; i++)
     {
       const char *t = g_strstrip (f[i]);
+      gboolean too_far = FALSE;
 
       if (pow2 && !g_str_has_prefix (t, "2^"))
         goto bad;
-      if (!g_ascii_string_to_signed (pow2 ? t + 2 : t, 10, pow2 ? 0 : G_MININT64,
-                                     pow2 ? 62 : G_MAXINT64, &v[i], NULL))
-        goto bad;
+      if (!parse_whole (pow2 ? t + 2 : t, pow2 ? 0 : G_MININT64, pow2 ? 62 : G_MAXINT64, &v[i], &too_far))
+        {
+          if (!too_far)
+            goto bad;
+          set_too_far (spec, t, pow2 ? TOO_FAR_POW2 : TOO_FAR_WHOLE, error);
+          return FALSE;
+        }
     }
   if (n == 1)
     v[1] = v[0];
@@ -572,6 +638,22 @@ valid_name (const char *name)
   return strcmp (name, "device") != 0 && strcmp (name, "error") != 0 && strcmp (name, "reps") != 0;
 }
 
+/* Parameter i's -X is its own: a letter no other parameter and no option
+ * of every run takes. */
+static gboolean
+short_name_free (const KsExperimentDesc *desc,
+                 guint                   i)
+{
+  char c = desc->params[i].short_name;
+
+  if (!g_ascii_isalpha (c) || strchr (KS_RUN_SHORT_NAMES, c) != NULL)
+    return FALSE;
+  for (guint j = 0; j < desc->n_params; j++)
+    if (j != i && desc->params[j].short_name == c)
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 validate_params (const KsExperimentDesc *desc,
                  GError                **error)
@@ -588,6 +670,9 @@ validate_params (const KsExperimentDesc *desc,
         return bad_desc (error, desc->id, "the name \"%s\" is used twice", p->name);
       if (p->type == KS_PARAM_CHOICE && (p->choices == NULL || p->choices[0].value == NULL))
         return bad_desc (error, desc->id, "choice parameter \"%s\" has no choices", p->name);
+      if (p->short_name != 0 && !short_name_free (desc, i))
+        return bad_desc (error, desc->id, "the short option of \"%s\" must be a letter that no other "
+                         "parameter and no option of every run (-d, -h, -q, -r) takes", p->name);
       if (p->when.param && (ks_experiment_desc_find_param (desc, p->when.param) < 0 ||
                             strcmp (p->when.param, p->name) == 0))
         return bad_desc (error, desc->id, "parameter \"%s\" applies when a parameter it lacks has a value",

@@ -92,12 +92,19 @@ typedef struct {
 
 typedef struct _KsParamSpec KsParamSpec;
 
+/* The letters every "run ID" takes for its own options (-d device, -r
+ * reps, -q quiet, -h help): a parameter's short_name is none of them, so
+ * that a letter means one thing for every experiment. */
+#define KS_RUN_SHORT_NAMES "dhqr"
+
 struct _KsParamSpec {
   /* The CLI option (--name), the key in JSON, CSV, sessions and settings,
    * and the form field's id.  Lower case, digits and '_' ('-' on the CLI:
    * cores_per_cu is --cores-per-cu).  "device" and "error" are taken. */
   const char  *name;
-  char         short_name;     /* a one-letter CLI option ('w' for -w), or 0 */
+  /* A one-letter CLI option ('w' for -w), or 0; one no other parameter
+   * has, and none of KS_RUN_SHORT_NAMES. */
+  char         short_name;
   /* The CLI option where it differs from name (the Gauss commands keep
    * their --sizes and --wg-list for n and wg); NULL: name with '-' for '_'. */
   const char  *cli_name;

@@ -60,8 +60,16 @@ ks_parse_uint_list (const char *text,
       if (n_fields < 1 || n_fields > 3)
         goto bad;
       for (guint j = 0; j < n_fields; j++)
-        if (!g_ascii_string_to_unsigned (g_strstrip (range[j]), 10, 0, G_MAXUINT, &f[j], NULL))
-          goto bad;
+        {
+          g_autoptr(GError) local = NULL;
+
+          if (g_ascii_string_to_unsigned (g_strstrip (range[j]), 10, 0, G_MAXUINT, &f[j], &local))
+            continue;
+          /* 2^64 is a number, too large: said with the limits below. */
+          if (!g_error_matches (local, G_NUMBER_PARSER_ERROR, G_NUMBER_PARSER_ERROR_OUT_OF_BOUNDS))
+            goto bad;
+          f[j] = (guint64) G_MAXUINT + 1;   /* beyond any max, and a step that cannot wrap */
+        }
       if (n_fields == 1)
         f[1] = f[0];
       if (f[2] == 0 || f[1] < f[0])

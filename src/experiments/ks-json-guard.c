@@ -45,6 +45,75 @@ ks_json_depth (const char *data,
   return deepest;
 }
 
+/* Is the integer literal text[0..len) (an optional '-', then digits)
+ * beyond gint64? */
+static gboolean
+integer_overflows (const char *text,
+                   gsize       len)
+{
+  gsize sign = text[0] == '-', digits = len - sign;
+  char buf[24];
+  g_autoptr(GError) error = NULL;
+
+  if (digits == 0)
+    return FALSE;
+  for (gsize i = sign; i < len; i++)
+    if (!g_ascii_isdigit (text[i]))
+      return FALSE;
+  if (len >= sizeof buf)
+    return TRUE;   /* 22 digits and more: no gint64 has them */
+  memcpy (buf, text, len);
+  buf[len] = '\0';
+  return !g_ascii_string_to_signed (buf, 10, G_MININT64, G_MAXINT64, NULL, &error)
+         && g_error_matches (error, G_NUMBER_PARSER_ERROR, G_NUMBER_PARSER_ERROR_OUT_OF_BOUNDS);
+}
+
+GString *
+ks_json_widen_huge_integers (const char *data,
+                             gsize       length)
+{
+  GString *out = NULL;
+  gsize copied = 0;
+  gboolean in_string = FALSE;
+
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = data[i];
+      gsize end = i + 1;
+      gboolean real = FALSE;
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+      if (c == '"')
+        in_string = TRUE;
+      if (c != '-' && !g_ascii_isdigit (c))
+        continue;
+      /* The whole number token, so that the exponent of 1e999 is not one. */
+      for (; end < length && data[end] != '\0' && strchr ("0123456789.eE+-", data[end]) != NULL; end++)
+        real |= data[end] == '.' || data[end] == 'e' || data[end] == 'E';
+      if (!real && integer_overflows (data + i, end - i))
+        {
+          if (out == NULL)
+            out = g_string_sized_new (length + 16);
+          g_string_append_len (out, data + copied, end - copied);
+          g_string_append (out, ".0");
+          copied = end;
+        }
+      i = end - 1;
+    }
+  if (out != NULL)
+    g_string_append_len (out, data + copied, length - copied);
+  return out;
+}
+
 gboolean
 ks_json_parser_load_data (JsonParser *parser,
                           const char *data,
@@ -62,6 +131,12 @@ ks_json_parser_load_data (JsonParser *parser,
                    _("nested more than %d deep: no Kernelscope file is"), KS_JSON_MAX_DEPTH);
       return FALSE;
     }
+  {
+    g_autoptr(GString) widened = ks_json_widen_huge_integers (data, length);
+
+    if (widened != NULL)
+      return json_parser_load_from_data (parser, widened->str, widened->len, error);
+  }
   return json_parser_load_from_data (parser, data, length, error);
 }
 

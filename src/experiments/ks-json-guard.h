@@ -21,9 +21,16 @@ G_BEGIN_DECLS
 guint    ks_json_depth              (const char  *data,
                                      gsize        length,
                                      guint        limit);
+/* json-glib reads an integer literal beyond gint64 as another number
+ * (18446744073709551616 as -1, -2^64 as 1).  A copy of data with ".0"
+ * after each such literal, which json-glib then reads as the real number
+ * it is, so a reader can say it is too large; NULL where there is none. */
+GString *ks_json_widen_huge_integers (const char *data,
+                                      gsize       length);
 /* json_parser_load_from_data after refusing nesting deeper than
- * KS_JSON_MAX_DEPTH; the error (G_IO_ERROR_INVALID_DATA) says why, or is
- * json-glib's own with its line and column. */
+ * KS_JSON_MAX_DEPTH (the error, G_IO_ERROR_INVALID_DATA, says why, or is
+ * json-glib's own with its line and column), huge integers widened as
+ * above. */
 gboolean ks_json_parser_load_data   (JsonParser  *parser,
                                      const char  *data,
                                      gssize       length,

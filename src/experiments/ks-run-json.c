@@ -669,7 +669,7 @@ ks_run_from_json (const char *data,
       parse_fail (error, _("Not a Kernelscope results file: nested more than %d deep"), KS_JSON_MAX_DEPTH);
       return NULL;
     }
-  if (!json_parser_load_from_data (parser, data, length, &local_error))
+  if (!ks_json_parser_load_data (parser, data, length, &local_error))
     {
       parse_fail (error, _("Not a valid JSON file: %s"), local_error->message);
       return NULL;

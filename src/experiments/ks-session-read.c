@@ -92,10 +92,18 @@ get_whole (const KsSessionPage *page,
   if (type == G_TYPE_INT64 || type == G_TYPE_DOUBLE)
     {
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
-      const char *given = type == G_TYPE_INT64
-        ? g_ascii_formatd (buf, sizeof buf, "%.0f", (double) json_node_get_int (node))
-        : g_ascii_dtostr (buf, sizeof buf, json_node_get_double (node));
+      double v = type == G_TYPE_INT64 ? (double) json_node_get_int (node) : d;
+      /* Whole numbers in full (2^64 as 18446744073709551616, which the
+       * JSON guard reads as a real rather than as -1). */
+      const char *given = v == floor (v) && fabs (v) < 1e21 ? g_ascii_formatd (buf, sizeof buf, "%.0f", v)
+                          : g_ascii_dtostr (buf, sizeof buf, v);
 
+      if (v > max)
+        return ks_session_page_fail (page, error, _("“%s” is %s: too large, the most it takes is %lld"), name,
+                                     given, (long long) max);
+      if (v < min)
+        return ks_session_page_fail (page, error, _("“%s” is %s: too small, the least it takes is %lld"), name,
+                                     given, (long long) min);
       return ks_session_page_fail (page, error, _("“%s” must be a whole number from %lld to %lld, not %s"), name,
                                    (long long) min, (long long) max, given);
     }

@@ -70,7 +70,7 @@ solve_thread (GTask        *task,
     }
   if (job->default_method)
     job->method = ks_tridiag_default_method (job->device, batch->systems);
-  if (!ks_tridiag_batch_is_dominant (batch, &sys, &row))
+  if (!ks_tridiag_method_pivots (job->method) && !ks_tridiag_batch_is_dominant (batch, &sys, &row))
     job->warning = g_strdup_printf (_("The matrix is not diagonally dominant (system %u, row %u: |b| < |a| + |c|); "
                                       "%s does not pivot and may be unstable there: the residual says how it went."),
                                     sys, row, ks_tridiag_method_to_string (job->method));

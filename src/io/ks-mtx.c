@@ -14,6 +14,10 @@
  *    diagonal is accepted and mirrored like one below it: some writers store
  *    the upper triangle instead of the lower one.  Together with summing,
  *    giving both (i,j) and (j,i) adds them, which is consistent.
+ *  - "hermitian" with real, integer or pattern entries is read as
+ *    "symmetric": the conjugate of a real number is itself, so the two say
+ *    the same (the format means hermitian for complex files, which are
+ *    refused; some writers label every self-adjoint matrix so).
  *  - Comment and blank lines are skipped anywhere after the header, not only
  *    before the size line, and CR-LF line ends and a UTF-8 BOM are tolerated.
  *  - Keywords of the header are case-insensitive, the banner included.
@@ -416,17 +420,11 @@ parse_header (MtxReader    *r,
 
   if (g_ascii_strcasecmp (f[4], "general") == 0)
     *out_symmetry = MTX_GENERAL;
-  else if (g_ascii_strcasecmp (f[4], "symmetric") == 0)
+  /* Complex files were refused above: real hermitian is symmetric. */
+  else if (g_ascii_strcasecmp (f[4], "symmetric") == 0 || g_ascii_strcasecmp (f[4], "hermitian") == 0)
     *out_symmetry = MTX_SYMMETRIC;
   else if (g_ascii_strcasecmp (f[4], "skew-symmetric") == 0)
     *out_symmetry = MTX_SKEW_SYMMETRIC;
-  else if (g_ascii_strcasecmp (f[4], "hermitian") == 0)
-    {
-      set_line_error (r, error, KS_MTX_ERROR_UNSUPPORTED,
-                      "hermitian matrices are not supported (only general, "
-                      "symmetric and skew-symmetric)");
-      return FALSE;
-    }
   else
     {
       q = quote_token (f[4]);

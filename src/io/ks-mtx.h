@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-mtx.h: Matrix Market (.mtx) files, read into and written from dense
  * row-major double arrays.  Reads "matrix coordinate|array" with
- * real|integer|pattern values and general|symmetric|skew-symmetric symmetry;
- * complex and hermitian files are refused with KS_MTX_ERROR_UNSUPPORTED. */
+ * real|integer|pattern values and general|symmetric|skew-symmetric symmetry
+ * (hermitian, for real values, read as symmetric); complex files are refused
+ * with KS_MTX_ERROR_UNSUPPORTED. */
 #pragma once
 
 #include <gio/gio.h>

@@ -9,8 +9,9 @@
  * the gap between groups. */
 #define GROUP_FRACTION 0.8
 
-/* The smallest step between the x values of bar series, in f-space: on a
- * numeric axis, a group of bars may take no more than that. */
+/* The smallest step between the x values of bar series, as a fraction of
+ * the view (which may be wider than a double: -1e308..1e308): on a numeric
+ * axis, a group of bars may take no more than that. */
 static double
 numeric_slot (KsPlot       *plot,
               const Layout *lo)
@@ -30,7 +31,7 @@ numeric_slot (KsPlot       *plot,
 
           if (usable (x, lo->x.log))
             {
-              double f = fwd (x, lo->x.log);
+              double f = axis_frac (&lo->x, x);
               g_array_append_val (xs, f);
             }
         }
@@ -43,22 +44,21 @@ numeric_slot (KsPlot       *plot,
         slot = MIN (slot, d);
     }
   /* A single x: a tenth of the view. */
-  return isfinite (slot) ? slot : (lo->x.f1 - lo->x.f0) / 10;
+  return isfinite (slot) ? slot : 0.1;
 }
 
 void
 ks_plot_bars_prepare (KsPlot *plot,
                       Layout *lo)
 {
-  double px_per_f = (lo->right - lo->left) / (lo->x.f1 - lo->x.f0);
-
   lo->n_bar_series = 0;
   for (guint s = 0; s < plot->series->len; s++)
     if (((Series *) g_ptr_array_index (plot->series, s))->kind == KS_PLOT_SERIES_BARS)
       lo->n_bar_series++;
   if (lo->n_bar_series == 0)
     return;
-  lo->bar_slot = (plot->categories != NULL ? 1.0 : numeric_slot (plot, lo)) * px_per_f;
+  lo->bar_slot = plot->categories != NULL ? ks_plot_category_width (lo)
+                 : numeric_slot (plot, lo) * (lo->right - lo->left);
 }
 
 double

@@ -87,8 +87,8 @@ ks_plot_device_to_data (KsPlot *plot,
   inside = px >= lo->left && px <= lo->right && py >= lo->top && py <= lo->bottom;
   if (inside)
     {
-      double fx = lo->x.f0 + (px - lo->left) / (lo->right - lo->left) * (lo->x.f1 - lo->x.f0);
-      double fy = lo->y.f0 + (lo->bottom - py) / (lo->bottom - lo->top) * (lo->y.f1 - lo->y.f0);
+      double fx = range_at (lo->x.f0, lo->x.f1, (px - lo->left) / (lo->right - lo->left));
+      double fy = range_at (lo->y.f0, lo->y.f1, (lo->bottom - py) / (lo->bottom - lo->top));
 
       if (out_x != NULL)
         *out_x = inv (fx, lo->x.log);
@@ -121,8 +121,8 @@ ks_plot_data_to_device (KsPlot *plot,
   lo = ks_plot_layout_get (plot, NULL, width, height);
   fx = fwd (x, lo->x.log);
   fy = fwd (y, lo->y.log);
-  px = lo->left + (fx - lo->x.f0) / (lo->x.f1 - lo->x.f0) * (lo->right - lo->left);
-  py = lo->bottom - (fy - lo->y.f0) / (lo->y.f1 - lo->y.f0) * (lo->bottom - lo->top);
+  px = lo->left + range_frac (lo->x.f0, lo->x.f1, fx) * (lo->right - lo->left);
+  py = lo->bottom - range_frac (lo->y.f0, lo->y.f1, fy) * (lo->bottom - lo->top);
   inside = px >= lo->left && px <= lo->right && py >= lo->top && py <= lo->bottom;
   if (out_px != NULL)
     *out_px = px;

@@ -314,13 +314,9 @@ ks_plot_mesh_value_range (KsPlotMesh *mesh,
     }
   if (!(mn <= mx))
     return FALSE;
-  if (mn == mx)
-    {
-      /* One value everywhere: a bar around it, the mesh in its middle colour. */
-      double d = mn != 0 ? fabs (mn) * 0.1 : 1.0;
-      mn -= d;
-      mx += d;
-    }
+  /* One value everywhere, or values a few ULPs apart (a temperature that
+   * has settled): a bar around it, the mesh in its middle colour. */
+  ks_plot_range_widen_narrow (&mn, &mx, KS_PLOT_SCALE_LINEAR);
   *vmin = mn;
   *vmax = mx;
   return TRUE;
@@ -650,15 +646,13 @@ draw_vector (cairo_t           *cr,
              const Layout      *lo,
              const KsPlotTheme *theme)
 {
-  double span = lo->cb.f1 - lo->cb.f0;
-
   for (guint c = 0; c < mesh->n_cells; c++)
     {
       KsPlotColor col;
 
       if (!isfinite (mesh->values[c]))
         continue;
-      col = ks_plot_colormap_color (mesh->map, (mesh->values[c] - lo->cb.f0) / span);
+      col = ks_plot_colormap_color (mesh->map, range_frac (lo->cb.f0, lo->cb.f1, mesh->values[c]));
       cairo_new_path (cr);
       cell_path (cr, mesh, lo, c);
       set_color (cr, &col, 1.0);

@@ -209,12 +209,51 @@ typedef struct {
   double      f0, f1;   /* view interval in f-space */
 } Axis;
 
+/* Where f lies from f0 (0) to f1 (1).  A linear range across most of the
+ * doubles (-1e308..1e308) is wider than the largest double: its halves
+ * are not. */
+static inline double
+range_frac (double f0,
+            double f1,
+            double f)
+{
+  double span = f1 - f0;
+
+  if (G_LIKELY (isfinite (span)))
+    return (f - f0) / span;
+  return (f * 0.5 - f0 * 0.5) / (f1 * 0.5 - f0 * 0.5);
+}
+
+/* The inverse of range_frac: the f at fraction t. */
+static inline double
+range_at (double f0,
+          double f1,
+          double t)
+{
+  double span = f1 - f0;
+
+  if (G_LIKELY (isfinite (span)))
+    return f0 + t * span;
+  return CLAMP (2.0 * (f0 * 0.5 + t * (f1 * 0.5 - f0 * 0.5)), -G_MAXDOUBLE, G_MAXDOUBLE);
+}
+
 static inline double
 axis_frac (const Axis *ax,
            double      v)
 {
-  return (fwd (v, ax->log) - ax->f0) / (ax->f1 - ax->f0);
+  return range_frac (ax->f0, ax->f1, fwd (v, ax->log));
 }
+
+/* The most ticks an axis gets, whatever its range: the choice measures
+ * every label, so it must stay small. */
+#define KS_PLOT_TICKS_MAX 1000
+
+/* A range too narrow for distinct tick labels (a few ULPs of its
+ * magnitude, or none at all) widened around its middle; FALSE if it was
+ * wide enough.  On a log axis a and b are in f-space. */
+gboolean ks_plot_range_widen_narrow (double      *a,
+                                     double      *b,
+                                     KsPlotScale  log);
 
 void    ks_plot_view_range   (gboolean         found,
                               double           lo,

@@ -108,8 +108,9 @@ fill_triangle (Raster   *r,
         }
       if (!(xl <= xr))
         continue;
-      c0 = (int) MAX (0.0, ceil (xl - 0.5));
-      c1 = (int) MIN ((double) r->w - 1, ceil (xr - 0.5) - 1);
+      /* Clamped before the cast: an edge far outside the view is no int. */
+      c0 = (int) CLAMP (ceil (xl - 0.5), 0.0, (double) r->w);
+      c1 = (int) CLAMP (ceil (xr - 0.5) - 1, -1.0, (double) r->w - 1);
       line = r->cell + (gsize) row * r->w;
       for (int col = c0; col <= c1; col++)
         line[col] = cell;
@@ -257,7 +258,7 @@ over (guint32 src,
 typedef struct {
   const double  *values;
   const guint32 *lut;
-  double         v0, scale;
+  double         v0, scale;   /* half the bar's bottom; LUT steps per half unit */
 } ValueColors;
 
 static inline guint32
@@ -269,7 +270,7 @@ value_color (const ValueColors *vc,
 
   if (!isfinite (v))
     return 0;
-  t = CLAMP ((v - vc->v0) * vc->scale + 0.5, 0.0, MESH_LUT_SIZE - 1);
+  t = CLAMP ((v * 0.5 - vc->v0) * vc->scale + 0.5, 0.0, MESH_LUT_SIZE - 1);
   return vc->lut[(guint) t];
 }
 
@@ -278,8 +279,9 @@ value_colors (Raster       *r,
               KsPlotMesh   *mesh,
               const Layout *lo)
 {
-  ValueColors vc = { mesh->values, r->lut, lo->cb.f0,
-                     (MESH_LUT_SIZE - 1) / (lo->cb.f1 - lo->cb.f0) };
+  /* In halves, which do not overflow for a bar of -1e308..1e308. */
+  ValueColors vc = { mesh->values, r->lut, lo->cb.f0 * 0.5,
+                     (MESH_LUT_SIZE - 1) / (lo->cb.f1 * 0.5 - lo->cb.f0 * 0.5) };
 
   if (r->lut_map != (int) mesh->map)
     {

@@ -5,22 +5,42 @@
 
 #include "ks-plot-private.h"
 
-/* Widens a degenerate or empty f-space interval to something drawable. */
-static void
-widen_degenerate (double      *a,
-                  double      *b,
-                  KsPlotScale  log)
-{
-  double d;
+/* Narrower than this, relative to its magnitude, a range's tick labels
+ * would all read the same (and a step of a few ULPs takes more ticks than
+ * a double can count).  Never narrower than NARROW_ABS either, so that the
+ * step between ticks stays a normal double. */
+#define NARROW_REL 1e-9
+#define NARROW_ABS 2e-300
 
+gboolean
+ks_plot_range_widen_narrow (double      *a,
+                            double      *b,
+                            KsPlotScale  log)
+{
+  double span = *b - *a, mid, d;
+  gboolean narrow;
+
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+
+  if (!isfinite (*a) || !isfinite (*b))
+    return FALSE;
+  if (log)
+    narrow = !(span > NARROW_REL);   /* f-space: a relative span already */
+  else
+    narrow = !(span > MAX (MAX (fabs (*a), fabs (*b)) * NARROW_REL, NARROW_ABS));
+  if (!narrow)
+    return FALSE;
+
+  mid = *a * 0.5 + *b * 0.5;
   if (log)
     d = 0.5;   /* half a decade each way keeps one decade tick in view */
-  else if (*a != 0.0)
-    d = fabs (*a) * 0.1;
+  else if (mid != 0.0)
+    d = MAX (fabs (mid) * 0.1, NARROW_ABS);
   else
     d = 1.0;
-  *a -= d;
-  *b += d;
+  *a = MAX (mid - d, -G_MAXDOUBLE);
+  *b = MIN (mid + d, G_MAXDOUBLE);
+  return TRUE;
 }
 
 /* The view interval in f-space (log10 of the values on a log axis). */
@@ -47,14 +67,13 @@ ks_plot_view_range (gboolean     found,
     {
       a = fwd (lo, log);
       b = fwd (hi, log);
-      /* Spans this small would only give ticks whose labels all read the same. */
-      if (b - a <= fabs (a) * 1e-9)
-        widen_degenerate (&a, &b, log);
-      else
+      if (!ks_plot_range_widen_narrow (&a, &b, log))
         {
-          double pad = (b - a) * 0.05;
-          a -= pad;
-          b += pad;
+          /* From the halves: b - a overflows for -1e308..1e308. */
+          double pad = (b * 0.5 - a * 0.5) * 0.1;
+
+          a = MAX (a - pad, -G_MAXDOUBLE);
+          b = MIN (b + pad, G_MAXDOUBLE);
         }
     }
 
@@ -72,12 +91,12 @@ ks_plot_view_range (gboolean     found,
           b = t;
         }
       else if (has_min && !has_max)
-        b = a + (log ? 1.0 : (a != 0.0 ? fabs (a) : 1.0));
+        b = MIN (a + (log ? 1.0 : (a != 0.0 ? fabs (a) : 1.0)), G_MAXDOUBLE);
       else if (has_max && !has_min)
-        a = b - (log ? 1.0 : (b != 0.0 ? fabs (b) : 1.0));
-      if (!(b > a))
-        widen_degenerate (&a, &b, log);
+        a = MAX (b - (log ? 1.0 : (b != 0.0 ? fabs (b) : 1.0)), -G_MAXDOUBLE);
     }
+  /* Also a fixed range of a few ULPs, as narrow as equal ends. */
+  ks_plot_range_widen_narrow (&a, &b, log);
 
   if (!isfinite (a) || !isfinite (b) || !(b > a))
     {
@@ -154,11 +173,17 @@ ticks_linear (double a,
   double k0 = ceil (a / step - 1e-9);
   double k1 = floor (b / step + 1e-9);
   double maxabs = MAX (fabs (a), fabs (b));
-  int decimals = step_decimals (step);
+  int decimals, n;
   char fmt[16];
 
-  if (!(k1 - k0 >= 0.0 && k1 - k0 < 1000.0))
+  /* Beyond 2^52 steps from zero, k + 1 is k again: a range that narrow
+   * has no distinct ticks (and counting them would never end). */
+  if (!(step > 0.0 && isfinite (step))
+      || !(k1 - k0 >= 0.0 && k1 - k0 < KS_PLOT_TICKS_MAX)
+      || !(fabs (k0) < 0x1p52 && fabs (k1) < 0x1p52))
     return ticks;
+  n = (int) (k1 - k0);
+  decimals = step_decimals (step);
 
   /* Fixed notation unless it would get long; exponent notation otherwise,
    * with enough digits that neighbouring ticks still differ. */
@@ -172,10 +197,10 @@ ticks_linear (double a,
   else
     g_snprintf (fmt, sizeof fmt, "%%.%df", decimals);
 
-  for (double k = k0; k <= k1; k++)
+  for (int i = 0; i <= n; i++)
     {
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
-      double v = k * step;
+      double v = (k0 + i) * step;
 
       if (fabs (v) < step * 1e-9)
         v = 0.0;   /* no "-0" or "1e-17" at the origin */
@@ -211,12 +236,18 @@ ticks_log (double    fa,
            gboolean  minor)
 {
   GArray *ticks = ks_plot_ticks_new ();
-  double k0 = floor (fa), k1 = ceil (fb);
+  /* The decades a double has, whatever the axis says. */
+  double k0 = MAX (floor (fa), -324.0), k1 = MIN (ceil (fb), 308.0);
+  int per_decade = which == LOG_LABEL_ALL ? 9 : which == LOG_LABEL_125 ? 3 : 1;
 
-  if (!(k1 - k0 >= 0.0 && k1 - k0 < 700.0))
+  if (!(fa <= fb && k1 >= k0))
+    return ticks;
+  if (minor && (k1 - k0 + 1) * 9 > KS_PLOT_TICKS_MAX)
+    minor = FALSE;
+  if ((k1 - k0 + 1) * (minor ? 9 : per_decade) > KS_PLOT_TICKS_MAX)
     return ticks;
 
-  for (double k = k0; k <= k1; k++)
+  for (int k = (int) k0; k <= (int) k1; k++)
     {
       for (int m = 1; m <= 9; m++)
         {
@@ -224,9 +255,9 @@ ticks_log (double    fa,
           double f = log10 (v);
           char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-          if (f < fa - 1e-9 || f > fb + 1e-9)
+          if (f < fa - 1e-9 || f > fb + 1e-9 || !(v > 0.0 && isfinite (v)))
             continue;
-          if (m == 1 && fmod (fabs (k), stride) == 0.0)
+          if (m == 1 && k % stride == 0)
             {
               format_log_label (buf, sizeof buf, v);
               ks_plot_ticks_add (ticks, v, buf, TRUE);
@@ -269,15 +300,18 @@ ticks_log2 (double fa,
             int    stride)
 {
   GArray *ticks = ks_plot_ticks_new ();
-  double k0 = ceil (fa - 1e-9), k1 = floor (fb + 1e-9);
+  /* The powers of two a double has, whatever the axis says. */
+  double k0 = MAX (ceil (fa - 1e-9), -1074.0), k1 = MIN (floor (fb + 1e-9), 1023.0);
+  gboolean minor = k1 - k0 < KS_PLOT_TICKS_MAX;
 
-  if (!(k1 - k0 >= 0.0 && k1 - k0 < 4000.0))
+  if (!(fa <= fb && k1 >= k0) || (k1 - k0) / stride >= KS_PLOT_TICKS_MAX)
     return ticks;
-  for (double k = k0; k <= k1; k++)
+  for (int k = (int) k0; k <= (int) k1; k++)
     {
-      if (fmod (fabs (k), stride) != 0.0)
+      if (k % stride != 0)
         {
-          ks_plot_ticks_add (ticks, exp2 (k), NULL, FALSE);
+          if (minor)
+            ks_plot_ticks_add (ticks, exp2 (k), NULL, FALSE);
           continue;
         }
       if (k >= -8 && k < 20)
@@ -289,7 +323,7 @@ ticks_log2 (double fa,
         }
       else
         {
-          g_autofree char *label = format_power_of_two ((int) k);
+          g_autofree char *label = format_power_of_two (k);
 
           ks_plot_ticks_add (ticks, exp2 (k), label, TRUE);
         }
@@ -348,6 +382,43 @@ ticks_fit (const TextStyle *ts,
   return min_gap >= need;
 }
 
+/* Linear ticks (also on a log axis spanning less than a decade or two):
+ * the finest nice step whose labels keep apart. */
+static GArray *
+choose_linear (const TextStyle *ts,
+               const Axis      *ax,
+               double           length,
+               gboolean         horizontal,
+               double          *out_max_w,
+               double          *out_max_h)
+{
+  GArray *ticks = NULL;
+  double em = ts->size * TEXT_DPI / 72.0;
+  double min_px = horizontal ? 7.0 * em : 3.5 * em;
+  double a = inv (ax->f0, ax->log), b = inv (ax->f1, ax->log);
+  int target = CLAMP ((int) floor (length / min_px), 2, 8);
+  double step = nice_step (b / target - a / target);   /* b - a may overflow */
+
+  for (int tries = 0; tries < 30; tries++)
+    {
+      GArray *coarser = ticks_linear (a, b, step);
+
+      /* Near the largest doubles the next step overflows: keep the last. */
+      if (coarser->len == 0 && ticks != NULL)
+        {
+          g_array_unref (coarser);
+          break;
+        }
+      g_clear_pointer (&ticks, g_array_unref);
+      ticks = coarser;
+      if (ticks_fit (ts, ticks, ax, length, horizontal, out_max_w, out_max_h)
+          || ticks->len <= 2)
+        break;
+      step = nice_step (step * 1.01);
+    }
+  return ticks;
+}
+
 /* Nice ticks for one axis of the given pixel length, aiming for 5-8
  * labels but never so many that they touch. */
 GArray *
@@ -360,7 +431,6 @@ ks_plot_ticks_choose (const TextStyle *ts,
 {
   GArray *ticks = NULL;
   double em = ts->size * TEXT_DPI / 72.0;
-  double min_px = horizontal ? 7.0 * em : 3.5 * em;
 
   length = MAX (length, 1.0);
 
@@ -430,21 +500,5 @@ ks_plot_ticks_choose (const TextStyle *ts,
        * best. */
     }
 
-  {
-    double a = inv (ax->f0, ax->log), b = inv (ax->f1, ax->log);
-    int target = CLAMP ((int) floor (length / min_px), 2, 8);
-    double step = nice_step ((b - a) / target);
-
-    for (int tries = 0; tries < 30; tries++)
-      {
-        g_clear_pointer (&ticks, g_array_unref);
-        ticks = ticks_linear (a, b, step);
-        if (ticks_fit (ts, ticks, ax, length, horizontal, out_max_w, out_max_h)
-            || ticks->len <= 2)
-          break;
-        step = nice_step (step * 1.01);
-      }
-  }
-
-  return ticks;
+  return choose_linear (ts, ax, length, horizontal, out_max_w, out_max_h);
 }

@@ -54,6 +54,12 @@ ks_tridiag_method_is_cusparse (KsTridiagMethod method)
 }
 
 gboolean
+ks_tridiag_method_pivots (KsTridiagMethod method)
+{
+  return method == KS_TRIDIAG_LAPACK_GTSV || method == KS_TRIDIAG_CUSPARSE_LU;
+}
+
+gboolean
 ks_tridiag_cusparse_solve (KsDevice             *device,
                            const KsTridiagBatch *batch,
                            KsTridiagMethod       method,

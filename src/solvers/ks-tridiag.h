@@ -4,7 +4,7 @@
  * PARACR) in the memory layouts the paper compares, on any OpenCL or CUDA
  * device (kernels/tridiag.cl), and the host baselines: sequential Thomas and
  * SERICR (the paper's CPU versions), Thomas over the systems with OpenMP,
- * and LAPACK's gtsv.  Nothing pivots but gtsv. */
+ * and LAPACK's gtsv.  Nothing pivots but gtsv (and cuSPARSE's LU). */
 #pragma once
 
 #include <gio/gio.h>
@@ -56,6 +56,9 @@ gboolean    ks_tridiag_method_from_string (const char      *s,
                                            KsTridiagMethod *out);
 gboolean    ks_tridiag_method_is_host     (KsTridiagMethod  method);
 gboolean    ks_tridiag_method_is_cusparse (KsTridiagMethod  method);
+/* LU with partial pivoting (lapack-gtsv, cusparse-lu): stable on a matrix
+ * that is not diagonally dominant, where the others may not be. */
+gboolean    ks_tridiag_method_pivots      (KsTridiagMethod  method);
 /* SERICR (host and device) needs n = 2^k - 1. */
 gboolean    ks_tridiag_method_needs_2k1   (KsTridiagMethod  method);
 /* The paper's baseline for the method's speed-up: sequential Thomas on the
