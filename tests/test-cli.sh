@@ -1187,16 +1187,17 @@ run "$CLI" run heat -d host --groups hot=fixed
 refused_early "run heat --groups hot=fixed: refused before anything runs, saying the form" 2 "NAME=fixed:TEMPERATURE"
 # --- every file a run writes, checked by one function (issue 25) ----------------
 
-# A device node given as an output was replaced by a plain file (as root).
-if [ -c /dev/full ]; then
-  run "$CLI" run heat -d host --cells 64 --steps 3 --reps 1 --warmup 0 --gif /dev/full
-  refused_early "run heat --gif /dev/full: refused, the device named" 2 "--gif /dev/full is not a regular file"
-  check "run heat --gif /dev/full: still the device" "/dev/full was replaced" test -c /dev/full
-  run "$CLI" run heat-hybrid -d "$OCL" --cells 64 --lambda 1 --reps 1 --warmup 0 --save-partition /dev/full
-  refused_early "heat-hybrid --save-partition /dev/full: refused, the device named" 2 \
-    "--save-partition /dev/full is not a regular file"
-  check "heat-hybrid --save-partition /dev/full: still the device" "/dev/full was replaced" test -c /dev/full
-fi
+# A device node given as an output (--gif /dev/full, as root) was replaced
+# by a plain file.  A FIFO stands for it here: any user may make one, and
+# a build with the bug replaces that, not the machine's /dev/full.
+mkfifo out-fifo.gif out-fifo.part
+run "$CLI" run heat -d host --cells 64 --steps 3 --reps 1 --warmup 0 --gif out-fifo.gif
+refused_early "run heat --gif naming a FIFO (as /dev/full): refused, named" 2 "--gif out-fifo.gif is not a regular file"
+check "run heat --gif naming a FIFO: still the FIFO" "out-fifo.gif was replaced" test -p out-fifo.gif
+run "$CLI" run heat-hybrid -d "$OCL" --cells 64 --lambda 1 --reps 1 --warmup 0 --save-partition out-fifo.part
+refused_early "heat-hybrid --save-partition naming a FIFO (as /dev/full): refused, named" 2 \
+  "--save-partition out-fifo.part is not a regular file"
+check "heat-hybrid --save-partition naming a FIFO: still the FIFO" "out-fifo.part was replaced" test -p out-fifo.part
 
 # An input named as an output, as given, by another spelling or through a link.
 mkdir -p mshdir

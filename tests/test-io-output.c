@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <gio/gio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char *tmp_dir;
@@ -145,6 +146,7 @@ test_write (void)
 {
   g_autofree char *path = in_tmp ("w.txt");
   g_autofree char *link = in_tmp ("w-link.txt");
+  g_autofree char *fifo = in_tmp ("w-fifo");
   g_autofree char *text = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -158,8 +160,11 @@ test_write (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE);
   g_clear_error (&error);
   g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
-  g_assert_false (ks_io_write_file ("/dev/null", "x", -1, &error));
+  /* A FIFO for a device: a regression then replaces it, not /dev/null. */
+  g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
+  g_assert_false (ks_io_write_file (fifo, "x", -1, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE);
+  g_assert_true (g_file_test (fifo, G_FILE_TEST_EXISTS) && !g_file_test (fifo, G_FILE_TEST_IS_REGULAR));
 }
 
 static int

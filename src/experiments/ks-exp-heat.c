@@ -546,6 +546,7 @@ heat_measure (gpointer state, const KsConfig *point, double *values, GCancellabl
   const guint every = (guint) ks_config_get_int (point, "frame_every");
   KsIoStage *frames;
   g_autoptr(KsGifWriter) gif = NULL;
+  KsGifWriter *last;
   g_autoptr(GString) series = g_string_new ("step,time,cg_iterations,cg_residual,energy,t_max,step_ms,inflow\n");
   double step_s = 0, iterate_s = 0, assemble_s = 0, bytes = 0, iterations = 0, e0;
   KsHeatStepStats st = { 0 };
@@ -596,11 +597,11 @@ heat_measure (gpointer state, const KsConfig *point, double *values, GCancellabl
       bytes += st.cg_bytes;
       iterations += st.cg_iterations;
     }
-  if (frames != NULL &&
-      (!write_frame (s, frames, "final.png", steps % every != 0 ? gif : NULL, error) ||
-       !ks_io_write_file (ks_io_stage_path (frames, "series.csv"), series->str, series->len, error)))
+  /* The last step: final.png, and the GIF's last frame unless a numbered one was it. */
+  last = steps % every != 0 ? gif : NULL;
+  if ((frames != NULL || last != NULL) && !write_frame (s, frames, "final.png", last, error))
     return FALSE;
-  else if (gif != NULL && steps % every != 0 && !write_frame (s, NULL, NULL, gif, error))
+  if (frames != NULL && !ks_io_write_file (ks_io_stage_path (frames, "series.csv"), series->str, series->len, error))
     return FALSE;
   if (gif != NULL && !ks_gif_writer_finish (gif, error))
     return FALSE;
