@@ -171,6 +171,13 @@ ks_cli_bench_cg (int argc, char **argv)
   spec.reps = (guint) reps;
   spec.warmup = (guint) warmup;
 
+  /* Before the benchmark: a refused file found after it loses it. */
+  if (!ks_cli_check_outputs ((KsIoOutput[]) { { csv, "--csv" }, { json, "--json" } }, 2, NULL, &error))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
+      goto out;
+    }
+
   list = ks_device_list_new ();
   if (!ks_cli_lookup_devices (list, device_query, only, &error))
     {

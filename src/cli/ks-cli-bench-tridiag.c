@@ -189,6 +189,13 @@ ks_cli_bench_tridiag (int argc, char **argv)
   spec.warmup = (guint) warmup;
   spec.no_host = no_host;
 
+  /* Before the benchmark: a refused file found after it loses it. */
+  if (!ks_cli_check_outputs ((KsIoOutput[]) { { csv, "--csv" }, { json, "--json" } }, 2, NULL, &error))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
+      goto out;
+    }
+
   list = ks_device_list_new ();
   /* Looked up once: an unknown device is the user's mistake, said up front. */
   if (!ks_cli_lookup_devices (list, device_query, only, &error))

@@ -165,6 +165,13 @@ bench_gauss (int argc, char **argv)
   spec.seed = (guint32) seed;
   spec.measure_bandwidth = !no_bandwidth;
 
+  /* Before the benchmark: a refused file found after it loses it. */
+  if (!ks_cli_check_outputs ((KsIoOutput[]) { { csv, "--csv" }, { json, "--json" } }, 2, NULL, &error))
+    {
+      status = ks_cli_fail (KS_CLI_USAGE, error);
+      goto out;
+    }
+
   list = ks_device_list_new ();
   if (!(rows = ks_bench_gauss (list, (const guint *) sizes->data, sizes->len, &spec, &error)))
     {

@@ -259,8 +259,8 @@ ks_cli_solve (int    argc,
    * read-only file): checked before anything is solved. */
   {
     char *inputs[] = { matrix, rhs, NULL };
-    if ((out && !ks_cli_check_output (out, inputs, &error)) ||
-        (json_path && !ks_cli_check_output (json_path, inputs, &error)))
+    KsIoOutput outputs[] = { { out, "--out" }, { json_path, "--json" } };
+    if (!ks_cli_check_outputs (outputs, G_N_ELEMENTS (outputs), inputs, &error))
       {
         status = ks_cli_fail (KS_CLI_USAGE, error);
         goto out;

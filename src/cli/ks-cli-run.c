@@ -369,17 +369,41 @@ write_images (KsEngine        *engine,
   return status;
 }
 
+/* The command's own files, for the engine to check with the experiment's
+ * (--file, --frames, --gif, --save-partition ...). */
+static void
+add_files (KsEngine        *engine,
+           KsCliRunOptions *o)
+{
+  const char *options[] = { "--csv", "--json", "--plot" };
+  const char *outputs[] = { o->csv, o->json, o->plot };
+  g_autofree char *images = g_strdup_printf ("%s-d*-*.png", ks_engine_get_desc (engine)->id);
+  const char *names[] = { images, NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
+    if (outputs[i])
+      ks_engine_add_output (engine, options[i], outputs[i], NULL);
+  if (o->images)
+    ks_engine_add_output (engine, "--images", o->images, names);
+  for (guint i = 0; o->overlays && o->overlays[i]; i++)
+    {
+      g_autofree char *path = ks_cli_resolve_run_path (o->overlays[i]);
+      ks_engine_add_input (engine, path);
+    }
+}
+
 /* Everything a run reads or writes besides the devices, checked before the
- * first measurement: the outputs can be written, no output is an input,
- * every overlay loads and is of this experiment. */
+ * first measurement (and before any device opens): the outputs can be
+ * written, no output is an input or another output, every overlay loads
+ * and is of this experiment. */
 static gboolean
-check_files (const KsExperimentDesc *desc,
+check_files (KsEngine               *engine,
              KsCliRunOptions        *o,
              GPtrArray             **overlays,
              KsFigureOptions        *figure_options,
              GError                **error)
 {
-  const char *outputs[] = { o->csv, o->json, o->plot };
+  const KsExperimentDesc *desc = ks_engine_get_desc (engine);
   KsPlotFormat format;
 
   ks_figure_options_init (figure_options);
@@ -414,12 +438,8 @@ check_files (const KsExperimentDesc *desc,
     }
   if (!(*overlays = ks_cli_load_runs (desc, o->overlays, TRUE, error)))
     return FALSE;
-  if (o->images && !check_images_dir (o->images, error))
-    return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
-    if (outputs[i] && !ks_cli_check_output (outputs[i], o->overlays, error))
-      return FALSE;
-  return TRUE;
+  add_files (engine, o);
+  return ks_engine_check_files (engine, error) && (o->images == NULL || check_images_dir (o->images, error));
 }
 
 /* The outputs of a run that measured something. */
@@ -569,7 +589,7 @@ ks_cli_run (int    argc,
       goto out;
     }
   /* A file that cannot be read or written is a bad command line. */
-  if (!check_files (desc, &o, &overlays, &figure_options, &error))
+  if (!check_files (engine, &o, &overlays, &figure_options, &error))
     {
       status = ks_cli_fail (KS_CLI_USAGE, error);
       goto out;

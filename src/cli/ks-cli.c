@@ -8,13 +8,10 @@
 #include "ks-reference.h"
 #include "ks-run.h"
 
-#include <errno.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 /* The experiments themselves are listed by "list", from the registry; this
  * names one per paper so that a first look shows what the five papers are. */
@@ -145,8 +142,8 @@ ks_cli_join_argv (const char  *prefix,
 
 /* A file not found as given may be a shipped recorded run named without
  * its folder. */
-static char *
-resolve_run_path (const char *file)
+char *
+ks_cli_resolve_run_path (const char *file)
 {
   if (!g_file_test (file, G_FILE_TEST_EXISTS) && ks_reference_dir ())
     {
@@ -167,7 +164,7 @@ ks_cli_load_runs (const KsExperimentDesc *desc,
 
   for (guint i = 0; files && files[i]; i++)
     {
-      g_autofree char *path = resolve_run_path (files[i]);
+      g_autofree char *path = ks_cli_resolve_run_path (files[i]);
       g_autoptr(KsRun) run = NULL;
       g_autofree char *name = NULL;
 
@@ -190,43 +187,27 @@ ks_cli_load_runs (const KsExperimentDesc *desc,
 }
 
 gboolean
+ks_cli_check_outputs (const KsIoOutput  *outputs,
+                      guint              n_outputs,
+                      char             **inputs,
+                      GError           **error)
+{
+  g_autoptr(GPtrArray) resolved = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; inputs && inputs[i]; i++)
+    g_ptr_array_add (resolved, ks_cli_resolve_run_path (inputs[i]));
+  g_ptr_array_add (resolved, NULL);
+  return ks_io_check_outputs (outputs, n_outputs, (const char * const *) resolved->pdata, error);
+}
+
+gboolean
 ks_cli_check_output (const char  *path,
                      char       **inputs,
                      GError     **error)
 {
-  GStatBuf st, in;
+  KsIoOutput output = { path, NULL, NULL };
 
-  if (g_file_test (path, G_FILE_TEST_IS_SYMLINK))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "%s is a symbolic link; replacing it would cut the link: name the file it points to", path);
-      return FALSE;
-    }
-  if (g_stat (path, &st) != 0)
-    return TRUE;   /* a new file */
-  if (!S_ISREG (st.st_mode))
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s is not a regular file", path);
-      return FALSE;
-    }
-  /* By its mode too: root may write anything, yet a file marked read-only
-   * was marked so by someone. */
-  if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || g_access (path, W_OK) != 0)
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s is read-only: it is not replaced", path);
-      return FALSE;
-    }
-  for (guint i = 0; inputs && inputs[i]; i++)
-    {
-      g_autofree char *input = resolve_run_path (inputs[i]);
-      if (g_stat (input, &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino)
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "%s is an input of this run too: it is not overwritten", path);
-          return FALSE;
-        }
-    }
-  return TRUE;
+  return ks_cli_check_outputs (&output, 1, inputs, error);
 }
 
 int

@@ -6,6 +6,7 @@
 
 #include "ks-device-list.h"
 #include "ks-experiment-desc.h"
+#include "ks-io-file.h"
 #include "ks-plot.h"
 
 G_BEGIN_DECLS
@@ -85,9 +86,19 @@ GPtrArray *ks_cli_load_runs   (const KsExperimentDesc *desc,
                                char                  **files,
                                gboolean                overlay,
                                GError                **error);
-/* Refuses an output the run must not write: a folder, a symbolic link
- * (replacing it would cut the link: name the file it points to), a file
- * that is not writable, or one of inputs (NULL-terminated, may be NULL). */
+/* The path a run file named on the command line is read from: as given,
+ * else the shipped reference run of that name, if any. */
+char      *ks_cli_resolve_run_path (const char        *file);
+/* Refuses outputs the command must not write (ks_io_check_outputs: a
+ * link, a device or folder, a read-only file, a missing folder, one of
+ * inputs, two outputs naming one file); inputs NULL-terminated, may be
+ * NULL, each resolved as ks_cli_resolve_run_path.  An output whose path
+ * is NULL is skipped. */
+gboolean   ks_cli_check_outputs (const KsIoOutput    *outputs,
+                                 guint                n_outputs,
+                                 char               **inputs,
+                                 GError             **error);
+/* One output, named by its path alone. */
 gboolean   ks_cli_check_output (const char            *path,
                                 char                 **inputs,
                                 GError               **error);

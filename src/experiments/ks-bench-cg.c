@@ -7,6 +7,7 @@
 #include "ks-bench-probes.h"
 #include "ks-compute-error.h"
 #include "ks-cusparse-cg.h"
+#include "ks-io-file.h"
 #include "ks-run.h"
 #include "ks-solver-error.h"
 
@@ -293,7 +294,7 @@ ks_bench_cg_write_csv (GPtrArray *rows, const char *path, GError **error)
                               g_ascii_dtostr (b[5], sizeof b[5], r->of_triad),
                               g_ascii_dtostr (b[6], sizeof b[6], r->vs_library), skipped);
     }
-  return g_file_set_contents (path, s->str, (gssize) s->len, error);
+  return ks_io_write_file (path, s->str, (gssize) s->len, error);
 }
 
 /* "name": */
@@ -351,5 +352,5 @@ ks_bench_cg_write_json (GPtrArray *rows, const KsBenchCgSpec *spec, const char *
       g_string_append (s, "}");
     }
   g_string_append (s, "\n  ]\n}\n");
-  return g_file_set_contents (path, s->str, (gssize) s->len, error);
+  return ks_io_write_file (path, s->str, (gssize) s->len, error);
 }

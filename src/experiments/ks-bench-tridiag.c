@@ -7,6 +7,7 @@
 #include "ks-bench-probes.h"
 #include "ks-compute-error.h"
 #include "ks-cusparse.h"
+#include "ks-io-file.h"
 
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
@@ -403,7 +404,7 @@ ks_bench_tridiag_write_csv (GPtrArray   *rows,
                               g_ascii_dtostr (b[4], sizeof b[4], r->of_triad),
                               g_ascii_dtostr (b[5], sizeof b[5], r->vs_cusparse), skipped);
     }
-  return g_file_set_contents (path, s->str, (gssize) s->len, error);
+  return ks_io_write_file (path, s->str, (gssize) s->len, error);
 }
 
 /* A measured number, or null where there is none (no triad, no cuSPARSE). */

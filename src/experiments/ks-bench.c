@@ -3,6 +3,7 @@
 
 #include "ks-bench.h"
 #include "ks-bench-probes.h"
+#include "ks-io-file.h"
 #include "ks-compute-error.h"
 #include "ks-lapack.h"
 
@@ -443,7 +444,7 @@ ks_bench_write_csv (GPtrArray   *rows,
                               r->reference >= 0 && r->ratio > 0 ? ks_bench_method_to_string (r->reference) : "");
     }
   /* The C locale's decimal point, whatever the user's. */
-  return g_file_set_contents (path, s->str, s->len, error);
+  return ks_io_write_file (path, s->str, s->len, error);
 }
 
 gboolean

@@ -382,6 +382,9 @@ ks_engine_prepare (KsEngine  *self,
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID, _("No device to run %s on"), desc->id);
       return FALSE;
     }
+  /* Before the description's check, which may make the frames' folder. */
+  if (!ks_engine_check_files (self, error))
+    return FALSE;
   g_ptr_array_set_size (self->plans, 0);
   self->total = 0;
   for (guint d = 0; d < self->devices->len; d++)

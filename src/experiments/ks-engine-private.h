@@ -32,6 +32,10 @@ struct _KsEngine
   /* Per device: the last measured point's pictures (GPtrArray of KsImage)
    * or NULL; on the main context, beside run. */
   GPtrArray    *images;
+  /* The front end's own files (ks-engine-files.c): KsEngineFile outputs,
+   * input paths; NULL until one is added. */
+  GPtrArray    *extra_outputs;
+  GPtrArray    *extra_inputs;
 };
 
 /* One device's points: per parameter the values it takes there (NULL

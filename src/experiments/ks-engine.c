@@ -42,6 +42,8 @@ ks_engine_finalize (GObject *object)
   g_clear_pointer (&self->eta, ks_eta_free);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->images, g_ptr_array_unref);
+  g_clear_pointer (&self->extra_outputs, g_ptr_array_unref);
+  g_clear_pointer (&self->extra_inputs, g_ptr_array_unref);
 
   G_OBJECT_CLASS (ks_engine_parent_class)->finalize (object);
 }
@@ -303,6 +305,8 @@ measure_point (KsEngine       *self,
       for (guint c = 0; c < desc->n_columns; c++)
         all[(gsize) c * self->reps + r] = rep[c];
     }
+  if (desc->commit && !desc->commit (state, config, error))
+    return FALSE;
   for (guint c = 0; c < desc->n_columns; c++)
     if (desc->columns[c].derive == NULL)
       reduce (desc->columns[c].reduce, all + (gsize) c * self->reps, self->reps,

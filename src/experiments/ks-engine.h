@@ -53,6 +53,25 @@ gboolean    ks_engine_set_repetitions (KsEngine   *self,
 void        ks_engine_set_command    (KsEngine    *self,
                                       const char  *command);
 
+/* Files the front end writes besides the description's outputs (--csv,
+ * --json, --plot; names: a folder's files as glob patterns, NULL for a
+ * file), and files it reads (--overlay): ks_engine_check_files checks them
+ * with the parameters'.  option names the file in messages ("--csv"). */
+void        ks_engine_add_output     (KsEngine           *self,
+                                      const char         *option,
+                                      const char         *path,
+                                      const char * const *names);
+void        ks_engine_add_input      (KsEngine           *self,
+                                      const char         *path);
+/* Every output (the description's output parameters and those added)
+ * checked against every input (its FILE parameters and those added) and
+ * against each other (ks_io_check_outputs: no link, device or read-only
+ * file replaced, no input overwritten, no file written twice);
+ * KS_EXPERIMENT_ERROR_INVALID.  Called by ks_engine_prepare; a front end
+ * may call it first to refuse before any device opens. */
+gboolean    ks_engine_check_files    (KsEngine           *self,
+                                      GError            **error);
+
 /* Checks everything before the first measurement (see above).  Called by
  * ks_engine_run* when the caller did not; calling it first lets a front
  * end show the notes and the point count before anything runs. */

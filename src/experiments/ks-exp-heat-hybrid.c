@@ -85,7 +85,7 @@ static const KsParamSpec params[] = {
     .type = KS_PARAM_FILE, .when = { "partition", { "file" } }, .advanced = TRUE },
   { .name = "save_partition", .label = N_("Save the partition"),
     .help = N_("A file for the cells' parts of the last point, in the format --partition-file reads; empty: none"),
-    .type = KS_PARAM_TEXT, .default_value = "", .advanced = TRUE },
+    .type = KS_PARAM_TEXT, .default_value = "", .advanced = TRUE, .output = KS_OUTPUT_FILE },
   { .name = "precision", .label = N_("Precision"), .help = N_("The devices' precision (the host part is double)"),
     .type = KS_PARAM_CHOICE, .choices = precision_choices, .default_value = "double", .advanced = TRUE },
   { .name = "gpus", .label = N_("GPUs"),

@@ -14,7 +14,9 @@
 #include "ks-compute-error.h"
 #include "ks-heat.h"
 #include "ks-heat-plot.h"
+#include "ks-io-file.h"
 #include "ks-mesh-gen.h"
+#include "ks-msh.h"
 #include "ks-run.h"
 #include "ks-solver-error.h"
 
@@ -74,6 +76,9 @@ static const KsChoice offload_choices[] = {
   { NULL }
 };
 
+/* What --frames writes into its folder. */
+static const char *const frame_names[] = { "frame-*.png", "final.png", "series.csv", NULL };
+
 static const KsParamSpec params[] = {
   { .name = "cells", .label = N_("Cells"), .help = N_("About how many cells the generated mesh has"),
     .type = KS_PARAM_INT, .default_value = "2^12:2^20", .min = 2, .max = KS_MESH_MAX_GENERATED_CELLS,
@@ -122,11 +127,12 @@ static const KsParamSpec params[] = {
                "final.png after the last) and the time series (series.csv: per step the time, CG "
                "iterations and residual, energy, hottest cell, time, energy in through the fixed walls so far); empty: none. One run's last "
                "repetition of its last point is what stays"),
-    .type = KS_PARAM_TEXT, .default_value = "", .advanced = TRUE },
+    .type = KS_PARAM_TEXT, .default_value = "", .advanced = TRUE,
+    .output = KS_OUTPUT_FOLDER, .output_names = frame_names },
   { .name = "gif", .label = N_("Animated GIF"),
     .help = N_("A file for the temperature as one animated GIF, a frame every --frame-every steps and the last, "
                "through giflib; empty: none. One run's last repetition of its last point is what stays"),
-    .type = KS_PARAM_TEXT, .default_value = "", .advanced = TRUE },
+    .type = KS_PARAM_TEXT, .default_value = "", .advanced = TRUE, .output = KS_OUTPUT_FILE },
   { .name = "frame_every", .label = N_("Frame every"), .unit = "steps",
     .help = N_("How many steps apart the frames are"),
     .type = KS_PARAM_INT, .default_value = "10", .min = 1, .max = 1000000, .advanced = TRUE },
@@ -292,15 +298,29 @@ typedef struct {
   KsHeat     *heat;
   KsMesh     *mesh;
   KsPlot     *frame_plot;  /* the point's mesh, when frames or a GIF are written */
+  /* The point's frames and GIF, written aside until every repetition of
+   * the point succeeded (heat_commit): a point that fails or is stopped
+   * halfway replaces none of the user's files. */
+  KsIoStage  *frames_stage;
+  KsIoStage  *gif_stage;
   char       *mesh_key;   /* what mesh is built */
   double      triad_gbs;
 } HeatState;
+
+/* What the last point wrote aside and did not put into place, dropped. */
+static void
+drop_stages (HeatState *s)
+{
+  g_clear_pointer (&s->frames_stage, ks_io_stage_free);
+  g_clear_pointer (&s->gif_stage, ks_io_stage_free);
+}
 
 static void
 heat_tear_down (gpointer state)
 {
   HeatState *s = state;
 
+  drop_stages (s);
   g_clear_pointer (&s->heat, ks_heat_free);
   g_clear_pointer (&s->frame_plot, ks_plot_unref);
   for (guint p = 0; p < 2; p++)
@@ -394,6 +414,16 @@ heat_describe_device (gpointer state, const KsConfig *base, KsRunDevice *out)
                           g_strcmp0 (ks_config_get_string (base, "precision"), "float") == 0 ? 2.0 / 12 : 0.1);
 }
 
+/* With --source file the file named, whatever its name looks like (a file
+ * "quad:64" is that file, not a generated mesh); a .geo is meshed. */
+static KsMesh *
+load_mesh (const char *key, gboolean file, GCancellable *cancellable, GError **error)
+{
+  if (file && !g_str_has_suffix (key, ".geo"))
+    return ks_msh_read_file (key, 0, error);
+  return ks_mesh_new_from_spec (key, cancellable, error);
+}
+
 /* The point's mesh (kept while the next point wants the same) and problem. */
 static gboolean
 heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, GError **error)
@@ -410,13 +440,14 @@ heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, 
   KsHeatOffload offload = KS_HEAT_OFFLOAD_WHOLE;
   const char *text;
 
+  drop_stages (s);
   g_clear_pointer (&s->heat, ks_heat_free);
   g_clear_pointer (&s->frame_plot, ks_plot_unref);
   if (g_strcmp0 (key, s->mesh_key) != 0)
     {
       g_clear_pointer (&s->mesh, ks_mesh_unref);
       g_clear_pointer (&s->mesh_key, g_free);
-      if (!(s->mesh = ks_mesh_new_from_spec (key, cancellable, error)))
+      if (!(s->mesh = load_mesh (key, file, cancellable, error)))
         return FALSE;
       s->mesh_key = g_steal_pointer (&key);
     }
@@ -455,9 +486,10 @@ heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, 
 }
 
 /* The temperature now into the frame plot, titled with the step and time,
- * then as dir/name (PNG; dir NULL: none) and into gif (may be NULL). */
+ * then as name in the frames' stage (PNG; stage NULL: none) and into gif
+ * (may be NULL). */
 static gboolean
-write_frame (HeatState *s, const char *dir, const char *name, KsGifWriter *gif, GError **error)
+write_frame (HeatState *s, KsIoStage *stage, const char *name, KsGifWriter *gif, GError **error)
 {
   g_autofree char *title = g_strdup_printf (_("Heat: step %u, t = %.5g"), ks_heat_get_step (s->heat),
                                             ks_heat_get_time (s->heat));
@@ -467,13 +499,45 @@ write_frame (HeatState *s, const char *dir, const char *name, KsGifWriter *gif, 
     return FALSE;
   ks_plot_set_title (s->frame_plot, title);
   ks_plot_set_mesh_values (s->frame_plot, ks_heat_get_temperature (s->heat));
-  if (dir != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      if (!ks_plot_export (s->frame_plot, path, 800, 640, NULL, error))
-        return FALSE;
-    }
+  if (stage != NULL && !ks_plot_export (s->frame_plot, ks_io_stage_path (stage, name), 800, 640, NULL, error))
+    return FALSE;
   return gif == NULL || ks_gif_writer_add_plot (gif, s->frame_plot, error);
+}
+
+/* The point's stages, made at its first repetition (heat_check made the
+ * frames' folder), and this repetition's GIF writer into its stage (*gif
+ * left NULL: no GIF). */
+static gboolean
+open_outputs (HeatState *s, const KsConfig *point, KsGifWriter **gif, GError **error)
+{
+  const char *frames = ks_config_get_string (point, "frames");
+  const char *path = ks_config_get_string (point, "gif");
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+
+  if (frames != NULL && *frames != '\0' && s->frames_stage == NULL &&
+      !(s->frames_stage = ks_io_stage_new (frames, error)))
+    return FALSE;
+  if (path == NULL || *path == '\0')
+    return TRUE;
+  dir = g_path_get_dirname (path);
+  base = g_path_get_basename (path);
+  if (s->gif_stage == NULL && !(s->gif_stage = ks_io_stage_new (dir, error)))
+    return FALSE;
+  /* 10 frames a second; the first shows the release. */
+  return (*gif = ks_gif_writer_new (ks_io_stage_path (s->gif_stage, base), 800, 640, 10, error)) != NULL;
+}
+
+/* Every repetition of the point succeeded: its frames and GIF into place. */
+static gboolean
+heat_commit (gpointer state, const KsConfig *point, GError **error)
+{
+  HeatState *s = state;
+  gboolean ok = (s->frames_stage == NULL || ks_io_stage_commit (s->frames_stage, error)) &&
+                (s->gif_stage == NULL || ks_io_stage_commit (s->gif_stage, error));
+
+  drop_stages (s);
+  return ok;
 }
 
 static gboolean
@@ -482,20 +546,17 @@ heat_measure (gpointer state, const KsConfig *point, double *values, GCancellabl
   HeatState *s = state;
   const guint steps = (guint) ks_config_get_int (point, "steps");
   const guint every = (guint) ks_config_get_int (point, "frame_every");
-  const char *frames = ks_config_get_string (point, "frames");
-  const char *gif_path = ks_config_get_string (point, "gif");
+  KsIoStage *frames;
   g_autoptr(KsGifWriter) gif = NULL;
+  KsGifWriter *last;
   g_autoptr(GString) series = g_string_new ("step,time,cg_iterations,cg_residual,energy,t_max,step_ms,inflow\n");
   double step_s = 0, iterate_s = 0, assemble_s = 0, bytes = 0, iterations = 0, e0;
   KsHeatStepStats st = { 0 };
   g_autoptr(GError) local = NULL;
 
-  if (frames != NULL && *frames == '\0')
-    frames = NULL;
-  /* 10 frames a second; the first shows the release. */
-  if (gif_path != NULL && *gif_path != '\0' &&
-      !(gif = ks_gif_writer_new (gif_path, 800, 640, 10, error)))
+  if (!open_outputs (s, point, &gif, error))
     return FALSE;
+  frames = s->frames_stage;
   ks_heat_reset (s->heat);
   e0 = ks_heat_total_energy (s->heat);
   if (gif != NULL && !write_frame (s, NULL, NULL, gif, error))
@@ -538,14 +599,11 @@ heat_measure (gpointer state, const KsConfig *point, double *values, GCancellabl
       bytes += st.cg_bytes;
       iterations += st.cg_iterations;
     }
-  if (frames != NULL)
-    {
-      g_autofree char *path = g_build_filename (frames, "series.csv", NULL);
-      if (!write_frame (s, frames, "final.png", steps % every != 0 ? gif : NULL, error) ||
-          !g_file_set_contents (path, series->str, series->len, error))
-        return FALSE;
-    }
-  else if (gif != NULL && steps % every != 0 && !write_frame (s, NULL, NULL, gif, error))
+  /* The last step: final.png, and the GIF's last frame unless a numbered one was it. */
+  last = steps % every != 0 ? gif : NULL;
+  if ((frames != NULL || last != NULL) && !write_frame (s, frames, "final.png", last, error))
+    return FALSE;
+  if (frames != NULL && !ks_io_write_file (ks_io_stage_path (frames, "series.csv"), series->str, series->len, error))
     return FALSE;
   if (gif != NULL && !ks_gif_writer_finish (gif, error))
     return FALSE;
@@ -649,4 +707,5 @@ const KsExperimentDesc ks_exp_heat = {
   .describe_device = heat_describe_device,
   .tear_down = heat_tear_down,
   .summarize = heat_summarize,
+  .commit = heat_commit,
 };

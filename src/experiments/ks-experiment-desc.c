@@ -677,6 +677,10 @@ validate_params (const KsExperimentDesc *desc,
                             strcmp (p->when.param, p->name) == 0))
         return bad_desc (error, desc->id, "parameter \"%s\" applies when a parameter it lacks has a value",
                          p->name);
+      if (p->output != KS_OUTPUT_NONE &&
+          (p->type != KS_PARAM_TEXT || p->sweepable || (p->output == KS_OUTPUT_FOLDER) != (p->output_names != NULL)))
+        return bad_desc (error, desc->id, "output \"%s\" must be a TEXT parameter that is not swept, with "
+                         "output_names where it is a folder", p->name);
       if (p->default_value && p->type != KS_PARAM_FILE)
         {
           g_autoptr(GPtrArray) axis = ks_param_parse_axis (p, p->default_value, NULL);

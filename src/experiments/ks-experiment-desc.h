@@ -90,6 +90,17 @@ typedef struct {
 #define KS_BACKENDS_CUDA   (1u << KS_BACKEND_CUDA)
 #define KS_BACKENDS_GPU    (KS_BACKENDS_OPENCL | KS_BACKENDS_CUDA)
 
+/* What a TEXT parameter names that the run writes (its value "": nothing).
+ * The engine checks every output against the FILE parameters (an output
+ * never replaces an input), against the front end's own files (--csv,
+ * --overlay) and against each other before the first measurement
+ * (ks_engine_check_files, ks_io_check_outputs). */
+typedef enum {
+  KS_OUTPUT_NONE,     /* not an output */
+  KS_OUTPUT_FILE,     /* a file */
+  KS_OUTPUT_FOLDER,   /* a folder the run writes files into, named by output_names */
+} KsOutputKind;
+
 typedef struct _KsParamSpec KsParamSpec;
 
 /* The letters every "run ID" takes for its own options (-d device, -r
@@ -142,6 +153,12 @@ struct _KsParamSpec {
    * default; label N_(): the menu's entry; help N_(), may be NULL).  NULL:
    * none. */
   const KsChoice *presets;
+  /* TEXT, not sweepable: a file or folder the run writes (see KsOutputKind). */
+  KsOutputKind       output;
+  /* KS_OUTPUT_FOLDER: the files written into it, as glob patterns
+   * ("frame-*.png"), NULL-terminated: those already there are checked, and
+   * another output they cover is refused. */
+  const char *const *output_names;
 };
 
 /* Parses one value of spec from text (as on the CLI) and checks its type,
@@ -472,6 +489,15 @@ struct _KsExperimentDesc {
    * no pictures (and the page and the CLI offer none). */
   GPtrArray *(*images)        (gpointer                state,
                                const KsConfig         *point);
+  /* Puts into place what the point's repetitions wrote aside (the heat
+   * frames, staged beside their folder's files: ks_io_stage_commit), once
+   * every repetition succeeded; not called for a point refused, failed or
+   * cancelled, whose staged files prepare or tear_down drop, so such a
+   * point replaces no file the user had.  An error stops the run as a
+   * measuring error does.  NULL: it writes nothing aside. */
+  gboolean (*commit)          (gpointer                state,
+                               const KsConfig         *point,
+                               GError                **error);
 };
 
 /* Indexes into desc->params / desc->columns / desc->figures; -1 when absent. */

@@ -3,6 +3,7 @@
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-image.h"
+#include "ks-io-file.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -157,5 +158,5 @@ ks_image_write_png (const KsImage *image,
       return FALSE;
     }
   /* g_file_set_contents writes a temporary file and renames it. */
-  return g_file_set_contents (path, (const char *) png->data, (gssize) png->len, error);
+  return ks_io_write_file (path, (const char *) png->data, (gssize) png->len, error);
 }

@@ -3,6 +3,7 @@
 
 #include "ks-results.h"
 #include "ks-json-guard.h"
+#include "ks-io-file.h"
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -203,7 +204,7 @@ ks_results_write_csv (const KsResults *results,
       g_string_append_c (s, '\n');
     }
 
-  if (!g_file_set_contents (path, s->str, s->len, &local_error))
+  if (!ks_io_write_file (path, s->str, s->len, &local_error))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO,
                    _("Cannot write %s: %s"), path, local_error->message);
@@ -364,7 +365,7 @@ ks_results_write_json (const KsResults *results,
   g_autofree char *data = ks_results_to_json (results);
   g_autoptr(GError) local_error = NULL;
 
-  if (!g_file_set_contents (path, data, -1, &local_error))
+  if (!ks_io_write_file (path, data, -1, &local_error))
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO,
                    _("Cannot write %s: %s"), path, local_error->message);

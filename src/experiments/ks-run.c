@@ -4,6 +4,7 @@
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-run.h"
+#include "ks-io-file.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -478,7 +479,7 @@ write_file (const char  *path,
 {
   g_autoptr(GError) local_error = NULL;
 
-  if (!g_file_set_contents (path, data, -1, &local_error))
+  if (!ks_io_write_file (path, data, -1, &local_error))
     {
       g_set_error (error, KS_RUN_ERROR, KS_RUN_ERROR_IO, _("Cannot write %s: %s"), path, local_error->message);
       return FALSE;

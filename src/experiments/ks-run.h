@@ -137,7 +137,7 @@ double       ks_run_measured_for     (const KsRun        *run,
 guint        ks_run_count_measured   (const KsRun *run);
 
 char        *ks_run_to_json         (const KsRun *run);
-/* Atomically replaces path (g_file_set_contents). */
+/* Atomically replaces path (ks_io_write_file: never a link, a device or a read-only file). */
 gboolean     ks_run_write_json      (const KsRun *run,
                                      const char  *path,
                                      GError     **error);

@@ -5,6 +5,7 @@
 
 #include "ks-session.h"
 #include "ks-session-private.h"
+#include "ks-io-file.h"
 
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
@@ -454,5 +455,5 @@ ks_session_save (const KsSession *self,
 
   g_return_val_if_fail (self != NULL && path != NULL, FALSE);
   text = ks_session_to_json (self);
-  return g_file_set_contents (path, text, -1, error);
+  return ks_io_write_file (path, text, -1, error);
 }

@@ -126,7 +126,7 @@ KsSession     *ks_session_load           (const char  *path,
                                           GError     **error);
 /* The writer: what ks_session_from_json reads back to the same session. */
 char          *ks_session_to_json        (const KsSession *self);
-/* Atomically replaces path (g_file_set_contents). */
+/* Atomically replaces path (ks_io_write_file: never a link, a device or a read-only file). */
 gboolean       ks_session_save           (const KsSession *self,
                                           const char  *path,
                                           GError     **error);

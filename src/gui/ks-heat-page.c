@@ -20,6 +20,7 @@
 #include "ks-gif.h"
 #include "ks-heat.h"
 #include "ks-heat-plot.h"
+#include "ks-io-file.h"
 
 G_DEFINE_TYPE (KsHeatPage, ks_heat_page, KS_TYPE_PAGE)
 
@@ -511,7 +512,7 @@ ks_heat_page_write_data (KsPage *page, const char *path, const char *format, GEr
     }
   if (json)
     g_string_append (out, "]}\n");
-  return g_file_set_contents (path, out->str, out->len, error);
+  return ks_io_write_file (path, out->str, out->len, error);
 }
 
 static const char *
@@ -796,6 +797,17 @@ ks_heat_page_start_recording (KsHeatPage *self, const char *gif_path, GError **e
 
   base = g_str_has_suffix (gif_path, ".gif") ? g_strndup (gif_path, strlen (gif_path) - 4) : g_strdup (gif_path);
   self->record_dir = g_strdup_printf ("%s-frames", base);
+  /* What the recording replaces, checked as the CLI's outputs are. */
+  {
+    static const char *const frame_names[] = { "frame-*.png", NULL };
+    const KsIoOutput outputs[] = { { gif_path, NULL, NULL }, { self->record_dir, NULL, frame_names } };
+
+    if (!ks_io_check_outputs (outputs, G_N_ELEMENTS (outputs), NULL, error))
+      {
+        g_clear_pointer (&self->record_dir, g_free);
+        return FALSE;
+      }
+  }
   if (g_mkdir_with_parents (self->record_dir, 0755) != 0)
     {
       const int err = errno;

@@ -8,6 +8,8 @@
 
 #include "ks-window-private.h"
 
+#include "ks-io-file.h"
+
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -87,6 +89,10 @@ ks_window_export_as (KsWindow    *self,
   g_return_val_if_fail (format != NULL && path != NULL, FALSE);
 
   target = ks_window_export_file_name (path, format);
+  /* The chooser asked before replacing; a link, a device or a read-only
+   * file is refused all the same, as on the command line. */
+  if (!ks_io_check_output (target, NULL, error))
+    return FALSE;
   if (g_strcmp0 (what, "plot") == 0)
     /* ks_plot_export() reads the format from the ending just added. */
     ok = ks_window_export_plot (self, target, error);

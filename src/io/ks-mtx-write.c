@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "ks-mtx"
 
 #include "ks-mtx.h"
+#include "ks-io-file.h"
 
 #include <math.h>
 #include <string.h>
@@ -85,11 +86,9 @@ ks_mtx_write_dense (const char   *path,
         g_string_append_c (out, '\n');
       }
 
-  /* CONSISTENT: readers see either the old file or the complete new one,
-   * never a half-written matrix. */
-  if (!g_file_set_contents_full (path, out->str, (gssize) out->len,
-                                 G_FILE_SET_CONTENTS_CONSISTENT, 0666,
-                                 &local_error))
+  /* Readers see either the old file or the complete new one, never a
+   * half-written matrix; a link or a device is not replaced. */
+  if (!ks_io_write_file (path, out->str, (gssize) out->len, &local_error))
     {
       g_set_error_literal (error, KS_MTX_ERROR, KS_MTX_ERROR_IO,
                            local_error->message);

@@ -217,7 +217,7 @@ ks_part_file_write (const char   *path,
 
   for (guint i = 0; i < n_cells; i++)
     g_string_append_printf (text, "%u\n", parts[i]);
-  if (!g_file_set_contents (path, text->str, (gssize) text->len, &local))
+  if (!ks_io_write_file (path, text->str, (gssize) text->len, &local))
     {
       g_set_error_literal (error, KS_PART_FILE_ERROR, KS_PART_FILE_ERROR_IO, local->message);
       return FALSE;

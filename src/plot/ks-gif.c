@@ -3,6 +3,7 @@
 #define G_LOG_DOMAIN "ks-plot"
 
 #include "ks-gif.h"
+#include "ks-plot-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -93,6 +94,8 @@ ks_gif_writer_new (const char *path, guint width, guint height, guint delay_cs, 
     w->width = width;
     w->height = height;
     w->delay_cs = delay_cs;
+    if (!ks_plot_check_replace (path, error))
+      return NULL;
     w->tmp = g_strdup_printf ("%s.XXXXXX", path);
     /* 0666 less the umask, as a file made by open() would have. */
     if ((fd = g_mkstemp_full (w->tmp, O_RDWR, 0666)) < 0)
@@ -232,6 +235,8 @@ ks_gif_writer_finish (KsGifWriter *w, GError **error)
       }
     if (EGifCloseFile (g_steal_pointer (&w->gif), &code) == GIF_ERROR)
       return gif_fail (w, code, error);
+    if (!ks_plot_check_replace (w->path, error))
+      return FALSE;
     if (g_rename (w->tmp, w->path) != 0)
       {
         const int err = errno;

@@ -98,6 +98,24 @@ set_write_error (GError         **error,
                                 : cairo_status_to_string (status));
 }
 
+gboolean
+ks_plot_check_replace (const char  *filename,
+                       GError     **error)
+{
+  GStatBuf st;
+
+  if (g_lstat (filename, &st) == 0 &&
+      (!S_ISREG (st.st_mode) || (st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0))
+    {
+      g_autofree char *display = g_filename_display_name (filename);
+      g_set_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_WRITE,
+                   _("“%s” is a link, a device, a folder, a pipe or a read-only file: it is not replaced"),
+                   display);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 render_page (KsPlot            *plot,
              cairo_surface_t   *surface,
@@ -160,6 +178,8 @@ ks_plot_export (KsPlot            *plot,
 
   if (theme == NULL)
     theme = ks_plot_theme_light ();
+  if (!ks_plot_check_replace (filename, error))
+    return FALSE;
 
   /* Written beside the target and renamed over it, so a failed export
    * never leaves a truncated file or destroys the previous one. */
@@ -235,6 +255,11 @@ ks_plot_export (KsPlot            *plot,
       status = CAIRO_STATUS_WRITE_ERROR;
     }
 
+  if (status == CAIRO_STATUS_SUCCESS && !ks_plot_check_replace (filename, error))
+    {
+      g_unlink (tmp_path);
+      return FALSE;
+    }
   if (status == CAIRO_STATUS_SUCCESS && g_rename (tmp_path, filename) != 0)
     {
       sink.saved_errno = errno;

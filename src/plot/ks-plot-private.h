@@ -659,4 +659,14 @@ void ks_plot_draw_blocks (cairo_t           *cr,
                           const Layout      *lo,
                           const KsPlotTheme *theme);
 
+/* ------------------------------------------------------------------------ */
+/* Export (ks-plot-export.c)                                                */
+
+/* The last look before a file is renamed over filename: never a link, a
+ * device, a folder or a pipe, nor a read-only file (KS_PLOT_ERROR_WRITE).
+ * The callers check their outputs first (ks_io_check_outputs, a layer
+ * this one cannot use); this holds where that check is hours old. */
+gboolean ks_plot_check_replace (const char  *filename,
+                                GError     **error);
+
 G_END_DECLS
