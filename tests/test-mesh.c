@@ -196,7 +196,7 @@ test_bad_meshes (void)
   const guint one_cw[] = { 0, 1, 4, 3, 1, 4, 5, 2 };
   const guint missing[] = { 0, 1, 4, 3, 1, 2, 9, 4 };
   const guint twice[] = { 0, 1, 4, 3, 1, 2, 2, 4 };
-  const double flat_xy[] = { 0, 0, 1, 0, 2, 0, 0, 1, 1, 1, 2, 0 };
+  const double flat_xy[] = { 0, 0, 1, 0, 2, 0, 0, 1, 1, 1, 1.5, 0.5 };
   const double dart_xy[] = { 0, 0, 1, 0, 2, 0, 0, 1, 1, 1, 1.2, 0.2 };
   const double nan_xy[] = { 0, 0, 1, 0, 2, 0, 0, 1, 1, NAN, 2, 1 };
   /* The second square folded back over the first: edge 1-4 walked the same way twice. */
