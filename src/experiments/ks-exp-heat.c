@@ -88,6 +88,10 @@ static const KsParamSpec params[] = {
     .when = { "source", { "generated" } } },
   { .name = "file", .label = N_("Mesh file"), .help = N_("A Gmsh mesh (.msh, MSH 2.2 or 4.1 ASCII) or geometry (.geo)"),
     .type = KS_PARAM_FILE, .when = { "source", { "file" } } },
+  { .name = "trust_geo", .label = N_("Trust the .geo file"),
+    .help = N_("Let a .geo file run programs and write or read other files while gmsh meshes it "
+               "(System, Save, Include...): only for a file you trust; without it such a file is refused"),
+    .type = KS_PARAM_BOOL, .default_value = "false", .advanced = TRUE, .when = { "source", { "file" } } },
   { .name = "n", .label = N_("Exponent n"), .help = N_("The conductivity D = D0 T^n; 0 is the linear heat equation"),
     .type = KS_PARAM_REAL, .default_value = "0", .min = 0, .max = 10 },
   { .name = "d0", .label = N_("D0"), .help = N_("The conductivity's factor"),
@@ -414,7 +418,8 @@ heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, 
     {
       g_clear_pointer (&s->mesh, ks_mesh_unref);
       g_clear_pointer (&s->mesh_key, g_free);
-      if (!(s->mesh = ks_mesh_new_from_spec (key, cancellable, error)))
+      if (!(s->mesh = ks_mesh_new_from_spec_full (key, file && ks_config_get_bool (point, "trust_geo"),
+                                                  cancellable, error)))
         return FALSE;
       s->mesh_key = g_steal_pointer (&key);
     }

@@ -388,6 +388,31 @@ check_scale (const KsMesh *m, GError **error)
   return FALSE;
 }
 
+/* The nodes and the extent; a coordinate that is not a number refused. */
+static gboolean
+copy_nodes (KsMesh *m, const double *xy, GError **error)
+{
+  m->xmin = m->ymin = G_MAXDOUBLE;
+  m->xmax = m->ymax = -G_MAXDOUBLE;
+  for (guint v = 0; v < m->n_nodes; v++)
+    {
+      m->x[v] = xy[2 * v];
+      m->y[v] = xy[2 * v + 1];
+      if (!isfinite (m->x[v]) || !isfinite (m->y[v]) || fabs (m->x[v]) > 1e150 || fabs (m->y[v]) > 1e150)
+        {
+          g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_INVALID,
+                       _("Node %u is at (%g, %g): coordinates must be finite numbers below 1e150"),
+                       v + 1, m->x[v], m->y[v]);
+          return FALSE;
+        }
+      m->xmin = MIN (m->xmin, m->x[v]);
+      m->xmax = MAX (m->xmax, m->x[v]);
+      m->ymin = MIN (m->ymin, m->y[v]);
+      m->ymax = MAX (m->ymax, m->y[v]);
+    }
+  return TRUE;
+}
+
 KsMesh *
 ks_mesh_new (guint                n_nodes,
              const double        *xy,
@@ -434,25 +459,8 @@ ks_mesh_new (guint                n_nodes,
     g_ptr_array_add (m->groups, g_strdup ("boundary"));
   m->description = g_strdup (description != NULL ? description : "");
 
-  m->xmin = m->ymin = G_MAXDOUBLE;
-  m->xmax = m->ymax = -G_MAXDOUBLE;
-  for (guint v = 0; v < n_nodes; v++)
-    {
-      m->x[v] = xy[2 * v];
-      m->y[v] = xy[2 * v + 1];
-      if (!isfinite (m->x[v]) || !isfinite (m->y[v]) || fabs (m->x[v]) > 1e150 || fabs (m->y[v]) > 1e150)
-        {
-          g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_INVALID,
-                       _("Node %u is at (%g, %g): coordinates must be finite numbers below 1e150"),
-                       v + 1, m->x[v], m->y[v]);
-          return NULL;
-        }
-      m->xmin = MIN (m->xmin, m->x[v]);
-      m->xmax = MAX (m->xmax, m->x[v]);
-      m->ymin = MIN (m->ymin, m->y[v]);
-      m->ymax = MAX (m->ymax, m->y[v]);
-    }
-
+  if (!copy_nodes (m, xy, error))
+    return NULL;
   /* The cheap checks first: a node with too many cells (a fan) or a mesh
    * at a scale double precision cannot carry is refused before any work
    * that grows with the cells around a node. */

@@ -96,7 +96,7 @@ ks_gen_msh (const KsGenParams *p)
       break;
     case KS_GEN_NESTED:
       grid (&g, n, n, 0.0, 0.0, 1.0, 1.0);
-      grid (&g, 1, 1, 0.3, 0.3, 0.2, 0.2);
+      grid (&g, 1, 1, 0.3137, 0.3137, 0.1371, 0.1371);   /* off the grid's nodes */
       break;
     case KS_GEN_CRACK:
       grid (&g, 1, n, 0.0, 0.0, 0.5, 1.0);
