@@ -1134,6 +1134,20 @@ if expect_ok "run heat --source file --plot: measured"; then
   check "run heat --source file --plot: the figure is drawn (not \"nothing to export\")" "no PNG, or a complaint" \
     eval "test -s hf.png && ! grep -qi 'nothing to export' '$T/err'"
 fi
+# A .geo that runs a shell command is refused with its line unless
+# --trust-geo (issue 25): the command does not run.
+printf 'Point(1) = {-1,-1,0,0.5}; Point(2) = {1,-1,0,0.5}; Point(3) = {1,1,0,0.5}; Point(4) = {-1,1,0,0.5};\nLine(1) = {1,2}; Line(2) = {2,3}; Line(3) = {3,4}; Line(4) = {4,1};\nCurve Loop(1) = {1,2,3,4}; Plane Surface(1) = {1};\nSystem "touch %s/touched";\n' "$T" > unsafe.geo
+run "$CLI" run heat -d host --source file --file unsafe.geo --steps 1 --reps 1 --warmup 0
+expect_fail "run heat --file with System in the .geo: refused, naming line 4" 1 'unsafe.geo:4: "System" runs a shell command.*--trust-geo'
+check "run heat --file with System in the .geo: the command did not run" "$T/touched exists" test ! -e "$T/touched"
+if command -v gmsh >/dev/null; then
+  run "$CLI" run heat -d host --source file --file unsafe.geo --trust-geo --steps 1 --reps 1 --warmup 0
+  if expect_ok "run heat --file unsafe.geo --trust-geo: meshed and run"; then
+    check "run heat --trust-geo: the .geo's command ran" "$T/touched is missing" test -e "$T/touched"
+  fi
+else
+  ok "run heat --trust-geo # SKIP gmsh is not installed"
+fi
 # --- run heat-hybrid (paper 004, Figs. 6-7) -----------------------------------------
 run "$CLI" run heat-hybrid -d "$OCL" --cells 256 --lambda 0,1,3 --reps 1 --warmup 0 --json hy.json --plot hy.png
 if expect_ok "run heat-hybrid on $OCL with the host as the CPU part"; then

@@ -196,7 +196,7 @@ test_bad_meshes (void)
   const guint one_cw[] = { 0, 1, 4, 3, 1, 4, 5, 2 };
   const guint missing[] = { 0, 1, 4, 3, 1, 2, 9, 4 };
   const guint twice[] = { 0, 1, 4, 3, 1, 2, 2, 4 };
-  const double flat_xy[] = { 0, 0, 1, 0, 2, 0, 0, 1, 1, 1, 2, 0 };
+  const double flat_xy[] = { 0, 0, 1, 0, 2, 0, 0, 1, 1, 1, 1.5, 0.5 };
   const double dart_xy[] = { 0, 0, 1, 0, 2, 0, 0, 1, 1, 1, 1.2, 0.2 };
   const double nan_xy[] = { 0, 0, 1, 0, 2, 0, 0, 1, 1, NAN, 2, 1 };
   /* The second square folded back over the first: edge 1-4 walked the same way twice. */
@@ -442,6 +442,188 @@ test_geo (void)
   g_unlink (path);
 }
 
+static char *
+write_geo (const char *name, const char *text)
+{
+  char *path = g_build_filename (g_get_tmp_dir (), name, NULL);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  return path;
+}
+
+#define SQUARE_GEO \
+  "Point(1) = {0,0,0,0.5}; Point(2) = {1,0,0,0.5}; Point(3) = {1,1,0,0.5}; Point(4) = {0,1,0,0.5};\n" \
+  "Line(1) = {1,2}; Line(2) = {2,3}; Line(3) = {3,4}; Line(4) = {4,1};\n" \
+  "Curve Loop(1) = {1,2,3,4}; Plane Surface(1) = {1};\n"
+
+/* A .geo that runs a shell command or writes a file is refused, naming
+ * the line, unless trusted; the same words in a comment or a string are
+ * not statements. */
+static void
+test_geo_unsafe (void)
+{
+  const char *refused[][2] = {
+    { "a = 1;\nSystem \"touch %s\";\n", ":2: \"System\" runs a shell command" },
+    { "SystemCall \"touch %s\";\n", "runs a shell command" },
+    { "Save \"%s\";\n", "writes a file" },
+    { "Printf(\"x\") >> \"%s\";\n", "Printf to a file" },
+    { "/* %s */ Include \"other.geo\";\n", "reads another file" },
+    { "Solver.Executable0 = \"%s\";\n", "names a program" },
+  };
+  g_autofree char *gmsh = g_find_program_in_path ("gmsh");
+  g_autofree char *marker = g_build_filename (g_get_tmp_dir (), "ks-test-geo-touched", NULL);
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autofree char *text = g_strdup_printf (refused[i][0], marker);
+      g_assert_false (ks_msh_check_geo (text, strlen (text), "x.geo", &error));
+      g_test_message ("%s", error->message);
+      g_assert_error (error, KS_MESH_ERROR, KS_MESH_ERROR_UNSAFE);
+      g_assert_nonnull (strstr (error->message, refused[i][1]));
+      g_clear_error (&error);
+    }
+  {
+    const char *inert = "// System \"rm -rf /\"\nPrintf(\"Save System > x\");\nsystem_size = 2;\n" SQUARE_GEO;
+    g_assert_true (ks_msh_check_geo (inert, strlen (inert), "x.geo", &error));
+    g_assert_no_error (error);
+  }
+  {
+    g_autofree char *text = g_strdup_printf (SQUARE_GEO "System \"touch %s\";\n", marker);
+    g_autofree char *path = write_geo ("ks-test-unsafe.geo", text);
+    g_autoptr(KsMesh) m = NULL;
+
+    g_unlink (marker);
+    m = ks_mesh_new_from_spec (path, NULL, &error);
+    g_assert_null (m);
+    g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+    if (gmsh == NULL)
+      g_test_skip ("gmsh is not installed: the trusted .geo cannot run");
+    else
+      {
+        g_assert_error (error, KS_MESH_ERROR, KS_MESH_ERROR_UNSAFE);
+        g_clear_error (&error);
+        m = ks_mesh_new_from_spec_full (path, TRUE, NULL, &error);
+        g_assert_no_error (error);
+        g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
+      }
+    g_unlink (marker);
+    g_unlink (path);
+  }
+}
+
+/* The .geo written, or NULL with the test skipped where gmsh is missing. */
+static char *
+geo_for_gmsh (const char *name, const char *text)
+{
+  g_autofree char *gmsh = g_find_program_in_path ("gmsh");
+
+  if (gmsh == NULL)
+    {
+      g_test_skip ("gmsh is not installed");
+      return NULL;
+    }
+  return write_geo (name, text);
+}
+
+/* Is a gmsh process running on path (from /proc)? */
+static gboolean
+gmsh_running_on (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
+  const char *pid;
+
+  while (dir != NULL && (pid = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *file = g_build_filename ("/proc", pid, "cmdline", NULL);
+      g_autofree char *cmd = NULL;
+      gsize n = 0;
+      if (g_ascii_isdigit (pid[0]) && g_file_get_contents (file, &cmd, &n, NULL) && n > 0)
+        for (gsize i = 0; i + 1 < n; i++)
+          if (cmd[i] == '\0' && strcmp (cmd + i + 1, path) == 0)
+            return TRUE;
+    }
+  return FALSE;
+}
+
+static guint
+count_gmsh_folders (void)
+{
+  g_autoptr(GDir) dir = g_dir_open (g_get_tmp_dir (), 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    n += g_str_has_prefix (name, "ks-gmsh-");
+  return n;
+}
+
+static gpointer
+cancel_soon (gpointer data)
+{
+  g_usleep (300000);
+  g_cancellable_cancel (data);
+  return NULL;
+}
+
+/* A .geo whose meshing never ends: stopped by the time limit, or by a
+ * cancellable (Ctrl+C, the page's Stop), with gmsh gone and nothing left
+ * in the temporary folder. */
+static void
+test_geo_endless (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMesh) m = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GThread) canceller = NULL;
+  const guint folders = count_gmsh_folders ();
+  gint64 t0;
+
+  if (!(path = geo_for_gmsh ("ks-test-endless.geo", "x = 0;\nFor i In {1:1000000000000}\n  x = x + 1;\nEndFor\n")))
+    return;
+  g_setenv ("KS_GMSH_TIMEOUT", "1", TRUE);
+  t0 = g_get_monotonic_time ();
+  m = ks_mesh_new_from_spec (path, NULL, &error);
+  g_test_message ("%s", error->message);
+  g_assert_error (error, KS_MESH_ERROR, KS_MESH_ERROR_TOOL);
+  g_assert_nonnull (strstr (error->message, "within 1 s"));
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 10 * G_USEC_PER_SEC);
+  g_assert_false (gmsh_running_on (path));
+  g_clear_error (&error);
+
+  g_setenv ("KS_GMSH_TIMEOUT", "60", TRUE);
+  canceller = g_thread_new ("cancel", cancel_soon, cancellable);
+  t0 = g_get_monotonic_time ();
+  m = ks_mesh_new_from_spec (path, cancellable, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 10 * G_USEC_PER_SEC);
+  g_assert_false (gmsh_running_on (path));
+  g_assert_cmpuint (count_gmsh_folders (), ==, folders);
+  g_unsetenv ("KS_GMSH_TIMEOUT");
+  g_unlink (path);
+}
+
+/* gmsh's output that is not text (random bytes once gave "Invalid UTF-8
+ * in child stdout"): shown escaped, valid UTF-8. */
+static void
+test_geo_garbage (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMesh) m = NULL;
+
+  if (!(path = geo_for_gmsh ("ks-test-garbage.geo", "Printf(\"\xff\xfe\033[31m red\");\nExit;\n\x01\x80\xc3 ;;; (\n")))
+    return;
+  m = ks_mesh_new_from_spec (path, NULL, &error);
+  g_assert_null (m);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_utf8_validate (error->message, -1, NULL));
+  g_assert_null (strchr (error->message, '\033'));
+  g_assert_nonnull (strstr (error->message, "\\xff\\xfe\\x1b[31m red"));
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -454,5 +636,8 @@ main (int argc, char **argv)
   g_test_add_func ("/mesh/msh-good", test_msh_good);
   g_test_add_func ("/mesh/msh-bad", test_msh_bad);
   g_test_add_func ("/mesh/geo", test_geo);
+  g_test_add_func ("/mesh/geo-unsafe", test_geo_unsafe);
+  g_test_add_func ("/mesh/geo-endless", test_geo_endless);
+  g_test_add_func ("/mesh/geo-garbage", test_geo_garbage);
   return g_test_run ();
 }

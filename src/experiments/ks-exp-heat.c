@@ -93,6 +93,10 @@ static const KsParamSpec params[] = {
     .when = { "source", { "generated" } } },
   { .name = "file", .label = N_("Mesh file"), .help = N_("A Gmsh mesh (.msh, MSH 2.2 or 4.1 ASCII) or geometry (.geo)"),
     .type = KS_PARAM_FILE, .when = { "source", { "file" } } },
+  { .name = "trust_geo", .label = N_("Trust the .geo file"),
+    .help = N_("Let a .geo file run programs and write or read other files while gmsh meshes it "
+               "(System, Save, Include...): only for a file you trust; without it such a file is refused"),
+    .type = KS_PARAM_BOOL, .default_value = "false", .advanced = TRUE, .when = { "source", { "file" } } },
   { .name = "n", .label = N_("Exponent n"), .help = N_("The conductivity D = D0 T^n; 0 is the linear heat equation"),
     .type = KS_PARAM_REAL, .default_value = "0", .min = 0, .max = 10 },
   { .name = "d0", .label = N_("D0"), .help = N_("The conductivity's factor"),
@@ -415,11 +419,14 @@ heat_describe_device (gpointer state, const KsConfig *base, KsRunDevice *out)
 }
 
 /* With --source file the file named, whatever its name looks like (a file
- * "quad:64" is that file, not a generated mesh); a .geo is meshed. */
+ * "quad:64" is that file, not a generated mesh); a .geo is meshed, its
+ * programs and file statements run only if trusted. */
 static KsMesh *
-load_mesh (const char *key, gboolean file, GCancellable *cancellable, GError **error)
+load_mesh (const char *key, gboolean file, gboolean trust_geo, GCancellable *cancellable, GError **error)
 {
-  if (file && !g_str_has_suffix (key, ".geo"))
+  if (file && g_str_has_suffix (key, ".geo"))
+    return ks_msh_mesh_geo (key, trust_geo, cancellable, error);
+  if (file)
     return ks_msh_read_file (key, 0, error);
   return ks_mesh_new_from_spec (key, cancellable, error);
 }
@@ -447,7 +454,7 @@ heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, 
     {
       g_clear_pointer (&s->mesh, ks_mesh_unref);
       g_clear_pointer (&s->mesh_key, g_free);
-      if (!(s->mesh = load_mesh (key, file, cancellable, error)))
+      if (!(s->mesh = load_mesh (key, file, file && ks_config_get_bool (point, "trust_geo"), cancellable, error)))
         return FALSE;
       s->mesh_key = g_steal_pointer (&key);
     }

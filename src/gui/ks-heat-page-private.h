@@ -31,6 +31,7 @@ typedef struct {
   KsDevice   *device;   /* NULL: the host */
   gboolean    hybrid;   /* paper 004's split with the host's cores */
   double      lambda;
+  GCancellable *cancellable;  /* cancelled when a newer problem or the window's closing makes it moot (gmsh) */
 } Setup;
 
 typedef struct {
@@ -101,6 +102,7 @@ struct _KsHeatPage {
   GCond        cond;
   GThread     *worker;
   Setup       *want_setup;
+  GCancellable *loading;      /* the last setup's: stops its gmsh */
   gboolean     want_reset;
   double       want_lambda;   /* NAN: no change */
   gboolean     playing;

@@ -23,6 +23,7 @@ ks_heat_page_setup_free (Setup *s)
   g_free (s->spec);
   g_clear_pointer (&s->groups, g_hash_table_unref);
   g_clear_object (&s->device);
+  g_clear_object (&s->cancellable);
   g_free (s);
 }
 
@@ -157,7 +158,7 @@ build_hybrid (const Setup *s, KsHeat *heat, KsPrecision precision, GError **erro
 static KsHeat *
 build (const Setup *s, char **where, KsHybridCg **out_hybrid, GError **error)
 {
-  g_autoptr(KsMesh) mesh = ks_mesh_new_from_spec (s->spec, NULL, error);
+  g_autoptr(KsMesh) mesh = ks_mesh_new_from_spec (s->spec, s->cancellable, error);
   g_autoptr(KsHeat) heat = NULL;
   KsHeatParams p;
   KsPrecision precision = KS_PRECISION_DOUBLE;
@@ -246,8 +247,11 @@ ks_heat_page_worker_main (gpointer data)
             }
           ks_heat_page_setup_free (s);
           g_mutex_lock (&self->lock);
-          /* A mesh that cannot be read leaves the problem shown as it was. */
-          if (fresh == NULL)
+          /* A mesh that cannot be read leaves the problem shown as it was;
+           * one given up for a newer problem says nothing. */
+          if (fresh == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            g_clear_pointer (&fresh_hybrid, ks_hybrid_cg_free);
+          else if (fresh == NULL)
             {
               g_clear_error (&self->error);
               g_propagate_error (&self->error, g_steal_pointer (&error));

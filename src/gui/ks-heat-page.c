@@ -275,6 +275,11 @@ request_setup (KsHeatPage *self)
   s->hybrid = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->hybrid_check));
   s->lambda = exp2 (gtk_range_get_value (GTK_RANGE (self->lambda_scale)));
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->play_button), FALSE);
+  /* The mesh still being made for the last problem (gmsh) is moot now. */
+  g_cancellable_cancel (self->loading);
+  g_clear_object (&self->loading);
+  self->loading = g_cancellable_new ();
+  s->cancellable = g_object_ref (self->loading);
   g_mutex_lock (&self->lock);
   ks_heat_page_setup_free (self->want_setup);
   self->want_setup = s;
@@ -539,6 +544,8 @@ ks_heat_page_dispose (GObject *object)
 {
   KsHeatPage *self = KS_HEAT_PAGE (object);
 
+  g_cancellable_cancel (self->loading);
+  g_clear_object (&self->loading);
   if (self->worker != NULL)
     {
       g_mutex_lock (&self->lock);

@@ -334,6 +334,12 @@ parse_uint (const char *s, const char *end, guint *out)
 KsMesh *
 ks_mesh_new_from_spec (const char *spec, GCancellable *cancellable, GError **error)
 {
+  return ks_mesh_new_from_spec_full (spec, FALSE, cancellable, error);
+}
+
+KsMesh *
+ks_mesh_new_from_spec_full (const char *spec, gboolean trust_geo, GCancellable *cancellable, GError **error)
+{
   const char *colon;
   g_autofree char *head = NULL;
   KsMeshKind kind;
@@ -345,7 +351,7 @@ ks_mesh_new_from_spec (const char *spec, GCancellable *cancellable, GError **err
   if (g_str_has_suffix (spec, ".msh"))
     return ks_msh_read_file (spec, 0, error);
   if (g_str_has_suffix (spec, ".geo"))
-    return ks_msh_mesh_geo (spec, cancellable, error);
+    return ks_msh_mesh_geo (spec, trust_geo, cancellable, error);
 
   colon = strchr (spec, ':');
   head = colon != NULL ? g_strndup (spec, colon - spec) : g_strdup (spec);

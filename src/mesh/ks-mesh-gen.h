@@ -54,8 +54,15 @@ KsMesh     *ks_mesh_generate_grid      (KsMeshKind    kind,
                                         guint         ny,
                                         guint32       seed,
                                         GError      **error);
-/* A spec as above; a file is read with ks_msh_read_file / ks_msh_mesh_geo. */
+/* A spec as above; a file is read with ks_msh_read_file / ks_msh_mesh_geo
+ * (cancellable stops gmsh), a .geo file that runs programs or touches
+ * files refused. */
 KsMesh     *ks_mesh_new_from_spec      (const char   *spec,
+                                        GCancellable *cancellable,
+                                        GError      **error);
+/* The same; trust_geo: a .geo file may run programs and touch files. */
+KsMesh     *ks_mesh_new_from_spec_full (const char   *spec,
+                                        gboolean      trust_geo,
                                         GCancellable *cancellable,
                                         GError      **error);
 

@@ -12,7 +12,7 @@
  * (looked up through a bucket grid, so the check is linear in the cells). */
 #define G_LOG_DOMAIN "ks-mesh"
 
-#include "ks-mesh.h"
+#include "ks-mesh-private.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -21,19 +21,6 @@
 #include <glib/gi18n-lib.h>
 
 G_DEFINE_QUARK (ks-mesh-error-quark, ks_mesh_error)
-
-/* How a cell is named in messages: its number in the file when there is one. */
-static guint
-cell_name (const guint *names, guint c)
-{
-  return names != NULL ? names[c] : c + 1;
-}
-
-static double
-orient (double ax, double ay, double bx, double by, double cx, double cy)
-{
-  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-}
 
 static double
 signed_area (const KsMesh *m, guint c)
@@ -135,7 +122,7 @@ find_edges (KsMesh              *m,
         {
           g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_OVERLAP,
                        _("Cells %u and %u overlap: both lie on the same side of the edge from node %u to node %u"),
-                       cell_name (names, e[i].cell), cell_name (names, e[i + 1].cell),
+                       ks_mesh_cell_name (names, e[i].cell), ks_mesh_cell_name (names, e[i + 1].cell),
                        e[i].lo + 1, e[i].hi + 1);
           return FALSE;
         }
@@ -167,101 +154,6 @@ find_edges (KsMesh              *m,
       m->boundary_group[i] = group > 0 && group - 1 < m->groups->len ? group - 1 : 0;
       m->boundary_node[b->lo] = m->boundary_node[b->hi] = TRUE;
     }
-  return TRUE;
-}
-
-/* --- overlap of cells that share no edge --------------------------------------- */
-
-static gboolean
-point_inside (const KsMesh *m, guint c, double px, double py, double eps)
-{
-  const guint *v = m->cell_nodes + m->cell_offsets[c];
-  const guint k = ks_mesh_cell_size (m, c);
-
-  for (guint j = 0; j < k; j++)
-    {
-      const guint a = v[j], b = v[(j + 1) % k];
-      if (orient (m->x[a], m->y[a], m->x[b], m->y[b], px, py) <= eps)
-        return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-cells_cross (const KsMesh *m, guint c, guint d, double eps)
-{
-  const guint *u = m->cell_nodes + m->cell_offsets[c];
-  const guint *v = m->cell_nodes + m->cell_offsets[d];
-  const guint ku = ks_mesh_cell_size (m, c), kv = ks_mesh_cell_size (m, d);
-
-  if (point_inside (m, c, m->cx[d], m->cy[d], eps) || point_inside (m, d, m->cx[c], m->cy[c], eps))
-    return TRUE;
-  for (guint i = 0; i < ku; i++)
-    for (guint j = 0; j < kv; j++)
-      {
-        const guint p1 = u[i], p2 = u[(i + 1) % ku], q1 = v[j], q2 = v[(j + 1) % kv];
-        const double o1 = orient (m->x[p1], m->y[p1], m->x[p2], m->y[p2], m->x[q1], m->y[q1]);
-        const double o2 = orient (m->x[p1], m->y[p1], m->x[p2], m->y[p2], m->x[q2], m->y[q2]);
-        const double o3 = orient (m->x[q1], m->y[q1], m->x[q2], m->y[q2], m->x[p1], m->y[p1]);
-        const double o4 = orient (m->x[q1], m->y[q1], m->x[q2], m->y[q2], m->x[p2], m->y[p2]);
-        if (((o1 > eps && o2 < -eps) || (o1 < -eps && o2 > eps)) &&
-            ((o3 > eps && o4 < -eps) || (o3 < -eps && o4 > eps)))
-          return TRUE;
-      }
-  return FALSE;
-}
-
-static gboolean
-find_overlaps (const KsMesh *m, const guint *names, double eps, GError **error)
-{
-  /* About one cell per bucket on a uniform mesh. */
-  const guint g = MAX (1, (guint) sqrt ((double) m->n_cells));
-  const double w = (m->xmax - m->xmin) / g, h = (m->ymax - m->ymin) / g;
-  g_autofree guint *count = g_new0 (guint, (gsize) g * g + 1);
-  g_autofree guint *items = NULL;
-  g_autofree guint *fill = NULL;
-  guint *box = g_new (guint, 4 * (gsize) m->n_cells);
-  gsize total = 0;
-
-  for (guint c = 0; c < m->n_cells; c++)
-    {
-      const guint *v = m->cell_nodes + m->cell_offsets[c];
-      double x0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y0 = G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
-      for (guint j = 0; j < ks_mesh_cell_size (m, c); j++)
-        {
-          x0 = MIN (x0, m->x[v[j]]); x1 = MAX (x1, m->x[v[j]]);
-          y0 = MIN (y0, m->y[v[j]]); y1 = MAX (y1, m->y[v[j]]);
-        }
-      box[4 * c + 0] = w > 0 ? MIN (g - 1, (guint) ((x0 - m->xmin) / w)) : 0;
-      box[4 * c + 1] = w > 0 ? MIN (g - 1, (guint) ((x1 - m->xmin) / w)) : 0;
-      box[4 * c + 2] = h > 0 ? MIN (g - 1, (guint) ((y0 - m->ymin) / h)) : 0;
-      box[4 * c + 3] = h > 0 ? MIN (g - 1, (guint) ((y1 - m->ymin) / h)) : 0;
-      for (guint by = box[4 * c + 2]; by <= box[4 * c + 3]; by++)
-        for (guint bx = box[4 * c + 0]; bx <= box[4 * c + 1]; bx++)
-          count[(gsize) by * g + bx + 1]++;
-    }
-  for (gsize b = 1; b <= (gsize) g * g; b++)
-    count[b] += count[b - 1];
-  total = count[(gsize) g * g];
-  items = g_new (guint, MAX (total, 1));
-  fill = g_memdup2 (count, sizeof (guint) * ((gsize) g * g + 1));
-  for (guint c = 0; c < m->n_cells; c++)
-    for (guint by = box[4 * c + 2]; by <= box[4 * c + 3]; by++)
-      for (guint bx = box[4 * c + 0]; bx <= box[4 * c + 1]; bx++)
-        items[fill[(gsize) by * g + bx]++] = c;
-  g_free (box);
-
-  for (gsize b = 0; b < (gsize) g * g; b++)
-    for (guint i = count[b]; i < count[b + 1]; i++)
-      for (guint j = i + 1; j < count[b + 1]; j++)
-        if (cells_cross (m, items[i], items[j], eps))
-          {
-            g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_OVERLAP,
-                         _("Cells %u and %u overlap"),
-                         cell_name (names, MIN (items[i], items[j])),
-                         cell_name (names, MAX (items[i], items[j])));
-            return FALSE;
-          }
   return TRUE;
 }
 
@@ -336,7 +228,7 @@ check_cells (KsMesh *m, const guint *names, GError **error)
         {
           g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_BAD_NODE,
                        _("Cell %u has %u nodes; a cell has 3 (a triangle) or 4 (a quadrilateral)"),
-                       cell_name (names, c), k);
+                       ks_mesh_cell_name (names, c), k);
           return FALSE;
         }
       for (guint j = 0; j < k; j++)
@@ -345,18 +237,40 @@ check_cells (KsMesh *m, const guint *names, GError **error)
             {
               g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_BAD_NODE,
                            _("Cell %u names node %u, which does not exist (the mesh has %u nodes)"),
-                           cell_name (names, c), v[j] + 1, m->n_nodes);
+                           ks_mesh_cell_name (names, c), v[j] + 1, m->n_nodes);
               return FALSE;
             }
           for (guint i = 0; i < j; i++)
             if (v[i] == v[j])
               {
                 g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_DEGENERATE,
-                             _("Cell %u names node %u twice"), cell_name (names, c), v[j] + 1);
+                             _("Cell %u names node %u twice"), ks_mesh_cell_name (names, c), v[j] + 1);
                 return FALSE;
               }
         }
     }
+  return TRUE;
+}
+
+/* A quadrilateral whose nodes are not listed in order around it (a bowtie):
+ * two opposite edges cross. */
+static gboolean
+check_twisted (const KsMesh *m, guint c, const guint *names, double eps, GError **error)
+{
+  const guint *v = m->cell_nodes + m->cell_offsets[c];
+
+  if (ks_mesh_cell_size (m, c) != 4)
+    return TRUE;
+  for (guint j = 0; j < 2; j++)
+    if (ks_mesh_segments_cross (m, v[j], v[j + 1], v[j + 2], v[(j + 3) % 4], eps))
+      {
+        g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_DEGENERATE,
+                     _("Quadrilateral %u (nodes %u, %u, %u, %u) is twisted: its edge from node %u to node %u "
+                       "crosses the one from node %u to node %u (a bowtie); list its nodes in order around it"),
+                     ks_mesh_cell_name (names, c), v[0] + 1, v[1] + 1, v[2] + 1, v[3] + 1,
+                     v[j] + 1, v[j + 1] + 1, v[j + 2] + 1, v[(j + 3) % 4] + 1);
+        return FALSE;
+      }
   return TRUE;
 }
 
@@ -369,12 +283,14 @@ check_geometry (KsMesh *m, const guint *names, double eps, GError **error)
 
   for (guint c = 0; c < m->n_cells; c++)
     {
+      if (!check_twisted (m, c, names, eps, error))
+        return FALSE;
       m->area[c] = signed_area (m, c);
       if (fabs (m->area[c]) <= eps)
         {
           g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_DEGENERATE,
                        _("Cell %u has zero area (%g): its nodes lie on one line or on one point"),
-                       cell_name (names, c), m->area[c]);
+                       ks_mesh_cell_name (names, c), m->area[c]);
           return FALSE;
         }
       if (m->area[c] < 0 && negative++ == 0)
@@ -407,7 +323,7 @@ check_geometry (KsMesh *m, const guint *names, double eps, GError **error)
           ;
       g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_INVERTED,
                    _("Cell %u is inverted (area %g): it turns the other way from %u of the %u cells"),
-                   cell_name (names, bad), m->area[bad],
+                   ks_mesh_cell_name (names, bad), m->area[bad],
                    2 * negative > m->n_cells ? negative : m->n_cells - negative, m->n_cells);
       return FALSE;
     }
@@ -420,13 +336,79 @@ check_geometry (KsMesh *m, const guint *names, double eps, GError **error)
       for (guint j = 0; j < k; j++)
         {
           const guint a = v[(j + k - 1) % k], b = v[j], d = v[(j + 1) % k];
-          if (orient (m->x[a], m->y[a], m->x[b], m->y[b], m->x[d], m->y[d]) <= eps)
+          if (ks_mesh_orient (m->x[a], m->y[a], m->x[b], m->y[b], m->x[d], m->y[d]) <= eps)
             {
               g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_DEGENERATE,
-                           _("Quadrilateral %u is not convex at node %u"), cell_name (names, c), b + 1);
+                           _("Quadrilateral %u is not convex at node %u"), ks_mesh_cell_name (names, c), b + 1);
               return FALSE;
             }
         }
+    }
+  return TRUE;
+}
+
+static gboolean
+check_node_cells (const KsMesh *m, GError **error)
+{
+  g_autofree guint *count = g_new0 (guint, m->n_nodes);
+
+  for (guint k = 0; k < m->cell_offsets[m->n_cells]; k++)
+    if (++count[m->cell_nodes[k]] > KS_MESH_MAX_NODE_CELLS)
+      {
+        guint all = 0;
+        for (guint j = 0; j < m->cell_offsets[m->n_cells]; j++)
+          all += m->cell_nodes[j] == m->cell_nodes[k];
+        g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_DEGENERATE,
+                     _("Node %u is shared by %u cells; at most %u cells may meet at a node "
+                       "(their corners there would be narrower than %.1f degrees)"),
+                     m->cell_nodes[k] + 1, all, KS_MESH_MAX_NODE_CELLS, 360.0 / KS_MESH_MAX_NODE_CELLS);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* The cells' typical size, from the extent (before any area is computed,
+ * whose square may underflow): within what the heat scheme's numbers
+ * (areas, temperatures near 1/area, their squares in the CG) keep in
+ * double precision. */
+static gboolean
+check_scale (const KsMesh *m, GError **error)
+{
+  const double w = m->xmax - m->xmin, h = m->ymax - m->ymin;
+  const double size = w > 0 && h > 0 ? sqrt (w) * sqrt (h) / sqrt ((double) m->n_cells)
+                                     : MAX (w, h) / m->n_cells;
+
+  if (size >= KS_MESH_MIN_CELL_SIZE && size <= KS_MESH_MAX_CELL_SIZE)
+    return TRUE;
+  g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_INVALID,
+               _("The mesh's cells are about %.1e across (the mesh spans %.3g by %.3g): double precision "
+                 "cannot carry the computation at that scale; rescale it to cells between %g and %g across "
+                 "(another unit of length)"),
+               size, w, h, KS_MESH_MIN_CELL_SIZE, KS_MESH_MAX_CELL_SIZE);
+  return FALSE;
+}
+
+/* The nodes and the extent; a coordinate that is not a number refused. */
+static gboolean
+copy_nodes (KsMesh *m, const double *xy, GError **error)
+{
+  m->xmin = m->ymin = G_MAXDOUBLE;
+  m->xmax = m->ymax = -G_MAXDOUBLE;
+  for (guint v = 0; v < m->n_nodes; v++)
+    {
+      m->x[v] = xy[2 * v];
+      m->y[v] = xy[2 * v + 1];
+      if (!isfinite (m->x[v]) || !isfinite (m->y[v]) || fabs (m->x[v]) > 1e150 || fabs (m->y[v]) > 1e150)
+        {
+          g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_INVALID,
+                       _("Node %u is at (%g, %g): coordinates must be finite numbers below 1e150"),
+                       v + 1, m->x[v], m->y[v]);
+          return FALSE;
+        }
+      m->xmin = MIN (m->xmin, m->x[v]);
+      m->xmax = MAX (m->xmax, m->x[v]);
+      m->ymin = MIN (m->ymin, m->y[v]);
+      m->ymax = MAX (m->ymax, m->y[v]);
     }
   return TRUE;
 }
@@ -477,26 +459,13 @@ ks_mesh_new (guint                n_nodes,
     g_ptr_array_add (m->groups, g_strdup ("boundary"));
   m->description = g_strdup (description != NULL ? description : "");
 
-  m->xmin = m->ymin = G_MAXDOUBLE;
-  m->xmax = m->ymax = -G_MAXDOUBLE;
-  for (guint v = 0; v < n_nodes; v++)
-    {
-      m->x[v] = xy[2 * v];
-      m->y[v] = xy[2 * v + 1];
-      if (!isfinite (m->x[v]) || !isfinite (m->y[v]) || fabs (m->x[v]) > 1e150 || fabs (m->y[v]) > 1e150)
-        {
-          g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_INVALID,
-                       _("Node %u is at (%g, %g): coordinates must be finite numbers below 1e150"),
-                       v + 1, m->x[v], m->y[v]);
-          return NULL;
-        }
-      m->xmin = MIN (m->xmin, m->x[v]);
-      m->xmax = MAX (m->xmax, m->x[v]);
-      m->ymin = MIN (m->ymin, m->y[v]);
-      m->ymax = MAX (m->ymax, m->y[v]);
-    }
-
-  if (!check_cells (m, cell_names, error))
+  if (!copy_nodes (m, xy, error))
+    return NULL;
+  /* The cheap checks first: a node with too many cells (a fan) or a mesh
+   * at a scale double precision cannot carry is refused before any work
+   * that grows with the cells around a node. */
+  if (!check_cells (m, cell_names, error) || !check_node_cells (m, error) || !check_scale (m, error) ||
+      !ks_mesh_check_duplicates (m, error))
     return NULL;
   /* Zero area means relative to the mesh's own size (and round-off). */
   extent = MAX (m->xmax - m->xmin, m->ymax - m->ymin);
@@ -505,10 +474,11 @@ ks_mesh_new (guint                n_nodes,
     return NULL;
   for (guint c = 0; c < n_cells; c++)
     centroid (m, c);
-  if (!find_edges (m, cell_names, tags, n_tags, error) ||
-      !find_overlaps (m, cell_names, eps, error))
+  if (!find_edges (m, cell_names, tags, n_tags, error))
     return NULL;
   build_adjacency (m);
+  if (!ks_mesh_check_overlaps (m, cell_names, eps, error))
+    return NULL;
   return g_steal_pointer (&m);
 }
 
@@ -563,6 +533,64 @@ ks_mesh_nearest_cell (const KsMesh *mesh, double x, double y)
         }
     }
   return best;
+}
+
+guint
+ks_mesh_locate_point (const KsMesh *mesh, double x, double y)
+{
+  double eps;
+
+  g_return_val_if_fail (mesh != NULL, G_MAXUINT);
+  eps = 1e-12 * MAX (mesh->xmax - mesh->xmin, mesh->ymax - mesh->ymin);
+  if (x < mesh->xmin - eps || x > mesh->xmax + eps || y < mesh->ymin - eps || y > mesh->ymax + eps)
+    return G_MAXUINT;
+  for (guint c = 0; c < mesh->n_cells; c++)
+    {
+      const guint *v = mesh->cell_nodes + mesh->cell_offsets[c];
+      const guint k = ks_mesh_cell_size (mesh, c);
+      gboolean inside = TRUE;
+      for (guint j = 0; j < k && inside; j++)
+        {
+          const guint a = v[j], b = v[(j + 1) % k];
+          /* The distance from the edge's line, relative to the mesh. */
+          inside = ks_mesh_orient (mesh->x[a], mesh->y[a], mesh->x[b], mesh->y[b], x, y) >=
+                   -eps * hypot (mesh->x[b] - mesh->x[a], mesh->y[b] - mesh->y[a]);
+        }
+      if (inside)
+        return c;
+    }
+  return G_MAXUINT;
+}
+
+char *
+ks_mesh_escape_text (const char *text, gssize length, gsize max_chars)
+{
+  const char *p, *end;
+  GString *out = g_string_new (NULL);
+  gsize chars = 0;
+
+  g_return_val_if_fail (text != NULL || length == 0, g_string_free (out, FALSE));
+  end = text + (length < 0 ? strlen (text) : (gsize) length);
+  for (p = text; p < end && chars < max_chars; chars++)
+    {
+      const gunichar c = g_utf8_get_char_validated (p, end - p);
+      if (c == (gunichar) -1 || c == (gunichar) -2 || c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
+        {
+          const gsize n = c < 0x80 || c == (gunichar) -1 || c == (gunichar) -2 ? 1 : g_utf8_skip[*(const guchar *) p];
+          for (gsize i = 0; i < n; i++)
+            g_string_append_printf (out, "\\x%02x", ((const guchar *) p)[i]);
+          p += n;
+        }
+      else
+        {
+          const char *next = g_utf8_next_char (p);
+          g_string_append_len (out, p, next - p);
+          p = next;
+        }
+    }
+  if (p < end)
+    g_string_append (out, "...");
+  return g_string_free (out, FALSE);
 }
 
 double

@@ -38,10 +38,18 @@ typedef enum {
   KS_MESH_ERROR_PARSE,        /* a malformed or truncated file (the message names the line) */
   KS_MESH_ERROR_UNSUPPORTED,  /* a valid file of a kind we cannot use (binary, an element type) */
   KS_MESH_ERROR_TOOL,         /* gmsh is missing or failed on a .geo file */
+  KS_MESH_ERROR_UNSAFE,       /* a .geo file runs programs or touches files, not trusted */
 } KsMeshError;
 
 /* At most this many nodes per cell. */
 #define KS_MESH_MAX_CELL_NODES 4
+/* At most this many cells around a node (the heat scheme's limit too). */
+#define KS_MESH_MAX_NODE_CELLS 64u
+/* The cells' typical size (the extent over the square root of the cell
+ * count) lies between these: outside them the heat scheme's areas,
+ * temperatures near 1/area and their squares leave double precision. */
+#define KS_MESH_MIN_CELL_SIZE 1e-12
+#define KS_MESH_MAX_CELL_SIZE 1e12
 
 typedef struct {
   /* Nodes. */
@@ -132,6 +140,11 @@ ks_mesh_cell_size (const KsMesh *mesh, guint c)
 guint         ks_mesh_nearest_cell      (const KsMesh *mesh,
                                          double        x,
                                          double        y);
+/* The cell that holds (x, y), on its edges included, or G_MAXUINT when
+ * the point lies outside the mesh. */
+guint         ks_mesh_locate_point      (const KsMesh *mesh,
+                                         double        x,
+                                         double        y);
 /* Sum of the cell areas. */
 double        ks_mesh_total_area        (const KsMesh *mesh);
 /* Sum of the boundary edge lengths. */
@@ -142,6 +155,14 @@ void          ks_mesh_count_kinds       (const KsMesh *mesh,
                                          guint        *out_quads);
 /* Mean stencil size (neighbours per cell, the cell itself left out). */
 double        ks_mesh_mean_stencil      (const KsMesh *mesh);
+
+/* Text from a file, fit to quote in a message: at most max_chars
+ * characters (then "..."), every control character and every byte that
+ * is not UTF-8 written as \xNN (an escape sequence in a file must not
+ * reach the terminal).  length -1: up to the NUL. */
+char         *ks_mesh_escape_text       (const char   *text,
+                                         gssize        length,
+                                         gsize         max_chars);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsMesh, ks_mesh_unref)
 

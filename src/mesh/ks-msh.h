@@ -24,12 +24,29 @@ KsMesh *ks_msh_read_data (const char   *data,
 KsMesh *ks_msh_read_file (const char   *path,
                           guint         max_cells,
                           GError      **error);
-/* Meshes a .geo file in 2D with the gmsh program (GSubprocess, MSH 4.1
- * into a temporary file) and reads the result; KS_MESH_ERROR_TOOL with a
- * message saying how to get it when gmsh is not installed, or with gmsh's
- * own last lines when it fails. */
-KsMesh *ks_msh_mesh_geo  (const char   *path,
-                          GCancellable *cancellable,
-                          GError      **error);
+/* gmsh's time limit on one .geo file, in seconds, unless the environment
+ * variable KS_GMSH_TIMEOUT gives another (a whole number of seconds). */
+#define KS_MSH_GMSH_TIMEOUT 60
+
+/* Meshes a .geo file in 2D with the gmsh program (MSH 4.1 into an
+ * anonymous memory file) and reads the result.  Unless trusted, the file
+ * is first refused (KS_MESH_ERROR_UNSAFE, naming the line) if it runs a
+ * program or touches a file (ks_msh_check_geo).  gmsh is killed with
+ * everything it started when cancellable is cancelled (G_IO_ERROR_CANCELLED)
+ * or after the time limit (KS_MESH_ERROR_TOOL); KS_MESH_ERROR_TOOL too,
+ * with a message saying how to get it, when gmsh is not installed, or with
+ * gmsh's own last lines (escaped) when it fails. */
+KsMesh  *ks_msh_mesh_geo  (const char   *path,
+                           gboolean      trusted,
+                           GCancellable *cancellable,
+                           GError      **error);
+/* Refuses .geo text with a statement that runs a program (System,
+ * SystemCall, OnelabRun...), writes a file (Save, Print, Printf > FILE...)
+ * or reads one that would not be checked (Include, Merge...); name: the
+ * file, for the message. */
+gboolean ks_msh_check_geo (const char   *text,
+                           gsize         length,
+                           const char   *name,
+                           GError      **error);
 
 G_END_DECLS

@@ -289,6 +289,15 @@ ks_heat_new (KsMesh *mesh, const KsHeatParams *params, GError **error)
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
   if (!ks_heat_params_check (params, error))
     return NULL;
+  /* Else the energy would go, unsaid, into the cell nearest the origin. */
+  if (ks_mesh_locate_point (mesh, 0.0, 0.0) == G_MAXUINT)
+    {
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
+                   _("The energy is released at the origin (0, 0), which lies outside the mesh (x from %g to %g, "
+                     "y from %g to %g; the nearest cell is %u): move the mesh so that it covers the origin"),
+                   mesh->xmin, mesh->xmax, mesh->ymin, mesh->ymax, ks_mesh_nearest_cell (mesh, 0.0, 0.0) + 1);
+      return NULL;
+    }
   for (guint v = 0; v < mesh->n_nodes; v++)
     if (mesh->node_offsets[v + 1] - mesh->node_offsets[v] > KS_HEAT_MAX_NODE_CELLS)
       {
