@@ -106,14 +106,14 @@ check "--reps, --warmup beyond 1000 and --reps 0 are refused with the limit" bas
 check "bench gauss --seed 0 is seed 0 (it was silently 1)" bash -c "
   '$CLI' bench gauss --sizes 8 --reps 1 --warmup 0 --no-bandwidth --seed 0 --json s0.json >/dev/null &&
   python3 -c 'import json; assert json.load(open(\"s0.json\"))[\"seed\"] == 0'"
-# n = 4000 (122 MiB in double, 61 MiB in float) fits any OpenCL device's own
+# n = 4000 (122.1 MiB in double, 61.1 MiB in float) fits any OpenCL device's own
 # limits, so the host's 64 MiB (as the hook says) is what refuses it: with
 # n = 50000 a device of less than 19 GiB (PoCL on a small machine) refused it
 # first, by its own limit.
 for d in opencl:0:0 host; do
   check "solve gauss -n 4000 -d $d is refused before allocating, with the host memory numbers" bash -c "
     KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE=67108864 '$CLI' solve gauss -q -d $d -n 4000 >h.out 2>h.err; [ \$? -eq 1 ] &&
-    grep -E 'n = 4000 needs [0-9.]+ MiB of host memory \(the system in double 122.1 MiB, its copy in float 61.0 MiB.*only 64.0 MiB is available' h.err"
+    grep -E 'n = 4000 needs [0-9.]+ MiB of host memory \(the system in double 122.1 MiB, its copy in float 61.1 MiB.*only 64.0 MiB is available' h.err"
 done
 printf '%%%%MatrixMarket matrix array real general\n2 2\n1e300\n0\n0\n1e300\n' > big.mtx
 printf '%%%%MatrixMarket matrix array real general\n2 2\n1e-50\n0\n0\n1e-50\n' > tiny.mtx
