@@ -79,6 +79,21 @@ find_point (const KsRun *run,
 /* Five papers, each a group, a sixth for the test's own paper; the
  * hand-made pages in theirs; a group folds and unfolds; a page shown by
  * other means (a session, the tests) unfolds its group. */
+/* Where the width goes: every visible widget wider than 200 pixels at its
+ * least, nested, for the log of a window found too wide. */
+static void
+log_wide_widgets (GtkWidget *w, gpointer depth)
+{
+  int min, nat;
+
+  gtk_widget_get_preferred_width (w, &min, &nat);
+  if (min <= 200 || !gtk_widget_get_visible (w))
+    return;
+  g_test_message ("%*s%s min %d nat %d", GPOINTER_TO_INT (depth) * 2, "", G_OBJECT_TYPE_NAME (w), min, nat);
+  if (GTK_IS_CONTAINER (w) && GPOINTER_TO_INT (depth) < 16)
+    gtk_container_forall (GTK_CONTAINER (w), log_wide_widgets, GINT_TO_POINTER (GPOINTER_TO_INT (depth) + 1));
+}
+
 static void
 test_sidebar (void)
 {
@@ -142,14 +157,24 @@ test_sidebar (void)
     /* Every page fits the projector's width, in both languages: the
      * stack is as wide as its widest page (the Devices page and the Gauss
      * forms were 1130 and 1028 pixels in Russian). */
+    int min_w, nat_w;
+
     gtk_window_get_size (GTK_WINDOW (window), &w, &h);
-    g_test_message ("at 1024 x 718: %d x %d", w, h);
+    gtk_widget_get_preferred_width (GTK_WIDGET (window), &min_w, &nat_w);
+    g_test_message ("at 1024 x 718: %d x %d, the least width %d", w, h, min_w);
+    /* A real screen's window manager adds a frame, and another machine's
+     * device names and font hinting a few pixels: the least width keeps
+     * 24 pixels of the 1024 free. */
+    if (w > 1024 || min_w > 1000)
+      log_wide_widgets (GTK_WIDGET (window), 0);
     g_assert_cmpint (w, <=, 1024);
+    g_assert_cmpint (min_w, <=, 1000);
   }
   ks_test_shot ("sidebar-1024x768");
   gtk_window_resize (GTK_WINDOW (window), 1200, 780);
   spin (300);
 }
+
 
 /* One widget per type, limits and units from the description; what a
  * condition or the device rules out is greyed out with the reason. */

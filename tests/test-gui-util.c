@@ -163,6 +163,12 @@ ks_test_gui_init (int    *argc,
     }
   tmpdir = g_dir_make_tmp ("ks-gui-XXXXXX", &error);
   g_assert_no_error (error);
+  /* The window's widths are measured in text: "Sans" is whatever sans
+   * font fontconfig prefers on this machine (a fresh machine with one more
+   * font package measured the Russian window 1082 pixels wide where DejaVu
+   * Sans gives 1019).  The tests measure with the font ./setup.sh
+   * installs (fonts-dejavu-core), by name, whatever else is installed. */
+  g_object_set (gtk_settings_get_default (), "gtk-font-name", "DejaVu Sans 10", NULL);
 
   app = ks_application_new ();
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);

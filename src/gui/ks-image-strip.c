@@ -122,7 +122,9 @@ ks_image_strip_init (KsImageStrip *self)
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_box_set_spacing (GTK_BOX (self), 6);
   g_object_set (self, "margin", 6, NULL);
-  gtk_widget_set_size_request (GTK_WIDGET (self), 200, -1);   /* the window still fits a 1024-pixel projector */
+  /* As narrow as one picture (160): beside the plot and the form it must
+   * leave the window room to fit a 1024-pixel projector in Russian too. */
+  gtk_widget_set_size_request (GTK_WIDGET (self), 160, -1);
   self->caption = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->caption), 0);
   gtk_label_set_line_wrap (GTK_LABEL (self->caption), TRUE);

@@ -173,6 +173,11 @@ device_combo_changed_cb (KsWindow *self)
 
   if (device == NULL)
     return;
+  {
+    g_autofree char *name = gtk_combo_box_text_get_active_text (GTK_COMBO_BOX_TEXT (self->device_combo));
+    g_autofree char *tip = g_strdup_printf (_("The device the experiments run on: %s"), name);
+    gtk_widget_set_tooltip_text (self->device_combo, tip);
+  }
   /* Only the user's choice is remembered: the first fill may fall back to
    * the default because the saved device is missing today (unplugged, a
    * driver not loaded), and must not make the app forget it for good. */
@@ -212,6 +217,15 @@ fill_device_combo (KsWindow *self)
 {
   g_autofree char *saved = self->settings ? g_settings_get_string (self->settings, "device") : NULL;
   guint n = ks_device_list_get_n_devices (self->devices);
+  g_autoptr(GList) cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (self->device_combo));
+
+  /* A device's name is the driver's (PoCL's holds the CPU's whole model
+   * name: 70 characters on a Xeon): ellipsized in the middle, the backend
+   * at the end kept, so the header bar is as wide on every machine; the
+   * tooltip has the whole name. */
+  for (GList *l = cells; l != NULL; l = l->next)
+    if (GTK_IS_CELL_RENDERER_TEXT (l->data))
+      g_object_set (l->data, "ellipsize", PANGO_ELLIPSIZE_MIDDLE, "width-chars", 32, "max-width-chars", 32, NULL);
 
   for (guint i = 0; i < n; i++)
     {
