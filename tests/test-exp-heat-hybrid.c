@@ -34,6 +34,34 @@ test_mpi_one_gpu_rank (void)
   g_assert_nonnull (strstr (s, "the claim does not hold here"));
 }
 
+/* Two GPU ranks on two H200s (32 ranks): the summary counts the GPU ranks
+ * as the run's GPUs, its bound 1 + 1 / (2 lambda_b); the GPUs alone ran
+ * on their own communicator, the same iterations as the hybrid. */
+static void
+test_mpi_two_gpu_ranks (void)
+{
+  g_autofree char *s = summary_of ("h200x2-mpi32-heat-hybrid-g2.json");
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference",
+                                                 "h200x2-mpi32-heat-hybrid-g2.json", NULL);
+  g_autoptr(KsRun) run = ks_run_load_json (path, NULL);
+  const KsRunDevice *dev = run->devices->pdata[0];
+  g_autofree char *bound = g_strdup_printf ("bound %+.1f %%", 100 / (2 * ks_run_device_get_info (dev, "lambda_b")));
+  const int it = ks_experiment_desc_find_column (run->desc, "iterations");
+  const int alone = ks_experiment_desc_find_column (run->desc, "gpu_only_iterations");
+
+  g_test_message ("%s", s);
+  g_assert_nonnull (strstr (s, "16777216 cells, 2 GPU(s): lambda_opt"));
+  g_assert_null (strstr (s, "1 GPU(s)"));
+  g_assert_nonnull (strstr (s, bound));
+  g_assert_cmpfloat_with_epsilon (ks_run_device_get_info (dev, "bound"),
+                                  1 + 1 / (2 * ks_run_device_get_info (dev, "lambda_b")), 1e-12);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      g_assert_cmpfloat (p->values[alone], ==, p->values[it]);
+    }
+}
+
 /* Every rank a CPU part: no GPU to compare with, whatever the ratio says. */
 static void
 test_no_gpu_part (void)
@@ -99,6 +127,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/exp-heat-hybrid/mpi-one-gpu-rank", test_mpi_one_gpu_rank);
+  g_test_add_func ("/exp-heat-hybrid/mpi-two-gpu-ranks", test_mpi_two_gpu_ranks);
   g_test_add_func ("/exp-heat-hybrid/no-gpu-part", test_no_gpu_part);
   g_test_add_func ("/exp-heat-hybrid/shared-gpu", test_shared_gpu);
   g_test_add_func ("/exp-heat-hybrid/lambda-column", test_lambda_column);

@@ -10,6 +10,17 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+/* How many GPUs a point ran on: --gpus in one process, --gpu-ranks under
+ * mpirun (the other is 1; a file without gpu_ranks is from one process). */
+static double
+point_gpus (const KsRun *run, const KsRunPoint *p)
+{
+  const double gpus = ks_run_point_get_number (run, p, "gpus");
+  const double ranks = ks_run_point_get_number (run, p, "gpu_ranks");
+
+  return (isnan (gpus) ? 1 : gpus) * (isnan (ranks) || ranks < 1 ? 1 : ranks);
+}
+
 /* The best point (highest relative performance) of device d at a mesh
  * size and GPU count, or NULL. */
 static const KsRunPoint *
@@ -21,7 +32,7 @@ best_of (const KsRun *run, guint d, double cells, double gpus)
     {
       const KsRunPoint *p = run->points->pdata[i];
       if (p->device == d && p->error == NULL && ks_run_point_get_number (run, p, "cells") == cells &&
-          ks_run_point_get_number (run, p, "gpus") == gpus &&
+          point_gpus (run, p) == gpus &&
           (best == NULL || p->values[COL_REL] > best->values[COL_REL]))
         best = p;
     }
@@ -45,7 +56,7 @@ summarize_one (const KsRun *run, guint d, double cells, double gpus, GString *ou
       const KsRunPoint *p = run->points->pdata[i];
       const double lambda = p->values[COL_LAMBDA];
       if (p->device != d || p->error != NULL || ks_run_point_get_number (run, p, "cells") != cells ||
-          ks_run_point_get_number (run, p, "gpus") != gpus || isnan (lambda_b) || !(lambda > 0))
+          point_gpus (run, p) != gpus || isnan (lambda_b) || !(lambda > 0))
         continue;
       if (near == NULL ||
           fabs (log (lambda / lambda_b)) < fabs (log (near->values[COL_LAMBDA] / lambda_b)))
@@ -106,7 +117,7 @@ ks_heat_hybrid_summarize (const KsRun *run, GString *out)
       for (guint i = 0; i < run->points->len; i++)
         {
           const KsRunPoint *p = run->points->pdata[i];
-          const double c = ks_run_point_get_number (run, p, "cells"), g = ks_run_point_get_number (run, p, "gpus");
+          const double c = ks_run_point_get_number (run, p, "cells"), g = point_gpus (run, p);
           guint k = 0;
 
           while (k < n_sizes && !(sizes[2 * k] == c && sizes[2 * k + 1] == g))
