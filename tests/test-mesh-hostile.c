@@ -110,7 +110,7 @@ test_broken (void)
   expect_refused (&p, KS_MESH_ERROR_OVERLAP, "lies on top of another part of the mesh");
   p.kind = KS_GEN_GRID;
   p.bend = TRUE;
-  expect_refused (&p, KS_MESH_ERROR_UNSUPPORTED, "not a flat 2-D mesh: node");
+  expect_refused (&p, KS_MESH_ERROR_UNSUPPORTED, "not planar: node");
 }
 
 /* z = 5x and a plane turned about x: turned into the plane, areas kept. */
@@ -158,7 +158,7 @@ test_reader_messages (void)
 
   g_assert_no_error (error);
   g_assert_cmpuint (m->n_cells, ==, 1);
-  expect_text_refused (cube, "not a flat 2-D mesh");
+  expect_text_refused (cube, "not planar");
   expect_text_refused ("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n4294967295 0 0 0\n$EndNodes\n",
                        "4294967295 is too large: tags and counts go up to 4294967294");
   expect_text_refused ("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n\033]0;pwned\007\n", "\\x1b]0;pwned\\x07");

@@ -379,7 +379,9 @@ test_msh_bad (void)
     { "7 2 2 20 1 2 6 5\n", "7 2 2 20 1 2 6 55\n", KS_MESH_ERROR_BAD_NODE, "bad.msh:29: element 7 names node 55" },
     { "8 2 2 20 1 4 5 8\n", "8 2 2 20 1 4 5 6\n", KS_MESH_ERROR_DEGENERATE, "Cell 8 has zero area" },
     { "8 2 2 20 1 4 5 8\n", "8 2 2 20 1 4 2 8\n", KS_MESH_ERROR_OVERLAP, "overlap" },
-    { "2.2 0 8", "2.2 1 8", KS_MESH_ERROR_UNSUPPORTED, "binary" },
+    /* A text file that says it is binary. */
+    { "2.2 0 8", "2.2 1 8", KS_MESH_ERROR_PARSE, "not 1 in either byte order" },
+    { "2.2 0 8", "2.2 2 8", KS_MESH_ERROR_PARSE, "file-type 2" },
     { "2.2 0 8", "3.0 0 8", KS_MESH_ERROR_UNSUPPORTED, "version 3" },
     { "5 0.5 0.5 0\n", "5 0.5 zero 0\n", KS_MESH_ERROR_PARSE, "bad.msh:16" },
     { "5 0.5 0.5 0\n", "2 0.5 0.5 0\n", KS_MESH_ERROR_PARSE, "node 2 is defined twice" },
