@@ -641,6 +641,35 @@ test_geo_garbage (void)
   g_unlink (path);
 }
 
+/* Errors about a .geo name it (and its line where gmsh gives one), never
+ * the temporary file gmsh wrote the mesh to. */
+static void
+test_geo_errors (void)
+{
+  g_autofree char *bad = NULL;
+  g_autofree char *second = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) error2 = NULL;
+  g_autoptr(KsMesh) m = NULL;
+  g_autoptr(KsMesh) m2 = NULL;
+
+  if (!(bad = geo_for_gmsh ("ks-test-syntax.geo", SQUARE_GEO "Line(5) = {1,3}\nCurve Loop(2) = {5};\n")))
+    return;
+  m = ks_mesh_new_from_spec (bad, NULL, &error);
+  g_assert_null (m);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "ks-test-syntax.geo', line 5"));
+  g_assert_null (strstr (error->message, "/proc/self/fd"));
+  g_assert_null (strstr (error->message, "mesh.msh"));
+  second = geo_for_gmsh ("ks-test-order2.geo", SQUARE_GEO "Mesh.ElementOrder = 2;\n");
+  m2 = ks_mesh_new_from_spec (second, NULL, &error2);
+  g_assert_null (m2);
+  g_test_message ("%s", error2->message);
+  g_assert_true (g_str_has_prefix (error2->message, "ks-test-order2.geo (meshed by gmsh):"));
+  g_unlink (bad);
+  g_unlink (second);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -656,5 +685,6 @@ main (int argc, char **argv)
   g_test_add_func ("/mesh/geo-unsafe", test_geo_unsafe);
   g_test_add_func ("/mesh/geo-endless", test_geo_endless);
   g_test_add_func ("/mesh/geo-garbage", test_geo_garbage);
+  g_test_add_func ("/mesh/geo-errors", test_geo_errors);
   return g_test_run ();
 }
