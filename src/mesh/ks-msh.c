@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ks-msh.c: the Gmsh MSH reader (2.2 and 4.1 ASCII) and the .geo mesher.
+/* ks-msh.c: the Gmsh MSH reader: its text half (2.2 and 4.1 ASCII; the binary
+ * half is ks-msh-binary.c) and what both share.
  *
  * The whole file is read into memory, split into lines in place, and each
  * section parsed line by line.  No count a file declares is trusted for an
