@@ -1134,6 +1134,22 @@ if expect_ok "run heat --source file --plot: measured"; then
   check "run heat --source file --plot: the figure is drawn (not \"nothing to export\")" "no PNG, or a complaint" \
     eval "test -s hf.png && ! grep -qi 'nothing to export' '$T/err'"
 fi
+# --file alone implies --source file (it applies only there, issue 28); a
+# binary MSH 4.1 mesh is read; its origin lies outside, so the energy goes
+# into the middle cell, said once.
+run "$CLI" run heat -d host --file "$SRCDIR/data-meshes/quads-msh41-bin.msh" --steps 1 --reps 1 --warmup 0
+if expect_ok "run heat --file F (no --source): the file's mesh is run"; then
+  check "run heat --file F: says --source file is implied" "no note" \
+    grep -q -e "--source file: implied by --file" "$T/out" "$T/err"
+  check "run heat --file F: a mesh off the origin: released at its middle cell, said once" "no note, or twice" \
+    test "$(cat "$T/out" "$T/err" | grep -c 'energy is released at the centre of cell 4, (6.5, 6.5)')" = 1
+fi
+# Given with a parameter of the generated meshes, --file implies nothing.
+run "$CLI" run heat -d host --file "$SRCDIR/data-meshes/quads-msh41-bin.msh" --cells 64 --steps 1 --reps 1 --warmup 0
+if expect_ok "run heat --file F --cells 64: the generated mesh is run"; then
+  check "run heat --file F --cells 64: --file said to be unused" "no warning" \
+    grep -q -e "--file is not used" "$T/out" "$T/err"
+fi
 # A .geo that runs a shell command is refused with its line unless
 # --trust-geo (issue 25): the command does not run.
 printf 'Point(1) = {-1,-1,0,0.5}; Point(2) = {1,-1,0,0.5}; Point(3) = {1,1,0,0.5}; Point(4) = {-1,1,0,0.5};\nLine(1) = {1,2}; Line(2) = {2,3}; Line(3) = {3,4}; Line(4) = {4,1};\nCurve Loop(1) = {1,2,3,4}; Plane Surface(1) = {1};\nSystem "touch %s/touched";\n' "$T" > unsafe.geo

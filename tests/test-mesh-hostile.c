@@ -110,7 +110,7 @@ test_broken (void)
   expect_refused (&p, KS_MESH_ERROR_OVERLAP, "lies on top of another part of the mesh");
   p.kind = KS_GEN_GRID;
   p.bend = TRUE;
-  expect_refused (&p, KS_MESH_ERROR_UNSUPPORTED, "not a flat 2-D mesh: node");
+  expect_refused (&p, KS_MESH_ERROR_UNSUPPORTED, "not planar: node");
 }
 
 /* z = 5x and a plane turned about x: turned into the plane, areas kept. */
@@ -158,14 +158,14 @@ test_reader_messages (void)
 
   g_assert_no_error (error);
   g_assert_cmpuint (m->n_cells, ==, 1);
-  expect_text_refused (cube, "not a flat 2-D mesh");
+  expect_text_refused (cube, "not planar");
   expect_text_refused ("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n1\n4294967295 0 0 0\n$EndNodes\n",
                        "4294967295 is too large: tags and counts go up to 4294967294");
   expect_text_refused ("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n\033]0;pwned\007\n", "\\x1b]0;pwned\\x07");
 }
 
-/* The energy goes in at the origin: a mesh beside it is refused, naming
- * the nearest cell and the extent. */
+/* The energy goes in at the origin; on a mesh beside it, at the centre
+ * of the cell nearest the mesh's centre, with a note naming that cell. */
 static void
 test_origin_outside (void)
 {
@@ -174,20 +174,37 @@ test_origin_outside (void)
   g_autoptr(KsMesh) m = read_gen (&p, &error);
   g_autoptr(KsHeat) heat = NULL;
   KsHeatParams hp;
+  double x, y, mx, my;
+  guint c;
 
   g_assert_no_error (error);
   ks_heat_params_init (&hp);
   heat = ks_heat_new (m, &hp, &error);
-  g_assert_null (heat);
-  g_test_message ("%s", error->message);
-  g_assert_nonnull (strstr (error->message, "outside the mesh"));
-  g_assert_nonnull (strstr (error->message, "nearest cell is 1"));
-  g_clear_error (&error);
-  p.shift = 0.0;   /* the origin at a corner: in */
+  g_assert_no_error (error);
+  g_assert_nonnull (ks_heat_get_note (heat));
+  g_test_message ("%s", ks_heat_get_note (heat));
+  ks_heat_get_release (heat, &x, &y);
+  c = ks_mesh_locate_point (m, x, y);
+  g_assert_cmpuint (c, !=, G_MAXUINT);
+  mx = 0.5 * (m->xmin + m->xmax), my = 0.5 * (m->ymin + m->ymax);
+  /* The middle cell: within a cell's size of the mesh's centre. */
+  g_assert_cmpfloat (hypot (x - mx, y - my), <, sqrt (ks_mesh_total_area (m) / m->n_cells));
+  g_assert_cmpfloat (ks_heat_get_temperature (heat)[c], >, 0.0);
+  {
+    g_autofree char *named = g_strdup_printf ("cell %u, (%g, %g)", c + 1, x, y);
+    g_assert_nonnull (strstr (ks_heat_get_note (heat), named));
+  }
+  g_assert_nonnull (strstr (ks_heat_get_note (heat), "outside the mesh"));
+  g_clear_pointer (&heat, ks_heat_free);
+  p.shift = 0.0;   /* the origin at a corner: in, no note */
   g_clear_pointer (&m, ks_mesh_unref);
   m = read_gen (&p, &error);
   heat = ks_heat_new (m, &hp, &error);
   g_assert_no_error (error);
+  g_assert_null (ks_heat_get_note (heat));
+  ks_heat_get_release (heat, &x, &y);
+  g_assert_cmpfloat (x, ==, 0.0);
+  g_assert_cmpfloat (y, ==, 0.0);
 }
 
 int

@@ -222,7 +222,23 @@ test_bad_meshes (void)
   expect_bad (xy, 6, missing, off2, 2, KS_MESH_ERROR_BAD_NODE, "node 10");
   expect_bad (xy, 6, twice, off2, 2, KS_MESH_ERROR_DEGENERATE, "twice");
   expect_bad (xy, 6, good, off_bad, 2, KS_MESH_ERROR_BAD_NODE, "5 nodes");
-  expect_bad (xy, 6, one_cw, off2, 2, KS_MESH_ERROR_INVERTED, "Cell 2 is inverted");
+  {
+    /* One cell clockwise among counter-clockwise ones (two Gmsh surfaces
+     * whose loops run opposite ways): turned, and said once. */
+    g_autoptr(KsMesh) mixed = strip (xy, 6, one_cw, off2, 2, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (mixed->n_reoriented, ==, 1);
+    g_assert_cmpuint (turned->n_reoriented, ==, 0);
+    g_assert_cmpfloat (mixed->area[1], ==, 1.0);
+    g_assert_nonnull (strstr (mixed->description, "1 of the 2 cells was clockwise"));
+    check_boundary (mixed);
+  }
+  {
+    /* The second square folded back over the first and so clockwise:
+     * turning it must not hide the fold. */
+    const double back_xy[] = { 0, 0, 1, 0, 0.5, 0, 0, 1, 1, 1, 0.5, 1 };
+    expect_bad (back_xy, 6, good, off2, 2, KS_MESH_ERROR_OVERLAP, "overlap");
+  }
   expect_bad (flat_xy, 6, good, off2, 2, KS_MESH_ERROR_DEGENERATE, "not convex");
   expect_bad (dart_xy, 6, good, off2, 2, KS_MESH_ERROR_DEGENERATE, "Quadrilateral 2 is not convex");
   expect_bad (nan_xy, 6, good, off2, 2, KS_MESH_ERROR_INVALID, "Node 5");
@@ -362,9 +378,10 @@ test_msh_bad (void)
     { "6 2 2 20 1 2 3 6\n", "6 9 2 20 1 2 3 6 1 2 3\n", KS_MESH_ERROR_UNSUPPORTED, "bad.msh:28: element 6 is of type 9" },
     { "7 2 2 20 1 2 6 5\n", "7 2 2 20 1 2 6 55\n", KS_MESH_ERROR_BAD_NODE, "bad.msh:29: element 7 names node 55" },
     { "8 2 2 20 1 4 5 8\n", "8 2 2 20 1 4 5 6\n", KS_MESH_ERROR_DEGENERATE, "Cell 8 has zero area" },
-    { "8 2 2 20 1 4 5 8\n", "8 2 2 20 1 4 8 5\n", KS_MESH_ERROR_INVERTED, "Cell 8 is inverted" },
     { "8 2 2 20 1 4 5 8\n", "8 2 2 20 1 4 2 8\n", KS_MESH_ERROR_OVERLAP, "overlap" },
-    { "2.2 0 8", "2.2 1 8", KS_MESH_ERROR_UNSUPPORTED, "binary" },
+    /* A text file that says it is binary. */
+    { "2.2 0 8", "2.2 1 8", KS_MESH_ERROR_PARSE, "not 1 in either byte order" },
+    { "2.2 0 8", "2.2 2 8", KS_MESH_ERROR_PARSE, "file-type 2" },
     { "2.2 0 8", "3.0 0 8", KS_MESH_ERROR_UNSUPPORTED, "version 3" },
     { "5 0.5 0.5 0\n", "5 0.5 zero 0\n", KS_MESH_ERROR_PARSE, "bad.msh:16" },
     { "5 0.5 0.5 0\n", "2 0.5 0.5 0\n", KS_MESH_ERROR_PARSE, "node 2 is defined twice" },
@@ -624,6 +641,35 @@ test_geo_garbage (void)
   g_unlink (path);
 }
 
+/* Errors about a .geo name it (and its line where gmsh gives one), never
+ * the temporary file gmsh wrote the mesh to. */
+static void
+test_geo_errors (void)
+{
+  g_autofree char *bad = NULL;
+  g_autofree char *second = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) error2 = NULL;
+  g_autoptr(KsMesh) m = NULL;
+  g_autoptr(KsMesh) m2 = NULL;
+
+  if (!(bad = geo_for_gmsh ("ks-test-syntax.geo", SQUARE_GEO "Line(5) = {1,3}\nCurve Loop(2) = {5};\n")))
+    return;
+  m = ks_mesh_new_from_spec (bad, NULL, &error);
+  g_assert_null (m);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "ks-test-syntax.geo', line 5"));
+  g_assert_null (strstr (error->message, "/proc/self/fd"));
+  g_assert_null (strstr (error->message, "mesh.msh"));
+  second = geo_for_gmsh ("ks-test-order2.geo", SQUARE_GEO "Mesh.ElementOrder = 2;\n");
+  m2 = ks_mesh_new_from_spec (second, NULL, &error2);
+  g_assert_null (m2);
+  g_test_message ("%s", error2->message);
+  g_assert_true (g_str_has_prefix (error2->message, "ks-test-order2.geo (meshed by gmsh):"));
+  g_unlink (bad);
+  g_unlink (second);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -639,5 +685,6 @@ main (int argc, char **argv)
   g_test_add_func ("/mesh/geo-unsafe", test_geo_unsafe);
   g_test_add_func ("/mesh/geo-endless", test_geo_endless);
   g_test_add_func ("/mesh/geo-garbage", test_geo_garbage);
+  g_test_add_func ("/mesh/geo-errors", test_geo_errors);
   return g_test_run ();
 }

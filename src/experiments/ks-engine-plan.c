@@ -175,8 +175,34 @@ backends_words (guint mask)
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
+/* The value that the parameters the caller gave imply for spec (a
+ * choice), which the caller left out: the one value their "when" names (--file F applies only
+ * with --source file, so it says --source file), into *by the first of
+ * them; NULL where none does or two disagree. */
+static const char *
+implied_value (KsEngine *self, const KsParamSpec *spec, const KsParamSpec **by)
+{
+  const KsExperimentDesc *desc = self->desc;
+  const char *value = NULL;
+
+  for (guint j = 0; j < desc->n_params; j++)
+    {
+      const KsParamSpec *other = &desc->params[j];
+      if (!self->given[j] || g_strcmp0 (other->when.param, spec->name) != 0 ||
+          other->when.values[0] == NULL || other->when.values[1] != NULL)
+        continue;
+      if (value != NULL && strcmp (value, other->when.values[0]) != 0)
+        return NULL;
+      if (value == NULL)
+        *by = other;
+      value = other->when.values[0];
+    }
+  return value;
+}
+
 /* One parameter's values on plan's device when the caller left it to its
- * default; NULL axis (and TRUE) where it does not apply. */
+ * default (or to what a parameter given implies: implied_value); NULL axis
+ * (and TRUE) where it does not apply. */
 static gboolean
 resolve_default (KsEngine          *self,
                  KsEnginePlan      *plan,
@@ -188,6 +214,8 @@ resolve_default (KsEngine          *self,
   g_autofree char *why = NULL;
   g_autofree char *text = NULL;
   g_autoptr(GError) local_error = NULL;
+  const KsParamSpec *by = NULL;
+  const char *implied;
 
   *axis = NULL;
   /* A device default only where the parameter means something here. */
@@ -196,6 +224,16 @@ resolve_default (KsEngine          *self,
     {
       g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
+    }
+  /* Only where the default is one other choice (not a sweep that holds
+   * the implied value too): where the given parameter would go unused. */
+  implied = spec->type == KS_PARAM_CHOICE ? implied_value (self, spec, &by) : NULL;
+  if (implied != NULL && text != NULL && strchr (text, ',') == NULL && strcmp (text, implied) != 0)
+    {
+      g_free (text);
+      g_free (why);
+      text = g_strdup (implied);
+      why = g_strdup_printf (_("implied by --%s"), ks_param_spec_option (by));
     }
   if (text == NULL)
     {

@@ -91,7 +91,7 @@ static const KsParamSpec params[] = {
   { .name = "domain", .label = N_("Domain"), .help = N_("The square or the disc"),
     .type = KS_PARAM_CHOICE, .choices = domain_choices, .default_value = "square",
     .when = { "source", { "generated" } } },
-  { .name = "file", .label = N_("Mesh file"), .help = N_("A Gmsh mesh (.msh, MSH 2.2 or 4.1 ASCII) or geometry (.geo)"),
+  { .name = "file", .label = N_("Mesh file"), .help = N_("A Gmsh mesh (.msh, MSH 2.2 or 4.1, ASCII or binary) or geometry (.geo)"),
     .type = KS_PARAM_FILE, .when = { "source", { "file" } } },
   { .name = "trust_geo", .label = N_("Trust the .geo file"),
     .help = N_("Let a .geo file run programs and write or read other files while gmsh meshes it "
@@ -308,6 +308,7 @@ typedef struct {
   KsIoStage  *frames_stage;
   KsIoStage  *gif_stage;
   char       *mesh_key;   /* what mesh is built */
+  gboolean    said_notes; /* its notes (the release point moved) shown */
   double      triad_gbs;
 } HeatState;
 
@@ -457,6 +458,10 @@ heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, 
       if (!(s->mesh = load_mesh (key, file, file && ks_config_get_bool (point, "trust_geo"), cancellable, error)))
         return FALSE;
       s->mesh_key = g_steal_pointer (&key);
+      s->said_notes = FALSE;
+      /* Cells turned on reading: said once per mesh (the description says how many). */
+      if (s->mesh->n_reoriented > 0)
+        g_message ("%s", s->mesh->description);
     }
   ks_heat_params_init (&p);
   p.n = ks_config_get_real (point, "n");
@@ -468,6 +473,10 @@ heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, 
   if (!(s->heat = ks_heat_new (s->mesh, &p, error)) ||
       !apply_groups (ks_config_get_string (point, "groups"), s->heat, error))
     return FALSE;
+  /* The release moved off the origin: said once per mesh, not per point. */
+  if (ks_heat_get_note (s->heat) != NULL && !s->said_notes)
+    g_message ("%s", ks_heat_get_note (s->heat));
+  s->said_notes = TRUE;
   text = ks_config_get_string (point, "frames");
   if ((text != NULL && *text != '\0') ||
       ((text = ks_config_get_string (point, "gif")) != NULL && *text != '\0'))

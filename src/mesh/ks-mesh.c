@@ -274,12 +274,27 @@ check_twisted (const KsMesh *m, guint c, const guint *names, double eps, GError 
   return TRUE;
 }
 
+static void
+reverse_cell (KsMesh *m, guint c)
+{
+  guint *v = m->cell_nodes + m->cell_offsets[c];
+  const guint k = ks_mesh_cell_size (m, c);
+
+  for (guint j = 0; j < k / 2; j++)
+    {
+      const guint t = v[j];
+      v[j] = v[k - 1 - j];
+      v[k - 1 - j] = t;
+    }
+  m->area[c] = -m->area[c];
+}
+
 /* Areas, orientation, convexity.  eps: the area below which a cell is
  * degenerate, relative to the mesh's extent. */
 static gboolean
 check_geometry (KsMesh *m, const guint *names, double eps, GError **error)
 {
-  guint negative = 0, first_negative = 0;
+  guint negative = 0;
 
   for (guint c = 0; c < m->n_cells; c++)
     {
@@ -293,40 +308,18 @@ check_geometry (KsMesh *m, const guint *names, double eps, GError **error)
                        ks_mesh_cell_name (names, c), m->area[c]);
           return FALSE;
         }
-      if (m->area[c] < 0 && negative++ == 0)
-        first_negative = c;
+      negative += m->area[c] < 0;
     }
-  if (negative == m->n_cells)
-    {
-      /* Drawn clockwise as a whole (a Gmsh surface whose normal points
-       * down): the same mesh turned around, not an error. */
-      for (guint c = 0; c < m->n_cells; c++)
-        {
-          guint *v = m->cell_nodes + m->cell_offsets[c];
-          const guint k = ks_mesh_cell_size (m, c);
-          for (guint j = 0; j < k / 2; j++)
-            {
-              const guint t = v[j];
-              v[j] = v[k - 1 - j];
-              v[k - 1 - j] = t;
-            }
-          m->area[c] = -m->area[c];
-        }
-      negative = 0;
-    }
-  if (negative > 0)
-    {
-      /* The minority is the inverted one. */
-      guint bad = first_negative;
-      if (2 * negative > m->n_cells)
-        for (bad = 0; bad < m->n_cells && m->area[bad] < 0; bad++)
-          ;
-      g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_INVERTED,
-                   _("Cell %u is inverted (area %g): it turns the other way from %u of the %u cells"),
-                   ks_mesh_cell_name (names, bad), m->area[bad],
-                   2 * negative > m->n_cells ? negative : m->n_cells - negative, m->n_cells);
-      return FALSE;
-    }
+  /* Drawn clockwise as a whole (a Gmsh surface whose normal points down)
+   * or in part (two of Gmsh's surfaces whose curve loops run opposite
+   * ways): the same cells turned counter-clockwise, not an error.  A mesh
+   * that folds over itself still is: its turned cells then cover their
+   * neighbours, which ks_mesh_check_overlaps finds. */
+  for (guint c = 0; c < m->n_cells && negative > 0; c++)
+    if (m->area[c] < 0)
+      reverse_cell (m, c);
+  if (negative < m->n_cells)
+    m->n_reoriented = negative;
   for (guint c = 0; c < m->n_cells; c++)
     {
       const guint *v = m->cell_nodes + m->cell_offsets[c];
@@ -479,6 +472,15 @@ ks_mesh_new (guint                n_nodes,
   build_adjacency (m);
   if (!ks_mesh_check_overlaps (m, cell_names, eps, error))
     return NULL;
+  if (m->n_reoriented > 0)
+    {
+      /* Said once, where the mesh is named (the run, the heat page). */
+      g_autofree char *plain = m->description;
+      m->description = g_strdup_printf (ngettext ("%s (%u of the %u cells was clockwise: turned counter-clockwise)",
+                                                  "%s (%u of the %u cells were clockwise: turned counter-clockwise)",
+                                                  m->n_reoriented),
+                                        plain, m->n_reoriented, m->n_cells);
+    }
   return g_steal_pointer (&m);
 }
 

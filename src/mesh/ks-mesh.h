@@ -30,7 +30,7 @@ typedef enum {
   KS_MESH_ERROR_EMPTY,        /* no nodes or no cells */
   KS_MESH_ERROR_BAD_NODE,     /* a cell names a node that does not exist, or one twice */
   KS_MESH_ERROR_DEGENERATE,   /* zero area, a non-convex quadrilateral */
-  KS_MESH_ERROR_INVERTED,     /* negative area among positive ones (clockwise) */
+  KS_MESH_ERROR_INVERTED,     /* no longer raised (clockwise cells are turned); kept for the numbering */
   KS_MESH_ERROR_OVERLAP,      /* two cells cover the same ground */
   KS_MESH_ERROR_TOO_LARGE,    /* beyond the limit a caller gave */
   KS_MESH_ERROR_INVALID,      /* a parameter out of its range (generators) */
@@ -92,8 +92,12 @@ typedef struct {
 
   /* Extent. */
   double        xmin, xmax, ymin, ymax;
-  /* A free-form description: "quad 64x64 square", "disc.msh". */
+  /* A free-form description: "quad 64x64 square", "disc.msh", with a
+   * note in brackets on what was changed on reading (cells turned). */
   char         *description;
+  /* Cells given clockwise among counter-clockwise ones (or the other way
+   * round), turned counter-clockwise; 0 when all turned one way. */
+  guint         n_reoriented;
 
   /*< private >*/
   gint          ref_count;
@@ -108,9 +112,11 @@ typedef struct {
 } KsMeshEdgeTag;
 
 /* Builds and checks a mesh.  xy: 2 * n_nodes coordinates; cells in
- * cell_offsets / cell_nodes as in KsMesh, either orientation as long as
- * every cell has the same one (a mesh drawn clockwise as a whole, a Gmsh
- * surface whose normal points down, is turned around).  cell_names (may be
+ * cell_offsets / cell_nodes as in KsMesh, of either orientation: clockwise
+ * cells are turned counter-clockwise (a Gmsh surface whose normal points
+ * down); where both kinds were given, n_reoriented counts those turned and
+ * the description says it.  A mesh that folds over itself is still refused
+ * (KS_MESH_ERROR_OVERLAP).  cell_names (may be
  * NULL): the number each cell has in its file, for messages ("element 17").
  * tags (may be NULL): boundary edges named by group; groups (may be NULL):
  * their names, group 0 being the default for an untagged boundary edge

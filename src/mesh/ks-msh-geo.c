@@ -239,7 +239,27 @@ wait_gmsh (GSubprocess *proc, GCancellable *cancellable, Run *run)
   g_subprocess_wait (proc, NULL, NULL);
 }
 
-/* gmsh's last lines, each escaped. */
+/* gmsh's "Error" lines (at most 6), which name the .geo file and its
+ * line, each escaped; NULL when there are none. */
+static char *
+error_lines (const char *data, gsize n)
+{
+  g_autofree char *text = g_strndup (data, n);
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr(GString) out = g_string_new (NULL);
+  guint found = 0;
+
+  for (guint i = 0; lines[i] != NULL && found < 6; i++)
+    if (g_str_has_prefix (lines[i], "Error"))
+      {
+        g_autofree char *e = ks_mesh_escape_text (g_strchomp (lines[i]), -1, 300);
+        g_string_append_printf (out, "%s%s", found++ > 0 ? "\n" : "", e);
+      }
+  return found > 0 ? g_string_free (g_steal_pointer (&out), FALSE) : NULL;
+}
+
+/* gmsh's errors, else its last lines (each escaped): not its closing
+ * "Writing mesh.msh" lines, which name our temporary file. */
 static char *
 output_tail (GBytes *out)
 {
@@ -251,6 +271,8 @@ output_tail (GBytes *out)
 
   if (data == NULL)
     return g_strdup ("");
+  if ((tail = error_lines (data, n)) != NULL)
+    return g_steal_pointer (&tail);
   if (from != data && memchr (from, '\n', data + n - from) != NULL)
     from = (const char *) memchr (from, '\n', data + n - from) + 1;
   tail = g_strndup (from, data + n - from);
@@ -376,6 +398,7 @@ ks_msh_mesh_geo (const char *path, gboolean trusted, GCancellable *cancellable, 
   g_autofree char *text = NULL;
   g_autofree char *base = NULL;
   g_autofree char *name = NULL;
+  g_autofree char *meshed = NULL;
   g_autoptr(GBytes) mesh = NULL;
   g_autoptr(GError) local = NULL;
   gsize length = 0;
@@ -403,5 +426,8 @@ ks_msh_mesh_geo (const char *path, gboolean trusted, GCancellable *cancellable, 
   if ((!trusted && !ks_msh_check_geo (text, length, name, error)) ||
       !(mesh = run_gmsh (gmsh, path, cancellable, error)))
     return NULL;
-  return ks_msh_read_data (g_bytes_get_data (mesh, NULL), g_bytes_get_size (mesh), name, 0, error);
+  /* The .geo's name, not the temporary file's; and what a message's line
+   * number counts: the mesh's lines, not the .geo's. */
+  meshed = g_strdup_printf (_("%s (meshed by gmsh)"), name);
+  return ks_msh_read_data (g_bytes_get_data (mesh, NULL), g_bytes_get_size (mesh), meshed, 0, error);
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ks-msh.c: the Gmsh MSH reader (2.2 and 4.1 ASCII) and the .geo mesher.
+/* ks-msh.c: the Gmsh MSH reader: its text half (2.2 and 4.1 ASCII; the binary
+ * half is ks-msh-binary.c) and what both share.
  *
  * The whole file is read into memory, split into lines in place, and each
  * section parsed line by line.  No count a file declares is trusted for an
@@ -9,7 +10,7 @@
  * indices. */
 #define G_LOG_DOMAIN "ks-msh"
 
-#include "ks-msh.h"
+#include "ks-msh-private.h"
 
 #include <errno.h>
 #include <math.h>
@@ -19,33 +20,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
-/* Element types (Gmsh's numbering). */
-#define MSH_LINE   1
-#define MSH_TRI    2
-#define MSH_QUAD   3
-#define MSH_POINT 15
-
-typedef struct {
-  const char *name;
-  char      **lines;     /* in place, NUL-terminated */
-  guint       n_lines;
-  guint       at;        /* the next line */
-  guint       max_cells;
-  double      version;
-
-  GHashTable *node_index;  /* tag -> index + 1 */
-  GArray     *xy;
-  GArray     *z;
-  GArray     *node_tags;  /* index -> tag, for messages */
-  char       *shown;      /* the last line quoted, escaped (shown ()) */
-  char       *note;       /* said after the name in the mesh's description */
-  GArray     *offsets;
-  GArray     *cells;
-  GArray     *cell_tags;
-  GArray     *edges;       /* KsMeshEdgeTag with the physical tag as group, mapped later */
-  GHashTable *phys_names;  /* "dim:tag" -> name */
-  GHashTable *curve_phys;  /* 4.1: curve entity tag -> physical tag + 1 */
-} Reader;
+typedef KsMshReader Reader;
 
 /* A line of the file as a message quotes it: 40 characters, escaped. */
 static const char *
@@ -73,17 +48,26 @@ too_large_note (const char *line)
   return g_strdup ("");
 }
 
-static void G_GNUC_PRINTF (3, 4)
-fail (Reader *r, GError **error, const char *format, ...)
+char *
+ks_msh_where (const KsMshReader *r)
+{
+  if (r->binary)
+    return g_strdup_printf (_("%s, byte %lu"), r->name, (gulong) r->byte);
+  return g_strdup_printf ("%s:%u", r->name, r->at);
+}
+
+void
+ks_msh_fail (KsMshReader *r, GError **error, const char *format, ...)
 {
   va_list ap;
   g_autofree char *msg = NULL;
-  g_autofree char *note = r->at > 0 ? too_large_note (r->lines[r->at - 1]) : g_strdup ("");
+  g_autofree char *where = ks_msh_where (r);
+  g_autofree char *note = !r->binary && r->at > 0 ? too_large_note (r->lines[r->at - 1]) : g_strdup ("");
 
   va_start (ap, format);
   msg = g_strdup_vprintf (format, ap);
   va_end (ap);
-  g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_PARSE, "%s:%u: %s%s", r->name, r->at, msg, note);
+  g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_PARSE, "%s: %s%s", where, msg, note);
 }
 
 /* The next line (trailing blanks kept), or NULL at the end. */
@@ -204,7 +188,7 @@ expect_end (Reader *r, const char *section, GError **error)
     return FALSE;
   if (!g_str_has_prefix (line, end))
     {
-      fail (r, error, _("expected %s after the last entry, found \"%s\""), end, shown (r, line));
+      ks_msh_fail (r, error, _("expected %s after the last entry, found \"%s\""), end, shown (r, line));
       return FALSE;
     }
   return TRUE;
@@ -223,14 +207,13 @@ read_format (Reader *r, GError **error)
   s = line;
   if (!tok_double (&s, &r->version) || !tok_uint (&s, &binary) || !tok_uint (&s, &size))
     {
-      fail (r, error, _("expected \"version file-type data-size\" in $MeshFormat, found \"%s\""), shown (r, line));
+      ks_msh_fail (r, error, _("expected \"version file-type data-size\" in $MeshFormat, found \"%s\""), shown (r, line));
       return FALSE;
     }
   if (binary != 0)
     {
-      g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_UNSUPPORTED,
-                   _("%s: a binary MSH file; save it as ASCII (gmsh -save_all -format msh41 or File > Export, ASCII)"),
-                   r->name);
+      /* ks_msh_is_binary sent a binary file elsewhere: 2, 3... */
+      ks_msh_fail (r, error, _("file-type %u in $MeshFormat: 0 (ASCII) or 1 (binary) expected"), binary);
       return FALSE;
     }
   if (!(r->version >= 2.0 && r->version < 3.0) && !(r->version >= 4.1 && r->version < 5.0))
@@ -240,6 +223,25 @@ read_format (Reader *r, GError **error)
       return FALSE;
     }
   return expect_end (r, "$MeshFormat", error);
+}
+
+gboolean
+ks_msh_physical_name (KsMshReader *r, const char *line, GError **error)
+{
+  const char *s = line;
+  const char *q1 = strchr (line, '"');
+  const char *q2 = q1 != NULL ? strchr (q1 + 1, '"') : NULL;
+  guint dim, tag;
+
+  if (!tok_uint (&s, &dim) || !tok_uint (&s, &tag) || q2 == NULL)
+    {
+      ks_msh_fail (r, error, _("expected 'dimension tag \"name\"', found \"%s\""), shown (r, line));
+      return FALSE;
+    }
+  /* Escaped: a group's name is shown in messages and on the page. */
+  g_hash_table_insert (r->phys_names, g_strdup_printf ("%u:%u", dim, tag),
+                       ks_mesh_escape_text (q1 + 1, q2 - q1 - 1, 200));
+  return TRUE;
 }
 
 static gboolean
@@ -253,44 +255,28 @@ read_physical_names (Reader *r, GError **error)
   s = line;
   if (!tok_uint (&s, &n) || !at_end_of_line (s))
     {
-      fail (r, error, _("expected the number of physical names, found \"%s\""), shown (r, line));
+      ks_msh_fail (r, error, _("expected the number of physical names, found \"%s\""), shown (r, line));
       return FALSE;
     }
   for (guint i = 0; i < n; i++)
-    {
-      guint dim, tag;
-      const char *q1, *q2;
-
-      if (!need_line (r, "$PhysicalNames", &line, error))
-        return FALSE;
-      s = line;
-      q1 = strchr (line, '"');
-      q2 = q1 != NULL ? strchr (q1 + 1, '"') : NULL;
-      if (!tok_uint (&s, &dim) || !tok_uint (&s, &tag) || q2 == NULL)
-        {
-          fail (r, error, _("expected 'dimension tag \"name\"', found \"%s\""), shown (r, line));
-          return FALSE;
-        }
-      /* Escaped: a group's name is shown in messages and on the page. */
-      g_hash_table_insert (r->phys_names, g_strdup_printf ("%u:%u", dim, tag),
-                           ks_mesh_escape_text (q1 + 1, q2 - q1 - 1, 200));
-    }
+    if (!need_line (r, "$PhysicalNames", &line, error) || !ks_msh_physical_name (r, line, error))
+      return FALSE;
   return expect_end (r, "$PhysicalNames", error);
 }
 
-static gboolean
-add_node (Reader *r, guint tag, double x, double y, double z, GError **error)
+gboolean
+ks_msh_add_node (KsMshReader *r, guint tag, double x, double y, double z, GError **error)
 {
   const double p[2] = { x, y };
 
   if (tag == 0)
     {
-      fail (r, error, _("node tag 0; tags start at 1"));
+      ks_msh_fail (r, error, _("node tag 0; tags start at 1"));
       return FALSE;
     }
   if (g_hash_table_contains (r->node_index, GUINT_TO_POINTER (tag)))
     {
-      fail (r, error, _("node %u is defined twice"), tag);
+      ks_msh_fail (r, error, _("node %u is defined twice"), tag);
       return FALSE;
     }
   g_array_append_vals (r->xy, p, 2);
@@ -311,7 +297,7 @@ read_nodes_2 (Reader *r, GError **error)
   s = line;
   if (!tok_uint (&s, &n) || !at_end_of_line (s))
     {
-      fail (r, error, _("expected the number of nodes, found \"%s\""), shown (r, line));
+      ks_msh_fail (r, error, _("expected the number of nodes, found \"%s\""), shown (r, line));
       return FALSE;
     }
   for (guint i = 0; i < n; i++)
@@ -324,10 +310,10 @@ read_nodes_2 (Reader *r, GError **error)
       s = line;
       if (!tok_uint (&s, &tag) || !tok_double (&s, &x) || !tok_double (&s, &y) || !tok_double (&s, &z))
         {
-          fail (r, error, _("expected \"tag x y z\" for a node, found \"%s\""), shown (r, line));
+          ks_msh_fail (r, error, _("expected \"tag x y z\" for a node, found \"%s\""), shown (r, line));
           return FALSE;
         }
-      if (!add_node (r, tag, x, y, z, error))
+      if (!ks_msh_add_node (r, tag, x, y, z, error))
         return FALSE;
     }
   return expect_end (r, "$Nodes", error);
@@ -344,7 +330,7 @@ read_nodes_4 (Reader *r, GError **error)
   s = line;
   if (!tok_uint (&s, &blocks) || !tok_uint (&s, &n) || !tok_uint (&s, &lo) || !tok_uint (&s, &hi))
     {
-      fail (r, error, _("expected \"blocks nodes min-tag max-tag\", found \"%s\""), shown (r, line));
+      ks_msh_fail (r, error, _("expected \"blocks nodes min-tag max-tag\", found \"%s\""), shown (r, line));
       return FALSE;
     }
   for (guint b = 0; b < blocks; b++)
@@ -357,12 +343,12 @@ read_nodes_4 (Reader *r, GError **error)
       s = line;
       if (!tok_uint (&s, &dim) || !tok_uint (&s, &entity) || !tok_uint (&s, &parametric) || !tok_uint (&s, &count))
         {
-          fail (r, error, _("expected \"dimension entity parametric count\" for a node block, found \"%s\""), shown (r, line));
+          ks_msh_fail (r, error, _("expected \"dimension entity parametric count\" for a node block, found \"%s\""), shown (r, line));
           return FALSE;
         }
       if (parametric != 0)
         {
-          fail (r, error, _("parametric nodes are not read; save the mesh without them"));
+          ks_msh_fail (r, error, _("parametric nodes are not read; save the mesh without them"));
           return FALSE;
         }
       for (guint i = 0; i < count; i++)
@@ -373,7 +359,7 @@ read_nodes_4 (Reader *r, GError **error)
           s = line;
           if (!tok_uint (&s, &tag) || !at_end_of_line (s))
             {
-              fail (r, error, _("expected a node tag, found \"%s\""), shown (r, line));
+              ks_msh_fail (r, error, _("expected a node tag, found \"%s\""), shown (r, line));
               return FALSE;
             }
           g_array_append_val (tags, tag);
@@ -386,10 +372,10 @@ read_nodes_4 (Reader *r, GError **error)
           s = line;
           if (!tok_double (&s, &x) || !tok_double (&s, &y) || !tok_double (&s, &z))
             {
-              fail (r, error, _("expected \"x y z\" for node %u, found \"%s\""), g_array_index (tags, guint, i), shown (r, line));
+              ks_msh_fail (r, error, _("expected \"x y z\" for node %u, found \"%s\""), g_array_index (tags, guint, i), shown (r, line));
               return FALSE;
             }
-          if (!add_node (r, g_array_index (tags, guint, i), x, y, z, error))
+          if (!ks_msh_add_node (r, g_array_index (tags, guint, i), x, y, z, error))
             return FALSE;
         }
     }
@@ -409,7 +395,7 @@ read_entities (Reader *r, GError **error)
   for (guint d = 0; d < 4; d++)
     if (!tok_uint (&s, &counts[d]))
       {
-        fail (r, error, _("expected four entity counts, found \"%s\""), shown (r, line));
+        ks_msh_fail (r, error, _("expected four entity counts, found \"%s\""), shown (r, line));
         return FALSE;
       }
   for (guint d = 0; d < 4; d++)
@@ -442,61 +428,82 @@ read_entities (Reader *r, GError **error)
           g_hash_table_insert (r->curve_phys, GUINT_TO_POINTER (tag), GUINT_TO_POINTER ((guint) phys + 1));
         continue;
 bad:
-        fail (r, error, _("a malformed entity of dimension %u: \"%s\""), d, shown (r, line));
+        ks_msh_fail (r, error, _("a malformed entity of dimension %u: \"%s\""), d, shown (r, line));
         return FALSE;
       }
   return expect_end (r, "$Entities", error);
 }
 
-/* One element: its type, tag, physical tag (0: none) and node tags in s. */
+/* Gmsh's volume elements: tetrahedra, hexahedra, prisms, pyramids of
+ * every order. */
 static gboolean
-add_element (Reader *r, guint tag, guint type, guint phys, const char *s, const char *line, GError **error)
+is_3d_type (guint type)
 {
-  const guint wanted = type == MSH_TRI ? 3 : type == MSH_QUAD ? 4 : type == MSH_LINE ? 2 : type == MSH_POINT ? 1 : 0;
+  static const guint types[] = { 4, 5, 6, 7, 11, 12, 13, 14, 17, 18, 19, 29, 30, 31, 92, 93 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    if (types[i] == type)
+      return TRUE;
+  return FALSE;
+}
+
+guint
+ks_msh_type_nodes (guint type)
+{
+  return type == KS_MSH_TRI ? 3 : type == KS_MSH_QUAD ? 4 : type == KS_MSH_LINE ? 2 : type == KS_MSH_POINT ? 1 : 0;
+}
+
+gboolean
+ks_msh_check_type (KsMshReader *r, guint tag, guint type, GError **error)
+{
+  g_autofree char *where = ks_msh_where (r);
+
+  if (ks_msh_type_nodes (type) > 0)
+    return TRUE;
+  if (is_3d_type (type))
+    g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_UNSUPPORTED,
+                 _("%s: element %u is a volume element (type %u): a 3D mesh: Kernelscope solves on 2D meshes "
+                   "(mesh a plane surface with gmsh -2)"),
+                 where, tag, type);
+  else
+    g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_UNSUPPORTED,
+                 _("%s: element %u is of type %u; read are 2-node lines (1), 3-node triangles (2), "
+                   "4-node quadrilaterals (3) and points (15): mesh with first-order elements"),
+                 where, tag, type);
+  return FALSE;
+}
+
+gboolean
+ks_msh_add_element (KsMshReader *r, guint tag, guint type, guint phys, const guint *tags, GError **error)
+{
+  const guint wanted = ks_msh_type_nodes (type);
   guint nodes[4];
 
-  if (wanted == 0)
-    {
-      g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_UNSUPPORTED,
-                   _("%s:%u: element %u is of type %u; read are 2-node lines (1), 3-node triangles (2), "
-                     "4-node quadrilaterals (3) and points (15): mesh with first-order elements"),
-                   r->name, r->at, tag, type);
-      return FALSE;
-    }
+  g_return_val_if_fail (wanted > 0, FALSE);
   for (guint k = 0; k < wanted; k++)
     {
-      guint node;
-      gpointer index;
-      if (!tok_uint (&s, &node))
-        {
-          fail (r, error, _("element %u has fewer than its %u nodes: \"%s\""), tag, wanted, shown (r, line));
-          return FALSE;
-        }
-      index = g_hash_table_lookup (r->node_index, GUINT_TO_POINTER (node));
+      gpointer index = g_hash_table_lookup (r->node_index, GUINT_TO_POINTER (tags[k]));
       if (index == NULL)
         {
+          g_autofree char *where = ks_msh_where (r);
           g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_BAD_NODE,
-                       _("%s:%u: element %u names node %u, which does not exist"), r->name, r->at, tag, node);
+                       _("%s: element %u names node %u, which does not exist"), where, tag, tags[k]);
           return FALSE;
         }
       nodes[k] = GPOINTER_TO_UINT (index) - 1;
     }
-  if (!at_end_of_line (s))
-    {
-      fail (r, error, _("element %u has more than its %u nodes: \"%s\""), tag, wanted, shown (r, line));
-      return FALSE;
-    }
-  if (type == MSH_LINE)
+  if (type == KS_MSH_LINE)
     {
       const KsMeshEdgeTag e = { nodes[0], nodes[1], phys };
       g_array_append_val (r->edges, e);
     }
-  else if (type != MSH_POINT)
+  else if (type != KS_MSH_POINT)
     {
       if (r->max_cells > 0 && r->cell_tags->len >= r->max_cells)
         {
+          g_autofree char *where = ks_msh_where (r);
           g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_TOO_LARGE,
-                       _("%s:%u: more than %u cells, the limit"), r->name, r->at, r->max_cells);
+                       _("%s: more than %u cells, the limit"), where, r->max_cells);
           return FALSE;
         }
       g_array_append_vals (r->cells, nodes, wanted);
@@ -504,6 +511,30 @@ add_element (Reader *r, guint tag, guint type, guint phys, const char *s, const 
       g_array_append_val (r->cell_tags, tag);
     }
   return TRUE;
+}
+
+/* One element of a text file: its type, tag, physical tag (0: none) and
+ * node tags in s. */
+static gboolean
+add_element (Reader *r, guint tag, guint type, guint phys, const char *s, const char *line, GError **error)
+{
+  const guint wanted = ks_msh_type_nodes (type);
+  guint tags[4];
+
+  if (!ks_msh_check_type (r, tag, type, error))
+    return FALSE;
+  for (guint k = 0; k < wanted; k++)
+    if (!tok_uint (&s, &tags[k]))
+      {
+        ks_msh_fail (r, error, _("element %u has fewer than its %u nodes: \"%s\""), tag, wanted, shown (r, line));
+        return FALSE;
+      }
+  if (!at_end_of_line (s))
+    {
+      ks_msh_fail (r, error, _("element %u has more than its %u nodes: \"%s\""), tag, wanted, shown (r, line));
+      return FALSE;
+    }
+  return ks_msh_add_element (r, tag, type, phys, tags, error);
 }
 
 static gboolean
@@ -517,7 +548,7 @@ read_elements_2 (Reader *r, GError **error)
   s = line;
   if (!tok_uint (&s, &n) || !at_end_of_line (s))
     {
-      fail (r, error, _("expected the number of elements, found \"%s\""), shown (r, line));
+      ks_msh_fail (r, error, _("expected the number of elements, found \"%s\""), shown (r, line));
       return FALSE;
     }
   for (guint i = 0; i < n; i++)
@@ -529,7 +560,7 @@ read_elements_2 (Reader *r, GError **error)
       s = line;
       if (!tok_uint (&s, &tag) || !tok_uint (&s, &type) || !tok_uint (&s, &n_tags) || n_tags > 64)
         {
-          fail (r, error, _("expected \"tag type number-of-tags tags... nodes...\", found \"%s\""), shown (r, line));
+          ks_msh_fail (r, error, _("expected \"tag type number-of-tags tags... nodes...\", found \"%s\""), shown (r, line));
           return FALSE;
         }
       for (guint k = 0; k < n_tags; k++)
@@ -537,7 +568,7 @@ read_elements_2 (Reader *r, GError **error)
           gint t;
           if (!tok_int (&s, &t))
             {
-              fail (r, error, _("element %u has fewer than its %u tags"), tag, n_tags);
+              ks_msh_fail (r, error, _("element %u has fewer than its %u tags"), tag, n_tags);
               return FALSE;
             }
           if (k == 0)
@@ -560,7 +591,7 @@ read_elements_4 (Reader *r, GError **error)
   s = line;
   if (!tok_uint (&s, &blocks) || !tok_uint (&s, &n) || !tok_uint (&s, &lo) || !tok_uint (&s, &hi))
     {
-      fail (r, error, _("expected \"blocks elements min-tag max-tag\", found \"%s\""), shown (r, line));
+      ks_msh_fail (r, error, _("expected \"blocks elements min-tag max-tag\", found \"%s\""), shown (r, line));
       return FALSE;
     }
   for (guint b = 0; b < blocks; b++)
@@ -572,7 +603,7 @@ read_elements_4 (Reader *r, GError **error)
       s = line;
       if (!tok_uint (&s, &dim) || !tok_uint (&s, &entity) || !tok_uint (&s, &type) || !tok_uint (&s, &count))
         {
-          fail (r, error, _("expected \"dimension entity type count\" for an element block, found \"%s\""), shown (r, line));
+          ks_msh_fail (r, error, _("expected \"dimension entity type count\" for an element block, found \"%s\""), shown (r, line));
           return FALSE;
         }
       phys = dim == 1 ? GPOINTER_TO_UINT (g_hash_table_lookup (r->curve_phys, GUINT_TO_POINTER (entity))) : 0;
@@ -585,7 +616,7 @@ read_elements_4 (Reader *r, GError **error)
           s = line;
           if (!tok_uint (&s, &tag))
             {
-              fail (r, error, _("expected an element tag, found \"%s\""), shown (r, line));
+              ks_msh_fail (r, error, _("expected an element tag, found \"%s\""), shown (r, line));
               return FALSE;
             }
           if (!add_element (r, tag, type, phys, s, line, error))
@@ -645,93 +676,6 @@ build (Reader *r, GError **error)
   return mesh;
 }
 
-/* --- a mesh in a plane other than z = const --------------------------------------- */
-
-/* The nodes' distance from the plane through c with unit normal n: the
- * node farthest off it (index) and how far. */
-static double
-farthest_off (Reader *r, const double *c, const double *n, guint *out)
-{
-  const double *xy = (const double *) r->xy->data, *z = (const double *) r->z->data;
-  double worst = -1.0;
-
-  for (guint v = 0; v < r->z->len; v++)
-    {
-      const double d = fabs ((xy[2 * v] - c[0]) * n[0] + (xy[2 * v + 1] - c[1]) * n[1] + (z[v] - c[2]) * n[2]);
-      if (d > worst)
-        worst = d, *out = v;
-    }
-  return worst;
-}
-
-/* A mesh with z not constant: one in a tilted plane (z = 5x) is turned
- * into its plane (lengths and areas kept, the origin where the plane
- * passes it); one that is not flat (a cube's surface) is refused. */
-static gboolean
-flatten (Reader *r, GError **error)
-{
-  double *xy = (double *) r->xy->data, *z = (double *) r->z->data;
-  const guint *cells = (const guint *) r->cells->data, *off = (const guint *) r->offsets->data;
-  double lo[3] = { G_MAXDOUBLE, G_MAXDOUBLE, G_MAXDOUBLE }, hi[3] = { -G_MAXDOUBLE, -G_MAXDOUBLE, -G_MAXDOUBLE };
-  double n[3] = { 0, 0, 0 }, c[3] = { 0, 0, 0 }, u[3], w[3], len, extent = 0.0, off_by;
-  guint far = 0;
-
-  for (guint v = 0; v < r->z->len; v++)
-    for (guint k = 0; k < 3; k++)
-      {
-        const double p = k < 2 ? xy[2 * v + k] : z[v];
-        lo[k] = MIN (lo[k], p), hi[k] = MAX (hi[k], p);
-        c[k] += p / r->z->len;
-      }
-  if (r->z->len == 0 || lo[2] == hi[2])
-    return TRUE;
-  /* Newell's normal: the cells' vector areas summed. */
-  for (guint e = 0; e + 1 < r->offsets->len; e++)
-    for (guint j = off[e]; j < off[e + 1]; j++)
-      {
-        const guint a = cells[j], b = cells[j + 1 < off[e + 1] ? j + 1 : off[e]];
-        n[0] += (xy[2 * a + 1] - xy[2 * b + 1]) * (z[a] + z[b]);
-        n[1] += (z[a] - z[b]) * (xy[2 * a] + xy[2 * b]);
-        n[2] += (xy[2 * a] - xy[2 * b]) * (xy[2 * a + 1] + xy[2 * b + 1]);
-      }
-  len = sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-  for (guint k = 0; k < 3; k++)
-    {
-      n[k] = len > 0 ? n[k] / len * (n[2] < 0 ? -1 : 1) : k == 2;
-      extent = MAX (extent, hi[k] - lo[k]);
-    }
-  off_by = farthest_off (r, c, n, &far);
-  if (len == 0 || off_by > 1e-8 * extent)
-    {
-      g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_UNSUPPORTED,
-                   _("%s: not a flat 2-D mesh: node %u lies %.3g off the plane of the others (the mesh spans "
-                     "%.3g, %.3g and %.3g in x, y and z); the heat scheme needs a mesh of a plane surface"),
-                   r->name, g_array_index (r->node_tags, guint, far), off_by,
-                   hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
-      return FALSE;
-    }
-  /* In-plane axes: x's direction in the plane (y's if x is nearly normal). */
-  u[0] = 1.0, u[1] = 0.0, u[2] = 0.0;
-  if (fabs (n[0]) > 0.9)
-    u[0] = 0.0, u[1] = 1.0;
-  len = u[0] * n[0] + u[1] * n[1];
-  for (guint k = 0; k < 3; k++)
-    u[k] -= len * n[k];
-  len = sqrt (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-  for (guint k = 0; k < 3; k++)
-    u[k] /= len;
-  w[0] = n[1] * u[2] - n[2] * u[1], w[1] = n[2] * u[0] - n[0] * u[2], w[2] = n[0] * u[1] - n[1] * u[0];
-  for (guint v = 0; v < r->z->len; v++)
-    {
-      const double p[3] = { xy[2 * v], xy[2 * v + 1], z[v] };
-      xy[2 * v] = p[0] * u[0] + p[1] * u[1] + p[2] * u[2];
-      xy[2 * v + 1] = p[0] * w[0] + p[1] * w[1] + p[2] * w[2];
-    }
-  r->note = g_strdup_printf (_("turned into its plane, tilted %.1f degrees from z = const"),
-                             acos (CLAMP (n[2], -1.0, 1.0)) * 180.0 / G_PI);
-  return TRUE;
-}
-
 /* --- the file ------------------------------------------------------------------------ */
 
 /* Splits copy into lines in place: LF or CR LF, or CR alone where the
@@ -769,13 +713,19 @@ read_sections (Reader *r, GError **error)
         continue;
       if (line[0] != '$')
         {
-          fail (r, error, _("expected a section such as $MeshFormat, found \"%s\""), shown (r, line));
+          ks_msh_fail (r, error, _("expected a section such as $MeshFormat, found \"%s\""), shown (r, line));
           return FALSE;
         }
       section = g_strstrip (g_strdup (line));
+      if (!have_format && g_str_equal (section, "$NOD"))
+        {
+          g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_UNSUPPORTED,
+                       _("%s: an old Gmsh format (1.0): save as 2.2 or 4.1 (gmsh -save -format msh41)"), r->name);
+          return FALSE;
+        }
       if (!have_format && !g_str_equal (section, "$MeshFormat"))
         {
-          fail (r, error, _("the file does not start with $MeshFormat: not a Gmsh mesh"));
+          ks_msh_fail (r, error, _("the file does not start with $MeshFormat: not a Gmsh mesh"));
           ok = FALSE;
         }
       else if (g_str_equal (section, "$MeshFormat"))
@@ -790,13 +740,13 @@ read_sections (Reader *r, GError **error)
         ok = (r->version >= 4 ? read_elements_4 : read_elements_2) (r, error), have_elements = TRUE;
       else if (g_str_equal (section, "$Nodes") || g_str_equal (section, "$Elements"))
         {
-          fail (r, error, _("%s in the wrong place (a second one, or elements before nodes)"), shown (r, section));
+          ks_msh_fail (r, error, _("%s in the wrong place (a second one, or elements before nodes)"), shown (r, section));
           ok = FALSE;
         }
       else
         ok = skip_section (r, section, error);
       if (!ok && error != NULL && *error == NULL)
-        fail (r, error, _("$MeshFormat appears twice"));
+        ks_msh_fail (r, error, _("$MeshFormat appears twice"));
     }
   if (ok && (!have_format || !have_nodes || !have_elements))
     {
@@ -837,16 +787,20 @@ ks_msh_read_data (const char *data, gsize length, const char *name, guint max_ce
   g_return_val_if_fail (name != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (memchr (data, '\0', length) != NULL)
+  r.binary = ks_msh_is_binary (data, length);
+  if (!r.binary && memchr (data, '\0', length) != NULL)
     {
       g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_PARSE,
-                   _("%s: a NUL byte: not a text file (binary MSH files are not read)"), name);
+                   _("%s: a NUL byte: not a text file, nor a binary MSH file (one starts with $MeshFormat)"), name);
       return NULL;
     }
-  copy = g_malloc (length + 1);
-  memcpy (copy, data, length);
-  copy[length] = '\0';
-  split_lines (copy, lines);
+  if (!r.binary)
+    {
+      copy = g_malloc (length + 1);
+      memcpy (copy, data, length);
+      copy[length] = '\0';
+      split_lines (copy, lines);
+    }
 
   r.name = name;
   r.lines = (char **) lines->pdata;
@@ -864,7 +818,8 @@ ks_msh_read_data (const char *data, gsize length, const char *name, guint max_ce
   r.phys_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   r.curve_phys = g_hash_table_new (NULL, NULL);
 
-  if (read_sections (&r, error) && flatten (&r, error))
+  if ((r.binary ? ks_msh_read_binary (&r, (const guchar *) data, length, error) : read_sections (&r, error)) &&
+      ks_msh_flatten (&r, error))
     mesh = build (&r, error);
   reader_clear (&r);
   return mesh;

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ks-msh.h: Gmsh meshes.  Reads MSH 2.2 and 4.1 ASCII files: 3-node
- * triangles and 4-node quadrilaterals become cells, 2-node lines on the
+/* ks-msh.h: Gmsh meshes.  Reads MSH 2.2 and 4.1 files, ASCII or binary
+ * (either byte order): 3-node triangles and 4-node quadrilaterals become
+ * cells (clockwise ones turned, KsMesh.n_reoriented), 2-node lines on the
  * boundary carry their physical group's name ($PhysicalNames) onto the
  * boundary edges, points and unknown sections are skipped.  Anything else
- * is a KsMeshError naming the line and, where there is one, the element: an
- * unknown element type, a node that does not exist, a truncated file, a
- * binary one, no cells at all, and whatever ks_mesh_new refuses (a
- * degenerate, inverted or overlapping cell, named by its element number). */
+ * is a KsMeshError naming the line (the byte in a binary file) and, where
+ * there is one, the element: an unknown element type (a volume element: a
+ * 3D mesh), a node that does not exist, a truncated file, MSH 1.0, a
+ * surface that is not planar, no cells at all, and whatever ks_mesh_new
+ * refuses (a degenerate or overlapping cell, named by its element
+ * number). */
 #pragma once
 
 #include <gio/gio.h>

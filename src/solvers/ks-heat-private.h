@@ -19,6 +19,9 @@ struct _KsHeat {
   double       *t;        /* the temperature now (see host_stale) */
   double       *t0;       /* the initial one, for reset */
   double       *mass;     /* rho * area * c_v per cell */
+  double        release_x;  /* where the energy goes in: the origin, or the */
+  double        release_y;  /* centroid of the mesh's middle cell (note) */
+  char         *note;
   KsCsr        *a;
   /* Per node v, a dense block over the cells around it (node_offsets,
    * node_cells): the geometry part of the node energy's Hessian, and where

@@ -251,6 +251,33 @@ prepare_geometry (KsHeat *h)
     }
 }
 
+/* The energy goes in at the origin, or, where the origin lies outside the
+ * mesh (one drawn far from it), at the centroid of the cell nearest the
+ * mesh's centre, said in h->note: else it would go, unsaid, into a corner
+ * cell and barely spread. */
+static void
+place_release (KsHeat *h)
+{
+  const KsMesh *m = h->mesh;
+  double sx = 0.0, sy = 0.0, area = 0.0;
+  guint c;
+
+  if (ks_mesh_locate_point (m, 0.0, 0.0) != G_MAXUINT)
+    return;
+  for (c = 0; c < m->n_cells; c++)
+    {
+      sx += m->area[c] * m->cx[c];
+      sy += m->area[c] * m->cy[c];
+      area += m->area[c];
+    }
+  c = ks_mesh_nearest_cell (m, sx / area, sy / area);
+  h->release_x = m->cx[c];
+  h->release_y = m->cy[c];
+  h->note = g_strdup_printf (_("The origin (0, 0) lies outside the mesh (x from %g to %g, y from %g to %g): the energy "
+                               "is released at the centre of cell %u, (%g, %g), the cell nearest the mesh's centre"),
+                             m->xmin, m->xmax, m->ymin, m->ymax, c + 1, h->release_x, h->release_y);
+}
+
 static void
 initial_state (KsHeat *h)
 {
@@ -262,7 +289,7 @@ initial_state (KsHeat *h)
     {
       for (guint c = 0; c < m->n_cells; c++)
         {
-          h->t0[c] = ks_heat_exact (&h->p, h->p.t0, hypot (m->cx[c], m->cy[c]));
+          h->t0[c] = ks_heat_exact (&h->p, h->p.t0, hypot (m->cx[c] - h->release_x, m->cy[c] - h->release_y));
           total += h->mass[c] * h->t0[c];
         }
       /* Exactly the released energy on this mesh. */
@@ -272,7 +299,7 @@ initial_state (KsHeat *h)
     }
   if (total <= 0)
     {
-      const guint c = ks_mesh_nearest_cell (m, 0.0, 0.0);
+      const guint c = ks_mesh_nearest_cell (m, h->release_x, h->release_y);
       h->t0[c] = h->p.energy / h->mass[c];
     }
   if (h->p.boundary == KS_HEAT_BOUNDARY_FIXED)
@@ -289,15 +316,6 @@ ks_heat_new (KsMesh *mesh, const KsHeatParams *params, GError **error)
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
   if (!ks_heat_params_check (params, error))
     return NULL;
-  /* Else the energy would go, unsaid, into the cell nearest the origin. */
-  if (ks_mesh_locate_point (mesh, 0.0, 0.0) == G_MAXUINT)
-    {
-      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
-                   _("The energy is released at the origin (0, 0), which lies outside the mesh (x from %g to %g, "
-                     "y from %g to %g; the nearest cell is %u): move the mesh so that it covers the origin"),
-                   mesh->xmin, mesh->xmax, mesh->ymin, mesh->ymax, ks_mesh_nearest_cell (mesh, 0.0, 0.0) + 1);
-      return NULL;
-    }
   for (guint v = 0; v < mesh->n_nodes; v++)
     if (mesh->node_offsets[v + 1] - mesh->node_offsets[v] > KS_HEAT_MAX_NODE_CELLS)
       {
@@ -309,6 +327,7 @@ ks_heat_new (KsMesh *mesh, const KsHeatParams *params, GError **error)
 
   h = g_new0 (KsHeat, 1);
   h->mesh = ks_mesh_ref (mesh);
+  place_release (h);
   h->p = *params;
   h->t = g_new (double, mesh->n_cells);
   h->t0 = g_new (double, mesh->n_cells);
@@ -340,6 +359,7 @@ ks_heat_free (KsHeat *h)
   g_free (h->t);
   g_free (h->t0);
   g_free (h->mass);
+  g_free (h->note);
   g_free (h->block_off);
   g_free (h->block);
   g_free (h->block_pos);
@@ -765,6 +785,21 @@ ks_heat_get_time (KsHeat *h)
   return h->time;
 }
 
+const char *
+ks_heat_get_note (KsHeat *h)
+{
+  g_return_val_if_fail (h != NULL, NULL);
+  return h->note;
+}
+
+void
+ks_heat_get_release (KsHeat *h, double *x, double *y)
+{
+  g_return_if_fail (h != NULL);
+  *x = h->release_x;
+  *y = h->release_y;
+}
+
 guint
 ks_heat_get_step (KsHeat *h)
 {
@@ -798,7 +833,7 @@ ks_heat_front_radius (KsHeat *h, double fraction)
     tmax = MAX (tmax, h->t[c] - h->p.t_boundary);
   for (guint c = 0; c < m->n_cells; c++)
     if (h->t[c] - h->p.t_boundary > fraction * tmax)
-      r = MAX (r, hypot (m->cx[c], m->cy[c]));
+      r = MAX (r, hypot (m->cx[c] - h->release_x, m->cy[c] - h->release_y));
   return r;
 }
 
@@ -814,7 +849,8 @@ ks_heat_second_moment (KsHeat *h)
   for (guint c = 0; c < m->n_cells; c++)
     {
       const double e = h->mass[c] * (h->t[c] - h->p.t_boundary);
-      s += e * (m->cx[c] * m->cx[c] + m->cy[c] * m->cy[c]);
+      s += e * ((m->cx[c] - h->release_x) * (m->cx[c] - h->release_x) +
+                (m->cy[c] - h->release_y) * (m->cy[c] - h->release_y));
       w += e;
     }
   return w > 0 ? s / w : 0.0;

@@ -166,12 +166,19 @@ gboolean      ks_heat_sync              (KsHeat             *heat,
 const double *ks_heat_get_temperature   (KsHeat             *heat);
 double        ks_heat_get_time          (KsHeat             *heat);
 guint         ks_heat_get_step          (KsHeat             *heat);
+/* Where the energy is released: the origin, or where the origin lies
+ * outside the mesh the centroid of the cell nearest the mesh's centre,
+ * which the note (else NULL) says, for the caller to show once. */
+void          ks_heat_get_release       (KsHeat             *heat,
+                                         double             *x,
+                                         double             *y);
+const char   *ks_heat_get_note          (KsHeat             *heat);
 double        ks_heat_total_energy      (KsHeat             *heat);
-/* The heat front: the largest centroid distance from the origin of a cell
- * hotter than fraction of the hottest. */
+/* The heat front: the largest centroid distance from the release point
+ * (ks_heat_get_release) of a cell hotter than fraction of the hottest. */
 double        ks_heat_front_radius      (KsHeat             *heat,
                                          double              fraction);
-/* The mean squared distance from the origin, weighted by energy. */
+/* The mean squared distance from the release point, weighted by energy. */
 double        ks_heat_second_moment     (KsHeat             *heat);
 
 /* The matrix and right-hand side of one linear step at temperatures t_nu

@@ -26,10 +26,10 @@ MAX_LEN=4096
 SEEDS=("$SRC/tests/fuzz/corpus-$TARGET")
 case "$TARGET" in
   mtx) SOURCES=("$SRC/tests/fuzz/fuzz-mtx.c" "$SRC/src/io/ks-mtx.c" "$SRC/src/io/ks-mtx-write.c" "$SRC/src/io/ks-io-file.c" "$SRC/src/io/ks-io-output.c"); INCLUDES=(-I"$SRC/src/io"); PKGS=(gio-2.0) ;;
-  msh) SOURCES=("$SRC/tests/fuzz/fuzz-msh.c" "$SRC/src/mesh/ks-msh.c" "$SRC/src/mesh/ks-mesh.c" "$SRC/src/mesh/ks-mesh-check.c"); INCLUDES=(-I"$SRC/src/mesh"); PKGS=(gio-2.0) ;;
+  msh) SOURCES=("$SRC/tests/fuzz/fuzz-msh.c" "$SRC/src/mesh/ks-msh.c" "$SRC/src/mesh/ks-msh-binary.c" "$SRC/src/mesh/ks-msh-flat.c" "$SRC/src/mesh/ks-mesh.c" "$SRC/src/mesh/ks-mesh-check.c"); INCLUDES=(-I"$SRC/src/mesh"); PKGS=(gio-2.0) ;;
   # Large meshes (fans, strips) from a few bytes of parameters: inputs are
   # short, the meshes up to 25,000 cells (tests/fuzz/msh-gen.h).
-  msh-gen) SOURCES=("$SRC/tests/fuzz/fuzz-msh-gen.c" "$SRC/tests/fuzz/msh-gen.c" "$SRC/src/mesh/ks-msh.c" "$SRC/src/mesh/ks-mesh.c" "$SRC/src/mesh/ks-mesh-check.c"); INCLUDES=(-I"$SRC/src/mesh"); PKGS=(gio-2.0); MAX_LEN=16 ;;
+  msh-gen) SOURCES=("$SRC/tests/fuzz/fuzz-msh-gen.c" "$SRC/tests/fuzz/msh-gen.c" "$SRC/src/mesh/ks-msh.c" "$SRC/src/mesh/ks-msh-binary.c" "$SRC/src/mesh/ks-msh-flat.c" "$SRC/src/mesh/ks-mesh.c" "$SRC/src/mesh/ks-mesh-check.c"); INCLUDES=(-I"$SRC/src/mesh"); PKGS=(gio-2.0); MAX_LEN=16 ;;
   part) SOURCES=("$SRC/tests/fuzz/fuzz-part.c" "$SRC/src/io/ks-part-file.c" "$SRC/src/io/ks-io-file.c" "$SRC/src/io/ks-io-output.c"); INCLUDES=(-I"$SRC/src/io"); PKGS=(gio-2.0) ;;
   # The results reader needs most of the experiments layer: meson builds it
   # in a clang build folder (tests/meson.build, fuzz-run-json-libfuzzer) and
