@@ -321,10 +321,24 @@ typedef enum {
 typedef struct {
   EntryKind kind;
   guint     index;   /* series or band */
+  char     *text;    /* what it says: never the same as another entry's */
 } LegendEntry;
+
+/* Where the legend goes: in a corner of the plot area while it is short
+ * and hides no data, else outside it, right of it or (on a narrow plot)
+ * below it, and the plot area shrinks to make room. */
+typedef enum {
+  LEGEND_INSIDE,
+  LEGEND_RIGHT,
+  LEGEND_BELOW,
+} LegendPlace;
+
+/* More entries than this go outside the plot area whatever they cover. */
+#define LEGEND_MAX_INSIDE 6
 
 typedef struct {
   GArray *entries;      /* LegendEntry */
+  LegendPlace place;
   double  row_h, col_w, sample_w, text_max_w, inner;
   guint   rows, cols;
   Rect    box;
@@ -433,9 +447,18 @@ gboolean ks_plot_data_extent   (KsPlot          *plot,
 /* ------------------------------------------------------------------------ */
 /* Legend                                                                   */
 
+/* For a legend outside the plot area: right of it or below it, and the
+ * room it takes off the canvas's width (*w) or height (*h). */
+LegendPlace ks_plot_legend_reserve (KsPlot          *plot,
+                                    const TextStyle *ts,
+                                    double           width,
+                                    double           height,
+                                    double          *w,
+                                    double          *h);
 gboolean ks_plot_legend_build (KsPlot            *plot,
                                const TextStyle   *ts,
                                const Layout      *lo,
+                               LegendPlace        place,
                                Legend            *lg);
 void     ks_plot_legend_draw  (cairo_t           *cr,
                                KsPlot            *plot,
