@@ -225,7 +225,7 @@ test_x_param (void)
 
 /* Two runs of the same device told apart by the setting they differ in
  * (no axis: one value a run), each curve named with it; runs of different
- * devices are named by their devices alone. */
+ * devices are named by their devices alone; the earlier run is dashed. */
 static void
 test_run_names (void)
 {
@@ -246,6 +246,9 @@ test_run_names (void)
   runs[1] = made_run ("GPU", 1.0);
   devices = ks_figure_plot_new (&figures[1], runs, 2, NULL);
   find_series (devices, "GPU (host), method = thomas");
+  /* The earlier run stays dashed beside the newest, drawn solid. */
+  g_assert_true (ks_plot_series_get_dashed (devices, find_series (devices, "CPU (host), method = thomas")));
+  g_assert_false (ks_plot_series_get_dashed (devices, find_series (devices, "GPU (host), method = thomas")));
   ks_run_unref (runs[0]);
   ks_run_unref (runs[1]);
 }

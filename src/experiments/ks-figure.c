@@ -590,9 +590,11 @@ ks_figure_plot_new (const KsFigureSpec    *figure,
   draw.options = options;
   draw.categories = (const char * const *) categories;
   names = n_runs > 1 ? run_names (runs, n_runs) : NULL;
+  /* The newest run (the last) is drawn solid; earlier ones stay beside
+   * it dashed, as the README promises, so the eye finds this run first. */
   for (guint i = 0; i < n_runs; i++)
     {
-      add_curves (plot, runs[i], &draw, names ? names[i] : NULL, FALSE);
+      add_curves (plot, runs[i], &draw, names ? names[i] : NULL, i + 1 < n_runs);
       add_lines (plot, runs[i], figure);
     }
   if (figure->show_paper)

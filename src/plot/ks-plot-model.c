@@ -259,6 +259,16 @@ ks_plot_series_set_dashed (KsPlot   *plot,
   ks_plot_changed (plot);
 }
 
+gboolean
+ks_plot_series_get_dashed (KsPlot *plot,
+                           guint   series)
+{
+  g_return_val_if_fail (plot != NULL, FALSE);
+  g_return_val_if_fail (series < plot->series->len, FALSE);
+
+  return ((Series *) g_ptr_array_index (plot->series, series))->dashed;
+}
+
 void
 ks_plot_series_set_name (KsPlot     *plot,
                          guint       series,

@@ -307,6 +307,8 @@ const char        *ks_plot_series_get_name   (KsPlot *plot,
                                               guint   series);
 guint              ks_plot_series_get_n_points (KsPlot *plot,
                                               guint   series);
+gboolean           ks_plot_series_get_dashed (KsPlot *plot,
+                                              guint   series);
 /* Valid until the next point is added to that series. */
 const KsPlotPoint *ks_plot_series_get_point  (KsPlot *plot,
                                               guint   series,
