@@ -121,15 +121,17 @@ ks_plot_draw_highlight_rim (cairo_t           *cr,
   cairo_stroke (cr);
 }
 
+/* In the colour of its curve: one red for every curve hid which curve a
+ * highlighted point belongs to; the diamond is what sets it apart. */
 void
 ks_plot_draw_highlight_fill (cairo_t           *cr,
                              double             x,
                              double             y,
-                             const KsPlotTheme *theme)
+                             const KsPlotColor *c)
 {
   cairo_new_path (cr);
   path_diamond (cr, x, y, HIGHLIGHT_R - 0.5);
-  set_color (cr, &theme->highlight, 1.0);
+  set_color (cr, c, 1.0);
   cairo_fill (cr);
 }
 
@@ -137,10 +139,11 @@ void
 ks_plot_draw_highlight_marker (cairo_t           *cr,
                                double             x,
                                double             y,
+                               const KsPlotColor *c,
                                const KsPlotTheme *theme)
 {
   ks_plot_draw_highlight_rim (cr, x, y, theme);
-  ks_plot_draw_highlight_fill (cr, x, y, theme);
+  ks_plot_draw_highlight_fill (cr, x, y, c);
 }
 
 void

@@ -298,7 +298,13 @@ draw_sample (cairo_t           *cr,
   switch (e->kind)
     {
     case ENTRY_HIGHLIGHT:
-      ks_plot_draw_highlight_marker (cr, x + lg->sample_w / 2, cy, theme);
+      {
+        /* The shape alone: each curve's diamonds are in its colour. */
+        KsPlotColor grey = theme->foreground;
+
+        grey.a *= 0.55;
+        ks_plot_draw_highlight_marker (cr, x + lg->sample_w / 2, cy, &grey, theme);
+      }
       return;
     case ENTRY_BAND:
       cairo_new_path (cr);

@@ -504,10 +504,11 @@ void     ks_plot_draw_highlight_rim    (cairo_t           *cr,
 void     ks_plot_draw_highlight_fill   (cairo_t           *cr,
                                         double             x,
                                         double             y,
-                                        const KsPlotTheme *theme);
+                                        const KsPlotColor *c);
 void     ks_plot_draw_highlight_marker (cairo_t           *cr,
                                         double             x,
                                         double             y,
+                                        const KsPlotColor *c,
                                         const KsPlotTheme *theme);
 void     ks_plot_set_series_line       (cairo_t           *cr,
                                         Series            *ser);
