@@ -168,6 +168,135 @@ test_legend_distinct (void)
   style_clear (&st);
 }
 
+/* Bars from 0.1 to 400: a log value axis, so the small ones are not flat;
+ * the model's own choice stands when auto-log is off. */
+static void
+test_bars_log (void)
+{
+  static const char *categories[] = { "a", "b", "c", NULL };
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  guint s = ks_plot_add_series (plot, "time");
+  Style st;
+  Layout *lo;
+
+  ks_plot_set_x_categories (plot, categories);
+  ks_plot_series_set_kind (plot, s, KS_PLOT_SERIES_BARS);
+  ks_plot_add_point (plot, s, 0, 0.1);
+  ks_plot_add_point (plot, s, 1, 3);
+  ks_plot_add_point (plot, s, 2, 400);
+  style_init (&st);
+  lo = ks_plot_layout_get (plot, &st.ts, W, H);
+  g_assert_cmpint (lo->y.log, ==, KS_PLOT_SCALE_LOG10);
+  ks_plot_layout_unref (lo);
+
+  ks_plot_set_bars_auto_log (plot, FALSE);
+  lo = ks_plot_layout_get (plot, &st.ts, W, H);
+  g_assert_cmpint (lo->y.log, ==, KS_PLOT_SCALE_LINEAR);
+  ks_plot_layout_unref (lo);
+
+  /* 10 to 400 is less than 100x: linear. */
+  {
+    g_autoptr(KsPlot) narrow = ks_plot_new ();
+    guint n = ks_plot_add_series (narrow, "time");
+
+    ks_plot_set_x_categories (narrow, categories);
+    ks_plot_series_set_kind (narrow, n, KS_PLOT_SERIES_BARS);
+    ks_plot_add_point (narrow, n, 0, 10);
+    ks_plot_add_point (narrow, n, 2, 400);
+    lo = ks_plot_layout_get (narrow, &st.ts, W, H);
+    g_assert_cmpint (lo->y.log, ==, KS_PLOT_SCALE_LINEAR);
+    ks_plot_layout_unref (lo);
+  }
+  style_clear (&st);
+}
+
+/* Long category names wrap at spaces: no line carries a hyphen that the
+ * name did not have, and no line starts inside a word, in slots from
+ * narrower than a word to wide. */
+static void
+test_category_no_hyphen (void)
+{
+  static const char *names[] = { "Thomas, natural layout", "SERICR, interleaved storage", NULL };
+  Style st;
+
+  style_init (&st);
+  for (guint k = 0; names[k] != NULL; k++)
+    {
+      double word_w;
+
+      ks_plot_text_measure (&st.ts, "Thomas,", SCALE_TICK, FALSE, &word_w, NULL);
+      for (double f = 0.5; f <= 3.0; f += 0.25)
+        {
+          g_autoptr(PangoLayout) text = ks_plot_category_label_new (&st.ts, names[k], word_w * f + 4);
+          const char *all = pango_layout_get_text (text);
+
+          for (GSList *l = pango_layout_get_lines_readonly (text); l != NULL; l = l->next)
+            {
+              PangoLayoutLine *line = l->data;
+              g_autofree char *piece = g_strndup (all + line->start_index, line->length);
+
+              g_test_message ("%s at %.2f: \"%s\"", names[k], f, piece);
+              g_assert_null (strchr (piece, '-'));
+              if (line->start_index > 0)
+                g_assert_true (all[line->start_index - 1] == ' ');
+            }
+          g_assert_cmpint (pango_layout_get_line_count (text), <=, 2);
+        }
+    }
+  style_clear (&st);
+}
+
+/* Many bars of near values in a small plot: the value labels drawn never
+ * meet one another. */
+static void
+test_bar_values_apart (void)
+{
+  static const char *categories[] = { "one", "two", "three", "four", NULL };
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  g_autoptr(GPtrArray) boxes = NULL;
+  g_autoptr(GPtrArray) drawn = g_ptr_array_new ();
+  KsPlotObstacles *taken;
+  Style st;
+  Layout *lo;
+  Rect area;
+
+  ks_plot_set_x_categories (plot, categories);
+  for (guint s = 0; s < 5; s++)
+    {
+      g_autofree char *name = g_strdup_printf ("run %u", s);
+      guint k = ks_plot_add_series (plot, name);
+
+      ks_plot_series_set_kind (plot, k, KS_PLOT_SERIES_BARS);
+      for (guint c = 0; c < 4; c++)
+        ks_plot_add_point (plot, k, c, 0.134 - 0.005 * s + 0.001 * c);
+    }
+  style_init (&st);
+  for (int width = 200; width <= 1000; width += 200)
+    {
+      lo = ks_plot_layout_get (plot, &st.ts, width, 300);
+      area = plot_rect (lo);
+      taken = ks_plot_obstacles_new (&area);
+      boxes = ks_plot_bar_value_boxes (plot, &st.ts, lo, taken);
+      g_ptr_array_set_size (drawn, 0);
+      for (guint s = 0; s < boxes->len; s++)
+        {
+          GPtrArray *b = g_ptr_array_index (boxes, s);
+
+          for (guint i = 0; i < b->len; i++)
+            if (g_ptr_array_index (b, i) != NULL)
+              g_ptr_array_add (drawn, g_ptr_array_index (b, i));
+        }
+      g_test_message ("width %d: %u value labels", width, drawn->len);
+      for (guint i = 0; i < drawn->len; i++)
+        for (guint j = 0; j < i; j++)
+          g_assert_false (rect_overlaps (drawn->pdata[i], drawn->pdata[j]));
+      g_clear_pointer (&boxes, g_ptr_array_unref);
+      ks_plot_obstacles_free (taken);
+      ks_plot_layout_unref (lo);
+    }
+  style_clear (&st);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -179,6 +308,9 @@ main (int   argc,
   g_test_add_func ("/plot-projector/legend/many", test_legend_many);
   g_test_add_func ("/plot-projector/legend/covering", test_legend_covering);
   g_test_add_func ("/plot-projector/legend/distinct", test_legend_distinct);
+  g_test_add_func ("/plot-projector/bars/log", test_bars_log);
+  g_test_add_func ("/plot-projector/bars/category-no-hyphen", test_category_no_hyphen);
+  g_test_add_func ("/plot-projector/bars/values-apart", test_bar_values_apart);
 
   rc = g_test_run ();
   pango_cairo_font_map_set_default (NULL);

@@ -230,6 +230,46 @@ ks_plot_draw_vaxis (cairo_t           *cr,
     }
 }
 
+/* Does a line of the laid-out text start inside a word? */
+static gboolean
+breaks_inside_word (PangoLayout *layout)
+{
+  const char *text = pango_layout_get_text (layout);
+
+  for (GSList *l = pango_layout_get_lines_readonly (layout); l != NULL; l = l->next)
+    {
+      int start = ((PangoLayoutLine *) l->data)->start_index;
+
+      if (start > 0 && !g_ascii_isspace (text[start - 1]) && text[start - 1] != '-'
+          && text[start - 1] != '/')
+        return TRUE;
+    }
+  return FALSE;
+}
+
+PangoLayout *
+ks_plot_category_label_new (const TextStyle *ts,
+                            const char      *name,
+                            double           slot)
+{
+  PangoLayout *text = ks_plot_text_new (ts, name, SCALE_TICK, FALSE);
+  PangoAttrList *attrs = pango_attr_list_new ();
+
+  /* Pango >= 1.44 hyphenates a word it breaks ("Tho-ma..."): never. */
+  pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+  pango_layout_set_attributes (text, attrs);
+  pango_attr_list_unref (attrs);
+  ks_plot_text_limit_width (text, slot - 4);
+  pango_layout_set_wrap (text, PANGO_WRAP_WORD);
+  pango_layout_set_height (text, -2);
+  pango_layout_set_alignment (text, PANGO_ALIGN_CENTER);
+  /* A word wider than the slot would still be split: one line, cut
+   * short with an ellipsis, reads better. */
+  if (breaks_inside_word (text))
+    pango_layout_set_height (text, -1);
+  return text;
+}
+
 void
 ks_plot_draw_axes (cairo_t           *cr,
                    const TextStyle   *ts,
@@ -294,19 +334,16 @@ ks_plot_draw_axes (cairo_t           *cr,
 
       if (t->label == NULL)
         continue;
-      text = ks_plot_text_new (ts, t->label, SCALE_TICK, FALSE);
-      /* A category's name keeps to its own slot, on up to two lines,
-       * centred, cut short only past that. */
       if (isfinite (slot))
         {
-          ks_plot_text_limit_width (text, slot - 4);
-          pango_layout_set_wrap (text, PANGO_WRAP_WORD_CHAR);
-          pango_layout_set_height (text, -2);
-          pango_layout_set_alignment (text, PANGO_ALIGN_CENTER);
+          text = ks_plot_category_label_new (ts, t->label, slot);
           tw = MAX (slot - 4, 1.0);
         }
       else
-        ks_plot_text_size (text, &tw, NULL);
+        {
+          text = ks_plot_text_new (ts, t->label, SCALE_TICK, FALSE);
+          ks_plot_text_size (text, &tw, NULL);
+        }
       ks_plot_show_text (cr, text, dev_x (lo, t->value) - tw / 2,
                          lo->bottom + 1 + lo->tick_len + 3);
     }

@@ -162,7 +162,8 @@ layout_ranges (KsPlot *plot,
     }
   else
     axis_range (plot, lo, 'x', plot->x_scale, plot->x_min, plot->x_max, &lo->x);
-  axis_range (plot, lo, 'y', plot->y_scale, plot->y_min, plot->y_max, &lo->y);
+  lo->y.log = ks_plot_bars_y_scale (plot);
+  axis_range (plot, lo, 'y', lo->y.log, plot->y_min, plot->y_max, &lo->y);
   if (isfinite (y_top) && y_top > lo->y.f0)
     lo->y.f1 = y_top;
   for (guint s = 0; s < plot->series->len && !lo->has_y2; s++)

@@ -190,6 +190,11 @@ void        ks_plot_series_set_kind   (KsPlot           *plot,
  * on by default. */
 void        ks_plot_set_bar_values    (KsPlot       *plot,
                                        gboolean      show);
+/* Bars on the left axis whose values (all positive) span more than 100x
+ * get a log y axis of their own accord, or the small ones would be flat
+ * lines; on by default, off keeps the scale ks_plot_set_log_y() gave. */
+void        ks_plot_set_bars_auto_log (KsPlot       *plot,
+                                       gboolean      auto_log);
 
 /* ------------------------------------------------------------------------ */
 /* Reference lines, bands and annotations                                   */
