@@ -5,6 +5,8 @@
 
 #include "ks-plot-private.h"
 
+#include <string.h>
+
 /* Liang–Barsky: clips the segment to the rectangle; FALSE if nothing is
  * left.  Keeps far-away points of a zoomed plot out of cairo's fixed-point
  * range, where they would wrap around. */
@@ -230,18 +232,26 @@ ks_plot_draw_vaxis (cairo_t           *cr,
     }
 }
 
-/* Does a line of the laid-out text start inside a word? */
+/* Does a line of the laid-out text start inside a word, or run past
+ * max_w (a word wider than that is not broken, nor ellipsized but on the
+ * last line)? */
 static gboolean
-breaks_inside_word (PangoLayout *layout)
+breaks_badly (PangoLayout *layout,
+              double       max_w)
 {
   const char *text = pango_layout_get_text (layout);
 
   for (GSList *l = pango_layout_get_lines_readonly (layout); l != NULL; l = l->next)
     {
-      int start = ((PangoLayoutLine *) l->data)->start_index;
+      PangoLayoutLine *line = l->data;
+      int start = line->start_index;
+      PangoRectangle logical;
 
       if (start > 0 && !g_ascii_isspace (text[start - 1]) && text[start - 1] != '-'
           && text[start - 1] != '/')
+        return TRUE;
+      pango_layout_line_get_extents (line, NULL, &logical);
+      if ((double) logical.width / PANGO_SCALE > max_w + 0.5)
         return TRUE;
     }
   return FALSE;
@@ -263,10 +273,26 @@ ks_plot_category_label_new (const TextStyle *ts,
   pango_layout_set_wrap (text, PANGO_WRAP_WORD);
   pango_layout_set_height (text, -2);
   pango_layout_set_alignment (text, PANGO_ALIGN_CENTER);
-  /* A word wider than the slot would still be split: one line, cut
-   * short with an ellipsis, reads better. */
-  if (breaks_inside_word (text))
-    pango_layout_set_height (text, -1);
+  /* A word wider than the slot would be split or run into the next
+   * slot: break at a space instead (where pango would, else the first),
+   * and cut each of the two lines short with an ellipsis
+   * ("Thoma... / global"), one line to a paragraph. */
+  if (breaks_badly (text, slot - 4))
+    {
+      GSList *second = pango_layout_get_lines_readonly (text)->next;
+      const char *at = second != NULL ? name + ((PangoLayoutLine *) second->data)->start_index : NULL;
+      g_autofree char *two = NULL;
+
+      if (at == NULL || at == name || at[-1] != ' ')
+        at = strchr (name, ' ') != NULL ? strchr (name, ' ') + 1 : NULL;
+      if (at != NULL)
+        {
+          two = g_strdup_printf ("%.*s\n%s", (int) (at - name), name, at);
+          g_strchomp (two);
+          pango_layout_set_text (text, two, -1);
+        }
+      pango_layout_set_height (text, -1);
+    }
   return text;
 }
 
