@@ -142,6 +142,44 @@ test_legend_covering (void)
 }
 
 /* Two runs of one name get distinct legend texts. */
+/* A long entry is cut short in the legend; its whole text is there for a
+ * tooltip where it is drawn. */
+static void
+test_legend_tooltip (void)
+{
+  static const char *long_name = "recorded: NVIDIA H200 (CUDA) + NVIDIA H200 (NVIDIA OpenCL) + "
+                                 "cpu-skylake-avx512-Intel(R) Xeon(R) Processor, method = thomas";
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  Layout *lo;
+
+  for (guint s = 0; s < 8; s++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s %u", long_name, s);
+      guint k = ks_plot_add_series (plot, name);
+
+      ks_plot_add_point (plot, k, 0, s);
+      ks_plot_add_point (plot, k, 1, s + 1);
+    }
+  /* The layout hit-testing uses: the font of the latest render. */
+  lo = ks_plot_layout_get (plot, NULL, W, H);
+  g_assert_true (lo->has_legend);
+  for (guint i = 0; i < lo->lg.entries->len; i++)
+    {
+      guint col = i / lo->lg.rows, row = i % lo->lg.rows;
+      double x = lo->lg.box.x + lo->lg.inner + col * (lo->lg.col_w + lo->em) + lo->lg.col_w / 2;
+      double y = lo->lg.box.y + lo->lg.inner + (row + 0.5) * lo->lg.row_h;
+      g_autofree char *want = g_strdup_printf ("%s %u", long_name, i);
+      g_autofree char *text = ks_plot_legend_text_at (plot, W, H, x, y);
+
+      g_assert_cmpstr (text, ==, want);
+    }
+  /* ... which the legend had no room for: some 130 characters in less
+   * than half the width. */
+  g_assert_cmpfloat (lo->lg.text_max_w, <, 0.5 * W);
+  g_assert_null (ks_plot_legend_text_at (plot, W, H, lo->left + 1, lo->bottom - 1));
+  ks_plot_layout_unref (lo);
+}
+
 static void
 test_legend_distinct (void)
 {
@@ -314,6 +352,7 @@ main (int   argc,
   g_test_add_func ("/plot-projector/legend/many", test_legend_many);
   g_test_add_func ("/plot-projector/legend/covering", test_legend_covering);
   g_test_add_func ("/plot-projector/legend/distinct", test_legend_distinct);
+  g_test_add_func ("/plot-projector/legend/tooltip", test_legend_tooltip);
   g_test_add_func ("/plot-projector/bars/log", test_bars_log);
   g_test_add_func ("/plot-projector/bars/category-no-hyphen", test_category_no_hyphen);
   g_test_add_func ("/plot-projector/bars/values-apart", test_bar_values_apart);

@@ -375,3 +375,32 @@ ks_plot_legend_draw (cairo_t           *cr,
       ks_plot_show_text (cr, text, x + lg->sample_w + lg->inner, cy - th / 2);
     }
 }
+
+char *
+ks_plot_legend_text_at (KsPlot *plot,
+                        double  width,
+                        double  height,
+                        double  px,
+                        double  py)
+{
+  Layout *lo;
+  char *text = NULL;
+
+  g_return_val_if_fail (plot != NULL, NULL);
+
+  if (!(width > 0 && height > 0))
+    return NULL;
+  lo = ks_plot_layout_get (plot, NULL, width, height);
+  if (lo->has_legend && px >= lo->lg.box.x && py >= lo->lg.box.y
+      && px < lo->lg.box.x + lo->lg.box.w && py < lo->lg.box.y + lo->lg.box.h)
+    {
+      const Legend *lg = &lo->lg;
+      double col = floor ((px - lg->box.x - lg->inner) / (lg->col_w + lo->em));
+      double row = floor ((py - lg->box.y - lg->inner) / lg->row_h);
+
+      if (col >= 0 && row >= 0 && row < lg->rows && col * lg->rows + row < lg->entries->len)
+        text = g_strdup (g_array_index (lg->entries, LegendEntry, (guint) (col * lg->rows + row)).text);
+    }
+  ks_plot_layout_unref (lo);
+  return text;
+}

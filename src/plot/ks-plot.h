@@ -356,6 +356,14 @@ gboolean    ks_plot_hit_test          (KsPlot       *plot,
                                        double        radius,
                                        guint        *out_series,
                                        guint        *out_index);
+/* The whole text of the legend entry drawn at (px, py), which the legend
+ * may show cut short with an ellipsis, for a tooltip; NULL off the legend.
+ * Laid out as ks_plot_hit_test() does.  Free with g_free(). */
+char       *ks_plot_legend_text_at    (KsPlot       *plot,
+                                       double        width,
+                                       double        height,
+                                       double        px,
+                                       double        py);
 /* The data value at a device position (for drag-to-zoom). FALSE outside the plot area. */
 gboolean    ks_plot_device_to_data    (KsPlot       *plot,
                                        double        width,
