@@ -759,6 +759,9 @@ test_plot_compare (void)
       g_assert_true (g_hash_table_add (seen, (gpointer) name));   /* no name twice */
       n_ocl += strstr (name, "NVIDIA H200 (NVIDIA OpenCL)") != NULL;
       n_cuda += strstr (name, "NVIDIA H200 (CUDA)") != NULL;
+      /* The earlier run (OpenCL) dashed beside the newest. */
+      g_assert_cmpint (ks_plot_series_get_dashed (wg, s), ==,
+                       strstr (name, "NVIDIA H200 (NVIDIA OpenCL)") != NULL);
     }
   g_assert_cmpuint (n_ocl, ==, ks_plot_get_n_series (one));
   g_assert_cmpuint (n_cuda, ==, ks_plot_get_n_series (one));
@@ -766,6 +769,8 @@ test_plot_compare (void)
   g_assert_cmpuint (ks_plot_get_n_series (size), ==, 2);
   g_assert_cmpstr (ks_plot_series_get_name (size, 0), !=, ks_plot_series_get_name (size, 1));
   g_assert_nonnull (strstr (ks_plot_series_get_name (size, 1), "split"));
+  g_assert_true (ks_plot_series_get_dashed (size, 0));
+  g_assert_false (ks_plot_series_get_dashed (size, 1));
 }
 
 int

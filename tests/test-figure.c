@@ -225,7 +225,7 @@ test_x_param (void)
 
 /* Two runs of the same device told apart by the setting they differ in
  * (no axis: one value a run), each curve named with it; runs of different
- * devices are named by their devices alone. */
+ * devices are named by their devices alone; the earlier run is dashed. */
 static void
 test_run_names (void)
 {
@@ -246,8 +246,37 @@ test_run_names (void)
   runs[1] = made_run ("GPU", 1.0);
   devices = ks_figure_plot_new (&figures[1], runs, 2, NULL);
   find_series (devices, "GPU (host), method = thomas");
+  /* The earlier run stays dashed beside the newest, drawn solid. */
+  g_assert_true (ks_plot_series_get_dashed (devices, find_series (devices, "CPU (host), method = thomas")));
+  g_assert_false (ks_plot_series_get_dashed (devices, find_series (devices, "GPU (host), method = thomas")));
   ks_run_unref (runs[0]);
   ks_run_unref (runs[1]);
+}
+
+/* One GPU through CUDA and through OpenCL in one run: the curves say
+ * which backend, not the same device name twice. */
+static void
+test_twin_devices (void)
+{
+  g_autoptr(KsRun) run = made_run ("GPU", 1.0);
+  g_autoptr(KsPlot) plot = NULL;
+  KsRunDevice *cuda = run->devices->pdata[0];
+  KsRunDevice *ocl = ks_run_device_new ();
+  KsRunPoint *p;
+
+  g_free (cuda->backend);
+  cuda->backend = g_strdup ("cuda");
+  ocl->id = g_strdup ("opencl:0:0");
+  ocl->name = g_strdup ("GPU");
+  ocl->backend = g_strdup ("opencl");
+  ocl->platform = g_strdup ("NVIDIA CUDA");
+  g_ptr_array_add (run->devices, ocl);
+  add_point (run, "thomas", 1024, 3.0, NULL);
+  p = run->points->pdata[run->points->len - 1];
+  p->device = 1;
+  plot = ks_figure_plot_new (&figures[1], &run, 1, NULL);
+  find_series (plot, "method = thomas · GPU (CUDA)");
+  find_series (plot, "method = thomas · GPU (NVIDIA OpenCL)");
 }
 
 static void
@@ -381,6 +410,7 @@ main (int    argc,
   g_test_add_func ("/figure/validate", test_validate);
   g_test_add_func ("/figure/x-param", test_x_param);
   g_test_add_func ("/figure/run-names", test_run_names);
+  g_test_add_func ("/figure/twin-devices", test_twin_devices);
   g_test_add_func ("/figure/bars", test_bars);
   g_test_add_func ("/figure/bars-recorded", test_bars_recorded);
   g_test_add_func ("/figure/lines", test_lines);

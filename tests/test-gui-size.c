@@ -112,6 +112,24 @@ test_size_sweep (void)
           }
       }
     g_assert_true (checked);
+
+    /* Over the legend, the tooltip is the entry's whole text. */
+    checked = FALSE;
+    for (double y = 0; y < h && !checked; y += 3)
+      for (double x = 0; x < w && !checked; x += 3)
+        {
+          g_autofree char *entry = ks_plot_legend_text_at (plot, w, h, x, y);
+          g_autofree char *tip = NULL;
+          g_autofree char *want = NULL;
+
+          if (entry == NULL || ks_plot_hit_test (plot, w, h, x, y, 8, NULL, NULL))
+            continue;
+          tip = ks_plot_view_tooltip_at (view, x, y);
+          want = g_markup_escape_text (entry, -1);
+          g_assert_cmpstr (tip, ==, want);
+          checked = TRUE;
+        }
+    g_assert_true (checked);
   }
 
   /* Without a mouse: the arrows walk the points from the first, and the

@@ -335,18 +335,36 @@ highlight_plot (gboolean highlight)
 {
   KsPlot *plot = ks_plot_new ();
   guint s = ks_plot_add_series (plot, "time");
+  guint o = ks_plot_add_series (plot, "other");
 
   ks_plot_set_highlight_legend (plot, "N+1 prime");
   for (int n = 100; n < 150; n++)
     {
       gboolean prime = n + 1 == 101 || n + 1 == 127 || n + 1 == 149;
+      KsPlotPointFlags flags = prime && highlight ? KS_PLOT_POINT_HIGHLIGHT : KS_PLOT_POINT_NONE;
       g_autofree char *label = g_strdup_printf ("N+1 = %d", n + 1);
 
       ks_plot_add_point_full (plot, s, n, n * 0.1 * (prime ? 2.5 : 1.0), NAN, NAN,
-                              prime && highlight ? KS_PLOT_POINT_HIGHLIGHT : KS_PLOT_POINT_NONE,
-                              prime ? label : NULL);
+                              flags, prime ? label : NULL);
+      ks_plot_add_point_full (plot, o, n, n * 0.05 * (prime ? 2.5 : 1.0), NAN, NAN, flags, NULL);
     }
   return plot;
+}
+
+/* A highlighted point's diamond, wider than a plain marker (MARKER_R 2.8):
+ * colour c on both sides of the point, 4 px out, where the near-vertical
+ * lines to its neighbours are not. */
+static gboolean
+diamond_at (cairo_surface_t   *img,
+            KsPlot            *plot,
+            double             x,
+            double             y,
+            const KsPlotColor *c)
+{
+  double px, py;
+
+  data_to_device (plot, W, H, x, y, &px, &py);
+  return color_near (img, px - 4, py, 0, c, 30) && color_near (img, px + 4, py, 0, c, 30);
 }
 
 static void
@@ -361,19 +379,14 @@ test_render_highlight (void)
       g_autoptr(KsPlot) without = highlight_plot (FALSE);
       cairo_surface_t *img_with = render_image (with, W, H, theme);
       cairo_surface_t *img_without = render_image (without, W, H, theme);
-      guint n_with = count_color (img_with, &theme->highlight, 10);
-      guint n_without = count_color (img_without, &theme->highlight, 10);
-      double px, py;
 
-      g_test_message ("theme %u: %u highlight pixels (%u without)", t, n_with, n_without);
       g_assert_true (pixel_is (img_with, 2, 2, &theme->background, 0));
-      /* Three markers, plus the legend's, of some 60 pixels each. */
-      g_assert_cmpuint (n_with, >, 4 * 40);
-      g_assert_cmpuint (n_without, <, 10);
-
-      /* The marker sits on its point. */
-      data_to_device (with, W, H, 126, 12.6 * 2.5, &px, &py);
-      g_assert_true (color_near (img_with, px, py, 1, &theme->highlight, 10));
+      /* Each curve's diamonds take its colour, not one red for all. */
+      g_assert_cmpuint (count_color (img_with, &theme->highlight, 10), <, 10);
+      g_assert_true (diamond_at (img_with, with, 126, 12.6 * 2.5, &theme->series[0]));
+      g_assert_true (diamond_at (img_with, with, 126, 6.3 * 2.5, &theme->series[1]));
+      g_assert_false (diamond_at (img_without, without, 126, 12.6 * 2.5, &theme->series[0]));
+      g_assert_false (diamond_at (img_without, without, 126, 6.3 * 2.5, &theme->series[1]));
 
       cairo_surface_destroy (img_with);
       cairo_surface_destroy (img_without);
@@ -561,7 +574,7 @@ test_render_many_labels (void)
                               prime ? KS_PLOT_POINT_HIGHLIGHT : KS_PLOT_POINT_NONE, label);
     }
   img = render_image (plot, 1200, 750, theme);
-  g_assert_cmpuint (count_color (img, &theme->highlight, 10), >, 5000);
+  g_assert_cmpuint (count_color (img, &theme->series[0], 10), >, 5000);
   cairo_surface_destroy (img);
 }
 
@@ -723,7 +736,7 @@ test_export_formats (void)
     g_assert_cmpint (cairo_image_surface_get_height (img), ==, 400);
     g_assert_true (pixel_is (img, 1, 1, &theme->background, 0));
     g_assert_cmpuint (count_not_color (img, &theme->background), >, 2000);
-    g_assert_cmpuint (count_color (img, &theme->highlight, 10), >, 100);
+    g_assert_cmpuint (count_color (img, &theme->series[0], 10), >, 100);
     cairo_surface_destroy (img);
   }
 

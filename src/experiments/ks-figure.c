@@ -80,9 +80,23 @@ series_name (const KsRun        *run,
   if (others[0])
     g_string_append_printf (s, "%s%s", s->len ? ", " : "", others);
   /* Several devices share the axes: each curve says whose it is (a
-   * prefix names the run, so its one device already). */
+   * prefix names the run, so its one device already), with its backend
+   * where another device of the run has the same name (one GPU through
+   * CUDA and through OpenCL). */
   if ((s->len == 0 && !named) || run->devices->len > 1)
-    g_string_append_printf (s, "%s%s", s->len ? " · " : "", d->name ? d->name : d->id);
+    {
+      const char *name = d->name ? d->name : d->id;
+      gboolean twin = FALSE;
+
+      for (guint i = 0; i < run->devices->len && !twin; i++)
+        {
+          const KsRunDevice *o = run->devices->pdata[i];
+          twin = i != p->device && g_strcmp0 (o->name ? o->name : o->id, name) == 0;
+        }
+      g_string_append_printf (s, "%s%s", s->len ? " · " : "", name);
+      if (twin)
+        g_string_append_printf (s, " (%s)", ks_run_device_get_backend_label (d));
+    }
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
@@ -590,9 +604,11 @@ ks_figure_plot_new (const KsFigureSpec    *figure,
   draw.options = options;
   draw.categories = (const char * const *) categories;
   names = n_runs > 1 ? run_names (runs, n_runs) : NULL;
+  /* The newest run (the last) is drawn solid; earlier ones stay beside
+   * it dashed, as the README promises, so the eye finds this run first. */
   for (guint i = 0; i < n_runs; i++)
     {
-      add_curves (plot, runs[i], &draw, names ? names[i] : NULL, FALSE);
+      add_curves (plot, runs[i], &draw, names ? names[i] : NULL, i + 1 < n_runs);
       add_lines (plot, runs[i], figure);
     }
   if (figure->show_paper)

@@ -15,7 +15,8 @@ G_BEGIN_DECLS
 
 /* A complete plot (title, axis labels with units, caption) of runs of one
  * experiment; with more than one run every curve's name says which run it
- * is.  figure NULL: the description's first. */
+ * is, and the runs before the last (the newest) are dashed.  figure NULL:
+ * the description's first. */
 KsPlot *ks_figure_plot_new     (const KsFigureSpec    *figure,
                                 KsRun * const         *runs,
                                 guint                  n_runs,

@@ -188,6 +188,9 @@ ks_results_plot_new_compare (const KsResults * const *runs,
           else
             name = g_strdup_printf ("%s · %s", base, names[i]);
           ks_plot_series_set_name (plot, s, name);
+          /* Earlier runs stay beside the newest (the last), dashed. */
+          if (i + 1 < n_runs)
+            ks_plot_series_set_dashed (plot, s, TRUE);
         }
     }
   ks_plot_set_caption (plot, NULL);

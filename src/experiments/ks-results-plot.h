@@ -35,7 +35,8 @@ KsPlot *ks_results_plot_new             (const KsResults *results,
  * a.json b.json): with more than one, every curve's name says which run it
  * is ("n = 1000 · NVIDIA H200 (CUDA)"), and the policy too where two runs
  * share a device, since "n = 1000" twice in a legend tells nothing.  The
- * caption, which describes one run, goes. */
+ * caption, which describes one run, goes; the runs before the last (the
+ * newest) are dashed. */
 KsPlot *ks_results_plot_new_compare     (const KsResults * const *runs,
                                          guint            n_runs,
                                          guint            min_wg);

@@ -327,8 +327,8 @@ ks_run_count_measured (const KsRun *run)
   return n;
 }
 
-static const char *
-backend_label (const KsRunDevice *d)
+const char *
+ks_run_device_get_backend_label (const KsRunDevice *d)
 {
   if (g_strcmp0 (d->backend, "cuda") == 0)
     return "CUDA";
@@ -350,7 +350,7 @@ ks_run_get_name (const KsRun *run)
   for (guint i = 0; i < run->devices->len; i++)
     {
       const KsRunDevice *d = run->devices->pdata[i];
-      g_string_append_printf (s, "%s%s (%s)", i ? " + " : "", d->name ? d->name : "?", backend_label (d));
+      g_string_append_printf (s, "%s%s (%s)", i ? " + " : "", d->name ? d->name : "?", ks_run_device_get_backend_label (d));
     }
   return g_string_free (g_steal_pointer (&s), FALSE);
 }

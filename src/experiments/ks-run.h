@@ -171,6 +171,9 @@ void         ks_json_append_number  (GString     *s,
 /* "NVIDIA H200 (CUDA)": the devices of the run ("A (x) + B (y)"), or what
  * the description's name_run says, for legends. */
 char        *ks_run_get_name        (const KsRun *run);
+/* How a device's backend reads in a name: "CUDA", "NVIDIA OpenCL", the
+ * OpenCL platform, or "host". */
+const char  *ks_run_device_get_backend_label (const KsRunDevice *d);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsRun, ks_run_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsRunPoint, ks_run_point_free)

@@ -388,7 +388,12 @@ ks_plot_view_tooltip_at (KsPlotView *self,
   if (self->plot == NULL)
     return NULL;
   if (!ks_plot_hit_test (self->plot, w, h, x, y, HIT_RADIUS, &series, &index))
-    return NULL;
+    {
+      /* Over the legend: the whole of an entry it cut short. */
+      g_autofree char *entry = ks_plot_legend_text_at (self->plot, w, h, x, y);
+
+      return entry != NULL ? g_markup_escape_text (entry, -1) : NULL;
+    }
   markup = point_markup (self, series, index);
   return markup;
 }

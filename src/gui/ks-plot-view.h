@@ -41,7 +41,8 @@ void       ks_plot_view_zoom             (KsPlotView        *self,
                                           double             x0,
                                           double             x1);
 void       ks_plot_view_reset_zoom       (KsPlotView        *self);
-/* The tooltip (markup) for the point drawn near (x, y), or NULL. */
+/* The tooltip (markup) for the point drawn near (x, y), or the whole text
+ * of the legend entry there (the legend may cut it short), or NULL. */
 char      *ks_plot_view_tooltip_at       (KsPlotView        *self,
                                           double             x,
                                           double             y);

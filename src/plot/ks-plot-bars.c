@@ -130,8 +130,104 @@ ks_plot_draw_bars (cairo_t           *cr,
     }
 }
 
-/* Each bar's value (or its point's label) centred above it, or inside its
- * top where there is no room above. */
+KsPlotScale
+ks_plot_bars_y_scale (KsPlot *plot)
+{
+  double mn = INFINITY, mx = -INFINITY;
+
+  if (plot->y_scale != KS_PLOT_SCALE_LINEAR || !plot->bars_auto_log
+      || isfinite (plot->y_min) || isfinite (plot->y_max))
+    return plot->y_scale;
+  for (guint s = 0; s < plot->series->len; s++)
+    {
+      Series *ser = g_ptr_array_index (plot->series, s);
+
+      if (ser->kind != KS_PLOT_SERIES_BARS || ser->y2)
+        continue;
+      for (guint i = 0; i < ser->points->len; i++)
+        {
+          double y = g_array_index (ser->points, KsPlotPoint, i).y;
+
+          if (!isfinite (y))
+            continue;
+          if (y <= 0)
+            return plot->y_scale;   /* a log axis could not show it */
+          mn = MIN (mn, y);
+          mx = MAX (mx, y);
+        }
+    }
+  return mn > 0 && mx > 100 * mn ? KS_PLOT_SCALE_LOG10 : plot->y_scale;
+}
+
+static char *
+bar_value_text (const KsPlotPoint *p)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup (nonempty (p->label) ? p->label : g_ascii_formatd (buf, sizeof buf, "%.3g", p->y));
+}
+
+/* Centred above the bar (above its error bar too), or inside its top
+ * where there is no room above; NULL where it would be wider than its bar
+ * allows or meet a label placed before it: left out rather than written
+ * over. */
+static Rect *
+bar_value_box (KsPlot            *plot,
+               const TextStyle   *ts,
+               const Layout      *lo,
+               const Axis        *ay,
+               const DevPoint    *d,
+               const KsPlotPoint *p,
+               KsPlotObstacles   *taken)
+{
+  g_autofree char *str = bar_value_text (p);
+  double base = baseline (lo, ay), tw, th, top = d->y;
+  Rect r;
+
+  if (!d->ok || d->y < lo->top || d->y > lo->bottom)
+    return NULL;
+  ks_plot_text_measure (ts, str, SCALE_POINT, FALSE, &tw, &th);
+  if (plot->error_bars && usable (p->y_hi, ay->log) && isfinite (p->y_lo))
+    top = MIN (top, dev_y_on (lo, ay, p->y_hi) - 1);
+  r = (Rect) { d->x - tw / 2, d->y < base ? top - th - 2 : d->y + 2, tw, th };
+  if (r.y < lo->top)
+    r.y = d->y + 2;
+  if (tw > lo->bar_slot * GROUP_FRACTION / lo->n_bar_series * 1.6
+      || !ks_plot_obstacles_free_of (taken, &r))
+    return NULL;
+  ks_plot_obstacles_add (taken, &r);
+  return g_memdup2 (&r, sizeof r);
+}
+
+GPtrArray *
+ks_plot_bar_value_boxes (KsPlot          *plot,
+                         const TextStyle *ts,
+                         const Layout    *lo,
+                         KsPlotObstacles *taken)
+{
+  GPtrArray *all = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+
+  for (guint s = 0; s < plot->series->len; s++)
+    {
+      Series *ser = g_ptr_array_index (plot->series, s);
+      GArray *dp = g_ptr_array_index (lo->dps, s);
+      GPtrArray *boxes = g_ptr_array_new_with_free_func (g_free);
+
+      g_ptr_array_add (all, boxes);
+      for (guint i = 0; i < dp->len; i++)
+        {
+          DevPoint *d = &g_array_index (dp, DevPoint, i);
+          KsPlotPoint *p = &g_array_index (ser->points, KsPlotPoint, d->index);
+
+          g_ptr_array_add (boxes, ser->kind != KS_PLOT_SERIES_BARS ? NULL
+                           : bar_value_box (plot, ts, lo, series_axis (lo, ser), d, p, taken));
+        }
+    }
+  return all;
+}
+
+/* Each bar's value (or its point's label), where ks_plot_bar_value_boxes
+ * found room for it. */
 void
 ks_plot_draw_bar_values (cairo_t           *cr,
                          KsPlot            *plot,
@@ -140,48 +236,30 @@ ks_plot_draw_bar_values (cairo_t           *cr,
                          KsPlotObstacles   *taken,
                          const KsPlotTheme *theme)
 {
+  g_autoptr(GPtrArray) all = NULL;
+
   if (!plot->bar_values)
     return;
-
-  for (guint s = 0; s < plot->series->len; s++)
+  all = ks_plot_bar_value_boxes (plot, ts, lo, taken);
+  set_color (cr, &theme->foreground, 1.0);
+  for (guint s = 0; s < all->len; s++)
     {
       Series *ser = g_ptr_array_index (plot->series, s);
       GArray *dp = g_ptr_array_index (lo->dps, s);
-      const Axis *ay = series_axis (lo, ser);
-      double base = baseline (lo, ay);
+      GPtrArray *boxes = g_ptr_array_index (all, s);
 
-      if (ser->kind != KS_PLOT_SERIES_BARS)
-        continue;
-      for (guint i = 0; i < dp->len; i++)
+      for (guint i = 0; i < boxes->len; i++)
         {
+          const Rect *r = g_ptr_array_index (boxes, i);
           DevPoint *d = &g_array_index (dp, DevPoint, i);
-          KsPlotPoint *p = &g_array_index (ser->points, KsPlotPoint, d->index);
-          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+          g_autofree char *str = NULL;
           g_autoptr(PangoLayout) text = NULL;
-          double tw, th, top;
-          Rect r;
 
-          if (!d->ok || d->y < lo->top || d->y > lo->bottom)
+          if (r == NULL)
             continue;
-          text = ks_plot_text_new (ts, nonempty (p->label) ? p->label
-                                   : g_ascii_formatd (buf, sizeof buf, "%.3g", p->y),
-                                   SCALE_POINT, FALSE);
-          ks_plot_text_size (text, &tw, &th);
-          top = d->y;
-          /* Above the error bar too, not through it. */
-          if (plot->error_bars && usable (p->y_hi, ay->log) && isfinite (p->y_lo))
-            top = MIN (top, dev_y_on (lo, ay, p->y_hi) - 1);
-          r = (Rect) { d->x - tw / 2, d->y < base ? top - th - 2 : d->y + 2, tw, th };
-          if (r.y < lo->top)
-            r.y = d->y + 2;
-          /* Too narrow a bar, or a neighbour's label in the way: leave it out
-           * rather than write over it. */
-          if (tw > lo->bar_slot * GROUP_FRACTION / lo->n_bar_series * 1.6
-              || !ks_plot_obstacles_free_of (taken, &r))
-            continue;
-          set_color (cr, &theme->foreground, 1.0);
-          ks_plot_show_text (cr, text, r.x, r.y);
-          ks_plot_obstacles_add (taken, &r);
+          str = bar_value_text (&g_array_index (ser->points, KsPlotPoint, d->index));
+          text = ks_plot_text_new (ts, str, SCALE_POINT, FALSE);
+          ks_plot_show_text (cr, text, r->x, r->y);
         }
     }
 }

@@ -5,6 +5,8 @@
 
 #include "ks-plot-private.h"
 
+#include <string.h>
+
 /* Liang–Barsky: clips the segment to the rectangle; FALSE if nothing is
  * left.  Keeps far-away points of a zoomed plot out of cairo's fixed-point
  * range, where they would wrap around. */
@@ -121,15 +123,17 @@ ks_plot_draw_highlight_rim (cairo_t           *cr,
   cairo_stroke (cr);
 }
 
+/* In the colour of its curve: one red for every curve hid which curve a
+ * highlighted point belongs to; the diamond is what sets it apart. */
 void
 ks_plot_draw_highlight_fill (cairo_t           *cr,
                              double             x,
                              double             y,
-                             const KsPlotTheme *theme)
+                             const KsPlotColor *c)
 {
   cairo_new_path (cr);
   path_diamond (cr, x, y, HIGHLIGHT_R - 0.5);
-  set_color (cr, &theme->highlight, 1.0);
+  set_color (cr, c, 1.0);
   cairo_fill (cr);
 }
 
@@ -137,10 +141,11 @@ void
 ks_plot_draw_highlight_marker (cairo_t           *cr,
                                double             x,
                                double             y,
+                               const KsPlotColor *c,
                                const KsPlotTheme *theme)
 {
   ks_plot_draw_highlight_rim (cr, x, y, theme);
-  ks_plot_draw_highlight_fill (cr, x, y, theme);
+  ks_plot_draw_highlight_fill (cr, x, y, c);
 }
 
 void
@@ -227,6 +232,70 @@ ks_plot_draw_vaxis (cairo_t           *cr,
     }
 }
 
+/* Does a line of the laid-out text start inside a word, or run past
+ * max_w (a word wider than that is not broken, nor ellipsized but on the
+ * last line)? */
+static gboolean
+breaks_badly (PangoLayout *layout,
+              double       max_w)
+{
+  const char *text = pango_layout_get_text (layout);
+
+  for (GSList *l = pango_layout_get_lines_readonly (layout); l != NULL; l = l->next)
+    {
+      PangoLayoutLine *line = l->data;
+      int start = line->start_index;
+      PangoRectangle logical;
+
+      if (start > 0 && !g_ascii_isspace (text[start - 1]) && text[start - 1] != '-'
+          && text[start - 1] != '/')
+        return TRUE;
+      pango_layout_line_get_extents (line, NULL, &logical);
+      if ((double) logical.width / PANGO_SCALE > max_w + 0.5)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+PangoLayout *
+ks_plot_category_label_new (const TextStyle *ts,
+                            const char      *name,
+                            double           slot)
+{
+  PangoLayout *text = ks_plot_text_new (ts, name, SCALE_TICK, FALSE);
+  PangoAttrList *attrs = pango_attr_list_new ();
+
+  /* Pango >= 1.44 hyphenates a word it breaks ("Tho-ma..."): never. */
+  pango_attr_list_insert (attrs, pango_attr_insert_hyphens_new (FALSE));
+  pango_layout_set_attributes (text, attrs);
+  pango_attr_list_unref (attrs);
+  ks_plot_text_limit_width (text, slot - 4);
+  pango_layout_set_wrap (text, PANGO_WRAP_WORD);
+  pango_layout_set_height (text, -2);
+  pango_layout_set_alignment (text, PANGO_ALIGN_CENTER);
+  /* A word wider than the slot would be split or run into the next
+   * slot: break at a space instead (where pango would, else the first),
+   * and cut each of the two lines short with an ellipsis
+   * ("Thoma... / global"), one line to a paragraph. */
+  if (breaks_badly (text, slot - 4))
+    {
+      GSList *second = pango_layout_get_lines_readonly (text)->next;
+      const char *at = second != NULL ? name + ((PangoLayoutLine *) second->data)->start_index : NULL;
+      g_autofree char *two = NULL;
+
+      if (at == NULL || at == name || at[-1] != ' ')
+        at = strchr (name, ' ') != NULL ? strchr (name, ' ') + 1 : NULL;
+      if (at != NULL)
+        {
+          two = g_strdup_printf ("%.*s\n%s", (int) (at - name), name, at);
+          g_strchomp (two);
+          pango_layout_set_text (text, two, -1);
+        }
+      pango_layout_set_height (text, -1);
+    }
+  return text;
+}
+
 void
 ks_plot_draw_axes (cairo_t           *cr,
                    const TextStyle   *ts,
@@ -291,19 +360,16 @@ ks_plot_draw_axes (cairo_t           *cr,
 
       if (t->label == NULL)
         continue;
-      text = ks_plot_text_new (ts, t->label, SCALE_TICK, FALSE);
-      /* A category's name keeps to its own slot, on up to two lines,
-       * centred, cut short only past that. */
       if (isfinite (slot))
         {
-          ks_plot_text_limit_width (text, slot - 4);
-          pango_layout_set_wrap (text, PANGO_WRAP_WORD_CHAR);
-          pango_layout_set_height (text, -2);
-          pango_layout_set_alignment (text, PANGO_ALIGN_CENTER);
+          text = ks_plot_category_label_new (ts, t->label, slot);
           tw = MAX (slot - 4, 1.0);
         }
       else
-        ks_plot_text_size (text, &tw, NULL);
+        {
+          text = ks_plot_text_new (ts, t->label, SCALE_TICK, FALSE);
+          ks_plot_text_size (text, &tw, NULL);
+        }
       ks_plot_show_text (cr, text, dev_x (lo, t->value) - tw / 2,
                          lo->bottom + 1 + lo->tick_len + 3);
     }

@@ -156,7 +156,7 @@ ks_plot_data_extent (KsPlot       *plot,
       extent_x (plot, &sp);
       break;
     case 'y':
-      sp.scale = plot->y_scale;
+      sp.scale = lo->y.log;   /* the model's, or log for bars: layout_ranges */
       extent_y (plot, lo, FALSE, &sp);
       break;
     case '2':

@@ -162,7 +162,8 @@ layout_ranges (KsPlot *plot,
     }
   else
     axis_range (plot, lo, 'x', plot->x_scale, plot->x_min, plot->x_max, &lo->x);
-  axis_range (plot, lo, 'y', plot->y_scale, plot->y_min, plot->y_max, &lo->y);
+  lo->y.log = ks_plot_bars_y_scale (plot);
+  axis_range (plot, lo, 'y', lo->y.log, plot->y_min, plot->y_max, &lo->y);
   if (isfinite (y_top) && y_top > lo->y.f0)
     lo->y.f1 = y_top;
   for (guint s = 0; s < plot->series->len && !lo->has_y2; s++)
@@ -479,8 +480,38 @@ layout_compute_frame (KsPlot          *plot,
     }
 }
 
+/* One layout with the legend at place: an outside legend takes its room
+ * off the canvas before the frame is laid out. */
+static void
+layout_compute_pass (KsPlot          *plot,
+                     const TextStyle *ts,
+                     double           width,
+                     double           height,
+                     double           y_top,
+                     LegendPlace      place,
+                     Layout          *lo)
+{
+  double rw = 0, rh = 0;
+
+  if (place != LEGEND_INSIDE)
+    place = ks_plot_legend_reserve (plot, ts, width, height, &rw, &rh);
+  layout_compute_frame (plot, ts, width - rw, height - rh, y_top, lo);
+  lo->width = width;
+  lo->height = height;
+  ks_plot_bars_prepare (plot, lo);
+  lo->dps = dev_points_compute (plot, lo);
+  {
+    Rect area = { lo->left, lo->top, lo->right - lo->left, lo->bottom - lo->top };
+    lo->data_index = ks_plot_data_index_new (lo->dps, &area);
+  }
+  lo->has_legend = ks_plot_legend_build (plot, ts, lo, place, &lo->lg);
+}
+
 /* Margins, ranges, ticks, data positions and the legend: everything that
- * render draws and hit-testing must agree with.  lo is zeroed. */
+ * render draws and hit-testing must agree with.  lo is zeroed.  The legend
+ * stays in a corner of the plot area while it is short and hides no data
+ * there, after raising the top of the y range if that is what it takes;
+ * else it goes outside, where a projector's audience can read both. */
 void
 ks_plot_layout_compute (KsPlot          *plot,
                         const TextStyle *ts,
@@ -488,24 +519,26 @@ ks_plot_layout_compute (KsPlot          *plot,
                         double           height,
                         Layout          *lo)
 {
+  LegendPlace place = LEGEND_INSIDE;
   double y_top = NAN;
 
-  for (int pass = 0; pass < 2; pass++)
+  for (int pass = 0; pass < 3; pass++)
     {
-      layout_compute_frame (plot, ts, width, height, y_top, lo);
-      ks_plot_bars_prepare (plot, lo);
-      lo->dps = dev_points_compute (plot, lo);
-      {
-        Rect area = { lo->left, lo->top, lo->right - lo->left, lo->bottom - lo->top };
-        lo->data_index = ks_plot_data_index_new (lo->dps, &area);
-      }
-      lo->has_legend = ks_plot_legend_build (plot, ts, lo, &lo->lg);
+      gboolean short_legend;
 
-      if (pass > 0 || usable (plot->y_max, plot->y_scale))
+      layout_compute_pass (plot, ts, width, height, y_top, place, lo);
+      if (!lo->has_legend || place != LEGEND_INSIDE)
         break;
-      y_top = legend_headroom (lo);
-      if (isnan (y_top))
+      short_legend = lo->lg.entries->len <= LEGEND_MAX_INSIDE;
+      if (short_legend && MIN (lo->lg.covered[0], lo->lg.covered[1]) == 0)
         break;
+      if (short_legend && isnan (y_top) && !usable (plot->y_max, plot->y_scale))
+        y_top = legend_headroom (lo);
+      if (!short_legend || isnan (y_top) || pass > 0)
+        {
+          place = LEGEND_RIGHT;   /* or below: ks_plot_legend_reserve chooses */
+          y_top = NAN;
+        }
       ks_plot_layout_clear (lo);
     }
 }

@@ -5,6 +5,8 @@
 
 #include "ks-plot-private.h"
 
+#include <string.h>
+
 static gboolean
 plot_has_highlight (KsPlot *plot)
 {
@@ -20,8 +22,8 @@ plot_has_highlight (KsPlot *plot)
 }
 
 static const char *
-legend_entry_text (KsPlot            *plot,
-                   const LegendEntry *e)
+entry_name (KsPlot            *plot,
+            const LegendEntry *e)
 {
   switch (e->kind)
     {
@@ -35,56 +37,187 @@ legend_entry_text (KsPlot            *plot,
     }
 }
 
-#define LEGEND_MARGIN 8.0
-
-gboolean
-ks_plot_legend_build (KsPlot          *plot,
-                      const TextStyle *ts,
-                      const Layout    *lo,
-                      Legend          *lg)
+static void
+entry_clear (gpointer data)
 {
-  double text_h = 0, text_w = 0, margin = LEGEND_MARGIN, area_w, area_h;
-  guint per_col;
+  g_free (((LegendEntry *) data)->text);
+}
 
-  memset (lg, 0, sizeof *lg);
-  lg->entries = g_array_new (FALSE, FALSE, sizeof (LegendEntry));
+static void
+add_entry (GArray    *entries,
+           KsPlot    *plot,
+           EntryKind  kind,
+           guint      index)
+{
+  LegendEntry e = { kind, index, NULL };
+  const char *name = entry_name (plot, &e);
 
+  /* Two runs of one name would read as one: the later ones are numbered. */
+  e.text = g_strdup (name);
+  for (guint n = 2, i = 0; i < entries->len; i++)
+    if (strcmp (g_array_index (entries, LegendEntry, i).text, e.text) == 0)
+      {
+        g_free (e.text);
+        e.text = g_strdup_printf ("%s (%u)", name, n++);
+        i = G_MAXUINT;   /* and check the numbered text afresh */
+      }
+  g_array_append_val (entries, e);
+}
+
+static GArray *
+collect_entries (KsPlot *plot)
+{
+  GArray *entries = g_array_new (FALSE, FALSE, sizeof (LegendEntry));
+
+  g_array_set_clear_func (entries, entry_clear);
   for (guint s = 0; s < plot->series->len; s++)
     {
       Series *ser = g_ptr_array_index (plot->series, s);
-      LegendEntry e = { ENTRY_SERIES, s };
 
       if (nonempty (ser->name) && ser->points->len > 0)
-        g_array_append_val (lg->entries, e);
+        add_entry (entries, plot, ENTRY_SERIES, s);
     }
   if (nonempty (plot->highlight_legend) && plot_has_highlight (plot))
-    {
-      LegendEntry e = { ENTRY_HIGHLIGHT, 0 };
-      g_array_append_val (lg->entries, e);
-    }
+    add_entry (entries, plot, ENTRY_HIGHLIGHT, 0);
   for (guint i = 0; i < plot->bands->len; i++)
-    {
-      LegendEntry e = { ENTRY_BAND, i };
+    if (nonempty (g_array_index (plot->bands, Band, i).label))
+      add_entry (entries, plot, ENTRY_BAND, i);
+  return entries;
+}
 
-      if (nonempty (g_array_index (plot->bands, Band, i).label))
-        g_array_append_val (lg->entries, e);
-    }
+#define LEGEND_MARGIN 8.0
+
+/* The entries and the size of one row; text_max_w is the widest text. */
+static gboolean
+legend_measure (KsPlot          *plot,
+                const TextStyle *ts,
+                double           em,
+                Legend          *lg)
+{
+  double text_h = 0, text_w = 0;
+
+  memset (lg, 0, sizeof *lg);
+  lg->entries = collect_entries (plot);
   if (lg->entries->len == 0)
     return FALSE;
-
   for (guint i = 0; i < lg->entries->len; i++)
     {
       double w, h;
 
-      ks_plot_text_measure (ts, legend_entry_text (plot, &g_array_index (lg->entries, LegendEntry, i)),
-                    SCALE_LEGEND, FALSE, &w, &h);
+      ks_plot_text_measure (ts, g_array_index (lg->entries, LegendEntry, i).text,
+                            SCALE_LEGEND, FALSE, &w, &h);
       text_w = MAX (text_w, w);
       text_h = MAX (text_h, h);
     }
-
-  lg->inner = round (lo->em * 0.5);
+  lg->inner = round (em * 0.5);
   lg->row_h = ceil (MAX (text_h, 2 * HIGHLIGHT_R) + 2);
-  lg->sample_w = round (lo->em * 2.2);
+  lg->sample_w = round (em * 2.2);
+  lg->text_max_w = text_w;
+  return TRUE;
+}
+
+static void
+legend_box_size (Legend *lg,
+                 double  em)
+{
+  lg->cols = MAX (1u, MIN (lg->cols, lg->entries->len));
+  lg->rows = (lg->entries->len + lg->cols - 1) / lg->cols;
+  lg->col_w = lg->sample_w + lg->inner + lg->text_max_w;
+  lg->box.w = ceil (2 * lg->inner + lg->cols * lg->col_w + (lg->cols - 1) * em);
+  lg->box.h = ceil (2 * lg->inner + lg->rows * lg->row_h);
+}
+
+/* The text width that lets cols columns fit across across_w. */
+static double
+text_width_for (const Legend *lg,
+                guint         cols,
+                double        across_w,
+                double        em)
+{
+  return (across_w - 2 * lg->inner - (cols - 1) * em) / cols - lg->sample_w - lg->inner;
+}
+
+/* Columns and text width of a legend outside the plot area on a canvas
+ * of width x height.  Right of the plot: as many columns as its height
+ * needs, a long text cut at a quarter of the width.  Below it: as many
+ * columns as fit across, narrower ones while it would take more than
+ * 40% of the height. */
+static void
+legend_shape_outside (Legend      *lg,
+                      LegendPlace  place,
+                      double       em,
+                      double       width,
+                      double       height)
+{
+  double pad = round (em * 0.8), across = width - 2 * pad;
+  guint n = lg->entries->len;
+
+  if (place == LEGEND_RIGHT)
+    {
+      /* About the plot area's height: the title, x ticks and label off. */
+      double avail_h = MAX (height - 2 * pad - 6 * em, lg->row_h);
+      guint per_col = (guint) MAX (1.0, floor ((avail_h - 2 * lg->inner) / lg->row_h));
+
+      lg->text_max_w = MIN (lg->text_max_w, MAX (0.25 * width, 6 * em));
+      lg->cols = (n + per_col - 1) / per_col;
+      legend_box_size (lg, em);
+      return;
+    }
+  lg->text_max_w = MIN (lg->text_max_w, text_width_for (lg, 1, across, em));
+  lg->cols = (guint) MAX (1.0, floor ((across - 2 * lg->inner + em)
+                                      / (lg->sample_w + lg->inner + lg->text_max_w + em)));
+  legend_box_size (lg, em);
+  while (lg->box.h > 0.4 * height && lg->cols < n
+         && text_width_for (lg, lg->cols + 1, across, em) >= 6 * em)
+    {
+      lg->text_max_w = text_width_for (lg, lg->cols + 1, across, em);
+      lg->cols++;
+      legend_box_size (lg, em);
+    }
+}
+
+LegendPlace
+ks_plot_legend_reserve (KsPlot          *plot,
+                        const TextStyle *ts,
+                        double           width,
+                        double           height,
+                        double          *w,
+                        double          *h)
+{
+  double em = ts->size * TEXT_DPI / 72.0;
+  LegendPlace place = LEGEND_RIGHT;
+  Legend lg;
+
+  *w = *h = 0;
+  if (!legend_measure (plot, ts, em, &lg))
+    {
+      g_array_unref (lg.entries);
+      return LEGEND_INSIDE;
+    }
+  legend_shape_outside (&lg, LEGEND_RIGHT, em, width, height);
+  /* A narrow plot keeps its width for the data. */
+  if (width < 40 * em || lg.box.w > 0.4 * width)
+    {
+      place = LEGEND_BELOW;
+      g_array_unref (lg.entries);
+      legend_measure (plot, ts, em, &lg);
+      legend_shape_outside (&lg, LEGEND_BELOW, em, width, height);
+      *h = lg.box.h + round (em * 0.5);
+    }
+  else
+    *w = lg.box.w + round (em * 0.5);
+  g_array_unref (lg.entries);
+  return place;
+}
+
+/* In the upper corner that hides the least data. */
+static void
+legend_place_inside (Legend       *lg,
+                     const Layout *lo)
+{
+  double margin = LEGEND_MARGIN, area_w, area_h;
+  guint per_col;
+
   area_w = lo->right - lo->left - 2 * margin;
   area_h = lo->bottom - lo->top - 2 * margin;
 
@@ -97,25 +230,15 @@ ks_plot_legend_build (KsPlot          *plot,
     {
       guint rows = (lg->entries->len + lg->cols - 1) / lg->cols;
       guint cols = lg->cols + 1;
-      double wider = 2 * lg->inner + cols * (lg->sample_w + lg->inner + text_w)
+      double wider = 2 * lg->inner + cols * (lg->sample_w + lg->inner + lg->text_max_w)
                      + (cols - 1) * lo->em;
 
       if (2 * lg->inner + rows * lg->row_h <= 0.3 * area_h || wider > 0.5 * area_w)
         break;
       lg->cols = cols;
     }
-  lg->rows = (lg->entries->len + lg->cols - 1) / lg->cols;
-
-  lg->text_max_w = text_w;
-  {
-    double max_text = (area_w - 2 * lg->inner - (lg->cols - 1) * lo->em) / lg->cols
-                      - lg->sample_w - lg->inner;
-    if (lg->text_max_w > max_text)
-      lg->text_max_w = MAX (max_text, lo->em);
-  }
-  lg->col_w = lg->sample_w + lg->inner + lg->text_max_w;
-  lg->box.w = ceil (2 * lg->inner + lg->cols * lg->col_w + (lg->cols - 1) * lo->em);
-  lg->box.h = ceil (2 * lg->inner + lg->rows * lg->row_h);
+  lg->text_max_w = MIN (lg->text_max_w, MAX (text_width_for (lg, lg->cols, area_w, lo->em), lo->em));
+  legend_box_size (lg, lo->em);
   lg->box.y = lo->top + margin;
 
   lg->corner[0] = lg->box;
@@ -127,6 +250,35 @@ ks_plot_legend_build (KsPlot          *plot,
 
   /* Upper right unless upper left hides less of the data. */
   lg->box = lg->corner[lg->covered[1] < lg->covered[0] ? 1 : 0];
+}
+
+gboolean
+ks_plot_legend_build (KsPlot          *plot,
+                      const TextStyle *ts,
+                      const Layout    *lo,
+                      LegendPlace      place,
+                      Legend          *lg)
+{
+  if (!legend_measure (plot, ts, lo->em, lg))
+    return FALSE;
+  lg->place = place;
+  if (place == LEGEND_INSIDE)
+    {
+      legend_place_inside (lg, lo);
+      return TRUE;
+    }
+  legend_shape_outside (lg, place, lo->em, lo->width, lo->height);
+  if (place == LEGEND_RIGHT)
+    {
+      lg->box.x = lo->width - lo->pad - lg->box.w;
+      lg->box.y = lo->top;
+    }
+  else
+    {
+      lg->box.x = CLAMP ((lo->left + lo->right - lg->box.w) / 2, lo->pad,
+                         MAX (lo->width - lo->pad - lg->box.w, lo->pad));
+      lg->box.y = lo->height - lo->pad - lg->box.h;
+    }
   return TRUE;
 }
 
@@ -146,7 +298,13 @@ draw_sample (cairo_t           *cr,
   switch (e->kind)
     {
     case ENTRY_HIGHLIGHT:
-      ks_plot_draw_highlight_marker (cr, x + lg->sample_w / 2, cy, theme);
+      {
+        /* The shape alone: each curve's diamonds are in its colour. */
+        KsPlotColor grey = theme->foreground;
+
+        grey.a *= 0.55;
+        ks_plot_draw_highlight_marker (cr, x + lg->sample_w / 2, cy, &grey, theme);
+      }
       return;
     case ENTRY_BAND:
       cairo_new_path (cr);
@@ -210,10 +368,39 @@ ks_plot_legend_draw (cairo_t           *cr,
 
       draw_sample (cr, plot, e, x, cy, lg, theme);
 
-      text = ks_plot_text_new (ts, legend_entry_text (plot, e), SCALE_LEGEND, FALSE);
+      text = ks_plot_text_new (ts, e->text, SCALE_LEGEND, FALSE);
       ks_plot_text_limit_width (text, lg->text_max_w);
       ks_plot_text_size (text, NULL, &th);
       set_color (cr, &theme->foreground, 1.0);
       ks_plot_show_text (cr, text, x + lg->sample_w + lg->inner, cy - th / 2);
     }
+}
+
+char *
+ks_plot_legend_text_at (KsPlot *plot,
+                        double  width,
+                        double  height,
+                        double  px,
+                        double  py)
+{
+  Layout *lo;
+  char *text = NULL;
+
+  g_return_val_if_fail (plot != NULL, NULL);
+
+  if (!(width > 0 && height > 0))
+    return NULL;
+  lo = ks_plot_layout_get (plot, NULL, width, height);
+  if (lo->has_legend && px >= lo->lg.box.x && py >= lo->lg.box.y
+      && px < lo->lg.box.x + lo->lg.box.w && py < lo->lg.box.y + lo->lg.box.h)
+    {
+      const Legend *lg = &lo->lg;
+      double col = floor ((px - lg->box.x - lg->inner) / (lg->col_w + lo->em));
+      double row = floor ((py - lg->box.y - lg->inner) / lg->row_h);
+
+      if (col >= 0 && row >= 0 && row < lg->rows && col * lg->rows + row < lg->entries->len)
+        text = g_strdup (g_array_index (lg->entries, LegendEntry, (guint) (col * lg->rows + row)).text);
+    }
+  ks_plot_layout_unref (lo);
+  return text;
 }

@@ -75,6 +75,7 @@ ks_plot_new (void)
   plot->y2_min = plot->y2_max = NAN;
   plot->error_bars = TRUE;
   plot->bar_values = TRUE;
+  plot->bars_auto_log = TRUE;
   plot->series = g_ptr_array_new_with_free_func (series_free);
   plot->vlines = array_new (sizeof (RefLine), ref_line_clear);
   plot->hlines = array_new (sizeof (RefLine), ref_line_clear);
@@ -257,6 +258,16 @@ ks_plot_series_set_dashed (KsPlot   *plot,
 
   ((Series *) g_ptr_array_index (plot->series, series))->dashed = !!dashed;
   ks_plot_changed (plot);
+}
+
+gboolean
+ks_plot_series_get_dashed (KsPlot *plot,
+                           guint   series)
+{
+  g_return_val_if_fail (plot != NULL, FALSE);
+  g_return_val_if_fail (series < plot->series->len, FALSE);
+
+  return ((Series *) g_ptr_array_index (plot->series, series))->dashed;
 }
 
 void
@@ -545,6 +556,16 @@ ks_plot_set_bar_values (KsPlot   *plot,
   g_return_if_fail (plot != NULL);
 
   plot->bar_values = !!show;
+  ks_plot_changed (plot);
+}
+
+void
+ks_plot_set_bars_auto_log (KsPlot   *plot,
+                           gboolean  auto_log)
+{
+  g_return_if_fail (plot != NULL);
+
+  plot->bars_auto_log = !!auto_log;
   ks_plot_changed (plot);
 }
 

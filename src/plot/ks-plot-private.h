@@ -72,6 +72,7 @@ struct _KsPlot {
   double       x_min, x_max, y_min, y_max, y2_min, y2_max;
   gboolean     error_bars;
   gboolean     bar_values;
+  gboolean     bars_auto_log; /* see ks_plot_set_bars_auto_log() */
   gboolean     equal_aspect;
   char       **categories;    /* x is categorical when set */
   GPtrArray   *series;        /* Series* */
@@ -321,10 +322,24 @@ typedef enum {
 typedef struct {
   EntryKind kind;
   guint     index;   /* series or band */
+  char     *text;    /* what it says: never the same as another entry's */
 } LegendEntry;
+
+/* Where the legend goes: in a corner of the plot area while it is short
+ * and hides no data, else outside it, right of it or (on a narrow plot)
+ * below it, and the plot area shrinks to make room. */
+typedef enum {
+  LEGEND_INSIDE,
+  LEGEND_RIGHT,
+  LEGEND_BELOW,
+} LegendPlace;
+
+/* More entries than this go outside the plot area whatever they cover. */
+#define LEGEND_MAX_INSIDE 6
 
 typedef struct {
   GArray *entries;      /* LegendEntry */
+  LegendPlace place;
   double  row_h, col_w, sample_w, text_max_w, inner;
   guint   rows, cols;
   Rect    box;
@@ -433,9 +448,18 @@ gboolean ks_plot_data_extent   (KsPlot          *plot,
 /* ------------------------------------------------------------------------ */
 /* Legend                                                                   */
 
+/* For a legend outside the plot area: right of it or below it, and the
+ * room it takes off the canvas's width (*w) or height (*h). */
+LegendPlace ks_plot_legend_reserve (KsPlot          *plot,
+                                    const TextStyle *ts,
+                                    double           width,
+                                    double           height,
+                                    double          *w,
+                                    double          *h);
 gboolean ks_plot_legend_build (KsPlot            *plot,
                                const TextStyle   *ts,
                                const Layout      *lo,
+                               LegendPlace        place,
                                Legend            *lg);
 void     ks_plot_legend_draw  (cairo_t           *cr,
                                KsPlot            *plot,
@@ -481,10 +505,11 @@ void     ks_plot_draw_highlight_rim    (cairo_t           *cr,
 void     ks_plot_draw_highlight_fill   (cairo_t           *cr,
                                         double             x,
                                         double             y,
-                                        const KsPlotTheme *theme);
+                                        const KsPlotColor *c);
 void     ks_plot_draw_highlight_marker (cairo_t           *cr,
                                         double             x,
                                         double             y,
+                                        const KsPlotColor *c,
                                         const KsPlotTheme *theme);
 void     ks_plot_set_series_line       (cairo_t           *cr,
                                         Series            *ser);
@@ -577,6 +602,22 @@ void ks_plot_draw_specials (cairo_t           *cr,
 /* Counts the bar series and sizes their slot; before the points are placed. */
 void   ks_plot_bars_prepare    (KsPlot            *plot,
                                 Layout            *lo);
+/* The left axis's scale: the model's, or log10 for bars across more than
+ * two orders of magnitude (ks_plot_set_bars_auto_log). */
+KsPlotScale ks_plot_bars_y_scale (KsPlot          *plot);
+/* Each bar's value label's box where it is drawn (NULL: none fits), per
+ * series and point as in lo->dps; each clear of the others and of taken,
+ * which gets them.  Free with g_ptr_array_unref. */
+GPtrArray *ks_plot_bar_value_boxes (KsPlot          *plot,
+                                    const TextStyle *ts,
+                                    const Layout    *lo,
+                                    KsPlotObstacles *taken);
+/* A category's name laid out in its slot of width slot: on up to two
+ * lines broken at spaces, never inside a word nor with a hyphen; a name
+ * whose word does not fit is cut short with an ellipsis instead. */
+PangoLayout *ks_plot_category_label_new (const TextStyle *ts,
+                                         const char      *name,
+                                         double           slot);
 /* Device width of one unit of a categorical x axis. */
 double ks_plot_category_width  (const Layout      *lo);
 /* How far right of its x a bar of this series stands (0: not a bar). */

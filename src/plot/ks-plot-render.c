@@ -39,9 +39,6 @@ draw_chart (cairo_t           *cr,
   ks_plot_draw_bar_values (cr, plot, ts, lo, taken, theme);
   ks_plot_draw_specials (cr, plot, ts, lo, &area, taken, theme);
   ks_plot_draw_annotations (cr, plot, ts, lo, &area, taken, theme);
-  if (lo->has_legend)
-    ks_plot_legend_draw (cr, plot, ts, &lo->lg, lo, theme);
-
   if (!lo->has_data)
     {
       g_autoptr(PangoLayout) text = ks_plot_text_new (ts, _("No data"), SCALE_AXIS, FALSE);
@@ -53,6 +50,10 @@ draw_chart (cairo_t           *cr,
     }
   cairo_restore (cr);
   ks_plot_obstacles_free (taken);
+
+  /* Outside the clip: a legend may stand beside the plot area. */
+  if (lo->has_legend)
+    ks_plot_legend_draw (cr, plot, ts, &lo->lg, lo, theme);
 
   if (lo->colorbar.w > 0)
     ks_plot_draw_colorbar (cr, plot, ts, lo, theme);

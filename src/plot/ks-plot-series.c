@@ -272,7 +272,8 @@ ks_plot_draw_specials (cairo_t           *cr,
         }
       if (sp->p->flags & KS_PLOT_POINT_HIGHLIGHT)
         {
-          ks_plot_draw_highlight_fill (cr, sp->x, sp->y, theme);
+          ks_plot_draw_highlight_fill (cr, sp->x, sp->y,
+                                       &theme->series[sp->series % G_N_ELEMENTS (theme->series)]);
           r = MAX (r, HIGHLIGHT_R);
         }
       {
@@ -299,7 +300,8 @@ ks_plot_draw_specials (cairo_t           *cr,
       if (!ks_plot_place_label (sp->x, sp->y, r, w + 4, h + 2, area, taken, lo->data_index, best, &box))
         continue;
       ks_plot_show_boxed_text (cr, text, &box,
-                       best ? &theme->foreground : &theme->highlight, theme);
+                               best ? &theme->foreground
+                               : &theme->series[sp->series % G_N_ELEMENTS (theme->series)], theme);
       ks_plot_obstacles_add (taken, &box);
     }
 }

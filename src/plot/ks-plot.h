@@ -190,6 +190,11 @@ void        ks_plot_series_set_kind   (KsPlot           *plot,
  * on by default. */
 void        ks_plot_set_bar_values    (KsPlot       *plot,
                                        gboolean      show);
+/* Bars on the left axis whose values (all positive) span more than 100x
+ * get a log y axis of their own accord, or the small ones would be flat
+ * lines; on by default, off keeps the scale ks_plot_set_log_y() gave. */
+void        ks_plot_set_bars_auto_log (KsPlot       *plot,
+                                       gboolean      auto_log);
 
 /* ------------------------------------------------------------------------ */
 /* Reference lines, bands and annotations                                   */
@@ -307,6 +312,8 @@ const char        *ks_plot_series_get_name   (KsPlot *plot,
                                               guint   series);
 guint              ks_plot_series_get_n_points (KsPlot *plot,
                                               guint   series);
+gboolean           ks_plot_series_get_dashed (KsPlot *plot,
+                                              guint   series);
 /* Valid until the next point is added to that series. */
 const KsPlotPoint *ks_plot_series_get_point  (KsPlot *plot,
                                               guint   series,
@@ -349,6 +356,14 @@ gboolean    ks_plot_hit_test          (KsPlot       *plot,
                                        double        radius,
                                        guint        *out_series,
                                        guint        *out_index);
+/* The whole text of the legend entry drawn at (px, py), which the legend
+ * may show cut short with an ellipsis, for a tooltip; NULL off the legend.
+ * Laid out as ks_plot_hit_test() does.  Free with g_free(). */
+char       *ks_plot_legend_text_at    (KsPlot       *plot,
+                                       double        width,
+                                       double        height,
+                                       double        px,
+                                       double        py);
 /* The data value at a device position (for drag-to-zoom). FALSE outside the plot area. */
 gboolean    ks_plot_device_to_data    (KsPlot       *plot,
                                        double        width,
