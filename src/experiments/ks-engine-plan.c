@@ -175,10 +175,13 @@ backends_words (guint mask)
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
-/* The value that the parameters the caller gave imply for spec (a
- * choice), which the caller left out: the one value their "when" names (--file F applies only
- * with --source file, so it says --source file), into *by the first of
- * them; NULL where none does or two disagree. */
+/* The value that the files the caller gave imply for spec (a choice),
+ * which the caller left out: the one value their "when" names (--file F
+ * applies only with --source file, so it says --source file), into *by
+ * the first of them; NULL where none does or two disagree.  Only a file:
+ * naming one says what the user wants, where a number given beside its
+ * condition (--depth without --shape tall) may be a slip, which the
+ * "is not used" warning names. */
 static const char *
 implied_value (KsEngine *self, const KsParamSpec *spec, const KsParamSpec **by)
 {
@@ -188,7 +191,7 @@ implied_value (KsEngine *self, const KsParamSpec *spec, const KsParamSpec **by)
   for (guint j = 0; j < desc->n_params; j++)
     {
       const KsParamSpec *other = &desc->params[j];
-      if (!self->given[j] || g_strcmp0 (other->when.param, spec->name) != 0 ||
+      if (!self->given[j] || other->type != KS_PARAM_FILE || g_strcmp0 (other->when.param, spec->name) != 0 ||
           other->when.values[0] == NULL || other->when.values[1] != NULL)
         continue;
       if (value != NULL && strcmp (value, other->when.values[0]) != 0)
