@@ -188,19 +188,22 @@ implied_value (KsEngine *self, const KsParamSpec *spec, const KsParamSpec **by)
   const KsExperimentDesc *desc = self->desc;
   const char *value = NULL;
 
+  *by = NULL;
   for (guint j = 0; j < desc->n_params; j++)
     {
       const KsParamSpec *other = &desc->params[j];
-      if (!self->given[j] || other->type != KS_PARAM_FILE || g_strcmp0 (other->when.param, spec->name) != 0 ||
+      if (!self->given[j] || g_strcmp0 (other->when.param, spec->name) != 0 ||
           other->when.values[0] == NULL || other->when.values[1] != NULL)
         continue;
+      /* Given parameters that apply under different choices (--file
+       * beside --cells) imply nothing. */
       if (value != NULL && strcmp (value, other->when.values[0]) != 0)
         return NULL;
-      if (value == NULL)
-        *by = other;
       value = other->when.values[0];
+      if (*by == NULL && other->type == KS_PARAM_FILE)
+        *by = other;
     }
-  return value;
+  return *by != NULL ? value : NULL;
 }
 
 /* One parameter's values on plan's device when the caller left it to its
