@@ -9,6 +9,7 @@
 #include <glib.h>
 
 #include "ks-msh.h"
+#include "ks-test-mesh-util.h"
 
 typedef struct {
   const char *stem;
@@ -62,24 +63,13 @@ test_big_endian (void)
   g_assert_cmpfloat_with_epsilon (ks_mesh_total_area (m), 6.0, 1e-12);
 }
 
-/* A refusal of this kind that says these words. */
-static void
-expect_refused (KsMesh *m, GError *error, KsMeshError code, const char *words)
-{
-  g_assert_null (m);
-  g_assert_error (error, KS_MESH_ERROR, (gint) code);
-  g_test_message ("%s", error->message);
-  if (strstr (error->message, words) == NULL)
-    g_error ("\"%s\" does not say \"%s\"", error->message, words);
-}
-
 static void
 expect_bad (const char *text, gsize length, KsMeshError code, const char *words)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(KsMesh) m = ks_msh_read_data (text, length, "bad.msh", 0, &error);
 
-  expect_refused (m, error, code, words);
+  ks_test_expect_mesh_refused (m, error, code, words);
 }
 
 static void
@@ -89,7 +79,7 @@ expect_file_bad (const char *file, KsMeshError code, const char *words)
   g_autoptr(GError) error = NULL;
   g_autoptr(KsMesh) m = ks_msh_read_file (path, 0, &error);
 
-  expect_refused (m, error, code, words);
+  ks_test_expect_mesh_refused (m, error, code, words);
 }
 
 static void
