@@ -344,6 +344,14 @@ test_legacy (void)
   session = ks_session_from_json (HEAD "\"pages\":{\"gauss-size\":{\"params\":{\"from\":3}}}}", -1, &error);
   g_assert_null (session);
   g_assert_nonnull (strstr (error->message, "from"));
+  g_clear_error (&error);
+  /* fuzz-session's find: json-glib decodes "\\uda:7" into bytes that are
+   * not UTF-8, and writing the session back aborted. */
+  session = ks_session_from_json ("{\"format\":\"kernelscope-session\",\"version\":1,"
+                                  "\"device\":\"\\uda:7\",\"pages\":{}}", -1, &error);
+  g_assert_null (session);
+  g_assert_error (error, KS_SESSION_ERROR, KS_SESSION_ERROR_DAMAGED);
+  g_assert_nonnull (strstr (error->message, "UTF-8"));
 }
 
 /* The file reader: its errors name the file; what is not a regular file is

@@ -114,6 +114,66 @@ ks_json_widen_huge_integers (const char *data,
   return out;
 }
 
+/* Is every string and member name under node valid UTF-8?  json-glib
+ * decodes a malformed escape ("\\uda:7", a lone surrogate) into bytes that
+ * are not, and every writer after it (json-glib's own included) then fails
+ * or aborts.  Depth is bounded by KS_JSON_MAX_DEPTH. */
+static gboolean
+node_is_utf8 (JsonNode *node)
+{
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+
+        json_object_iter_init (&iter, json_node_get_object (node));
+        while (json_object_iter_next (&iter, &name, &member))
+          if (!g_utf8_validate (name, -1, NULL) || !node_is_utf8 (member))
+            return FALSE;
+        return TRUE;
+      }
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          if (!node_is_utf8 (json_array_get_element (array, i)))
+            return FALSE;
+        return TRUE;
+      }
+    case JSON_NODE_VALUE:
+      return json_node_get_value_type (node) != G_TYPE_STRING
+             || g_utf8_validate (json_node_get_string (node), -1, NULL);
+    case JSON_NODE_NULL:
+    default:
+      return TRUE;
+    }
+}
+
+static gboolean
+parse_checked (JsonParser *parser,
+               const char *data,
+               gssize      length,
+               GError    **error)
+{
+  JsonNode *root;
+
+  if (!json_parser_load_from_data (parser, data, length, error))
+    return FALSE;
+  root = json_parser_get_root (parser);
+  if (root != NULL && !node_is_utf8 (root))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("a text in it is not valid UTF-8 (a \\u escape "
+                     "without four hex digits, or half a surrogate pair)"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 ks_json_parser_load_data (JsonParser *parser,
                           const char *data,
@@ -135,9 +195,9 @@ ks_json_parser_load_data (JsonParser *parser,
     g_autoptr(GString) widened = ks_json_widen_huge_integers (data, length);
 
     if (widened != NULL)
-      return json_parser_load_from_data (parser, widened->str, widened->len, error);
+      return parse_checked (parser, widened->str, widened->len, error);
   }
-  return json_parser_load_from_data (parser, data, length, error);
+  return parse_checked (parser, data, length, error);
 }
 
 char *
