@@ -86,8 +86,11 @@ case "${1:-run}" in
     if [ -z "${KS_NO_SANITIZE:-}" ]; then
       asan="$BUILD_DIR-asan"
       echo "==> Sanitizer build in $asan (address, undefined)"
+      # It reuses the kernels PoCL compiled for the run above (same
+      # sources, same PoCL): a cold cache would double this phase.
       [ -f "$asan/build.ninja" ] ||
-        meson setup "$asan" -Dgui=false -Dtests=true -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+        meson setup "$asan" -Dgui=false -Dtests=true -Db_sanitize=address,undefined -Db_lundef=false \
+          -Dtest_pocl_cache="$PWD/$BUILD_DIR/tests/pocl-cache" >/dev/null
       ninja -C "$asan" >/dev/null
       echo "==> meson test (sanitizers)"
       meson test -C "$asan" --print-errorlogs --num-processes 2 --timeout-multiplier 4 --no-suite fuzz --no-suite oclgrind || status=$?

@@ -74,12 +74,22 @@ test_policies (gconstpointer data)
 
   for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
     {
-      g_autoptr(KsLinearSystem) sys = ks_linear_system_new_random (sizes[s], 42 + sizes[s], NULL);
-      g_autofree double *x = g_new0 (double, sizes[s]);
-      g_autofree double *xref = g_new0 (double, sizes[s]);
+      g_autoptr(KsLinearSystem) sys = NULL;
+      g_autofree double *x = NULL;
+      g_autofree double *xref = NULL;
       KsGaussParams params = { c->range, c->local, c->wg };
       KsGaussParams none = { 0 };
       KsGaussResult r, rref;
+
+      /* The driver's group tiles each column count, and PoCL compiles a
+       * kernel per group size: n = 100 shrinking would build about a
+       * hundred (30 s on two cores with a cold cache) to test what n = 33
+       * tests with twenty. */
+      if (c->range == KS_RANGE_SHRINKING && c->local == KS_LOCAL_DRIVER && sizes[s] > 33)
+        continue;
+      sys = ks_linear_system_new_random (sizes[s], 42 + sizes[s], NULL);
+      x = g_new0 (double, sizes[s]);
+      xref = g_new0 (double, sizes[s]);
 
       g_assert_true (ks_gauss_solver_solve (reference, sys, &none, NULL, xref, &rref, &error));
       g_assert_no_error (error);

@@ -10,6 +10,7 @@
 #include "ks-image.h"
 #include "ks-kernel-source.h"
 #include "ks-registry.h"
+#include "ks-verdict.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -158,6 +159,36 @@ print_table (const KsRun *run)
       g_string_append_c (s, '\n');
     }
   g_print ("%s", s->str);
+}
+
+/* Whether the paper's claim holds on each device, and what to run where
+ * this run cannot say (ks-verdict.h), with the options that run it. */
+static void
+print_verdicts (const KsRun *run)
+{
+  for (guint d = 0; d < run->devices->len; d++)
+    {
+      g_autoptr(KsVerdict) v = ks_run_judge (run, d);
+      const KsRunDevice *device = run->devices->pdata[d];
+      GHashTableIter iter;
+      gpointer name, value;
+
+      if (v == NULL)
+        continue;
+      g_print ("\nVerdict on %s: %s\n", device->name, v->text);
+      if (v->values == NULL)
+        continue;
+      g_print ("  %s:", v->suggestion);
+      g_hash_table_iter_init (&iter, v->values);
+      while (g_hash_table_iter_next (&iter, &name, &value))
+        {
+          int i = ks_experiment_desc_find_param (run->desc, name);
+
+          g_print (" --%s %s", i >= 0 ? ks_param_spec_option (&run->desc->params[i]) : (const char *) name,
+                   (const char *) value);
+        }
+      g_print ("\n");
+    }
 }
 
 /* The paper's own numbers beside what this run measured. */
@@ -647,6 +678,7 @@ ks_cli_run (int    argc,
       desc->summarize (run, summary);
       g_print ("%s", summary->str);
     }
+  print_verdicts (run);
   print_paper (run);
   {
     int written = write_outputs (desc, run, &o, overlays, &figure_options);

@@ -470,33 +470,6 @@ classify_shape (const KsPoint *p)
                           y ? y : p->fwd_local[1] == 1 ? "1" : "part of a column");
 }
 
-/* The nearest measured points on either side of i whose N+1 is not prime:
- * how much slower a prime point is than its neighbours. */
-static gboolean
-neighbour_ratio (const KsResults *r,
-                 guint            i,
-                 double          *ratio)
-{
-  const KsPoint *p = g_ptr_array_index (r->points, i);
-  double sum = 0.0;
-  guint cnt = 0;
-
-  for (gint j = (gint) i - 1; j >= 0 && cnt < 1; j--)
-    {
-      const KsPoint *q = g_ptr_array_index (r->points, j);
-      if (!q->n1_prime && !q->error) { sum += q->median_ms; cnt++; }
-    }
-  for (guint j = i + 1; j < r->points->len && cnt < 2; j++)
-    {
-      const KsPoint *q = g_ptr_array_index (r->points, j);
-      if (!q->n1_prime && !q->error) { sum += q->median_ms; cnt++; }
-    }
-  if (cnt == 0 || !(sum > 0.0))
-    return FALSE;
-  *ratio = p->median_ms / (sum / cnt);
-  return TRUE;
-}
-
 /* What a teacher wants to read after Fig. 2: are the prime-(N+1) points
  * slower than their neighbours, and which group sizes did the driver pick. */
 static void
@@ -524,7 +497,7 @@ summarize_size (const KsResults *r,
       if (!p->n1_prime)
         continue;
       n_prime++;
-      if (neighbour_ratio (r, i, &ratio))
+      if (ks_exp_gauss_neighbour_ratio (r, i, &ratio))
         {
           ratio_sum += ratio;
           n_ratio++;

@@ -432,7 +432,7 @@ static const KsColumnSpec device_info[] = {
   .check = gauss_check, .set_up = gauss_set_up, .prepare = gauss_prepare,        \
   .measure_one_rep = gauss_measure, .describe_device = gauss_describe_device,    \
   .tear_down = gauss_tear_down, .describe_point = ks_exp_gauss_describe_point,   \
-  .summarize = ks_exp_gauss_summarize, .load_legacy = ks_exp_gauss_load_legacy, \
+  .summarize = ks_exp_gauss_summarize, .judge = ks_exp_gauss_judge, .load_legacy = ks_exp_gauss_load_legacy, \
   .name_run = ks_exp_gauss_name_run,                                             \
   .device_info = device_info, .n_device_info = G_N_ELEMENTS (device_info),       \
   .upgrade_values = ks_exp_gauss_upgrade_values

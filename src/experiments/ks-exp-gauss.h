@@ -34,6 +34,14 @@ char   *ks_exp_gauss_describe_point (const KsRun            *run,
                                      const KsRunPoint       *point);
 void    ks_exp_gauss_summarize      (const KsRun            *run,
                                      GString                *out);
+/* ks-exp-gauss-verdict.c: the paper's claims judged from one run. */
+KsVerdict *ks_exp_gauss_judge       (const KsRun            *run,
+                                     guint                   device);
+/* How much slower point i (N+1 prime) is than the nearest measured points
+ * on either side whose N+1 is not prime; FALSE where there are none. */
+gboolean ks_exp_gauss_neighbour_ratio (const KsResults      *results,
+                                       guint                 i,
+                                       double               *ratio);
 char   *ks_exp_gauss_name_run       (const KsRun            *run);
 void    ks_exp_gauss_upgrade_values (const KsExperimentDesc *desc,
                                      GHashTable             *values);

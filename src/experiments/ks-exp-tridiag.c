@@ -12,6 +12,7 @@
 #include "ks-exp-tridiag.h"
 #include "ks-compute-error.h"
 #include "ks-run.h"
+#include "ks-verdict.h"
 #include "ks-tridiag.h"
 
 #include <glib/gi18n-lib.h>
@@ -472,6 +473,71 @@ check_conclusion (const KsRun *run,
                           ratio > 1.0 ? _("holds here") : _("does not hold here"));
 }
 
+/* The paper's conclusion as a verdict: at the largest `axis`, the best
+ * winner* device method against the best loser*. */
+static KsVerdict *
+judge_conclusion (const KsRun *run,
+                  guint        device,
+                  const char  *axis,
+                  const char  *winner,
+                  const char  *loser,
+                  double       paper)
+{
+  const KsRunPoint *w = fastest (run, device, winner, axis);
+  const KsRunPoint *l = fastest (run, device, loser, axis);
+  double ratio;
+  KsVerdict *v;
+
+  if (w == NULL || l == NULL)
+    return ks_verdict_new (KS_VERDICT_UNTESTED,
+                           _("This run has no %s* and %s* device methods to compare: choose both "
+                             "under Method."), winner, loser);
+  ratio = l->values[COL_TIME] / w->values[COL_TIME];
+  v = ks_verdict_new (ratio > 1.0 ? KS_VERDICT_HOLDS : KS_VERDICT_FAILS,
+                      ratio > 1.0
+                        ? _("At %s = %g on this device the best %s* (%s) runs %.2fx faster than the "
+                            "best %s* (%s): the paper's conclusion holds here (the paper: %gx).")
+                        : _("At %s = %g on this device the best %s* (%s) takes %.2fx the time of the "
+                            "best %s* (%s): the paper's conclusion does not hold here (the paper: "
+                            "%gx faster)."),
+                      axis, ks_run_point_get_number (run, w, axis), winner, point_method (run, w),
+                      ratio > 1.0 ? ratio : 1.0 / ratio, loser, point_method (run, l), paper);
+  if (ks_run_device_is_cpu (run, device))
+    ks_verdict_append (v, _("A CPU stands in for a GPU here: the device methods share its cores."));
+  return v;
+}
+
+static KsVerdict *
+judge_batch (const KsRun *run,
+             guint        device)
+{
+  KsVerdict *v = judge_conclusion (run, device, "systems", "thomas-", "paracr-", 15.0);
+  const KsRunPoint *w = fastest (run, device, "thomas-", "systems");
+  double systems, n;
+
+  if (w == NULL || v->kind == KS_VERDICT_UNTESTED)
+    return v;
+  /* Like with like: the paper's batches were 5,000 to 40,000 of 4095. */
+  systems = ks_run_point_get_number (run, w, "systems");
+  n = ks_run_point_get_number (run, w, "n");
+  if (systems < 5000 || n < 4095)
+    {
+      ks_verdict_append (v, _("This run is smaller than the paper's (%g systems of %g unknowns against "
+                              "5,000 to 40,000 of 4095): the ratio may change at the paper's sizes."),
+                         systems, n);
+      if (!ks_run_device_is_cpu (run, device))
+        ks_verdict_suggest (v, _("Use the paper's sizes"), "n", "4095", "systems", "5000:40000:5000", NULL);
+    }
+  return v;
+}
+
+static KsVerdict *
+judge_large (const KsRun *run,
+             guint        device)
+{
+  return judge_conclusion (run, device, "n", "paracr-", "thomas-", 7.0);
+}
+
 static void
 summarize_batch (const KsRun *run,
                  GString     *out)
@@ -571,7 +637,7 @@ const KsExperimentDesc ks_exp_tridiag_batch = {
   .params = batch_params, .n_params = G_N_ELEMENTS (batch_params),
   .figures = batch_figures, .n_figures = G_N_ELEMENTS (batch_figures),
   .paper_values = batch_paper_values, .n_paper_values = G_N_ELEMENTS (batch_paper_values),
-  .summarize = summarize_batch,
+  .summarize = summarize_batch, .judge = judge_batch,
   TRIDIAG_FUNCTIONS,
 };
 
@@ -589,6 +655,6 @@ const KsExperimentDesc ks_exp_tridiag_large = {
   .size_param = "n",
   .params = large_params, .n_params = G_N_ELEMENTS (large_params),
   .figures = large_figures, .n_figures = G_N_ELEMENTS (large_figures),
-  .summarize = summarize_large,
+  .summarize = summarize_large, .judge = judge_large,
   TRIDIAG_FUNCTIONS,
 };

@@ -44,6 +44,7 @@ typedef struct _KsConfig         KsConfig;     /* one value per parameter: a poi
 typedef struct _KsRun            KsRun;        /* ks-run.h */
 typedef struct _KsRunPoint       KsRunPoint;   /* ks-run.h */
 typedef struct _KsRunDevice      KsRunDevice;  /* ks-run.h */
+typedef struct _KsVerdict        KsVerdict;    /* ks-verdict.h */
 
 /* The limits a run is held to, so that a typo cannot allocate gigabytes or
  * run for a year; refused with the reason before anything is allocated. */
@@ -453,6 +454,10 @@ struct _KsExperimentDesc {
    * appended to out; NULL: none. */
   void     (*summarize)       (const KsRun            *run,
                                GString                *out);
+  /* Whether the paper's claim holds on the run's device-th device, from
+   * this run alone (ks-verdict.h); NULL where it measured nothing there. */
+  KsVerdict *(*judge)         (const KsRun            *run,
+                               guint                   device);
   /* Reads a results file of an older format of this experiment
    * (format 1: the Gauss files in data/reference/); NULL: none. */
   KsRun   *(*load_legacy)     (const KsExperimentDesc *desc,
