@@ -62,6 +62,14 @@ test_size_sweep (void)
   /* Ctrl+R through the X server, as a user presses it.  (With PoCL's
    * kernel cache warm the sweep may be over before the key is released.) */
   g_assert_cmpuint (own_runs (page), ==, 0);
+  /* Before any run the verdict is the recorded run's, and says so. */
+  {
+    g_autofree char *verdict = ks_experiment_page_get_verdict_text (page);
+
+    g_test_message ("before the run: %s", verdict);
+    g_assert_nonnull (strstr (verdict, "Recorded run on NVIDIA H200"));
+    g_assert_nonnull (strstr (verdict, "prime N+1"));
+  }
   press_key (GDK_KEY_r, GDK_CONTROL_MASK);
   g_assert_true (wait_for (not_running, 300));
   g_assert_cmpuint (own_runs (page), ==, 1);
@@ -85,6 +93,15 @@ test_size_sweep (void)
     }
   g_assert_cmpuint (highlighted, ==, primes);
   g_assert_cmpuint (highlighted, >, 5);
+  /* After it, this run's verdict alone, whichever way it goes here. */
+  {
+    g_autofree char *verdict = ks_experiment_page_get_verdict_text (page);
+
+    g_test_message ("after the run: %s", verdict);
+    g_assert_null (strstr (verdict, "Recorded"));
+    g_assert_true (g_str_has_prefix (verdict, "Holds here. On this device prime N+1 takes ")
+                   || g_str_has_prefix (verdict, "Does not hold here. On this device prime N+1 takes "));
+  }
 
   /* The tooltip of a prime point explains it. */
   {

@@ -450,6 +450,9 @@ const KsExperimentDesc ks_exp_gauss_size = {
               "hover over a point to see what the driver ran.\n\n"
               "Run again with the split policy to compare: earlier runs stay in the plot, dashed."),
   .example = "--from 100 --to 400 --plot fig2.png",
+  /* NVIDIA's OpenCL across N+1 = 1024, where primes cost 12-45x; its CUDA
+   * runs take whole rows below 1024 and show nothing. */
+  .recorded_demo = "h200-opencl-gauss-size-1000-1100-driver.json",
   .legacy_prefix = "size-",
   .params = size_params, .n_params = G_N_ELEMENTS (size_params),
   .figures = size_figures, .n_figures = G_N_ELEMENTS (size_figures),
@@ -470,6 +473,7 @@ const KsExperimentDesc ks_exp_gauss_wg = {
               "Drag across the plot to zoom into a range of group sizes (Fig. 6); "
               "double-click or press 0 to see everything again."),
   .example = "--sizes 100:900:100 --wg-list 1,32:1024:32 --plot fig3.svg",
+  .recorded_demo = "h200-opencl-gauss-wg-1000-4000.json",
   .legacy_prefix = "wg-",
   .backends = KS_BACKENDS_GPU,
   .params = wg_params, .n_params = G_N_ELEMENTS (wg_params),

@@ -394,6 +394,10 @@ struct _KsExperimentDesc {
    * look for.  Shown on the page and in --help. */
   const char *claim;
   const char *example;       /* "--from 100 --to 400 --plot fig2.png": an example for --help */
+  /* The recorded run (a file name in data/reference/) a page opens with on
+   * a machine without a GPU: the one that shows the paper's effect.  NULL:
+   * the first by name. */
+  const char *recorded_demo;
   guint       backends;      /* KS_BACKENDS_*: where it can run; 0: every device */
   /* The parameter the point's cost grows with ("n"), for the time-left
    * estimate; NULL: every point costs alike. */

@@ -31,6 +31,7 @@ struct _KsExperimentPage {
   GtkWidget    *runs_list, *add_recorded_button, *clear_button, *reset_zoom_button;
   GtkWidget    *plot_view, *table_view;
   GtkWidget    *image_strip;   /* the last point's pictures, where the description makes some */
+  GtkWidget    *verdict_box;   /* whether the paper's claim holds, per device of the run shown */
   KsParamForm  *form;
 
   GPtrArray    *runs;        /* of Run, oldest first; NULL once disposed */
@@ -76,6 +77,10 @@ GVariant           *ks_experiment_page_upgrade_values (KsExperimentPage *self,
 void                ks_experiment_page_add_run        (KsExperimentPage *self,
                                                        KsRun            *run,
                                                        gboolean          recorded);
+
+/* ks-experiment-page-verdict.c: the verdicts of the run shown under the
+ * plot (the user's newest, else the newest recorded one, said so). */
+void                ks_experiment_page_rebuild_verdict (KsExperimentPage *self);
 
 /* ks-experiment-page-devices.c: "Also run on" */
 void                ks_experiment_page_fill_devices   (KsExperimentPage *self);

@@ -8,6 +8,7 @@
 #include "ks-experiment-page-private.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "ks-application.h"
 #include "ks-gui-paths.h"
@@ -83,12 +84,22 @@ recorded_found (KsExperimentPage *self,
       g_menu_append_item (self->recorded_section, item);
     }
   /* A machine without a GPU shows what one does before anything is
-   * measured here: the first recorded run (by file name), not all of them,
+   * measured here: the description's demo run, else the first recorded run
+   * (by file name), not all of them,
    * whose sixty curves would bury each other; the others are in the menu.
    * With a GPU the page waits for the user's own run. */
   if (!machine_has_gpu () && found->len > 0 && self->runs->len == 0)
     {
-      g_ptr_array_add (self->runs, ks_experiment_page_run_new (((KsRecorded *) found->pdata[0])->run, TRUE));
+      KsRecorded *demo = found->pdata[0];
+
+      for (guint i = 0; i < found->len && self->desc->recorded_demo != NULL; i++)
+        {
+          g_autofree char *base = g_path_get_basename (((KsRecorded *) found->pdata[i])->path);
+
+          if (strcmp (base, self->desc->recorded_demo) == 0)
+            demo = found->pdata[i];
+        }
+      g_ptr_array_add (self->runs, ks_experiment_page_run_new (demo->run, TRUE));
       shown = TRUE;
     }
   if (shown)

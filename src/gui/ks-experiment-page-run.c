@@ -96,7 +96,10 @@ point_measured_cb (KsEngine         *engine,
   else if (self->table != NULL && self->table_run == self->live->run)
     ks_run_table_append (self->table, self->live->run, point);
   if (self->live->run->points->len > 1)
-    ks_experiment_page_rebuild_plot (self);
+    {
+      ks_experiment_page_rebuild_plot (self);
+      ks_experiment_page_rebuild_verdict (self);
+    }
   show_images (self, engine, point);
   ks_page_emit_progress (KS_PAGE (self), (guint) done, (guint) total, ks_engine_get_fraction (engine));
 }

@@ -267,12 +267,19 @@ static void
 rebuild_paper_values (KsExperimentPage *self)
 {
   KsRun *own = NULL;
+  KsRun *shown;
+  g_autofree char *heading = NULL;
 
   for (guint i = 0; i < self->runs->len; i++)
     if (!((Run *) self->runs->pdata[i])->recorded)
       own = ((Run *) self->runs->pdata[i])->run;
+  /* "this run" only from the user's own; a recorded run's numbers are
+   * labelled with its device, never as measured here. */
+  shown = own ? own : ks_experiment_page_get_newest (self);
+  if (own == NULL && shown != NULL && shown->devices->len > 0)
+    heading = g_strdup_printf (_("%s, recorded"), ((KsRunDevice *) shown->devices->pdata[0])->name);
   gtk_widget_set_visible (self->paper_box, self->desc->n_paper_values > 0);
-  ks_run_fill_paper_values (GTK_GRID (self->paper_grid), self->desc, own ? own : ks_experiment_page_get_newest (self));
+  ks_run_fill_paper_values (GTK_GRID (self->paper_grid), self->desc, shown, heading);
 }
 
 /* --- the runs list ------------------------------------------------------------------ */
@@ -328,6 +335,7 @@ ks_experiment_page_rebuild_all (KsExperimentPage *self)
   rebuild_runs_list (self);
   rebuild_table (self);
   rebuild_paper_values (self);
+  ks_experiment_page_rebuild_verdict (self);
   ks_experiment_page_rebuild_plot (self);
 }
 
@@ -788,6 +796,7 @@ ks_experiment_page_class_init (KsExperimentPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, notes_label);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, paper_box);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, paper_grid);
+  gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, verdict_box);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, runs_list);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, add_recorded_button);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, clear_button);

@@ -55,6 +55,9 @@ GPtrArray              *ks_experiment_page_get_recorded_paths (KsExperimentPage 
 void                    ks_experiment_page_find_recorded (KsExperimentPage *self);
 /* The engine's words about what it picked for the user ("" when none). */
 const char             *ks_experiment_page_get_notes  (KsExperimentPage *self);
+/* The verdicts under the plot, one line per device ("Holds here. On this
+ * device ..."), "" when none is shown. */
+char                   *ks_experiment_page_get_verdict_text (KsExperimentPage *self);
 /* The table's model (its rows are the newest run's points). */
 GtkTreeModel           *ks_experiment_page_get_table  (KsExperimentPage *self);
 

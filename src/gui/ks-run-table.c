@@ -334,7 +334,8 @@ find_named (const KsExperimentDesc *desc,
 void
 ks_run_fill_paper_values (GtkGrid                *grid,
                           const KsExperimentDesc *desc,
-                          const KsRun            *run)
+                          const KsRun            *run,
+                          const char             *heading)
 {
   GList *children = gtk_container_get_children (GTK_CONTAINER (grid));
 
@@ -346,7 +347,7 @@ ks_run_fill_paper_values (GtkGrid                *grid,
     return;
   gtk_grid_attach (grid, grid_label (_("what"), TRUE, 0), 0, 0, 1, 1);
   gtk_grid_attach (grid, grid_label (_("paper"), TRUE, 1), 1, 0, 1, 1);
-  gtk_grid_attach (grid, grid_label (_("here"), TRUE, 1), 2, 0, 1, 1);
+  gtk_grid_attach (grid, grid_label (heading ? heading : _("this run"), TRUE, 1), 2, 0, 1, 1);
   for (guint i = 0; i < desc->n_paper_values; i++)
     {
       const KsPaperValue *v = &desc->paper_values[i];

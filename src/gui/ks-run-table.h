@@ -39,10 +39,12 @@ char       *ks_run_point_markup    (const KsRun        *run,
                                     const KsRunPoint   *point,
                                     const KsFigureSpec *figure);
 /* Fills grid with one row per KsPaperValue of desc: where and what, the
- * paper's number, and run's (NULL: none yet) at the same place. */
+ * paper's number, and run's (NULL: none yet) at the same place under the
+ * heading `heading` ("this run", or a recorded run's device). */
 void        ks_run_fill_paper_values (GtkGrid                *grid,
                                       const KsExperimentDesc *desc,
-                                      const KsRun            *run);
+                                      const KsRun            *run,
+                                      const char             *heading);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsRunTable, ks_run_table_free)
 
 G_END_DECLS
