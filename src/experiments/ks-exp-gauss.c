@@ -80,8 +80,20 @@ default_wg (const KsParamSpec *spec,
   return g_strdup_printf ("%" G_GSIZE_FORMAT, MAX (info->preferred_multiple, 1));
 }
 
-/* --wg-list not given: 1, then multiples of the kernel's preferred multiple
- * up to what the kernel allows (at most 1024). */
+static gint
+compare_guint64 (gconstpointer a,
+                 gconstpointer b)
+{
+  const guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* --wg-list not given: 1, the kernel's preferred multiple, then about
+ * sixteen multiples of it up to what the kernel allows (at most 1024), as
+ * the paper's Fig. 3 steps by 64, and the paper's predicted optimum where
+ * the kernel can run it: a sweep that shows the curve and tests the rule
+ * in seconds on a CPU (every group size is a kernel of its own to PoCL). */
 static char *
 default_wg_list (const KsParamSpec *spec,
                  KsDevice          *device,
@@ -89,20 +101,37 @@ default_wg_list (const KsParamSpec *spec,
                  char             **why,
                  GError           **error)
 {
+  const KsDeviceInfo *info = ks_device_get_info (device);
   KsPrecision precision = KS_PRECISION_FLOAT;
   g_autoptr(KsGaussSolver) probe = NULL;
-  gsize mult, limit;
+  g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GString) text = g_string_new (NULL);
+  KsOgsPrediction p;
+  guint64 mult, limit, step, v;
 
   ks_precision_from_string (ks_config_get_string (base, "precision"), &precision);
   /* The kernel's own limit (registers) can be below the device's: 256 for
    * gauss_fwd on an H200 whose groups may hold 1024. */
   if (!(probe = ks_gauss_solver_new (device, precision, error)))
     return NULL;
-  mult = MAX (ks_device_get_info (device)->preferred_multiple, 1);
-  limit = MIN (MAX (ks_gauss_solver_get_max_work_group_size (probe), 1), 1024);
-  *why = g_strdup (_("1, then multiples of the preferred multiple up to the kernel's limit (no --wg-list given)"));
-  return g_strdup_printf ("1,%" G_GSIZE_FORMAT ":%" G_GSIZE_FORMAT ":%" G_GSIZE_FORMAT,
-                          mult, MAX (limit / mult * mult, mult), mult);
+  mult = MAX (info->preferred_multiple, 1);
+  limit = MAX (MIN (MAX (ks_gauss_solver_get_max_work_group_size (probe), 1), 1024) / mult * mult, mult);
+  step = MAX ((limit / 16 + mult - 1) / mult * mult, mult);
+  v = 1;
+  g_array_append_val (sizes, v);
+  g_array_append_val (sizes, mult);
+  for (v = step; v <= limit; v += step)
+    g_array_append_val (sizes, v);
+  if (ks_ogs_predict (info->preferred_multiple, ks_device_get_cores_per_cu (device), info->compute_units,
+                      info->max_work_group_size, &p) && p.usable <= limit)
+    g_array_append_val (sizes, p.usable);
+  g_array_sort (sizes, compare_guint64);
+  for (guint i = 0; i < sizes->len; i++)
+    if (i == 0 || g_array_index (sizes, guint64, i) != g_array_index (sizes, guint64, i - 1))
+      g_string_append_printf (text, "%s%" G_GUINT64_FORMAT, text->len ? "," : "", g_array_index (sizes, guint64, i));
+  *why = g_strdup (_("1, the preferred multiple, about sixteen steps up to the kernel's limit and the paper's "
+                     "predicted optimum (no group sizes given)"));
+  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 #define PARAM_N(default_text, range)                                                      \

@@ -81,7 +81,7 @@ static const char *const frame_names[] = { "frame-*.png", "final.png", "series.c
 
 static const KsParamSpec params[] = {
   { .name = "cells", .label = N_("Cells"), .help = N_("About how many cells the generated mesh has"),
-    .type = KS_PARAM_INT, .default_value = "2^12:2^20", .min = 2, .max = KS_MESH_MAX_GENERATED_CELLS,
+    .type = KS_PARAM_INT, .default_value = "2^10:2^16", .min = 2, .max = KS_MESH_MAX_GENERATED_CELLS,
     .sweepable = TRUE, .cli_range = TRUE, .when = { "source", { "generated" } } },
   { .name = "source", .label = N_("Mesh"), .help = N_("A generated mesh or a file"),
     .type = KS_PARAM_CHOICE, .choices = source_choices, .default_value = "generated" },
@@ -120,7 +120,7 @@ static const KsParamSpec params[] = {
     .type = KS_PARAM_CHOICE, .choices = precision_choices, .default_value = "double",
     .backends = KS_BACKENDS_GPU },
   { .name = "variant", .label = N_("CG variant"), .help = N_("The CG as printed, or the paper's fused version"),
-    .type = KS_PARAM_CHOICE, .choices = variant_choices, .default_value = "fused", .sweepable = TRUE,
+    .type = KS_PARAM_CHOICE, .choices = variant_choices, .default_value = "base,fused", .sweepable = TRUE,
     .backends = KS_BACKENDS_GPU },
   { .name = "offload", .label = N_("Offload"),
     .help = N_("The whole time step on the device, or only the CG (assembly on the host)"),
