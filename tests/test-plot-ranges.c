@@ -206,6 +206,51 @@ test_mesh_colour_bar (void)
   }
 }
 
+/* A recorded run far from the user's (N = 1000..1100 against 20..60) is
+ * drawn over it without setting the axes: the user's points span the
+ * plot; "fit recorded" lets the overlay set them too. */
+static void
+test_overlay_follows_data (void)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  guint own = ks_plot_add_series (plot, "this run");
+  guint rec = ks_plot_add_series (plot, "recorded");
+  double px, py, left, right;
+
+  for (guint n = 20; n <= 60; n++)
+    ks_plot_add_point (plot, own, n, 0.001 * n * n);
+  for (guint n = 1000; n <= 1100; n += 10)
+    ks_plot_add_point (plot, rec, n, 30.0);
+  ks_plot_series_set_overlay (plot, rec, TRUE);
+  g_assert_true (ks_plot_has_overlays_beside_data (plot));
+
+  /* The user's ends lie near the plot's edges; the overlay is out of view. */
+  g_assert_true (ks_plot_data_to_device (plot, W, H, 20, 0.4, &left, &py));
+  g_assert_true (ks_plot_data_to_device (plot, W, H, 60, 3.6, &right, &py));
+  g_assert_cmpfloat (right - left, >, 0.6 * W);
+  g_assert_false (ks_plot_data_to_device (plot, W, H, 1050, 30.0, &px, &py));
+
+  /* Fitted: everything shows, the user's run squeezed to the left. */
+  ks_plot_set_fit_overlays (plot, TRUE);
+  g_assert_true (ks_plot_get_fit_overlays (plot));
+  g_assert_true (ks_plot_data_to_device (plot, W, H, 1050, 30.0, &px, &py));
+  g_assert_true (ks_plot_data_to_device (plot, W, H, 20, 0.4, &left, &py));
+  g_assert_true (ks_plot_data_to_device (plot, W, H, 60, 3.6, &right, &py));
+  g_assert_cmpfloat (right - left, <, 0.1 * W);
+
+  /* Alone (no run of the user's yet), the overlay sets the axes. */
+  {
+    g_autoptr(KsPlot) alone = ks_plot_new ();
+    guint s = ks_plot_add_series (alone, "recorded");
+
+    for (guint n = 1000; n <= 1100; n += 10)
+      ks_plot_add_point (alone, s, n, 30.0);
+    ks_plot_series_set_overlay (alone, s, TRUE);
+    g_assert_false (ks_plot_has_overlays_beside_data (alone));
+    g_assert_true (ks_plot_data_to_device (alone, W, H, 1050, 30.0, &px, &py));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -216,6 +261,7 @@ main (int   argc,
   g_test_add_func ("/plot/ranges/view", test_view_ranges);
   g_test_add_func ("/plot/ranges/huge-points", test_huge_points);
   g_test_add_func ("/plot/ranges/mesh-colour-bar", test_mesh_colour_bar);
+  g_test_add_func ("/plot/ranges/overlay-follows-data", test_overlay_follows_data);
 
   return g_test_run ();
 }

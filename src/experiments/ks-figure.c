@@ -624,6 +624,11 @@ ks_figure_plot_new (const KsFigureSpec    *figure,
   return plot;
 }
 
+static void add_recorded_curves (const KsFigureSpec    *figure,
+                                 KsPlot                *plot,
+                                 const KsRun           *run,
+                                 const KsFigureOptions *options);
+
 void
 ks_figure_add_recorded (const KsFigureSpec    *figure,
                         KsPlot                *plot,
@@ -631,9 +636,7 @@ ks_figure_add_recorded (const KsFigureSpec    *figure,
                         const KsFigureOptions *options)
 {
   KsFigureOptions defaults;
-  Draw draw;
-  g_autofree char *name = NULL;
-  g_autofree char *prefix = NULL;
+  guint first;
 
   g_return_if_fail (plot != NULL && run != NULL);
 
@@ -646,11 +649,26 @@ ks_figure_add_recorded (const KsFigureSpec    *figure,
     return;
   if (figure == NULL)
     figure = &run->desc->figures[0];
+  first = ks_plot_get_n_series (plot);
   if (figure->add_recorded)
-    {
-      figure->add_recorded (run->desc, figure, plot, run, options);
-      return;
-    }
+    figure->add_recorded (run->desc, figure, plot, run, options);
+  else
+    add_recorded_curves (figure, plot, run, options);
+  /* Drawn over the user's run without setting its axes. */
+  for (guint s = first; s < ks_plot_get_n_series (plot); s++)
+    ks_plot_series_set_overlay (plot, s, TRUE);
+}
+
+static void
+add_recorded_curves (const KsFigureSpec    *figure,
+                     KsPlot                *plot,
+                     const KsRun           *run,
+                     const KsFigureOptions *options)
+{
+  Draw draw;
+  g_autofree char *name = NULL;
+  g_autofree char *prefix = NULL;
+
   name = ks_run_get_name (run);
   /* TRANSLATORS: a curve measured elsewhere, e.g. "recorded: NVIDIA H200 (CUDA)" */
   prefix = g_strdup_printf (_("recorded: %s"), name);

@@ -28,7 +28,7 @@ struct _KsExperimentPage {
 
   GtkWidget    *form_scroller, *claim_label, *form_box, *reps_spin, *warmup_spin;
   GtkWidget    *figure_label, *figure_combo, *min_x_label, *min_x_spin, *notes_label, *paper_box, *paper_grid;
-  GtkWidget    *runs_list, *add_recorded_button, *clear_button, *reset_zoom_button;
+  GtkWidget    *runs_list, *add_recorded_button, *clear_button, *reset_zoom_button, *zoom_recorded_button;
   GtkWidget    *plot_view, *table_view;
   GtkWidget    *image_strip;   /* the last point's pictures, where the description makes some */
   GtkWidget    *verdict_box;   /* whether the paper's claim holds, per device of the run shown */

@@ -206,6 +206,8 @@ ks_experiment_page_rebuild_plot (KsExperimentPage *self)
       if (r->visible && r->recorded)
         ks_figure_add_recorded (figure, plot, r->run, &options);
     }
+  ks_plot_set_fit_overlays (plot, gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->zoom_recorded_button)));
+  gtk_widget_set_visible (self->zoom_recorded_button, ks_plot_has_overlays_beside_data (plot));
   if (own->len == 0 && ks_plot_get_n_series (plot) > 0)
     {
       /* What a GPU shows, before this machine has measured anything. */
@@ -236,6 +238,12 @@ zoom_changed_cb (KsExperimentPage *self)
 {
   gtk_widget_set_visible (self->reset_zoom_button,
                           ks_plot_view_get_zoomed (KS_PLOT_VIEW (self->plot_view)));
+}
+
+static void
+zoom_recorded_cb (KsExperimentPage *self)
+{
+  ks_experiment_page_rebuild_plot (self);
 }
 
 static void
@@ -797,6 +805,7 @@ ks_experiment_page_class_init (KsExperimentPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, paper_box);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, paper_grid);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, verdict_box);
+  gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, zoom_recorded_button);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, runs_list);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, add_recorded_button);
   gtk_widget_class_bind_template_child (widget_class, KsExperimentPage, clear_button);
@@ -808,6 +817,7 @@ ks_experiment_page_class_init (KsExperimentPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, figure_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, clear_runs_cb);
   gtk_widget_class_bind_template_callback (widget_class, reset_zoom_cb);
+  gtk_widget_class_bind_template_callback (widget_class, zoom_recorded_cb);
   gtk_widget_class_bind_template_callback (widget_class, zoom_changed_cb);
 }
 

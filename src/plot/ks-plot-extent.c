@@ -34,6 +34,15 @@ in_x_view (const Layout *lo,
   return fx >= lo->x.f0 && fx <= lo->x.f1;
 }
 
+/* Overlays (recorded runs) follow the user's data unless told to fit. */
+static gboolean
+skip_overlay (KsPlot       *plot,
+              const Series *ser)
+{
+  return ser->overlay && !plot->fit_overlays && plot->categories == NULL
+         && ks_plot_has_overlays_beside_data (plot);
+}
+
 static void
 extent_x (KsPlot *plot,
           Span   *sp)
@@ -42,6 +51,8 @@ extent_x (KsPlot *plot,
     {
       Series *ser = g_ptr_array_index (plot->series, s);
 
+      if (skip_overlay (plot, ser))
+        continue;
       for (guint i = 0; i < ser->points->len; i++)
         span_add (sp, g_array_index (ser->points, KsPlotPoint, i).x);
     }
@@ -86,7 +97,7 @@ extent_y (KsPlot       *plot,
     {
       Series *ser = g_ptr_array_index (plot->series, s);
 
-      if (ser->y2 != right)
+      if (ser->y2 != right || skip_overlay (plot, ser))
         continue;
       for (guint i = 0; i < ser->points->len; i++)
         {

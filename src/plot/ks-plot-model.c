@@ -260,6 +260,55 @@ ks_plot_series_set_dashed (KsPlot   *plot,
   ks_plot_changed (plot);
 }
 
+void
+ks_plot_series_set_overlay (KsPlot   *plot,
+                            guint     series,
+                            gboolean  overlay)
+{
+  g_return_if_fail (plot != NULL);
+  g_return_if_fail (series < plot->series->len);
+
+  ((Series *) g_ptr_array_index (plot->series, series))->overlay = !!overlay;
+  ks_plot_changed (plot);
+}
+
+void
+ks_plot_set_fit_overlays (KsPlot   *plot,
+                          gboolean  fit)
+{
+  g_return_if_fail (plot != NULL);
+
+  plot->fit_overlays = !!fit;
+  ks_plot_changed (plot);
+}
+
+gboolean
+ks_plot_get_fit_overlays (KsPlot *plot)
+{
+  g_return_val_if_fail (plot != NULL, FALSE);
+
+  return plot->fit_overlays;
+}
+
+gboolean
+ks_plot_has_overlays_beside_data (KsPlot *plot)
+{
+  gboolean overlay = FALSE, data = FALSE;
+
+  g_return_val_if_fail (plot != NULL, FALSE);
+
+  for (guint s = 0; s < plot->series->len; s++)
+    {
+      const Series *ser = g_ptr_array_index (plot->series, s);
+
+      if (ser->points->len == 0)
+        continue;
+      overlay |= ser->overlay;
+      data |= !ser->overlay;
+    }
+  return overlay && data;
+}
+
 gboolean
 ks_plot_series_get_dashed (KsPlot *plot,
                            guint   series)

@@ -27,6 +27,7 @@ typedef struct {
   GArray           *points;   /* KsPlotPoint; labels owned */
   gboolean          dashed;
   gboolean          y2;       /* on the right axis */
+  gboolean          overlay;  /* see ks_plot_series_set_overlay() */
   KsPlotSeriesKind  kind;
 } Series;
 
@@ -74,6 +75,7 @@ struct _KsPlot {
   gboolean     bar_values;
   gboolean     bars_auto_log; /* see ks_plot_set_bars_auto_log() */
   gboolean     equal_aspect;
+  gboolean     fit_overlays;  /* see ks_plot_set_fit_overlays() */
   char       **categories;    /* x is categorical when set */
   GPtrArray   *series;        /* Series* */
   GArray      *vlines;        /* RefLine */

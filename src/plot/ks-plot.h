@@ -120,6 +120,21 @@ void        ks_plot_series_set_name   (KsPlot       *plot,
 void        ks_plot_series_set_dashed (KsPlot       *plot,
                                        guint         series,
                                        gboolean      dashed);
+/* An overlay (a run recorded elsewhere, drawn over the user's) does not
+ * set the automatic ranges of a plot whose other series have points: a
+ * recorded run at N = 1000 never shrinks the user's run at N = 20..60 to a
+ * blob; it is drawn where it falls in view.  Categorical plots ignore it
+ * (every bar shows).  ks_plot_set_fit_overlays (TRUE) lets overlays set
+ * the ranges too ("zoom to recorded"). */
+void        ks_plot_series_set_overlay (KsPlot      *plot,
+                                       guint         series,
+                                       gboolean      overlay);
+void        ks_plot_set_fit_overlays  (KsPlot       *plot,
+                                       gboolean      fit);
+gboolean    ks_plot_get_fit_overlays  (KsPlot       *plot);
+/* Does the plot have an overlay series with points beside another series
+ * with points (where ks_plot_set_fit_overlays matters)? */
+gboolean    ks_plot_has_overlays_beside_data (KsPlot *plot);
 void        ks_plot_add_point         (KsPlot       *plot,
                                        guint         series,
                                        double        x,
