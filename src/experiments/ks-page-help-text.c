@@ -49,6 +49,7 @@ static const struct {
        "idle threads that rounding a side up to a power of two costs, and at whether they cost time "
        "against the launches a programmer would write today.") },
   { "004",
+    /* xgettext:no-c-format */
     N_("A step of the heat solver is mostly conjugate gradients, which are held back by memory, not by "
        "arithmetic. So look at the bytes per second: they should climb towards the triad line, this "
        "device's measured memory speed, and stay under it. The fused CG should need about 9 % fewer "
@@ -136,9 +137,9 @@ static const struct {
        "and read the work-groups: on an NVIDIA GPU past 1024 columns a prime N+1 leaves groups of one "
        "work-item and gauss_fwd takes many times longer. Then choose split and solve again.") },
   { "tridiag-solve", "002", N_("Tridiagonal: your systems"),
-    N_("Solves your own tridiagonal systems, as <tt>kernelscope-cli solve tridiag</tt> does. <b>A</b> is a "
-       "Matrix Market file of a tridiagonal matrix; a batch of K systems of equal size is one "
-       "block-diagonal matrix with no entry joining two systems. <b>b</b> holds one value per row."),
+    N_("Solves your own tridiagonal systems. <b>A</b> is a Matrix Market file of a tridiagonal matrix; a "
+       "batch of K systems of equal size is one block-diagonal matrix with no entry joining two systems. "
+       "<b>b</b> holds one value per row."),
     N_("• <b>Matrix A</b> and <b>Right-hand side b</b>: the two Matrix Market files.\n"
        "• <b>Systems in A</b>: how many systems of equal size A holds.\n"
        "• <b>Method</b>: by default the fastest for the shape, or one of the paper's methods.\n"
