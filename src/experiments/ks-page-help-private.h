@@ -13,7 +13,5 @@ void ks_page_help_heading   (GString    *out,
 /* Plain text, escaped, and a line break. */
 void ks_page_help_paragraph (GString    *out,
                              const char *text);
-/* "Paper 000: its title", translated, or NULL for an unknown paper. */
-char *ks_page_help_paper_line (const char *paper);
 
 G_END_DECLS

@@ -68,8 +68,9 @@ ks_page_help_paper (const char *paper)
   return NULL;
 }
 
-char *
-ks_page_help_paper_line (const char *paper)
+/* "Paper 000: its title", translated, or NULL for an unknown paper. */
+static char *
+paper_line (const char *paper)
 {
   g_autoptr(GPtrArray) groups = ks_registry_list_papers ();
 
@@ -208,7 +209,7 @@ ks_page_help_for_page (const char *name)
     return NULL;
   title = g_markup_printf_escaped ("<big><b>%s</b></big>\n", _(pages[p].title));
   g_string_append (out, title);
-  if ((paper = ks_page_help_paper_line (pages[p].paper)) != NULL)
+  if ((paper = paper_line (pages[p].paper)) != NULL)
     ks_page_help_paragraph (out, paper);
   g_string_append_printf (out, "%s%s\n", out->len ? "\n" : "", _(pages[p].about));
   ks_page_help_heading (out, _("What to look for"));

@@ -43,7 +43,7 @@ append_sentence (GString    *out,
     if (!g_unichar_isspace (g_utf8_get_char (p)))
       last = p;
   g_string_append (out, text);
-  if (*text && !strchr (".!?:…", *last))
+  if (*text && g_utf8_strchr (".!?:…", -1, g_utf8_get_char (last)) == NULL)
     g_string_append_c (out, '.');
 }
 
