@@ -28,7 +28,7 @@ static const KsParamSpec params[] = {
   { .name = "mode", .label = "Mode of going", .type = KS_PARAM_CHOICE, .choices = mode_choices,
     .default_value = "slow", .help = "How it goes" },
   { .name = "extra", .label = "Extra care", .type = KS_PARAM_BOOL, .default_value = "false",
-    .help = "Take extra care", .when = { "mode", { "fast", NULL } }, .backends = KS_BACKENDS_GPU },
+    .help = "Take extra care of T₀", .when = { "mode", { "fast", NULL } }, .backends = KS_BACKENDS_GPU },
 };
 
 static const KsColumnSpec columns[] = {
@@ -114,6 +114,10 @@ test_every_mark (void)
    * backends and the range are said. */
   ks_test_assert_has (text, "Mode of going");
   ks_test_assert_has (text, "fast mode.");
+  /* A help without its full stop gets one before the next sentence, also
+   * after a character beyond ASCII. */
+  ks_test_assert_has (text, "How big the thing is. ");
+  ks_test_assert_has (text, "T₀. ");
   ks_test_assert_has (text, _("OpenCL devices"));
   ks_test_assert_has (text, "Leave out sizes below this");
   /* Each mark, with what it stands for. */
