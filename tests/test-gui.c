@@ -17,6 +17,7 @@
 #include "ks-application.h"
 #include "ks-devices-page.h"
 #include "ks-gauss-solve-page.h"
+#include "ks-help-dialog.h"
 #include "ks-gui-paths.h"
 #include "ks-axis-button.h"
 #include "ks-experiment-page.h"
@@ -242,7 +243,7 @@ test_clipboard_and_dialogs (void)
 
   /* F1: help for the page; the About dialog; the shortcuts window. */
   press_key (GDK_KEY_F1, 0);
-  w = find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
+  w = find_toplevel (KS_TYPE_HELP_DIALOG);
   g_assert_nonnull (w);
   gtk_widget_destroy (w);
   g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);

@@ -125,10 +125,15 @@ ks_application_startup (GApplication *app)
     { "win.primary-menu",    { "F10", NULL } },
     { "win.show-controls",   { "F9", NULL } },
     { "win.fullscreen",      { "F11", NULL } },
-    { "win.show-page::devices",     { "<Alt>1", NULL } },
-    { "win.show-page::gauss-solve", { "<Alt>2", NULL } },
-    { "win.show-page::gauss-size",  { "<Alt>3", NULL } },
-    { "win.show-page::gauss-wg",    { "<Alt>4", NULL } },
+    { "win.page-previous",   { "<Control>Page_Up", "<Control>KP_Page_Up", NULL } },
+    { "win.page-next",       { "<Control>Page_Down", "<Control>KP_Page_Down", NULL } },
+    /* Alt+1..5: each paper's first page; the devices, above the papers, 0. */
+    { "win.show-page::devices", { "<Alt>0", NULL } },
+    { "win.show-paper::000", { "<Alt>1", NULL } },
+    { "win.show-paper::001", { "<Alt>2", NULL } },
+    { "win.show-paper::002", { "<Alt>3", NULL } },
+    { "win.show-paper::003", { "<Alt>4", NULL } },
+    { "win.show-paper::004", { "<Alt>5", NULL } },
   };
 
   ks_gui_register_resource ();

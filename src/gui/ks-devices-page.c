@@ -465,19 +465,6 @@ ks_devices_page_device_changed (KsPage   *page,
                                gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->device_list), i));
 }
 
-static const char *
-ks_devices_page_get_help (KsPage *page)
-{
-  return _("Every device Kernelscope can run on: OpenCL devices of every installed platform "
-           "(PoCL runs OpenCL on this computer's processor), CUDA devices, and the host, which "
-           "runs the same method in plain C.\n\n"
-           "The paper predicts the best work-group size from three numbers: the preferred "
-           "work-group size multiple, the cores per compute unit and the number of compute units. "
-           "It takes the least common multiple of the first two and rounds the total number of "
-           "cores up to a multiple of it. If the table's cores per compute unit is wrong for "
-           "your device, change it here; the work-group experiment uses your value.");
-}
-
 static void
 ks_devices_page_get_property (GObject    *object,
                               guint       prop_id,
@@ -519,7 +506,6 @@ ks_devices_page_class_init (KsDevicesPageClass *klass)
                                                 G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
   page_class->device_changed = ks_devices_page_device_changed;
-  page_class->get_help = ks_devices_page_get_help;
   page_class->bind_settings = ks_devices_page_bind_settings;
   page_class->save_state = ks_devices_page_save_state;
   page_class->load_state = ks_devices_page_load_state;

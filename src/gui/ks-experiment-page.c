@@ -608,13 +608,6 @@ device_changed (KsPage   *page,
   ks_experiment_page_update_hints (self);
 }
 
-static const char *
-get_help (KsPage *page)
-{
-  const KsExperimentDesc *desc = KS_EXPERIMENT_PAGE (page)->desc;
-  return desc->claim ? _(desc->claim) : NULL;
-}
-
 static void
 running_changed_cb (KsExperimentPage *self)
 {
@@ -786,7 +779,6 @@ ks_experiment_page_class_init (KsExperimentPageClass *klass)
   page_class->load_state = ks_experiment_page_load_state;
   page_class->device_changed = device_changed;
   page_class->bind_settings = bind_settings;
-  page_class->get_help = get_help;
   page_class->has_data = ks_experiment_page_has_data;
   page_class->write_data = ks_experiment_page_write_data;
 

@@ -279,18 +279,6 @@ ks_gauss_solve_page_device_changed (KsPage   *page,
   form_changed_cb (self);
 }
 
-static const char *
-ks_gauss_solve_page_get_help (KsPage *page)
-{
-  return _("Solves one random linear system Ax = b with the paper's four OpenCL kernels "
-           "and takes the solve apart.\n\n"
-           "<b>gauss_fwd_pre</b> prepares each elimination step, <b>gauss_fwd</b> updates "
-           "the rest of the matrix (the kernel whose work-groups matter), "
-           "<b>gauss_bwd_prepare</b> and <b>gauss_bwd</b> do the back substitution. "
-           "The residual shows that the answer is right; the work-groups show what the "
-           "driver chose when the local size is left to it.");
-}
-
 static void
 ks_gauss_solve_page_class_init (KsGaussSolvePageClass *klass)
 {
@@ -301,7 +289,6 @@ ks_gauss_solve_page_class_init (KsGaussSolvePageClass *klass)
   page_class->bind_settings = ks_gauss_solve_page_bind_settings;
   page_class->save_state = ks_gauss_solve_page_save_state;
   page_class->load_state = ks_gauss_solve_page_load_state;
-  page_class->get_help = ks_gauss_solve_page_get_help;
   page_class->device_changed = ks_gauss_solve_page_device_changed;
 
   gtk_widget_class_set_template_from_resource (widget_class,

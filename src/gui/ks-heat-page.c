@@ -520,18 +520,6 @@ ks_heat_page_write_data (KsPage *page, const char *path, const char *format, GEr
   return ks_io_write_file (path, out->str, out->len, error);
 }
 
-static const char *
-ks_heat_page_get_help (KsPage *page)
-{
-  return _("Paper 004's test problem: energy released at one point spreads as heat. The solver is "
-           "implicit: each time step solves a sparse symmetric system with conjugate gradients, on the "
-           "device chosen in the header bar (the host, PoCL on this processor, or a GPU). Play steps it "
-           "continuously. Each frame's colours span its own coldest to hottest cell, unless the colour scale is fixed: then the spot fades as it spreads. With n = 0 the "
-           "spot stays a Gaussian; with n > 0 the conductivity grows with the temperature and the heat "
-           "moves as a wave with a sharp front (Zeldovich and Raizer). Export saves the current frame; "
-           "Export Data saves the time series.");
-}
-
 static void
 ks_heat_page_map (GtkWidget *widget)
 {
@@ -602,7 +590,6 @@ ks_heat_page_class_init (KsHeatPageClass *klass)
   page_class->device_changed = ks_heat_page_device_changed;
   page_class->has_data = ks_heat_page_has_data;
   page_class->write_data = ks_heat_page_write_data;
-  page_class->get_help = ks_heat_page_get_help;
 
   g_type_ensure (KS_TYPE_PLOT_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/kernelscope/Kernelscope/ui/ks-heat-page.ui");

@@ -253,20 +253,6 @@ ks_index_map_page_load_state (KsPage              *page,
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->block_spin), block ? g_ascii_strtod (block, NULL) : 0);
 }
 
-static const char *
-ks_index_map_page_get_help (KsPage *page)
-{
-  return _("Andrianov et al. lay an index domain onto CUDA blocks and threads by fixed rules: "
-           "1024 threads per block, at most 65,535 blocks per grid dimension, a side that fits "
-           "a block gets the next power of two of threads, and with no side within 1024 one "
-           "side is split into blocks of 1024.\n\n"
-           "The page shows each rule's launch, how many threads it runs and how many of them "
-           "are idle. The paper's formulas, as printed, divide N1 where its text and worked "
-           "example divide N2: for 2000 × 3000 the printed launch never reaches 1,904,000 points. "
-           "Today gridDim.x goes up to 2^31 - 1; the occupancy API suggests a block for one flat "
-           "launch (press Run to ask the device chosen above).");
-}
-
 static void
 ks_index_map_page_class_init (KsIndexMapPageClass *klass)
 {
@@ -277,7 +263,6 @@ ks_index_map_page_class_init (KsIndexMapPageClass *klass)
   page_class->get_plot_view = ks_index_map_page_get_plot_view;
   page_class->save_state = ks_index_map_page_save_state;
   page_class->load_state = ks_index_map_page_load_state;
-  page_class->get_help = ks_index_map_page_get_help;
 
   g_type_ensure (KS_TYPE_PLOT_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,

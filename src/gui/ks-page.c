@@ -320,13 +320,6 @@ ks_page_device_changed (KsPage   *self,
     klass->device_changed (self, device);
 }
 
-const char *
-ks_page_get_help (KsPage *self)
-{
-  KsPageClass *klass = KS_PAGE_GET_CLASS (self);
-  return klass->get_help ? klass->get_help (self) : NULL;
-}
-
 GSettings *
 ks_page_get_settings (KsPage *self)
 {

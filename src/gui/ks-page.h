@@ -48,8 +48,6 @@ struct _KsPageClass {
                                       KsDevice      *device);
   /* The window has handed the page its GSettings: bind the form to it. */
   void             (*bind_settings)  (KsPage        *self);
-  /* Plain-language help for F1: what the experiment shows and why. */
-  const char      *(*get_help)       (KsPage        *self);
   /* The data export of a page whose results are not a KsResults (the
    * generic page's runs): is there anything to write, and write it as
    * format ("csv" or "json") to path.  NULL: get_results is written. */
@@ -85,7 +83,6 @@ void             ks_page_load_state     (KsPage              *self,
                                          const KsSessionPage *state);
 void             ks_page_device_changed (KsPage        *self,
                                          KsDevice      *device);
-const char      *ks_page_get_help       (KsPage        *self);
 GSettings       *ks_page_get_settings   (KsPage        *self);
 void             ks_page_set_settings   (KsPage        *self,
                                          GSettings     *settings);

@@ -259,17 +259,6 @@ ks_tridiag_solve_page_get_residual (KsTridiagSolvePage *self)
   return self->x ? self->residual : NAN;
 }
 
-static const char *
-ks_tridiag_solve_page_get_help (KsPage *page)
-{
-  return _("Solves your own tridiagonal systems, as <tt>kernelscope-cli solve tridiag</tt> does.\n\n"
-           "<b>A</b> is a Matrix Market file of a tridiagonal matrix; a batch of K systems of equal size is "
-           "one block-diagonal matrix with no entry joining two systems. <b>b</b> holds one value per row. "
-           "Run solves on the window's device with the method chosen (by default the fastest for the shape) "
-           "and says the time and max |Ax - b|; an entry outside the band, a coupling between systems or a "
-           "zero pivot is named here. Save Solution writes x as a Matrix Market column.");
-}
-
 static GtkWidget *
 mtx_chooser (const char *title)
 {
@@ -326,7 +315,6 @@ ks_tridiag_solve_page_class_init (KsTridiagSolvePageClass *klass)
   object_class->dispose = ks_tridiag_solve_page_dispose;
   object_class->finalize = ks_tridiag_solve_page_finalize;
   page_class->start = ks_tridiag_solve_page_start;
-  page_class->get_help = ks_tridiag_solve_page_get_help;
 }
 
 static void

@@ -126,3 +126,33 @@ ks_window_pages_build (GtkStack  *stack,
     }
   return names;
 }
+
+const char *
+ks_window_pages_step (GPtrArray  *names,
+                      const char *current,
+                      int         delta)
+{
+  guint i;
+
+  g_return_val_if_fail (names != NULL, NULL);
+
+  if (current == NULL || !g_ptr_array_find_with_equal_func (names, current, g_str_equal, &i))
+    return NULL;
+  /* Round, so a class can be shown every page with one key. */
+  delta %= (int) names->len;
+  return names->pdata[(i + names->len + delta) % names->len];
+}
+
+const char *
+ks_window_pages_first_of (GPtrArray  *names,
+                          KsSidebar  *sidebar,
+                          const char *paper)
+{
+  g_return_val_if_fail (names != NULL, NULL);
+  g_return_val_if_fail (KS_IS_SIDEBAR (sidebar), NULL);
+
+  for (guint i = 0; i < names->len; i++)
+    if (g_strcmp0 (ks_sidebar_get_page_group (sidebar, names->pdata[i]), paper) == 0)
+      return names->pdata[i];
+  return NULL;
+}

@@ -18,4 +18,15 @@ G_BEGIN_DECLS
 GPtrArray *ks_window_pages_build (GtkStack  *stack,
                                   KsSidebar *sidebar);
 
+/* The page delta pages away from current in names (sidebar order), going
+ * round from the last page to the first and back; current itself where
+ * names has no other page, NULL where it lacks current. */
+const char *ks_window_pages_step     (GPtrArray  *names,
+                                      const char *current,
+                                      int         delta);
+/* The first page of paper's group ("000") in names, or NULL. */
+const char *ks_window_pages_first_of (GPtrArray  *names,
+                                      KsSidebar  *sidebar,
+                                      const char *paper);
+
 G_END_DECLS

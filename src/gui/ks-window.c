@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ks-devices-page.h"
+#include "ks-help-dialog.h"
 #include "ks-sidebar.h"
 #include "ks-window-pages.h"
 
@@ -420,6 +421,48 @@ show_page_activated (GSimpleAction *action,
   ks_window_show_page (user_data, g_variant_get_string (param, NULL));
 }
 
+/* Alt+1..5: the first page of paper 000..004. */
+static void
+show_paper_activated (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       user_data)
+{
+  KsWindow *self = user_data;
+  const char *name = ks_window_pages_first_of (self->page_names, KS_SIDEBAR (self->sidebar),
+                                               g_variant_get_string (param, NULL));
+
+  if (name != NULL)
+    ks_window_show_page (self, name);
+}
+
+/* Ctrl+Page Up and Down: the sidebar's previous and next page. */
+static void
+step_page (KsWindow *self,
+           int       delta)
+{
+  const char *name = ks_window_pages_step (self->page_names,
+                                           gtk_stack_get_visible_child_name (GTK_STACK (self->stack)), delta);
+
+  if (name != NULL)
+    ks_window_show_page (self, name);
+}
+
+static void
+page_previous_activated (GSimpleAction *action,
+                         GVariant      *param,
+                         gpointer       user_data)
+{
+  step_page (user_data, -1);
+}
+
+static void
+page_next_activated (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       user_data)
+{
+  step_page (user_data, +1);
+}
+
 static void
 page_error_cb (KsPage       *page,
                const char   *title,
@@ -476,17 +519,11 @@ help_activated (GSimpleAction *action,
 {
   KsWindow *self = user_data;
   KsPage *page = ks_window_get_visible_page (self);
-  const char *help = page ? ks_page_get_help (page) : NULL;
   const char *name = gtk_stack_get_visible_child_name (GTK_STACK (self->stack));
-  g_autofree char *title = name ? ks_window_page_title (self, name) : g_strdup ("");
-  GtkWidget *dialog;
+  g_autofree char *title = name ? ks_window_page_title (self, name) : NULL;
+  g_autofree char *markup = page ? ks_help_dialog_page_markup (page, name) : NULL;
 
-  dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                   GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE, "%s", title);
-  gtk_message_dialog_format_secondary_markup (GTK_MESSAGE_DIALOG (dialog), "%s",
-                                              help ? help : "");
-  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
-  gtk_widget_show (dialog);
+  gtk_widget_show (ks_help_dialog_new (GTK_WINDOW (self), title, markup));
 }
 
 static void
@@ -566,6 +603,9 @@ static const GActionEntry win_actions[] = {
   { "save-session", ks_window_save_session_activated },
   { "open-session", ks_window_open_session_activated },
   { "show-page",    show_page_activated, "s" },
+  { "show-paper",   show_paper_activated, "s" },
+  { "page-previous", page_previous_activated },
+  { "page-next",    page_next_activated },
   { "help",         help_activated },
   { "export",       export_activated },
   { "primary-menu", primary_menu_activated },
