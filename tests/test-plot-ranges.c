@@ -238,6 +238,31 @@ test_overlay_follows_data (void)
   g_assert_true (ks_plot_data_to_device (plot, W, H, 60, 3.6, &right, &py));
   g_assert_cmpfloat (right - left, <, 0.1 * W);
 
+  /* A group of overlay curves is one legend entry, its name. */
+  {
+    guint more = ks_plot_add_series (plot, "recorded: b");
+    g_autofree char *entry = NULL;
+    guint hits = 0;
+
+    ks_plot_add_point (plot, more, 1060, 20.0);
+    ks_plot_series_set_overlay (plot, more, TRUE);
+    ks_plot_series_set_group (plot, rec, "recorded: X, 2 curves");
+    ks_plot_series_set_group (plot, more, "recorded: X, 2 curves");
+    for (double y = 0; y < H; y += 2)
+      for (double x = 0; x < W; x += 4)
+        {
+          g_autofree char *t = ks_plot_legend_text_at (plot, W, H, x, y);
+
+          if (t == NULL)
+            continue;
+          g_assert_cmpstr (t, !=, "recorded");
+          g_assert_cmpstr (t, !=, "recorded: b");
+          if (g_strcmp0 (t, "recorded: X, 2 curves") == 0)
+            hits++;
+        }
+    g_assert_cmpuint (hits, >, 0);
+  }
+
   /* Alone (no run of the user's yet), the overlay sets the axes. */
   {
     g_autoptr(KsPlot) alone = ks_plot_new ();

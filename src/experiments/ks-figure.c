@@ -636,7 +636,8 @@ ks_figure_add_recorded (const KsFigureSpec    *figure,
                         const KsFigureOptions *options)
 {
   KsFigureOptions defaults;
-  guint first;
+  g_autofree char *group = NULL;
+  guint first, n;
 
   g_return_if_fail (plot != NULL && run != NULL);
 
@@ -654,9 +655,22 @@ ks_figure_add_recorded (const KsFigureSpec    *figure,
     figure->add_recorded (run->desc, figure, plot, run, options);
   else
     add_recorded_curves (figure, plot, run, options);
-  /* Drawn over the user's run without setting its axes. */
-  for (guint s = first; s < ks_plot_get_n_series (plot); s++)
-    ks_plot_series_set_overlay (plot, s, TRUE);
+  /* Drawn over the user's run without setting its axes; a run of several
+   * curves is one legend entry (their tooltips name each). */
+  n = ks_plot_get_n_series (plot);
+  if (n - first > 1)
+    {
+      g_autofree char *name = ks_run_get_name (run);
+
+      /* TRANSLATORS: one legend entry for all the curves of a run measured
+       * elsewhere, e.g. "recorded: NVIDIA H200 (CUDA), 12 curves" */
+      group = g_strdup_printf (_("recorded: %s, %u curves"), name, n - first);
+    }
+  for (guint s = first; s < n; s++)
+    {
+      ks_plot_series_set_overlay (plot, s, TRUE);
+      ks_plot_series_set_group (plot, s, group);
+    }
 }
 
 static void

@@ -33,7 +33,11 @@ entry_name (KsPlot            *plot,
       return g_array_index (plot->bands, Band, e->index).label;
     case ENTRY_SERIES:
     default:
-      return ((Series *) g_ptr_array_index (plot->series, e->index))->name;
+      {
+        const Series *ser = g_ptr_array_index (plot->series, e->index);
+
+        return e->group ? ser->group : ser->name;
+      }
     }
 }
 
@@ -47,9 +51,10 @@ static void
 add_entry (GArray    *entries,
            KsPlot    *plot,
            EntryKind  kind,
-           guint      index)
+           guint      index,
+           gboolean   group)
 {
-  LegendEntry e = { kind, index, NULL };
+  LegendEntry e = { kind, index, NULL, group };
   const char *name = entry_name (plot, &e);
 
   /* Two runs of one name would read as one: the later ones are numbered. */
@@ -64,6 +69,21 @@ add_entry (GArray    *entries,
   g_array_append_val (entries, e);
 }
 
+static gboolean
+group_listed (KsPlot       *plot,
+              const GArray *entries,
+              const char   *group)
+{
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
+
+      if (e->group && strcmp (((Series *) g_ptr_array_index (plot->series, e->index))->group, group) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static GArray *
 collect_entries (KsPlot *plot)
 {
@@ -74,14 +94,19 @@ collect_entries (KsPlot *plot)
     {
       Series *ser = g_ptr_array_index (plot->series, s);
 
-      if (nonempty (ser->name) && ser->points->len > 0)
-        add_entry (entries, plot, ENTRY_SERIES, s);
+      if (ser->group != NULL && ser->points->len > 0)
+        {
+          if (!group_listed (plot, entries, ser->group))
+            add_entry (entries, plot, ENTRY_SERIES, s, TRUE);
+        }
+      else if (nonempty (ser->name) && ser->points->len > 0)
+        add_entry (entries, plot, ENTRY_SERIES, s, FALSE);
     }
   if (nonempty (plot->highlight_legend) && plot_has_highlight (plot))
-    add_entry (entries, plot, ENTRY_HIGHLIGHT, 0);
+    add_entry (entries, plot, ENTRY_HIGHLIGHT, 0, FALSE);
   for (guint i = 0; i < plot->bands->len; i++)
     if (nonempty (g_array_index (plot->bands, Band, i).label))
-      add_entry (entries, plot, ENTRY_BAND, i);
+      add_entry (entries, plot, ENTRY_BAND, i, FALSE);
   return entries;
 }
 
@@ -319,6 +344,20 @@ draw_sample (cairo_t           *cr,
 
   ser = g_ptr_array_index (plot->series, e->index);
   cairo_new_path (cr);
+  if (e->group)
+    {
+      /* Curves of many colours: their dash and a neutral grey. */
+      KsPlotColor grey = theme->foreground;
+
+      grey.a *= 0.6;
+      ks_plot_set_series_line (cr, ser);
+      set_color (cr, &grey, 1.0);
+      cairo_move_to (cr, x, cy);
+      cairo_line_to (cr, x + lg->sample_w, cy);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+      return;
+    }
   if (ser->kind == KS_PLOT_SERIES_BARS)
     {
       cairo_rectangle (cr, x + lg->sample_w / 2 - HIGHLIGHT_R, cy - HIGHLIGHT_R,

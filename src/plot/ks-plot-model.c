@@ -61,6 +61,7 @@ series_free (gpointer data)
   Series *s = data;
 
   g_free (s->name);
+  g_free (s->group);
   g_array_unref (s->points);
   g_free (s);
 }
@@ -269,6 +270,22 @@ ks_plot_series_set_overlay (KsPlot   *plot,
   g_return_if_fail (series < plot->series->len);
 
   ((Series *) g_ptr_array_index (plot->series, series))->overlay = !!overlay;
+  ks_plot_changed (plot);
+}
+
+void
+ks_plot_series_set_group (KsPlot     *plot,
+                          guint       series,
+                          const char *group)
+{
+  Series *ser;
+
+  g_return_if_fail (plot != NULL);
+  g_return_if_fail (series < plot->series->len);
+
+  ser = g_ptr_array_index (plot->series, series);
+  g_free (ser->group);
+  ser->group = g_strdup (group);
   ks_plot_changed (plot);
 }
 

@@ -28,6 +28,7 @@ typedef struct {
   gboolean          dashed;
   gboolean          y2;       /* on the right axis */
   gboolean          overlay;  /* see ks_plot_series_set_overlay() */
+  char             *group;    /* one legend entry for all of a group; NULL: its own */
   KsPlotSeriesKind  kind;
 } Series;
 
@@ -323,8 +324,9 @@ typedef enum {
 
 typedef struct {
   EntryKind kind;
-  guint     index;   /* series or band */
+  guint     index;   /* series or band (a group's first series) */
   char     *text;    /* what it says: never the same as another entry's */
+  gboolean  group;   /* stands for every series of index's group */
 } LegendEntry;
 
 /* Where the legend goes: in a corner of the plot area while it is short

@@ -129,6 +129,12 @@ void        ks_plot_series_set_dashed (KsPlot       *plot,
 void        ks_plot_series_set_overlay (KsPlot      *plot,
                                        guint         series,
                                        gboolean      overlay);
+/* Series of one group (a recorded run's curves) share one legend entry,
+ * `group`, drawn as a dashed grey line: thirty recorded curves would bury
+ * the data.  Their tooltips still name each.  NULL: the series' own. */
+void        ks_plot_series_set_group  (KsPlot       *plot,
+                                       guint         series,
+                                       const char   *group);
 void        ks_plot_set_fit_overlays  (KsPlot       *plot,
                                        gboolean      fit);
 gboolean    ks_plot_get_fit_overlays  (KsPlot       *plot);
