@@ -72,6 +72,22 @@ void        ks_engine_add_input      (KsEngine           *self,
 gboolean    ks_engine_check_files    (KsEngine           *self,
                                       GError            **error);
 
+/* Several devices of different kinds (the window's "Also run on": the
+ * host beside a GPU) each take the given parameters that mean something
+ * on them: one whose backends leave a device out is left out there
+ * (ks_engine_get_left_out says which) rather than refused.  Off by
+ * default: on the command line the user named it for every device. */
+void        ks_engine_set_leave_out_foreign (KsEngine *self,
+                                             gboolean  leave_out);
+/* After prepare: the names of the given parameters left out on the
+ * index-th device (in the order added), NULL-terminated, maybe empty;
+ * NULL past the last device. */
+const char * const *ks_engine_get_left_out (KsEngine *self,
+                                            guint     index);
+/* The index-th device added (not owned), NULL past the last. */
+KsDevice   *ks_engine_get_device     (KsEngine    *self,
+                                      guint        index);
+
 /* Checks everything before the first measurement (see above).  Called by
  * ks_engine_run* when the caller did not; calling it first lets a front
  * end show the notes and the point count before anything runs. */
