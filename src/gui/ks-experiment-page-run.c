@@ -128,6 +128,17 @@ report_refused (KsExperimentPage *self,
   ks_page_emit_error (KS_PAGE (self), title, error);
 }
 
+/* Whether any point of run was measured (a refused one holds only its
+ * error). */
+static gboolean
+measured_any (const KsRun *run)
+{
+  for (guint i = 0; i < run->points->len; i++)
+    if (((const KsRunPoint *) run->points->pdata[i])->error == NULL)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 run_done_cb (GObject      *source,
              GAsyncResult *result,
@@ -147,9 +158,10 @@ run_done_cb (GObject      *source,
       return;
     }
   final = ks_run_ref (ks_engine_get_run (engine));
-  /* Nothing measured (stopped at once, or the set-up failed): the message
-   * in the window says what happened; no empty entry in the list. */
-  if (self->live != NULL && final->points->len == 0)
+  /* Nothing measured (stopped at once, the set-up failed, every point
+   * refused): the message in the window says what happened; no empty
+   * entry in the list. */
+  if (self->live != NULL && !measured_any (final))
     g_ptr_array_remove (self->runs, self->live);
   self->live = NULL;
   g_clear_object (&self->engine);
