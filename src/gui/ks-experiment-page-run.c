@@ -172,11 +172,49 @@ run_done_cb (GObject      *source,
     report_refused (self, final);
 }
 
+/* One line: which of the form's values the engine left out on which of
+ * the devices ("Also run on" the host beside a GPU), or NULL. */
+static char *
+left_out_line (KsExperimentPage *self)
+{
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *joined = NULL;
+  const char * const *names;
+
+  for (guint d = 0; (names = ks_engine_get_left_out (self->engine, d)) != NULL; d++)
+    {
+      g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+      g_autofree char *list = NULL;
+
+      for (guint i = 0; names[i] != NULL; i++)
+        {
+          int k = ks_experiment_desc_find_param (self->desc, names[i]);
+          g_ptr_array_add (labels, (gpointer) _(self->desc->params[k].label));
+        }
+      if (labels->len == 0)
+        continue;
+      g_ptr_array_add (labels, NULL);
+      /* TRANSLATORS: the separator of the fields left out, "Global range, Group size policy" */
+      list = g_strjoinv (_(", "), (char **) labels->pdata);
+      /* TRANSLATORS: fields left out on a device: "Global range, Group size policy on Intel CPU" */
+      g_ptr_array_add (parts, g_strdup_printf (_("%s on %s"), list,
+                                               ks_device_get_name (ks_engine_get_device (self->engine, d))));
+    }
+  if (parts->len == 0)
+    return NULL;
+  g_ptr_array_add (parts, NULL);
+  joined = g_strjoinv ("; ", (char **) parts->pdata);
+  return g_strdup_printf (_("Left out where they mean nothing: %s."), joined);
+}
+
 static void
 show_notes (KsExperimentPage *self)
 {
   const char * const *notes = ks_engine_get_notes (self->engine);
-  g_autofree char *text = notes && notes[0] ? g_strjoinv ("\n", (char **) notes) : g_strdup ("");
+  g_autofree char *left_out = left_out_line (self);
+  g_autofree char *engine_notes = notes && notes[0] ? g_strjoinv ("\n", (char **) notes) : NULL;
+  g_autofree char *joined = g_strjoin ("\n", left_out ? left_out : "", engine_notes, NULL);
+  const char *text = g_strstrip (joined);
 
   gtk_label_set_text (GTK_LABEL (self->notes_label), text);
   gtk_widget_set_visible (self->notes_label, *text != '\0');
@@ -250,6 +288,10 @@ ks_experiment_page_start (KsPage        *page,
   g_set_object (&self->device, device);
   also = ks_experiment_page_get_also_devices (self);
   ks_engine_add_device (engine, device);
+  /* The form's values are those of the header bar's device: another kind
+   * of device runs without those that mean nothing there, said in the
+   * notes (the host beside a GPU refused the GPU's "Global range"). */
+  ks_engine_set_leave_out_foreign (engine, TRUE);
   for (guint i = 0; i < also->len; i++)
     ks_engine_add_device (engine, also->pdata[i]);
   command = command_line (self, device, also, warmup, reps);
