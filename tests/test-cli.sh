@@ -1722,7 +1722,7 @@ expect_fail "solve tridiag, a 15 x 16 matrix: not square" 1 "15 x 16"
 run "$CLI" solve tridiag -q --matrix tA.mtx --rhs tb14.mtx --systems 3
 expect_fail "solve tridiag, b of 14 values for 15 rows: refused with both sizes" 1 "14 x 1.*15 rows"
 run "$CLI" solve tridiag -q --matrix tA.mtx --rhs tb.mtx --systems 4
-expect_fail "solve tridiag --systems 4 on 15 rows: refused" 1 "does not divide"
+expect_fail "solve tridiag --systems 4 on 15 rows: refused" 1 "4 systems do not divide the matrix.s 15 rows"
 run "$CLI" solve tridiag -q -d "$OCL" --matrix tA_zero.mtx --rhs tb.mtx --systems 3 --method paracr-global
 expect_fail "solve tridiag, a zero pivot: the system and row named" 1 "zero pivot in system 1 at row"
 run "$CLI" solve tridiag -q -d "$OCL" --matrix tA_weak.mtx --rhs tb.mtx --systems 3

@@ -177,6 +177,8 @@ test_bad_files (void)
   spin (100);
   g_test_message ("%s", ks_tridiag_solve_page_get_status (page));
   g_assert_nonnull (strstr (ks_tridiag_solve_page_get_status (page), "(7, 6)"));
+  /* In words the window's form fits: no "--systems". */
+  g_assert_null (strstr (ks_tridiag_solve_page_get_status (page), "--"));
 
   /* No files: Run says what is missing. */
   ks_tridiag_solve_page_set_input (page, NULL, NULL, 1, NULL);

@@ -125,6 +125,7 @@ report_refused (KsExperimentPage *self,
                                         "%u of %u points could not be measured; the table says why", refused),
                            refused, run->points->len);
   error = g_error_new_literal (KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED, first->error);
+  ks_param_form_reword_error (self->desc, error);
   ks_page_emit_error (KS_PAGE (self), title, error);
 }
 
@@ -167,6 +168,7 @@ run_done_cb (GObject      *source,
   g_clear_object (&self->engine);
   g_clear_object (&self->cancellable);
   ks_experiment_page_rebuild_all (self);
+  ks_param_form_reword_error (self->desc, error);
   ks_page_emit_finished (KS_PAGE (self), ok ? NULL : error);
   if (ok)
     report_refused (self, final);
@@ -214,7 +216,8 @@ show_notes (KsExperimentPage *self)
   g_autofree char *left_out = left_out_line (self);
   g_autofree char *engine_notes = notes && notes[0] ? g_strjoinv ("\n", (char **) notes) : NULL;
   g_autofree char *joined = g_strjoin ("\n", left_out ? left_out : "", engine_notes, NULL);
-  const char *text = g_strstrip (joined);
+  /* The engine speaks to the command line ("--wg-list ...: ..."). */
+  g_autofree char *text = ks_param_form_reword (self->desc, g_strstrip (joined));
 
   gtk_label_set_text (GTK_LABEL (self->notes_label), text);
   gtk_widget_set_visible (self->notes_label, *text != '\0');
@@ -252,7 +255,10 @@ prepared_cb (GObject      *source,
       if (self->runs == NULL)
         ks_page_end_run (KS_PAGE (self));
       else
-        ks_page_emit_finished (KS_PAGE (self), error);
+        {
+          ks_param_form_reword_error (self->desc, error);
+          ks_page_emit_finished (KS_PAGE (self), error);
+        }
       return;
     }
   show_notes (self);
@@ -283,7 +289,10 @@ ks_experiment_page_start (KsPage        *page,
   ks_param_form_set_backend (self->form, ks_device_get_backend (device));
   if (!ks_param_form_apply (self->form, engine, error)
       || !ks_engine_set_repetitions (engine, warmup, reps, error))
-    return FALSE;
+    {
+      ks_param_form_reword_error (self->desc, error ? *error : NULL);
+      return FALSE;
+    }
   /* The header bar's device first, then the ticked ones: each a series. */
   g_set_object (&self->device, device);
   also = ks_experiment_page_get_also_devices (self);

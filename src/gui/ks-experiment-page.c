@@ -595,8 +595,10 @@ device_changed (KsPage   *page,
 static const char *
 get_help (KsPage *page)
 {
-  const KsExperimentDesc *desc = KS_EXPERIMENT_PAGE (page)->desc;
-  return desc->claim ? _(desc->claim) : NULL;
+  KsExperimentPage *self = KS_EXPERIMENT_PAGE (page);
+
+  /* The claim as the page shows it, in the form's words. */
+  return self->desc->claim ? gtk_label_get_text (GTK_LABEL (self->claim_label)) : NULL;
 }
 
 static void
@@ -618,8 +620,9 @@ static void
 build_from_desc (KsExperimentPage *self)
 {
   const KsExperimentDesc *desc = self->desc;
+  g_autofree char *claim = desc->claim ? ks_param_form_reword (desc, _(desc->claim)) : g_strdup ("");
 
-  gtk_label_set_text (GTK_LABEL (self->claim_label), desc->claim ? _(desc->claim) : "");
+  gtk_label_set_text (GTK_LABEL (self->claim_label), claim);
   self->form = KS_PARAM_FORM (ks_param_form_new (desc));
   gtk_container_add (GTK_CONTAINER (self->form_box), GTK_WIDGET (self->form));
   g_signal_connect_swapped (self->form, "changed", G_CALLBACK (form_changed_cb), self);
