@@ -1024,6 +1024,11 @@ assert [(p["size"], p["fast"], p["value_ms"]) for p in pts] == [(2, True, 2 * 2 
   refused_early "test-sweep --input of a missing file: named" 2 "no-such-input\.txt: no such file"
   run "$TCLI" run test-sweep -d host --lanes 8
   refused_early "test-sweep --lanes on the host: a GPU-only parameter refused" 2 "applies only on"
+  # Beside a device that takes it, the host runs without it, and is told so.
+  run "$TCLI" run test-sweep -d "$OCL" -d host --size 1:2 --lanes 8 --reps 1 --warmup 0
+  expect_ok "test-sweep --lanes on $OCL and the host: both run" &&
+    check "test-sweep --lanes on $OCL and the host: left out on the host, said" "no warning" \
+      grep -q -e "--lanes is left out on .*host device" "$T/err"
   run "$TCLI" run test-sweep -d host --label refuse-all --json keep.json
   expect_fail "test-sweep, every point refused: exit 1" 1 "No point could be measured"
   check "test-sweep, every point refused: keep.json untouched" "keep.json changed" eval "[ \"\$(cat keep.json)\" = keep ]"

@@ -264,6 +264,45 @@ test_gauss_defaults_on_host (void)
   }
 }
 
+/* The command the page records for such a run (--lanes 8 with both
+ * devices) makes it again: with a device that takes it among the run's,
+ * the engine leaves it out on the host with a warning rather than refuse;
+ * with the host alone it still refuses. */
+static void
+test_recorded_command_runs (void)
+{
+  const char *pocl = ks_test_pocl_id ();
+  KsDevice *gpu;
+  g_autoptr(KsEngine) both = ks_engine_new (&ks_exp_test);
+  g_autoptr(KsEngine) alone = ks_engine_new (&ks_exp_test);
+  g_autoptr(GError) error = NULL;
+  const char * const *warnings;
+
+  if (pocl == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) beside the host");
+      return;
+    }
+  gpu = ks_device_list_lookup (ks_application_get_device_list (app), pocl, NULL);
+  g_assert_true (ks_engine_set (both, "lanes", "8", &error));
+  ks_engine_add_device (both, gpu);
+  ks_engine_add_device (both, host ());
+  g_assert_true (ks_engine_prepare (both, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length ((char **) ks_engine_get_left_out (both, 0)), ==, 0);
+  g_assert_true (g_strv_contains (ks_engine_get_left_out (both, 1), "lanes"));
+  warnings = ks_engine_get_warnings (both);
+  g_assert_nonnull (warnings);
+  g_assert_nonnull (warnings[0]);
+  g_test_message ("%s", warnings[0]);
+  g_assert_nonnull (strstr (warnings[0], "--lanes is left out on"));
+
+  g_assert_true (ks_engine_set (alone, "lanes", "8", &error));
+  ks_engine_add_device (alone, host ());
+  g_assert_false (ks_engine_prepare (alone, &error));
+  g_assert_nonnull (strstr (error->message, "--lanes applies only on"));
+}
+
 /* --- no command-line syntax in the window ----------------------------------------- */
 
 /* "--wg-list" standing as an option (not "a--b", not a dash rule). */
@@ -367,6 +406,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-forms/failed-run-adds-nothing", test_failed_run_adds_nothing);
   g_test_add_func ("/gui-forms/also-on-host", test_also_on_host);
   g_test_add_func ("/gui-forms/gauss-defaults-on-host", test_gauss_defaults_on_host);
+  g_test_add_func ("/gui-forms/recorded-command-runs", test_recorded_command_runs);
   g_test_add_func ("/gui-forms/no-cli-syntax", test_no_cli_syntax);
   g_test_add_func ("/gui-forms/engine-message-reworded", test_engine_message_reworded);
   status = g_test_run ();
