@@ -199,7 +199,7 @@ ks_param_form_reword_error (const KsExperimentDesc *desc,
 
 /* NULL when text is a value (or an axis) the parameter takes; else why not. */
 static char *
-check_text (const KsExperimentDesc *spec_desc,
+check_text (const KsExperimentDesc *desc,
             const KsParamSpec      *spec,
             const char             *text)
 {
@@ -220,8 +220,8 @@ check_text (const KsExperimentDesc *spec_desc,
   /* The parser speaks to the command line ("--size: ..."); the form
    * shows the message beside its own field, so the option's name goes. */
   if (g_str_has_prefix (error->message, "--") && strstr (error->message, ": ") != NULL)
-    return ks_param_form_reword (spec_desc, strstr (error->message, ": ") + 2);
-  return ks_param_form_reword (spec_desc, error->message);
+    return ks_param_form_reword (desc, strstr (error->message, ": ") + 2);
+  return ks_param_form_reword (desc, error->message);
 }
 
 static void
@@ -685,7 +685,7 @@ ks_param_form_apply (KsParamForm *self,
         continue;
       if (!ks_engine_set (engine, f->spec->name, text, error))
         {
-          ks_param_form_reword_error (self->desc, *error);
+          ks_param_form_reword_error (self->desc, error ? *error : NULL);
           g_prefix_error (error, "%s: ", _(f->spec->label));
           return FALSE;
         }
