@@ -217,6 +217,15 @@ test_sample (void)
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_get_mapped (button));
   g_assert_true (gtk_widget_get_sensitive (button));
+  /* Alt and a letter reaches it, a letter no other control takes. */
+  {
+    g_autoptr(GHashTable) keys = g_hash_table_new (NULL, NULL);
+    g_autoptr(GString) clashes = g_string_new (NULL);
+
+    collect_mnemonics (GTK_WIDGET (window), keys, clashes);
+    g_assert_cmpstr (clashes->str, ==, "");
+    g_assert_true (g_hash_table_contains (keys, GUINT_TO_POINTER (GDK_KEY_o)));
+  }
   gtk_button_clicked (GTK_BUTTON (button));
   spin (100);
   g_test_message ("%s", ks_tridiag_solve_page_get_status (page));
