@@ -1024,6 +1024,11 @@ assert [(p["size"], p["fast"], p["value_ms"]) for p in pts] == [(2, True, 2 * 2 
   refused_early "test-sweep --input of a missing file: named" 2 "no-such-input\.txt: no such file"
   run "$TCLI" run test-sweep -d host --lanes 8
   refused_early "test-sweep --lanes on the host: a GPU-only parameter refused" 2 "applies only on"
+  # Beside a device that takes it, the host runs without it, and is told so.
+  run "$TCLI" run test-sweep -d "$OCL" -d host --size 1:2 --lanes 8 --reps 1 --warmup 0
+  expect_ok "test-sweep --lanes on $OCL and the host: both run" &&
+    check "test-sweep --lanes on $OCL and the host: left out on the host, said" "no warning" \
+      grep -q -e "--lanes is left out on .*host device" "$T/err"
   run "$TCLI" run test-sweep -d host --label refuse-all --json keep.json
   expect_fail "test-sweep, every point refused: exit 1" 1 "No point could be measured"
   check "test-sweep, every point refused: keep.json untouched" "keep.json changed" eval "[ \"\$(cat keep.json)\" = keep ]"
@@ -1722,7 +1727,7 @@ expect_fail "solve tridiag, a 15 x 16 matrix: not square" 1 "15 x 16"
 run "$CLI" solve tridiag -q --matrix tA.mtx --rhs tb14.mtx --systems 3
 expect_fail "solve tridiag, b of 14 values for 15 rows: refused with both sizes" 1 "14 x 1.*15 rows"
 run "$CLI" solve tridiag -q --matrix tA.mtx --rhs tb.mtx --systems 4
-expect_fail "solve tridiag --systems 4 on 15 rows: refused" 1 "does not divide"
+expect_fail "solve tridiag --systems 4 on 15 rows: refused" 1 "4 systems do not divide the matrix.s 15 rows"
 run "$CLI" solve tridiag -q -d "$OCL" --matrix tA_zero.mtx --rhs tb.mtx --systems 3 --method paracr-global
 expect_fail "solve tridiag, a zero pivot: the system and row named" 1 "zero pivot in system 1 at row"
 run "$CLI" solve tridiag -q -d "$OCL" --matrix tA_weak.mtx --rhs tb.mtx --systems 3

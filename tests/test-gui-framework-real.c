@@ -159,6 +159,14 @@ test_real_description_run (void)
   g_test_message ("wg left empty: %s", gtk_entry_get_placeholder_text (GTK_ENTRY (ks_param_form_get_field (form, "wg"))));
   g_assert_true (g_str_has_prefix (gtk_entry_get_placeholder_text (GTK_ENTRY (ks_param_form_get_field (form, "wg"))),
                                    "1,"));
+  /* Why, in the form's words: no "(no --wg-list given)" in the window. */
+  {
+    g_autofree char *tip = gtk_widget_get_tooltip_text (ks_param_form_get_field (form, "wg"));
+
+    g_test_message ("wg's tooltip: %s", tip);
+    g_assert_nonnull (strstr (tip, "(no “Work-group sizes” given)"));
+    g_assert_null (strstr (tip, "--"));
+  }
   ks_window_show_page (window, "test-sweep");
 }
 

@@ -26,24 +26,10 @@
 
 /* --- helpers --------------------------------------------------------------------- */
 
-static KsExperimentPage *
-test_page (void)
-{
-  return KS_EXPERIMENT_PAGE (ks_window_get_page (window, "test-sweep"));
-}
-
-static KsParamForm *
-test_form (void)
-{
-  return ks_experiment_page_get_form (test_page ());
-}
-
-static void
-set_field (const char *name,
-           const char *text)
-{
-  g_assert_true (ks_param_form_set_text (test_form (), name, text));
-}
+/* test-gui-util.h's, by their short names here. */
+#define test_page ks_test_sweep_page
+#define test_form ks_test_sweep_form
+#define set_field ks_test_sweep_set_field
 
 static char *
 field (const char *name)

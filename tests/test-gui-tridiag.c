@@ -4,7 +4,7 @@
  * default method and by thomas-transposed, each solution saved and held to
  * the host's double Thomas; a matrix with an entry outside the band and a
  * coupling between systems named in the page; Save before any solve
- * refused.  Screenshots go to $KERNELSCOPE_SCREENSHOT_DIR
+ * refused; "Open the Sample" (data/samples/) filled in and solved.  Screenshots go to $KERNELSCOPE_SCREENSHOT_DIR
  * (tridiag-solve.png, tridiag-solve-bad.png). */
 #define G_LOG_DOMAIN "test-gui-tridiag"
 
@@ -13,6 +13,7 @@
 #include "ks-tridiag.h"
 #include "ks-tridiag-solve-page.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
 
@@ -176,6 +177,8 @@ test_bad_files (void)
   spin (100);
   g_test_message ("%s", ks_tridiag_solve_page_get_status (page));
   g_assert_nonnull (strstr (ks_tridiag_solve_page_get_status (page), "(7, 6)"));
+  /* In words the window's form fits: no "--systems". */
+  g_assert_null (strstr (ks_tridiag_solve_page_get_status (page), "--"));
 
   /* No files: Run says what is missing. */
   ks_tridiag_solve_page_set_input (page, NULL, NULL, 1, NULL);
@@ -183,6 +186,64 @@ test_bad_files (void)
   g_assert_true (wait_for (done, 60));
   spin (100);
   g_assert_nonnull (strstr (ks_tridiag_solve_page_get_status (page), "Matrix Market"));
+}
+
+static void
+find_button_cb (GtkWidget *widget,
+                gpointer   data)
+{
+  GtkWidget **found = data;
+
+  if (*found != NULL)
+    return;
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), _("_Open the Sample")) == 0)
+    *found = widget;
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_button_cb, data);
+}
+
+/* "Open the Sample" fills A, b and the system count with the batch in
+ * data/samples/, and Run solves it: a first look needs no files. */
+static void
+test_sample (void)
+{
+  KsTridiagSolvePage *page = solve_page ();
+  KsDevice *d = ks_device_list_find_backend (ks_application_get_device_list (app), KS_BACKEND_OPENCL);
+  GtkWidget *button = NULL;
+
+  ks_window_show_page (window, "tridiag-solve");
+  ks_tridiag_solve_page_set_input (page, NULL, NULL, 1, NULL);
+  find_button_cb (GTK_WIDGET (page), &button);
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_get_mapped (button));
+  g_assert_true (gtk_widget_get_sensitive (button));
+  /* Alt and a letter reaches it, a letter no other control takes. */
+  {
+    g_autoptr(GHashTable) keys = g_hash_table_new (NULL, NULL);
+    g_autoptr(GString) clashes = g_string_new (NULL);
+
+    collect_mnemonics (GTK_WIDGET (window), keys, clashes);
+    g_assert_cmpstr (clashes->str, ==, "");
+    g_assert_true (g_hash_table_contains (keys, GUINT_TO_POINTER (GDK_KEY_o)));
+  }
+  gtk_button_clicked (GTK_BUTTON (button));
+  spin (100);
+  g_test_message ("%s", ks_tridiag_solve_page_get_status (page));
+  g_assert_nonnull (strstr (ks_tridiag_solve_page_get_status (page), "4 systems"));
+  if (d == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) to solve the sample on");
+      return;
+    }
+  g_assert_true (ks_window_set_device_id (window, ks_device_get_id (d)));
+  press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+  g_assert_true (wait_for (done, 120));
+  spin (100);
+  g_test_message ("%s", ks_tridiag_solve_page_get_status (page));
+  g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
+  g_assert_nonnull (strstr (ks_tridiag_solve_page_get_status (page), "4 systems of 8 unknowns"));
+  g_assert_cmpfloat (ks_tridiag_solve_page_get_residual (page), <, 1e-12);
+  screenshot ("tridiag-solve-sample.png");
 }
 
 int
@@ -194,6 +255,7 @@ main (int argc, char **argv)
     return 0;
   g_test_add_func ("/gui-tridiag/solve", test_solve);
   g_test_add_func ("/gui-tridiag/bad-files", test_bad_files);
+  g_test_add_func ("/gui-tridiag/sample", test_sample);
   status = g_test_run ();
   ks_test_gui_shutdown ();
   return status;

@@ -260,3 +260,22 @@ ks_test_page_plot (KsExperimentPage *page)
 {
   return ks_plot_view_get_plot (ks_page_get_plot_view (KS_PAGE (page)));
 }
+
+KsExperimentPage *
+ks_test_sweep_page (void)
+{
+  return KS_EXPERIMENT_PAGE (ks_window_get_page (window, "test-sweep"));
+}
+
+KsParamForm *
+ks_test_sweep_form (void)
+{
+  return ks_experiment_page_get_form (ks_test_sweep_page ());
+}
+
+void
+ks_test_sweep_set_field (const char *name,
+                         const char *text)
+{
+  g_assert_true (ks_param_form_set_text (ks_test_sweep_form (), name, text));
+}

@@ -58,5 +58,11 @@ const char       *ks_test_pocl_id   (void);
 void              ks_test_run_page  (KsExperimentPage   *page,
                                      const char * const *settings);
 KsPlot           *ks_test_page_plot (KsExperimentPage   *page);
+/* The test experiment's page (tests/ks-exp-test.c, registered before the
+ * window exists), its form, and one of its fields set as a user types it. */
+KsExperimentPage *ks_test_sweep_page      (void);
+KsParamForm      *ks_test_sweep_form      (void);
+void              ks_test_sweep_set_field (const char *name,
+                                           const char *text);
 
 G_END_DECLS

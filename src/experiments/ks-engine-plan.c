@@ -19,6 +19,7 @@ ks_engine_plan_free (KsEnginePlan *plan)
     g_clear_pointer (&plan->axes[i], g_ptr_array_unref);
   g_free (plan->axes);
   g_clear_pointer (&plan->base, ks_config_free);
+  g_clear_pointer (&plan->left_out, g_ptr_array_unref);
   g_clear_object (&plan->device);
   g_free (plan);
 }
@@ -261,6 +262,25 @@ resolve_default (KsEngine          *self,
   return TRUE;
 }
 
+/* Whether the value given for spec is left out on plan's device rather
+ * than refused: it means nothing there, and the front end asked for that
+ * or another of the run's devices takes it (-d pocl -d host --range
+ * shrinking compares the host's only range with the GPU's). */
+static gboolean
+leave_out_here (KsEngine           *self,
+                const KsEnginePlan *plan,
+                const KsParamSpec  *spec)
+{
+  if (backend_allowed (spec->backends, plan->backend))
+    return FALSE;
+  if (self->leave_out_foreign)
+    return TRUE;
+  for (guint d = 0; d < self->devices->len; d++)
+    if (backend_allowed (spec->backends, ks_device_get_backend (self->devices->pdata[d])))
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean
 plan_axes (KsEngine     *self,
            KsEnginePlan *plan,
@@ -272,7 +292,27 @@ plan_axes (KsEngine     *self,
     {
       const KsParamSpec *spec = &desc->params[i];
 
-      if (self->given[i])
+      if (self->given[i] && leave_out_here (self, plan, spec))
+        {
+          /* The default stands in the base, as where the caller gave
+           * nothing (every point clears it); the run's settings keep what
+           * was given.  A front end that asked says it its own way. */
+          g_autofree char *text = ks_param_default_text (spec, NULL, plan->base, NULL, NULL);
+
+          g_ptr_array_insert (plan->left_out, plan->left_out->len - 1, (gpointer) spec->name);
+          if (!self->leave_out_foreign)
+            {
+              g_autofree char *where = backends_words (spec->backends);
+              g_autofree char *note = g_strdup_printf (_("--%s is left out on %s, a %s device: it applies only on "
+                                                         "%s devices"),
+                                                       ks_param_spec_option (spec), ks_device_get_name (plan->device),
+                                                       ks_backend_to_string (plan->backend), where);
+              add_warning (self, note);
+            }
+          if (text != NULL && !(plan->axes[i] = ks_param_parse_axis (spec, text, error)))
+            return FALSE;
+        }
+      else if (self->given[i])
         {
           plan->axes[i] = g_ptr_array_ref (self->given[i]);
           g_hash_table_replace (self->run->settings, g_strdup (spec->name), g_strdup (self->given_text[i]));
@@ -311,6 +351,7 @@ note_unused (KsEngine     *self,
       g_autofree char *values = NULL;
 
       if (!self->given[i] || other < 0 || axis_len (plan, other) != 1 ||
+          g_ptr_array_find (plan->left_out, spec->name, NULL) ||
           ks_config_applies (plan->base, spec, plan->backend))
         continue;
       values = g_strjoinv ("|", (char **) spec->when.values);
@@ -441,6 +482,8 @@ ks_engine_prepare (KsEngine  *self,
       plan->n_params = desc->n_params;
       plan->axes = g_new0 (GPtrArray *, MAX (desc->n_params, 1));
       plan->base = ks_config_new (desc);
+      plan->left_out = g_ptr_array_new ();
+      g_ptr_array_add (plan->left_out, NULL);
       if (!backend_allowed (desc->backends, plan->backend))
         {
           g_autofree char *where = backends_words (desc->backends);

@@ -36,6 +36,9 @@ struct _KsEngine
    * input paths; NULL until one is added. */
   GPtrArray    *extra_outputs;
   GPtrArray    *extra_inputs;
+  /* A given parameter that means nothing on a device's kind is left out
+   * there rather than refused (ks_engine_set_leave_out_foreign). */
+  gboolean      leave_out_foreign;
 };
 
 /* One device's points: per parameter the values it takes there (NULL
@@ -47,6 +50,7 @@ typedef struct {
   guint       n_params;
   KsConfig   *base;
   guint64     n_points;
+  GPtrArray  *left_out;   /* names of the given parameters left out here, NULL-terminated */
 } KsEnginePlan;
 
 void          ks_engine_plan_free (KsEnginePlan *plan);

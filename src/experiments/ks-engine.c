@@ -184,6 +184,37 @@ ks_engine_get_warnings (KsEngine *self)
   return (const char * const *) self->warnings;
 }
 
+void
+ks_engine_set_leave_out_foreign (KsEngine *self,
+                                 gboolean  leave_out)
+{
+  g_return_if_fail (KS_IS_ENGINE (self));
+  g_return_if_fail (!self->prepared);
+  self->leave_out_foreign = leave_out;
+}
+
+const char * const *
+ks_engine_get_left_out (KsEngine *self,
+                        guint     index)
+{
+  KsEnginePlan *plan;
+
+  g_return_val_if_fail (KS_IS_ENGINE (self), NULL);
+  g_return_val_if_fail (self->prepared, NULL);
+  if (index >= self->plans->len)
+    return NULL;
+  plan = self->plans->pdata[index];
+  return (const char * const *) plan->left_out->pdata;
+}
+
+KsDevice *
+ks_engine_get_device (KsEngine *self,
+                      guint     index)
+{
+  g_return_val_if_fail (KS_IS_ENGINE (self), NULL);
+  return index < self->devices->len ? self->devices->pdata[index] : NULL;
+}
+
 guint64
 ks_engine_get_n_points (KsEngine *self)
 {

@@ -72,6 +72,25 @@ void        ks_engine_add_input      (KsEngine           *self,
 gboolean    ks_engine_check_files    (KsEngine           *self,
                                       GError            **error);
 
+/* Several devices of different kinds (the host beside a GPU) each take
+ * the given parameters that mean something on them: one whose backends
+ * leave a device out is left out there (ks_engine_get_left_out says
+ * which) where another of the run's devices takes it, with a warning
+ * that says so; one no device takes is refused.  leave_out (the window's
+ * "Also run on", whose form holds the header bar's device's values):
+ * left out wherever it means nothing, without the warning, which the
+ * front end gives in its own words. */
+void        ks_engine_set_leave_out_foreign (KsEngine *self,
+                                             gboolean  leave_out);
+/* After prepare: the names of the given parameters left out on the
+ * index-th device (in the order added), NULL-terminated, maybe empty;
+ * NULL past the last device. */
+const char * const *ks_engine_get_left_out (KsEngine *self,
+                                            guint     index);
+/* The index-th device added (not owned), NULL past the last. */
+KsDevice   *ks_engine_get_device     (KsEngine    *self,
+                                      guint        index);
+
 /* Checks everything before the first measurement (see above).  Called by
  * ks_engine_run* when the caller did not; calling it first lets a front
  * end show the notes and the point count before anything runs. */

@@ -127,7 +127,10 @@ struct _KsParamSpec {
   gboolean     cli_range;
   const char  *label;          /* N_("Work-group size"): the form's label, the table's header */
   const char  *unit;           /* "ms", "MiB", or NULL; not translated */
-  const char  *help;           /* N_(): a sentence or two for the tooltip and --help */
+  /* N_(): a sentence or two for the tooltip and --help; another parameter
+   * named as on the command line (--pad) reads as its label in the window
+   * (ks_param_form_reword), so name no option the description lacks. */
+  const char  *help;
   KsParamType  type;
   /* As the CLI would take it ("1000", "driver", "1,32:1024:32" for a
    * sweepable one); NULL: no default, the user must give it unless

@@ -128,7 +128,19 @@ report_refused (KsExperimentPage *self,
                                         "%u of %u points could not be measured; the table says why", refused),
                            refused, run->points->len);
   error = g_error_new_literal (KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED, first->error);
+  ks_param_form_reword_error (self->desc, error);
   ks_page_emit_error (KS_PAGE (self), title, error);
+}
+
+/* Whether any point of run was measured (a refused one holds only its
+ * error). */
+static gboolean
+measured_any (const KsRun *run)
+{
+  for (guint i = 0; i < run->points->len; i++)
+    if (((const KsRunPoint *) run->points->pdata[i])->error == NULL)
+      return TRUE;
+  return FALSE;
 }
 
 static void
@@ -150,24 +162,65 @@ run_done_cb (GObject      *source,
       return;
     }
   final = ks_run_ref (ks_engine_get_run (engine));
-  /* Nothing measured (stopped at once, or the set-up failed): the message
-   * in the window says what happened; no empty entry in the list. */
-  if (self->live != NULL && final->points->len == 0)
+  /* Nothing measured (stopped at once, the set-up failed, every point
+   * refused): the message in the window says what happened; no empty
+   * entry in the list. */
+  if (self->live != NULL && !measured_any (final))
     g_ptr_array_remove (self->runs, self->live);
   self->live = NULL;
   g_clear_object (&self->engine);
   g_clear_object (&self->cancellable);
   ks_experiment_page_rebuild_all (self);
+  ks_param_form_reword_error (self->desc, error);
   ks_page_emit_finished (KS_PAGE (self), ok ? NULL : error);
   if (ok)
     report_refused (self, final);
+}
+
+/* One line: which of the form's values the engine left out on which of
+ * the devices ("Also run on" the host beside a GPU), or NULL. */
+static char *
+left_out_line (KsExperimentPage *self)
+{
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *joined = NULL;
+  const char * const *names;
+
+  for (guint d = 0; (names = ks_engine_get_left_out (self->engine, d)) != NULL; d++)
+    {
+      g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+      g_autofree char *list = NULL;
+
+      for (guint i = 0; names[i] != NULL; i++)
+        {
+          int k = ks_experiment_desc_find_param (self->desc, names[i]);
+          g_ptr_array_add (labels, (gpointer) _(self->desc->params[k].label));
+        }
+      if (labels->len == 0)
+        continue;
+      g_ptr_array_add (labels, NULL);
+      /* TRANSLATORS: the separator of the fields left out, "Global range, Group size policy" */
+      list = g_strjoinv (_(", "), (char **) labels->pdata);
+      /* TRANSLATORS: fields left out on a device: "Global range, Group size policy on Intel CPU" */
+      g_ptr_array_add (parts, g_strdup_printf (_("%s on %s"), list,
+                                               ks_device_get_name (ks_engine_get_device (self->engine, d))));
+    }
+  if (parts->len == 0)
+    return NULL;
+  g_ptr_array_add (parts, NULL);
+  joined = g_strjoinv ("; ", (char **) parts->pdata);
+  return g_strdup_printf (_("Left out where they mean nothing: %s."), joined);
 }
 
 static void
 show_notes (KsExperimentPage *self)
 {
   const char * const *notes = ks_engine_get_notes (self->engine);
-  g_autofree char *text = notes && notes[0] ? g_strjoinv ("\n", (char **) notes) : g_strdup ("");
+  g_autofree char *left_out = left_out_line (self);
+  g_autofree char *engine_notes = notes && notes[0] ? g_strjoinv ("\n", (char **) notes) : NULL;
+  g_autofree char *joined = g_strjoin ("\n", left_out ? left_out : "", engine_notes, NULL);
+  /* The engine speaks to the command line ("--wg-list ...: ..."). */
+  g_autofree char *text = ks_param_form_reword (self->desc, g_strstrip (joined));
 
   gtk_label_set_text (GTK_LABEL (self->notes_label), text);
   gtk_widget_set_visible (self->notes_label, *text != '\0');
@@ -205,7 +258,10 @@ prepared_cb (GObject      *source,
       if (self->runs == NULL)
         ks_page_end_run (KS_PAGE (self));
       else
-        ks_page_emit_finished (KS_PAGE (self), error);
+        {
+          ks_param_form_reword_error (self->desc, error);
+          ks_page_emit_finished (KS_PAGE (self), error);
+        }
       return;
     }
   show_notes (self);
@@ -236,11 +292,18 @@ ks_experiment_page_start (KsPage        *page,
   ks_param_form_set_backend (self->form, ks_device_get_backend (device));
   if (!ks_param_form_apply (self->form, engine, error)
       || !ks_engine_set_repetitions (engine, warmup, reps, error))
-    return FALSE;
+    {
+      ks_param_form_reword_error (self->desc, error ? *error : NULL);
+      return FALSE;
+    }
   /* The header bar's device first, then the ticked ones: each a series. */
   g_set_object (&self->device, device);
   also = ks_experiment_page_get_also_devices (self);
   ks_engine_add_device (engine, device);
+  /* The form's values are those of the header bar's device: another kind
+   * of device runs without those that mean nothing there, said in the
+   * notes (the host beside a GPU refused the GPU's "Global range"). */
+  ks_engine_set_leave_out_foreign (engine, TRUE);
   for (guint i = 0; i < also->len; i++)
     ks_engine_add_device (engine, also->pdata[i]);
   command = command_line (self, device, also, warmup, reps);

@@ -627,8 +627,9 @@ static void
 build_from_desc (KsExperimentPage *self)
 {
   const KsExperimentDesc *desc = self->desc;
+  g_autofree char *claim = desc->claim ? ks_param_form_reword (desc, _(desc->claim)) : g_strdup ("");
 
-  gtk_label_set_text (GTK_LABEL (self->claim_label), desc->claim ? _(desc->claim) : "");
+  gtk_label_set_text (GTK_LABEL (self->claim_label), claim);
   self->form = KS_PARAM_FORM (ks_param_form_new (desc));
   gtk_container_add (GTK_CONTAINER (self->form_box), GTK_WIDGET (self->form));
   g_signal_connect_swapped (self->form, "changed", G_CALLBACK (form_changed_cb), self);

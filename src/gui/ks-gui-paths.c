@@ -50,3 +50,21 @@ ks_gui_reference_dir (void)
   /* One place decides, for the CLI's --overlay and the app alike. */
   return g_strdup (ks_reference_dir ());
 }
+
+char *
+ks_gui_sample_path (const char *name)
+{
+  g_autofree char *installed = NULL;
+  g_autofree char *source = NULL;
+
+  g_return_val_if_fail (name != NULL, NULL);
+  /* Installed first, as the translations; then the source tree's, so an
+   * uninstalled build and the tests offer the same samples. */
+  installed = g_build_filename (KS_SAMPLE_DIR, name, NULL);
+  if (g_file_test (installed, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&installed);
+  source = g_build_filename (KS_SOURCE_SAMPLE_DIR, name, NULL);
+  if (g_file_test (source, G_FILE_TEST_IS_REGULAR))
+    return g_steal_pointer (&source);
+  return NULL;
+}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-gui-paths.h: where the app finds what it installs (settings schema,
- * translations, recorded reference runs), and the build tree's copies when
- * it runs uninstalled, straight out of `ninja` or the tests. */
+ * translations, recorded reference runs, sample inputs), and the build
+ * tree's copies when it runs uninstalled, straight out of `ninja` or the
+ * tests. */
 #pragma once
 
 #include <gio/gio.h>
@@ -15,5 +16,8 @@ GSettings  *ks_gui_settings_new      (void);
 const char *ks_gui_locale_dir        (void);
 /* The folder of recorded reference runs (JSON), or NULL. Free with g_free. */
 char       *ks_gui_reference_dir     (void);
+/* A sample input shipped in data/samples/ ("tridiag-A.mtx"), installed or
+ * in the source tree, or NULL where neither has it. Free with g_free. */
+char       *ks_gui_sample_path       (const char *name);
 
 G_END_DECLS

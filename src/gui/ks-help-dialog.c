@@ -7,6 +7,7 @@
 
 #include "ks-experiment-page.h"
 #include "ks-page-help.h"
+#include "ks-param-form.h"
 
 struct _KsHelpDialog {
   GtkDialog  parent_instance;
@@ -23,7 +24,14 @@ ks_help_dialog_page_markup (KsPage     *page,
   g_return_val_if_fail (KS_IS_PAGE (page), NULL);
 
   if (KS_IS_EXPERIMENT_PAGE (page))
-    return ks_page_help_for_desc (ks_experiment_page_get_desc (KS_EXPERIMENT_PAGE (page)));
+    {
+      const KsExperimentDesc *desc = ks_experiment_page_get_desc (KS_EXPERIMENT_PAGE (page));
+      g_autofree char *help = ks_page_help_for_desc (desc);
+
+      /* The descriptions' help is shared with the command line: the
+       * window names fields by their labels, not as options. */
+      return ks_param_form_reword (desc, help);
+    }
   return name != NULL ? ks_page_help_for_page (name) : NULL;
 }
 

@@ -81,10 +81,70 @@ ks_page_finalize (GObject *object)
   G_OBJECT_CLASS (ks_page_parent_class)->finalize (object);
 }
 
+/* --- the mouse wheel over a form ---------------------------------------------------- */
+
+/* Whether the keyboard focus is on widget or inside it (a combo's focus
+ * sits on its button or its entry). */
+static gboolean
+has_focus_within (GtkWidget *widget)
+{
+  GtkWidget *toplevel = gtk_widget_get_toplevel (widget);
+  GtkWidget *focus = GTK_IS_WINDOW (toplevel) ? gtk_window_get_focus (GTK_WINDOW (toplevel)) : NULL;
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+/* Ahead of the spin button's or combo's own handler: unfocused, it keeps
+ * its value and the event goes on to its parents, the scrolled form.  A
+ * user scrolling down a form past Repetitions changed it from 3 to 1
+ * without a sign. */
+static gboolean
+wheel_scroll_cb (GtkWidget *widget,
+                 GdkEvent  *event,
+                 gpointer   user_data)
+{
+  if (has_focus_within (widget))
+    return FALSE;
+  g_signal_stop_emission_by_name (widget, "scroll-event");
+  return FALSE;
+}
+
+static void
+guard_wheel_cb (GtkWidget *widget,
+                gpointer   data)
+{
+  if ((GTK_IS_SPIN_BUTTON (widget) || GTK_IS_COMBO_BOX (widget))
+      && g_object_get_data (G_OBJECT (widget), "ks-wheel-guard") == NULL)
+    {
+      g_object_set_data (G_OBJECT (widget), "ks-wheel-guard", GINT_TO_POINTER (1));
+      g_signal_connect (widget, "scroll-event", G_CALLBACK (wheel_scroll_cb), NULL);
+    }
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), guard_wheel_cb, data);
+}
+
+void
+ks_page_guard_wheel (GtkWidget *widget)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+  guard_wheel_cb (widget, NULL);
+}
+
+/* Each time the page is shown: its forms are built by then, and a field
+ * added since is guarded too. */
+static void
+ks_page_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (ks_page_parent_class)->map (widget);
+  ks_page_guard_wheel (widget);
+}
+
 static void
 ks_page_class_init (KsPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  GTK_WIDGET_CLASS (klass)->map = ks_page_map;
 
   object_class->get_property = ks_page_get_property;
   object_class->set_property = ks_page_set_property;

@@ -133,6 +133,11 @@ GtkWidget       *ks_page_new_run_row    (const char    *label,
  * leave the plot room on a 1024-pixel projector. */
 void             ks_page_ellipsize_combo (GtkComboBox  *combo);
 
+/* The mouse wheel changes a spin button or combo under widget only while
+ * it has the keyboard focus; otherwise it scrolls the form around it.
+ * Every page does this for its own widgets each time it is mapped. */
+void             ks_page_guard_wheel    (GtkWidget     *widget);
+
 /* Shared helpers for the forms of the pages. */
 void             ks_page_bind_spin      (KsPage        *self,
                                          const char    *key,

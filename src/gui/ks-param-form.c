@@ -127,12 +127,81 @@ field_set_text (Field      *f,
   g_assert_not_reached ();
 }
 
+/* --- the window's words for the command line's ------------------------------------ */
+
+/* The label of an option the window shows as a field: the description's
+ * parameters, and the repetitions every page has; NULL for another. */
+static const char *
+option_label (const KsExperimentDesc *desc,
+              const char             *option,
+              gsize                   len)
+{
+  for (guint i = 0; desc != NULL && i < desc->n_params; i++)
+    {
+      const char *name = ks_param_spec_option (&desc->params[i]);
+      if (strlen (name) == len && strncmp (name, option, len) == 0)
+        return _(desc->params[i].label);
+    }
+  if (len == 4 && strncmp (option, "reps", 4) == 0)
+    return _("Repetitions");
+  if (len == 6 && strncmp (option, "warmup", 6) == 0)
+    return _("Warm-up");
+  return NULL;
+}
+
+char *
+ks_param_form_reword (const KsExperimentDesc *desc,
+                      const char             *text)
+{
+  g_autoptr(GString) out = NULL;
+  const char *p;
+
+  g_return_val_if_fail (text != NULL, NULL);
+  out = g_string_new (NULL);
+  for (p = text; *p != '\0';)
+    {
+      gsize len = 0;
+      const char *label = NULL;
+
+      /* "--wg-list" standing alone (not the middle of "a--b"). */
+      if (p[0] == '-' && p[1] == '-' && (p == text || !(g_ascii_isalnum (p[-1]) || p[-1] == '-')))
+        {
+          while (g_ascii_isalnum (p[2 + len]) || (p[2 + len] == '-' && g_ascii_isalnum (p[3 + len])))
+            len++;
+          label = len > 0 ? option_label (desc, p + 2, len) : NULL;
+        }
+      if (label == NULL)
+        {
+          g_string_append_c (out, *p++);
+          continue;
+        }
+      /* TRANSLATORS: a form field named in a message, "“Work-group size”" */
+      g_string_append_printf (out, _("“%s”"), label);
+      p += 2 + len;
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+void
+ks_param_form_reword_error (const KsExperimentDesc *desc,
+                            GError                 *error)
+{
+  char *message;
+
+  if (error == NULL)
+    return;
+  message = ks_param_form_reword (desc, error->message);
+  g_free (error->message);
+  error->message = message;
+}
+
 /* --- checking ------------------------------------------------------------------- */
 
 /* NULL when text is a value (or an axis) the parameter takes; else why not. */
 static char *
-check_text (const KsParamSpec *spec,
-            const char        *text)
+check_text (const KsExperimentDesc *desc,
+            const KsParamSpec      *spec,
+            const char             *text)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) axis = NULL;
@@ -151,8 +220,8 @@ check_text (const KsParamSpec *spec,
   /* The parser speaks to the command line ("--size: ..."); the form
    * shows the message beside its own field, so the option's name goes. */
   if (g_str_has_prefix (error->message, "--") && strstr (error->message, ": ") != NULL)
-    return g_strdup (strstr (error->message, ": ") + 2);
-  return g_strdup (error->message);
+    return ks_param_form_reword (desc, strstr (error->message, ": ") + 2);
+  return ks_param_form_reword (desc, error->message);
 }
 
 static void
@@ -242,7 +311,7 @@ refresh (KsParamForm *self)
       g_autofree char *text = field_text (f);
       g_autofree char *problem = NULL;
       gboolean applies = ks_param_form_applies (self, f->spec->name, &why);
-      const char *help = f->spec->help ? _(f->spec->help) : NULL;
+      g_autofree char *help = f->spec->help ? ks_param_form_reword (self->desc, _(f->spec->help)) : NULL;
       g_autofree char *tip = NULL;
 
       /* A field that does not apply is greyed out, not hidden: the user
@@ -257,7 +326,7 @@ refresh (KsParamForm *self)
                      : f->hint_why ? g_strjoin ("\n\n", help ? help : "", f->hint_why, NULL) : g_strdup (help);
       gtk_widget_set_tooltip_text (f->label, tip);
       gtk_widget_set_tooltip_text (f->widget, tip);
-      problem = applies ? check_text (f->spec, text) : NULL;
+      problem = applies ? check_text (self->desc, f->spec, text) : NULL;
       show_field_error (f, problem);
     }
 }
@@ -586,7 +655,7 @@ ks_param_form_validate (KsParamForm *self,
 
       if (!ks_param_form_applies (self, f->spec->name, NULL))
         continue;
-      if ((problem = check_text (f->spec, text)) != NULL)
+      if ((problem = check_text (self->desc, f->spec, text)) != NULL)
         {
           g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID, "%s: %s",
                        _(f->spec->label), problem);
@@ -616,6 +685,7 @@ ks_param_form_apply (KsParamForm *self,
         continue;
       if (!ks_engine_set (engine, f->spec->name, text, error))
         {
+          ks_param_form_reword_error (self->desc, error ? *error : NULL);
           g_prefix_error (error, "%s: ", _(f->spec->label));
           return FALSE;
         }
@@ -730,7 +800,13 @@ ks_param_form_set_default_hint (KsParamForm *self,
     return;
   gtk_entry_set_placeholder_text (GTK_ENTRY (f->widget), text ? text : _("picked for the device"));
   g_free (f->hint_why);
-  f->hint_why = text && why ? g_strdup_printf (_("Left empty: %s, %s."), text, why) : NULL;
+  if (text != NULL && why != NULL)
+    {
+      g_autofree char *words = g_strdup_printf (_("Left empty: %s, %s."), text, why);
+      f->hint_why = ks_param_form_reword (self->desc, words);
+    }
+  else
+    f->hint_why = NULL;
   refresh (self);
 }
 

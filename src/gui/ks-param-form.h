@@ -75,6 +75,16 @@ void        ks_param_form_set_default_hint (KsParamForm *self,
  * mask names, for the reasons the form and the page give. */
 char       *ks_param_form_describe_backends (guint mask);
 
+/* text (a message or help the command line shares) with each option of
+ * desc ("--wg-list", and "--reps", "--warmup") named by its field's label
+ * instead (“Work-group sizes”): the window shows no command-line syntax.
+ * desc may be NULL (only the repetitions). */
+char       *ks_param_form_reword (const KsExperimentDesc *desc,
+                                  const char             *text);
+/* The same, on error's message in place; error may be NULL. */
+void        ks_param_form_reword_error (const KsExperimentDesc *desc,
+                                        GError                 *error);
+
 /* Gives each field's label a mnemonic (Alt+letter) whose key taken (a set
  * of lower-case keyvals: the window's and the page's other mnemonics)
  * does not hold, adding each one it picks to taken; a label with no free

@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ks-gui-table"
 
 #include "ks-run-table.h"
+#include "ks-param-form.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -210,9 +211,13 @@ ks_run_table_append (KsRunTable       *table,
   GtkTreeIter iter;
   g_autofree char *about = NULL;
   g_autofree char *tooltip = NULL;
+  g_autofree char *error = NULL;
   gboolean highlighted;
 
   g_return_if_fail (table != NULL && run != NULL && point != NULL);
+  /* A refusal in the command line's words ("run with --precision float")
+   * names the field instead. */
+  error = point->error ? ks_param_form_reword (run->desc, point->error) : NULL;
 
   highlighted = table->highlight >= 0 && point->error == NULL && point->values[table->highlight] > 0;
   about = point->error == NULL && run->desc->describe_point ? run->desc->describe_point (run, point) : NULL;
@@ -224,7 +229,7 @@ ks_run_table_append (KsRunTable       *table,
       gtk_list_store_set (table->store, &iter, i, text, -1);
     }
   gtk_list_store_set (table->store, &iter,
-                      table->col_note, point->error ? point->error
+                      table->col_note, error ? error
                                        : highlighted && table->figure->highlight_legend
                                        ? _(table->figure->highlight_legend) : about,
                       table->col_weight, highlighted ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL,
@@ -261,7 +266,9 @@ ks_run_point_markup (const KsRun        *run,
   g_string_append (s, "</b>");
   if (p->error != NULL)
     {
-      g_autofree char *escaped = g_markup_escape_text (p->error, -1);
+      g_autofree char *words = ks_param_form_reword (desc, p->error);
+      g_autofree char *escaped = g_markup_escape_text (words, -1);
+
       g_string_append_printf (s, "\n%s", escaped);
       return g_string_free (g_steal_pointer (&s), FALSE);
     }

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "ks-gui-paths.h"
 #include "ks-mtx.h"
 #include "ks-tridiag.h"
 
@@ -13,7 +14,7 @@ struct _KsTridiagSolvePage {
   KsPage      parent_instance;
 
   GtkWidget  *matrix_button, *rhs_button, *systems_spin, *method_combo, *precision_combo;
-  GtkWidget  *status_label, *save_button;
+  GtkWidget  *status_label, *save_button, *sample_button;
 
   /* The last solve that worked: its solution and what it was of. */
   double     *x;
@@ -259,6 +260,45 @@ ks_tridiag_solve_page_get_residual (KsTridiagSolvePage *self)
   return self->x ? self->residual : NAN;
 }
 
+/* The sample batch shipped in data/samples/: its A, b and system count. */
+#define SAMPLE_MATRIX  "tridiag-A.mtx"
+#define SAMPLE_RHS     "tridiag-b.mtx"
+#define SAMPLE_SYSTEMS 4
+
+gboolean
+ks_tridiag_solve_page_open_sample (KsTridiagSolvePage *self)
+{
+  g_autofree char *matrix = NULL;
+  g_autofree char *rhs = NULL;
+
+  g_return_val_if_fail (KS_IS_TRIDIAG_SOLVE_PAGE (self), FALSE);
+  matrix = ks_gui_sample_path (SAMPLE_MATRIX);
+  rhs = ks_gui_sample_path (SAMPLE_RHS);
+  if (matrix == NULL || rhs == NULL)
+    return FALSE;
+  ks_tridiag_solve_page_set_input (self, matrix, rhs, SAMPLE_SYSTEMS, NULL);
+  set_status (self, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The sample batch: %u system. Run solves it.",
+                                                  "The sample batch: %u systems. Run solves them.", SAMPLE_SYSTEMS),
+                                     SAMPLE_SYSTEMS));
+  return TRUE;
+}
+
+static GtkWidget *
+new_sample_button (KsTridiagSolvePage *self)
+{
+  GtkWidget *button = gtk_button_new_with_mnemonic (_("_Open the Sample"));
+  g_autofree char *matrix = ks_gui_sample_path (SAMPLE_MATRIX);
+
+  gtk_widget_set_halign (button, GTK_ALIGN_START);
+  /* A first look needs no files of one's own: a small batch that solves. */
+  gtk_widget_set_tooltip_text (button, matrix != NULL
+                               ? _("Fills A and b with a sample batch of small diagonally dominant systems")
+                               : _("The sample files are not installed"));
+  gtk_widget_set_sensitive (button, matrix != NULL);
+  g_signal_connect_swapped (button, "clicked", G_CALLBACK (ks_tridiag_solve_page_open_sample), self);
+  return button;
+}
+
 static GtkWidget *
 mtx_chooser (const char *title)
 {
@@ -354,8 +394,10 @@ ks_tridiag_solve_page_init (KsTridiagSolvePage *self)
   add_row (grid, 3, _("M_ethod:"), self->method_combo);
   add_row (grid, 4, _("_Precision:"), self->precision_combo);
   gtk_box_pack_start (GTK_BOX (self), GTK_WIDGET (grid), FALSE, FALSE, 0);
+  self->sample_button = new_sample_button (self);
+  gtk_box_pack_start (GTK_BOX (self), self->sample_button, FALSE, FALSE, 0);
 
-  self->status_label = gtk_label_new (_("Choose A and b, then Run."));
+  self->status_label = gtk_label_new (_("Choose A and b, or open the sample, then Run."));
   gtk_label_set_xalign (GTK_LABEL (self->status_label), 0.0);
   gtk_label_set_line_wrap (GTK_LABEL (self->status_label), TRUE);
   gtk_label_set_selectable (GTK_LABEL (self->status_label), TRUE);

@@ -21,6 +21,10 @@ void        ks_tridiag_solve_page_set_input     (KsTridiagSolvePage *self,
                                                  const char         *rhs,
                                                  guint               systems,
                                                  const char         *method);
+/* "Open the Sample": the form filled with the sample batch shipped in
+ * data/samples/ (tridiag-A.mtx, tridiag-b.mtx, 4 systems); FALSE where
+ * the sample is not installed. */
+gboolean    ks_tridiag_solve_page_open_sample   (KsTridiagSolvePage *self);
 /* What the page says under the form: the last solve, or why it failed. */
 const char *ks_tridiag_solve_page_get_status    (KsTridiagSolvePage *self);
 /* The last solve's residual; NAN before one. */

@@ -88,10 +88,10 @@ check_couplings (Reader  *r,
         {
           const gboolean below = a[first] != 0.0;
           g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
-                       _("entry (%llu, %llu) = %g couples system %u to system %u, but --systems %u says the %u "
-                         "systems of %u unknowns are independent"),
+                       _("entry (%llu, %llu) = %g couples system %u to system %u, but the %u systems "
+                         "of %u unknowns must be independent"),
                        (unsigned long long) (below ? first + 1 : first), (unsigned long long) (below ? first : first + 1), below ? a[first] : c[first - 1],
-                       s, s + 1, r->systems, r->systems, n);
+                       s, s + 1, r->systems, n);
           return FALSE;
         }
     }
@@ -124,7 +124,7 @@ ks_tridiag_batch_load (const char *matrix,
   if (ok && rows % systems != 0)
     {
       g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_SIZE_MISMATCH,
-                   _("--systems %u does not divide the matrix's %u rows into systems of equal size"), systems, rows);
+                   _("%u systems do not divide the matrix's %u rows into systems of equal size"), systems, rows);
       ok = FALSE;
     }
   n = ok ? rows / systems : 0;
