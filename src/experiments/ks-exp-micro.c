@@ -9,6 +9,7 @@
 #include "ks-compute-error.h"
 #include "ks-micro.h"
 #include "ks-run.h"
+#include "ks-verdict.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -198,4 +199,94 @@ ks_exp_micro_summarize_time (const KsRun *run,
                              GString     *out)
 {
   ks_exp_micro_summarize_backends (run, "time_ms", NULL, out);
+}
+
+/* --- for the judges ------------------------------------------------------------- */
+
+static gboolean
+in_mask (const KsRun      *run,
+         const KsRunPoint *p,
+         const char       *param,
+         guint             mask)
+{
+  const double k = ks_run_point_get_number (run, p, param);
+
+  return !isnan (k) && k < 32 && (mask & (1u << (guint) k)) != 0;
+}
+
+const KsRunPoint *
+ks_exp_micro_fastest (const KsRun *run,
+                      guint        device,
+                      const char  *param,
+                      guint        mask,
+                      const char  *size_param,
+                      double       size,
+                      guint        column)
+{
+  const KsRunPoint *best = NULL;
+
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+
+      if (p->device != device || p->error || !in_mask (run, p, param, mask) || !(p->values[column] > 0) ||
+          (!isnan (size) && ks_run_point_get_number (run, p, size_param) != size))
+        continue;
+      if (best == NULL || p->values[column] < best->values[column])
+        best = p;
+    }
+  return best;
+}
+
+double
+ks_exp_micro_pair (const KsRun       *run,
+                   guint              device,
+                   const char        *param,
+                   guint              mask_a,
+                   guint              mask_b,
+                   const char        *size_param,
+                   guint              column,
+                   const KsRunPoint **a,
+                   const KsRunPoint **b)
+{
+  double largest = NAN;
+
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      const double size = ks_run_point_get_number (run, p, size_param);
+
+      if (p->device == device && !p->error && in_mask (run, p, param, mask_a) &&
+          (isnan (largest) || size > largest) &&
+          ks_exp_micro_fastest (run, device, param, mask_b, size_param, size, column) != NULL)
+        largest = size;
+    }
+  if (!isnan (largest))
+    {
+      *a = ks_exp_micro_fastest (run, device, param, mask_a, size_param, largest, column);
+      *b = ks_exp_micro_fastest (run, device, param, mask_b, size_param, largest, column);
+    }
+  return largest;
+}
+
+KsVerdict *
+ks_exp_micro_untested (const char *text,
+                       const char *label,
+                       const char *param,
+                       const char *value)
+{
+  KsVerdict *v = ks_verdict_new (KS_VERDICT_UNTESTED, "%s", text);
+
+  ks_verdict_suggest (v, label, param, value, NULL);
+  return v;
+}
+
+gboolean
+ks_exp_micro_clearly_below (const KsRunPoint *a,
+                            const KsRunPoint *b,
+                            guint             column,
+                            double            margin)
+{
+  return a->values[column] < (1 - margin) * b->values[column] &&
+         (isnan (a->hi[column]) || isnan (b->lo[column]) || a->hi[column] < b->lo[column]);
 }
