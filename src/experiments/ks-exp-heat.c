@@ -688,8 +688,8 @@ heat_summarize (const KsRun *run, GString *out)
       /* The partial offload against the whole step on the device. */
       if (point_is (run, f, "offload", "whole") && (b = partner (run, f, "offload", "partial")) != NULL)
         g_string_append_printf (out,
-                                _("%s, %.0f cells: whole step on the device %.4g ms, partial offload %.4g ms "
-                                  "(assembly %.4g ms on the host): the partial offload loses %.1f %% "
+                                _("%s, %.0f cells: whole step on the device %.3g ms, partial offload %.3g ms "
+                                  "(assembly %.3g ms on the host): the partial offload loses %.1f %% "
                                   "(the paper: up to 22 %% at 1 M cells, 41 %% at 78 M)\n"),
                                 device, ks_run_point_get_number (run, f, "mesh_cells"),
                                 f->values[COL_STEP], b->values[COL_STEP], b->values[COL_ASSEMBLE],
