@@ -247,8 +247,7 @@ simd_summarize (const KsRun *run,
 #define SIMD_GAIN 1.25
 
 /* Tables 3-4: per element, vectors gain on hardware that computes on
- * vectors (the ATI 5700) and nothing on scalar cores (the GTS 450) or the
- * paper's CPU.  The widest vector measured, against the scalar kernel. */
+ * vectors (the ATI 5700) and nothing on scalar cores (the GTS 450).  The widest vector measured, against the scalar kernel. */
 static KsVerdict *
 simd_judge (const KsRun *run,
             guint        device)
@@ -275,9 +274,9 @@ simd_judge (const KsRun *run,
   gain = widest->values[COL_GAIN];
   if (isnan (native))
     native = widest->values[COL_NATIVE];
-  /* Like with like: a scalar GPU or a CPU against the GTS 450 and the
-   * paper's CPU, a vector GPU against the ATI 5700. */
-  holds = (cpu || !(native > 1)) ? gain < SIMD_GAIN : gain >= SIMD_GAIN;
+  /* Like with like: scalar hardware against the GTS 450, vector hardware
+   * (a CPU's SIMD unit included) against the ATI 5700. */
+  holds = native > 1 ? gain >= SIMD_GAIN : gain < SIMD_GAIN;
   v = ks_verdict_new (holds ? KS_VERDICT_HOLDS : KS_VERDICT_FAILS,
                       holds
                         ? _("On this device (native short width %g) %s does %.2fx the scalar kernel's work "
@@ -287,7 +286,8 @@ simd_judge (const KsRun *run,
                       native, width_choices[(int) ks_run_point_get_number (run, widest, "width")].value, gain);
   if (cpu)
     ks_verdict_append (v, _("A CPU stands in for a GPU here; the paper's CPU gained nothing per element "
-                            "(1.04x), and PoCL may vectorise the scalar kernel itself."));
+                            "(1.04x): where the compiler vectorises the scalar kernel itself, as PoCL can, "
+                            "explicit vectors add nothing."));
   else if (native > 1)
     ks_verdict_append (v, _("The paper's vector GPU (ATI 5700) gained 3.6x per element with short16."));
   else
