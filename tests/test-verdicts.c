@@ -9,6 +9,7 @@
 #include "ks-exp-micro.h"
 #include "ks-exp-tridiag.h"
 #include "ks-run.h"
+#include "ks-test-run-util.h"
 #include "ks-verdict.h"
 
 #include <math.h>
@@ -17,22 +18,6 @@
 
 #define NVIDIA "NVIDIA CUDA"
 #define POCL "Portable Computing Language"
-
-static guint
-add_device (KsRun      *run,
-            const char *name,
-            const char *backend,
-            const char *platform)
-{
-  KsRunDevice *d = ks_run_device_new ();
-
-  d->id = g_strdup_printf ("%s:%u", backend, run->devices->len);
-  d->name = g_strdup (name);
-  d->backend = g_strdup (backend);
-  d->platform = g_strdup (platform);
-  g_ptr_array_add (run->devices, d);
-  return run->devices->len - 1;
-}
 
 static void
 set_info (KsRun      *run,
@@ -144,7 +129,7 @@ hello_run (const char   *platform,
            const double *transfer_ms)
 {
   KsRun *run = ks_run_new (&ks_exp_micro_hello);
-  const guint d = add_device (run, "GPU", "opencl", platform);
+  const guint d = ks_test_run_add_device (run, "GPU", "opencl", platform);
 
   add_point (run, d, "timing=host length=1024", "time_ms", 0.001, NULL);
   add_point (run, d, "timing=host length=1048576", "time_ms", 1.0, NULL);
@@ -185,7 +170,7 @@ simd_run (const char *platform,
           gboolean    scalar)
 {
   KsRun *run = ks_run_new (&ks_exp_micro_simd);
-  const guint d = add_device (run, "GPU", "opencl", platform);
+  const guint d = ks_test_run_add_device (run, "GPU", "opencl", platform);
 
   set_info (run, d, "native_width_short", native);
   if (scalar)
@@ -223,7 +208,7 @@ static KsRun *
 builtins_run (double builtins_ms)
 {
   KsRun *run = ks_run_new (&ks_exp_micro_builtins);
-  const guint d = add_device (run, "NVIDIA H200", "cuda", NVIDIA);
+  const guint d = ks_test_run_add_device (run, "NVIDIA H200", "cuda", NVIDIA);
 
   add_point (run, d, "variant=plain items=256 iterations=16384", "time_ms", 100.0, NULL);
   if (builtins_ms > 0)
@@ -251,7 +236,7 @@ static KsRun *
 native_run (double native_ms)
 {
   KsRun *run = ks_run_new (&ks_exp_micro_native);
-  const guint d = add_device (run, "NVIDIA H200", "opencl", NVIDIA);
+  const guint d = ks_test_run_add_device (run, "NVIDIA H200", "opencl", NVIDIA);
   const char *functions[] = { "sin", "exp", "log" };
 
   for (guint i = 0; i < G_N_ELEMENTS (functions); i++)
@@ -288,7 +273,7 @@ buffers_run (const char *platform,
              double      spread)
 {
   KsRun *run = ks_run_new (&ks_exp_micro_buffers);
-  const guint d = add_device (run, "GPU", "opencl", platform);
+  const guint d = ks_test_run_add_device (run, "GPU", "opencl", platform);
   g_autofree char *create = g_strdup_printf ("strategy=create rows=%u width=1920", rows);
   g_autofree char *pinned = g_strdup_printf ("strategy=pinned rows=%u width=1920", rows);
 
@@ -320,8 +305,8 @@ test_buffers (void)
   g_assert_null (h->suggestion);
   assert_suggests (s, "rows", "2^11:2^16");
   g_assert_null (c->suggestion);
-  add_point (untested, add_device (untested, "GPU", "opencl", NVIDIA), "strategy=reuse rows=2048 width=1920",
-             "time_ms", 10.0, NULL);
+  add_point (untested, ks_test_run_add_device (untested, "GPU", "opencl", NVIDIA),
+             "strategy=reuse rows=2048 width=1920", "time_ms", 10.0, NULL);
   u = judge (untested, 0, KS_VERDICT_UNTESTED, NULL);
   assert_suggests (u, "strategy", "create,reuse,pinned");
 }
@@ -332,7 +317,7 @@ access_run (const char *platform,
             double      grouped_ms)
 {
   KsRun *run = ks_run_new (&ks_exp_micro_access);
-  const guint d = add_device (run, "GPU", "opencl", platform);
+  const guint d = ks_test_run_add_device (run, "GPU", "opencl", platform);
 
   if (direct_ms > 0)
     add_point (run, d, "scheme=direct-functions height=65536 width=1920", "time_ms", direct_ms, NULL);
@@ -367,7 +352,7 @@ fill_run (double mapped_3d,
           gboolean stride)
 {
   KsRun *run = ks_run_new (&ks_exp_index_fill);
-  const guint d = add_device (run, "NVIDIA H200", "cuda", NVIDIA);
+  const guint d = ks_test_run_add_device (run, "NVIDIA H200", "cuda", NVIDIA);
   const char *shapes[] = { "1d", "2d", "3d" };
 
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
@@ -402,8 +387,8 @@ reduce_run (double omp_ms,
             double gpu_ms)
 {
   KsRun *run = ks_run_new (&ks_exp_index_reduce);
-  const guint host = add_device (run, "host", "host", NULL);
-  const guint gpu = add_device (run, "NVIDIA H200", "cuda", NVIDIA);
+  const guint host = ks_test_run_add_device (run, "host", "host", NULL);
+  const guint gpu = ks_test_run_add_device (run, "NVIDIA H200", "cuda", NVIDIA);
 
   add_point (run, host, "v=2000 w=3000 threads=1 precision=double", "time_ms", 100.0, NULL);
   if (omp_ms > 0)
@@ -428,7 +413,7 @@ test_index_reduce (void)
   g_autoptr(KsVerdict) ua = NULL;
 
   assert_suggests (u, "threads", "1,0");
-  add_point (alone, add_device (alone, "GPU", "opencl", POCL), "v=2000 w=3000 precision=double",
+  add_point (alone, ks_test_run_add_device (alone, "GPU", "opencl", POCL), "v=2000 w=3000 precision=double",
              "time_ms", 5.0, NULL);
   ua = judge (alone, 0, KS_VERDICT_UNTESTED, "add the host", NULL);
 }
@@ -445,7 +430,7 @@ heat_run (const char *backend,
           double      spread)
 {
   KsRun *run = ks_run_new (&ks_exp_heat);
-  const guint d = add_device (run, "GPU", backend, platform);
+  const guint d = ks_test_run_add_device (run, "GPU", backend, platform);
   g_autofree char *base = g_strdup_printf ("cells=%u kind=quad variant=base precision=double", cells);
   g_autofree char *fused = g_strdup_printf ("cells=%u kind=quad variant=fused precision=double", cells);
 
@@ -479,7 +464,7 @@ test_heat (void)
   /* On a CPU, a comparison that fits a lesson. */
   assert_suggests (c, "variant", "base,fused");
   assert_suggests (c, "cells", "2^12:2^14");
-  add_point (host, add_device (host, "host", "host", NULL), "cells=4096 kind=quad", "iteration_us", 100.0,
+  add_point (host, ks_test_run_add_device (host, "host", "host", NULL), "cells=4096 kind=quad", "iteration_us", 100.0,
              "mesh_cells", 4096.0, NULL);
   o = judge (host, 0, KS_VERDICT_UNTESTED, "The host runs one CG", NULL);
 }
@@ -494,7 +479,7 @@ hybrid_run (double lambda_b,
             double spread)
 {
   KsRun *run = ks_run_new (&ks_exp_heat_hybrid);
-  const guint d = add_device (run, "NVIDIA H200", "cuda", NVIDIA);
+  const guint d = ks_test_run_add_device (run, "NVIDIA H200", "cuda", NVIDIA);
   const double lambdas[] = { 1, 3, 8 }, rel[] = { 0.8, best, 0.95 };
 
   set_info (run, d, "lambda_b", lambda_b);
@@ -610,7 +595,7 @@ tridiag_run (const KsExperimentDesc *desc,
              double                  thomas_ms)
 {
   KsRun *run = ks_run_new (desc);
-  const guint d = add_device (run, "NVIDIA H200", "opencl", NVIDIA);
+  const guint d = ks_test_run_add_device (run, "NVIDIA H200", "opencl", NVIDIA);
   g_autofree char *thomas = g_strdup_printf ("%s method=thomas-interleaved precision=float pad=true", size);
   g_autofree char *paracr = g_strdup_printf ("%s method=paracr-local precision=float pad=true", size);
 

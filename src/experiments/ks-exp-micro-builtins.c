@@ -14,7 +14,6 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
-#include <stdlib.h>
 
 /* The plain body first: the built-ins' ratio is taken against it. */
 static const KsChoice variant_choices[] = {
@@ -339,15 +338,6 @@ native_tear_down (gpointer state)
 /* native_ runs faster than precise by at least this (median of the functions). */
 #define NATIVE_FASTER 1.10
 
-static int
-compare_double (const void *a,
-                const void *b)
-{
-  const double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
 /* Section 3.2.2.3: the hardware's own functions are faster; the native_
  * forms pay with their accuracy.  The median over the functions measured
  * in both forms, with the worst error of each form. */
@@ -377,10 +367,7 @@ native_judge (const KsRun *run,
   if (speedups->len == 0)
     return ks_exp_micro_untested (_("This run has no function measured in both forms, precise and native_."),
                                   _("Time both forms"), "math", "precise,native");
-  qsort (speedups->data, speedups->len, sizeof (double), compare_double);
-  median = speedups->len % 2 ? g_array_index (speedups, double, speedups->len / 2)
-                             : (g_array_index (speedups, double, speedups->len / 2 - 1) +
-                                g_array_index (speedups, double, speedups->len / 2)) / 2;
+  median = ks_exp_micro_sort_median (speedups);
   v = ks_verdict_new (median >= NATIVE_FASTER ? KS_VERDICT_HOLDS : KS_VERDICT_FAILS,
                       median >= NATIVE_FASTER
                         ? _("On this device the native_ forms run %.2fx as fast as the precise ones (median "

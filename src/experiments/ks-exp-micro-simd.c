@@ -247,7 +247,8 @@ simd_summarize (const KsRun *run,
 #define SIMD_GAIN 1.25
 
 /* Tables 3-4: per element, vectors gain on hardware that computes on
- * vectors (the ATI 5700) and nothing on scalar cores (the GTS 450).  The widest vector measured, against the scalar kernel. */
+ * vectors (the ATI 5700) and nothing on scalar cores (the GTS 450).  The
+ * widest vector measured, against the scalar kernel. */
 static KsVerdict *
 simd_judge (const KsRun *run,
             guint        device)
@@ -263,9 +264,10 @@ simd_judge (const KsRun *run,
     {
       const KsRunPoint *p = run->points->pdata[i];
 
-      if (p->device == device && !p->error && p->values[COL_GAIN] > 0 &&
-          ks_run_point_get_number (run, p, "width") > 0 &&
-          (widest == NULL || ks_run_point_get_number (run, p, "width") >= ks_run_point_get_number (run, widest, "width")))
+      const double width = ks_run_point_get_number (run, p, "width");
+
+      if (p->device == device && !p->error && p->values[COL_GAIN] > 0 && width > 0 &&
+          (widest == NULL || width >= ks_run_point_get_number (run, widest, "width")))
         widest = p;
     }
   if (widest == NULL)

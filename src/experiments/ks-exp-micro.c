@@ -126,6 +126,18 @@ compare_double (const void *a,
   return (x > y) - (x < y);
 }
 
+double
+ks_exp_micro_sort_median (GArray *values)
+{
+  const double *v = (const double *) values->data;
+  const guint n = values->len;
+
+  if (n == 0)
+    return NAN;
+  qsort (values->data, n, sizeof (double), compare_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /* A point with a positive value of column c, included. */
 static gboolean
 usable (const KsRun      *run,
@@ -154,7 +166,7 @@ ks_exp_micro_summarize_backends (const KsRun *run,
       const KsRunDevice *ocl = run->devices->pdata[d];
       g_autoptr(GArray) ratios = NULL;
       guint within = 0;
-      double *r;
+      double *r, median;
       int cuda;
 
       if (g_strcmp0 (ocl->backend, "opencl") != 0 || (cuda = cuda_partner (run, d)) < 0)
@@ -182,14 +194,14 @@ ks_exp_micro_summarize_backends (const KsRun *run,
         }
       if (ratios->len == 0)
         continue;
+      median = ks_exp_micro_sort_median (ratios);
       r = (double *) ratios->data;
-      qsort (r, ratios->len, sizeof *r, compare_double);
       /* TRANSLATORS: "NVIDIA H200: OpenCL / CUDA time over 5 points: median 1.03 (0.97 .. 1.10); 5 of 5 within
        * 15 % of CUDA" */
       g_string_append_printf (out, _("%s: OpenCL / CUDA %s over %u points: median %.2f (%.2f .. %.2f); "
                                      "%u of %u within %.0f %% of CUDA\n"),
                               ocl->name ? ocl->name : ocl->id, _(run->desc->columns[c].label), ratios->len,
-                              ratios->len % 2 ? r[ratios->len / 2] : 0.5 * (r[ratios->len / 2 - 1] + r[ratios->len / 2]),
+                              median,
                               r[0], r[ratios->len - 1], within, ratios->len, 100 * KS_EXP_MICRO_BACKEND_TOLERANCE);
     }
 }

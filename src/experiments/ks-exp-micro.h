@@ -110,6 +110,8 @@ double            ks_exp_micro_pair          (const KsRun       *run,
                                               guint              column,
                                               const KsRunPoint **a,
                                               const KsRunPoint **b);
+/* Sorts values (of double) and returns their median; NAN when empty. */
+double            ks_exp_micro_sort_median   (GArray *values);
 /* The verdict of a run that lacks what the judge compares: text, and a
  * suggestion (label) setting param to value. */
 KsVerdict        *ks_exp_micro_untested      (const char *text,
