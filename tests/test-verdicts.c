@@ -146,17 +146,20 @@ hello_run (const char   *platform,
 static void
 test_hello (void)
 {
-  const double slow[] = { 0.05, 2.0 }, fast[] = { 0.0005, 0.5 };
+  const double slow[] = { 0.05, 2.0 }, fast[] = { 0.0005, 0.5 }, noise[] = { 0.05, 0.97 };
   g_autoptr(KsRun) holds = hello_run (NVIDIA, slow);
   g_autoptr(KsRun) fails = hello_run (NVIDIA, fast);
   g_autoptr(KsRun) cpu = hello_run (POCL, slow);
   g_autoptr(KsRun) untested = hello_run (NVIDIA, NULL);
+  g_autoptr(KsRun) close = hello_run (NVIDIA, noise);
   g_autoptr(KsVerdict) h = judge (holds, 0, KS_VERDICT_HOLDS, "never beats", "2.00x", "from length 1048576",
                                   "claim holds here", NULL);
   g_autoptr(KsVerdict) f = judge (fails, 0, KS_VERDICT_FAILS, "from length 1024 on", "0.50x",
                                   "does not hold", NULL);
   g_autoptr(KsVerdict) c = judge (cpu, 0, KS_VERDICT_HOLDS, "A CPU stands in", NULL);
   g_autoptr(KsVerdict) u = judge (untested, 0, KS_VERDICT_UNTESTED, NULL);
+  /* 3 % faster at the longest length only: no win. */
+  g_autoptr(KsVerdict) n = judge (close, 0, KS_VERDICT_HOLDS, "only within the noise", "0.97x", NULL);
 
   g_assert_null (h->suggestion);
   assert_suggests (u, "timing", "host,kernel,transfers");
@@ -373,11 +376,19 @@ test_index_fill (void)
   g_autoptr(KsRun) holds = fill_run (0.1, TRUE);
   g_autoptr(KsRun) fails = fill_run (0.2, TRUE);
   g_autoptr(KsRun) untested = fill_run (0.1, FALSE);
+  g_autoptr(KsRun) one = ks_run_new (&ks_exp_index_fill);
+  const guint d = ks_test_run_add_device (one, "NVIDIA H200", "cuda", NVIDIA);
   g_autoptr(KsVerdict) h = judge (holds, 0, KS_VERDICT_HOLDS, "1.00x to 1.10x", "3 shapes", NULL);
   g_autoptr(KsVerdict) f = judge (fails, 0, KS_VERDICT_FAILS, "1.10x to 2.00x", "D(v, w/n3, n3)", NULL);
   g_autoptr(KsVerdict) u = judge (untested, 0, KS_VERDICT_UNTESTED, NULL);
 
+  g_autoptr(KsVerdict) o = NULL;
+
   assert_suggests (u, "method", "mapped,stride");
+  add_point (one, d, "shape=3d method=mapped v=2000 w=3000 precision=double", "time_ms", 0.3, NULL);
+  add_point (one, d, "shape=3d method=stride v=2000 w=3000 precision=double", "time_ms", 0.1, NULL);
+  o = judge (one, 0, KS_VERDICT_FAILS, "takes 3.00x the time of a grid-stride loop on D(v, w/n3, n3)", NULL);
+  g_assert_null (strstr (o->text, "worst"));
 }
 
 /* The host's loops (one core 100 ms, OpenMP omp_ms; none where 0) and a
@@ -502,6 +513,7 @@ test_heat_hybrid (void)
   g_autoptr(KsRun) holds = hybrid_run (3.2, 0, 1 << 22, 1.2, 0.02);
   g_autoptr(KsRun) noise = hybrid_run (3.2, 0, 1 << 22, 1.007, 0.03);
   g_autoptr(KsRun) fast_gpu = hybrid_run (50, 0, 1 << 22, 1.007, 0.03);
+  g_autoptr(KsRun) slower = hybrid_run (50, 0, 1 << 22, 0.9, 0.03);
   g_autoptr(KsRun) shared = hybrid_run (1, 1, 1 << 22, 1.2, 0.02);
   g_autoptr(KsRun) small = hybrid_run (3.2, 0, 1 << 16, 1.2, 0.02);
   g_autoptr(KsVerdict) h = judge (holds, 0, KS_VERDICT_HOLDS, "+20.0 %", "bound: +31.2 %", "lambda 3",
@@ -509,6 +521,8 @@ test_heat_hybrid (void)
   /* +0.7 % inside a 3 % spread is no gain. */
   g_autoptr(KsVerdict) f = judge (noise, 0, KS_VERDICT_FAILS, "+0.7 %", "adds nothing", NULL);
   g_autoptr(KsVerdict) u = judge (fast_gpu, 0, KS_VERDICT_UNTESTED, "+2.0 %", "too fast", NULL);
+  /* A loss beyond the spread fails, however small the bound. */
+  g_autoptr(KsVerdict) l = judge (slower, 0, KS_VERDICT_FAILS, "-5.0 %", NULL);
   g_autoptr(KsVerdict) s = judge (shared, 0, KS_VERDICT_UNTESTED, "one memory", NULL);
   g_autoptr(KsVerdict) m = judge (small, 0, KS_VERDICT_HOLDS, "65536 cells", "far smaller", NULL);
 
@@ -625,6 +639,50 @@ test_tridiag (void)
   assert_suggests (s, "n", "4095");
 }
 
+/* --- the recorded runs ------------------------------------------------------------ */
+
+/* Every run shipped in data/reference/, judged on each of its devices:
+ * real points (refusals, spreads, several devices) give a verdict of
+ * whole sentences wherever the description judges and the device
+ * measured something. */
+static void
+test_recorded (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", NULL);
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint judged = 0;
+
+  g_assert_nonnull (listing);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsRun) run = NULL;
+
+      if (!g_str_has_suffix (name, ".json"))
+        continue;
+      run = ks_run_load_json (path, &error);
+      g_assert_no_error (error);
+      for (guint d = 0; d < run->devices->len; d++)
+        {
+          g_autoptr(KsVerdict) v = ks_run_judge (run, d);
+
+          if (v == NULL)
+            {
+              g_assert_null (run->desc->judge);
+              continue;
+            }
+          g_test_message ("%s, %s: %s: %s", name, ((KsRunDevice *) run->devices->pdata[d])->name,
+                          ks_verdict_kind_to_string (v->kind), v->text);
+          g_assert_true (g_str_has_suffix (v->text, "."));
+          g_assert_true ((v->suggestion == NULL) == (v->values == NULL));
+          judged++;
+        }
+    }
+  g_assert_cmpuint (judged, >=, 20);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -643,5 +701,6 @@ main (int   argc,
   g_test_add_func ("/verdict/gauss-size", test_gauss_size);
   g_test_add_func ("/verdict/gauss-wg", test_gauss_wg);
   g_test_add_func ("/verdict/tridiag", test_tridiag);
+  g_test_add_func ("/verdict/recorded", test_recorded);
   return g_test_run ();
 }

@@ -157,7 +157,9 @@ judged_point (const KsRun *run, guint d)
 
 /* The claim as summarize_one judges it, but a gain inside the spread of
  * the hybrid's repetitions ((max - min) / median of its time per
- * iteration) is no gain: +0.7 % against a 3 % spread tells nothing. */
+ * iteration) is no gain: +0.7 % against a 3 % spread tells nothing, and
+ * where even the bound lies inside it the run cannot tell; a loss beyond
+ * the spread fails whatever the bound. */
 KsVerdict *
 ks_heat_hybrid_judge (const KsRun *run, guint device)
 {
@@ -191,7 +193,7 @@ ks_heat_hybrid_judge (const KsRun *run, guint device)
                           "lambda_b %.3g: the paper's claim holds here (the paper: +18.2 %% to +25.9 %% with "
                           "one GPU)."),
                         cells, gpus, gain, bound, spread, best->values[COL_LAMBDA], lambda_b);
-  else if (!(bound > spread))
+  else if (gain >= -spread && !(bound > spread))
     v = ks_verdict_new (KS_VERDICT_UNTESTED,
                         _("At %.0f cells with %.0f GPU(s) the hybrid's best is %+.1f %% over the GPU alone, "
                           "but the bound itself (%+.1f %%) lies within the repetitions' spread of %.1f %%: "

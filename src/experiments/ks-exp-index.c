@@ -380,16 +380,27 @@ fill_judge (const KsRun *run,
                           "method", "mapped,stride", NULL);
       return v;
     }
-  v = ks_verdict_new (worst <= FILL_MAPPED_SLOWER ? KS_VERDICT_HOLDS : KS_VERDICT_FAILS,
-                      worst <= FILL_MAPPED_SLOWER
-                        ? _("On this device the paper's mapping takes %.2fx to %.2fx the time of a "
-                            "grid-stride loop over %u shapes: one thread per point launches as well as "
-                            "today's idiom, and the paper's scheme holds here.")
-                        : _("On this device the paper's mapping takes %.2fx to %.2fx the time of a "
-                            "grid-stride loop over %u shapes: its launches cost time here, and the paper's "
-                            "scheme does not hold as it stands."),
-                      best, worst, shapes);
-  if (worst > FILL_MAPPED_SLOWER)
+  if (shapes == 1)
+    v = ks_verdict_new (worst <= FILL_MAPPED_SLOWER ? KS_VERDICT_HOLDS : KS_VERDICT_FAILS,
+                        worst <= FILL_MAPPED_SLOWER
+                          ? _("On this device the paper's mapping takes %.2fx the time of a grid-stride loop on "
+                              "%s: one thread per point launches as well as today's idiom, and the paper's "
+                              "scheme holds here.")
+                          : _("On this device the paper's mapping takes %.2fx the time of a grid-stride loop on "
+                              "%s: its launches cost time here, and the paper's scheme does not hold as it "
+                              "stands."),
+                        worst, worst_shape);
+  else
+    v = ks_verdict_new (worst <= FILL_MAPPED_SLOWER ? KS_VERDICT_HOLDS : KS_VERDICT_FAILS,
+                        worst <= FILL_MAPPED_SLOWER
+                          ? _("On this device the paper's mapping takes %.2fx to %.2fx the time of a "
+                              "grid-stride loop over %u shapes: one thread per point launches as well as "
+                              "today's idiom, and the paper's scheme holds here.")
+                          : _("On this device the paper's mapping takes %.2fx to %.2fx the time of a "
+                              "grid-stride loop over %u shapes: its launches cost time here, and the paper's "
+                              "scheme does not hold as it stands."),
+                        best, worst, shapes);
+  if (worst > FILL_MAPPED_SLOWER && shapes > 1)
     ks_verdict_append (v, _("The worst shape is %s: look at its idle threads."), worst_shape);
   if (ks_run_device_is_cpu (run, device))
     ks_verdict_append (v, _("A CPU stands in for a GPU here: its work-items are loops, not threads."));
