@@ -382,13 +382,23 @@ test_index_fill (void)
   g_autoptr(KsVerdict) f = judge (fails, 0, KS_VERDICT_FAILS, "1.10x to 2.00x", "D(v, w/n3, n3)", NULL);
   g_autoptr(KsVerdict) u = judge (untested, 0, KS_VERDICT_UNTESTED, NULL);
 
+  g_autoptr(KsRun) tiny = ks_run_new (&ks_exp_index_fill);
   g_autoptr(KsVerdict) o = NULL;
+  g_autoptr(KsVerdict) t = NULL;
 
   assert_suggests (u, "method", "mapped,stride");
   add_point (one, d, "shape=3d method=mapped v=2000 w=3000 precision=double", "time_ms", 0.3, NULL);
   add_point (one, d, "shape=3d method=stride v=2000 w=3000 precision=double", "time_ms", 0.1, NULL);
   o = judge (one, 0, KS_VERDICT_FAILS, "takes 3.00x the time of a grid-stride loop on D(v, w/n3, n3)", NULL);
   g_assert_null (strstr (o->text, "worst"));
+  g_assert_null (o->suggestion);
+  /* The domain of test-cli's run, 20 × 30: said to be small. */
+  add_point (tiny, ks_test_run_add_device (tiny, "NVIDIA H200", "cuda", NVIDIA),
+             "shape=1d method=mapped v=20 w=30 precision=double", "time_ms", 0.01, NULL);
+  add_point (tiny, 0, "shape=1d method=stride v=20 w=30 precision=double", "time_ms", 0.01, NULL);
+  t = judge (tiny, 0, KS_VERDICT_HOLDS, "(20 × 30) is far smaller", NULL);
+  assert_suggests (t, "v", "2000");
+  assert_suggests (t, "w", "3000");
 }
 
 /* The host's loops (one core 100 ms, OpenMP omp_ms; none where 0) and a

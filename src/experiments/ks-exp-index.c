@@ -339,6 +339,20 @@ fill_summarize (const KsRun *run,
     }
 }
 
+/* Like with like: a domain under a tenth of the paper's 2000 × 3000 is
+ * said to be smaller, with the paper's sides to set. */
+static void
+note_small_domain (KsVerdict *v,
+                   double     rows,
+                   double     columns)
+{
+  if (!(rows * columns < 600000))
+    return;
+  ks_verdict_append (v, _("This run's domain (%.0f × %.0f) is far smaller than the paper's 2000 × 3000."),
+                     rows, columns);
+  ks_verdict_suggest (v, _("Use the paper's 2000 × 3000"), "v", "2000", "w", "3000", NULL);
+}
+
 /* The paper's mapping launches as well as today's idiom: within this of
  * the grid-stride loop on every shape. */
 #define FILL_MAPPED_SLOWER 1.25
@@ -404,6 +418,13 @@ fill_judge (const KsRun *run,
     ks_verdict_append (v, _("The worst shape is %s: look at its idle threads."), worst_shape);
   if (ks_run_device_is_cpu (run, device))
     ks_verdict_append (v, _("A CPU stands in for a GPU here: its work-items are loops, not threads."));
+  for (guint i = 0; i < run->points->len; i++)
+    if (((const KsRunPoint *) run->points->pdata[i])->device == device)
+      {
+        note_small_domain (v, ks_run_point_get_number (run, run->points->pdata[i], "v"),
+                           ks_run_point_get_number (run, run->points->pdata[i], "w"));
+        break;
+      }
   return v;
 }
 
@@ -668,6 +689,7 @@ reduce_judge (const KsRun *run,
                                 "order, not the times."));
   if (!host && ks_run_device_is_cpu (run, device))
     ks_verdict_append (verdict, _("A CPU stands in for a GPU here: the kernels share the host's cores."));
+  note_small_domain (verdict, v, w);
   return verdict;
 }
 
