@@ -741,16 +741,16 @@ heat_judge (const KsRun *run, guint device)
       isnan (f->hi[COL_ITER_US]) || isnan (b->lo[COL_ITER_US]))
     v = ks_verdict_new (gain > 0 ? KS_VERDICT_HOLDS : KS_VERDICT_FAILS,
                         gain > 0
-                          ? _("At %.0f cells on this device a fused CG iteration takes %.4g us against %.4g us "
+                          ? _("At %.0f cells on this device a fused CG iteration takes %.1f us against %.1f us "
                               "for the base one, %+.1f %% (the bytes alone predict %+.1f %%): the paper's claim "
                               "holds here.")
-                          : _("At %.0f cells on this device a fused CG iteration takes %.4g us against %.4g us "
+                          : _("At %.0f cells on this device a fused CG iteration takes %.1f us against %.1f us "
                               "for the base one, %+.1f %% (the bytes alone predict %+.1f %%): the paper's claim "
                               "does not hold here."),
                         cells, f->values[COL_ITER_US], b->values[COL_ITER_US], gain, predicted);
   else
     v = ks_verdict_new (KS_VERDICT_UNTESTED,
-                        _("At %.0f cells on this device a fused CG iteration takes %.4g us against %.4g us for "
+                        _("At %.0f cells on this device a fused CG iteration takes %.1f us against %.1f us for "
                           "the base one, %+.1f %% (the bytes alone predict %+.1f %%), within the repetitions' "
                           "spread: this run cannot tell them apart."),
                         cells, f->values[COL_ITER_US], b->values[COL_ITER_US], gain, predicted);
