@@ -108,7 +108,8 @@ builtins_judge (const KsRun *run,
   double ratio;
   KsVerdict *v;
 
-  if (isnan (items))
+  /* The ratio needs a plain loop of the same iterations too. */
+  if (isnan (items) || !(b->values[COL_RATIO] > 0))
     return ks_exp_micro_untested (_("This run has no plain and built-in loop of the same sizes to compare."),
                                   _("Time both loop bodies"), "variant", "plain,builtins");
   ratio = b->values[COL_RATIO];
