@@ -9,6 +9,7 @@
 #include "ks-image.h"
 #include "ks-micro.h"
 #include "ks-run.h"
+#include "ks-test-run-util.h"
 #include "ks-solver-error.h"
 
 #include <math.h>
@@ -645,21 +646,6 @@ test_scale_images (void)
 
 /* --- OpenCL against CUDA --------------------------------------------------------- */
 
-static void
-add_device (KsRun      *run,
-            const char *name,
-            const char *backend,
-            const char *platform)
-{
-  KsRunDevice *d = ks_run_device_new ();
-
-  d->id = g_strdup_printf ("%s:%u", backend, run->devices->len);
-  d->name = g_strdup (name);
-  d->backend = g_strdup (backend);
-  d->platform = g_strdup (platform);
-  g_ptr_array_add (run->devices, d);
-}
-
 /* A micro-simd point at 2^16 iterations. */
 static void
 add_simd_point (KsRun      *run,
@@ -699,9 +685,9 @@ test_backend_ratio (void)
   const double cuda[] = { 10, 20, 40, 80, 160 };
   const double ocl[] = { 10.5, 21, 60 };
 
-  add_device (run, "NVIDIA H200", "cuda", "NVIDIA CUDA");
-  add_device (run, "NVIDIA H200", "opencl", "NVIDIA CUDA");
-  add_device (run, "pthread-haswell-AMD EPYC", "opencl", "Portable Computing Language");
+  ks_test_run_add_device (run, "NVIDIA H200", "cuda", "NVIDIA CUDA");
+  ks_test_run_add_device (run, "NVIDIA H200", "opencl", "NVIDIA CUDA");
+  ks_test_run_add_device (run, "pthread-haswell-AMD EPYC", "opencl", "Portable Computing Language");
   for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
     {
       add_simd_point (run, 0, widths[w], 256, cuda[w], NULL);
@@ -725,7 +711,7 @@ test_backend_ratio (void)
   g_assert_true (g_str_has_suffix (out->str, "3 of 4 within 15 % of CUDA\n"));
 
   /* No CUDA device: nothing. */
-  add_device (alone, "NVIDIA H200", "opencl", "NVIDIA CUDA");
+  ks_test_run_add_device (alone, "NVIDIA H200", "opencl", "NVIDIA CUDA");
   ks_exp_micro_summarize_time (alone, none);
   g_assert_cmpstr (none->str, ==, "");
 }

@@ -17,4 +17,9 @@ enum {
 void ks_heat_hybrid_summarize (const KsRun *run,
                                GString     *out);
 
+/* Table 3's claim, the CPU adds to the GPU, on the run's device-th
+ * device at its largest mesh (ks-verdict.h). */
+KsVerdict *ks_heat_hybrid_judge (const KsRun *run,
+                                 guint        device);
+
 G_END_DECLS

@@ -853,5 +853,5 @@ const KsExperimentDesc ks_exp_heat_hybrid = {
   .measure_one_rep = hybrid_measure,
   .describe_device = hybrid_describe_device,
   .tear_down = hybrid_tear_down,
-  .summarize = ks_heat_hybrid_summarize,
+  .summarize = ks_heat_hybrid_summarize, .judge = ks_heat_hybrid_judge,
 };

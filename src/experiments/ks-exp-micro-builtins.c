@@ -10,6 +10,7 @@
 #include "ks-exp-micro.h"
 #include "ks-micro.h"
 #include "ks-run.h"
+#include "ks-verdict.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -93,6 +94,46 @@ builtins_prepare (gpointer        state,
   return TRUE;
 }
 
+/* Table 5's "no difference" (852 vs 851 ms): within this of the plain loop. */
+#define BUILTINS_SAME 0.05
+
+/* Table 5: the built-ins take the plain loop's time, at the most
+ * work-items both bodies were measured with. */
+static KsVerdict *
+builtins_judge (const KsRun *run,
+                guint        device)
+{
+  const KsRunPoint *b = NULL, *plain = NULL;
+  const double items = ks_exp_micro_pair (run, device, "variant", 1u << 1, 1u << 0, "items", COL_TIME, &b, &plain);
+  double ratio;
+  KsVerdict *v;
+
+  /* The ratio needs a plain loop of the same iterations too. */
+  if (isnan (items) || !(b->values[COL_RATIO] > 0))
+    return ks_exp_micro_untested (_("This run has no plain and built-in loop of the same sizes to compare."),
+                                  _("Time both loop bodies"), "variant", "plain,builtins");
+  ratio = b->values[COL_RATIO];
+  if (fabs (ratio - 1) <= BUILTINS_SAME)
+    v = ks_verdict_new (KS_VERDICT_HOLDS,
+                        _("On this device the built-in functions take %.2fx the time of the plain "
+                          "expressions, no difference, as the paper found (Table 5: 851 vs 852 ms): the "
+                          "paper's claim holds here."), ratio);
+  else
+    v = ks_verdict_new (KS_VERDICT_FAILS,
+                        ratio < 1
+                          ? _("On this device the built-in functions take %.2fx the time of the plain "
+                              "expressions, faster, where the paper found no difference (Table 5: 851 vs "
+                              "852 ms): the paper's claim does not hold here.")
+                          : _("On this device the built-in functions take %.2fx the time of the plain "
+                              "expressions, slower, where the paper found no difference (Table 5: 851 vs "
+                              "852 ms): the paper's claim does not hold here."), ratio);
+  if (ks_run_device_is_cpu (run, device))
+    ks_verdict_append (v, _("A CPU stands in for the paper's GPUs here."));
+  else if (g_strcmp0 (((KsRunDevice *) run->devices->pdata[device])->backend, "cuda") == 0)
+    ks_verdict_append (v, _("CUDA has no such built-ins: here they are small functions of the program."));
+  return v;
+}
+
 static const KsFigureSpec figures[] = {
   { .id = "time-vs-body", .title = N_("Built-in functions vs plain expressions"),
     .x = "variant", .y = "time_ms", .categorical_x = TRUE, .show_paper = TRUE },
@@ -139,6 +180,7 @@ const KsExperimentDesc ks_exp_micro_builtins = {
   .describe_device = ks_exp_micro_loop_describe_device,
   .tear_down = ks_exp_micro_loop_tear_down,
   .summarize = ks_exp_micro_summarize_time,
+  .judge = builtins_judge,
 };
 
 /* --- native_ against precise math ---------------------------------------------------- */
@@ -294,6 +336,53 @@ native_tear_down (gpointer state)
   ks_micro_math_free (state);
 }
 
+/* native_ runs faster than precise by at least this (median of the functions). */
+#define NATIVE_FASTER 1.10
+
+/* Section 3.2.2.3: the hardware's own functions are faster; the native_
+ * forms pay with their accuracy.  The median over the functions measured
+ * in both forms, with the worst error of each form. */
+static KsVerdict *
+native_judge (const KsRun *run,
+              guint        device)
+{
+  g_autoptr(GArray) speedups = g_array_new (FALSE, FALSE, sizeof (double));
+  double native_ulp = 0, precise_ulp = 0, median;
+  KsVerdict *v;
+
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      const gboolean native = ks_run_point_get_number (run, p, "math") == 1;
+
+      if (p->device != device || p->error)
+        continue;
+      if (!native)
+        precise_ulp = MAX (precise_ulp, p->values[NCOL_ULP]);
+      else if (p->values[NCOL_SPEEDUP] > 0)
+        {
+          g_array_append_val (speedups, p->values[NCOL_SPEEDUP]);
+          native_ulp = MAX (native_ulp, p->values[NCOL_ULP]);
+        }
+    }
+  if (speedups->len == 0)
+    return ks_exp_micro_untested (_("This run has no function measured in both forms, precise and native_."),
+                                  _("Time both forms"), "math", "precise,native");
+  median = ks_exp_micro_sort_median (speedups);
+  v = ks_verdict_new (median >= NATIVE_FASTER ? KS_VERDICT_HOLDS : KS_VERDICT_FAILS,
+                      median >= NATIVE_FASTER
+                        ? _("On this device the native_ forms run %.2fx as fast as the precise ones (median "
+                            "of %u functions), with a worst error of %.1f ulp against %.1f: the paper's "
+                            "advice holds here.")
+                        : _("On this device the native_ forms run %.2fx as fast as the precise ones (median "
+                            "of %u functions), with a worst error of %.1f ulp against %.1f: they gain "
+                            "nothing, and the paper's advice does not hold here."),
+                      median, speedups->len, native_ulp, precise_ulp);
+  if (ks_run_device_is_cpu (run, device))
+    ks_verdict_append (v, _("A CPU stands in for a GPU here: it has no special-function unit."));
+  return v;
+}
+
 static const KsFigureSpec native_figures[] = {
   { .id = "time-vs-function", .title = N_("Math functions: precise vs native_, time"),
     .x = "function", .y = "ns_per_eval", .series_by = "math", .categorical_x = TRUE },
@@ -329,4 +418,5 @@ const KsExperimentDesc ks_exp_micro_native = {
   .describe_device = native_describe_device,
   .tear_down = native_tear_down,
   .summarize = ks_exp_micro_summarize_time,
+  .judge = native_judge,
 };

@@ -9,6 +9,7 @@
 #include "ks-compute-error.h"
 #include "ks-micro.h"
 #include "ks-run.h"
+#include "ks-verdict.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -125,6 +126,18 @@ compare_double (const void *a,
   return (x > y) - (x < y);
 }
 
+double
+ks_exp_micro_sort_median (GArray *values)
+{
+  const double *v = (const double *) values->data;
+  const guint n = values->len;
+
+  if (n == 0)
+    return NAN;
+  qsort (values->data, n, sizeof (double), compare_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /* A point with a positive value of column c, included. */
 static gboolean
 usable (const KsRun      *run,
@@ -153,7 +166,7 @@ ks_exp_micro_summarize_backends (const KsRun *run,
       const KsRunDevice *ocl = run->devices->pdata[d];
       g_autoptr(GArray) ratios = NULL;
       guint within = 0;
-      double *r;
+      double *r, median;
       int cuda;
 
       if (g_strcmp0 (ocl->backend, "opencl") != 0 || (cuda = cuda_partner (run, d)) < 0)
@@ -181,14 +194,14 @@ ks_exp_micro_summarize_backends (const KsRun *run,
         }
       if (ratios->len == 0)
         continue;
+      median = ks_exp_micro_sort_median (ratios);
       r = (double *) ratios->data;
-      qsort (r, ratios->len, sizeof *r, compare_double);
       /* TRANSLATORS: "NVIDIA H200: OpenCL / CUDA time over 5 points: median 1.03 (0.97 .. 1.10); 5 of 5 within
        * 15 % of CUDA" */
       g_string_append_printf (out, _("%s: OpenCL / CUDA %s over %u points: median %.2f (%.2f .. %.2f); "
                                      "%u of %u within %.0f %% of CUDA\n"),
                               ocl->name ? ocl->name : ocl->id, _(run->desc->columns[c].label), ratios->len,
-                              ratios->len % 2 ? r[ratios->len / 2] : 0.5 * (r[ratios->len / 2 - 1] + r[ratios->len / 2]),
+                              median,
                               r[0], r[ratios->len - 1], within, ratios->len, 100 * KS_EXP_MICRO_BACKEND_TOLERANCE);
     }
 }
@@ -198,4 +211,94 @@ ks_exp_micro_summarize_time (const KsRun *run,
                              GString     *out)
 {
   ks_exp_micro_summarize_backends (run, "time_ms", NULL, out);
+}
+
+/* --- for the judges ------------------------------------------------------------- */
+
+static gboolean
+in_mask (const KsRun      *run,
+         const KsRunPoint *p,
+         const char       *param,
+         guint             mask)
+{
+  const double k = ks_run_point_get_number (run, p, param);
+
+  return !isnan (k) && k < 32 && (mask & (1u << (guint) k)) != 0;
+}
+
+const KsRunPoint *
+ks_exp_micro_fastest (const KsRun *run,
+                      guint        device,
+                      const char  *param,
+                      guint        mask,
+                      const char  *size_param,
+                      double       size,
+                      guint        column)
+{
+  const KsRunPoint *best = NULL;
+
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+
+      if (p->device != device || p->error || !in_mask (run, p, param, mask) || !(p->values[column] > 0) ||
+          (!isnan (size) && ks_run_point_get_number (run, p, size_param) != size))
+        continue;
+      if (best == NULL || p->values[column] < best->values[column])
+        best = p;
+    }
+  return best;
+}
+
+double
+ks_exp_micro_pair (const KsRun       *run,
+                   guint              device,
+                   const char        *param,
+                   guint              mask_a,
+                   guint              mask_b,
+                   const char        *size_param,
+                   guint              column,
+                   const KsRunPoint **a,
+                   const KsRunPoint **b)
+{
+  double largest = NAN;
+
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      const KsRunPoint *p = run->points->pdata[i];
+      const double size = ks_run_point_get_number (run, p, size_param);
+
+      if (p->device == device && !p->error && in_mask (run, p, param, mask_a) &&
+          (isnan (largest) || size > largest) &&
+          ks_exp_micro_fastest (run, device, param, mask_b, size_param, size, column) != NULL)
+        largest = size;
+    }
+  if (!isnan (largest))
+    {
+      *a = ks_exp_micro_fastest (run, device, param, mask_a, size_param, largest, column);
+      *b = ks_exp_micro_fastest (run, device, param, mask_b, size_param, largest, column);
+    }
+  return largest;
+}
+
+KsVerdict *
+ks_exp_micro_untested (const char *text,
+                       const char *label,
+                       const char *param,
+                       const char *value)
+{
+  KsVerdict *v = ks_verdict_new (KS_VERDICT_UNTESTED, "%s", text);
+
+  ks_verdict_suggest (v, label, param, value, NULL);
+  return v;
+}
+
+gboolean
+ks_exp_micro_clearly_below (const KsRunPoint *a,
+                            const KsRunPoint *b,
+                            guint             column,
+                            double            margin)
+{
+  return a->values[column] < (1 - margin) * b->values[column] &&
+         (isnan (a->hi[column]) || isnan (b->lo[column]) || a->hi[column] < b->lo[column]);
 }

@@ -87,4 +87,42 @@ void     ks_exp_micro_loop_describe_device (gpointer                state,
                                             KsRunDevice            *out);
 void     ks_exp_micro_loop_tear_down       (gpointer                state);
 
+/* For the judges (ks-verdict.h), which set one way against another at
+ * the largest size both measured.  mask: the choices of param taken
+ * (bit k: choice k).  The fastest measured point of device by column
+ * among them at size_param = size (NAN: any size); NULL where none. */
+const KsRunPoint *ks_exp_micro_fastest       (const KsRun *run,
+                                              guint        device,
+                                              const char  *param,
+                                              guint        mask,
+                                              const char  *size_param,
+                                              double       size,
+                                              guint        column);
+/* The largest size_param at which device measured a choice of mask_a and
+ * one of mask_b (times in column), with the fastest point of each there
+ * in a and b; NAN (a and b untouched) where it has no such size. */
+double            ks_exp_micro_pair          (const KsRun       *run,
+                                              guint              device,
+                                              const char        *param,
+                                              guint              mask_a,
+                                              guint              mask_b,
+                                              const char        *size_param,
+                                              guint              column,
+                                              const KsRunPoint **a,
+                                              const KsRunPoint **b);
+/* Sorts values (of double) and returns their median; NAN when empty. */
+double            ks_exp_micro_sort_median   (GArray *values);
+/* The verdict of a run that lacks what the judge compares: text, and a
+ * suggestion (label) setting param to value. */
+KsVerdict        *ks_exp_micro_untested      (const char *text,
+                                              const char *label,
+                                              const char *param,
+                                              const char *value);
+/* Is a's column below b's by more than margin (0.05: 5 %) and beyond the
+ * repetitions' spread (a's max under b's min) where the run kept it? */
+gboolean          ks_exp_micro_clearly_below (const KsRunPoint *a,
+                                              const KsRunPoint *b,
+                                              guint             column,
+                                              double            margin);
+
 G_END_DECLS
