@@ -490,6 +490,49 @@ test_mesh_edges_hidpi (void)
   cairo_surface_destroy (img);
 }
 
+/* How many pixels along a row of cell (cx, cy)'s middle, 10 either side,
+ * are not the cell's own colour. */
+static guint
+off_color_pixels (KsPlot *plot, cairo_surface_t *img, double cx, double cy)
+{
+  KsPlotColor cell = mesh_color (KS_PLOT_COLORMAP_INFERNO, example_mesh_value (12, cx, cy));
+  double px, py;
+  guint n = 0;
+
+  data_to_device (plot, W, H, cx, cy, &px, &py);
+  for (int dx = -10; dx <= 10; dx++)
+    n += !pixel_is (img, px + dx, py, &cell, 3);
+  return n;
+}
+
+/* The split drawn so a class sees it (issue 28): part 1 hatched, part 0
+ * plain, on inferno's black too; the border between them a foreground
+ * line with a band of the background's colour beside it. */
+static void
+test_mesh_hatch (void)
+{
+  g_autoptr(KsPlot) plot = example_mesh (12, 8, KS_PLOT_COLORMAP_INFERNO);
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  cairo_surface_t *img;
+  double px, py;
+
+  img = render_image (plot, W, H, theme);
+  g_assert_cmpuint (off_color_pixels (plot, img, 9.75, 0.25), ==, 0);
+  cairo_surface_destroy (img);
+  ks_plot_set_mesh_hatched_part (plot, 1);
+  img = render_image (plot, W, H, theme);
+  /* The darkest cells (inferno's black, bottom left of part 1) and the
+   * lightest both show the stripes; part 0 has none. */
+  g_assert_cmpuint (off_color_pixels (plot, img, 6.75, 0.25), >=, 4);
+  g_assert_cmpuint (off_color_pixels (plot, img, 11.75, 7.25), >=, 4);
+  g_assert_cmpuint (off_color_pixels (plot, img, 2.5, 3.5), ==, 0);
+  /* The border at x = 6: the foreground on it, the background beside it. */
+  check_mesh_outline (plot, img, theme);
+  data_to_device (plot, W, H, 6, 4.5, &px, &py);
+  g_assert_true (color_near (img, px, py, 2, &theme->background, 10));
+  cairo_surface_destroy (img);
+}
+
 /* New values, the next frame: the same pixels, new colours.  A NAN value
  * leaves its cell unpainted. */
 static void
@@ -1113,6 +1156,7 @@ main (int   argc,
   g_test_add_func ("/plot-marks/mesh", test_mesh);
   g_test_add_func ("/plot-marks/mesh-edges-hidpi", test_mesh_edges_hidpi);
   g_test_add_func ("/plot-marks/mesh-frames", test_mesh_frames);
+  g_test_add_func ("/plot-marks/mesh-hatch", test_mesh_hatch);
   g_test_add_func ("/plot-marks/mesh-cell-at", test_mesh_cell_at);
   g_test_add_func ("/plot-marks/mesh-dart", test_mesh_dart);
   g_test_add_func ("/plot-marks/mesh-lookup", test_mesh_lookup);
