@@ -307,10 +307,16 @@ ks_heat_device_step (KsHeat *h, KsHeatStepStats *out, GError **error)
   double change = 0.0, tmax = 0.0;
   KsBuffer *x;
   KsQueue *queue;
+  gint64 setup_begin;
+  gboolean first;
 
   g_return_val_if_fail (h != NULL && h->cg != NULL, FALSE);
+  setup_begin = g_get_monotonic_time ();
+  first = h->dev == NULL;
   if (!ensure_device (h, error))
     return FALSE;
+  if (first)
+    st.setup_s = (g_get_monotonic_time () - setup_begin) / 1e6;
   x = ks_cg_device_get_buffer (h->cg, KS_CG_BUFFER_X);
   queue = ks_runtime_get_queue (h->dev->rt);
   /* T^{nu = 0} = T^n, the CG's first guess too. */
