@@ -714,15 +714,26 @@ draw_vector (cairo_t           *cr,
       cairo_stroke (cr);
     }
 
+  /* Edges darken light cells and lighten dark ones, as on the screen
+   * (ks-plot-raster.c): the theme's foreground vanished on inferno's black. */
   if (mesh->edges)
-    {
-      cairo_new_path (cr);
-      for (guint c = 0; c < mesh->n_cells; c++)
-        cell_path (cr, mesh, lo, c);
-      cairo_set_line_width (cr, 0.6);
-      set_color (cr, &theme->foreground, 0.45);
-      cairo_stroke (cr);
-    }
+    for (int light = 0; light < 2; light++)
+      {
+        cairo_new_path (cr);
+        for (guint c = 0; c < mesh->n_cells; c++)
+          {
+            KsPlotColor col = ks_plot_colormap_color (mesh->map, range_frac (lo->cb.f0, lo->cb.f1, mesh->values[c]));
+
+            if (isfinite (mesh->values[c]) && (0.299 * col.r + 0.587 * col.g + 0.114 * col.b < 0.5) == light)
+              cell_path (cr, mesh, lo, c);
+          }
+        cairo_set_line_width (cr, 0.6);
+        if (light)
+          cairo_set_source_rgba (cr, 1, 1, 1, 0.35);
+        else
+          cairo_set_source_rgba (cr, 0, 0, 0, 0.45);
+        cairo_stroke (cr);
+      }
   if (mesh->parts != NULL)
     {
       vector_hatch (cr, mesh, lo);

@@ -266,14 +266,19 @@ over (guint32 src,
   return out;
 }
 
-/* A stripe of the hatch over an opaque cell colour: lighter on a dark
- * cell, darker on a light one, so it shows on every map. */
+/* A stripe of the hatch (or a cell edge) over an opaque cell colour:
+ * lighter on a dark cell, darker on a light one, so it shows on every
+ * map. */
+static gboolean
+dark (guint32 col)
+{
+  return (((col >> 16) & 0xff) * 299 + ((col >> 8) & 0xff) * 587 + (col & 0xff) * 114) / 1000 < 128;
+}
+
 static guint32
 hatch (guint32 col)
 {
-  const guint lum = (((col >> 16) & 0xff) * 299 + ((col >> 8) & 0xff) * 587 + (col & 0xff) * 114) / 1000;
-
-  return lum < 128 ? over (0x99999999u, col) : over (0x73000000u, col);
+  return dark (col) ? over (0x99999999u, col) : over (0x73000000u, col);
 }
 
 /* A value's colour through the map's table; transparent (the background
@@ -325,7 +330,9 @@ frame_pixels (Raster            *r,
 {
   ValueColors vc = value_colors (r, mesh, lo);
   gboolean per_cell = mesh->n_cells <= (gsize) r->w * r->h;
-  guint32 edge = premultiply (&theme->foreground, 0.45);
+  /* Edges darken light cells and lighten dark ones (inferno's black):
+   * the theme's foreground did only one of the two. */
+  guint32 edge = 0x73000000u, light_edge = 0x59595959u;
   guint32 border = premultiply (&theme->foreground, 1.0);
   guint32 halo = premultiply (&theme->background, 1.0);
   gboolean edges = mesh->edges;
@@ -358,7 +365,7 @@ frame_pixels (Raster            *r,
           col = per_cell ? r->colors[c] : value_color (&vc, c);
           if (col != 0 && mesh->parts != NULL && mesh->parts[c] == mesh->hatched && (x + y) % 8 < 2)
             col = hatch (col);
-          out[x] = (m & MESH_EDGE_BIT) && edges && col != 0 ? over (edge, col) : col;
+          out[x] = (m & MESH_EDGE_BIT) && edges && col != 0 ? over (dark (col) ? light_edge : edge, col) : col;
         }
       if (outline != NULL)
         for (int x = 0; x < r->w; x++)
