@@ -534,6 +534,26 @@ test_mesh_hatch (void)
   data_to_device (plot, W, H, 6, 4.5, &px, &py);
   g_assert_true (color_near (img, px, py, 2, &theme->background, 10));
   cairo_surface_destroy (img);
+
+  /* Cell edges over inferno's near-black cells (bottom left) are lighter
+   * than the cells: the theme's dark foreground vanished there. */
+  ks_plot_set_mesh_edges (plot, TRUE);
+  img = render_image (plot, W, H, theme);
+  {
+    KsPlotColor c = mesh_color (KS_PLOT_COLORMAP_INFERNO, example_mesh_value (12, 1.5, 0.5));
+    int cells = (int) lround ((c.r + c.g + c.b) * 255), lightest = 0;
+
+    data_to_device (plot, W, H, 1, 0.5, &px, &py);
+    for (int dx = -1; dx <= 1; dx++)
+      {
+        int r, g, b;
+
+        pixel_at (img, (int) floor (px) + dx, (int) floor (py), &r, &g, &b);
+        lightest = MAX (lightest, r + g + b);
+      }
+    g_assert_cmpint (lightest, >, cells + 60);
+  }
+  cairo_surface_destroy (img);
 }
 
 /* New values, the next frame: the same pixels, new colours.  A NAN value
