@@ -51,7 +51,22 @@ play_until (guint step, const char *shot)
   g_assert_true (wait_for (reached_step, 120));
   ks_heat_page_set_playing (page, FALSE);
   spin (200);
-  screenshot (shot);
+  if (shot != NULL)
+    screenshot (shot);
+}
+
+/* The time series as Export Data writes it (CSV), line by line. */
+static GStrv
+exported_lines (const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = g_build_filename (tmpdir, name, NULL);
+  g_autofree char *text = NULL;
+
+  g_assert_true (ks_window_export_data (window, csv, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  return g_strsplit (text, "\n", -1);
 }
 
 static void
@@ -60,8 +75,6 @@ test_animation (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *png = g_build_filename (tmpdir, "heat-frame.png", NULL);
   g_autofree char *svg = g_build_filename (tmpdir, "heat-frame.svg", NULL);
-  g_autofree char *csv = g_build_filename (tmpdir, "heat-series.csv", NULL);
-  g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
   double e0 = NAN;
   guint rows = 0;
@@ -93,10 +106,7 @@ test_animation (void)
     }
 
   /* The time series: one row per step drawn, the energy conserved. */
-  g_assert_true (ks_window_export_data (window, csv, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
-  lines = g_strsplit (text, "\n", -1);
+  lines = exported_lines ("heat-series.csv");
   g_assert_cmpstr (lines[0], ==, "step,time,cg_iterations,cg_residual,energy,t_max,step_ms,inflow");
   for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
     {
@@ -134,30 +144,78 @@ split_at_ratio (void)
          fabs ((double) gpu / cpu - want_ratio) <= 0.02 * want_ratio;
 }
 
+static double live_lambda_b = NAN;
+
+static gboolean
+split_gone (void)
+{
+  return !ks_heat_page_get_split (page, NULL, NULL);
+}
+
+static gboolean
+legend_timed (void)
+{
+  return ks_heat_page_get_legend (page) != NULL && strstr (ks_heat_page_get_legend (page), "ms a step") != NULL;
+}
+
 /* Paper 004's hybrid on the page: the device (PoCL here) and the host's
- * cores split the cells at lambda, the borders drawn; the slider moves
- * the split between steps and the heat goes on. */
+ * cores split the cells at lambda, the CPU part hatched and the legend
+ * saying each part's cells and time; switching the split on or off goes
+ * on from the step shown (the series and the play state kept), and the
+ * slider moves the split between steps. */
 static void
 test_hybrid (void)
 {
+  GtkWidget *scale = child_of (page, KS_TYPE_HEAT_PAGE, "lambda_scale");
+  guint at;
+
   if (!ks_window_set_device_id (window, "opencl:0:0"))
     {
       g_test_skip ("no OpenCL device for the hybrid's device part");
       return;
     }
   ks_heat_page_set_mesh (page, "quad", "square", 4096);
+  g_assert_true (wait_for (at_start, 60));
+  /* The slider is live before the split is on (its lambda is the one the
+   * split starts with): no greyed state to stay in; lambda is a label of
+   * its own (the theme dims a scale's value). */
+  g_assert_true (gtk_widget_is_sensitive (scale));
+  g_assert_false (gtk_scale_get_draw_value (GTK_SCALE (scale)));
+  play_until (3, "heat-5a-before-split.png");
+  at = ks_heat_page_get_shown_step (page);
   want_ratio = 1.0;
   ks_heat_page_set_hybrid (page, TRUE, 1.0);
   g_assert_true (wait_for (split_at_ratio, 120));
-  g_assert_true (wait_for (at_start, 60));
-  play_until (3, "heat-5-hybrid-lambda1.png");
+  spin (100);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (child_of (page, KS_TYPE_HEAT_PAGE, "lambda_label"))), ==,
+                   "lambda 1.00");
+  /* Not reset: the step and its time series are still there. */
+  g_assert_cmpuint (ks_heat_page_get_shown_step (page), >=, at);
+  g_assert_cmpuint (total_points (ks_heat_page_get_time_plot (page)), >=, at);
+  g_assert_true (gtk_widget_is_sensitive (scale));
+  g_assert_nonnull (ks_heat_page_get_legend (page));
+  g_assert_nonnull (strstr (ks_heat_page_get_legend (page), "Hatched: the CPU part"));
+  play_until (at + 3, "heat-5-hybrid-lambda1.png");
+  g_assert_true (legend_timed ());
+  g_test_message ("%s", ks_heat_page_get_legend (page));
+  live_lambda_b = ks_heat_page_get_lambda_b (page);
   want_ratio = 8.0;
   ks_heat_page_set_hybrid (page, TRUE, 8.0);
   g_assert_true (wait_for (split_at_ratio, 60));
-  play_until (6, "heat-6-hybrid-lambda8.png");
+  /* Switched off while playing: the animation goes on from where it was. */
+  at = ks_heat_page_get_shown_step (page);
+  target_step = at + 2;
+  ks_heat_page_set_playing (page, TRUE);
   ks_heat_page_set_hybrid (page, FALSE, 8.0);
+  g_assert_true (wait_for (split_gone, 60));
+  g_assert_true (wait_for (reached_step, 60));
+  ks_heat_page_set_playing (page, FALSE);
+  g_assert_null (ks_heat_page_get_legend (page));
+  g_assert_cmpuint (total_points (ks_heat_page_get_time_plot (page)), >=, at + 2);
+  spin (200);
+  screenshot ("heat-6-hybrid-off.png");
+  ks_heat_page_reset (page);
   g_assert_true (wait_for (at_start, 60));
-  g_assert_false (ks_heat_page_get_split (page, NULL, NULL));
 }
 
 /* The problem's fields and a fixed wall: heat comes in through the
@@ -166,9 +224,6 @@ test_hybrid (void)
 static void
 test_walls (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *csv = g_build_filename (tmpdir, "heat-walls.csv", NULL);
-  g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
   double start = NAN, last_in = 0;
 
@@ -185,10 +240,7 @@ test_walls (void)
   g_assert_true (wait_for (reached_step, 60));
   spin (200);
   screenshot ("heat-7-walls.png");
-  g_assert_true (ks_window_export_data (window, csv, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
-  lines = g_strsplit (text, "\n", -1);
+  lines = exported_lines ("heat-walls.csv");
   for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
     {
       g_auto(GStrv) f = g_strsplit (lines[i], ",", -1);
@@ -229,6 +281,14 @@ test_hybrid_page (void)
     g_assert_null (((KsRunPoint *) run->points->pdata[i])->error);
   /* Two meshes, two curves; the lines are not series. */
   g_assert_cmpuint (ks_plot_get_n_series (ks_test_page_plot (hp)), ==, 2);
+  /* lambda_b is one figure, found one way, on both pages. */
+  if (!isnan (live_lambda_b))
+    {
+      const double run_b = ks_run_device_get_info (run->devices->pdata[0], "lambda_b");
+
+      g_test_message ("lambda_b: %.6g on the live page, %.6g in the run", live_lambda_b, run_b);
+      g_assert_cmpfloat (run_b, ==, live_lambda_b);
+    }
   spin (200);
   ks_test_shot ("heat-hybrid");
   ks_window_show_page (window, "heat-live");
@@ -284,32 +344,96 @@ test_hybrid_partition_file (void)
   ks_window_show_page (window, "heat-live");
 }
 
-/* Recording: the frames drawn while playing go into an animated GIF
- * (opened again by gdk-pixbuf) and numbered PNGs beside it. */
+static gint
+cmp_uint (gconstpointer a, gconstpointer b)
+{
+  const guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The steps in a frames folder, in order; each step once. */
+static GArray *
+frame_steps (const char *dir)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) frames = g_dir_open (dir, 0, &error);
+  GArray *steps = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  g_assert_no_error (error);
+  for (const char *name; (name = g_dir_read_name (frames)) != NULL;)
+    if (g_str_has_prefix (name, "frame-") && g_str_has_suffix (name, ".png"))
+      {
+        guint step = (guint) g_ascii_strtoull (name + 6, NULL, 10);
+        g_array_append_val (steps, step);
+      }
+  g_array_sort (steps, cmp_uint);
+  return steps;
+}
+
+/* Every step from the first frame to the last, none missing. */
+static void
+assert_contiguous (GArray *steps)
+{
+  g_assert_cmpuint (steps->len, >=, 2);
+  for (guint i = 1; i < steps->len; i++)
+    g_assert_cmpuint (g_array_index (steps, guint, i), ==, g_array_index (steps, guint, i - 1) + 1);
+}
+
+static gboolean
+message_shown (void)
+{
+  return ks_heat_page_get_message (page) != NULL;
+}
+
+/* Recording: the button says Stop while it records; every step played
+ * goes into an animated GIF (opened again by gdk-pixbuf) and numbered
+ * PNGs beside it, at the colour scale of the first frame; stopped, the
+ * page says where the clip went. */
 static void
 test_record (void)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *gif = g_build_filename (tmpdir, "heat-anim.gif", NULL);
   g_autofree char *dir = g_build_filename (tmpdir, "heat-anim-frames", NULL);
+  GtkWidget *button = child_of (page, KS_TYPE_HEAT_PAGE, "record_button");
   g_autoptr(GdkPixbufAnimation) anim = NULL;
-  g_autoptr(GDir) frames = NULL;
-  guint pngs = 0;
+  g_autoptr(GArray) steps = NULL;
+  double lo0, hi0, lo, hi;
 
   ks_heat_page_reset (page);
   g_assert_true (wait_for (at_start, 30));
+  /* The page may have been at step 0 already: the reset's frame too is
+   * drawn before the clip starts. */
+  spin (300);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "Record…");
   g_assert_true (ks_heat_page_start_recording (page, gif, &error));
   g_assert_no_error (error);
+  g_assert_true (ks_heat_page_get_recording (page));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "● Stop recording");
+  g_assert_true (gtk_style_context_has_class (gtk_widget_get_style_context (button), "destructive-action"));
+  ks_heat_page_get_color_range (page, &lo0, &hi0);
+  g_assert_true (isfinite (lo0) && hi0 > lo0);
   play_until (ks_heat_page_get_shown_step (page) + 12, "heat-8-recording.png");
+  /* The spot spreads and cools; the clip's scale stays the first frame's. */
+  ks_heat_page_get_color_range (page, &lo, &hi);
+  g_assert_cmpfloat (lo, ==, lo0);
+  g_assert_cmpfloat (hi, ==, hi0);
   g_assert_true (ks_heat_page_stop_recording (page, &error));
   g_assert_no_error (error);
-  g_test_message ("%u frames recorded", ks_heat_page_get_recorded_frames (page));
-  g_assert_cmpuint (ks_heat_page_get_recorded_frames (page), >=, 2);
-  frames = g_dir_open (dir, 0, &error);
-  g_assert_no_error (error);
-  for (const char *name; (name = g_dir_read_name (frames)) != NULL;)
-    pngs += g_str_has_prefix (name, "frame-") && g_str_has_suffix (name, ".png");
-  g_assert_cmpuint (pngs, ==, ks_heat_page_get_recorded_frames (page));
+  g_assert_false (ks_heat_page_get_recording (page));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "Record…");
+  g_assert_false (gtk_style_context_has_class (gtk_widget_get_style_context (button), "destructive-action"));
+  g_test_message ("%u frames recorded; %s", ks_heat_page_get_recorded_frames (page), ks_heat_page_get_message (page));
+  g_assert_true (message_shown ());
+  g_assert_nonnull (strstr (ks_heat_page_get_message (page), gif));
+  g_assert_nonnull (strstr (ks_heat_page_get_message (page), "frames recorded"));
+  spin (200);
+  screenshot ("heat-9-recorded.png");
+  steps = frame_steps (dir);
+  g_assert_cmpuint (steps->len, ==, ks_heat_page_get_recorded_frames (page));
+  g_assert_cmpuint (steps->len, >=, 13);
+  assert_contiguous (steps);
   anim = gdk_pixbuf_animation_new_from_file (gif, &error);
   if (error != NULL && g_error_matches (error, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_UNKNOWN_TYPE))
     {
@@ -320,6 +444,118 @@ test_record (void)
   g_assert_false (gdk_pixbuf_animation_is_static_image (anim));
   g_assert_cmpint (gdk_pixbuf_animation_get_width (anim), ==, 800);
   g_assert_cmpint (gdk_pixbuf_animation_get_height (anim), ==, 640);
+}
+
+/* Reset while recording ends the clip: the jump back to step 0 is not in
+ * it, and the message says so. */
+static void
+test_record_reset (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *gif = g_build_filename (tmpdir, "heat-reset.gif", NULL);
+  g_autofree char *dir = g_build_filename (tmpdir, "heat-reset-frames", NULL);
+  g_autoptr(GArray) steps = NULL;
+
+  play_until (ks_heat_page_get_shown_step (page) + 2, NULL);
+  g_assert_true (ks_heat_page_start_recording (page, gif, &error));
+  g_assert_no_error (error);
+  play_until (ks_heat_page_get_shown_step (page) + 5, NULL);
+  ks_heat_page_reset (page);
+  g_assert_true (wait_for (at_start, 30));
+  spin (100);
+  g_assert_false (ks_heat_page_get_recording (page));
+  g_assert_true (message_shown ());
+  g_assert_nonnull (strstr (ks_heat_page_get_message (page), "reset"));
+  steps = frame_steps (dir);
+  assert_contiguous (steps);
+  g_assert_cmpuint (g_array_index (steps, guint, 0), >, 0);
+}
+
+/* The first step on a device builds its kernels (seconds, against
+ * milliseconds a step): the time plot leaves that out and says it in its
+ * title, so the first point is not the build. */
+static void
+test_build_time (void)
+{
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) first = NULL;
+  g_autofree char *was = g_strdup (ks_device_get_id (ks_window_get_device (window)));
+  const KsPlotPoint *p;
+
+  if (!ks_window_set_device_id (window, "opencl:0:0"))
+    {
+      g_test_skip ("no OpenCL device to build kernels on");
+      return;
+    }
+  ks_heat_page_set_mesh (page, "tri", "square", 900);
+  g_assert_true (wait_for (at_start, 60));
+  ks_heat_page_step (page);
+  ks_heat_page_step (page);
+  target_step = 2;
+  g_assert_true (wait_for (reached_step, 60));
+  spin (100);
+  lines = exported_lines ("heat-build.csv");
+  first = g_strsplit (lines[1], ",", -1);
+  p = ks_plot_series_get_point (ks_heat_page_get_time_plot (page), 0, 0);
+  g_test_message ("step 1: %s ms in all, %g ms plotted; %s", first[6], p->y,
+                  ks_plot_get_title (ks_heat_page_get_time_plot (page)));
+  g_assert_cmpfloat (p->x, ==, 1);
+  g_assert_cmpfloat (p->y, <, g_ascii_strtod (first[6], NULL));
+  g_assert_nonnull (strstr (ks_plot_get_title (ks_heat_page_get_time_plot (page)), "Kernel build"));
+  g_assert_true (ks_window_set_device_id (window, was));
+}
+
+/* The mesh's edges on demand, kept for the next mesh. */
+static void
+test_edges (void)
+{
+  ks_heat_page_set_edges (page, TRUE);
+  g_assert_true (ks_heat_page_get_edges (page));
+  ks_heat_page_set_mesh (page, "mixed", "disc", 600);
+  g_assert_true (wait_for (at_start, 60));
+  spin (200);
+  g_assert_true (ks_heat_page_get_edges (page));
+  screenshot ("heat-10-edges.png");
+  ks_heat_page_set_edges (page, FALSE);
+  g_assert_false (ks_heat_page_get_edges (page));
+}
+
+static gboolean
+notes_shown (void)
+{
+  return ks_heat_page_get_notes (page) != NULL;
+}
+
+static gboolean
+notes_gone (void)
+{
+  return ks_heat_page_get_notes (page) == NULL;
+}
+
+/* What reading a mesh changed is said on the page: a cell given
+ * clockwise turned, and the release point, the origin lying outside this
+ * mesh, moved to the cell nearest its middle. */
+static void
+test_mesh_notes (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "far.msh", NULL);
+
+  /* A square at (10, 10) cut into four triangles, the last clockwise. */
+  g_assert_true (g_file_set_contents (path,
+    "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n5\n1 10 10 0\n2 11 10 0\n3 11 11 0\n4 10 11 0\n"
+    "5 10.5 10.5 0\n$EndNodes\n$Elements\n4\n1 2 2 1 1 1 2 5\n2 2 2 1 1 2 3 5\n3 2 2 1 1 3 4 5\n"
+    "4 2 2 1 1 1 4 5\n$EndElements\n", -1, NULL));
+  ks_heat_page_set_file (page, path);
+  g_assert_true (wait_for (notes_shown, 60));
+  g_test_message ("%s", ks_heat_page_get_notes (page));
+  g_assert_nonnull (strstr (ks_heat_page_get_notes (page), "clockwise"));
+  g_assert_nonnull (strstr (ks_heat_page_get_notes (page), "outside the mesh"));
+  spin (200);
+  screenshot ("heat-11-notes.png");
+  /* The generated mesh has nothing to say. */
+  ks_heat_page_set_file (page, NULL);
+  g_assert_true (wait_for (notes_gone, 60));
+  g_assert_true (wait_for (at_start, 60));
 }
 
 static void
@@ -352,6 +588,10 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-heat/hybrid-page", test_hybrid_page);
   g_test_add_func ("/gui-heat/hybrid-partition-file", test_hybrid_partition_file);
   g_test_add_func ("/gui-heat/record", test_record);
+  g_test_add_func ("/gui-heat/record-reset", test_record_reset);
+  g_test_add_func ("/gui-heat/build-time", test_build_time);
+  g_test_add_func ("/gui-heat/edges", test_edges);
+  g_test_add_func ("/gui-heat/mesh-notes", test_mesh_notes);
   g_test_add_func ("/gui-heat/bad-file", test_bad_file);
   status = g_test_run ();
   ks_test_gui_shutdown ();

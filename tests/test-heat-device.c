@@ -154,6 +154,13 @@ test_device_step (void)
             {
               g_assert_true (ks_heat_step (dev_h, &st, &error));
               g_assert_no_error (error);
+              /* The device's kernels are built and the mesh uploaded on
+               * the first whole step alone, and counted apart. */
+              if (s == 0 && off == KS_HEAT_OFFLOAD_WHOLE)
+                g_assert_cmpfloat (st.setup_s, >, 0);
+              else
+                g_assert_cmpfloat (st.setup_s, ==, 0);
+              g_assert_cmpfloat (st.setup_s, <=, st.step_s);
             }
           g_assert_true (ks_heat_sync (dev_h, &error));
           g_test_message ("%s, %s offload: off the host by %.3g, assembly %.3g ms", ks_device_get_name (dev),

@@ -347,6 +347,13 @@ test_hybrid_cg (void)
               g_assert_cmpint (ABS ((int) res.iterations - (int) it1), <=, 1);
               g_assert_cmpfloat (res.bytes, >, 0);
               g_assert_true (res.iterate_s >= 0);
+              /* Each part's own work: some time where it has cells, and
+               * NAN for a kind without. */
+              for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
+                if (ks_hybrid_cg_get_cells (h, q) == 0)
+                  g_assert_true (isnan (res.busy_s[q]));
+                else
+                  g_assert_cmpfloat (res.busy_s[q], >, 0);
               tested++;
             }
         }

@@ -392,8 +392,8 @@ check_mesh_outline (KsPlot            *plot,
 }
 
 /* Cell edges of example_mesh (12, 8) in the light theme: shown, the line on
- * x = 2 (at y = 3.5) is darker than the cells either side of it; hidden,
- * no pixel there is. */
+ * x = 2 (at y = 3.5) is darker or lighter than the cells either side of
+ * it; hidden, no pixel there is. */
 static void
 check_mesh_edge (KsPlot          *plot,
                  cairo_surface_t *img,
@@ -403,7 +403,8 @@ check_mesh_edge (KsPlot          *plot,
   KsPlotColor l = mesh_color (KS_PLOT_COLORMAP_VIRIDIS, example_mesh_value (12, 1.5, 3.5));
   KsPlotColor r = mesh_color (KS_PLOT_COLORMAP_VIRIDIS, example_mesh_value (12, 2.5, 3.5));
   int cells = (int) lround (MIN (l.r + l.g + l.b, r.r + r.g + r.b) * 255);
-  int darkest = G_MAXINT;
+  int cells_hi = (int) lround (MAX (l.r + l.g + l.b, r.r + r.g + r.b) * 255);
+  int darkest = G_MAXINT, lightest = 0;
   double px, py;
 
   data_to_device (plot, W, H, 2, 3.5, &px, &py);
@@ -413,9 +414,11 @@ check_mesh_edge (KsPlot          *plot,
 
       pixel_at (img, (int) floor (px * scale) + dx, (int) floor (py * scale), &pr, &pg, &pb);
       darkest = MIN (darkest, pr + pg + pb);
+      lightest = MAX (lightest, pr + pg + pb);
     }
+  /* A line darker or lighter than both cells (lighter over dark ones). */
   if (shown)
-    g_assert_cmpint (darkest, <, cells - 20);
+    g_assert_true (darkest < cells - 20 || lightest > cells_hi + 20);
   else
     g_assert_cmpint (darkest, >=, cells - 6);
 }
@@ -487,6 +490,69 @@ test_mesh_edges_hidpi (void)
   data_to_device (plot, W, H, 2, 3.5, &px, &py);
   check_mesh_edge (plot, img, 1, TRUE);
   g_assert_true (pixel_is (img, px + 8, py, &cell, 3));
+  cairo_surface_destroy (img);
+}
+
+/* How many pixels along a row of cell (cx, cy)'s middle, 10 either side,
+ * are not the cell's own colour. */
+static guint
+off_color_pixels (KsPlot *plot, cairo_surface_t *img, double cx, double cy)
+{
+  KsPlotColor cell = mesh_color (KS_PLOT_COLORMAP_INFERNO, example_mesh_value (12, cx, cy));
+  double px, py;
+  guint n = 0;
+
+  data_to_device (plot, W, H, cx, cy, &px, &py);
+  for (int dx = -10; dx <= 10; dx++)
+    n += !pixel_is (img, px + dx, py, &cell, 3);
+  return n;
+}
+
+/* The split drawn so a class sees it (issue 28): part 1 hatched, part 0
+ * plain, on inferno's black too; the border between them a foreground
+ * line with a band of the background's colour beside it. */
+static void
+test_mesh_hatch (void)
+{
+  g_autoptr(KsPlot) plot = example_mesh (12, 8, KS_PLOT_COLORMAP_INFERNO);
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  cairo_surface_t *img;
+  double px, py;
+
+  img = render_image (plot, W, H, theme);
+  g_assert_cmpuint (off_color_pixels (plot, img, 9.75, 0.25), ==, 0);
+  cairo_surface_destroy (img);
+  ks_plot_set_mesh_hatched_part (plot, 1);
+  img = render_image (plot, W, H, theme);
+  /* The darkest cells (inferno's black, bottom left of part 1) and the
+   * lightest both show the stripes; part 0 has none. */
+  g_assert_cmpuint (off_color_pixels (plot, img, 6.75, 0.25), >=, 4);
+  g_assert_cmpuint (off_color_pixels (plot, img, 11.75, 7.25), >=, 4);
+  g_assert_cmpuint (off_color_pixels (plot, img, 2.5, 3.5), ==, 0);
+  /* The border at x = 6: the foreground on it, the background beside it. */
+  check_mesh_outline (plot, img, theme);
+  data_to_device (plot, W, H, 6, 4.5, &px, &py);
+  g_assert_true (color_near (img, px, py, 2, &theme->background, 10));
+  cairo_surface_destroy (img);
+
+  /* Cell edges over inferno's near-black cells (bottom left) are lighter
+   * than the cells: the theme's dark foreground vanished there. */
+  ks_plot_set_mesh_edges (plot, TRUE);
+  img = render_image (plot, W, H, theme);
+  {
+    KsPlotColor c = mesh_color (KS_PLOT_COLORMAP_INFERNO, example_mesh_value (12, 1.5, 0.5));
+    int cells = (int) lround ((c.r + c.g + c.b) * 255), lightest = 0;
+
+    data_to_device (plot, W, H, 1, 0.5, &px, &py);
+    for (int dx = -1; dx <= 1; dx++)
+      {
+        int r, g, b;
+
+        pixel_at (img, (int) floor (px) + dx, (int) floor (py), &r, &g, &b);
+        lightest = MAX (lightest, r + g + b);
+      }
+    g_assert_cmpint (lightest, >, cells + 60);
+  }
   cairo_surface_destroy (img);
 }
 
@@ -1113,6 +1179,7 @@ main (int   argc,
   g_test_add_func ("/plot-marks/mesh", test_mesh);
   g_test_add_func ("/plot-marks/mesh-edges-hidpi", test_mesh_edges_hidpi);
   g_test_add_func ("/plot-marks/mesh-frames", test_mesh_frames);
+  g_test_add_func ("/plot-marks/mesh-hatch", test_mesh_hatch);
   g_test_add_func ("/plot-marks/mesh-cell-at", test_mesh_cell_at);
   g_test_add_func ("/plot-marks/mesh-dart", test_mesh_dart);
   g_test_add_func ("/plot-marks/mesh-lookup", test_mesh_lookup);

@@ -104,6 +104,39 @@ ks_bench_triad_gbs (KsDevice *device, const char *label)
   return 0;
 }
 
+/* The host's triad, once per process (0: not measured yet). */
+static double
+host_triad_once (GError **error)
+{
+  static GMutex lock;
+  static double gbs;
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&lock);
+  KsBandwidth bw;
+
+  if (gbs <= 0 && ks_bench_host_bandwidth (0, 5, &bw, error))
+    gbs = bw.triad_gbs;
+  return gbs;
+}
+
+gboolean
+ks_bench_balance_bandwidths (KsDevice *device, double *device_gbs, double *host_gbs, GError **error)
+{
+  KsBandwidth bw;
+  double gpu;
+
+  g_return_val_if_fail (KS_IS_DEVICE (device) && device_gbs != NULL && host_gbs != NULL, FALSE);
+  gpu = ks_device_get_bandwidth (device);
+  if (!(gpu > 0))
+    {
+      if (!ks_bench_bandwidth (device, 0, 5, &bw, error))
+        return FALSE;
+      gpu = bw.triad_gbs;
+    }
+  *device_gbs = gpu;
+  *host_gbs = host_triad_once (error);
+  return *host_gbs > 0;
+}
+
 gboolean
 ks_bench_device_chosen (KsDevice *device, KsDevice **only, guint n_only)
 {

@@ -46,6 +46,17 @@ gboolean ks_bench_host_bandwidth (gsize        elements,
                                   KsBandwidth *out,
                                   GError     **error);
 
+/* Paper 004's lambda_b = BW_device / BW_CPUs found one way on every page
+ * (the live heat page and heat-hybrid's run agree): the device's triad as
+ * recorded (ks_device_get_bandwidth: the Devices page's probe or an
+ * earlier one) or else measured now, and the host cores' triad measured
+ * once per process, the first figure kept for every later caller (two
+ * probes a minute apart on a loaded machine differed threefold). */
+gboolean ks_bench_balance_bandwidths (KsDevice    *device,
+                                      double      *device_gbs,
+                                      double      *host_gbs,
+                                      GError     **error);
+
 typedef struct {
   guint  n;
   guint  launches;         /* of one solve */

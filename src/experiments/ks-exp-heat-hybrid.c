@@ -449,6 +449,15 @@ hybrid_set_up (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *b
    * mpirun the CPU parts are ranks of one core or a few each (mpirun -x
    * OMP_NUM_THREADS): they probe at once and their triads add up to the
    * CPU side's bandwidth; rank 0 probes its GPU after them, alone. */
+  if (world == NULL && s->cpu_device == NULL)
+    {
+      /* One process, the host's cores as the CPU part: the same figures
+       * as the live heat page's (ks_bench_balance_bandwidths). */
+      if (!ks_bench_balance_bandwidths (device, &s->triad_gbs, &s->cpu_triad_gbs, &local))
+        g_debug ("no triad bandwidth for lambda_b: %s", local->message);
+      g_clear_error (&local);
+      return s;
+    }
   if (world == NULL || world->rank >= gpu_ranks)
     {
       if (s->cpu_device != NULL)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ks-heat-page-private.h: what the heat page's two files share: the page
+/* ks-heat-page-private.h: what the heat page's files share: the page
  * itself, the problem the form asks for (Setup) and the frames the worker
  * hands the window (Frame).  ks-heat-page.c is the main thread's side
- * (the form, the view, recording), ks-heat-page-worker.c the worker's
- * (the solver, its device, the hybrid's split). */
+ * (the form, the view), ks-heat-page-record.c its recording,
+ * ks-heat-page-split.c what it shows of the hybrid's split, and
+ * ks-heat-page-worker.c the worker's side (the solver, its device, the
+ * hybrid's split). */
 #pragma once
 
 #include "ks-heat-page.h"
@@ -49,6 +51,9 @@ typedef struct {
   guint32         *parts;       /* with parts_changed: each cell's part, NULL: no split */
   guint64          cells[KS_HYBRID_N_PARTS];
   char            *balance;     /* lambda_b and its arithmetic, once measured */
+  double           lambda_b;    /* with balance: its figure (NAN: not measured) */
+  char            *notes;       /* with mesh: what reading it changed, or NULL */
+  double           t_min, t_max;  /* of t */
 } Frame;
 
 struct _KsHeatPage {
@@ -69,8 +74,15 @@ struct _KsHeatPage {
   GtkWidget   *fixed_scale_check;
   GtkWidget   *hybrid_check;
   GtkWidget   *lambda_scale;
+  GtkWidget   *lambda_label;
   GtkWidget   *balance_label;
   GtkWidget   *status_label;
+  GtkWidget   *edges_check;
+  GtkWidget   *legend_label;   /* the split: which part is which, and what each costs */
+  GtkWidget   *note_label;     /* what reading the mesh changed */
+  GtkWidget   *message_bar;    /* where a recording went */
+  GtkWidget   *message_label;
+  GtkWidget   *open_folder_button;
   KsPlotView  *mesh_view;
   KsPlotView  *time_view;
 
@@ -84,6 +96,9 @@ struct _KsHeatPage {
   GHashTable  *group_settings;  /* group name -> GroupSetting, kept across meshes */
   GPtrArray   *group_rows;    /* the group names the rows of groups_grid show */
   double       color_max;     /* the first frame's hottest cell */
+  double       shown_min, shown_max;   /* the frame shown's coldest and hottest cell */
+  double       lambda_b;      /* the balance measured (NAN: not yet) */
+  double       build_s;       /* the one-off setup left out of the time plot (0: none) */
   guint64      shown_cells[KS_HYBRID_N_PARTS];   /* the split drawn; zeros: none */
   guint        tick_id;
   gboolean     started;
@@ -92,7 +107,10 @@ struct _KsHeatPage {
    * numbered PNGs in a folder beside it. */
   gboolean     recording;
   KsGifWriter *gif;
+  char        *record_path;   /* the GIF's */
   char        *record_dir;
+  char        *clip_folder;   /* the last clip's, for Open Folder */
+  double       record_min, record_max;   /* the clip's colour scale */
   guint        recorded;
   guint        last_recorded;  /* the step of the last frame kept: a step is kept once */
   GtkFileChooserNative *record_chooser;
@@ -105,6 +123,9 @@ struct _KsHeatPage {
   GCancellable *loading;      /* the last setup's: stops its gmsh */
   gboolean     want_reset;
   double       want_lambda;   /* NAN: no change */
+  int          want_hybrid;   /* -1: no change; 0 off, 1 on at want_hybrid_lambda, from the state now */
+  double       want_hybrid_lambda;
+  gboolean     lockstep;      /* recording: a step waits until the last one is drawn */
   gboolean     playing;
   guint        steps_wanted;
   gboolean     quit;
@@ -112,6 +133,27 @@ struct _KsHeatPage {
   GArray      *new_steps;     /* every step's numbers since the last tick, drawn or not */
   GError      *error;
 };
+
+/* The response of the message bar's Open Folder button. */
+#define KS_HEAT_PAGE_RESPONSE_OPEN_FOLDER 1
+
+/* ks-heat-page.c */
+void     ks_heat_page_apply_scale        (KsHeatPage *self);
+/* ks-heat-page-record.c */
+void     ks_heat_page_record_frame       (KsHeatPage *self,
+                                          guint       step);
+void     ks_heat_page_record_toggled_cb  (KsHeatPage *self);
+void     ks_heat_page_message_response_cb (KsHeatPage *self,
+                                          int         response);
+gboolean ks_heat_page_end_recording      (KsHeatPage *self,
+                                          gboolean    at_reset,
+                                          GError    **error);
+/* ks-heat-page-split.c */
+void     ks_heat_page_show_split         (KsHeatPage  *self,
+                                          const Frame *f);
+void     ks_heat_page_show_notes         (KsHeatPage  *self,
+                                          const char  *notes);
+void     ks_heat_page_hybrid_toggled_cb  (KsHeatPage *self);
 
 /* The worker thread's body; data is the page. */
 gpointer ks_heat_page_worker_main (gpointer data);

@@ -37,6 +37,7 @@ ks_heat_page_frame_free (Frame *f)
   g_free (f->where);
   g_free (f->parts);
   g_free (f->balance);
+  g_free (f->notes);
   g_free (f);
 }
 
@@ -69,6 +70,14 @@ make_frame (KsHeat *heat, const KsHeatStepStats *st, gboolean new_mesh, const ch
 
   f->t = g_memdup2 (ks_heat_get_temperature (heat), sizeof (double) * mesh->n_cells);
   f->n_cells = mesh->n_cells;
+  f->t_min = G_MAXDOUBLE;
+  f->t_max = -G_MAXDOUBLE;
+  for (guint c = 0; c < mesh->n_cells; c++)
+    {
+      f->t_min = MIN (f->t_min, f->t[c]);
+      f->t_max = MAX (f->t_max, f->t[c]);
+    }
+  f->lambda_b = NAN;
   f->where = g_strdup (where);
   if (st != NULL)
     f->st = *st;
@@ -82,9 +91,17 @@ make_frame (KsHeat *heat, const KsHeatStepStats *st, gboolean new_mesh, const ch
   f->inflow = ks_heat_get_inflow (heat);
   if (new_mesh)
     {
+      g_autoptr(GString) notes = g_string_new (NULL);
+
       f->mesh = ks_mesh_ref (ks_heat_get_mesh (heat));
-      for (guint c = 0; c < mesh->n_cells; c++)
-        f->color_max = MAX (f->color_max, f->t[c]);
+      f->color_max = MAX (f->t_max, 0.0);
+      /* What reading the mesh changed, said on the page (not only on
+       * stderr): cells turned, the release point moved. */
+      if (mesh->n_reoriented > 0)
+        g_string_append (notes, mesh->description);
+      if (ks_heat_get_note (heat) != NULL)
+        g_string_append_printf (notes, "%s%s", notes->len > 0 ? "\n" : "", ks_heat_get_note (heat));
+      f->notes = notes->len > 0 ? g_strdup (notes->str) : NULL;
     }
   return f;
 }
@@ -98,6 +115,7 @@ publish (KsHeatPage *self, Frame *f)
     {
       f->mesh = g_steal_pointer (&self->frame->mesh);
       f->color_max = self->frame->color_max;
+      f->notes = g_steal_pointer (&self->frame->notes);
     }
   if (self->frame != NULL && self->frame->parts_changed && !f->parts_changed)
     {
@@ -105,7 +123,10 @@ publish (KsHeatPage *self, Frame *f)
       f->parts = g_steal_pointer (&self->frame->parts);
     }
   if (self->frame != NULL && self->frame->balance != NULL && f->balance == NULL)
-    f->balance = g_steal_pointer (&self->frame->balance);
+    {
+      f->balance = g_steal_pointer (&self->frame->balance);
+      f->lambda_b = self->frame->lambda_b;
+    }
   if (f->restart)
     g_array_set_size (self->new_steps, 0);
   else if (f->st.step > 0 && !f->repeat)
@@ -116,47 +137,73 @@ publish (KsHeatPage *self, Frame *f)
 }
 
 /* Paper 004's lambda_b from the triad bandwidths of the device and of the
- * host's cores, measured now, with its arithmetic and the bound on what
- * the CPU can add. */
+ * host's cores, found as heat-hybrid's run finds them
+ * (ks_bench_balance_bandwidths), with its arithmetic and the bound on
+ * what the CPU can add. */
 static char *
-measure_balance (KsDevice *device)
+measure_balance (KsDevice *device, double *out_lambda_b)
 {
-  KsBandwidth gpu = { 0 }, cpu = { 0 };
   g_autoptr(GError) error = NULL;
-  double lambda_b;
+  double gpu = 0, cpu = 0, lambda_b;
 
-  if (!ks_bench_bandwidth (device, 0, 5, &gpu, &error) || !ks_bench_host_bandwidth (0, 5, &cpu, &error))
+  *out_lambda_b = NAN;
+  if (!ks_bench_balance_bandwidths (device, &gpu, &cpu, &error))
     return g_strdup_printf (_("The bandwidths behind lambda_b could not be measured: %s"), error->message);
-  lambda_b = ks_balance_lambda_b (gpu.triad_gbs, cpu.triad_gbs);
+  lambda_b = *out_lambda_b = ks_balance_lambda_b (gpu, cpu);
   return g_strdup_printf (_("lambda_b = BW_device / BW_CPU = %.1f / %.1f GB/s = %.2f (the paper: 3.2).  "
-                            "The CPU can add at most %.1f %% to the device alone%s."),
-                          gpu.triad_gbs, cpu.triad_gbs, lambda_b, 100.0 / lambda_b,
+                            "The CPU can add at most %.1f %% to the device alone%s.  The same triads as "
+                            "heat-hybrid's runs use, measured once per session."),
+                          gpu, cpu, lambda_b, 100.0 / lambda_b,
                           ks_device_get_info (device)->type == KS_DEVICE_TYPE_CPU
                           ? _(", but here the device is this same processor: both parts share one memory, "
                               "and the split can only cost")
                           : "");
 }
 
-/* The hybrid for heat on s's device beside the host's cores. */
+/* What the worker holds between two requests. */
+typedef struct {
+  KsHeat          *heat;
+  KsHybridCg      *hybrid;
+  KsDevice        *device;     /* the problem's (NULL: the host) */
+  KsPrecision      precision;
+  KsDevice        *measured;   /* the device lambda_b was measured for (a pointer only) */
+  KsHeatStepStats  last;
+  char            *where;
+} Worker;
+
+/* The hybrid for heat on device beside the host's cores, split at lambda. */
 static KsHybridCg *
-build_hybrid (const Setup *s, KsHeat *heat, KsPrecision precision, GError **error)
+build_hybrid (KsDevice *device, double lambda, KsHeat *heat, KsPrecision precision, GError **error)
 {
-  KsHybridSetup setup = { s->device, NULL, precision, KS_PARTITION_GEOMETRIC };
+  KsHybridSetup setup = { device, NULL, precision, KS_PARTITION_GEOMETRIC };
   g_autoptr(KsHybridCg) hybrid = NULL;
 
-  if (s->device == NULL || ks_device_get_backend (s->device) == KS_BACKEND_HOST)
+  if (device == NULL || ks_device_get_backend (device) == KS_BACKEND_HOST)
     {
       g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
                    _("The hybrid needs an OpenCL or CUDA device beside the host: choose one in the header bar"));
       return NULL;
     }
-  if (!(hybrid = ks_hybrid_cg_new (&setup, error)) || !ks_heat_set_hybrid (heat, hybrid, s->lambda, error))
+  if (!(hybrid = ks_hybrid_cg_new (&setup, error)) || !ks_heat_set_hybrid (heat, hybrid, lambda, error))
     return NULL;
   return g_steal_pointer (&hybrid);
 }
 
+/* Where the steps run, for the status. */
+static char *
+describe_where (KsDevice *device, KsPrecision precision, gboolean hybrid)
+{
+  g_autofree char *where = device != NULL && ks_device_get_backend (device) != KS_BACKEND_HOST
+                           ? g_strdup_printf ("%s (%s, %s)", ks_device_get_name (device),
+                                              ks_backend_to_string (ks_device_get_backend (device)),
+                                              ks_precision_to_string (precision))
+                           : g_strdup (_("the host (C + OpenMP, double)"));
+
+  return hybrid ? g_strdup_printf (_("%s and the host's cores"), where) : g_steal_pointer (&where);
+}
+
 static KsHeat *
-build (const Setup *s, char **where, KsHybridCg **out_hybrid, GError **error)
+build (const Setup *s, KsPrecision *out_precision, KsHybridCg **out_hybrid, GError **error)
 {
   g_autoptr(KsMesh) mesh = ks_mesh_new_from_spec (s->spec, s->cancellable, error);
   g_autoptr(KsHeat) heat = NULL;
@@ -188,19 +235,9 @@ build (const Setup *s, char **where, KsHybridCg **out_hybrid, GError **error)
       if (gs != NULL && !ks_heat_set_group_boundary (heat, mesh->groups->pdata[g], gs->kind, gs->t, error))
         return NULL;
     }
-  if (s->hybrid && !(*out_hybrid = build_hybrid (s, heat, precision, error)))
+  if (s->hybrid && !(*out_hybrid = build_hybrid (s->device, s->lambda, heat, precision, error)))
     return NULL;
-  *where = s->device != NULL && ks_device_get_backend (s->device) != KS_BACKEND_HOST
-           ? g_strdup_printf ("%s (%s, %s)", ks_device_get_name (s->device),
-                              ks_backend_to_string (ks_device_get_backend (s->device)),
-                              ks_precision_to_string (precision))
-           : g_strdup (_("the host (C + OpenMP, double)"));
-  if (s->hybrid)
-    {
-      char *both = g_strdup_printf (_("%s and the host's cores"), *where);
-      g_free (*where);
-      *where = both;
-    }
+  *out_precision = precision;
   return g_steal_pointer (&heat);
 }
 
@@ -216,138 +253,223 @@ set_frame_parts (Frame *f, KsHybridCg *hybrid)
     f->cells[k] = ks_hybrid_cg_get_cells (hybrid, k);
 }
 
+/* lambda_b for a hybrid on device, once per device. */
+static char *
+balance_once (Worker *w, KsDevice *device, double *lambda_b)
+{
+  if (device == w->measured)
+    return NULL;
+  w->measured = device;
+  return measure_balance (device, lambda_b);
+}
+
+/* Under the lock, which it drops while it builds: the problem s asks for,
+ * in place of the one shown. */
+static void
+take_setup (KsHeatPage *self, Worker *w, Setup *s)
+{
+  g_autoptr(GError) error = NULL;
+  KsHybridCg *hybrid = NULL;
+  KsPrecision precision = KS_PRECISION_DOUBLE;
+  char *balance = NULL;
+  double lambda_b = NAN;
+  KsHeat *fresh;
+  Frame *f;
+
+  g_mutex_unlock (&self->lock);
+  fresh = build (s, &precision, &hybrid, &error);
+  if (fresh != NULL && hybrid != NULL)
+    balance = balance_once (w, s->device, &lambda_b);
+  g_mutex_lock (&self->lock);
+  /* A mesh that cannot be read leaves the problem shown as it was; one
+   * given up for a newer problem says nothing. */
+  if (fresh == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_clear_error (&self->error);
+          g_propagate_error (&self->error, g_steal_pointer (&error));
+        }
+      g_clear_pointer (&hybrid, ks_hybrid_cg_free);
+      ks_heat_page_setup_free (s);
+      return;
+    }
+  g_clear_pointer (&w->heat, ks_heat_free);
+  g_clear_pointer (&w->hybrid, ks_hybrid_cg_free);
+  g_set_object (&w->device, s->device);
+  w->heat = fresh;
+  w->hybrid = hybrid;
+  w->precision = precision;
+  w->last = (KsHeatStepStats) { 0 };
+  g_free (w->where);
+  w->where = describe_where (s->device, precision, hybrid != NULL);
+  f = make_frame (w->heat, NULL, TRUE, w->where);
+  set_frame_parts (f, w->hybrid);
+  f->balance = balance;
+  f->lambda_b = lambda_b;
+  publish (self, f);
+  ks_heat_page_setup_free (s);
+}
+
+/* A frame of the step shown with the split as it is now (not a new step:
+ * the series and a recording go on). */
+static void
+publish_split (KsHeatPage *self, Worker *w, char *balance, double lambda_b)
+{
+  Frame *f = make_frame (w->heat, NULL, FALSE, w->where);
+
+  f->restart = FALSE;
+  f->repeat = TRUE;
+  if (w->last.step > 0)
+    f->st = w->last;
+  set_frame_parts (f, w->hybrid);
+  f->balance = balance;
+  f->lambda_b = lambda_b;
+  publish (self, f);
+}
+
+/* Under the lock, dropped while it works: the split made at lambda (on)
+ * or dropped, from the temperature now; the step and the series stay. */
+static void
+take_hybrid (KsHeatPage *self, Worker *w, gboolean on, double lambda)
+{
+  g_autoptr(GError) error = NULL;
+  KsHybridCg *hybrid = NULL;
+  char *balance = NULL;
+  double lambda_b = NAN;
+  gboolean ok;
+
+  if (on == (w->hybrid != NULL))
+    {
+      /* Already so (a problem built since took it): lambda alone. */
+      if (on)
+        self->want_lambda = lambda;
+      return;
+    }
+  g_mutex_unlock (&self->lock);
+  if (on)
+    {
+      ok = (hybrid = build_hybrid (w->device, lambda, w->heat, w->precision, &error)) != NULL;
+      if (ok)
+        balance = balance_once (w, w->device, &lambda_b);
+    }
+  else
+    ok = ks_heat_set_hybrid (w->heat, NULL, 0, &error);
+  g_mutex_lock (&self->lock);
+  if (!ok)
+    {
+      g_clear_error (&self->error);
+      g_propagate_error (&self->error, g_steal_pointer (&error));
+      return;
+    }
+  if (!on)
+    g_clear_pointer (&w->hybrid, ks_hybrid_cg_free);
+  else
+    w->hybrid = hybrid;
+  g_free (w->where);
+  w->where = describe_where (w->device, w->precision, on);
+  publish_split (self, w, balance, lambda_b);
+}
+
+/* Under the lock, dropped while it works: the split moved to lambda. */
+static void
+take_lambda (KsHeatPage *self, Worker *w, double lambda)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  g_mutex_unlock (&self->lock);
+  ok = ks_hybrid_cg_set_lambda (w->hybrid, lambda, &error);
+  g_mutex_lock (&self->lock);
+  if (!ok)
+    {
+      g_clear_error (&self->error);
+      g_propagate_error (&self->error, g_steal_pointer (&error));
+      return;
+    }
+  publish_split (self, w, NULL, NAN);
+}
+
+/* Under the lock, dropped while it steps: one time step, or stop and say
+ * why not. */
+static void
+take_step (KsHeatPage *self, Worker *w)
+{
+  g_autoptr(GError) error = NULL;
+  KsHeatStepStats st;
+  gboolean ok;
+
+  if (self->steps_wanted > 0)
+    self->steps_wanted--;
+  g_mutex_unlock (&self->lock);
+  ok = ks_heat_step (w->heat, &st, &error);
+  g_mutex_lock (&self->lock);
+  if (ok)
+    {
+      Frame *f = make_frame (w->heat, &st, FALSE, w->where);
+
+      w->last = st;
+      if (w->hybrid != NULL)
+        for (guint k = 0; k < KS_HYBRID_N_PARTS; k++)
+          f->cells[k] = ks_hybrid_cg_get_cells (w->hybrid, k);
+      publish (self, f);
+      return;
+    }
+  self->playing = FALSE;
+  self->steps_wanted = 0;
+  g_clear_error (&self->error);
+  g_propagate_error (&self->error, g_steal_pointer (&error));
+}
+
 gpointer
 ks_heat_page_worker_main (gpointer data)
 {
   KsHeatPage *self = data;
-  KsHeat *heat = NULL;
-  KsHybridCg *hybrid = NULL;
-  KsDevice *measured = NULL;   /* the device lambda_b was measured for */
-  KsHeatStepStats last = { 0 };
-  g_autofree char *where = NULL;
+  Worker w = { 0 };
 
   g_mutex_lock (&self->lock);
   while (!self->quit)
     {
       if (self->want_setup != NULL)
+        take_setup (self, &w, g_steal_pointer (&self->want_setup));
+      else if (self->want_hybrid >= 0 && w.heat != NULL)
         {
-          Setup *s = g_steal_pointer (&self->want_setup);
-          g_autoptr(GError) error = NULL;
-          KsHeat *fresh;
-          KsHybridCg *fresh_hybrid = NULL;
-          char *fresh_where = NULL;
-          char *balance = NULL;
+          const gboolean on = self->want_hybrid;
 
-          g_mutex_unlock (&self->lock);
-          fresh = build (s, &fresh_where, &fresh_hybrid, &error);
-          if (fresh != NULL && fresh_hybrid != NULL && s->device != measured)
-            {
-              balance = measure_balance (s->device);
-              measured = s->device;
-            }
-          ks_heat_page_setup_free (s);
-          g_mutex_lock (&self->lock);
-          /* A mesh that cannot be read leaves the problem shown as it was;
-           * one given up for a newer problem says nothing. */
-          if (fresh == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-            g_clear_pointer (&fresh_hybrid, ks_hybrid_cg_free);
-          else if (fresh == NULL)
-            {
-              g_clear_error (&self->error);
-              g_propagate_error (&self->error, g_steal_pointer (&error));
-              g_clear_pointer (&fresh_hybrid, ks_hybrid_cg_free);
-            }
-          else
-            {
-              Frame *f;
-
-              g_clear_pointer (&heat, ks_heat_free);
-              g_clear_pointer (&hybrid, ks_hybrid_cg_free);
-              heat = fresh;
-              hybrid = fresh_hybrid;
-              last = (KsHeatStepStats) { 0 };
-              g_free (where);
-              where = fresh_where;
-              f = make_frame (heat, NULL, TRUE, where);
-              set_frame_parts (f, hybrid);
-              f->balance = balance;
-              balance = NULL;
-              publish (self, f);
-            }
-          g_free (balance);
-          continue;
+          self->want_hybrid = -1;
+          take_hybrid (self, &w, on, self->want_hybrid_lambda);
         }
-      if (!isnan (self->want_lambda) && hybrid != NULL)
+      else if (!isnan (self->want_lambda) && w.hybrid != NULL)
         {
-          g_autoptr(GError) error = NULL;
           const double lambda = self->want_lambda;
-          gboolean ok;
-          Frame *f;
 
           self->want_lambda = NAN;
-          g_mutex_unlock (&self->lock);
-          ok = ks_hybrid_cg_set_lambda (hybrid, lambda, &error);
-          g_mutex_lock (&self->lock);
-          if (!ok)
-            {
-              g_clear_error (&self->error);
-              g_propagate_error (&self->error, g_steal_pointer (&error));
-              continue;
-            }
-          f = make_frame (heat, NULL, FALSE, where);
-          f->restart = FALSE;
-          f->repeat = TRUE;
-          if (last.step > 0)
-            f->st = last;
-          set_frame_parts (f, hybrid);
-          publish (self, f);
-          continue;
+          take_lambda (self, &w, lambda);
         }
-      self->want_lambda = NAN;
-      if (self->want_reset && heat != NULL)
+      else if (self->want_reset && w.heat != NULL)
         {
           self->want_reset = FALSE;
-          ks_heat_reset (heat);
-          last = (KsHeatStepStats) { 0 };
-          publish (self, make_frame (heat, NULL, FALSE, where));
-          continue;
+          ks_heat_reset (w.heat);
+          w.last = (KsHeatStepStats) { 0 };
+          publish (self, make_frame (w.heat, NULL, FALSE, w.where));
         }
-      if (heat != NULL && (self->playing || self->steps_wanted > 0))
+      /* Recording: each step waits for the last one to be drawn, so
+       * every step is in the clip. */
+      else if (w.heat != NULL && (self->playing || self->steps_wanted > 0) &&
+               !(self->lockstep && self->frame != NULL))
+        take_step (self, &w);
+      else
         {
-          g_autoptr(GError) error = NULL;
-          KsHeatStepStats st;
-          gboolean ok;
-
-          if (self->steps_wanted > 0)
-            self->steps_wanted--;
-          g_mutex_unlock (&self->lock);
-          ok = ks_heat_step (heat, &st, &error);
-          g_mutex_lock (&self->lock);
-          if (ok)
-            {
-              Frame *f = make_frame (heat, &st, FALSE, where);
-              last = st;
-              if (hybrid != NULL)
-                for (guint k = 0; k < KS_HYBRID_N_PARTS; k++)
-                  f->cells[k] = ks_hybrid_cg_get_cells (hybrid, k);
-              publish (self, f);
-            }
-          else
-            {
-              /* The step is not taken: stop and say why. */
-              self->playing = FALSE;
-              self->steps_wanted = 0;
-              g_clear_error (&self->error);
-              g_propagate_error (&self->error, g_steal_pointer (&error));
-            }
-          continue;
+          self->want_lambda = NAN;
+          self->want_hybrid = -1;
+          self->want_reset = FALSE;
+          g_cond_wait (&self->cond, &self->lock);
         }
-      self->want_reset = FALSE;
-      g_cond_wait (&self->cond, &self->lock);
     }
   g_mutex_unlock (&self->lock);
-  g_clear_pointer (&heat, ks_heat_free);
-  g_clear_pointer (&hybrid, ks_hybrid_cg_free);
+  g_clear_pointer (&w.heat, ks_heat_free);
+  g_clear_pointer (&w.hybrid, ks_hybrid_cg_free);
+  g_clear_object (&w.device);
+  g_free (w.where);
   return NULL;
 }
-

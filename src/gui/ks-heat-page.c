@@ -27,14 +27,18 @@ G_DEFINE_TYPE (KsHeatPage, ks_heat_page, KS_TYPE_PAGE)
 /* --- the main thread ----------------------------------------------------------------- */
 
 /* Fixed: the first frame's range in every frame (the spot fades as it
- * spreads); else each frame's own (the spreading stays visible). */
-static void
-apply_scale (KsHeatPage *self)
+ * spreads); else each frame's own (the spreading stays visible), except
+ * in a recording, whose clip keeps the range of its first frame: a scale
+ * that changed every frame hid the diffusion. */
+void
+ks_heat_page_apply_scale (KsHeatPage *self)
 {
   if (!ks_plot_has_mesh (self->mesh_plot))
     return;
   if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->fixed_scale_check)))
     ks_plot_set_mesh_range (self->mesh_plot, 0.0, self->color_max);
+  else if (self->recording && self->record_max > self->record_min)
+    ks_plot_set_mesh_range (self->mesh_plot, self->record_min, self->record_max);
   else
     ks_plot_set_mesh_range (self->mesh_plot, NAN, NAN);
   gtk_widget_queue_draw (GTK_WIDGET (self->mesh_view));
@@ -43,7 +47,17 @@ apply_scale (KsHeatPage *self)
 static void
 scale_toggled_cb (KsHeatPage *self)
 {
-  apply_scale (self);
+  ks_heat_page_apply_scale (self);
+}
+
+/* The triangles and quadrilaterals the scheme works on, drawn thin. */
+static void
+edges_toggled_cb (KsHeatPage *self)
+{
+  if (!ks_plot_has_mesh (self->mesh_plot))
+    return;
+  ks_plot_set_mesh_edges (self->mesh_plot, gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->edges_check)));
+  gtk_widget_queue_draw (GTK_WIDGET (self->mesh_view));
 }
 
 static void group_changed_cb (KsHeatPage *self);
@@ -123,7 +137,8 @@ show_mesh (KsHeatPage *self, KsMesh *mesh, double color_max)
       return;
     }
   self->color_max = color_max;
-  apply_scale (self);
+  ks_heat_page_apply_scale (self);
+  edges_toggled_cb (self);
   g_clear_pointer (&self->mesh, ks_mesh_unref);
   self->mesh = ks_mesh_ref (mesh);
   show_groups (self, mesh);
@@ -139,6 +154,7 @@ reset_series (KsHeatPage *self)
   self->time_plot = ks_plot_new ();
   ks_plot_set_axis_labels (self->time_plot, _("step"), _("ms per step"));
   self->time_series = ks_plot_add_series (self->time_plot, _("time per step"));
+  self->build_s = 0;
   ks_plot_view_set_plot (self->time_view, self->time_plot);
 }
 
@@ -171,25 +187,61 @@ show_status (KsHeatPage *self, const Frame *f)
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
 }
 
-/* The frame drawn, into the recording: frame-STEP.png and the GIF. */
+/* The steps since the last frame into the series and the time plot,
+ * which leaves out the one-off setup of a first step on a device (the
+ * kernels built: seconds, against milliseconds a step) and says it once
+ * in its title, so that one point does not flatten the rest. */
 static void
-record_frame (KsHeatPage *self, guint step)
+add_steps (KsHeatPage *self, GArray *steps)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *name = g_strdup_printf ("frame-%06u.png", step);
-  g_autofree char *path = g_build_filename (self->record_dir, name, NULL);
-
-  if (step == self->last_recorded)
-    return;
-  self->last_recorded = step;
-  if (!ks_plot_export (self->mesh_plot, path, 800, 640, NULL, &error) ||
-      (self->gif != NULL && !ks_gif_writer_add_plot (self->gif, self->mesh_plot, &error)))
+  for (guint i = 0; i < steps->len; i++)
     {
-      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->record_button), FALSE);
-      ks_page_emit_error (KS_PAGE (self), _("The recording stopped"), error);
-      return;
+      const KsHeatStepStats *st = &g_array_index (steps, KsHeatStepStats, i);
+
+      g_array_append_val (self->history, *st);
+      ks_plot_add_point (self->time_plot, self->time_series, st->step, 1e3 * (st->step_s - st->setup_s));
+      if (st->setup_s > 0)
+        {
+          g_autofree char *title = NULL;
+
+          self->build_s += st->setup_s;
+          title = g_strdup_printf (_("Kernel build and upload: %.1f s, left out of the steps"), self->build_s);
+          ks_plot_set_title (self->time_plot, title);
+        }
     }
-  self->recorded++;
+  gtk_widget_queue_draw (GTK_WIDGET (self->time_view));
+}
+
+static void
+show_frame (KsHeatPage *self, Frame *f, GArray *steps)
+{
+  if (f->mesh != NULL)
+    {
+      show_mesh (self, f->mesh, f->color_max);
+      ks_heat_page_show_notes (self, f->notes);
+    }
+  ks_heat_page_show_split (self, f);
+  if (self->mesh == NULL)
+    return;
+  if (f->restart)
+    {
+      g_autoptr(GError) error = NULL;
+
+      /* The jump back to step 0 (a reset, a new problem) ends a clip
+       * rather than going into it. */
+      if (!ks_heat_page_end_recording (self, TRUE, &error))
+        ks_page_emit_error (KS_PAGE (self), _("The animation cannot be saved"), error);
+      reset_series (self);
+    }
+  self->shown_min = f->t_min;
+  self->shown_max = f->t_max;
+  ks_plot_set_mesh_values (self->mesh_plot, f->t);
+  if (self->recording)
+    ks_heat_page_record_frame (self, f->st.step);
+  add_steps (self, steps);
+  show_status (self, f);
+  gtk_widget_queue_draw (GTK_WIDGET (self->mesh_view));
+  ks_page_emit_contents_changed (KS_PAGE (self));
 }
 
 static gboolean
@@ -205,38 +257,13 @@ tick (gpointer data)
   error = g_steal_pointer (&self->error);
   g_array_append_vals (steps, self->new_steps->data, self->new_steps->len);
   g_array_set_size (self->new_steps, 0);
+  /* A recording's worker waits for the frame to be taken. */
+  g_cond_signal (&self->cond);
   g_mutex_unlock (&self->lock);
 
   if (f != NULL)
     {
-      if (f->mesh != NULL)
-        show_mesh (self, f->mesh, f->color_max);
-      if (f->parts_changed && self->mesh != NULL && f->n_cells == self->mesh->n_cells)
-        {
-          ks_plot_set_mesh_parts (self->mesh_plot, f->parts);
-          for (guint k = 0; k < KS_HYBRID_N_PARTS; k++)
-            self->shown_cells[k] = f->parts != NULL ? f->cells[k] : 0;
-        }
-      if (f->balance != NULL)
-        gtk_label_set_text (GTK_LABEL (self->balance_label), f->balance);
-      if (self->mesh != NULL)
-        {
-          if (f->restart)
-            reset_series (self);
-          ks_plot_set_mesh_values (self->mesh_plot, f->t);
-          if (self->recording)
-            record_frame (self, f->st.step);
-          for (guint i = 0; i < steps->len; i++)
-            {
-              const KsHeatStepStats *st = &g_array_index (steps, KsHeatStepStats, i);
-              g_array_append_val (self->history, *st);
-              ks_plot_add_point (self->time_plot, self->time_series, st->step, 1e3 * st->step_s);
-            }
-          gtk_widget_queue_draw (GTK_WIDGET (self->time_view));
-          show_status (self, f);
-          gtk_widget_queue_draw (GTK_WIDGET (self->mesh_view));
-          ks_page_emit_contents_changed (KS_PAGE (self));
-        }
+      show_frame (self, f, steps);
       ks_heat_page_frame_free (f);
     }
   if (error != NULL)
@@ -345,30 +372,21 @@ clear_file_cb (KsHeatPage *self)
   mesh_changed_cb (self);
 }
 
-static void
-hybrid_toggled_cb (KsHeatPage *self)
-{
-  gtk_widget_set_sensitive (self->lambda_scale,
-                            gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->hybrid_check)));
-  mesh_changed_cb (self);
-}
 
 /* The slider runs over log2 lambda: equal steps of the hand are equal
- * ratios, from a CPU-heavy 1/8 to a device-heavy 128. */
-static char *
-lambda_format_cb (KsHeatPage *self, double value)
-{
-  return g_strdup_printf (_("lambda %.2f"), exp2 (value));
-}
-
-/* The split moves between two steps, the solution stays. */
+ * ratios, from a CPU-heavy 1/8 to a device-heavy 128.  The split moves
+ * between two steps, the solution stays. */
 static void
 lambda_changed_cb (KsHeatPage *self)
 {
+  const double lambda = exp2 (gtk_range_get_value (GTK_RANGE (self->lambda_scale)));
+  g_autofree char *text = g_strdup_printf (_("lambda %.2f"), lambda);
+
+  gtk_label_set_text (GTK_LABEL (self->lambda_label), text);
   if (!gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->hybrid_check)))
     return;
   g_mutex_lock (&self->lock);
-  self->want_lambda = exp2 (gtk_range_get_value (GTK_RANGE (self->lambda_scale)));
+  self->want_lambda = lambda;
   g_cond_signal (&self->cond);
   g_mutex_unlock (&self->lock);
 }
@@ -384,53 +402,6 @@ play_toggled_cb (KsHeatPage *self)
   self->playing = on;
   g_cond_signal (&self->cond);
   g_mutex_unlock (&self->lock);
-}
-
-static void record_toggled_cb (KsHeatPage *self);
-
-static void
-record_chooser_response_cb (GtkNativeDialog *dialog, int response, KsHeatPage *self)
-{
-  g_autofree char *path = response == GTK_RESPONSE_ACCEPT
-                          ? gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (dialog)) : NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_clear_object (&self->record_chooser);
-  if (path == NULL || !ks_heat_page_start_recording (self, path, &error))
-    {
-      g_signal_handlers_block_by_func (self->record_button, record_toggled_cb, self);
-      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->record_button), FALSE);
-      g_signal_handlers_unblock_by_func (self->record_button, record_toggled_cb, self);
-      if (error != NULL)
-        ks_page_emit_error (KS_PAGE (self), _("The recording cannot start"), error);
-    }
-}
-
-/* On: where to (a save dialog), then every frame drawn is kept; off: the
- * GIF is finished. */
-static void
-record_toggled_cb (KsHeatPage *self)
-{
-  g_autoptr(GError) error = NULL;
-  GtkWidget *toplevel;
-
-  if (!gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->record_button)))
-    {
-      if (self->recording && !ks_heat_page_stop_recording (self, &error))
-        ks_page_emit_error (KS_PAGE (self), _("The animation cannot be saved"), error);
-      return;
-    }
-  if (self->recording || self->record_chooser != NULL)
-    return;
-  toplevel = gtk_widget_get_toplevel (GTK_WIDGET (self));
-  self->record_chooser = gtk_file_chooser_native_new (_("Record the Animation"),
-                                                      GTK_IS_WINDOW (toplevel) ? GTK_WINDOW (toplevel) : NULL,
-                                                      GTK_FILE_CHOOSER_ACTION_SAVE, _("_Record"), _("_Cancel"));
-  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (self->record_chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->record_chooser), "heat.gif");
-  g_signal_connect (self->record_chooser, "response", G_CALLBACK (record_chooser_response_cb), self);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->record_chooser), TRUE);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->record_chooser));
 }
 
 static void
@@ -560,6 +531,8 @@ ks_heat_page_dispose (GObject *object)
   /* A recording the window closes on is dropped, not half written. */
   g_clear_pointer (&self->gif, ks_gif_writer_free);
   g_clear_pointer (&self->record_dir, g_free);
+  g_clear_pointer (&self->record_path, g_free);
+  g_clear_pointer (&self->clip_folder, g_free);
   g_clear_pointer (&self->group_rows, g_ptr_array_unref);
   G_OBJECT_CLASS (ks_heat_page_parent_class)->dispose (object);
 }
@@ -609,7 +582,14 @@ ks_heat_page_class_init (KsHeatPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, fixed_scale_check);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, hybrid_check);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, lambda_scale);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, lambda_label);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, balance_label);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, edges_check);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, legend_label);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, note_label);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, message_bar);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, message_label);
+  gtk_widget_class_bind_template_child (widget_class, KsHeatPage, open_folder_button);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, mesh_view);
   gtk_widget_class_bind_template_child (widget_class, KsHeatPage, time_view);
   gtk_widget_class_bind_template_callback (widget_class, mesh_changed_cb);
@@ -617,9 +597,13 @@ ks_heat_page_class_init (KsHeatPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, file_set_cb);
   gtk_widget_class_bind_template_callback (widget_class, scale_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, play_toggled_cb);
-  gtk_widget_class_bind_template_callback (widget_class, record_toggled_cb);
-  gtk_widget_class_bind_template_callback (widget_class, hybrid_toggled_cb);
-  gtk_widget_class_bind_template_callback (widget_class, lambda_format_cb);
+  gtk_widget_class_bind_template_callback_full (widget_class, "record_toggled_cb",
+                                                G_CALLBACK (ks_heat_page_record_toggled_cb));
+  gtk_widget_class_bind_template_callback_full (widget_class, "hybrid_toggled_cb",
+                                                G_CALLBACK (ks_heat_page_hybrid_toggled_cb));
+  gtk_widget_class_bind_template_callback_full (widget_class, "message_response_cb",
+                                                G_CALLBACK (ks_heat_page_message_response_cb));
+  gtk_widget_class_bind_template_callback (widget_class, edges_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, lambda_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, step_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, reset_clicked_cb);
@@ -633,6 +617,8 @@ ks_heat_page_init (KsHeatPage *self)
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   self->want_lambda = NAN;
+  self->want_hybrid = -1;
+  self->lambda_b = NAN;
   self->history = g_array_new (FALSE, FALSE, sizeof (KsHeatStepStats));
   self->new_steps = g_array_new (FALSE, FALSE, sizeof (KsHeatStepStats));
   self->group_settings = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -641,6 +627,7 @@ ks_heat_page_init (KsHeatPage *self)
   /* Russian choices must not set the form's width (a 1024-pixel projector). */
   ks_page_ellipsize_combo (GTK_COMBO_BOX (self->kind_combo));
   ks_page_ellipsize_combo (GTK_COMBO_BOX (self->domain_combo));
+  lambda_changed_cb (self);
 
   gtk_file_filter_set_name (filter, _("Gmsh meshes and geometries (*.msh, *.geo)"));
   gtk_file_filter_add_pattern (filter, "*.msh");
@@ -729,17 +716,6 @@ ks_heat_page_set_hybrid (KsHeatPage *self, gboolean on, double lambda)
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->hybrid_check), on);
 }
 
-gboolean
-ks_heat_page_get_split (KsHeatPage *self, guint64 *device_cells, guint64 *cpu_cells)
-{
-  g_return_val_if_fail (KS_IS_HEAT_PAGE (self), FALSE);
-  if (device_cells)
-    *device_cells = self->shown_cells[KS_HYBRID_GPU];
-  if (cpu_cells)
-    *cpu_cells = self->shown_cells[KS_HYBRID_CPU];
-  return self->shown_cells[KS_HYBRID_GPU] + self->shown_cells[KS_HYBRID_CPU] > 0;
-}
-
 void
 ks_heat_page_set_group_boundary (KsHeatPage *self, const char *group, gboolean fixed, double t)
 {
@@ -780,85 +756,47 @@ ks_heat_page_set_problem (KsHeatPage *self, double d0, double energy, double tol
   mesh_changed_cb (self);
 }
 
-gboolean
-ks_heat_page_start_recording (KsHeatPage *self, const char *gif_path, GError **error)
+void
+ks_heat_page_set_edges (KsHeatPage *self, gboolean show)
 {
-  g_autoptr(GError) no_gif = NULL;
-  g_autofree char *base = NULL;
-
-  g_return_val_if_fail (KS_IS_HEAT_PAGE (self) && gif_path != NULL, FALSE);
-  g_return_val_if_fail (!self->recording, FALSE);
-
-  base = g_str_has_suffix (gif_path, ".gif") ? g_strndup (gif_path, strlen (gif_path) - 4) : g_strdup (gif_path);
-  self->record_dir = g_strdup_printf ("%s-frames", base);
-  /* What the recording replaces, checked as the CLI's outputs are. */
-  {
-    static const char *const frame_names[] = { "frame-*.png", NULL };
-    const KsIoOutput outputs[] = { { gif_path, NULL, NULL }, { self->record_dir, NULL, frame_names } };
-
-    if (!ks_io_check_outputs (outputs, G_N_ELEMENTS (outputs), NULL, error))
-      {
-        g_clear_pointer (&self->record_dir, g_free);
-        return FALSE;
-      }
-  }
-  if (g_mkdir_with_parents (self->record_dir, 0755) != 0)
-    {
-      const int err = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err), _("The frames folder %s cannot be made: %s"),
-                   self->record_dir, g_strerror (err));
-      g_clear_pointer (&self->record_dir, g_free);
-      return FALSE;
-    }
-  /* 10 frames a second, whatever the solver's pace. */
-  if (ks_gif_available (&no_gif))
-    {
-      if (!(self->gif = ks_gif_writer_new (gif_path, 800, 640, 10, error)))
-        {
-          g_clear_pointer (&self->record_dir, g_free);
-          return FALSE;
-        }
-    }
-  else
-    ks_page_emit_error (KS_PAGE (self), _("Only the PNG frames are recorded"), no_gif);
-  self->recording = TRUE;
-  self->recorded = 0;
-  self->last_recorded = G_MAXUINT;
-  /* The frame shown now opens the recording. */
-  if (self->mesh != NULL)
-    record_frame (self, ks_heat_page_get_shown_step (self));
-  if (!gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->record_button)))
-    {
-      g_signal_handlers_block_by_func (self->record_button, record_toggled_cb, self);
-      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->record_button), TRUE);
-      g_signal_handlers_unblock_by_func (self->record_button, record_toggled_cb, self);
-    }
-  return TRUE;
+  g_return_if_fail (KS_IS_HEAT_PAGE (self));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->edges_check), show);
 }
 
 gboolean
-ks_heat_page_stop_recording (KsHeatPage *self, GError **error)
+ks_heat_page_get_edges (KsHeatPage *self)
 {
-  g_autoptr(KsGifWriter) gif = NULL;
-
   g_return_val_if_fail (KS_IS_HEAT_PAGE (self), FALSE);
-  if (!self->recording)
-    return TRUE;
-  self->recording = FALSE;
-  gif = g_steal_pointer (&self->gif);
-  g_clear_pointer (&self->record_dir, g_free);
-  if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->record_button)))
-    {
-      g_signal_handlers_block_by_func (self->record_button, record_toggled_cb, self);
-      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->record_button), FALSE);
-      g_signal_handlers_unblock_by_func (self->record_button, record_toggled_cb, self);
-    }
-  return gif == NULL || ks_gif_writer_finish (gif, error);
+  return ks_plot_has_mesh (self->mesh_plot) && ks_plot_get_mesh_edges (self->mesh_plot);
 }
 
-guint
-ks_heat_page_get_recorded_frames (KsHeatPage *self)
+KsPlot *
+ks_heat_page_get_time_plot (KsHeatPage *self)
 {
-  g_return_val_if_fail (KS_IS_HEAT_PAGE (self), 0);
-  return self->recorded;
+  g_return_val_if_fail (KS_IS_HEAT_PAGE (self), NULL);
+  return self->time_plot;
+}
+
+const char *
+ks_heat_page_get_message (KsHeatPage *self)
+{
+  g_return_val_if_fail (KS_IS_HEAT_PAGE (self), NULL);
+  return gtk_widget_get_visible (self->message_bar) ? gtk_label_get_text (GTK_LABEL (self->message_label)) : NULL;
+}
+
+void
+ks_heat_page_get_color_range (KsHeatPage *self, double *min, double *max)
+{
+  g_return_if_fail (KS_IS_HEAT_PAGE (self) && min != NULL && max != NULL);
+  *min = *max = NAN;
+  if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->fixed_scale_check)))
+    {
+      *min = 0.0;
+      *max = self->color_max;
+    }
+  else if (self->recording && self->record_max > self->record_min)
+    {
+      *min = self->record_min;
+      *max = self->record_max;
+    }
 }

@@ -33,17 +33,36 @@ void     ks_heat_page_set_group_boundary (KsHeatPage *self,
                                           const char *group,
                                           gboolean    fixed,
                                           double      t);
-/* Recording (the Record button): every frame drawn from now on goes into
- * an animated GIF at gif_path (giflib; without it the error bar says so
- * and only the PNGs are kept) and as frame-STEP.png into the folder
- * gif_path less ".gif" plus "-frames"; stop finishes the GIF, which
- * replaces gif_path only then. */
+/* Recording (the Record button, "Stop recording" while it records):
+ * every step from now on is drawn (the solver waits for the window) and
+ * goes into an animated GIF at gif_path (giflib; without it the error bar
+ * says so and only the PNGs are kept) and as frame-STEP.png into the
+ * folder gif_path less ".gif" plus "-frames", all at the colour scale of
+ * the first frame (or the fixed one); stop finishes the GIF, which
+ * replaces gif_path only then, and the page says where it went.  A reset
+ * or a new problem ends the recording before the jump back to step 0. */
 gboolean ks_heat_page_start_recording (KsHeatPage *self,
                                        const char *gif_path,
                                        GError    **error);
 gboolean ks_heat_page_stop_recording  (KsHeatPage *self,
                                        GError    **error);
 guint    ks_heat_page_get_recorded_frames (KsHeatPage *self);
+gboolean ks_heat_page_get_recording       (KsHeatPage *self);
+/* For the tests: the message bar's text (where the last clip went), or
+ * NULL while it is hidden; the colour scale of the frame shown (NAN, NAN:
+ * each frame's own). */
+const char *ks_heat_page_get_message      (KsHeatPage *self);
+void     ks_heat_page_get_color_range     (KsHeatPage *self,
+                                           double     *min,
+                                           double     *max);
+/* The mesh's edges drawn over the colours (the Mesh edges check). */
+void     ks_heat_page_set_edges           (KsHeatPage *self,
+                                           gboolean    show);
+gboolean ks_heat_page_get_edges           (KsHeatPage *self);
+/* For the tests: the time plot (time per step, the one-off kernel build
+ * left out), and the notes the mesh's reading gave (NULL: none). */
+KsPlot  *ks_heat_page_get_time_plot       (KsHeatPage *self);
+const char *ks_heat_page_get_notes        (KsHeatPage *self);
 /* Play / pause, one step, reset: the page's buttons. */
 void     ks_heat_page_set_playing (KsHeatPage *self,
                                    gboolean    playing);
@@ -51,15 +70,19 @@ void     ks_heat_page_step        (KsHeatPage *self);
 void     ks_heat_page_reset       (KsHeatPage *self);
 
 /* Paper 004's hybrid: the device and the host's cores split the cells at
- * lambda (on: the problem is rebuilt; a new lambda moves the split
- * between steps), as the page's check box and slider do. */
+ * lambda (on or off, and a new lambda, between two steps: the step, the
+ * play state and the time series go on), as the page's check box and
+ * slider do. */
 void     ks_heat_page_set_hybrid  (KsHeatPage *self,
                                    gboolean    on,
                                    double      lambda);
-/* For the tests: the split drawn (FALSE: none), cells on each part. */
+/* For the tests: the split drawn (FALSE: none), cells on each part; the
+ * legend under the mesh (NULL: no split); lambda_b (NAN: not measured). */
 gboolean ks_heat_page_get_split   (KsHeatPage *self,
                                    guint64    *device_cells,
                                    guint64    *cpu_cells);
+const char *ks_heat_page_get_legend (KsHeatPage *self);
+double   ks_heat_page_get_lambda_b (KsHeatPage *self);
 /* For the tests: the last step drawn (0: the initial state, or nothing yet). */
 guint ks_heat_page_get_shown_step (KsHeatPage *self);
 /* Whether a problem is built and shown. */

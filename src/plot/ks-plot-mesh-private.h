@@ -35,6 +35,7 @@ struct _KsPlotMesh {
   double         *values;    /* per cell; NAN: not drawn */
   guint32        *parts;     /* per cell, or NULL */
   guint           parts_generation;
+  guint32         hatched;   /* the part drawn hatched; G_MAXUINT32: none */
   KsPlotColormap  map;
   double          vmin, vmax;   /* NAN: automatic */
   gboolean        edges;

@@ -148,6 +148,7 @@ ks_plot_set_mesh (KsPlot         *plot,
     mesh->values[i] = NAN;
   mesh->vmin = mesh->vmax = NAN;
   mesh->map = KS_PLOT_COLORMAP_VIRIDIS;
+  mesh->hatched = G_MAXUINT32;
 
   mesh->bx0 = mesh->by0 = INFINITY;
   mesh->bx1 = mesh->by1 = -INFINITY;
@@ -200,6 +201,24 @@ ks_plot_set_mesh_parts (KsPlot        *plot,
     mesh->parts = g_memdup2 (parts, sizeof (guint32) * mesh->n_cells);
   mesh->parts_generation++;
   ks_plot_changed (plot);
+}
+
+void
+ks_plot_set_mesh_hatched_part (KsPlot  *plot,
+                               guint32  part)
+{
+  g_return_if_fail (plot != NULL);
+  g_return_if_fail (plot->mesh != NULL);
+
+  plot->mesh->hatched = part;
+  ks_plot_changed (plot);
+}
+
+gboolean
+ks_plot_get_mesh_edges (KsPlot *plot)
+{
+  g_return_val_if_fail (plot != NULL, FALSE);
+  return plot->mesh != NULL && plot->mesh->edges;
 }
 
 void
@@ -640,6 +659,38 @@ vector_part_outlines (cairo_t      *cr,
     }
 }
 
+/* Diagonal stripes over the hatched part's cells, half white and half
+ * black lines so they show on any colour. */
+static void
+vector_hatch (cairo_t      *cr,
+              KsPlotMesh   *mesh,
+              const Layout *lo)
+{
+  const double w = lo->right - lo->left, h = lo->bottom - lo->top;
+
+  if (mesh->hatched == G_MAXUINT32)
+    return;
+  cairo_save (cr);
+  cairo_new_path (cr);
+  for (guint c = 0; c < mesh->n_cells; c++)
+    if (mesh->parts[c] == mesh->hatched && isfinite (mesh->values[c]))
+      cell_path (cr, mesh, lo, c);
+  cairo_clip (cr);
+  cairo_new_path (cr);
+  for (double d = -h; d < w; d += 8)
+    {
+      cairo_move_to (cr, lo->left + d, lo->bottom);
+      cairo_line_to (cr, lo->left + d + h, lo->top);
+    }
+  cairo_set_line_width (cr, 2.0);
+  cairo_set_source_rgba (cr, 1, 1, 1, 0.45);
+  cairo_stroke_preserve (cr);
+  cairo_set_line_width (cr, 0.8);
+  cairo_set_source_rgba (cr, 0, 0, 0, 0.45);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
 static void
 draw_vector (cairo_t           *cr,
              KsPlotMesh        *mesh,
@@ -663,18 +714,35 @@ draw_vector (cairo_t           *cr,
       cairo_stroke (cr);
     }
 
+  /* Edges darken light cells and lighten dark ones, as on the screen
+   * (ks-plot-raster.c): the theme's foreground vanished on inferno's black. */
   if (mesh->edges)
-    {
-      cairo_new_path (cr);
-      for (guint c = 0; c < mesh->n_cells; c++)
-        cell_path (cr, mesh, lo, c);
-      cairo_set_line_width (cr, 0.6);
-      set_color (cr, &theme->foreground, 0.45);
-      cairo_stroke (cr);
-    }
+    for (int light = 0; light < 2; light++)
+      {
+        cairo_new_path (cr);
+        for (guint c = 0; c < mesh->n_cells; c++)
+          {
+            KsPlotColor col = ks_plot_colormap_color (mesh->map, range_frac (lo->cb.f0, lo->cb.f1, mesh->values[c]));
+
+            if (isfinite (mesh->values[c]) && (0.299 * col.r + 0.587 * col.g + 0.114 * col.b < 0.5) == light)
+              cell_path (cr, mesh, lo, c);
+          }
+        cairo_set_line_width (cr, 0.6);
+        if (light)
+          cairo_set_source_rgba (cr, 1, 1, 1, 0.35);
+        else
+          cairo_set_source_rgba (cr, 0, 0, 0, 0.45);
+        cairo_stroke (cr);
+      }
   if (mesh->parts != NULL)
     {
+      vector_hatch (cr, mesh, lo);
+      /* The line on a band of the background's colour: it shows on the
+       * darkest and the lightest cells of any map. */
       vector_part_outlines (cr, mesh, lo);
+      cairo_set_line_width (cr, 4.0);
+      set_color (cr, &theme->background, 1.0);
+      cairo_stroke_preserve (cr);
       cairo_set_line_width (cr, 2.0);
       set_color (cr, &theme->foreground, 1.0);
       cairo_stroke (cr);

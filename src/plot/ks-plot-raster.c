@@ -25,7 +25,7 @@ struct _Raster {
   int              w, h;
   double           fx0, fx1, fy0, fy1;   /* the view it was made for */
   guint32         *cell;        /* w * h: cell index, MESH_EDGE_BIT, or MESH_NO_CELL */
-  guint8          *outline;     /* w * h: on a border between parts; NULL without parts */
+  guint8          *outline;     /* w * h: 1 on a border between parts, 2 beside it; NULL without parts */
   guint            outline_generation;
   guint32         *colors;      /* per cell, this frame's (when fewer cells than pixels) */
   guint32          lut[MESH_LUT_SIZE];
@@ -223,6 +223,19 @@ mark_outline (Raster     *r,
               r->outline[i] = r->outline[nb[k]] = 1;
           }
       }
+  /* A pixel of the background's colour either side of the line, so the
+   * border shows on the darkest and the lightest cells of any map (the
+   * foreground alone vanished on inferno's black). */
+  for (int y = 0; y < r->h; y++)
+    for (int x = 0; x < r->w; x++)
+      {
+        gsize i = (gsize) y * r->w + x;
+
+        if (r->outline[i] == 0 &&
+            ((x > 0 && r->outline[i - 1] == 1) || (x + 1 < r->w && r->outline[i + 1] == 1) ||
+             (y > 0 && r->outline[i - r->w] == 1) || (y + 1 < r->h && r->outline[i + r->w] == 1)))
+          r->outline[i] = 2;
+      }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -251,6 +264,21 @@ over (guint32 src,
       out |= MIN (255u, s + (d * ia + 127) / 255) << shift;
     }
   return out;
+}
+
+/* A stripe of the hatch (or a cell edge) over an opaque cell colour:
+ * lighter on a dark cell, darker on a light one, so it shows on every
+ * map. */
+static gboolean
+dark (guint32 col)
+{
+  return (((col >> 16) & 0xff) * 299 + ((col >> 8) & 0xff) * 587 + (col & 0xff) * 114) / 1000 < 128;
+}
+
+static guint32
+hatch (guint32 col)
+{
+  return dark (col) ? over (0x99999999u, col) : over (0x73000000u, col);
 }
 
 /* A value's colour through the map's table; transparent (the background
@@ -302,8 +330,11 @@ frame_pixels (Raster            *r,
 {
   ValueColors vc = value_colors (r, mesh, lo);
   gboolean per_cell = mesh->n_cells <= (gsize) r->w * r->h;
-  guint32 edge = premultiply (&theme->foreground, 0.45);
+  /* Edges darken light cells and lighten dark ones (inferno's black):
+   * the theme's foreground did only one of the two. */
+  guint32 edge = 0x73000000u, light_edge = 0x59595959u;
   guint32 border = premultiply (&theme->foreground, 1.0);
+  guint32 halo = premultiply (&theme->background, 1.0);
   gboolean edges = mesh->edges;
   unsigned char *data;
   int stride;
@@ -332,12 +363,14 @@ frame_pixels (Raster            *r,
               continue;
             }
           col = per_cell ? r->colors[c] : value_color (&vc, c);
-          out[x] = (m & MESH_EDGE_BIT) && edges && col != 0 ? over (edge, col) : col;
+          if (col != 0 && mesh->parts != NULL && mesh->parts[c] == mesh->hatched && (x + y) % 8 < 2)
+            col = hatch (col);
+          out[x] = (m & MESH_EDGE_BIT) && edges && col != 0 ? over (dark (col) ? light_edge : edge, col) : col;
         }
       if (outline != NULL)
         for (int x = 0; x < r->w; x++)
-          if (outline[x])
-            out[x] = border;
+          if (outline[x] != 0)
+            out[x] = outline[x] == 1 ? border : halo;
     }
   cairo_surface_mark_dirty (r->image);
 }

@@ -284,6 +284,10 @@ void        ks_plot_set_mesh_values   (KsPlot         *plot,
  * between parts are outlined. */
 void        ks_plot_set_mesh_parts    (KsPlot         *plot,
                                        const guint32  *parts);
+/* The cells of one part (an id set_mesh_parts gave) drawn hatched, so two
+ * parts tell apart on any colour map; G_MAXUINT32 (the default): none. */
+void        ks_plot_set_mesh_hatched_part (KsPlot     *plot,
+                                       guint32         part);
 void        ks_plot_set_mesh_colormap (KsPlot         *plot,
                                        KsPlotColormap  map);
 /* The values at the ends of the colour bar; NAN for automatic (the values'
@@ -294,6 +298,7 @@ void        ks_plot_set_mesh_range    (KsPlot         *plot,
                                        double          max);
 void        ks_plot_set_mesh_edges    (KsPlot         *plot,
                                        gboolean        show);
+gboolean    ks_plot_get_mesh_edges    (KsPlot         *plot);
 /* The colour bar's label, e.g. "T (K)". */
 void        ks_plot_set_mesh_label    (KsPlot         *plot,
                                        const char     *label);

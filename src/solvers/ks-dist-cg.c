@@ -27,8 +27,13 @@ ks_exchange_finish (KsExchange *ex,
                     double     *x,
                     GError    **error)
 {
+  const gint64 begin = g_get_monotonic_time ();
+  gboolean ok;
+
   g_return_val_if_fail (ex != NULL && x != NULL, FALSE);
-  return ex->vtable->finish (ex, x, error);
+  ok = ex->vtable->finish (ex, x, error);
+  ex->wait_us += g_get_monotonic_time () - begin;
+  return ok;
 }
 
 gboolean
@@ -37,8 +42,13 @@ ks_exchange_allreduce (KsExchange *ex,
                        guint       n,
                        GError    **error)
 {
+  const gint64 begin = g_get_monotonic_time ();
+  gboolean ok;
+
   g_return_val_if_fail (ex != NULL && (values != NULL || n == 0), FALSE);
-  return ex->vtable->allreduce (ex, values, n, error);
+  ok = ex->vtable->allreduce (ex, values, n, error);
+  ex->wait_us += g_get_monotonic_time () - begin;
+  return ok;
 }
 
 gboolean
@@ -57,10 +67,14 @@ ks_exchange_iallreduce_finish (KsExchange *ex,
                                guint       n,
                                GError    **error)
 {
+  const gint64 begin = g_get_monotonic_time ();
+  gboolean ok;
+
   g_return_val_if_fail (ex != NULL && (values != NULL || n == 0), FALSE);
-  if (ex->vtable->iallreduce_finish == NULL)
-    return ex->vtable->allreduce (ex, values, n, error);
-  return ex->vtable->iallreduce_finish (ex, values, n, error);
+  ok = ex->vtable->iallreduce_finish == NULL ? ex->vtable->allreduce (ex, values, n, error)
+                                             : ex->vtable->iallreduce_finish (ex, values, n, error);
+  ex->wait_us += g_get_monotonic_time () - begin;
+  return ok;
 }
 
 void

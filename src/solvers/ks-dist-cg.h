@@ -66,6 +66,10 @@ typedef struct {
 struct _KsExchange {
   const KsExchangeVTable *vtable;
   const KsHaloPart       *part;
+  /* Microseconds spent in finish and the sums (waiting for the other
+   * parts, and the copies), added up by the ks_exchange_ calls: a part's
+   * own work is its iterations' time less the growth of this. */
+  gint64                  wait_us;
 };
 
 gboolean ks_exchange_start     (KsExchange *ex,

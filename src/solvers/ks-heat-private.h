@@ -18,6 +18,7 @@ struct _KsHeat {
   KsHeatParams  p;
   double       *t;        /* the temperature now (see host_stale) */
   double       *t0;       /* the initial one, for reset */
+  double        part_busy_s[KS_HYBRID_N_PARTS];   /* the step's so far (KsHeatStepStats) */
   double       *mass;     /* rho * area * c_v per cell */
   double        release_x;  /* where the energy goes in: the origin, or the */
   double        release_y;  /* centroid of the mesh's middle cell (note) */

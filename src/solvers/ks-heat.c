@@ -602,6 +602,8 @@ solve (KsHeat *h, const double *rhs, double *x, KsCgResult *res, gboolean new_ma
       if (!ks_hybrid_cg_solve (h->hybrid, h->a, rhs, x, &options, &hr, error))
         return FALSE;
       *res = (KsCgResult) { hr.iterations, hr.residual, hr.bytes, hr.iterate_s };
+      for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
+        h->part_busy_s[q] += hr.busy_s[q];
       return TRUE;
     }
   if (h->cg == NULL)
@@ -692,6 +694,7 @@ ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
   if (!ks_heat_sync (h, error))
     return FALSE;
   t_nu = g_memdup2 (h->t, sizeof (double) * n);
+  memset (h->part_busy_s, 0, sizeof h->part_busy_s);
   rhs = g_new (double, n);
   x = g_new (double, n);
   for (guint nu = 0; nu < h->p.picard_max && !converged; nu++)
@@ -750,6 +753,7 @@ ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
           st.t_min = MIN (st.t_min, h->t[c]);
         }
       st.step_s = (g_get_monotonic_time () - begin) / 1e6;
+      memcpy (st.part_busy_s, h->part_busy_s, sizeof st.part_busy_s);
       *out = st;
     }
   return TRUE;

@@ -103,6 +103,14 @@ typedef struct {
   double  solve_s;        /* seconds in CG (uploads included) */
   double  iterate_s;      /* of which the CG iterations alone (KsCgResult.iterate_s) */
   double  step_s;
+  /* One-off work this step did, in step_s: the device's heat kernels
+   * built and the mesh uploaded (the first step on a device), so a plot
+   * of the time per step can leave it out. */
+  double  setup_s;
+  /* With a hybrid (ks_heat_set_hybrid): each kind of part's own work in
+   * the CG, summed over the step's solves (KsHybridResult.busy_s); NAN
+   * where a kind has no cells, 0 without a hybrid. */
+  double  part_busy_s[KS_HYBRID_N_PARTS];
 } KsHeatStepStats;
 
 typedef struct _KsHeat KsHeat;

@@ -423,6 +423,8 @@ typedef struct {
   const KsDistCgOptions *options;
   guint                  others_on_devices;  /* this process's device parts beside this one */
   KsDistCgResult         result;
+  double                 wait_s;   /* of the solve, in the exchange's finish and sums */
+  double                 solve_s;  /* the whole solve's wall time */
   GError                *error;
 } Run;
 
@@ -431,6 +433,7 @@ run_part (gpointer data)
 {
   Run *run = data;
   Part *p = run->part;
+  const gint64 waited = run->ex->wait_us, begin = g_get_monotonic_time ();
 
 #ifdef _OPENMP
   const int threads = omp_get_max_threads ();
@@ -448,6 +451,8 @@ run_part (gpointer data)
   else
     ks_dist_cg_solve_host (run->ex, p->row_ptr, p->col, p->val, p->b, p->x, run->options, &run->result,
                            &run->error);
+  run->wait_s = (run->ex->wait_us - waited) / 1e6;
+  run->solve_s = (g_get_monotonic_time () - begin) / 1e6;
 #ifdef _OPENMP
   omp_set_num_threads (threads);
 #endif
@@ -562,7 +567,7 @@ ks_hybrid_cg_solve (KsHybridCg        *h,
     }
 
   for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
-    res.part_s[q] = NAN;
+    res.part_s[q] = res.busy_s[q] = NAN;
   if (h->world != NULL)
     memset (x, 0, sizeof (double) * h->n);
   for (guint k = 0; k < h->n_local; k++)
@@ -579,6 +584,11 @@ ks_hybrid_cg_solve (KsHybridCg        *h,
       res.part_s[p->kind] = isnan (res.part_s[p->kind]) ? runs[k].result.iterate_s
                                                          : MAX (res.part_s[p->kind], runs[k].result.iterate_s);
       if (rows > 0)
+        {
+          const double busy = MAX (runs[k].solve_s - runs[k].wait_s, 0.0);
+          res.busy_s[p->kind] = isnan (res.busy_s[p->kind]) ? busy : MAX (res.busy_s[p->kind], busy);
+        }
+      if (rows > 0)
         res.bytes += ks_cg_bytes_per_row (KS_CG_BASE, p->precision, p->row_ptr[hp->n_owned] / rows) * rows *
                      runs[k].result.iterations;
     }
@@ -591,10 +601,17 @@ ks_hybrid_cg_solve (KsHybridCg        *h,
         return FALSE;
       res.iterate_s = h->world->max (h->world->data, res.iterate_s);
       for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
-        res.part_s[q] = h->world->max (h->world->data, isnan (res.part_s[q]) ? -1 : res.part_s[q]);
+        {
+          res.part_s[q] = h->world->max (h->world->data, isnan (res.part_s[q]) ? -1 : res.part_s[q]);
+          res.busy_s[q] = h->world->max (h->world->data, isnan (res.busy_s[q]) ? -1 : res.busy_s[q]);
+        }
       for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
-        if (res.part_s[q] < 0)
-          res.part_s[q] = NAN;
+        {
+          if (res.part_s[q] < 0)
+            res.part_s[q] = NAN;
+          if (res.busy_s[q] < 0)
+            res.busy_s[q] = NAN;
+        }
     }
   if (out)
     *out = res;

@@ -120,6 +120,11 @@ typedef struct {
   double  iterate_s;                      /* the slower part's */
   double  bytes;                          /* Table 1's bytes of both parts' iterations */
   double  part_s[KS_HYBRID_N_PARTS];      /* the slowest part of each kind, NAN where none has cells */
+  /* Each part's whole solve (its set-up and uploads included) less its
+   * time in the halo's finish and the sums: its own work, which tells
+   * which part the other waits for (part_s are alike, the parts meeting
+   * at every sum). */
+  double  busy_s[KS_HYBRID_N_PARTS];
 } KsHybridResult;
 
 typedef struct _KsHybridCg KsHybridCg;
