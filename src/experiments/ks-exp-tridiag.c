@@ -495,9 +495,9 @@ judge_conclusion (const KsRun *run,
   ratio = l->values[COL_TIME] / w->values[COL_TIME];
   v = ks_verdict_new (ratio > 1.0 ? KS_VERDICT_HOLDS : KS_VERDICT_FAILS,
                       ratio > 1.0
-                        ? _("At %s = %g on this device the best %s* (%s) runs %.2fx faster than the "
+                        ? _("At %s = %.0f on this device the best %s* (%s) runs %.2fx faster than the "
                             "best %s* (%s): the paper's conclusion holds here (the paper: %gx).")
-                        : _("At %s = %g on this device the best %s* (%s) takes %.2fx the time of the "
+                        : _("At %s = %.0f on this device the best %s* (%s) takes %.2fx the time of the "
                             "best %s* (%s): the paper's conclusion does not hold here (the paper: "
                             "%gx faster)."),
                       axis, ks_run_point_get_number (run, w, axis), winner, point_method (run, w),
@@ -522,7 +522,7 @@ judge_batch (const KsRun *run,
   n = ks_run_point_get_number (run, w, "n");
   if (systems < 5000 || n < 4095)
     {
-      ks_verdict_append (v, _("This run is smaller than the paper's (%g systems of %g unknowns against "
+      ks_verdict_append (v, _("This run is smaller than the paper's (%.0f systems of %.0f unknowns against "
                               "5,000 to 40,000 of 4095): the ratio may change at the paper's sizes."),
                          systems, n);
       if (!ks_run_device_is_cpu (run, device))
