@@ -96,7 +96,7 @@ case "${1:-run}" in
       meson test -C "$asan" --print-errorlogs --num-processes 2 --timeout-multiplier 4 --no-suite fuzz --no-suite oclgrind || status=$?
       logs+=("$asan/meson-logs/testlog.json")
     fi
-    # The results and session readers under libFuzzer for a minute each
+    # The results and session readers under libFuzzer for half a minute each
     # (KS_FUZZ_SECONDS): they link most of the experiments layer, so it is a
     # clang build of its own, of those two targets (about a minute to build
     # on two cores).
