@@ -186,7 +186,7 @@ test_devices_page (void)
   KsDevice *device;
   KsOgsPrediction p;
 
-  press_key (GDK_KEY_1, GDK_MOD1_MASK);   /* Alt+1 */
+  press_key (GDK_KEY_0, GDK_MOD1_MASK);   /* Alt+0: Devices */
   g_assert_true (ks_window_get_visible_page (window) == KS_PAGE (page));
   device = ks_devices_page_get_selected (page);
   g_assert_true (device == ks_window_get_device (window));

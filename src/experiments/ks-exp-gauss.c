@@ -130,7 +130,7 @@ default_wg_list (const KsParamSpec *spec,
     if (i == 0 || g_array_index (sizes, guint64, i) != g_array_index (sizes, guint64, i - 1))
       g_string_append_printf (text, "%s%" G_GUINT64_FORMAT, text->len ? "," : "", g_array_index (sizes, guint64, i));
   *why = g_strdup (_("1, the preferred multiple, about sixteen steps up to the kernel's limit and the paper's "
-                     "predicted optimum (no group sizes given)"));
+                     "predicted optimum (no --wg-list given)"));
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
