@@ -342,3 +342,41 @@ remove_dir (const char *dir)
     }
   g_rmdir (dir);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Plots that test-plot and test-plot-render both draw                      */
+
+KsPlot *
+line_plot (const char *name)
+{
+  KsPlot *plot = ks_plot_new ();
+  guint s = ks_plot_add_series (plot, name);
+
+  ks_plot_set_title (plot, "A line");
+  ks_plot_set_axis_labels (plot, "x", "y");
+  ks_plot_set_caption (plot, "test device · 2026-01-01");
+  for (int i = 0; i <= 100; i += 5)
+    ks_plot_add_point (plot, s, i, i);
+  return plot;
+}
+
+KsPlot *
+highlight_plot (gboolean highlight)
+{
+  KsPlot *plot = ks_plot_new ();
+  guint s = ks_plot_add_series (plot, "time");
+  guint o = ks_plot_add_series (plot, "other");
+
+  ks_plot_set_highlight_legend (plot, "N+1 prime");
+  for (int n = 100; n < 150; n++)
+    {
+      gboolean prime = n + 1 == 101 || n + 1 == 127 || n + 1 == 149;
+      KsPlotPointFlags flags = prime && highlight ? KS_PLOT_POINT_HIGHLIGHT : KS_PLOT_POINT_NONE;
+      g_autofree char *label = g_strdup_printf ("N+1 = %d", n + 1);
+
+      ks_plot_add_point_full (plot, s, n, n * 0.1 * (prime ? 2.5 : 1.0), NAN, NAN,
+                              flags, prime ? label : NULL);
+      ks_plot_add_point_full (plot, o, n, n * 0.05 * (prime ? 2.5 : 1.0), NAN, NAN, flags, NULL);
+    }
+  return plot;
+}

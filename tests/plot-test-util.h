@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* plot-test-util.h: what test-plot and test-plot-marks share: a plot
+/* plot-test-util.h: what the plot tests (test-plot, test-plot-render,
+ * test-plot-marks, test-plot-mesh-marks, test-plot-ranges) share: a plot
  * rendered to pixels and read back, the plot area and data positions found
- * through the public API alone, and small file helpers. */
+ * through the public API alone, two example plots and small file helpers. */
 #pragma once
 
 #include <cairo.h>
@@ -83,5 +84,11 @@ char            *read_file       (const char        *path,
 /* What is in dir, sorted, for checking that no temporary file was left. */
 char            *dir_listing     (const char        *dir);
 void             remove_dir      (const char        *dir);
+
+/* A titled, labelled line of 21 points, y = x on 0..100 (name: its series). */
+KsPlot          *line_plot       (const char        *name);
+/* Two series over n = 100..149; the points where N+1 is prime stand out,
+ * flagged KS_PLOT_POINT_HIGHLIGHT (and labelled) when highlight is TRUE. */
+KsPlot          *highlight_plot  (gboolean           highlight);
 
 G_END_DECLS
