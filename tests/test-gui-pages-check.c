@@ -146,6 +146,38 @@ ks_test_pages_check_layout (GtkWidget          *top,
   gtk_container_forall (GTK_CONTAINER (top), walk_cb, &walk);
 }
 
+static void
+wide_cb (GtkWidget *w,
+         gpointer   data)
+{
+  GString *problems = data;
+  int min;
+
+  if (!gtk_widget_get_visible (w))
+    return;
+  gtk_widget_get_preferred_width (w, &min, NULL);
+  if (min < 300)
+    return;
+  if (GTK_IS_CONTAINER (w))
+    {
+      gsize before = problems->len;
+      gtk_container_forall (GTK_CONTAINER (w), wide_cb, problems);
+      if (problems->len > before)
+        return;
+    }
+  {
+    g_autofree char *what = describe (w);
+    g_string_append_printf (problems, "%s needs %d pixels of width\n", what, min);
+  }
+}
+
+void
+ks_test_pages_log_wide (GtkWidget *top,
+                        GString   *problems)
+{
+  gtk_container_forall (GTK_CONTAINER (top), wide_cb, problems);
+}
+
 /* --- Russian --------------------------------------------------------------------- */
 
 /* Words the Russian window never shows: units Russian writes as мс, мкс,
@@ -161,7 +193,7 @@ static const char *const english[] = {
   "save", "open", "play", "pause", "reset", "heat", "tridiagonal", "solve", "matrix",
   "unknowns", "repetitions", "warm", "launch", "here", "earlier", "plot", "function", "functions",
   "bandwidth", "memory", "precision", "policy", "fixed", "explicit", "padded", "shrinking",
-  "insulated", "lambda_b",
+  "insulated",
 };
 
 /* Letters, digits and '_': CL_KERNEL_WORK_GROUP_SIZE is a name. */
