@@ -75,7 +75,11 @@ start_and_wait (KsPage *page)
   waiting_page = page;
   /* A gallery's default runs take up to a minute or two each here. */
   g_assert_true (wait_for (page_idle, gallery () ? 900 : 120));
-  g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
+  /* The gallery photographs what a default run shows, a failure included. */
+  if (gallery () && *ks_window_get_error_text (window) != '\0')
+    g_test_message ("the default run ended with “%s”", ks_window_get_error_text (window));
+  else
+    g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
 }
 
 static gboolean
