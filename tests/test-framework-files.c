@@ -308,6 +308,18 @@ test_recorded (void)
     g_assert_cmpuint (all->len, ==, files);
   }
   g_assert_cmpuint (test->len, ==, 0);
+  /* Read once: a page that looks again (every page does when first
+   * shown) gets the same runs without reading megabytes of JSON again. */
+  {
+    g_autoptr(GPtrArray) again = NULL;
+
+    g_setenv ("KERNELSCOPE_REFERENCE_DIR", dir, TRUE);
+    again = ks_recorded_list (&ks_exp_gauss_size);
+    g_unsetenv ("KERNELSCOPE_REFERENCE_DIR");
+    g_assert_cmpuint (again->len, ==, size->len);
+    for (guint i = 0; i < size->len; i++)
+      g_assert_true (((KsRecorded *) again->pdata[i])->run == ((KsRecorded *) size->pdata[i])->run);
+  }
   for (guint i = 0; i < size->len; i++)
     {
       const KsRecorded *r = size->pdata[i];
