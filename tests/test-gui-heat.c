@@ -227,8 +227,17 @@ test_hybrid_page (void)
   g_assert_cmpuint (run->points->len, ==, 4);
   for (guint i = 0; i < run->points->len; i++)
     g_assert_null (((KsRunPoint *) run->points->pdata[i])->error);
-  /* Two meshes, two curves; the lines are not series. */
-  g_assert_cmpuint (ks_plot_get_n_series (ks_test_page_plot (hp)), ==, 2);
+  /* Two meshes, two curves; the lines are not series.  (The recorded
+   * H200 run a machine without a GPU shows first has curves of its own:
+   * whether it is there depends on how soon the page found it.) */
+  {
+    KsPlot *plot = ks_test_page_plot (hp);
+    guint own = 0;
+
+    for (guint s = 0; s < ks_plot_get_n_series (plot); s++)
+      own += strstr (ks_plot_series_get_name (plot, s), "recorded") == NULL;
+    g_assert_cmpuint (own, ==, 2);
+  }
   spin (200);
   ks_test_shot ("heat-hybrid");
   ks_window_show_page (window, "heat-live");
