@@ -196,14 +196,14 @@ test_x_param (void)
   KsExperimentDesc bad = figure_desc;
   guint thomas;
 
-  thomas = find_series (with, "method = thomas");
+  thomas = find_series (with, "Method = Thomas");
   g_assert_cmpuint (ks_plot_series_get_n_points (with, thomas), ==, 2);
   g_assert_cmpfloat (ks_plot_series_get_point (with, thomas, 0)->x, ==, 1024 / 2.0);
   g_assert_cmpfloat (ks_plot_series_get_point (with, thomas, 1)->x, ==, 2048 / 5.0);
   by_gbs.x_param = NULL;
   without = ks_figure_plot_new (figure, &run, 1, NULL);
   g_assert_cmpuint (ks_plot_get_n_series (without), >, ks_plot_get_n_series (with));
-  g_assert_cmpuint (ks_plot_series_get_n_points (without, find_series (without, "method = thomas, n = 1024")), ==,
+  g_assert_cmpuint (ks_plot_series_get_n_points (without, find_series (without, "Method = Thomas, Systems = 1024")), ==,
                     1);
 
   bad_figures[0] = figures[1];
@@ -240,15 +240,15 @@ test_run_names (void)
       p->params[2] = g_variant_ref_sink (g_variant_new_string ("double"));
     }
   plot = ks_figure_plot_new (&figures[1], runs, 2, NULL);
-  find_series (plot, "CPU (host), precision = float, method = thomas");
-  find_series (plot, "CPU (host), precision = double, method = thomas");
+  find_series (plot, "CPU (host), Precision = float, Method = Thomas");
+  find_series (plot, "CPU (host), Precision = double, Method = Thomas");
   ks_run_unref (runs[1]);
   runs[1] = made_run ("GPU", 1.0);
   devices = ks_figure_plot_new (&figures[1], runs, 2, NULL);
-  find_series (devices, "GPU (host), method = thomas");
+  find_series (devices, "GPU (host), Method = Thomas");
   /* The earlier run stays dashed beside the newest, drawn solid. */
-  g_assert_true (ks_plot_series_get_dashed (devices, find_series (devices, "CPU (host), method = thomas")));
-  g_assert_false (ks_plot_series_get_dashed (devices, find_series (devices, "GPU (host), method = thomas")));
+  g_assert_true (ks_plot_series_get_dashed (devices, find_series (devices, "CPU (host), Method = Thomas")));
+  g_assert_false (ks_plot_series_get_dashed (devices, find_series (devices, "GPU (host), Method = Thomas")));
   ks_run_unref (runs[0]);
   ks_run_unref (runs[1]);
 }
@@ -275,8 +275,8 @@ test_twin_devices (void)
   p = run->points->pdata[run->points->len - 1];
   p->device = 1;
   plot = ks_figure_plot_new (&figures[1], &run, 1, NULL);
-  find_series (plot, "method = thomas · GPU (CUDA)");
-  find_series (plot, "method = thomas · GPU (NVIDIA OpenCL)");
+  find_series (plot, "Method = Thomas · GPU (CUDA)");
+  find_series (plot, "Method = Thomas · GPU (NVIDIA OpenCL)");
 }
 
 static void
@@ -297,7 +297,7 @@ test_bars (void)
 
   /* A bar per point: one series per value of the other axis, n. */
   g_assert_cmpuint (ks_plot_get_n_series (plot), ==, 3);
-  measured = find_series (plot, "n = 1024");
+  measured = find_series (plot, "Systems = 1024");
   paper = find_series (plot, "paper");
   g_assert_cmpint (ks_plot_series_get_kind (plot, measured), ==, KS_PLOT_SERIES_BARS);
   g_assert_cmpint (ks_plot_series_get_kind (plot, paper), ==, KS_PLOT_SERIES_BARS);
@@ -305,7 +305,7 @@ test_bars (void)
   p = ks_plot_series_get_point (plot, measured, 0);
   g_assert_cmpfloat (p->x, ==, 1);   /* PARACR, measured first */
   g_assert_cmpfloat (p->y, ==, 10.0 / 4.0);
-  p = ks_plot_series_get_point (plot, find_series (plot, "n = 2048"), 0);
+  p = ks_plot_series_get_point (plot, find_series (plot, "Systems = 2048"), 0);
   g_assert_cmpfloat (p->x, ==, 0);
   g_assert_cmpfloat (p->y, ==, 2.0);
   g_assert_cmpuint (ks_plot_series_get_n_points (plot, paper), ==, 2);
@@ -341,7 +341,7 @@ test_bars_recorded (void)
   g_assert_cmpuint (g_strv_length ((char **) categories), ==, 3);
   g_assert_cmpstr (categories[1], ==, "PARACR");
   g_assert_cmpstr (categories[2], ==, "SERICR");
-  series = find_series (plot, "recorded: H200 (host), n = 1024");
+  series = find_series (plot, "recorded: H200 (host), Systems = 1024");
   g_assert_cmpint (ks_plot_series_get_kind (plot, series), ==, KS_PLOT_SERIES_BARS);
   g_assert_cmpuint (ks_plot_series_get_n_points (plot, series), ==, 3);
   g_assert_cmpfloat (ks_plot_series_get_point (plot, series, 2)->x, ==, 2);
@@ -359,9 +359,9 @@ test_lines (void)
   /* Curves of y, each with its y2 twin on the right axis, and the paper's
    * Thomas point; SERICR's run-wide number and the limit are lines. */
   g_assert_cmpuint (ks_plot_get_n_series (plot), ==, 5);
-  thomas = find_series (plot, "method = thomas");
-  thomas_gbs = find_series (plot, "method = thomas · bandwidth");
-  paper = find_series (plot, "paper, method = thomas");
+  thomas = find_series (plot, "Method = Thomas");
+  thomas_gbs = find_series (plot, "Method = Thomas · bandwidth");
+  paper = find_series (plot, "paper, Method = Thomas");
   g_assert_false (ks_plot_series_get_y2 (plot, thomas));
   g_assert_true (ks_plot_series_get_y2 (plot, thomas_gbs));
   g_assert_cmpint (ks_plot_series_get_kind (plot, thomas), ==, KS_PLOT_SERIES_LINE);

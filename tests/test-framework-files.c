@@ -308,6 +308,18 @@ test_recorded (void)
     g_assert_cmpuint (all->len, ==, files);
   }
   g_assert_cmpuint (test->len, ==, 0);
+  /* Read once: a page that looks again (every page does when first
+   * shown) gets the same runs without reading megabytes of JSON again. */
+  {
+    g_autoptr(GPtrArray) again = NULL;
+
+    g_setenv ("KERNELSCOPE_REFERENCE_DIR", dir, TRUE);
+    again = ks_recorded_list (&ks_exp_gauss_size);
+    g_unsetenv ("KERNELSCOPE_REFERENCE_DIR");
+    g_assert_cmpuint (again->len, ==, size->len);
+    for (guint i = 0; i < size->len; i++)
+      g_assert_true (((KsRecorded *) again->pdata[i])->run == ((KsRecorded *) size->pdata[i])->run);
+  }
   for (guint i = 0; i < size->len; i++)
     {
       const KsRecorded *r = size->pdata[i];
@@ -368,8 +380,8 @@ test_figure (void)
   plot = ks_figure_plot_new (NULL, &run, 1, &options);
   g_assert_cmpstr (ks_plot_get_title (plot), ==, "Value vs size");
   g_assert_cmpuint (ks_plot_get_n_series (plot), ==, 2);
-  g_assert_cmpstr (ks_plot_series_get_name (plot, 0), ==, "shape = square");
-  g_assert_cmpstr (ks_plot_series_get_name (plot, 1), ==, "shape = wide");
+  g_assert_cmpstr (ks_plot_series_get_name (plot, 0), ==, "Shape = square");
+  g_assert_cmpstr (ks_plot_series_get_name (plot, 1), ==, "Shape = wide");
   g_assert_cmpuint (ks_plot_series_get_n_points (plot, 0), ==, 3);
   g_assert_cmpuint (ks_plot_series_get_n_points (plot, 1), ==, 2);   /* wide 3 refused */
   p = ks_plot_series_get_point (plot, 0, 0);
@@ -388,7 +400,7 @@ test_figure (void)
    * (one curve through both would zig-zag): square 2, 3 and wide 2 (wide
    * 3 was refused). */
   g_assert_cmpuint (ks_plot_get_n_series (ratio), ==, 2);
-  g_assert_cmpstr (ks_plot_series_get_name (ratio, 0), ==, "shape = square");
+  g_assert_cmpstr (ks_plot_series_get_name (ratio, 0), ==, "Shape = square");
   g_assert_cmpuint (ks_plot_series_get_n_points (ratio, 0), ==, 2);
   g_assert_cmpuint (ks_plot_series_get_n_points (ratio, 1), ==, 1);
 
@@ -396,7 +408,7 @@ test_figure (void)
   ks_figure_options_init (&options);
   both = ks_figure_plot_new (NULL, runs, 2, &options);
   g_assert_cmpuint (ks_plot_get_n_series (both), ==, 4);
-  g_assert_nonnull (strstr (ks_plot_series_get_name (both, 2), "(host), shape = square"));
+  g_assert_nonnull (strstr (ks_plot_series_get_name (both, 2), "(host), Shape = square"));
   ks_figure_add_recorded (NULL, both, run, &options);
   g_assert_cmpuint (ks_plot_get_n_series (both), ==, 6);
   g_assert_true (g_str_has_prefix (ks_plot_series_get_name (both, 4), "recorded: "));

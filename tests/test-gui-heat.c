@@ -279,8 +279,17 @@ test_hybrid_page (void)
   g_assert_cmpuint (run->points->len, ==, 4);
   for (guint i = 0; i < run->points->len; i++)
     g_assert_null (((KsRunPoint *) run->points->pdata[i])->error);
-  /* Two meshes, two curves; the lines are not series. */
-  g_assert_cmpuint (ks_plot_get_n_series (ks_test_page_plot (hp)), ==, 2);
+  /* Two meshes, two curves; the lines are not series.  (The recorded
+   * H200 run a machine without a GPU shows first has curves of its own:
+   * whether it is there depends on how soon the page found it.) */
+  {
+    KsPlot *plot = ks_test_page_plot (hp);
+    guint own = 0;
+
+    for (guint s = 0; s < ks_plot_get_n_series (plot); s++)
+      own += strstr (ks_plot_series_get_name (plot, s), "recorded") == NULL;
+    g_assert_cmpuint (own, ==, 2);
+  }
   /* lambda_b is one figure, found one way, on both pages. */
   if (!isnan (live_lambda_b))
     {

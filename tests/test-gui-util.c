@@ -77,7 +77,8 @@ screenshot (const char *name)
     return;
   /* The pointer off the window, so no tooltip hides part of the page. */
   gdk_device_warp (gdk_seat_get_pointer (gdk_display_get_default_seat (gdk_display_get_default ())),
-                   gdk_screen_get_default (), 1399, 899);
+                   gdk_screen_get_default (), gdk_window_get_width (gdk_get_default_root_window ()) - 1,
+                   gdk_window_get_height (gdk_get_default_root_window ()) - 1);
   spin (400);
   /* The frame as the X server has it, decorations of the header bar included. */
   gdk_window_get_origin (w, &x, &y);

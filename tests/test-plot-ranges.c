@@ -3,7 +3,8 @@
  * equal ends, ranges a few ULPs wide (a temperature that has settled),
  * subnormal, huge (-1e308..1e308), infinite and not-a-number.  Each must
  * give a bounded number of distinct ticks and draw its data; a tick loop
- * that cannot end shows as the test's meson timeout. */
+ * that cannot end shows as the test's meson timeout.  Also the texts a
+ * rendering draws (ks_plot_get_drawn_texts), ticks and legend included. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -276,6 +277,34 @@ test_overlay_follows_data (void)
   }
 }
 
+/* What a translated window's test reads: every text drawn, the title,
+ * axis labels, tick labels and legend entries among them, and no other. */
+static void
+test_drawn_texts (void)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  g_auto(GStrv) drawn = NULL;
+  guint s = ks_plot_add_series (plot, "первый ряд");
+  gboolean tick = FALSE;
+
+  ks_plot_set_title (plot, "Заголовок");
+  ks_plot_set_axis_labels (plot, "размер, мс", "время, мкс");
+  ks_plot_add_point (plot, s, 1, 2);
+  ks_plot_add_point (plot, s, 3, 4);
+  ks_plot_add_series (plot, "второй ряд");
+  ks_plot_add_point (plot, 1, 2, 3);
+  drawn = ks_plot_get_drawn_texts (plot, W, H);
+  g_assert_true (g_strv_contains ((const char * const *) drawn, "Заголовок"));
+  g_assert_true (g_strv_contains ((const char * const *) drawn, "размер, мс"));
+  g_assert_true (g_strv_contains ((const char * const *) drawn, "время, мкс"));
+  g_assert_true (g_strv_contains ((const char * const *) drawn, "первый ряд"));
+  g_assert_true (g_strv_contains ((const char * const *) drawn, "второй ряд"));
+  for (guint i = 0; drawn[i] != NULL; i++)
+    tick |= g_ascii_isdigit (drawn[i][0]);
+  g_assert_true (tick);
+  g_assert_false (g_strv_contains ((const char * const *) drawn, "driver"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -287,6 +316,7 @@ main (int   argc,
   g_test_add_func ("/plot/ranges/huge-points", test_huge_points);
   g_test_add_func ("/plot/ranges/mesh-colour-bar", test_mesh_colour_bar);
   g_test_add_func ("/plot/ranges/overlay-follows-data", test_overlay_follows_data);
+  g_test_add_func ("/plot/ranges/drawn-texts", test_drawn_texts);
 
   return g_test_run ();
 }

@@ -305,6 +305,59 @@ ks_param_value_to_string (GVariant *value)
   return g_variant_print (value, FALSE);
 }
 
+char *
+ks_param_value_label (const KsParamSpec *spec,
+                      const char        *value)
+{
+  g_return_val_if_fail (value != NULL, NULL);
+
+  if (spec != NULL && spec->type == KS_PARAM_CHOICE)
+    for (const KsChoice *c = spec->choices; c != NULL && c->value != NULL; c++)
+      if (strcmp (c->value, value) == 0 && c->label != NULL)
+        return g_strdup (_(c->label));
+  if (spec != NULL && spec->type == KS_PARAM_BOOL)
+    return g_strdup (strcmp (value, "true") == 0 ? _("yes") : strcmp (value, "false") == 0 ? _("no") : value);
+  return g_strdup (value);
+}
+
+char *
+ks_experiment_desc_pair_label (const KsExperimentDesc *desc,
+                               const char             *name,
+                               const char             *value)
+{
+  int p;
+  g_autofree char *shown = NULL;
+
+  g_return_val_if_fail (desc != NULL && name != NULL && value != NULL, NULL);
+  p = ks_experiment_desc_find_param (desc, name);
+  shown = ks_param_value_label (p >= 0 ? &desc->params[p] : NULL, value);
+  return g_strdup_printf ("%s = %s", p >= 0 ? _(desc->params[p].label) : name, shown);
+}
+
+char *
+ks_experiment_desc_where_label (const KsExperimentDesc *desc,
+                                const char             *where)
+{
+  g_auto(GStrv) pairs = NULL;
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  g_return_val_if_fail (desc != NULL && where != NULL, NULL);
+  pairs = g_strsplit (where, " ", -1);
+  for (guint i = 0; pairs[i] != NULL; i++)
+    {
+      char *eq = strchr (pairs[i], '=');
+      g_autofree char *pair = NULL;
+
+      if (*pairs[i] == '\0')
+        continue;
+      if (eq != NULL)
+        *eq = '\0';
+      pair = eq != NULL ? ks_experiment_desc_pair_label (desc, pairs[i], eq + 1) : g_strdup (pairs[i]);
+      g_string_append_printf (s, "%s%s", s->len ? ", " : "", pair);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
 /* --- axes ------------------------------------------------------------------- */
 
 /* One part of an integer axis: "a", "a:b", "a:b:step", "2^a" or "2^a:2^b".
@@ -584,6 +637,33 @@ ks_experiment_desc_find_figure (const KsExperimentDesc *desc,
   return -1;
 }
 
+/* Every unit a description may give: a unit is a key of the files ("ms")
+ * and is shown translated ("мс"), so a new one is added here, for the
+ * translators, or the description is refused (ks_experiment_desc_validate). */
+static const char *const known_units[] = {
+  NC_("unit", "ms"), NC_("unit", "us"), NC_("unit", "ns"), NC_("unit", "s"),
+  NC_("unit", "B"), NC_("unit", "bytes"), NC_("unit", "MiB"), NC_("unit", "GB/s"),
+  NC_("unit", "G/s"), NC_("unit", "M/s"), NC_("unit", "flop/B"), NC_("unit", "ulp"),
+  NC_("unit", "x"), NC_("unit", "%"), NC_("unit", "steps"), NC_("unit", "shorts"),
+};
+
+static gboolean
+unit_known (const char *unit)
+{
+  for (guint i = 0; unit != NULL && i < G_N_ELEMENTS (known_units); i++)
+    if (strcmp (known_units[i], unit) == 0)
+      return TRUE;
+  return unit == NULL;
+}
+
+const char *
+ks_unit_label (const char *unit)
+{
+  if (unit == NULL || *unit == '\0')
+    return unit;
+  return g_dpgettext2 (GETTEXT_PACKAGE, "unit", unit);
+}
+
 char *
 ks_experiment_desc_name_label (const KsExperimentDesc *desc,
                                const char             *name)
@@ -608,7 +688,7 @@ ks_experiment_desc_name_label (const KsExperimentDesc *desc,
    * and its label when they are the same text, "residual".) */
   if (c >= 0 || p >= 0 || d >= 0)
     label = _(label);
-  return unit ? g_strdup_printf ("%s, %s", label, unit) : g_strdup (label);
+  return unit ? g_strdup_printf ("%s, %s", label, ks_unit_label (unit)) : g_strdup (label);
 }
 
 /* --- validation -------------------------------------------------------------- */
@@ -701,6 +781,26 @@ validate_params (const KsExperimentDesc *desc,
 }
 
 static gboolean
+validate_units (const KsExperimentDesc *desc,
+                GError                **error)
+{
+  const char *unknown = NULL;
+
+  for (guint i = 0; i < desc->n_params && unknown == NULL; i++)
+    unknown = unit_known (desc->params[i].unit) ? NULL : desc->params[i].unit;
+  for (guint i = 0; i < desc->n_columns && unknown == NULL; i++)
+    unknown = unit_known (desc->columns[i].unit) ? NULL : desc->columns[i].unit;
+  for (guint i = 0; i < desc->n_device_info && unknown == NULL; i++)
+    unknown = unit_known (desc->device_info[i].unit) ? NULL : desc->device_info[i].unit;
+  for (guint i = 0; i < desc->n_paper_values && unknown == NULL; i++)
+    unknown = unit_known (desc->paper_values[i].unit) ? NULL : desc->paper_values[i].unit;
+  if (unknown != NULL)
+    return bad_desc (error, desc->id, "the unit \"%s\" is not in known_units[] "
+                     "(ks-experiment-desc.c), where the translators find it", unknown);
+  return TRUE;
+}
+
+static gboolean
 validate_columns (const KsExperimentDesc *desc,
                   GError                **error)
 {
@@ -770,6 +870,7 @@ ks_experiment_desc_validate (const KsExperimentDesc *desc,
   if (desc->size_param && ks_experiment_desc_find_param (desc, desc->size_param) < 0)
     return bad_desc (error, desc->id, "the size parameter \"%s\" is not one of its parameters",
                      desc->size_param);
-  return validate_params (desc, error) && validate_columns (desc, error) && validate_figures (desc, error);
+  return validate_params (desc, error) && validate_columns (desc, error) && validate_units (desc, error)
+         && validate_figures (desc, error);
 }
 

@@ -126,7 +126,7 @@ struct _KsParamSpec {
    * default's first value and 1. */
   gboolean     cli_range;
   const char  *label;          /* N_("Work-group size"): the form's label, the table's header */
-  const char  *unit;           /* "ms", "MiB", or NULL; not translated */
+  const char  *unit;           /* "ms", "MiB", or NULL: one of known_units[], shown by ks_unit_label() */
   /* N_(): a sentence or two for the tooltip and --help; another parameter
    * named as on the command line (--pad) reads as its label in the window
    * (ks_param_form_reword), so name no option the description lacks. */
@@ -196,6 +196,10 @@ char     *ks_param_default_text (const KsParamSpec *spec,
                                  GError           **error);
 /* A value as the CLI and the CSV write it ("1000", "0.5", "true", "split"). */
 char     *ks_param_value_to_string (GVariant *value);
+/* A value as the window shows it: a choice's label or yes/no, translated;
+ * else the value as given ("1024").  spec NULL: the value as given. */
+char     *ks_param_value_label    (const KsParamSpec *spec,
+                                   const char        *value);
 
 /* --- a point: one value per parameter ----------------------------------------- */
 
@@ -270,7 +274,7 @@ typedef double (*KsDeriveFunc) (const KsRun        *run,
 struct _KsColumnSpec {
   const char  *name;        /* key in JSON and CSV; "time_ms" */
   const char  *label;       /* N_("time per solve"): the table's header, the axis label */
-  const char  *unit;        /* "ms", "GB/s", "%", NULL; not translated */
+  const char  *unit;        /* "ms", "GB/s", "%", NULL: shown by ks_unit_label() */
   const char  *help;        /* N_(): the header's tooltip */
   KsColumnKind kind;
   KsReduction  reduce;      /* measured columns: how repetitions reduce */
@@ -519,10 +523,23 @@ int  ks_experiment_desc_find_column (const KsExperimentDesc *desc,
                                      const char             *name);
 int  ks_experiment_desc_find_figure (const KsExperimentDesc *desc,
                                      const char             *id);
+/* A description's unit ("ms") as the window shows it, translated ("мс");
+ * NULL and "" as they are. */
+const char *ks_unit_label (const char *unit);
 /* The label of a parameter, column or device-info name, translated, with
  * its unit ("time per solve, ms"); the name itself where none has it. */
 char *ks_experiment_desc_name_label (const KsExperimentDesc *desc,
                                      const char             *name);
+/* A parameter's value for people, "Unknowns = 1024" ("n=1024" in the
+ * files), its label and value translated; a name the description lacks as
+ * it is. */
+char *ks_experiment_desc_pair_label  (const KsExperimentDesc *desc,
+                                      const char             *name,
+                                      const char             *value);
+/* A paper value's where ("width=short16 scaling=items") as such pairs,
+ * separated by commas. */
+char *ks_experiment_desc_where_label (const KsExperimentDesc *desc,
+                                      const char             *where);
 /* Checks a description for what would break the files and the CLI: unique
  * names, reserved names, a default of the right type within the limits,
  * conditions naming existing parameters, figures naming existing

@@ -21,11 +21,11 @@ axis_label (const KsExperimentDesc *desc,
   const char *label = c >= 0 ? desc->columns[c].label : p >= 0 ? desc->params[p].label : name;
   const char *unit = c >= 0 ? desc->columns[c].unit : p >= 0 ? desc->params[p].unit : NULL;
 
-  return unit ? g_strdup_printf ("%s, %s", _(label), unit) : g_strdup (_(label));
+  return unit ? g_strdup_printf ("%s, %s", _(label), ks_unit_label (unit)) : g_strdup (_(label));
 }
 
 /* The values of the run's other axes at p (neither x nor series_by), as
- * "n = 2048, precision = double": a curve or a bar holds one value of each,
+ * "Unknowns = 2048, Precision = double": a curve or a bar holds one value of each,
  * or lines would zig-zag between them and bars stack on one another. */
 static char *
 other_axes (const KsRun        *run,
@@ -38,12 +38,14 @@ other_axes (const KsRun        *run,
     {
       GVariant *v;
       g_autofree char *value = NULL;
+      g_autofree char *pair = NULL;
 
       if (strcmp (run->axes[i], figure->x) == 0 || g_strcmp0 (run->axes[i], figure->x_param) == 0 ||
           g_strcmp0 (run->axes[i], figure->series_by) == 0 || !(v = ks_run_point_get_param (run, p, run->axes[i])))
         continue;
       value = ks_param_value_to_string (v);
-      g_string_append_printf (s, "%s%s = %s", s->len ? ", " : "", run->axes[i], value);
+      pair = ks_experiment_desc_pair_label (run->desc, run->axes[i], value);
+      g_string_append_printf (s, "%s%s", s->len ? ", " : "", pair);
     }
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
@@ -76,7 +78,10 @@ series_name (const KsRun        *run,
   g_autoptr(GString) s = g_string_new (prefix);
 
   if (value)
-    g_string_append_printf (s, "%s%s = %s", s->len ? ", " : "", figure->series_by, value);
+    {
+      g_autofree char *pair = ks_experiment_desc_pair_label (run->desc, figure->series_by, value);
+      g_string_append_printf (s, "%s%s", s->len ? ", " : "", pair);
+    }
   if (others[0])
     g_string_append_printf (s, "%s%s", s->len ? ", " : "", others);
   /* Several devices share the axes: each curve says whose it is (a
@@ -412,8 +417,14 @@ add_paper (KsPlot      *plot,
 
       if (!paper_applies (run, figure, pv, where))
         continue;
-      /* TRANSLATORS: the paper's own numbers in a legend, e.g. "paper, method = thomas" */
-      name = sv ? g_strdup_printf (_("paper, %s = %s"), figure->series_by, sv) : g_strdup (_("paper"));
+      if (sv)
+        {
+          g_autofree char *pair = ks_experiment_desc_pair_label (desc, figure->series_by, sv);
+          /* TRANSLATORS: the paper's own numbers in a legend, e.g. "paper, Method = Thomas, global" */
+          name = g_strdup_printf (_("paper, %s"), pair);
+        }
+      else
+        name = g_strdup (_("paper"));
       if (pv->label)
         {
           /* One of the paper's columns: "paper, GTS 450". */
@@ -428,7 +439,7 @@ add_paper (KsPlot      *plot,
 
           if (draw->categories)
             continue;
-          /* TRANSLATORS: a horizontal line at a number the paper gives, e.g. "paper, method = thomas: 1.26 (Table 2)" */
+          /* TRANSLATORS: a horizontal line at a number the paper gives, e.g. "paper, Method = Thomas: 1.26 (Table 2)" */
           label = g_strdup_printf (_("%s: %g (%s)"), name, pv->value, _(pv->source));
           ks_plot_add_hline (plot, pv->value, label);
           continue;
@@ -536,7 +547,8 @@ run_names (KsRun * const *runs,
       for (guint i = 0; differ && i < n_runs; i++)
         {
           g_autofree char *value = setting_of (runs, n_runs, i, k);
-          char *named = g_strdup_printf ("%s, %s = %s", names[i], desc->params[k].name, *value ? value : "-");
+          g_autofree char *pair = ks_experiment_desc_pair_label (desc, desc->params[k].name, *value ? value : "-");
+          char *named = g_strdup_printf ("%s, %s", names[i], pair);
           g_free (names[i]);
           names[i] = named;
         }

@@ -5,6 +5,7 @@
 #include "ks-reference.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 void
@@ -16,6 +17,57 @@ ks_recorded_free (KsRecorded *recorded)
   g_free (recorded->label);
   g_clear_pointer (&recorded->run, ks_run_unref);
   g_free (recorded);
+}
+
+/* The runs read so far, by path, with the file's time and size when read:
+ * each page looks for its recorded runs when first shown, and reading the
+ * whole folder (megabytes of JSON) each time cost a second or two a page.
+ * A file that changed is read again; runs are not changed once read. */
+typedef struct {
+  gint64  mtime;
+  goffset size;
+  KsRun  *run;
+} Loaded;
+
+G_LOCK_DEFINE_STATIC (loaded);
+static GHashTable *loaded;   /* path -> Loaded */
+
+static void
+loaded_free (gpointer data)
+{
+  Loaded *l = data;
+
+  ks_run_unref (l->run);
+  g_free (l);
+}
+
+static KsRun *
+load_run (const char  *path,
+          GError     **error)
+{
+  GStatBuf st;
+  Loaded *l;
+  KsRun *run = NULL;
+
+  if (g_stat (path, &st) != 0)
+    return ks_run_load_json (path, error);
+  G_LOCK (loaded);
+  if (loaded == NULL)
+    loaded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, loaded_free);
+  l = g_hash_table_lookup (loaded, path);
+  if (l != NULL && l->mtime == (gint64) st.st_mtime && l->size == (goffset) st.st_size)
+    run = ks_run_ref (l->run);
+  G_UNLOCK (loaded);
+  if (run != NULL || !(run = ks_run_load_json (path, error)))
+    return run;
+  l = g_new0 (Loaded, 1);
+  l->mtime = st.st_mtime;
+  l->size = st.st_size;
+  l->run = ks_run_ref (run);
+  G_LOCK (loaded);
+  g_hash_table_replace (loaded, g_strdup (path), l);
+  G_UNLOCK (loaded);
+  return run;
 }
 
 GPtrArray *
@@ -32,7 +84,7 @@ ks_recorded_list (const KsExperimentDesc *desc)
       g_autoptr(KsRun) run = NULL;
       KsRecorded *recorded;
 
-      if (!(run = ks_run_load_json (path, &error)))
+      if (!(run = load_run (path, &error)))
         {
           g_warning ("Recorded run %s left out: %s", path, error->message);
           continue;

@@ -5,6 +5,8 @@
 #include "ks-reference.h"
 #include "ks-results-plot.h"
 
+#include <glib/gi18n-lib.h>
+
 void
 ks_reference_plot_add (KsPlot          *plot,
                        const KsResults *results,
@@ -18,9 +20,11 @@ ks_reference_plot_add (KsPlot          *plot,
   label = ks_reference_label (results);
   if (results->kind == KS_EXPERIMENT_GAUSS_SIZE)
     {
+      /* The policy's name is the description's choice, translated there. */
       g_autofree char *name = results->local == KS_LOCAL_DRIVER
-        ? g_strdup_printf ("%s, driver", label)
-        : g_strdup_printf ("%s, %s wg %u", label, ks_local_policy_to_string (results->local), results->wg);
+        ? g_strdup_printf ("%s, %s", label, _(ks_local_policy_to_string (results->local)))
+        : g_strdup_printf (_("%s, %s, group %u"), label, _(ks_local_policy_to_string (results->local)),
+                           results->wg);
       ks_results_plot_add_size_series (plot, results, name, TRUE);
       return;
     }

@@ -11,10 +11,12 @@
 static char *
 default_series_name (const KsResults *results)
 {
+  /* The policies' names are the description's choices, translated there. */
   if (results->local == KS_LOCAL_DRIVER)
-    return g_strdup_printf (_("%s, driver's group size"), ks_range_policy_to_string (results->range));
-  return g_strdup_printf ("%s, %s wg = %u", ks_range_policy_to_string (results->range),
-                          ks_local_policy_to_string (results->local), results->wg);
+    return g_strdup_printf (_("%s, driver's group size"), _(ks_range_policy_to_string (results->range)));
+  /* TRANSLATORS: the range policy, the group policy and the group size: "fixed, explicit, group 64" */
+  return g_strdup_printf (_("%s, %s, group %u"), _(ks_range_policy_to_string (results->range)),
+                          _(ks_local_policy_to_string (results->local)), results->wg);
 }
 
 void
@@ -138,7 +140,7 @@ run_policy (const KsResults *r)
 {
   if (r->kind == KS_EXPERIMENT_GAUSS_SIZE)
     return default_series_name (r);
-  return g_strdup_printf ("%s, %s", ks_range_policy_to_string (r->range), ks_local_policy_to_string (r->local));
+  return g_strdup_printf ("%s, %s", _(ks_range_policy_to_string (r->range)), _(ks_local_policy_to_string (r->local)));
 }
 
 KsPlot *

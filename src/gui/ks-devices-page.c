@@ -235,7 +235,11 @@ add_prop (KsDevicesPage *self,
   GtkWidget *k = gtk_label_new (name);
   GtkWidget *v = gtk_label_new (value ? value : "—");
 
+  /* Names wrap too: "Наибольшие размеры рабочих элементов" on one line
+   * widened the page past a 1024-pixel projector. */
   gtk_label_set_xalign (GTK_LABEL (k), 0);
+  gtk_label_set_line_wrap (GTK_LABEL (k), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (k), 28);
   gtk_style_context_add_class (gtk_widget_get_style_context (k), "dim-label");
   gtk_label_set_xalign (GTK_LABEL (v), 0);
   gtk_label_set_selectable (GTK_LABEL (v), TRUE);

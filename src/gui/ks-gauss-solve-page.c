@@ -111,7 +111,8 @@ show_result (KsGaussSolvePage *self)
       /* Inside a graph the kernels are not timed one by one. */
       g_autofree char *text = r->launch == KS_LAUNCH_GRAPH
         ? g_strdup (_("not timed in a graph"))
-        : g_strdup_printf ("%.3f ms · %.0f %%", r->kernel_ms[k], share * 100);
+        /* TRANSLATORS: a kernel's time and its share of all kernels' time */
+        : g_strdup_printf (_("%.3f ms · %.0f %%"), r->kernel_ms[k], share * 100);
 
       if (r->launch == KS_LAUNCH_GRAPH)
         share = 0;

@@ -83,7 +83,10 @@ show_groups (KsHeatPage *self, const KsMesh *mesh)
     {
       const char *name = mesh->groups->pdata[g];
       const GroupSetting *gs = g_hash_table_lookup (self->group_settings, name);
-      GtkWidget *label = gtk_label_new (name);
+      /* A generated mesh's one group is called "boundary" (ks-mesh.c), a
+       * name kept for the files and the CLI but shown in the user's words;
+       * a Gmsh file's names are the file's. */
+      GtkWidget *label = gtk_label_new (g_strcmp0 (name, "boundary") == 0 ? C_("mesh group", "boundary") : name);
       GtkWidget *combo = gtk_combo_box_text_new ();
       GtkWidget *spin = gtk_spin_button_new_with_range (0, 1e6, 0.1);
       GtkWidget *t_label = gtk_label_new (_("at T ="));

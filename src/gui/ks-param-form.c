@@ -518,7 +518,7 @@ add_field (KsParamForm *self,
     gtk_grid_attach (grid, f->widget, 1, row, f->spec->unit ? 1 : 2, 1);
   if (f->spec->unit != NULL)
     {
-      f->unit = gtk_label_new (f->spec->unit);
+      f->unit = gtk_label_new (ks_unit_label (f->spec->unit));
       gtk_label_set_xalign (GTK_LABEL (f->unit), 0);
       gtk_style_context_add_class (gtk_widget_get_style_context (f->unit), "dim-label");
       gtk_grid_attach (grid, f->unit, 2, row, 1, 1);

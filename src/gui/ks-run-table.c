@@ -248,6 +248,7 @@ ks_run_point_markup (const KsRun        *run,
 
   for (guint i = 0; i < desc->n_params; i++)
     {
+      g_autofree char *raw = NULL;
       g_autofree char *value = NULL;
       g_autofree char *escaped = NULL;
 
@@ -258,7 +259,8 @@ ks_run_point_markup (const KsRun        *run,
                                     || g_strcmp0 (desc->params[i].name, figure ? figure->x_param : NULL) == 0
                                     || g_strcmp0 (desc->params[i].name, figure ? figure->series_by : NULL) == 0))
         continue;
-      value = ks_param_value_to_string (p->params[i]);
+      raw = ks_param_value_to_string (p->params[i]);
+      value = ks_param_value_label (&desc->params[i], raw);
       escaped = g_markup_printf_escaped ("%s%s = %s", first ? "" : ", ", _(desc->params[i].label), value);
       g_string_append (s, escaped);
       first = FALSE;
@@ -286,10 +288,10 @@ ks_run_point_markup (const KsRun        *run,
           line = g_markup_printf_escaped (g_dngettext (GETTEXT_PACKAGE,
                                                        "%s: %s %s (min %s, max %s, %u repetition)",
                                                        "%s: %s %s (min %s, max %s, %u repetitions)", p->reps),
-                                          _(col->label), value, col->unit ? col->unit : "", lo, hi, p->reps);
+                                          _(col->label), value, col->unit ? ks_unit_label (col->unit) : "", lo, hi, p->reps);
         }
       else
-        line = g_markup_printf_escaped ("%s: %s %s", _(col->label), value, col->unit ? col->unit : "");
+        line = g_markup_printf_escaped ("%s: %s %s", _(col->label), value, col->unit ? ks_unit_label (col->unit) : "");
       g_string_append_printf (s, "\n%s", line);
     }
   if (desc->describe_point != NULL)
@@ -364,9 +366,9 @@ ks_run_fill_paper_values (GtkGrid                *grid,
       KsColumnKind kind = c != NULL ? c->kind : KS_COLUMN_REAL;
       g_autofree char *paper = ks_run_format_value (v->value, kind);
       g_autofree char *measured = isnan (here) ? g_strdup ("—") : ks_run_format_value (here, kind);
-      g_autofree char *where = v->where && *v->where ? g_strdup_printf ("%s (%s)", what, v->where)
-                                                       : g_strdup (what);
-      const char *unit = v->unit ? v->unit : c != NULL ? c->unit : NULL;
+      g_autofree char *pairs = v->where && *v->where ? ks_experiment_desc_where_label (desc, v->where) : NULL;
+      g_autofree char *where = pairs ? g_strdup_printf ("%s (%s)", what, pairs) : g_strdup (what);
+      const char *unit = ks_unit_label (v->unit ? v->unit : c != NULL ? c->unit : NULL);
       g_autofree char *tip = NULL;
       g_autofree char *paper_text = unit ? g_strdup_printf ("%s %s", paper, unit) : g_strdup (paper);
       g_autofree char *here_text = unit && !isnan (here) ? g_strdup_printf ("%s %s", measured, unit)

@@ -163,12 +163,20 @@ ks_plot_set_series_line (cairo_t *cr,
     cairo_set_dash (cr, NULL, 0, 0);
 }
 
+/* Set on the cairo_t of ks_plot_get_drawn_texts(): every text drawn is
+ * added to the GPtrArray it holds. */
+const cairo_user_data_key_t ks_plot_drawn_texts_key;
+
 void
 ks_plot_show_text (cairo_t     *cr,
                    PangoLayout *layout,
                    double       x,
                    double       y)
 {
+  GPtrArray *drawn = cairo_get_user_data (cr, &ks_plot_drawn_texts_key);
+
+  if (drawn != NULL)
+    g_ptr_array_add (drawn, g_strdup (pango_layout_get_text (layout)));
   cairo_move_to (cr, x, y);
   pango_cairo_show_layout (cr, layout);
 }

@@ -517,6 +517,7 @@ void     ks_plot_draw_highlight_marker (cairo_t           *cr,
                                         const KsPlotTheme *theme);
 void     ks_plot_set_series_line       (cairo_t           *cr,
                                         Series            *ser);
+extern const cairo_user_data_key_t ks_plot_drawn_texts_key;
 void     ks_plot_show_text             (cairo_t           *cr,
                                         PangoLayout       *layout,
                                         double             x,

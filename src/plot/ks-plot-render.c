@@ -109,3 +109,24 @@ ks_plot_render (KsPlot            *plot,
   g_object_unref (ts.ctx);
   cairo_restore (cr);
 }
+
+GStrv
+ks_plot_get_drawn_texts (KsPlot *plot,
+                         double  width,
+                         double  height)
+{
+  g_autoptr(GPtrArray) drawn = g_ptr_array_new_with_free_func (g_free);
+  cairo_surface_t *surface;
+  cairo_t *cr;
+
+  g_return_val_if_fail (plot != NULL, NULL);
+
+  surface = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  cr = cairo_create (surface);
+  cairo_set_user_data (cr, &ks_plot_drawn_texts_key, drawn, NULL);
+  ks_plot_render (plot, cr, width, height, NULL);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  g_ptr_array_add (drawn, NULL);
+  return (GStrv) g_ptr_array_free (g_steal_pointer (&drawn), FALSE);
+}

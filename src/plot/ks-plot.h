@@ -368,6 +368,14 @@ void        ks_plot_render            (KsPlot            *plot,
                                        double             height,
                                        const KsPlotTheme *theme);
 
+/* Every text ks_plot_render() draws at width x height (title, axis labels,
+ * ticks, legend entries, annotations, bar labels), in drawing order, as
+ * given (whole where it is drawn cut short): what a test reads to find an
+ * untranslated word in the window.  Free with g_strfreev(). */
+GStrv       ks_plot_get_drawn_texts   (KsPlot            *plot,
+                                       double             width,
+                                       double             height);
+
 /* Which point is drawn within radius device units of (px, py) when the plot
  * is rendered at width x height?  For tooltips and clicks in the GUI.  The
  * nearest one wins; points outside the view do not count.  This and
