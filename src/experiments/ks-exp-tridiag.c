@@ -473,6 +473,17 @@ check_conclusion (const KsRun *run,
                           ratio > 1.0 ? _("holds here") : _("does not hold here"));
 }
 
+/* The parameter's label as the form shows it ("Systems"), for texts a
+ * window shows in the user's language. */
+static const char *
+axis_label (const KsRun *run,
+            const char  *axis)
+{
+  int i = ks_experiment_desc_find_param (run->desc, axis);
+
+  return i >= 0 && run->desc->params[i].label ? _(run->desc->params[i].label) : axis;
+}
+
 /* The paper's conclusion as a verdict: at the largest `axis`, the best
  * winner* device method against the best loser*. */
 static KsVerdict *
@@ -500,7 +511,7 @@ judge_conclusion (const KsRun *run,
                         : _("At %s = %.0f on this device the best %s* (%s) takes %.2fx the time of the "
                             "best %s* (%s): the paper's conclusion does not hold here (the paper: "
                             "%gx faster)."),
-                      axis, ks_run_point_get_number (run, w, axis), winner, point_method (run, w),
+                      axis_label (run, axis), ks_run_point_get_number (run, w, axis), winner, point_method (run, w),
                       ratio > 1.0 ? ratio : 1.0 / ratio, loser, point_method (run, l), paper);
   if (ks_run_device_is_cpu (run, device))
     ks_verdict_append (v, _("A CPU stands in for a GPU here: the device methods share its cores."));

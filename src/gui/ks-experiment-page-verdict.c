@@ -61,10 +61,15 @@ verdict_row (KsExperimentPage *self,
   markup = g_markup_printf_escaped ("<b>%s.</b> %s%s", ks_verdict_kind_label (v->kind), who ? who : "", v->text);
   gtk_label_set_markup (GTK_LABEL (label), markup);
   gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
-  /* A wrapped label asks for its whole text on one line unless told: the
-   * window would grow past the screen. */
-  gtk_label_set_width_chars (GTK_LABEL (label), 20);
+  /* A wrapped label asks for its whole text on one line unless told (the
+   * window would grow past the screen's width), and at its least width
+   * for as many lines as the words need (past its height): at most three
+   * lines, the whole text in the tooltip. */
+  gtk_label_set_width_chars (GTK_LABEL (label), 30);
   gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+  gtk_label_set_lines (GTK_LABEL (label), 3);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_tooltip_text (label, v->text);
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   gtk_widget_set_hexpand (label, TRUE);
