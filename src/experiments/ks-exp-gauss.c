@@ -161,7 +161,7 @@ default_wg_list (const KsParamSpec *spec,
     .type = KS_PARAM_INT, .default_value = "1", .min = 0, .max = G_MAXUINT32, .advanced = TRUE }
 
 static const KsParamSpec size_params[] = {
-  PARAM_N ("300:400", TRUE),
+  PARAM_N ("300:340", TRUE),
   PARAM_PRECISION,
   PARAM_RANGE,
   { .name = "local", .short_name = 'l', .label = N_("Group size policy"),
