@@ -12,6 +12,7 @@
 #include "ks-image-strip.h"
 #include "ks-param-form.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 static KsImageStrip *
@@ -44,7 +45,17 @@ test_micro_simd_page (void)
   g_assert_cmpuint (run->points->len, ==, 5);
   /* The first figure, the time per element: this run's bars and the
    * paper's three machines (Table 3 per element, at any size). */
-  g_assert_cmpuint (ks_plot_get_n_series (ks_test_page_plot (page)), ==, 4);
+  {
+    /* A machine without a GPU may show a recorded run beside it: its
+     * curves are named so and not counted. */
+    KsPlot *plot = ks_test_page_plot (page);
+    g_auto(GStrv) prefix = g_strsplit (_("recorded: %s"), "%s", 2);
+    guint own = 0;
+
+    for (guint s = 0; s < ks_plot_get_n_series (plot); s++)
+      own += !g_str_has_prefix (ks_plot_series_get_name (plot, s), prefix[0]);
+    g_assert_cmpuint (own, ==, 4);
+  }
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (strip_of (page))));
   ks_test_shot ("micro-simd");
 }
