@@ -51,6 +51,7 @@ verdict_row (KsExperimentPage *self,
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *icon = gtk_image_new_from_icon_name (kind_icon (v->kind), GTK_ICON_SIZE_LARGE_TOOLBAR);
   GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   g_autofree char *who = NULL;
   g_autofree char *markup = NULL;
 
@@ -72,21 +73,25 @@ verdict_row (KsExperimentPage *self,
   gtk_widget_set_tooltip_text (label, v->text);
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_set_hexpand (label, TRUE);
+  gtk_widget_set_hexpand (text, TRUE);
   gtk_widget_set_valign (icon, GTK_ALIGN_START);
   gtk_widget_set_tooltip_text (icon, ks_verdict_kind_label (v->kind));
   gtk_container_add (GTK_CONTAINER (row), icon);
-  gtk_container_add (GTK_CONTAINER (row), label);
+  gtk_container_add (GTK_CONTAINER (row), text);
+  gtk_container_add (GTK_CONTAINER (text), label);
   if (v->values != NULL && v->suggestion != NULL)
     {
       GtkWidget *button = gtk_button_new_with_label (v->suggestion);
 
-      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+      /* Under the text, not beside it: a long label (in Russian) beside
+       * would widen the window past the screen. */
+      gtk_widget_set_halign (button, GTK_ALIGN_START);
+      gtk_label_set_ellipsize (GTK_LABEL (gtk_bin_get_child (GTK_BIN (button))), PANGO_ELLIPSIZE_END);
       gtk_widget_set_tooltip_text (button, _("Puts these values in the form; press Run to test the claim"));
       g_object_set_data_full (G_OBJECT (button), "values", g_hash_table_ref (v->values),
                               (GDestroyNotify) g_hash_table_unref);
       g_signal_connect (button, "clicked", G_CALLBACK (suggestion_clicked_cb), self);
-      gtk_container_add (GTK_CONTAINER (row), button);
+      gtk_container_add (GTK_CONTAINER (text), button);
     }
   gtk_style_context_add_class (gtk_widget_get_style_context (row), "ks-verdict");
   g_object_set_data_full (G_OBJECT (row), "verdict-text", g_strdup (gtk_label_get_text (GTK_LABEL (label))), g_free);
