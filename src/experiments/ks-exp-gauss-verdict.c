@@ -43,24 +43,35 @@ ks_exp_gauss_neighbour_ratio (const KsResults *r,
 }
 
 /* Odd composite N+1 against the even N+1 beside it (n +- 1): PoCL's
- * driver chooses by parity; 0 where the run has no such pair. */
+ * driver chooses by parity; 0 where the run has no such pair.  The page
+ * judges a live run at every point, so each neighbour is looked up by n,
+ * not searched for. */
 static double
 parity_ratio (const KsResults *r)
 {
+  g_autoptr(GHashTable) by_n = g_hash_table_new (NULL, NULL);
   double sum = 0.0;
   guint cnt = 0;
 
   for (guint i = 0; i < r->points->len; i++)
     {
+      const KsPoint *q = g_ptr_array_index (r->points, i);
+
+      if (!q->error && q->median_ms > 0.0)
+        g_hash_table_insert (by_n, GUINT_TO_POINTER (q->n), (gpointer) q);
+    }
+  for (guint i = 0; i < r->points->len; i++)
+    {
       const KsPoint *p = g_ptr_array_index (r->points, i);
+      const guint side[2] = { p->n - 1, p->n + 1 };
 
       if (p->error || p->n1_prime || (p->n + 1) % 2 == 0)
         continue;
-      for (guint j = 0; j < r->points->len; j++)
+      for (guint k = 0; k < 2; k++)
         {
-          const KsPoint *q = g_ptr_array_index (r->points, j);
+          const KsPoint *q = g_hash_table_lookup (by_n, GUINT_TO_POINTER (side[k]));
 
-          if (!q->error && (q->n + 1 == p->n || q->n == p->n + 1) && q->median_ms > 0.0)
+          if (q != NULL)
             {
               sum += p->median_ms / q->median_ms;
               cnt++;
