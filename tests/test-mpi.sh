@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Paper 004's distributed CG with 1, 2, 3 and 4 MPI ranks on this machine's
 # CPU (tests/mpi-cg.c): each gives one process's solution to round-off.
-# Then the same through the hybrid solver's MPI world (a PoCL part on rank
+# Then the same through the hybrid solver's MPI world, also with the
+# system on rank 0 alone, which sends each rank its part (a PoCL part on rank
 # 0 beside host parts), and kernelscope-cli itself under mpirun: the
 # heat-hybrid experiment with one GPU rank, written by rank 0 alone.
 # Last, a rank failing alone, and a CLI built without MPI under mpirun.
@@ -24,7 +25,7 @@ export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo
 if [ -n "${KS_SANITIZED:-}" ]; then
   export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 fi
-echo "1..16"
+echo "1..18"
 status=0
 # One OpenMP thread per rank: the ranks are the parallelism.
 export OMP_NUM_THREADS=1
@@ -199,4 +200,7 @@ else
   expect_stop 16 "a kernelscope-cli built without MPI, started by mpirun, says so and stops" \
     "started by mpirun, but this build has no MPI" -np 2 "$NOMPI" devices
 fi
+# The system on rank 0 alone, each rank sent its part (ks_hybrid_cg_set_system).
+run_cg 17 2 hybrid-scatter
+run_cg 18 4 hybrid-scatter
 exit $status

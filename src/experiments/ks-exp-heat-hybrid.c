@@ -256,7 +256,8 @@ typedef struct {
   char          *mesh_key;      /* what a, b, x0 and centres were built for */
   double        *centres;
   KsCsr         *a;
-  double        *b, *x0, *x;
+  double        *b, *x0;
+  guint64        n_cells;       /* the mesh's, on every rank (a, b, x0 and centres: rank 0's alone under mpirun) */
   double         triad_gbs, cpu_triad_gbs;
   guint         *given;         /* --partition file: each cell's part, as read */
   guint          n_given;
@@ -278,7 +279,6 @@ hybrid_tear_down (gpointer state)
   g_free (s->centres);
   g_free (s->b);
   g_free (s->x0);
-  g_free (s->x);
   g_free (s->given);
   g_free (s->given_name);
   g_clear_object (&s->cpu_device);
@@ -515,8 +515,7 @@ solve_with (HybridState *s, KsHybridCg *hybrid, const KsConfig *point, KsHybridR
   const KsCgOptions options = { ks_config_get_real (point, "tol"), 100000 };
   g_autoptr(GError) local = NULL;
 
-  memcpy (s->x, s->x0, sizeof (double) * s->a->n_rows);
-  if (ks_hybrid_cg_solve (hybrid, s->a, s->b, s->x, &options, res, &local))
+  if (ks_hybrid_cg_solve_system (hybrid, &options, NULL, res, &local))
     return TRUE;
   /* Not converging says something about this mesh and tolerance, not
    * about the device: the sweep goes on. */
@@ -541,7 +540,6 @@ build_here (HybridState *s, const char *key, GCancellable *cancellable, GError *
   if (!(heat = ks_heat_new (mesh, &p, error)))
     return FALSE;
   s->b = g_new (double, mesh->n_cells);
-  s->x = g_new (double, mesh->n_cells);
   s->x0 = g_memdup2 (ks_heat_get_temperature (heat), sizeof (double) * mesh->n_cells);
   s->a = ks_heat_assemble (heat, s->x0, s->x0, s->b);
   s->centres = g_new (double, 2 * (gsize) mesh->n_cells);
@@ -553,24 +551,21 @@ build_here (HybridState *s, const char *key, GCancellable *cancellable, GError *
   return TRUE;
 }
 
-/* Under mpirun: rank 0 builds the system and sends it to the others, which
- * need only the matrix, b, x0 and the centres (each then keeps its own
- * part); a failure on rank 0 reaches every rank as this point's error. */
+/* Under mpirun: rank 0 alone builds the system (the solver sends each
+ * rank its part: ks_hybrid_cg_set_system); the others learn its size.  A
+ * failure on rank 0 reaches every rank as this point's error. */
 static gboolean
 build_on_rank0 (HybridState *s, const KsHybridWorld *w, const char *key, GCancellable *cancellable,
                 GError **error)
 {
-  guint64 head[2] = { 0, 0 };   /* rows, non-zeros; 0 rows: rank 0 failed */
+  guint64 rows = 0;   /* 0: rank 0 failed */
   g_autoptr(GError) local = NULL;
 
   if (w->rank == 0 && build_here (s, key, cancellable, &local))
-    {
-      head[0] = s->a->n_rows;
-      head[1] = s->a->nnz;
-    }
-  if (!w->broadcast (w->data, head, sizeof head, error))
+    rows = s->a->n_rows;
+  if (!w->broadcast (w->data, &rows, sizeof rows, error))
     return FALSE;
-  if (head[0] == 0)
+  if (rows == 0)
     {
       if (local != NULL)
         g_propagate_error (error, g_steal_pointer (&local));
@@ -579,24 +574,8 @@ build_on_rank0 (HybridState *s, const KsHybridWorld *w, const char *key, GCancel
                      _("Rank 0 could not build the mesh %s (it says why)"), key);
       return FALSE;
     }
-  if (w->rank != 0)
-    {
-      const gsize n = head[0];
-      guint *row_ptr = g_new (guint, n + 1);
-
-      row_ptr[n] = (guint) head[1];   /* the non-zeros, as ks_csr_new_take reads them */
-      s->a = ks_csr_new_take ((guint) n, (guint) n, row_ptr, g_new (guint, MAX (head[1], 1)));
-      s->b = g_new (double, n);
-      s->x = g_new (double, n);
-      s->x0 = g_new (double, n);
-      s->centres = g_new (double, 2 * n);
-    }
-  return w->broadcast (w->data, s->a->row_ptr, sizeof (guint) * (head[0] + 1), error) &&
-         w->broadcast (w->data, s->a->col, sizeof (guint) * head[1], error) &&
-         w->broadcast (w->data, s->a->val, sizeof (double) * head[1], error) &&
-         w->broadcast (w->data, s->b, sizeof (double) * head[0], error) &&
-         w->broadcast (w->data, s->x0, sizeof (double) * head[0], error) &&
-         w->broadcast (w->data, s->centres, 2 * sizeof (double) * head[0], error);
+  s->n_cells = rows;
+  return TRUE;
 }
 
 /* The mesh and the first time step's system on it, once per mesh. */
@@ -614,12 +593,11 @@ build_system (HybridState *s, const KsConfig *point, GCancellable *cancellable, 
   g_clear_pointer (&s->a, ks_csr_free);
   g_clear_pointer (&s->b, g_free);
   g_clear_pointer (&s->x0, g_free);
-  g_clear_pointer (&s->x, g_free);
   g_clear_pointer (&s->centres, g_free);
-  if (world != NULL && world->n_ranks > 1 && world->broadcast != NULL)
+  if (world != NULL && world->n_ranks > 1 && world->broadcast != NULL && world->send != NULL)
     ok = build_on_rank0 (s, world, key, cancellable, error);
-  else
-    ok = build_here (s, key, cancellable, error);
+  else if ((ok = build_here (s, key, cancellable, error)))
+    s->n_cells = s->a->n_rows;
   if (ok)
     s->mesh_key = g_steal_pointer (&key);
   return ok;
@@ -680,7 +658,7 @@ time_gpu_alone (HybridState *s, const KsHybridWorld *w, const KsConfig *point, d
       setup.world = gpus;
       setup.cpu = NULL;
       if ((alone = ks_hybrid_cg_new (&setup, &local)) != NULL &&
-          ks_hybrid_cg_set_pattern (alone, s->a, s->centres, INFINITY, &local))
+          ks_hybrid_cg_set_system (alone, s->a, s->b, s->x0, s->centres, INFINITY, &local))
         time_solves (s, alone, point, us_iters, &local);
       g_clear_pointer (&alone, ks_hybrid_cg_free);
       /* A GPU rank failing alone would leave the others in a sum. */
@@ -736,7 +714,7 @@ use_gpus (HybridState *s, const KsConfig *point, guint gpus, GError **error)
   if (g_strcmp0 (s->split_for[gpus], s->mesh_key) == 0)
     return TRUE;
   g_clear_pointer (&s->split_for[gpus], g_free);
-  if (!ks_hybrid_cg_set_pattern (s->hybrid, s->a, s->centres, INFINITY, error))
+  if (!ks_hybrid_cg_set_system (s->hybrid, s->a, s->b, s->x0, s->centres, INFINITY, error))
     return FALSE;
   if (world != NULL && world->n_ranks > 1 && world->broadcast != NULL && s->setup.gpu_ranks >= 1 &&
       (s->setup.gpu_ranks == 1 || world->gpus_world != NULL))
@@ -761,7 +739,7 @@ split_as_given (HybridState *s, guint gpus, GError **error)
   const guint n_parts = world ? world->n_ranks : gpus + 1;
   g_autoptr(GError) local = NULL;
 
-  if (!ks_part_file_check (s->given, s->n_given, s->given_name, s->a->n_rows, n_parts, &local))
+  if (!ks_part_file_check (s->given, s->n_given, s->given_name, s->n_cells, n_parts, &local))
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED, "%s (%s)", local->message,
                    world ? _("under mpirun part r is rank r's")
@@ -781,7 +759,7 @@ save_partition (HybridState *s, const char *path, GError **error)
 
   if (path == NULL || *path == '\0' || (world != NULL && world->rank != 0))
     return TRUE;
-  if (ks_part_file_write (path, ks_hybrid_cg_get_part_of (s->hybrid), s->a->n_rows, &local))
+  if (ks_part_file_write (path, ks_hybrid_cg_get_part_of (s->hybrid), s->n_cells, &local))
     return TRUE;
   g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED, _("The partition was not saved: %s"),
                local->message);
@@ -821,16 +799,16 @@ hybrid_measure (gpointer state, const KsConfig *point, double *values, GCancella
   us = res.iterations > 0 ? 1e6 * res.iterate_s / res.iterations : NAN;
   values[COL_ITER_US] = us;
   values[COL_REL] = s->gpu_only_us[gpus] / us;
-  values[COL_PERF] = s->a->n_rows / us;
+  values[COL_PERF] = s->n_cells / us;
   values[COL_GPU_ONLY] = s->gpu_only_us[gpus];
   values[COL_GPU_ONLY_ITERS] = s->gpu_only_iters[gpus];
   values[COL_GPU_CELLS] = ks_hybrid_cg_get_cells (s->hybrid, KS_HYBRID_GPU);
   values[COL_CPU_CELLS] = ks_hybrid_cg_get_cells (s->hybrid, KS_HYBRID_CPU);
-  values[COL_SHARE] = 100.0 * ks_hybrid_cg_get_cells (s->hybrid, KS_HYBRID_GPU) / s->a->n_rows;
+  values[COL_SHARE] = 100.0 * ks_hybrid_cg_get_cells (s->hybrid, KS_HYBRID_GPU) / s->n_cells;
   values[COL_CUT] = ks_hybrid_cg_get_edge_cut (s->hybrid);
   values[COL_ITERS] = res.iterations;
   values[COL_BANDWIDTH] = res.iterate_s > 0 ? res.bytes / res.iterate_s / 1e9 : NAN;
-  values[COL_MESH_CELLS] = s->a->n_rows;
+  values[COL_MESH_CELLS] = s->n_cells;
   return TRUE;
 }
 

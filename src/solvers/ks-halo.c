@@ -6,6 +6,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <stdlib.h>
+#include <string.h>
 
 G_DEFINE_QUARK (ks-halo-error-quark, ks_halo_error)
 
@@ -272,7 +273,7 @@ ks_halo_local (const KsHalo *halo,
                guint         g)
 {
   g_return_val_if_fail (halo != NULL && part < halo->n_parts, -1);
-  if (g >= halo->n)
+  if (g >= halo->n || halo->part == NULL)   /* a received halo knows one part alone */
     return -1;
   if (halo->part[g] == part)
     return halo->owned[g];
@@ -340,4 +341,122 @@ ks_halo_local_rows (const KsHalo *halo,
   *out_col = c;
   if (out_val)
     *out_val = v;
+}
+
+/* --- one part, sent to the rank that runs it --------------------------------- */
+
+static void
+pack_u32 (GByteArray *out,
+          guint       v)
+{
+  guint32 w = v;
+  g_byte_array_append (out, (const guint8 *) &w, sizeof w);
+}
+
+void
+ks_halo_pack_part (const KsHalo *halo,
+                   guint         part,
+                   GByteArray   *out)
+{
+  const KsHaloPart *hp;
+
+  g_return_if_fail (halo != NULL && part < halo->n_parts && out != NULL);
+
+  hp = &halo->parts[part];
+  pack_u32 (out, hp->n_interior);
+  pack_u32 (out, hp->n_owned);
+  pack_u32 (out, hp->n_virtual);
+  pack_u32 (out, hp->n_neighbours);
+  g_byte_array_append (out, (const guint8 *) hp->global, sizeof (guint) * (hp->n_owned + hp->n_virtual));
+  for (guint j = 0; j < hp->n_neighbours; j++)
+    {
+      const KsHaloNeighbour *nb = &hp->neighbours[j];
+
+      pack_u32 (out, nb->part);
+      pack_u32 (out, nb->n_send);
+      pack_u32 (out, nb->recv_first);
+      pack_u32 (out, nb->n_recv);
+      g_byte_array_append (out, (const guint8 *) nb->send, sizeof (guint) * nb->n_send);
+    }
+}
+
+/* count guints from bytes at *pos into a new array (NULL: they end early). */
+static guint *
+take_u32 (const guint8 *bytes,
+          gsize         size,
+          gsize        *pos,
+          gsize         count)
+{
+  guint *out;
+
+  if (count > (size - *pos) / sizeof (guint))
+    return NULL;
+  out = g_new (guint, MAX (count, 1));
+  memcpy (out, bytes + *pos, count * sizeof (guint));
+  *pos += count * sizeof (guint);
+  return out;
+}
+
+static gboolean
+received_part (KsHaloPart   *hp,
+               guint         n,
+               guint         n_parts,
+               const guint8 *bytes,
+               gsize         size,
+               gsize        *pos)
+{
+  g_autofree guint *head = take_u32 (bytes, size, pos, 4);
+  guint virtual_seen = 0;
+
+  if (head == NULL || head[0] > head[1] || head[1] > n || head[2] > n || head[3] > n_parts)
+    return FALSE;
+  *hp = (KsHaloPart) { head[0], head[1], head[2], NULL, 0, NULL };
+  if (!(hp->global = take_u32 (bytes, size, pos, (gsize) hp->n_owned + hp->n_virtual)))
+    return FALSE;
+  hp->neighbours = g_new0 (KsHaloNeighbour, MAX (head[3], 1));
+  for (; hp->n_neighbours < head[3]; hp->n_neighbours++)
+    {
+      KsHaloNeighbour *nb = &hp->neighbours[hp->n_neighbours];
+      g_autofree guint *f = take_u32 (bytes, size, pos, 4);
+
+      if (f == NULL || f[0] >= n_parts || f[1] > hp->n_owned || f[2] < hp->n_owned ||
+          f[3] > hp->n_owned + hp->n_virtual - f[2] || !(nb->send = take_u32 (bytes, size, pos, f[1])))
+        return FALSE;
+      *nb = (KsHaloNeighbour) { f[0], f[1], nb->send, f[2], f[3] };
+      virtual_seen += f[3];
+      for (guint i = 0; i < nb->n_send; i++)
+        if (nb->send[i] >= hp->n_owned)
+          {
+            g_clear_pointer (&nb->send, g_free);
+            return FALSE;
+          }
+    }
+  return virtual_seen == hp->n_virtual;
+}
+
+KsHalo *
+ks_halo_new_received (guint         n,
+                      guint         n_parts,
+                      guint         part,
+                      const guint8 *bytes,
+                      gsize         size,
+                      gsize        *pos,
+                      GError      **error)
+{
+  g_autoptr(KsHalo) halo = NULL;
+
+  g_return_val_if_fail (part < n_parts && pos != NULL && *pos <= size, NULL);
+
+  halo = g_new0 (KsHalo, 1);
+  halo->n = n;
+  halo->n_parts = n_parts;
+  halo->parts = g_new0 (KsHaloPart, n_parts);
+  halo->ghosts = g_new0 (GHashTable *, n_parts);
+  if (!received_part (&halo->parts[part], n, n_parts, bytes, size, pos))
+    {
+      g_set_error (error, KS_HALO_ERROR, KS_HALO_ERROR_INVALID,
+                   _("Part %u's numbering as received is cut short or disagrees with itself"), part);
+      return NULL;
+    }
+  return g_steal_pointer (&halo);
 }

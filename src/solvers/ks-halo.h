@@ -80,6 +80,23 @@ void              ks_halo_local_rows (const KsHalo  *halo,
                                       guint        **out_col,
                                       double       **out_val);
 
+/* Part p's numbering appended to out, as ks_halo_new_received reads it:
+ * what rank 0 sends a rank that never sees the whole matrix. */
+void              ks_halo_pack_part  (const KsHalo  *halo,
+                                      guint          part,
+                                      GByteArray    *out);
+/* A halo of n_parts parts over n cells of which only part is known (read
+ * from bytes at *pos, which it advances): all an exchange of that part
+ * needs.  ks_halo_local and ks_halo_local_rows are not for it; the other
+ * parts have no cells.  Errors: the bytes end early or disagree. */
+KsHalo           *ks_halo_new_received (guint        n,
+                                        guint        n_parts,
+                                        guint        part,
+                                        const guint8 *bytes,
+                                        gsize        size,
+                                        gsize       *pos,
+                                        GError     **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsHalo, ks_halo_free)
 
 G_END_DECLS

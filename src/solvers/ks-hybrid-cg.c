@@ -4,6 +4,7 @@
 #define G_LOG_DOMAIN "ks-solvers"
 
 #include "ks-hybrid-cg.h"
+#include "ks-hybrid-cg-private.h"
 #include "ks-balance.h"
 #include "ks-halo.h"
 #include "ks-solver-error.h"
@@ -15,44 +16,6 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-
-typedef struct {
-  guint           index;      /* the part's index in the halo */
-  KsHybridPart    kind;
-  KsDistCgDevice *device;     /* borrowed from the hybrid; NULL: the host */
-  KsPrecision     precision;
-  guint          *row_ptr;    /* the part's rows, local columns (ks_halo_local_rows) */
-  guint          *col;
-  gsize          *from;       /* each local entry's index in the whole matrix's val */
-  double         *val;
-  double         *b;
-  double         *x;          /* owned + virtual */
-} Part;
-
-struct _KsHybridCg {
-  KsHybridSetup   setup;
-  KsDistCgDevice *gpus[KS_HYBRID_MAX_GPUS];   /* this process's GPU parts' */
-  guint           n_gpus;
-  KsDistCgDevice *cpu;        /* NULL: the host's code */
-  /* The pattern and its split. */
-  guint           n, nnz;
-  guint          *row_ptr;    /* a copy: the pattern solves are checked against */
-  guint          *col;
-  double         *centres;
-  double          lambda;
-  guint          *kind;       /* each cell's KsHybridPart */
-  guint          *part_of;    /* each cell's part, numbered as ks_hybrid_cg_set_parts takes them */
-  gboolean        given;      /* split by ks_hybrid_cg_set_parts, not by lambda */
-  guint64         cells[KS_HYBRID_N_PARTS];
-  guint64         edge_cut;
-  KsHalo         *halo;
-  guint           n_parts;    /* in the halo */
-  /* The parts this process runs: both (those with cells) in one process,
-   * its rank's under a world. */
-  const KsHybridWorld *world;
-  guint           n_local;
-  Part            parts[KS_HYBRID_MAX_GPUS + 1];
-};
 
 static const KsHybridWorld *the_world;
 
@@ -79,10 +42,11 @@ part_clear (Part *p)
   g_clear_pointer (&p->val, g_free);
   g_clear_pointer (&p->b, g_free);
   g_clear_pointer (&p->x, g_free);
+  g_clear_pointer (&p->x0, g_free);
 }
 
-static void
-clear_split (KsHybridCg *h)
+void
+ks_hybrid_clear_split (KsHybridCg *h)
 {
   for (guint p = 0; p < G_N_ELEMENTS (h->parts); p++)
     part_clear (&h->parts[p]);
@@ -95,7 +59,7 @@ ks_hybrid_cg_free (KsHybridCg *h)
 {
   if (h == NULL)
     return;
-  clear_split (h);
+  ks_hybrid_clear_split (h);
   for (guint p = 0; p < KS_HYBRID_MAX_GPUS; p++)
     g_clear_pointer (&h->gpus[p], ks_dist_cg_device_free);
   g_clear_pointer (&h->cpu, ks_dist_cg_device_free);
@@ -227,11 +191,11 @@ build_part (KsHybridCg     *h,
 
 /* Splits the pattern at lambda, or as given[] says (each cell's part,
  * numbered as ks_hybrid_cg_set_parts says; checked by the caller). */
-static gboolean
-split (KsHybridCg  *h,
-       double       lambda,
-       const guint *given,
-       GError     **error)
+gboolean
+ks_hybrid_split (KsHybridCg  *h,
+                 double       lambda,
+                 const guint *given,
+                 GError     **error)
 {
   /* One process: its GPUs' parts, then the CPU's. */
   const guint ranks = h->world ? h->world->n_ranks : h->n_gpus + 1;
@@ -288,7 +252,7 @@ split (KsHybridCg  *h,
   else if (!ks_partition_cells (h->setup.method, h->n, xadj, adjncy, h->centres, n_parts, active, part,
                                 &h->edge_cut, error))
     return FALSE;
-  clear_split (h);
+  ks_hybrid_clear_split (h);
   if (!(h->halo = ks_halo_new (h->n, h->row_ptr, h->col, part, n_parts, error)))
     return FALSE;
   h->n_parts = n_parts;
@@ -310,17 +274,12 @@ split (KsHybridCg  *h,
   return TRUE;
 }
 
-gboolean
-ks_hybrid_cg_set_pattern (KsHybridCg   *h,
-                          const KsCsr  *a,
-                          const double *centres,
-                          double        lambda,
-                          GError      **error)
+void
+ks_hybrid_keep_pattern (KsHybridCg   *h,
+                        const KsCsr  *a,
+                        const double *centres)
 {
-  g_return_val_if_fail (h != NULL && a != NULL && centres != NULL, FALSE);
-  g_return_val_if_fail (a->n_rows == a->n_cols && a->n_rows > 0, FALSE);
-
-  clear_split (h);
+  ks_hybrid_clear_split (h);
   g_free (h->row_ptr);
   g_free (h->col);
   g_free (h->centres);
@@ -333,7 +292,23 @@ ks_hybrid_cg_set_pattern (KsHybridCg   *h,
   h->centres = g_memdup2 (centres, sizeof (double) * 2 * a->n_rows);
   h->kind = g_new0 (guint, a->n_rows);
   h->part_of = g_new0 (guint, a->n_rows);
-  return split (h, lambda, NULL, error);
+}
+
+gboolean
+ks_hybrid_cg_set_pattern (KsHybridCg   *h,
+                          const KsCsr  *a,
+                          const double *centres,
+                          double        lambda,
+                          GError      **error)
+{
+  g_return_val_if_fail (h != NULL && a != NULL && centres != NULL, FALSE);
+  g_return_val_if_fail (a->n_rows == a->n_cols && a->n_rows > 0, FALSE);
+
+  h->scattered = FALSE;
+  h->sys_a = NULL;
+  h->sys_b = h->sys_x0 = NULL;
+  ks_hybrid_keep_pattern (h, a, centres);
+  return ks_hybrid_split (h, lambda, NULL, error);
 }
 
 gboolean
@@ -341,9 +316,11 @@ ks_hybrid_cg_set_lambda (KsHybridCg *h,
                          double      lambda,
                          GError    **error)
 {
-  g_return_val_if_fail (h != NULL && h->row_ptr != NULL, FALSE);
+  g_return_val_if_fail (h != NULL && (h->row_ptr != NULL || h->scattered), FALSE);
 
-  return (lambda == h->lambda && !h->given) || split (h, lambda, NULL, error);
+  if (lambda == h->lambda && !h->given)
+    return TRUE;
+  return h->scattered ? ks_hybrid_scatter_split (h, lambda, NULL, error) : ks_hybrid_split (h, lambda, NULL, error);
 }
 
 gboolean
@@ -354,7 +331,7 @@ ks_hybrid_cg_set_parts (KsHybridCg  *h,
 {
   const guint ranks = h->world ? h->world->n_ranks : h->n_gpus + 1;
 
-  g_return_val_if_fail (h != NULL && h->row_ptr != NULL && parts != NULL, FALSE);
+  g_return_val_if_fail (h != NULL && (h->row_ptr != NULL || h->scattered) && parts != NULL, FALSE);
 
   if (n != h->n)
     {
@@ -369,7 +346,7 @@ ks_hybrid_cg_set_parts (KsHybridCg  *h,
                      _("Cell %u is given part %u, but there are %u parts"), i, parts[i], ranks);
         return FALSE;
       }
-  return split (h, NAN, parts, error);
+  return h->scattered ? ks_hybrid_scatter_split (h, NAN, parts, error) : ks_hybrid_split (h, NAN, parts, error);
 }
 
 const guint *
@@ -495,6 +472,121 @@ ks_hybrid_cg_solve (KsHybridCg        *h,
                     KsHybridResult    *out,
                     GError           **error)
 {
+  g_return_val_if_fail (h != NULL && a != NULL && b != NULL && x != NULL && options != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (h->halo == NULL || h->scattered || !same_pattern (h, a))
+    {
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
+                   _("The hybrid solver was split for another matrix (%u rows, %u entries; this one has %u and %u)"),
+                   h->n, h->nnz, a->n_rows, a->nnz);
+      return FALSE;
+    }
+  return ks_hybrid_solve_parts (h, a, b, x, x, options, out, error);
+}
+
+/* Each part's values, right-hand side and guess: gathered from the whole
+ * system, or (a part rank 0 sent) its own. */
+static void
+fill_part (Part             *p,
+           const KsHaloPart *hp,
+           const KsCsr      *a,
+           const double     *b,
+           const double     *x_in)
+{
+  if (p->from == NULL)
+    {
+      memcpy (p->x, p->x0, sizeof (double) * hp->n_owned);
+      return;
+    }
+  for (guint j = 0; j < p->row_ptr[hp->n_owned]; j++)
+    p->val[j] = a->val[p->from[j]];
+  for (guint l = 0; l < hp->n_owned; l++)
+    {
+      p->b[l] = b[hp->global[l]];
+      p->x[l] = x_in[hp->global[l]];
+    }
+}
+
+/* This process's parts' results in one, and their cells' solution in x
+ * (not when scattered: ks_hybrid_gather_solution). */
+static void
+tally_parts (KsHybridCg     *h,
+             const Run      *runs,
+             double         *x,
+             KsHybridResult *res)
+{
+  for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
+    res->part_s[q] = res->busy_s[q] = NAN;
+  if (h->world != NULL && !h->scattered)
+    memset (x, 0, sizeof (double) * h->n);
+  for (guint k = 0; k < h->n_local; k++)
+    {
+      const Part *p = &h->parts[k];
+      const KsHaloPart *hp = ks_halo_get_part (h->halo, p->index);
+      const double rows = hp->n_owned;
+
+      if (!h->scattered)
+        for (guint l = 0; l < hp->n_owned; l++)
+          x[hp->global[l]] = p->x[l];
+      res->iterations = runs[k].result.iterations;
+      res->residual = runs[k].result.residual;
+      res->iterate_s = MAX (res->iterate_s, runs[k].result.iterate_s);
+      res->part_s[p->kind] = isnan (res->part_s[p->kind]) ? runs[k].result.iterate_s
+                                                         : MAX (res->part_s[p->kind], runs[k].result.iterate_s);
+      if (rows > 0)
+        {
+          const double busy = MAX (runs[k].solve_s - runs[k].wait_s, 0.0);
+          res->busy_s[p->kind] = isnan (res->busy_s[p->kind]) ? busy : MAX (res->busy_s[p->kind], busy);
+        }
+      if (rows > 0)
+        res->bytes += ks_cg_bytes_per_row (KS_CG_BASE, p->precision, p->row_ptr[hp->n_owned] / rows) * rows *
+                     runs[k].result.iterations;
+    }
+}
+
+/* Under a world: every rank's cells, and the slowest rank's time (the
+ * others waited for it at every sum). */
+static gboolean
+combine_ranks (KsHybridCg     *h,
+               double         *x,
+               KsHybridResult *res,
+               GError        **error)
+{
+  /* Every rank's cells, and the slowest rank's time: the others
+   * waited for it at every sum.  The zeros of the other ranks' cells
+   * add nothing, so the sum is exact. */
+  if (h->scattered ? x != NULL && !ks_hybrid_gather_solution (h, x, error)
+                   : !h->world->sum (h->world->data, x, h->n, error))
+    return FALSE;
+  if (!h->world->sum (h->world->data, &res->bytes, 1, error))
+    return FALSE;
+  res->iterate_s = h->world->max (h->world->data, res->iterate_s);
+  for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
+    {
+      res->part_s[q] = h->world->max (h->world->data, isnan (res->part_s[q]) ? -1 : res->part_s[q]);
+      res->busy_s[q] = h->world->max (h->world->data, isnan (res->busy_s[q]) ? -1 : res->busy_s[q]);
+    }
+  for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
+    {
+      if (res->part_s[q] < 0)
+        res->part_s[q] = NAN;
+      if (res->busy_s[q] < 0)
+        res->busy_s[q] = NAN;
+    }
+  return TRUE;
+}
+
+gboolean
+ks_hybrid_solve_parts (KsHybridCg        *h,
+                       const KsCsr       *a,
+                       const double      *b,
+                       const double      *x_in,
+                       double            *x,
+                       const KsCgOptions *options,
+                       KsHybridResult    *out,
+                       GError           **error)
+{
   const KsDistCgOptions dist = { options->tol, options->max_iter, h->setup.pipelined };
   g_autoptr(KsExchangeGroup) group = NULL;
   KsExchange *ranked = NULL;
@@ -504,16 +596,6 @@ ks_hybrid_cg_solve (KsHybridCg        *h,
   GError *first;
   guint host = 0;
 
-  g_return_val_if_fail (h != NULL && a != NULL && b != NULL && x != NULL && options != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  if (h->halo == NULL || !same_pattern (h, a))
-    {
-      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
-                   _("The hybrid solver was split for another matrix (%u rows, %u entries; this one has %u and %u)"),
-                   h->n, h->nnz, a->n_rows, a->nnz);
-      return FALSE;
-    }
   if (h->world != NULL)
     ranked = h->world->exchange_new (h->world->data, h->halo, h->world->rank);
   else
@@ -521,15 +603,8 @@ ks_hybrid_cg_solve (KsHybridCg        *h,
   for (guint k = 0; k < h->n_local; k++)
     {
       Part *p = &h->parts[k];
-      const KsHaloPart *hp = ks_halo_get_part (h->halo, p->index);
 
-      for (guint j = 0; j < p->row_ptr[hp->n_owned]; j++)
-        p->val[j] = a->val[p->from[j]];
-      for (guint l = 0; l < hp->n_owned; l++)
-        {
-          p->b[l] = b[hp->global[l]];
-          p->x[l] = x[hp->global[l]];
-        }
+      fill_part (p, ks_halo_get_part (h->halo, p->index), a, b, x_in);
       runs[k] = (Run) { p, ranked ? ranked : ks_exchange_group_get (group, p->index), &dist };
     }
   for (guint k = 0; k < h->n_local; k++)
@@ -566,53 +641,9 @@ ks_hybrid_cg_solve (KsHybridCg        *h,
       return FALSE;
     }
 
-  for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
-    res.part_s[q] = res.busy_s[q] = NAN;
-  if (h->world != NULL)
-    memset (x, 0, sizeof (double) * h->n);
-  for (guint k = 0; k < h->n_local; k++)
-    {
-      const Part *p = &h->parts[k];
-      const KsHaloPart *hp = ks_halo_get_part (h->halo, p->index);
-      const double rows = hp->n_owned;
-
-      for (guint l = 0; l < hp->n_owned; l++)
-        x[hp->global[l]] = p->x[l];
-      res.iterations = runs[k].result.iterations;
-      res.residual = runs[k].result.residual;
-      res.iterate_s = MAX (res.iterate_s, runs[k].result.iterate_s);
-      res.part_s[p->kind] = isnan (res.part_s[p->kind]) ? runs[k].result.iterate_s
-                                                         : MAX (res.part_s[p->kind], runs[k].result.iterate_s);
-      if (rows > 0)
-        {
-          const double busy = MAX (runs[k].solve_s - runs[k].wait_s, 0.0);
-          res.busy_s[p->kind] = isnan (res.busy_s[p->kind]) ? busy : MAX (res.busy_s[p->kind], busy);
-        }
-      if (rows > 0)
-        res.bytes += ks_cg_bytes_per_row (KS_CG_BASE, p->precision, p->row_ptr[hp->n_owned] / rows) * rows *
-                     runs[k].result.iterations;
-    }
-  if (h->world != NULL)
-    {
-      /* Every rank's cells, and the slowest rank's time: the others
-       * waited for it at every sum.  The zeros of the other ranks' cells
-       * add nothing, so the sum is exact. */
-      if (!h->world->sum (h->world->data, x, h->n, error) || !h->world->sum (h->world->data, &res.bytes, 1, error))
-        return FALSE;
-      res.iterate_s = h->world->max (h->world->data, res.iterate_s);
-      for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
-        {
-          res.part_s[q] = h->world->max (h->world->data, isnan (res.part_s[q]) ? -1 : res.part_s[q]);
-          res.busy_s[q] = h->world->max (h->world->data, isnan (res.busy_s[q]) ? -1 : res.busy_s[q]);
-        }
-      for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
-        {
-          if (res.part_s[q] < 0)
-            res.part_s[q] = NAN;
-          if (res.busy_s[q] < 0)
-            res.busy_s[q] = NAN;
-        }
-    }
+  tally_parts (h, runs, x, &res);
+  if (h->world != NULL && !combine_ranks (h, x, &res, error))
+    return FALSE;
   if (out)
     *out = res;
   return TRUE;

@@ -106,6 +106,19 @@ struct _KsHybridWorld {
   const KsHybridWorld *(*gpus_world) (gpointer      data,
                                       guint         first,
                                       GError      **error);
+  /* Optional (NULL: every rank holds the whole system): bytes from this
+   * rank to rank `to`, where recv takes them (a new buffer, g_free it; its
+   * size in *bytes).  Rank 0 sends each rank its part of the system alone
+   * (ks_hybrid_cg_set_system), so no other rank holds the whole. */
+  gboolean    (*send)         (gpointer      data,
+                               guint         to,
+                               gconstpointer buffer,
+                               gsize         bytes,
+                               GError      **error);
+  gpointer    (*recv)         (gpointer      data,
+                               guint         from,
+                               gsize        *bytes,
+                               GError      **error);
   gpointer     data;
 };
 
@@ -171,6 +184,31 @@ guint64       ks_hybrid_cg_get_cells    (KsHybridCg          *hybrid,
 guint         ks_hybrid_cg_get_n_parts  (KsHybridCg          *hybrid);
 /* The matrix entries that couple the parts: what the halo carries. */
 guint64       ks_hybrid_cg_get_edge_cut (KsHybridCg          *hybrid);
+/* The system a x = b and its guess x0, split at lambda as set_pattern
+ * splits a, for ks_hybrid_cg_solve_system.  Under a world that can send
+ * (KsHybridWorld.send), rank 0 alone passes the system and the others
+ * NULL: rank 0 splits it and sends each rank its part's rows, b and x0,
+ * so no other rank ever holds the whole (32 ranks each receiving a 16.8
+ * M-cell system held 70 GB of the host's memory, and the broadcast bound
+ * the mesh's size before the GPUs did).  set_lambda and set_parts then
+ * split it on rank 0 and send the parts again.  Elsewhere every caller
+ * passes the system.  Borrowed: it must outlive the hybrid's use. */
+gboolean      ks_hybrid_cg_set_system   (KsHybridCg          *hybrid,
+                                         const KsCsr         *a,
+                                         const double        *b,
+                                         const double        *x0,
+                                         const double        *centres,
+                                         double               lambda,
+                                         GError             **error);
+/* Solves set_system's system from its x0.  x: NULL on every rank (the
+ * solution is not wanted: nothing is gathered), or given on every rank:
+ * then the whole solution lands in rank 0's (n values; the other ranks'
+ * are not written) or, in one process, in x. */
+gboolean      ks_hybrid_cg_solve_system (KsHybridCg          *hybrid,
+                                         const KsCgOptions   *options,
+                                         double              *x,
+                                         KsHybridResult      *out,
+                                         GError             **error);
 /* Solves a x = b; x holds the guess on entry.  Both parts' failures alike:
  * not converged, breakdown, a device error (the other part is stopped and
  * the first part's error told). */

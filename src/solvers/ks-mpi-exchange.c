@@ -207,6 +207,52 @@ world_broadcast (gpointer data, gpointer buffer, gsize bytes, GError **error)
   return TRUE;
 }
 
+#define SEND_TAG 4005
+/* MPI counts in int: a part of a large system goes in pieces of this. */
+#define PIECE ((gsize) 1 << 30)
+
+static gboolean
+world_send (gpointer data, guint to, gconstpointer buffer, gsize bytes, GError **error)
+{
+  MPI_Comm comm = ((MpiWorld *) data)->comm;
+  guint64 size = bytes;
+  int rc = MPI_Send (&size, 1, MPI_UINT64_T, (int) to, SEND_TAG, comm);
+
+  for (gsize first = 0; rc == MPI_SUCCESS && first < bytes; first += PIECE)
+    rc = MPI_Send ((const char *) buffer + first, (int) MIN (bytes - first, PIECE), MPI_BYTE, (int) to, SEND_TAG,
+                   comm);
+  return rc == MPI_SUCCESS || mpi_failed (error, rc, "MPI_Send");
+}
+
+static gpointer
+world_recv (gpointer data, guint from, gsize *bytes, GError **error)
+{
+  MPI_Comm comm = ((MpiWorld *) data)->comm;
+  guint64 size = 0;
+  g_autofree char *buffer = NULL;
+  int rc = MPI_Recv (&size, 1, MPI_UINT64_T, (int) from, SEND_TAG, comm, MPI_STATUS_IGNORE);
+
+  if (rc == MPI_SUCCESS)
+    buffer = g_try_malloc (MAX (size, 1));
+  if (rc == MPI_SUCCESS && buffer == NULL)
+    {
+      g_autofree char *text = g_format_size (size);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, _("MPI: no memory for the %s sent by rank %u"), text,
+                   from);
+      return NULL;
+    }
+  for (gsize first = 0; rc == MPI_SUCCESS && first < size; first += PIECE)
+    rc = MPI_Recv (buffer + first, (int) MIN (size - first, PIECE), MPI_BYTE, (int) from, SEND_TAG, comm,
+                   MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS)
+    {
+      mpi_failed (error, rc, "MPI_Recv");
+      return NULL;
+    }
+  *bytes = size;
+  return g_steal_pointer (&buffer);
+}
+
 static void
 world_abort (gpointer data, const GError *error)
 {
@@ -231,7 +277,7 @@ mpi_world_new (MPI_Comm comm)
   MPI_Comm_size (comm, &size);
   w->comm = comm;
   w->world = (KsHybridWorld) { (guint) size, (guint) rank, world_exchange_new, world_sum, world_max, world_abort,
-                               world_broadcast, world_gpus_world, w };
+                               world_broadcast, world_gpus_world, world_send, world_recv, w };
   return w;
 }
 
