@@ -122,6 +122,25 @@ test_grid_stencil (void)
   g_assert_cmpuint (ks_mesh_nearest_cell (m, 0.9, -0.9), ==, 2);
 }
 
+/* The limit is on cells: a grid of quadrilaterals may have twice the
+ * quadrilaterals a triangle grid may (8192 x 8192, 2^26 cells, ran out of
+ * range on the H200 host).  Refused before anything is allocated. */
+static void
+test_grid_limit (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsMesh) tri = ks_mesh_generate_grid (KS_MESH_KIND_TRI, 8192, 8192, 1, &error);
+  g_autoptr(KsMesh) quad = NULL;
+
+  g_assert_null (tri);
+  g_assert_error (error, KS_MESH_ERROR, KS_MESH_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "at most 50000000 quadrilaterals"));
+  g_clear_error (&error);
+  quad = ks_mesh_generate_grid (KS_MESH_KIND_QUAD, 10001, 10000, 1, &error);
+  g_assert_null (quad);
+  g_assert_nonnull (strstr (error->message, "at most 100000000 quadrilaterals"));
+}
+
 static void
 test_spec (void)
 {
@@ -673,6 +692,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/mesh/generators", test_generators);
   g_test_add_func ("/mesh/grid-stencil", test_grid_stencil);
+  g_test_add_func ("/mesh/grid-limit", test_grid_limit);
   g_test_add_func ("/mesh/spec", test_spec);
   g_test_add_func ("/mesh/bad", test_bad_meshes);
   g_test_add_func ("/mesh/one-cell", test_one_cell);

@@ -265,6 +265,13 @@ check_cells (guint cells, GError **error)
   return TRUE;
 }
 
+static guint
+quads_at_most (KsMeshKind kind)
+{
+  const gboolean splits = kind == KS_MESH_KIND_TRI || kind == KS_MESH_KIND_MIXED;
+  return splits ? KS_MESH_MAX_GENERATED_CELLS / 2 : KS_MESH_MAX_GENERATED_CELLS;
+}
+
 KsMesh *
 ks_mesh_generate_grid (KsMeshKind kind, guint nx, guint ny, guint32 seed, GError **error)
 {
@@ -273,11 +280,14 @@ ks_mesh_generate_grid (KsMeshKind kind, guint nx, guint ny, guint32 seed, GError
   KsMesh *mesh;
 
   g_return_val_if_fail ((guint) kind <= KS_MESH_KIND_PERTURBED, NULL);
-  if (nx == 0 || ny == 0 || (guint64) nx * ny > KS_MESH_MAX_GENERATED_CELLS / 2)
+  /* Triangles split quadrilaterals in two (mixed meshes some of them):
+   * the limit is on cells, so a grid of quadrilaterals alone may have
+   * twice as many (the paper's 78 M cells). */
+  if (nx == 0 || ny == 0 || (guint64) nx * ny > quads_at_most (kind))
     {
       g_set_error (error, KS_MESH_ERROR, KS_MESH_ERROR_INVALID,
                    _("A grid of %u x %u quadrilaterals is out of range: each side at least 1, at most %u quadrilaterals in all"),
-                   nx, ny, KS_MESH_MAX_GENERATED_CELLS / 2);
+                   nx, ny, quads_at_most (kind));
       return NULL;
     }
   lay_grid (&l, nx, ny, -1.0, 1.0, -1.0, 1.0);
