@@ -44,6 +44,10 @@ typedef struct {
   KsBuffer       *row_ptr, *col, *val, *x, *b, *r, *p, *q, *partial, *scalars, *state;
   void           *stage;      /* all values in the device's precision */
   double         *partials;
+  /* alpha and beta as written to scalars, untouched until the queue has
+   * read them (the next blocking read comes first): the write returns at
+   * once, instead of a round trip to the device twice an iteration. */
+  union { double d[N_SCALARS]; float f[N_SCALARS]; } held;
 } Part;
 
 void
@@ -216,10 +220,26 @@ dot (Part *p, KsBuffer *a, KsBuffer *b, double *out, GError **error)
   return TRUE;
 }
 
+/* Enqueued, not waited for: src must stay untouched until the queue's next
+ * blocking read has returned. */
+static gboolean
+write_async (Part *p, KsBuffer *buffer, gsize offset, gsize bytes, const void *src, GError **error)
+{
+  return bytes == 0 || ks_queue_write (ks_runtime_get_queue (p->dev->rt), buffer, offset, bytes, src,
+                                       KS_TRANSFER_NON_BLOCKING, NULL, error);
+}
+
 static gboolean
 set_scalar (Part *p, guint which, double value, GError **error)
 {
-  return write_reals (p, p->scalars, which, &value, 1, error);
+  if (p->dev->precision == KS_PRECISION_DOUBLE)
+    p->held.d[which] = value;
+  else
+    p->held.f[which] = (float) value;
+  return write_async (p, p->scalars, which * p->dev->real_size, p->dev->real_size,
+                      p->dev->precision == KS_PRECISION_DOUBLE ? (const void *) &p->held.d[which]
+                                                               : (const void *) &p->held.f[which],
+                      error);
 }
 
 static gboolean
@@ -229,6 +249,17 @@ axpy (Part *p, KsBuffer *y, KsBuffer *v, int sign, GError **error)
                              KS_ARG_BUFFER, v, KS_ARG_INT, sign, KS_ARG_BUFFER, p->scalars,
                              KS_ARG_BUFFER, p->state, KS_ARG_END) &&
          launch_rows (p, K_AXPY, p->n, error);
+}
+
+/* The virtual values from the exchange into in, enqueued behind the
+ * interior rows without waiting for them (double: host is untouched until
+ * the dot's read; float goes through the stage, and waits). */
+static gboolean
+write_virtual (Part *p, KsBuffer *in, const double *values, guint first, guint n, GError **error)
+{
+  if (p->dev->precision == KS_PRECISION_DOUBLE)
+    return write_async (p, in, first * sizeof (double), n * sizeof (double), values, error);
+  return write_reals (p, in, first, values, n, error);
 }
 
 /* q = A in: in's exchange range to the neighbours first, then the interior
@@ -247,7 +278,7 @@ spmv_exchanged (Part        *p,
          spmv (p, in, 0, part->n_interior, error) &&
          ks_exchange_start (ex, host, error) &&
          ks_exchange_finish (ex, host, error) &&
-         write_reals (p, in, part->n_owned, host + part->n_owned, part->n_virtual, error) &&
+         write_virtual (p, in, host + part->n_owned, part->n_owned, part->n_virtual, error) &&
          spmv (p, in, part->n_interior, part->n_owned, error);
 }
 
@@ -344,7 +375,11 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
     }
   ok = ok && read_reals (&part, part.x, 0, x, part.n, error);
   if (!ok)
-    ks_exchange_abort (ex);
+    {
+      /* Writes still queued read part.held and host, about to go. */
+      ks_runtime_finish (dev->rt, NULL);
+      ks_exchange_abort (ex);
+    }
   if (ok && out)
     {
       out->iterations = it;
