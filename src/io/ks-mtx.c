@@ -548,6 +548,249 @@ put (const MtxSink *sink,
   return TRUE;
 }
 
+/* What the header and the size line say, and what follows from them. */
+typedef struct {
+  MtxFormat   format;
+  MtxField    field;
+  MtxSymmetry symmetry;
+  guint64     rows, cols, nnz;
+  guint64     elements;      /* rows x cols (G_MAXUINT64 past 2^64 where no dense room is wanted) */
+  guint64     expected;      /* the data lines the file must have */
+  guint64     size_lineno;
+} MtxShape;
+
+/* The header (the very first line) and the size line, whose fields f
+ * point into *size_line (the caller's, to free). */
+static gboolean
+read_shape (MtxReader *r,
+            MtxShape  *shape,
+            char     **size_line,
+            char     **f,
+            GError   **error)
+{
+  g_autofree char *line = NULL;
+  guint n, want;
+
+  if (!reader_next_line (r, &line, error))
+    return FALSE;
+  if (line == NULL)
+    {
+      g_set_error (error, KS_MTX_ERROR, KS_MTX_ERROR_PARSE, "%s: file is empty", r->name);
+      return FALSE;
+    }
+  if (!parse_header (r, line, &shape->format, &shape->field, &shape->symmetry, error) ||
+      !reader_next_data_line (r, size_line, error))
+    return FALSE;
+  if (*size_line == NULL)
+    {
+      set_line_error (r, error, KS_MTX_ERROR_PARSE, "missing size line after the header");
+      return FALSE;
+    }
+  shape->size_lineno = r->lineno;
+  want = shape->format == MTX_COORDINATE ? 3 : 2;
+  n = split_fields (*size_line, f, MTX_MAX_FIELDS);
+  if (n != want)
+    {
+      set_line_error (r, error, KS_MTX_ERROR_PARSE, "expected %u fields (%s), got %u", want,
+                      shape->format == MTX_COORDINATE ? "rows cols entries" : "rows cols", n);
+      return FALSE;
+    }
+  if (!parse_dimension (r, f[0], "row", &shape->rows, error) ||
+      !parse_dimension (r, f[1], "column", &shape->cols, error))
+    return FALSE;
+  if (shape->format == MTX_COORDINATE && !parse_count (f[2], &shape->nnz))
+    {
+      g_autofree char *q = quote_token (f[2]);
+      set_line_error (r, error, KS_MTX_ERROR_PARSE, "invalid entry count “%s”", q);
+      return FALSE;
+    }
+  if (shape->symmetry != MTX_GENERAL && shape->rows != shape->cols)
+    {
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "a %s matrix must be square, this one is %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT,
+                      shape->symmetry == MTX_SYMMETRIC ? "symmetric" : "skew-symmetric", shape->rows, shape->cols);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The matrix's size against what the reader may hold (f: the size line's
+ * fields, quoted in the message since saturated values would misstate
+ * them), the bytes the file may have, and the data lines it must have. */
+static gboolean
+check_size (MtxReader     *r,
+            const MtxSink *sink,
+            MtxShape      *shape,
+            char         **f,
+            GError       **error)
+{
+  const gboolean dense = sink->func == NULL;
+  guint64 elements;
+
+  /* The dimensions come back as guint and the data as one allocation, so
+   * anything past either is too large whatever max_elements says.
+   * Entries handed one by one need no dense room: only the dimensions
+   * must fit, and rows x cols may pass 2^64 (counted as the most there is). */
+  if (!dense && shape->rows <= G_MAXUINT && shape->cols <= G_MAXUINT &&
+      !g_uint64_checked_mul (&elements, shape->rows, shape->cols))
+    elements = G_MAXUINT64;
+  else if (shape->rows > G_MAXUINT || shape->cols > G_MAXUINT ||
+           !g_uint64_checked_mul (&elements, shape->rows, shape->cols) ||
+           (dense && elements > G_MAXSIZE / sizeof (double)))
+    {
+      g_autofree char *qr = quote_token (f[0]);
+      g_autofree char *qc = quote_token (f[1]);
+      set_line_error (r, error, KS_MTX_ERROR_TOO_LARGE, "a %s x %s matrix is too large to hold densely", qr, qc);
+      return FALSE;
+    }
+  if (dense && sink->max_elements != 0 && elements > sink->max_elements)
+    {
+      set_line_error (r, error, KS_MTX_ERROR_TOO_LARGE,
+                      "a %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " matrix has %" G_GUINT64_FORMAT
+                      " elements, more than the limit of %" G_GUINT64_FORMAT,
+                      shape->rows, shape->cols, elements, sink->max_elements);
+      return FALSE;
+    }
+  shape->elements = elements;
+  r->max_bytes = elements > (G_MAXUINT64 - MTX_COMMENT_ALLOWANCE) / MTX_BYTES_PER_ELEMENT
+                 ? G_MAXUINT64
+                 : elements * MTX_BYTES_PER_ELEMENT + MTX_COMMENT_ALLOWANCE;
+  /* Handed one by one, a coordinate file is bounded by its entries alone:
+   * its dense size (a batch of systems) says nothing about its length. */
+  if (!dense && shape->format == MTX_COORDINATE)
+    r->max_bytes = 0;
+  if (shape->format == MTX_COORDINATE)
+    {
+      /* Entries may repeat (they are summed), so nnz may exceed elements. */
+      guint64 by_nnz = shape->nnz > (G_MAXUINT64 - MTX_COMMENT_ALLOWANCE) / MTX_BYTES_PER_ELEMENT
+                       ? G_MAXUINT64
+                       : shape->nnz * MTX_BYTES_PER_ELEMENT + MTX_COMMENT_ALLOWANCE;
+      r->max_bytes = MAX (r->max_bytes, by_nnz);
+    }
+  if (shape->format == MTX_COORDINATE)
+    shape->expected = shape->nnz;
+  else if (shape->symmetry == MTX_GENERAL)
+    shape->expected = elements;
+  else if (shape->symmetry == MTX_SYMMETRIC)
+    shape->expected = shape->rows * (shape->rows + 1) / 2;   /* lower triangle with diagonal */
+  else
+    shape->expected = shape->rows * (shape->rows - 1) / 2;   /* strictly lower triangle */
+  return TRUE;
+}
+
+/* One value of an array file at (ai, aj), which then walks on: array
+ * files are column-major and, when symmetric, hold the lower triangle
+ * column by column (without the zero diagonal when skew). */
+static gboolean
+put_array (const MtxShape *shape,
+           const MtxSink  *sink,
+           double         *data,
+           guint64        *ai,
+           guint64        *aj,
+           double          v,
+           guint64         lineno,
+           GError        **error)
+{
+  const guint64 i = *ai, j = *aj, cols = shape->cols;
+  const MtxSymmetry symmetry = shape->symmetry;
+
+  if (++*ai == shape->rows)
+    {
+      ++*aj;
+      *ai = symmetry == MTX_GENERAL ? 0 : symmetry == MTX_SYMMETRIC ? *aj : *aj + 1;
+    }
+  /* Each position occurs once, so assign: that also keeps -0.0. */
+  if (sink->func != NULL)
+    return sink->func (i, j, v, lineno, sink->user_data, error) &&
+           (i == j || symmetry != MTX_SYMMETRIC || sink->func (j, i, v, lineno, sink->user_data, error)) &&
+           (symmetry != MTX_SKEW_SYMMETRIC || sink->func (j, i, -v, lineno, sink->user_data, error));
+  data[i * cols + j] = v;
+  if (i != j && symmetry == MTX_SYMMETRIC)
+    data[j * cols + i] = v;
+  else if (symmetry == MTX_SKEW_SYMMETRIC)
+    data[j * cols + i] = -v;
+  return TRUE;
+}
+
+/* One entry line of a coordinate file (fields f), summed in. */
+static gboolean
+put_coordinate (MtxReader      *r,
+                const MtxShape *shape,
+                const MtxSink  *sink,
+                double         *data,
+                char          **f,
+                GError        **error)
+{
+  guint64 i, j;
+  double v = 1.0;
+
+  if (!parse_index (r, f[0], "row", shape->rows, &i, error) ||
+      !parse_index (r, f[1], "column", shape->cols, &j, error))
+    return FALSE;
+  if (shape->field != MTX_PATTERN && !parse_value (r, f[2], shape->field, &v, error))
+    return FALSE;
+  if (shape->symmetry == MTX_SKEW_SYMMETRIC && i == j)
+    {
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "diagonal entry (%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ") in a skew-symmetric matrix",
+                      i + 1, j + 1);
+      return FALSE;
+    }
+  /* Summed, see the top of the file. */
+  return put (sink, data, shape->cols, i, j, v, r->lineno, error) &&
+         (i == j || shape->symmetry != MTX_SYMMETRIC || put (sink, data, shape->cols, j, i, v, r->lineno, error)) &&
+         (shape->symmetry != MTX_SKEW_SYMMETRIC || put (sink, data, shape->cols, j, i, -v, r->lineno, error));
+}
+
+/* The data lines, exactly as many as the size line says. */
+static gboolean
+read_entries (MtxReader      *r,
+              const MtxShape *shape,
+              const MtxSink  *sink,
+              double         *data,
+              GError        **error)
+{
+  const guint want = shape->format == MTX_ARRAY ? 1 : shape->field == MTX_PATTERN ? 2 : 3;
+  guint64 ai = shape->symmetry == MTX_SKEW_SYMMETRIC ? 1 : 0, aj = 0, count;
+  char *f[MTX_MAX_FIELDS];
+
+  for (count = 0;; count++)
+    {
+      g_autofree char *line = NULL;
+      double v = 1.0;
+      guint n;
+
+      if (!reader_next_data_line (r, &line, error))
+        return FALSE;
+      if (line == NULL)
+        break;
+      if (count == shape->expected)
+        {
+          set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                          "more entries than the %" G_GUINT64_FORMAT " declared on line %" G_GUINT64_FORMAT,
+                          shape->expected, shape->size_lineno);
+          return FALSE;
+        }
+      if ((n = split_fields (line, f, MTX_MAX_FIELDS)) != want)
+        {
+          set_line_error (r, error, KS_MTX_ERROR_PARSE, "expected %u field%s, got %u", want, want == 1 ? "" : "s", n);
+          return FALSE;
+        }
+      if (shape->format == MTX_ARRAY ? !parse_value (r, f[0], shape->field, &v, error) ||
+                                       !put_array (shape, sink, data, &ai, &aj, v, r->lineno, error)
+                                     : !put_coordinate (r, shape, sink, data, f, error))
+        return FALSE;
+    }
+  if (count < shape->expected)
+    {
+      set_line_error (r, error, KS_MTX_ERROR_PARSE,
+                      "file ends after %" G_GUINT64_FORMAT " of the %" G_GUINT64_FORMAT
+                      " entries declared on line %" G_GUINT64_FORMAT, count, shape->expected, shape->size_lineno);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 read_stream (GInputStream  *stream,
              const char    *name,
@@ -557,259 +800,39 @@ read_stream (GInputStream  *stream,
              double       **out_data,
              GError       **error)
 {
-  const guint64 max_elements = sink->max_elements;
   const gboolean dense = sink->func == NULL;
   g_autoptr(GBufferedInputStream) in = NULL;
-  g_autofree char *line = NULL;
+  g_autofree char *size_line = NULL;
   g_autofree double *data = NULL;
   MtxReader r = { 0 };
-  MtxFormat format;
-  MtxField field;
-  MtxSymmetry symmetry;
+  MtxShape shape = { 0 };
   char *f[MTX_MAX_FIELDS];
-  guint n, want;
-  guint64 rows, cols, nnz = 0, elements, expected, count, size_lineno;
-  guint64 ai, aj;
 
   /* Streamed line by line through a buffer that holds the longest line
    * taken: files can be far larger than the dense matrix they describe is
    * allowed to be. */
   in = G_BUFFERED_INPUT_STREAM (g_buffered_input_stream_new_sized (stream, MTX_LINE_MAX));
-
   r.in = in;
   r.name = name;
   r.lineno = 0;
   /* Until the size line says how large the matrix is, only comments. */
   r.max_bytes = MTX_COMMENT_ALLOWANCE;
-
-  /* Header: must be the very first line. */
-  if (!reader_next_line (&r, &line, error))
+  if (!read_shape (&r, &shape, &size_line, f, error) || !check_size (&r, sink, &shape, f, error))
     return FALSE;
-  if (line == NULL)
-    {
-      g_set_error (error, KS_MTX_ERROR, KS_MTX_ERROR_PARSE,
-                   "%s: file is empty", name);
-      return FALSE;
-    }
-  if (!parse_header (&r, line, &format, &field, &symmetry, error))
-    return FALSE;
-
-  /* Size line. */
-  if (!reader_next_data_line (&r, &line, error))
-    return FALSE;
-  if (line == NULL)
-    {
-      set_line_error (&r, error, KS_MTX_ERROR_PARSE,
-                      "missing size line after the header");
-      return FALSE;
-    }
-  size_lineno = r.lineno;
-
-  want = format == MTX_COORDINATE ? 3 : 2;
-  n = split_fields (line, f, MTX_MAX_FIELDS);
-  if (n != want)
-    {
-      set_line_error (&r, error, KS_MTX_ERROR_PARSE,
-                      "expected %u fields (%s), got %u", want,
-                      format == MTX_COORDINATE ? "rows cols entries"
-                                               : "rows cols",
-                      n);
-      return FALSE;
-    }
-  if (!parse_dimension (&r, f[0], "row", &rows, error) ||
-      !parse_dimension (&r, f[1], "column", &cols, error))
-    return FALSE;
-  if (format == MTX_COORDINATE && !parse_count (f[2], &nnz))
-    {
-      g_autofree char *q = quote_token (f[2]);
-      set_line_error (&r, error, KS_MTX_ERROR_PARSE,
-                      "invalid entry count “%s”", q);
-      return FALSE;
-    }
-
-  if (symmetry != MTX_GENERAL && rows != cols)
-    {
-      set_line_error (&r, error, KS_MTX_ERROR_PARSE,
-                      "a %s matrix must be square, this one is "
-                      "%" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT,
-                      symmetry == MTX_SYMMETRIC ? "symmetric"
-                                                : "skew-symmetric",
-                      rows, cols);
-      return FALSE;
-    }
-
-  /* The dimensions come back as guint and the data as one allocation, so
-   * anything past either is too large whatever max_elements says.  The
-   * tokens are quoted because saturated values would misstate them. */
-  /* Entries handed one by one need no dense room: only the dimensions
-   * must fit, and rows x cols may pass 2^64 (counted as the most there is). */
-  if (!dense && rows <= G_MAXUINT && cols <= G_MAXUINT && !g_uint64_checked_mul (&elements, rows, cols))
-    elements = G_MAXUINT64;
-  else if (rows > G_MAXUINT || cols > G_MAXUINT ||
-      !g_uint64_checked_mul (&elements, rows, cols) ||
-      (dense && elements > G_MAXSIZE / sizeof (double)))
-    {
-      g_autofree char *qr = quote_token (f[0]);
-      g_autofree char *qc = quote_token (f[1]);
-      set_line_error (&r, error, KS_MTX_ERROR_TOO_LARGE,
-                      "a %s x %s matrix is too large to hold densely", qr, qc);
-      return FALSE;
-    }
-  if (dense && max_elements != 0 && elements > max_elements)
-    {
-      set_line_error (&r, error, KS_MTX_ERROR_TOO_LARGE,
-                      "a %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT
-                      " matrix has %" G_GUINT64_FORMAT " elements, more than "
-                      "the limit of %" G_GUINT64_FORMAT,
-                      rows, cols, elements, max_elements);
-      return FALSE;
-    }
-
-  r.max_bytes = elements > (G_MAXUINT64 - MTX_COMMENT_ALLOWANCE) / MTX_BYTES_PER_ELEMENT
-                ? G_MAXUINT64
-                : elements * MTX_BYTES_PER_ELEMENT + MTX_COMMENT_ALLOWANCE;
-  /* Handed one by one, a coordinate file is bounded by its entries alone:
-   * its dense size (a batch of systems) says nothing about its length. */
-  if (!dense && format == MTX_COORDINATE)
-    r.max_bytes = 0;
-  if (format == MTX_COORDINATE)
-    {
-      /* Entries may repeat (they are summed), so nnz may exceed elements. */
-      guint64 by_nnz = nnz > (G_MAXUINT64 - MTX_COMMENT_ALLOWANCE) / MTX_BYTES_PER_ELEMENT
-                       ? G_MAXUINT64
-                       : nnz * MTX_BYTES_PER_ELEMENT + MTX_COMMENT_ALLOWANCE;
-      r.max_bytes = MAX (r.max_bytes, by_nnz);
-    }
-
-  if (format == MTX_COORDINATE)
-    expected = nnz;
-  else if (symmetry == MTX_GENERAL)
-    expected = elements;
-  else if (symmetry == MTX_SYMMETRIC)
-    expected = rows * (rows + 1) / 2;   /* lower triangle with diagonal */
-  else
-    expected = rows * (rows - 1) / 2;   /* strictly lower triangle */
-
   /* g_try_: with max_elements == 0 the size is the file's word, and a bad
    * file must not abort the program. */
-  data = dense ? g_try_new0 (double, (gsize) elements) : NULL;
+  data = dense ? g_try_new0 (double, (gsize) shape.elements) : NULL;
   if (dense && data == NULL)
     {
       set_line_error (&r, error, KS_MTX_ERROR_TOO_LARGE,
-                      "cannot allocate a %" G_GUINT64_FORMAT " x %"
-                      G_GUINT64_FORMAT " matrix (%" G_GUINT64_FORMAT
-                      " elements)", rows, cols, elements);
+                      "cannot allocate a %" G_GUINT64_FORMAT " x %" G_GUINT64_FORMAT " matrix (%" G_GUINT64_FORMAT
+                      " elements)", shape.rows, shape.cols, shape.elements);
       return FALSE;
     }
-
-  /* Array files are column-major and, when symmetric, hold the lower
-   * triangle column by column (without the zero diagonal when skew); (ai,aj)
-   * walks those positions in file order. */
-  aj = 0;
-  ai = symmetry == MTX_SKEW_SYMMETRIC ? 1 : 0;
-
-  if (format == MTX_ARRAY)
-    want = 1;
-  else
-    want = field == MTX_PATTERN ? 2 : 3;
-
-  for (count = 0; ; count++)
-    {
-      guint64 i, j;
-      double v = 1.0;
-
-      if (!reader_next_data_line (&r, &line, error))
-        return FALSE;
-      if (line == NULL)
-        break;
-
-      if (count == expected)
-        {
-          set_line_error (&r, error, KS_MTX_ERROR_PARSE,
-                          "more entries than the %" G_GUINT64_FORMAT
-                          " declared on line %" G_GUINT64_FORMAT,
-                          expected, size_lineno);
-          return FALSE;
-        }
-
-      n = split_fields (line, f, MTX_MAX_FIELDS);
-      if (n != want)
-        {
-          set_line_error (&r, error, KS_MTX_ERROR_PARSE,
-                          "expected %u field%s, got %u",
-                          want, want == 1 ? "" : "s", n);
-          return FALSE;
-        }
-
-      if (format == MTX_ARRAY)
-        {
-          if (!parse_value (&r, f[0], field, &v, error))
-            return FALSE;
-
-          i = ai;
-          j = aj;
-          if (++ai == rows)
-            {
-              aj++;
-              if (symmetry == MTX_GENERAL)
-                ai = 0;
-              else if (symmetry == MTX_SYMMETRIC)
-                ai = aj;
-              else
-                ai = aj + 1;
-            }
-
-          /* Each position occurs once, so assign: that also keeps -0.0. */
-          if (!dense)
-            {
-              if (!sink->func (i, j, v, r.lineno, sink->user_data, error) ||
-                  (i != j && symmetry == MTX_SYMMETRIC &&
-                   !sink->func (j, i, v, r.lineno, sink->user_data, error)) ||
-                  (symmetry == MTX_SKEW_SYMMETRIC && !sink->func (j, i, -v, r.lineno, sink->user_data, error)))
-                return FALSE;
-              continue;
-            }
-          data[i * cols + j] = v;
-          if (i != j && symmetry == MTX_SYMMETRIC)
-            data[j * cols + i] = v;
-          else if (symmetry == MTX_SKEW_SYMMETRIC)
-            data[j * cols + i] = -v;
-          continue;
-        }
-
-      if (!parse_index (&r, f[0], "row", rows, &i, error) ||
-          !parse_index (&r, f[1], "column", cols, &j, error))
-        return FALSE;
-      if (field != MTX_PATTERN && !parse_value (&r, f[2], field, &v, error))
-        return FALSE;
-
-      if (symmetry == MTX_SKEW_SYMMETRIC && i == j)
-        {
-          set_line_error (&r, error, KS_MTX_ERROR_PARSE,
-                          "diagonal entry (%" G_GUINT64_FORMAT ", %"
-                          G_GUINT64_FORMAT ") in a skew-symmetric matrix",
-                          i + 1, j + 1);
-          return FALSE;
-        }
-
-      /* Summed, see the top of the file. */
-      if (!put (sink, data, cols, i, j, v, r.lineno, error) ||
-          (i != j && symmetry == MTX_SYMMETRIC && !put (sink, data, cols, j, i, v, r.lineno, error)) ||
-          (symmetry == MTX_SKEW_SYMMETRIC && !put (sink, data, cols, j, i, -v, r.lineno, error)))
-        return FALSE;
-    }
-
-  if (count < expected)
-    {
-      set_line_error (&r, error, KS_MTX_ERROR_PARSE,
-                      "file ends after %" G_GUINT64_FORMAT " of the %"
-                      G_GUINT64_FORMAT " entries declared on line %"
-                      G_GUINT64_FORMAT, count, expected, size_lineno);
-      return FALSE;
-    }
-
-  *out_rows = (guint) rows;
-  *out_cols = (guint) cols;
+  if (!read_entries (&r, &shape, sink, data, error))
+    return FALSE;
+  *out_rows = (guint) shape.rows;
+  *out_cols = (guint) shape.cols;
   if (out_data)
     *out_data = g_steal_pointer (&data);
   return TRUE;
