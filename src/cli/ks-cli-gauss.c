@@ -174,7 +174,236 @@ warn_large_residual (double      residual,
               residual, ks_precision_to_string (precision), eps * 10);
 }
 
+/* What solve gauss prints after the solve. */
+static void
+print_report (KsDevice                 *device,
+              const KsLinearSystem     *sys,
+              const char               *matrix,
+              const CommonOptions      *o,
+              const KsGaussParams      *params,
+              const KsGaussResult      *r)
+{
+  g_print ("System: n = %u, %s, %s\n", sys->n,
+           matrix ? matrix : "generated (diagonally dominant)", ks_precision_to_string (o->p));
+  if (ks_device_get_backend (device) == KS_BACKEND_HOST)
+    {
+      g_print ("Method: host reference (plain C + OpenMP); range and work-group policies do not apply\n");
+      g_print ("Time: %.3f ms (forward %.3f ms, backward %.3f ms)\n", r->wall_ms,
+               r->kernel_ms[KS_GAUSS_FWD], r->kernel_ms[KS_GAUSS_BWD]);
+    }
+  else
+    {
+      g_print ("Policy: %s range, %s work-group size", ks_range_policy_to_string (o->r),
+               ks_local_policy_to_string (o->l));
+      if (o->l != KS_LOCAL_DRIVER)
+        g_print (" %u", params->wg);
+      g_print ("\n");
+      g_print ("Update kernel gauss_fwd ran with work-groups of (%u, %u), %u x %u groups, at step 0%s\n",
+               r->fwd_local[0], r->fwd_local[1], r->fwd_groups[0], r->fwd_groups[1],
+               o->l == KS_LOCAL_DRIVER ? " (the driver's choice)" : "");
+      if (o->l == KS_LOCAL_DRIVER && r->fwd_local[0] * r->fwd_local[1] == 1)
+        g_print ("  The driver chose groups of a single item: %u + 1 = %u %s.\n", sys->n, sys->n + 1,
+                 ks_is_prime ((guint64) sys->n + 1) ? "is prime, so no larger divisor fits"
+                                                   : "has no divisor it liked");
+      if (r->launch == KS_LAUNCH_GRAPH)
+        {
+          if (r->graph_replay)
+            g_print ("Launch: replay of a CUDA graph recorded by an earlier solve\n");
+          else
+            g_print ("Launch: CUDA graph, recorded by this solve: capture + instantiate %.3f ms (once, "
+                     "not in the times below), then one replay\n", r->capture_ms);
+          g_print ("Time: %.3f ms wall (upload, one replay of %u launches, download); device time %.3f ms "
+                   "(the replay, launch to completion)\n", r->wall_ms, r->launches, r->kernels_total_ms);
+          if (o->graph_kernel_times)
+            for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+              g_print ("  %-18s %10.3f ms (event nodes in the graph)\n", ks_gauss_kernel_name (k), r->kernel_ms[k]);
+          else
+            g_print ("  per-kernel times: unknown inside a graph (reported as 0; --kernel-times records them)\n");
+        }
+      else
+        {
+          g_print ("Time: %.3f ms wall (upload, %u launches, download); device time %.3f ms:\n",
+                   r->wall_ms, r->launches, r->kernels_total_ms);
+          for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+            g_print ("  %-18s %10.3f ms\n", ks_gauss_kernel_name (k), r->kernel_ms[k]);
+        }
+    }
+}
+
+/* --json: the timings and the residual. */
+static gboolean
+write_json (const char               *path,
+            KsDevice                 *device,
+            const KsLinearSystem     *sys,
+            const CommonOptions      *o,
+            const KsGaussParams      *params,
+            const KsGaussResult      *r,
+            GError                  **error)
+{
+  g_autoptr(GString) s = g_string_new ("{\n");
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_printf (s, "  \"device\": \"%s\",\n  \"n\": %u,\n  \"precision\": \"%s\",\n"
+                          "  \"range\": \"%s\",\n  \"local\": \"%s\",\n  \"wg\": %u,\n"
+                          "  \"launch\": \"%s\",\n",
+                          ks_device_get_id (device), sys->n, ks_precision_to_string (o->p),
+                          ks_range_policy_to_string (o->r), ks_local_policy_to_string (o->l), params->wg,
+                          ks_launch_mode_to_string (params->launch));
+  if (params->launch == KS_LAUNCH_GRAPH)
+    g_string_append_printf (s, "  \"graph_replay\": %s,\n  \"capture_ms\": %s,\n",
+                            r->graph_replay ? "true" : "false",
+                            g_ascii_dtostr (buf, sizeof buf, r->capture_ms));
+  g_string_append_printf (s, "  \"wall_ms\": %s,\n", g_ascii_dtostr (buf, sizeof buf, r->wall_ms));
+  g_string_append_printf (s, "  \"kernels_ms\": %s,\n", g_ascii_dtostr (buf, sizeof buf, r->kernels_total_ms));
+  for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+    g_string_append_printf (s, "  \"%s_ms\": %s,\n", ks_gauss_kernel_name (k),
+                            g_ascii_dtostr (buf, sizeof buf, r->kernel_ms[k]));
+  g_string_append_printf (s, "  \"launches\": %u,\n  \"fwd_local\": [%u, %u],\n  \"fwd_groups\": [%u, %u],\n",
+                          r->launches, r->fwd_local[0], r->fwd_local[1], r->fwd_groups[0], r->fwd_groups[1]);
+  g_string_append_printf (s, "  \"residual\": %s\n}\n", g_ascii_dtostr (buf, sizeof buf, r->residual));
+  return g_file_set_contents (path, s->str, s->len, error);
+}
+
+/* The arguments that must agree before a device is opened; FALSE with
+ * *status set where they do not. */
+static gboolean
+check_solve_args (int                  argc,
+                  char               **argv,
+                  const CommonOptions *o,
+                  char                *matrix,
+                  char                *rhs,
+                  const char          *out,
+                  const char          *json_path,
+                  int                  n,
+                  int                 *status)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (o->graph_kernel_times && !o->graph)
+    {
+      g_set_error_literal (&error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "--kernel-times times the kernels inside a CUDA graph: it needs --graph "
+                           "(without it every kernel is timed anyway)");
+      *status = ks_cli_fail (KS_CLI_USAGE, error);
+      return FALSE;
+    }
+  if (argc < 2 || strcmp (argv[1], "gauss") != 0)
+    {
+      g_printerr ("kernelscope-cli: solve needs a method: \"solve gauss\" or \"solve tridiag\"\n");
+      *status = KS_CLI_USAGE;
+      return FALSE;
+    }
+  if ((matrix == NULL) != (rhs == NULL))
+    {
+      g_printerr ("kernelscope-cli: --matrix and --rhs go together\n");
+      *status = KS_CLI_USAGE;
+      return FALSE;
+    }
+  if (matrix == NULL && n < 2)
+    {
+      g_printerr ("kernelscope-cli: -n must be at least 2\n");
+      *status = KS_CLI_USAGE;
+      return FALSE;
+    }
+
+  /* An output never replaces an input (or cuts a symbolic link, or a
+   * read-only file): checked before anything is solved. */
+  {
+    char *inputs[] = { matrix, rhs, NULL };
+    KsIoOutput outputs[] = { { out, "--out" }, { json_path, "--json" } };
+    if (!ks_cli_check_outputs (outputs, G_N_ELEMENTS (outputs), inputs, &error))
+      {
+        *status = ks_cli_fail (KS_CLI_USAGE, error);
+        return FALSE;
+      }
+  }
+
+  return TRUE;
+}
+
+/* The solver on device, the system (read or generated) and its solve;
+ * NULL with *status set on a failure. */
+static KsLinearSystem *
+run_solve (KsDevice            *device,
+           const CommonOptions *o,
+           const char          *matrix,
+           const char          *rhs,
+           int                  n,
+           KsGaussParams       *params,
+           double             **x,
+           KsGaussResult       *r,
+           int                 *status)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsGaussSolver) solver = NULL;
+  g_autoptr(KsLinearSystem) sys = NULL;
+
+  /* Before the kernels are built: --graph on a device without graphs is refused outright. */
+  if (!ks_gauss_check_launch (device, o->graph ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM, &error) ||
+      !(solver = ks_gauss_solver_new (device, o->p, &error)))
+    {
+      *status = ks_cli_fail (KS_CLI_FAILED, error);
+      return NULL;
+    }
+
+  params->range = o->r;
+  params->local = o->l;
+  params->launch = o->graph ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM;
+  ks_gauss_solver_set_graph_kernel_timing (solver, o->graph && o->graph_kernel_times);
+  params->wg = o->wg > 0 ? (guint) o->wg : (o->l == KS_LOCAL_DRIVER ? 0 : default_wg (device, o->quiet));
+
+  /* A generated system is checked against the device before it is built. */
+  if (matrix == NULL && !ks_gauss_solver_check (solver, (guint) n, params, &error))
+    {
+      *status = ks_cli_fail (KS_CLI_FAILED, error);
+      return NULL;
+    }
+  if (matrix)
+    sys = ks_linear_system_new_from_mtx (matrix, rhs, 0, &error);
+  else
+    sys = ks_linear_system_new_random ((guint) n, (guint32) o->seed, &error);
+  if (sys == NULL)
+    {
+      *status = ks_cli_fail (KS_CLI_FAILED, error);
+      return NULL;
+    }
+
+  *x = g_new0 (double, sys->n);
+  if (!ks_gauss_solver_solve (solver, sys, params, NULL, *x, r, &error))
+    {
+      *status = ks_cli_fail (status_for (error), error);
+      return NULL;
+    }
+
+  return g_steal_pointer (&sys);
+}
+
+/* --out: x as a Matrix Market column. */
+static gboolean
+write_solution (const char           *path,
+                const KsLinearSystem *sys,
+                const double         *x,
+                GError              **error)
+{
+  g_autofree char *comment = g_strdup_printf ("solution of a %u x %u system by kernelscope-cli solve gauss",
+                                              sys->n, sys->n);
+  if (!ks_mtx_write_dense (path, sys->n, 1, x, comment, error))
+    return FALSE;
+  g_print ("Solution written to %s\n", path);
+  return TRUE;
+}
+
 /* --- solve gauss ----------------------------------------------------------- */
+
+static const char solve_description[] =
+  "Solves A x = b by Gauss elimination without pivoting, in the four kernels of the paper\n"
+  "(gauss_fwd_pre, gauss_fwd, gauss_bwd_prepare, gauss_bwd), and reports the time of each\n"
+  "kernel, the work-group the driver ran the update kernel with, and ||Ax-b||/||b||.\n"
+  "With --graph (CUDA) the solve records its launches into a CUDA graph and replays it: the\n"
+  "recording (capture + instantiate) is reported on its own, the replay's time as the solve's.\n"
+  "Examples:\n"
+  "  kernelscope-cli solve gauss -n 1000 --local split --wg 192\n"
+  "  kernelscope-cli solve gauss -d cuda:0 -n 1000 --graph";
 
 int
 ks_cli_solve (int    argc,
@@ -200,7 +429,6 @@ ks_cli_solve (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(KsDeviceList) list = NULL;
   g_autoptr(KsLinearSystem) sys = NULL;
-  g_autoptr(KsGaussSolver) solver = NULL;
   g_autofree double *x = NULL;
   KsGaussParams params;
   KsGaussResult r;
@@ -213,59 +441,15 @@ ks_cli_solve (int    argc,
   context = g_option_context_new ("gauss - solve one system with the paper's Gauss kernels");
   g_option_context_add_main_entries (context, entries, NULL);
   add_common_entries (context, &o);
-  g_option_context_set_description (context,
-    "Solves A x = b by Gauss elimination without pivoting, in the four kernels of the paper\n"
-    "(gauss_fwd_pre, gauss_fwd, gauss_bwd_prepare, gauss_bwd), and reports the time of each\n"
-    "kernel, the work-group the driver ran the update kernel with, and ||Ax-b||/||b||.\n"
-    "With --graph (CUDA) the solve records its launches into a CUDA graph and replays it: the\n"
-    "recording (capture + instantiate) is reported on its own, the replay's time as the solve's.\n"
-    "Examples:\n"
-    "  kernelscope-cli solve gauss -n 1000 --local split --wg 192\n"
-    "  kernelscope-cli solve gauss -d cuda:0 -n 1000 --graph");
+  g_option_context_set_description (context, solve_description);
 
   if (!g_option_context_parse (context, &argc, &argv, &error) || !common_validate (&o, &error))
     {
       status = ks_cli_fail (KS_CLI_USAGE, error);
       goto out;
     }
-  if (o.graph_kernel_times && !o.graph)
-    {
-      g_set_error_literal (&error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                           "--kernel-times times the kernels inside a CUDA graph: it needs --graph "
-                           "(without it every kernel is timed anyway)");
-      status = ks_cli_fail (KS_CLI_USAGE, error);
-      goto out;
-    }
-  if (argc < 2 || strcmp (argv[1], "gauss") != 0)
-    {
-      g_printerr ("kernelscope-cli: solve needs a method: \"solve gauss\" or \"solve tridiag\"\n");
-      status = KS_CLI_USAGE;
-      goto out;
-    }
-  if ((matrix == NULL) != (rhs == NULL))
-    {
-      g_printerr ("kernelscope-cli: --matrix and --rhs go together\n");
-      status = KS_CLI_USAGE;
-      goto out;
-    }
-  if (matrix == NULL && n < 2)
-    {
-      g_printerr ("kernelscope-cli: -n must be at least 2\n");
-      status = KS_CLI_USAGE;
-      goto out;
-    }
-
-  /* An output never replaces an input (or cuts a symbolic link, or a
-   * read-only file): checked before anything is solved. */
-  {
-    char *inputs[] = { matrix, rhs, NULL };
-    KsIoOutput outputs[] = { { out, "--out" }, { json_path, "--json" } };
-    if (!ks_cli_check_outputs (outputs, G_N_ELEMENTS (outputs), inputs, &error))
-      {
-        status = ks_cli_fail (KS_CLI_USAGE, error);
-        goto out;
-      }
-  }
+  if (!check_solve_args (argc, argv, &o, matrix, rhs, out, json_path, n, &status))
+    goto out;
 
   list = ks_device_list_new ();
   if (!(device = ks_cli_pick_device (list, o.device, o.cores_per_cu, o.quiet, &error)))
@@ -274,131 +458,21 @@ ks_cli_solve (int    argc,
       goto out;
     }
 
-  /* Before the kernels are built: --graph on a device without graphs is refused outright. */
-  if (!ks_gauss_check_launch (device, o.graph ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM, &error) ||
-      !(solver = ks_gauss_solver_new (device, o.p, &error)))
-    {
-      status = ks_cli_fail (KS_CLI_FAILED, error);
-      goto out;
-    }
-
-  params.range = o.r;
-  params.local = o.l;
-  params.launch = o.graph ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM;
-  ks_gauss_solver_set_graph_kernel_timing (solver, o.graph && o.graph_kernel_times);
-  params.wg = o.wg > 0 ? (guint) o.wg : (o.l == KS_LOCAL_DRIVER ? 0 : default_wg (device, o.quiet));
-
-  /* A generated system is checked against the device before it is built. */
-  if (matrix == NULL && !ks_gauss_solver_check (solver, (guint) n, &params, &error))
-    {
-      status = ks_cli_fail (KS_CLI_FAILED, error);
-      goto out;
-    }
-  if (matrix)
-    sys = ks_linear_system_new_from_mtx (matrix, rhs, 0, &error);
-  else
-    sys = ks_linear_system_new_random ((guint) n, (guint32) o.seed, &error);
-  if (sys == NULL)
-    {
-      status = ks_cli_fail (KS_CLI_FAILED, error);
-      goto out;
-    }
-
-  x = g_new0 (double, sys->n);
-  if (!ks_gauss_solver_solve (solver, sys, &params, NULL, x, &r, &error))
-    {
-      status = ks_cli_fail (status_for (error), error);
-      goto out;
-    }
-
-  g_print ("System: n = %u, %s, %s\n", sys->n,
-           matrix ? matrix : "generated (diagonally dominant)", ks_precision_to_string (o.p));
-  if (ks_device_get_backend (device) == KS_BACKEND_HOST)
-    {
-      g_print ("Method: host reference (plain C + OpenMP); range and work-group policies do not apply\n");
-      g_print ("Time: %.3f ms (forward %.3f ms, backward %.3f ms)\n", r.wall_ms,
-               r.kernel_ms[KS_GAUSS_FWD], r.kernel_ms[KS_GAUSS_BWD]);
-    }
-  else
-    {
-      g_print ("Policy: %s range, %s work-group size", ks_range_policy_to_string (o.r),
-               ks_local_policy_to_string (o.l));
-      if (o.l != KS_LOCAL_DRIVER)
-        g_print (" %u", params.wg);
-      g_print ("\n");
-      g_print ("Update kernel gauss_fwd ran with work-groups of (%u, %u), %u x %u groups, at step 0%s\n",
-               r.fwd_local[0], r.fwd_local[1], r.fwd_groups[0], r.fwd_groups[1],
-               o.l == KS_LOCAL_DRIVER ? " (the driver's choice)" : "");
-      if (o.l == KS_LOCAL_DRIVER && r.fwd_local[0] * r.fwd_local[1] == 1)
-        g_print ("  The driver chose groups of a single item: %u + 1 = %u %s.\n", sys->n, sys->n + 1,
-                 ks_is_prime ((guint64) sys->n + 1) ? "is prime, so no larger divisor fits"
-                                                   : "has no divisor it liked");
-      if (r.launch == KS_LAUNCH_GRAPH)
-        {
-          if (r.graph_replay)
-            g_print ("Launch: replay of a CUDA graph recorded by an earlier solve\n");
-          else
-            g_print ("Launch: CUDA graph, recorded by this solve: capture + instantiate %.3f ms (once, "
-                     "not in the times below), then one replay\n", r.capture_ms);
-          g_print ("Time: %.3f ms wall (upload, one replay of %u launches, download); device time %.3f ms "
-                   "(the replay, launch to completion)\n", r.wall_ms, r.launches, r.kernels_total_ms);
-          if (o.graph_kernel_times)
-            for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
-              g_print ("  %-18s %10.3f ms (event nodes in the graph)\n", ks_gauss_kernel_name (k), r.kernel_ms[k]);
-          else
-            g_print ("  per-kernel times: unknown inside a graph (reported as 0; --kernel-times records them)\n");
-        }
-      else
-        {
-          g_print ("Time: %.3f ms wall (upload, %u launches, download); device time %.3f ms:\n",
-                   r.wall_ms, r.launches, r.kernels_total_ms);
-          for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
-            g_print ("  %-18s %10.3f ms\n", ks_gauss_kernel_name (k), r.kernel_ms[k]);
-        }
-    }
+  if (!(sys = run_solve (device, &o, matrix, rhs, n, &params, &x, &r, &status)))
+    goto out;
+  print_report (device, sys, matrix, &o, &params, &r);
   g_print ("Residual ||Ax-b||/||b|| = %.3e\n", r.residual);
   warn_large_residual (r.residual, o.p);
 
-  if (out)
+  if (out && !write_solution (out, sys, x, &error))
     {
-      g_autofree char *comment = g_strdup_printf ("solution of a %u x %u system by kernelscope-cli solve gauss",
-                                                  sys->n, sys->n);
-      if (!ks_mtx_write_dense (out, sys->n, 1, x, comment, &error))
-        {
-          status = ks_cli_fail (KS_CLI_FAILED, error);
-          goto out;
-        }
-      g_print ("Solution written to %s\n", out);
+      status = ks_cli_fail (KS_CLI_FAILED, error);
+      goto out;
     }
-
-  if (json_path)
+  if (json_path && !write_json (json_path, device, sys, &o, &params, &r, &error))
     {
-      g_autoptr(GString) s = g_string_new ("{\n");
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-      g_string_append_printf (s, "  \"device\": \"%s\",\n  \"n\": %u,\n  \"precision\": \"%s\",\n"
-                              "  \"range\": \"%s\",\n  \"local\": \"%s\",\n  \"wg\": %u,\n"
-                              "  \"launch\": \"%s\",\n",
-                              ks_device_get_id (device), sys->n, ks_precision_to_string (o.p),
-                              ks_range_policy_to_string (o.r), ks_local_policy_to_string (o.l), params.wg,
-                              ks_launch_mode_to_string (params.launch));
-      if (params.launch == KS_LAUNCH_GRAPH)
-        g_string_append_printf (s, "  \"graph_replay\": %s,\n  \"capture_ms\": %s,\n",
-                                r.graph_replay ? "true" : "false",
-                                g_ascii_dtostr (buf, sizeof buf, r.capture_ms));
-      g_string_append_printf (s, "  \"wall_ms\": %s,\n", g_ascii_dtostr (buf, sizeof buf, r.wall_ms));
-      g_string_append_printf (s, "  \"kernels_ms\": %s,\n", g_ascii_dtostr (buf, sizeof buf, r.kernels_total_ms));
-      for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
-        g_string_append_printf (s, "  \"%s_ms\": %s,\n", ks_gauss_kernel_name (k),
-                                g_ascii_dtostr (buf, sizeof buf, r.kernel_ms[k]));
-      g_string_append_printf (s, "  \"launches\": %u,\n  \"fwd_local\": [%u, %u],\n  \"fwd_groups\": [%u, %u],\n",
-                              r.launches, r.fwd_local[0], r.fwd_local[1], r.fwd_groups[0], r.fwd_groups[1]);
-      g_string_append_printf (s, "  \"residual\": %s\n}\n", g_ascii_dtostr (buf, sizeof buf, r.residual));
-      if (!g_file_set_contents (json_path, s->str, s->len, &error))
-        {
-          status = ks_cli_fail (KS_CLI_FAILED, error);
-          goto out;
-        }
+      status = ks_cli_fail (KS_CLI_FAILED, error);
+      goto out;
     }
 
 out:
