@@ -557,6 +557,91 @@ run_engine (KsEngine  *engine,
   return state.ok;
 }
 
+/* The command line's parameters, files and devices into engine, and its
+ * plan checked; a status other than KS_CLI_OK where one is refused. */
+static int
+set_up_engine (KsEngine         *engine,
+               KsDeviceList     *list,
+               KsCliRunOptions  *o,
+               GPtrArray       **overlays,
+               KsFigureOptions  *figure_options)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!set_params (engine, o, &error))
+    return ks_cli_fail (status_for (error), error);
+  /* A file that cannot be read or written is a bad command line. */
+  if (!check_files (engine, o, overlays, figure_options, &error))
+    return ks_cli_fail (KS_CLI_USAGE, error);
+  if (!add_devices (engine, list, o, &error))
+    return ks_cli_fail (KS_CLI_USAGE, error);
+  if (!ks_engine_prepare (engine, &error))
+    return ks_cli_fail (status_for (error), error);
+  return KS_CLI_OK;
+}
+
+/* "run" without an experiment: --help lists them, anything else is a usage error. */
+static int
+run_without_id (int    argc,
+                char **argv)
+{
+  if (argc >= 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
+    {
+      g_print ("Usage: kernelscope-cli run ID [OPTION...]\n\nThe experiments:\n\n");
+      print_list (stdout);
+      g_print ("\n\"kernelscope-cli run ID --help\" lists the options of one.\n");
+      return KS_CLI_OK;
+    }
+  return run_usage (NULL);
+}
+
+/* After the run (rank 0's): the table, the summary, the verdicts, the
+ * paper's numbers and the files; the run's status, or the files'. */
+static int
+report_run (const KsExperimentDesc *desc,
+            KsEngine               *engine,
+            KsCliRunOptions        *o,
+            GPtrArray              *overlays,
+            KsFigureOptions        *figure_options,
+            int                     status)
+{
+  KsRun *run = ks_engine_get_run (engine);
+  guint measured;
+
+  measured = ks_run_count_measured (run);
+  /* A run that measured nothing replaces no file the user has. */
+  if (measured == 0)
+    {
+      if (o->csv || o->json || o->plot || o->images)
+        g_printerr ("kernelscope-cli: nothing was measured, so no file was written\n");
+      return status == KS_CLI_OK ? KS_CLI_FAILED : status;
+    }
+  if (status != KS_CLI_OK)
+    g_printerr ("kernelscope-cli: %s; writing the %u points measured\n",
+                run->stop_reason ? run->stop_reason : "stopped", measured);
+  if (!o->no_table)
+    print_table (run);
+  if (desc->summarize)
+    {
+      g_autoptr(GString) summary = g_string_new (NULL);
+      desc->summarize (run, summary);
+      g_print ("%s", summary->str);
+    }
+  print_verdicts (run);
+  print_paper (run);
+  {
+    int written = write_outputs (desc, run, o, overlays, figure_options);
+    status = status == KS_CLI_OK ? written : status;
+    if (o->images)
+      {
+        written = write_images (engine, o);
+        status = status == KS_CLI_OK ? written : status;
+      }
+  }
+
+  return status;
+}
+
 int
 ks_cli_run (int    argc,
             char **argv)
@@ -570,21 +655,10 @@ ks_cli_run (int    argc,
   g_autoptr(KsEngine) engine = NULL;
   g_autoptr(GPtrArray) overlays = NULL;
   g_autofree char *command = ks_cli_join_argv ("kernelscope-cli run", argc, argv);
-  KsRun *run;
-  guint measured;
   int status = KS_CLI_OK;
 
   if (argc < 2 || argv[1][0] == '-')
-    {
-      if (argc >= 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
-        {
-          g_print ("Usage: kernelscope-cli run ID [OPTION...]\n\nThe experiments:\n\n");
-          print_list (stdout);
-          g_print ("\n\"kernelscope-cli run ID --help\" lists the options of one.\n");
-          return KS_CLI_OK;
-        }
-      return run_usage (NULL);
-    }
+    return run_without_id (argc, argv);
   if (!(desc = ks_registry_lookup (argv[1])))
     return run_usage (argv[1]);
 
@@ -614,28 +688,9 @@ ks_cli_run (int    argc,
 
   engine = ks_engine_new (desc);
   ks_engine_set_command (engine, command);
-  if (!set_params (engine, &o, &error))
-    {
-      status = ks_cli_fail (status_for (error), error);
-      goto out;
-    }
-  /* A file that cannot be read or written is a bad command line. */
-  if (!check_files (engine, &o, &overlays, &figure_options, &error))
-    {
-      status = ks_cli_fail (KS_CLI_USAGE, error);
-      goto out;
-    }
   list = ks_device_list_new ();
-  if (!add_devices (engine, list, &o, &error))
-    {
-      status = ks_cli_fail (KS_CLI_USAGE, error);
-      goto out;
-    }
-  if (!ks_engine_prepare (engine, &error))
-    {
-      status = ks_cli_fail (status_for (error), error);
-      goto out;
-    }
+  if ((status = set_up_engine (engine, list, &o, &overlays, &figure_options)) != KS_CLI_OK)
+    goto out;
   if (!ks_cli_is_follower ())
     print_plan (engine, &o);
   /* Pressed while the devices opened and the sweep was checked: nothing
@@ -649,46 +704,14 @@ ks_cli_run (int    argc,
       goto out;
     }
 
-  run = ks_engine_get_run (engine);
   if (!run_engine (engine, o.quiet || ks_cli_is_follower (), &error))
     {
       status = status_for (error);
       if (!ks_cli_is_follower ())
         g_printerr ("kernelscope-cli: %s\n", error->message);
     }
-  if (ks_cli_is_follower ())
-    goto out;
-  measured = ks_run_count_measured (run);
-  /* A run that measured nothing replaces no file the user has. */
-  if (measured == 0)
-    {
-      if (o.csv || o.json || o.plot || o.images)
-        g_printerr ("kernelscope-cli: nothing was measured, so no file was written\n");
-      status = status == KS_CLI_OK ? KS_CLI_FAILED : status;
-      goto out;
-    }
-  if (status != KS_CLI_OK)
-    g_printerr ("kernelscope-cli: %s; writing the %u points measured\n",
-                run->stop_reason ? run->stop_reason : "stopped", measured);
-  if (!o.no_table)
-    print_table (run);
-  if (desc->summarize)
-    {
-      g_autoptr(GString) summary = g_string_new (NULL);
-      desc->summarize (run, summary);
-      g_print ("%s", summary->str);
-    }
-  print_verdicts (run);
-  print_paper (run);
-  {
-    int written = write_outputs (desc, run, &o, overlays, &figure_options);
-    status = status == KS_CLI_OK ? written : status;
-    if (o.images)
-      {
-        written = write_images (engine, &o);
-        status = status == KS_CLI_OK ? written : status;
-      }
-  }
+  if (!ks_cli_is_follower ())
+    status = report_run (desc, engine, &o, overlays, &figure_options, status);
 
 out:
   ks_cli_sigint_end ();
