@@ -950,9 +950,13 @@ if expect_ok "run index-reduce on the host and $OCL"; then
 import json
 d = json.load(open("sums.json"))
 pts = d["points"]
-assert len(pts) == 6 and all(p["error"] is None and p["rel_error"] < 1e-12 for p in pts), pts
-gpu = [p for p in pts if p["device"] == 1]
+assert len(pts) == 8 and all(p["error"] is None and p["rel_error"] < 1e-12 for p in pts), pts
+gpu = [p for p in pts if p["device"] == 1 and p["method"] == "kernels"]
 assert [p["blocks_per_row"] for p in gpu] == [-(-1000 // p["threads1"]) for p in gpu[:1]] + [-(-3001 // gpu[1]["threads1"])], gpu
+# The tuned pair beside them by default (no CUB or gemv off CUDA), its chunks within the row.
+tuned = [p for p in pts if p["device"] == 1 and p["method"] == "tuned"]
+assert [p["w"] for p in tuned] == [1000, 3001] and all(1 <= p["blocks_per_row"] <= p["w"] for p in tuned), tuned
+assert all(p["method"] is None for p in pts if p["device"] == 0), pts
 assert any(v["source"] == "Table 1" for v in d["paper_values"])
 '
 fi
