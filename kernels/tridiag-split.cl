@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The builds test-cuda compiles through NVRTC, one per "|":
  * ks-nvrtc: -DKS_REAL=float -DKS_SPLIT_M=8 | -DKS_REAL=double -DKS_FP64 -DKS_SPLIT_M=8
- *   | -DKS_REAL=float -DKS_SPLIT_M=16 */
+ *   | -DKS_REAL=float -DKS_SPLIT_M=16 | -DKS_REAL=double -DKS_FP64 -DKS_SPLIT_M=16 */
 /* thomas-split: a small batch of tridiagonal systems, each split among the
  * items of one work-group (not one of the paper's methods; issue 30).
  *

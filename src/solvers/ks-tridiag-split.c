@@ -22,6 +22,7 @@ struct _KsTridiagSplit
   KsProgram   *program[N_BUILDS];
   KsKernel    *kernel[N_BUILDS];
   KsKernel    *last;       /* the last launch's, for its time */
+  guint        rows;       /* piece_rows[] forced (ks_tridiag_split_set_rows); 0: the smallest that fits */
 };
 
 KsTridiagSplit *
@@ -148,9 +149,11 @@ ks_tridiag_split_launch (KsTridiagSplit  *self,
    * (its registers can make it lower than the device's). */
   for (guint i = 0; i < N_BUILDS && kernel == NULL; i++)
     {
-      KsKernel *k = kernel_for (self, i, error);
+      KsKernel *k;
 
-      if (k == NULL)
+      if (self->rows && self->rows != piece_rows[i])
+        continue;
+      if (!(k = kernel_for (self, i, error)))
         return FALSE;
       if (shape (n, piece_rows[i], MIN (ks_kernel_get_max_work_group_size (k), SPLIT_MAX_GROUP), local, real,
                  &pieces, &items, &bytes))
@@ -177,6 +180,13 @@ ks_tridiag_split_launch (KsTridiagSplit  *self,
          ks_kernel_set_arg (kernel, arg++, sizeof (guint32), &pieces, error) &&
          ks_kernel_set_arg_local (kernel, arg++, bytes, error) &&
          ks_queue_launch (queue, kernel, &config, error);
+}
+
+void
+ks_tridiag_split_set_rows (KsTridiagSplit *self,
+                           guint           rows)
+{
+  self->rows = rows;
 }
 
 guint64

@@ -38,6 +38,11 @@ gboolean        ks_tridiag_split_launch (KsTridiagSplit   *self,
                                          guint             systems,
                                          guint            *local_size,
                                          GError          **error);
+/* Pieces of at most rows rows (8 or 16) whatever fits best; 0: the
+ * smallest that fits the kernel's group (the default).  For tests to run
+ * both builds on any device. */
+void            ks_tridiag_split_set_rows (KsTridiagSplit *self,
+                                           guint           rows);
 /* The last launch's device time (0 before any, and after reset). */
 guint64         ks_tridiag_split_time_ns (KsTridiagSplit  *self);
 void            ks_tridiag_split_reset_timing (KsTridiagSplit *self);

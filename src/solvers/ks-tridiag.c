@@ -85,6 +85,7 @@ struct _KsTridiagSolver
   /* paracr-thomas's shape (ks_tridiag_solver_set_hybrid); 0: the default. */
   guint           tile_rows, sub_rows;
   KsTridiagSplit *split;    /* thomas-split's, built on its first solve */
+  guint           split_rows;  /* its pieces' rows forced (ks_tridiag_solver_set_split); 0: chosen */
 };
 
 static gboolean
@@ -697,6 +698,16 @@ ks_tridiag_solver_set_hybrid (KsTridiagSolver *self,
   self->sub_rows = sub_rows;
 }
 
+void
+ks_tridiag_solver_set_split (KsTridiagSolver *self,
+                             guint            rows)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (rows == 0 || rows == 8 || rows == 16);
+
+  self->split_rows = rows;
+}
+
 /* The methods of more than one launch, or another shape than set_args'. */
 static gboolean
 launch_multi (KsTridiagSolver *self,
@@ -718,6 +729,7 @@ launch_multi (KsTridiagSolver *self,
     case K_SPLIT:
       if (self->split == NULL)
         self->split = ks_tridiag_split_new (self->rt, self->precision);
+      ks_tridiag_split_set_rows (self->split, self->split_rows);
       return ks_tridiag_split_launch (self->split, queue, self->in, self->x, self->info, self->stride, self->systems,
                                       local_size, error);
     default:

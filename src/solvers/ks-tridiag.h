@@ -197,6 +197,11 @@ gboolean ks_tridiag_solver_run   (KsTridiagSolver      *solver,
 void     ks_tridiag_solver_set_hybrid (KsTridiagSolver *solver,
                                        guint            tile_rows,
                                        guint            sub_rows);
+/* thomas-split's pieces: at most rows rows each, 8 or 16 (0: the smallest
+ * the kernel's work-group allows, the default).  For tests to run both
+ * builds at small sizes on any device.  Takes effect at the next run. */
+void     ks_tridiag_solver_set_split  (KsTridiagSolver *solver,
+                                       guint            rows);
 /* Frees what load() put on the device; the next load allocates again. */
 void     ks_tridiag_solver_release (KsTridiagSolver    *solver);
 /* The last solution, n * systems values, systems one after another. */
