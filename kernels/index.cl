@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The builds test-cuda compiles through NVRTC, one per "|":
- * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 */
+ * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 | -DKS_REAL=double -DKS_FP64 -DKS_INDEX_TREE */
 /* Paper 003 (Andrianov et al.): one thread per point of an index domain.
  *
  * The fills write V = j + (i - 1) w in the paper's 1-based indices, which
@@ -128,4 +128,172 @@ index_sum_finish (__global const real *partial,
   x = index_group_sum (s);
   if (t == 0)
     sum[i] = x;
+}
+
+/* --- The tuned two kernels (method "tuned") ---------------------------------
+ *
+ * The same row sums as CUB's block reduction does them: the values are in
+ * memory already (filled untimed) and only read.  Kernel 1 cuts each row
+ * into nb chunks and gives each chunk to one segment of 32 items (a warp on
+ * CUDA, a sub-group where cl_khr_subgroups has one, else 32 items of the
+ * group); a segment reads its chunk coalesced, two doubles or four floats
+ * per load where the rows are aligned (w a multiple of that), four loads in
+ * flight per item, and sums its items by a shuffle tree (__shfl_down_sync),
+ * sub_group_reduce_add, or a segmented tree in local memory.  Segments run
+ * by a grid-stride loop, so any sub-group size is right; the host picks nb
+ * from the compute units so that v x nb segments fill the machine.  Kernel
+ * 2 adds each row's nb partial sums, one item per row.
+ *
+ * What separates it from the paper's pair: the paper's kernel 1 gives each
+ * group of 1024 threads one chunk of one row, one value per thread, a tree
+ * of ten barriers in shared memory, and a second launch of a power-of-two
+ * group per row; this one loads 8 or 16 values per item per round, needs no
+ * barrier on a warp, and sizes the chunks to the machine. */
+#if defined (KS_INDEX_TREE)
+#define INDEX_PATH 0     /* asked for: the local-memory tree over 32 items */
+#elif defined (KS_CUDA)
+#define INDEX_PATH 2     /* warp shuffles */
+#elif defined (cl_khr_subgroups)
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#define INDEX_PATH 1     /* sub_group_reduce_add */
+#else
+#define INDEX_PATH 0     /* no sub-groups: the local-memory tree over 32 items */
+#endif
+
+#ifdef KS_FP64
+#define INDEX_VW 2
+typedef double2 realv;
+#define INDEX_VSUM(a) ((a).x + (a).y)
+#else
+#define INDEX_VW 4
+typedef float4 realv;
+#define INDEX_VSUM(a) ((a).x + (a).y + (a).z + (a).w)
+#endif
+
+/* Which reduction this build runs (0 tree, 1 sub-group, 2 warp shuffle),
+ * for the host to report. */
+__kernel void
+index_tuned_path (__global int *path)
+{
+  if (get_global_id (0) == 0)
+    path[0] = INDEX_PATH;
+}
+
+/* The sum of one chunk [c0, c1) of a row's values, from this item's lane of
+ * S; vec: c0 and the row start are multiples of INDEX_VW. */
+KS_FN real
+index_chunk_sum (__global const real *row,
+                 ulong                c0,
+                 ulong                c1,
+                 uint                 lane,
+                 uint                 S,
+                 int                  vec)
+{
+  real a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  ulong j;
+
+  if (vec)
+    {
+      const ulong step = (ulong) S * INDEX_VW;
+      __global const realv *p = (__global const realv *) row;
+
+      for (j = c0 + lane * INDEX_VW; j + 3 * step + INDEX_VW <= c1; j += 4 * step)
+        {
+          a0 += INDEX_VSUM (p[j / INDEX_VW]);
+          a1 += INDEX_VSUM (p[(j + step) / INDEX_VW]);
+          a2 += INDEX_VSUM (p[(j + 2 * step) / INDEX_VW]);
+          a3 += INDEX_VSUM (p[(j + 3 * step) / INDEX_VW]);
+        }
+      /* c1 is a multiple of INDEX_VW too (w and cw are): no tail. */
+      for (; j + INDEX_VW <= c1; j += step)
+        a0 += INDEX_VSUM (p[j / INDEX_VW]);
+    }
+  else
+    {
+      for (j = c0 + lane; j + 3 * S < c1; j += 4 * S)
+        {
+          a0 += row[j];
+          a1 += row[j + S];
+          a2 += row[j + 2 * S];
+          a3 += row[j + 3 * S];
+        }
+      for (; j < c1; j += S)
+        a0 += row[j];
+    }
+  return (a0 + a1) + (a2 + a3);
+}
+
+/* Kernel 1: rows x nb segments of 32 items (or of the sub-group), each
+ * leaving one partial sum; cw values per chunk (a multiple of INDEX_VW
+ * when vec). */
+__kernel void
+index_sum_tuned (__global const real *v,
+                 __global real       *partial,
+                 const ulong          rows,
+                 const ulong          w,
+                 const uint           nb,
+                 const ulong          cw,
+                 const int            vec,
+                 KS_LOCAL_PARAM (real, s))
+{
+  KS_LOCAL_BIND (real, s);
+#if INDEX_PATH == 1
+  const uint S = get_sub_group_size (), sg = get_sub_group_id (), lane = get_sub_group_local_id ();
+  const uint per_group = get_num_sub_groups ();
+#else
+  const uint lid = (uint) get_local_id (0), S = 32, sg = lid / 32, lane = lid % 32;
+  const uint per_group = (uint) get_local_size (0) / 32;
+#endif
+  const ulong segments = rows * nb, stride = (ulong) get_num_groups (0) * per_group;
+
+  /* The bound is the group's, not the segment's: every item of a group
+   * goes round the same times, as the local tree's barriers need. */
+  for (ulong base = get_group_id (0) * per_group; base < segments; base += stride)
+    {
+      /* seg - i nb, not seg % nb: clang freezes a shared / and %, which
+       * Oclgrind's uninitialized-value check cannot run. */
+      const ulong seg = base + sg, i = seg / nb, c0 = (seg - i * nb) * cw;
+      /* Past the last segment, an empty chunk of row 0. */
+      const ulong c1 = seg < segments ? (c0 + cw < w ? c0 + cw : w) : 0;
+      real x = index_chunk_sum (v + (seg < segments ? i * w : 0), c0, c1, lane, S, vec);
+#if INDEX_PATH == 2
+      for (int off = 16; off > 0; off /= 2)
+        x += __shfl_down_sync (0xffffffffu, x, off);
+#elif INDEX_PATH == 1
+      x = sub_group_reduce_add (x);
+#else
+      s[lid] = x;
+      barrier (CLK_LOCAL_MEM_FENCE);
+      for (uint off = 16; off > 0; off /= 2)
+        {
+          if (lane < off)
+            s[lid] += s[lid + off];
+          barrier (CLK_LOCAL_MEM_FENCE);
+        }
+      x = s[lid];
+      barrier (CLK_LOCAL_MEM_FENCE);
+#endif
+      if (lane == 0 && seg < segments)
+        partial[seg] = x;
+    }
+}
+
+/* Kernel 2: one item per row adds its nb partial sums. */
+__kernel void
+index_sum_tuned_finish (__global const real *partial,
+                        __global real       *sum,
+                        const ulong          rows,
+                        const uint           nb)
+{
+  const ulong i = get_global_id (0);
+
+  if (i < rows)
+    {
+      __global const real *p = partial + i * nb;
+      real x = p[0];
+
+      for (uint b = 1; b < nb; b++)
+        x += p[b];
+      sum[i] = x;
+    }
 }

@@ -950,9 +950,13 @@ if expect_ok "run index-reduce on the host and $OCL"; then
 import json
 d = json.load(open("sums.json"))
 pts = d["points"]
-assert len(pts) == 6 and all(p["error"] is None and p["rel_error"] < 1e-12 for p in pts), pts
-gpu = [p for p in pts if p["device"] == 1]
+assert len(pts) == 8 and all(p["error"] is None and p["rel_error"] < 1e-12 for p in pts), pts
+gpu = [p for p in pts if p["device"] == 1 and p["method"] == "kernels"]
 assert [p["blocks_per_row"] for p in gpu] == [-(-1000 // p["threads1"]) for p in gpu[:1]] + [-(-3001 // gpu[1]["threads1"])], gpu
+# The tuned pair beside them by default (no CUB or gemv off CUDA), its chunks within the row.
+tuned = [p for p in pts if p["device"] == 1 and p["method"] == "tuned"]
+assert [p["w"] for p in tuned] == [1000, 3001] and all(1 <= p["blocks_per_row"] <= p["w"] for p in tuned), tuned
+assert all(p["method"] is None for p in pts if p["device"] == 0), pts
 assert any(v["source"] == "Table 1" for v in d["paper_values"])
 '
 fi
@@ -1426,13 +1430,13 @@ if expect_ok "run tridiag-large on $OCL"; then
 fi
 
 run "$CLI" bench tridiag --n 31 --systems 8 --large-n 63 --reps 1 --warmup 0 \
-  --methods cpu-thomas,thomas-interleaved,paracr-partial --csv bt.csv
+  --methods cpu-thomas,thomas-interleaved,paracr-partial,thomas-split --csv bt.csv
 if expect_ok "bench tridiag, small"; then
   py "bench tridiag: a batch and one system, every row measured with a small residual" '
 import csv
 rows = list(csv.DictReader(open("bt.csv")))
 assert {r["case"] for r in rows} == {"batch", "one-system"}, rows
-assert {r["method"] for r in rows} >= {"cpu-thomas", "thomas-interleaved", "paracr-partial"}, rows
+assert {r["method"] for r in rows} >= {"cpu-thomas", "thomas-interleaved", "paracr-partial", "thomas-split"}, rows
 for r in rows:
     if r["case"] == "one-system" and r["method"] != "cpu-thomas":
         # One work-item or group on one system: left out, said why.
@@ -1693,7 +1697,7 @@ w("tA_weak.mtx", [(i, j, 0.1 if (i, j) == (7, 7) else v) for (i, j, v) in ent])
 PYEOF
 run "$CLI" solve tridiag --help
 help_mentions "solve tridiag --help" --matrix --rhs --systems --method --precision --no-pad --out --device
-for m in thomas-global thomas-interleaved sericr-local paracr-partial cpu-sericr omp-thomas lapack-gtsv; do
+for m in thomas-global thomas-interleaved sericr-local paracr-partial thomas-split cpu-sericr omp-thomas lapack-gtsv; do
   run "$CLI" solve tridiag -q -d "$OCL" --matrix tA.mtx --rhs tb.mtx --systems 3 --method $m --out tx.mtx
   if expect_ok "solve tridiag --method $m"; then
     py "solve tridiag --method $m: the residual printed and x.mtx solve the systems" '
@@ -1716,6 +1720,12 @@ for i in range(15):
 ' "$T/out"
   fi
 done
+# Three systems are a small batch on any device: thomas-split, said.
+run "$CLI" solve tridiag -d "$OCL" --matrix tA.mtx --rhs tb.mtx --systems 3
+if expect_ok "solve tridiag without --method on $OCL"; then
+  check "solve tridiag: a small batch picks thomas-split and says why" "$(head -c 300 "$T/err")" \
+    grep -q "Method: thomas-split (each system split among a work-group's items" "$T/err"
+fi
 run "$CLI" solve tridiag -q --matrix tA_band.mtx --rhs tb.mtx --systems 3
 expect_fail "solve tridiag, an entry outside the band: named with its line" 1 "not tridiagonal: entry \(8, 3\) = 0.5 on line"
 run "$CLI" solve tridiag -q --matrix tA_couple.mtx --rhs tb.mtx --systems 3

@@ -243,6 +243,39 @@ test_reduce (void)
   for_each_solver (reduce_body);
 }
 
+/* The tuned pair on every shape (rows of w a multiple of the vector and
+ * not, one chunk and several), by the device's own segment sum and by the
+ * local-memory tree, each row against the closed form. */
+static void
+tuned_body (KsIndexSolver *s, KsPrecision p)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    for (guint tree = 0; tree <= 1; tree++)
+      {
+        g_autoptr(GError) error = NULL;
+        KsIndexReduceResult r;
+
+        g_assert_true (ks_index_solver_reduce_tuned (s, shapes[i][0], shapes[i][1], tree, &r, &error));
+        g_assert_no_error (error);
+        g_assert_cmpfloat (r.max_rel_error, <, p == KS_PRECISION_DOUBLE ? 1e-12 : 1e-5);
+        g_assert_cmpuint (r.blocks_per_row, >=, 1);
+        g_assert_cmpuint (r.blocks_per_row, <=, shapes[i][1]);
+        g_assert_cmpuint (r.threads1 % 32, ==, 0);
+        g_assert_cmpint (r.tree, !=, KS_INDEX_TREE_NONE);
+        g_assert_true (!tree || r.tree == KS_INDEX_TREE_LOCAL);
+        g_assert_cmpfloat (r.kernel1_ms, >=, 0);
+        if (i == 0 && !tree)
+          g_test_message ("tuned segment sum: %s", r.tree == KS_INDEX_TREE_SHUFFLE ? "warp shuffles"
+                                                   : r.tree == KS_INDEX_TREE_SUBGROUP ? "sub-groups" : "local tree");
+      }
+}
+
+static void
+test_tuned (void)
+{
+  for_each_solver (tuned_body);
+}
+
 static void
 test_host_reduce (void)
 {
@@ -448,15 +481,43 @@ test_experiment_reduce (void)
     }
   if (gpus->len > 0)
     {
-      g_autoptr(KsRun) on_gpu = run_engine (&ks_exp_index_reduce, gpus->pdata[0], settings);
-      const KsRunPoint *p;
+      KsDevice *gpu = gpus->pdata[0];
+      const gboolean cuda = ks_device_get_backend (gpu) == KS_BACKEND_CUDA;
+      g_autoptr(KsRun) on_gpu = run_engine (&ks_exp_index_reduce, gpu, settings);
+      const KsExperimentDesc *desc = on_gpu->desc;
 
-      g_assert_cmpuint (on_gpu->points->len, ==, 2);
-      p = on_gpu->points->pdata[1];
-      g_assert_null (p->error);
-      g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (on_gpu->desc, "blocks_per_row")], ==,
-                         ceil (2500.0 / p->values[ks_experiment_desc_find_column (on_gpu->desc, "threads1")]));
-      g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (on_gpu->desc, "kernel1_ms")], >, 0);
+      /* Every method the device has: CUB and gemv on CUDA only. */
+      g_assert_cmpuint (on_gpu->points->len, ==, cuda ? 8 : 4);
+      for (guint i = 0; i < on_gpu->points->len; i++)
+        {
+          const KsRunPoint *p = on_gpu->points->pdata[i];
+          const double method = ks_run_point_get_number (on_gpu, p, "method");
+          const double w = ks_run_point_get_number (on_gpu, p, "w");
+
+          g_assert_null (p->error);
+          g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (desc, "rel_error")], <, 1e-12);
+          if (method == 0 && w == 2500)
+            g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (desc, "blocks_per_row")], ==,
+                               ceil (2500.0 / p->values[ks_experiment_desc_find_column (desc, "threads1")]));
+          if (method <= 1)
+            g_assert_cmpfloat (p->values[ks_experiment_desc_find_column (desc, "kernel1_ms")], >, 0);
+        }
+      /* CUB asked for on OpenCL: that point refused, saying why; the rest run. */
+      if (!cuda)
+        {
+          const char *with_cub[] = { "v", "3", "w", "50", "method", "cub,tuned", NULL };
+          g_autoptr(KsRun) refused = run_engine (&ks_exp_index_reduce, gpu, with_cub);
+
+          g_assert_cmpuint (refused->points->len, ==, 2);
+          for (guint i = 0; i < 2; i++)
+            {
+              const KsRunPoint *p = refused->points->pdata[i];
+              const gboolean is_cub = ks_run_point_get_number (refused, p, "method") == 2;
+
+              g_assert_true ((p->error != NULL) == is_cub);
+              g_assert_true (!is_cub || strstr (p->error, "CUDA devices only") != NULL);
+            }
+        }
     }
 }
 
@@ -471,6 +532,7 @@ main (int argc, char **argv)
   g_test_add_func ("/index/fill", test_fill);
   g_test_add_func ("/index/fill-refused", test_fill_refused);
   g_test_add_func ("/index/reduce", test_reduce);
+  g_test_add_func ("/index/tuned", test_tuned);
   g_test_add_func ("/index/host-reduce", test_host_reduce);
   g_test_add_func ("/index/libraries", test_libraries);
   g_test_add_func ("/index/experiment-fill", test_experiment_fill);

@@ -400,6 +400,116 @@ test_cusparse (void)
     g_test_skip ("no CUDA device with cuSPARSE: checked that every other device refuses it");
 }
 
+/* thomas-split (issue 30) on the sizes its pieces and groups turn on:
+ * n = 1 and 2 (one piece), odd and even sizes around a piece of 8 rows,
+ * powers of two and their neighbours (pieces of 8 and 16 rows, groups of
+ * 32 to 512 items), 4095 (the benchmark's); batches of 1, 3 and 37
+ * systems; against the host's double Thomas in float and double.  Then
+ * the size no group holds, refused saying what to choose. */
+static void
+test_split (void)
+{
+  const guint sizes[] = { 1, 2, 3, 5, 8, 9, 16, 17, 63, 64, 65, 256, 1000, 1024, 4095 };
+  const guint counts[] = { 1, 3, 37 };
+  guint tested = 0;
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    for (KsPrecision p = KS_PRECISION_FLOAT; p <= KS_PRECISION_DOUBLE; p++)
+      {
+        KsDevice *device = ks_device_list_get_device (devices, d);
+        g_autoptr(KsTridiagSolver) solver = NULL;
+        g_autoptr(GError) error = NULL;
+
+        if (ks_device_get_backend (device) == KS_BACKEND_HOST || !fp64_ok (device, p))
+          continue;
+        solver = ks_tridiag_solver_new (device, p, &error);
+        g_assert_no_error (error);
+        for (guint si = 0; si < G_N_ELEMENTS (sizes); si++)
+          for (guint ci = 0; ci < G_N_ELEMENTS (counts); ci++)
+            {
+              const guint n = sizes[si], k = counts[ci];
+              g_autoptr(KsTridiagBatch) batch = ks_tridiag_batch_new (n, k, NULL);
+              g_autofree double *xref = NULL, *x = g_new0 (double, (gsize) n * k);
+              KsTridiagResult result;
+
+              /* The large sizes on 3 systems: the test stays short. */
+              if (n >= 1000 && k != 3)
+                continue;
+              ks_tridiag_batch_fill_random (batch, 11 * n + k);
+              xref = reference (batch);
+              ks_tridiag_solver_load (solver, batch, KS_TRIDIAG_THOMAS_SPLIT, FALSE, &error);
+              g_assert_no_error (error);
+              /* Pieces as the device allows (8 rows here), then of 16 rows:
+               * the build a GPU takes where 8 would need too many items. */
+              for (guint rows = 0; rows <= 16; rows += 16)
+                {
+                  ks_tridiag_solver_set_split (solver, rows);
+                  memset (x, 0, sizeof (double) * n * k);
+                  ks_tridiag_solver_run (solver, &result, &error);
+                  g_assert_no_error (error);
+                  ks_tridiag_solver_read (solver, x, &error);
+                  g_assert_no_error (error);
+                  if (max_diff (x, xref, (gsize) n * k) > tolerance (p))
+                    g_error ("thomas-split (pieces %u) on %s in %s: n = %u, %u systems: max |x - x_ref| = %g", rows,
+                             ks_device_get_name (device), ks_precision_to_string (p), n, k,
+                             max_diff (x, xref, (gsize) n * k));
+                  /* A group of whole warps, an item a piece. */
+                  g_assert_cmpuint (result.local_size, >=, MIN ((n + 15) / 16, 32u));
+                }
+              ks_tridiag_solver_set_split (solver, 0);
+              tested++;
+            }
+        /* No group holds 2^17 unknowns: refused before anything is allocated. */
+        {
+          g_autoptr(GError) refused = NULL;
+          g_autoptr(KsTridiagBatch) large = ks_tridiag_batch_new (1u << 17, 1, NULL);
+
+          g_assert_false (ks_tridiag_solver_load (solver, large, KS_TRIDIAG_THOMAS_SPLIT, FALSE, &refused));
+          g_assert_error (refused, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
+          g_assert_nonnull (strstr (refused->message, "paracr-thomas"));
+        }
+      }
+  if (tested == 0)
+    g_test_skip ("no OpenCL or CUDA device (install pocl-opencl-icd)");
+}
+
+/* solve tridiag's choice without --method: thomas-split below 4 x compute
+ * units x the largest group of systems it holds, thomas-coalesced at and
+ * above, paracr-thomas for one system no group holds; OpenMP on the host. */
+static void
+test_default_method (void)
+{
+  gboolean any = FALSE;
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *device = ks_device_list_get_device (devices, d);
+      const KsDeviceInfo *info = ks_device_get_info (device);
+      const guint64 small = 4 * (guint64) MAX (info->compute_units, 1) * MAX (info->max_work_group_size, 1);
+
+      if (ks_device_get_backend (device) == KS_BACKEND_HOST)
+        {
+          g_assert_cmpint (ks_tridiag_default_method (device, KS_PRECISION_FLOAT, 4095, 5000), ==,
+                           KS_TRIDIAG_OMP_THOMAS);
+          continue;
+        }
+      any = TRUE;
+      g_assert_cmpint (ks_tridiag_default_method (device, KS_PRECISION_FLOAT, 4095, 1), ==, KS_TRIDIAG_THOMAS_SPLIT);
+      if (small - 1 <= G_MAXUINT)
+        g_assert_cmpint (ks_tridiag_default_method (device, KS_PRECISION_FLOAT, 4095, (guint) (small - 1)), ==,
+                         KS_TRIDIAG_THOMAS_SPLIT);
+      if (small <= G_MAXUINT)
+        g_assert_cmpint (ks_tridiag_default_method (device, KS_PRECISION_FLOAT, 4095, (guint) small), ==,
+                         KS_TRIDIAG_THOMAS_COALESCED);
+      g_assert_cmpint (ks_tridiag_default_method (device, KS_PRECISION_FLOAT, 1u << 24, 2), ==,
+                       KS_TRIDIAG_THOMAS_COALESCED);
+      g_assert_cmpint (ks_tridiag_default_method (device, KS_PRECISION_FLOAT, 1u << 24, 1), ==,
+                       KS_TRIDIAG_PARACR_THOMAS);
+    }
+  if (!any)
+    g_test_skip ("no OpenCL or CUDA device (install pocl-opencl-icd)");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -418,6 +528,8 @@ main (int argc, char **argv)
         path = g_strdup_printf ("/tridiag/device/%s/%s", ks_precision_to_string (p), ks_tridiag_method_to_string (m));
         g_test_add_data_func_full (path, c, test_device_method, g_free);
       }
+  g_test_add_func ("/tridiag/split", test_split);
+  g_test_add_func ("/tridiag/default-method", test_default_method);
   g_test_add_func ("/tridiag/repeat", test_repeat);
   g_test_add_func ("/tridiag/host-methods", test_host_methods);
   g_test_add_func ("/tridiag/sericr-refused", test_sericr_refused);

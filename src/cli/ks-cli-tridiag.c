@@ -11,15 +11,18 @@
 
 /* No --method: the fastest for the shape (ks_tridiag_default_method), said. */
 static KsTridiagMethod
-default_method (KsDevice *device,
-                guint     systems,
-                gboolean  quiet)
+default_method (KsDevice             *device,
+                KsPrecision           precision,
+                const KsTridiagBatch *batch,
+                gboolean              quiet)
 {
-  const KsTridiagMethod m = ks_tridiag_default_method (device, systems);
+  const KsTridiagMethod m = ks_tridiag_default_method (device, precision, batch->n, batch->systems);
 
   if (!quiet)
     g_printerr ("Method: %s (%s)\n", ks_tridiag_method_to_string (m),
                 m == KS_TRIDIAG_OMP_THOMAS ? "the host device: Thomas over the systems on every core"
+                : m == KS_TRIDIAG_THOMAS_SPLIT ? "each system split among a work-group's items, Thomas per piece, "
+                                                 "then the reduced system: for a batch too small to fill the device"
                 : m == KS_TRIDIAG_THOMAS_COALESCED ? "Thomas, one item per system on the interleaved layout: for many systems"
                 : "PARACR in local memory, then Thomas on the pieces: for one large system");
   return m;
@@ -39,9 +42,10 @@ ks_cli_solve_tridiag (int    argc,
     { "systems", 'k', 0, G_OPTION_ARG_INT, &systems, "How many equal systems the matrix holds. Default: 1", "K" },
     { "method", 'm', 0, G_OPTION_ARG_STRING, &method_name,
       "thomas-global, thomas-local, thomas-interleaved, sericr-global, sericr-local, paracr-global, paracr-full, "
-      "paracr-partial, paracr-interleaved, paracr-steps, thomas-coalesced, thomas-transposed, paracr-thomas; on the host cpu-thomas, cpu-sericr, omp-thomas, lapack-gtsv; on CUDA "
-      "cusparse-strided, cusparse-thomas, cusparse-lu, cusparse-nopivot. Default: thomas-coalesced for a batch, "
-      "paracr-thomas for one system, omp-thomas on the host", "M" },
+      "paracr-partial, paracr-interleaved, paracr-steps, thomas-coalesced, thomas-transposed, paracr-thomas, thomas-split; on the host cpu-thomas, cpu-sericr, omp-thomas, lapack-gtsv; on CUDA "
+      "cusparse-strided, cusparse-thomas, cusparse-lu, cusparse-nopivot. Default: thomas-split for a batch too small to "
+      "fill the device (of systems a work-group holds), else thomas-coalesced for a batch and paracr-thomas for one "
+      "system; omp-thomas on the host", "M" },
     { "precision", 'p', 0, G_OPTION_ARG_STRING, &precision_name, "float or double. Default: double", "float|double" },
     { "no-pad", 0, 0, G_OPTION_ARG_NONE, &no_pad,
       "Refuse sizes SERICR cannot take (2^k - 1) instead of padding them with identity rows", NULL },
@@ -111,7 +115,7 @@ ks_cli_solve_tridiag (int    argc,
       goto out;
     }
   if (method_name == NULL)
-    method = default_method (device, batch->systems, quiet);
+    method = default_method (device, precision, batch, quiet);
   if (!ks_tridiag_method_pivots (method) && !ks_tridiag_batch_is_dominant (batch, &sys, &row))
     g_printerr ("kernelscope-cli: warning: the matrix is not diagonally dominant (system %u, row %u: |b| < |a| + |c|); "
                 "%s does not pivot and may be unstable there: the residual below says how it went\n",

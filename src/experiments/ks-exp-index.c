@@ -458,6 +458,14 @@ const KsExperimentDesc ks_exp_index_fill = {
 
 static const KsChoice reduce_method_choices[] = {
   { "kernels", N_("the paper's two kernels"), N_("Kernel 1's partial sums in shared memory, kernel 2 finishing them") },
+  { "tuned", N_("tuned two kernels"),
+    N_("Two kernels like the paper's, tuned: each row cut into as many chunks as fill the compute units, "
+       "32 items to a chunk reading 2 doubles or 4 floats per load (one at a time where w is no multiple "
+       "of that), four loads in flight, summed by warp shuffles on CUDA, sub_group_reduce_add where "
+       "OpenCL has cl_khr_subgroups, else a tree in local memory (NVIDIA's OpenCL has no sub-groups); "
+       "kernel 2 adds a row's few partial sums with one item. The paper's pair instead gives each group "
+       "of 1024 threads one value per thread, sums it by a tree of ten barriers, and fills the values as "
+       "it goes; this one, like CUB and gemv, reads values filled beforehand (untimed)") },
   { "cub", N_("CUB block reduce"), N_("One block per row reduced by cub::BlockReduce, as cub::DeviceSegmentedReduce "
                                       "runs a segment (built by NVRTC with the toolkit's CUB)") },
   { "gemv", N_("cuBLAS gemv"), N_("cuBLAS gemv of the values with a vector of ones: what a user would reach for "
@@ -465,15 +473,33 @@ static const KsChoice reduce_method_choices[] = {
   { NULL }
 };
 
+/* Every method the device runs: CUB and cuBLAS only on CUDA. */
+static char *
+reduce_default_methods (const KsParamSpec *spec,
+                        KsDevice          *device,
+                        const KsConfig    *base,
+                        char             **why,
+                        GError           **error)
+{
+  if (ks_device_get_backend (device) == KS_BACKEND_CUDA)
+    {
+      *why = g_strdup (_("the paper's and the tuned kernels beside CUB and cuBLAS"));
+      return g_strdup (spec->default_value);
+    }
+  *why = g_strdup (_("the paper's and the tuned kernels: CUB and cuBLAS run on CUDA devices only"));
+  return g_strdup ("kernels,tuned");
+}
+
 static const KsParamSpec reduce_params[] = {
   { .name = "v", .label = N_("Rows v"), .help = N_("Rows of the domain, one sum each (the paper's v = 2000)"),
     .type = KS_PARAM_INT, .default_value = "2000", .min = 1, .max = 10000000, .sweepable = TRUE },
   { .name = "w", .label = N_("Columns w"), .help = N_("Values summed per row (the paper's w = 3000)"),
     .type = KS_PARAM_INT, .default_value = "3000", .min = 1, .max = 67107840, .sweepable = TRUE,
     .cli_range = TRUE },
-  { .name = "method", .label = N_("Method"), .help = N_("The paper's kernels or, on CUDA, CUB's block reduction or cuBLAS gemv"),
-    .type = KS_PARAM_CHOICE, .choices = reduce_method_choices, .default_value = "kernels,cub,gemv",
-    .sweepable = TRUE, .backends = KS_BACKENDS_CUDA },
+  { .name = "method", .label = N_("Method"),
+    .help = N_("The paper's kernels, the tuned pair or, on CUDA, CUB's block reduction or cuBLAS gemv"),
+    .type = KS_PARAM_CHOICE, .choices = reduce_method_choices, .default_value = "kernels,tuned,cub,gemv",
+    .sweepable = TRUE, .backends = KS_BACKENDS_GPU, .device_default = reduce_default_methods },
   { .name = "threads", .label = N_("Host threads"),
     .help = N_("1: one core, the paper's sequential column; 0: every core through OpenMP"),
     .type = KS_PARAM_INT, .default_value = "1,0", .min = 0, .max = 1024, .sweepable = TRUE,
@@ -491,7 +517,8 @@ static const KsColumnSpec reduce_columns[] = {
                KS_COLUMN_REAL, KS_REDUCE_MEDIAN },
   [RED_K2] = { "kernel2_ms", N_("kernel 2"), "ms", N_("Finishing the partial sums (SummaK1Red)"),
                KS_COLUMN_REAL, KS_REDUCE_MEDIAN },
-  [RED_BLOCKS] = { "blocks_per_row", N_("partial sums per row"), NULL, N_("ceil(w / threads of kernel 1)"),
+  [RED_BLOCKS] = { "blocks_per_row", N_("partial sums per row"), NULL,
+                   N_("ceil(w / threads of kernel 1); the tuned kernels: chunks per row"),
                    KS_COLUMN_INT, KS_REDUCE_LAST },
   [RED_T1] = { "threads1", N_("threads, kernel 1"), NULL, N_("Kernel 1's group (the host: its threads)"),
                KS_COLUMN_INT, KS_REDUCE_LAST },
@@ -548,19 +575,32 @@ reduce_measure (gpointer        state,
   IndexState *s = state;
   KsIndexReduceResult r;
   KsPrecision precision = KS_PRECISION_DOUBLE;
+  const char *method = ks_config_get_string (point, "method");
+  g_autoptr(GError) local = NULL;
   gboolean ok;
 
   ks_precision_from_string (ks_config_get_string (point, "precision"), &precision);
   if (ks_device_get_backend (s->device) == KS_BACKEND_HOST)
     ok = ks_index_host_reduce (s->v, s->w, precision, (guint) ks_config_get_int (point, "threads"), &r, error);
-  else if (g_strcmp0 (ks_config_get_string (point, "method"), "gemv") == 0)
-    ok = ks_index_gemv_reduce (s->device, precision, s->v, s->w, &r, error);
-  else if (g_strcmp0 (ks_config_get_string (point, "method"), "cub") == 0)
-    ok = ks_index_solver_reduce_cub (s->solver, s->v, s->w, &r, error);
+  else if (g_strcmp0 (method, "gemv") == 0)
+    ok = ks_index_gemv_reduce (s->device, precision, s->v, s->w, &r, &local);
+  else if (g_strcmp0 (method, "cub") == 0)
+    ok = ks_index_solver_reduce_cub (s->solver, s->v, s->w, &r, &local);
+  else if (g_strcmp0 (method, "tuned") == 0)
+    ok = ks_index_solver_reduce_tuned (s->solver, s->v, s->w, FALSE, &r, &local);
   else
-    ok = ks_index_solver_reduce (s->solver, s->v, s->w, &r, error);
+    ok = ks_index_solver_reduce (s->solver, s->v, s->w, &r, &local);
+  /* A library the device lacks refuses this point; the others go on. */
+  if (!ok && g_error_matches (local, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED))
+    {
+      g_set_error_literal (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED, local->message);
+      return FALSE;
+    }
   if (!ok)
-    return FALSE;
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
   /* Summed in float, 10^-3 of a row's sum is what rounding can reach. */
   if (!(r.max_rel_error < (precision == KS_PRECISION_DOUBLE ? 1e-9 : 1e-3)))
     {

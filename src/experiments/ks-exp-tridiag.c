@@ -59,6 +59,10 @@ static const KsChoice method_choices[] = {
   { "paracr-thomas", N_("PARACR, then Thomas"),
     N_("Not the paper's: several PARACR steps a launch in local memory until thousands of independent "
        "systems remain, then coalesced Thomas on each (as cuSPARSE's gtsv2 does); for one large system") },
+  { "thomas-split", N_("Thomas, split among a group"),
+    N_("Not the paper's: for a batch too small to fill the device, each system split among the items of one "
+       "work-group, Thomas on each item's piece, then the pieces' reduced system by PARACR in local memory "
+       "(systems a work-group holds: a few thousand unknowns)") },
   { "cusparse-strided", N_("cuSPARSE gtsv2StridedBatch"), N_("cuSPARSE's batched solver, systems one after another (CUDA only)") },
   { "cusparse-thomas", N_("cuSPARSE interleaved, Thomas"),
     N_("cuSPARSE gtsvInterleavedBatch, algorithm 0: Thomas on interleaved systems (CUDA only)") },

@@ -70,7 +70,7 @@ solve_thread (GTask        *task,
       return;
     }
   if (job->default_method)
-    job->method = ks_tridiag_default_method (job->device, batch->systems);
+    job->method = ks_tridiag_default_method (job->device, job->precision, batch->n, batch->systems);
   if (!ks_tridiag_method_pivots (job->method) && !ks_tridiag_batch_is_dominant (batch, &sys, &row))
     job->warning = g_strdup_printf (_("The matrix is not diagonally dominant (system %u, row %u: |b| < |a| + |c|); "
                                       "%s does not pivot and may be unstable there: the residual says how it went."),

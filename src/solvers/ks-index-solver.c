@@ -34,7 +34,13 @@ struct _KsIndexSolver {
   KsKernel    *fill, *stride, *rows, *finish;
   KsProgram   *cub_program;    /* CUDA only, built on first use */
   KsKernel    *cub;
+  /* The tuned kernels, built on first use: [0] as the device allows,
+   * [1] with the local-memory tree asked for. */
+  KsProgram   *tuned_program[2];
+  KsKernel    *tuned[2], *tuned_finish[2];
+  KsIndexTree  tuned_tree[2];
   KsBuffer    *v, *partial, *sums;
+  KsBuffer    *path;           /* the tuned build's answer; kept (see ensure_buffer) */
   guint64      stride_block;
   guint64      occupancy_block;   /* the fill kernel's suggestion (the OCCUPANCY launch) */
   char        *occupancy_source;  /* how it was found, translated */
@@ -55,12 +61,19 @@ ks_index_solver_free (KsIndexSolver *self)
   g_clear_pointer (&self->v, ks_buffer_unref);
   g_clear_pointer (&self->partial, ks_buffer_unref);
   g_clear_pointer (&self->sums, ks_buffer_unref);
+  g_clear_pointer (&self->path, ks_buffer_unref);
   g_clear_pointer (&self->fill, ks_kernel_unref);
   g_clear_pointer (&self->stride, ks_kernel_unref);
   g_clear_pointer (&self->rows, ks_kernel_unref);
   g_clear_pointer (&self->finish, ks_kernel_unref);
   g_clear_pointer (&self->cub, ks_kernel_unref);
   g_clear_pointer (&self->cub_program, ks_program_unref);
+  for (guint k = 0; k < 2; k++)
+    {
+      g_clear_pointer (&self->tuned[k], ks_kernel_unref);
+      g_clear_pointer (&self->tuned_finish[k], ks_kernel_unref);
+      g_clear_pointer (&self->tuned_program[k], ks_program_unref);
+    }
   g_clear_pointer (&self->program, ks_program_unref);
   g_clear_pointer (&self->rt, ks_runtime_unref);
   g_clear_object (&self->device);
@@ -134,11 +147,18 @@ ensure_buffer (KsIndexSolver *self,
                gsize          bytes,
                GError       **error)
 {
+  KsBuffer *fresh;
+
   if (*buffer != NULL && ks_buffer_get_size (*buffer) >= bytes)
     return TRUE;
+  /* The new one before the old is freed: Oclgrind hands a freed buffer's
+   * number to the next allocation and then takes what kernels write there
+   * for uninitialized. */
+  if (!(fresh = ks_runtime_alloc (self->rt, bytes, error)))
+    return FALSE;
   g_clear_pointer (buffer, ks_buffer_unref);
-  *buffer = ks_runtime_alloc (self->rt, bytes, error);
-  return *buffer != NULL;
+  *buffer = fresh;
+  return TRUE;
 }
 
 static double
@@ -411,6 +431,23 @@ ks_index_solver_reduce (KsIndexSolver       *self,
   return TRUE;
 }
 
+/* The values V = g + 1 in self->v (points of them, the buffer already
+ * that large) by the stride kernel, finished before anything is timed:
+ * for the methods that only read them. */
+static gboolean
+fill_untimed (KsIndexSolver *self,
+              guint64        points,
+              GError       **error)
+{
+  const guint64 block = self->stride_block;
+  KsLaunchConfig fill = { 1, { MIN ((points + block - 1) / block, 65535) * block, 1, 1 }, { block, 1, 1 }, { 0 } };
+
+  return ks_kernel_set_arg_buffer (self->stride, 0, self->v, error) &&
+         ks_kernel_set_arg (self->stride, 1, sizeof (guint64), &points, error) &&
+         ks_queue_launch (ks_runtime_get_queue (self->rt), self->stride, &fill, error) &&
+         ks_runtime_finish (self->rt, error);
+}
+
 /* CUB's block reduction: threads per block (a power of two). */
 #define CUB_THREADS 256
 
@@ -440,6 +477,12 @@ ensure_cub (KsIndexSolver *self,
       !(self->cub = ks_program_create_kernel (self->cub_program, "index_sum_cub", error)))
     {
       g_clear_pointer (&self->cub_program, ks_program_unref);
+  for (guint k = 0; k < 2; k++)
+    {
+      g_clear_pointer (&self->tuned[k], ks_kernel_unref);
+      g_clear_pointer (&self->tuned_finish[k], ks_kernel_unref);
+      g_clear_pointer (&self->tuned_program[k], ks_program_unref);
+    }
       return FALSE;
     }
   return TRUE;
@@ -456,7 +499,7 @@ ks_index_solver_reduce_cub (KsIndexSolver       *self,
   guint64 points;
   KsIndexDomain domain;
   gint64 sides[2] = { (gint64) v, (gint64) w };
-  KsLaunchConfig fill = { 0 }, c = { 0 };
+  KsLaunchConfig c = { 0 };
   g_autofree double *sums = NULL;
 
   g_return_val_if_fail (self != NULL && out != NULL, FALSE);
@@ -471,17 +514,12 @@ ks_index_solver_reduce_cub (KsIndexSolver       *self,
   points = v * w;
   if (!ensure_buffer (self, &self->v, points * elem, error) || !ensure_buffer (self, &self->sums, v * elem, error))
     return FALSE;
-  /* The values first (untimed): CUB only reads them. */
-  fill = (KsLaunchConfig) { 1, { MIN ((points + CUB_THREADS - 1) / CUB_THREADS, 65535) * CUB_THREADS, 1, 1 },
-                            { CUB_THREADS, 1, 1 }, { 0 } };
   c = (KsLaunchConfig) { 1, { v * CUB_THREADS, 1, 1 }, { CUB_THREADS, 1, 1 }, { 0 } };
-  if (!ks_kernel_set_arg_buffer (self->stride, 0, self->v, error) ||
-      !ks_kernel_set_arg (self->stride, 1, sizeof (guint64), &points, error) ||
+  /* The values first (untimed): CUB only reads them. */
+  if (!fill_untimed (self, points, error) ||
       !ks_kernel_set_arg_buffer (self->cub, 0, self->v, error) ||
       !ks_kernel_set_arg_buffer (self->cub, 1, self->sums, error) ||
-      !ks_kernel_set_arg (self->cub, 2, sizeof (guint64), &w, error) ||
-      !ks_queue_launch (ks_runtime_get_queue (self->rt), self->stride, &fill, error) ||
-      !ks_runtime_finish (self->rt, error))
+      !ks_kernel_set_arg (self->cub, 2, sizeof (guint64), &w, error))
     return FALSE;
   ks_runtime_reset_timers (self->rt);
   if (!ks_queue_launch (ks_runtime_get_queue (self->rt), self->cub, &c, error) ||
@@ -489,6 +527,146 @@ ks_index_solver_reduce_cub (KsIndexSolver       *self,
     return FALSE;
   out->total_ms = kernel_ms (self, self->cub);
   out->threads1 = CUB_THREADS;
+  if (!(sums = read_back (self, self->sums, v, error)))
+    return FALSE;
+  out->max_rel_error = max_rel_error (sums, v, w);
+  return TRUE;
+}
+
+/* The tuned kernels: items per group (a multiple of the 32 of a segment),
+ * and the values a segment's chunk holds at least (32 items x 4 loads of
+ * a vector of 2 doubles or 4 floats: 256 doubles or 512 floats), so that
+ * a machine-filling cut does not leave chunks too short to stream. */
+#define TUNED_GROUP    256
+#define TUNED_MIN_LOADS 4
+/* Segments of 32 items a compute unit holds at once: 2048 resident threads
+ * (a multiprocessor of compute capability 7.0 up to 9.x) / 32. */
+#define TUNED_SEGMENTS_PER_CU 64
+
+/* Builds the tuned kernels (k = 1: the local tree asked for) and asks the
+ * build which tree it compiled. */
+static gboolean
+ensure_tuned (KsIndexSolver *self,
+              guint          k,
+              GError       **error)
+{
+  g_autofree char *options = NULL;
+  g_autoptr(KsKernel) path_kernel = NULL;
+  KsLaunchConfig one = { 1, { 1, 1, 1 }, { 1, 1, 1 }, { 0 } };
+  gint32 tree = 0;
+
+  if (self->tuned[k])
+    return TRUE;
+  options = g_strdup_printf ("%s%s", self->precision == KS_PRECISION_DOUBLE ? "-DKS_REAL=double -DKS_FP64"
+                                                                           : "-DKS_REAL=float",
+                             k == 1 ? " -DKS_INDEX_TREE" : "");
+  if (!(self->tuned_program[k] = ks_runtime_build_program (self->rt, "index.cl", options, error)) ||
+      !(self->tuned[k] = ks_program_create_kernel (self->tuned_program[k], "index_sum_tuned", error)) ||
+      !(self->tuned_finish[k] = ks_program_create_kernel (self->tuned_program[k], "index_sum_tuned_finish", error)) ||
+      !(path_kernel = ks_program_create_kernel (self->tuned_program[k], "index_tuned_path", error)) ||
+      !ensure_buffer (self, &self->path, sizeof tree, error) ||
+      !ks_kernel_set_arg_buffer (path_kernel, 0, self->path, error) ||
+      !ks_queue_launch (ks_runtime_get_queue (self->rt), path_kernel, &one, error) ||
+      !ks_runtime_read (self->rt, self->path, 0, sizeof tree, &tree, error))
+    {
+      g_clear_pointer (&self->tuned[k], ks_kernel_unref);
+      g_clear_pointer (&self->tuned_finish[k], ks_kernel_unref);
+      g_clear_pointer (&self->tuned_program[k], ks_program_unref);
+      return FALSE;
+    }
+  self->tuned_tree[k] = tree == 2 ? KS_INDEX_TREE_SHUFFLE : tree == 1 ? KS_INDEX_TREE_SUBGROUP : KS_INDEX_TREE_LOCAL;
+  return TRUE;
+}
+
+/* Chunks per row: enough v x nb segments to fill the compute units, no
+ * chunk shorter than 32 items' TUNED_MIN_LOADS vectors; *cw, the values
+ * of a chunk, a multiple of the vector (vw) so aligned rows stay aligned. */
+static guint32
+tuned_chunks (KsIndexSolver *self,
+              guint64        v,
+              guint64        w,
+              guint          vw,
+              guint64       *cw)
+{
+  const guint64 cus = MAX (ks_device_get_info (self->device)->compute_units, 1);
+  const guint64 shortest = 32 * vw * TUNED_MIN_LOADS;
+  guint64 nb = (cus * TUNED_SEGMENTS_PER_CU + v - 1) / v;
+
+  nb = MAX (MIN (nb, w / shortest), 1);
+  *cw = ((w + nb - 1) / nb + vw - 1) / vw * vw;
+  return (guint32) ((w + *cw - 1) / *cw);
+}
+
+gboolean
+ks_index_solver_reduce_tuned (KsIndexSolver       *self,
+                              guint64              v,
+                              guint64              w,
+                              gboolean             local_tree,
+                              KsIndexReduceResult *out,
+                              GError             **error)
+{
+  const guint k = local_tree ? 1 : 0;
+  const gsize elem = ks_precision_size (self->precision);
+  const guint vw = self->precision == KS_PRECISION_DOUBLE ? 2 : 4;
+  const gint32 vec = w % vw == 0;
+  KsIndexDomain domain;
+  gint64 sides[2] = { (gint64) v, (gint64) w };
+  guint64 cw, groups, cus, l1, l2;
+  guint32 nb;
+  KsLaunchConfig c1, c2;
+  g_autofree double *sums = NULL;
+
+  g_return_val_if_fail (self != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  memset (out, 0, sizeof *out);
+  if (v > G_MAXINT64 || w > G_MAXINT64 || !ks_index_domain_init (&domain, 2, sides, error) ||
+      !ks_index_domain_check_device (&domain, self->device, self->precision, error) || !ensure_tuned (self, k, error))
+    return FALSE;
+  l1 = MIN ((guint64) TUNED_GROUP, ks_kernel_get_max_work_group_size (self->tuned[k])) / 32 * 32;
+  l2 = MIN ((guint64) TUNED_GROUP, ks_kernel_get_max_work_group_size (self->tuned_finish[k]));
+  if (l1 == 0 || l2 == 0)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_WORK_GROUP_SIZE,
+                   _("The tuned row sums need groups of at least 32 items; %s allows fewer"),
+                   ks_device_get_name (self->device));
+      return FALSE;
+    }
+  nb = tuned_chunks (self, v, w, vw, &cw);
+  cus = MAX (ks_device_get_info (self->device)->compute_units, 1);
+  /* One group per l1 / 32 segments; past 256 groups per compute unit the
+   * groups loop over the rest. */
+  groups = MIN ((v * nb + l1 / 32 - 1) / (l1 / 32), cus * 256);
+  c1 = (KsLaunchConfig) { 1, { groups * l1, 1, 1 }, { l1, 1, 1 }, { 0 } };
+  c2 = (KsLaunchConfig) { 1, { (v + l2 - 1) / l2 * l2, 1, 1 }, { l2, 1, 1 }, { 0 } };
+  if (!ensure_buffer (self, &self->v, v * w * elem, error) ||
+      !ensure_buffer (self, &self->partial, v * nb * elem, error) ||
+      !ensure_buffer (self, &self->sums, v * elem, error) || !fill_untimed (self, v * w, error))
+    return FALSE;
+  ks_runtime_reset_timers (self->rt);
+  if (!ks_kernel_set_arg_buffer (self->tuned[k], 0, self->v, error) ||
+      !ks_kernel_set_arg_buffer (self->tuned[k], 1, self->partial, error) ||
+      !ks_kernel_set_arg (self->tuned[k], 2, sizeof (guint64), &v, error) ||
+      !ks_kernel_set_arg (self->tuned[k], 3, sizeof (guint64), &w, error) ||
+      !ks_kernel_set_arg (self->tuned[k], 4, sizeof (guint32), &nb, error) ||
+      !ks_kernel_set_arg (self->tuned[k], 5, sizeof (guint64), &cw, error) ||
+      !ks_kernel_set_arg (self->tuned[k], 6, sizeof (gint32), &vec, error) ||
+      !ks_kernel_set_arg_local (self->tuned[k], 7, l1 * elem, error) ||
+      !ks_kernel_set_arg_buffer (self->tuned_finish[k], 0, self->partial, error) ||
+      !ks_kernel_set_arg_buffer (self->tuned_finish[k], 1, self->sums, error) ||
+      !ks_kernel_set_arg (self->tuned_finish[k], 2, sizeof (guint64), &v, error) ||
+      !ks_kernel_set_arg (self->tuned_finish[k], 3, sizeof (guint32), &nb, error) ||
+      !ks_queue_launch (ks_runtime_get_queue (self->rt), self->tuned[k], &c1, error) ||
+      !ks_queue_launch (ks_runtime_get_queue (self->rt), self->tuned_finish[k], &c2, error) ||
+      !ks_runtime_collect_timings (self->rt, error))
+    return FALSE;
+  out->threads1 = (guint) l1;
+  out->threads2 = (guint) l2;
+  out->blocks_per_row = nb;
+  out->tree = self->tuned_tree[k];
+  out->kernel1_ms = kernel_ms (self, self->tuned[k]);
+  out->kernel2_ms = kernel_ms (self, self->tuned_finish[k]);
+  out->total_ms = out->kernel1_ms + out->kernel2_ms;
   if (!(sums = read_back (self, self->sums, v, error)))
     return FALSE;
   out->max_rel_error = max_rel_error (sums, v, w);

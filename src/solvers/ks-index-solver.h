@@ -38,6 +38,14 @@ typedef struct {
   double  max_error;      /* max |V - (g + 1)| over the domain: 0 when right */
 } KsIndexFillResult;
 
+/* How the tuned kernel 1 sums a segment's 32 items (kernels/index.cl). */
+typedef enum {
+  KS_INDEX_TREE_NONE,      /* not the tuned kernels */
+  KS_INDEX_TREE_LOCAL,     /* a segmented tree in local memory, with barriers */
+  KS_INDEX_TREE_SUBGROUP,  /* sub_group_reduce_add (cl_khr_subgroups) */
+  KS_INDEX_TREE_SHUFFLE,   /* warp shuffles (__shfl_down_sync, CUDA) */
+} KsIndexTree;
+
 typedef struct {
   double  kernel1_ms;     /* the partial sums (the paper's SummaK1) */
   double  kernel2_ms;     /* finishing them (SummaK1Red) */
@@ -46,6 +54,7 @@ typedef struct {
   guint   threads2;       /* kernel 2's: the next power of two of blocks_per_row */
   guint64 blocks_per_row; /* ceil(w / threads1): partial sums per row */
   double  max_rel_error;  /* against the closed form, over every row */
+  KsIndexTree tree;       /* the tuned kernels' segment sum; NONE for the others */
 } KsIndexReduceResult;
 
 /* Builds the kernels on device (OpenCL or CUDA); the host device has no
@@ -114,6 +123,20 @@ gboolean       ks_index_solver_reduce_cub (KsIndexSolver       *self,
                                            guint64              w,
                                            KsIndexReduceResult *out,
                                            GError             **error);
+
+/* The same row sums by the tuned two kernels (kernels/index.cl,
+ * index_sum_tuned): the values filled first, untimed, and only read, as CUB
+ * reads them; kernel 1 leaves blocks_per_row partial sums per row, chosen
+ * so that v x blocks_per_row segments of 32 items fill the device's compute
+ * units; kernel 2 adds them, one item per row.  local_tree: the local-memory
+ * tree even where sub-groups or warp shuffles are there (what a device
+ * without them runs; the tests run both).  OpenCL and CUDA. */
+gboolean       ks_index_solver_reduce_tuned (KsIndexSolver       *self,
+                                             guint64              v,
+                                             guint64              w,
+                                             gboolean             local_tree,
+                                             KsIndexReduceResult *out,
+                                             GError             **error);
 
 /* sum_{j=1..w} (j + i w) for the 0-based row i, in double. */
 double         ks_index_row_sum        (guint64              i,

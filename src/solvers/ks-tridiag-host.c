@@ -15,7 +15,7 @@ static const char *method_names[KS_TRIDIAG_N_METHODS] = {
   "thomas-global", "thomas-local", "thomas-interleaved",
   "sericr-global", "sericr-local",
   "paracr-global", "paracr-full", "paracr-partial", "paracr-interleaved", "paracr-steps",
-  "thomas-coalesced", "thomas-transposed", "paracr-thomas",
+  "thomas-coalesced", "thomas-transposed", "paracr-thomas", "thomas-split",
   "cpu-thomas", "cpu-sericr", "omp-thomas", "lapack-gtsv",
   "cusparse-strided", "cusparse-thomas", "cusparse-lu", "cusparse-nopivot",
 };

@@ -3,6 +3,7 @@
 
 #include "ks-tridiag.h"
 #include "ks-compute-error.h"
+#include "ks-tridiag-split.h"
 #include "ks-host.h"
 #include "ks-runtime.h"
 
@@ -25,7 +26,8 @@ typedef enum {
   K_THOMAS_COALESCED,
   K_TRANSPOSE,
   K_PARACR_TILE,
-  N_KERNELS
+  N_KERNELS,
+  K_SPLIT = N_KERNELS,   /* thomas-split: kernels/tridiag-split.cl (ks-tridiag-split.c) */
 } Kernel;
 
 static const char *kernel_names[N_KERNELS] = {
@@ -38,7 +40,7 @@ static const Kernel method_kernel[KS_TRIDIAG_N_DEVICE_METHODS] = {
   K_THOMAS_GLOBAL, K_THOMAS_STAGED, K_THOMAS_STAGED,
   K_SERICR_GLOBAL, K_SERICR_LOCAL,
   K_PARACR_GLOBAL, K_PARACR_FULL, K_PARACR_PARTIAL, K_PARACR_PARTIAL, K_PARACR_STEP,
-  K_THOMAS_COALESCED, K_TRANSPOSE, K_PARACR_TILE,
+  K_THOMAS_COALESCED, K_TRANSPOSE, K_PARACR_TILE, K_SPLIT,
 };
 
 /* Rows per staged chunk and systems per group of the one-item-per-system
@@ -82,6 +84,8 @@ struct _KsTridiagSolver
   KsBuffer       *x, *info;
   /* paracr-thomas's shape (ks_tridiag_solver_set_hybrid); 0: the default. */
   guint           tile_rows, sub_rows;
+  KsTridiagSplit *split;    /* thomas-split's, built on its first solve */
+  guint           split_rows;  /* its pieces' rows forced (ks_tridiag_solver_set_split); 0: chosen */
 };
 
 static gboolean
@@ -108,6 +112,8 @@ work_arrays (KsTridiagMethod method)
       return 4;
     case K_TRANSPOSE:
       return 6;
+    case K_SPLIT:
+      return 0;
     default:
       return 8;
     }
@@ -224,6 +230,7 @@ ks_tridiag_solver_free (KsTridiagSolver *self)
     return;
   /* Buffers and kernels belong to the runtime's context: before it. */
   unload (self);
+  g_clear_pointer (&self->split, ks_tridiag_split_free);
   for (guint i = 0; i < N_KERNELS; i++)
     g_clear_pointer (&self->kernels[i], ks_kernel_unref);
   g_clear_pointer (&self->program, ks_program_unref);
@@ -346,6 +353,8 @@ ks_tridiag_solver_load (KsTridiagSolver      *self,
                    (double) batch->n * batch->systems, G_MAXUINT32);
       return FALSE;
     }
+  if (method == KS_TRIDIAG_THOMAS_SPLIT && !ks_tridiag_split_check (self->device, self->precision, batch->n, error))
+    return FALSE;
   stride = batch->n;
   if (ks_tridiag_method_needs_2k1 (method) && ks_tridiag_padded_size (batch->n) != batch->n)
     {
@@ -689,6 +698,16 @@ ks_tridiag_solver_set_hybrid (KsTridiagSolver *self,
   self->sub_rows = sub_rows;
 }
 
+void
+ks_tridiag_solver_set_split (KsTridiagSolver *self,
+                             guint            rows)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (rows == 0 || rows == 8 || rows == 16);
+
+  self->split_rows = rows;
+}
+
 /* The methods of more than one launch, or another shape than set_args'. */
 static gboolean
 launch_multi (KsTridiagSolver *self,
@@ -707,6 +726,12 @@ launch_multi (KsTridiagSolver *self,
       return launch_transposed (self, queue, local_size, error);
     case K_PARACR_TILE:
       return launch_hybrid (self, queue, local_size, error);
+    case K_SPLIT:
+      if (self->split == NULL)
+        self->split = ks_tridiag_split_new (self->rt, self->precision);
+      ks_tridiag_split_set_rows (self->split, self->split_rows);
+      return ks_tridiag_split_launch (self->split, queue, self->in, self->x, self->info, self->stride, self->systems,
+                                      local_size, error);
     default:
       g_return_val_if_reached (FALSE);
     }
@@ -730,11 +755,11 @@ ks_tridiag_solver_run (KsTridiagSolver *self,
 
   const Kernel which = method_kernel[self->method];
   const gboolean multi = which == K_PARACR_STEP || which == K_THOMAS_COALESCED || which == K_TRANSPOSE ||
-                         which == K_PARACR_TILE;
+                         which == K_PARACR_TILE || which == K_SPLIT;
   guint local_size = 0;
   guint64 ns = 0;
 
-  kernel = self->kernels[method_kernel[self->method]];
+  kernel = multi ? NULL : self->kernels[which];
   queue = ks_runtime_get_queue (self->rt);
   if ((!multi && !set_args (self, kernel, &config, error)) ||
       !ks_queue_fill (queue, self->info, &zero, sizeof zero, 0, info_bytes (self->systems), NULL, error) ||
@@ -743,6 +768,8 @@ ks_tridiag_solver_run (KsTridiagSolver *self,
 
   for (guint i = 0; i < N_KERNELS; i++)
     ks_kernel_reset_timing (self->kernels[i]);
+  if (self->split)
+    ks_tridiag_split_reset_timing (self->split);
   t0 = g_get_monotonic_time ();
   if ((multi ? !launch_multi (self, queue, &local_size, error) : !ks_queue_launch (queue, kernel, &config, error)) ||
       !ks_runtime_finish (self->rt, error))
@@ -759,6 +786,7 @@ ks_tridiag_solver_run (KsTridiagSolver *self,
   /* Every kernel the solve launched (the others were reset to 0). */
   for (guint i = 0; i < N_KERNELS; i++)
     ns += ks_kernel_get_time_ns (self->kernels[i]);
+  ns += self->split ? ks_tridiag_split_time_ns (self->split) : 0;
   result->kernel_ms = ns / 1e6;
   result->layout_ms = ks_kernel_get_time_ns (self->kernels[K_TRANSPOSE]) / 1e6;
   result->n = self->stride;
@@ -812,14 +840,28 @@ ks_tridiag_solver_read (KsTridiagSolver *self,
   return TRUE;
 }
 
+/* A batch is small, for thomas-split, below this many times the items the
+ * device runs at once (compute units x the largest work-group): issue 30's
+ * rule, 5,000 systems on the H200's 132 x 1024 being one. */
+#define SMALL_BATCH_FACTOR 4
+
 KsTridiagMethod
-ks_tridiag_default_method (KsDevice *device,
-                           guint     systems)
+ks_tridiag_default_method (KsDevice    *device,
+                           KsPrecision  precision,
+                           guint        n,
+                           guint        systems)
 {
+  const KsDeviceInfo *info;
+
   g_return_val_if_fail (KS_IS_DEVICE (device), KS_TRIDIAG_OMP_THOMAS);
 
   if (ks_device_get_backend (device) == KS_BACKEND_HOST)
     return KS_TRIDIAG_OMP_THOMAS;
+  info = ks_device_get_info (device);
+  if ((guint64) systems < (guint64) SMALL_BATCH_FACTOR * MAX (info->compute_units, 1) *
+                            MAX (info->max_work_group_size, 1) &&
+      ks_tridiag_split_check (device, precision, n, NULL))
+    return KS_TRIDIAG_THOMAS_SPLIT;
   return systems > 1 ? KS_TRIDIAG_THOMAS_COALESCED : KS_TRIDIAG_PARACR_THOMAS;
 }
 

@@ -35,6 +35,9 @@ typedef enum {
                                    * a, b, c, d in and x out, timed apart (layout_ms) */
   KS_TRIDIAG_PARACR_THOMAS,       /* PARACR several steps a launch in local memory until
                                    * thousands of independent systems, then coalesced Thomas */
+  KS_TRIDIAG_THOMAS_SPLIT,        /* a small batch: each system split among a work-group's
+                                   * items, Thomas per piece, then the pieces' reduced system
+                                   * by PARACR in local memory (issue 30) */
   /* On the host. */
   KS_TRIDIAG_CPU_THOMAS,          /* sequential, the paper's CPU baseline for Thomas */
   KS_TRIDIAG_CPU_SERICR,          /* sequential, the paper's CPU baseline for cyclic reduction */
@@ -48,7 +51,7 @@ typedef enum {
   KS_TRIDIAG_N_METHODS
 } KsTridiagMethod;
 
-#define KS_TRIDIAG_N_DEVICE_METHODS (KS_TRIDIAG_PARACR_THOMAS + 1)
+#define KS_TRIDIAG_N_DEVICE_METHODS (KS_TRIDIAG_THOMAS_SPLIT + 1)
 
 /* "thomas-global", ... "lapack-gtsv": the CLI's and the files' spelling. */
 const char *ks_tridiag_method_to_string   (KsTridiagMethod  method);
@@ -194,6 +197,11 @@ gboolean ks_tridiag_solver_run   (KsTridiagSolver      *solver,
 void     ks_tridiag_solver_set_hybrid (KsTridiagSolver *solver,
                                        guint            tile_rows,
                                        guint            sub_rows);
+/* thomas-split's pieces: at most rows rows each, 8 or 16 (0: the smallest
+ * the kernel's work-group allows, the default).  For tests to run both
+ * builds at small sizes on any device.  Takes effect at the next run. */
+void     ks_tridiag_solver_set_split  (KsTridiagSolver *solver,
+                                       guint            rows);
 /* Frees what load() put on the device; the next load allocates again. */
 void     ks_tridiag_solver_release (KsTridiagSolver    *solver);
 /* The last solution, n * systems values, systems one after another. */
@@ -204,9 +212,12 @@ gboolean ks_tridiag_solver_read  (KsTridiagSolver      *solver,
 /* --- one solve, any method ------------------------------------------------------- */
 
 /* What a user's batch is solved with when no method is named: OpenMP
- * Thomas on the host device, thomas-coalesced for many systems,
- * paracr-thomas for one. */
+ * Thomas on the host device; thomas-split for a small batch (fewer systems
+ * than 4 x compute units x the largest work-group) of systems a work-group
+ * holds; else thomas-coalesced for many systems, paracr-thomas for one. */
 KsTridiagMethod ks_tridiag_default_method (KsDevice      *device,
+                                           KsPrecision    precision,
+                                           guint          n,
                                            guint          systems);
 /* batch solved once by method (host, cuSPARSE or a kernel on device, a
  * solver built for it); ms: the host clock, or device time without the

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-tridiag-split.c: thomas-split's launch (see the header and
+ * kernels/tridiag-split.cl). */
+#define G_LOG_DOMAIN "ks-tridiag"
+
+#include "ks-tridiag-split.h"
+#include "ks-compute-error.h"
+
+#include <glib/gi18n-lib.h>
+
+/* Rows a piece holds at most (an item's registers: four arrays of M), by
+ * build: 8 first, 16 where 8 would need more items than a group has. */
+static const guint piece_rows[] = { 8, 16 };
+#define N_BUILDS G_N_ELEMENTS (piece_rows)
+/* Groups at most this large, a multiple of the 32 of a warp. */
+#define SPLIT_MAX_GROUP 1024u
+
+struct _KsTridiagSplit
+{
+  KsRuntime   *rt;
+  KsPrecision  precision;
+  KsProgram   *program[N_BUILDS];
+  KsKernel    *kernel[N_BUILDS];
+  KsKernel    *last;       /* the last launch's, for its time */
+  guint        rows;       /* piece_rows[] forced (ks_tridiag_split_set_rows); 0: the smallest that fits */
+};
+
+KsTridiagSplit *
+ks_tridiag_split_new (KsRuntime   *rt,
+                      KsPrecision  precision)
+{
+  KsTridiagSplit *self = g_new0 (KsTridiagSplit, 1);
+
+  self->rt = ks_runtime_ref (rt);
+  self->precision = precision;
+  return self;
+}
+
+void
+ks_tridiag_split_free (KsTridiagSplit *self)
+{
+  if (self == NULL)
+    return;
+  for (guint i = 0; i < N_BUILDS; i++)
+    {
+      g_clear_pointer (&self->kernel[i], ks_kernel_unref);
+      g_clear_pointer (&self->program[i], ks_program_unref);
+    }
+  g_clear_pointer (&self->rt, ks_runtime_unref);
+  g_free (self);
+}
+
+/* Items and local bytes for n with pieces of at most m rows in groups of
+ * at most max_group: FALSE where they do not fit local bytes. */
+static gboolean
+shape (guint    n,
+       guint    m,
+       gsize    max_group,
+       guint64  local,
+       gsize    real,
+       guint   *pieces,
+       guint   *items,
+       guint64 *bytes)
+{
+  guint64 rows;
+
+  *pieces = (n + m - 1) / m;
+  *items = MAX ((*pieces + 31) / 32 * 32, 32u);
+  if (*items > max_group)
+    *items = *pieces;
+  /* The staged system (a slot skipped every 32 rows), then the reduced
+   * one's four arrays of 2 items. */
+  rows = MAX ((guint64) n + n / 32 + 1, 8 * (guint64) *items);
+  *bytes = rows * real;
+  return *pieces <= max_group && *bytes <= local;
+}
+
+static guint64
+local_budget (KsDevice *device)
+{
+  const guint64 local = ks_device_get_info (device)->local_mem;
+
+  return local ? local : 48 * 1024;
+}
+
+gboolean
+ks_tridiag_split_check (KsDevice    *device,
+                        KsPrecision  precision,
+                        guint        n,
+                        GError     **error)
+{
+  const gsize real = ks_precision_size (precision);
+  const gsize group = MIN (MAX (ks_device_get_info (device)->max_work_group_size, 1), SPLIT_MAX_GROUP);
+  const guint64 local = local_budget (device);
+  guint pieces, items, largest;
+  guint64 bytes;
+
+  for (guint i = 0; i < N_BUILDS; i++)
+    if (shape (n, piece_rows[i], group, local, real, &pieces, &items, &bytes))
+      return TRUE;
+  largest = (guint) MIN ((guint64) piece_rows[N_BUILDS - 1] * group, (local / real - 1) * 32 / 33);
+  g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+               _("thomas-split puts a system in one work-group: on %s at most %u unknowns in %s; for %u choose "
+                 "thomas-coalesced or paracr-thomas"),
+               ks_device_get_name (device), largest, ks_precision_to_string (precision), n);
+  return FALSE;
+}
+
+static KsKernel *
+kernel_for (KsTridiagSplit *self,
+            guint           i,
+            GError        **error)
+{
+  g_autofree char *options = NULL;
+
+  if (self->kernel[i])
+    return self->kernel[i];
+  options = g_strdup_printf ("%s -DKS_SPLIT_M=%u", self->precision == KS_PRECISION_DOUBLE
+                                                     ? "-DKS_REAL=double -DKS_FP64" : "-DKS_REAL=float",
+                             piece_rows[i]);
+  if (!(self->program[i] = ks_runtime_build_program (self->rt, "tridiag-split.cl", options, error)) ||
+      !(self->kernel[i] = ks_program_create_kernel (self->program[i], "tridiag_split", error)))
+    {
+      g_clear_pointer (&self->program[i], ks_program_unref);
+      return NULL;
+    }
+  return self->kernel[i];
+}
+
+gboolean
+ks_tridiag_split_launch (KsTridiagSplit  *self,
+                         KsQueue         *queue,
+                         KsBuffer *const *in,
+                         KsBuffer        *x,
+                         KsBuffer        *info,
+                         guint            n,
+                         guint            systems,
+                         guint           *local_size,
+                         GError         **error)
+{
+  const gsize real = ks_precision_size (self->precision);
+  const guint64 local = local_budget (ks_runtime_get_device (self->rt));
+  KsLaunchConfig config = { 1 };
+  KsKernel *kernel = NULL;
+  guint pieces = 0, items = 0, arg = 0;
+  guint64 bytes = 0;
+
+  /* The smallest pieces whose items fit the kernel's own group limit
+   * (its registers can make it lower than the device's). */
+  for (guint i = 0; i < N_BUILDS && kernel == NULL; i++)
+    {
+      KsKernel *k;
+
+      if (self->rows && self->rows != piece_rows[i])
+        continue;
+      if (!(k = kernel_for (self, i, error)))
+        return FALSE;
+      if (shape (n, piece_rows[i], MIN (ks_kernel_get_max_work_group_size (k), SPLIT_MAX_GROUP), local, real,
+                 &pieces, &items, &bytes))
+        kernel = k;
+    }
+  if (kernel == NULL)
+    {
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   _("thomas-split's kernel takes too small a work-group on %s for systems of %u unknowns; "
+                     "choose thomas-coalesced or paracr-thomas"),
+                   ks_device_get_name (ks_runtime_get_device (self->rt)), n);
+      return FALSE;
+    }
+  config.local[0] = items;
+  config.global[0] = (gsize) systems * items;
+  *local_size = items;
+  for (guint i = 0; i < 4; i++)
+    if (!ks_kernel_set_arg_buffer (kernel, arg++, in[i], error))
+      return FALSE;
+  self->last = kernel;
+  return ks_kernel_set_arg_buffer (kernel, arg++, x, error) &&
+         ks_kernel_set_arg_buffer (kernel, arg++, info, error) &&
+         ks_kernel_set_arg (kernel, arg++, sizeof (guint32), &n, error) &&
+         ks_kernel_set_arg (kernel, arg++, sizeof (guint32), &pieces, error) &&
+         ks_kernel_set_arg_local (kernel, arg++, bytes, error) &&
+         ks_queue_launch (queue, kernel, &config, error);
+}
+
+void
+ks_tridiag_split_set_rows (KsTridiagSplit *self,
+                           guint           rows)
+{
+  self->rows = rows;
+}
+
+guint64
+ks_tridiag_split_time_ns (KsTridiagSplit *self)
+{
+  return self->last ? ks_kernel_get_time_ns (self->last) : 0;
+}
+
+void
+ks_tridiag_split_reset_timing (KsTridiagSplit *self)
+{
+  for (guint i = 0; i < N_BUILDS; i++)
+    if (self->kernel[i])
+      ks_kernel_reset_timing (self->kernel[i]);
+}

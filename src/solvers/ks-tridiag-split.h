@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-tridiag-split.h: thomas-split's launch (kernels/tridiag-split.cl),
+ * for ks-tridiag.c: a small batch, each system split among the items of
+ * one work-group, Thomas per piece, then the reduced system of the pieces'
+ * first and last unknowns by PARACR in local memory. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "ks-device.h"
+#include "ks-runtime.h"
+#include "ks-types.h"
+
+G_BEGIN_DECLS
+
+typedef struct _KsTridiagSplit KsTridiagSplit;
+
+/* Nothing is built until the first launch (one program per piece size). */
+KsTridiagSplit *ks_tridiag_split_new    (KsRuntime        *rt,
+                                         KsPrecision       precision);
+void            ks_tridiag_split_free   (KsTridiagSplit   *self);
+/* Whether systems of n unknowns fit one work-group of device (pieces of
+ * at most 16 rows, one an item; the staged system in local memory); else
+ * KS_COMPUTE_ERROR_UNSUPPORTED with the largest n that does. */
+gboolean        ks_tridiag_split_check  (KsDevice         *device,
+                                         KsPrecision       precision,
+                                         guint             n,
+                                         GError          **error);
+/* One solve of systems systems of n unknowns (one after another) from in
+ * (a, b, c, d) into x; zero pivots into info (zeroed before).  The
+ * group's size into local_size. */
+gboolean        ks_tridiag_split_launch (KsTridiagSplit   *self,
+                                         KsQueue          *queue,
+                                         KsBuffer *const  *in,
+                                         KsBuffer         *x,
+                                         KsBuffer         *info,
+                                         guint             n,
+                                         guint             systems,
+                                         guint            *local_size,
+                                         GError          **error);
+/* Pieces of at most rows rows (8 or 16) whatever fits best; 0: the
+ * smallest that fits the kernel's group (the default).  For tests to run
+ * both builds on any device. */
+void            ks_tridiag_split_set_rows (KsTridiagSplit *self,
+                                           guint           rows);
+/* The last launch's device time (0 before any, and after reset). */
+guint64         ks_tridiag_split_time_ns (KsTridiagSplit  *self);
+void            ks_tridiag_split_reset_timing (KsTridiagSplit *self);
+
+G_END_DECLS
