@@ -17,7 +17,7 @@ ks_plot_layout_clear (Layout *lo)
   g_clear_pointer (&lo->cbticks, g_array_unref);
   g_clear_pointer (&lo->dps, g_ptr_array_unref);
   g_clear_pointer (&lo->data_index, ks_plot_data_index_free);
-  g_clear_pointer (&lo->lg.entries, g_array_unref);
+  ks_plot_legend_clear (&lo->lg);
 }
 
 void
