@@ -377,6 +377,52 @@ curve_points (KsPage     *page,
   return n;
 }
 
+/* Points the page's plot leaves out of view on an 800 x 500 canvas: of
+ * the recorded curves (named by the tick boxes checks) or of the others. */
+static guint
+points_out_of_view (KsPage *page,
+                    GList  *checks,
+                    gboolean recorded)
+{
+  KsPlot *plot = ks_plot_view_get_plot (ks_page_get_plot_view (page));
+  guint out = 0;
+
+  for (guint s = 0; s < ks_plot_get_n_series (plot); s++)
+    {
+      gboolean listed = FALSE;
+
+      for (GList *l = checks; l != NULL && !listed; l = l->next)
+        listed = g_strcmp0 (ks_plot_series_get_name (plot, s), gtk_button_get_label (l->data)) == 0;
+      for (guint i = 0; listed == recorded && i < ks_plot_series_get_n_points (plot, s); i++)
+        {
+          double px, py;
+
+          if (!ks_plot_point_to_device (plot, 800, 500, s, i, &px, &py))
+            out++;
+        }
+    }
+  return out;
+}
+
+/* The page's own run sets the axes, the recorded curves falling where they
+ * may; "Fit Recorded" brings every recorded point into view, and the
+ * page's own stay there. */
+static void
+check_fit_recorded (KsExperimentPage *page,
+                    GList            *checks)
+{
+  GtkWidget *fit = child_of (page, KS_TYPE_EXPERIMENT_PAGE, "zoom_recorded_button");
+
+  g_assert_false (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (fit)));
+  g_assert_cmpuint (points_out_of_view (KS_PAGE (page), checks, FALSE), ==, 0);
+  g_assert_cmpuint (points_out_of_view (KS_PAGE (page), checks, TRUE), >, 0);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (fit), TRUE);
+  g_assert_cmpuint (points_out_of_view (KS_PAGE (page), checks, TRUE), ==, 0);
+  g_assert_cmpuint (points_out_of_view (KS_PAGE (page), checks, FALSE), ==, 0);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (fit), FALSE);
+  g_assert_cmpuint (points_out_of_view (KS_PAGE (page), checks, TRUE), >, 0);
+}
+
 /* A recorded run of several curves (one legend entry) lists them under
  * its row in "Runs in the plot", each with a tick box that hides it
  * alone; the list is left open for the layout's check. */
@@ -399,6 +445,7 @@ check_recorded_curves (KsExperimentPage *page)
   g_assert_cmpuint (curve_points (KS_PAGE (page), second), >, 0);
   gtk_toggle_button_set_active (checks->data, TRUE);
   g_assert_cmpuint (curve_points (KS_PAGE (page), first), >, 0);
+  check_fit_recorded (page, checks);
 }
 
 /* The page with pictures beside its plot after a run of its own far from
