@@ -206,8 +206,8 @@ test_legend_distinct (void)
   style_clear (&st);
 }
 
-/* Every curve named "method = ...": the name goes to the legend's title,
- * once, and the entries keep only their values, so a narrow plot's legend
+/* Every curve named "method = ..." (or "paper, method = ..."): the name
+ * goes to the legend's title, once, and the entries keep only their values, so a narrow plot's legend
  * takes less of its width; the full names stay for the tooltips.  A curve
  * of another name (or a single curve) keeps every entry whole. */
 static void
@@ -230,6 +230,13 @@ test_legend_shared_name (void)
         for (int i = 0; i <= 8; i++)
           ks_plot_add_point (to, k, i, (i * (s + 3)) % 7 + s);
       }
+  /* The paper's values beside them name the method after "paper, ". */
+  {
+    guint k = ks_plot_add_series (plot, "paper, method = Thomas");
+
+    ks_plot_add_point (plot, k, 0, 1);
+    ks_plot_add_point (plot, k, 8, 2);
+  }
   /* "whole" has one curve of another name: no shared name there. */
   {
     guint k = ks_plot_add_series (whole, "paper");
@@ -242,13 +249,15 @@ test_legend_shared_name (void)
   g_assert_true (lo->has_legend);
   g_assert_cmpstr (lo->lg.title, ==, "method");
   g_assert_cmpfloat (lo->lg.title_h, >, 0);
-  for (guint i = 0; i < lo->lg.entries->len; i++)
+  g_assert_cmpuint (lo->lg.entries->len, ==, G_N_ELEMENTS (methods) + 1);
+  for (guint i = 0; i < G_N_ELEMENTS (methods); i++)
     {
       const LegendEntry *e = &g_array_index (lo->lg.entries, LegendEntry, i);
 
       g_assert_cmpstr (e->shown, ==, methods[i]);
       g_assert_true (g_str_has_prefix (e->text, "method = "));
     }
+  g_assert_cmpstr (g_array_index (lo->lg.entries, LegendEntry, G_N_ELEMENTS (methods)).shown, ==, "paper, Thomas");
   /* The title and each value are drawn, "method = " nowhere. */
   drawn = ks_plot_get_drawn_texts (plot, 320, 600);
   g_assert_true (g_strv_contains ((const char * const *) drawn, "method"));
@@ -268,7 +277,8 @@ test_legend_shared_name (void)
   wlo = ks_plot_layout_get (whole, &st.ts, 320, 600);
   g_assert_null (wlo->lg.title);
   g_assert_cmpfloat (wlo->lg.title_h, ==, 0);
-  g_assert_cmpstr (g_array_index (wlo->lg.entries, LegendEntry, 0).shown, ==, "method = Thomas");
+  g_assert_null (g_array_index (wlo->lg.entries, LegendEntry, 0).shown);
+  g_assert_cmpstr (g_array_index (wlo->lg.entries, LegendEntry, 0).text, ==, "method = Thomas");
   /* Narrower for it: the entries' widest text lost "method = ". */
   g_assert_cmpfloat (lo->lg.text_max_w, <, wlo->lg.text_max_w);
   ks_plot_layout_unref (wlo);

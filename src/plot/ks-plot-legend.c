@@ -45,6 +45,13 @@ static void
 entry_clear (gpointer data)
 {
   g_free (((LegendEntry *) data)->text);
+  g_free (((LegendEntry *) data)->shown);
+}
+
+static const char *
+entry_shown (const LegendEntry *e)
+{
+  return e->shown != NULL ? e->shown : e->text;
 }
 
 static void
@@ -107,8 +114,6 @@ collect_entries (KsPlot *plot)
   for (guint i = 0; i < plot->bands->len; i++)
     if (nonempty (g_array_index (plot->bands, Band, i).label))
       add_entry (entries, plot, ENTRY_BAND, i, FALSE);
-  for (guint i = 0; i < entries->len; i++)
-    g_array_index (entries, LegendEntry, i).shown = g_array_index (entries, LegendEntry, i).text;
   return entries;
 }
 
@@ -120,22 +125,45 @@ entry_is_curve (const LegendEntry *e)
   return e->kind == ENTRY_SERIES && !e->group;
 }
 
-/* "method" where text begins "method = ": a parameter's name, no list
- * ("recorded: ..., n = 4" names no parameter). */
+/* "method" where text is "method = thomas" or "paper, method = thomas":
+ * a parameter's name, after at most one qualifier ("recorded: ..., n = 4"
+ * names none). */
 static char *
 leading_name (const char *text)
 {
   const char *eq = strstr (text, " = ");
+  const char *start = text, *comma = strstr (text, ", ");
 
-  if (eq == NULL || eq == text || strpbrk (text, ",:;=") < eq + 1)
+  if (eq == NULL)
     return NULL;
-  return g_strndup (text, eq - text);
+  if (comma != NULL && comma < eq)
+    start = comma + 2;
+  if (eq == start || strpbrk (start, ",:;=") < eq + 1 || strpbrk (text, ":;=") < start)
+    return NULL;
+  return g_strndup (start, eq - start);
 }
 
-/* Where every curve's entry begins with one "name = ", the name becomes
- * the legend's title and the entries show only their values: a narrow
- * plot keeps its width for the data, and "method = " is read once.  Two
- * curves at least (one alone keeps its whole text); the highlight, the
+/* Where prefix ("method = ") stands in text: at its start or after one
+ * qualifier ("paper, "); NULL elsewhere or with nothing after it. */
+static const char *
+find_prefix (const char *text,
+             const char *prefix)
+{
+  const char *comma = strstr (text, ", ");
+  const char *at = NULL;
+
+  if (g_str_has_prefix (text, prefix))
+    at = text;
+  else if (comma != NULL && g_str_has_prefix (comma + 2, prefix) && strpbrk (text, ":;=") > comma)
+    at = comma + 2;
+  return at != NULL && at[strlen (prefix)] != '\0' ? at : NULL;
+}
+
+/* Where every curve's entry names one parameter first ("method = thomas",
+ * or "paper, method = thomas" for the paper's values beside them), the
+ * name becomes the legend's title and the entries show only the values: a
+ * narrow plot keeps its width for the data, and "method = " is read once.
+ * Two curves at least (one alone keeps its whole text); the highlight, the
  * bands and a recorded run's group keep theirs. */
 static char *
 pull_shared_name (GArray *entries)
@@ -154,7 +182,7 @@ pull_shared_name (GArray *entries)
         return NULL;
       if (prefix == NULL)
         prefix = g_strconcat (name, " = ", NULL);
-      if (!g_str_has_prefix (e->text, prefix) || e->text[strlen (prefix)] == '\0')
+      if (find_prefix (e->text, prefix) == NULL)
         return NULL;
       curves++;
     }
@@ -163,9 +191,12 @@ pull_shared_name (GArray *entries)
   for (guint i = 0; i < entries->len; i++)
     {
       LegendEntry *e = &g_array_index (entries, LegendEntry, i);
+      const char *at;
 
-      if (entry_is_curve (e))
-        e->shown = e->text + strlen (prefix);
+      if (!entry_is_curve (e))
+        continue;
+      at = find_prefix (e->text, prefix);
+      e->shown = g_strdup_printf ("%.*s%s", (int) (at - e->text), e->text, at + strlen (prefix));
     }
   return g_steal_pointer (&name);
 }
@@ -197,7 +228,7 @@ legend_measure (KsPlot          *plot,
     {
       double w, h;
 
-      ks_plot_text_measure (ts, g_array_index (lg->entries, LegendEntry, i).shown,
+      ks_plot_text_measure (ts, entry_shown (&g_array_index (lg->entries, LegendEntry, i)),
                             SCALE_LEGEND, FALSE, &w, &h);
       text_w = MAX (text_w, w);
       text_h = MAX (text_h, h);
@@ -486,7 +517,7 @@ ks_plot_legend_draw (cairo_t           *cr,
 
       draw_sample (cr, plot, e, x, cy, lg, theme);
 
-      text = ks_plot_text_new (ts, e->shown, SCALE_LEGEND, FALSE);
+      text = ks_plot_text_new (ts, entry_shown (e), SCALE_LEGEND, FALSE);
       ks_plot_text_limit_width (text, lg->text_max_w);
       ks_plot_text_size (text, NULL, &th);
       set_color (cr, &theme->foreground, 1.0);

@@ -327,7 +327,7 @@ typedef struct {
   guint     index;   /* series or band (a group's first series) */
   char     *text;    /* what it says: never the same as another entry's */
   gboolean  group;   /* stands for every series of index's group */
-  const char *shown; /* what is drawn: text, less the name the legend's title has */
+  char     *shown;   /* what is drawn: text less the name the legend's title has (NULL: text) */
 } LegendEntry;
 
 /* Where the legend goes: in a corner of the plot area while it is short
