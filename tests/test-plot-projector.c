@@ -286,6 +286,39 @@ test_legend_shared_name (void)
   style_clear (&st);
 }
 
+/* A low curve whose last point's error bar reaches the top right corner:
+ * the legend keeps clear of the whisker too, not only of the points (the
+ * gallery's built-ins bars had the legend over the top of one). */
+static void
+test_legend_clear_of_whiskers (void)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  guint k = ks_plot_add_series (plot, "time");
+  Style st;
+  Layout *lo;
+  double top, bottom, x;
+  Rect whisker;
+
+  for (int i = 0; i < 10; i++)
+    ks_plot_add_point (plot, k, i, 1);
+  ks_plot_add_point_full (plot, k, 9.7, 5, 1, 99, KS_PLOT_POINT_NONE, NULL);
+  ks_plot_set_error_bars (plot, TRUE);
+  ks_plot_set_x_range (plot, 0, 10);
+  ks_plot_set_y_range (plot, 0, 100);
+  style_init (&st);
+  lo = ks_plot_layout_get (plot, &st.ts, W, H);
+  g_assert_true (lo->has_legend);
+  g_assert_cmpint (lo->lg.place, ==, LEGEND_INSIDE);
+  x = dev_x (lo, 9.7);
+  top = dev_y (lo, 99);
+  bottom = dev_y (lo, 1);
+  whisker = (Rect) { x - 1, top, 2, bottom - top };
+  g_assert_false (rect_overlaps (&whisker, &lo->lg.box));
+  assert_legend_hides_no_point (lo);
+  ks_plot_layout_unref (lo);
+  style_clear (&st);
+}
+
 /* Bars from 0.1 to 400: a log value axis, so the small ones are not flat;
  * the model's own choice stands when auto-log is off. */
 static void
@@ -434,6 +467,7 @@ main (int   argc,
   g_test_add_func ("/plot-projector/legend/distinct", test_legend_distinct);
   g_test_add_func ("/plot-projector/legend/tooltip", test_legend_tooltip);
   g_test_add_func ("/plot-projector/legend/shared-name", test_legend_shared_name);
+  g_test_add_func ("/plot-projector/legend/clear-of-whiskers", test_legend_clear_of_whiskers);
   g_test_add_func ("/plot-projector/bars/log", test_bars_log);
   g_test_add_func ("/plot-projector/bars/category-no-hyphen", test_category_no_hyphen);
   g_test_add_func ("/plot-projector/bars/values-apart", test_bar_values_apart);
