@@ -101,7 +101,7 @@ static void
 curve_toggled_cb (GtkToggleButton  *check,
                   KsExperimentPage *self)
 {
-  Run *run = g_object_get_data (G_OBJECT (check), "run");
+  Run *run = g_object_get_data (G_OBJECT (check), "curve-run");
   const char *curve = g_object_get_data (G_OBJECT (check), "curve");
 
   if (run->hidden == NULL)
@@ -143,7 +143,7 @@ new_curves_expander (KsExperimentPage *self,
       /* Long names are cut in the narrow list; the tooltip has them whole. */
       gtk_label_set_ellipsize (GTK_LABEL (gtk_bin_get_child (GTK_BIN (check))), PANGO_ELLIPSIZE_END);
       gtk_widget_set_tooltip_text (check, curve);
-      g_object_set_data (G_OBJECT (check), "run", run);
+      g_object_set_data (G_OBJECT (check), "curve-run", run);
       g_object_set_data_full (G_OBJECT (check), "curve", g_strdup (curve), g_free);
       g_signal_connect (check, "toggled", G_CALLBACK (curve_toggled_cb), self);
       gtk_container_add (GTK_CONTAINER (box), check);
@@ -171,17 +171,10 @@ ks_experiment_page_rebuild_runs_list (KsExperimentPage *self)
                                             G_CALLBACK (run_toggled_cb), G_CALLBACK (run_remove_cb),
                                             run, self);
 
-      /* A recorded run of several curves is one legend entry; here they
-       * can be seen and hidden one by one. */
-      if (run->recorded && run->curves != NULL && run->curves->len > 1)
-        {
-          GtkWidget *both = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-
-          gtk_container_add (GTK_CONTAINER (both), row);
-          gtk_container_add (GTK_CONTAINER (both), new_curves_expander (self, run));
-          gtk_widget_show (both);
-          row = both;
-        }
       gtk_container_add (GTK_CONTAINER (self->runs_list), row);
+      /* A recorded run of several curves is one legend entry; on the row
+       * under it they can be seen and hidden one by one. */
+      if (run->recorded && run->curves != NULL && run->curves->len > 1)
+        gtk_container_add (GTK_CONTAINER (self->runs_list), new_curves_expander (self, run));
     }
 }
