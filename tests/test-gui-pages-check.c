@@ -146,36 +146,50 @@ ks_test_pages_check_layout (GtkWidget          *top,
   gtk_container_forall (GTK_CONTAINER (top), walk_cb, &walk);
 }
 
+typedef struct {
+  GString *problems;
+  guint    depth;
+} Wide;
+
+/* The shown widgets that need 150 pixels or more, as a tree, each with its
+ * least width: where a window's least width comes from is a sum along
+ * one branch (a paned's two sides, a box's row), not one wide widget. */
 static void
 wide_cb (GtkWidget *w,
          gpointer   data)
 {
-  GString *problems = data;
+  Wide *wide = data;
   int min;
 
-  if (!gtk_widget_get_visible (w))
+  if (!gtk_widget_get_mapped (w))
     return;
   gtk_widget_get_preferred_width (w, &min, NULL);
-  if (min < 300)
+  if (min < 150)
     return;
-  if (GTK_IS_CONTAINER (w))
-    {
-      gsize before = problems->len;
-      gtk_container_forall (GTK_CONTAINER (w), wide_cb, problems);
-      if (problems->len > before)
-        return;
-    }
   {
     g_autofree char *what = describe (w);
-    g_string_append_printf (problems, "%s needs %d pixels of width\n", what, min);
+    char *in = strstr (what, " in ");
+
+    if (in != NULL)
+      *in = '\0';
+    g_string_append_printf (wide->problems, "%*s%s needs %d pixels of width\n",
+                            (int) (2 * wide->depth), "", what, min);
   }
+  if (GTK_IS_CONTAINER (w))
+    {
+      wide->depth++;
+      gtk_container_forall (GTK_CONTAINER (w), wide_cb, wide);
+      wide->depth--;
+    }
 }
 
 void
 ks_test_pages_log_wide (GtkWidget *top,
                         GString   *problems)
 {
-  gtk_container_forall (GTK_CONTAINER (top), wide_cb, problems);
+  Wide wide = { problems, 0 };
+
+  gtk_container_forall (GTK_CONTAINER (top), wide_cb, &wide);
 }
 
 /* --- Russian --------------------------------------------------------------------- */

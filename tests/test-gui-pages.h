@@ -16,9 +16,9 @@ G_BEGIN_DECLS
 void ks_test_pages_check_layout  (GtkWidget          *top,
                                   const GdkRectangle *area,
                                   GString            *problems);
-/* Appends a line to problems for each innermost widget under top that
- * needs 300 pixels of width or more: what to narrow when the window is
- * too wide. */
+/* Appends to problems the tree of the shown widgets under top that need
+ * 150 pixels of width or more, each with its least width: what to narrow
+ * when the window is too wide. */
 void ks_test_pages_log_wide      (GtkWidget          *top,
                                   GString            *problems);
 /* Appends a line to problems for each English word found in the texts

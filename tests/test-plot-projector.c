@@ -206,6 +206,119 @@ test_legend_distinct (void)
   style_clear (&st);
 }
 
+/* Every curve named "method = ..." (or "paper, method = ..."): the name
+ * goes to the legend's title, once, and the entries keep only their values, so a narrow plot's legend
+ * takes less of its width; the full names stay for the tooltips.  A curve
+ * of another name (or a single curve) keeps every entry whole. */
+static void
+test_legend_shared_name (void)
+{
+  static const char *methods[] = { "Thomas", "PARACR", "SERICR, interleaved", "CR" };
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  g_autoptr(KsPlot) whole = ks_plot_new ();
+  g_auto(GStrv) drawn = NULL;
+  Style st;
+  Layout *lo, *wlo;
+
+  for (guint s = 0; s < G_N_ELEMENTS (methods); s++)
+    for (guint p = 0; p < 2; p++)
+      {
+        KsPlot *to = p == 0 ? plot : whole;
+        g_autofree char *name = g_strdup_printf ("method = %s", methods[s]);
+        guint k = ks_plot_add_series (to, name);
+
+        for (int i = 0; i <= 8; i++)
+          ks_plot_add_point (to, k, i, (i * (s + 3)) % 7 + s);
+      }
+  /* The paper's values beside them name the method after "paper, ". */
+  {
+    guint k = ks_plot_add_series (plot, "paper, method = Thomas");
+
+    ks_plot_add_point (plot, k, 0, 1);
+    ks_plot_add_point (plot, k, 8, 2);
+  }
+  /* "whole" has one curve of another name: no shared name there. */
+  {
+    guint k = ks_plot_add_series (whole, "paper");
+
+    ks_plot_add_point (whole, k, 0, 1);
+    ks_plot_add_point (whole, k, 8, 2);
+  }
+  style_init (&st);
+  lo = ks_plot_layout_get (plot, &st.ts, 320, 600);
+  g_assert_true (lo->has_legend);
+  g_assert_cmpstr (lo->lg.title, ==, "method");
+  g_assert_cmpfloat (lo->lg.title_h, >, 0);
+  g_assert_cmpuint (lo->lg.entries->len, ==, G_N_ELEMENTS (methods) + 1);
+  for (guint i = 0; i < G_N_ELEMENTS (methods); i++)
+    {
+      const LegendEntry *e = &g_array_index (lo->lg.entries, LegendEntry, i);
+
+      g_assert_cmpstr (e->shown, ==, methods[i]);
+      g_assert_true (g_str_has_prefix (e->text, "method = "));
+    }
+  g_assert_cmpstr (g_array_index (lo->lg.entries, LegendEntry, G_N_ELEMENTS (methods)).shown, ==, "paper, Thomas");
+  /* The title and each value are drawn, "method = " nowhere. */
+  drawn = ks_plot_get_drawn_texts (plot, 320, 600);
+  g_assert_true (g_strv_contains ((const char * const *) drawn, "method"));
+  g_assert_true (g_strv_contains ((const char * const *) drawn, "PARACR"));
+  for (guint i = 0; drawn[i] != NULL; i++)
+    g_assert_null (strstr (drawn[i], "method = "));
+  /* Hovering an entry still reads its whole name; the title row, none. */
+  {
+    double x = lo->lg.box.x + lo->lg.inner + lo->lg.col_w / 2;
+    double y = lo->lg.box.y + lo->lg.inner + lo->lg.title_h + 1.5 * lo->lg.row_h;
+    g_autofree char *text = ks_plot_legend_text_at (plot, 320, 600, x, y);
+    g_autofree char *title = ks_plot_legend_text_at (plot, 320, 600, x, lo->lg.box.y + lo->lg.inner + 1);
+
+    g_assert_cmpstr (text, ==, "method = PARACR");
+    g_assert_null (title);
+  }
+  wlo = ks_plot_layout_get (whole, &st.ts, 320, 600);
+  g_assert_null (wlo->lg.title);
+  g_assert_cmpfloat (wlo->lg.title_h, ==, 0);
+  g_assert_null (g_array_index (wlo->lg.entries, LegendEntry, 0).shown);
+  g_assert_cmpstr (g_array_index (wlo->lg.entries, LegendEntry, 0).text, ==, "method = Thomas");
+  /* Narrower for it: the entries' widest text lost "method = ". */
+  g_assert_cmpfloat (lo->lg.text_max_w, <, wlo->lg.text_max_w);
+  ks_plot_layout_unref (wlo);
+  ks_plot_layout_unref (lo);
+  style_clear (&st);
+}
+
+/* A low curve whose last point's error bar reaches the top right corner:
+ * the legend keeps clear of the whisker too, not only of the points (the
+ * gallery's built-ins bars had the legend over the top of one). */
+static void
+test_legend_clear_of_whiskers (void)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  guint k = ks_plot_add_series (plot, "time");
+  Style st;
+  Layout *lo;
+  double top, bottom, x;
+  Rect whisker;
+
+  for (int i = 0; i < 10; i++)
+    ks_plot_add_point (plot, k, i, 1);
+  ks_plot_add_point_full (plot, k, 9.7, 5, 1, 99, KS_PLOT_POINT_NONE, NULL);
+  ks_plot_set_error_bars (plot, TRUE);
+  ks_plot_set_x_range (plot, 0, 10);
+  ks_plot_set_y_range (plot, 0, 100);
+  style_init (&st);
+  lo = ks_plot_layout_get (plot, &st.ts, W, H);
+  g_assert_true (lo->has_legend);
+  g_assert_cmpint (lo->lg.place, ==, LEGEND_INSIDE);
+  x = dev_x (lo, 9.7);
+  top = dev_y (lo, 99);
+  bottom = dev_y (lo, 1);
+  whisker = (Rect) { x - 1, top, 2, bottom - top };
+  g_assert_false (rect_overlaps (&whisker, &lo->lg.box));
+  assert_legend_hides_no_point (lo);
+  ks_plot_layout_unref (lo);
+  style_clear (&st);
+}
+
 /* Bars from 0.1 to 400: a log value axis, so the small ones are not flat;
  * the model's own choice stands when auto-log is off. */
 static void
@@ -353,6 +466,8 @@ main (int   argc,
   g_test_add_func ("/plot-projector/legend/covering", test_legend_covering);
   g_test_add_func ("/plot-projector/legend/distinct", test_legend_distinct);
   g_test_add_func ("/plot-projector/legend/tooltip", test_legend_tooltip);
+  g_test_add_func ("/plot-projector/legend/shared-name", test_legend_shared_name);
+  g_test_add_func ("/plot-projector/legend/clear-of-whiskers", test_legend_clear_of_whiskers);
   g_test_add_func ("/plot-projector/bars/log", test_bars_log);
   g_test_add_func ("/plot-projector/bars/category-no-hyphen", test_category_no_hyphen);
   g_test_add_func ("/plot-projector/bars/values-apart", test_bar_values_apart);

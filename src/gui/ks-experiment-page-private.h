@@ -3,7 +3,7 @@
  * files: ks-experiment-page.c (the form, plot, table, runs, settings),
  * ks-experiment-page-recorded.c (the recorded runs) and
  * ks-experiment-page-run.c (running, the device's defaults, exporting,
- * sessions). */
+ * sessions), ks-experiment-page-runs.c (the list of runs in the plot). */
 #pragma once
 
 #include "ks-engine.h"
@@ -19,6 +19,9 @@ typedef struct {
   KsRun    *run;
   gboolean  visible;
   gboolean  recorded;
+  GPtrArray  *curves;    /* a recorded run's curves in the plot, by name (NULL: none yet) */
+  GHashTable *hidden;    /* the names of those the user unticked (NULL: none) */
+  gboolean    expanded;  /* its curves are listed under it in "Runs in the plot" */
 } Run;
 
 struct _KsExperimentPage {
@@ -77,6 +80,16 @@ GVariant           *ks_experiment_page_upgrade_values (KsExperimentPage *self,
 void                ks_experiment_page_add_run        (KsExperimentPage *self,
                                                        KsRun            *run,
                                                        gboolean          recorded);
+
+/* ks-experiment-page-runs.c: "Runs in the plot": a row per run, a
+ * recorded run's curves under it, each one's tick box. */
+void                ks_experiment_page_rebuild_runs_list (KsExperimentPage *self);
+/* Draws a recorded run's curves over plot, but those the user hid, and
+ * keeps their names for the list. */
+void                ks_experiment_page_add_recorded_curves (Run                   *r,
+                                                            const KsFigureSpec    *figure,
+                                                            KsPlot                *plot,
+                                                            const KsFigureOptions *options);
 
 /* ks-experiment-page-verdict.c: the verdicts of the run shown under the
  * plot (the user's newest, else the newest recorded one, said so). */

@@ -26,45 +26,6 @@ G_DEFINE_TYPE (KsExperimentPage, ks_experiment_page, KS_TYPE_PAGE)
 
 
 
-void
-ks_experiment_page_run_free (gpointer data)
-{
-  Run *run = data;
-
-  g_clear_pointer (&run->run, ks_run_unref);
-  g_free (run);
-}
-
-Run *
-ks_experiment_page_run_new (KsRun    *run,
-                            gboolean  recorded)
-{
-  Run *r = g_new0 (Run, 1);
-
-  r->run = ks_run_ref (run);
-  r->visible = TRUE;
-  r->recorded = recorded;
-  return r;
-}
-
-/* Said from the run each time: a live run learns its device with its
- * first point. */
-static char *
-run_label (const Run *r)
-{
-  g_autofree char *name = ks_run_get_name (r->run);
-  const char *date = r->run->date ? r->run->date : "";
-
-  if (*name == '\0')
-    {
-      g_free (name);
-      name = g_strdup (_("starting…"));
-    }
-  /* TRANSLATORS: a run read from a file, e.g. "recorded: NVIDIA H200 (CUDA) · 2026-11-20" */
-  return r->recorded ? g_strdup_printf (_("recorded: %s · %.10s"), name, date)
-                     : g_strdup_printf ("%s · %.10s", name, date);
-}
-
 const KsFigureSpec *
 ks_experiment_page_get_figure (KsExperimentPage *self)
 {
@@ -204,7 +165,7 @@ ks_experiment_page_rebuild_plot (KsExperimentPage *self)
     {
       Run *r = self->runs->pdata[i];
       if (r->visible && r->recorded)
-        ks_figure_add_recorded (figure, plot, r->run, &options);
+        ks_experiment_page_add_recorded_curves (r, figure, plot, &options);
     }
   ks_plot_set_fit_overlays (plot, gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->zoom_recorded_button)));
   gtk_widget_set_visible (self->zoom_recorded_button, ks_plot_has_overlays_beside_data (plot));
@@ -290,61 +251,15 @@ rebuild_paper_values (KsExperimentPage *self)
   ks_run_fill_paper_values (GTK_GRID (self->paper_grid), self->desc, shown, heading);
 }
 
-/* --- the runs list ------------------------------------------------------------------ */
-
-static void rebuild_runs_list (KsExperimentPage *self);
-
-static void
-run_toggled_cb (GtkToggleButton  *check,
-                KsExperimentPage *self)
-{
-  Run *run = g_object_get_data (G_OBJECT (check), "run");
-
-  run->visible = gtk_toggle_button_get_active (check);
-  ks_experiment_page_rebuild_plot (self);
-}
-
-static void
-run_remove_cb (GtkButton        *button,
-               KsExperimentPage *self)
-{
-  Run *run = g_object_get_data (G_OBJECT (button), "run");
-
-  if (run != self->live)
-    {
-      g_ptr_array_remove (self->runs, run);
-      ks_experiment_page_rebuild_all (self);
-    }
-}
-
-static void
-rebuild_runs_list (KsExperimentPage *self)
-{
-  GList *children = gtk_container_get_children (GTK_CONTAINER (self->runs_list));
-
-  for (GList *l = children; l; l = l->next)
-    gtk_widget_destroy (l->data);
-  g_list_free (children);
-  for (guint i = 0; i < self->runs->len; i++)
-    {
-      Run *run = self->runs->pdata[i];
-      g_autofree char *label = run_label (run);
-      GtkWidget *row = ks_page_new_run_row (label, run->visible, run != self->live,
-                                            G_CALLBACK (run_toggled_cb), G_CALLBACK (run_remove_cb),
-                                            run, self);
-
-      gtk_container_add (GTK_CONTAINER (self->runs_list), row);
-    }
-}
-
 void
 ks_experiment_page_rebuild_all (KsExperimentPage *self)
 {
-  rebuild_runs_list (self);
   rebuild_table (self);
   rebuild_paper_values (self);
   ks_experiment_page_rebuild_verdict (self);
   ks_experiment_page_rebuild_plot (self);
+  /* After the plot: a recorded run's curves are the plot's. */
+  ks_experiment_page_rebuild_runs_list (self);
 }
 
 static void

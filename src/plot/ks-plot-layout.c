@@ -17,7 +17,7 @@ ks_plot_layout_clear (Layout *lo)
   g_clear_pointer (&lo->cbticks, g_array_unref);
   g_clear_pointer (&lo->dps, g_ptr_array_unref);
   g_clear_pointer (&lo->data_index, ks_plot_data_index_free);
-  g_clear_pointer (&lo->lg.entries, g_array_unref);
+  ks_plot_legend_clear (&lo->lg);
 }
 
 void
@@ -480,6 +480,47 @@ layout_compute_frame (KsPlot          *plot,
     }
 }
 
+/* What the legend must keep clear of: the drawn points and lines, and each
+ * error bar as a segment from its low end to its high one (a legend over
+ * a whisker hides how far a value spread).  Past 4096 points the bars are
+ * left out: they are then a blur around the line itself. */
+static GPtrArray *
+data_with_whiskers (KsPlot       *plot,
+                    const Layout *lo)
+{
+  GPtrArray *all = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  guint n = 0;
+
+  for (guint s = 0; s < lo->dps->len; s++)
+    {
+      g_ptr_array_add (all, g_array_ref (g_ptr_array_index (lo->dps, s)));
+      n += ((GArray *) g_ptr_array_index (lo->dps, s))->len;
+    }
+  for (guint s = 0; plot->error_bars && n <= 4096 && s < lo->dps->len; s++)
+    {
+      GArray *dp = g_ptr_array_index (lo->dps, s);
+      const Series *ser = g_ptr_array_index (plot->series, s);
+      const Axis *ay = series_axis (lo, ser);
+
+      for (guint i = 0; i < dp->len; i++)
+        {
+          const DevPoint *d = &g_array_index (dp, DevPoint, i);
+          const KsPlotPoint *p = &g_array_index (ser->points, KsPlotPoint, d->index);
+          DevPoint ends[2] = { *d, *d };
+          GArray *whisker;
+
+          if (!d->ok || !usable (p->y_lo, ay->log) || !usable (p->y_hi, ay->log))
+            continue;
+          ends[0].y = dev_y_on (lo, ay, p->y_lo);
+          ends[1].y = dev_y_on (lo, ay, p->y_hi);
+          whisker = g_array_sized_new (FALSE, FALSE, sizeof (DevPoint), 2);
+          g_array_append_vals (whisker, ends, 2);
+          g_ptr_array_add (all, whisker);
+        }
+    }
+  return all;
+}
+
 /* One layout with the legend at place: an outside legend takes its room
  * off the canvas before the frame is laid out. */
 static void
@@ -502,7 +543,9 @@ layout_compute_pass (KsPlot          *plot,
   lo->dps = dev_points_compute (plot, lo);
   {
     Rect area = { lo->left, lo->top, lo->right - lo->left, lo->bottom - lo->top };
-    lo->data_index = ks_plot_data_index_new (lo->dps, &area);
+    g_autoptr(GPtrArray) data = data_with_whiskers (plot, lo);
+
+    lo->data_index = ks_plot_data_index_new (data, &area);
   }
   lo->has_legend = ks_plot_legend_build (plot, ts, lo, place, &lo->lg);
 }

@@ -45,6 +45,13 @@ static void
 entry_clear (gpointer data)
 {
   g_free (((LegendEntry *) data)->text);
+  g_free (((LegendEntry *) data)->shown);
+}
+
+static const char *
+entry_shown (const LegendEntry *e)
+{
+  return e->shown != NULL ? e->shown : e->text;
 }
 
 static void
@@ -110,6 +117,97 @@ collect_entries (KsPlot *plot)
   return entries;
 }
 
+/* An entry that stands for one curve of its own ("method = thomas"), not
+ * a group, the highlight marker or a band. */
+static gboolean
+entry_is_curve (const LegendEntry *e)
+{
+  return e->kind == ENTRY_SERIES && !e->group;
+}
+
+/* "method" where text is "method = thomas" or "paper, method = thomas":
+ * a parameter's name, after at most one qualifier ("recorded: ..., n = 4"
+ * names none). */
+static char *
+leading_name (const char *text)
+{
+  const char *eq = strstr (text, " = ");
+  const char *start = text, *comma = strstr (text, ", ");
+
+  if (eq == NULL)
+    return NULL;
+  if (comma != NULL && comma < eq)
+    start = comma + 2;
+  if (eq == start || strpbrk (start, ",:;=") < eq + 1 || strpbrk (text, ":;=") < start)
+    return NULL;
+  return g_strndup (start, eq - start);
+}
+
+/* Where prefix ("method = ") stands in text: at its start or after one
+ * qualifier ("paper, "); NULL elsewhere or with nothing after it. */
+static const char *
+find_prefix (const char *text,
+             const char *prefix)
+{
+  const char *comma = strstr (text, ", ");
+  const char *at = NULL;
+
+  if (g_str_has_prefix (text, prefix))
+    at = text;
+  else if (comma != NULL && g_str_has_prefix (comma + 2, prefix) && strpbrk (text, ":;=") > comma)
+    at = comma + 2;
+  return at != NULL && at[strlen (prefix)] != '\0' ? at : NULL;
+}
+
+/* Where every curve's entry names one parameter first ("method = thomas",
+ * or "paper, method = thomas" for the paper's values beside them), the
+ * name becomes the legend's title and the entries show only the values: a
+ * narrow plot keeps its width for the data, and "method = " is read once.
+ * Two curves at least (one alone keeps its whole text); the highlight, the
+ * bands and a recorded run's group keep theirs. */
+static char *
+pull_shared_name (GArray *entries)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *prefix = NULL;
+  guint curves = 0;
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
+
+      if (!entry_is_curve (e))
+        continue;
+      if (name == NULL && (name = leading_name (e->text)) == NULL)
+        return NULL;
+      if (prefix == NULL)
+        prefix = g_strconcat (name, " = ", NULL);
+      if (find_prefix (e->text, prefix) == NULL)
+        return NULL;
+      curves++;
+    }
+  if (curves < 2)
+    return NULL;
+  for (guint i = 0; i < entries->len; i++)
+    {
+      LegendEntry *e = &g_array_index (entries, LegendEntry, i);
+      const char *at;
+
+      if (!entry_is_curve (e))
+        continue;
+      at = find_prefix (e->text, prefix);
+      e->shown = g_strdup_printf ("%.*s%s", (int) (at - e->text), e->text, at + strlen (prefix));
+    }
+  return g_steal_pointer (&name);
+}
+
+void
+ks_plot_legend_clear (Legend *lg)
+{
+  g_clear_pointer (&lg->entries, g_array_unref);
+  g_clear_pointer (&lg->title, g_free);
+}
+
 #define LEGEND_MARGIN 8.0
 
 /* The entries and the size of one row; text_max_w is the widest text. */
@@ -125,11 +223,12 @@ legend_measure (KsPlot          *plot,
   lg->entries = collect_entries (plot);
   if (lg->entries->len == 0)
     return FALSE;
+  lg->title = pull_shared_name (lg->entries);
   for (guint i = 0; i < lg->entries->len; i++)
     {
       double w, h;
 
-      ks_plot_text_measure (ts, g_array_index (lg->entries, LegendEntry, i).text,
+      ks_plot_text_measure (ts, entry_shown (&g_array_index (lg->entries, LegendEntry, i)),
                             SCALE_LEGEND, FALSE, &w, &h);
       text_w = MAX (text_w, w);
       text_h = MAX (text_h, h);
@@ -138,6 +237,7 @@ legend_measure (KsPlot          *plot,
   lg->row_h = ceil (MAX (text_h, 2 * HIGHLIGHT_R) + 2);
   lg->sample_w = round (em * 2.2);
   lg->text_max_w = text_w;
+  lg->title_h = lg->title != NULL ? lg->row_h : 0;
   return TRUE;
 }
 
@@ -149,7 +249,7 @@ legend_box_size (Legend *lg,
   lg->rows = (lg->entries->len + lg->cols - 1) / lg->cols;
   lg->col_w = lg->sample_w + lg->inner + lg->text_max_w;
   lg->box.w = ceil (2 * lg->inner + lg->cols * lg->col_w + (lg->cols - 1) * em);
-  lg->box.h = ceil (2 * lg->inner + lg->rows * lg->row_h);
+  lg->box.h = ceil (2 * lg->inner + lg->title_h + lg->rows * lg->row_h);
 }
 
 /* The text width that lets cols columns fit across across_w. */
@@ -181,7 +281,7 @@ legend_shape_outside (Legend      *lg,
     {
       /* About the plot area's height: the title, x ticks and label off. */
       double avail_h = MAX (height - 2 * pad - 6 * em, lg->row_h);
-      guint per_col = (guint) MAX (1.0, floor ((avail_h - 2 * lg->inner) / lg->row_h));
+      guint per_col = (guint) MAX (1.0, floor ((avail_h - 2 * lg->inner - lg->title_h) / lg->row_h));
 
       lg->text_max_w = MIN (lg->text_max_w, MAX (0.25 * width, 6 * em));
       lg->cols = (n + per_col - 1) / per_col;
@@ -216,7 +316,7 @@ ks_plot_legend_reserve (KsPlot          *plot,
   *w = *h = 0;
   if (!legend_measure (plot, ts, em, &lg))
     {
-      g_array_unref (lg.entries);
+      ks_plot_legend_clear (&lg);
       return LEGEND_INSIDE;
     }
   legend_shape_outside (&lg, LEGEND_RIGHT, em, width, height);
@@ -224,14 +324,14 @@ ks_plot_legend_reserve (KsPlot          *plot,
   if (width < 40 * em || lg.box.w > 0.4 * width)
     {
       place = LEGEND_BELOW;
-      g_array_unref (lg.entries);
+      ks_plot_legend_clear (&lg);
       legend_measure (plot, ts, em, &lg);
       legend_shape_outside (&lg, LEGEND_BELOW, em, width, height);
       *h = lg.box.h + round (em * 0.5);
     }
   else
     *w = lg.box.w + round (em * 0.5);
-  g_array_unref (lg.entries);
+  ks_plot_legend_clear (&lg);
   return place;
 }
 
@@ -249,7 +349,7 @@ legend_place_inside (Legend       *lg,
   /* A long legend wraps into columns rather than running off the plot,
    * and a tall one too, while it stays narrow enough, so that it fits
    * in a corner without hiding the data. */
-  per_col = (guint) MAX (1.0, floor ((area_h - 2 * lg->inner) / lg->row_h));
+  per_col = (guint) MAX (1.0, floor ((area_h - 2 * lg->inner - lg->title_h) / lg->row_h));
   lg->cols = (lg->entries->len + per_col - 1) / per_col;
   while (lg->cols < lg->entries->len)
     {
@@ -258,7 +358,7 @@ legend_place_inside (Legend       *lg,
       double wider = 2 * lg->inner + cols * (lg->sample_w + lg->inner + lg->text_max_w)
                      + (cols - 1) * lo->em;
 
-      if (2 * lg->inner + rows * lg->row_h <= 0.3 * area_h || wider > 0.5 * area_w)
+      if (2 * lg->inner + lg->title_h + rows * lg->row_h <= 0.3 * area_h || wider > 0.5 * area_w)
         break;
       lg->cols = cols;
     }
@@ -395,19 +495,29 @@ ks_plot_legend_draw (cairo_t           *cr,
   set_color (cr, &theme->foreground, 0.3);
   cairo_stroke (cr);
 
+  if (lg->title != NULL)
+    {
+      g_autoptr(PangoLayout) title = ks_plot_text_new (ts, lg->title, SCALE_LEGEND, TRUE);
+      double th;
+
+      ks_plot_text_limit_width (title, b->w - 2 * lg->inner);
+      ks_plot_text_size (title, NULL, &th);
+      set_color (cr, &theme->foreground, 1.0);
+      ks_plot_show_text (cr, title, b->x + lg->inner, b->y + lg->inner + (lg->title_h - th) / 2);
+    }
   for (guint i = 0; i < lg->entries->len; i++)
     {
       LegendEntry *e = &g_array_index (lg->entries, LegendEntry, i);
       guint col = i / lg->rows, row = i % lg->rows;
       double x = b->x + lg->inner + col * (lg->col_w + lo->em);
-      double y = b->y + lg->inner + row * lg->row_h;
+      double y = b->y + lg->inner + lg->title_h + row * lg->row_h;
       double cy = y + lg->row_h / 2;
       g_autoptr(PangoLayout) text = NULL;
       double th;
 
       draw_sample (cr, plot, e, x, cy, lg, theme);
 
-      text = ks_plot_text_new (ts, e->text, SCALE_LEGEND, FALSE);
+      text = ks_plot_text_new (ts, entry_shown (e), SCALE_LEGEND, FALSE);
       ks_plot_text_limit_width (text, lg->text_max_w);
       ks_plot_text_size (text, NULL, &th);
       set_color (cr, &theme->foreground, 1.0);
@@ -435,7 +545,7 @@ ks_plot_legend_text_at (KsPlot *plot,
     {
       const Legend *lg = &lo->lg;
       double col = floor ((px - lg->box.x - lg->inner) / (lg->col_w + lo->em));
-      double row = floor ((py - lg->box.y - lg->inner) / lg->row_h);
+      double row = floor ((py - lg->box.y - lg->inner - lg->title_h) / lg->row_h);
 
       if (col >= 0 && row >= 0 && row < lg->rows && col * lg->rows + row < lg->entries->len)
         text = g_strdup (g_array_index (lg->entries, LegendEntry, (guint) (col * lg->rows + row)).text);

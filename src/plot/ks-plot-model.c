@@ -384,6 +384,20 @@ ks_plot_add_point_full (KsPlot           *plot,
 }
 
 void
+ks_plot_series_clear_points (KsPlot *plot,
+                             guint   series)
+{
+  Series *s;
+
+  g_return_if_fail (plot != NULL);
+  g_return_if_fail (series < plot->series->len);
+
+  s = g_ptr_array_index (plot->series, series);
+  g_array_set_size (s->points, 0);
+  ks_plot_changed (plot);
+}
+
+void
 ks_plot_add_vline (KsPlot     *plot,
                    double      x,
                    const char *label)

@@ -327,6 +327,7 @@ typedef struct {
   guint     index;   /* series or band (a group's first series) */
   char     *text;    /* what it says: never the same as another entry's */
   gboolean  group;   /* stands for every series of index's group */
+  char     *shown;   /* what is drawn: text less the name the legend's title has (NULL: text) */
 } LegendEntry;
 
 /* Where the legend goes: in a corner of the plot area while it is short
@@ -343,8 +344,10 @@ typedef enum {
 
 typedef struct {
   GArray *entries;      /* LegendEntry */
+  char   *title;        /* "method" where every curve's entry began "method = " */
   LegendPlace place;
   double  row_h, col_w, sample_w, text_max_w, inner;
+  double  title_h;      /* the title's row, 0 without */
   guint   rows, cols;
   Rect    box;
   Rect    corner[2];    /* upper right, upper left */
@@ -460,6 +463,7 @@ LegendPlace ks_plot_legend_reserve (KsPlot          *plot,
                                     double           height,
                                     double          *w,
                                     double          *h);
+void     ks_plot_legend_clear (Legend            *lg);
 gboolean ks_plot_legend_build (KsPlot            *plot,
                                const TextStyle   *ts,
                                const Layout      *lo,

@@ -135,6 +135,11 @@ void        ks_plot_series_set_overlay (KsPlot      *plot,
 void        ks_plot_series_set_group  (KsPlot       *plot,
                                        guint         series,
                                        const char   *group);
+/* Drops a series' points (a curve the user hid): it keeps its index, so
+ * the others keep their colours, and it is left out of the legend and the
+ * ranges. */
+void        ks_plot_series_clear_points (KsPlot     *plot,
+                                         guint       series);
 void        ks_plot_set_fit_overlays  (KsPlot       *plot,
                                        gboolean      fit);
 gboolean    ks_plot_get_fit_overlays  (KsPlot       *plot);
