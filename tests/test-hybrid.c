@@ -23,6 +23,7 @@
 
 static KsDeviceList *devices;
 static gboolean pipelined;   /* the parts run the pipelined CG */
+static KsDistTune tune;      /* and these of the coupling's changes */
 
 typedef struct {
   const KsHalo    *halo;
@@ -43,7 +44,7 @@ run_part (gpointer data)
   PartRun *run = data;
   const KsHaloPart *hp = ks_halo_get_part (run->halo, run->part);
   KsExchange *ex = ks_exchange_group_get (run->group, run->part);
-  KsDistCgOptions options = { run->precision == KS_PRECISION_FLOAT ? 1e-6 : 1e-12, run->max_iter, pipelined };
+  KsDistCgOptions options = { run->precision == KS_PRECISION_FLOAT ? 1e-6 : 1e-12, run->max_iter, pipelined, tune };
   g_autofree guint *rp = NULL;
   g_autofree guint *col = NULL;
   g_autofree double *val = NULL;
@@ -98,6 +99,7 @@ solve_parts (const KsTestGrid *grid,
   halo = ks_halo_new (grid->n, grid->row_ptr, grid->col, part, n_parts, NULL);
   g_assert_nonnull (halo);
   group = ks_exchange_group_new (halo);
+  ks_exchange_group_set_tune (group, tune);
   for (guint p = 0; p < n_parts; p++)
     {
       runs[p] = (PartRun) { halo, group, grid, p, p == 0 ? device : NULL, precision, max_iter, x };
@@ -531,15 +533,142 @@ test_abort (void)
 {
   guint part[4] = { 0, 0, 1, 1 };
   guint row_ptr[5] = { 0, 0, 0, 0, 0 };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(KsHalo) halo = ks_halo_new (4, row_ptr, NULL, part, 2, &error);
-  g_autoptr(KsExchangeGroup) group = ks_exchange_group_new (halo);
-  GThread *waiter = g_thread_new ("waiter", wait_in_allreduce, ks_exchange_group_get (group, 0));
+  g_autoptr(KsHalo) halo = ks_halo_new (4, row_ptr, NULL, part, 2, NULL);
 
-  g_usleep (20000);
-  ks_exchange_abort (ks_exchange_group_get (group, 1));
-  error = g_thread_join (waiter);
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  /* The plain barrier's sums and the split phase's. */
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsExchangeGroup) group = ks_exchange_group_new (halo);
+      GThread *waiter;
+
+      ks_exchange_group_set_tune (group, k == 0 ? 0 : KS_DIST_TUNE_SUMS);
+      waiter = g_thread_new ("waiter", wait_in_allreduce, ks_exchange_group_get (group, 0));
+      g_usleep (20000);
+      ks_exchange_abort (ks_exchange_group_get (group, 1));
+      error = g_thread_join (waiter);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    }
+}
+
+/* KS_DIST_TUNE_SUMS: a halo exchange's start does not wait for the other
+ * parts (one thread starts both parts' exchanges and finishes them), and
+ * a sum waits for every part once. */
+static void
+test_split_phase (void)
+{
+  guint part[4] = { 0, 0, 1, 1 };
+  guint row_ptr[5] = { 0, 2, 5, 8, 10 };
+  guint col[10] = { 0, 1, 0, 1, 2, 1, 2, 3, 2, 3 };   /* a chain: parts 0 and 1 meet at cells 1 and 2 */
+  g_autoptr(KsHalo) halo = ks_halo_new (4, row_ptr, col, part, 2, NULL);
+  g_autoptr(KsExchangeGroup) group = ks_exchange_group_new (halo);
+  KsExchange *ex0 = ks_exchange_group_get (group, 0), *ex1 = ks_exchange_group_get (group, 1);
+  double x0[4] = { 0 }, x1[4] = { 0 }, s0 = 1, s1 = 2;
+
+  ks_exchange_group_set_tune (group, KS_DIST_TUNE_SUMS);
+  /* Each owned value is its cell's number plus 10 (part 0) or 20. */
+  for (guint l = 0; l < 2; l++)
+    {
+      x0[l] = 10 + ks_halo_get_part (halo, 0)->global[l];
+      x1[l] = 20 + ks_halo_get_part (halo, 1)->global[l];
+    }
+  g_assert_true (ks_exchange_start (ex0, x0, NULL));
+  g_assert_true (ks_exchange_start (ex1, x1, NULL));
+  g_assert_true (ks_exchange_finish (ex0, x0, NULL));
+  g_assert_true (ks_exchange_finish (ex1, x1, NULL));
+  g_assert_cmpuint (ex0->part->n_virtual, ==, 1);
+  g_assert_cmpuint (ex1->part->n_virtual, ==, 1);
+  g_assert_cmpfloat (x0[2], ==, 22);
+  g_assert_cmpfloat (x1[2], ==, 11);
+  g_assert_true (ks_exchange_iallreduce_start (ex0, &s0, 1, NULL));
+  g_assert_true (ks_exchange_iallreduce_start (ex1, &s1, 1, NULL));
+  g_assert_true (ks_exchange_iallreduce_finish (ex0, &s0, 1, NULL));
+  g_assert_true (ks_exchange_iallreduce_finish (ex1, &s1, 1, NULL));
+  g_assert_cmpfloat (s0, ==, 3);
+  g_assert_cmpfloat (s1, ==, 3);
+}
+
+/* KS_HYBRID_TUNE's words. */
+static void
+test_tune_env (void)
+{
+  const struct { const char *env; KsDistTune tune; } cases[] = {
+    { NULL, KS_DIST_TUNE_ALL }, { "", KS_DIST_TUNE_ALL }, { "none", 0 }, { "all", KS_DIST_TUNE_ALL },
+    { "sums", KS_DIST_TUNE_SUMS }, { "sums, host", KS_DIST_TUNE_SUMS | KS_DIST_TUNE_HOST },
+    { "-pin", KS_DIST_TUNE_ALL & ~KS_DIST_TUNE_PIN }, { "all,-overlap", KS_DIST_TUNE_ALL & ~KS_DIST_TUNE_OVERLAP },
+    { "overlap,pin", KS_DIST_TUNE_OVERLAP | KS_DIST_TUNE_PIN },
+  };
+  g_autofree char *saved = g_strdup (g_getenv ("KS_HYBRID_TUNE"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      if (cases[i].env)
+        g_setenv ("KS_HYBRID_TUNE", cases[i].env, TRUE);
+      else
+        g_unsetenv ("KS_HYBRID_TUNE");
+      g_assert_cmphex (ks_dist_tune_from_env (), ==, cases[i].tune);
+    }
+  if (saved)
+    g_setenv ("KS_HYBRID_TUNE", saved, TRUE);
+  else
+    g_unsetenv ("KS_HYBRID_TUNE");
+}
+
+/* Each of the coupling's changes gives the plain loop's answer in as
+ * many iterations: host parts (split sums, fused updates; the pipelined
+ * CG with its sum behind the SpMV), and a device part beside host parts
+ * (the halo on a second queue, fused kernels), double and float. */
+static void
+test_tuned (void)
+{
+  KsTestGrid grid;
+  g_autofree double *plain = NULL;
+  g_autofree double *x = NULL;
+  guint it_plain = 0, it = 0;
+
+  ks_test_grid_init (&grid, 44, 32);
+  plain = g_new0 (double, grid.n);
+  x = g_new0 (double, grid.n);
+  g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 3, 2.0, 1000, plain, &it_plain, NULL));
+  for (guint pipe = 0; pipe < 2; pipe++)
+    {
+      pipelined = pipe;
+      tune = KS_DIST_TUNE_SUMS | KS_DIST_TUNE_HOST;
+      g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 3, 2.0, 1000, x, &it, NULL));
+      g_test_message ("host parts, %s, tuned: %u iterations (plain %u), largest difference %.2g",
+                      pipe ? "pipelined" : "classic", it, it_plain, largest_difference (x, plain, grid.n));
+      g_assert_cmpfloat (largest_difference (x, plain, grid.n), <=, 1e-9);
+      g_assert_cmpint (ABS ((int) it - (int) it_plain), <=, pipe ? 2 : 0);
+      tune = 0;
+    }
+  pipelined = FALSE;
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *device = ks_device_list_get_device (devices, d);
+
+      if (ks_device_get_backend (device) == KS_BACKEND_HOST)
+        continue;
+      for (guint k = 0; k < 2; k++)
+        {
+          const KsPrecision precision = k == 0 ? KS_PRECISION_DOUBLE : KS_PRECISION_FLOAT;
+          g_autofree double *y = g_new0 (double, grid.n);
+          guint it_y = 0;
+
+          if (precision == KS_PRECISION_DOUBLE && !ks_device_get_info (device)->has_fp64)
+            continue;
+          g_assert_true (solve_parts (&grid, device, precision, 3, 3.2, 2000, y, &it_y, NULL));
+          tune = KS_DIST_TUNE_ALL;
+          g_assert_true (solve_parts (&grid, device, precision, 3, 3.2, 2000, x, &it, NULL));
+          tune = 0;
+          g_test_message ("%s, %s, tuned: %u iterations (plain %u), largest difference %.2g",
+                          ks_device_get_name (device), ks_precision_to_string (precision), it, it_y,
+                          largest_difference (x, y, grid.n));
+          g_assert_cmpfloat (largest_difference (x, plain, grid.n), <=, k == 0 ? 1e-10 : 1e-4);
+          if (k == 0)
+            g_assert_cmpint (ABS ((int) it - (int) it_y), <=, 1);
+        }
+    }
+  ks_test_grid_clear (&grid);
 }
 
 int
@@ -554,5 +683,8 @@ main (int    argc,
   g_test_add_func ("/hybrid/given-parts", test_given_parts);
   g_test_add_func ("/hybrid/pipelined", test_pipelined);
   g_test_add_func ("/hybrid/abort", test_abort);
+  g_test_add_func ("/hybrid/split-phase", test_split_phase);
+  g_test_add_func ("/hybrid/tune-env", test_tune_env);
+  g_test_add_func ("/hybrid/tuned", test_tuned);
   return g_test_run ();
 }

@@ -25,8 +25,10 @@
 /* As in heat-cg.cl. */
 enum { S_RHO, S_PQ, S_ALPHA, S_BETA, S_BB, S_TOL2, S_THRESH, N_SCALARS };
 enum { ST_DONE, ST_ACTIVE, ST_ITERS, ST_BREAKDOWN, N_STATE };
-enum { K_SPMV, K_DOT, K_AXPY, K_XPAY, N_KERNELS };
-static const char * const kernel_names[N_KERNELS] = { "cg_spmv", "cg_dot", "cg_axpy", "cg_xpay" };
+enum { K_SPMV, K_DOT, K_AXPY, K_XPAY, K_UPDATE_R, K_UPDATE_XP, N_KERNELS };
+static const char * const kernel_names[N_KERNELS] = {
+  "cg_spmv", "cg_dot", "cg_axpy", "cg_xpay", "cg_update_r", "cg_update_xp",
+};
 
 struct _KsDistCgDevice {
   KsDevice    *device;
@@ -44,6 +46,12 @@ typedef struct {
   KsBuffer       *row_ptr, *col, *val, *x, *b, *r, *p, *q, *partial, *scalars, *state;
   void           *stage;      /* all values in the device's precision */
   double         *partials;
+  /* KS_DIST_TUNE_OVERLAP: the halo's queue, and alpha and beta in the
+   * device's precision, written without waiting (each slot is rewritten
+   * only after a blocking read on the same queue, so its last write is
+   * done). */
+  KsQueue        *halo_queue;
+  union { double d[2]; float f[2]; } slots;
 } Part;
 
 void
@@ -104,6 +112,7 @@ part_clear (Part *p)
 
   for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
     g_clear_pointer (buffers[i], ks_buffer_unref);
+  g_clear_pointer (&p->halo_queue, ks_queue_unref);
   g_free (p->stage);
   g_free (p->partials);
 }
@@ -119,25 +128,44 @@ to_real (Part *p, const double *src, gsize n)
   return p->stage;
 }
 
+/* Blocking, on queue (NULL: the default one). */
+static gboolean
+write_reals_on (Part *p, KsQueue *queue, KsBuffer *buffer, gsize first, const double *src, gsize n, GError **error)
+{
+  const gsize rs = p->dev->real_size;
+
+  return n == 0 || ks_queue_write (queue ? queue : ks_runtime_get_queue (p->dev->rt), buffer, first * rs, n * rs,
+                                   to_real (p, src, n), KS_TRANSFER_BLOCKING, NULL, error);
+}
+
 static gboolean
 write_reals (Part *p, KsBuffer *buffer, gsize first, const double *src, gsize n, GError **error)
 {
-  return n == 0 || ks_runtime_write (p->dev->rt, buffer, first * p->dev->real_size, n * p->dev->real_size,
-                                     to_real (p, src, n), error);
+  return write_reals_on (p, NULL, buffer, first, src, n, error);
+}
+
+static gboolean
+read_reals_on (Part *p, KsQueue *queue, KsBuffer *buffer, gsize first, double *dst, gsize n, GError **error)
+{
+  const gsize rs = p->dev->real_size;
+
+  if (n == 0)
+    return TRUE;
+  if (queue == NULL)
+    queue = ks_runtime_get_queue (p->dev->rt);
+  if (p->dev->precision == KS_PRECISION_DOUBLE)
+    return ks_queue_read (queue, buffer, first * rs, n * rs, dst, KS_TRANSFER_BLOCKING, NULL, error);
+  if (!ks_queue_read (queue, buffer, first * rs, n * rs, p->stage, KS_TRANSFER_BLOCKING, NULL, error))
+    return FALSE;
+  for (gsize i = 0; i < n; i++)
+    dst[i] = ((float *) p->stage)[i];
+  return TRUE;
 }
 
 static gboolean
 read_reals (Part *p, KsBuffer *buffer, gsize first, double *dst, gsize n, GError **error)
 {
-  if (n == 0)
-    return TRUE;
-  if (p->dev->precision == KS_PRECISION_DOUBLE)
-    return ks_runtime_read (p->dev->rt, buffer, first * sizeof (double), n * sizeof (double), dst, error);
-  if (!ks_runtime_read (p->dev->rt, buffer, first * sizeof (float), n * sizeof (float), p->stage, error))
-    return FALSE;
-  for (gsize i = 0; i < n; i++)
-    dst[i] = ((float *) p->stage)[i];
-  return TRUE;
+  return read_reals_on (p, NULL, buffer, first, dst, n, error);
 }
 
 static KsBuffer *
@@ -196,30 +224,56 @@ spmv (Part *p, KsBuffer *in, guint first, guint end, GError **error)
           launch_rows (p, K_SPMV, end - first, error));
 }
 
-/* This part's a.b, summed on the host in double from the groups' partial sums. */
+/* The groups' partial sums of the last reduction, summed on the host in
+ * double (the read waits for the queue: one of the iteration's two waits
+ * for the device). */
 static gboolean
-dot (Part *p, KsBuffer *a, KsBuffer *b, double *out, GError **error)
+read_sum (Part *p, double *out, GError **error)
 {
-  const gsize global = (gsize) p->groups * p->dev->local;
-
   *out = 0;
-  if (p->n == 0)
-    return TRUE;
-  if (!ks_kernel_set_args (p->dev->k[K_DOT], error, KS_ARG_INT, (int) p->n, KS_ARG_BUFFER, a, KS_ARG_BUFFER, b,
-                           KS_ARG_BUFFER, p->partial, KS_ARG_LOCAL, p->dev->local * p->dev->real_size,
-                           KS_ARG_END) ||
-      !ks_runtime_launch (p->dev->rt, p->dev->k[K_DOT], 1, &global, &p->dev->local, error) ||
-      !read_reals (p, p->partial, 0, p->partials, p->groups, error))
+  if (!read_reals (p, p->partial, 0, p->partials, p->groups, error))
     return FALSE;
   for (guint g = 0; g < p->groups; g++)
     *out += p->partials[g];
   return TRUE;
 }
 
+/* This part's a.b. */
+static gboolean
+dot (Part *p, KsBuffer *a, KsBuffer *b, double *out, GError **error)
+{
+  const gsize global = (gsize) p->groups * p->dev->local;
+
+  *out = 0;
+  return p->n == 0 ||
+         (ks_kernel_set_args (p->dev->k[K_DOT], error, KS_ARG_INT, (int) p->n, KS_ARG_BUFFER, a, KS_ARG_BUFFER, b,
+                              KS_ARG_BUFFER, p->partial, KS_ARG_LOCAL, p->dev->local * p->dev->real_size,
+                              KS_ARG_END) &&
+          ks_runtime_launch (p->dev->rt, p->dev->k[K_DOT], 1, &global, &p->dev->local, error) &&
+          read_sum (p, out, error));
+}
+
 static gboolean
 set_scalar (Part *p, guint which, double value, GError **error)
 {
   return write_reals (p, p->scalars, which, &value, 1, error);
+}
+
+/* The same without waiting, from slot (0: alpha, 1: beta). */
+static gboolean
+set_scalar_async (Part *p, guint which, guint slot, double value, GError **error)
+{
+  const void *src = &p->slots.d[slot];
+
+  if (p->dev->precision == KS_PRECISION_DOUBLE)
+    p->slots.d[slot] = value;
+  else
+    {
+      p->slots.f[slot] = (float) value;
+      src = &p->slots.f[slot];
+    }
+  return ks_queue_write (ks_runtime_get_queue (p->dev->rt), p->scalars, which * p->dev->real_size,
+                         p->dev->real_size, src, KS_TRANSFER_NON_BLOCKING, NULL, error);
 }
 
 static gboolean
@@ -251,6 +305,158 @@ spmv_exchanged (Part        *p,
          spmv (p, in, part->n_interior, part->n_owned, error);
 }
 
+/* KS_DIST_TUNE_OVERLAP's: the interior rows launched first; in's
+ * exchange range read on the halo queue once the work before is done (so
+ * the copy runs beside the interior SpMV, and the host waits for the copy
+ * alone); the virtual values written there too, and the exchange rows
+ * launched after them.  The interior rows read no virtual value. */
+static gboolean
+spmv_overlapped (Part        *p,
+                 KsExchange  *ex,
+                 KsBuffer    *in,
+                 double      *host,
+                 GError     **error)
+{
+  const KsHaloPart *part = ex->part;
+  KsQueue *main_queue = ks_runtime_get_queue (p->dev->rt);
+  const gsize rs = p->dev->real_size;
+  g_autoptr(KsEvent) ready = ks_queue_record (main_queue, error);
+  g_autoptr(KsEvent) written = NULL;
+
+  if (ready == NULL || !ks_queue_wait (p->halo_queue, ready, error) ||
+      !spmv (p, in, 0, part->n_interior, error) ||
+      !read_reals_on (p, p->halo_queue, in, part->n_interior, host + part->n_interior,
+                      part->n_owned - part->n_interior, error) ||
+      !ks_exchange_start (ex, host, error) || !ks_exchange_finish (ex, host, error))
+    return FALSE;
+  if (part->n_virtual > 0)
+    {
+      /* Not waited for: host's virtual range (and the stage, in float)
+       * stays untouched until the default queue, which waits for this
+       * copy, has been read back. */
+      if (!ks_queue_write (p->halo_queue, in, part->n_owned * rs, part->n_virtual * rs,
+                           to_real (p, host + part->n_owned, part->n_virtual), KS_TRANSFER_NON_BLOCKING, NULL,
+                           error) ||
+          !(written = ks_queue_record (p->halo_queue, error)) || !ks_queue_wait (main_queue, written, error))
+        return FALSE;
+    }
+  return spmv (p, in, part->n_interior, part->n_owned, error);
+}
+
+/* r -= alpha q with the partial sums of r.r in one pass; this part's r.r. */
+static gboolean
+update_r (Part *p, double *rho, GError **error)
+{
+  const gsize global = (gsize) p->groups * p->dev->local;
+
+  *rho = 0;
+  return p->n == 0 ||
+         (ks_kernel_set_args (p->dev->k[K_UPDATE_R], error, KS_ARG_INT, (int) p->n, KS_ARG_BUFFER, p->r,
+                              KS_ARG_BUFFER, p->q, KS_ARG_BUFFER, p->partial, KS_ARG_BUFFER, p->scalars,
+                              KS_ARG_BUFFER, p->state, KS_ARG_LOCAL, p->dev->local * p->dev->real_size,
+                              KS_ARG_END) &&
+          ks_runtime_launch (p->dev->rt, p->dev->k[K_UPDATE_R], 1, &global, &p->dev->local, error) &&
+          read_sum (p, rho, error));
+}
+
+/* x += alpha p, then p = r + beta p. */
+static gboolean
+update_xp (Part *p, GError **error)
+{
+  return ks_kernel_set_args (p->dev->k[K_UPDATE_XP], error, KS_ARG_INT, (int) p->n, KS_ARG_BUFFER, p->x,
+                             KS_ARG_BUFFER, p->p, KS_ARG_BUFFER, p->r, KS_ARG_BUFFER, p->scalars,
+                             KS_ARG_BUFFER, p->state, KS_ARG_END) &&
+         launch_rows (p, K_UPDATE_XP, p->n, error);
+}
+
+/* One iteration, the plain way: three waits for the device (the halo's
+ * read, each dot product's partial sums) and three blocking writes. */
+static gboolean
+iterate_plain (Part *p, KsExchange *ex, double *host, double *rho, guint it, GError **error)
+{
+  double pq, rho_new;
+
+  if (!spmv_exchanged (p, ex, p->p, host, error) || !dot (p, p->p, p->q, &pq, error) ||
+      !ks_exchange_allreduce (ex, &pq, 1, error))
+    return FALSE;
+  if (!(pq > 0))
+    {
+      ks_dist_cg_set_breakdown (error, it, pq);
+      return FALSE;
+    }
+  if (!set_scalar (p, S_ALPHA, *rho / pq, error) || !axpy (p, p->x, p->p, 1, error) ||
+      !axpy (p, p->r, p->q, -1, error) || !dot (p, p->r, p->r, &rho_new, error) ||
+      !ks_exchange_allreduce (ex, &rho_new, 1, error) || !set_scalar (p, S_BETA, rho_new / *rho, error) ||
+      !ks_kernel_set_args (p->dev->k[K_XPAY], error, KS_ARG_INT, (int) p->n, KS_ARG_BUFFER, p->p,
+                           KS_ARG_BUFFER, p->r, KS_ARG_BUFFER, p->scalars, KS_ARG_BUFFER, p->state, KS_ARG_END) ||
+      !launch_rows (p, K_XPAY, p->n, error))
+    return FALSE;
+  *rho = rho_new;
+  return TRUE;
+}
+
+/* With KS_DIST_TUNE_OVERLAP: the halo beside the interior SpMV, and the
+ * two sums' reads the only waits; alpha and beta go unwaited, x's update
+ * waits for beta to share p's read with p = r + beta p. */
+static gboolean
+iterate_overlapped (Part *p, KsExchange *ex, double *host, double *rho, guint it, GError **error)
+{
+  double pq, rho_new;
+
+  if (!spmv_overlapped (p, ex, p->p, host, error) || !dot (p, p->p, p->q, &pq, error) ||
+      !ks_exchange_allreduce (ex, &pq, 1, error))
+    return FALSE;
+  if (!(pq > 0))
+    {
+      ks_dist_cg_set_breakdown (error, it, pq);
+      return FALSE;
+    }
+  if (!set_scalar_async (p, S_ALPHA, 0, *rho / pq, error) || !update_r (p, &rho_new, error) ||
+      !ks_exchange_allreduce (ex, &rho_new, 1, error) ||
+      !set_scalar_async (p, S_BETA, 1, rho_new / *rho, error) || !update_xp (p, error))
+    return FALSE;
+  *rho = rho_new;
+  return TRUE;
+}
+
+/* r = b - A x, p = r (the x's virtual values come through the exchange);
+ * r.r and b.b summed over the parts. */
+static gboolean
+start_residual (Part         *p,
+                KsExchange   *ex,
+                const guint  *row_ptr,
+                const guint  *col,
+                const double *val,
+                const double *b,
+                const double *x,
+                double       *host,
+                double       *rho,
+                double       *b_norm,
+                GError      **error)
+{
+  g_autofree double *bq = g_new (double, MAX (p->n, 1));
+  double sums[2] = { 0, 0 };
+
+  memcpy (host, x, sizeof (double) * p->n);
+  if (!upload (p, row_ptr, col, val, b, x, error) || !spmv_exchanged (p, ex, p->x, host, error) ||
+      !read_reals (p, p->q, 0, bq, p->n, error))
+    return FALSE;
+  /* r = b - q, then p = r, on the host side of the copy: both are O(n)
+   * once; the iterations stay on the device. */
+  for (guint i = 0; i < p->n; i++)
+    {
+      bq[i] = b[i] - bq[i];
+      sums[0] += bq[i] * bq[i];
+      sums[1] += b[i] * b[i];
+    }
+  if (!write_reals (p, p->r, 0, bq, p->n, error) || !write_reals (p, p->p, 0, bq, p->n, error) ||
+      !ks_exchange_allreduce (ex, sums, 2, error))
+    return FALSE;
+  *rho = sums[0];
+  *b_norm = sqrt (sums[1]) > 0 ? sqrt (sums[1]) : 1;
+  return TRUE;
+}
+
 gboolean
 ks_dist_cg_solve_device (KsDistCgDevice        *dev,
                          KsExchange            *ex,
@@ -265,7 +471,8 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
 {
   Part part = { dev };
   g_autofree double *host = NULL;
-  double sums[2], rho = 0, b_norm, pq, rho_new;
+  const gboolean overlap = (options->tune & KS_DIST_TUNE_OVERLAP) != 0;
+  double rho = 0, b_norm = 1;
   gboolean ok;
   gint64 begin;
   guint it = 0;
@@ -283,64 +490,19 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
   part.n = ex->part->n_owned;
   part.all = ex->part->n_owned + ex->part->n_virtual;
   host = g_new0 (double, MAX (part.all, 1));
-  /* r = b - A x, p = r (the x's virtual values come through the exchange). */
-  memcpy (host, x, sizeof (double) * part.n);
-  ok = upload (&part, row_ptr, col, val, b, x, error) &&
-       spmv_exchanged (&part, ex, part.x, host, error);
-  if (ok)
-    {
-      /* r = b - q, then p = r, on the host side of the copy: both are
-       * O(n) once; the iterations stay on the device. */
-      g_autofree double *bq = g_new (double, MAX (part.n, 1));
-      g_autofree double *qq = g_new (double, MAX (part.n, 1));
-
-      ok = read_reals (&part, part.q, 0, qq, part.n, error);
-      for (guint i = 0; ok && i < part.n; i++)
-        bq[i] = b[i] - qq[i];
-      ok = ok && write_reals (&part, part.r, 0, bq, part.n, error) && write_reals (&part, part.p, 0, bq, part.n, error);
-      sums[0] = sums[1] = 0;
-      for (guint i = 0; ok && i < part.n; i++)
-        {
-          sums[0] += bq[i] * bq[i];
-          sums[1] += b[i] * b[i];
-        }
-    }
-  ok = ok && ks_exchange_allreduce (ex, sums, 2, error);
-  if (ok)
-    {
-      rho = sums[0];
-      b_norm = sqrt (sums[1]) > 0 ? sqrt (sums[1]) : 1;
-    }
+  ok = (!overlap || (part.halo_queue = ks_runtime_new_queue (dev->rt, error))) &&
+       start_residual (&part, ex, row_ptr, col, val, b, x, host, &rho, &b_norm, error);
   begin = g_get_monotonic_time ();
-  while (ok && sqrt (rho) > options->tol * b_norm)
+  for (; ok && sqrt (rho) > options->tol * b_norm; it++)
     {
       if (it == options->max_iter)
         {
           ks_dist_cg_set_not_converged (error, it, sqrt (rho) / b_norm, options->tol);
           ok = FALSE;
-          break;
         }
-      ok = spmv_exchanged (&part, ex, part.p, host, error) &&
-           dot (&part, part.p, part.q, &pq, error) &&
-           ks_exchange_allreduce (ex, &pq, 1, error);
-      if (ok && !(pq > 0))
-        {
-          ks_dist_cg_set_breakdown (error, it, pq);
-          ok = FALSE;
-        }
-      ok = ok && set_scalar (&part, S_ALPHA, rho / pq, error) &&
-           axpy (&part, part.x, part.p, 1, error) &&
-           axpy (&part, part.r, part.q, -1, error) &&
-           dot (&part, part.r, part.r, &rho_new, error) &&
-           ks_exchange_allreduce (ex, &rho_new, 1, error) &&
-           set_scalar (&part, S_BETA, rho_new / rho, error) &&
-           ks_kernel_set_args (dev->k[K_XPAY], error, KS_ARG_INT, (int) part.n, KS_ARG_BUFFER, part.p,
-                               KS_ARG_BUFFER, part.r, KS_ARG_BUFFER, part.scalars, KS_ARG_BUFFER, part.state,
-                               KS_ARG_END) &&
-           launch_rows (&part, K_XPAY, part.n, error);
-      if (ok)
-        rho = rho_new;
-      it++;
+      else
+        ok = overlap ? iterate_overlapped (&part, ex, host, &rho, it, error)
+                     : iterate_plain (&part, ex, host, &rho, it, error);
     }
   ok = ok && read_reals (&part, part.x, 0, x, part.n, error);
   if (!ok)

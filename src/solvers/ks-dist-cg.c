@@ -91,6 +91,51 @@ ks_exchange_free (KsExchange *ex)
     ex->vtable->free (ex);
 }
 
+KsDistTune
+ks_dist_tune_from_env (void)
+{
+  static const struct { const char *name; KsDistTune flag; } words[] = {
+    { "sums", KS_DIST_TUNE_SUMS }, { "overlap", KS_DIST_TUNE_OVERLAP },
+    { "host", KS_DIST_TUNE_HOST }, { "pin", KS_DIST_TUNE_PIN },
+    { "all", KS_DIST_TUNE_ALL }, { "none", 0 },
+  };
+  const char *env = g_getenv ("KS_HYBRID_TUNE");
+  g_auto(GStrv) list = NULL;
+  KsDistTune tune = 0;
+
+  if (env == NULL || *env == '\0')
+    return KS_DIST_TUNE_ALL;
+  list = g_strsplit (env, ",", -1);
+  for (guint i = 0; list[i] != NULL; i++)
+    {
+      const char *word = g_strstrip (list[i]);
+      const gboolean minus = word[0] == '-';
+      guint w = 0;
+
+      if (minus && i == 0)
+        tune = KS_DIST_TUNE_ALL;   /* "-pin": all but pin */
+      while (w < G_N_ELEMENTS (words) && strcmp (words[w].name, word + minus) != 0)
+        w++;
+      if (w == G_N_ELEMENTS (words))
+        {
+          static gsize warned;
+          if (g_once_init_enter (&warned))
+            {
+              g_warning ("KS_HYBRID_TUNE: \"%s\" is none of all, none, sums, overlap, host, pin", word);
+              g_once_init_leave (&warned, 1);
+            }
+          continue;
+        }
+      if (minus)
+        tune &= ~words[w].flag;
+      else if (words[w].flag == 0)
+        tune = 0;
+      else
+        tune |= words[w].flag;
+    }
+  return tune;
+}
+
 /* --- threads of one process ------------------------------------------------------- */
 
 /* The most values one allreduce sums (CG needs two). */
@@ -100,6 +145,8 @@ typedef struct {
   KsExchange       base;
   KsExchangeGroup *group;
   guint            index;
+  gint             n_halos;   /* split phase: this part's exchanges and sums so far */
+  gint             n_sums;
 } LocalExchange;
 
 struct _KsExchangeGroup {
@@ -113,6 +160,15 @@ struct _KsExchangeGroup {
   guint          arrived;
   gint           generation;  /* read without the lock while spinning: atomic */
   gint           aborted;     /* a part failed: every wait ends (atomic, as generation) */
+  /* Split phase (KS_DIST_TUNE_SUMS): counts that only grow, so exchange
+   * or sum k is complete once n_parts (k + 1) parts have come; the
+   * published vectors and the partial sums alternate between two sets
+   * by k's parity (a part cannot be two ahead of another). */
+  gboolean       split;
+  gint           halos_started;
+  gint           halos_read;
+  gint           sums_arrived;
+  gint           sleepers;    /* parts asleep on cond */
 };
 
 /* How long a part spins before it sleeps on the condition: the parts meet
@@ -242,6 +298,173 @@ static const KsExchangeVTable local_vtable = {
   local_start, local_finish, local_allreduce, local_abort, NULL,
 };
 
+/* --- threads of one process, split phase ---------------------------------------- */
+
+/* One more part has come: wakes the sleepers, if any.  The count goes
+ * up before the sleepers are read, and a sleeper counts itself before it
+ * reads the count (both sequentially consistent), so no wake is lost. */
+static void
+split_arrive (KsExchangeGroup *g,
+              gint            *count)
+{
+  g_atomic_int_inc (count);
+  if (g_atomic_int_get (&g->sleepers) > 0)
+    {
+      g_mutex_lock (&g->lock);
+      g_cond_broadcast (&g->cond);
+      g_mutex_unlock (&g->lock);
+    }
+}
+
+static gboolean
+split_reached (KsExchangeGroup *g,
+               gint            *count,
+               gint             target,
+               gint             read_target)
+{
+  return g_atomic_int_get (count) >= target && g_atomic_int_get (&g->halos_read) >= read_target;
+}
+
+/* Waits until count reaches target and every part has read every
+ * exchange this one gave (read_target): spinning first, as barrier(). */
+static gboolean
+split_wait (KsExchangeGroup *g,
+            gint            *count,
+            gint             target,
+            gint             read_target,
+            GError         **error)
+{
+  const gint64 until = g_get_monotonic_time () + SPIN_US;
+
+  for (guint i = 1; !split_reached (g, count, target, read_target) && !g_atomic_int_get (&g->aborted); i++)
+    {
+      g_thread_yield ();
+      if (i % 16 == 0 && g_get_monotonic_time () > until)
+        break;
+    }
+  if (!split_reached (g, count, target, read_target) && !g_atomic_int_get (&g->aborted))
+    {
+      g_mutex_lock (&g->lock);
+      g_atomic_int_inc (&g->sleepers);
+      while (!split_reached (g, count, target, read_target) && !g_atomic_int_get (&g->aborted))
+        g_cond_wait (&g->cond, &g->lock);
+      g_atomic_int_add (&g->sleepers, -1);
+      g_mutex_unlock (&g->lock);
+    }
+  if (split_reached (g, count, target, read_target))
+    return TRUE;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Another part of the solve failed"));
+  return FALSE;
+}
+
+static gboolean
+split_start (KsExchange *self,
+             double     *x,
+             GError    **error)
+{
+  LocalExchange *ex = (LocalExchange *) self;
+  KsExchangeGroup *g = ex->group;
+
+  g->published[(ex->n_halos & 1) * g->n_parts + ex->index] = x;
+  split_arrive (g, &g->halos_started);
+  return TRUE;
+}
+
+static gboolean
+split_finish (KsExchange *self,
+              double     *x,
+              GError    **error)
+{
+  LocalExchange *ex = (LocalExchange *) self;
+  KsExchangeGroup *g = ex->group;
+  const KsHaloPart *me = self->part;
+  double **published = g->published + (ex->n_halos & 1) * g->n_parts;
+
+  ex->n_halos++;
+  if (!split_wait (g, &g->halos_started, (gint) g->n_parts * ex->n_halos, 0, error))
+    return FALSE;
+  for (guint j = 0; j < me->n_neighbours; j++)
+    {
+      const KsHaloNeighbour *from = &me->neighbours[j];
+      const KsHaloPart *them = ks_halo_get_part (g->halo, from->part);
+      const double *src = published[from->part];
+
+      for (guint k = 0; k < them->n_neighbours; k++)
+        if (them->neighbours[k].part == ex->index)
+          for (guint i = 0; i < from->n_recv; i++)
+            x[from->recv_first + i] = src[them->neighbours[k].send[i]];
+    }
+  /* No wait: a part changes what it published only after a later sum,
+   * and a sum waits for every part's reading (split_wait's read_target). */
+  split_arrive (g, &g->halos_read);
+  return TRUE;
+}
+
+static gboolean
+split_sum_start (KsExchange *self,
+                 double     *values,
+                 guint       n,
+                 GError    **error)
+{
+  LocalExchange *ex = (LocalExchange *) self;
+  KsExchangeGroup *g = ex->group;
+  double *mine = g->partials + ((ex->n_sums & 1) * g->n_parts + ex->index) * MAX_SUMS;
+
+  g_return_val_if_fail (n <= MAX_SUMS, FALSE);
+  memcpy (mine, values, sizeof (double) * n);
+  split_arrive (g, &g->sums_arrived);
+  return TRUE;
+}
+
+static gboolean
+split_sum_finish (KsExchange *self,
+                  double     *values,
+                  guint       n,
+                  GError    **error)
+{
+  LocalExchange *ex = (LocalExchange *) self;
+  KsExchangeGroup *g = ex->group;
+  const double *all = g->partials + (ex->n_sums & 1) * g->n_parts * MAX_SUMS;
+
+  ex->n_sums++;
+  if (!split_wait (g, &g->sums_arrived, (gint) g->n_parts * ex->n_sums, (gint) g->n_parts * ex->n_halos, error))
+    return FALSE;
+  /* In part order: the same bits on every part and every run. */
+  for (guint k = 0; k < n; k++)
+    {
+      double sum = 0;
+
+      for (guint p = 0; p < g->n_parts; p++)
+        sum += all[p * MAX_SUMS + k];
+      values[k] = sum;
+    }
+  return TRUE;
+}
+
+static gboolean
+split_allreduce (KsExchange *self,
+                 double     *values,
+                 guint       n,
+                 GError    **error)
+{
+  return split_sum_start (self, values, n, error) && split_sum_finish (self, values, n, error);
+}
+
+static const KsExchangeVTable split_vtable = {
+  split_start, split_finish, split_allreduce, local_abort, NULL, split_sum_start, split_sum_finish,
+};
+
+void
+ks_exchange_group_set_tune (KsExchangeGroup *group,
+                            KsDistTune       tune)
+{
+  g_return_if_fail (group != NULL);
+
+  group->split = (tune & KS_DIST_TUNE_SUMS) != 0;
+  for (guint p = 0; p < group->n_parts; p++)
+    group->parts[p].base.vtable = group->split ? &split_vtable : &local_vtable;
+}
+
 KsExchangeGroup *
 ks_exchange_group_new (const KsHalo *halo)
 {
@@ -253,8 +476,8 @@ ks_exchange_group_new (const KsHalo *halo)
   g->halo = halo;
   g->n_parts = ks_halo_get_n_parts (halo);
   g->parts = g_new0 (LocalExchange, g->n_parts);
-  g->published = g_new0 (double *, g->n_parts);
-  g->partials = g_new0 (double, g->n_parts * MAX_SUMS);
+  g->published = g_new0 (double *, 2 * g->n_parts);
+  g->partials = g_new0 (double, 2 * g->n_parts * MAX_SUMS);
   g_mutex_init (&g->lock);
   g_cond_init (&g->cond);
   for (guint p = 0; p < g->n_parts; p++)
@@ -341,6 +564,49 @@ dot (const double *a,
 #pragma omp parallel for if (n > 20000) reduction (+:sum) schedule (static)
   for (guint i = 0; i < n; i++)
     sum += a[i] * b[i];
+  return sum;
+}
+
+/* x += alpha p, r -= alpha q; returns this part's r.r.  As the plain
+ * loop did it (one thread, r.r in a second pass)... */
+static double
+update_xr_serial (double       *x,
+                  double       *r,
+                  const double *p,
+                  const double *q,
+                  double        alpha,
+                  guint         n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * q[i];
+    }
+  return dot (r, r, n);
+}
+
+/* ...and with KS_DIST_TUNE_HOST in one parallel pass: the host part's
+ * iteration is memory bound, and these loops on one core were most of it
+ * once the SpMV ran on every core. */
+static double
+update_xr (double       *x,
+           double       *r,
+           const double *p,
+           const double *q,
+           double        alpha,
+           guint         n)
+{
+  double sum = 0;
+
+#pragma omp parallel for if (n > 20000) reduction (+:sum) schedule (static)
+  for (guint i = 0; i < n; i++)
+    {
+      const double v = r[i] - alpha * q[i];
+
+      x[i] += alpha * p[i];
+      r[i] = v;
+      sum += v * v;
+    }
   return sum;
 }
 
@@ -460,16 +726,21 @@ solve_host (KsExchange            *ex,
           return FALSE;
         }
       alpha = rho / pq;
-      for (guint i = 0; i < n; i++)
-        {
-          x[i] += alpha * p[i];
-          r[i] -= alpha * q[i];
-        }
-      rho_new = dot (r, r, n);
+      rho_new = (options->tune & KS_DIST_TUNE_HOST) ? update_xr (x, r, p, q, alpha, n)
+                                                    : update_xr_serial (x, r, p, q, alpha, n);
       if (!ks_exchange_allreduce (ex, &rho_new, 1, error))
         return FALSE;
-      for (guint i = 0; i < n; i++)
-        p[i] = r[i] + rho_new / rho * p[i];
+      if (options->tune & KS_DIST_TUNE_HOST)
+        {
+          const double beta = rho_new / rho;
+
+#pragma omp parallel for if (n > 20000) schedule (static)
+          for (guint i = 0; i < n; i++)
+            p[i] = r[i] + beta * p[i];
+        }
+      else
+        for (guint i = 0; i < n; i++)
+          p[i] = r[i] + rho_new / rho * p[i];
       rho = rho_new;
     }
   set_result (out, it, sqrt (rho) / b_norm, begin);
