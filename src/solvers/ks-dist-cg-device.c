@@ -25,9 +25,9 @@
 /* As in heat-cg.cl. */
 enum { S_RHO, S_PQ, S_ALPHA, S_BETA, S_BB, S_TOL2, S_THRESH, N_SCALARS };
 enum { ST_DONE, ST_ACTIVE, ST_ITERS, ST_BREAKDOWN, N_STATE };
-enum { K_SPMV, K_DOT, K_AXPY, K_XPAY, K_UPDATE_R, K_UPDATE_XP, N_KERNELS };
+enum { K_SPMV, K_DOT, K_AXPY, K_XPAY, K_UPDATE_R, K_UPDATE_XP, K_DOT2, K_PIPE_UPDATE, N_KERNELS };
 static const char * const kernel_names[N_KERNELS] = {
-  "cg_spmv", "cg_dot", "cg_axpy", "cg_xpay", "cg_update_r", "cg_update_xp",
+  "cg_spmv", "cg_dot", "cg_axpy", "cg_xpay", "cg_update_r", "cg_update_xp", "cg_dot2", "cg_pipe_update",
 };
 
 struct _KsDistCgDevice {
@@ -44,8 +44,15 @@ typedef struct {
   KsDistCgDevice *dev;
   guint           n, all, groups;
   KsBuffer       *row_ptr, *col, *val, *x, *b, *r, *p, *q, *partial, *scalars, *state;
+  KsBuffer       *w, *s, *z;  /* the pipelined CG's */
   void           *stage;      /* all values in the device's precision */
-  double         *partials;
+  double         *partials;   /* two sums' */
+  /* The host's side of the halo (owned + virtual), two that alternate:
+   * with KS_DIST_TUNE_SUMS a neighbour may still read exchange k's values
+   * while this part reads exchange k + 1's (the pipelined CG's two in a
+   * row, with no sum between them). */
+  double         *hosts[2];
+  guint           n_exchanges;
   /* KS_DIST_TUNE_OVERLAP: the halo's queue, and alpha and beta in the
    * device's precision, written without waiting (each slot is rewritten
    * only after a blocking read on the same queue, so its last write is
@@ -108,13 +115,15 @@ static void
 part_clear (Part *p)
 {
   KsBuffer **buffers[] = { &p->row_ptr, &p->col, &p->val, &p->x, &p->b, &p->r, &p->p, &p->q,
-                           &p->partial, &p->scalars, &p->state };
+                           &p->partial, &p->scalars, &p->state, &p->w, &p->s, &p->z };
 
   for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
     g_clear_pointer (buffers[i], ks_buffer_unref);
   g_clear_pointer (&p->halo_queue, ks_queue_unref);
   g_free (p->stage);
   g_free (p->partials);
+  g_free (p->hosts[0]);
+  g_free (p->hosts[1]);
 }
 
 /* n doubles into the device's precision in the stage. */
@@ -189,13 +198,13 @@ upload (Part         *p,
 
   p->groups = (guint) MAX (1, MIN ((p->n + p->dev->local - 1) / p->dev->local, 1024));
   p->stage = g_malloc (MAX (MAX (p->all, nnz), N_SCALARS) * rs + 8);
-  p->partials = g_new (double, p->groups);
+  p->partials = g_new (double, 2 * p->groups);
   return (p->row_ptr = alloc (p, sizeof (guint) * (p->n + 1), error)) &&
          (p->col = alloc (p, sizeof (guint) * nnz, error)) &&
          (p->val = alloc (p, rs * nnz, error)) &&
          (p->x = alloc (p, rs * p->all, error)) && (p->b = alloc (p, rs * p->n, error)) &&
-         (p->r = alloc (p, rs * p->n, error)) && (p->p = alloc (p, rs * p->all, error)) &&
-         (p->q = alloc (p, rs * p->n, error)) && (p->partial = alloc (p, rs * p->groups, error)) &&
+         (p->r = alloc (p, rs * p->all, error)) && (p->p = alloc (p, rs * p->all, error)) &&
+         (p->q = alloc (p, rs * p->n, error)) && (p->partial = alloc (p, rs * 2 * p->groups, error)) &&
          (p->scalars = alloc (p, rs * N_SCALARS, error)) &&
          (p->state = alloc (p, sizeof state, error)) &&
          ks_runtime_write (rt, p->row_ptr, 0, sizeof (guint) * (p->n + 1), row_ptr, error) &&
@@ -288,14 +297,20 @@ axpy (Part *p, KsBuffer *y, KsBuffer *v, int sign, GError **error)
 /* q = A in: in's exchange range to the neighbours first, then the interior
  * rows launched, the halo exchanged while they run, the virtual values
  * written, the exchange rows launched. */
+static double *
+next_host (Part *p)
+{
+  return p->hosts[p->n_exchanges++ & 1];
+}
+
 static gboolean
 spmv_exchanged (Part        *p,
                 KsExchange  *ex,
                 KsBuffer    *in,
-                double      *host,
                 GError     **error)
 {
   const KsHaloPart *part = ex->part;
+  double *host = next_host (p);
 
   return read_reals (p, in, part->n_interior, host + part->n_interior, part->n_owned - part->n_interior, error) &&
          spmv (p, in, 0, part->n_interior, error) &&
@@ -314,10 +329,10 @@ static gboolean
 spmv_overlapped (Part        *p,
                  KsExchange  *ex,
                  KsBuffer    *in,
-                 double      *host,
                  GError     **error)
 {
   const KsHaloPart *part = ex->part;
+  double *host = next_host (p);
   KsQueue *main_queue = ks_runtime_get_queue (p->dev->rt);
   const gsize rs = p->dev->real_size;
   g_autoptr(KsEvent) ready = ks_queue_record (main_queue, error);
@@ -372,11 +387,11 @@ update_xp (Part *p, GError **error)
 /* One iteration, the plain way: three waits for the device (the halo's
  * read, each dot product's partial sums) and three blocking writes. */
 static gboolean
-iterate_plain (Part *p, KsExchange *ex, double *host, double *rho, guint it, GError **error)
+iterate_plain (Part *p, KsExchange *ex, double *rho, guint it, GError **error)
 {
   double pq, rho_new;
 
-  if (!spmv_exchanged (p, ex, p->p, host, error) || !dot (p, p->p, p->q, &pq, error) ||
+  if (!spmv_exchanged (p, ex, p->p, error) || !dot (p, p->p, p->q, &pq, error) ||
       !ks_exchange_allreduce (ex, &pq, 1, error))
     return FALSE;
   if (!(pq > 0))
@@ -399,11 +414,11 @@ iterate_plain (Part *p, KsExchange *ex, double *host, double *rho, guint it, GEr
  * two sums' reads the only waits; alpha and beta go unwaited, x's update
  * waits for beta to share p's read with p = r + beta p. */
 static gboolean
-iterate_overlapped (Part *p, KsExchange *ex, double *host, double *rho, guint it, GError **error)
+iterate_overlapped (Part *p, KsExchange *ex, double *rho, guint it, GError **error)
 {
   double pq, rho_new;
 
-  if (!spmv_overlapped (p, ex, p->p, host, error) || !dot (p, p->p, p->q, &pq, error) ||
+  if (!spmv_overlapped (p, ex, p->p, error) || !dot (p, p->p, p->q, &pq, error) ||
       !ks_exchange_allreduce (ex, &pq, 1, error))
     return FALSE;
   if (!(pq > 0))
@@ -429,7 +444,6 @@ start_residual (Part         *p,
                 const double *val,
                 const double *b,
                 const double *x,
-                double       *host,
                 double       *rho,
                 double       *b_norm,
                 GError      **error)
@@ -437,8 +451,7 @@ start_residual (Part         *p,
   g_autofree double *bq = g_new (double, MAX (p->n, 1));
   double sums[2] = { 0, 0 };
 
-  memcpy (host, x, sizeof (double) * p->n);
-  if (!upload (p, row_ptr, col, val, b, x, error) || !spmv_exchanged (p, ex, p->x, host, error) ||
+  if (!upload (p, row_ptr, col, val, b, x, error) || !spmv_exchanged (p, ex, p->x, error) ||
       !read_reals (p, p->q, 0, bq, p->n, error))
     return FALSE;
   /* r = b - q, then p = r, on the host side of the copy: both are O(n)
@@ -457,6 +470,162 @@ start_residual (Part         *p,
   return TRUE;
 }
 
+/* --- the pipelined CG (Ghysels & Vanroose's Algorithm 4, as the host
+ * part's in ks-dist-cg.c): one sum per iteration, started before q = A w
+ * and waited for after it; one wait for the device (the two sums'
+ * partials) and one write (alpha and beta) an iteration. */
+
+static gboolean
+launch_groups (Part *p, guint kernel, GError **error)
+{
+  const gsize global = (gsize) p->groups * p->dev->local;
+
+  return ks_runtime_launch (p->dev->rt, p->dev->k[kernel], 1, &global, &p->dev->local, error);
+}
+
+/* r.r and w.r from the last cg_dot2 or cg_pipe_update's partials. */
+static gboolean
+read_sums2 (Part *p, double sums[2], GError **error)
+{
+  sums[0] = sums[1] = 0;
+  if (p->n == 0)
+    return TRUE;
+  if (!read_reals (p, p->partial, 0, p->partials, 2 * p->groups, error))
+    return FALSE;
+  for (guint g = 0; g < p->groups; g++)
+    {
+      sums[0] += p->partials[g];
+      sums[1] += p->partials[p->groups + g];
+    }
+  return TRUE;
+}
+
+static gboolean
+spmv_halo (Part *p, KsExchange *ex, KsBuffer *in, gboolean overlap, GError **error)
+{
+  return overlap ? spmv_overlapped (p, ex, in, error) : spmv_exchanged (p, ex, in, error);
+}
+
+/* After start_residual: s = z = 0, w = A r, and r.r, w.r's partials. */
+static gboolean
+pipe_setup (Part *p, KsExchange *ex, gboolean overlap, GError **error)
+{
+  static const double zero = 0;   /* 0 in float too: all its bytes are 0 */
+  KsQueue *queue = ks_runtime_get_queue (p->dev->rt);
+  const gsize rs = p->dev->real_size;
+
+  if (!(p->w = alloc (p, rs * p->all, error)) || !(p->s = alloc (p, rs * p->n, error)) ||
+      !(p->z = alloc (p, rs * p->n, error)) || !spmv_halo (p, ex, p->r, overlap, error))
+    return FALSE;
+  return p->n == 0 ||
+         (ks_queue_fill (queue, p->s, &zero, rs, 0, rs * p->n, NULL, error) &&
+          ks_queue_fill (queue, p->z, &zero, rs, 0, rs * p->n, NULL, error) &&
+          ks_queue_copy (queue, p->q, 0, p->w, 0, rs * p->n, NULL, error) &&
+          ks_kernel_set_args (p->dev->k[K_DOT2], error, KS_ARG_INT, (int) p->n, KS_ARG_BUFFER, p->r,
+                              KS_ARG_BUFFER, p->w, KS_ARG_BUFFER, p->partial,
+                              KS_ARG_LOCAL, p->dev->local * rs, KS_ARG_END) &&
+          launch_groups (p, K_DOT2, error));
+}
+
+/* alpha and beta (adjacent scalars) in one write, then the vector step. */
+static gboolean
+pipe_update (Part *p, double alpha, double beta, GError **error)
+{
+  const void *src = p->slots.d;
+
+  G_STATIC_ASSERT (S_BETA == S_ALPHA + 1);
+  if (p->dev->precision == KS_PRECISION_DOUBLE)
+    {
+      p->slots.d[0] = alpha;
+      p->slots.d[1] = beta;
+    }
+  else
+    {
+      p->slots.f[0] = (float) alpha;
+      p->slots.f[1] = (float) beta;
+    }
+  return p->n == 0 ||
+         (ks_queue_write (ks_runtime_get_queue (p->dev->rt), p->scalars, S_ALPHA * p->dev->real_size,
+                          2 * p->dev->real_size, src, KS_TRANSFER_NON_BLOCKING, NULL, error) &&
+          ks_kernel_set_args (p->dev->k[K_PIPE_UPDATE], error, KS_ARG_INT, (int) p->n, KS_ARG_BUFFER, p->x,
+                              KS_ARG_BUFFER, p->r, KS_ARG_BUFFER, p->w, KS_ARG_BUFFER, p->p,
+                              KS_ARG_BUFFER, p->s, KS_ARG_BUFFER, p->z, KS_ARG_BUFFER, p->q,
+                              KS_ARG_BUFFER, p->scalars, KS_ARG_BUFFER, p->partial,
+                              KS_ARG_LOCAL, p->dev->local * p->dev->real_size, KS_ARG_END) &&
+          launch_groups (p, K_PIPE_UPDATE, error));
+}
+
+/* The iterations; *it and *gamma (r.r) as they end. */
+static gboolean
+solve_pipelined (Part                  *p,
+                 KsExchange            *ex,
+                 const KsDistCgOptions *options,
+                 double                 b_norm,
+                 guint                 *it,
+                 double                *gamma,
+                 GError               **error)
+{
+  const gboolean overlap = (options->tune & KS_DIST_TUNE_OVERLAP) != 0;
+  double sums[2], gamma_old = 1, alpha = 1;
+
+  if (!pipe_setup (p, ex, overlap, error))
+    return FALSE;
+  for (*it = 0;; (*it)++)
+    {
+      double beta, delta;
+
+      if (!read_sums2 (p, sums, error) || !ks_exchange_iallreduce_start (ex, sums, 2, error) ||
+          !spmv_halo (p, ex, p->w, overlap, error) || !ks_exchange_iallreduce_finish (ex, sums, 2, error))
+        return FALSE;
+      *gamma = sums[0];
+      delta = sums[1];
+      if (!(sqrt (*gamma) > options->tol * b_norm))
+        return TRUE;
+      if (*it == options->max_iter)
+        {
+          ks_dist_cg_set_not_converged (error, *it, sqrt (*gamma) / b_norm, options->tol);
+          return FALSE;
+        }
+      beta = *it > 0 ? *gamma / gamma_old : 0.0;
+      if (*it > 0)
+        delta -= beta * *gamma / alpha;
+      if (!(delta > 0))
+        {
+          ks_dist_cg_set_breakdown (error, *it, delta);
+          return FALSE;
+        }
+      alpha = *gamma / delta;
+      if (!pipe_update (p, alpha, beta, error))
+        return FALSE;
+      gamma_old = *gamma;
+    }
+}
+
+/* The classic CG's iterations. */
+static gboolean
+solve_classic (Part                  *p,
+               KsExchange            *ex,
+               const KsDistCgOptions *options,
+               double                 b_norm,
+               guint                 *it,
+               double                *rho,
+               GError               **error)
+{
+  const gboolean overlap = (options->tune & KS_DIST_TUNE_OVERLAP) != 0;
+
+  for (*it = 0; sqrt (*rho) > options->tol * b_norm; (*it)++)
+    {
+      if (*it == options->max_iter)
+        {
+          ks_dist_cg_set_not_converged (error, *it, sqrt (*rho) / b_norm, options->tol);
+          return FALSE;
+        }
+      if (!(overlap ? iterate_overlapped (p, ex, rho, *it, error) : iterate_plain (p, ex, rho, *it, error)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 ks_dist_cg_solve_device (KsDistCgDevice        *dev,
                          KsExchange            *ex,
@@ -470,8 +639,6 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
                          GError               **error)
 {
   Part part = { dev };
-  g_autofree double *host = NULL;
-  const gboolean overlap = (options->tune & KS_DIST_TUNE_OVERLAP) != 0;
   double rho = 0, b_norm = 1;
   gboolean ok;
   gint64 begin;
@@ -479,31 +646,15 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
 
   g_return_val_if_fail (dev != NULL && ex != NULL && ex->part != NULL && options != NULL, FALSE);
 
-  if (options->pipelined)
-    {
-      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
-                   _("The pipelined CG runs on host parts only; this part is on %s"),
-                   ks_device_get_name (dev->device));
-      ks_exchange_abort (ex);
-      return FALSE;
-    }
   part.n = ex->part->n_owned;
   part.all = ex->part->n_owned + ex->part->n_virtual;
-  host = g_new0 (double, MAX (part.all, 1));
-  ok = (!overlap || (part.halo_queue = ks_runtime_new_queue (dev->rt, error))) &&
-       start_residual (&part, ex, row_ptr, col, val, b, x, host, &rho, &b_norm, error);
+  part.hosts[0] = g_new0 (double, MAX (part.all, 1));
+  part.hosts[1] = g_new0 (double, MAX (part.all, 1));
+  ok = (!(options->tune & KS_DIST_TUNE_OVERLAP) || (part.halo_queue = ks_runtime_new_queue (dev->rt, error))) &&
+       start_residual (&part, ex, row_ptr, col, val, b, x, &rho, &b_norm, error);
   begin = g_get_monotonic_time ();
-  for (; ok && sqrt (rho) > options->tol * b_norm; it++)
-    {
-      if (it == options->max_iter)
-        {
-          ks_dist_cg_set_not_converged (error, it, sqrt (rho) / b_norm, options->tol);
-          ok = FALSE;
-        }
-      else
-        ok = overlap ? iterate_overlapped (&part, ex, host, &rho, it, error)
-                     : iterate_plain (&part, ex, host, &rho, it, error);
-    }
+  ok = ok && (options->pipelined ? solve_pipelined (&part, ex, options, b_norm, &it, &rho, error)
+                                 : solve_classic (&part, ex, options, b_norm, &it, &rho, error));
   ok = ok && read_reals (&part, part.x, 0, x, part.n, error);
   if (!ok)
     ks_exchange_abort (ex);

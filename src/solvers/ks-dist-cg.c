@@ -94,12 +94,17 @@ ks_exchange_free (KsExchange *ex)
 KsDistTune
 ks_dist_tune_from_env (void)
 {
+  return ks_dist_tune_parse (g_getenv ("KS_HYBRID_TUNE"));
+}
+
+KsDistTune
+ks_dist_tune_parse (const char *env)
+{
   static const struct { const char *name; KsDistTune flag; } words[] = {
     { "sums", KS_DIST_TUNE_SUMS }, { "overlap", KS_DIST_TUNE_OVERLAP },
-    { "host", KS_DIST_TUNE_HOST }, { "pin", KS_DIST_TUNE_PIN },
+    { "host", KS_DIST_TUNE_HOST }, { "pin", KS_DIST_TUNE_PIN }, { "pipelined", KS_DIST_TUNE_PIPELINED },
     { "all", KS_DIST_TUNE_ALL }, { "none", 0 },
   };
-  const char *env = g_getenv ("KS_HYBRID_TUNE");
   g_auto(GStrv) list = NULL;
   KsDistTune tune = 0;
 
@@ -121,7 +126,7 @@ ks_dist_tune_from_env (void)
           static gsize warned;
           if (g_once_init_enter (&warned))
             {
-              g_warning ("KS_HYBRID_TUNE: \"%s\" is none of all, none, sums, overlap, host, pin", word);
+              g_warning ("KS_HYBRID_TUNE: \"%s\" is none of all, none, sums, overlap, host, pin, pipelined", word);
               g_once_init_leave (&warned, 1);
             }
           continue;

@@ -123,12 +123,17 @@ typedef enum {
    * part's OpenMP threads one to a core on the others. */
   KS_DIST_TUNE_PIN     = 1 << 3,
   KS_DIST_TUNE_ALL     = (1 << 4) - 1,
+  /* Not in ALL: the hybrid runs the pipelined CG as if asked for (one
+   * sum per iteration; for measuring it where the caller cannot ask). */
+  KS_DIST_TUNE_PIPELINED = 1 << 4,
 } KsDistTune;
 
 /* KS_HYBRID_TUNE: "all" (also unset or empty), "none", or a comma list of
- * sums, overlap, host, pin; "all,-pin" leaves one out.  An unknown word is
- * warned about once and ignored. */
+ * sums, overlap, host, pin, pipelined; "all,-pin" leaves one out.  An
+ * unknown word is warned about once and ignored. */
 KsDistTune ks_dist_tune_from_env (void);
+/* The same from words (NULL: unset). */
+KsDistTune ks_dist_tune_parse    (const char *words);
 
 /* Before the threads start.  With KS_DIST_TUNE_SUMS a part must not
  * change the owned values it gave an exchange until it has passed a
@@ -142,7 +147,7 @@ typedef struct {
   /* The pipelined CG (Ghysels & Vanroose 2014; PETSc's KSPPIPECG): one
    * sum per iteration instead of two, started before the SpMV and waited
    * for after it, at the price of three more vectors and recurrences that
-   * drift a little further from the true residual.  Host parts only. */
+   * drift a little further from the true residual. */
   gboolean pipelined;
   KsDistTune tune;     /* 0 (the default): none */
 } KsDistCgOptions;

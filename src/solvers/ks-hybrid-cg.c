@@ -594,7 +594,9 @@ ks_hybrid_solve_parts (KsHybridCg        *h,
                        KsHybridResult    *out,
                        GError           **error)
 {
-  const KsDistCgOptions dist = { options->tol, options->max_iter, h->setup.pipelined, ks_dist_tune_from_env () };
+  const KsDistTune tune = ks_dist_tune_from_env ();
+  const KsDistCgOptions dist = { options->tol, options->max_iter,
+                                 h->setup.pipelined || (tune & KS_DIST_TUNE_PIPELINED), tune };
   KsHybridPin pin = { 0 };
   g_autoptr(KsExchangeGroup) group = NULL;
   KsExchange *ranked = NULL;
