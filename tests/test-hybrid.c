@@ -5,11 +5,15 @@
  * host solution to round-off (double) or to float's precision; failures
  * are the same on every part, and a part that fails tells the others. */
 #define G_LOG_DOMAIN "ks-test"
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* sched_getaffinity */
+#endif
 
 #include "ks-balance.h"
 #include "ks-device-list.h"
 #include "ks-dist-cg.h"
 #include "ks-hybrid-cg.h"
+#include "ks-hybrid-pin.h"
 #include "ks-partition.h"
 #include "ks-solver-error.h"
 #include "ks-test-grid.h"
@@ -19,6 +23,9 @@
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
+#endif
+#ifdef __linux__
+#include <sched.h>
 #endif
 
 static KsDeviceList *devices;
@@ -602,6 +609,51 @@ test_split_phase (void)
   g_assert_cmpfloat (s1, ==, 3);
 }
 
+/* KS_DIST_TUNE_PIN: the host part's team one thread to a core, the last
+ * core left to the device thread; afterwards the team may use every
+ * core again. */
+static void
+test_pin (void)
+{
+#if defined(__linux__) && defined(_OPENMP)
+  KsHybridPin pin;
+  const int threads = omp_get_max_threads ();
+  int team, pinned = 0, unpinned = 0;
+
+  ks_hybrid_pin_init (&pin, 1);
+  if (pin.n_cpus == 0)
+    {
+      g_test_skip ("one core: nothing to pin");
+      return;
+    }
+  team = ks_hybrid_pin_host (&pin);
+  g_assert_cmpint (team, ==, (int) pin.n_cpus - 1);
+#pragma omp parallel num_threads (team) reduction (+:pinned)
+  {
+    cpu_set_t set;
+
+    g_assert_cmpint (sched_getaffinity (0, sizeof set, &set), ==, 0);
+    pinned += CPU_COUNT (&set) == 1 && CPU_ISSET (pin.cpus[omp_get_thread_num ()], &set) &&
+              !CPU_ISSET (pin.cpus[pin.n_cpus - 1], &set);
+  }
+  g_assert_cmpint (pinned, ==, team);
+  ks_hybrid_pin_clear (&pin);
+  omp_set_num_threads (threads);
+  ks_hybrid_pin_init (&pin, 1);
+#pragma omp parallel num_threads (team) reduction (+:unpinned)
+  {
+    cpu_set_t set;
+
+    g_assert_cmpint (sched_getaffinity (0, sizeof set, &set), ==, 0);
+    unpinned += (guint) CPU_COUNT (&set) == pin.n_cpus;
+  }
+  g_assert_cmpint (unpinned, ==, team);
+  ks_hybrid_pin_clear (&pin);
+#else
+  g_test_skip ("pinning is Linux and OpenMP only");
+#endif
+}
+
 /* KS_HYBRID_TUNE's words. */
 static void
 test_tune_env (void)
@@ -689,6 +741,7 @@ main (int    argc,
   g_test_add_func ("/hybrid/abort", test_abort);
   g_test_add_func ("/hybrid/split-phase", test_split_phase);
   g_test_add_func ("/hybrid/tune-env", test_tune_env);
+  g_test_add_func ("/hybrid/pin", test_pin);
   g_test_add_func ("/hybrid/tuned", test_tuned);
   return g_test_run ();
 }

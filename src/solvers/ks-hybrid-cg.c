@@ -623,8 +623,11 @@ ks_hybrid_solve_parts (KsHybridCg        *h,
   for (guint k = 0; k < h->n_local; k++)
     for (guint j = 0; j < h->n_local; j++)
       runs[k].others_on_devices += j != k && h->parts[j].device != NULL;
-  /* Pinned only with a host part beside device parts in this process. */
-  if ((dist.tune & KS_DIST_TUNE_PIN) && h->world == NULL && h->n_local > 1)
+  /* Pinned only with a host part beside device parts in this process,
+   * and not where the "GPU" is the CPU (PoCL): its workers would be born
+   * on the device thread's one core. */
+  if ((dist.tune & KS_DIST_TUNE_PIN) && h->world == NULL && h->n_local > 1 &&
+      ks_device_get_info (h->setup.gpu)->type != KS_DEVICE_TYPE_CPU)
     {
       guint slot = 0;
 

@@ -7,18 +7,18 @@
 #   tests/device/hybrid-overhead.sh OUT_DIR [CELLS] [LAMBDAS] [VARIANTS]
 # CELLS: space-separated mesh sizes (default "3000000 4194304"); LAMBDAS as
 # run heat-hybrid takes them; VARIANTS: KS_HYBRID_TUNE values, "none" the
-# plain loop (default: none sums overlap host pin all).  A variant
-# "all+pipelined" runs all with --cg pipelined.  Prints one line per variant
+# plain loop (default: none sums overlap host pin all all,pipelined;
+# "pipelined" forces the pipelined CG).  Prints one line per variant
 # and size: lambda_b, the relative figure at each lambda, the best, the one
 # at the lambda nearest lambda_b, and the iteration against what the
 # triads predict (the slower part's cells at its triad bandwidth: the GPU
 # alone's time scaled, the CPU's from its triad; 1.00 is physics).
-# Writes OUT_DIR/overhead-VARIANT-CELLS.{csv,log}.
+# Writes OUT_DIR/overhead-VARIANT-CELLS.{csv,log} (commas in VARIANT as _).
 set -u
 OUT=${1:?usage: $0 OUT_DIR [CELLS] [LAMBDAS] [VARIANTS]}
 CELLS=${2:-3000000 4194304}
 LAMBDAS=${3:-24,40,56,72,96}
-VARIANTS=${4:-none sums overlap host pin all}
+VARIANTS=${4:-none sums overlap host pin all all,pipelined}
 DEVICE=${DEVICE:-cuda:0}
 REPS=${REPS:-3}
 mkdir -p "$OUT"
@@ -27,13 +27,10 @@ echo "$(nproc) cores; OMP_NUM_THREADS=${OMP_NUM_THREADS:-unset} OMP_PROC_BIND=${
 status=0
 for cells in $CELLS; do
   for v in $VARIANTS; do
-    base="$OUT/overhead-$v-$cells"
-    tune=${v%+pipelined}
-    cg=classic
-    [ "$tune" != "$v" ] && cg=pipelined
+    base="$OUT/overhead-${v//,/_}-$cells"
     start=$(date +%s)
-    KS_HYBRID_TUNE=$tune kernelscope-cli run heat-hybrid -d "$DEVICE" --cells "$cells" --lambda "$LAMBDAS" \
-      --cg "$cg" --reps "$REPS" --csv "$base.csv" > "$base.log" 2>&1 || status=1
+    KS_HYBRID_TUNE=$v kernelscope-cli run heat-hybrid -d "$DEVICE" --cells "$cells" --lambda "$LAMBDAS" \
+      --reps "$REPS" --csv "$base.csv" > "$base.log" 2>&1 || status=1
     secs=$(( $(date +%s) - start ))
     # lambda_b and the CPU's triad from the run's own line:
     #   "<dev>: lambda_b = G GB/s / C GB/s = L (...)"
