@@ -42,7 +42,7 @@ struct _KsDistCgDevice {
 
 typedef struct {
   KsDistCgDevice *dev;
-  guint           n, all, groups;
+  guint           n, all, groups, n_interior;
   KsBuffer       *row_ptr, *col, *val, *x, *b, *r, *p, *q, *partial, *scalars, *state;
   KsBuffer       *w, *s, *z;  /* the pipelined CG's */
   void           *stage;      /* all values in the device's precision */
@@ -198,13 +198,15 @@ upload (Part         *p,
 
   p->groups = (guint) MAX (1, MIN ((p->n + p->dev->local - 1) / p->dev->local, 1024));
   p->stage = g_malloc (MAX (MAX (p->all, nnz), N_SCALARS) * rs + 8);
-  p->partials = g_new (double, 2 * p->groups);
+  /* Two sums' partials, and behind them the pipelined CG's w's exchange
+   * range (pipe_sums_and_halo). */
+  p->partials = g_new (double, 2 * p->groups + p->n - p->n_interior);
   return (p->row_ptr = alloc (p, sizeof (guint) * (p->n + 1), error)) &&
          (p->col = alloc (p, sizeof (guint) * nnz, error)) &&
          (p->val = alloc (p, rs * nnz, error)) &&
          (p->x = alloc (p, rs * p->all, error)) && (p->b = alloc (p, rs * p->n, error)) &&
          (p->r = alloc (p, rs * p->all, error)) && (p->p = alloc (p, rs * p->all, error)) &&
-         (p->q = alloc (p, rs * p->n, error)) && (p->partial = alloc (p, rs * 2 * p->groups, error)) &&
+         (p->q = alloc (p, rs * p->n, error)) && (p->partial = alloc (p, rs * (2 * p->groups + p->n - p->n_interior), error)) &&
          (p->scalars = alloc (p, rs * N_SCALARS, error)) &&
          (p->state = alloc (p, sizeof state, error)) &&
          ks_runtime_write (rt, p->row_ptr, 0, sizeof (guint) * (p->n + 1), row_ptr, error) &&
@@ -320,6 +322,30 @@ spmv_exchanged (Part        *p,
          spmv (p, in, part->n_interior, part->n_owned, error);
 }
 
+/* After the exchange: in's virtual values written on the halo queue
+ * (not waited for: host's virtual range, and the stage in float, stay
+ * untouched until the default queue, which waits for this copy, has been
+ * read back), then the exchange rows' SpMV. */
+static gboolean
+write_virtual_then_rest (Part        *p,
+                         KsExchange  *ex,
+                         KsBuffer    *in,
+                         double      *host,
+                         GError     **error)
+{
+  const KsHaloPart *part = ex->part;
+  const gsize rs = p->dev->real_size;
+  g_autoptr(KsEvent) written = NULL;
+
+  if (part->n_virtual > 0 &&
+      (!ks_queue_write (p->halo_queue, in, part->n_owned * rs, part->n_virtual * rs,
+                        to_real (p, host + part->n_owned, part->n_virtual), KS_TRANSFER_NON_BLOCKING, NULL, error) ||
+       !(written = ks_queue_record (p->halo_queue, error)) ||
+       !ks_queue_wait (ks_runtime_get_queue (p->dev->rt), written, error)))
+    return FALSE;
+  return spmv (p, in, part->n_interior, part->n_owned, error);
+}
+
 /* KS_DIST_TUNE_OVERLAP's: the interior rows launched first; in's
  * exchange range read on the halo queue once the work before is done (so
  * the copy runs beside the interior SpMV, and the host waits for the copy
@@ -333,10 +359,7 @@ spmv_overlapped (Part        *p,
 {
   const KsHaloPart *part = ex->part;
   double *host = next_host (p);
-  KsQueue *main_queue = ks_runtime_get_queue (p->dev->rt);
-  const gsize rs = p->dev->real_size;
-  g_autoptr(KsEvent) ready = ks_queue_record (main_queue, error);
-  g_autoptr(KsEvent) written = NULL;
+  g_autoptr(KsEvent) ready = ks_queue_record (ks_runtime_get_queue (p->dev->rt), error);
 
   if (ready == NULL || !ks_queue_wait (p->halo_queue, ready, error) ||
       !spmv (p, in, 0, part->n_interior, error) ||
@@ -344,18 +367,7 @@ spmv_overlapped (Part        *p,
                       part->n_owned - part->n_interior, error) ||
       !ks_exchange_start (ex, host, error) || !ks_exchange_finish (ex, host, error))
     return FALSE;
-  if (part->n_virtual > 0)
-    {
-      /* Not waited for: host's virtual range (and the stage, in float)
-       * stays untouched until the default queue, which waits for this
-       * copy, has been read back. */
-      if (!ks_queue_write (p->halo_queue, in, part->n_owned * rs, part->n_virtual * rs,
-                           to_real (p, host + part->n_owned, part->n_virtual), KS_TRANSFER_NON_BLOCKING, NULL,
-                           error) ||
-          !(written = ks_queue_record (p->halo_queue, error)) || !ks_queue_wait (main_queue, written, error))
-        return FALSE;
-    }
-  return spmv (p, in, part->n_interior, part->n_owned, error);
+  return write_virtual_then_rest (p, ex, in, host, error);
 }
 
 /* r -= alpha q with the partial sums of r.r in one pass; this part's r.r. */
@@ -506,6 +518,36 @@ spmv_halo (Part *p, KsExchange *ex, KsBuffer *in, gboolean overlap, GError **err
   return overlap ? spmv_overlapped (p, ex, in, error) : spmv_exchanged (p, ex, in, error);
 }
 
+/* With KS_DIST_TUNE_OVERLAP, the pipelined iteration's one wait for the
+ * device: q = A w's interior rows launched; on the halo queue, once the
+ * last update is done, w's exchange range copied behind the two sums'
+ * partials and both read at once; the sum started, the halo exchanged,
+ * the exchange rows launched. */
+static gboolean
+pipe_sums_and_halo (Part *p, KsExchange *ex, double sums[2], GError **error)
+{
+  const KsHaloPart *part = ex->part;
+  const gsize rs = p->dev->real_size, tail = 2 * p->groups, n_ex = part->n_owned - part->n_interior;
+  g_autoptr(KsEvent) ready = ks_queue_record (ks_runtime_get_queue (p->dev->rt), error);
+  double *host = next_host (p);
+
+  if (ready == NULL || !ks_queue_wait (p->halo_queue, ready, error) ||
+      !spmv (p, p->w, 0, part->n_interior, error) ||
+      (n_ex > 0 && !ks_queue_copy (p->halo_queue, p->w, part->n_interior * rs, p->partial, tail * rs, n_ex * rs,
+                                   NULL, error)) ||
+      !read_reals_on (p, p->halo_queue, p->partial, 0, p->partials, tail + n_ex, error))
+    return FALSE;
+  sums[0] = sums[1] = 0;
+  for (guint g = 0; g < p->groups; g++)
+    {
+      sums[0] += p->partials[g];
+      sums[1] += p->partials[p->groups + g];
+    }
+  memcpy (host + part->n_interior, p->partials + tail, sizeof (double) * n_ex);
+  return ks_exchange_iallreduce_start (ex, sums, 2, error) && ks_exchange_start (ex, host, error) &&
+         ks_exchange_finish (ex, host, error) && write_virtual_then_rest (p, ex, p->w, host, error);
+}
+
 /* After start_residual: s = z = 0, w = A r, and r.r, w.r's partials. */
 static gboolean
 pipe_setup (Part *p, KsExchange *ex, gboolean overlap, GError **error)
@@ -574,8 +616,11 @@ solve_pipelined (Part                  *p,
     {
       double beta, delta;
 
-      if (!read_sums2 (p, sums, error) || !ks_exchange_iallreduce_start (ex, sums, 2, error) ||
-          !spmv_halo (p, ex, p->w, overlap, error) || !ks_exchange_iallreduce_finish (ex, sums, 2, error))
+      if (overlap ? !pipe_sums_and_halo (p, ex, sums, error)
+                  : (!read_sums2 (p, sums, error) || !ks_exchange_iallreduce_start (ex, sums, 2, error) ||
+                     !spmv_exchanged (p, ex, p->w, error)))
+        return FALSE;
+      if (!ks_exchange_iallreduce_finish (ex, sums, 2, error))
         return FALSE;
       *gamma = sums[0];
       delta = sums[1];
@@ -647,6 +692,7 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
   g_return_val_if_fail (dev != NULL && ex != NULL && ex->part != NULL && options != NULL, FALSE);
 
   part.n = ex->part->n_owned;
+  part.n_interior = ex->part->n_interior;
   part.all = ex->part->n_owned + ex->part->n_virtual;
   part.hosts[0] = g_new0 (double, MAX (part.all, 1));
   part.hosts[1] = g_new0 (double, MAX (part.all, 1));
