@@ -8,7 +8,15 @@
  * reads two partial-sum arrays (a few KiB) and writes alpha and beta back.
  * The halo: p's exchange range is read before the interior rows' SpMV is
  * launched, so that SpMV runs on the device while the host exchanges; the
- * virtual values are written after it and the exchange rows' SpMV follows. */
+ * virtual values are written after it and the exchange rows' SpMV follows.
+ *
+ * Waits for the device per iteration (what limits a small device part's
+ * iteration beside a host part, issue 28): the classic CG plain, three
+ * blocking reads (the halo, two partial sums) and three blocking writes
+ * (the virtual values, alpha, beta); with KS_DIST_TUNE_OVERLAP two reads
+ * (the halo's read runs on a second queue beside the interior SpMV, the
+ * writes are not waited for); the pipelined CG with it, one read (its
+ * two sums' partials and the halo together). */
 #define G_LOG_DOMAIN "ks-dist-cg"
 
 #include "ks-dist-cg.h"
