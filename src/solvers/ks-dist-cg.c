@@ -778,7 +778,8 @@ solve_host_pipelined (KsExchange            *ex,
   g_autofree double *z = g_new0 (double, MAX (n, 1));
   g_autofree double *s = g_new0 (double, MAX (n, 1));
   g_autofree double *p = g_new0 (double, MAX (n, 1));
-  double sums[2], gamma = 0, gamma_old = 1, alpha = 1, b_norm;
+  const gboolean fused = (options->tune & KS_DIST_TUNE_HOST) != 0;
+  double sums[2], next[2], gamma = 0, gamma_old = 1, alpha = 1, b_norm;
   gint64 begin;
   guint it;
 
@@ -792,10 +793,15 @@ solve_host_pipelined (KsExchange            *ex,
   begin = g_get_monotonic_time ();
   for (it = 0;; it++)
     {
-      double beta, delta;
+      double beta, delta, rr = 0, wr = 0;
 
-      sums[0] = dot (r, r, n);
-      sums[1] = dot (w, r, n);
+      /* KS_DIST_TUNE_HOST: the sums from the last update's pass. */
+      if (!(fused && it > 0))
+        {
+          next[0] = dot (r, r, n);
+          next[1] = dot (w, r, n);
+        }
+      memcpy (sums, next, sizeof sums);
       if (!ks_exchange_iallreduce_start (ex, sums, 2, error) ||
           !spmv_exchanged (ex, row_ptr, col, val, w, q, error) ||
           !ks_exchange_iallreduce_finish (ex, sums, 2, error))
@@ -818,7 +824,7 @@ solve_host_pipelined (KsExchange            *ex,
           return FALSE;
         }
       alpha = gamma / delta;
-#pragma omp parallel for if (n > 20000) schedule (static)
+#pragma omp parallel for if (n > 20000) reduction (+:rr, wr) schedule (static)
       for (guint i = 0; i < n; i++)
         {
           z[i] = q[i] + beta * z[i];
@@ -827,7 +833,11 @@ solve_host_pipelined (KsExchange            *ex,
           x[i] += alpha * p[i];
           r[i] -= alpha * s[i];
           w[i] -= alpha * z[i];
+          rr += r[i] * r[i];
+          wr += w[i] * r[i];
         }
+      next[0] = rr;
+      next[1] = wr;
       gamma_old = gamma;
     }
   set_result (out, it, sqrt (gamma) / b_norm, begin);
