@@ -12,11 +12,11 @@
  *
  * Waits for the device per iteration (what limits a small device part's
  * iteration beside a host part, issue 28): the classic CG plain, three
- * blocking reads (the halo, two partial sums) and three blocking writes
- * (the virtual values, alpha, beta); with KS_DIST_TUNE_OVERLAP two reads
- * (the halo's read runs on a second queue beside the interior SpMV, the
- * writes are not waited for); the pipelined CG with it, one read (its
- * two sums' partials and the halo together). */
+ * blocking reads (the halo after the last update, two partial sums; the
+ * writes of the virtual values, alpha and beta are not waited for); with
+ * KS_DIST_TUNE_OVERLAP two (the halo's read runs on a second queue beside
+ * the interior SpMV); the pipelined CG with it, one (its two sums'
+ * partials and the halo together). */
 #define G_LOG_DOMAIN "ks-dist-cg"
 
 #include "ks-dist-cg.h"
@@ -272,13 +272,9 @@ dot (Part *p, KsBuffer *a, KsBuffer *b, double *out, GError **error)
           read_sum (p, out, error));
 }
 
-static gboolean
-set_scalar (Part *p, guint which, double value, GError **error)
-{
-  return write_reals (p, p->scalars, which, &value, 1, error);
-}
-
-/* The same without waiting, from slot (0: alpha, 1: beta). */
+/* scalars[which] = value without waiting, from slot (0: alpha, 1: beta):
+ * the write returns at once, instead of a round trip to the device twice
+ * an iteration. */
 static gboolean
 set_scalar_async (Part *p, guint which, guint slot, double value, GError **error)
 {
@@ -322,11 +318,19 @@ spmv_exchanged (Part        *p,
   const KsHaloPart *part = ex->part;
   double *host = next_host (p);
 
+  /* The virtual values enqueued behind the interior rows without waiting
+   * for them (double: host is untouched until the dot's read; float goes
+   * through the stage, and waits). */
   return read_reals (p, in, part->n_interior, host + part->n_interior, part->n_owned - part->n_interior, error) &&
          spmv (p, in, 0, part->n_interior, error) &&
          ks_exchange_start (ex, host, error) &&
          ks_exchange_finish (ex, host, error) &&
-         write_reals (p, in, part->n_owned, host + part->n_owned, part->n_virtual, error) &&
+         (p->dev->precision != KS_PRECISION_DOUBLE
+            ? write_reals (p, in, part->n_owned, host + part->n_owned, part->n_virtual, error)
+            : part->n_virtual == 0 ||
+              ks_queue_write (ks_runtime_get_queue (p->dev->rt), in, part->n_owned * sizeof (double),
+                              part->n_virtual * sizeof (double), host + part->n_owned, KS_TRANSFER_NON_BLOCKING,
+                              NULL, error)) &&
          spmv (p, in, part->n_interior, part->n_owned, error);
 }
 
@@ -405,7 +409,7 @@ update_xp (Part *p, GError **error)
 }
 
 /* One iteration, the plain way: three waits for the device (the halo's
- * read, each dot product's partial sums) and three blocking writes. */
+ * read, each dot product's partial sums). */
 static gboolean
 iterate_plain (Part *p, KsExchange *ex, double *rho, guint it, GError **error)
 {
@@ -419,9 +423,10 @@ iterate_plain (Part *p, KsExchange *ex, double *rho, guint it, GError **error)
       ks_dist_cg_set_breakdown (error, it, pq);
       return FALSE;
     }
-  if (!set_scalar (p, S_ALPHA, *rho / pq, error) || !axpy (p, p->x, p->p, 1, error) ||
+  if (!set_scalar_async (p, S_ALPHA, 0, *rho / pq, error) || !axpy (p, p->x, p->p, 1, error) ||
       !axpy (p, p->r, p->q, -1, error) || !dot (p, p->r, p->r, &rho_new, error) ||
-      !ks_exchange_allreduce (ex, &rho_new, 1, error) || !set_scalar (p, S_BETA, rho_new / *rho, error) ||
+      !ks_exchange_allreduce (ex, &rho_new, 1, error) ||
+      !set_scalar_async (p, S_BETA, 1, rho_new / *rho, error) ||
       !ks_kernel_set_args (p->dev->k[K_XPAY], error, KS_ARG_INT, (int) p->n, KS_ARG_BUFFER, p->p,
                            KS_ARG_BUFFER, p->r, KS_ARG_BUFFER, p->scalars, KS_ARG_BUFFER, p->state, KS_ARG_END) ||
       !launch_rows (p, K_XPAY, p->n, error))
@@ -711,7 +716,12 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
                                  : solve_classic (&part, ex, options, b_norm, &it, &rho, error));
   ok = ok && read_reals (&part, part.x, 0, x, part.n, error);
   if (!ok)
-    ks_exchange_abort (ex);
+    {
+      /* Writes still queued (both queues) read part's slots and hosts,
+       * about to go. */
+      ks_runtime_finish (dev->rt, NULL);
+      ks_exchange_abort (ex);
+    }
   if (ok && out)
     {
       out->iterations = it;

@@ -150,7 +150,7 @@ typedef struct {
   KsExchange       base;
   KsExchangeGroup *group;
   guint            index;
-  gint             n_halos;   /* split phase: this part's exchanges and sums so far */
+  gint             n_halos;   /* this part's exchanges (split phase) and sums so far */
   gint             n_sums;
 } LocalExchange;
 
@@ -280,11 +280,15 @@ local_allreduce (KsExchange *self,
 {
   LocalExchange *ex = (LocalExchange *) self;
   KsExchangeGroup *g = ex->group;
+  /* One barrier a sum, not two: consecutive sums use alternate halves, and
+   * a part can only write this half again after the next sum's barrier,
+   * which every part reaches after reading this one. */
+  double *partials = g->partials + (ex->n_sums++ % 2) * g->n_parts * MAX_SUMS;
 
   g_return_val_if_fail (n <= MAX_SUMS, FALSE);
 
   for (guint k = 0; k < n; k++)
-    g->partials[ex->index * MAX_SUMS + k] = values[k];
+    partials[ex->index * MAX_SUMS + k] = values[k];
   if (!barrier (g, error))
     return FALSE;
   /* In part order: the same bits on every part and every run. */
@@ -293,10 +297,10 @@ local_allreduce (KsExchange *self,
       double sum = 0;
 
       for (guint p = 0; p < g->n_parts; p++)
-        sum += g->partials[p * MAX_SUMS + k];
+        sum += partials[p * MAX_SUMS + k];
       values[k] = sum;
     }
-  return barrier (g, error);
+  return TRUE;
 }
 
 static const KsExchangeVTable local_vtable = {
@@ -572,27 +576,11 @@ dot (const double *a,
   return sum;
 }
 
-/* x += alpha p, r -= alpha q; returns this part's r.r.  As the plain
- * loop did it (one thread, r.r in a second pass)... */
-static double
-update_xr_serial (double       *x,
-                  double       *r,
-                  const double *p,
-                  const double *q,
-                  double        alpha,
-                  guint         n)
-{
-  for (guint i = 0; i < n; i++)
-    {
-      x[i] += alpha * p[i];
-      r[i] -= alpha * q[i];
-    }
-  return dot (r, r, n);
-}
-
-/* ...and with KS_DIST_TUNE_HOST in one parallel pass: the host part's
- * iteration is memory bound, and these loops on one core were most of it
- * once the SpMV ran on every core. */
+/* x += alpha p, r -= alpha q and the new r.r in one pass, on the cores'
+ * team as the SpMV and the dots: one thread alone doing these updates
+ * made the host part of one process 2.7 times slower than the GPU part it
+ * should keep pace with (issue 28: relative 0.37 at lambda 24 on the
+ * H200; under mpirun a rank is one core anyway). */
 static double
 update_xr (double       *x,
            double       *r,
@@ -657,6 +645,7 @@ start_residual (KsExchange   *ex,
 
   if (!spmv_exchanged (ex, row_ptr, col, val, x, q, error))
     return FALSE;
+#pragma omp parallel for if (n > 20000) schedule (static)
   for (guint i = 0; i < n; i++)
     r[i] = b[i] - q[i];
   sums[0] = dot (r, r, n);
@@ -731,21 +720,16 @@ solve_host (KsExchange            *ex,
           return FALSE;
         }
       alpha = rho / pq;
-      rho_new = (options->tune & KS_DIST_TUNE_HOST) ? update_xr (x, r, p, q, alpha, n)
-                                                    : update_xr_serial (x, r, p, q, alpha, n);
+      rho_new = update_xr (x, r, p, q, alpha, n);
       if (!ks_exchange_allreduce (ex, &rho_new, 1, error))
         return FALSE;
-      if (options->tune & KS_DIST_TUNE_HOST)
-        {
-          const double beta = rho_new / rho;
+      {
+        const double beta = rho_new / rho;
 
 #pragma omp parallel for if (n > 20000) schedule (static)
-          for (guint i = 0; i < n; i++)
-            p[i] = r[i] + beta * p[i];
-        }
-      else
         for (guint i = 0; i < n; i++)
-          p[i] = r[i] + rho_new / rho * p[i];
+          p[i] = r[i] + beta * p[i];
+      }
       rho = rho_new;
     }
   set_result (out, it, sqrt (rho) / b_norm, begin);

@@ -117,7 +117,8 @@ typedef enum {
    * interior rows' SpMV runs, alpha and beta written without waiting, and
    * r -= alpha q fused with r.r, x += alpha p with p = r + beta p. */
   KS_DIST_TUNE_OVERLAP = 1 << 1,
-  /* A host part: the vector updates in parallel, r.r fused with r's. */
+  /* A host part's pipelined CG: the next iteration's two sums from the
+   * update's own pass (the classic CG's r.r is always fused with r's). */
   KS_DIST_TUNE_HOST    = 1 << 2,
   /* The hybrid: each device part's thread on a core of its own, the host
    * part's OpenMP threads one to a core on the others. */

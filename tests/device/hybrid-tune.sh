@@ -4,7 +4,7 @@
 # (KS_HYBRID_TUNE, src/solvers/ks-dist-cg.h) gains on one GPU, one at a
 # time, in one call.  Run on the GPU machine after sourcing .devcarry/env.sh
 # (tests/device/pack.sh builds it):
-#   tests/device/hybrid-overhead.sh OUT_DIR [CELLS] [LAMBDAS] [VARIANTS]
+#   tests/device/hybrid-tune.sh OUT_DIR [CELLS] [LAMBDAS] [VARIANTS]
 # CELLS: space-separated mesh sizes (default "3000000 4194304"); LAMBDAS as
 # run heat-hybrid takes them; VARIANTS: KS_HYBRID_TUNE values, "none" the
 # plain loop (default: none sums overlap host pin all all,pipelined;
@@ -13,7 +13,7 @@
 # at the lambda nearest lambda_b, and the iteration against what the
 # triads predict (the slower part's cells at its triad bandwidth: the GPU
 # alone's time scaled, the CPU's from its triad; 1.00 is physics).
-# Writes OUT_DIR/overhead-VARIANT-CELLS.{csv,log} (commas in VARIANT as _).
+# Writes OUT_DIR/tune-VARIANT-CELLS.{csv,log} (commas in VARIANT as _).
 set -u
 OUT=${1:?usage: $0 OUT_DIR [CELLS] [LAMBDAS] [VARIANTS]}
 CELLS=${2:-3000000 4194304}
@@ -27,7 +27,7 @@ echo "$(nproc) cores; OMP_NUM_THREADS=${OMP_NUM_THREADS:-unset} OMP_PROC_BIND=${
 status=0
 for cells in $CELLS; do
   for v in $VARIANTS; do
-    base="$OUT/overhead-${v//,/_}-$cells"
+    base="$OUT/tune-${v//,/_}-$cells"
     start=$(date +%s)
     KS_HYBRID_TUNE=$v kernelscope-cli run heat-hybrid -d "$DEVICE" --cells "$cells" --lambda "$LAMBDAS" \
       --reps "$REPS" --csv "$base.csv" > "$base.log" 2>&1 || status=1
