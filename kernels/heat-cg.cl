@@ -286,3 +286,73 @@ cg_update_xp (const int            n,
   x[i] += scalars[KS_S_ALPHA] * pi;
   p[i] = r[i] + scalars[KS_S_BETA] * pi;
 }
+
+/* --- the pipelined CG of a distributed part (ks-dist-cg-device.c) ------ */
+
+/* partial[group] gets a's sum and partial[groups + group] b's. */
+KS_FN void
+two_partials (KS_LOCAL_PTR (real) scratch, real a, real b, __global real *partial)
+{
+  group_partial (scratch, a, partial);
+  group_partial (scratch, b, partial + get_num_groups (0));
+}
+
+/* The partial sums of r.r and w.r. */
+__kernel void
+cg_dot2 (const int            n,
+         __global const real *r,
+         __global const real *w,
+         __global real       *partial,
+         KS_LOCAL_PARAM (real, scratch))
+{
+  KS_LOCAL_BIND (real, scratch);
+  real rr = 0, wr = 0;
+
+  for (int i = (int) get_global_id (0); i < n; i += (int) get_global_size (0))
+    {
+      rr += r[i] * r[i];
+      wr += w[i] * r[i];
+    }
+  two_partials (scratch, rr, wr, partial);
+}
+
+/* z = q + beta z, s = w + beta s, p = r + beta p, x += alpha p,
+ * r -= alpha s, w -= alpha z, and the partial sums of the new r.r and
+ * w.r: the whole vector step of Ghysels & Vanroose's Algorithm 4 in one
+ * pass. */
+__kernel void
+cg_pipe_update (const int            n,
+                __global real       *x,
+                __global real       *r,
+                __global real       *w,
+                __global real       *p,
+                __global real       *s,
+                __global real       *z,
+                __global const real *q,
+                __global const real *scalars,
+                __global real       *partial,
+                KS_LOCAL_PARAM (real, scratch))
+{
+  KS_LOCAL_BIND (real, scratch);
+  const real alpha = scalars[KS_S_ALPHA], beta = scalars[KS_S_BETA];
+  real rr = 0, wr = 0;
+
+  for (int i = (int) get_global_id (0); i < n; i += (int) get_global_size (0))
+    {
+      const real zi = q[i] + beta * z[i];
+      const real si = w[i] + beta * s[i];
+      const real pn = r[i] + beta * p[i];
+      const real ri = r[i] - alpha * si;
+      const real wi = w[i] - alpha * zi;
+
+      z[i] = zi;
+      s[i] = si;
+      p[i] = pn;
+      x[i] += alpha * pn;
+      r[i] = ri;
+      w[i] = wi;
+      rr += ri * ri;
+      wr += wi * ri;
+    }
+  two_partials (scratch, rr, wr, partial);
+}

@@ -5,11 +5,15 @@
  * host solution to round-off (double) or to float's precision; failures
  * are the same on every part, and a part that fails tells the others. */
 #define G_LOG_DOMAIN "ks-test"
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* sched_getaffinity */
+#endif
 
 #include "ks-balance.h"
 #include "ks-device-list.h"
 #include "ks-dist-cg.h"
 #include "ks-hybrid-cg.h"
+#include "ks-hybrid-pin.h"
 #include "ks-partition.h"
 #include "ks-solver-error.h"
 #include "ks-test-grid.h"
@@ -20,9 +24,13 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#ifdef __linux__
+#include <sched.h>
+#endif
 
 static KsDeviceList *devices;
 static gboolean pipelined;   /* the parts run the pipelined CG */
+static KsDistTune tune;      /* and these of the coupling's changes */
 
 typedef struct {
   const KsHalo    *halo;
@@ -43,7 +51,7 @@ run_part (gpointer data)
   PartRun *run = data;
   const KsHaloPart *hp = ks_halo_get_part (run->halo, run->part);
   KsExchange *ex = ks_exchange_group_get (run->group, run->part);
-  KsDistCgOptions options = { run->precision == KS_PRECISION_FLOAT ? 1e-6 : 1e-12, run->max_iter, pipelined };
+  KsDistCgOptions options = { run->precision == KS_PRECISION_FLOAT ? 1e-6 : 1e-12, run->max_iter, pipelined, tune };
   g_autofree guint *rp = NULL;
   g_autofree guint *col = NULL;
   g_autofree double *val = NULL;
@@ -98,6 +106,7 @@ solve_parts (const KsTestGrid *grid,
   halo = ks_halo_new (grid->n, grid->row_ptr, grid->col, part, n_parts, NULL);
   g_assert_nonnull (halo);
   group = ks_exchange_group_new (halo);
+  ks_exchange_group_set_tune (group, tune);
   for (guint p = 0; p < n_parts; p++)
     {
       runs[p] = (PartRun) { halo, group, grid, p, p == 0 ? device : NULL, precision, max_iter, x };
@@ -222,8 +231,8 @@ test_hybrid (void)
 }
 
 /* The pipelined CG: one host part and three give the classic CG's answer
- * to round-off in about as many iterations; a device part refuses it;
- * too few iterations fail alike on every part. */
+ * to round-off in about as many iterations, and so does a device part
+ * beside host parts; too few iterations fail alike on every part. */
 static void
 test_pipelined (void)
 {
@@ -251,14 +260,33 @@ test_pipelined (void)
   g_assert_false (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 3, 2.0, 3, x3, NULL, &error));
   g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_CONVERGED);
   g_clear_error (&error);
+  /* A device part beside host parts: the same answer, plain and with
+   * every change (the halo on its second queue, split-phase sums). */
   for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
     {
       KsDevice *device = ks_device_list_get_device (devices, d);
+      guint it_d = 0;
+
       if (ks_device_get_backend (device) == KS_BACKEND_HOST || !ks_device_get_info (device)->has_fp64)
         continue;
-      g_assert_false (solve_parts (&grid, device, KS_PRECISION_DOUBLE, 1, 1.0, 1000, x3, NULL, &error));
-      g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID);
-      g_assert_nonnull (strstr (error->message, "host parts only"));
+      for (guint k = 0; k < 2; k++)
+        {
+          tune = k == 0 ? 0 : KS_DIST_TUNE_ALL;
+          g_assert_true (solve_parts (&grid, device, KS_PRECISION_DOUBLE, 3, 2.0, 1000, x3, &it_d, &error));
+          g_test_message ("%s and two host parts, pipelined%s: %u iterations, largest difference %.2g",
+                          ks_device_get_name (device), k ? ", tuned" : "", it_d,
+                          largest_difference (x3, classic, grid.n));
+          g_assert_cmpfloat (largest_difference (x3, classic, grid.n), <=, 1e-9);
+          g_assert_cmpint (ABS ((int) it_d - (int) it1), <=, 2);
+        }
+      /* Float: the halo and the sums' partials through the stage. */
+      g_assert_true (solve_parts (&grid, device, KS_PRECISION_FLOAT, 3, 2.0, 1000, x3, &it_d, &error));
+      g_test_message ("the same in float, tuned: %u iterations, largest difference %.2g", it_d,
+                      largest_difference (x3, classic, grid.n));
+      g_assert_cmpfloat (largest_difference (x3, classic, grid.n), <=, 1e-4);
+      tune = 0;
+      g_assert_false (solve_parts (&grid, device, KS_PRECISION_DOUBLE, 3, 2.0, 3, x3, NULL, &error));
+      g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_NOT_CONVERGED);
       g_clear_error (&error);
       break;
     }
@@ -531,15 +559,177 @@ test_abort (void)
 {
   guint part[4] = { 0, 0, 1, 1 };
   guint row_ptr[5] = { 0, 0, 0, 0, 0 };
-  g_autoptr(GError) error = NULL;
-  g_autoptr(KsHalo) halo = ks_halo_new (4, row_ptr, NULL, part, 2, &error);
-  g_autoptr(KsExchangeGroup) group = ks_exchange_group_new (halo);
-  GThread *waiter = g_thread_new ("waiter", wait_in_allreduce, ks_exchange_group_get (group, 0));
+  g_autoptr(KsHalo) halo = ks_halo_new (4, row_ptr, NULL, part, 2, NULL);
 
-  g_usleep (20000);
-  ks_exchange_abort (ks_exchange_group_get (group, 1));
-  error = g_thread_join (waiter);
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  /* The plain barrier's sums and the split phase's. */
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsExchangeGroup) group = ks_exchange_group_new (halo);
+      GThread *waiter;
+
+      ks_exchange_group_set_tune (group, k == 0 ? 0 : KS_DIST_TUNE_SUMS);
+      waiter = g_thread_new ("waiter", wait_in_allreduce, ks_exchange_group_get (group, 0));
+      g_usleep (20000);
+      ks_exchange_abort (ks_exchange_group_get (group, 1));
+      error = g_thread_join (waiter);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    }
+}
+
+/* KS_DIST_TUNE_SUMS: a halo exchange's start does not wait for the other
+ * parts (one thread starts both parts' exchanges and finishes them), and
+ * a sum waits for every part once. */
+static void
+test_split_phase (void)
+{
+  guint part[4] = { 0, 0, 1, 1 };
+  guint row_ptr[5] = { 0, 2, 5, 8, 10 };
+  guint col[10] = { 0, 1, 0, 1, 2, 1, 2, 3, 2, 3 };   /* a chain: parts 0 and 1 meet at cells 1 and 2 */
+  g_autoptr(KsHalo) halo = ks_halo_new (4, row_ptr, col, part, 2, NULL);
+  g_autoptr(KsExchangeGroup) group = ks_exchange_group_new (halo);
+  KsExchange *ex0 = ks_exchange_group_get (group, 0), *ex1 = ks_exchange_group_get (group, 1);
+  double x0[4] = { 0 }, x1[4] = { 0 }, s0 = 1, s1 = 2;
+
+  ks_exchange_group_set_tune (group, KS_DIST_TUNE_SUMS);
+  /* Each owned value is its cell's number plus 10 (part 0) or 20. */
+  for (guint l = 0; l < 2; l++)
+    {
+      x0[l] = 10 + ks_halo_get_part (halo, 0)->global[l];
+      x1[l] = 20 + ks_halo_get_part (halo, 1)->global[l];
+    }
+  g_assert_true (ks_exchange_start (ex0, x0, NULL));
+  g_assert_true (ks_exchange_start (ex1, x1, NULL));
+  g_assert_true (ks_exchange_finish (ex0, x0, NULL));
+  g_assert_true (ks_exchange_finish (ex1, x1, NULL));
+  g_assert_cmpuint (ex0->part->n_virtual, ==, 1);
+  g_assert_cmpuint (ex1->part->n_virtual, ==, 1);
+  g_assert_cmpfloat (x0[2], ==, 22);
+  g_assert_cmpfloat (x1[2], ==, 11);
+  g_assert_true (ks_exchange_iallreduce_start (ex0, &s0, 1, NULL));
+  g_assert_true (ks_exchange_iallreduce_start (ex1, &s1, 1, NULL));
+  g_assert_true (ks_exchange_iallreduce_finish (ex0, &s0, 1, NULL));
+  g_assert_true (ks_exchange_iallreduce_finish (ex1, &s1, 1, NULL));
+  g_assert_cmpfloat (s0, ==, 3);
+  g_assert_cmpfloat (s1, ==, 3);
+}
+
+/* KS_DIST_TUNE_PIN: the host part's team one thread to a core, the last
+ * core left to the device thread; afterwards the team may use every
+ * core again. */
+static void
+test_pin (void)
+{
+#if defined(__linux__) && defined(_OPENMP)
+  KsHybridPin pin;
+  const int threads = omp_get_max_threads ();
+  int team, pinned = 0, unpinned = 0;
+
+  ks_hybrid_pin_init (&pin, 1);
+  if (pin.n_cpus == 0)
+    {
+      g_test_skip ("one core: nothing to pin");
+      return;
+    }
+  team = ks_hybrid_pin_host (&pin);
+  g_assert_cmpint (team, ==, (int) pin.n_cpus - 1);
+#pragma omp parallel num_threads (team) reduction (+:pinned)
+  {
+    cpu_set_t set;
+
+    g_assert_cmpint (sched_getaffinity (0, sizeof set, &set), ==, 0);
+    pinned += CPU_COUNT (&set) == 1 && CPU_ISSET (pin.cpus[omp_get_thread_num ()], &set) &&
+              !CPU_ISSET (pin.cpus[pin.n_cpus - 1], &set);
+  }
+  g_assert_cmpint (pinned, ==, team);
+  ks_hybrid_pin_clear (&pin);
+  omp_set_num_threads (threads);
+  ks_hybrid_pin_init (&pin, 1);
+#pragma omp parallel num_threads (team) reduction (+:unpinned)
+  {
+    cpu_set_t set;
+
+    g_assert_cmpint (sched_getaffinity (0, sizeof set, &set), ==, 0);
+    unpinned += (guint) CPU_COUNT (&set) == pin.n_cpus;
+  }
+  g_assert_cmpint (unpinned, ==, team);
+  ks_hybrid_pin_clear (&pin);
+#else
+  g_test_skip ("pinning is Linux and OpenMP only");
+#endif
+}
+
+/* KS_HYBRID_TUNE's words. */
+static void
+test_tune_env (void)
+{
+  const struct { const char *env; KsDistTune tune; } cases[] = {
+    { NULL, 0 }, { "", 0 }, { "none", 0 }, { "all", KS_DIST_TUNE_ALL },
+    { "sums", KS_DIST_TUNE_SUMS }, { "sums, host", KS_DIST_TUNE_SUMS | KS_DIST_TUNE_HOST },
+    { "-pin", KS_DIST_TUNE_ALL & ~KS_DIST_TUNE_PIN }, { "all,-overlap", KS_DIST_TUNE_ALL & ~KS_DIST_TUNE_OVERLAP },
+    { "overlap,pin", KS_DIST_TUNE_OVERLAP | KS_DIST_TUNE_PIN },
+    { "all,pipelined", KS_DIST_TUNE_ALL | KS_DIST_TUNE_PIPELINED }, { "pipelined", KS_DIST_TUNE_PIPELINED },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_assert_cmphex (ks_dist_tune_parse (cases[i].env), ==, cases[i].tune);
+}
+
+/* Each of the coupling's changes gives the plain loop's answer in as
+ * many iterations: host parts (split sums, fused updates; the pipelined
+ * CG with its sum behind the SpMV), and a device part beside host parts
+ * (the halo on a second queue, fused kernels), double and float. */
+static void
+test_tuned (void)
+{
+  KsTestGrid grid;
+  g_autofree double *plain = NULL;
+  g_autofree double *x = NULL;
+  guint it_plain = 0, it = 0;
+
+  ks_test_grid_init (&grid, 44, 32);
+  plain = g_new0 (double, grid.n);
+  x = g_new0 (double, grid.n);
+  g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 3, 2.0, 1000, plain, &it_plain, NULL));
+  for (guint pipe = 0; pipe < 2; pipe++)
+    {
+      pipelined = pipe;
+      tune = KS_DIST_TUNE_SUMS | KS_DIST_TUNE_HOST;
+      g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 3, 2.0, 1000, x, &it, NULL));
+      g_test_message ("host parts, %s, tuned: %u iterations (plain %u), largest difference %.2g",
+                      pipe ? "pipelined" : "classic", it, it_plain, largest_difference (x, plain, grid.n));
+      g_assert_cmpfloat (largest_difference (x, plain, grid.n), <=, 1e-9);
+      g_assert_cmpint (ABS ((int) it - (int) it_plain), <=, pipe ? 2 : 0);
+      tune = 0;
+    }
+  pipelined = FALSE;
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    {
+      KsDevice *device = ks_device_list_get_device (devices, d);
+
+      if (ks_device_get_backend (device) == KS_BACKEND_HOST)
+        continue;
+      for (guint k = 0; k < 2; k++)
+        {
+          const KsPrecision precision = k == 0 ? KS_PRECISION_DOUBLE : KS_PRECISION_FLOAT;
+          g_autofree double *y = g_new0 (double, grid.n);
+          guint it_y = 0;
+
+          if (precision == KS_PRECISION_DOUBLE && !ks_device_get_info (device)->has_fp64)
+            continue;
+          g_assert_true (solve_parts (&grid, device, precision, 3, 3.2, 2000, y, &it_y, NULL));
+          tune = KS_DIST_TUNE_ALL;
+          g_assert_true (solve_parts (&grid, device, precision, 3, 3.2, 2000, x, &it, NULL));
+          tune = 0;
+          g_test_message ("%s, %s, tuned: %u iterations (plain %u), largest difference %.2g",
+                          ks_device_get_name (device), ks_precision_to_string (precision), it, it_y,
+                          largest_difference (x, y, grid.n));
+          g_assert_cmpfloat (largest_difference (x, plain, grid.n), <=, k == 0 ? 1e-10 : 1e-4);
+          if (k == 0)
+            g_assert_cmpint (ABS ((int) it - (int) it_y), <=, 1);
+        }
+    }
+  ks_test_grid_clear (&grid);
 }
 
 int
@@ -554,5 +744,9 @@ main (int    argc,
   g_test_add_func ("/hybrid/given-parts", test_given_parts);
   g_test_add_func ("/hybrid/pipelined", test_pipelined);
   g_test_add_func ("/hybrid/abort", test_abort);
+  g_test_add_func ("/hybrid/split-phase", test_split_phase);
+  g_test_add_func ("/hybrid/tune-env", test_tune_env);
+  g_test_add_func ("/hybrid/pin", test_pin);
+  g_test_add_func ("/hybrid/tuned", test_tuned);
   return g_test_run ();
 }

@@ -8,7 +8,15 @@
  * reads two partial-sum arrays (a few KiB) and writes alpha and beta back.
  * The halo: p's exchange range is read before the interior rows' SpMV is
  * launched, so that SpMV runs on the device while the host exchanges; the
- * virtual values are written after it and the exchange rows' SpMV follows. */
+ * virtual values are written after it and the exchange rows' SpMV follows.
+ *
+ * Waits for the device per iteration (what limits a small device part's
+ * iteration beside a host part, issue 28): the classic CG plain, three
+ * blocking reads (the halo after the last update, two partial sums; the
+ * writes of the virtual values, alpha and beta are not waited for); with
+ * KS_DIST_TUNE_OVERLAP two (the halo's read runs on a second queue beside
+ * the interior SpMV); the pipelined CG with it, one (its two sums'
+ * partials and the halo together). */
 #define G_LOG_DOMAIN "ks-dist-cg"
 
 #include "ks-dist-cg.h"
@@ -25,8 +33,10 @@
 /* As in heat-cg.cl. */
 enum { S_RHO, S_PQ, S_ALPHA, S_BETA, S_BB, S_TOL2, S_THRESH, N_SCALARS };
 enum { ST_DONE, ST_ACTIVE, ST_ITERS, ST_BREAKDOWN, N_STATE };
-enum { K_SPMV, K_DOT, K_AXPY, K_XPAY, N_KERNELS };
-static const char * const kernel_names[N_KERNELS] = { "cg_spmv", "cg_dot", "cg_axpy", "cg_xpay" };
+enum { K_SPMV, K_DOT, K_AXPY, K_XPAY, K_UPDATE_R, K_UPDATE_XP, K_DOT2, K_PIPE_UPDATE, N_KERNELS };
+static const char * const kernel_names[N_KERNELS] = {
+  "cg_spmv", "cg_dot", "cg_axpy", "cg_xpay", "cg_update_r", "cg_update_xp", "cg_dot2", "cg_pipe_update",
+};
 
 struct _KsDistCgDevice {
   KsDevice    *device;
@@ -40,14 +50,23 @@ struct _KsDistCgDevice {
 
 typedef struct {
   KsDistCgDevice *dev;
-  guint           n, all, groups;
+  guint           n, all, groups, n_interior;
   KsBuffer       *row_ptr, *col, *val, *x, *b, *r, *p, *q, *partial, *scalars, *state;
+  KsBuffer       *w, *s, *z;  /* the pipelined CG's */
   void           *stage;      /* all values in the device's precision */
-  double         *partials;
-  /* alpha and beta as written to scalars, untouched until the queue has
-   * read them (the next blocking read comes first): the write returns at
-   * once, instead of a round trip to the device twice an iteration. */
-  union { double d[N_SCALARS]; float f[N_SCALARS]; } held;
+  double         *partials;   /* two sums' */
+  /* The host's side of the halo (owned + virtual), two that alternate:
+   * with KS_DIST_TUNE_SUMS a neighbour may still read exchange k's values
+   * while this part reads exchange k + 1's (the pipelined CG's two in a
+   * row, with no sum between them). */
+  double         *hosts[2];
+  guint           n_exchanges;
+  /* KS_DIST_TUNE_OVERLAP: the halo's queue, and alpha and beta in the
+   * device's precision, written without waiting (each slot is rewritten
+   * only after a blocking read on the same queue, so its last write is
+   * done). */
+  KsQueue        *halo_queue;
+  union { double d[2]; float f[2]; } slots;
 } Part;
 
 void
@@ -104,12 +123,15 @@ static void
 part_clear (Part *p)
 {
   KsBuffer **buffers[] = { &p->row_ptr, &p->col, &p->val, &p->x, &p->b, &p->r, &p->p, &p->q,
-                           &p->partial, &p->scalars, &p->state };
+                           &p->partial, &p->scalars, &p->state, &p->w, &p->s, &p->z };
 
   for (guint i = 0; i < G_N_ELEMENTS (buffers); i++)
     g_clear_pointer (buffers[i], ks_buffer_unref);
+  g_clear_pointer (&p->halo_queue, ks_queue_unref);
   g_free (p->stage);
   g_free (p->partials);
+  g_free (p->hosts[0]);
+  g_free (p->hosts[1]);
 }
 
 /* n doubles into the device's precision in the stage. */
@@ -123,25 +145,44 @@ to_real (Part *p, const double *src, gsize n)
   return p->stage;
 }
 
+/* Blocking, on queue (NULL: the default one). */
+static gboolean
+write_reals_on (Part *p, KsQueue *queue, KsBuffer *buffer, gsize first, const double *src, gsize n, GError **error)
+{
+  const gsize rs = p->dev->real_size;
+
+  return n == 0 || ks_queue_write (queue ? queue : ks_runtime_get_queue (p->dev->rt), buffer, first * rs, n * rs,
+                                   to_real (p, src, n), KS_TRANSFER_BLOCKING, NULL, error);
+}
+
 static gboolean
 write_reals (Part *p, KsBuffer *buffer, gsize first, const double *src, gsize n, GError **error)
 {
-  return n == 0 || ks_runtime_write (p->dev->rt, buffer, first * p->dev->real_size, n * p->dev->real_size,
-                                     to_real (p, src, n), error);
+  return write_reals_on (p, NULL, buffer, first, src, n, error);
+}
+
+static gboolean
+read_reals_on (Part *p, KsQueue *queue, KsBuffer *buffer, gsize first, double *dst, gsize n, GError **error)
+{
+  const gsize rs = p->dev->real_size;
+
+  if (n == 0)
+    return TRUE;
+  if (queue == NULL)
+    queue = ks_runtime_get_queue (p->dev->rt);
+  if (p->dev->precision == KS_PRECISION_DOUBLE)
+    return ks_queue_read (queue, buffer, first * rs, n * rs, dst, KS_TRANSFER_BLOCKING, NULL, error);
+  if (!ks_queue_read (queue, buffer, first * rs, n * rs, p->stage, KS_TRANSFER_BLOCKING, NULL, error))
+    return FALSE;
+  for (gsize i = 0; i < n; i++)
+    dst[i] = ((float *) p->stage)[i];
+  return TRUE;
 }
 
 static gboolean
 read_reals (Part *p, KsBuffer *buffer, gsize first, double *dst, gsize n, GError **error)
 {
-  if (n == 0)
-    return TRUE;
-  if (p->dev->precision == KS_PRECISION_DOUBLE)
-    return ks_runtime_read (p->dev->rt, buffer, first * sizeof (double), n * sizeof (double), dst, error);
-  if (!ks_runtime_read (p->dev->rt, buffer, first * sizeof (float), n * sizeof (float), p->stage, error))
-    return FALSE;
-  for (gsize i = 0; i < n; i++)
-    dst[i] = ((float *) p->stage)[i];
-  return TRUE;
+  return read_reals_on (p, NULL, buffer, first, dst, n, error);
 }
 
 static KsBuffer *
@@ -165,13 +206,15 @@ upload (Part         *p,
 
   p->groups = (guint) MAX (1, MIN ((p->n + p->dev->local - 1) / p->dev->local, 1024));
   p->stage = g_malloc (MAX (MAX (p->all, nnz), N_SCALARS) * rs + 8);
-  p->partials = g_new (double, p->groups);
+  /* Two sums' partials, and behind them the pipelined CG's w's exchange
+   * range (pipe_sums_and_halo). */
+  p->partials = g_new (double, 2 * p->groups + p->n - p->n_interior);
   return (p->row_ptr = alloc (p, sizeof (guint) * (p->n + 1), error)) &&
          (p->col = alloc (p, sizeof (guint) * nnz, error)) &&
          (p->val = alloc (p, rs * nnz, error)) &&
          (p->x = alloc (p, rs * p->all, error)) && (p->b = alloc (p, rs * p->n, error)) &&
-         (p->r = alloc (p, rs * p->n, error)) && (p->p = alloc (p, rs * p->all, error)) &&
-         (p->q = alloc (p, rs * p->n, error)) && (p->partial = alloc (p, rs * p->groups, error)) &&
+         (p->r = alloc (p, rs * p->all, error)) && (p->p = alloc (p, rs * p->all, error)) &&
+         (p->q = alloc (p, rs * p->n, error)) && (p->partial = alloc (p, rs * (2 * p->groups + p->n - p->n_interior), error)) &&
          (p->scalars = alloc (p, rs * N_SCALARS, error)) &&
          (p->state = alloc (p, sizeof state, error)) &&
          ks_runtime_write (rt, p->row_ptr, 0, sizeof (guint) * (p->n + 1), row_ptr, error) &&
@@ -200,46 +243,52 @@ spmv (Part *p, KsBuffer *in, guint first, guint end, GError **error)
           launch_rows (p, K_SPMV, end - first, error));
 }
 
-/* This part's a.b, summed on the host in double from the groups' partial sums. */
+/* The groups' partial sums of the last reduction, summed on the host in
+ * double (the read waits for the queue: one of the iteration's two waits
+ * for the device). */
 static gboolean
-dot (Part *p, KsBuffer *a, KsBuffer *b, double *out, GError **error)
+read_sum (Part *p, double *out, GError **error)
 {
-  const gsize global = (gsize) p->groups * p->dev->local;
-
   *out = 0;
-  if (p->n == 0)
-    return TRUE;
-  if (!ks_kernel_set_args (p->dev->k[K_DOT], error, KS_ARG_INT, (int) p->n, KS_ARG_BUFFER, a, KS_ARG_BUFFER, b,
-                           KS_ARG_BUFFER, p->partial, KS_ARG_LOCAL, p->dev->local * p->dev->real_size,
-                           KS_ARG_END) ||
-      !ks_runtime_launch (p->dev->rt, p->dev->k[K_DOT], 1, &global, &p->dev->local, error) ||
-      !read_reals (p, p->partial, 0, p->partials, p->groups, error))
+  if (!read_reals (p, p->partial, 0, p->partials, p->groups, error))
     return FALSE;
   for (guint g = 0; g < p->groups; g++)
     *out += p->partials[g];
   return TRUE;
 }
 
-/* Enqueued, not waited for: src must stay untouched until the queue's next
- * blocking read has returned. */
+/* This part's a.b. */
 static gboolean
-write_async (Part *p, KsBuffer *buffer, gsize offset, gsize bytes, const void *src, GError **error)
+dot (Part *p, KsBuffer *a, KsBuffer *b, double *out, GError **error)
 {
-  return bytes == 0 || ks_queue_write (ks_runtime_get_queue (p->dev->rt), buffer, offset, bytes, src,
-                                       KS_TRANSFER_NON_BLOCKING, NULL, error);
+  const gsize global = (gsize) p->groups * p->dev->local;
+
+  *out = 0;
+  return p->n == 0 ||
+         (ks_kernel_set_args (p->dev->k[K_DOT], error, KS_ARG_INT, (int) p->n, KS_ARG_BUFFER, a, KS_ARG_BUFFER, b,
+                              KS_ARG_BUFFER, p->partial, KS_ARG_LOCAL, p->dev->local * p->dev->real_size,
+                              KS_ARG_END) &&
+          ks_runtime_launch (p->dev->rt, p->dev->k[K_DOT], 1, &global, &p->dev->local, error) &&
+          read_sum (p, out, error));
 }
 
+/* scalars[which] = value without waiting, from slot (0: alpha, 1: beta):
+ * the write returns at once, instead of a round trip to the device twice
+ * an iteration. */
 static gboolean
-set_scalar (Part *p, guint which, double value, GError **error)
+set_scalar_async (Part *p, guint which, guint slot, double value, GError **error)
 {
+  const void *src = &p->slots.d[slot];
+
   if (p->dev->precision == KS_PRECISION_DOUBLE)
-    p->held.d[which] = value;
+    p->slots.d[slot] = value;
   else
-    p->held.f[which] = (float) value;
-  return write_async (p, p->scalars, which * p->dev->real_size, p->dev->real_size,
-                      p->dev->precision == KS_PRECISION_DOUBLE ? (const void *) &p->held.d[which]
-                                                               : (const void *) &p->held.f[which],
-                      error);
+    {
+      p->slots.f[slot] = (float) value;
+      src = &p->slots.f[slot];
+    }
+  return ks_queue_write (ks_runtime_get_queue (p->dev->rt), p->scalars, which * p->dev->real_size,
+                         p->dev->real_size, src, KS_TRANSFER_NON_BLOCKING, NULL, error);
 }
 
 static gboolean
@@ -251,35 +300,388 @@ axpy (Part *p, KsBuffer *y, KsBuffer *v, int sign, GError **error)
          launch_rows (p, K_AXPY, p->n, error);
 }
 
-/* The virtual values from the exchange into in, enqueued behind the
- * interior rows without waiting for them (double: host is untouched until
- * the dot's read; float goes through the stage, and waits). */
-static gboolean
-write_virtual (Part *p, KsBuffer *in, const double *values, guint first, guint n, GError **error)
-{
-  if (p->dev->precision == KS_PRECISION_DOUBLE)
-    return write_async (p, in, first * sizeof (double), n * sizeof (double), values, error);
-  return write_reals (p, in, first, values, n, error);
-}
-
 /* q = A in: in's exchange range to the neighbours first, then the interior
  * rows launched, the halo exchanged while they run, the virtual values
  * written, the exchange rows launched. */
+static double *
+next_host (Part *p)
+{
+  return p->hosts[p->n_exchanges++ & 1];
+}
+
 static gboolean
 spmv_exchanged (Part        *p,
                 KsExchange  *ex,
                 KsBuffer    *in,
-                double      *host,
                 GError     **error)
 {
   const KsHaloPart *part = ex->part;
+  double *host = next_host (p);
 
+  /* The virtual values enqueued behind the interior rows without waiting
+   * for them (double: host is untouched until the dot's read; float goes
+   * through the stage, and waits). */
   return read_reals (p, in, part->n_interior, host + part->n_interior, part->n_owned - part->n_interior, error) &&
          spmv (p, in, 0, part->n_interior, error) &&
          ks_exchange_start (ex, host, error) &&
          ks_exchange_finish (ex, host, error) &&
-         write_virtual (p, in, host + part->n_owned, part->n_owned, part->n_virtual, error) &&
+         (p->dev->precision != KS_PRECISION_DOUBLE
+            ? write_reals (p, in, part->n_owned, host + part->n_owned, part->n_virtual, error)
+            : part->n_virtual == 0 ||
+              ks_queue_write (ks_runtime_get_queue (p->dev->rt), in, part->n_owned * sizeof (double),
+                              part->n_virtual * sizeof (double), host + part->n_owned, KS_TRANSFER_NON_BLOCKING,
+                              NULL, error)) &&
          spmv (p, in, part->n_interior, part->n_owned, error);
+}
+
+/* After the exchange: in's virtual values written on the halo queue
+ * (not waited for: host's virtual range, and the stage in float, stay
+ * untouched until the default queue, which waits for this copy, has been
+ * read back), then the exchange rows' SpMV. */
+static gboolean
+write_virtual_then_rest (Part        *p,
+                         KsExchange  *ex,
+                         KsBuffer    *in,
+                         double      *host,
+                         GError     **error)
+{
+  const KsHaloPart *part = ex->part;
+  const gsize rs = p->dev->real_size;
+  g_autoptr(KsEvent) written = NULL;
+
+  if (part->n_virtual > 0 &&
+      (!ks_queue_write (p->halo_queue, in, part->n_owned * rs, part->n_virtual * rs,
+                        to_real (p, host + part->n_owned, part->n_virtual), KS_TRANSFER_NON_BLOCKING, NULL, error) ||
+       !(written = ks_queue_record (p->halo_queue, error)) ||
+       !ks_queue_wait (ks_runtime_get_queue (p->dev->rt), written, error)))
+    return FALSE;
+  return spmv (p, in, part->n_interior, part->n_owned, error);
+}
+
+/* KS_DIST_TUNE_OVERLAP's: the interior rows launched first; in's
+ * exchange range read on the halo queue once the work before is done (so
+ * the copy runs beside the interior SpMV, and the host waits for the copy
+ * alone); the virtual values written there too, and the exchange rows
+ * launched after them.  The interior rows read no virtual value. */
+static gboolean
+spmv_overlapped (Part        *p,
+                 KsExchange  *ex,
+                 KsBuffer    *in,
+                 GError     **error)
+{
+  const KsHaloPart *part = ex->part;
+  double *host = next_host (p);
+  g_autoptr(KsEvent) ready = ks_queue_record (ks_runtime_get_queue (p->dev->rt), error);
+
+  if (ready == NULL || !ks_queue_wait (p->halo_queue, ready, error) ||
+      !spmv (p, in, 0, part->n_interior, error) ||
+      !read_reals_on (p, p->halo_queue, in, part->n_interior, host + part->n_interior,
+                      part->n_owned - part->n_interior, error) ||
+      !ks_exchange_start (ex, host, error) || !ks_exchange_finish (ex, host, error))
+    return FALSE;
+  return write_virtual_then_rest (p, ex, in, host, error);
+}
+
+/* r -= alpha q with the partial sums of r.r in one pass; this part's r.r. */
+static gboolean
+update_r (Part *p, double *rho, GError **error)
+{
+  const gsize global = (gsize) p->groups * p->dev->local;
+
+  *rho = 0;
+  return p->n == 0 ||
+         (ks_kernel_set_args (p->dev->k[K_UPDATE_R], error, KS_ARG_INT, (int) p->n, KS_ARG_BUFFER, p->r,
+                              KS_ARG_BUFFER, p->q, KS_ARG_BUFFER, p->partial, KS_ARG_BUFFER, p->scalars,
+                              KS_ARG_BUFFER, p->state, KS_ARG_LOCAL, p->dev->local * p->dev->real_size,
+                              KS_ARG_END) &&
+          ks_runtime_launch (p->dev->rt, p->dev->k[K_UPDATE_R], 1, &global, &p->dev->local, error) &&
+          read_sum (p, rho, error));
+}
+
+/* x += alpha p, then p = r + beta p. */
+static gboolean
+update_xp (Part *p, GError **error)
+{
+  return ks_kernel_set_args (p->dev->k[K_UPDATE_XP], error, KS_ARG_INT, (int) p->n, KS_ARG_BUFFER, p->x,
+                             KS_ARG_BUFFER, p->p, KS_ARG_BUFFER, p->r, KS_ARG_BUFFER, p->scalars,
+                             KS_ARG_BUFFER, p->state, KS_ARG_END) &&
+         launch_rows (p, K_UPDATE_XP, p->n, error);
+}
+
+/* One iteration, the plain way: three waits for the device (the halo's
+ * read, each dot product's partial sums). */
+static gboolean
+iterate_plain (Part *p, KsExchange *ex, double *rho, guint it, GError **error)
+{
+  double pq, rho_new;
+
+  if (!spmv_exchanged (p, ex, p->p, error) || !dot (p, p->p, p->q, &pq, error) ||
+      !ks_exchange_allreduce (ex, &pq, 1, error))
+    return FALSE;
+  if (!(pq > 0))
+    {
+      ks_dist_cg_set_breakdown (error, it, pq);
+      return FALSE;
+    }
+  if (!set_scalar_async (p, S_ALPHA, 0, *rho / pq, error) || !axpy (p, p->x, p->p, 1, error) ||
+      !axpy (p, p->r, p->q, -1, error) || !dot (p, p->r, p->r, &rho_new, error) ||
+      !ks_exchange_allreduce (ex, &rho_new, 1, error) ||
+      !set_scalar_async (p, S_BETA, 1, rho_new / *rho, error) ||
+      !ks_kernel_set_args (p->dev->k[K_XPAY], error, KS_ARG_INT, (int) p->n, KS_ARG_BUFFER, p->p,
+                           KS_ARG_BUFFER, p->r, KS_ARG_BUFFER, p->scalars, KS_ARG_BUFFER, p->state, KS_ARG_END) ||
+      !launch_rows (p, K_XPAY, p->n, error))
+    return FALSE;
+  *rho = rho_new;
+  return TRUE;
+}
+
+/* With KS_DIST_TUNE_OVERLAP: the halo beside the interior SpMV, and the
+ * two sums' reads the only waits; alpha and beta go unwaited, x's update
+ * waits for beta to share p's read with p = r + beta p. */
+static gboolean
+iterate_overlapped (Part *p, KsExchange *ex, double *rho, guint it, GError **error)
+{
+  double pq, rho_new;
+
+  if (!spmv_overlapped (p, ex, p->p, error) || !dot (p, p->p, p->q, &pq, error) ||
+      !ks_exchange_allreduce (ex, &pq, 1, error))
+    return FALSE;
+  if (!(pq > 0))
+    {
+      ks_dist_cg_set_breakdown (error, it, pq);
+      return FALSE;
+    }
+  if (!set_scalar_async (p, S_ALPHA, 0, *rho / pq, error) || !update_r (p, &rho_new, error) ||
+      !ks_exchange_allreduce (ex, &rho_new, 1, error) ||
+      !set_scalar_async (p, S_BETA, 1, rho_new / *rho, error) || !update_xp (p, error))
+    return FALSE;
+  *rho = rho_new;
+  return TRUE;
+}
+
+/* r = b - A x, p = r (the x's virtual values come through the exchange);
+ * r.r and b.b summed over the parts. */
+static gboolean
+start_residual (Part         *p,
+                KsExchange   *ex,
+                const guint  *row_ptr,
+                const guint  *col,
+                const double *val,
+                const double *b,
+                const double *x,
+                double       *rho,
+                double       *b_norm,
+                GError      **error)
+{
+  g_autofree double *bq = g_new (double, MAX (p->n, 1));
+  double sums[2] = { 0, 0 };
+
+  if (!upload (p, row_ptr, col, val, b, x, error) || !spmv_exchanged (p, ex, p->x, error) ||
+      !read_reals (p, p->q, 0, bq, p->n, error))
+    return FALSE;
+  /* r = b - q, then p = r, on the host side of the copy: both are O(n)
+   * once; the iterations stay on the device. */
+  for (guint i = 0; i < p->n; i++)
+    {
+      bq[i] = b[i] - bq[i];
+      sums[0] += bq[i] * bq[i];
+      sums[1] += b[i] * b[i];
+    }
+  if (!write_reals (p, p->r, 0, bq, p->n, error) || !write_reals (p, p->p, 0, bq, p->n, error) ||
+      !ks_exchange_allreduce (ex, sums, 2, error))
+    return FALSE;
+  *rho = sums[0];
+  *b_norm = sqrt (sums[1]) > 0 ? sqrt (sums[1]) : 1;
+  return TRUE;
+}
+
+/* --- the pipelined CG (Ghysels & Vanroose's Algorithm 4, as the host
+ * part's in ks-dist-cg.c): one sum per iteration, started before q = A w
+ * and waited for after it; one wait for the device (the two sums'
+ * partials) and one write (alpha and beta) an iteration. */
+
+static gboolean
+launch_groups (Part *p, guint kernel, GError **error)
+{
+  const gsize global = (gsize) p->groups * p->dev->local;
+
+  return ks_runtime_launch (p->dev->rt, p->dev->k[kernel], 1, &global, &p->dev->local, error);
+}
+
+/* r.r and w.r from the last cg_dot2 or cg_pipe_update's partials. */
+static gboolean
+read_sums2 (Part *p, double sums[2], GError **error)
+{
+  sums[0] = sums[1] = 0;
+  if (p->n == 0)
+    return TRUE;
+  if (!read_reals (p, p->partial, 0, p->partials, 2 * p->groups, error))
+    return FALSE;
+  for (guint g = 0; g < p->groups; g++)
+    {
+      sums[0] += p->partials[g];
+      sums[1] += p->partials[p->groups + g];
+    }
+  return TRUE;
+}
+
+static gboolean
+spmv_halo (Part *p, KsExchange *ex, KsBuffer *in, gboolean overlap, GError **error)
+{
+  return overlap ? spmv_overlapped (p, ex, in, error) : spmv_exchanged (p, ex, in, error);
+}
+
+/* With KS_DIST_TUNE_OVERLAP, the pipelined iteration's one wait for the
+ * device: q = A w's interior rows launched; on the halo queue, once the
+ * last update is done, w's exchange range copied behind the two sums'
+ * partials and both read at once; the sum started, the halo exchanged,
+ * the exchange rows launched. */
+static gboolean
+pipe_sums_and_halo (Part *p, KsExchange *ex, double sums[2], GError **error)
+{
+  const KsHaloPart *part = ex->part;
+  const gsize rs = p->dev->real_size, tail = 2 * p->groups, n_ex = part->n_owned - part->n_interior;
+  g_autoptr(KsEvent) ready = ks_queue_record (ks_runtime_get_queue (p->dev->rt), error);
+  double *host = next_host (p);
+
+  if (ready == NULL || !ks_queue_wait (p->halo_queue, ready, error) ||
+      !spmv (p, p->w, 0, part->n_interior, error) ||
+      (n_ex > 0 && !ks_queue_copy (p->halo_queue, p->w, part->n_interior * rs, p->partial, tail * rs, n_ex * rs,
+                                   NULL, error)) ||
+      !read_reals_on (p, p->halo_queue, p->partial, 0, p->partials, tail + n_ex, error))
+    return FALSE;
+  sums[0] = sums[1] = 0;
+  for (guint g = 0; g < p->groups; g++)
+    {
+      sums[0] += p->partials[g];
+      sums[1] += p->partials[p->groups + g];
+    }
+  memcpy (host + part->n_interior, p->partials + tail, sizeof (double) * n_ex);
+  return ks_exchange_iallreduce_start (ex, sums, 2, error) && ks_exchange_start (ex, host, error) &&
+         ks_exchange_finish (ex, host, error) && write_virtual_then_rest (p, ex, p->w, host, error);
+}
+
+/* After start_residual: s = z = 0, w = A r, and r.r, w.r's partials. */
+static gboolean
+pipe_setup (Part *p, KsExchange *ex, gboolean overlap, GError **error)
+{
+  static const double zero = 0;   /* 0 in float too: all its bytes are 0 */
+  KsQueue *queue = ks_runtime_get_queue (p->dev->rt);
+  const gsize rs = p->dev->real_size;
+
+  if (!(p->w = alloc (p, rs * p->all, error)) || !(p->s = alloc (p, rs * p->n, error)) ||
+      !(p->z = alloc (p, rs * p->n, error)) || !spmv_halo (p, ex, p->r, overlap, error))
+    return FALSE;
+  return p->n == 0 ||
+         (ks_queue_fill (queue, p->s, &zero, rs, 0, rs * p->n, NULL, error) &&
+          ks_queue_fill (queue, p->z, &zero, rs, 0, rs * p->n, NULL, error) &&
+          ks_queue_copy (queue, p->q, 0, p->w, 0, rs * p->n, NULL, error) &&
+          ks_kernel_set_args (p->dev->k[K_DOT2], error, KS_ARG_INT, (int) p->n, KS_ARG_BUFFER, p->r,
+                              KS_ARG_BUFFER, p->w, KS_ARG_BUFFER, p->partial,
+                              KS_ARG_LOCAL, p->dev->local * rs, KS_ARG_END) &&
+          launch_groups (p, K_DOT2, error));
+}
+
+/* alpha and beta (adjacent scalars) in one write, then the vector step. */
+static gboolean
+pipe_update (Part *p, double alpha, double beta, GError **error)
+{
+  const void *src = p->slots.d;
+
+  G_STATIC_ASSERT (S_BETA == S_ALPHA + 1);
+  if (p->dev->precision == KS_PRECISION_DOUBLE)
+    {
+      p->slots.d[0] = alpha;
+      p->slots.d[1] = beta;
+    }
+  else
+    {
+      p->slots.f[0] = (float) alpha;
+      p->slots.f[1] = (float) beta;
+    }
+  return p->n == 0 ||
+         (ks_queue_write (ks_runtime_get_queue (p->dev->rt), p->scalars, S_ALPHA * p->dev->real_size,
+                          2 * p->dev->real_size, src, KS_TRANSFER_NON_BLOCKING, NULL, error) &&
+          ks_kernel_set_args (p->dev->k[K_PIPE_UPDATE], error, KS_ARG_INT, (int) p->n, KS_ARG_BUFFER, p->x,
+                              KS_ARG_BUFFER, p->r, KS_ARG_BUFFER, p->w, KS_ARG_BUFFER, p->p,
+                              KS_ARG_BUFFER, p->s, KS_ARG_BUFFER, p->z, KS_ARG_BUFFER, p->q,
+                              KS_ARG_BUFFER, p->scalars, KS_ARG_BUFFER, p->partial,
+                              KS_ARG_LOCAL, p->dev->local * p->dev->real_size, KS_ARG_END) &&
+          launch_groups (p, K_PIPE_UPDATE, error));
+}
+
+/* The iterations; *it and *gamma (r.r) as they end. */
+static gboolean
+solve_pipelined (Part                  *p,
+                 KsExchange            *ex,
+                 const KsDistCgOptions *options,
+                 double                 b_norm,
+                 guint                 *it,
+                 double                *gamma,
+                 GError               **error)
+{
+  const gboolean overlap = (options->tune & KS_DIST_TUNE_OVERLAP) != 0;
+  double sums[2], gamma_old = 1, alpha = 1;
+
+  if (!pipe_setup (p, ex, overlap, error))
+    return FALSE;
+  for (*it = 0;; (*it)++)
+    {
+      double beta, delta;
+
+      if (overlap ? !pipe_sums_and_halo (p, ex, sums, error)
+                  : (!read_sums2 (p, sums, error) || !ks_exchange_iallreduce_start (ex, sums, 2, error) ||
+                     !spmv_exchanged (p, ex, p->w, error)))
+        return FALSE;
+      if (!ks_exchange_iallreduce_finish (ex, sums, 2, error))
+        return FALSE;
+      *gamma = sums[0];
+      delta = sums[1];
+      if (!(sqrt (*gamma) > options->tol * b_norm))
+        return TRUE;
+      if (*it == options->max_iter)
+        {
+          ks_dist_cg_set_not_converged (error, *it, sqrt (*gamma) / b_norm, options->tol);
+          return FALSE;
+        }
+      beta = *it > 0 ? *gamma / gamma_old : 0.0;
+      if (*it > 0)
+        delta -= beta * *gamma / alpha;
+      if (!(delta > 0))
+        {
+          ks_dist_cg_set_breakdown (error, *it, delta);
+          return FALSE;
+        }
+      alpha = *gamma / delta;
+      if (!pipe_update (p, alpha, beta, error))
+        return FALSE;
+      gamma_old = *gamma;
+    }
+}
+
+/* The classic CG's iterations. */
+static gboolean
+solve_classic (Part                  *p,
+               KsExchange            *ex,
+               const KsDistCgOptions *options,
+               double                 b_norm,
+               guint                 *it,
+               double                *rho,
+               GError               **error)
+{
+  const gboolean overlap = (options->tune & KS_DIST_TUNE_OVERLAP) != 0;
+
+  for (*it = 0; sqrt (*rho) > options->tol * b_norm; (*it)++)
+    {
+      if (*it == options->max_iter)
+        {
+          ks_dist_cg_set_not_converged (error, *it, sqrt (*rho) / b_norm, options->tol);
+          return FALSE;
+        }
+      if (!(overlap ? iterate_overlapped (p, ex, rho, *it, error) : iterate_plain (p, ex, rho, *it, error)))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean
@@ -295,88 +697,28 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
                          GError               **error)
 {
   Part part = { dev };
-  g_autofree double *host = NULL;
-  double sums[2], rho = 0, b_norm, pq, rho_new;
+  double rho = 0, b_norm = 1;
   gboolean ok;
   gint64 begin;
   guint it = 0;
 
   g_return_val_if_fail (dev != NULL && ex != NULL && ex->part != NULL && options != NULL, FALSE);
 
-  if (options->pipelined)
-    {
-      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
-                   _("The pipelined CG runs on host parts only; this part is on %s"),
-                   ks_device_get_name (dev->device));
-      ks_exchange_abort (ex);
-      return FALSE;
-    }
   part.n = ex->part->n_owned;
+  part.n_interior = ex->part->n_interior;
   part.all = ex->part->n_owned + ex->part->n_virtual;
-  host = g_new0 (double, MAX (part.all, 1));
-  /* r = b - A x, p = r (the x's virtual values come through the exchange). */
-  memcpy (host, x, sizeof (double) * part.n);
-  ok = upload (&part, row_ptr, col, val, b, x, error) &&
-       spmv_exchanged (&part, ex, part.x, host, error);
-  if (ok)
-    {
-      /* r = b - q, then p = r, on the host side of the copy: both are
-       * O(n) once; the iterations stay on the device. */
-      g_autofree double *bq = g_new (double, MAX (part.n, 1));
-      g_autofree double *qq = g_new (double, MAX (part.n, 1));
-
-      ok = read_reals (&part, part.q, 0, qq, part.n, error);
-      for (guint i = 0; ok && i < part.n; i++)
-        bq[i] = b[i] - qq[i];
-      ok = ok && write_reals (&part, part.r, 0, bq, part.n, error) && write_reals (&part, part.p, 0, bq, part.n, error);
-      sums[0] = sums[1] = 0;
-      for (guint i = 0; ok && i < part.n; i++)
-        {
-          sums[0] += bq[i] * bq[i];
-          sums[1] += b[i] * b[i];
-        }
-    }
-  ok = ok && ks_exchange_allreduce (ex, sums, 2, error);
-  if (ok)
-    {
-      rho = sums[0];
-      b_norm = sqrt (sums[1]) > 0 ? sqrt (sums[1]) : 1;
-    }
+  part.hosts[0] = g_new0 (double, MAX (part.all, 1));
+  part.hosts[1] = g_new0 (double, MAX (part.all, 1));
+  ok = (!(options->tune & KS_DIST_TUNE_OVERLAP) || (part.halo_queue = ks_runtime_new_queue (dev->rt, error))) &&
+       start_residual (&part, ex, row_ptr, col, val, b, x, &rho, &b_norm, error);
   begin = g_get_monotonic_time ();
-  while (ok && sqrt (rho) > options->tol * b_norm)
-    {
-      if (it == options->max_iter)
-        {
-          ks_dist_cg_set_not_converged (error, it, sqrt (rho) / b_norm, options->tol);
-          ok = FALSE;
-          break;
-        }
-      ok = spmv_exchanged (&part, ex, part.p, host, error) &&
-           dot (&part, part.p, part.q, &pq, error) &&
-           ks_exchange_allreduce (ex, &pq, 1, error);
-      if (ok && !(pq > 0))
-        {
-          ks_dist_cg_set_breakdown (error, it, pq);
-          ok = FALSE;
-        }
-      ok = ok && set_scalar (&part, S_ALPHA, rho / pq, error) &&
-           axpy (&part, part.x, part.p, 1, error) &&
-           axpy (&part, part.r, part.q, -1, error) &&
-           dot (&part, part.r, part.r, &rho_new, error) &&
-           ks_exchange_allreduce (ex, &rho_new, 1, error) &&
-           set_scalar (&part, S_BETA, rho_new / rho, error) &&
-           ks_kernel_set_args (dev->k[K_XPAY], error, KS_ARG_INT, (int) part.n, KS_ARG_BUFFER, part.p,
-                               KS_ARG_BUFFER, part.r, KS_ARG_BUFFER, part.scalars, KS_ARG_BUFFER, part.state,
-                               KS_ARG_END) &&
-           launch_rows (&part, K_XPAY, part.n, error);
-      if (ok)
-        rho = rho_new;
-      it++;
-    }
+  ok = ok && (options->pipelined ? solve_pipelined (&part, ex, options, b_norm, &it, &rho, error)
+                                 : solve_classic (&part, ex, options, b_norm, &it, &rho, error));
   ok = ok && read_reals (&part, part.x, 0, x, part.n, error);
   if (!ok)
     {
-      /* Writes still queued read part.held and host, about to go. */
+      /* Writes still queued (both queues) read part's slots and hosts,
+       * about to go. */
       ks_runtime_finish (dev->rt, NULL);
       ks_exchange_abort (ex);
     }

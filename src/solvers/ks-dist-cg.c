@@ -91,6 +91,56 @@ ks_exchange_free (KsExchange *ex)
     ex->vtable->free (ex);
 }
 
+KsDistTune
+ks_dist_tune_from_env (void)
+{
+  return ks_dist_tune_parse (g_getenv ("KS_HYBRID_TUNE"));
+}
+
+KsDistTune
+ks_dist_tune_parse (const char *env)
+{
+  static const struct { const char *name; KsDistTune flag; } words[] = {
+    { "sums", KS_DIST_TUNE_SUMS }, { "overlap", KS_DIST_TUNE_OVERLAP },
+    { "host", KS_DIST_TUNE_HOST }, { "pin", KS_DIST_TUNE_PIN }, { "pipelined", KS_DIST_TUNE_PIPELINED },
+    { "all", KS_DIST_TUNE_ALL }, { "none", 0 },
+  };
+  g_auto(GStrv) list = NULL;
+  KsDistTune tune = 0;
+
+  if (env == NULL || *env == '\0')
+    return 0;
+  list = g_strsplit (env, ",", -1);
+  for (guint i = 0; list[i] != NULL; i++)
+    {
+      const char *word = g_strstrip (list[i]);
+      const gboolean minus = word[0] == '-';
+      guint w = 0;
+
+      if (minus && i == 0)
+        tune = KS_DIST_TUNE_ALL;   /* "-pin": all but pin */
+      while (w < G_N_ELEMENTS (words) && strcmp (words[w].name, word + minus) != 0)
+        w++;
+      if (w == G_N_ELEMENTS (words))
+        {
+          static gsize warned;
+          if (g_once_init_enter (&warned))
+            {
+              g_warning ("KS_HYBRID_TUNE: \"%s\" is none of all, none, sums, overlap, host, pin, pipelined", word);
+              g_once_init_leave (&warned, 1);
+            }
+          continue;
+        }
+      if (minus)
+        tune &= ~words[w].flag;
+      else if (words[w].flag == 0)
+        tune = 0;
+      else
+        tune |= words[w].flag;
+    }
+  return tune;
+}
+
 /* --- threads of one process ------------------------------------------------------- */
 
 /* The most values one allreduce sums (CG needs two). */
@@ -100,7 +150,8 @@ typedef struct {
   KsExchange       base;
   KsExchangeGroup *group;
   guint            index;
-  guint            sums;      /* allreduces done: which half of partials the next one uses */
+  gint             n_halos;   /* this part's exchanges (split phase) and sums so far */
+  gint             n_sums;
 } LocalExchange;
 
 struct _KsExchangeGroup {
@@ -108,12 +159,21 @@ struct _KsExchangeGroup {
   guint          n_parts;
   LocalExchange *parts;
   double       **published;   /* each part's vector, between start and finish */
-  double        *partials;    /* 2 x n_parts x MAX_SUMS: sums alternate halves */
+  double        *partials;    /* n_parts x MAX_SUMS */
   GMutex         lock;
   GCond          cond;
   guint          arrived;
   gint           generation;  /* read without the lock while spinning: atomic */
   gint           aborted;     /* a part failed: every wait ends (atomic, as generation) */
+  /* Split phase (KS_DIST_TUNE_SUMS): counts that only grow, so exchange
+   * or sum k is complete once n_parts (k + 1) parts have come; the
+   * published vectors and the partial sums alternate between two sets
+   * by k's parity (a part cannot be two ahead of another). */
+  gboolean       split;
+  gint           halos_started;
+  gint           halos_read;
+  gint           sums_arrived;
+  gint           sleepers;    /* parts asleep on cond */
 };
 
 /* How long a part spins before it sleeps on the condition: the parts meet
@@ -223,7 +283,7 @@ local_allreduce (KsExchange *self,
   /* One barrier a sum, not two: consecutive sums use alternate halves, and
    * a part can only write this half again after the next sum's barrier,
    * which every part reaches after reading this one. */
-  double *partials = g->partials + (ex->sums++ % 2) * g->n_parts * MAX_SUMS;
+  double *partials = g->partials + (ex->n_sums++ % 2) * g->n_parts * MAX_SUMS;
 
   g_return_val_if_fail (n <= MAX_SUMS, FALSE);
 
@@ -247,6 +307,173 @@ static const KsExchangeVTable local_vtable = {
   local_start, local_finish, local_allreduce, local_abort, NULL,
 };
 
+/* --- threads of one process, split phase ---------------------------------------- */
+
+/* One more part has come: wakes the sleepers, if any.  The count goes
+ * up before the sleepers are read, and a sleeper counts itself before it
+ * reads the count (both sequentially consistent), so no wake is lost. */
+static void
+split_arrive (KsExchangeGroup *g,
+              gint            *count)
+{
+  g_atomic_int_inc (count);
+  if (g_atomic_int_get (&g->sleepers) > 0)
+    {
+      g_mutex_lock (&g->lock);
+      g_cond_broadcast (&g->cond);
+      g_mutex_unlock (&g->lock);
+    }
+}
+
+static gboolean
+split_reached (KsExchangeGroup *g,
+               gint            *count,
+               gint             target,
+               gint             read_target)
+{
+  return g_atomic_int_get (count) >= target && g_atomic_int_get (&g->halos_read) >= read_target;
+}
+
+/* Waits until count reaches target and every part has read every
+ * exchange this one gave (read_target): spinning first, as barrier(). */
+static gboolean
+split_wait (KsExchangeGroup *g,
+            gint            *count,
+            gint             target,
+            gint             read_target,
+            GError         **error)
+{
+  const gint64 until = g_get_monotonic_time () + SPIN_US;
+
+  for (guint i = 1; !split_reached (g, count, target, read_target) && !g_atomic_int_get (&g->aborted); i++)
+    {
+      g_thread_yield ();
+      if (i % 16 == 0 && g_get_monotonic_time () > until)
+        break;
+    }
+  if (!split_reached (g, count, target, read_target) && !g_atomic_int_get (&g->aborted))
+    {
+      g_mutex_lock (&g->lock);
+      g_atomic_int_inc (&g->sleepers);
+      while (!split_reached (g, count, target, read_target) && !g_atomic_int_get (&g->aborted))
+        g_cond_wait (&g->cond, &g->lock);
+      g_atomic_int_add (&g->sleepers, -1);
+      g_mutex_unlock (&g->lock);
+    }
+  if (split_reached (g, count, target, read_target))
+    return TRUE;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Another part of the solve failed"));
+  return FALSE;
+}
+
+static gboolean
+split_start (KsExchange *self,
+             double     *x,
+             GError    **error)
+{
+  LocalExchange *ex = (LocalExchange *) self;
+  KsExchangeGroup *g = ex->group;
+
+  g->published[(ex->n_halos & 1) * g->n_parts + ex->index] = x;
+  split_arrive (g, &g->halos_started);
+  return TRUE;
+}
+
+static gboolean
+split_finish (KsExchange *self,
+              double     *x,
+              GError    **error)
+{
+  LocalExchange *ex = (LocalExchange *) self;
+  KsExchangeGroup *g = ex->group;
+  const KsHaloPart *me = self->part;
+  double **published = g->published + (ex->n_halos & 1) * g->n_parts;
+
+  ex->n_halos++;
+  if (!split_wait (g, &g->halos_started, (gint) g->n_parts * ex->n_halos, 0, error))
+    return FALSE;
+  for (guint j = 0; j < me->n_neighbours; j++)
+    {
+      const KsHaloNeighbour *from = &me->neighbours[j];
+      const KsHaloPart *them = ks_halo_get_part (g->halo, from->part);
+      const double *src = published[from->part];
+
+      for (guint k = 0; k < them->n_neighbours; k++)
+        if (them->neighbours[k].part == ex->index)
+          for (guint i = 0; i < from->n_recv; i++)
+            x[from->recv_first + i] = src[them->neighbours[k].send[i]];
+    }
+  /* No wait: a part changes what it published only after a later sum,
+   * and a sum waits for every part's reading (split_wait's read_target). */
+  split_arrive (g, &g->halos_read);
+  return TRUE;
+}
+
+static gboolean
+split_sum_start (KsExchange *self,
+                 double     *values,
+                 guint       n,
+                 GError    **error)
+{
+  LocalExchange *ex = (LocalExchange *) self;
+  KsExchangeGroup *g = ex->group;
+  double *mine = g->partials + ((ex->n_sums & 1) * g->n_parts + ex->index) * MAX_SUMS;
+
+  g_return_val_if_fail (n <= MAX_SUMS, FALSE);
+  memcpy (mine, values, sizeof (double) * n);
+  split_arrive (g, &g->sums_arrived);
+  return TRUE;
+}
+
+static gboolean
+split_sum_finish (KsExchange *self,
+                  double     *values,
+                  guint       n,
+                  GError    **error)
+{
+  LocalExchange *ex = (LocalExchange *) self;
+  KsExchangeGroup *g = ex->group;
+  const double *all = g->partials + (ex->n_sums & 1) * g->n_parts * MAX_SUMS;
+
+  ex->n_sums++;
+  if (!split_wait (g, &g->sums_arrived, (gint) g->n_parts * ex->n_sums, (gint) g->n_parts * ex->n_halos, error))
+    return FALSE;
+  /* In part order: the same bits on every part and every run. */
+  for (guint k = 0; k < n; k++)
+    {
+      double sum = 0;
+
+      for (guint p = 0; p < g->n_parts; p++)
+        sum += all[p * MAX_SUMS + k];
+      values[k] = sum;
+    }
+  return TRUE;
+}
+
+static gboolean
+split_allreduce (KsExchange *self,
+                 double     *values,
+                 guint       n,
+                 GError    **error)
+{
+  return split_sum_start (self, values, n, error) && split_sum_finish (self, values, n, error);
+}
+
+static const KsExchangeVTable split_vtable = {
+  split_start, split_finish, split_allreduce, local_abort, NULL, split_sum_start, split_sum_finish,
+};
+
+void
+ks_exchange_group_set_tune (KsExchangeGroup *group,
+                            KsDistTune       tune)
+{
+  g_return_if_fail (group != NULL);
+
+  group->split = (tune & KS_DIST_TUNE_SUMS) != 0;
+  for (guint p = 0; p < group->n_parts; p++)
+    group->parts[p].base.vtable = group->split ? &split_vtable : &local_vtable;
+}
+
 KsExchangeGroup *
 ks_exchange_group_new (const KsHalo *halo)
 {
@@ -258,7 +485,7 @@ ks_exchange_group_new (const KsHalo *halo)
   g->halo = halo;
   g->n_parts = ks_halo_get_n_parts (halo);
   g->parts = g_new0 (LocalExchange, g->n_parts);
-  g->published = g_new0 (double *, g->n_parts);
+  g->published = g_new0 (double *, 2 * g->n_parts);
   g->partials = g_new0 (double, 2 * g->n_parts * MAX_SUMS);
   g_mutex_init (&g->lock);
   g_cond_init (&g->cond);
@@ -349,41 +576,31 @@ dot (const double *a,
   return sum;
 }
 
-/* x += alpha p, r -= alpha q, and the new r.r in the same pass.  On the
- * cores' team, as the SpMV and the dots: one thread alone doing these
- * updates made the host part of one process 2.7 times slower than the
- * GPU part it should keep pace with (issue 28: relative 0.37 at lambda
- * 24 on the H200; under mpirun a rank is one core anyway). */
+/* x += alpha p, r -= alpha q and the new r.r in one pass, on the cores'
+ * team as the SpMV and the dots: one thread alone doing these updates
+ * made the host part of one process 2.7 times slower than the GPU part it
+ * should keep pace with (issue 28: relative 0.37 at lambda 24 on the
+ * H200; under mpirun a rank is one core anyway). */
 static double
-update_x_r (double       *x,
-            double       *r,
-            const double *p,
-            const double *q,
-            double        alpha,
-            guint         n)
+update_xr (double       *x,
+           double       *r,
+           const double *p,
+           const double *q,
+           double        alpha,
+           guint         n)
 {
-  double rr = 0;
+  double sum = 0;
 
-#pragma omp parallel for if (n > 20000) reduction (+:rr) schedule (static)
+#pragma omp parallel for if (n > 20000) reduction (+:sum) schedule (static)
   for (guint i = 0; i < n; i++)
     {
-      x[i] += alpha * p[i];
-      r[i] -= alpha * q[i];
-      rr += r[i] * r[i];
-    }
-  return rr;
-}
+      const double v = r[i] - alpha * q[i];
 
-/* p = r + beta p */
-static void
-update_p (double       *p,
-          const double *r,
-          double        beta,
-          guint         n)
-{
-#pragma omp parallel for if (n > 20000) schedule (static)
-  for (guint i = 0; i < n; i++)
-    p[i] = r[i] + beta * p[i];
+      x[i] += alpha * p[i];
+      r[i] = v;
+      sum += v * v;
+    }
+  return sum;
 }
 
 /* q = A p, the interior rows while p's virtual values travel. */
@@ -503,10 +720,16 @@ solve_host (KsExchange            *ex,
           return FALSE;
         }
       alpha = rho / pq;
-      rho_new = update_x_r (x, r, p, q, alpha, n);
+      rho_new = update_xr (x, r, p, q, alpha, n);
       if (!ks_exchange_allreduce (ex, &rho_new, 1, error))
         return FALSE;
-      update_p (p, r, rho_new / rho, n);
+      {
+        const double beta = rho_new / rho;
+
+#pragma omp parallel for if (n > 20000) schedule (static)
+        for (guint i = 0; i < n; i++)
+          p[i] = r[i] + beta * p[i];
+      }
       rho = rho_new;
     }
   set_result (out, it, sqrt (rho) / b_norm, begin);
@@ -539,7 +762,8 @@ solve_host_pipelined (KsExchange            *ex,
   g_autofree double *z = g_new0 (double, MAX (n, 1));
   g_autofree double *s = g_new0 (double, MAX (n, 1));
   g_autofree double *p = g_new0 (double, MAX (n, 1));
-  double sums[2], gamma = 0, gamma_old = 1, alpha = 1, b_norm;
+  const gboolean fused = (options->tune & KS_DIST_TUNE_HOST) != 0;
+  double sums[2], next[2], gamma = 0, gamma_old = 1, alpha = 1, b_norm;
   gint64 begin;
   guint it;
 
@@ -553,10 +777,15 @@ solve_host_pipelined (KsExchange            *ex,
   begin = g_get_monotonic_time ();
   for (it = 0;; it++)
     {
-      double beta, delta;
+      double beta, delta, rr = 0, wr = 0;
 
-      sums[0] = dot (r, r, n);
-      sums[1] = dot (w, r, n);
+      /* KS_DIST_TUNE_HOST: the sums from the last update's pass. */
+      if (!(fused && it > 0))
+        {
+          next[0] = dot (r, r, n);
+          next[1] = dot (w, r, n);
+        }
+      memcpy (sums, next, sizeof sums);
       if (!ks_exchange_iallreduce_start (ex, sums, 2, error) ||
           !spmv_exchanged (ex, row_ptr, col, val, w, q, error) ||
           !ks_exchange_iallreduce_finish (ex, sums, 2, error))
@@ -579,7 +808,7 @@ solve_host_pipelined (KsExchange            *ex,
           return FALSE;
         }
       alpha = gamma / delta;
-#pragma omp parallel for if (n > 20000) schedule (static)
+#pragma omp parallel for if (n > 20000) reduction (+:rr, wr) schedule (static)
       for (guint i = 0; i < n; i++)
         {
           z[i] = q[i] + beta * z[i];
@@ -588,7 +817,11 @@ solve_host_pipelined (KsExchange            *ex,
           x[i] += alpha * p[i];
           r[i] -= alpha * s[i];
           w[i] -= alpha * z[i];
+          rr += r[i] * r[i];
+          wr += w[i] * r[i];
         }
+      next[0] = rr;
+      next[1] = wr;
       gamma_old = gamma;
     }
   set_result (out, it, sqrt (gamma) / b_norm, begin);

@@ -105,14 +105,55 @@ KsExchange      *ks_exchange_group_get  (KsExchangeGroup *group,
                                          guint            part);
 void             ks_exchange_group_free (KsExchangeGroup *group);
 
+/* The coupling's overheads, each switchable so that its gain can be
+ * measured alone (issue 28, item 7).  0 is the plain loop. */
+typedef enum {
+  /* Threads of one process: a sum waits once (not twice), a halo
+   * exchange's start does not wait for the other parts (only its finish
+   * does), and waits spin briefly before they sleep
+   * (ks_exchange_group_set_tune). */
+  KS_DIST_TUNE_SUMS    = 1 << 0,
+  /* A device part: its halo read and written on a second queue while the
+   * interior rows' SpMV runs, alpha and beta written without waiting, and
+   * r -= alpha q fused with r.r, x += alpha p with p = r + beta p. */
+  KS_DIST_TUNE_OVERLAP = 1 << 1,
+  /* A host part's pipelined CG: the next iteration's two sums from the
+   * update's own pass (the classic CG's r.r is always fused with r's). */
+  KS_DIST_TUNE_HOST    = 1 << 2,
+  /* The hybrid: each device part's thread on a core of its own, the host
+   * part's OpenMP threads one to a core on the others. */
+  KS_DIST_TUNE_PIN     = 1 << 3,
+  KS_DIST_TUNE_ALL     = (1 << 4) - 1,
+  /* Not in ALL: the hybrid runs the pipelined CG as if asked for (one
+   * sum per iteration; for measuring it where the caller cannot ask). */
+  KS_DIST_TUNE_PIPELINED = 1 << 4,
+} KsDistTune;
+
+/* KS_HYBRID_TUNE: "none" (also unset or empty: the path measured on the
+ * H200, data/reference/h200-cuda-heat-hybrid-*-async.*), "all", or a
+ * comma list of sums, overlap, host, pin, pipelined; "all,-pin" leaves one
+ * out.  The others are correct (test-hybrid) but not yet timed on a GPU:
+ * tests/device/hybrid-tune.sh measures each before one becomes the
+ * default.  An unknown word is warned about once and ignored. */
+KsDistTune ks_dist_tune_from_env (void);
+/* The same from words (NULL: unset). */
+KsDistTune ks_dist_tune_parse    (const char *words);
+
+/* Before the threads start.  With KS_DIST_TUNE_SUMS a part must not
+ * change the owned values it gave an exchange until it has passed a
+ * later sum (every CG here changes them only after one). */
+void             ks_exchange_group_set_tune (KsExchangeGroup *group,
+                                             KsDistTune       tune);
+
 typedef struct {
   double   tol;        /* ||r|| <= tol ||b|| */
   guint    max_iter;
   /* The pipelined CG (Ghysels & Vanroose 2014; PETSc's KSPPIPECG): one
    * sum per iteration instead of two, started before the SpMV and waited
    * for after it, at the price of three more vectors and recurrences that
-   * drift a little further from the true residual.  Host parts only. */
+   * drift a little further from the true residual. */
   gboolean pipelined;
+  KsDistTune tune;     /* 0 (the default): none */
 } KsDistCgOptions;
 
 typedef struct {

@@ -7,6 +7,7 @@
 #include "ks-hybrid-cg-private.h"
 #include "ks-balance.h"
 #include "ks-halo.h"
+#include "ks-hybrid-pin.h"
 #include "ks-solver-error.h"
 
 #include <gio/gio.h>
@@ -399,6 +400,8 @@ typedef struct {
   KsExchange            *ex;
   const KsDistCgOptions *options;
   guint                  others_on_devices;  /* this process's device parts beside this one */
+  const KsHybridPin     *pin;      /* KS_DIST_TUNE_PIN: the cores; NULL: not pinned */
+  guint                  device_slot;        /* a device part's: which of the last cores */
   KsDistCgResult         result;
   double                 wait_s;   /* of the solve, in the exchange's finish and sums */
   double                 solve_s;  /* the whole solve's wall time */
@@ -417,8 +420,12 @@ run_part (gpointer data)
 
   /* The host part leaves a core to each device part's thread in this
    * process (it feeds its device and waits at every sum), as the paper
-   * leaves the GPU processes' cores out of R_CPU. */
-  if (p->device == NULL && run->others_on_devices > 0)
+   * leaves the GPU processes' cores out of R_CPU; pinned, that core is
+   * the device thread's alone. */
+  if (run->pin != NULL && p->device != NULL)
+    ks_hybrid_pin_device (run->pin, run->device_slot);
+  else if (p->device == NULL && run->others_on_devices > 0 &&
+           (run->pin == NULL || ks_hybrid_pin_host (run->pin) == 0))
     omp_set_num_threads (MAX (1, omp_get_num_procs () - (int) run->others_on_devices));
 #endif
 
@@ -587,7 +594,10 @@ ks_hybrid_solve_parts (KsHybridCg        *h,
                        KsHybridResult    *out,
                        GError           **error)
 {
-  const KsDistCgOptions dist = { options->tol, options->max_iter, h->setup.pipelined };
+  const KsDistTune tune = ks_dist_tune_from_env ();
+  const KsDistCgOptions dist = { options->tol, options->max_iter,
+                                 h->setup.pipelined || (tune & KS_DIST_TUNE_PIPELINED), tune };
+  KsHybridPin pin = { 0 };
   g_autoptr(KsExchangeGroup) group = NULL;
   KsExchange *ranked = NULL;
   Run runs[KS_HYBRID_MAX_GPUS + 1] = { { 0 } };
@@ -599,7 +609,10 @@ ks_hybrid_solve_parts (KsHybridCg        *h,
   if (h->world != NULL)
     ranked = h->world->exchange_new (h->world->data, h->halo, h->world->rank);
   else
-    group = ks_exchange_group_new (h->halo);
+    {
+      group = ks_exchange_group_new (h->halo);
+      ks_exchange_group_set_tune (group, dist.tune);
+    }
   for (guint k = 0; k < h->n_local; k++)
     {
       Part *p = &h->parts[k];
@@ -610,6 +623,22 @@ ks_hybrid_solve_parts (KsHybridCg        *h,
   for (guint k = 0; k < h->n_local; k++)
     for (guint j = 0; j < h->n_local; j++)
       runs[k].others_on_devices += j != k && h->parts[j].device != NULL;
+  /* Pinned only with a host part beside device parts in this process,
+   * and not where the "GPU" is the CPU (PoCL): its workers would be born
+   * on the device thread's one core. */
+  if ((dist.tune & KS_DIST_TUNE_PIN) && h->world == NULL && h->n_local > 1 &&
+      ks_device_get_info (h->setup.gpu)->type != KS_DEVICE_TYPE_CPU)
+    {
+      guint slot = 0;
+
+      for (guint k = 0; k < h->n_local; k++)
+        if (h->parts[k].device != NULL)
+          runs[k].device_slot = slot++;
+      if (slot < h->n_local)
+        ks_hybrid_pin_init (&pin, slot);
+      for (guint k = 0; k < h->n_local && pin.n_cpus > 0; k++)
+        runs[k].pin = &pin;
+    }
   /* The device parts' threads mostly wait on their devices; the host
    * part runs on this thread, whose OpenMP workers (from the assembly,
    * the triad probe) become its team.  On a thread of its own it made a
@@ -628,6 +657,7 @@ ks_hybrid_solve_parts (KsHybridCg        *h,
   for (guint k = 0; k < h->n_local; k++)
     if (k != host)
       g_thread_join (threads[k]);
+  ks_hybrid_pin_clear (&pin);
   if (ranked != NULL)
     ks_exchange_free (ranked);
 

@@ -52,8 +52,7 @@ typedef struct {
    * Formula (5) with R_GPU = 1 + n_more_gpus and one CPU part. */
   KsDevice         **more_gpus;
   guint              n_more_gpus;
-  /* The pipelined CG (ks-dist-cg.h): host parts only, so no GPU part may
-   * have cells (lambda 0, or no GPU ranks). */
+  /* The pipelined CG (ks-dist-cg.h), on host and device parts alike. */
   gboolean           pipelined;
   /* Under a world: this process's own solver, as in one process (the
    * world is ignored); the GPU alone that the paper compares the hybrid
