@@ -438,6 +438,40 @@ test_render_many_labels (void)
   cairo_surface_destroy (img);
 }
 
+/* 150,000 points to 800 pixels are drawn decimated to each pixel column's
+ * first, lowest, highest and last points: a one-point spike up and one
+ * down must still be drawn, at full height, and the flat line beside. */
+static void
+test_render_decimated_spike (void)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  guint s = ks_plot_add_series (plot, "flat");
+  const guint n = 150000, up = 74321, down = 100003;
+  cairo_surface_t *img;
+  double px, py;
+
+  for (guint i = 0; i < n; i++)
+    ks_plot_add_point (plot, s, i, i == up ? 1.0 : i == down ? -1.0 : 0.0);
+  ks_plot_set_y_range (plot, -1.5, 1.5);
+  img = render_image (plot, W, H, theme);
+
+  /* The spikes, near their tips and half way up. */
+  for (double y = 0.5; y <= 0.9; y += 0.4)
+    {
+      data_to_device (plot, W, H, up, y, &px, &py);
+      g_assert_true (color_near (img, px, py, 1, &theme->series[0], 60));
+      data_to_device (plot, W, H, down, -y, &px, &py);
+      g_assert_true (color_near (img, px, py, 1, &theme->series[0], 60));
+    }
+  /* Nothing drawn where no point is, and the line at 0. */
+  data_to_device (plot, W, H, n / 4, 0.5, &px, &py);
+  g_assert_false (color_near (img, px, py, 2, &theme->series[0], 60));
+  data_to_device (plot, W, H, n / 4, 0.0, &px, &py);
+  g_assert_true (color_near (img, px, py, 1, &theme->series[0], 60));
+  cairo_surface_destroy (img);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -451,6 +485,7 @@ main (int   argc,
   g_test_add_func ("/plot/render/log-narrow", test_render_log_narrow);
   g_test_add_func ("/plot/render/gap", test_render_gap);
   g_test_add_func ("/plot/render/highlight", test_render_highlight);
+  g_test_add_func ("/plot/render/decimated-spike", test_render_decimated_spike);
   g_test_add_func ("/plot/render/legend-corner", test_render_legend_corner);
   g_test_add_func ("/plot/render/zoom", test_render_zoom);
   g_test_add_func ("/plot/render/degenerate", test_render_degenerate);

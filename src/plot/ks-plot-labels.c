@@ -240,9 +240,11 @@ ks_plot_data_index_free (KsPlotDataIndex *di)
   g_free (di);
 }
 
-guint
-ks_plot_data_index_coverage (const KsPlotDataIndex *di,
-                             const Rect            *r)
+/* Weight of the samples in r; once past limit, any more than limit. */
+static guint
+coverage_up_to (const KsPlotDataIndex *di,
+                const Rect            *r,
+                guint                  limit)
 {
   guint c0 = grid_col (&di->grid, r->x), c1 = grid_col (&di->grid, r->x + r->w);
   guint r0 = grid_row (&di->grid, r->y), r1 = grid_row (&di->grid, r->y + r->h);
@@ -255,9 +257,20 @@ ks_plot_data_index_coverage (const KsPlotDataIndex *di,
 
         for (guint i = di->start[cell]; i < di->start[cell + 1]; i++)
           if (in_rect (r, di->samples[i].x, di->samples[i].y))
-            n += di->samples[i].weight;
+            {
+              n += di->samples[i].weight;
+              if (n > limit)
+                return n;
+            }
       }
   return n;
+}
+
+guint
+ks_plot_data_index_coverage (const KsPlotDataIndex *di,
+                             const Rect            *r)
+{
+  return coverage_up_to (di, r, G_MAXUINT);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -301,7 +314,8 @@ ks_plot_place_label (double                 x,
 
       if (!rect_contains (area, &cands[i]) || !ks_plot_obstacles_free_of (taken, &spaced))
         continue;
-      covered = ks_plot_data_index_coverage (data, &cands[i]);
+      /* Without may_cover only "none" matters: the first sample will do. */
+      covered = coverage_up_to (data, &cands[i], may_cover ? G_MAXUINT : 0);
       if (covered == 0)
         {
           *out = cands[i];

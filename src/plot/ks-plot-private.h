@@ -605,6 +605,39 @@ void ks_plot_draw_specials (cairo_t           *cr,
                             KsPlotObstacles   *taken,
                             const KsPlotTheme *theme);
 
+/* ks-plot-decimate.c: whether a series of dp (sorted by x) has more than
+ * two points per pixel column of area, and is drawn decimated; then its
+ * line's points cut down to the first, lowest, highest and last of each
+ * pixel column, which draw the same pixels (breaks where the line breaks:
+ * points with ok FALSE). */
+gboolean ks_plot_decimates     (GArray      *dp,
+                                const Rect  *area);
+GArray  *ks_plot_decimate_line (GArray      *dp,
+                                GArray      *points,
+                                KsPlotScale  log_x,
+                                double       gap_limit);
+
+/* Error bars of one pixel column merged where they overlap: the same
+ * union of pixels from fewer strokes. */
+typedef struct {
+  double x, top, bottom;
+} KsPlotBarSpan;
+
+typedef struct {
+  double        column;
+  guint         n;
+  KsPlotBarSpan cur;
+} KsPlotBarSpans;
+
+void     ks_plot_bar_spans_init   (KsPlotBarSpans *s);
+gboolean ks_plot_bar_spans_add    (KsPlotBarSpans *s,
+                                   double          x,
+                                   double          y0,
+                                   double          y1,
+                                   KsPlotBarSpan  *out);
+gboolean ks_plot_bar_spans_finish (KsPlotBarSpans *s,
+                                   KsPlotBarSpan  *out);
+
 /* ------------------------------------------------------------------------ */
 /* Bars                                                                     */
 
