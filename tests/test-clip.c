@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 
 #include "ks-clip.h"
+#include "ks-plot-private.h"
 #include "ks-video.h"
 
 #ifdef KS_TEST_HAVE_PBUTILS
@@ -176,6 +177,42 @@ test_video (gconstpointer data)
     g_assert_cmpfloat_with_epsilon (mp4_seconds ((const guchar *) bytes, len), (double) FRAMES / FPS, 0.15);
 }
 
+/* The clip's fast PNG writer gives the very pixels cairo's own does
+ * (the channels in their order), read back by cairo. */
+static void
+test_png (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsPlot) plot = make_plot ();
+  g_autofree char *ours = g_build_filename (tmpdir, "ours.png", NULL);
+  g_autofree char *theirs = g_build_filename (tmpdir, "theirs.png", NULL);
+  cairo_surface_t *frame = ks_plot_render_frame (plot, W, H);
+  cairo_surface_t *a, *b;
+
+  g_assert_true (ks_plot_write_frame_png (frame, ours, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (cairo_surface_write_to_png (frame, theirs), ==, CAIRO_STATUS_SUCCESS);
+  a = cairo_image_surface_create_from_png (ours);
+  b = cairo_image_surface_create_from_png (theirs);
+  g_assert_cmpint (cairo_surface_status (a), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (a), ==, W);
+  g_assert_cmpint (cairo_image_surface_get_height (a), ==, H);
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      {
+        const guint32 pa = ((const guint32 *) (cairo_image_surface_get_data (a) + y * cairo_image_surface_get_stride (a)))[x];
+        const guint32 pb = ((const guint32 *) (cairo_image_surface_get_data (b) + y * cairo_image_surface_get_stride (b)))[x];
+        g_assert_cmphex (pa & 0xffffff, ==, pb & 0xffffff);
+      }
+  cairo_surface_destroy (a);
+  cairo_surface_destroy (b);
+  cairo_surface_destroy (frame);
+  g_assert_false (ks_plot_write_frame_png (frame = ks_plot_render_frame (plot, W, H), "/nonexistent/dir/x.png",
+                                           &error));
+  g_assert_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_WRITE);
+  cairo_surface_destroy (frame);
+}
+
 static void
 test_formats (void)
 {
@@ -259,6 +296,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   tmpdir = g_dir_make_tmp ("test-clip-XXXXXX", NULL);
   g_test_add_func ("/clip/formats", test_formats);
+  g_test_add_func ("/clip/png", test_png);
   g_test_add_data_func ("/clip/webm", GUINT_TO_POINTER (KS_CLIP_WEBM), test_video);
   g_test_add_data_func ("/clip/mp4", GUINT_TO_POINTER (KS_CLIP_MP4), test_video);
   g_test_add_data_func ("/clip/gif", GUINT_TO_POINTER (KS_CLIP_GIF), test_video);

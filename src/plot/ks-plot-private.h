@@ -727,5 +727,10 @@ gboolean ks_plot_check_frame   (cairo_surface_t *surface,
 cairo_surface_t *ks_plot_render_frame (KsPlot *plot,
                                        guint   width,
                                        guint   height);
+/* Such a frame (RGB24) as a PNG file, quickly (ks-clip.c: zlib's fastest
+ * level where the build has libpng, cairo's writer otherwise). */
+gboolean ks_plot_write_frame_png (cairo_surface_t *surface,
+                                  const char      *path,
+                                  GError         **error);
 
 G_END_DECLS
