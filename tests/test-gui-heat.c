@@ -581,6 +581,7 @@ test_record_speed (void)
   ks_heat_page_set_mesh (page, "quad", "disc", 50000);
   g_assert_true (wait_for (at_start, 60));
   steps_per_second (3);
+  g_test_message ("on %s", ks_device_get_name (ks_window_get_device (window)));
   g_test_message ("not recording: %.2f steps/s", steps_per_second (30));
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
