@@ -146,6 +146,8 @@ struct _KsHeatPage {
 
 /* ks-heat-page.c */
 void     ks_heat_page_apply_scale        (KsHeatPage *self);
+void     ks_heat_page_set_tick           (KsHeatPage *self,
+                                          gboolean    recording);
 /* ks-heat-page-record.c */
 void     ks_heat_page_record_frame       (KsHeatPage *self,
                                           guint       step);

@@ -242,6 +242,7 @@ ks_heat_page_start_recording (KsHeatPage *self, const char *path, GError **error
   g_mutex_lock (&self->lock);
   self->lockstep = TRUE;
   g_mutex_unlock (&self->lock);
+  ks_heat_page_set_tick (self, TRUE);
   gtk_widget_hide (self->message_bar);
   if (self->mesh != NULL)
     ks_heat_page_record_frame (self, ks_heat_page_get_shown_step (self));
@@ -289,6 +290,7 @@ ks_heat_page_end_recording (KsHeatPage *self, gboolean at_reset, GError **error)
   self->lockstep = FALSE;
   g_cond_signal (&self->cond);
   g_mutex_unlock (&self->lock);
+  ks_heat_page_set_tick (self, FALSE);
   clip = g_steal_pointer (&self->clip);
   dir = g_steal_pointer (&self->record_dir);
   show_record_state (self);
