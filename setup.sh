@@ -13,7 +13,9 @@ cd "$(dirname "$0")"
 # machine has), OpenMP (part of gcc), LAPACKE over OpenBLAS (the host baseline
 # of "bench gauss"); GTK 3 and its icons for the desktop app, gettext for the
 # translations, and the validators of the desktop file, metainfo and settings
-# schema.  The tests add Oclgrind, python3, Xvfb (the GUI tests drive the
+# schema; GStreamer and its base, good and ugly plugins for the heat page's
+# clips as WebM (VP8) and MP4 (x264) beside the GIF (optional: without them
+# the GIF stays).  The tests add Oclgrind, python3, Xvfb (the GUI tests drive the
 # real window through an X server), dbus-daemon (dbus-run-session: the
 # quit-mid-run test drives the app's actions over its own session bus) and
 # locales (the Matrix Market test builds de_DE into its own folder, to read
@@ -28,7 +30,9 @@ PACKAGES=(meson ninja-build pkg-config gcc libc6-dev
           ocl-icd-opencl-dev opencl-headers pocl-opencl-icd fonts-dejavu-core
           liblapacke-dev libopenblas-dev libmetis-dev libopenmpi-dev openmpi-bin
           libgtk-3-dev adwaita-icon-theme librsvg2-common gettext libgif-dev
-          desktop-file-utils appstream)
+          desktop-file-utils appstream
+          libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base
+          gstreamer1.0-plugins-good gstreamer1.0-plugins-ugly)
 # gmsh: test-mesh meshes a .geo file with it (and checks the message without it).
 TEST_PACKAGES=(oclgrind python3 xvfb xauth dbus-daemon locales clang libclang-rt-dev poppler-utils librsvg2-bin gmsh)
 BUILD_DIR=${BUILD_DIR:-build}

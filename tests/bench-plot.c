@@ -15,7 +15,11 @@
  *                          the mesh out) and the median of the next ones,
  *                          each with new cell values, as an animation has
  *   bench-plot examples DIR  every example of plot-examples.c as PNG, SVG
- *                          and PDF, to be looked at */
+ *                          and PDF, to be looked at
+ *   bench-plot clip        what a recorded frame of a 50,000-cell mesh at
+ *                          800 x 640 costs (the heat page's clip): its
+ *                          render, its PNG, and each animation format's
+ *                          encoding, in CPU time */
 #include <cairo.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -24,7 +28,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "ks-clip.h"
+#include "ks-gif.h"
 #include "ks-plot.h"
+#include "ks-plot-private.h"
+#include "ks-video.h"
 #include "plot-examples.h"
 
 /* CPU time of this process in microseconds: what a frame costs, whatever
@@ -318,10 +326,127 @@ write_examples (const char *dir)
   return rc;
 }
 
+/* The median CPU time of frames calls of one stage of a recorded frame. */
+typedef gboolean (*ClipStage) (gpointer data, KsPlot *plot, cairo_surface_t *surface, guint f);
+
+static gboolean
+stage_render (gpointer data, KsPlot *plot, cairo_surface_t *surface, guint f)
+{
+  cairo_t *cr = cairo_create (surface);
+
+  ks_plot_render (plot, cr, 800, 640, NULL);
+  cairo_destroy (cr);
+  return TRUE;
+}
+
+static gboolean
+stage_png (gpointer data, KsPlot *plot, cairo_surface_t *surface, guint f)
+{
+  g_autofree char *path = g_strdup_printf ("%s/frame-%06u.png", (const char *) data, f);
+
+  return cairo_surface_write_to_png (surface, path) == CAIRO_STATUS_SUCCESS;
+}
+
+static gboolean
+stage_png_fast (gpointer data, KsPlot *plot, cairo_surface_t *surface, guint f)
+{
+  g_autofree char *path = g_strdup_printf ("%s/frame-%06u.png", (const char *) data, f);
+
+  return ks_plot_write_frame_png (surface, path, NULL);
+}
+
+static gboolean
+stage_gif (gpointer data, KsPlot *plot, cairo_surface_t *surface, guint f)
+{
+  return ks_gif_writer_add_surface (data, surface, NULL);
+}
+
+static gboolean
+stage_video (gpointer data, KsPlot *plot, cairo_surface_t *surface, guint f)
+{
+  /* The writer keeps the surface until it is encoded: a copy of it. */
+  cairo_surface_t *copy = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 640);
+  cairo_t *cr = cairo_create (copy);
+  gboolean ok;
+
+  cairo_set_source_surface (cr, surface, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  ok = ks_video_writer_add_surface (data, copy, NULL);
+  cairo_surface_destroy (copy);
+  return ok;
+}
+
+static void
+bench_stage (const char *name, ClipStage stage, gpointer data, KsPlot *plot, cairo_surface_t *surface)
+{
+  g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (gint64));
+  const guint frames = 21;
+
+  for (guint f = 0; f < frames; f++)
+    {
+      const gint64 c0 = cpu_time ();
+
+      if (!stage (data, plot, surface, f))
+        {
+          g_print ("  %-28s failed\n", name);
+          return;
+        }
+      g_array_append_vals (cpu, &(gint64) { cpu_time () - c0 }, 1);
+    }
+  g_array_sort (cpu, cmp_gint64);
+  g_print ("  %-28s %6.1f ms CPU a frame (median of %u)\n", name, g_array_index (cpu, gint64, frames / 2) / 1e3,
+           frames);
+}
+
+static int
+bench_clip (void)
+{
+  g_autoptr(KsPlot) plot = example_mesh (274, 122, KS_PLOT_COLORMAP_INFERNO);   /* 50,004 cells */
+  g_autofree char *dir = g_dir_make_tmp ("bench-clip-XXXXXX", NULL);
+  g_autofree char *gif_path = g_build_filename (dir, "clip.gif", NULL);
+  g_autoptr(KsGifWriter) gif = ks_gif_writer_new (gif_path, 800, 640, 10, NULL);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 640);
+
+  g_print ("a recorded frame of 50,004 cells at 800 x 640:\n");
+  bench_stage ("render (the window's thread)", stage_render, NULL, plot, surface);
+  bench_stage ("PNG frame (cairo)", stage_png, dir, plot, surface);
+  bench_stage ("PNG frame (the clip's)", stage_png_fast, dir, plot, surface);
+  if (gif != NULL)
+    bench_stage ("GIF (giflib)", stage_gif, gif, plot, surface);
+  for (KsVideoFormat v = KS_VIDEO_WEBM; v <= KS_VIDEO_MP4; v++)
+    {
+      g_autofree char *path = g_build_filename (dir, v == KS_VIDEO_WEBM ? "clip.webm" : "clip.mp4", NULL);
+      g_autoptr(KsVideoWriter) video = ks_video_writer_new (path, v, 800, 640, 10, NULL);
+      const gint64 c0 = cpu_time ();
+
+      if (video == NULL)
+        continue;
+      bench_stage (v == KS_VIDEO_WEBM ? "WebM: handing over" : "MP4: handing over", stage_video, video, plot,
+                   surface);
+      /* The encoder's own threads: all of it, over the clip. */
+      ks_video_writer_finish (video, NULL);
+      g_print ("  %-28s %6.1f ms CPU a frame (encoder included)\n", v == KS_VIDEO_WEBM ? "WebM" : "MP4",
+               (cpu_time () - c0) / 1e3 / 21);
+      g_unlink (path);
+    }
+  cairo_surface_destroy (surface);
+  for (guint f = 0; f < 21; f++)
+    {
+      g_autofree char *png = g_strdup_printf ("%s/frame-%06u.png", dir, f);
+      g_unlink (png);
+    }
+  g_clear_pointer (&gif, ks_gif_writer_free);
+  g_rmdir (dir);
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  if (argc >= 2 && strcmp (argv[1], "clip") == 0)
+    return bench_clip ();
   if (argc >= 2 && strcmp (argv[1], "mesh") == 0)
     return bench_mesh ();
   if (argc >= 3 && strcmp (argv[1], "examples") == 0)
@@ -332,6 +457,6 @@ main (int   argc,
     return bench_labels ((guint) g_ascii_strtoull (argv[2], NULL, 10),
                          argc >= 4 && strcmp (argv[3], "spread") == 0);
 
-  g_printerr ("usage: %s series N | labels N [spread] | mesh | examples DIR\n", argv[0]);
+  g_printerr ("usage: %s series N | labels N [spread] | mesh | clip | examples DIR\n", argv[0]);
   return 2;
 }

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ks-clip.h"
 #include "ks-heat-page.h"
 #include "ks-run.h"
 #include "test-gui-util.h"
@@ -152,10 +153,57 @@ split_gone (void)
   return !ks_heat_page_get_split (page, NULL, NULL);
 }
 
+/* Each part's time a CG iteration and where it went, the sums' and
+ * halo's share among it. */
 static gboolean
 legend_timed (void)
 {
-  return ks_heat_page_get_legend (page) != NULL && strstr (ks_heat_page_get_legend (page), "ms a step") != NULL;
+  const char *legend = ks_heat_page_get_legend (page);
+
+  return legend != NULL && strstr (legend, "ms a CG iteration: its own work") != NULL &&
+         strstr (legend, "waiting at the sums") != NULL && strstr (legend, "at the halo") != NULL;
+}
+
+/* A screenshot for the README, at a projector's 1024 x 768, the header
+ * bar included (the window's size leaves it out). */
+static void
+readme_shot (const char *name)
+{
+  GtkWidget *bar = gtk_window_get_titlebar (GTK_WINDOW (window));
+  int w, h;
+
+  gtk_window_get_size (GTK_WINDOW (window), &w, &h);
+  gtk_window_resize (GTK_WINDOW (window), 1024, 768 - gtk_widget_get_allocated_height (bar));
+  spin (300);
+  screenshot (name);
+  gtk_window_resize (GTK_WINDOW (window), w, h);
+  spin (100);
+}
+
+static gboolean
+best_measured (void)
+{
+  return !isnan (ks_heat_page_get_best_lambda (page, NULL));
+}
+
+static gboolean
+best_gone (void)
+{
+  return !best_measured ();
+}
+
+/* The slider's "measured best": the lambda of the least time per CG
+ * iteration among those played (1 and 8 here), with its time. */
+static void
+check_measured_best (void)
+{
+  double iter_s = NAN;
+  const double best = ks_heat_page_get_best_lambda (page, &iter_s);
+
+  g_test_message ("measured best: lambda %.3g, %.3g ms a CG iteration", best, 1e3 * iter_s);
+  g_assert_true (fabs (best - 1.0) <= 0.02 || fabs (best - 8.0) <= 0.16);
+  g_assert_cmpfloat (iter_s, >, 0);
+  g_assert_nonnull (strstr (ks_heat_page_get_legend (page), "the measured best"));
 }
 
 /* Paper 004's hybrid on the page: the device (PoCL here) and the host's
@@ -198,10 +246,14 @@ test_hybrid (void)
   play_until (at + 3, "heat-5-hybrid-lambda1.png");
   g_assert_true (legend_timed ());
   g_test_message ("%s", ks_heat_page_get_legend (page));
+  g_assert_true (best_measured ());
   live_lambda_b = ks_heat_page_get_lambda_b (page);
   want_ratio = 8.0;
   ks_heat_page_set_hybrid (page, TRUE, 8.0);
   g_assert_true (wait_for (split_at_ratio, 60));
+  play_until (ks_heat_page_get_shown_step (page) + 2, NULL);
+  check_measured_best ();
+  readme_shot ("heat-split.png");
   /* Switched off while playing: the animation goes on from where it was. */
   at = ks_heat_page_get_shown_step (page);
   target_step = at + 2;
@@ -215,6 +267,11 @@ test_hybrid (void)
   spin (200);
   screenshot ("heat-6-hybrid-off.png");
   ks_heat_page_reset (page);
+  g_assert_true (wait_for (at_start, 60));
+  /* Another mesh: the best measured on this one does not hold there. */
+  g_assert_true (best_measured ());
+  ks_heat_page_set_mesh (page, "quad", "square", 1024);
+  g_assert_true (wait_for (best_gone, 60));
   g_assert_true (wait_for (at_start, 60));
 }
 
@@ -455,6 +512,91 @@ test_record (void)
   g_assert_cmpint (gdk_pixbuf_animation_get_height (anim), ==, 640);
 }
 
+/* A WebM clip (where GStreamer and its VP8 plugin are here): written on
+ * the clip's thread, a WebM file (its EBML magic) and every step's PNG;
+ * the page photographed while it records. */
+static void
+test_record_webm (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *webm = g_build_filename (tmpdir, "heat-clip.webm", NULL);
+  g_autofree char *dir = g_build_filename (tmpdir, "heat-clip-frames", NULL);
+  g_autofree char *bytes = NULL;
+  g_autoptr(GArray) steps = NULL;
+  gsize len = 0;
+
+  if (!ks_clip_format_available (KS_CLIP_WEBM, &error))
+    {
+      g_test_skip (error->message);
+      return;
+    }
+  ks_heat_page_set_edges (page, TRUE);
+  g_assert_true (ks_heat_page_start_recording (page, webm, &error));
+  g_assert_no_error (error);
+  play_until (ks_heat_page_get_shown_step (page) + 10, NULL);
+  readme_shot ("heat-recording.png");
+  g_assert_true (ks_heat_page_stop_recording (page, &error));
+  g_assert_no_error (error);
+  ks_heat_page_set_edges (page, FALSE);
+  g_assert_nonnull (strstr (ks_heat_page_get_message (page), webm));
+  g_assert_true (g_file_get_contents (webm, &bytes, &len, NULL));
+  g_assert_cmpuint (len, >, 4);
+  g_assert_cmpmem (bytes, 4, "\x1a\x45\xdf\xa3", 4);
+  steps = frame_steps (dir);
+  g_assert_cmpuint (steps->len, ==, ks_heat_page_get_recorded_frames (page));
+  g_assert_cmpuint (steps->len, >=, 11);
+  assert_contiguous (steps);
+}
+
+/* Steps a second over n steps of the page as it is. */
+static double
+steps_per_second (guint n)
+{
+  const guint from = ks_heat_page_get_shown_step (page);
+  const gint64 begin = g_get_monotonic_time ();
+  double rate;
+
+  target_step = from + n;
+  ks_heat_page_set_playing (page, TRUE);
+  g_assert_true (wait_for (reached_step, 300));
+  rate = (ks_heat_page_get_shown_step (page) - from) / ((g_get_monotonic_time () - begin) / 1e6);
+  ks_heat_page_set_playing (page, FALSE);
+  spin (200);
+  return rate;
+}
+
+/* The animation's pace with and without a recording, on the page's
+ * default mesh (50,000 quadrilaterals on the disc): measured by hand
+ * (KS_MEASURE_RECORDING=1), not a timed test. */
+static void
+test_record_speed (void)
+{
+  static const char *const names[] = { "speed.gif", "speed.webm", "speed.mp4" };
+
+  if (g_getenv ("KS_MEASURE_RECORDING") == NULL)
+    {
+      g_test_skip ("set KS_MEASURE_RECORDING=1 to measure the pace while recording");
+      return;
+    }
+  ks_heat_page_set_mesh (page, "quad", "disc", 50000);
+  g_assert_true (wait_for (at_start, 60));
+  steps_per_second (3);
+  g_test_message ("on %s", ks_device_get_name (ks_window_get_device (window)));
+  g_test_message ("not recording: %.2f steps/s", steps_per_second (30));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *path = g_build_filename (tmpdir, names[i], NULL);
+      double rate;
+
+      g_assert_true (ks_heat_page_start_recording (page, path, &error));
+      rate = steps_per_second (30);
+      g_assert_true (ks_heat_page_stop_recording (page, &error));
+      g_assert_no_error (error);
+      g_test_message ("recording %s: %.2f steps/s", names[i], rate);
+    }
+}
+
 /* Reset while recording ends the clip: the jump back to step 0 is not in
  * it, and the message says so. */
 static void
@@ -525,6 +667,10 @@ test_edges (void)
   spin (200);
   g_assert_true (ks_heat_page_get_edges (page));
   screenshot ("heat-10-edges.png");
+  play_until (8, NULL);
+  /* The last test's clip said where it went: not part of this picture. */
+  gtk_info_bar_response (GTK_INFO_BAR (child_of (page, KS_TYPE_HEAT_PAGE, "message_bar")), GTK_RESPONSE_CLOSE);
+  readme_shot ("heat-edges.png");
   ks_heat_page_set_edges (page, FALSE);
   g_assert_false (ks_heat_page_get_edges (page));
 }
@@ -597,7 +743,9 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-heat/hybrid-page", test_hybrid_page);
   g_test_add_func ("/gui-heat/hybrid-partition-file", test_hybrid_partition_file);
   g_test_add_func ("/gui-heat/record", test_record);
+  g_test_add_func ("/gui-heat/record-webm", test_record_webm);
   g_test_add_func ("/gui-heat/record-reset", test_record_reset);
+  g_test_add_func ("/gui-heat/record-speed", test_record_speed);
   g_test_add_func ("/gui-heat/build-time", test_build_time);
   g_test_add_func ("/gui-heat/edges", test_edges);
   g_test_add_func ("/gui-heat/mesh-notes", test_mesh_notes);

@@ -382,6 +382,19 @@ test_hybrid_cg (void)
                   g_assert_true (isnan (res.busy_s[q]));
                 else
                   g_assert_cmpfloat (res.busy_s[q], >, 0);
+              /* What busy_s leaves out, halo and sums apart (the heat
+               * page's shares): time where the parts meet, NAN where a
+               * kind has no cells. */
+              for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
+                if (ks_hybrid_cg_get_cells (h, q) == 0)
+                  g_assert_true (isnan (res.halo_s[q]) && isnan (res.sums_s[q]));
+                else
+                  {
+                    g_assert_cmpfloat (res.halo_s[q], >=, 0);
+                    g_assert_cmpfloat (res.sums_s[q], >=, 0);
+                    if (ks_hybrid_cg_get_cells (h, !q) > 0)
+                      g_assert_cmpfloat (res.halo_s[q] + res.sums_s[q], >, 0);
+                  }
               tested++;
             }
         }

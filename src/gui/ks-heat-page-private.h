@@ -10,7 +10,7 @@
 
 #include "ks-heat-page.h"
 
-#include "ks-gif.h"
+#include "ks-clip.h"
 #include "ks-heat.h"
 #include "ks-hybrid-cg.h"
 
@@ -52,6 +52,10 @@ typedef struct {
   guint64          cells[KS_HYBRID_N_PARTS];
   char            *balance;     /* lambda_b and its arithmetic, once measured */
   double           lambda_b;    /* with balance: its figure (NAN: not measured) */
+  /* The split's lambda that gave the least time per CG iteration so far
+   * on this mesh and device, and that time (NAN: none measured yet). */
+  double           best_lambda;
+  double           best_iter_s;
   char            *notes;       /* with mesh: what reading it changed, or NULL */
   double           t_min, t_max;  /* of t */
 } Frame;
@@ -98,16 +102,19 @@ struct _KsHeatPage {
   double       color_max;     /* the first frame's hottest cell */
   double       shown_min, shown_max;   /* the frame shown's coldest and hottest cell */
   double       lambda_b;      /* the balance measured (NAN: not yet) */
+  double       best_lambda;   /* the measured best on the slider (NAN: none) */
+  double       best_iter_s;
   double       build_s;       /* the one-off setup left out of the time plot (0: none) */
   guint64      shown_cells[KS_HYBRID_N_PARTS];   /* the split drawn; zeros: none */
   guint        tick_id;
   gboolean     started;
 
-  /* Recording the frames shown: an animated GIF (NULL without giflib) and
-   * numbered PNGs in a folder beside it. */
+  /* Recording the frames shown: a video or an animated GIF and numbered
+   * PNGs in a folder beside it, written on the clip's own thread. */
   gboolean     recording;
-  KsGifWriter *gif;
-  char        *record_path;   /* the GIF's */
+  KsClip      *clip;
+  char        *record_path;   /* the video's or GIF's */
+  gboolean     record_movie;  /* FALSE: the PNG frames alone (no giflib, no GStreamer) */
   char        *record_dir;
   char        *clip_folder;   /* the last clip's, for Open Folder */
   double       record_min, record_max;   /* the clip's colour scale */
@@ -139,6 +146,8 @@ struct _KsHeatPage {
 
 /* ks-heat-page.c */
 void     ks_heat_page_apply_scale        (KsHeatPage *self);
+void     ks_heat_page_set_tick           (KsHeatPage *self,
+                                          gboolean    recording);
 /* ks-heat-page-record.c */
 void     ks_heat_page_record_frame       (KsHeatPage *self,
                                           guint       step);

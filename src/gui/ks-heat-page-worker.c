@@ -62,9 +62,27 @@ opening_time (const KsHeatParams *p, const KsMesh *mesh)
   return exp (hi);
 }
 
+/* What the worker holds between two requests. */
+typedef struct {
+  KsHeat          *heat;
+  KsHybridCg      *hybrid;
+  KsDevice        *device;     /* the problem's (NULL: the host) */
+  KsPrecision      precision;
+  KsDevice        *measured;   /* the device lambda_b was measured for (a pointer only) */
+  KsHeatStepStats  last;
+  char            *where;
+  /* The measured best (Frame.best_lambda) and what it is of: the mesh's
+   * spec and the device (a pointer only); another one starts it again. */
+  double           best_lambda;
+  double           best_iter_s;
+  char            *best_spec;
+  KsDevice        *best_device;
+} Worker;
+
 static Frame *
-make_frame (KsHeat *heat, const KsHeatStepStats *st, gboolean new_mesh, const char *where)
+make_frame (const Worker *w, const KsHeatStepStats *st, gboolean new_mesh)
 {
+  KsHeat *heat = w->heat;
   const KsMesh *mesh = ks_heat_get_mesh (heat);
   Frame *f = g_new0 (Frame, 1);
 
@@ -78,7 +96,9 @@ make_frame (KsHeat *heat, const KsHeatStepStats *st, gboolean new_mesh, const ch
       f->t_max = MAX (f->t_max, f->t[c]);
     }
   f->lambda_b = NAN;
-  f->where = g_strdup (where);
+  f->best_lambda = w->best_lambda;
+  f->best_iter_s = w->best_iter_s;
+  f->where = g_strdup (w->where);
   if (st != NULL)
     f->st = *st;
   else
@@ -159,17 +179,6 @@ measure_balance (KsDevice *device, double *out_lambda_b)
                               "and the split can only cost")
                           : "");
 }
-
-/* What the worker holds between two requests. */
-typedef struct {
-  KsHeat          *heat;
-  KsHybridCg      *hybrid;
-  KsDevice        *device;     /* the problem's (NULL: the host) */
-  KsPrecision      precision;
-  KsDevice        *measured;   /* the device lambda_b was measured for (a pointer only) */
-  KsHeatStepStats  last;
-  char            *where;
-} Worker;
 
 /* The hybrid for heat on device beside the host's cores, split at lambda. */
 static KsHybridCg *
@@ -263,6 +272,34 @@ balance_once (Worker *w, KsDevice *device, double *lambda_b)
   return measure_balance (device, lambda_b);
 }
 
+/* The measured best starts again for another mesh or device. */
+static void
+best_for (Worker *w, const char *spec, KsDevice *device)
+{
+  if (g_strcmp0 (w->best_spec, spec) == 0 && w->best_device == device)
+    return;
+  g_free (w->best_spec);
+  w->best_spec = g_strdup (spec);
+  w->best_device = device;
+  w->best_lambda = w->best_iter_s = NAN;
+}
+
+/* A step of the split: its time per CG iteration against the best. */
+static void
+note_best (Worker *w, const KsHeatStepStats *st)
+{
+  double per;
+
+  if (w->hybrid == NULL || st->cg_iterations == 0 || !(st->iterate_s > 0))
+    return;
+  per = st->iterate_s / st->cg_iterations;
+  if (isnan (w->best_iter_s) || per < w->best_iter_s)
+    {
+      w->best_iter_s = per;
+      w->best_lambda = ks_hybrid_cg_get_lambda (w->hybrid);
+    }
+}
+
 /* Under the lock, which it drops while it builds: the problem s asks for,
  * in place of the one shown. */
 static void
@@ -303,7 +340,8 @@ take_setup (KsHeatPage *self, Worker *w, Setup *s)
   w->last = (KsHeatStepStats) { 0 };
   g_free (w->where);
   w->where = describe_where (s->device, precision, hybrid != NULL);
-  f = make_frame (w->heat, NULL, TRUE, w->where);
+  best_for (w, s->spec, s->device);
+  f = make_frame (w, NULL, TRUE);
   set_frame_parts (f, w->hybrid);
   f->balance = balance;
   f->lambda_b = lambda_b;
@@ -316,7 +354,7 @@ take_setup (KsHeatPage *self, Worker *w, Setup *s)
 static void
 publish_split (KsHeatPage *self, Worker *w, char *balance, double lambda_b)
 {
-  Frame *f = make_frame (w->heat, NULL, FALSE, w->where);
+  Frame *f = make_frame (w, NULL, FALSE);
 
   f->restart = FALSE;
   f->repeat = TRUE;
@@ -406,8 +444,10 @@ take_step (KsHeatPage *self, Worker *w)
   g_mutex_lock (&self->lock);
   if (ok)
     {
-      Frame *f = make_frame (w->heat, &st, FALSE, w->where);
+      Frame *f;
 
+      note_best (w, &st);
+      f = make_frame (w, &st, FALSE);
       w->last = st;
       if (w->hybrid != NULL)
         for (guint k = 0; k < KS_HYBRID_N_PARTS; k++)
@@ -425,7 +465,7 @@ gpointer
 ks_heat_page_worker_main (gpointer data)
 {
   KsHeatPage *self = data;
-  Worker w = { 0 };
+  Worker w = { .best_lambda = NAN, .best_iter_s = NAN };
 
   g_mutex_lock (&self->lock);
   while (!self->quit)
@@ -451,7 +491,7 @@ ks_heat_page_worker_main (gpointer data)
           self->want_reset = FALSE;
           ks_heat_reset (w.heat);
           w.last = (KsHeatStepStats) { 0 };
-          publish (self, make_frame (w.heat, NULL, FALSE, w.where));
+          publish (self, make_frame (&w, NULL, FALSE));
         }
       /* Recording: each step waits for the last one to be drawn, so
        * every step is in the clip. */
@@ -471,5 +511,6 @@ ks_heat_page_worker_main (gpointer data)
   g_clear_pointer (&w.hybrid, ks_hybrid_cg_free);
   g_clear_object (&w.device);
   g_free (w.where);
+  g_free (w.best_spec);
   return NULL;
 }

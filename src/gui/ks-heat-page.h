@@ -35,14 +35,16 @@ void     ks_heat_page_set_group_boundary (KsHeatPage *self,
                                           double      t);
 /* Recording (the Record button, "Stop recording" while it records):
  * every step from now on is drawn (the solver waits for the window) and
- * goes into an animated GIF at gif_path (giflib; without it the error bar
- * says so and only the PNGs are kept) and as frame-STEP.png into the
- * folder gif_path less ".gif" plus "-frames", all at the colour scale of
- * the first frame (or the fixed one); stop finishes the GIF, which
- * replaces gif_path only then, and the page says where it went.  A reset
- * or a new problem ends the recording before the jump back to step 0. */
+ * goes, written on a thread of its own, into the clip at path in the
+ * format its name ends in (.webm, .mp4: GStreamer; .gif, or any other
+ * name: giflib; where this machine lacks the format the error bar says so
+ * and only the PNGs are kept) and as frame-STEP.png into the folder path
+ * less its extension plus "-frames", all at the colour scale of the first
+ * frame (or the fixed one); stop finishes the clip, which replaces path
+ * only then, and the page says where it went.  A reset or a new problem
+ * ends the recording before the jump back to step 0. */
 gboolean ks_heat_page_start_recording (KsHeatPage *self,
-                                       const char *gif_path,
+                                       const char *path,
                                        GError    **error);
 gboolean ks_heat_page_stop_recording  (KsHeatPage *self,
                                        GError    **error);
@@ -83,6 +85,11 @@ gboolean ks_heat_page_get_split   (KsHeatPage *self,
                                    guint64    *cpu_cells);
 const char *ks_heat_page_get_legend (KsHeatPage *self);
 double   ks_heat_page_get_lambda_b (KsHeatPage *self);
+/* For the tests: the lambda of the least time per CG iteration measured
+ * on this mesh and device (the slider's "measured best" mark), and that
+ * time in *iter_s; NAN: none yet. */
+double   ks_heat_page_get_best_lambda (KsHeatPage *self,
+                                       double     *iter_s);
 /* For the tests: the last step drawn (0: the initial state, or nothing yet). */
 guint ks_heat_page_get_shown_step (KsHeatPage *self);
 /* Whether a problem is built and shown. */

@@ -133,19 +133,9 @@ ks_gif_writer_new (const char *path, guint width, guint height, guint delay_cs, 
 gboolean
 ks_gif_writer_add_surface (KsGifWriter *w, cairo_surface_t *surface, GError **error)
 {
-  g_return_val_if_fail (w != NULL && surface != NULL, FALSE);
-  g_return_val_if_fail (cairo_surface_get_type (surface) == CAIRO_SURFACE_TYPE_IMAGE, FALSE);
-  g_return_val_if_fail (cairo_image_surface_get_format (surface) == CAIRO_FORMAT_ARGB32 ||
-                        cairo_image_surface_get_format (surface) == CAIRO_FORMAT_RGB24, FALSE);
-
-  if ((guint) cairo_image_surface_get_width (surface) != w->width ||
-      (guint) cairo_image_surface_get_height (surface) != w->height)
-    {
-      g_set_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_SIZE,
-                   _("A frame of %d x %d pixels in an animation of %u x %u"), cairo_image_surface_get_width (surface),
-                   cairo_image_surface_get_height (surface), w->width, w->height);
-      return FALSE;
-    }
+  g_return_val_if_fail (w != NULL, FALSE);
+  if (!ks_plot_check_frame (surface, w->width, w->height, error))
+    return FALSE;
 #ifdef KS_HAVE_GIFLIB
   {
     const guchar *data;
@@ -199,14 +189,10 @@ gboolean
 ks_gif_writer_add_plot (KsGifWriter *w, KsPlot *plot, GError **error)
 {
   cairo_surface_t *surface;
-  cairo_t *cr;
   gboolean ok;
 
   g_return_val_if_fail (w != NULL && plot != NULL, FALSE);
-  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) w->width, (int) w->height);
-  cr = cairo_create (surface);
-  ks_plot_render (plot, cr, w->width, w->height, ks_plot_theme_light ());
-  cairo_destroy (cr);
+  surface = ks_plot_render_frame (plot, w->width, w->height);
   ok = ks_gif_writer_add_surface (w, surface, error);
   cairo_surface_destroy (surface);
   return ok;

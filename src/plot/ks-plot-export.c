@@ -134,6 +134,38 @@ render_page (KsPlot            *plot,
 }
 
 gboolean
+ks_plot_check_frame (cairo_surface_t *surface, guint width, guint height, GError **error)
+{
+  g_return_val_if_fail (surface != NULL && cairo_surface_get_type (surface) == CAIRO_SURFACE_TYPE_IMAGE, FALSE);
+  g_return_val_if_fail (cairo_image_surface_get_format (surface) == CAIRO_FORMAT_ARGB32 ||
+                        cairo_image_surface_get_format (surface) == CAIRO_FORMAT_RGB24, FALSE);
+
+  if ((guint) cairo_image_surface_get_width (surface) != width ||
+      (guint) cairo_image_surface_get_height (surface) != height)
+    {
+      g_set_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_SIZE,
+                   _("A frame of %d x %d pixels in an animation of %u x %u"), cairo_image_surface_get_width (surface),
+                   cairo_image_surface_get_height (surface), width, height);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+cairo_surface_t *
+ks_plot_render_frame (KsPlot *plot, guint width, guint height)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, (int) width, (int) height);
+  cairo_t *cr = cairo_create (surface);
+
+  /* A mesh keeps the screen's pixel map apart from the export's. */
+  plot->exporting = TRUE;
+  ks_plot_render (plot, cr, width, height, ks_plot_theme_light ());
+  plot->exporting = FALSE;
+  cairo_destroy (cr);
+  return surface;
+}
+
+gboolean
 ks_plot_export (KsPlot            *plot,
                 const char        *filename,
                 double             width,

@@ -752,4 +752,22 @@ void ks_plot_draw_blocks (cairo_t           *cr,
 gboolean ks_plot_check_replace (const char  *filename,
                                 GError     **error);
 
+/* An animation's frame (ks-gif.c, ks-video.c): an image surface
+ * (g_return_val_if_fail on another kind) of width x height, else
+ * KS_PLOT_ERROR_SIZE saying both sizes. */
+gboolean ks_plot_check_frame   (cairo_surface_t *surface,
+                                guint            width,
+                                guint            height,
+                                GError         **error);
+/* plot rendered as an export is (the light theme, the mesh's export
+ * pixel map) on a new opaque image of width x height. */
+cairo_surface_t *ks_plot_render_frame (KsPlot *plot,
+                                       guint   width,
+                                       guint   height);
+/* Such a frame (RGB24) as a PNG file, quickly (ks-clip.c: zlib's fastest
+ * level where the build has libpng, cairo's writer otherwise). */
+gboolean ks_plot_write_frame_png (cairo_surface_t *surface,
+                                  const char      *path,
+                                  GError         **error);
+
 G_END_DECLS

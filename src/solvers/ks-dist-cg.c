@@ -28,11 +28,14 @@ ks_exchange_finish (KsExchange *ex,
                     GError    **error)
 {
   const gint64 begin = g_get_monotonic_time ();
+  gint64 spent;
   gboolean ok;
 
   g_return_val_if_fail (ex != NULL && x != NULL, FALSE);
   ok = ex->vtable->finish (ex, x, error);
-  ex->wait_us += g_get_monotonic_time () - begin;
+  spent = g_get_monotonic_time () - begin;
+  ex->wait_us += spent;
+  ex->halo_wait_us += spent;
   return ok;
 }
 

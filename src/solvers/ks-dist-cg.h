@@ -70,6 +70,8 @@ struct _KsExchange {
    * parts, and the copies), added up by the ks_exchange_ calls: a part's
    * own work is its iterations' time less the growth of this. */
   gint64                  wait_us;
+  /* Of wait_us, the part in finish: the halo's (the rest is the sums'). */
+  gint64                  halo_wait_us;
 };
 
 gboolean ks_exchange_start     (KsExchange *ex,

@@ -19,6 +19,9 @@ struct _KsHeat {
   double       *t;        /* the temperature now (see host_stale) */
   double       *t0;       /* the initial one, for reset */
   double        part_busy_s[KS_HYBRID_N_PARTS];   /* the step's so far (KsHeatStepStats) */
+  double        part_iterate_s[KS_HYBRID_N_PARTS];   /* and so on */
+  double        part_halo_s[KS_HYBRID_N_PARTS];
+  double        part_sums_s[KS_HYBRID_N_PARTS];
   double       *mass;     /* rho * area * c_v per cell */
   double        release_x;  /* where the energy goes in: the origin, or the */
   double        release_y;  /* centroid of the mesh's middle cell (note) */

@@ -603,7 +603,12 @@ solve (KsHeat *h, const double *rhs, double *x, KsCgResult *res, gboolean new_ma
         return FALSE;
       *res = (KsCgResult) { hr.iterations, hr.residual, hr.bytes, hr.iterate_s };
       for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
-        h->part_busy_s[q] += hr.busy_s[q];
+        {
+          h->part_busy_s[q] += hr.busy_s[q];
+          h->part_iterate_s[q] += hr.part_s[q];
+          h->part_halo_s[q] += hr.halo_s[q];
+          h->part_sums_s[q] += hr.sums_s[q];
+        }
       return TRUE;
     }
   if (h->cg == NULL)
@@ -695,6 +700,9 @@ ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
     return FALSE;
   t_nu = g_memdup2 (h->t, sizeof (double) * n);
   memset (h->part_busy_s, 0, sizeof h->part_busy_s);
+  memset (h->part_iterate_s, 0, sizeof h->part_iterate_s);
+  memset (h->part_halo_s, 0, sizeof h->part_halo_s);
+  memset (h->part_sums_s, 0, sizeof h->part_sums_s);
   rhs = g_new (double, n);
   x = g_new (double, n);
   for (guint nu = 0; nu < h->p.picard_max && !converged; nu++)
@@ -754,6 +762,9 @@ ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
         }
       st.step_s = (g_get_monotonic_time () - begin) / 1e6;
       memcpy (st.part_busy_s, h->part_busy_s, sizeof st.part_busy_s);
+      memcpy (st.part_iterate_s, h->part_iterate_s, sizeof st.part_iterate_s);
+      memcpy (st.part_halo_s, h->part_halo_s, sizeof st.part_halo_s);
+      memcpy (st.part_sums_s, h->part_sums_s, sizeof st.part_sums_s);
       *out = st;
     }
   return TRUE;

@@ -111,6 +111,12 @@ typedef struct {
    * the CG, summed over the step's solves (KsHybridResult.busy_s); NAN
    * where a kind has no cells, 0 without a hybrid. */
   double  part_busy_s[KS_HYBRID_N_PARTS];
+  /* Likewise summed: each kind's CG iterations (KsHybridResult.part_s),
+   * and of them its waits in the halo's finish and in the sums (halo_s,
+   * sums_s): the coupling's share of an iteration, part by part. */
+  double  part_iterate_s[KS_HYBRID_N_PARTS];
+  double  part_halo_s[KS_HYBRID_N_PARTS];
+  double  part_sums_s[KS_HYBRID_N_PARTS];
 } KsHeatStepStats;
 
 typedef struct _KsHeat KsHeat;

@@ -404,6 +404,7 @@ typedef struct {
   guint                  device_slot;        /* a device part's: which of the last cores */
   KsDistCgResult         result;
   double                 wait_s;   /* of the solve, in the exchange's finish and sums */
+  double                 halo_s;   /* of wait_s, in the finish */
   double                 solve_s;  /* the whole solve's wall time */
   GError                *error;
 } Run;
@@ -414,6 +415,7 @@ run_part (gpointer data)
   Run *run = data;
   Part *p = run->part;
   const gint64 waited = run->ex->wait_us, begin = g_get_monotonic_time ();
+  const gint64 halo_waited = run->ex->halo_wait_us;
 
 #ifdef _OPENMP
   const int threads = omp_get_max_threads ();
@@ -436,6 +438,7 @@ run_part (gpointer data)
     ks_dist_cg_solve_host (run->ex, p->row_ptr, p->col, p->val, p->b, p->x, run->options, &run->result,
                            &run->error);
   run->wait_s = (run->ex->wait_us - waited) / 1e6;
+  run->halo_s = (run->ex->halo_wait_us - halo_waited) / 1e6;
   run->solve_s = (g_get_monotonic_time () - begin) / 1e6;
 #ifdef _OPENMP
   omp_set_num_threads (threads);
@@ -515,6 +518,24 @@ fill_part (Part             *p,
     }
 }
 
+/* *most, or v where *most is NAN (no part of the kind yet). */
+static void
+keep_most (double *most,
+           double  v)
+{
+  *most = isnan (*most) ? v : MAX (*most, v);
+}
+
+/* The most over the ranks; NAN where no rank has one. */
+static void
+world_most (KsHybridCg *h,
+            double     *v)
+{
+  *v = h->world->max (h->world->data, isnan (*v) ? -1 : *v);
+  if (*v < 0)
+    *v = NAN;
+}
+
 /* This process's parts' results in one, and their cells' solution in x
  * (not when scattered: ks_hybrid_gather_solution). */
 static void
@@ -524,7 +545,7 @@ tally_parts (KsHybridCg     *h,
              KsHybridResult *res)
 {
   for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
-    res->part_s[q] = res->busy_s[q] = NAN;
+    res->part_s[q] = res->busy_s[q] = res->halo_s[q] = res->sums_s[q] = NAN;
   if (h->world != NULL && !h->scattered)
     memset (x, 0, sizeof (double) * h->n);
   for (guint k = 0; k < h->n_local; k++)
@@ -545,6 +566,8 @@ tally_parts (KsHybridCg     *h,
         {
           const double busy = MAX (runs[k].solve_s - runs[k].wait_s, 0.0);
           res->busy_s[p->kind] = isnan (res->busy_s[p->kind]) ? busy : MAX (res->busy_s[p->kind], busy);
+          keep_most (&res->halo_s[p->kind], runs[k].halo_s);
+          keep_most (&res->sums_s[p->kind], runs[k].wait_s - runs[k].halo_s);
         }
       if (rows > 0)
         res->bytes += ks_cg_bytes_per_row (KS_CG_BASE, p->precision, p->row_ptr[hp->n_owned] / rows) * rows *
@@ -580,6 +603,11 @@ combine_ranks (KsHybridCg     *h,
         res->part_s[q] = NAN;
       if (res->busy_s[q] < 0)
         res->busy_s[q] = NAN;
+    }
+  for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
+    {
+      world_most (h, &res->halo_s[q]);
+      world_most (h, &res->sums_s[q]);
     }
   return TRUE;
 }

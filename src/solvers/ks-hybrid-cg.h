@@ -137,6 +137,11 @@ typedef struct {
    * which part the other waits for (part_s are alike, the parts meeting
    * at every sum). */
   double  busy_s[KS_HYBRID_N_PARTS];
+  /* What busy_s leaves out, apart: each kind's time in the halo's finish
+   * and in the sums (the most any part of the kind spent; NAN where none
+   * has cells).  Which of the two coupling costs a split pays. */
+  double  halo_s[KS_HYBRID_N_PARTS];
+  double  sums_s[KS_HYBRID_N_PARTS];
 } KsHybridResult;
 
 typedef struct _KsHybridCg KsHybridCg;
