@@ -84,4 +84,23 @@ KS_DEFINE_GROUP_SUM (uint)
 KS_DEFINE_GROUP_SUM (double)
 #endif
 
+/* Row + 1 of a zero pivot into *slot (0: none yet) where several items of
+ * a group may find one at once (PARACR's rows, paracr-thomas's and
+ * thomas-split's pieces): the smallest row wins, by compare-and-swap, so
+ * the items never race on the word and the report does not hang on their
+ * timing. */
+KS_FN void
+ks_report_row (__global int *slot, int row1)
+{
+  int old = atomic_cmpxchg (slot, 0, row1);
+
+  while (old != 0 && row1 < old)
+    {
+      const int seen = atomic_cmpxchg (slot, old, row1);
+      if (seen == old)
+        break;
+      old = seen;
+    }
+}
+
 #endif /* KS_COMMON_H */

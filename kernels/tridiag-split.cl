@@ -230,5 +230,5 @@ tridiag_split (__global const real *a,
   for (uint j = t; j < n; j += T)
     x[base + j] = l[SPLIT_AT (j)];
   if (bad)
-    info[s] = (int) bad;
+    ks_report_row (&info[s], (int) bad);
 }

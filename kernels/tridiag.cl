@@ -181,24 +181,6 @@ ks_stage_in4 (KS_LOCAL_PTR (real) la, KS_LOCAL_PTR (real) lb,
   ks_stage_in (ld, d, sys_stride, row_stride, systems, s0, g, r0, step, count);
 }
 
-/* Row + 1 of a zero pivot into *slot (0: none yet) where several items of
- * a group may find one at once (PARACR's rows, paracr-thomas's pieces):
- * the smallest row wins, by compare-and-swap, so the items never race on
- * the word and the report does not hang on their timing. */
-KS_FN void
-ks_report_row (__global int *slot, int row1)
-{
-  int old = atomic_cmpxchg (slot, 0, row1);
-
-  while (old != 0 && row1 < old)
-    {
-      const int seen = atomic_cmpxchg (slot, old, row1);
-      if (seen == old)
-        break;
-      old = seen;
-    }
-}
-
 /* --- Thomas -------------------------------------------------------------- */
 
 /* One item per system, every coefficient straight from global memory.  The

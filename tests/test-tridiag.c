@@ -438,6 +438,14 @@ test_split (void)
               ks_tridiag_batch_fill_random (batch, 11 * n + k);
               xref = reference (batch);
               ks_tridiag_solver_load (solver, batch, KS_TRIDIAG_THOMAS_SPLIT, FALSE, &error);
+              /* A device whose group cannot hold a large system (Oclgrind:
+               * 3970 unknowns in double) refuses it, saying what to choose. */
+              if (n >= 1000 && g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED))
+                {
+                  g_assert_nonnull (strstr (error->message, "paracr-thomas"));
+                  g_clear_error (&error);
+                  continue;
+                }
               g_assert_no_error (error);
               /* Pieces as the device allows (8 rows here), then of 16 rows:
                * the build a GPU takes where 8 would need too many items. */
