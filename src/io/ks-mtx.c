@@ -614,6 +614,15 @@ read_shape (MtxReader *r,
   return TRUE;
 }
 
+/* The bytes a file of count values may have, saturating at 2^64 - 1. */
+static guint64
+bytes_allowed (guint64 count)
+{
+  return count > (G_MAXUINT64 - MTX_COMMENT_ALLOWANCE) / MTX_BYTES_PER_ELEMENT
+         ? G_MAXUINT64
+         : count * MTX_BYTES_PER_ELEMENT + MTX_COMMENT_ALLOWANCE;
+}
+
 /* The matrix's size against what the reader may hold (f: the size line's
  * fields, quoted in the message since saturated values would misstate
  * them), the bytes the file may have, and the data lines it must have. */
@@ -652,9 +661,7 @@ check_size (MtxReader     *r,
       return FALSE;
     }
   shape->elements = elements;
-  r->max_bytes = elements > (G_MAXUINT64 - MTX_COMMENT_ALLOWANCE) / MTX_BYTES_PER_ELEMENT
-                 ? G_MAXUINT64
-                 : elements * MTX_BYTES_PER_ELEMENT + MTX_COMMENT_ALLOWANCE;
+  r->max_bytes = bytes_allowed (elements);
   /* Handed one by one, a coordinate file is bounded by its entries alone:
    * its dense size (a batch of systems) says nothing about its length. */
   if (!dense && shape->format == MTX_COORDINATE)
@@ -662,10 +669,7 @@ check_size (MtxReader     *r,
   if (shape->format == MTX_COORDINATE)
     {
       /* Entries may repeat (they are summed), so nnz may exceed elements. */
-      guint64 by_nnz = shape->nnz > (G_MAXUINT64 - MTX_COMMENT_ALLOWANCE) / MTX_BYTES_PER_ELEMENT
-                       ? G_MAXUINT64
-                       : shape->nnz * MTX_BYTES_PER_ELEMENT + MTX_COMMENT_ALLOWANCE;
-      r->max_bytes = MAX (r->max_bytes, by_nnz);
+      r->max_bytes = MAX (r->max_bytes, bytes_allowed (shape->nnz));
     }
   if (shape->format == MTX_COORDINATE)
     shape->expected = shape->nnz;
