@@ -686,6 +686,22 @@ test_tune_env (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     g_assert_cmphex (ks_dist_tune_parse (cases[i].env), ==, cases[i].tune);
+  /* Unset or empty, the environment means every change (the default the
+   * H200 chose); "none" the plain loop. */
+  {
+    g_autofree char *saved = g_strdup (g_getenv ("KS_HYBRID_TUNE"));
+
+    g_unsetenv ("KS_HYBRID_TUNE");
+    g_assert_cmphex (ks_dist_tune_from_env (), ==, KS_DIST_TUNE_ALL);
+    g_setenv ("KS_HYBRID_TUNE", "", TRUE);
+    g_assert_cmphex (ks_dist_tune_from_env (), ==, KS_DIST_TUNE_ALL);
+    g_setenv ("KS_HYBRID_TUNE", "none", TRUE);
+    g_assert_cmphex (ks_dist_tune_from_env (), ==, 0);
+    if (saved != NULL)
+      g_setenv ("KS_HYBRID_TUNE", saved, TRUE);
+    else
+      g_unsetenv ("KS_HYBRID_TUNE");
+  }
 }
 
 /* Each of the coupling's changes gives the plain loop's answer in as

@@ -481,8 +481,8 @@ test_split (void)
     g_test_skip ("no OpenCL or CUDA device (install pocl-opencl-icd)");
 }
 
-/* solve tridiag's choice without --method: thomas-split below 4 x compute
- * units x the largest group of systems it holds, thomas-coalesced at and
+/* solve tridiag's choice without --method: thomas-split below
+ * KS_TRIDIAG_SMALL_BATCH_PER_CU x compute units of systems it holds, thomas-coalesced at and
  * above, paracr-thomas for one system no group holds; OpenMP on the host. */
 static void
 test_default_method (void)
@@ -493,7 +493,7 @@ test_default_method (void)
     {
       KsDevice *device = ks_device_list_get_device (devices, d);
       const KsDeviceInfo *info = ks_device_get_info (device);
-      const guint64 small = 4 * (guint64) MAX (info->compute_units, 1) * MAX (info->max_work_group_size, 1);
+      const guint64 small = KS_TRIDIAG_SMALL_BATCH_PER_CU * (guint64) MAX (info->compute_units, 1);
 
       if (ks_device_get_backend (device) == KS_BACKEND_HOST)
         {

@@ -97,7 +97,9 @@ ks_exchange_free (KsExchange *ex)
 KsDistTune
 ks_dist_tune_from_env (void)
 {
-  return ks_dist_tune_parse (g_getenv ("KS_HYBRID_TUNE"));
+  const char *env = g_getenv ("KS_HYBRID_TUNE");
+
+  return env == NULL || *env == '\0' ? KS_DIST_TUNE_ALL : ks_dist_tune_parse (env);
 }
 
 KsDistTune

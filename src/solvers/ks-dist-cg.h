@@ -131,12 +131,14 @@ typedef enum {
   KS_DIST_TUNE_PIPELINED = 1 << 4,
 } KsDistTune;
 
-/* KS_HYBRID_TUNE: "none" (also unset or empty: the path measured on the
- * H200, data/reference/h200-cuda-heat-hybrid-*-async.*), "all", or a
- * comma list of sums, overlap, host, pin, pipelined; "all,-pin" leaves one
- * out.  The others are correct (test-hybrid) but not yet timed on a GPU:
- * tests/device/hybrid-tune.sh measures each before one becomes the
- * default.  An unknown word is warned about once and ignored. */
+/* KS_HYBRID_TUNE: unset or empty means "all", the fastest on the H200
+ * (tests/device/hybrid-tune.sh at 3 M cells, data/reference/
+ * h200-cuda-heat-hybrid-3m-tune.txt: the best point 0.949 of the GPU
+ * alone's speed against 0.894 with none, 0.920 against 0.877 at the lambda
+ * nearest lambda_b); "none" is the plain loop of
+ * h200-cuda-heat-hybrid-*-async.*, and a comma list of sums, overlap,
+ * host, pin, pipelined picks; "all,-pin" leaves one out.  Each is correct
+ * (test-hybrid).  An unknown word is warned about once and ignored. */
 KsDistTune ks_dist_tune_from_env (void);
 /* The same from words (NULL: unset). */
 KsDistTune ks_dist_tune_parse    (const char *words);

@@ -840,11 +840,15 @@ ks_tridiag_solver_read (KsTridiagSolver *self,
   return TRUE;
 }
 
-/* A batch is small, for thomas-split, below this many times the items the
- * device runs at once (compute units x the largest work-group): issue 30's
- * rule, 5,000 systems on the H200's 132 x 1024 being one. */
-#define SMALL_BATCH_FACTOR 4
-
+/* A batch is small, for thomas-split, below this many systems per compute
+ * unit.  Measured on the H200 (132 units; data/reference/bench/
+ * h200-kernels-2026-11-28b.txt): at 5,000 systems thomas-split took 0.55 ms
+ * against thomas-coalesced's 0.86 (one item per system leaves the machine
+ * waiting on each system's dependent loads), at 40,000 4.16 ms against 1.50
+ * (the machine is full and split's extra passes cost); split's time grows
+ * with the batch, coalesced's barely, so they cross near 7,800 systems,
+ * 59 per unit.  KS_TRIDIAG_SMALL_BATCH_PER_CU (48) keeps the rule on the safe side of
+ * that crossing. */
 KsTridiagMethod
 ks_tridiag_default_method (KsDevice    *device,
                            KsPrecision  precision,
@@ -858,8 +862,7 @@ ks_tridiag_default_method (KsDevice    *device,
   if (ks_device_get_backend (device) == KS_BACKEND_HOST)
     return KS_TRIDIAG_OMP_THOMAS;
   info = ks_device_get_info (device);
-  if ((guint64) systems < (guint64) SMALL_BATCH_FACTOR * MAX (info->compute_units, 1) *
-                            MAX (info->max_work_group_size, 1) &&
+  if ((guint64) systems < (guint64) KS_TRIDIAG_SMALL_BATCH_PER_CU * MAX (info->compute_units, 1) &&
       ks_tridiag_split_check (device, precision, n, NULL))
     return KS_TRIDIAG_THOMAS_SPLIT;
   return systems > 1 ? KS_TRIDIAG_THOMAS_COALESCED : KS_TRIDIAG_PARACR_THOMAS;

@@ -211,10 +211,15 @@ gboolean ks_tridiag_solver_read  (KsTridiagSolver      *solver,
 
 /* --- one solve, any method ------------------------------------------------------- */
 
+/* A batch is small, for thomas-split, below this many systems per compute
+ * unit (ks-tridiag.c says where the figure comes from). */
+#define KS_TRIDIAG_SMALL_BATCH_PER_CU 48
+
 /* What a user's batch is solved with when no method is named: OpenMP
  * Thomas on the host device; thomas-split for a small batch (fewer systems
- * than 4 x compute units x the largest work-group) of systems a work-group
- * holds; else thomas-coalesced for many systems, paracr-thomas for one. */
+ * than KS_TRIDIAG_SMALL_BATCH_PER_CU x compute units) of systems a
+ * work-group holds; else thomas-coalesced for many systems, paracr-thomas
+ * for one. */
 KsTridiagMethod ks_tridiag_default_method (KsDevice      *device,
                                            KsPrecision    precision,
                                            guint          n,
