@@ -27,14 +27,16 @@ check "GPU methods are skipped with a reason where there is none" bash -c '
   if grep -q "cuda:" out.1; then exit 0; fi
   grep -E "kernels, CUDA +skipped: ." out.1 && grep -E "kernels, CUDA \(graph\) +skipped: ." out.1 &&
   grep -E "cuSOLVER.*skipped: ." out.1'
-check "CSV: 6 methods x 2 sizes, residuals small where a method ran" python3 - <<'PY'
+check "CSV: 9 methods x 2 sizes, residuals small where a method ran" python3 - <<'PY'
 import csv
 rows = list(csv.DictReader(open("b.csv")))
-assert len(rows) == 12, rows
+assert len(rows) == 18, rows
 assert sum(r["method"] == "kernels, CUDA (graph)" for r in rows) == 2, rows
 assert all("capture_ms" in r for r in rows)
 ran = [r for r in rows if not r["skipped"]]
 assert any(r["method"] == "kernels, PoCL CPU" for r in ran)
+# The blocked kernels ran on PoCL too, with fewer launches than the paper's.
+assert any(r["method"] == "blocked, PoCL CPU" for r in ran)
 for r in ran:
     assert float(r["wall_ms"]) > 0 and float(r["residual"]) < 1e-3, r
     if r["method"] == "kernels, CUDA (graph)":
@@ -44,7 +46,7 @@ for r in ran:
         assert 0 < float(r["fraction"]) < 5, r
 PY
 check "JSON records the command" python3 -c '
-import json; d = json.load(open("b.json")); assert d["command"].startswith("kernelscope-cli bench gauss"); assert len(d["rows"]) == 12'
+import json; d = json.load(open("b.json")); assert d["command"].startswith("kernelscope-cli bench gauss"); assert len(d["rows"]) == 18'
 check "bench bandwidth measures the PoCL device" bash -c "'$CLI' bench bandwidth --mib 8 --reps 2 | grep -E 'opencl:0:0 +[0-9.]+ +[0-9.]+'"
 check "bench launch reports launches and a small residual" bash -c "
   '$CLI' bench launch -d opencl:0:0 --sizes 20 --reps 1 > bl.out &&

@@ -72,7 +72,11 @@ print_gauss_table (GPtrArray *rows)
            "replayed with one call. Its fwd GB/s comes from a second graph with an event pair around\n"
            "each launch as graph nodes (not used for its times): no host between the kernels, but each\n"
            "pair still holds the device's own launch latency (a one-thread kernel reads ~3.5 us on an\n"
-           "H200), so at small n both rows' figures are lower bounds.\n");
+           "H200), so at small n both rows' figures are lower bounds.\n"
+           "blocked: the same elimination (no pivoting, the same arithmetic) with 32 columns per launch\n"
+           "(a blocked right-looking update, kernels/gauss-blocked.cl): ~3n/32 launches instead of 4n,\n"
+           "on the paper's rows' devices and solvers. What separates it from the paper's rows is what\n"
+           "the launches cost; what still separates it from cuSOLVER is a tuned update and pivoting.\n");
   /* One reference for the run (cuSOLVER where it can run, else LAPACK),
    * so ratios of different sizes compare. */
   if (reference >= 0)

@@ -30,7 +30,7 @@ ks_local_policy_to_string (KsLocalPolicy local)
 const char *
 ks_launch_mode_to_string (KsLaunchMode launch)
 {
-  return launch == KS_LAUNCH_GRAPH ? "graph" : "stream";
+  return launch == KS_LAUNCH_GRAPH ? "graph" : launch == KS_LAUNCH_BLOCKED ? "blocked" : "stream";
 }
 
 gboolean
@@ -75,6 +75,8 @@ ks_launch_mode_from_string (const char   *s,
     *out = KS_LAUNCH_STREAM;
   else if (g_ascii_strcasecmp (s, "graph") == 0)
     *out = KS_LAUNCH_GRAPH;
+  else if (g_ascii_strcasecmp (s, "blocked") == 0)
+    *out = KS_LAUNCH_BLOCKED;
   else
     return FALSE;
   return TRUE;

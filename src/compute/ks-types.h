@@ -29,6 +29,9 @@ typedef enum {
 typedef enum {
   KS_LAUNCH_STREAM,    /* one launch per kernel per step, on the in-order queue */
   KS_LAUNCH_GRAPH,
+  /* Several steps per launch: Gauss's blocked kernels (ks-gauss-blocked.h),
+   * 32 columns a launch, on any OpenCL or CUDA device. */
+  KS_LAUNCH_BLOCKED,
 } KsLaunchMode;
 
 const char *ks_precision_to_string    (KsPrecision    precision);

@@ -18,6 +18,7 @@
 
 static const char *method_names[KS_BENCH_N_METHODS] = {
   "kernels, OpenCL GPU", "kernels, CUDA", "kernels, CUDA (graph)", "cuSOLVER getrf+getrs", "LAPACK getrf+getrs (host)", "kernels, PoCL CPU",
+  "blocked, OpenCL GPU", "blocked, CUDA", "blocked, PoCL CPU",
 };
 
 const char *
@@ -37,13 +38,36 @@ ks_bench_row_free (KsBenchRow *row)
   g_free (row);
 }
 
+/* The row whose solver (and device) a row borrows: the graph and blocked
+ * rows run the paper's rows' solvers in another launch mode; itself for the
+ * others. */
+static KsBenchMethod
+base_method (KsBenchMethod method)
+{
+  switch (method)
+    {
+    case KS_BENCH_CUDA_GRAPH:
+    case KS_BENCH_CUDA_BLOCKED:        return KS_BENCH_CUDA;
+    case KS_BENCH_OPENCL_GPU_BLOCKED:  return KS_BENCH_OPENCL_GPU;
+    case KS_BENCH_OPENCL_CPU_BLOCKED:  return KS_BENCH_OPENCL_CPU;
+    default:                           return method;
+    }
+}
+
+static KsLaunchMode
+launch_mode (KsBenchMethod method)
+{
+  return method == KS_BENCH_CUDA_GRAPH ? KS_LAUNCH_GRAPH
+       : base_method (method) != method ? KS_LAUNCH_BLOCKED : KS_LAUNCH_STREAM;
+}
+
 /* The device each method runs on, or NULL with the reason. */
 static KsDevice *
 find_device (KsDeviceList  *list,
              KsBenchMethod  method,
              char         **why)
 {
-  KsBackend backend = method == KS_BENCH_CUDA || method == KS_BENCH_CUDA_GRAPH ||
+  KsBackend backend = (method = base_method (method)) == KS_BENCH_CUDA ||
                       method == KS_BENCH_CUSOLVER ? KS_BACKEND_CUDA
                     : method == KS_BENCH_LAPACK ? KS_BACKEND_HOST : KS_BACKEND_OPENCL;
   KsDeviceType type = method == KS_BENCH_OPENCL_CPU || method == KS_BENCH_LAPACK ? KS_DEVICE_TYPE_CPU
@@ -74,7 +98,7 @@ typedef struct {
   KsBenchMethod  method;
   KsDevice      *device;
   KsGaussSolver *solver;     /* kernel methods */
-  gboolean       borrowed;   /* the graph row's solver is the CUDA row's */
+  gboolean       borrowed;   /* the graph and blocked rows' solvers are their base rows' */
   char          *skipped;    /* set once: every size gets the same reason */
 } Method;
 
@@ -90,14 +114,14 @@ method_clear (Method *m)
 static gboolean
 is_kernel_method (KsBenchMethod method)
 {
-  return method == KS_BENCH_OPENCL_GPU || method == KS_BENCH_CUDA || method == KS_BENCH_CUDA_GRAPH ||
-         method == KS_BENCH_OPENCL_CPU;
+  method = base_method (method);
+  return method == KS_BENCH_OPENCL_GPU || method == KS_BENCH_CUDA || method == KS_BENCH_OPENCL_CPU;
 }
 
-/* cuda: the CUDA row, prepared before the graph row, whose solver it lends. */
+/* base: the row whose solver m borrows (base_method), prepared before it. */
 static void
 method_prepare (Method            *m,
-                const Method      *cuda,
+                const Method      *base,
                 KsDeviceList      *list,
                 const KsBenchSpec *spec)
 {
@@ -109,7 +133,7 @@ method_prepare (Method            *m,
       return;
     }
 #ifndef KS_HAVE_CUDA
-  if (m->method == KS_BENCH_CUDA || m->method == KS_BENCH_CUDA_GRAPH || m->method == KS_BENCH_CUSOLVER)
+  if (base_method (m->method) == KS_BENCH_CUDA || m->method == KS_BENCH_CUSOLVER)
     {
       m->skipped = g_strdup ("CUDA is not built into this binary (meson option cuda)");
       return;
@@ -128,15 +152,15 @@ method_prepare (Method            *m,
 #endif
   if (!is_kernel_method (m->method))
     return;
-  /* One solver for both CUDA rows: two would keep two copies of the matrix
-   * on the one GPU, and the same program serves both launch modes. */
-  if (m->method == KS_BENCH_CUDA_GRAPH)
+  /* One solver per device: two would keep two copies of the matrix on
+   * the one GPU, and one solver serves every launch mode. */
+  if (base_method (m->method) != m->method)
     {
-      if (cuda->solver == NULL)
-        m->skipped = g_strdup (cuda->skipped ? cuda->skipped : "the CUDA row did not run");
+      if (base->solver == NULL)
+        m->skipped = g_strdup (base->skipped ? base->skipped : "the paper's row on this device did not run");
       else
         {
-          m->solver = cuda->solver;
+          m->solver = base->solver;
           m->borrowed = TRUE;
         }
       return;
@@ -146,8 +170,7 @@ method_prepare (Method            *m,
       m->skipped = g_strdup (error->message);
       return;
     }
-  /* The graph row runs on the stream row's device, already probed. */
-  if (spec->measure_bandwidth && m->method != KS_BENCH_CUDA_GRAPH)
+  if (spec->measure_bandwidth)
     {
       KsBandwidth bw;
       /* A bandwidth that cannot be measured leaves the fraction blank; the times still count. */
@@ -171,9 +194,11 @@ solve_once (Method               *m,
     case KS_BENCH_CUDA:
     case KS_BENCH_CUDA_GRAPH:
     case KS_BENCH_OPENCL_CPU:
+    case KS_BENCH_OPENCL_GPU_BLOCKED:
+    case KS_BENCH_CUDA_BLOCKED:
+    case KS_BENCH_OPENCL_CPU_BLOCKED:
       {
-        const KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0,
-                                       m->method == KS_BENCH_CUDA_GRAPH ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM };
+        const KsGaussParams params = { KS_RANGE_FIXED, KS_LOCAL_DRIVER, 0, launch_mode (m->method) };
         KsGaussResult res;
 
         if (!ks_gauss_solver_solve (m->solver, sys, &params, NULL, x, &res, error))
@@ -382,7 +407,7 @@ ks_bench_gauss (KsDeviceList      *list,
   for (guint i = 0; i < KS_BENCH_N_METHODS; i++)
     {
       methods[i].method = i;
-      method_prepare (&methods[i], &methods[KS_BENCH_CUDA], list, spec);
+      method_prepare (&methods[i], &methods[base_method (i)], list, spec);
     }
   reference = choose_reference (methods);
 

@@ -20,6 +20,11 @@ typedef enum {
   KS_BENCH_CUSOLVER,     /* getrf + getrs */
   KS_BENCH_LAPACK,       /* sgesv / dgesv on the host (OpenBLAS) */
   KS_BENCH_OPENCL_CPU,   /* the kernels on the CPU through PoCL */
+  /* The blocked kernels (KS_LAUNCH_BLOCKED, 32 columns a launch) on the
+   * rows above's devices, with their solvers: what fewer launches gain. */
+  KS_BENCH_OPENCL_GPU_BLOCKED,
+  KS_BENCH_CUDA_BLOCKED,
+  KS_BENCH_OPENCL_CPU_BLOCKED,
   KS_BENCH_N_METHODS
 } KsBenchMethod;
 

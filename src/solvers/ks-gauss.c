@@ -2,6 +2,7 @@
 #define G_LOG_DOMAIN "ks-gauss"
 
 #include "ks-gauss.h"
+#include "ks-gauss-blocked.h"
 #include "ks-compute-error.h"
 #include "ks-graph-cache.h"
 #include "ks-host.h"
@@ -56,6 +57,9 @@ struct _KsGaussSolver
    * (graph_key); the one the last solve used. */
   KsGraphCache *graphs;
   KsGraph      *graph;
+
+  /* BLOCKED: its kernels, built on first use. */
+  KsGaussBlocked *blocked;
 };
 
 /* What a recorded solve depends on: the pivot threshold is a launch
@@ -195,6 +199,7 @@ ks_gauss_solver_free (KsGaussSolver *self)
   /* The graph and the buffers belong to the runtime's context: before it. */
   free_buffers (self);
   g_clear_pointer (&self->graphs, ks_graph_cache_free);
+  g_clear_pointer (&self->blocked, ks_gauss_blocked_free);
   for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
     g_clear_pointer (&self->kernels[i], ks_kernel_free);
   g_clear_pointer (&self->program, ks_program_free);
@@ -380,6 +385,15 @@ ks_gauss_check_launch (KsDevice      *device,
 {
   g_return_val_if_fail (KS_IS_DEVICE (device), FALSE);
 
+  if (launch == KS_LAUNCH_BLOCKED)
+    {
+      if (ks_device_get_backend (device) != KS_BACKEND_HOST)
+        return TRUE;
+      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                   _("The blocked kernels need an OpenCL or CUDA device; the host reference runs the "
+                     "paper's method only"));
+      return FALSE;
+    }
   /* No silent fallback to the stream: a figure labelled "graph" must be one. */
   if (launch != KS_LAUNCH_GRAPH || ks_device_get_backend (device) == KS_BACKEND_CUDA)
     return TRUE;
@@ -460,7 +474,8 @@ check_solve (KsGaussSolver        *self,
       g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID, _("n = %u is too large"), n);
       return FALSE;
     }
-  if (params->launch != KS_LAUNCH_STREAM && params->launch != KS_LAUNCH_GRAPH)
+  if (params->launch != KS_LAUNCH_STREAM && params->launch != KS_LAUNCH_GRAPH &&
+      params->launch != KS_LAUNCH_BLOCKED)
     {
       g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID, _("Unknown launch mode %d"), params->launch);
       return FALSE;
@@ -627,6 +642,127 @@ drop_graph (KsGaussSolver *self)
     ks_graph_cache_forget (self->graphs, NULL);
 }
 
+/* The device times and launch counts of the solve just run into result. */
+static gboolean
+collect_times (KsGaussSolver       *self,
+               const KsGaussParams *params,
+               KsGaussResult       *result,
+               GError             **error)
+{
+  if (params->launch == KS_LAUNCH_GRAPH)
+    {
+      guint64 ns = 0;
+
+      if (!ks_graph_collect_time (self->graph, &ns, error))
+        {
+          drop_graph (self);
+          return FALSE;
+        }
+      result->kernels_total_ms = ns / 1e6;
+      result->launches = ks_graph_get_launches (self->graph);
+      /* Recorded with event pairs: each kernel's time from this replay. */
+      if (!self->untimed && ks_graph_has_kernel_times (self->graph))
+        for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
+          result->kernel_ms[i] = ks_kernel_get_time_ns (self->kernels[i]) / 1e6;
+      return TRUE;
+    }
+  if (!ks_runtime_collect_timings (self->rt, error))
+    return FALSE;
+  if (params->launch == KS_LAUNCH_BLOCKED)
+    {
+      /* Its kernels are none of the paper's four: the total alone. */
+      result->kernels_total_ms = ks_gauss_blocked_get_time_ns (self->blocked) / 1e6;
+      result->launches = ks_gauss_blocked_get_launches (self->blocked);
+      return TRUE;
+    }
+  for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
+    {
+      result->kernel_ms[i] = ks_kernel_get_time_ns (self->kernels[i]) / 1e6;
+      result->kernels_total_ms += result->kernel_ms[i];
+      result->launches += ks_kernel_get_launches (self->kernels[i]);
+    }
+  /* Untimed launches leave no event to count them by. */
+  if (self->untimed)
+    result->launches = self->enqueued;
+  return TRUE;
+}
+
+/* Everything from the upload to the download of one solve, by the launch
+ * mode asked for; info_host receives the kernels' reports. */
+static gboolean
+run_solve (KsGaussSolver       *self,
+           const KsGaussParams *params,
+           guint                n,
+           const void          *host_a,
+           void                *host_x,
+           int                 *info_host,
+           double               tiny,
+           GCancellable        *cancellable,
+           GError             **error)
+{
+  const gsize rs = self->precision == KS_PRECISION_DOUBLE ? sizeof (double) : sizeof (float);
+  gboolean ok;
+
+  if (!ks_runtime_write (self->rt, self->a, 0, (gsize) n * (n + 1) * rs, host_a, error) ||
+      !ks_runtime_write (self->rt, self->info, 0, INFO_SIZE * sizeof (int), info_host, error))
+    {
+      ks_runtime_discard_timings (self->rt);
+      return FALSE;
+    }
+  switch (params->launch)
+    {
+    case KS_LAUNCH_GRAPH:
+      ok = !g_cancellable_set_error_if_cancelled (cancellable, error) &&
+           (self->untimed ? ks_graph_launch (self->graph, error) : ks_graph_launch_timed (self->graph, error));
+      break;
+    case KS_LAUNCH_BLOCKED:
+      ok = ks_gauss_blocked_enqueue (self->blocked, (int) n, self->a, self->x, self->info, tiny, cancellable,
+                                     error);
+      break;
+    case KS_LAUNCH_STREAM:
+    default:
+      ok = enqueue_solve (self, params, (int) n, self->a, self->m, self->x, self->info, tiny, cancellable, error);
+      break;
+    }
+  if (!ok || !ks_runtime_read (self->rt, self->x, 0, (gsize) n * rs, host_x, error) ||
+      !ks_runtime_read (self->rt, self->info, 0, INFO_SIZE * sizeof (int), info_host, error))
+    {
+      /* Drain the queue so the next solve does not write under running kernels. */
+      ks_runtime_finish (self->rt, NULL);
+      ks_runtime_discard_timings (self->rt);
+      ks_runtime_pace_reset (self->rt);
+      if (params->launch == KS_LAUNCH_GRAPH)
+        drop_graph (self);
+      return FALSE;
+    }
+  ks_runtime_pace_reset (self->rt);
+  return TRUE;
+}
+
+/* What the solve needs before its clock starts: the kernels' timers
+ * cleared, the buffers, and the blocked kernels or the graph. */
+static gboolean
+prepare_solve (KsGaussSolver       *self,
+               const KsGaussParams *params,
+               guint                n,
+               double               tiny,
+               GCancellable        *cancellable,
+               KsGaussResult       *result,
+               GError             **error)
+{
+  for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
+    ks_kernel_reset_timing (self->kernels[i]);
+  if (!ensure_buffers (self, n, error))
+    return FALSE;
+  if (params->launch == KS_LAUNCH_BLOCKED)
+    {
+      if (self->blocked == NULL && !(self->blocked = ks_gauss_blocked_new (self->rt, self->precision, error)))
+        return FALSE;
+      ks_gauss_blocked_reset_timing (self->blocked);
+    }
+  return params->launch != KS_LAUNCH_GRAPH || find_graph (self, params, n, tiny, cancellable, result, error);
+}
+
 gboolean
 ks_gauss_solver_solve (KsGaussSolver        *self,
                        const KsLinearSystem *sys,
@@ -640,12 +776,9 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
   g_autofree void *host_x = NULL;
   g_autofree double *xd = NULL;
   const gboolean dbl = self->precision == KS_PRECISION_DOUBLE;
-  const gsize rs = dbl ? sizeof (double) : sizeof (float);
   const guint n = sys->n;
-  const gsize w = (gsize) n + 1;
-  const gboolean graph = params->launch == KS_LAUNCH_GRAPH;
   int info_host[INFO_SIZE] = { 0 };
-  gint64 t0, t1;
+  gint64 t0;
   double tiny;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -663,79 +796,19 @@ ks_gauss_solver_solve (KsGaussSolver        *self,
   if (self->rt == NULL)
     return ks_gauss_host_solve (sys, self->precision, cancellable, x_out, result, error);
 
-
   if (!(host_a = ks_linear_system_to_augmented (sys, dbl, error)))
     return FALSE;
-  host_x = g_malloc ((gsize) n * rs);
-
+  host_x = g_malloc ((gsize) n * (dbl ? sizeof (double) : sizeof (float)));
   tiny = ks_gauss_tiny_pivot (self->precision, ks_linear_system_max_abs (sys));
-  for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
-    ks_kernel_reset_timing (self->kernels[i]);
-
-  if (!ensure_buffers (self, n, error))
-    return FALSE;
-
-  if (graph && !find_graph (self, params, n, tiny, cancellable, result, error))
+  if (!prepare_solve (self, params, n, tiny, cancellable, result, error))
     return FALSE;
 
   t0 = g_get_monotonic_time ();
-  if (!ks_runtime_write (self->rt, self->a, 0, (gsize) n * w * rs, host_a, error) ||
-      !ks_runtime_write (self->rt, self->info, 0, sizeof info_host, info_host, error))
-    {
-      ks_runtime_discard_timings (self->rt);
-      return FALSE;
-    }
-
-  if (!(graph ? !g_cancellable_set_error_if_cancelled (cancellable, error) &&
-                (self->untimed ? ks_graph_launch (self->graph, error)
-                               : ks_graph_launch_timed (self->graph, error))
-              : enqueue_solve (self, params, (int) n, self->a, self->m, self->x, self->info, tiny,
-                               cancellable, error)) ||
-      !ks_runtime_read (self->rt, self->x, 0, (gsize) n * rs, host_x, error) ||
-      !ks_runtime_read (self->rt, self->info, 0, sizeof info_host, info_host, error))
-    {
-      /* Drain the queue so the next solve does not write under running kernels. */
-      ks_runtime_finish (self->rt, NULL);
-      ks_runtime_discard_timings (self->rt);
-      ks_runtime_pace_reset (self->rt);
-      if (graph)
-        drop_graph (self);
-      return FALSE;
-    }
-  t1 = g_get_monotonic_time ();
-  ks_runtime_pace_reset (self->rt);
-
-  result->wall_ms = (t1 - t0) / 1000.0;
-  if (graph)
-    {
-      guint64 ns = 0;
-
-      if (!ks_graph_collect_time (self->graph, &ns, error))
-        {
-          drop_graph (self);
-          return FALSE;
-        }
-      result->kernels_total_ms = ns / 1e6;
-      result->launches = ks_graph_get_launches (self->graph);
-      /* Recorded with event pairs: each kernel's time from this replay. */
-      if (!self->untimed && ks_graph_has_kernel_times (self->graph))
-        for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
-          result->kernel_ms[i] = ks_kernel_get_time_ns (self->kernels[i]) / 1e6;
-    }
-  else
-    {
-      if (!ks_runtime_collect_timings (self->rt, error))
-        return FALSE;
-      for (guint i = 0; i < KS_GAUSS_N_KERNELS; i++)
-        {
-          result->kernel_ms[i] = ks_kernel_get_time_ns (self->kernels[i]) / 1e6;
-          result->kernels_total_ms += result->kernel_ms[i];
-          result->launches += ks_kernel_get_launches (self->kernels[i]);
-        }
-      /* Untimed launches leave no event to count them by. */
-      if (self->untimed)
-        result->launches = self->enqueued;
-    }
+  if (!run_solve (self, params, n, host_a, host_x, info_host, tiny, cancellable, error))
+    return FALSE;
+  result->wall_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  if (!collect_times (self, params, result, error))
+    return FALSE;
   result->fwd_local[0] = info_host[INFO_FWD_LOCAL0];
   result->fwd_local[1] = info_host[INFO_FWD_LOCAL1];
   result->fwd_groups[0] = info_host[INFO_FWD_GROUPS0];

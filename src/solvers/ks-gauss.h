@@ -135,8 +135,8 @@ gboolean       ks_gauss_solver_check     (KsGaussSolver        *solver,
                                           const KsGaussParams  *params,
                                           GError              **error);
 
-/* GRAPH on a device that is not CUDA: KS_COMPUTE_ERROR_UNSUPPORTED, saying
- * why.  For callers (a sweep) that want to refuse before building anything. */
+/* GRAPH on a device that is not CUDA, BLOCKED on the host:
+ * KS_COMPUTE_ERROR_UNSUPPORTED, saying why.  For callers (a sweep) that want to refuse before building anything. */
 gboolean       ks_gauss_check_launch     (KsDevice             *device,
                                           KsLaunchMode          launch,
                                           GError              **error);
