@@ -223,9 +223,59 @@ index_chunk_sum (__global const real *row,
   return (a0 + a1) + (a2 + a3);
 }
 
+/* One round of kernel 1: the group's segments from base on, each leaving
+ * its chunk's partial sum (every item of the group calls it). */
+KS_FN void
+index_tuned_round (__global const real *v,
+                   __global real       *partial,
+                   const ulong          segments,
+                   const ulong          w,
+                   const uint           nb,
+                   const ulong          cw,
+                   const int            vec,
+                   KS_LOCAL_PTR (real)  s,
+                   const ulong          base)
+{
+#if INDEX_PATH == 1
+  const uint S = get_sub_group_size (), sg = get_sub_group_id (), lane = get_sub_group_local_id ();
+#else
+  const uint lid = (uint) get_local_id (0), S = 32, sg = lid / 32, lane = lid % 32;
+#endif
+  /* seg - i nb, not seg % nb: clang freezes a shared / and %, which
+   * Oclgrind's uninitialized-value check cannot run. */
+  const ulong seg = base + sg, i = seg / nb, c0 = (seg - i * nb) * cw;
+  /* Past the last segment, an empty chunk of row 0. */
+  const ulong c1 = seg < segments ? (c0 + cw < w ? c0 + cw : w) : 0;
+  real x = index_chunk_sum (v + (seg < segments ? i * w : 0), c0, c1, lane, S, vec);
+
+#if INDEX_PATH == 2
+  for (int off = 16; off > 0; off /= 2)
+    x += __shfl_down_sync (0xffffffffu, x, off);
+#elif INDEX_PATH == 1
+  x = sub_group_reduce_add (x);
+#else
+  s[lid] = x;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (uint off = 16; off > 0; off /= 2)
+    {
+      if (lane < off)
+        s[lid] += s[lid + off];
+      barrier (CLK_LOCAL_MEM_FENCE);
+    }
+  x = s[lid];
+  barrier (CLK_LOCAL_MEM_FENCE);
+#endif
+  if (lane == 0 && seg < segments)
+    partial[seg] = x;
+}
+
 /* Kernel 1: rows x nb segments of 32 items (or of the sub-group), each
  * leaving one partial sum; cw values per chunk (a multiple of INDEX_VW
- * when vec). */
+ * when vec).  With warp shuffles or sub-groups a grid-stride loop takes
+ * the segments past the launch's; the local tree's launch covers every
+ * segment in one round instead (the host sizes it so): PoCL 5 on an
+ * AVX-512 host aborts compiling its barriers inside that loop
+ * ("region_entry_barrier != NULL", Kernel.cc). */
 __kernel void
 index_sum_tuned (__global const real *v,
                  __global real       *partial,
@@ -238,44 +288,20 @@ index_sum_tuned (__global const real *v,
 {
   KS_LOCAL_BIND (real, s);
 #if INDEX_PATH == 1
-  const uint S = get_sub_group_size (), sg = get_sub_group_id (), lane = get_sub_group_local_id ();
   const uint per_group = get_num_sub_groups ();
 #else
-  const uint lid = (uint) get_local_id (0), S = 32, sg = lid / 32, lane = lid % 32;
   const uint per_group = (uint) get_local_size (0) / 32;
 #endif
-  const ulong segments = rows * nb, stride = (ulong) get_num_groups (0) * per_group;
+  const ulong segments = rows * nb;
 
-  /* The bound is the group's, not the segment's: every item of a group
-   * goes round the same times, as the local tree's barriers need. */
-  for (ulong base = get_group_id (0) * per_group; base < segments; base += stride)
-    {
-      /* seg - i nb, not seg % nb: clang freezes a shared / and %, which
-       * Oclgrind's uninitialized-value check cannot run. */
-      const ulong seg = base + sg, i = seg / nb, c0 = (seg - i * nb) * cw;
-      /* Past the last segment, an empty chunk of row 0. */
-      const ulong c1 = seg < segments ? (c0 + cw < w ? c0 + cw : w) : 0;
-      real x = index_chunk_sum (v + (seg < segments ? i * w : 0), c0, c1, lane, S, vec);
-#if INDEX_PATH == 2
-      for (int off = 16; off > 0; off /= 2)
-        x += __shfl_down_sync (0xffffffffu, x, off);
-#elif INDEX_PATH == 1
-      x = sub_group_reduce_add (x);
+#if INDEX_PATH == 0
+  index_tuned_round (v, partial, segments, w, nb, cw, vec, s, get_group_id (0) * per_group);
 #else
-      s[lid] = x;
-      barrier (CLK_LOCAL_MEM_FENCE);
-      for (uint off = 16; off > 0; off /= 2)
-        {
-          if (lane < off)
-            s[lid] += s[lid + off];
-          barrier (CLK_LOCAL_MEM_FENCE);
-        }
-      x = s[lid];
-      barrier (CLK_LOCAL_MEM_FENCE);
+  const ulong stride = (ulong) get_num_groups (0) * per_group;
+
+  for (ulong base = get_group_id (0) * per_group; base < segments; base += stride)
+    index_tuned_round (v, partial, segments, w, nb, cw, vec, s, base);
 #endif
-      if (lane == 0 && seg < segments)
-        partial[seg] = x;
-    }
 }
 
 /* Kernel 2: one item per row adds its nb partial sums. */

@@ -635,8 +635,11 @@ ks_index_solver_reduce_tuned (KsIndexSolver       *self,
   nb = tuned_chunks (self, v, w, vw, &cw);
   cus = MAX (ks_device_get_info (self->device)->compute_units, 1);
   /* One group per l1 / 32 segments; past 256 groups per compute unit the
-   * groups loop over the rest. */
-  groups = MIN ((v * nb + l1 / 32 - 1) / (l1 / 32), cus * 256);
+   * groups loop over the rest, except in the local tree's build, which
+   * runs one round (kernels/index.cl says why). */
+  groups = (v * nb + l1 / 32 - 1) / (l1 / 32);
+  if (self->tuned_tree[k] != KS_INDEX_TREE_LOCAL)
+    groups = MIN (groups, cus * 256);
   c1 = (KsLaunchConfig) { 1, { groups * l1, 1, 1 }, { l1, 1, 1 }, { 0 } };
   c2 = (KsLaunchConfig) { 1, { (v + l2 - 1) / l2 * l2, 1, 1 }, { l2, 1, 1 }, { 0 } };
   if (!ensure_buffer (self, &self->v, v * w * elem, error) ||

@@ -8,13 +8,16 @@
 # tests/device/pack.sh, then in one device call (carry [".devcarry"]):
 #   source .devcarry/env.sh && tests/device/kernels-bench.sh "$OUT/kernels"
 # Writes OUT_DIR/{index-reduce,tridiag}.{json,csv,log} and OUT_DIR/tests/;
-# prints each table.  REPS (default 5), SYSTEMS (default 5000,40000), CUDA
-# (default cuda:0) and BIN (the test binaries, default /tmp/ks/bin) change
-# the runs.  Exit status 1 if a run or a test failed.
+# prints each table.  REPS (default 5), SYSTEMS (default 5000,40000), SIZES
+# (Gauss, default 1000,2000), STEPS (default "index tridiag gauss tests"),
+# CUDA (default cuda:0) and BIN (the test binaries, default /tmp/ks/bin)
+# change the runs.  Exit status 1 if a run or a test failed.
 set -u
 OUT=${1:?usage: $0 OUT_DIR}
 REPS=${REPS:-5}
 SYSTEMS=${SYSTEMS:-5000,40000}
+SIZES=${SIZES:-1000,2000}
+STEPS=${STEPS:-index tridiag gauss tests}
 CUDA=${CUDA:-cuda:0}
 BIN=${BIN:-/tmp/ks/bin}
 mkdir -p "$OUT"
@@ -37,13 +40,25 @@ step () {
   grep -v '^\[ *[0-9]*/[0-9]*\]' "$OUT/$name.log"
 }
 
-step index-reduce run index-reduce -d "$CUDA" ${ocl:+-d "$ocl"} --reps "$REPS" \
-  --json "$OUT/index-reduce.json" --csv "$OUT/index-reduce.csv"
-step tridiag bench tridiag -d "$CUDA${ocl:+,$ocl}" --systems "$SYSTEMS" --large-n 0 --no-host --reps "$REPS" \
-  --json "$OUT/tridiag.json" --csv "$OUT/tridiag.csv"
+has () { [[ " $STEPS " == *" $1 "* ]]; }
 
-echo
-echo "## correctness on every GPU device (CUDA and OpenCL)"
-KS_GPU_SUITE_TESTS="test-index test-tridiag test-exp-tridiag" \
-  "$(dirname "$0")/../run-gpu-suite.sh" "$BIN" "$OUT/tests" || status=1
+has index && step index-reduce run index-reduce -d "$CUDA" ${ocl:+-d "$ocl"} --reps "$REPS" \
+  --json "$OUT/index-reduce.json" --csv "$OUT/index-reduce.csv"
+has tridiag && step tridiag bench tridiag -d "$CUDA${ocl:+,$ocl}" --systems "$SYSTEMS" --large-n 0 --no-host \
+  --reps "$REPS" --json "$OUT/tridiag.json" --csv "$OUT/tridiag.csv"
+has gauss && step gauss bench gauss --sizes "$SIZES" --reps "$REPS" \
+  --json "$OUT/gauss.json" --csv "$OUT/gauss.csv"
+
+if has tests; then
+  echo
+  echo "## correctness on every GPU device (CUDA and OpenCL)"
+  KS_GPU_SUITE_TESTS="test-index test-tridiag test-exp-tridiag test-gauss-blocked test-cuda" \
+    "$(dirname "$0")/../run-gpu-suite.sh" "$BIN" "$OUT/tests" || status=1
+  # A failed test's own lines, here, where the call's output shows them.
+  for log in "$OUT"/tests/*.log; do
+    grep -q -e '^not ok' -e 'ERROR' "$log" 2>/dev/null || continue
+    echo "### $(basename "$log")"
+    grep -e '^not ok' -e 'ERROR' -e 'assertion' -B2 "$log" | tail -20
+  done
+fi
 exit $status
