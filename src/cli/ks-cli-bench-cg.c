@@ -92,36 +92,49 @@ print_summary (GPtrArray *rows)
     }
 }
 
-int
-ks_cli_bench_cg (int argc, char **argv)
+/* The command line as given. */
+typedef struct {
+  char   *sizes_text, *precision, *csv, *json, *device_query;
+  double  tol;
+  int     reps, warmup;
+} BenchOptions;
+
+static void
+bench_options_clear (BenchOptions *o)
 {
-  char *sizes_text = NULL, *precision = NULL, *csv = NULL, *json = NULL, *device_query = NULL;
-  double tol = 0;
-  int reps = 5, warmup = 1;
+  g_free (o->sizes_text);
+  g_free (o->precision);
+  g_free (o->csv);
+  g_free (o->json);
+  g_free (o->device_query);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (BenchOptions, bench_options_clear)
+
+/* Fills o from the command line; KS_CLI_OK or the status to exit with. */
+static int
+parse_options (BenchOptions *o,
+               int           argc,
+               char        **argv)
+{
   const GOptionEntry entries[] = {
-    { "sizes", 's', 0, G_OPTION_ARG_STRING, &sizes_text,
+    { "sizes", 's', 0, G_OPTION_ARG_STRING, &o->sizes_text,
       "Rows of the matrices (each made a square grid), e.g. 4096,65536 on a CPU. Default: 1048576,4194304,16777216",
       "LIST" },
-    { "precision", 'p', 0, G_OPTION_ARG_STRING, &precision, "double or float. Default: double", "double|float" },
-    { "tol", 0, 0, G_OPTION_ARG_DOUBLE, &tol, "Relative residual to reach. Default: 1e-8 (double), 1e-5 (float)", "TOL" },
-    { "reps", 'r', 0, G_OPTION_ARG_INT, &reps, "Timed solves per method and size (median kept). Default: 5", "N" },
-    { "warmup", 0, 0, G_OPTION_ARG_INT, &warmup, "Untimed solves first. Default: 1", "N" },
-    { "device", 'd', 0, G_OPTION_ARG_STRING, &device_query,
+    { "precision", 'p', 0, G_OPTION_ARG_STRING, &o->precision, "double or float. Default: double", "double|float" },
+    { "tol", 0, 0, G_OPTION_ARG_DOUBLE, &o->tol, "Relative residual to reach. Default: 1e-8 (double), 1e-5 (float)",
+      "TOL" },
+    { "reps", 'r', 0, G_OPTION_ARG_INT, &o->reps, "Timed solves per method and size (median kept). Default: 5", "N" },
+    { "warmup", 0, 0, G_OPTION_ARG_INT, &o->warmup, "Untimed solves first. Default: 1", "N" },
+    { "device", 'd', 0, G_OPTION_ARG_STRING, &o->device_query,
       "These devices only, comma-separated, e.g. cuda:0,opencl:0:0 (default: every OpenCL and CUDA device)",
       "LIST" },
-    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Write the table to a CSV file", "FILE" },
-    { "json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Write the table to a JSON file", "FILE" },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &o->csv, "Write the table to a CSV file", "FILE" },
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &o->json, "Write the table to a JSON file", "FILE" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("cg - paper 004's CG against the library CG");
   g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) sizes = NULL;
-  g_autoptr(GPtrArray) rows = NULL;
-  g_autoptr(KsDeviceList) list = NULL;
-  g_autoptr(GPtrArray) only = g_ptr_array_new ();
-  g_autofree char *command = ks_cli_join_argv ("kernelscope-cli bench cg", argc, argv);
-  KsBenchCgSpec spec = { KS_PRECISION_DOUBLE };
-  int status = KS_CLI_OK;
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
@@ -134,88 +147,106 @@ ks_cli_bench_cg (int argc, char **argv)
     "bandwidth each device measures first in the same run.\n"
     "Example: kernelscope-cli bench cg -d cuda:0 --sizes 1048576,4194304,16777216 --csv cg.csv --json cg.json");
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      status = ks_cli_fail (KS_CLI_USAGE, error);
-      goto out;
-    }
-  if (reps < 1 || (guint) reps > KS_BENCH_MAX_REPS || warmup < 0 || (guint) warmup > KS_BENCH_MAX_REPS)
+    return ks_cli_fail (KS_CLI_USAGE, error);
+  return KS_CLI_OK;
+}
+
+/* Checks o's values and fills spec from them; spec points into sizes,
+ * which the caller keeps.  KS_CLI_OK or KS_CLI_USAGE. */
+static int
+make_spec (const BenchOptions  *o,
+           GArray             **sizes,
+           KsBenchCgSpec       *spec)
+{
+  g_autoptr(GError) error = NULL;
+  double tol = o->tol;
+
+  if (o->reps < 1 || (guint) o->reps > KS_BENCH_MAX_REPS || o->warmup < 0 || (guint) o->warmup > KS_BENCH_MAX_REPS)
     {
       g_printerr ("kernelscope-cli: --reps must be 1 to %u and --warmup 0 to %u\n", KS_BENCH_MAX_REPS,
                   KS_BENCH_MAX_REPS);
-      status = KS_CLI_USAGE;
-      goto out;
+      return KS_CLI_USAGE;
     }
-  if (precision && !ks_precision_from_string (precision, &spec.precision))
+  if (o->precision && !ks_precision_from_string (o->precision, &spec->precision))
     {
-      g_printerr ("kernelscope-cli: --precision is double or float, not \"%s\"\n", precision);
-      status = KS_CLI_USAGE;
-      goto out;
+      g_printerr ("kernelscope-cli: --precision is double or float, not \"%s\"\n", o->precision);
+      return KS_CLI_USAGE;
     }
   if (tol == 0)
-    tol = spec.precision == KS_PRECISION_DOUBLE ? 1e-8 : 1e-5;
+    tol = spec->precision == KS_PRECISION_DOUBLE ? 1e-8 : 1e-5;
   if (!(tol > 0 && tol < 0.5))
     {
       g_printerr ("kernelscope-cli: --tol must lie in (0, 0.5), not %g\n", tol);
-      status = KS_CLI_USAGE;
-      goto out;
+      return KS_CLI_USAGE;
     }
-  if (!(sizes = ks_parse_uint_list (sizes_text ? sizes_text : "1048576,4194304,16777216", 4, KS_BENCH_CG_MAX_ROWS,
-                                    &error)))
-    {
-      status = ks_cli_fail (KS_CLI_USAGE, error);
-      goto out;
-    }
-  spec.sizes = (const guint *) sizes->data;
-  spec.n_sizes = sizes->len;
-  spec.tol = tol;
-  spec.reps = (guint) reps;
-  spec.warmup = (guint) warmup;
+  if (!(*sizes = ks_parse_uint_list (o->sizes_text ? o->sizes_text : "1048576,4194304,16777216", 4,
+                                     KS_BENCH_CG_MAX_ROWS, &error)))
+    return ks_cli_fail (KS_CLI_USAGE, error);
+  spec->sizes = (const guint *) (*sizes)->data;
+  spec->n_sizes = (*sizes)->len;
+  spec->tol = tol;
+  spec->reps = (guint) o->reps;
+  spec->warmup = (guint) o->warmup;
+  return KS_CLI_OK;
+}
 
-  /* Before the benchmark: a refused file found after it loses it. */
-  if (!ks_cli_check_outputs ((KsIoOutput[]) { { csv, "--csv" }, { json, "--json" } }, 2, NULL, &error))
-    {
-      status = ks_cli_fail (KS_CLI_USAGE, error);
-      goto out;
-    }
+/* The table, its summary and what is missing from it; KS_CLI_FAILED
+ * (said on stderr) when a row failed. */
+static int
+print_results (GPtrArray *rows)
+{
+  gboolean library = FALSE;
+  int status = KS_CLI_OK;
 
-  list = ks_device_list_new ();
-  if (!ks_cli_lookup_devices (list, device_query, only, &error))
-    {
-      status = ks_cli_fail (KS_CLI_USAGE, error);
-      goto out;
-    }
-  spec.only = only->len > 0 ? (KsDevice **) only->pdata : NULL;
-  spec.n_only = only->len;
-  if (!(rows = ks_bench_cg (list, &spec, &error)))
-    {
-      status = ks_cli_fail (KS_CLI_FAILED, error);
-      goto out;
-    }
   print_rows (rows);
   g_print ("\n");
   print_summary (rows);
-  {
-    gboolean library = FALSE;
-    for (guint i = 0; i < rows->len; i++)
-      library |= ((const KsBenchCgRow *) rows->pdata[i])->method == KS_BENCH_CG_LIBRARY;
-    if (!library)
-      g_print ("The library CG (cuSPARSE + cuBLAS): no CUDA device here, so no /library column\n");
-  }
   for (guint i = 0; i < rows->len; i++)
-    if (((const KsBenchCgRow *) rows->pdata[i])->failed)
-      status = KS_CLI_FAILED;
+    {
+      const KsBenchCgRow *r = rows->pdata[i];
+
+      library |= r->method == KS_BENCH_CG_LIBRARY;
+      if (r->failed)
+        status = KS_CLI_FAILED;
+    }
+  if (!library)
+    g_print ("The library CG (cuSPARSE + cuBLAS): no CUDA device here, so no /library column\n");
   if (status != KS_CLI_OK)
     g_printerr ("kernelscope-cli: some rows of bench cg failed\n");
-  if (csv && !ks_bench_cg_write_csv (rows, csv, &error))
-    status = ks_cli_fail (KS_CLI_FAILED, error);
-  else if (json && !ks_bench_cg_write_json (rows, &spec, command, json, &error))
-    status = ks_cli_fail (KS_CLI_FAILED, error);
+  return status;
+}
 
-out:
-  g_free (sizes_text);
-  g_free (precision);
-  g_free (csv);
-  g_free (json);
-  g_free (device_query);
+int
+ks_cli_bench_cg (int argc, char **argv)
+{
+  g_auto(BenchOptions) o = { .reps = 5, .warmup = 1 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) sizes = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(KsDeviceList) list = NULL;
+  g_autoptr(GPtrArray) only = g_ptr_array_new ();
+  g_autofree char *command = ks_cli_join_argv ("kernelscope-cli bench cg", argc, argv);
+  KsBenchCgSpec spec = { KS_PRECISION_DOUBLE };
+  int status;
+
+  if ((status = parse_options (&o, argc, argv)) != KS_CLI_OK || (status = make_spec (&o, &sizes, &spec)) != KS_CLI_OK)
+    return status;
+
+  /* Before the benchmark: a refused file found after it loses it. */
+  if (!ks_cli_check_outputs ((KsIoOutput[]) { { o.csv, "--csv" }, { o.json, "--json" } }, 2, NULL, &error))
+    return ks_cli_fail (KS_CLI_USAGE, error);
+
+  list = ks_device_list_new ();
+  if (!ks_cli_lookup_devices (list, o.device_query, only, &error))
+    return ks_cli_fail (KS_CLI_USAGE, error);
+  spec.only = only->len > 0 ? (KsDevice **) only->pdata : NULL;
+  spec.n_only = only->len;
+  if (!(rows = ks_bench_cg (list, &spec, &error)))
+    return ks_cli_fail (KS_CLI_FAILED, error);
+  status = print_results (rows);
+  if (o.csv && !ks_bench_cg_write_csv (rows, o.csv, &error))
+    return ks_cli_fail (KS_CLI_FAILED, error);
+  if (o.json && !ks_bench_cg_write_json (rows, &spec, command, o.json, &error))
+    return ks_cli_fail (KS_CLI_FAILED, error);
   return status;
 }

@@ -105,43 +105,55 @@ parse_methods (const char *text,
   return TRUE;
 }
 
-int
-ks_cli_bench_tridiag (int argc, char **argv)
+/* The command line as given. */
+typedef struct {
+  char     *systems_text, *precision, *methods_text, *csv, *json, *device_query;
+  gboolean  no_host;
+  int       n, large_n, reps, warmup;
+} BenchOptions;
+
+static void
+bench_options_clear (BenchOptions *o)
 {
-  char *systems_text = NULL, *precision = NULL, *methods_text = NULL, *csv = NULL, *json = NULL;
-  char *device_query = NULL;
-  gboolean no_host = FALSE;
-  int n = 4095, large_n = (1 << 24) - 1, reps = 5, warmup = 1;
+  g_free (o->systems_text);
+  g_free (o->precision);
+  g_free (o->methods_text);
+  g_free (o->csv);
+  g_free (o->json);
+  g_free (o->device_query);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (BenchOptions, bench_options_clear)
+
+/* Fills o from the command line; KS_CLI_OK or the status to exit with. */
+static int
+parse_options (BenchOptions *o,
+               int           argc,
+               char        **argv)
+{
   const GOptionEntry entries[] = {
-    { "n", 0, 0, G_OPTION_ARG_INT, &n, "Unknowns per system of the batches. Default: 4095", "N" },
-    { "systems", 's', 0, G_OPTION_ARG_STRING, &systems_text,
+    { "n", 0, 0, G_OPTION_ARG_INT, &o->n, "Unknowns per system of the batches. Default: 4095", "N" },
+    { "systems", 's', 0, G_OPTION_ARG_STRING, &o->systems_text,
       "Batch sizes, e.g. 5000,40000 or 5000:40000:5000. Default: 5000,10000,20000,40000", "LIST" },
-    { "large-n", 0, 0, G_OPTION_ARG_INT, &large_n, "Unknowns of the one large system; 0: none. Default: 16777215", "N" },
-    { "precision", 'p', 0, G_OPTION_ARG_STRING, &precision, "float or double. Default: float", "float|double" },
-    { "methods", 'm', 0, G_OPTION_ARG_STRING, &methods_text, "Only these methods (comma-separated). Default: all",
+    { "large-n", 0, 0, G_OPTION_ARG_INT, &o->large_n, "Unknowns of the one large system; 0: none. Default: 16777215",
+      "N" },
+    { "precision", 'p', 0, G_OPTION_ARG_STRING, &o->precision, "float or double. Default: float", "float|double" },
+    { "methods", 'm', 0, G_OPTION_ARG_STRING, &o->methods_text, "Only these methods (comma-separated). Default: all",
       "LIST" },
-    { "reps", 'r', 0, G_OPTION_ARG_INT, &reps, "Timed solves per method and case (median kept). Default: 5", "N" },
-    { "warmup", 0, 0, G_OPTION_ARG_INT, &warmup, "Untimed solves first. Default: 1", "N" },
-    { "device", 'd', 0, G_OPTION_ARG_STRING, &device_query,
+    { "reps", 'r', 0, G_OPTION_ARG_INT, &o->reps, "Timed solves per method and case (median kept). Default: 5", "N" },
+    { "warmup", 0, 0, G_OPTION_ARG_INT, &o->warmup, "Untimed solves first. Default: 1", "N" },
+    { "device", 'd', 0, G_OPTION_ARG_STRING, &o->device_query,
       "These devices only, comma-separated, e.g. cuda:0,opencl:0:0 (default: every OpenCL and CUDA device)",
       "LIST" },
-    { "no-host", 0, 0, G_OPTION_ARG_NONE, &no_host,
+    { "no-host", 0, 0, G_OPTION_ARG_NONE, &o->no_host,
       "Leave out the host's methods (cpu-thomas, cpu-sericr, omp-thomas, lapack-gtsv: seconds a solve at the "
       "paper's sizes)", NULL },
-    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv, "Write the table to a CSV file", "FILE" },
-    { "json", 0, 0, G_OPTION_ARG_FILENAME, &json, "Write the table and how it was made to a JSON file", "FILE" },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &o->csv, "Write the table to a CSV file", "FILE" },
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &o->json, "Write the table and how it was made to a JSON file", "FILE" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("tridiag - paper 002's kernels against cuSPARSE");
   g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) systems = NULL;
-  g_autoptr(GArray) methods = g_array_new (FALSE, FALSE, sizeof (KsTridiagMethod));
-  g_autoptr(GPtrArray) rows = NULL;
-  g_autoptr(KsDeviceList) list = NULL;
-  g_autoptr(GPtrArray) only = g_ptr_array_new ();
-  g_autofree char *command = ks_cli_join_argv ("kernelscope-cli bench tridiag", argc, argv);
-  KsBenchTridiagSpec spec = { KS_PRECISION_FLOAT };
-  int status = KS_CLI_OK;
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
@@ -155,88 +167,123 @@ ks_cli_bench_tridiag (int argc, char **argv)
     "Example: kernelscope-cli bench tridiag -d cuda:0 --systems 5000,40000 --large-n 16777215 --no-host "
     "--csv tri.csv --json tri.json");
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      status = ks_cli_fail (KS_CLI_USAGE, error);
-      goto out;
-    }
-  if (n < 1 || large_n < 0 || reps < 1 || (guint) reps > KS_BENCH_MAX_REPS || warmup < 0 ||
-      (guint) warmup > KS_BENCH_MAX_REPS)
+    return ks_cli_fail (KS_CLI_USAGE, error);
+  return KS_CLI_OK;
+}
+
+/* Checks o's values and fills spec from them; spec points into systems
+ * and methods, which the caller keeps.  KS_CLI_OK or KS_CLI_USAGE. */
+static int
+make_spec (const BenchOptions  *o,
+           GArray             **systems,
+           GArray              *methods,
+           KsBenchTridiagSpec  *spec)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (o->n < 1 || o->large_n < 0 || o->reps < 1 || (guint) o->reps > KS_BENCH_MAX_REPS || o->warmup < 0 ||
+      (guint) o->warmup > KS_BENCH_MAX_REPS)
     {
       g_printerr ("kernelscope-cli: --n must be at least 1, --large-n at least 0, --reps 1 to %u and --warmup 0 "
                   "to %u\n", KS_BENCH_MAX_REPS, KS_BENCH_MAX_REPS);
-      status = KS_CLI_USAGE;
-      goto out;
+      return KS_CLI_USAGE;
     }
-  if (precision && !ks_precision_from_string (precision, &spec.precision))
+  if (o->precision && !ks_precision_from_string (o->precision, &spec->precision))
     {
-      g_printerr ("kernelscope-cli: --precision is float or double, not \"%s\"\n", precision);
-      status = KS_CLI_USAGE;
-      goto out;
+      g_printerr ("kernelscope-cli: --precision is float or double, not \"%s\"\n", o->precision);
+      return KS_CLI_USAGE;
     }
-  if (!(systems = ks_parse_uint_list (systems_text ? systems_text : "5000,10000,20000,40000", 1, 1 << 24, &error)) ||
-      (methods_text && !parse_methods (methods_text, methods, &error)))
-    {
-      status = ks_cli_fail (KS_CLI_USAGE, error);
-      goto out;
-    }
-  spec.n = (guint) n;
-  spec.large_n = (guint) large_n;
-  spec.systems = (const guint *) systems->data;
-  spec.n_systems = systems->len;
-  spec.methods = methods_text ? (const KsTridiagMethod *) methods->data : NULL;
-  spec.n_methods = methods->len;
-  spec.reps = (guint) reps;
-  spec.warmup = (guint) warmup;
-  spec.no_host = no_host;
+  if (!(*systems = ks_parse_uint_list (o->systems_text ? o->systems_text : "5000,10000,20000,40000", 1, 1 << 24,
+                                       &error)) ||
+      (o->methods_text && !parse_methods (o->methods_text, methods, &error)))
+    return ks_cli_fail (KS_CLI_USAGE, error);
+  spec->n = (guint) o->n;
+  spec->large_n = (guint) o->large_n;
+  spec->systems = (const guint *) (*systems)->data;
+  spec->n_systems = (*systems)->len;
+  spec->methods = o->methods_text ? (const KsTridiagMethod *) methods->data : NULL;
+  spec->n_methods = methods->len;
+  spec->reps = (guint) o->reps;
+  spec->warmup = (guint) o->warmup;
+  spec->no_host = o->no_host;
+  return KS_CLI_OK;
+}
 
-  /* Before the benchmark: a refused file found after it loses it. */
-  if (!ks_cli_check_outputs ((KsIoOutput[]) { { csv, "--csv" }, { json, "--json" } }, 2, NULL, &error))
-    {
-      status = ks_cli_fail (KS_CLI_USAGE, error);
-      goto out;
-    }
+/* The table, its summary and what is missing from it; KS_CLI_FAILED
+ * (said on stderr) when a row failed. */
+static int
+print_results (GPtrArray *rows)
+{
+  gboolean cusparse = FALSE;
+  int status = KS_CLI_OK;
 
-  list = ks_device_list_new ();
-  /* Looked up once: an unknown device is the user's mistake, said up front. */
-  if (!ks_cli_lookup_devices (list, device_query, only, &error))
-    {
-      status = ks_cli_fail (KS_CLI_USAGE, error);
-      goto out;
-    }
-  spec.only = only->len > 0 ? (KsDevice **) only->pdata : NULL;
-  spec.n_only = only->len;
-  if (!(rows = ks_bench_tridiag (list, &spec, &error)))
-    {
-      status = ks_cli_fail (KS_CLI_FAILED, error);
-      goto out;
-    }
   print_rows (rows);
   g_print ("\n");
   print_summary (rows);
-  {
-    gboolean cusparse = FALSE;
-    for (guint i = 0; i < rows->len; i++)
-      cusparse |= ks_tridiag_method_is_cusparse (((const KsBenchTridiagRow *) rows->pdata[i])->method);
-    if (!cusparse)
-      g_print ("cuSPARSE: no CUDA device here, so no /cuSPARSE column\n");
-  }
   for (guint i = 0; i < rows->len; i++)
-    if (((const KsBenchTridiagRow *) rows->pdata[i])->failed)
-      status = KS_CLI_FAILED;
+    {
+      const KsBenchTridiagRow *r = rows->pdata[i];
+
+      cusparse |= ks_tridiag_method_is_cusparse (r->method);
+      if (r->failed)
+        status = KS_CLI_FAILED;
+    }
+  if (!cusparse)
+    g_print ("cuSPARSE: no CUDA device here, so no /cuSPARSE column\n");
   if (status != KS_CLI_OK)
     g_printerr ("kernelscope-cli: some rows of bench tridiag failed\n");
-  if (csv && !ks_bench_tridiag_write_csv (rows, csv, &error))
+  return status;
+}
+
+/* Writes the files asked for, each tried even when the other failed;
+ * status, or KS_CLI_FAILED when one could not be written. */
+static int
+write_files (GPtrArray                *rows,
+             const KsBenchTridiagSpec *spec,
+             const char               *command,
+             const BenchOptions       *o,
+             int                       status)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (o->csv && !ks_bench_tridiag_write_csv (rows, o->csv, &error))
     status = ks_cli_fail (KS_CLI_FAILED, error);
   g_clear_error (&error);
-  if (json && !ks_bench_tridiag_write_json (rows, &spec, command, json, &error))
+  if (o->json && !ks_bench_tridiag_write_json (rows, spec, command, o->json, &error))
     status = ks_cli_fail (KS_CLI_FAILED, error);
-
-out:
-  g_free (systems_text);
-  g_free (precision);
-  g_free (methods_text);
-  g_free (csv);
-  g_free (json);
-  g_free (device_query);
   return status;
+}
+
+int
+ks_cli_bench_tridiag (int argc, char **argv)
+{
+  g_auto(BenchOptions) o = { .n = 4095, .large_n = (1 << 24) - 1, .reps = 5, .warmup = 1 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) systems = NULL;
+  g_autoptr(GArray) methods = g_array_new (FALSE, FALSE, sizeof (KsTridiagMethod));
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(KsDeviceList) list = NULL;
+  g_autoptr(GPtrArray) only = g_ptr_array_new ();
+  g_autofree char *command = ks_cli_join_argv ("kernelscope-cli bench tridiag", argc, argv);
+  KsBenchTridiagSpec spec = { KS_PRECISION_FLOAT };
+  int status;
+
+  if ((status = parse_options (&o, argc, argv)) != KS_CLI_OK ||
+      (status = make_spec (&o, &systems, methods, &spec)) != KS_CLI_OK)
+    return status;
+
+  /* Before the benchmark: a refused file found after it loses it. */
+  if (!ks_cli_check_outputs ((KsIoOutput[]) { { o.csv, "--csv" }, { o.json, "--json" } }, 2, NULL, &error))
+    return ks_cli_fail (KS_CLI_USAGE, error);
+
+  list = ks_device_list_new ();
+  /* Looked up once: an unknown device is the user's mistake, said up front. */
+  if (!ks_cli_lookup_devices (list, o.device_query, only, &error))
+    return ks_cli_fail (KS_CLI_USAGE, error);
+  spec.only = only->len > 0 ? (KsDevice **) only->pdata : NULL;
+  spec.n_only = only->len;
+  if (!(rows = ks_bench_tridiag (list, &spec, &error)))
+    return ks_cli_fail (KS_CLI_FAILED, error);
+  status = print_results (rows);
+  return write_files (rows, &spec, command, &o, status);
 }

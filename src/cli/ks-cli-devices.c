@@ -127,6 +127,86 @@ device_to_json (KsDevice *device)
   return json_builder_get_root (b);
 }
 
+/* Each device's triad bandwidth, measured on demand and never cached:
+ * clocks, load and drivers change it.  A device that fails is said and
+ * skipped. */
+static void
+measure_bandwidths (KsDeviceList *list)
+{
+  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
+    {
+      KsDevice *device = ks_device_list_get_device (list, i);
+      g_autoptr(GError) error = NULL;
+      KsBandwidth bw;
+
+      if (ks_device_get_backend (device) != KS_BACKEND_HOST &&
+          !ks_bench_bandwidth (device, 0, 10, &bw, &error))
+        g_printerr ("kernelscope-cli: bandwidth of %s: %s\n", ks_device_get_id (device), error->message);
+    }
+}
+
+/* -d with --cores-per-cu: the device whose cores per unit to override.
+ * -d is checked even alone: an unknown device is never ignored.
+ * KS_CLI_OK or KS_CLI_USAGE. */
+static int
+override_cores (KsDeviceList *list,
+                const char   *device_query,
+                guint         cores)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (cores == 0 && device_query == NULL)
+    return KS_CLI_OK;
+  if (ks_cli_pick_device (list, device_query, cores, TRUE, &error) == NULL)
+    return ks_cli_fail (KS_CLI_USAGE, error);
+  if (cores == 0)
+    {
+      g_printerr ("kernelscope-cli: -d names the device whose cores per unit --cores-per-cu sets; "
+                  "give --cores-per-cu too (every device is listed anyway)\n");
+      return KS_CLI_USAGE;
+    }
+  return KS_CLI_OK;
+}
+
+static void
+print_list_json (KsDeviceList *list)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "devices");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
+    json_builder_add_value (b, device_to_json (ks_device_list_get_device (list, i)));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "notes");
+  json_builder_begin_array (b);
+  for (const char * const *n = ks_device_list_get_notes (list); *n; n++)
+    json_builder_add_string_value (b, *n);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  text = json_generator_to_data (gen, NULL);
+  g_print ("%s\n", text);
+}
+
+static void
+print_list_text (KsDeviceList *list)
+{
+  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
+    {
+      print_device (i, ks_device_list_get_device (list, i));
+      g_print ("\n");
+    }
+  for (const char * const *n = ks_device_list_get_notes (list); *n; n++)
+    g_print ("note: %s\n", *n);
+}
+
 int
 ks_cli_devices (int    argc,
                 char **argv)
@@ -148,6 +228,7 @@ ks_cli_devices (int    argc,
   g_autoptr(GOptionContext) context = g_option_context_new ("- list the compute devices");
   g_autoptr(GError) error = NULL;
   g_autoptr(KsDeviceList) list = NULL;
+  int status;
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
@@ -160,66 +241,13 @@ ks_cli_devices (int    argc,
     return ks_cli_fail (KS_CLI_USAGE, error);
 
   list = ks_device_list_new ();
-  /* Measured on demand, never cached: clocks, load and drivers change it. */
-  for (guint i = 0; bandwidth && i < ks_device_list_get_n_devices (list); i++)
-    {
-      KsDevice *device = ks_device_list_get_device (list, i);
-      KsBandwidth bw;
-
-      if (ks_device_get_backend (device) != KS_BACKEND_HOST &&
-          !ks_bench_bandwidth (device, 0, 10, &bw, &error))
-        {
-          g_printerr ("kernelscope-cli: bandwidth of %s: %s\n", ks_device_get_id (device), error->message);
-          g_clear_error (&error);
-        }
-    }
-  /* -d is checked even alone: an unknown device is never ignored. */
-  if (cores > 0 || device_query)
-    {
-      KsDevice *device = ks_cli_pick_device (list, device_query, cores, TRUE, &error);
-      if (device == NULL)
-        return ks_cli_fail (KS_CLI_USAGE, error);
-      if (cores == 0)
-        {
-          g_printerr ("kernelscope-cli: -d names the device whose cores per unit --cores-per-cu sets; "
-                      "give --cores-per-cu too (every device is listed anyway)\n");
-          return KS_CLI_USAGE;
-        }
-    }
-
+  if (bandwidth)
+    measure_bandwidths (list);
+  if ((status = override_cores (list, device_query, cores)) != KS_CLI_OK)
+    return status;
   if (json)
-    {
-      g_autoptr(JsonBuilder) b = json_builder_new ();
-      g_autoptr(JsonGenerator) gen = json_generator_new ();
-      g_autoptr(JsonNode) root = NULL;
-      g_autofree char *text = NULL;
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "devices");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
-        json_builder_add_value (b, device_to_json (ks_device_list_get_device (list, i)));
-      json_builder_end_array (b);
-      json_builder_set_member_name (b, "notes");
-      json_builder_begin_array (b);
-      for (const char * const *n = ks_device_list_get_notes (list); *n; n++)
-        json_builder_add_string_value (b, *n);
-      json_builder_end_array (b);
-      json_builder_end_object (b);
-      root = json_builder_get_root (b);
-      json_generator_set_root (gen, root);
-      json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
-      g_print ("%s\n", text);
-      return KS_CLI_OK;
-    }
-
-  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
-    {
-      print_device (i, ks_device_list_get_device (list, i));
-      g_print ("\n");
-    }
-  for (const char * const *n = ks_device_list_get_notes (list); *n; n++)
-    g_print ("note: %s\n", *n);
+    print_list_json (list);
+  else
+    print_list_text (list);
   return KS_CLI_OK;
 }

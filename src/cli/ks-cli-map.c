@@ -171,33 +171,49 @@ write_plot (const MapResult *r,
   return ks_plot_export (plot, path, 900, 600, NULL, error);
 }
 
-int
-ks_cli_map (int    argc,
-            char **argv)
+/* The command line: as given, then as checked. */
+typedef struct {
+  char        *device_query, *plot, *rule_name, *precision_name, *block_text;
+  gboolean     json;
+  guint64      block;   /* 0: none given (a string, so that "--block 0" is told from no --block) */
+  KsIndexRule  rule;
+  KsPrecision  precision;
+} MapOptions;
+
+static void
+map_options_clear (MapOptions *o)
 {
-  g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(KsDeviceList) list = NULL;
-  g_autofree char *device_query = NULL, *plot = NULL, *rule_name = NULL, *precision_name = NULL;
-  g_autofree char *block_text = NULL;
-  guint64 block = 0;   /* 0: none given (a string, so that "--block 0" is told from no --block) */
-  gboolean json = FALSE;
-  KsIndexRule rule = KS_INDEX_RULE_PAPER;
-  KsPrecision precision = KS_PRECISION_DOUBLE;
-  g_auto(MapResult) r = { 0 };
+  g_free (o->device_query);
+  g_free (o->plot);
+  g_free (o->rule_name);
+  g_free (o->precision_name);
+  g_free (o->block_text);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (MapOptions, map_options_clear)
+
+/* Fills o from the command line, leaving the DOMAIN in *argv; KS_CLI_OK
+ * or the status to exit with. */
+static int
+parse_options (MapOptions   *o,
+               int          *argc,
+               char       ***argv)
+{
   GOptionEntry entries[] = {
-    { "device", 'd', 0, G_OPTION_ARG_STRING, &device_query,
+    { "device", 'd', 0, G_OPTION_ARG_STRING, &o->device_query,
       "Ask this device for the occupancy block and check that the domain's values fit its memory", "DEVICE" },
-    { "block", 0, 0, G_OPTION_ARG_STRING, &block_text,
+    { "block", 0, 0, G_OPTION_ARG_STRING, &o->block_text,
       "The block size for the occupancy rule when no device is asked (1 to 1024)", "N" },
-    { "precision", 0, 0, G_OPTION_ARG_STRING, &precision_name,
+    { "precision", 0, 0, G_OPTION_ARG_STRING, &o->precision_name,
       "float or double (default, the paper's DOUBLE): the size of one value for the memory check", "P" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON instead of text", NULL },
-    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Draw the grid of blocks (PNG, SVG or PDF)", "FILE" },
-    { "rule", 0, 0, G_OPTION_ARG_STRING, &rule_name,
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print JSON instead of text", NULL },
+    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &o->plot, "Draw the grid of blocks (PNG, SVG or PDF)", "FILE" },
+    { "rule", 0, 0, G_OPTION_ARG_STRING, &o->rule_name,
       "The rule --plot draws: paper (default), printed, today, occupancy", "RULE" },
     { NULL }
   };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
 
   context = g_option_context_new ("DOMAIN - lay an index domain onto blocks and threads (paper 003)");
   g_option_context_add_main_entries (context, entries, NULL);
@@ -212,59 +228,99 @@ ks_cli_map (int    argc,
     "  occupancy  one flat launch in blocks of the size the occupancy API suggests (-d DEVICE:\n"
     "             CUDA's; OpenCL has none, the kernel's limit in preferred multiples is used)\n"
     "Example: kernelscope-cli map 2000x3000 -d cuda --plot grid.png");
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!g_option_context_parse (context, argc, argv, &error))
     return ks_cli_fail (KS_CLI_USAGE, error);
+  return KS_CLI_OK;
+}
+
+/* Checks o's values into its block, rule and precision, and that one
+ * DOMAIN is left of argc; KS_CLI_OK or KS_CLI_USAGE. */
+static int
+check_options (MapOptions *o,
+               int         argc)
+{
   if (argc != 2)
     {
       g_printerr ("kernelscope-cli: map takes one DOMAIN, e.g. kernelscope-cli map 2000x3000\n");
       return KS_CLI_USAGE;
     }
-  if (block_text && !g_ascii_string_to_unsigned (block_text, 10, 1, KS_INDEX_PAPER_THREADS, &block, NULL))
+  if (o->block_text && !g_ascii_string_to_unsigned (o->block_text, 10, 1, KS_INDEX_PAPER_THREADS, &o->block, NULL))
     {
       g_printerr ("kernelscope-cli: --block is the threads of one block, a whole number from 1 to %u, not \"%s\"\n",
-                  (guint) KS_INDEX_PAPER_THREADS, block_text);
+                  (guint) KS_INDEX_PAPER_THREADS, o->block_text);
       return KS_CLI_USAGE;
     }
-  if (block > 0 && device_query)
+  if (o->block > 0 && o->device_query)
     {
       g_printerr ("kernelscope-cli: give -d (the device suggests the block) or --block, not both\n");
       return KS_CLI_USAGE;
     }
-  if (rule_name)
+  if (o->rule_name)
     {
-      for (rule = 0; rule < KS_INDEX_RULE_N; rule++)
-        if (g_strcmp0 (rule_name, ks_index_rule_to_string (rule)) == 0)
+      for (o->rule = 0; o->rule < KS_INDEX_RULE_N; o->rule++)
+        if (g_strcmp0 (o->rule_name, ks_index_rule_to_string (o->rule)) == 0)
           break;
-      if (rule == KS_INDEX_RULE_N)
+      if (o->rule == KS_INDEX_RULE_N)
         {
-          g_printerr ("kernelscope-cli: --rule %s is none of paper, printed, today, occupancy\n", rule_name);
+          g_printerr ("kernelscope-cli: --rule %s is none of paper, printed, today, occupancy\n", o->rule_name);
           return KS_CLI_USAGE;
         }
     }
-  if (precision_name && !ks_precision_from_string (precision_name, &precision))
+  if (o->precision_name && !ks_precision_from_string (o->precision_name, &o->precision))
     {
-      g_printerr ("kernelscope-cli: --precision %s is neither float nor double\n", precision_name);
+      g_printerr ("kernelscope-cli: --precision %s is neither float nor double\n", o->precision_name);
       return KS_CLI_USAGE;
     }
+  return KS_CLI_OK;
+}
+
+/* -d: the device named, whether the domain's values fit its memory, and
+ * its occupancy block into r; KS_CLI_OK or the status to exit with. */
+static int
+ask_device (MapResult        *r,
+            KsDeviceList     *list,
+            const MapOptions *o)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!(r->device = ks_cli_pick_device (list, o->device_query, 0, o->json, &error)))
+    return ks_cli_fail (KS_CLI_USAGE, error);
+  if (!ks_index_domain_check_device (&r->domain, r->device, o->precision, &error) ||
+      !ks_index_suggest_block (r->device, o->precision, &r->suggestion, &error))
+    return ks_cli_fail (KS_CLI_FAILED, error);
+  return KS_CLI_OK;
+}
+
+int
+ks_cli_map (int    argc,
+            char **argv)
+{
+  g_auto(MapOptions) o = { .rule = KS_INDEX_RULE_PAPER, .precision = KS_PRECISION_DOUBLE };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsDeviceList) list = NULL;
+  g_auto(MapResult) r = { 0 };
+  guint64 block;
+  int status;
+
+  if ((status = parse_options (&o, &argc, &argv)) != KS_CLI_OK || (status = check_options (&o, argc)) != KS_CLI_OK)
+    return status;
   if (!ks_index_domain_parse (argv[1], &r.domain, &error))
     return ks_cli_fail (KS_CLI_USAGE, error);
 
-  if (device_query)
+  block = o.block;
+  if (o.device_query)
     {
       list = ks_device_list_new ();
-      if (!(r.device = ks_cli_pick_device (list, device_query, 0, json, &error)))
-        return ks_cli_fail (KS_CLI_USAGE, error);
-      if (!ks_index_domain_check_device (&r.domain, r.device, precision, &error) ||
-          !ks_index_suggest_block (r.device, precision, &r.suggestion, &error))
-        return ks_cli_fail (KS_CLI_FAILED, error);
+      if ((status = ask_device (&r, list, &o)) != KS_CLI_OK)
+        return status;
       block = r.suggestion.block;
     }
   for (guint i = 0; i < KS_INDEX_RULE_N; i++)
     ks_index_map (&r.domain, i, block, &r.maps[i]);
 
-  if (plot && !write_plot (&r, rule, plot, &error))
+  if (o.plot && !write_plot (&r, o.rule, o.plot, &error))
     return ks_cli_fail (KS_CLI_FAILED, error);
-  if (json)
+  if (o.json)
     print_json (&r);
   else
     print_text (&r);

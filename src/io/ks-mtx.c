@@ -338,23 +338,16 @@ parse_value (MtxReader   *r,
   return TRUE;
 }
 
+/* The header's banner and object (only a matrix is read); n is how many
+ * fields split_fields found in it. */
 static gboolean
-parse_header (MtxReader    *r,
-              char         *line,
-              MtxFormat    *out_format,
-              MtxField     *out_field,
-              MtxSymmetry  *out_symmetry,
-              GError      **error)
+check_banner (MtxReader  *r,
+              char      **f,
+              guint       n,
+              GError    **error)
 {
-  char *f[MTX_MAX_FIELDS];
-  guint n;
   g_autofree char *q = NULL;
 
-  /* Editors on some systems prepend a byte order mark. */
-  if (g_str_has_prefix (line, "\xEF\xBB\xBF"))
-    line += 3;
-
-  n = split_fields (line, f, MTX_MAX_FIELDS);
   if (n == 0 || g_ascii_strcasecmp (f[0], "%%MatrixMarket") != 0)
     {
       set_line_error (r, error, KS_MTX_ERROR_PARSE,
@@ -363,92 +356,110 @@ parse_header (MtxReader    *r,
     }
   if (n != 5)
     {
-      set_line_error (r, error, KS_MTX_ERROR_PARSE,
-                      "expected 5 fields in the header, got %u", n);
+      set_line_error (r, error, KS_MTX_ERROR_PARSE, "expected 5 fields in the header, got %u", n);
       return FALSE;
     }
-
   if (g_ascii_strcasecmp (f[1], "vector") == 0)
     {
       /* Used by some extensions of the format: well-formed, but we have no
        * use for it. */
-      set_line_error (r, error, KS_MTX_ERROR_UNSUPPORTED,
-                      "vector objects are not supported (only matrix)");
+      set_line_error (r, error, KS_MTX_ERROR_UNSUPPORTED, "vector objects are not supported (only matrix)");
       return FALSE;
     }
   if (g_ascii_strcasecmp (f[1], "matrix") != 0)
     {
       q = quote_token (f[1]);
-      set_line_error (r, error, KS_MTX_ERROR_PARSE,
-                      "unknown object “%s” (expected matrix)", q);
+      set_line_error (r, error, KS_MTX_ERROR_PARSE, "unknown object “%s” (expected matrix)", q);
       return FALSE;
     }
+  return TRUE;
+}
 
-  if (g_ascii_strcasecmp (f[2], "coordinate") == 0)
-    *out_format = MTX_COORDINATE;
-  else if (g_ascii_strcasecmp (f[2], "array") == 0)
-    *out_format = MTX_ARRAY;
-  else
-    {
-      q = quote_token (f[2]);
-      set_line_error (r, error, KS_MTX_ERROR_PARSE,
-                      "unknown format “%s” (expected coordinate or array)", q);
-      return FALSE;
-    }
+/* A keyword of the header and the value it stands for. */
+typedef struct {
+  const char *name;
+  int         value;
+} MtxKeyword;
 
-  if (g_ascii_strcasecmp (f[3], "real") == 0)
-    *out_field = MTX_REAL;
-  else if (g_ascii_strcasecmp (f[3], "integer") == 0)
-    *out_field = MTX_INTEGER;
-  else if (g_ascii_strcasecmp (f[3], "pattern") == 0)
-    *out_field = MTX_PATTERN;
-  else if (g_ascii_strcasecmp (f[3], "complex") == 0)
+/* tok as one of words (ending in a NULL name), case-insensitive; else an
+ * error naming what (the header's field) and what was expected. */
+static gboolean
+parse_keyword (MtxReader         *r,
+               const char        *tok,
+               const MtxKeyword  *words,
+               const char        *what,
+               const char        *expected,
+               int               *out,
+               GError           **error)
+{
+  g_autofree char *q = NULL;
+
+  for (; words->name != NULL; words++)
+    if (g_ascii_strcasecmp (tok, words->name) == 0)
+      {
+        *out = words->value;
+        return TRUE;
+      }
+  q = quote_token (tok);
+  set_line_error (r, error, KS_MTX_ERROR_PARSE, "unknown %s “%s” (expected %s)", what, q, expected);
+  return FALSE;
+}
+
+static gboolean
+parse_header (MtxReader    *r,
+              char         *line,
+              MtxFormat    *out_format,
+              MtxField     *out_field,
+              MtxSymmetry  *out_symmetry,
+              GError      **error)
+{
+  static const MtxKeyword formats[] = {
+    { "coordinate", MTX_COORDINATE }, { "array", MTX_ARRAY }, { NULL }
+  };
+  static const MtxKeyword fields[] = {
+    { "real", MTX_REAL }, { "integer", MTX_INTEGER }, { "pattern", MTX_PATTERN }, { NULL }
+  };
+  /* Complex files are refused before: real hermitian is symmetric. */
+  static const MtxKeyword symmetries[] = {
+    { "general", MTX_GENERAL }, { "symmetric", MTX_SYMMETRIC }, { "hermitian", MTX_SYMMETRIC },
+    { "skew-symmetric", MTX_SKEW_SYMMETRIC }, { NULL }
+  };
+  char *f[MTX_MAX_FIELDS];
+  int format, field, symmetry;
+
+  /* Editors on some systems prepend a byte order mark. */
+  if (g_str_has_prefix (line, "\xEF\xBB\xBF"))
+    line += 3;
+
+  if (!check_banner (r, f, split_fields (line, f, MTX_MAX_FIELDS), error) ||
+      !parse_keyword (r, f[2], formats, "format", "coordinate or array", &format, error))
+    return FALSE;
+  if (g_ascii_strcasecmp (f[3], "complex") == 0)
     {
       set_line_error (r, error, KS_MTX_ERROR_UNSUPPORTED,
-                      "complex matrices are not supported (only real, integer "
-                      "and pattern)");
+                      "complex matrices are not supported (only real, integer and pattern)");
       return FALSE;
     }
-  else
-    {
-      q = quote_token (f[3]);
-      set_line_error (r, error, KS_MTX_ERROR_PARSE,
-                      "unknown field type “%s” (expected real, integer, "
-                      "pattern or complex)", q);
-      return FALSE;
-    }
-
-  if (g_ascii_strcasecmp (f[4], "general") == 0)
-    *out_symmetry = MTX_GENERAL;
-  /* Complex files were refused above: real hermitian is symmetric. */
-  else if (g_ascii_strcasecmp (f[4], "symmetric") == 0 || g_ascii_strcasecmp (f[4], "hermitian") == 0)
-    *out_symmetry = MTX_SYMMETRIC;
-  else if (g_ascii_strcasecmp (f[4], "skew-symmetric") == 0)
-    *out_symmetry = MTX_SKEW_SYMMETRIC;
-  else
-    {
-      q = quote_token (f[4]);
-      set_line_error (r, error, KS_MTX_ERROR_PARSE,
-                      "unknown symmetry “%s” (expected general, symmetric, "
-                      "skew-symmetric or hermitian)", q);
-      return FALSE;
-    }
+  if (!parse_keyword (r, f[3], fields, "field type", "real, integer, pattern or complex", &field, error) ||
+      !parse_keyword (r, f[4], symmetries, "symmetry", "general, symmetric, skew-symmetric or hermitian",
+                      &symmetry, error))
+    return FALSE;
 
   /* Both combinations are excluded by the format description: an array has
    * no positions to leave out, and a skew pattern would need signs. */
-  if (*out_format == MTX_ARRAY && *out_field == MTX_PATTERN)
+  if (format == MTX_ARRAY && field == MTX_PATTERN)
     {
-      set_line_error (r, error, KS_MTX_ERROR_PARSE,
-                      "“pattern” is only valid with “coordinate”");
+      set_line_error (r, error, KS_MTX_ERROR_PARSE, "“pattern” is only valid with “coordinate”");
       return FALSE;
     }
-  if (*out_field == MTX_PATTERN && *out_symmetry == MTX_SKEW_SYMMETRIC)
+  if (field == MTX_PATTERN && symmetry == MTX_SKEW_SYMMETRIC)
     {
-      set_line_error (r, error, KS_MTX_ERROR_PARSE,
-                      "“pattern” cannot be “skew-symmetric”");
+      set_line_error (r, error, KS_MTX_ERROR_PARSE, "“pattern” cannot be “skew-symmetric”");
       return FALSE;
     }
-
+  *out_format = format;
+  *out_field = field;
+  *out_symmetry = symmetry;
   return TRUE;
 }
 

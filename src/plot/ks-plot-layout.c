@@ -236,76 +236,70 @@ fit_x_ticks (KsPlot          *plot,
     }
 }
 
+/* The heights of the plot's texts and the caption's width; 0 for a text
+ * it does not have. */
+typedef struct {
+  double title_h, xlabel_h, ylabel_h, caption_w, caption_h;
+} TextSizes;
+
 static void
-layout_compute_once (KsPlot          *plot,
-                     const TextStyle *ts,
-                     double           width,
-                     double           height,
-                     gboolean         caption_beside,
-                     double           y_top,
-                     Layout          *lo)
+measure_texts (KsPlot          *plot,
+               const TextStyle *ts,
+               Layout          *lo,
+               TextSizes       *sz)
 {
-  double title_h = 0, xlabel_h = 0, ylabel_h = 0;
-  double caption_w = 0, caption_h = 0;
-  double bottom_margin, ytick_w = 0, right_margin;
-
-  lo->width = width;
-  lo->height = height;
-  lo->em = ts->size * TEXT_DPI / 72.0;
-  lo->pad = round (lo->em * 0.8);
-  lo->gap = round (lo->em * 0.5);
-  lo->tick_len = 5.0;
-  lo->has_data = ks_plot_model_has_points (plot);
-  lo->blocks = plot->blocks != NULL;
-
-  layout_ranges (plot, lo, y_top);
-
   ks_plot_text_measure (ts, "0123456789.e+-", SCALE_TICK, FALSE, NULL, &lo->tick_h);
   if (nonempty (plot->title))
-    ks_plot_text_measure (ts, plot->title, SCALE_TITLE, TRUE, NULL, &title_h);
+    ks_plot_text_measure (ts, plot->title, SCALE_TITLE, TRUE, NULL, &sz->title_h);
   if (nonempty (plot->x_label))
-    ks_plot_text_measure (ts, plot->x_label, SCALE_AXIS, FALSE, NULL, &xlabel_h);
+    ks_plot_text_measure (ts, plot->x_label, SCALE_AXIS, FALSE, NULL, &sz->xlabel_h);
   if (nonempty (plot->y_label))
-    ks_plot_text_measure (ts, plot->y_label, SCALE_AXIS, FALSE, NULL, &ylabel_h);
+    ks_plot_text_measure (ts, plot->y_label, SCALE_AXIS, FALSE, NULL, &sz->ylabel_h);
   if (nonempty (plot->caption))
-    ks_plot_text_measure (ts, plot->caption, SCALE_CAPTION, FALSE, &caption_w, &caption_h);
+    ks_plot_text_measure (ts, plot->caption, SCALE_CAPTION, FALSE, &sz->caption_w, &sz->caption_h);
+}
 
-  /* Nothing to sit beside without an x label. */
-  if (xlabel_h == 0 || lo->blocks)
-    caption_beside = FALSE;
-  lo->caption_beside = caption_beside;
+/* A diagram, not a chart: no axes, the whole width. */
+static void
+layout_blocks (double  width,
+               double  height,
+               double  caption_h,
+               Layout *lo)
+{
+  lo->left = lo->pad;
+  lo->right = MAX (floor (width - lo->pad), lo->left + 1);
+  lo->bottom = MAX (floor (height - lo->pad - (caption_h > 0 ? caption_h + lo->gap : 0)),
+                    lo->top + 1);
+  lo->xticks = ks_plot_ticks_new ();
+  lo->yticks = ks_plot_ticks_new ();
+  lo->caption_y = height - lo->pad - caption_h;
+}
 
-  /* Top: title, then room for half of the topmost y tick label. */
-  lo->title_y = lo->pad;
-  lo->top = ceil (lo->pad + (title_h > 0 ? title_h + lo->gap : 0) + lo->tick_h / 2);
-  lo->caption_x = width - lo->pad - caption_w;
-
-  if (lo->blocks)
-    {
-      /* A diagram, not a chart: no axes, the whole width. */
-      lo->left = lo->pad;
-      lo->right = MAX (floor (width - lo->pad), lo->left + 1);
-      lo->bottom = MAX (floor (height - lo->pad - (caption_h > 0 ? caption_h + lo->gap : 0)),
-                        lo->top + 1);
-      lo->xticks = ks_plot_ticks_new ();
-      lo->yticks = ks_plot_ticks_new ();
-      lo->caption_y = height - lo->pad - caption_h;
-      return;
-    }
+/* A chart: the axes' ticks and labels around the data area, the caption
+ * below the x label or beside it (lo->caption_beside). */
+static void
+layout_chart (KsPlot          *plot,
+              const TextStyle *ts,
+              double           width,
+              double           height,
+              const TextSizes *sz,
+              Layout          *lo)
+{
+  double bottom_margin, ytick_w = 0, right_margin;
 
   /* Category names may take two lines ("Thomas, / interleaved"). */
   bottom_margin = lo->pad + lo->tick_len + 3 + lo->tick_h * (plot->categories ? 2 : 1);
-  if (xlabel_h > 0)
-    bottom_margin += lo->gap + xlabel_h;
-  if (caption_h > 0 && !caption_beside)
-    bottom_margin += lo->gap * 0.5 + caption_h;
+  if (sz->xlabel_h > 0)
+    bottom_margin += lo->gap + sz->xlabel_h;
+  if (sz->caption_h > 0 && !lo->caption_beside)
+    bottom_margin += lo->gap * 0.5 + sz->caption_h;
   lo->bottom = floor (height - bottom_margin);
   if (lo->bottom < lo->top + 1)
     lo->bottom = lo->top + 1;
 
   lo->yticks = ks_plot_ticks_choose (ts, &lo->y, lo->bottom - lo->top, FALSE, &ytick_w, NULL);
 
-  lo->left = ceil (lo->pad + (ylabel_h > 0 ? ylabel_h + lo->gap : 0)
+  lo->left = ceil (lo->pad + (sz->ylabel_h > 0 ? sz->ylabel_h + lo->gap : 0)
                    + ytick_w + 4 + lo->tick_len);
   right_margin = lo->pad + lo->em;
   {
@@ -325,10 +319,49 @@ layout_compute_once (KsPlot          *plot,
     }
 
   lo->xlabel_y = lo->bottom + 1 + lo->tick_len + 3 + lo->tick_h * (plot->categories ? 2 : 1) + lo->gap;
-  if (caption_beside)
-    lo->caption_y = lo->xlabel_y + xlabel_h - caption_h;
+  if (lo->caption_beside)
+    lo->caption_y = lo->xlabel_y + sz->xlabel_h - sz->caption_h;
   else
-    lo->caption_y = height - lo->pad - caption_h;
+    lo->caption_y = height - lo->pad - sz->caption_h;
+}
+
+static void
+layout_compute_once (KsPlot          *plot,
+                     const TextStyle *ts,
+                     double           width,
+                     double           height,
+                     gboolean         caption_beside,
+                     double           y_top,
+                     Layout          *lo)
+{
+  TextSizes sz = { 0 };
+
+  lo->width = width;
+  lo->height = height;
+  lo->em = ts->size * TEXT_DPI / 72.0;
+  lo->pad = round (lo->em * 0.8);
+  lo->gap = round (lo->em * 0.5);
+  lo->tick_len = 5.0;
+  lo->has_data = ks_plot_model_has_points (plot);
+  lo->blocks = plot->blocks != NULL;
+
+  layout_ranges (plot, lo, y_top);
+  measure_texts (plot, ts, lo, &sz);
+
+  /* Nothing to sit beside without an x label. */
+  if (sz.xlabel_h == 0 || lo->blocks)
+    caption_beside = FALSE;
+  lo->caption_beside = caption_beside;
+
+  /* Top: title, then room for half of the topmost y tick label. */
+  lo->title_y = lo->pad;
+  lo->top = ceil (lo->pad + (sz.title_h > 0 ? sz.title_h + lo->gap : 0) + lo->tick_h / 2);
+  lo->caption_x = width - lo->pad - sz.caption_w;
+
+  if (lo->blocks)
+    layout_blocks (width, height, sz.caption_h, lo);
+  else
+    layout_chart (plot, ts, width, height, &sz, lo);
 }
 
 static int

@@ -443,24 +443,13 @@ read_real (KsCgDevice *cg, KsBuffer *buffer, gsize n, double *dst, GError **erro
   return TRUE;
 }
 
-gboolean
-ks_cg_device_solve_resident (KsCgDevice        *cg,
-                             const KsCgOptions *options,
-                             KsCgResult        *out,
-                             GError           **error)
+/* Room for options' residual history, the tolerance and a cleared state
+ * on the device, and the first residual: all before the clock starts. */
+static gboolean
+prepare_resident (KsCgDevice *cg, const KsCgOptions *options, GError **error)
 {
   double scalars[N_SCALARS] = { 0 };
-  gint32 state[N_STATE] = { 0 };
-  g_autofree double *hist = NULL;
-  double bb;
-  guint it;
-  gint64 begin, end;
-
-  g_return_val_if_fail (cg != NULL && options != NULL, FALSE);
-  g_return_val_if_fail (cg->n > 0, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-  if (!ks_cg_check_options (options, error))
-    return FALSE;
+  const gint32 state[N_STATE] = { 0 };
 
   if (cg->hist_len < options->max_iter + 1)
     {
@@ -470,15 +459,19 @@ ks_cg_device_solve_resident (KsCgDevice        *cg,
       cg->hist_len = options->max_iter + 1;
     }
   scalars[S_TOL2] = options->tol * options->tol;
-  if (!ks_runtime_write (cg->rt, cg->d_scalars, 0, cg->real_size * N_SCALARS,
-                         to_real (cg, scalars, N_SCALARS), error) ||
-      !ks_runtime_write (cg->rt, cg->d_state, 0, sizeof state, state, error) ||
-      !start (cg, error) ||
-      !ks_runtime_finish (cg->rt, error))
-    return FALSE;
-  begin = g_get_monotonic_time ();
+  return ks_runtime_write (cg->rt, cg->d_scalars, 0, cg->real_size * N_SCALARS,
+                           to_real (cg, scalars, N_SCALARS), error) &&
+         ks_runtime_write (cg->rt, cg->d_state, 0, sizeof state, state, error) &&
+         start (cg, error) &&
+         ks_runtime_finish (cg->rt, error);
+}
 
-  for (it = 0; it < options->max_iter;)
+/* Iterates until the device says it is done or options' limit, looking
+ * every CHECK_EVERY iterations; the final state into state. */
+static gboolean
+iterate_resident (KsCgDevice *cg, const KsCgOptions *options, gint32 *state, GError **error)
+{
+  for (guint it = 0; it < options->max_iter;)
     {
       if (cg->use_graph && options->max_iter - it >= CHECK_EVERY)
         {
@@ -494,18 +487,28 @@ ks_cg_device_solve_resident (KsCgDevice        *cg,
         }
       if (it % CHECK_EVERY == 0 || it == options->max_iter)
         {
-          if (!ks_runtime_read (cg->rt, cg->d_state, 0, sizeof state, state, error))
+          if (!ks_runtime_read (cg->rt, cg->d_state, 0, sizeof (gint32) * N_STATE, state, error))
             return FALSE;
           if (state[ST_DONE])
             break;
         }
     }
-  if (!ks_runtime_read (cg->rt, cg->d_state, 0, sizeof state, state, error))
-    return FALSE;
-  end = g_get_monotonic_time ();
-  if (!read_real (cg, cg->d_scalars, N_SCALARS, scalars, error))
-    return FALSE;
-  bb = scalars[S_BB];
+  return ks_runtime_read (cg->rt, cg->d_state, 0, sizeof (gint32) * N_STATE, state, error);
+}
+
+/* The error of a solve that broke down or did not converge (with its
+ * residual history), or TRUE. */
+static gboolean
+check_outcome (KsCgDevice        *cg,
+               const KsCgOptions *options,
+               const gint32      *state,
+               const double      *scalars,
+               GError           **error)
+{
+  const double bb = scalars[S_BB];
+  const guint n = (guint) state[ST_ITERS] + 1;
+  g_autofree double *hist = NULL;
+
   if (state[ST_BREAKDOWN])
     {
       g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_BREAKDOWN,
@@ -513,19 +516,43 @@ ks_cg_device_solve_resident (KsCgDevice        *cg,
                    state[ST_ITERS] + 1, scalars[S_PQ]);
       return FALSE;
     }
-  if (!state[ST_DONE])
-    {
-      const guint n = (guint) state[ST_ITERS] + 1;
-      hist = g_new (double, n);
-      if (!read_real (cg, cg->d_hist, n, hist, error))
-        return FALSE;
-      for (guint i = 0; i < n; i++)
-        hist[i] = bb > 0 ? sqrt (hist[i] / bb) : 0.0;
-      ks_cg_set_not_converged (error, options, hist, n);
-      return FALSE;
-    }
+  if (state[ST_DONE])
+    return TRUE;
+  hist = g_new (double, n);
+  if (!read_real (cg, cg->d_hist, n, hist, error))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    hist[i] = bb > 0 ? sqrt (hist[i] / bb) : 0.0;
+  ks_cg_set_not_converged (error, options, hist, n);
+  return FALSE;
+}
+
+gboolean
+ks_cg_device_solve_resident (KsCgDevice        *cg,
+                             const KsCgOptions *options,
+                             KsCgResult        *out,
+                             GError           **error)
+{
+  double scalars[N_SCALARS] = { 0 };
+  gint32 state[N_STATE] = { 0 };
+  gint64 begin, end;
+
+  g_return_val_if_fail (cg != NULL && options != NULL, FALSE);
+  g_return_val_if_fail (cg->n > 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (!ks_cg_check_options (options, error) || !prepare_resident (cg, options, error))
+    return FALSE;
+  begin = g_get_monotonic_time ();
+  if (!iterate_resident (cg, options, state, error))
+    return FALSE;
+  end = g_get_monotonic_time ();
+  if (!read_real (cg, cg->d_scalars, N_SCALARS, scalars, error) ||
+      !check_outcome (cg, options, state, scalars, error))
+    return FALSE;
   if (out != NULL)
     {
+      const double bb = scalars[S_BB];
+
       out->iterations = (guint) state[ST_ITERS];
       out->residual = bb > 0 ? sqrt (scalars[S_RHO] / bb) : 0.0;
       out->bytes = ks_cg_bytes_per_row (cg->variant, cg->precision, cg->mean_row) * cg->n * out->iterations;

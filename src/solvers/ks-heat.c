@@ -663,38 +663,101 @@ ks_heat_set_hybrid (KsHeat *h, KsHybridCg *hybrid, double lambda, GError **error
   return TRUE;
 }
 
+/* The whole step on the device, assembly and solve, from begin. */
+static gboolean
+step_on_device (KsHeat *h, gint64 begin, KsHeatStepStats *out, GError **error)
+{
+  KsHeatStepStats st = { 0 };
+
+  if (!ks_heat_device_step (h, &st, error))
+    return FALSE;
+  h->inflow += st.inflow;
+  h->step++;
+  h->time += h->p.tau;
+  if (out != NULL)
+    {
+      st.step = h->step;
+      st.time = h->time;
+      st.step_s = (g_get_monotonic_time () - begin) / 1e6;
+      *out = st;
+    }
+  return TRUE;
+}
+
+/* Nonlinear iteration nu: assembles at t_nu and solves into x (starting
+ * from t_nu), adding the times and CG's work to st. */
+static gboolean
+picard_solve (KsHeat *h, guint nu, const double *t_nu, double *rhs, double *x, KsHeatStepStats *st, GError **error)
+{
+  const gboolean linear = h->p.n == 0;
+  const gboolean new_matrix = !linear || !h->matrix_ready;
+  const gint64 t1 = g_get_monotonic_time ();
+  KsCgResult res = { 0 };
+  gint64 t2;
+
+  assemble_into (h, t_nu, h->t, rhs, new_matrix);
+  h->matrix_ready = linear;
+  t2 = g_get_monotonic_time ();
+  memcpy (x, t_nu, sizeof (double) * h->mesh->n_cells);
+  if (!solve (h, rhs, x, &res, new_matrix, error))
+    {
+      g_prefix_error (error, _("Step %u, nonlinear iteration %u: "), h->step + 1, nu + 1);
+      return FALSE;
+    }
+  st->assemble_s += (t2 - t1) / 1e6;
+  st->solve_s += (g_get_monotonic_time () - t2) / 1e6;
+  st->cg_iterations += res.iterations;
+  st->cg_residual = res.residual;
+  st->cg_bytes += res.bytes;
+  st->iterate_s += res.iterate_s;
+  return TRUE;
+}
+
+/* The new temperature into t_nu (the old one at first) by nonlinear
+ * iterations until T changes by less than the tolerance; st as it went. */
+static gboolean
+picard_iterate (KsHeat *h, double *t_nu, KsHeatStepStats *st, GError **error)
+{
+  const guint n = h->mesh->n_cells;
+  g_autofree double *rhs = g_new (double, n);
+  g_autofree double *x = g_new (double, n);
+  gboolean converged = FALSE;
+  double change = 0.0, tmax = 0.0;
+
+  for (guint nu = 0; nu < h->p.picard_max && !converged; nu++)
+    {
+      if (!picard_solve (h, nu, t_nu, rhs, x, st, error))
+        return FALSE;
+      st->picard = nu + 1;
+      st->inflow = inflow (h, t_nu, x);
+      change = tmax = 0.0;
+      for (guint c = 0; c < n; c++)
+        {
+          change = MAX (change, fabs (x[c] - t_nu[c]));
+          tmax = MAX (tmax, fabs (x[c]));
+        }
+      memcpy (t_nu, x, sizeof (double) * n);
+      converged = h->p.n == 0 || change <= h->p.picard_tol * tmax;
+    }
+  if (!converged)
+    ks_heat_set_picard_error (h, error, change, tmax);
+  return converged;
+}
+
 gboolean
 ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
 {
   const guint n = h != NULL ? h->mesh->n_cells : 0;
-  g_autofree double *t_nu = NULL;
-  g_autofree double *rhs = NULL;
-  g_autofree double *x = NULL;
-  KsHeatStepStats st = { 0 };
   const gint64 begin = g_get_monotonic_time ();
-  gboolean converged = FALSE;
-  double change = 0.0, tmax = 0.0;
+  g_autofree double *t_nu = NULL;
+  KsHeatStepStats st = { 0 };
 
   g_return_val_if_fail (h != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   /* The hybrid's parts assemble nothing: it solves what the host built. */
   if (h->cg != NULL && h->offload == KS_HEAT_OFFLOAD_WHOLE && h->hybrid == NULL)
-    {
-      if (!ks_heat_device_step (h, &st, error))
-        return FALSE;
-      h->inflow += st.inflow;
-      h->step++;
-      h->time += h->p.tau;
-      if (out != NULL)
-        {
-          st.step = h->step;
-          st.time = h->time;
-          st.step_s = (g_get_monotonic_time () - begin) / 1e6;
-          *out = st;
-        }
-      return TRUE;
-    }
+    return step_on_device (h, begin, out, error);
   /* T may still be on the device, from whole steps before. */
   if (!ks_heat_sync (h, error))
     return FALSE;
@@ -703,47 +766,8 @@ ks_heat_step (KsHeat *h, KsHeatStepStats *out, GError **error)
   memset (h->part_iterate_s, 0, sizeof h->part_iterate_s);
   memset (h->part_halo_s, 0, sizeof h->part_halo_s);
   memset (h->part_sums_s, 0, sizeof h->part_sums_s);
-  rhs = g_new (double, n);
-  x = g_new (double, n);
-  for (guint nu = 0; nu < h->p.picard_max && !converged; nu++)
-    {
-      const gboolean linear = h->p.n == 0;
-      const gboolean new_matrix = !linear || !h->matrix_ready;
-      KsCgResult res = { 0 };
-      gint64 t1, t2;
-
-      t1 = g_get_monotonic_time ();
-      assemble_into (h, t_nu, h->t, rhs, new_matrix);
-      h->matrix_ready = linear;
-      t2 = g_get_monotonic_time ();
-      memcpy (x, t_nu, sizeof (double) * n);
-      if (!solve (h, rhs, x, &res, new_matrix, error))
-        {
-          g_prefix_error (error, _("Step %u, nonlinear iteration %u: "), h->step + 1, nu + 1);
-          return FALSE;
-        }
-      st.assemble_s += (t2 - t1) / 1e6;
-      st.solve_s += (g_get_monotonic_time () - t2) / 1e6;
-      st.cg_iterations += res.iterations;
-      st.cg_residual = res.residual;
-      st.cg_bytes += res.bytes;
-      st.iterate_s += res.iterate_s;
-      st.picard = nu + 1;
-      st.inflow = inflow (h, t_nu, x);
-      change = tmax = 0.0;
-      for (guint c = 0; c < n; c++)
-        {
-          change = MAX (change, fabs (x[c] - t_nu[c]));
-          tmax = MAX (tmax, fabs (x[c]));
-        }
-      memcpy (t_nu, x, sizeof (double) * n);
-      converged = linear || change <= h->p.picard_tol * tmax;
-    }
-  if (!converged)
-    {
-      ks_heat_set_picard_error (h, error, change, tmax);
-      return FALSE;
-    }
+  if (!picard_iterate (h, t_nu, &st, error))
+    return FALSE;
   memcpy (h->t, t_nu, sizeof (double) * n);
   h->inflow += st.inflow;
   h->step++;
