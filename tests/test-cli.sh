@@ -288,6 +288,25 @@ if expect_ok "run gauss-size --wg 8 -q (local: driver)"; then
   check "run -q still warns that --wg is not used" "no warning" \
     grep -q "warning: --wg is not used: it applies only when --local is explicit|split" "$T/err"
 fi
+# The blocked kernels as the size sweep's launch mode: solved, recorded as
+# "blocked" in the JSON, with a summary and verdict that say why the
+# driver's choice is not tested; beside --graph, and on the host, refused.
+run "$CLI" run gauss-size -d "$OCL" --sizes 40,64 --blocked --reps 1 --warmup 0 -q --json "$T/blocked.json"
+if expect_ok "run gauss-size --blocked"; then
+  check "--blocked: the JSON settings say blocked" "no blocked launch" \
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["settings"]["blocked"] == "true", d["settings"]' "$T/blocked.json"
+  check "--blocked: the summary names the blocked kernels" "no summary line" \
+    grep -q "blocked kernels: 32 columns a launch" "$T/out"
+fi
+run "$CLI" run gauss-size -d "$OCL" --sizes 40 --blocked --graph
+expect_fail "run gauss-size --blocked --graph: refused" nonzero "graph"
+run "$CLI" solve gauss -d host -n 8 --blocked
+expect_fail "solve gauss --blocked on the host: refused, saying why" 1 "OpenCL or CUDA device"
+run "$CLI" solve gauss -d "$OCL" -n 70 --blocked
+if expect_ok "solve gauss --blocked on $OCL"; then
+  check "solve gauss --blocked: 3 x 3 - 1 launches and a small residual" "launches or residual" \
+    bash -c 'grep -q "8 launches" "$1" && awk "/Residual/ { exit !(\$NF < 1e-5) }" "$1"' _ "$T/out"
+fi
 # 2^64 is a number too large for the option, not "not a number".
 run "$CLI" run gauss-size -d host --sizes 18446744073709551616
 expect_fail "run gauss-size --sizes 2^64: too large, with the limit" 2 \

@@ -91,7 +91,7 @@ fill_settings (const KsRun      *run,
                KsResults        *r)
 {
   const char *s;
-  GVariant *graph;
+  GVariant *graph, *blocked;
 
   if (first == NULL)
     return;
@@ -104,7 +104,10 @@ fill_settings (const KsRun      *run,
   /* A group-size sweep has no one group size. */
   r->wg = run->desc == &ks_exp_gauss_wg ? 0 : as_uint (ks_run_point_get_number (run, first, "wg"));
   graph = ks_run_point_get_param (run, first, "graph");
-  r->launch = graph && g_variant_get_boolean (graph) ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM;
+  blocked = ks_experiment_desc_find_param (run->desc, "blocked") >= 0
+    ? ks_run_point_get_param (run, first, "blocked") : NULL;
+  r->launch = graph && g_variant_get_boolean (graph) ? KS_LAUNCH_GRAPH
+            : blocked && g_variant_get_boolean (blocked) ? KS_LAUNCH_BLOCKED : KS_LAUNCH_STREAM;
   r->seed = as_uint (ks_run_point_get_number (run, first, "seed"));
 }
 
@@ -181,14 +184,20 @@ point_from (KsRun           *run,
     q->local == KS_LOCAL_DRIVER ? NULL : g_variant_new_int64 (q->wg),
     g_variant_new_boolean (r->launch == KS_LAUNCH_GRAPH),
     g_variant_new_int64 (r->seed),
+    g_variant_new_boolean (r->launch == KS_LAUNCH_BLOCKED),
   };
-  const char *names[] = { "n", "precision", "range", "local", "wg", "graph", "seed" };
+  const char *names[] = { "n", "precision", "range", "local", "wg", "graph", "seed", "blocked" };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       int k = ks_experiment_desc_find_param (desc, names[i]);
-      g_assert (k >= 0);
-      p->params[k] = values[i] ? g_variant_ref_sink (values[i]) : NULL;
+
+      /* Only the size sweep has the blocked switch. */
+      g_assert (k >= 0 || g_str_equal (names[i], "blocked"));
+      if (k >= 0)
+        p->params[k] = values[i] ? g_variant_ref_sink (values[i]) : NULL;
+      else
+        g_variant_unref (g_variant_ref_sink (values[i]));
     }
   /* A driver policy in a gauss-wg file is not one of its choices. */
   if (desc == &ks_exp_gauss_wg && q->local == KS_LOCAL_DRIVER)
@@ -261,6 +270,9 @@ ks_exp_gauss_from_results (const KsResults *r)
   g_hash_table_replace (run->settings, g_strdup ("seed"), g_strdup_printf ("%u", r->seed));
   g_hash_table_replace (run->settings, g_strdup ("graph"),
                         g_strdup (r->launch == KS_LAUNCH_GRAPH ? "true" : "false"));
+  if (ks_experiment_desc_find_param (run->desc, "blocked") >= 0)
+    g_hash_table_replace (run->settings, g_strdup ("blocked"),
+                          g_strdup (r->launch == KS_LAUNCH_BLOCKED ? "true" : "false"));
   return run;
 }
 
@@ -299,6 +311,8 @@ ks_exp_gauss_upgrade_values (const KsExperimentDesc *desc,
     g_hash_table_insert (out, g_strdup ("@reps"), g_strdup (reps));
   if (launch != NULL)
     g_hash_table_insert (out, g_strdup ("graph"), g_strdup (g_strcmp0 (launch, "graph") == 0 ? "true" : "false"));
+  if (launch != NULL && ks_experiment_desc_find_param (desc, "blocked") >= 0)
+    g_hash_table_insert (out, g_strdup ("blocked"), g_strdup (g_strcmp0 (launch, "blocked") == 0 ? "true" : "false"));
   if (desc == &ks_exp_gauss_wg)
     {
       const char *preset = g_hash_table_lookup (values, "preset");
@@ -508,6 +522,11 @@ summarize_size (const KsResults *r,
   if (n_ratio > 0)
     g_string_append_printf (out, "  prime-(N+1) points take %.2fx the time of their neighbours on average\n",
                             ratio_sum / n_ratio);
+  if (r->launch == KS_LAUNCH_BLOCKED)
+    {
+      g_string_append (out, "  blocked kernels: 32 columns a launch, their own work-groups (no driver's choice)\n");
+      return;
+    }
   if (g_hash_table_size (shapes) == 0)
     {
       g_string_append (out, "  no work-groups: the host backend runs plain loops\n");

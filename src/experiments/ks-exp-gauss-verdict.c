@@ -123,6 +123,15 @@ judge_size (const KsResults *r,
   const double parity = parity_ratio (r);
   KsVerdict *v;
 
+  if (r->launch == KS_LAUNCH_BLOCKED)
+    {
+      v = ks_verdict_new (KS_VERDICT_UNTESTED,
+                          _("The blocked kernels choose their own work-groups (32 columns a launch), so "
+                            "the driver's choice the paper blames for the outliers does not arise: run the "
+                            "paper's launches to test it, and compare the times to see what launches cost."));
+      ks_verdict_suggest (v, _("Run the paper's launches"), "blocked", "false", NULL);
+      return v;
+    }
   if (f.with_groups == 0)
     return ks_verdict_new (KS_VERDICT_UNTESTED,
                            _("The host runs plain loops with no work-groups, so there is no driver's "

@@ -155,6 +155,11 @@ default_wg_list (const KsParamSpec *spec,
                "replays of it (the recording is kept apart, as capture ms; per-kernel times are unknown inside " \
                "a graph). OpenCL and the host refuse it"),                                \
     .type = KS_PARAM_BOOL, .default_value = "false", .backends = KS_BACKENDS_CUDA }
+#define PARAM_BLOCKED                                                                     \
+  { .name = "blocked", .label = N_("Blocked kernels"),                                    \
+    .help = N_("The same elimination with 32 columns per launch (a blocked update, ~3n/32 launches) " \
+               "instead of the paper's one step per launch (4n): what the launches cost"), \
+    .type = KS_PARAM_BOOL, .default_value = "false", .backends = KS_BACKENDS_GPU }
 #define PARAM_SEED                                                                        \
   { .name = "seed", .label = N_("Seed"),                                                  \
     .help = N_("Seed of the generated systems (the same seed gives the same matrices everywhere)"), \
@@ -175,6 +180,7 @@ static const KsParamSpec size_params[] = {
     .when = { "local", { "explicit", "split" } }, .backends = KS_BACKENDS_GPU,
     .device_default = default_wg },
   PARAM_GRAPH,
+  PARAM_BLOCKED,
   PARAM_SEED,
 };
 
@@ -286,14 +292,33 @@ gauss_tear_down (gpointer state)
   g_free (s);
 }
 
+/* The launch mode a configuration asks for: the graph switch, or the
+ * blocked one where the description has it (the size sweep). */
+static KsLaunchMode
+config_launch (const KsConfig *config)
+{
+  if (ks_config_get_bool (config, "graph"))
+    return KS_LAUNCH_GRAPH;
+  if (ks_experiment_desc_find_param (ks_config_get_desc (config), "blocked") >= 0 &&
+      ks_config_get_bool (config, "blocked"))
+    return KS_LAUNCH_BLOCKED;
+  return KS_LAUNCH_STREAM;
+}
+
 static gboolean
 gauss_check (const KsExperimentDesc *desc,
              KsDevice               *device,
              const KsConfig         *base,
              GError                **error)
 {
-  if (!ks_gauss_check_launch (device, ks_config_get_bool (base, "graph") ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM,
-                              error))
+  if (ks_config_get_bool (base, "graph") && ks_experiment_desc_find_param (desc, "blocked") >= 0 &&
+      ks_config_get_bool (base, "blocked"))
+    {
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
+                   _("A CUDA graph and the blocked kernels are two ways to launch: choose one"));
+      return FALSE;
+    }
+  if (!ks_gauss_check_launch (device, config_launch (base), error))
     return FALSE;
   /* gauss-wg on the host (no work-groups to sweep) is refused by its
    * backends before this is called. */
@@ -324,7 +349,7 @@ gauss_prepare (gpointer        state,
   if (local)
     ks_local_policy_from_string (local, &s->params.local);
   s->params.wg = (guint) ks_config_get_int (point, "wg");
-  s->params.launch = ks_config_get_bool (point, "graph") ? KS_LAUNCH_GRAPH : KS_LAUNCH_STREAM;
+  s->params.launch = config_launch (point);
   s->capture_ms = 0;
 
   if (s->solver && ks_gauss_solver_get_precision (s->solver) != precision)

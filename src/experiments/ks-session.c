@@ -23,7 +23,7 @@ G_DEFINE_QUARK (ks-session-error-quark, ks_session_error)
 static const KsChoice precision_choices[] = { { "float" }, { "double" }, { NULL } };
 static const KsChoice range_choices[] = { { "fixed" }, { "shrinking" }, { NULL } };
 static const KsChoice local_choices[] = { { "driver" }, { "explicit" }, { "split" }, { NULL } };
-static const KsChoice launch_choices[] = { { "stream" }, { "graph" }, { NULL } };
+static const KsChoice launch_choices[] = { { "stream" }, { "graph" }, { "blocked" }, { NULL } };
 static const KsChoice rule_choices[] = { { "paper" }, { "printed" }, { "today" }, { "occupancy" }, { NULL } };
 
 static const KsParamSpec solve_fields[] = {

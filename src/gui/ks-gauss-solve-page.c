@@ -4,6 +4,7 @@
 #include "ks-gauss-solve-page.h"
 
 #include <glib/gi18n.h>
+#include "ks-gauss-blocked.h"
 #include "ks-linear-system.h"
 
 struct _KsGaussSolvePage {
@@ -90,7 +91,10 @@ show_result (KsGaussSolvePage *self)
   g_autofree char *launches = g_strdup_printf ("%u", r->launches);
   g_autofree char *groups = NULL;
 
-  if (r->fwd_local[0] == 0)
+  if (r->launch == KS_LAUNCH_BLOCKED)
+    groups = g_strdup_printf (_("%d columns a launch: a panel, then tiles of 64 × 64 by 16 × 16 work-items"),
+                              KS_GAUSS_BLOCK);
+  else if (r->fwd_local[0] == 0)
     groups = g_strdup (_("none: the host runs plain loops"));
   else
     {
@@ -111,10 +115,12 @@ show_result (KsGaussSolvePage *self)
       /* Inside a graph the kernels are not timed one by one. */
       g_autofree char *text = r->launch == KS_LAUNCH_GRAPH
         ? g_strdup (_("not timed in a graph"))
+        : r->launch == KS_LAUNCH_BLOCKED
+        ? g_strdup (_("not run: the blocked kernels replace it"))
         /* TRANSLATORS: a kernel's time and its share of all kernels' time */
         : g_strdup_printf (_("%.3f ms · %.0f %%"), r->kernel_ms[k], share * 100);
 
-      if (r->launch == KS_LAUNCH_GRAPH)
+      if (r->launch != KS_LAUNCH_STREAM)
         share = 0;
 
       gtk_level_bar_set_value (GTK_LEVEL_BAR (self->kernel_bar[k]), share);
@@ -272,11 +278,13 @@ ks_gauss_solve_page_device_changed (KsPage   *page,
   KsGaussSolvePage *self = KS_GAUSS_SOLVE_PAGE (page);
   gboolean cuda = ks_device_get_backend (device) == KS_BACKEND_CUDA;
 
-  /* Graphs are a CUDA feature; elsewhere the choice is not offered. */
-  if (!cuda)
-    gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->launch_combo), "stream");
-  gtk_widget_set_sensitive (self->launch_combo, cuda);
   self->on_host = ks_device_get_backend (device) == KS_BACKEND_HOST;
+  /* Graphs are a CUDA feature, the blocked kernels any OpenCL or CUDA
+   * device's; the host runs the paper's loops only. */
+  if ((!cuda && g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->launch_combo)), "graph") == 0) ||
+      self->on_host)
+    gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->launch_combo), "stream");
+  gtk_widget_set_sensitive (self->launch_combo, !self->on_host);
   form_changed_cb (self);
 }
 
