@@ -578,12 +578,9 @@ ensure_tuned (KsIndexSolver *self,
   return TRUE;
 }
 
-/* Chunks per row: as many v x nb segments as the compute units hold at
- * once, and no more (rounded down: 2000 rows on the H200's 132 units made
- * 5 chunks a row, 10,000 segments where 8,448 fit, so a second, nearly
- * empty wave followed the first), no chunk shorter than 32 items'
- * TUNED_MIN_LOADS vectors; *cw, the values of a chunk, a multiple of the
- * vector (vw) so aligned rows stay aligned. */
+/* Chunks per row: enough v x nb segments to fill the compute units, no
+ * chunk shorter than 32 items' TUNED_MIN_LOADS vectors; *cw, the values
+ * of a chunk, a multiple of the vector (vw) so aligned rows stay aligned. */
 static guint32
 tuned_chunks (KsIndexSolver *self,
               guint64        v,
@@ -593,7 +590,7 @@ tuned_chunks (KsIndexSolver *self,
 {
   const guint64 cus = MAX (ks_device_get_info (self->device)->compute_units, 1);
   const guint64 shortest = 32 * vw * TUNED_MIN_LOADS;
-  guint64 nb = cus * TUNED_SEGMENTS_PER_CU / v;
+  guint64 nb = (cus * TUNED_SEGMENTS_PER_CU + v - 1) / v;
 
   nb = MAX (MIN (nb, w / shortest), 1);
   *cw = ((w + nb - 1) / nb + vw - 1) / vw * vw;
