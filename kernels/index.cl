@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The builds test-cuda compiles through NVRTC, one per "|":
- * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 | -DKS_REAL=double -DKS_FP64 -DKS_INDEX_TREE */
+ * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 | -DKS_REAL=double -DKS_FP64 -DKS_INDEX_TREE
+ *   | -DKS_REAL=float -DKS_INDEX_VEC | -DKS_REAL=double -DKS_FP64 -DKS_INDEX_TREE -DKS_INDEX_VEC */
 /* Paper 003 (Andrianov et al.): one thread per point of an index domain.
  *
  * The fills write V = j + (i - 1) w in the paper's 1-based indices, which
@@ -192,34 +193,36 @@ index_chunk_sum (__global const real *row,
   real a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   ulong j;
 
-  if (vec)
-    {
-      const ulong step = (ulong) S * INDEX_VW;
-      __global const realv *p = (__global const realv *) row;
+  /* Vector or scalar loads by build (KS_INDEX_VEC), not by a branch here:
+   * PoCL's CPU device (on the GPU machine's AVX-512 host) aborted building
+   * the local tree after a branch between the two pairs of loops
+   * ("region_entry_barrier != NULL", Kernel.cc; pocl PR 2281's shape). */
+  (void) vec;
+#ifdef KS_INDEX_VEC
+  const ulong step = (ulong) S * INDEX_VW;
+  __global const realv *p = (__global const realv *) row;
 
-      for (j = c0 + lane * INDEX_VW; j + 3 * step + INDEX_VW <= c1; j += 4 * step)
-        {
-          a0 += INDEX_VSUM (p[j / INDEX_VW]);
-          a1 += INDEX_VSUM (p[(j + step) / INDEX_VW]);
-          a2 += INDEX_VSUM (p[(j + 2 * step) / INDEX_VW]);
-          a3 += INDEX_VSUM (p[(j + 3 * step) / INDEX_VW]);
-        }
-      /* c1 is a multiple of INDEX_VW too (w and cw are): no tail. */
-      for (; j + INDEX_VW <= c1; j += step)
-        a0 += INDEX_VSUM (p[j / INDEX_VW]);
-    }
-  else
+  for (j = c0 + lane * INDEX_VW; j + 3 * step + INDEX_VW <= c1; j += 4 * step)
     {
-      for (j = c0 + lane; j + 3 * S < c1; j += 4 * S)
-        {
-          a0 += row[j];
-          a1 += row[j + S];
-          a2 += row[j + 2 * S];
-          a3 += row[j + 3 * S];
-        }
-      for (; j < c1; j += S)
-        a0 += row[j];
+      a0 += INDEX_VSUM (p[j / INDEX_VW]);
+      a1 += INDEX_VSUM (p[(j + step) / INDEX_VW]);
+      a2 += INDEX_VSUM (p[(j + 2 * step) / INDEX_VW]);
+      a3 += INDEX_VSUM (p[(j + 3 * step) / INDEX_VW]);
     }
+  /* c1 is a multiple of INDEX_VW too (w and cw are): no tail. */
+  for (; j + INDEX_VW <= c1; j += step)
+    a0 += INDEX_VSUM (p[j / INDEX_VW]);
+#else
+  for (j = c0 + lane; j + 3 * S < c1; j += 4 * S)
+    {
+      a0 += row[j];
+      a1 += row[j + S];
+      a2 += row[j + 2 * S];
+      a3 += row[j + 3 * S];
+    }
+  for (; j < c1; j += S)
+    a0 += row[j];
+#endif
   return (a0 + a1) + (a2 + a3);
 }
 

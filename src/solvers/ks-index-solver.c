@@ -36,9 +36,9 @@ struct _KsIndexSolver {
   KsKernel    *cub;
   /* The tuned kernels, built on first use: [0] as the device allows,
    * [1] with the local-memory tree asked for. */
-  KsProgram   *tuned_program[2];
-  KsKernel    *tuned[2], *tuned_finish[2];
-  KsIndexTree  tuned_tree[2];
+  KsProgram   *tuned_program[4];
+  KsKernel    *tuned[4], *tuned_finish[4];
+  KsIndexTree  tuned_tree[4];
   KsBuffer    *v, *partial, *sums;
   KsBuffer    *path;           /* the tuned build's answer; kept (see ensure_buffer) */
   guint64      stride_block;
@@ -68,7 +68,7 @@ ks_index_solver_free (KsIndexSolver *self)
   g_clear_pointer (&self->finish, ks_kernel_unref);
   g_clear_pointer (&self->cub, ks_kernel_unref);
   g_clear_pointer (&self->cub_program, ks_program_unref);
-  for (guint k = 0; k < 2; k++)
+  for (guint k = 0; k < G_N_ELEMENTS (self->tuned); k++)
     {
       g_clear_pointer (&self->tuned[k], ks_kernel_unref);
       g_clear_pointer (&self->tuned_finish[k], ks_kernel_unref);
@@ -477,7 +477,7 @@ ensure_cub (KsIndexSolver *self,
       !(self->cub = ks_program_create_kernel (self->cub_program, "index_sum_cub", error)))
     {
       g_clear_pointer (&self->cub_program, ks_program_unref);
-  for (guint k = 0; k < 2; k++)
+  for (guint k = 0; k < G_N_ELEMENTS (self->tuned); k++)
     {
       g_clear_pointer (&self->tuned[k], ks_kernel_unref);
       g_clear_pointer (&self->tuned_finish[k], ks_kernel_unref);
@@ -543,8 +543,10 @@ ks_index_solver_reduce_cub (KsIndexSolver       *self,
  * (a multiprocessor of compute capability 7.0 up to 9.x) / 32. */
 #define TUNED_SEGMENTS_PER_CU 64
 
-/* Builds the tuned kernels (k = 1: the local tree asked for) and asks the
- * build which tree it compiled. */
+/* Builds the tuned kernels (k & 1: the local tree asked for; k & 2: rows
+ * loaded as vectors, built apart because PoCL's CPU device aborted
+ * compiling a choice between the two loops before the tree's barriers)
+ * and asks the build which tree it compiled. */
 static gboolean
 ensure_tuned (KsIndexSolver *self,
               guint          k,
@@ -557,9 +559,9 @@ ensure_tuned (KsIndexSolver *self,
 
   if (self->tuned[k])
     return TRUE;
-  options = g_strdup_printf ("%s%s", self->precision == KS_PRECISION_DOUBLE ? "-DKS_REAL=double -DKS_FP64"
-                                                                           : "-DKS_REAL=float",
-                             k == 1 ? " -DKS_INDEX_TREE" : "");
+  options = g_strdup_printf ("%s%s%s", self->precision == KS_PRECISION_DOUBLE ? "-DKS_REAL=double -DKS_FP64"
+                                                                             : "-DKS_REAL=float",
+                             k & 1 ? " -DKS_INDEX_TREE" : "", k & 2 ? " -DKS_INDEX_VEC" : "");
   if (!(self->tuned_program[k] = ks_runtime_build_program (self->rt, "index.cl", options, error)) ||
       !(self->tuned[k] = ks_program_create_kernel (self->tuned_program[k], "index_sum_tuned", error)) ||
       !(self->tuned_finish[k] = ks_program_create_kernel (self->tuned_program[k], "index_sum_tuned_finish", error)) ||
@@ -605,10 +607,10 @@ ks_index_solver_reduce_tuned (KsIndexSolver       *self,
                               KsIndexReduceResult *out,
                               GError             **error)
 {
-  const guint k = local_tree ? 1 : 0;
   const gsize elem = ks_precision_size (self->precision);
   const guint vw = self->precision == KS_PRECISION_DOUBLE ? 2 : 4;
   const gint32 vec = w % vw == 0;
+  const guint k = (local_tree ? 1 : 0) | (vec ? 2 : 0);
   KsIndexDomain domain;
   gint64 sides[2] = { (gint64) v, (gint64) w };
   guint64 cw, groups, cus, l1, l2;
