@@ -612,6 +612,29 @@ combine_ranks (KsHybridCg     *h,
   return TRUE;
 }
 
+/* Pinned only with a host part beside device parts in this process,
+ * and not where the "GPU" is the CPU (PoCL): its workers would be born
+ * on the device thread's one core. */
+static void
+pin_runs (KsHybridCg            *h,
+          const KsDistCgOptions *dist,
+          Run                   *runs,
+          KsHybridPin           *pin)
+{
+  guint slot = 0;
+
+  if (!(dist->tune & KS_DIST_TUNE_PIN) || h->world != NULL || h->n_local <= 1 ||
+      ks_device_get_info (h->setup.gpu)->type == KS_DEVICE_TYPE_CPU)
+    return;
+  for (guint k = 0; k < h->n_local; k++)
+    if (h->parts[k].device != NULL)
+      runs[k].device_slot = slot++;
+  if (slot < h->n_local)
+    ks_hybrid_pin_init (pin, slot);
+  for (guint k = 0; k < h->n_local && pin->n_cpus > 0; k++)
+    runs[k].pin = pin;
+}
+
 gboolean
 ks_hybrid_solve_parts (KsHybridCg        *h,
                        const KsCsr       *a,
@@ -651,22 +674,7 @@ ks_hybrid_solve_parts (KsHybridCg        *h,
   for (guint k = 0; k < h->n_local; k++)
     for (guint j = 0; j < h->n_local; j++)
       runs[k].others_on_devices += j != k && h->parts[j].device != NULL;
-  /* Pinned only with a host part beside device parts in this process,
-   * and not where the "GPU" is the CPU (PoCL): its workers would be born
-   * on the device thread's one core. */
-  if ((dist.tune & KS_DIST_TUNE_PIN) && h->world == NULL && h->n_local > 1 &&
-      ks_device_get_info (h->setup.gpu)->type != KS_DEVICE_TYPE_CPU)
-    {
-      guint slot = 0;
-
-      for (guint k = 0; k < h->n_local; k++)
-        if (h->parts[k].device != NULL)
-          runs[k].device_slot = slot++;
-      if (slot < h->n_local)
-        ks_hybrid_pin_init (&pin, slot);
-      for (guint k = 0; k < h->n_local && pin.n_cpus > 0; k++)
-        runs[k].pin = &pin;
-    }
+  pin_runs (h, &dist, runs, &pin);
   /* The device parts' threads mostly wait on their devices; the host
    * part runs on this thread, whose OpenMP workers (from the assembly,
    * the triad probe) become its team.  On a thread of its own it made a

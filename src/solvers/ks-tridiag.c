@@ -316,24 +316,14 @@ pack (const KsTridiagBatch *batch,
   return out;
 }
 
-gboolean
-ks_tridiag_solver_load (KsTridiagSolver      *self,
-                        const KsTridiagBatch *batch,
-                        KsTridiagMethod       method,
-                        gboolean              pad,
-                        GError              **error)
+/* Refuses a batch the method cannot take at all (whatever the memory),
+ * saying which method would. */
+static gboolean
+check_method_takes (KsTridiagSolver      *self,
+                    const KsTridiagBatch *batch,
+                    KsTridiagMethod       method,
+                    GError              **error)
 {
-  const gboolean fp64 = self->precision == KS_PRECISION_DOUBLE;
-  const double *diagonals[4];
-  const double pad_values[4] = { 0.0, 1.0, 0.0, 0.0 };
-  const gint32 zero = 0;
-  guint stride;
-  gsize array;
-
-  g_return_val_if_fail (self != NULL && batch != NULL, FALSE);
-  g_return_val_if_fail (method < KS_TRIDIAG_N_DEVICE_METHODS, FALSE);
-
-  unload (self);
   /* Its systems go along a grid dimension CUDA caps at 65535 blocks. */
   if (method == KS_TRIDIAG_PARACR_STEPS && batch->systems > 65535)
     {
@@ -353,29 +343,48 @@ ks_tridiag_solver_load (KsTridiagSolver      *self,
                    (double) batch->n * batch->systems, G_MAXUINT32);
       return FALSE;
     }
-  if (method == KS_TRIDIAG_THOMAS_SPLIT && !ks_tridiag_split_check (self->device, self->precision, batch->n, error))
-    return FALSE;
-  stride = batch->n;
-  if (ks_tridiag_method_needs_2k1 (method) && ks_tridiag_padded_size (batch->n) != batch->n)
-    {
-      if (!pad)
-        {
-          g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
-                       _("%s needs systems of 2^k - 1 unknowns; %u is not (the next is %u: let it pad, or "
-                         "choose Thomas or PARACR)"),
-                       ks_tridiag_method_to_string (method), batch->n, ks_tridiag_padded_size (batch->n));
-          return FALSE;
-        }
-      stride = ks_tridiag_padded_size (batch->n);
-    }
-  if (!check_fits (self, method, batch->n, batch->systems, pad, error))
-    return FALSE;
+  return method != KS_TRIDIAG_THOMAS_SPLIT || ks_tridiag_split_check (self->device, self->precision, batch->n, error);
+}
 
-  array = (gsize) stride * batch->systems * ks_precision_size (self->precision);
-  diagonals[0] = batch->a;
-  diagonals[1] = batch->b;
-  diagonals[2] = batch->c;
-  diagonals[3] = batch->d;
+/* The unknowns each system takes on the device: n, or for a method that
+ * needs 2^k - 1 the next such size when pad allows it. */
+static gboolean
+choose_stride (const KsTridiagBatch *batch,
+               KsTridiagMethod       method,
+               gboolean              pad,
+               guint                *stride,
+               GError              **error)
+{
+  *stride = batch->n;
+  if (!ks_tridiag_method_needs_2k1 (method) || ks_tridiag_padded_size (batch->n) == batch->n)
+    return TRUE;
+  if (!pad)
+    {
+      g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
+                   _("%s needs systems of 2^k - 1 unknowns; %u is not (the next is %u: let it pad, or "
+                     "choose Thomas or PARACR)"),
+                   ks_tridiag_method_to_string (method), batch->n, ks_tridiag_padded_size (batch->n));
+      return FALSE;
+    }
+  *stride = ks_tridiag_padded_size (batch->n);
+  return TRUE;
+}
+
+/* The batch's diagonals packed for method, its work buffers and x
+ * zeroed, and room for the systems' info, all on the device. */
+static gboolean
+upload (KsTridiagSolver      *self,
+        const KsTridiagBatch *batch,
+        KsTridiagMethod       method,
+        guint                 stride,
+        GError              **error)
+{
+  const gboolean fp64 = self->precision == KS_PRECISION_DOUBLE;
+  const double *diagonals[4] = { batch->a, batch->b, batch->c, batch->d };
+  const double pad_values[4] = { 0.0, 1.0, 0.0, 0.0 };
+  const gsize array = (gsize) stride * batch->systems * ks_precision_size (self->precision);
+  const gint32 zero = 0;
+
   for (guint i = 0; i < 4; i++)
     {
       g_autofree gpointer host = pack (batch, diagonals[i], stride, method_interleaved (method), pad_values[i], fp64);
@@ -392,10 +401,29 @@ ks_tridiag_solver_load (KsTridiagSolver      *self,
                         work_buffer_arrays (method) * array, NULL, error))
       return FALSE;
   /* Read and written: the Thomas kernels keep d' in x until it becomes x. */
-  if (!(self->x = ks_runtime_alloc (self->rt, array, error)) ||
-      !ks_queue_fill (ks_runtime_get_queue (self->rt), self->x, &zero, sizeof zero, 0, array, NULL, error) ||
-      !(self->info = ks_runtime_alloc (self->rt, info_bytes (batch->systems), error)) ||
-      !ks_runtime_finish (self->rt, error))
+  return (self->x = ks_runtime_alloc (self->rt, array, error)) &&
+         ks_queue_fill (ks_runtime_get_queue (self->rt), self->x, &zero, sizeof zero, 0, array, NULL, error) &&
+         (self->info = ks_runtime_alloc (self->rt, info_bytes (batch->systems), error)) &&
+         ks_runtime_finish (self->rt, error);
+}
+
+gboolean
+ks_tridiag_solver_load (KsTridiagSolver      *self,
+                        const KsTridiagBatch *batch,
+                        KsTridiagMethod       method,
+                        gboolean              pad,
+                        GError              **error)
+{
+  guint stride;
+
+  g_return_val_if_fail (self != NULL && batch != NULL, FALSE);
+  g_return_val_if_fail (method < KS_TRIDIAG_N_DEVICE_METHODS, FALSE);
+
+  unload (self);
+  if (!check_method_takes (self, batch, method, error) ||
+      !choose_stride (batch, method, pad, &stride, error) ||
+      !check_fits (self, method, batch->n, batch->systems, pad, error) ||
+      !upload (self, batch, method, stride, error))
     return FALSE;
 
   self->method = method;
@@ -837,62 +865,5 @@ ks_tridiag_solver_read (KsTridiagSolver *self,
         const gsize k = interleaved ? (gsize) i * self->systems + s : (gsize) s * self->stride + i;
         x[(gsize) s * self->n + i] = fp64 ? ((double *) host)[k] : ((float *) host)[k];
       }
-  return TRUE;
-}
-
-/* A batch is small, for thomas-split, below this many systems per compute
- * unit.  Measured on the H200 (132 units; data/reference/bench/
- * h200-kernels-2026-11-28b.txt): at 5,000 systems thomas-split took 0.55 ms
- * against thomas-coalesced's 0.86 (one item per system leaves the machine
- * waiting on each system's dependent loads), at 40,000 4.16 ms against 1.50
- * (the machine is full and split's extra passes cost); split's time grows
- * with the batch, coalesced's barely, so they cross near 7,800 systems,
- * 59 per unit.  KS_TRIDIAG_SMALL_BATCH_PER_CU (48) keeps the rule on the safe side of
- * that crossing. */
-KsTridiagMethod
-ks_tridiag_default_method (KsDevice    *device,
-                           KsPrecision  precision,
-                           guint        n,
-                           guint        systems)
-{
-  const KsDeviceInfo *info;
-
-  g_return_val_if_fail (KS_IS_DEVICE (device), KS_TRIDIAG_OMP_THOMAS);
-
-  if (ks_device_get_backend (device) == KS_BACKEND_HOST)
-    return KS_TRIDIAG_OMP_THOMAS;
-  info = ks_device_get_info (device);
-  if ((guint64) systems < (guint64) KS_TRIDIAG_SMALL_BATCH_PER_CU * MAX (info->compute_units, 1) &&
-      ks_tridiag_split_check (device, precision, n, NULL))
-    return KS_TRIDIAG_THOMAS_SPLIT;
-  return systems > 1 ? KS_TRIDIAG_THOMAS_COALESCED : KS_TRIDIAG_PARACR_THOMAS;
-}
-
-gboolean
-ks_tridiag_solve (KsDevice             *device,
-                  const KsTridiagBatch *batch,
-                  KsTridiagMethod       method,
-                  KsPrecision           precision,
-                  gboolean              pad,
-                  double               *x,
-                  double               *ms,
-                  GError              **error)
-{
-  g_autoptr(KsTridiagSolver) solver = NULL;
-  KsTridiagResult result;
-
-  g_return_val_if_fail (KS_IS_DEVICE (device) && batch != NULL && x != NULL && ms != NULL, FALSE);
-  g_return_val_if_fail (method < KS_TRIDIAG_N_METHODS, FALSE);
-
-  if (ks_tridiag_method_is_host (method))
-    return ks_tridiag_host_solve (batch, method, precision, pad, x, ms, error);
-  if (ks_tridiag_method_is_cusparse (method))
-    return ks_tridiag_cusparse_solve (device, batch, method, precision, x, ms, error);
-  if (!(solver = ks_tridiag_solver_new (device, precision, error)) ||
-      !ks_tridiag_solver_load (solver, batch, method, pad, error) ||
-      !ks_tridiag_solver_run (solver, &result, error) ||
-      !ks_tridiag_solver_read (solver, x, error))
-    return FALSE;
-  *ms = result.kernel_ms;
   return TRUE;
 }

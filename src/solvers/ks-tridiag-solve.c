@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* One solve, any method: what solve tridiag and the pages call, choosing
+ * the method where none is named (ks-tridiag.h's last section). */
+#define G_LOG_DOMAIN "ks-tridiag"
+
+#include "ks-tridiag.h"
+#include "ks-tridiag-split.h"
+
+/* A batch is small, for thomas-split, below this many systems per compute
+ * unit.  Measured on the H200 (132 units; data/reference/bench/
+ * h200-kernels-2026-11-28b.txt): at 5,000 systems thomas-split took 0.55 ms
+ * against thomas-coalesced's 0.86 (one item per system leaves the machine
+ * waiting on each system's dependent loads), at 40,000 4.16 ms against 1.50
+ * (the machine is full and split's extra passes cost); split's time grows
+ * with the batch, coalesced's barely, so they cross near 7,800 systems,
+ * 59 per unit.  KS_TRIDIAG_SMALL_BATCH_PER_CU (48) keeps the rule on the safe side of
+ * that crossing. */
+KsTridiagMethod
+ks_tridiag_default_method (KsDevice    *device,
+                           KsPrecision  precision,
+                           guint        n,
+                           guint        systems)
+{
+  const KsDeviceInfo *info;
+
+  g_return_val_if_fail (KS_IS_DEVICE (device), KS_TRIDIAG_OMP_THOMAS);
+
+  if (ks_device_get_backend (device) == KS_BACKEND_HOST)
+    return KS_TRIDIAG_OMP_THOMAS;
+  info = ks_device_get_info (device);
+  if ((guint64) systems < (guint64) KS_TRIDIAG_SMALL_BATCH_PER_CU * MAX (info->compute_units, 1) &&
+      ks_tridiag_split_check (device, precision, n, NULL))
+    return KS_TRIDIAG_THOMAS_SPLIT;
+  return systems > 1 ? KS_TRIDIAG_THOMAS_COALESCED : KS_TRIDIAG_PARACR_THOMAS;
+}
+
+gboolean
+ks_tridiag_solve (KsDevice             *device,
+                  const KsTridiagBatch *batch,
+                  KsTridiagMethod       method,
+                  KsPrecision           precision,
+                  gboolean              pad,
+                  double               *x,
+                  double               *ms,
+                  GError              **error)
+{
+  g_autoptr(KsTridiagSolver) solver = NULL;
+  KsTridiagResult result;
+
+  g_return_val_if_fail (KS_IS_DEVICE (device) && batch != NULL && x != NULL && ms != NULL, FALSE);
+  g_return_val_if_fail (method < KS_TRIDIAG_N_METHODS, FALSE);
+
+  if (ks_tridiag_method_is_host (method))
+    return ks_tridiag_host_solve (batch, method, precision, pad, x, ms, error);
+  if (ks_tridiag_method_is_cusparse (method))
+    return ks_tridiag_cusparse_solve (device, batch, method, precision, x, ms, error);
+  if (!(solver = ks_tridiag_solver_new (device, precision, error)) ||
+      !ks_tridiag_solver_load (solver, batch, method, pad, error) ||
+      !ks_tridiag_solver_run (solver, &result, error) ||
+      !ks_tridiag_solver_read (solver, x, error))
+    return FALSE;
+  *ms = result.kernel_ms;
+  return TRUE;
+}
