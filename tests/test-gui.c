@@ -298,6 +298,30 @@ test_single_solve (void)
   g_assert_nonnull (strstr (ks_window_get_error_text (window), "nothing new was measured"));
   g_assert_cmpuint (ks_gauss_solve_page_get_result (page)->n, ==, 300);
 
+  /* The blocked kernels from the launch list: 3 x 10 - 1 launches at
+   * n = 300, and the paper's kernels marked as not run. */
+  {
+    GtkWidget *launch = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (page), KS_TYPE_GAUSS_SOLVE_PAGE,
+                                                                     "launch_combo");
+
+    ks_gauss_solve_page_set_size (page, 300);
+    g_assert_true (gtk_combo_box_set_active_id (GTK_COMBO_BOX (launch), "blocked"));
+    press_key (GDK_KEY_r, GDK_CONTROL_MASK);
+    g_assert_true (wait_for (solve_done, 120));
+    g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
+    r = ks_gauss_solve_page_get_result (page);
+    g_assert_cmpint (r->launch, ==, KS_LAUNCH_BLOCKED);
+    g_assert_cmpuint (r->launches, ==, 29);
+    g_assert_cmpfloat (r->residual, <, 1e-3);
+    screenshot ("gauss-solve-blocked.png");
+    /* The host launches nothing: back to the paper's loops, the list greyed. */
+    g_assert_true (ks_window_set_device_id (window, "host"));
+    g_assert_cmpstr (gtk_combo_box_get_active_id (GTK_COMBO_BOX (launch)), ==, "stream");
+    g_assert_false (gtk_widget_get_sensitive (launch));
+    g_assert_true (ks_window_set_device_id (window, pocl_id ()));
+    g_assert_true (gtk_widget_get_sensitive (launch));
+  }
+
   /* The host runs plain loops: the group fields are greyed out and a line
    * says why; back on PoCL they return. */
   {

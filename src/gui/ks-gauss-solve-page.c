@@ -92,7 +92,7 @@ show_result (KsGaussSolvePage *self)
   g_autofree char *groups = NULL;
 
   if (r->launch == KS_LAUNCH_BLOCKED)
-    groups = g_strdup_printf (_("%d columns a launch: a panel, then tiles of 64 × 64 by 16 × 16 work-items"),
+    groups = g_strdup_printf (_("blocked: %d columns a launch, tiles of 64 × 64"),
                               KS_GAUSS_BLOCK);
   else if (r->fwd_local[0] == 0)
     groups = g_strdup (_("none: the host runs plain loops"));
@@ -116,7 +116,7 @@ show_result (KsGaussSolvePage *self)
       g_autofree char *text = r->launch == KS_LAUNCH_GRAPH
         ? g_strdup (_("not timed in a graph"))
         : r->launch == KS_LAUNCH_BLOCKED
-        ? g_strdup (_("not run: the blocked kernels replace it"))
+        ? g_strdup (_("not run (blocked)"))
         /* TRANSLATORS: a kernel's time and its share of all kernels' time */
         : g_strdup_printf (_("%.3f ms · %.0f %%"), r->kernel_ms[k], share * 100);
 
