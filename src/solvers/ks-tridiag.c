@@ -193,6 +193,10 @@ ks_tridiag_solver_new (KsDevice    *device,
   self = g_new0 (KsTridiagSolver, 1);
   self->device = g_object_ref (device);
   self->precision = precision;
+  /* KS_TRIDIAG_SPLIT_ROWS=8|16: thomas-split's pieces forced, to time both
+   * builds on a GPU (tests/device/kernels-bench.sh SPLIT_ROWS). */
+  if (g_getenv ("KS_TRIDIAG_SPLIT_ROWS"))
+    self->split_rows = (guint) g_ascii_strtoull (g_getenv ("KS_TRIDIAG_SPLIT_ROWS"), NULL, 10);
   options = precision == KS_PRECISION_DOUBLE ? "-DKS_REAL=double -DKS_FP64" : "-DKS_REAL=float";
   if (!(self->rt = ks_runtime_new (device, error)) ||
       !(self->program = ks_runtime_build_program (self->rt, "tridiag.cl", options, error)))

@@ -9,7 +9,9 @@
 #   source .devcarry/env.sh && tests/device/kernels-bench.sh "$OUT/kernels"
 # Writes OUT_DIR/{index-reduce,tridiag}.{json,csv,log} and OUT_DIR/tests/;
 # prints each table.  REPS (default 5), SYSTEMS (default 5000,40000), SIZES
-# (Gauss, default 1000,2000), STEPS (default "index tridiag gauss tests"),
+# (Gauss, default 1000,2000), STEPS (default "index tridiag gauss tests";
+# also "split": thomas-split at 5,000 systems with pieces of 8 and of 16
+# rows, KS_TRIDIAG_SPLIT_ROWS; "cg": bench cg),
 # CUDA (default cuda:0) and BIN (the test binaries, default /tmp/ks/bin)
 # change the runs.  Exit status 1 if a run or a test failed.
 set -u
@@ -46,13 +48,20 @@ has index && step index-reduce run index-reduce -d "$CUDA" ${ocl:+-d "$ocl"} --r
   --json "$OUT/index-reduce.json" --csv "$OUT/index-reduce.csv"
 has tridiag && step tridiag bench tridiag -d "$CUDA${ocl:+,$ocl}" --systems "$SYSTEMS" --large-n 0 --no-host \
   --reps "$REPS" --json "$OUT/tridiag.json" --csv "$OUT/tridiag.csv"
+if has split; then
+  for rows in 8 16; do
+    KS_TRIDIAG_SPLIT_ROWS=$rows step "split-$rows" bench tridiag -d "$CUDA" --systems 5000 --large-n 0 --no-host \
+      --methods thomas-split,thomas-coalesced,cusparse-strided --reps "$REPS"
+  done
+fi
+has cg && step cg bench cg -d "$CUDA" --reps 3 --json "$OUT/cg.json" --csv "$OUT/cg.csv"
 has gauss && step gauss bench gauss --sizes "$SIZES" --reps "$REPS" \
   --json "$OUT/gauss.json" --csv "$OUT/gauss.csv"
 
 if has tests; then
   echo
   echo "## correctness on every GPU device (CUDA and OpenCL)"
-  KS_GPU_SUITE_TESTS="test-index test-tridiag test-exp-tridiag test-gauss-blocked test-cuda" \
+  KS_GPU_SUITE_TESTS=${TESTS:-"test-index test-tridiag test-exp-tridiag test-gauss-blocked test-cuda"} \
     "$(dirname "$0")/../run-gpu-suite.sh" "$BIN" "$OUT/tests" || status=1
   # A failed test's own lines, here, where the call's output shows them.
   for log in "$OUT"/tests/*.log; do
