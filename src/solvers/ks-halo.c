@@ -293,6 +293,65 @@ compare_entries (const void *a,
   return x < y ? -1 : x > y;
 }
 
+/* Rows of a mesh's matrix hold a handful of entries: insertion sort on
+ * the stack, qsort only for the rare long row. */
+#define SHORT_ROW 32
+
+static void
+sort_entries (Entry *row,
+              guint  len)
+{
+  if (len > SHORT_ROW)
+    {
+      qsort (row, len, sizeof (Entry), compare_entries);
+      return;
+    }
+  for (guint i = 1; i < len; i++)
+    {
+      Entry e = row[i];
+      guint j = i;
+
+      for (; j > 0 && row[j - 1].col > e.col; j--)
+        row[j] = row[j - 1];
+      row[j] = e;
+    }
+}
+
+/* Local row l of part (global row g) into c / v from k on, its columns
+ * in local numbering, sorted. */
+static void
+local_row (const KsHalo *halo,
+           guint         part,
+           guint         g,
+           const guint  *row_ptr,
+           const guint  *col,
+           const double *val,
+           guint        *c,
+           double       *v)
+{
+  const guint len = row_ptr[g + 1] - row_ptr[g];
+  Entry stack[SHORT_ROW];
+  g_autofree Entry *heap = len > SHORT_ROW ? g_new (Entry, len) : NULL;
+  Entry *row = heap ? heap : stack;
+
+  for (guint j = 0; j < len; j++)
+    {
+      row[j].col = (guint) ks_halo_local (halo, part, col[row_ptr[g] + j]);
+      row[j].val = val ? val[row_ptr[g] + j] : 0;
+    }
+  sort_entries (row, len);
+  for (guint j = 0; j < len; j++)
+    {
+      c[j] = row[j].col;
+      if (v)
+        v[j] = row[j].val;
+    }
+}
+
+/* Rank 0 of a run under mpirun splits 2^25 cells again for every lambda:
+ * the rows are independent once their offsets are known, so they are
+ * filled by the OpenMP team (lookups in the ghosts' hash table only read
+ * it), without an allocation a row. */
 void
 ks_halo_local_rows (const KsHalo *halo,
                     guint         part,
@@ -304,39 +363,22 @@ ks_halo_local_rows (const KsHalo *halo,
                     double      **out_val)
 {
   const KsHaloPart *hp;
-  guint nnz = 0, k = 0;
   guint *rp, *c;
   double *v = NULL;
 
   g_return_if_fail (halo != NULL && part < halo->n_parts && out_row_ptr && out_col);
 
   hp = &halo->parts[part];
-  for (guint l = 0; l < hp->n_owned; l++)
-    nnz += row_ptr[hp->global[l] + 1] - row_ptr[hp->global[l]];
   rp = g_new (guint, hp->n_owned + 1);
-  c = g_new (guint, MAX (nnz, 1));
-  if (val && out_val)
-    v = g_new (double, MAX (nnz, 1));
+  rp[0] = 0;
   for (guint l = 0; l < hp->n_owned; l++)
-    {
-      guint g = hp->global[l], len = row_ptr[g + 1] - row_ptr[g];
-      g_autofree Entry *row = g_new (Entry, MAX (len, 1));
-
-      rp[l] = k;
-      for (guint j = 0; j < len; j++)
-        {
-          row[j].col = (guint) ks_halo_local (halo, part, col[row_ptr[g] + j]);
-          row[j].val = val ? val[row_ptr[g] + j] : 0;
-        }
-      qsort (row, len, sizeof (Entry), compare_entries);
-      for (guint j = 0; j < len; j++, k++)
-        {
-          c[k] = row[j].col;
-          if (v)
-            v[k] = row[j].val;
-        }
-    }
-  rp[hp->n_owned] = k;
+    rp[l + 1] = rp[l] + row_ptr[hp->global[l] + 1] - row_ptr[hp->global[l]];
+  c = g_new (guint, MAX (rp[hp->n_owned], 1));
+  if (val && out_val)
+    v = g_new (double, MAX (rp[hp->n_owned], 1));
+#pragma omp parallel for schedule(static)
+  for (gint64 l = 0; l < (gint64) hp->n_owned; l++)
+    local_row (halo, part, hp->global[l], row_ptr, col, val, c + rp[l], v ? v + rp[l] : NULL);
   *out_row_ptr = rp;
   *out_col = c;
   if (out_val)
