@@ -437,6 +437,90 @@ test_halo (void)
   grid_clear (&g);
 }
 
+/* The geometric split by a full sort, the reference the selection must
+ * match cell for cell: the same bisection, each half sorted along the
+ * longer extent, ties by index. */
+typedef struct { const double *c; guint axis; } RefBy;
+
+static int
+ref_compare (const void *a,
+             const void *b,
+             void       *data)
+{
+  const RefBy *by = data;
+  const guint i = *(const guint *) a, j = *(const guint *) b;
+  const double x = by->c[2 * i + by->axis], y = by->c[2 * j + by->axis];
+
+  return x != y ? (x < y ? -1 : 1) : (i < j ? -1 : i > j);
+}
+
+static void
+ref_bisect (const double  *c,
+            guint         *cells,
+            guint          n,
+            guint          first,
+            guint          n_parts,
+            const guint64 *counts,
+            guint         *part)
+{
+  double lo[2] = { G_MAXDOUBLE, G_MAXDOUBLE }, hi[2] = { -G_MAXDOUBLE, -G_MAXDOUBLE };
+  RefBy by = { c, 0 };
+  guint64 low = 0;
+
+  if (n_parts == 1)
+    {
+      for (guint i = 0; i < n; i++)
+        part[cells[i]] = first;
+      return;
+    }
+  for (guint i = 0; i < n; i++)
+    for (guint a = 0; a < 2; a++)
+      {
+        lo[a] = MIN (lo[a], c[2 * cells[i] + a]);
+        hi[a] = MAX (hi[a], c[2 * cells[i] + a]);
+      }
+  by.axis = hi[1] - lo[1] > hi[0] - lo[0];
+  g_qsort_with_data (cells, n, sizeof (guint), ref_compare, &by);
+  for (guint p = 0; p < n_parts / 2; p++)
+    low += counts[first + p];
+  ref_bisect (c, cells, (guint) low, first, n_parts / 2, counts, part);
+  ref_bisect (c, cells + low, n - (guint) low, first + n_parts / 2, n_parts - n_parts / 2, counts, part);
+}
+
+/* Random centres on a coarse lattice (many ties), 2 to 13 parts of
+ * uneven sizes: the selection-based split gives each cell the part the
+ * sorting one gives it. */
+static void
+test_partition_matches_sort (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+
+  for (guint round = 0; round < 12; round++)
+    {
+      const guint n = 200 + g_rand_int_range (rand, 0, 20000), n_parts = 2 + round;
+      g_autofree double *c = g_new (double, 2 * n);
+      g_autofree guint64 *counts = g_new0 (guint64, n_parts);
+      g_autofree guint *part = g_new (guint, n);
+      g_autofree guint *ref = g_new (guint, n);
+      g_autofree guint *cells = g_new (guint, n);
+      guint64 left = n;
+      g_autoptr(GError) error = NULL;
+
+      for (guint i = 0; i < 2 * n; i++)
+        c[i] = g_rand_int_range (rand, 0, round % 2 ? 50 : 100000) * 0.5;
+      for (guint p = 0; p + 1 < n_parts; p++)
+        left -= counts[p] = g_rand_int_range (rand, 0, (gint32) (left / 2 + 1));
+      counts[n_parts - 1] = left;
+      for (guint i = 0; i < n; i++)
+        cells[i] = i;
+      ref_bisect (c, cells, n, 0, n_parts, counts, ref);
+      g_assert_true (ks_partition_cells (KS_PARTITION_GEOMETRIC, n, NULL, NULL, c, n_parts, counts, part, NULL,
+                                         &error));
+      g_assert_no_error (error);
+      g_assert_cmpmem (part, n * sizeof (guint), ref, n * sizeof (guint));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -445,6 +529,7 @@ main (int    argc,
   g_test_add_func ("/balance/formulas", test_formulas);
   g_test_add_func ("/balance/split", test_split);
   g_test_add_func ("/balance/partition", test_partition);
+  g_test_add_func ("/balance/partition-matches-sort", test_partition_matches_sort);
   g_test_add_func ("/balance/halo", test_halo);
   return g_test_run ();
 }

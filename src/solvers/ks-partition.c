@@ -51,6 +51,63 @@ compare_cells (const void *a,
   return *(const guint *) a < *(const guint *) b ? -1 : 1;
 }
 
+static inline gboolean
+cell_less (const SortBy *by,
+           guint         a,
+           guint         b)
+{
+  const double x = by->centres[2 * a + by->axis], y = by->centres[2 * b + by->axis];
+
+  /* Ties by index: a total order, the same split on every machine. */
+  return x < y || (x == y && a < b);
+}
+
+/* Puts the k lowest cells of cells[0..n) (by by) first, in any order:
+ * all a bisection needs, in O(n) where sorting took O(n log n) at every
+ * level (rank 0 splits 2^25 cells again for each lambda under mpirun).
+ * The order is total, so the k lowest are one set and every split the
+ * same as a full sort's.  Quickselect on Hoare's partition with the
+ * median of three; a range that will not shrink is sorted instead. */
+static void
+select_lowest (guint        *cells,
+               guint         n,
+               guint         k,
+               const SortBy *by)
+{
+  guint lo = 0, hi = n, budget = 2 * g_bit_storage (n) + 8;
+
+  if (k == 0 || k >= n)
+    return;
+  while (hi - lo > 16)
+    {
+      guint a = cells[lo], b = cells[lo + (hi - lo) / 2], c = cells[hi - 1], pivot;
+      gint64 i = (gint64) lo - 1, j = hi;
+
+      if (budget-- == 0)
+        {
+          g_qsort_with_data (cells + lo, hi - lo, sizeof (guint), compare_cells, (gpointer) by);
+          return;
+        }
+      pivot = cell_less (by, a, b) ? (cell_less (by, b, c) ? b : cell_less (by, a, c) ? c : a)
+                                   : (cell_less (by, a, c) ? a : cell_less (by, b, c) ? c : b);
+      for (;;)
+        {
+          guint t;
+
+          do i++; while (cell_less (by, cells[i], pivot));
+          do j--; while (cell_less (by, pivot, cells[j]));
+          if (i >= j)
+            break;
+          t = cells[i], cells[i] = cells[j], cells[j] = t;
+        }
+      if (k - 1 <= (guint) j)
+        hi = (guint) j + 1;
+      else
+        lo = (guint) j + 1;
+    }
+  g_qsort_with_data (cells + lo, hi - lo, sizeof (guint), compare_cells, (gpointer) by);
+}
+
 /* Gives cells[0..n) to parts first..first+n_parts-1, counts[] each: the
  * first half of the parts takes the cells on the lower side of the longer
  * extent, as many as those parts want. */
@@ -81,9 +138,9 @@ bisect (const double  *centres,
         hi[a] = MAX (hi[a], centres[2 * cells[i] + a]);
       }
   by.axis = hi[1] - lo[1] > hi[0] - lo[0];
-  g_qsort_with_data (cells, n, sizeof (guint), compare_cells, &by);
   for (guint p = 0; p < half; p++)
     low += counts[first + p];
+  select_lowest (cells, n, (guint) low, &by);
   bisect (centres, cells, (guint) low, first, half, counts, part);
   bisect (centres, cells + low, n - (guint) low, first + half, n_parts - half, counts, part);
 }
