@@ -27,6 +27,10 @@
 G_BEGIN_DECLS
 
 #define KS_RUN_FORMAT 2
+/* The largest results file read: a run of KS_MAX_POINTS points of the
+ * widest description (the Gauss, ~570 bytes a point) is ~570 MB, which
+ * the engine writes and must read back. */
+#define KS_RUN_MAX_FILE_SIZE (G_GINT64_CONSTANT (1) << 30)
 
 #define KS_RUN_ERROR (ks_run_error_quark ())
 GQuark ks_run_error_quark (void);

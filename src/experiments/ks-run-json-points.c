@@ -1,0 +1,514 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ks-run-json-points.c: the points array of a results file read without a
+ * tree (see ks-run-json-private.h for why).
+ *
+ * The scanner takes strict JSON only, and of it only what the writer
+ * writes: flat objects of numbers, strings without escapes, true, false and
+ * null.  Anything else (an escape, a nested value, a number it cannot read
+ * exactly as json-glib does, a duplicate member) is not an error here: it
+ * returns FALSE and the whole file is read by json-glib, so an odd but
+ * valid file reads as before and a damaged one gets json-glib's message. */
+#define G_LOG_DOMAIN "ks-experiments"
+
+#include "ks-run-json-private.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+  const char   *p, *end;
+  GStringChunk *strings;   /* the point's strings, NUL-terminated */
+} Scan;
+
+static inline void
+skip_space (Scan *s)
+{
+  while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\t' || *s->p == '\r'))
+    s->p++;
+}
+
+static inline gboolean
+expect (Scan *s,
+        char  c)
+{
+  skip_space (s);
+  if (s->p >= s->end || *s->p != c)
+    return FALSE;
+  s->p++;
+  return TRUE;
+}
+
+/* A string without escapes or control characters, valid UTF-8: its bytes
+ * between the quotes. */
+static gboolean
+plain_string (Scan        *s,
+              const char **start,
+              gsize       *length)
+{
+  gboolean ascii = TRUE;
+  const char *q;
+
+  if (s->p >= s->end || *s->p != '"')
+    return FALSE;
+  for (q = s->p + 1; q < s->end && *q != '"'; q++)
+    {
+      if ((guchar) *q < 0x20 || *q == '\\')
+        return FALSE;
+      ascii &= (guchar) *q < 0x80;
+    }
+  if (q >= s->end)
+    return FALSE;
+  *start = s->p + 1;
+  *length = q - *start;
+  if (!ascii && !g_utf8_validate_len (*start, *length, NULL))
+    return FALSE;
+  s->p = q + 1;
+  return TRUE;
+}
+
+static gboolean
+literal (Scan       *s,
+         const char *word)
+{
+  gsize len = strlen (word);
+
+  if ((gsize) (s->end - s->p) < len || memcmp (s->p, word, len) != 0)
+    return FALSE;
+  s->p += len;
+  return TRUE;
+}
+
+static gboolean
+digits (const char **q,
+        const char  *end)
+{
+  const char *start = *q;
+
+  while (*q < end && g_ascii_isdigit (**q))
+    (*q)++;
+  return *q > start;
+}
+
+/* Clinger's fast path: a whole number below 2^53 times
+ * a power of ten up to 10^22, both exact doubles, is rounded once by the
+ * one multiplication or division, so the result is what strtod gives.
+ * FALSE where it does not apply. */
+static gboolean
+exact_decimal (const char *p,
+               const char *end,
+               double     *out)
+{
+  static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+  gboolean negative = *p == '-', fraction = FALSE;
+  gint64 mantissa = 0;
+  int digits = 0, scale = 0, exponent = 0, exp_sign = 1;
+
+  for (p += negative; p < end && *p != 'e' && *p != 'E'; p++)
+    {
+      if (*p == '.')
+        {
+          fraction = TRUE;
+          continue;
+        }
+      if (mantissa == 0 && *p == '0')
+        {
+          scale -= fraction;   /* leading zeros count only as places */
+          continue;
+        }
+      if (++digits > 16)
+        return FALSE;
+      mantissa = mantissa * 10 + (*p - '0');
+      scale -= fraction;
+    }
+  if (p < end)
+    {
+      p++;
+      if (*p == '+' || *p == '-')
+        exp_sign = *p++ == '-' ? -1 : 1;
+      for (; p < end; p++)
+        if ((exponent = exponent * 10 + (*p - '0')) > 400)
+          return FALSE;
+    }
+  exponent = exp_sign * exponent + scale;
+  if (mantissa > G_GINT64_CONSTANT (1) << 53 || exponent < -22 || exponent > 22)
+    return FALSE;
+  *out = exponent < 0 ? (double) mantissa / pow10[-exponent] : (double) mantissa * pow10[exponent];
+  if (negative)
+    *out = -*out;
+  return TRUE;
+}
+
+/* A number in JSON's grammar: whole numbers of up to 15 digits as
+ * integers, the rest exactly as g_ascii_strtod reads them. */
+static gboolean
+number (Scan        *s,
+        KsJsonValue *v)
+{
+  const char *q = s->p, *first;
+  gboolean real = FALSE;
+  char buf[64];
+
+  if (q < s->end && *q == '-')
+    q++;
+  first = q;
+  if (q < s->end && *q == '0')
+    q++;
+  else if (!digits (&q, s->end))
+    return FALSE;
+  if (q < s->end && *q == '.')
+    {
+      q++;
+      if (!digits (&q, s->end))
+        return FALSE;
+      real = TRUE;
+    }
+  if (q < s->end && (*q == 'e' || *q == 'E'))
+    {
+      q++;
+      if (q < s->end && (*q == '+' || *q == '-'))
+        q++;
+      if (!digits (&q, s->end))
+        return FALSE;
+      real = TRUE;
+    }
+  if (!real)
+    {
+      gint64 n = 0;
+
+      if (q - first > 15)
+        return FALSE;   /* near or past gint64: json-glib's own rules */
+      for (const char *d = first; d < q; d++)
+        n = n * 10 + (*d - '0');
+      v->kind = KS_JSON_INT;
+      v->i = *s->p == '-' ? -n : n;
+      s->p = q;
+      return TRUE;
+    }
+  v->kind = KS_JSON_DOUBLE;
+  if (!exact_decimal (s->p, q, &v->d))
+    {
+      if ((gsize) (q - s->p) >= sizeof buf)
+        return FALSE;
+      memcpy (buf, s->p, q - s->p);
+      buf[q - s->p] = '\0';
+      errno = 0;
+      v->d = g_ascii_strtod (buf, NULL);
+      if (errno != 0 || !isfinite (v->d))
+        return FALSE;   /* overflow and underflow: json-glib's own rules */
+    }
+  s->p = q;
+  return TRUE;
+}
+
+static gboolean
+scalar (Scan        *s,
+        KsJsonValue *v)
+{
+  skip_space (s);
+  if (s->p >= s->end)
+    return FALSE;
+  switch (*s->p)
+    {
+    case '"':
+      {
+        const char *start;
+        gsize len;
+
+        if (!plain_string (s, &start, &len))
+          return FALSE;
+        v->kind = KS_JSON_STRING;
+        v->s = g_string_chunk_insert_len (s->strings, start, len);
+        return TRUE;
+      }
+    case 't':
+      v->kind = KS_JSON_BOOL, v->b = TRUE;
+      return literal (s, "true");
+    case 'f':
+      v->kind = KS_JSON_BOOL, v->b = FALSE;
+      return literal (s, "false");
+    case 'n':
+      v->kind = KS_JSON_NULL;
+      return literal (s, "null");
+    default:
+      return number (s, v);
+    }
+}
+
+/* The slot a member name reads, or -1 for a member no slot reads.  Points
+ * list their members in the same order: order[k] guesses the k-th. */
+static int
+find_slot (KsRunJsonSlots *slots,
+           guint          *order,
+           guint           k,
+           const char     *name,
+           gsize           len)
+{
+  char key[256];
+  guint found;
+
+  if (k < 64 && order[k] < slots->n && slots->lengths[order[k]] == len &&
+      memcmp (slots->names[order[k]], name, len) == 0)
+    return (int) order[k];
+  if (len >= sizeof key)
+    return -1;
+  memcpy (key, name, len);
+  key[len] = '\0';
+  found = GPOINTER_TO_UINT (g_hash_table_lookup (slots->index, key));
+  if (k < 64)
+    order[k] = found ? found - 1 : G_MAXUINT;
+  return (int) found - 1;
+}
+
+/* One point's object into values (one per slot, all KS_JSON_ABSENT). */
+static gboolean
+scan_object (Scan           *s,
+             KsRunJsonSlots *slots,
+             guint          *order,
+             KsJsonValue    *values)
+{
+  if (!expect (s, '{'))
+    return FALSE;
+  skip_space (s);
+  if (s->p < s->end && *s->p == '}')
+    return s->p++, TRUE;
+  for (guint k = 0;; k++)
+    {
+      KsJsonValue ignored, *v;
+      const char *name;
+      gsize len;
+      int slot;
+
+      skip_space (s);
+      if (!plain_string (s, &name, &len) || !expect (s, ':'))
+        return FALSE;
+      slot = find_slot (slots, order, k, name, len);
+      v = slot >= 0 ? &values[slot] : &ignored;
+      if (slot >= 0 && v->kind != KS_JSON_ABSENT)
+        return FALSE;   /* a member twice */
+      if (!scalar (s, v))
+        return FALSE;
+      skip_space (s);
+      if (s->p < s->end && *s->p == '}')
+        return s->p++, TRUE;
+      if (!expect (s, ','))
+        return FALSE;
+    }
+}
+
+static gboolean
+scan_point (Scan           *s,
+            KsRun          *run,
+            KsRunJsonSlots *slots,
+            guint          *order,
+            KsJsonValue    *values,
+            gboolean       *written)
+{
+  g_autoptr(KsRunPoint) p = NULL;
+
+  memset (values, 0, slots->n * sizeof *values);   /* KS_JSON_ABSENT is 0 */
+  g_string_chunk_clear (s->strings);
+  if (!scan_object (s, slots, order, values))
+    return FALSE;
+  p = ks_run_point_new (run);
+  if (!ks_run_json_point_from_values (run, slots, values, p, NULL))
+    return FALSE;
+  for (guint c = 0; c < run->desc->n_columns; c++)
+    written[c] |= values[ks_run_json_column_slot (slots, c)].kind != KS_JSON_ABSENT;
+  ks_run_add_point (run, g_steal_pointer (&p));
+  return TRUE;
+}
+
+gboolean
+ks_run_json_scan_points (KsRun          *run,
+                         KsRunJsonSlots *slots,
+                         const char     *text,
+                         gsize           length,
+                         gboolean       *written)
+{
+  g_autofree KsJsonValue *values = g_new0 (KsJsonValue, slots->n);
+  Scan s = { text, text + length, g_string_chunk_new (256) };
+  guint order[64];
+  gboolean ok = FALSE;
+
+  g_return_val_if_fail (run != NULL && slots != NULL && text != NULL, FALSE);
+
+  memset (order, 0xff, sizeof order);
+  if (!expect (&s, '['))
+    goto out;
+  skip_space (&s);
+  if (s.p < s.end && *s.p == ']')
+    s.p++;
+  else
+    for (;;)
+      {
+        if (!scan_point (&s, run, slots, order, values, written))
+          goto out;
+        skip_space (&s);
+        if (s.p < s.end && *s.p == ']')
+          {
+            s.p++;
+            break;
+          }
+        if (!expect (&s, ','))
+          goto out;
+      }
+  skip_space (&s);
+  ok = s.p == s.end;
+out:
+  g_string_chunk_free (s.strings);
+  return ok;
+}
+
+/* --- finding the points ------------------------------------------------------- */
+
+/* The bytes of a number or a literal. */
+static const gboolean token_char[256] = {
+  ['+'] = 1, ['-'] = 1, ['.'] = 1,
+  ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+  ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1,
+  ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
+  ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['E'] = 1,
+};
+
+/* Past a string's closing quote (s->p on its opening one): memchr to each
+ * quote, escaped where an odd run of backslashes stands before it. */
+static gboolean
+skip_string (Scan *s)
+{
+  const char *q = s->p + 1;
+
+  for (;;)
+    {
+      const char *b;
+
+      if (!(q = memchr (q, '"', s->end - q)))
+        return FALSE;
+      for (b = q; b > s->p + 1 && b[-1] == '\\'; b--)
+        ;
+      q++;
+      if ((q - 1 - b) % 2 == 0)
+        break;
+    }
+  s->p = q;
+  return TRUE;
+}
+
+/* Past one value of any kind, nested ones included (checked by json-glib
+ * later: this only has to find where the value ends). */
+static gboolean
+skip_value (Scan *s)
+{
+  guint depth = 0;
+
+  do
+    {
+      skip_space (s);
+      if (s->p >= s->end)
+        return FALSE;
+      switch (*s->p)
+        {
+        case '"':
+          if (!skip_string (s))
+            return FALSE;
+          break;
+        case '{':
+        case '[':
+          depth++, s->p++;
+          break;
+        case '}':
+        case ']':
+          if (depth == 0)
+            return FALSE;
+          depth--, s->p++;
+          break;
+        case ',':
+        case ':':
+          if (depth == 0)
+            return FALSE;
+          s->p++;
+          break;
+        default:
+          {
+            /* A number or a literal: letters, digits, '.', '+', '-'. */
+            const char *start = s->p;
+
+            while (s->p < s->end && token_char[(guchar) *s->p])
+              s->p++;
+            if (s->p == start)
+              return FALSE;
+          }
+          break;
+        }
+    }
+  while (depth > 0);
+  return TRUE;
+}
+
+/* The writer puts the points last: where data ends in "]" and "}" (and
+ * spaces), that "]" ends them, found without skipping a few hundred
+ * megabytes.  A wrong guess (another member after them) makes the text
+ * between no array, which the scanner refuses. */
+static const char *
+last_array (const Scan *s)
+{
+  const char *q = s->end;
+
+  while (q > s->p && g_ascii_isspace (q[-1]))
+    q--;
+  if (q == s->p || q[-1] != '}')
+    return NULL;
+  for (q--; q > s->p && g_ascii_isspace (q[-1]); q--)
+    ;
+  return q > s->p && q[-1] == ']' && *s->p == '[' ? q : NULL;
+}
+
+gboolean
+ks_run_json_find_member (const char *data,
+                         gsize       length,
+                         const char *name,
+                         gsize       *start,
+                         gsize       *end)
+{
+  Scan s = { data, data + length, NULL };
+  gboolean found = FALSE;
+
+  g_return_val_if_fail (data != NULL && name != NULL, FALSE);
+
+  if (!expect (&s, '{'))
+    return FALSE;
+  for (;;)
+    {
+      const char *key;
+      gsize len;
+      const char *value, *last;
+
+      skip_space (&s);
+      if (!plain_string (&s, &key, &len) || !expect (&s, ':'))
+        return FALSE;
+      skip_space (&s);
+      value = s.p;
+      if (len == strlen (name) && memcmp (key, name, len) == 0 && !found && (last = last_array (&s)))
+        {
+          *start = value - data;
+          *end = last - data;
+          return TRUE;
+        }
+      if (!skip_value (&s))
+        return FALSE;
+      if (len == strlen (name) && memcmp (key, name, len) == 0)
+        {
+          if (found)
+            return FALSE;
+          found = TRUE;
+          *start = value - data;
+          *end = s.p - data;
+        }
+      skip_space (&s);
+      if (s.p < s.end && *s.p == '}')
+        return found;
+      if (!expect (&s, ','))
+        return FALSE;
+    }
+}
