@@ -585,52 +585,6 @@ ks_run_json_point_from_values (KsRun             *run,
   return TRUE;
 }
 
-KsRunJsonSlots *
-ks_run_json_slots_new (const KsExperimentDesc *desc)
-{
-  KsRunJsonSlots *slots = g_new0 (KsRunJsonSlots, 1);
-  guint k = KS_RUN_SLOT_PARAMS;
-
-  slots->n_params = desc->n_params;
-  slots->n = KS_RUN_SLOT_PARAMS + desc->n_params + 3 * desc->n_columns;
-  slots->names = g_new0 (char *, slots->n + 1);
-  slots->lengths = g_new0 (gsize, slots->n);
-  slots->last = g_new0 (GVariant *, MAX (desc->n_params, 1));
-  slots->index = g_hash_table_new (g_str_hash, g_str_equal);
-  slots->names[KS_RUN_SLOT_DEVICE] = g_strdup ("device");
-  slots->names[KS_RUN_SLOT_REPS] = g_strdup ("reps");
-  slots->names[KS_RUN_SLOT_ERROR] = g_strdup ("error");
-  for (guint i = 0; i < desc->n_params; i++)
-    slots->names[k++] = g_strdup (desc->params[i].name);
-  for (guint i = 0; i < desc->n_columns; i++)
-    {
-      slots->names[k++] = g_strdup (desc->columns[i].name);
-      slots->names[k++] = g_strconcat (desc->columns[i].name, "_min", NULL);
-      slots->names[k++] = g_strconcat (desc->columns[i].name, "_max", NULL);
-    }
-  /* Backwards, so that a name two slots share reads into the first. */
-  for (guint i = slots->n; i-- > 0;)
-    {
-      slots->lengths[i] = strlen (slots->names[i]);
-      slots->duplicates |= !g_hash_table_insert (slots->index, slots->names[i], GUINT_TO_POINTER (i + 1));
-    }
-  return slots;
-}
-
-void
-ks_run_json_slots_free (KsRunJsonSlots *slots)
-{
-  if (slots == NULL)
-    return;
-  for (guint i = 0; i < slots->n_params; i++)
-    g_clear_pointer (&slots->last[i], g_variant_unref);
-  g_free (slots->last);
-  g_hash_table_unref (slots->index);
-  g_strfreev (slots->names);
-  g_free (slots->lengths);
-  g_free (slots);
-}
-
 /* A point of the tree: its members into values, one per slot. */
 static gboolean
 parse_point (KsRun          *run,
