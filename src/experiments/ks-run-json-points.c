@@ -13,6 +13,7 @@
 #include "ks-run-json-private.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -136,10 +137,49 @@ digits (const char **q,
   return *q > start;
 }
 
-/* Clinger's fast path: a whole number below 2^53 times
- * a power of ten up to 10^22, both exact doubles, is rounded once by the
- * one multiplication or division, so the result is what strtod gives.
- * FALSE where it does not apply. */
+#if LDBL_MANT_DIG >= 64
+/* Seventeen digits (what the writer gives most measured numbers) do not
+ * fit Clinger's fast path.  In x87's 64-bit mantissa the digits and 10^k
+ * up to 10^27 are exact, and the product or quotient is rounded once, by
+ * at most half a unit of its last place; rounding that to a double is then
+ * what strtod gives unless it lies within one unit of a halfway point
+ * between two doubles (its low 11 bits 0x3ff..0x401): those go to strtod. */
+static gboolean
+extended_decimal (guint64  mantissa,
+                  int      exponent,
+                  double  *out)
+{
+  static const long double pow10[] = {
+    1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L, 1e10L, 1e11L, 1e12L, 1e13L,
+    1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L };
+  long double r, m;
+  guint64 low;
+  int e;
+
+  if (exponent < -27 || exponent > 27)
+    return FALSE;
+  r = exponent < 0 ? (long double) mantissa / pow10[-exponent] : (long double) mantissa * pow10[exponent];
+  m = frexpl (r, &e);
+  low = (guint64) ldexpl (m, 64) & 0x7ff;
+  if (low >= 0x3ff && low <= 0x401)
+    return FALSE;
+  *out = (double) r;
+  return TRUE;
+}
+#else
+static gboolean
+extended_decimal (guint64  mantissa,
+                  int      exponent,
+                  double  *out)
+{
+  return FALSE;
+}
+#endif
+
+/* Clinger's fast path: a whole number below 2^53 times or over a power
+ * of ten up to 10^22, both exact doubles, is rounded once by the one
+ * multiplication or division, so the result is what strtod gives; longer
+ * mantissas as above.  FALSE where neither applies. */
 static gboolean
 exact_decimal (const char *p,
                const char *end,
@@ -148,7 +188,7 @@ exact_decimal (const char *p,
   static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
   gboolean negative = *p == '-', fraction = FALSE;
-  gint64 mantissa = 0;
+  guint64 mantissa = 0;
   int digits = 0, scale = 0, exponent = 0, exp_sign = 1;
 
   for (p += negative; p < end && *p != 'e' && *p != 'E'; p++)
@@ -163,9 +203,9 @@ exact_decimal (const char *p,
           scale -= fraction;   /* leading zeros count only as places */
           continue;
         }
-      if (++digits > 16)
+      if (++digits > 19)
         return FALSE;
-      mantissa = mantissa * 10 + (*p - '0');
+      mantissa = mantissa * 10 + (guint64) (*p - '0');
       scale -= fraction;
     }
   if (p < end)
@@ -178,9 +218,12 @@ exact_decimal (const char *p,
           return FALSE;
     }
   exponent = exp_sign * exponent + scale;
-  if (mantissa > G_GINT64_CONSTANT (1) << 53 || exponent < -22 || exponent > 22)
+  if (mantissa == 0)
+    *out = 0.0;
+  else if (mantissa <= G_GUINT64_CONSTANT (1) << 53 && exponent >= -22 && exponent <= 22)
+    *out = exponent < 0 ? (double) mantissa / pow10[-exponent] : (double) mantissa * pow10[exponent];
+  else if (!extended_decimal (mantissa, exponent, out))
     return FALSE;
-  *out = exponent < 0 ? (double) mantissa / pow10[-exponent] : (double) mantissa * pow10[exponent];
   if (negative)
     *out = -*out;
   return TRUE;

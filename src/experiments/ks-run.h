@@ -54,6 +54,8 @@ struct _KsRunDevice {
   GHashTable *info;
 };
 
+/* The arrays live in the point's own allocation (ks_run_point_new): fill
+ * them, never replace them. */
 struct _KsRunPoint {
   guint      device;     /* index into run->devices */
   GVariant **params;     /* one per desc->params; NULL where the parameter does not apply */
