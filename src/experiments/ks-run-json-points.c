@@ -3,11 +3,12 @@
  * tree (see ks-run-json-private.h for why).
  *
  * The scanner takes strict JSON only, and of it only what the writer
- * writes: flat objects of numbers, strings without escapes, true, false and
- * null.  Anything else (an escape, a nested value, a number it cannot read
- * exactly as json-glib does, a duplicate member) is not an error here: it
- * returns FALSE and the whole file is read by json-glib, so an odd but
- * valid file reads as before and a damaged one gets json-glib's message. */
+ * writes: flat objects of numbers, strings (\u escapes aside), true, false
+ * and null.  Anything else (a \u escape, a nested value, a number it
+ * cannot read exactly as json-glib does, a duplicate member) is not an
+ * error here: it returns FALSE and the whole file is read by json-glib, so
+ * an odd but valid file reads as before and a damaged one gets
+ * json-glib's message. */
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-run-json-private.h"
@@ -62,10 +63,13 @@ ks_run_json_slots_free (KsRunJsonSlots *slots)
   g_free (slots->lengths);
   g_free (slots);
 }
+
+/* --- the scanner ------------------------------------------------------------------ */
+
 typedef struct {
   const char   *p, *end;
-
   GStringChunk *strings;   /* the point's strings, NUL-terminated */
+  GString      *scratch;   /* a string being unescaped */
 } Scan;
 
 static inline void
@@ -110,6 +114,42 @@ plain_string (Scan        *s,
   *length = q - *start;
   if (!ascii && !g_utf8_validate_len (*start, *length, NULL))
     return FALSE;
+  s->p = q + 1;
+  return TRUE;
+}
+
+/* A string with the escapes a message may hold (\" \\ \/ \b \f \n \r \t,
+ * an OpenCL error quoting a name): unescaped into the point's strings.
+ * \u escapes are json-glib's to read. */
+static gboolean
+escaped_string (Scan        *s,
+                const char **out)
+{
+  static const char plain[] = "\"\\/bfnrt", meant[] = "\"\\/\b\f\n\r\t";
+  GString *t = s->scratch;
+  gboolean ascii = TRUE;
+  const char *q;
+
+  g_string_truncate (t, 0);
+  for (q = s->p + 1; q < s->end && *q != '"'; q++)
+    {
+      const char *e;
+
+      if ((guchar) *q < 0x20)
+        return FALSE;
+      if (*q != '\\')
+        {
+          ascii &= (guchar) *q < 0x80;
+          g_string_append_c (t, *q);
+          continue;
+        }
+      if (++q >= s->end || *q == '\0' || !(e = strchr (plain, *q)))
+        return FALSE;
+      g_string_append_c (t, meant[e - plain]);
+    }
+  if (q >= s->end || (!ascii && !g_utf8_validate_len (t->str, t->len, NULL)))
+    return FALSE;
+  *out = g_string_chunk_insert_len (s->strings, t->str, t->len);
   s->p = q + 1;
   return TRUE;
 }
@@ -307,9 +347,9 @@ scalar (Scan        *s,
         const char *start;
         gsize len;
 
-        if (!plain_string (s, &start, &len))
-          return FALSE;
         v->kind = KS_JSON_STRING;
+        if (!plain_string (s, &start, &len))
+          return s->scratch != NULL && escaped_string (s, &v->s);
         v->s = g_string_chunk_insert_len (s->strings, start, len);
         return TRUE;
       }
@@ -419,7 +459,7 @@ ks_run_json_scan_points (KsRun          *run,
                          gboolean       *written)
 {
   g_autofree KsJsonValue *values = g_new0 (KsJsonValue, slots->n);
-  Scan s = { text, text + length, g_string_chunk_new (256) };
+  Scan s = { text, text + length, g_string_chunk_new (256), g_string_new (NULL) };
   guint order[64];
   gboolean ok = FALSE;
 
@@ -449,6 +489,7 @@ ks_run_json_scan_points (KsRun          *run,
   ok = s.p == s.end;
 out:
   g_string_chunk_free (s.strings);
+  g_string_free (s.scratch, TRUE);
   return ok;
 }
 
@@ -562,7 +603,7 @@ ks_run_json_find_member (const char *data,
                          gsize       *start,
                          gsize       *end)
 {
-  Scan s = { data, data + length, NULL };
+  Scan s = { data, data + length, NULL, NULL };
   gboolean found = FALSE;
 
   g_return_val_if_fail (data != NULL && name != NULL, FALSE);
