@@ -28,7 +28,7 @@ ks_run_json_slots_new (const KsExperimentDesc *desc)
   slots->n = KS_RUN_SLOT_PARAMS + desc->n_params + 3 * desc->n_columns;
   slots->names = g_new0 (char *, slots->n + 1);
   slots->lengths = g_new0 (gsize, slots->n);
-  slots->last = g_new0 (GVariant *, MAX (desc->n_params, 1));
+  slots->last = g_new0 (struct KsRunJsonLast, MAX (desc->n_params, 1));
   slots->index = g_hash_table_new (g_str_hash, g_str_equal);
   slots->names[KS_RUN_SLOT_DEVICE] = g_strdup ("device");
   slots->names[KS_RUN_SLOT_REPS] = g_strdup ("reps");
@@ -56,7 +56,10 @@ ks_run_json_slots_free (KsRunJsonSlots *slots)
   if (slots == NULL)
     return;
   for (guint i = 0; i < slots->n_params; i++)
-    g_clear_pointer (&slots->last[i], g_variant_unref);
+    {
+      g_clear_pointer (&slots->last[i].variant, g_variant_unref);
+      g_free (slots->last[i].text);
+    }
   g_free (slots->last);
   g_hash_table_unref (slots->index);
   g_strfreev (slots->names);
@@ -166,17 +169,6 @@ literal (Scan       *s,
   return TRUE;
 }
 
-static gboolean
-digits (const char **q,
-        const char  *end)
-{
-  const char *start = *q;
-
-  while (*q < end && g_ascii_isdigit (**q))
-    (*q)++;
-  return *q > start;
-}
-
 #if LDBL_MANT_DIG >= 64
 /* Seventeen digits (what the writer gives most measured numbers) do not
  * fit Clinger's fast path.  In x87's 64-bit mantissa the digits and 10^k
@@ -216,57 +208,56 @@ extended_decimal (guint64  mantissa,
 }
 #endif
 
-/* Clinger's fast path: a whole number below 2^53 times or over a power
- * of ten up to 10^22, both exact doubles, is rounded once by the one
- * multiplication or division, so the result is what strtod gives; longer
- * mantissas as above.  FALSE where neither applies. */
+/* mantissa x 10^exponent as the nearest double, exactly: Clinger's fast
+ * path (a whole number below 2^53 times or over a power of ten up to
+ * 10^22, both exact doubles, is rounded once by the one operation), or
+ * the above.  FALSE where neither applies. */
 static gboolean
-exact_decimal (const char *p,
-               const char *end,
-               double     *out)
+decimal_value (guint64  mantissa,
+               int      exponent,
+               double  *out)
 {
   static const double pow10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
-  gboolean negative = *p == '-', fraction = FALSE;
-  guint64 mantissa = 0;
-  int digits = 0, scale = 0, exponent = 0, exp_sign = 1;
 
-  for (p += negative; p < end && *p != 'e' && *p != 'E'; p++)
-    {
-      if (*p == '.')
-        {
-          fraction = TRUE;
-          continue;
-        }
-      if (mantissa == 0 && *p == '0')
-        {
-          scale -= fraction;   /* leading zeros count only as places */
-          continue;
-        }
-      if (++digits > 19)
-        return FALSE;
-      mantissa = mantissa * 10 + (guint64) (*p - '0');
-      scale -= fraction;
-    }
-  if (p < end)
-    {
-      p++;
-      if (*p == '+' || *p == '-')
-        exp_sign = *p++ == '-' ? -1 : 1;
-      for (; p < end; p++)
-        if ((exponent = exponent * 10 + (*p - '0')) > 400)
-          return FALSE;
-    }
-  exponent = exp_sign * exponent + scale;
   if (mantissa == 0)
     *out = 0.0;
   else if (mantissa <= G_GUINT64_CONSTANT (1) << 53 && exponent >= -22 && exponent <= 22)
     *out = exponent < 0 ? (double) mantissa / pow10[-exponent] : (double) mantissa * pow10[exponent];
-  else if (!extended_decimal (mantissa, exponent, out))
-    return FALSE;
-  if (negative)
-    *out = -*out;
+  else
+    return extended_decimal (mantissa, exponent, out);
   return TRUE;
+}
+
+/* A number's digits as they come: up to 19 significant digits kept in
+ * mantissa, the place of the last in scale; more, and it is inexact. */
+typedef struct {
+  guint64  mantissa;
+  int      digits, scale;
+  gboolean inexact;
+} Decimal;
+
+static void
+decimal_digits (Scan     *s,
+                Decimal  *d,
+                gboolean  fraction)
+{
+  for (; s->p < s->end && g_ascii_isdigit (*s->p); s->p++)
+    {
+      if (d->mantissa == 0 && *s->p == '0')
+        d->scale -= fraction;   /* leading zeros count only as places */
+      else if (d->digits < 19)
+        {
+          d->mantissa = d->mantissa * 10 + (guint64) (*s->p - '0');
+          d->digits++;
+          d->scale -= fraction;
+        }
+      else
+        {
+          d->inexact = TRUE;
+          d->scale += !fraction;
+        }
+    }
 }
 
 /* A number in JSON's grammar: whole numbers of up to 18 digits as
@@ -275,62 +266,64 @@ static gboolean
 number (Scan        *s,
         KsJsonValue *v)
 {
-  const char *q = s->p, *first;
-  gboolean real = FALSE;
+  const char *start = s->p, *mark;
+  gboolean negative = s->p < s->end && *s->p == '-', real = FALSE;
+  Decimal d = { 0, 0, 0, FALSE };
+  int exponent = 0, exp_sign = 1;
   char buf[64];
 
-  if (q < s->end && *q == '-')
-    q++;
-  first = q;
-  if (q < s->end && *q == '0')
-    q++;
-  else if (!digits (&q, s->end))
+  s->p += negative;
+  mark = s->p;
+  if (s->p < s->end && *s->p == '0')
+    s->p++;
+  else
+    decimal_digits (s, &d, FALSE);
+  if (s->p == mark)
     return FALSE;
-  if (q < s->end && *q == '.')
+  if (s->p < s->end && *s->p == '.')
     {
-      q++;
-      if (!digits (&q, s->end))
+      mark = ++s->p;
+      decimal_digits (s, &d, TRUE);
+      if (s->p == mark)
         return FALSE;
       real = TRUE;
     }
-  if (q < s->end && (*q == 'e' || *q == 'E'))
+  if (s->p < s->end && (*s->p == 'e' || *s->p == 'E'))
     {
-      q++;
-      if (q < s->end && (*q == '+' || *q == '-'))
-        q++;
-      if (!digits (&q, s->end))
+      s->p++;
+      if (s->p < s->end && (*s->p == '+' || *s->p == '-'))
+        exp_sign = *s->p++ == '-' ? -1 : 1;
+      for (mark = s->p; s->p < s->end && g_ascii_isdigit (*s->p); s->p++)
+        if ((exponent = exponent * 10 + (*s->p - '0')) > 400)
+          d.inexact = TRUE, exponent = 400;
+      if (s->p == mark)
         return FALSE;
       real = TRUE;
     }
   if (!real)
     {
-      gint64 n = 0;
-
-      if (q - first > 18)
+      if (d.inexact || d.digits > 18)
         return FALSE;   /* near or past gint64: json-glib's own rules */
-      for (const char *d = first; d < q; d++)
-        n = n * 10 + (*d - '0');
       v->kind = KS_JSON_INT;
-      v->i = *s->p == '-' ? -n : n;
-      s->p = q;
+      v->i = negative ? -(gint64) d.mantissa : (gint64) d.mantissa;
       return TRUE;
     }
   v->kind = KS_JSON_DOUBLE;
-  if (!exact_decimal (s->p, q, &v->d))
+  if (!d.inexact && decimal_value (d.mantissa, exp_sign * exponent + d.scale, &v->d))
     {
-      if ((gsize) (q - s->p) >= sizeof buf)
-        return FALSE;
-      memcpy (buf, s->p, q - s->p);
-      buf[q - s->p] = '\0';
-      errno = 0;
-      v->d = g_ascii_strtod (buf, NULL);
-      /* A subnormal number (ERANGE) reads as itself; overflow to
-       * infinity and underflow to zero follow json-glib's own rules. */
-      if ((errno != 0 && (v->d == 0 || !isfinite (v->d))) || !isfinite (v->d))
-        return FALSE;
+      if (negative)
+        v->d = -v->d;
+      return TRUE;
     }
-  s->p = q;
-  return TRUE;
+  if ((gsize) (s->p - start) >= sizeof buf)
+    return FALSE;
+  memcpy (buf, start, s->p - start);
+  buf[s->p - start] = '\0';
+  errno = 0;
+  v->d = g_ascii_strtod (buf, NULL);
+  /* A subnormal number (ERANGE) reads as itself; overflow to infinity
+   * and underflow to zero follow json-glib's own rules. */
+  return isfinite (v->d) && !(errno != 0 && v->d == 0);
 }
 
 static gboolean

@@ -47,7 +47,11 @@ typedef struct {
   guint       n_params;
   /* One per parameter: the value the last point had, shared by the next
    * point with the same value (a sweep repeats all but one parameter). */
-  GVariant  **last;
+  struct KsRunJsonLast {
+    GVariant   *variant;   /* NULL: none yet */
+    KsJsonValue value;     /* as read; value.s is text */
+    char       *text;
+  } *last;
 } KsRunJsonSlots;
 
 KsRunJsonSlots *ks_run_json_slots_new  (const KsExperimentDesc *desc);

@@ -454,24 +454,41 @@ node_number (JsonNode *node, const char *name, double *out, GError **error)
   return value_number (&v, name, out, error);
 }
 
-/* Whether v is what last holds: the point then shares last. */
+/* Whether v is what the last point read: the point then shares its value
+ * (compared as read: asking the GVariant took a lock each time). */
 static gboolean
-same_param (GVariant          *last,
-            const KsJsonValue *v)
+same_param (const struct KsRunJsonLast *last,
+            const KsJsonValue          *v)
 {
-  if (last == NULL)
+  if (last->variant == NULL || last->value.kind != v->kind)
     return FALSE;
-  switch (g_variant_classify (last))
+  switch (v->kind)
     {
-    case G_VARIANT_CLASS_INT64:
-      return v->kind == KS_JSON_INT && g_variant_get_int64 (last) == v->i;
-    case G_VARIANT_CLASS_STRING:
-      return v->kind == KS_JSON_STRING && strcmp (g_variant_get_string (last, NULL), v->s) == 0;
-    case G_VARIANT_CLASS_BOOLEAN:
-      return v->kind == KS_JSON_BOOL && !g_variant_get_boolean (last) == !v->b;
+    case KS_JSON_INT:
+      return last->value.i == v->i;
+    case KS_JSON_BOOL:
+      return !last->value.b == !v->b;
+    case KS_JSON_DOUBLE:
+      return memcmp (&last->value.d, &v->d, sizeof v->d) == 0;
+    case KS_JSON_STRING:
+      return strcmp (last->text, v->s) == 0;
     default:
       return FALSE;
     }
+}
+
+static void
+remember_param (struct KsRunJsonLast *last,
+                const KsJsonValue    *v,
+                GVariant             *variant)
+{
+  g_clear_pointer (&last->variant, g_variant_unref);
+  g_clear_pointer (&last->text, g_free);
+  last->variant = g_variant_ref (variant);
+  last->value = *v;
+  if (v->kind == KS_JSON_STRING)
+    last->text = g_strdup (v->s);
+  last->value.s = NULL;
 }
 
 static GVariant *
@@ -515,24 +532,23 @@ param_value (const KsParamSpec *spec,
 
 /* A parameter's value; null or absent where it does not apply. */
 static gboolean
-parse_param (const KsParamSpec *spec,
-             const KsJsonValue *v,
-             GVariant         **last,
-             GVariant         **out,
-             GError           **error)
+parse_param (const KsParamSpec    *spec,
+             const KsJsonValue    *v,
+             struct KsRunJsonLast *last,
+             GVariant            **out,
+             GError              **error)
 {
   *out = NULL;
   if (v->kind == KS_JSON_ABSENT || v->kind == KS_JSON_NULL)
     return TRUE;
-  if (same_param (*last, v))
+  if (same_param (last, v))
     {
-      *out = g_variant_ref (*last);
+      *out = g_variant_ref (last->variant);
       return TRUE;
     }
   if (!(*out = param_value (spec, v, error)))
     return FALSE;
-  g_clear_pointer (last, g_variant_unref);
-  *last = g_variant_ref (*out);
+  remember_param (last, v, *out);
   return TRUE;
 }
 
