@@ -589,32 +589,34 @@ last_array (const Scan *s)
   return q > s->p && q[-1] == ']' && *s->p == '[' ? q : NULL;
 }
 
-gboolean
-ks_run_json_find_member (const char *data,
-                         gsize       length,
-                         const char *name,
-                         gsize       *start,
-                         gsize       *end)
+/* The top-level members of data up to name's: the first of that name
+ * (first_only), or the one and only, its span guessed where it is last. */
+static gboolean
+find_member (const char *data,
+             gsize       length,
+             const char *name,
+             gboolean    first_only,
+             gsize      *start,
+             gsize      *end)
 {
   Scan s = { data, data + length, NULL, NULL };
   gboolean found = FALSE;
-
-  g_return_val_if_fail (data != NULL && name != NULL, FALSE);
 
   if (!expect (&s, '{'))
     return FALSE;
   for (;;)
     {
-      const char *key;
+      const char *key, *value, *last;
+      gboolean match;
       gsize len;
-      const char *value, *last;
 
       skip_space (&s);
       if (!plain_string (&s, &key, &len) || !expect (&s, ':'))
         return FALSE;
       skip_space (&s);
       value = s.p;
-      if (len == strlen (name) && memcmp (key, name, len) == 0 && !found && (last = last_array (&s)))
+      match = len == strlen (name) && memcmp (key, name, len) == 0;
+      if (match && !found && !first_only && (last = last_array (&s)))
         {
           *start = value - data;
           *end = last - data;
@@ -622,13 +624,15 @@ ks_run_json_find_member (const char *data,
         }
       if (!skip_value (&s))
         return FALSE;
-      if (len == strlen (name) && memcmp (key, name, len) == 0)
+      if (match)
         {
           if (found)
             return FALSE;
           found = TRUE;
           *start = value - data;
           *end = s.p - data;
+          if (first_only)
+            return TRUE;
         }
       skip_space (&s);
       if (s.p < s.end && *s.p == '}')
@@ -636,4 +640,26 @@ ks_run_json_find_member (const char *data,
       if (!expect (&s, ','))
         return FALSE;
     }
+}
+
+gboolean
+ks_run_json_find_member (const char *data,
+                         gsize       length,
+                         const char *name,
+                         gsize      *start,
+                         gsize      *end)
+{
+  g_return_val_if_fail (data != NULL && name != NULL, FALSE);
+  return find_member (data, length, name, FALSE, start, end);
+}
+
+gboolean
+ks_run_json_find_first_member (const char *data,
+                               gsize       length,
+                               const char *name,
+                               gsize      *start,
+                               gsize      *end)
+{
+  g_return_val_if_fail (data != NULL && name != NULL, FALSE);
+  return find_member (data, length, name, TRUE, start, end);
 }

@@ -85,6 +85,14 @@ gboolean ks_run_json_find_member       (const char  *data,
                                         gsize       *start,
                                         gsize       *end);
 
+/* The same for the first member of that name, without looking further
+ * (a top-level number or string before the points). */
+gboolean ks_run_json_find_first_member (const char  *data,
+                                        gsize        length,
+                                        const char  *name,
+                                        gsize       *start,
+                                        gsize       *end);
+
 /* Reads the points array text[0..length) into run; written[c] says
  * whether any point has column c.  FALSE on anything that is not a clean
  * array of flat objects or a point the checks refuse: the caller then

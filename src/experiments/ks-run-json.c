@@ -835,24 +835,49 @@ read_tree (const char *data,
   return parse_run (desc, root, points_text, points_length, error);
 }
 
+/* A format-1 file straight to its description's reader, which parses it
+ * itself (read_tree parsed it once more only to find its format); NULL
+ * where it is not plainly one or that reader refuses it: read_tree then
+ * says why. */
+static KsRun *
+read_legacy (const char *data,
+             gsize       length)
+{
+  g_autofree char *id = NULL;
+  const KsExperimentDesc *desc;
+  gsize start, end;
+
+  if (!ks_run_json_find_first_member (data, length, "format", &start, &end) || end - start != 1 ||
+      data[start] != '1' ||
+      !ks_run_json_find_first_member (data, length, "experiment", &start, &end) || end - start < 2 ||
+      data[start] != '"' || memchr (data + start + 1, '\\', end - start - 2))
+    return NULL;
+  id = g_strndup (data + start + 1, end - start - 2);
+  if (!(desc = ks_registry_lookup (id)) || desc->load_legacy == NULL)
+    return NULL;
+  return desc->load_legacy (desc, data, length, NULL);
+}
+
 KsRun *
 ks_run_from_json (const char *data,
                   gssize      length,
                   GError    **error)
 {
   gsize start, end;
+  KsRun *run;
 
   g_return_val_if_fail (data != NULL, NULL);
 
   if (length < 0)
     length = strlen (data);
+  if ((run = read_legacy (data, length)))
+    return run;
   /* The file without its points through json-glib, the points through the
    * scanner; anything either finds amiss, and the whole file is read again
    * by json-glib alone, which says what it is. */
   if (ks_run_json_find_member (data, length, "points", &start, &end))
     {
       g_autoptr(GString) rest = g_string_sized_new (length - (end - start) + 3);
-      KsRun *run;
 
       g_string_append_len (rest, data, start);
       g_string_append (rest, "[]");
