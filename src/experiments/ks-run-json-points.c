@@ -50,6 +50,26 @@ ks_run_json_slots_new (const KsExperimentDesc *desc)
   return slots;
 }
 
+KsRunJsonSlots *
+ks_json_slots_new_names (const char *const *names,
+                         guint              n)
+{
+  KsRunJsonSlots *slots = g_new0 (KsRunJsonSlots, 1);
+
+  slots->n = n;
+  slots->names = g_new0 (char *, n + 1);
+  slots->lengths = g_new0 (gsize, n);
+  slots->last = g_new0 (struct KsRunJsonLast, 1);
+  slots->index = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = n; i-- > 0;)
+    {
+      slots->names[i] = g_strdup (names[i]);
+      slots->lengths[i] = strlen (names[i]);
+      slots->duplicates |= !g_hash_table_insert (slots->index, slots->names[i], GUINT_TO_POINTER (i + 1));
+    }
+  return slots;
+}
+
 void
 ks_run_json_slots_free (KsRunJsonSlots *slots)
 {
@@ -372,7 +392,7 @@ find_slot (KsRunJsonSlots *slots,
   char key[256];
   guint found;
 
-  if (k < 64 && order[k] < slots->n && slots->lengths[order[k]] == len &&
+  if (order != NULL && k < 64 && order[k] < slots->n && slots->lengths[order[k]] == len &&
       memcmp (slots->names[order[k]], name, len) == 0)
     return (int) order[k];
   if (len >= sizeof key)
@@ -380,9 +400,51 @@ find_slot (KsRunJsonSlots *slots,
   memcpy (key, name, len);
   key[len] = '\0';
   found = GPOINTER_TO_UINT (g_hash_table_lookup (slots->index, key));
-  if (k < 64)
+  if (order != NULL && k < 64)
     order[k] = found ? found - 1 : G_MAXUINT;
   return (int) found - 1;
+}
+
+/* A nested object's or array's members (one level: format 1's kernel_ms
+ * and fwd_local) into the slots named "outer/member" and "outer/0";
+ * a member no slot names is refused, so that a longer array is. */
+static gboolean
+scan_nested (Scan           *s,
+             KsRunJsonSlots *slots,
+             const char     *outer,
+             gsize           outer_len,
+             KsJsonValue    *values)
+{
+  gboolean array = *s->p == '[';
+  char close = array ? ']' : '}';
+  char key[256];
+
+  s->p++;
+  skip_space (s);
+  if (s->p < s->end && *s->p == close)
+    return s->p++, TRUE;
+  for (guint k = 0;; k++)
+    {
+      const char *name;
+      gsize len;
+      int slot;
+
+      skip_space (s);
+      if (array)
+        len = g_snprintf (key, sizeof key, "%.*s/%u", (int) MIN (outer_len, 200), outer, k);
+      else if (!plain_string (s, &name, &len) || len + outer_len + 2 > sizeof key || !expect (s, ':'))
+        return FALSE;
+      else
+        len = g_snprintf (key, sizeof key, "%.*s/%.*s", (int) outer_len, outer, (int) len, name);
+      slot = find_slot (slots, NULL, 0, key, len);
+      if (slot < 0 || values[slot].kind != KS_JSON_ABSENT || !scalar (s, &values[slot]))
+        return FALSE;
+      skip_space (s);
+      if (s->p < s->end && *s->p == close)
+        return s->p++, TRUE;
+      if (!expect (s, ','))
+        return FALSE;
+    }
 }
 
 /* One point's object into values (one per slot, all KS_JSON_ABSENT). */
@@ -407,12 +469,21 @@ scan_object (Scan           *s,
       skip_space (s);
       if (!plain_string (s, &name, &len) || !expect (s, ':'))
         return FALSE;
-      slot = find_slot (slots, order, k, name, len);
-      v = slot >= 0 ? &values[slot] : &ignored;
-      if (slot >= 0 && v->kind != KS_JSON_ABSENT)
-        return FALSE;   /* a member twice */
-      if (!scalar (s, v))
-        return FALSE;
+      skip_space (s);
+      if (s->p < s->end && (*s->p == '{' || *s->p == '['))
+        {
+          if (!scan_nested (s, slots, name, len, values))
+            return FALSE;
+        }
+      else
+        {
+          slot = find_slot (slots, order, k, name, len);
+          v = slot >= 0 ? &values[slot] : &ignored;
+          if (slot >= 0 && v->kind != KS_JSON_ABSENT)
+            return FALSE;   /* a member twice */
+          if (!scalar (s, v))
+            return FALSE;
+        }
       skip_space (s);
       if (s->p < s->end && *s->p == '}')
         return s->p++, TRUE;
@@ -421,42 +492,41 @@ scan_object (Scan           *s,
     }
 }
 
-static gboolean
-scan_point (Scan           *s,
-            KsRun          *run,
-            KsRunJsonSlots *slots,
-            guint          *order,
-            KsJsonValue    *values,
-            gboolean       *written)
-{
-  g_autoptr(KsRunPoint) p = NULL;
+typedef struct {
+  KsRun          *run;
+  gboolean       *written;
+} RunPoints;
 
-  memset (values, 0, slots->n * sizeof *values);   /* KS_JSON_ABSENT is 0 */
-  g_string_chunk_clear (s->strings);
-  if (!scan_object (s, slots, order, values))
+/* A format-2 point from its values into the run. */
+static gboolean
+add_run_point (KsRunJsonSlots    *slots,
+               const KsJsonValue *values,
+               gpointer           data)
+{
+  RunPoints *rp = data;
+  g_autoptr(KsRunPoint) p = ks_run_point_new (rp->run);
+
+  if (!ks_run_json_point_from_values (rp->run, slots, values, p, NULL))
     return FALSE;
-  p = ks_run_point_new (run);
-  if (!ks_run_json_point_from_values (run, slots, values, p, NULL))
-    return FALSE;
-  for (guint c = 0; c < run->desc->n_columns; c++)
-    written[c] |= values[ks_run_json_column_slot (slots, c)].kind != KS_JSON_ABSENT;
-  ks_run_add_point (run, g_steal_pointer (&p));
+  for (guint c = 0; c < rp->run->desc->n_columns; c++)
+    rp->written[c] |= values[ks_run_json_column_slot (slots, c)].kind != KS_JSON_ABSENT;
+  ks_run_add_point (rp->run, g_steal_pointer (&p));
   return TRUE;
 }
 
 gboolean
-ks_run_json_scan_points (KsRun          *run,
-                         KsRunJsonSlots *slots,
-                         const char     *text,
-                         gsize           length,
-                         gboolean       *written)
+ks_json_scan_objects (const char     *text,
+                      gsize           length,
+                      KsRunJsonSlots *slots,
+                      KsJsonValuesFunc func,
+                      gpointer        data)
 {
   g_autofree KsJsonValue *values = g_new0 (KsJsonValue, slots->n);
   Scan s = { text, text + length, g_string_chunk_new (256), g_string_new (NULL) };
   guint order[64];
   gboolean ok = FALSE;
 
-  g_return_val_if_fail (run != NULL && slots != NULL && text != NULL, FALSE);
+  g_return_val_if_fail (slots != NULL && text != NULL && func != NULL, FALSE);
 
   memset (order, 0xff, sizeof order);
   if (!expect (&s, '['))
@@ -467,7 +537,9 @@ ks_run_json_scan_points (KsRun          *run,
   else
     for (;;)
       {
-        if (!scan_point (&s, run, slots, order, values, written))
+        memset (values, 0, slots->n * sizeof *values);   /* KS_JSON_ABSENT is 0 */
+        g_string_chunk_clear (s.strings);
+        if (!scan_object (&s, slots, order, values) || !func (slots, values, data))
           goto out;
         skip_space (&s);
         if (s.p < s.end && *s.p == ']')
@@ -484,6 +556,19 @@ out:
   g_string_chunk_free (s.strings);
   g_string_free (s.scratch, TRUE);
   return ok;
+}
+
+gboolean
+ks_run_json_scan_points (KsRun          *run,
+                         KsRunJsonSlots *slots,
+                         const char     *text,
+                         gsize           length,
+                         gboolean       *written)
+{
+  RunPoints rp = { run, written };
+
+  g_return_val_if_fail (run != NULL, FALSE);
+  return ks_json_scan_objects (text, length, slots, add_run_point, &rp);
 }
 
 /* --- finding the points ------------------------------------------------------- */

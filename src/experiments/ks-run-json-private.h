@@ -93,6 +93,25 @@ gboolean ks_run_json_find_first_member (const char  *data,
                                         gsize       *start,
                                         gsize       *end);
 
+/* Slots of the members names (for format 1; "outer/member" and
+ * "outer/0" name what a nested object or array holds). */
+KsRunJsonSlots *ks_json_slots_new_names (const char *const *names,
+                                         guint              n);
+
+/* Called with each object's values (one per slot); FALSE stops the scan. */
+typedef gboolean (*KsJsonValuesFunc) (KsRunJsonSlots    *slots,
+                                      const KsJsonValue *values,
+                                      gpointer           data);
+
+/* Scans text[0..length), an array of objects (members one level deep at
+ * most), passing each object's values to func.  FALSE on anything the
+ * scanner does not take or func refuses. */
+gboolean ks_json_scan_objects          (const char      *text,
+                                        gsize            length,
+                                        KsRunJsonSlots  *slots,
+                                        KsJsonValuesFunc func,
+                                        gpointer         data);
+
 /* Reads the points array text[0..length) into run; written[c] says
  * whether any point has column c.  FALSE on anything that is not a clean
  * array of flat objects or a point the checks refuse: the caller then
