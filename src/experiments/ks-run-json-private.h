@@ -11,6 +11,7 @@
  * a damaged point gets the same message whichever read it. */
 #pragma once
 
+#include "ks-results.h"
 #include "ks-run.h"
 
 G_BEGIN_DECLS
@@ -65,6 +66,17 @@ ks_run_json_column_slot (const KsRunJsonSlots *slots,
 {
   return KS_RUN_SLOT_PARAMS + slots->n_params + 3 * c;
 }
+
+/* A KS_RUN_ERROR_PARSE error; FALSE. */
+gboolean ks_run_json_fail              (GError     **error,
+                                        const char  *format,
+                                        ...) G_GNUC_PRINTF (2, 3);
+/* A number, or one of the strings ("nan", "inf", "-inf") a number JSON
+ * cannot spell is written as; NAN for null or absent. */
+gboolean ks_run_json_value_number      (const KsJsonValue *v,
+                                        const char        *name,
+                                        double            *out,
+                                        GError           **error);
 
 /* Checks values (one per slot) and fills p. */
 gboolean ks_run_json_point_from_values (KsRun             *run,
@@ -121,5 +133,12 @@ gboolean ks_run_json_scan_points       (KsRun          *run,
                                         const char     *text,
                                         gsize           length,
                                         gboolean       *written);
+
+/* A format-1 file's points array text[0..length) into results
+ * (ks-results-scan.c); FALSE on anything the scanner or format 1's checks
+ * do not take. */
+gboolean ks_results_scan_points        (KsResults   *results,
+                                        const char  *text,
+                                        gsize        length);
 
 G_END_DECLS

@@ -313,26 +313,6 @@ ks_run_to_json (const KsRun *run)
 
 /* --- reading ------------------------------------------------------------------ */
 
-static gboolean
-parse_fail (GError    **error,
-            const char *format,
-            ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
-parse_fail (GError    **error,
-            const char *format,
-            ...)
-{
-  va_list args;
-  g_autofree char *message = NULL;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error_literal (error, KS_RUN_ERROR, KS_RUN_ERROR_PARSE, message);
-  return FALSE;
-}
-
 /* A member that must be there (and not null, unless nullable: then *out is
  * NULL) with the JSON type wanted. */
 static gboolean
@@ -348,11 +328,11 @@ member (JsonObject  *o,
 
   *out = NULL;
   if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return nullable || parse_fail (error, _("The results file has no \"%s\""), name);
+    return nullable || ks_run_json_fail (error, _("The results file has no \"%s\""), name);
   if (JSON_NODE_TYPE (node) != type ||
       (type == JSON_NODE_VALUE && json_node_get_value_type (node) != value_type &&
        !(value_type == G_TYPE_DOUBLE && json_node_get_value_type (node) == G_TYPE_INT64)))
-    return parse_fail (error, _("In the results file, \"%s\" has the wrong type"), name);
+    return ks_run_json_fail (error, _("In the results file, \"%s\" has the wrong type"), name);
   *out = node;
   return TRUE;
 }
@@ -378,7 +358,7 @@ get_uint (JsonObject *o, const char *name, guint64 max, guint64 *out, GError **e
     return FALSE;
   v = json_node_get_int (node);
   if (v < 0 || (guint64) v > max)
-    return parse_fail (error, _("In the results file, \"%s\" = %lld is out of range"), name, (long long) v);
+    return ks_run_json_fail (error, _("In the results file, \"%s\" = %lld is out of range"), name, (long long) v);
   *out = (guint64) v;
   return TRUE;
 }
@@ -417,188 +397,13 @@ value_from_node (JsonNode    *node,
       }
 }
 
-/* A number, or one of the strings a number JSON cannot spell is written as. */
-static gboolean
-value_number (const KsJsonValue *v, const char *name, double *out, GError **error)
-{
-  switch (v->kind)
-    {
-    case KS_JSON_ABSENT:
-    case KS_JSON_NULL:
-      return *out = NAN, TRUE;
-    case KS_JSON_DOUBLE:
-      return *out = v->d, TRUE;
-    case KS_JSON_INT:
-      return *out = (double) v->i, TRUE;
-    case KS_JSON_BOOL:
-      return *out = v->b, TRUE;
-    case KS_JSON_STRING:
-      if (strcmp (v->s, "nan") == 0)
-        return *out = NAN, TRUE;
-      if (strcmp (v->s, "inf") == 0 || strcmp (v->s, "-inf") == 0)
-        return *out = v->s[0] == '-' ? -INFINITY : INFINITY, TRUE;
-      break;
-    case KS_JSON_OTHER:
-    default:
-      break;
-    }
-  return parse_fail (error, _("In the results file, \"%s\" must be a number"), name);
-}
-
 static gboolean
 node_number (JsonNode *node, const char *name, double *out, GError **error)
 {
   KsJsonValue v;
 
   value_from_node (node, &v);
-  return value_number (&v, name, out, error);
-}
-
-/* Whether v is what the last point read: the point then shares its value
- * (compared as read: asking the GVariant took a lock each time). */
-static gboolean
-same_param (const struct KsRunJsonLast *last,
-            const KsJsonValue          *v)
-{
-  if (last->variant == NULL || last->value.kind != v->kind)
-    return FALSE;
-  switch (v->kind)
-    {
-    case KS_JSON_INT:
-      return last->value.i == v->i;
-    case KS_JSON_BOOL:
-      return !last->value.b == !v->b;
-    case KS_JSON_DOUBLE:
-      return memcmp (&last->value.d, &v->d, sizeof v->d) == 0;
-    case KS_JSON_STRING:
-      return strcmp (last->text, v->s) == 0;
-    default:
-      return FALSE;
-    }
-}
-
-static void
-remember_param (struct KsRunJsonLast *last,
-                const KsJsonValue    *v,
-                GVariant             *variant)
-{
-  g_clear_pointer (&last->variant, g_variant_unref);
-  g_clear_pointer (&last->text, g_free);
-  last->variant = g_variant_ref (variant);
-  last->value = *v;
-  if (v->kind == KS_JSON_STRING)
-    last->text = g_strdup (v->s);
-  last->value.s = NULL;
-}
-
-static GVariant *
-param_value (const KsParamSpec *spec,
-             const KsJsonValue *v,
-             GError           **error)
-{
-  double d;
-
-  switch (spec->type)
-    {
-    case KS_PARAM_INT:
-      if (v->kind != KS_JSON_INT)
-        return parse_fail (error, _("In the results file, \"%s\" must be a whole number"), spec->name), NULL;
-      return g_variant_ref_sink (g_variant_new_int64 (v->i));
-    case KS_PARAM_REAL:
-      if (!value_number (v, spec->name, &d, error))
-        return NULL;
-      return g_variant_ref_sink (g_variant_new_double (d));
-    case KS_PARAM_BOOL:
-      if (v->kind != KS_JSON_BOOL)
-        return parse_fail (error, _("In the results file, \"%s\" must be true or false"), spec->name), NULL;
-      return g_variant_ref_sink (g_variant_new_boolean (v->b));
-    case KS_PARAM_CHOICE:
-    case KS_PARAM_TEXT:
-    case KS_PARAM_FILE:
-    default:
-      if (v->kind != KS_JSON_STRING)
-        return parse_fail (error, _("In the results file, \"%s\" must be a string"), spec->name), NULL;
-      if (spec->type == KS_PARAM_CHOICE)
-        {
-          g_autoptr(GError) local_error = NULL;
-          g_autoptr(GVariant) known = ks_param_parse_value (spec, v->s, &local_error);
-          if (known == NULL)
-            return parse_fail (error, _("In the results file, \"%s\" has an unknown value \"%s\""),
-                               spec->name, v->s), NULL;
-        }
-      return g_variant_ref_sink (g_variant_new_string (v->s));
-    }
-}
-
-/* A parameter's value; null or absent where it does not apply. */
-static gboolean
-parse_param (const KsParamSpec    *spec,
-             const KsJsonValue    *v,
-             struct KsRunJsonLast *last,
-             GVariant            **out,
-             GError              **error)
-{
-  *out = NULL;
-  if (v->kind == KS_JSON_ABSENT || v->kind == KS_JSON_NULL)
-    return TRUE;
-  if (same_param (last, v))
-    {
-      *out = g_variant_ref (last->variant);
-      return TRUE;
-    }
-  if (!(*out = param_value (spec, v, error)))
-    return FALSE;
-  remember_param (last, v, *out);
-  return TRUE;
-}
-
-/* A member that must be a whole number from 0 to max. */
-static gboolean
-value_uint (const KsJsonValue *v, const char *name, guint64 max, guint64 *out, GError **error)
-{
-  if (v->kind == KS_JSON_ABSENT || v->kind == KS_JSON_NULL)
-    return parse_fail (error, _("The results file has no \"%s\""), name);
-  if (v->kind != KS_JSON_INT)
-    return parse_fail (error, _("In the results file, \"%s\" has the wrong type"), name);
-  if (v->i < 0 || (guint64) v->i > max)
-    return parse_fail (error, _("In the results file, \"%s\" = %lld is out of range"), name, (long long) v->i);
-  *out = (guint64) v->i;
-  return TRUE;
-}
-
-gboolean
-ks_run_json_point_from_values (KsRun             *run,
-                               KsRunJsonSlots    *slots,
-                               const KsJsonValue *values,
-                               KsRunPoint        *p,
-                               GError           **error)
-{
-  const KsExperimentDesc *desc = run->desc;
-  const KsJsonValue *e = &values[KS_RUN_SLOT_ERROR];
-  guint64 v;
-
-  if (!value_uint (&values[KS_RUN_SLOT_DEVICE], "device", run->devices->len ? run->devices->len - 1 : 0, &v, error))
-    return FALSE;
-  p->device = (guint) v;
-  if (!value_uint (&values[KS_RUN_SLOT_REPS], "reps", G_MAXUINT, &v, error))
-    return FALSE;
-  p->reps = (guint) v;
-  if (e->kind != KS_JSON_ABSENT && e->kind != KS_JSON_NULL && e->kind != KS_JSON_STRING)
-    return parse_fail (error, _("In the results file, \"%s\" has the wrong type"), "error");
-  p->error = e->kind == KS_JSON_STRING ? g_strdup (e->s) : NULL;
-  for (guint i = 0; i < desc->n_params; i++)
-    if (!parse_param (&desc->params[i], &values[KS_RUN_SLOT_PARAMS + i], &slots->last[i], &p->params[i], error))
-      return FALSE;
-  for (guint i = 0; i < desc->n_columns; i++)
-    {
-      guint slot = ks_run_json_column_slot (slots, i);
-
-      if (!value_number (&values[slot], slots->names[slot], &p->values[i], error) ||
-          !value_number (&values[slot + 1], slots->names[slot + 1], &p->lo[i], error) ||
-          !value_number (&values[slot + 2], slots->names[slot + 2], &p->hi[i], error))
-        return FALSE;
-    }
-  return TRUE;
+  return ks_run_json_value_number (&v, name, out, error);
 }
 
 /* A point of the tree: its members into values, one per slot. */
@@ -631,7 +436,7 @@ parse_devices (KsRun      *run,
       JsonNode *info;
 
       if (!JSON_NODE_HOLDS_OBJECT (n))
-        return parse_fail (error, _("Device %u of the results file is not an object"), i + 1);
+        return ks_run_json_fail (error, _("Device %u of the results file is not an object"), i + 1);
       if (!get_string (json_node_get_object (n), "id", FALSE, &d->id, error) ||
           !get_string (json_node_get_object (n), "name", FALSE, &d->name, error) ||
           !get_string (json_node_get_object (n), "platform", TRUE, &d->platform, error) ||
@@ -701,7 +506,7 @@ parse_header (KsRun      *run,
           JsonNode *e = json_array_get_element (a, i);
           if (!JSON_NODE_HOLDS_VALUE (e) || json_node_get_value_type (e) != G_TYPE_STRING ||
               ks_experiment_desc_find_param (run->desc, json_node_get_string (e)) < 0)
-            return parse_fail (error, _("In the results file, \"axes\" names something that is not a parameter"));
+            return ks_run_json_fail (error, _("In the results file, \"axes\" names something that is not a parameter"));
           g_strv_builder_add (b, json_node_get_string (e));
         }
       g_strfreev (run->axes);
@@ -746,7 +551,7 @@ parse_points (KsRun          *run,
       g_autoptr(KsRunPoint) p = ks_run_point_new (run);
 
       if (!JSON_NODE_HOLDS_OBJECT (pn))
-        return parse_fail (error, _("Point %u of the results file is not an object"), i + 1);
+        return ks_run_json_fail (error, _("Point %u of the results file is not an object"), i + 1);
       if (!parse_point (run, slots, json_node_get_object (pn), p, written, error))
         {
           g_prefix_error (error, _("Point %u: "), i + 1);
@@ -781,7 +586,7 @@ parse_run (const KsExperimentDesc *desc,
   if (points_text != NULL)
     {
       if (slots->duplicates || !ks_run_json_scan_points (run, slots, points_text, points_length, written))
-        return parse_fail (error, "the points are not plain"), NULL;
+        return ks_run_json_fail (error, "the points are not plain"), NULL;
     }
   else if (!parse_points (run, slots, json_node_get_array (node), written, error))
     return NULL;
@@ -806,17 +611,17 @@ read_tree (const char *data,
   guint64 format;
 
   if (ks_json_depth (data, length, KS_JSON_MAX_DEPTH) > KS_JSON_MAX_DEPTH)
-    return parse_fail (error, _("Not a Kernelscope results file: nested more than %d deep"), KS_JSON_MAX_DEPTH),
+    return ks_run_json_fail (error, _("Not a Kernelscope results file: nested more than %d deep"), KS_JSON_MAX_DEPTH),
            NULL;
   if (!ks_json_parser_load_data (parser, data, length, &local_error))
-    return parse_fail (error, _("Not a valid JSON file: %s"), local_error->message), NULL;
+    return ks_run_json_fail (error, _("Not a valid JSON file: %s"), local_error->message), NULL;
   if (json_parser_get_root (parser) == NULL || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    return parse_fail (error, _("Not a Kernelscope results file: the top level is not an object")), NULL;
+    return ks_run_json_fail (error, _("Not a Kernelscope results file: the top level is not an object")), NULL;
   root = json_node_get_object (json_parser_get_root (parser));
   if (!get_uint (root, "format", G_MAXINT, &format, error) || !get_string (root, "experiment", FALSE, &id, error))
     return NULL;
   if (format > KS_RUN_FORMAT || format < 1)
-    return parse_fail (error, _("The results file has format %llu; this Kernelscope reads 1 to %d"),
+    return ks_run_json_fail (error, _("The results file has format %llu; this Kernelscope reads 1 to %d"),
                        (unsigned long long) format, KS_RUN_FORMAT), NULL;
   if (!(desc = ks_registry_lookup (id)))
     {
@@ -824,11 +629,11 @@ read_tree (const char *data,
       return NULL;
     }
   if (format < KS_RUN_FORMAT && points_text != NULL)
-    return parse_fail (error, "an older format: read whole"), NULL;
+    return ks_run_json_fail (error, "an older format: read whole"), NULL;
   if (format < KS_RUN_FORMAT)
     {
       if (desc->load_legacy == NULL)
-        return parse_fail (error, _("The results file has format %llu, which %s never had"),
+        return ks_run_json_fail (error, _("The results file has format %llu, which %s never had"),
                            (unsigned long long) format, id), NULL;
       return desc->load_legacy (desc, data, length, error);
     }
