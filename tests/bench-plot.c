@@ -10,6 +10,11 @@
  *   bench-plot series N    the same curve with min/max bars exported as PNG
  *                          (what `plot big.json -o big.png` draws) and
  *                          redrawn twice at a window's size
+ *   bench-plot results N [FILE]
+ *                          the whole of `kernelscope-cli plot big.json -o
+ *                          big.png` for a gauss-size run of N points:
+ *                          read, figure, PNG, a redraw (bench-plot-results.c;
+ *                          FILE keeps the results file, for timing the CLI)
  *   bench-plot mesh        frames of a colour-mapped mesh of 10^4, 10^5 and
  *                          10^6 cells at 1200 x 800: the first (which lays
  *                          the mesh out) and the median of the next ones,
@@ -28,6 +33,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-plot-results.h"
 #include "ks-clip.h"
 #include "ks-gif.h"
 #include "ks-plot.h"
@@ -451,12 +457,14 @@ main (int   argc,
     return bench_mesh ();
   if (argc >= 3 && strcmp (argv[1], "examples") == 0)
     return write_examples (argv[2]);
+  if (argc >= 3 && strcmp (argv[1], "results") == 0)
+    return bench_results ((guint) g_ascii_strtoull (argv[2], NULL, 10), argc >= 4 ? argv[3] : NULL);
   if (argc >= 3 && strcmp (argv[1], "series") == 0)
     return bench_series ((guint) g_ascii_strtoull (argv[2], NULL, 10));
   if (argc >= 3 && strcmp (argv[1], "labels") == 0)
     return bench_labels ((guint) g_ascii_strtoull (argv[2], NULL, 10),
                          argc >= 4 && strcmp (argv[3], "spread") == 0);
 
-  g_printerr ("usage: %s series N | labels N [spread] | mesh | clip | examples DIR\n", argv[0]);
+  g_printerr ("usage: %s results N [FILE] | series N | labels N [spread] | mesh | clip | examples DIR\n", argv[0]);
   return 2;
 }

@@ -10,7 +10,10 @@
 #include "ks-figure.h"
 #include "ks-recorded.h"
 #include "ks-results-plot.h"
+#include "ks-results.h"
+#include "ks-registry.h"
 #include "ks-run.h"
+#include "ks-run-json-private.h"
 #include "ks-test-framework-util.h"
 
 #include <math.h>
@@ -132,6 +135,145 @@ test_json_refused (void)
   g_clear_error (&error);
   g_assert_null (ks_run_from_json ("{\"format\": 3, \"experiment\": \"test-sweep\"}", -1, &error));
   g_assert_nonnull (strstr (error->message, "format 3"));
+}
+
+/* The points array is read by a scanner, the rest by json-glib; what the
+ * scanner does not take (here a member name with an escape) sends the
+ * whole file through json-glib.  Both must read the same run, numbers to
+ * the last bit (the scanner's own decimal reading included). */
+static void
+test_json_scanner_agrees (void)
+{
+  g_autoptr(KsRun) run = measured_run ();
+  const double odd[] = { 0.1, 1e-22, 123456789012345.6, 9007199254740993.0, 2.2250738585072014e-308, 5e-324,
+                         1.7976931348623157e308, 0.000123, 3.292850548981857e-07, 1e22, 1e23, -0.0,
+                         4503599627370497.5, -2.494, 100.0 };
+  g_autoptr(KsRun) fast = NULL, slow = NULL;
+  g_autoptr(KsRun) scanned = ks_run_new (run->desc);
+  g_autoptr(KsRunJsonSlots) slots = ks_run_json_slots_new (run->desc);
+  g_autofree gboolean *written = g_new0 (gboolean, run->desc->n_columns);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL, *escaped = NULL, *fast_json = NULL, *slow_json = NULL;
+  gsize start, end;
+  guint k = 0;
+
+  for (guint i = 0; i < run->points->len && k < G_N_ELEMENTS (odd); i++)
+    {
+      KsRunPoint *p = run->points->pdata[i];
+
+      if (p->error != NULL)
+        continue;
+      p->values[0] = odd[k++];
+      p->lo[0] = k < G_N_ELEMENTS (odd) ? odd[k++] : 0;
+      p->hi[0] = k < G_N_ELEMENTS (odd) ? odd[k++] : 0;
+    }
+  /* A refusal's message may quote: the scanner unescapes it. */
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      KsRunPoint *p = run->points->pdata[i];
+
+      if (p->error != NULL)
+        {
+          g_free (p->error);
+          p->error = g_strdup ("wide 3 \"does\"\tnot fit/\\ \u00e9\n");
+        }
+    }
+  json = ks_run_to_json (run);
+
+  /* The scanner takes the file as written. */
+  g_assert_true (ks_run_json_find_member (json, strlen (json), "points", &start, &end));
+  for (guint i = 0; i < run->devices->len; i++)
+    g_ptr_array_add (scanned->devices, ks_run_device_new ());
+  g_assert_true (ks_run_json_scan_points (scanned, slots, json + start, end - start, written));
+  g_assert_cmpuint (scanned->points->len, ==, run->points->len);
+  for (guint i = 0; i < run->points->len; i++)
+    {
+      KsRunPoint *a = run->points->pdata[i], *b = scanned->points->pdata[i];
+
+      g_assert_cmpmem (a->values, sizeof (double) * run->desc->n_columns, b->values,
+                       sizeof (double) * run->desc->n_columns);
+      g_assert_cmpmem (a->lo, sizeof (double), b->lo, sizeof (double));
+      g_assert_cmpmem (a->hi, sizeof (double), b->hi, sizeof (double));
+      g_assert_cmpstr (a->error, ==, b->error);
+    }
+
+  /* An escape it does not take: json-glib reads it all, to the same run. */
+  {
+    g_autoptr(GString) s = g_string_new (json);
+    g_autoptr(KsRun) refused = ks_run_new (run->desc);
+
+    g_string_replace (s, "{\"device\": ", "{\"\\u0078\": 1, \"device\": ", 1);
+    escaped = g_string_free (g_steal_pointer (&s), FALSE);
+    g_assert_true (ks_run_json_find_member (escaped, strlen (escaped), "points", &start, &end));
+    g_ptr_array_add (refused->devices, ks_run_device_new ());
+    g_assert_false (ks_run_json_scan_points (refused, slots, escaped + start, end - start, written));
+  }
+  fast = ks_run_from_json (json, -1, &error);
+  g_assert_no_error (error);
+  slow = ks_run_from_json (escaped, -1, &error);
+  g_assert_no_error (error);
+  fast_json = ks_run_to_json (fast);
+  slow_json = ks_run_to_json (slow);
+  if (strcmp (fast_json, json) != 0 || strcmp (slow_json, json) != 0)
+    g_error ("the two readers differ: %s; %s", first_difference (json, fast_json), first_difference (json, slow_json));
+}
+
+/* The widest value a column or parameter of its kind is written as. */
+static GVariant *
+widest_param (const KsParamSpec *spec)
+{
+  const char *longest = "";
+
+  switch (spec->type)
+    {
+    case KS_PARAM_INT:
+      return g_variant_new_int64 (G_MININT64);
+    case KS_PARAM_REAL:
+      return g_variant_new_double (-1.2345678901234567e-300);
+    case KS_PARAM_BOOL:
+      return g_variant_new_boolean (FALSE);
+    case KS_PARAM_CHOICE:
+      for (const KsChoice *c = spec->choices; c && c->value; c++)
+        longest = strlen (c->value) > strlen (longest) ? c->value : longest;
+      return g_variant_new_string (longest);
+    default:
+      return g_variant_new_string ("a path of some length/a path of some length/file.txt");
+    }
+}
+
+/* The engine measures up to KS_MAX_POINTS points; the file it writes of
+ * them must not be one the reader refuses as too large (a 10^6-point
+ * Gauss run, ~570 MB, was refused at 256 MiB). */
+static void
+test_json_largest_run (void)
+{
+  g_autoptr(GPtrArray) all = ks_registry_list ();
+
+  for (guint d = 0; d < all->len; d++)
+    {
+      const KsExperimentDesc *desc = all->pdata[d];
+      g_autoptr(KsRun) run = ks_run_new (desc);
+      KsRunPoint *p = ks_run_point_new (run);
+      g_autofree char *json = NULL;
+      const char *line, *line_end;
+
+      g_ptr_array_add (run->devices, ks_run_device_new ());
+      for (guint i = 0; i < desc->n_params; i++)
+        p->params[i] = g_variant_ref_sink (widest_param (&desc->params[i]));
+      for (guint i = 0; i < desc->n_columns; i++)
+        p->values[i] = p->lo[i] = p->hi[i] = desc->columns[i].kind == KS_COLUMN_INT ? -8999999999999999.0
+                                                                                     : -1.2345678901234567e-300;
+      p->reps = G_MAXUINT;
+      ks_run_add_point (run, p);
+      json = ks_run_to_json (run);
+      line = strstr (json, "\n    {\"device\"");
+      g_assert_nonnull (line);
+      line_end = strchr (line + 1, '\n');
+      g_assert_nonnull (line_end);
+      if ((guint64) KS_MAX_POINTS * (line_end - line + 1) + strlen (json) > (guint64) KS_RUN_MAX_FILE_SIZE)
+        g_error ("%s: %d points of %d bytes exceed the %" G_GINT64_FORMAT " bytes a results file may have",
+                 desc->id, KS_MAX_POINTS, (int) (line_end - line + 1), (gint64) KS_RUN_MAX_FILE_SIZE);
+    }
 }
 
 static void
@@ -362,6 +504,41 @@ test_legacy_refused (void)
     }
 }
 
+/* A format-1 file's points are scanned too; a member name with an escape
+ * sends the file through json-glib whole: both read the same results,
+ * and a third element in fwd_local is still refused by name. */
+static void
+test_legacy_scanned (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference",
+                                                 "h200-opencl-gauss-size-1000-1100-driver.json", NULL);
+  g_autofree char *data = NULL, *fast_json = NULL, *slow_json = NULL;
+  g_autoptr(GString) escaped = NULL;
+  g_autoptr(GString) longer = NULL;
+  g_autoptr(KsResults) fast = NULL, slow = NULL, refused = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_get_contents (path, &data, NULL, NULL));
+  escaped = g_string_new (data);
+  g_assert_cmpuint (g_string_replace (escaped, "\"n\" : ", "\"\\u0078\" : 1, \"n\" : ", 1), ==, 1);
+  fast = ks_results_from_json (data, -1, &error);
+  g_assert_no_error (error);
+  slow = ks_results_from_json (escaped->str, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (fast->points->len, ==, 101);
+  fast_json = ks_results_to_json (fast);
+  slow_json = ks_results_to_json (slow);
+  if (strcmp (fast_json, slow_json) != 0)
+    g_error ("the two readers differ: %s", first_difference (fast_json, slow_json));
+
+  longer = g_string_new (data);
+  g_assert_cmpuint (g_string_replace (longer, "\"fwd_local\" : [\n        143,\n        1\n      ]",
+                                      "\"fwd_local\" : [143, 1, 2]", 1), ==, 1);
+  refused = ks_results_from_json (longer->str, -1, &error);
+  g_assert_null (refused);
+  g_assert_nonnull (strstr (error->message, "\"fwd_local\" must have 2 numbers"));
+}
+
 /* --- figures --------------------------------------------------------------------------- */
 
 static void
@@ -422,10 +599,13 @@ main (int    argc,
 
   g_test_add_func ("/framework/json/round-trip", test_json_round_trip);
   g_test_add_func ("/framework/json/refused", test_json_refused);
+  g_test_add_func ("/framework/json/scanner-agrees", test_json_scanner_agrees);
+  g_test_add_func ("/framework/json/largest-run", test_json_largest_run);
   g_test_add_func ("/framework/csv", test_csv);
   g_test_add_func ("/framework/paper-values", test_paper_values);
   g_test_add_func ("/framework/reference-runs", test_reference_runs);
   g_test_add_func ("/framework/legacy-refused", test_legacy_refused);
+  g_test_add_func ("/framework/legacy-scanned", test_legacy_scanned);
   g_test_add_func ("/framework/recorded", test_recorded);
   g_test_add_func ("/framework/figure", test_figure);
 

@@ -39,46 +39,102 @@ as_uint (double v)
   return isfinite (v) && v > 0 ? (guint) MIN (v, (double) G_MAXUINT) : 0;
 }
 
+/* Where a Gauss point keeps what a KsPoint has: indices looked up by name
+ * once per description (by name at every point, reading a run of 10^6
+ * points took seconds of strcmp). */
+typedef struct {
+  int n, wg, local;   /* parameters */
+  int time, kernels, kernel[KS_GAUSS_N_KERNELS], residual, launches;
+  int fwd_local[2], fwd_groups[2], capture, prime;
+} GaussIndex;
+
+static const GaussIndex *
+gauss_index (const KsExperimentDesc *desc)
+{
+  static GaussIndex index[2];
+  static gsize done[2];
+  guint w = desc == &ks_exp_gauss_wg;
+
+  if (g_once_init_enter (&done[w]))
+    {
+      GaussIndex *x = &index[w];
+
+      x->n = ks_experiment_desc_find_param (desc, "n");
+      x->wg = ks_experiment_desc_find_param (desc, "wg");
+      x->local = ks_experiment_desc_find_param (desc, "local");
+      x->time = ks_experiment_desc_find_column (desc, "time_ms");
+      x->kernels = ks_experiment_desc_find_column (desc, "kernels_ms");
+      for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+        x->kernel[k] = ks_experiment_desc_find_column (desc, kernel_columns[k]);
+      x->residual = ks_experiment_desc_find_column (desc, "residual");
+      x->launches = ks_experiment_desc_find_column (desc, "launches");
+      x->fwd_local[0] = ks_experiment_desc_find_column (desc, "fwd_local_x");
+      x->fwd_local[1] = ks_experiment_desc_find_column (desc, "fwd_local_y");
+      x->fwd_groups[0] = ks_experiment_desc_find_column (desc, "fwd_groups_x");
+      x->fwd_groups[1] = ks_experiment_desc_find_column (desc, "fwd_groups_y");
+      x->capture = ks_experiment_desc_find_column (desc, "capture_ms");
+      x->prime = ks_experiment_desc_find_column (desc, "n_plus_1_prime");
+      g_once_init_leave (&done[w], 1);
+    }
+  return &index[w];
+}
+
+/* A whole-number parameter, 0 where it does not apply. */
+static guint
+param_uint (const KsRunPoint *q,
+            int               i)
+{
+  GVariant *v = i >= 0 ? q->params[i] : NULL;
+
+  return v && g_variant_is_of_type (v, G_VARIANT_TYPE_INT64) ? as_uint ((double) g_variant_get_int64 (v)) : 0;
+}
+
+static double
+column (const KsRunPoint *q,
+        int               i)
+{
+  return i >= 0 ? q->values[i] : NAN;
+}
+
 void
 ks_exp_gauss_fill_point (const KsRun      *run,
                          const KsRunPoint *q,
                          KsPoint          *p)
 {
-  const char *local = point_string (run, q, "local");
+  const GaussIndex *x;
+  GVariant *local;
 
+  g_return_if_fail (run != NULL && (run->desc == &ks_exp_gauss_size || run->desc == &ks_exp_gauss_wg));
+  x = gauss_index (run->desc);
+  local = x->local >= 0 ? q->params[x->local] : NULL;
+  p->n = param_uint (q, x->n);
+  p->wg = param_uint (q, x->wg);
+  p->local = KS_LOCAL_DRIVER;
+  if (local && g_variant_is_of_type (local, G_VARIANT_TYPE_STRING))
+    ks_local_policy_from_string (g_variant_get_string (local, NULL), &p->local);
+  p->reps = q->reps;
   /* A refused point measured nothing: zeros, as KsPoint always had. */
   if (q->error)
     {
-      p->n = as_uint (ks_run_point_get_number (run, q, "n"));
-      p->wg = as_uint (ks_run_point_get_number (run, q, "wg"));
-      p->local = KS_LOCAL_DRIVER;
-      if (local)
-        ks_local_policy_from_string (local, &p->local);
       p->n1_prime = ks_is_prime ((guint64) p->n + 1);
-      p->reps = q->reps;
       p->error = g_strdup (q->error);
       return;
     }
-  p->n = as_uint (ks_run_point_get_number (run, q, "n"));
-  p->wg = as_uint (ks_run_point_get_number (run, q, "wg"));
-  p->local = KS_LOCAL_DRIVER;
-  if (local)
-    ks_local_policy_from_string (local, &p->local);
-  p->n1_prime = ks_run_point_get_number (run, q, "n_plus_1_prime") > 0;
-  p->reps = q->reps;
-  p->median_ms = ks_run_point_get_number (run, q, "time_ms");
-  p->min_ms = q->lo[ks_experiment_desc_find_column (run->desc, "time_ms")];
-  p->max_ms = q->hi[ks_experiment_desc_find_column (run->desc, "time_ms")];
-  p->kernels_ms = ks_run_point_get_number (run, q, "kernels_ms");
+  p->n1_prime = column (q, x->prime) > 0;
+  p->median_ms = column (q, x->time);
+  p->min_ms = x->time >= 0 ? q->lo[x->time] : NAN;
+  p->max_ms = x->time >= 0 ? q->hi[x->time] : NAN;
+  p->kernels_ms = column (q, x->kernels);
   for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
-    p->kernel_ms[k] = ks_run_point_get_number (run, q, kernel_columns[k]);
-  p->residual = ks_run_point_get_number (run, q, "residual");
-  p->launches = as_uint (ks_run_point_get_number (run, q, "launches"));
-  p->fwd_local[0] = as_uint (ks_run_point_get_number (run, q, "fwd_local_x"));
-  p->fwd_local[1] = as_uint (ks_run_point_get_number (run, q, "fwd_local_y"));
-  p->fwd_groups[0] = as_uint (ks_run_point_get_number (run, q, "fwd_groups_x"));
-  p->fwd_groups[1] = as_uint (ks_run_point_get_number (run, q, "fwd_groups_y"));
-  p->capture_ms = ks_run_point_get_number (run, q, "capture_ms");
+    p->kernel_ms[k] = column (q, x->kernel[k]);
+  p->residual = column (q, x->residual);
+  p->launches = as_uint (column (q, x->launches));
+  for (guint k = 0; k < 2; k++)
+    {
+      p->fwd_local[k] = as_uint (column (q, x->fwd_local[k]));
+      p->fwd_groups[k] = as_uint (column (q, x->fwd_groups[k]));
+    }
+  p->capture_ms = column (q, x->capture);
   if (isnan (p->capture_ms))
     p->capture_ms = 0;
   p->error = g_strdup (q->error);
@@ -111,15 +167,14 @@ fill_settings (const KsRun      *run,
   r->seed = as_uint (ks_run_point_get_number (run, first, "seed"));
 }
 
-KsResults *
-ks_exp_gauss_to_results (const KsRun *run,
-                         guint        device)
+/* A KsResults of the device's settings and no points: what names a run. */
+static KsResults *
+results_header (const KsRun *run,
+                guint        device)
 {
   g_autoptr(KsResults) r = NULL;
   const KsRunDevice *d;
-  const KsRunPoint *first = NULL;
 
-  g_return_val_if_fail (run != NULL, NULL);
   if ((run->desc != &ks_exp_gauss_size && run->desc != &ks_exp_gauss_wg) || device >= run->devices->len)
     return NULL;
 
@@ -140,21 +195,38 @@ ks_exp_gauss_to_results (const KsRun *run,
   r->compute_units = as_uint (ks_run_device_get_info (d, "compute_units"));
   r->ogs_predicted = as_uint (ks_run_device_get_info (d, "ogs_predicted"));
   r->ogs_usable = as_uint (ks_run_device_get_info (d, "ogs_usable"));
+  for (guint i = 0; i < run->points->len; i++)
+    if (((const KsRunPoint *) run->points->pdata[i])->device == device)
+      {
+        fill_settings (run, run->points->pdata[i], r);
+        break;
+      }
+  return g_steal_pointer (&r);
+}
 
+KsResults *
+ks_exp_gauss_to_results (const KsRun *run,
+                         guint        device)
+{
+  KsResults *r;
+
+  g_return_val_if_fail (run != NULL, NULL);
+  if (!(r = results_header (run, device)))
+    return NULL;
   for (guint i = 0; i < run->points->len; i++)
     {
       const KsRunPoint *q = run->points->pdata[i];
-      KsPoint p = { 0 };
+      KsPoint *p;
 
       if (q->device != device)
         continue;
-      if (first == NULL)
-        fill_settings (run, first = q, r);
-      ks_exp_gauss_fill_point (run, q, &p);
-      ks_results_add_point (r, &p);
-      g_free (p.error);
+      /* Filled in place: ks_results_add_point's copy cost a tenth of
+       * drawing a run of 10^6 points. */
+      p = ks_point_new ();
+      ks_exp_gauss_fill_point (run, q, p);
+      g_ptr_array_add (r->points, p);
     }
-  return g_steal_pointer (&r);
+  return r;
 }
 
 static void
@@ -358,7 +430,7 @@ ks_exp_gauss_name_run (const KsRun *run)
   g_return_val_if_fail (run != NULL, NULL);
   for (guint d = 0; d < run->devices->len; d++)
     {
-      g_autoptr(KsResults) r = ks_exp_gauss_to_results (run, d);
+      g_autoptr(KsResults) r = results_header (run, d);
       g_autofree char *name = r ? ks_reference_run_name (r) : NULL;
 
       g_string_append_printf (s, "%s%s", d ? " + " : "", name ? name : "?");

@@ -97,7 +97,8 @@ ks_json_widen_huge_integers (const char *data,
       if (c != '-' && !g_ascii_isdigit (c))
         continue;
       /* The whole number token, so that the exponent of 1e999 is not one. */
-      for (; end < length && data[end] != '\0' && strchr ("0123456789.eE+-", data[end]) != NULL; end++)
+      for (; end < length && (g_ascii_isdigit (data[end]) || data[end] == '.' || data[end] == 'e'
+                              || data[end] == 'E' || data[end] == '+' || data[end] == '-'); end++)
         real |= data[end] == '.' || data[end] == 'e' || data[end] == 'E';
       if (!real && integer_overflows (data + i, end - i))
         {

@@ -3,6 +3,7 @@
 
 #include "ks-results.h"
 #include "ks-json-guard.h"
+#include "ks-run-json-private.h"
 #include "ks-io-file.h"
 
 #include <glib/gi18n-lib.h>
@@ -260,19 +261,10 @@ add_int_member (JsonBuilder *b,
   json_builder_add_int_value (b, v);
 }
 
-char *
-ks_results_to_json (const KsResults *results)
+static void
+add_device (JsonBuilder     *b,
+            const KsResults *results)
 {
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-
-  g_return_val_if_fail (results != NULL, NULL);
-
-  json_builder_begin_object (b);
-  add_int_member (b, "format", KS_RESULTS_FORMAT);
-  add_string_member (b, "experiment", ks_experiment_kind_to_string (results->kind));
-
   json_builder_set_member_name (b, "device");
   json_builder_begin_object (b);
   add_string_member (b, "id", results->device_id);
@@ -283,10 +275,12 @@ ks_results_to_json (const KsResults *results)
   add_int_member (b, "cores_per_cu", results->cores_per_cu);
   add_int_member (b, "compute_units", results->compute_units);
   json_builder_end_object (b);
+}
 
-  add_string_member (b, "date", results->date);
-  add_string_member (b, "command", results->command);
-
+static void
+add_settings (JsonBuilder     *b,
+              const KsResults *results)
+{
   json_builder_set_member_name (b, "parameters");
   json_builder_begin_object (b);
   add_string_member (b, "precision", ks_precision_to_string (results->precision));
@@ -304,7 +298,67 @@ ks_results_to_json (const KsResults *results)
   add_int_member (b, "ogs", (gint64) results->ogs_predicted);
   add_int_member (b, "usable", (gint64) results->ogs_usable);
   json_builder_end_object (b);
+}
 
+static void
+add_int_pair (JsonBuilder *b,
+              const char  *name,
+              const guint *pair)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  json_builder_add_int_value (b, pair[0]);
+  json_builder_add_int_value (b, pair[1]);
+  json_builder_end_array (b);
+}
+
+static void
+add_point (JsonBuilder     *b,
+           const KsResults *results,
+           const KsPoint   *p)
+{
+  json_builder_begin_object (b);
+  add_int_member (b, "n", p->n);
+  json_builder_set_member_name (b, "n_plus_1_prime");
+  json_builder_add_boolean_value (b, p->n1_prime);
+  add_string_member (b, "local", ks_local_policy_to_string (p->local));
+  add_int_member (b, "wg", p->wg);
+  add_int_member (b, "reps", p->reps);
+  add_double_member (b, "median_ms", p->median_ms);
+  add_double_member (b, "min_ms", p->min_ms);
+  add_double_member (b, "max_ms", p->max_ms);
+  add_double_member (b, "kernels_ms", p->kernels_ms);
+  json_builder_set_member_name (b, "kernel_ms");
+  json_builder_begin_object (b);
+  for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
+    add_double_member (b, ks_gauss_kernel_name (k), p->kernel_ms[k]);
+  json_builder_end_object (b);
+  add_int_member (b, "launches", p->launches);
+  add_double_member (b, "residual", p->residual);
+  add_int_pair (b, "fwd_local", p->fwd_local);
+  add_int_pair (b, "fwd_groups", p->fwd_groups);
+  if (results->launch == KS_LAUNCH_GRAPH)
+    add_double_member (b, "capture_ms", p->capture_ms);
+  add_string_member (b, "error", p->error);
+  json_builder_end_object (b);
+}
+
+char *
+ks_results_to_json (const KsResults *results)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  g_return_val_if_fail (results != NULL, NULL);
+
+  json_builder_begin_object (b);
+  add_int_member (b, "format", KS_RESULTS_FORMAT);
+  add_string_member (b, "experiment", ks_experiment_kind_to_string (results->kind));
+  add_device (b, results);
+  add_string_member (b, "date", results->date);
+  add_string_member (b, "command", results->command);
+  add_settings (b, results);
   json_builder_set_member_name (b, "complete");
   json_builder_add_boolean_value (b, results->complete);
   add_string_member (b, "stop_reason", results->stop_reason);
@@ -312,42 +366,7 @@ ks_results_to_json (const KsResults *results)
   json_builder_set_member_name (b, "points");
   json_builder_begin_array (b);
   for (guint i = 0; i < results->points->len; i++)
-    {
-      const KsPoint *p = g_ptr_array_index (results->points, i);
-
-      json_builder_begin_object (b);
-      add_int_member (b, "n", p->n);
-      json_builder_set_member_name (b, "n_plus_1_prime");
-      json_builder_add_boolean_value (b, p->n1_prime);
-      add_string_member (b, "local", ks_local_policy_to_string (p->local));
-      add_int_member (b, "wg", p->wg);
-      add_int_member (b, "reps", p->reps);
-      add_double_member (b, "median_ms", p->median_ms);
-      add_double_member (b, "min_ms", p->min_ms);
-      add_double_member (b, "max_ms", p->max_ms);
-      add_double_member (b, "kernels_ms", p->kernels_ms);
-      json_builder_set_member_name (b, "kernel_ms");
-      json_builder_begin_object (b);
-      for (guint k = 0; k < KS_GAUSS_N_KERNELS; k++)
-        add_double_member (b, ks_gauss_kernel_name (k), p->kernel_ms[k]);
-      json_builder_end_object (b);
-      add_int_member (b, "launches", p->launches);
-      add_double_member (b, "residual", p->residual);
-      json_builder_set_member_name (b, "fwd_local");
-      json_builder_begin_array (b);
-      json_builder_add_int_value (b, p->fwd_local[0]);
-      json_builder_add_int_value (b, p->fwd_local[1]);
-      json_builder_end_array (b);
-      json_builder_set_member_name (b, "fwd_groups");
-      json_builder_begin_array (b);
-      json_builder_add_int_value (b, p->fwd_groups[0]);
-      json_builder_add_int_value (b, p->fwd_groups[1]);
-      json_builder_end_array (b);
-      if (results->launch == KS_LAUNCH_GRAPH)
-        add_double_member (b, "capture_ms", p->capture_ms);
-      add_string_member (b, "error", p->error);
-      json_builder_end_object (b);
-    }
+    add_point (b, results, g_ptr_array_index (results->points, i));
   json_builder_end_array (b);
   json_builder_end_object (b);
 
@@ -583,28 +602,109 @@ parse_point (JsonObject *o,
   return TRUE;
 }
 
-KsResults *
-ks_results_from_json (const char *data,
-                      gssize      length,
-                      GError    **error)
+static gboolean
+parse_device (JsonObject  *root,
+              KsResults   *results,
+              GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(KsResults) results = NULL;
-  g_autofree char *kind = NULL;
-  JsonObject *root, *device, *params, *prediction;
-  JsonNode *node;
-  JsonArray *points;
+  JsonObject *device;
   gint64 v;
 
-  g_return_val_if_fail (data != NULL, NULL);
+  if (!get_object (root, "device", &device, error) ||
+      !get_string (device, "id", FALSE, &results->device_id, error) ||
+      !get_string (device, "name", FALSE, &results->device_name, error) ||
+      !get_string (device, "platform", TRUE, &results->platform, error) ||
+      !get_string (device, "driver", TRUE, &results->driver, error))
+    return FALSE;
+  if (!get_int (device, "pwgsm", 0, G_MAXINT, &v, error)) return FALSE;
+  results->pwgsm = v;
+  if (!get_int (device, "cores_per_cu", 0, G_MAXINT, &v, error)) return FALSE;
+  results->cores_per_cu = v;
+  if (!get_int (device, "compute_units", 0, G_MAXINT, &v, error)) return FALSE;
+  results->compute_units = v;
+  return TRUE;
+}
 
-  if (!ks_json_parser_load_data (parser, data, length, &local_error))
+/* "parameters" and "prediction". */
+static gboolean
+parse_settings (JsonObject  *root,
+                KsResults   *results,
+                GError     **error)
+{
+  JsonObject *params, *prediction;
+  gint64 v;
+
+  if (!get_object (root, "parameters", &params, error) ||
+      !parse_enum (params, "precision", (gpointer) ks_precision_from_string, &results->precision, error) ||
+      !parse_enum (params, "range", (gpointer) ks_range_policy_from_string, &results->range, error) ||
+      !parse_enum (params, "local", (gpointer) ks_local_policy_from_string, &results->local, error))
+    return FALSE;
+  if (!get_int (params, "wg", 0, G_MAXINT, &v, error)) return FALSE;
+  results->wg = v;
+  /* Files written before graph mode have no "launch": they were streams. */
+  results->launch = KS_LAUNCH_STREAM;
+  if (json_object_has_member (params, "launch") &&
+      !parse_enum (params, "launch", (gpointer) ks_launch_mode_from_string, &results->launch, error))
+    return FALSE;
+  if (!get_int (params, "warmup", 0, G_MAXINT, &v, error)) return FALSE;
+  results->warmup = v;
+  if (!get_int (params, "reps", 0, G_MAXINT, &v, error)) return FALSE;
+  results->reps = v;
+  if (!get_int (params, "seed", 0, G_MAXUINT32, &v, error)) return FALSE;
+  results->seed = v;
+
+  if (!get_object (root, "prediction", &prediction, error)) return FALSE;
+  if (!get_int (prediction, "ogs", 0, G_MAXINT64, &v, error)) return FALSE;
+  results->ogs_predicted = v;
+  if (!get_int (prediction, "usable", 0, G_MAXINT64, &v, error)) return FALSE;
+  results->ogs_usable = v;
+  return TRUE;
+}
+
+static gboolean
+parse_points (JsonObject  *root,
+              KsResults   *results,
+              GError     **error)
+{
+  JsonNode *node;
+  JsonArray *points;
+
+  if (!get_member (root, "points", JSON_TYPE_ARRAY, &node, error))
+    return FALSE;
+  points = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (points); i++)
     {
-      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                   _("Not a valid JSON file: %s"), local_error->message);
-      return NULL;
+      JsonNode *pn = json_array_get_element (points, i);
+      KsPoint *p;
+
+      if (!JSON_NODE_HOLDS_OBJECT (pn))
+        {
+          g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                       _("Point %u of the results file is not an object"), i + 1);
+          return FALSE;
+        }
+      p = ks_point_new ();
+      if (!parse_point (json_node_get_object (pn), p, error))
+        {
+          g_prefix_error (error, _("Point %u: "), i + 1);
+          ks_point_free (p);
+          return FALSE;
+        }
+      g_ptr_array_add (results->points, p);
     }
+  return TRUE;
+}
+
+/* The top level: its format and experiment, checked before anything else. */
+static KsResults *
+parse_kind (JsonParser  *parser,
+            GError     **error)
+{
+  g_autofree char *kind = NULL;
+  KsResults *results;
+  JsonObject *root;
+  gint64 v;
+
   if (json_parser_get_root (parser) == NULL ||
       !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
@@ -629,79 +729,73 @@ ks_results_from_json (const char *data,
     {
       g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
                    _("Unknown experiment \"%s\" in the results file"), kind);
+      ks_results_free (results);
       return NULL;
     }
+  return results;
+}
 
-  if (!get_object (root, "device", &device, error) ||
-      !get_string (device, "id", FALSE, &results->device_id, error) ||
-      !get_string (device, "name", FALSE, &results->device_name, error) ||
-      !get_string (device, "platform", TRUE, &results->platform, error) ||
-      !get_string (device, "driver", TRUE, &results->driver, error))
+static KsResults *
+results_from_tree (const char *data,
+                   gssize      length,
+                   GError    **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(KsResults) results = NULL;
+  JsonObject *root;
+  JsonNode *node;
+
+  if (!ks_json_parser_load_data (parser, data, length, &local_error))
+    {
+      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
+                   _("Not a valid JSON file: %s"), local_error->message);
+      return NULL;
+    }
+  if (!(results = parse_kind (parser, error)))
     return NULL;
-  if (!get_int (device, "pwgsm", 0, G_MAXINT, &v, error)) return NULL;
-  results->pwgsm = v;
-  if (!get_int (device, "cores_per_cu", 0, G_MAXINT, &v, error)) return NULL;
-  results->cores_per_cu = v;
-  if (!get_int (device, "compute_units", 0, G_MAXINT, &v, error)) return NULL;
-  results->compute_units = v;
-
-  if (!get_string (root, "date", TRUE, &results->date, error) ||
+  root = json_node_get_object (json_parser_get_root (parser));
+  if (!parse_device (root, results, error) ||
+      !get_string (root, "date", TRUE, &results->date, error) ||
       !get_string (root, "command", TRUE, &results->command, error) ||
-      !get_object (root, "parameters", &params, error) ||
-      !parse_enum (params, "precision", (gpointer) ks_precision_from_string, &results->precision, error) ||
-      !parse_enum (params, "range", (gpointer) ks_range_policy_from_string, &results->range, error) ||
-      !parse_enum (params, "local", (gpointer) ks_local_policy_from_string, &results->local, error))
+      !parse_settings (root, results, error))
     return NULL;
-  if (!get_int (params, "wg", 0, G_MAXINT, &v, error)) return NULL;
-  results->wg = v;
-  /* Files written before graph mode have no "launch": they were streams. */
-  results->launch = KS_LAUNCH_STREAM;
-  if (json_object_has_member (params, "launch") &&
-      !parse_enum (params, "launch", (gpointer) ks_launch_mode_from_string, &results->launch, error))
-    return NULL;
-  if (!get_int (params, "warmup", 0, G_MAXINT, &v, error)) return NULL;
-  results->warmup = v;
-  if (!get_int (params, "reps", 0, G_MAXINT, &v, error)) return NULL;
-  results->reps = v;
-  if (!get_int (params, "seed", 0, G_MAXUINT32, &v, error)) return NULL;
-  results->seed = v;
-
-  if (!get_object (root, "prediction", &prediction, error)) return NULL;
-  if (!get_int (prediction, "ogs", 0, G_MAXINT64, &v, error)) return NULL;
-  results->ogs_predicted = v;
-  if (!get_int (prediction, "usable", 0, G_MAXINT64, &v, error)) return NULL;
-  results->ogs_usable = v;
-
   if (!get_member (root, "complete", G_TYPE_BOOLEAN, &node, error))
     return NULL;
   results->complete = json_node_get_boolean (node);
-  if (!get_string (root, "stop_reason", TRUE, &results->stop_reason, error))
+  if (!get_string (root, "stop_reason", TRUE, &results->stop_reason, error) ||
+      !parse_points (root, results, error))
     return NULL;
-
-  if (!get_member (root, "points", JSON_TYPE_ARRAY, &node, error))
-    return NULL;
-  points = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (points); i++)
-    {
-      JsonNode *pn = json_array_get_element (points, i);
-      KsPoint *p;
-
-      if (!JSON_NODE_HOLDS_OBJECT (pn))
-        {
-          g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE,
-                       _("Point %u of the results file is not an object"), i + 1);
-          return NULL;
-        }
-      p = ks_point_new ();
-      if (!parse_point (json_node_get_object (pn), p, error))
-        {
-          g_prefix_error (error, _("Point %u: "), i + 1);
-          ks_point_free (p);
-          return NULL;
-        }
-      g_ptr_array_add (results->points, p);
-    }
   return g_steal_pointer (&results);
+}
+
+KsResults *
+ks_results_from_json (const char *data,
+                      gssize      length,
+                      GError    **error)
+{
+  gsize start, end;
+
+  g_return_val_if_fail (data != NULL, NULL);
+
+  if (length < 0)
+    length = strlen (data);
+  /* The file without its points through json-glib, the points through
+   * the scanner; anything either finds amiss, and json-glib reads the
+   * whole file, for the message. */
+  if (ks_run_json_find_member (data, length, "points", &start, &end))
+    {
+      g_autoptr(GString) rest = g_string_sized_new (length - (end - start) + 3);
+      g_autoptr(KsResults) results = NULL;
+
+      g_string_append_len (rest, data, start);
+      g_string_append (rest, "[]");
+      g_string_append_len (rest, data + end, length - end);
+      if ((results = results_from_tree (rest->str, rest->len, NULL)) &&
+          ks_results_scan_points (results, data + start, end - start))
+        return g_steal_pointer (&results);
+    }
+  return results_from_tree (data, length, error);
 }
 
 KsResults *

@@ -27,6 +27,11 @@
 G_BEGIN_DECLS
 
 #define KS_RUN_FORMAT 2
+/* The largest results file read: a run of KS_MAX_POINTS points, which the
+ * engine may measure and writes, must read back (the Gauss writes ~570
+ * bytes a point, the heat with long file names up to ~1,400).  The file
+ * is mapped, not copied, and its points are not kept as a tree. */
+#define KS_RUN_MAX_FILE_SIZE (G_GINT64_CONSTANT (2) << 30)
 
 #define KS_RUN_ERROR (ks_run_error_quark ())
 GQuark ks_run_error_quark (void);
@@ -49,6 +54,8 @@ struct _KsRunDevice {
   GHashTable *info;
 };
 
+/* The arrays live in the point's own allocation (ks_run_point_new): fill
+ * them, never replace them. */
 struct _KsRunPoint {
   guint      device;     /* index into run->devices */
   GVariant **params;     /* one per desc->params; NULL where the parameter does not apply */

@@ -165,6 +165,136 @@ ks_plot_render_frame (KsPlot *plot, guint width, guint height)
   return surface;
 }
 
+/* What no export can write, refused before the temporary file exists:
+ * beyond the limit cairo fails an assertion (SVG) or an allocation; below
+ * 1 (or NAN) is what a caller's size arithmetic gives when it overflowed. */
+static gboolean
+check_export (KsPlot   *plot,
+              double    width,
+              double    height,
+              GError  **error)
+{
+  if (!(width >= 1 && height >= 1
+        && width <= KS_PLOT_EXPORT_MAX_SIZE && height <= KS_PLOT_EXPORT_MAX_SIZE))
+    {
+      g_set_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_SIZE,
+                   _("A plot of %.0f × %.0f cannot be exported: each side must be "
+                     "between 1 and %d"), width, height, KS_PLOT_EXPORT_MAX_SIZE);
+      return FALSE;
+    }
+  if (!ks_plot_model_has_points (plot))
+    {
+      g_set_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_EMPTY,
+                   _("Nothing to export: the plot has no points"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The page drawn into sink in format; cairo's status. */
+static cairo_status_t
+write_format (KsPlot            *plot,
+              KsPlotFormat       format,
+              double             width,
+              double             height,
+              const KsPlotTheme *theme,
+              WriteSink         *sink)
+{
+  cairo_surface_t *surface = NULL;
+  cairo_status_t status;
+
+  switch (format)
+    {
+    case KS_PLOT_FORMAT_PNG:
+      {
+        int w = (int) ceil (width), h = (int) ceil (height);
+
+        surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+        status = cairo_surface_status (surface);
+        if (status == CAIRO_STATUS_SUCCESS)
+          {
+            render_page (plot, surface, w, h, theme);
+            status = cairo_surface_write_to_png_stream (surface, write_sink, sink);
+          }
+      }
+      break;
+
+    case KS_PLOT_FORMAT_SVG:
+      surface = cairo_svg_surface_create_for_stream (write_sink, sink, width, height);
+      status = cairo_surface_status (surface);
+      if (status == CAIRO_STATUS_SUCCESS)
+        {
+          /* Pinned, as cairo's default unit changed between releases. */
+          cairo_svg_surface_set_document_unit (surface, CAIRO_SVG_UNIT_PT);
+          render_page (plot, surface, width, height, theme);
+          cairo_surface_finish (surface);
+          status = cairo_surface_status (surface);
+        }
+      break;
+
+    case KS_PLOT_FORMAT_PDF:
+      surface = cairo_pdf_surface_create_for_stream (write_sink, sink, width, height);
+      status = cairo_surface_status (surface);
+      if (status == CAIRO_STATUS_SUCCESS)
+        {
+          if (nonempty (plot->title))
+            cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, plot->title);
+          cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Kernelscope");
+          render_page (plot, surface, width, height, theme);
+          cairo_surface_finish (surface);
+          status = cairo_surface_status (surface);
+        }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+  cairo_surface_destroy (surface);
+  return status;
+}
+
+/* The temporary file synced, closed and renamed over filename (removed
+ * where anything failed). */
+static gboolean
+put_in_place (const char     *tmp_path,
+              const char     *filename,
+              WriteSink      *sink,
+              cairo_status_t  status,
+              GError        **error)
+{
+#ifdef G_OS_UNIX
+  if (status == CAIRO_STATUS_SUCCESS && fsync (sink->fd) != 0)
+    {
+      sink->saved_errno = errno;
+      status = CAIRO_STATUS_WRITE_ERROR;
+    }
+#endif
+  if (close (sink->fd) != 0 && status == CAIRO_STATUS_SUCCESS)
+    {
+      sink->saved_errno = errno;
+      status = CAIRO_STATUS_WRITE_ERROR;
+    }
+
+  if (status == CAIRO_STATUS_SUCCESS && !ks_plot_check_replace (filename, error))
+    {
+      g_unlink (tmp_path);
+      return FALSE;
+    }
+  if (status == CAIRO_STATUS_SUCCESS && g_rename (tmp_path, filename) != 0)
+    {
+      sink->saved_errno = errno;
+      status = CAIRO_STATUS_WRITE_ERROR;
+    }
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      set_write_error (error, filename, status, sink->saved_errno);
+      g_unlink (tmp_path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 ks_plot_export (KsPlot            *plot,
                 const char        *filename,
@@ -178,36 +308,14 @@ ks_plot_export (KsPlot            *plot,
   g_autofree char *base = NULL;
   g_autofree char *tmp_name = NULL;
   g_autofree char *tmp_path = NULL;
-  cairo_surface_t *surface = NULL;
-  cairo_status_t status;
   WriteSink sink = { -1, 0 };
 
   g_return_val_if_fail (plot != NULL, FALSE);
   g_return_val_if_fail (filename != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!ks_plot_format_from_filename (filename, &format, error))
+  if (!ks_plot_format_from_filename (filename, &format, error) || !check_export (plot, width, height, error))
     return FALSE;
-
-  /* Refused here, before the temporary file exists: beyond the limit cairo
-   * fails an assertion (SVG) or an allocation; below 1 (or NAN) is what a
-   * caller's size arithmetic gives when it overflowed. */
-  if (!(width >= 1 && height >= 1
-        && width <= KS_PLOT_EXPORT_MAX_SIZE && height <= KS_PLOT_EXPORT_MAX_SIZE))
-    {
-      g_set_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_SIZE,
-                   _("A plot of %.0f × %.0f cannot be exported: each side must be "
-                     "between 1 and %d"), width, height, KS_PLOT_EXPORT_MAX_SIZE);
-      return FALSE;
-    }
-
-  if (!ks_plot_model_has_points (plot))
-    {
-      g_set_error (error, KS_PLOT_ERROR, KS_PLOT_ERROR_EMPTY,
-                   _("Nothing to export: the plot has no points"));
-      return FALSE;
-    }
-
   if (theme == NULL)
     theme = ks_plot_theme_light ();
   if (!ks_plot_check_replace (filename, error))
@@ -225,85 +333,6 @@ ks_plot_export (KsPlot            *plot,
       set_write_error (error, filename, CAIRO_STATUS_WRITE_ERROR, errno);
       return FALSE;
     }
-
-  switch (format)
-    {
-    case KS_PLOT_FORMAT_PNG:
-      {
-        int w = (int) ceil (width), h = (int) ceil (height);
-
-        surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-        status = cairo_surface_status (surface);
-        if (status == CAIRO_STATUS_SUCCESS)
-          {
-            render_page (plot, surface, w, h, theme);
-            status = cairo_surface_write_to_png_stream (surface, write_sink, &sink);
-          }
-      }
-      break;
-
-    case KS_PLOT_FORMAT_SVG:
-      surface = cairo_svg_surface_create_for_stream (write_sink, &sink, width, height);
-      status = cairo_surface_status (surface);
-      if (status == CAIRO_STATUS_SUCCESS)
-        {
-          /* Pinned, as cairo's default unit changed between releases. */
-          cairo_svg_surface_set_document_unit (surface, CAIRO_SVG_UNIT_PT);
-          render_page (plot, surface, width, height, theme);
-          cairo_surface_finish (surface);
-          status = cairo_surface_status (surface);
-        }
-      break;
-
-    case KS_PLOT_FORMAT_PDF:
-      surface = cairo_pdf_surface_create_for_stream (write_sink, &sink, width, height);
-      status = cairo_surface_status (surface);
-      if (status == CAIRO_STATUS_SUCCESS)
-        {
-          if (nonempty (plot->title))
-            cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, plot->title);
-          cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Kernelscope");
-          render_page (plot, surface, width, height, theme);
-          cairo_surface_finish (surface);
-          status = cairo_surface_status (surface);
-        }
-      break;
-
-    default:
-      g_assert_not_reached ();
-    }
-  cairo_surface_destroy (surface);
-
-#ifdef G_OS_UNIX
-  if (status == CAIRO_STATUS_SUCCESS && fsync (sink.fd) != 0)
-    {
-      sink.saved_errno = errno;
-      status = CAIRO_STATUS_WRITE_ERROR;
-    }
-#endif
-  if (close (sink.fd) != 0 && status == CAIRO_STATUS_SUCCESS)
-    {
-      sink.saved_errno = errno;
-      status = CAIRO_STATUS_WRITE_ERROR;
-    }
-
-  if (status == CAIRO_STATUS_SUCCESS && !ks_plot_check_replace (filename, error))
-    {
-      g_unlink (tmp_path);
-      return FALSE;
-    }
-  if (status == CAIRO_STATUS_SUCCESS && g_rename (tmp_path, filename) != 0)
-    {
-      sink.saved_errno = errno;
-      status = CAIRO_STATUS_WRITE_ERROR;
-    }
-
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      set_write_error (error, filename, status, sink.saved_errno);
-      g_unlink (tmp_path);
-      return FALSE;
-    }
-
-  return TRUE;
+  return put_in_place (tmp_path, filename, &sink, write_format (plot, format, width, height, theme, &sink),
+                       error);
 }

@@ -238,17 +238,14 @@ ks_plot_draw_series (cairo_t           *cr,
     }
 }
 
-void
-ks_plot_draw_specials (cairo_t           *cr,
-                       KsPlot            *plot,
-                       const TextStyle   *ts,
-                       const Layout      *lo,
-                       const Rect        *area,
-                       KsPlotObstacles   *taken,
-                       const KsPlotTheme *theme)
+/* The highlighted and best points inside (or just outside) the area, best
+ * first, then left to right. */
+static GArray *
+collect_specials (KsPlot       *plot,
+                  const Layout *lo,
+                  const Rect   *area)
 {
-  g_autoptr(GArray) specials = g_array_new (FALSE, FALSE, sizeof (Special));
-  double min_h;
+  GArray *specials = g_array_new (FALSE, FALSE, sizeof (Special));
 
   for (guint s = 0; s < lo->dps->len; s++)
     {
@@ -271,26 +268,47 @@ ks_plot_draw_specials (cairo_t           *cr,
     }
   if (specials->len > 1)   /* an empty GArray's data is NULL, which qsort must not get */
     qsort (specials->data, specials->len, sizeof (Special), special_cmp);
-  /* More markers than pixel columns: one of those drawn on the same pixel
-   * hides the others, which need not be drawn nor labelled (78,000
-   * highlighted points of a million took seconds to place). */
-  if (specials->len > 2 * MAX (area->w, 1.0))
+  return specials;
+}
+
+/* More markers than pixel columns: of those of one kind drawn on the same
+ * pixel, the first hides the others, which need not be drawn nor labelled
+ * (78,000 highlighted points of a million took seconds to place).  Sorted
+ * by x, such markers need not be neighbours: a set of the pixels taken. */
+static void
+thin_specials (GArray     *specials,
+               const Rect *area)
+{
+  g_autoptr(GHashTable) taken = NULL;
+  g_autofree gint64 *keys = NULL;
+  guint kept = 0;
+
+  if (specials->len <= 2 * MAX (area->w, 1.0))
+    return;
+  taken = g_hash_table_new (g_int64_hash, g_int64_equal);
+  keys = g_new (gint64, specials->len);
+  for (guint i = 0; i < specials->len; i++)
     {
-      guint kept = 0;
+      Special *sp = &g_array_index (specials, Special, i);
+      /* The area is at most 10^4 pixels a side: 16 bits each. */
+      gint64 px = (gint64) floor (sp->x - area->x + 16) & 0xffff;
+      gint64 py = (gint64) floor (sp->y - area->y + 16) & 0xffff;
 
-      for (guint i = 0; i < specials->len; i++)
-        {
-          Special *sp = &g_array_index (specials, Special, i);
-          Special *prev = kept > 0 ? &g_array_index (specials, Special, kept - 1) : NULL;
-
-          if (prev != NULL && prev->series == sp->series && prev->p->flags == sp->p->flags
-              && floor (prev->x) == floor (sp->x) && floor (prev->y) == floor (sp->y))
-            continue;
-          g_array_index (specials, Special, kept++) = *sp;
-        }
-      g_array_set_size (specials, kept);
+      keys[i] = ((gint64) sp->series << 40) | ((gint64) (sp->p->flags & 0xff) << 32) | (px << 16) | py;
+      if (!g_hash_table_add (taken, &keys[i]))
+        continue;
+      g_array_index (specials, Special, kept++) = *sp;
     }
+  g_array_set_size (specials, kept);
+}
 
+/* Markers first, and in the obstacle list, so no label covers one. */
+static void
+draw_special_markers (cairo_t           *cr,
+                      GArray            *specials,
+                      KsPlotObstacles   *taken,
+                      const KsPlotTheme *theme)
+{
   for (guint i = 0; i < specials->len; i++)
     {
       Special *sp = &g_array_index (specials, Special, i);
@@ -298,8 +316,6 @@ ks_plot_draw_specials (cairo_t           *cr,
       if (sp->p->flags & KS_PLOT_POINT_HIGHLIGHT)
         ks_plot_draw_highlight_rim (cr, sp->x, sp->y, theme);
     }
-
-  /* Markers first, and in the obstacle list, so no label covers one. */
   for (guint i = 0; i < specials->len; i++)
     {
       Special *sp = &g_array_index (specials, Special, i);
@@ -328,6 +344,19 @@ ks_plot_draw_specials (cairo_t           *cr,
         ks_plot_obstacles_add (taken, &m);
       }
     }
+}
+
+/* The labels that fit. */
+static void
+draw_special_labels (cairo_t           *cr,
+                     GArray            *specials,
+                     const TextStyle   *ts,
+                     const Layout      *lo,
+                     const Rect        *area,
+                     KsPlotObstacles   *taken,
+                     const KsPlotTheme *theme)
+{
+  double min_h;
 
   ks_plot_text_measure (ts, "0", SCALE_POINT, FALSE, NULL, &min_h);
   min_h /= 2;
@@ -359,4 +388,20 @@ ks_plot_draw_specials (cairo_t           *cr,
                                : &theme->series[sp->series % G_N_ELEMENTS (theme->series)], theme);
       ks_plot_obstacles_add (taken, &box);
     }
+}
+
+void
+ks_plot_draw_specials (cairo_t           *cr,
+                       KsPlot            *plot,
+                       const TextStyle   *ts,
+                       const Layout      *lo,
+                       const Rect        *area,
+                       KsPlotObstacles   *taken,
+                       const KsPlotTheme *theme)
+{
+  g_autoptr(GArray) specials = collect_specials (plot, lo, area);
+
+  thin_specials (specials, area);
+  draw_special_markers (cr, specials, taken, theme);
+  draw_special_labels (cr, specials, ts, lo, area, taken, theme);
 }
