@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The device list across backends, lookup, defaults, kernel sources. */
+#include "ks-bench-probes.h"
 #include "ks-compute-error.h"
 #include "ks-device-list.h"
 #include "ks-host.h"
@@ -443,11 +444,36 @@ test_host_memory_cgroup (void)
   }
 }
 
+/* The bandwidth probe's default arrays exceed four times the cache they
+ * are given (a 300 MiB L3 held the old 32 MiB arrays: 43 GB/s of cache
+ * read as memory), never go below the floor, stay whole float4s and
+ * within the limit; the host's cache, where the OS tells it, is read. */
+static void
+test_bandwidth_size (void)
+{
+  const guint64 mib = 1048576;
+  const guint64 caches[] = { 0, 32 * mib, 300 * mib, 300 * mib + 3 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (caches); i++)
+    {
+      gsize e = ks_bench_bandwidth_elements (caches[i], (gsize) 8 << 20, G_MAXSIZE);
+
+      g_assert_cmpuint ((guint64) e * sizeof (float), >, 4 * caches[i]);
+      g_assert_cmpuint (e, >=, (gsize) 8 << 20);
+      g_assert_cmpuint (e % 4, ==, 0);
+    }
+  g_assert_cmpuint (ks_bench_bandwidth_elements (300 * mib, (gsize) 8 << 20, (gsize) 100 << 20), ==,
+                    (gsize) 100 << 20);
+  if (g_file_test ("/sys/devices/system/cpu/cpu0/cache/index0/size", G_FILE_TEST_EXISTS))
+    g_assert_cmpuint (ks_bench_host_cache_bytes (), >, 0);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/devices/list", test_list);
+  g_test_add_func ("/devices/bandwidth-size", test_bandwidth_size);
   g_test_add_func ("/devices/lookup", test_lookup);
   g_test_add_func ("/devices/lookup-names", test_lookup_names);
   g_test_add_func ("/devices/pocl-cache", test_pocl_cache);

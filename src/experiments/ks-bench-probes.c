@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int
 compare_double (const void *a,
@@ -16,6 +17,60 @@ compare_double (const void *a,
 {
   double x = *(const double *) a, y = *(const double *) b;
   return (x > y) - (x < y);
+}
+
+/* "32768K", "1M", "512" (bytes) as sysfs writes a cache's size. */
+static guint64
+parse_cache_size (const char *text)
+{
+  char *end = NULL;
+  guint64 v = g_ascii_strtoull (text, &end, 10);
+
+  if (end == text)
+    return 0;
+  switch (g_ascii_toupper (*end))
+    {
+    case 'K': return v << 10;
+    case 'M': return v << 20;
+    case 'G': return v << 30;
+    default:  return v;
+    }
+}
+
+guint64
+ks_bench_host_cache_bytes (void)
+{
+  guint64 best = 0;
+
+  for (guint i = 0; i < 16; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/sys/devices/system/cpu/cpu0/cache/index%u/size", i);
+      g_autofree char *text = NULL;
+
+      if (g_file_get_contents (path, &text, NULL, NULL))
+        best = MAX (best, parse_cache_size (text));
+    }
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  {
+    long l3 = sysconf (_SC_LEVEL3_CACHE_SIZE);
+
+    if (l3 > 0)
+      best = MAX (best, (guint64) l3);
+  }
+#endif
+  return best;
+}
+
+gsize
+ks_bench_bandwidth_elements (guint64 cache_bytes,
+                             gsize   floor_elements,
+                             gsize   limit)
+{
+  guint64 want = MAX ((guint64) floor_elements, 4 * cache_bytes / sizeof (float) + 1);
+
+  /* Whole float4s, rounded up, so the kernels' rounding down keeps it. */
+  want = (want + 3) / 4 * 4;
+  return (gsize) MIN (want, (guint64) limit);
 }
 
 gboolean
@@ -35,12 +90,10 @@ ks_bench_host_bandwidth (gsize        elements,
   g_return_val_if_fail (out != NULL, FALSE);
 
   if (elements == 0)
-    {
-      elements = (gsize) 32 << 20;
-      if (available > 0)
-        while (elements > ((gsize) 1 << 20) && 3 * elements * sizeof (float) > available / 4)
-          elements /= 2;
-    }
+    elements = ks_bench_bandwidth_elements (ks_bench_host_cache_bytes (), (gsize) 32 << 20,
+                                            available > 0 ? MAX (available / 4 / (3 * sizeof (float)),
+                                                                 (gsize) 1 << 20)
+                                                          : G_MAXSIZE);
   if (available > 0 && 3 * (guint64) elements * sizeof (float) > available)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
@@ -58,7 +111,7 @@ ks_bench_host_bandwidth (gsize        elements,
                    _("Three arrays of %llu floats cannot be allocated"), (unsigned long long) elements);
       return FALSE;
     }
-#pragma omp parallel for schedule (static)
+#pragma omp parallel for simd schedule (static)
   for (gint64 i = 0; i < n; i++)
     {
       a[i] = 0.1f;
@@ -70,11 +123,11 @@ ks_bench_host_bandwidth (gsize        elements,
     {
       gint64 t0 = g_get_monotonic_time (), t1;
 
-#pragma omp parallel for schedule (static)
+#pragma omp parallel for simd schedule (static)
       for (gint64 i = 0; i < n; i++)
         c[i] = a[i];
       t1 = g_get_monotonic_time ();
-#pragma omp parallel for schedule (static)
+#pragma omp parallel for simd schedule (static)
       for (gint64 i = 0; i < n; i++)
         a[i] = b[i] + scalar * c[i];
       /* The first of each is a warm-up (page faults, threads starting). */
@@ -268,7 +321,17 @@ ks_bench_bandwidth (KsDevice    *device,
       reason = g_strdup_printf (_("its largest buffer is %.1f MiB"), info->max_alloc / 1048576.0);
     }
   if (elements == 0)
-    elements = MIN (info->type == KS_DEVICE_TYPE_GPU ? (gsize) 64 << 20 : (gsize) 8 << 20, limit);
+    {
+      /* A CPU device's cache is the host's (PoCL may report only one
+       * level of it). */
+      guint64 cache = info->cache_bytes;
+
+      if (info->type == KS_DEVICE_TYPE_CPU)
+        cache = MAX (cache, ks_bench_host_cache_bytes ());
+      elements = ks_bench_bandwidth_elements (cache, info->type == KS_DEVICE_TYPE_GPU ? (gsize) 64 << 20
+                                                                                     : (gsize) 8 << 20,
+                                              limit);
+    }
   else if (elements > limit)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,

@@ -21,13 +21,26 @@ typedef struct {
  * float4s in an int (32767 MiB). */
 #define KS_BENCH_BANDWIDTH_MAX_ELEMENTS ((gsize) G_MAXINT * 4)
 
+/* The host's last-level cache in bytes (0: not known): the largest of cpu0's
+ * caches in sysfs and of sysconf's level 3, which disagree on some
+ * virtual machines (32 MiB against 256): the probe takes the larger. */
+guint64  ks_bench_host_cache_bytes   (void);
+/* The probe's default floats per array: at least floor_elements and more
+ * than four times cache_bytes (BabelStream's rule, so copy and triad
+ * stream from memory, not from cache), in whole float4s, at most limit. */
+gsize    ks_bench_bandwidth_elements (guint64 cache_bytes,
+                                      gsize   floor_elements,
+                                      gsize   limit);
+
 /* Runs kernels/stream.cl on device (OpenCL or CUDA; the host backend is
  * KS_COMPUTE_ERROR_UNSUPPORTED) over three arrays of elements floats,
  * rounded down to whole float4s, best of reps, and stores the triad figure
  * in the device's info (bandwidth_gbs).  0 = a size chosen for the device:
- * 64 Mi floats on a GPU, 8 Mi elsewhere, less where the three arrays would
- * take more than a quarter of its memory or one more than its largest
- * buffer; out->elements is what was used.  A size given is never changed:
+ * more than four times its cache (a CPU device's: the host's last level,
+ * ks_bench_host_cache_bytes) and at least 64 Mi floats on a GPU, 8 Mi
+ * elsewhere, less where the three arrays would take more than a quarter of
+ * its memory or one more than its largest buffer; out->elements is what
+ * was used.  A size given is never changed:
  * one over those limits or KS_BENCH_BANDWIDTH_MAX_ELEMENTS is refused
  * (KS_COMPUTE_ERROR_OUT_OF_MEMORY), saying the limit and why. */
 gboolean ks_bench_bandwidth (KsDevice    *device,
@@ -39,8 +52,9 @@ gboolean ks_bench_bandwidth (KsDevice    *device,
 /* The same triad on the host's cores (OpenMP, each thread first touching
  * its own share of the arrays, so the pages sit near the cores that use
  * them): paper 004's BW_CPUs, the memory bandwidth a CPU part of the
- * hybrid has.  0 elements: 32 Mi floats per array (384 MiB in all), fewer
- * where that is more than a quarter of the memory available. */
+ * hybrid has.  0 elements: more than four times the last-level cache and
+ * at least 32 Mi floats per array (384 MiB in all), fewer where that is
+ * more than a quarter of the memory available. */
 gboolean ks_bench_host_bandwidth (gsize        elements,
                                   guint        reps,
                                   KsBandwidth *out,
