@@ -99,7 +99,14 @@ check "bench bandwidth: a size the device cannot hold fails its row with the dev
   '$CLI' bench bandwidth --mib 32767 --reps 1 >m2.out 2>&1; [ \$? -eq 1 ] &&
   grep -E 'opencl:0:0 +failed: Arrays of 32767.0 MiB are too large for .*: at most [0-9.]+ MiB each, since' m2.out"
 check "bench bandwidth says the size each device used" bash -c "
-  '$CLI' bench bandwidth --reps 1 | grep -E 'MiB each' && '$CLI' bench bandwidth --mib 8 --reps 1 | grep -E 'opencl:0:0 .* 8\.0  '"
+  '$CLI' bench bandwidth --mib 8 --reps 1 > s.out && grep -E 'MiB each' s.out && grep -E 'opencl:0:0 .* 8\.0  ' s.out &&
+  grep -E '^host .* 8\.0  .*OpenMP' s.out"
+check "bench bandwidth -d host and -d pocl measure that device alone" bash -c "
+  '$CLI' bench bandwidth -d host --mib 4 --reps 2 > h.out && grep -E '^host +[0-9.]+ +[0-9.]+ .*OpenMP' h.out &&
+  ! grep -q opencl h.out && '$CLI' bench bandwidth -d pocl --mib 4 --reps 2 > p.out &&
+  grep -E '^opencl:0:0 +[0-9.]+ +[0-9.]+' p.out && ! grep -q '^host' p.out"
+check "bench bandwidth -d with an unknown device is refused before anything runs" bash -c "
+  '$CLI' bench bandwidth -d nosuchdevice >u.out 2>u.err; [ \$? -eq 2 ] && grep -q 'nosuchdevice' u.err && [ ! -s u.out ]"
 check "--reps, --warmup beyond 1000 and --reps 0 are refused with the limit" bash -c "
   '$CLI' bench gauss --reps 2147483647 2>r1; [ \$? -eq 2 ] && grep -q 'more than 1000' r1 &&
   '$CLI' bench gauss --warmup 5000 2>r2; [ \$? -eq 2 ] && grep -q -- '--warmup 5000 is more than 1000' r2 &&

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The device list across backends, lookup, defaults, kernel sources. */
+#include "ks-bench-probes.h"
 #include "ks-compute-error.h"
 #include "ks-device-list.h"
 #include "ks-host.h"
@@ -443,11 +444,103 @@ test_host_memory_cgroup (void)
   }
 }
 
+/* The bandwidth probe's default arrays exceed four times the cache they
+ * are given (a 300 MiB L3 held the old 32 MiB arrays: 43 GB/s of cache
+ * read as memory), never go below the floor, stay whole float4s and
+ * within the limit; the host's cache, where the OS tells it, is read. */
+static void
+test_bandwidth_size (void)
+{
+  const guint64 mib = 1048576;
+  const guint64 caches[] = { 0, 32 * mib, 300 * mib, 300 * mib + 3 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (caches); i++)
+    {
+      gsize e = ks_bench_bandwidth_elements (caches[i], (gsize) 8 << 20, G_MAXSIZE);
+
+      g_assert_cmpuint ((guint64) e * sizeof (float), >, 4 * caches[i]);
+      g_assert_cmpuint (e, >=, (gsize) 8 << 20);
+      g_assert_cmpuint (e % 4, ==, 0);
+    }
+  g_assert_cmpuint (ks_bench_bandwidth_elements (300 * mib, (gsize) 8 << 20, (gsize) 100 << 20), ==,
+                    (gsize) 100 << 20);
+  if (g_file_test ("/sys/devices/system/cpu/cpu0/cache/index0/size", G_FILE_TEST_EXISTS))
+    {
+      g_assert_cmpuint (ks_bench_host_cache_bytes (), >, 0);
+      g_assert_cmpuint (ks_bench_host_shared_cache_bytes (), >, 0);
+    }
+
+  /* The balance probe: alone, the same rule; among ranks that probe at
+   * once, their arrays together exceed four times the cache, each holding
+   * its share of the arrays and of the memory, never below 1 Mi floats. */
+  g_assert_cmpuint (ks_bench_balance_elements (32 * mib, (gsize) 32 << 20, 1, G_MAXSIZE), ==,
+                    ks_bench_bandwidth_elements (32 * mib, (gsize) 32 << 20, G_MAXSIZE));
+  for (guint ranks = 2; ranks <= 16; ranks *= 2)
+    {
+      gsize e = ks_bench_balance_elements (300 * mib, (gsize) 8 << 20, ranks, G_MAXSIZE);
+
+      g_assert_cmpuint ((guint64) e * ranks * sizeof (float), >, 4 * 300 * mib);
+      g_assert_cmpuint (e, <, ks_bench_bandwidth_elements (300 * mib, (gsize) 8 << 20, G_MAXSIZE));
+      g_assert_cmpuint (e % 4, ==, 0);
+    }
+  g_assert_cmpuint (ks_bench_balance_elements (32 * mib, (gsize) 8 << 20, 1000, G_MAXSIZE), ==, (gsize) 1 << 20);
+  g_assert_cmpuint (ks_bench_balance_elements (300 * mib, (gsize) 8 << 20, 2, (gsize) 100 << 20), ==,
+                    (gsize) 50 << 20);
+}
+
+/* bench bandwidth's default on the host exceeds four times every cache
+ * figure the OS gives, where the memory allows; the probes beside runs
+ * (lambda_b, the heat page, each rank under mpirun, a bench's triad line)
+ * do not take that default: 64 ranks on this host probe 1 Mi floats each
+ * where bench bandwidth would take at least 32 Mi, and they run. */
+static void
+test_bandwidth_balance_probes (void)
+{
+  g_autoptr(KsDeviceList) list = NULL;
+  g_autoptr(KsDevice) host = ks_host_device_new ();
+  KsDevice *ocl;
+  KsBandwidth bw;
+  g_autoptr(GError) error = NULL;
+  gsize full, balance;
+
+  g_setenv ("KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE", "1099511627776", TRUE);
+  full = ks_bench_default_elements (host, KS_BENCH_PROBE_FULL);
+  g_assert_cmpuint ((guint64) full * sizeof (float), >, 4 * ks_bench_host_cache_bytes ());
+  g_assert_cmpuint (full, >=, (gsize) 32 << 20);
+  g_unsetenv ("KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE");
+
+  g_setenv ("OMPI_COMM_WORLD_LOCAL_SIZE", "64", TRUE);
+  g_assert_cmpuint (ks_bench_host_ranks (), ==, 64);
+  full = ks_bench_default_elements (host, KS_BENCH_PROBE_FULL);
+  balance = ks_bench_default_elements (host, KS_BENCH_PROBE_BALANCE);
+  g_assert_cmpuint (balance, <, full);
+  g_assert_true (ks_bench_host_bandwidth (0, 2, &bw, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (bw.elements, ==, balance);
+  g_assert_cmpfloat (bw.triad_gbs, >, 0);
+
+  list = ks_device_list_new ();
+  ocl = first_opencl (list);
+  if (ocl != NULL && ks_device_get_info (ocl)->type == KS_DEVICE_TYPE_CPU)
+    {
+      full = ks_bench_default_elements (ocl, KS_BENCH_PROBE_FULL);
+      balance = ks_bench_default_elements (ocl, KS_BENCH_PROBE_BALANCE);
+      g_assert_cmpuint (balance, <, full);
+      g_assert_true (ks_bench_bandwidth (ocl, 0, 2, &bw, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (bw.elements, ==, balance);
+    }
+  g_unsetenv ("OMPI_COMM_WORLD_LOCAL_SIZE");
+  g_assert_cmpuint (ks_bench_host_ranks (), ==, 1);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/devices/list", test_list);
+  g_test_add_func ("/devices/bandwidth-size", test_bandwidth_size);
+  g_test_add_func ("/devices/bandwidth-balance-probes", test_bandwidth_balance_probes);
   g_test_add_func ("/devices/lookup", test_lookup);
   g_test_add_func ("/devices/lookup-names", test_lookup_names);
   g_test_add_func ("/devices/pocl-cache", test_pocl_cache);

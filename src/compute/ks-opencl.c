@@ -194,7 +194,7 @@ make_device (cl_platform_id platform,
   cl_uint cu = 0;
   size_t max_wg = 0;
   size_t item_sizes[3] = { 0, 0, 0 };
-  cl_ulong local_mem = 0, global_mem = 0, max_alloc = 0;
+  cl_ulong local_mem = 0, global_mem = 0, max_alloc = 0, cache = 0;
   cl_device_fp_config fp64 = 0;
   cl_uint align_bits = 0;
   size_t timer_resolution = 0;
@@ -231,6 +231,7 @@ make_device (cl_platform_id platform,
   (void) DEVICE_SCALAR (device, CL_DEVICE_LOCAL_MEM_SIZE, local_mem);
   (void) DEVICE_SCALAR (device, CL_DEVICE_GLOBAL_MEM_SIZE, global_mem);
   (void) DEVICE_SCALAR (device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, max_alloc);
+  (void) DEVICE_SCALAR (device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, cache);
   (void) DEVICE_SCALAR (device, CL_DEVICE_DOUBLE_FP_CONFIG, fp64);
   (void) DEVICE_SCALAR (device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, align_bits);
   (void) DEVICE_SCALAR (device, CL_DEVICE_PROFILING_TIMER_RESOLUTION, timer_resolution);
@@ -243,6 +244,7 @@ make_device (cl_platform_id platform,
   info.local_mem = local_mem;
   info.global_mem = global_mem;
   info.max_alloc = max_alloc;
+  info.cache_bytes = cache;
   info.has_fp64 = fp64 != 0 || (extensions && strstr (extensions, "cl_khr_fp64"));
   info.has_fp16 = extensions && strstr (extensions, "cl_khr_fp16");
   info.mem_base_addr_align = MAX (align_bits / 8, 1);

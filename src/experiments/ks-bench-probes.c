@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #define G_LOG_DOMAIN "ks-bench"
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* sched_getaffinity */
+#endif
 #include "ks-bench-probes.h"
 #include "ks-compute-error.h"
 #include "ks-host.h"
 #include "ks-runtime.h"
 
 #include <glib/gi18n-lib.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int
 compare_double (const void *a,
@@ -18,11 +23,240 @@ compare_double (const void *a,
   return (x > y) - (x < y);
 }
 
-gboolean
-ks_bench_host_bandwidth (gsize        elements,
-                         guint        reps,
-                         KsBandwidth *out,
-                         GError     **error)
+/* "32768K", "1M", "512" (bytes) as sysfs writes a cache's size. */
+static guint64
+parse_cache_size (const char *text)
+{
+  char *end = NULL;
+  guint64 v = g_ascii_strtoull (text, &end, 10);
+
+  if (end == text)
+    return 0;
+  switch (g_ascii_toupper (*end))
+    {
+    case 'K': return v << 10;
+    case 'M': return v << 20;
+    case 'G': return v << 30;
+    default:  return v;
+    }
+}
+
+guint64
+ks_bench_host_cache_bytes (void)
+{
+  guint64 best = 0;
+
+  for (guint i = 0; i < 16; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/sys/devices/system/cpu/cpu0/cache/index%u/size", i);
+      g_autofree char *text = NULL;
+
+      if (g_file_get_contents (path, &text, NULL, NULL))
+        best = MAX (best, parse_cache_size (text));
+    }
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  {
+    long l3 = sysconf (_SC_LEVEL3_CACHE_SIZE);
+
+    if (l3 > 0)
+      best = MAX (best, (guint64) l3);
+  }
+#endif
+  return best;
+}
+
+gsize
+ks_bench_bandwidth_elements (guint64 cache_bytes,
+                             gsize   floor_elements,
+                             gsize   limit)
+{
+  guint64 want = MAX ((guint64) floor_elements, 4 * cache_bytes / sizeof (float) + 1);
+
+  /* Whole float4s, rounded up, so the kernels' rounding down keeps it. */
+  want = (want + 3) / 4 * 4;
+  return (gsize) MIN (want, (guint64) limit);
+}
+
+/* The size of cpu's last-level cache (its highest level in sysfs) and the
+ * CPUs that share it, as sysfs writes them ("0-7"); FALSE where unknown. */
+static gboolean
+cpu_last_level_cache (guint     cpu,
+                      guint64  *bytes,
+                      char    **shared)
+{
+  guint best_level = 0;
+
+  *bytes = 0;
+  *shared = NULL;
+  for (guint i = 0; i < 16; i++)
+    {
+      g_autofree char *dir = g_strdup_printf ("/sys/devices/system/cpu/cpu%u/cache/index%u", cpu, i);
+      g_autofree char *level_path = g_build_filename (dir, "level", NULL);
+      g_autofree char *size_path = g_build_filename (dir, "size", NULL);
+      g_autofree char *list_path = g_build_filename (dir, "shared_cpu_list", NULL);
+      g_autofree char *level = NULL, *size = NULL, *list = NULL;
+      guint l;
+
+      if (!g_file_get_contents (level_path, &level, NULL, NULL) ||
+          !g_file_get_contents (size_path, &size, NULL, NULL))
+        continue;
+      l = (guint) g_ascii_strtoull (level, NULL, 10);
+      if (l < best_level)
+        continue;
+      best_level = l;
+      *bytes = parse_cache_size (size);
+      g_free (*shared);
+      *shared = g_file_get_contents (list_path, &list, NULL, NULL) ? g_strstrip (g_steal_pointer (&list))
+                                                                   : g_strdup_printf ("%u", cpu);
+    }
+  return *bytes > 0;
+}
+
+guint64
+ks_bench_host_shared_cache_bytes (void)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  guint64 sum = 0;
+  cpu_set_t allowed;
+
+  /* One last-level cache per group of CPUs that share it (a CCD of an
+   * EPYC, a socket of a Xeon): the probe's threads fill only those of the
+   * CPUs they may run on, however large the package's total is. */
+  if (sched_getaffinity (0, sizeof allowed, &allowed) != 0)
+    return ks_bench_host_cache_bytes ();
+  for (guint cpu = 0; cpu < CPU_SETSIZE; cpu++)
+    {
+      guint64 bytes;
+      char *shared;
+
+      if (!CPU_ISSET (cpu, &allowed) || !cpu_last_level_cache (cpu, &bytes, &shared))
+        continue;
+      if (g_hash_table_add (seen, shared))
+        sum += bytes;
+    }
+  return sum > 0 ? sum : ks_bench_host_cache_bytes ();
+}
+
+guint
+ks_bench_host_ranks (void)
+{
+  /* Open MPI's and MPICH's (Hydra's) count of the ranks on this host. */
+  static const char *const names[] = { "OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      const char *v = g_getenv (names[i]);
+      guint64 n = v ? g_ascii_strtoull (v, NULL, 10) : 0;
+
+      if (n > 0)
+        return (guint) MIN (n, 65536);
+    }
+  return 1;
+}
+
+gsize
+ks_bench_balance_elements (guint64 cache_bytes,
+                           gsize   floor_elements,
+                           guint   ranks,
+                           gsize   limit)
+{
+  /* The ranks' arrays stream through the same caches at once: together
+   * they exceed them four times, each rank holding its share (at least
+   * 1 Mi floats, so that a launch still takes long enough to time) of the
+   * memory they share too. */
+  const guint64 n = MAX (ranks, 1);
+  guint64 all = ks_bench_bandwidth_elements (cache_bytes, floor_elements, G_MAXSIZE);
+  guint64 each = MAX ((all + n - 1) / n, (guint64) 1 << 20);
+
+  each = (each + 3) / 4 * 4;
+  return (gsize) MIN (each, MAX ((guint64) limit / n / 4 * 4, 4));
+}
+
+/* The most floats per array the host's probe may take: a quarter of the
+ * memory available for the three arrays (at least 1 Mi floats); no bound
+ * where that is not known. */
+static gsize
+host_limit (guint64 available)
+{
+  return available > 0 ? MAX (available / 4 / (3 * sizeof (float)), (gsize) 1 << 20) : G_MAXSIZE;
+}
+
+/* The most floats per array a device's probe may take: three arrays in a
+ * quarter of its memory, with room to spare for whatever else runs, and
+ * each in one buffer; *reason names the bound that binds. */
+static gsize
+device_limit (const KsDeviceInfo *info,
+              char              **reason)
+{
+  gsize limit = KS_BENCH_BANDWIDTH_MAX_ELEMENTS;
+
+  *reason = g_strdup (_("the kernels count float4s in an int"));
+  if (info->global_mem && info->global_mem / 4 / (3 * sizeof (float)) < limit)
+    {
+      limit = info->global_mem / 4 / (3 * sizeof (float));
+      g_free (*reason);
+      *reason = g_strdup_printf (_("the three arrays may take a quarter of its %.1f MiB of memory, "
+                                   "leaving the rest to whatever else runs"),
+                                 info->global_mem / 1048576.0);
+    }
+  if (info->max_alloc && info->max_alloc / sizeof (float) < limit)
+    {
+      limit = info->max_alloc / sizeof (float);
+      g_free (*reason);
+      *reason = g_strdup_printf (_("its largest buffer is %.1f MiB"), info->max_alloc / 1048576.0);
+    }
+  return limit;
+}
+
+/* The default floats per array within limit.  bench bandwidth alone
+ * (KS_BENCH_PROBE_FULL) goes beyond every cache figure any source gives,
+ * sysconf's package total included (256 MiB on a 2-core slice of an EPYC
+ * whose cores share 32): its arrays cost 3 GiB there, which a bench the
+ * user asked for may take.  The probes beside a run (lambda_b, a page's or
+ * a bench's triad line, the Devices page) go beyond the last-level caches
+ * their threads can fill (one per CCD or socket, from sysfs; PoCL reports
+ * the same), split among the ranks on this host, which probe at once:
+ * big enough to stream from memory, small enough that no run, page or
+ * rank pays gigabytes and seconds for a figure it only stands on. */
+static gsize
+default_elements (gboolean      host,
+                  KsDeviceType  type,
+                  guint64       device_cache,
+                  KsBenchProbe  probe,
+                  gsize         limit)
+{
+  const gboolean cpu = host || type == KS_DEVICE_TYPE_CPU;
+  const gsize floor = host ? (gsize) 32 << 20 : type == KS_DEVICE_TYPE_GPU ? (gsize) 64 << 20 : (gsize) 8 << 20;
+
+  if (probe == KS_BENCH_PROBE_FULL)
+    return ks_bench_bandwidth_elements (cpu ? MAX (device_cache, ks_bench_host_cache_bytes ()) : device_cache,
+                                        floor, limit);
+  if (!cpu)
+    return ks_bench_balance_elements (device_cache, floor, 1, limit);
+  return ks_bench_balance_elements (MAX (device_cache, ks_bench_host_shared_cache_bytes ()), floor,
+                                    ks_bench_host_ranks (), limit);
+}
+
+gsize
+ks_bench_default_elements (KsDevice     *device,
+                           KsBenchProbe  probe)
+{
+  const KsDeviceInfo *info;
+  g_autofree char *reason = NULL;
+
+  g_return_val_if_fail (KS_IS_DEVICE (device), 0);
+  info = ks_device_get_info (device);
+  if (ks_device_get_backend (device) == KS_BACKEND_HOST)
+    return default_elements (TRUE, info->type, 0, probe, host_limit (ks_host_memory_available (NULL)));
+  return default_elements (FALSE, info->type, info->cache_bytes, probe, device_limit (info, &reason));
+}
+
+static gboolean
+host_bandwidth (KsBenchProbe  probe,
+                gsize         elements,
+                guint         reps,
+                KsBandwidth  *out,
+                GError      **error)
 {
   const guint64 available = ks_host_memory_available (NULL);
   g_autofree float *a = NULL;
@@ -35,12 +269,7 @@ ks_bench_host_bandwidth (gsize        elements,
   g_return_val_if_fail (out != NULL, FALSE);
 
   if (elements == 0)
-    {
-      elements = (gsize) 32 << 20;
-      if (available > 0)
-        while (elements > ((gsize) 1 << 20) && 3 * elements * sizeof (float) > available / 4)
-          elements /= 2;
-    }
+    elements = default_elements (TRUE, KS_DEVICE_TYPE_CPU, 0, probe, host_limit (available));
   if (available > 0 && 3 * (guint64) elements * sizeof (float) > available)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
@@ -58,7 +287,7 @@ ks_bench_host_bandwidth (gsize        elements,
                    _("Three arrays of %llu floats cannot be allocated"), (unsigned long long) elements);
       return FALSE;
     }
-#pragma omp parallel for schedule (static)
+#pragma omp parallel for simd schedule (static)
   for (gint64 i = 0; i < n; i++)
     {
       a[i] = 0.1f;
@@ -70,11 +299,11 @@ ks_bench_host_bandwidth (gsize        elements,
     {
       gint64 t0 = g_get_monotonic_time (), t1;
 
-#pragma omp parallel for schedule (static)
+#pragma omp parallel for simd schedule (static)
       for (gint64 i = 0; i < n; i++)
         c[i] = a[i];
       t1 = g_get_monotonic_time ();
-#pragma omp parallel for schedule (static)
+#pragma omp parallel for simd schedule (static)
       for (gint64 i = 0; i < n; i++)
         a[i] = b[i] + scalar * c[i];
       /* The first of each is a warm-up (page faults, threads starting). */
@@ -89,6 +318,15 @@ ks_bench_host_bandwidth (gsize        elements,
   out->copy_gbs = 2.0 * elements * sizeof (float) / MAX (best_copy, 1e-9) / 1e9;
   out->triad_gbs = 3.0 * elements * sizeof (float) / MAX (best, 1e-9) / 1e9;
   return TRUE;
+}
+
+gboolean
+ks_bench_host_bandwidth (gsize        elements,
+                         guint        reps,
+                         KsBandwidth *out,
+                         GError     **error)
+{
+  return host_bandwidth (KS_BENCH_PROBE_BALANCE, elements, reps, out, error);
 }
 
 double
@@ -226,12 +464,13 @@ best_time_ms (Stream    *s,
   return TRUE;
 }
 
-gboolean
-ks_bench_bandwidth (KsDevice    *device,
-                    gsize        elements,
-                    guint        reps,
-                    KsBandwidth *out,
-                    GError     **error)
+static gboolean
+device_bandwidth (KsDevice     *device,
+                  KsBenchProbe  probe,
+                  gsize         elements,
+                  guint         reps,
+                  KsBandwidth  *out,
+                  GError      **error)
 {
   const KsDeviceInfo *info = ks_device_get_info (device);
   Stream s = { 0 };
@@ -249,26 +488,9 @@ ks_bench_bandwidth (KsDevice    *device,
 
   if (!need_runtime_backend (device, error))
     return FALSE;
-  /* Three arrays must fit, with room to spare for whatever else runs, and
-   * each in one buffer; the reason names the bound that binds. */
-  limit = KS_BENCH_BANDWIDTH_MAX_ELEMENTS;
-  reason = g_strdup (_("the kernels count float4s in an int"));
-  if (info->global_mem && info->global_mem / 4 / (3 * sizeof (float)) < limit)
-    {
-      limit = info->global_mem / 4 / (3 * sizeof (float));
-      g_free (reason);
-      reason = g_strdup_printf (_("the three arrays may take a quarter of its %.1f MiB of memory, "
-                                  "leaving the rest to whatever else runs"),
-                                info->global_mem / 1048576.0);
-    }
-  if (info->max_alloc && info->max_alloc / sizeof (float) < limit)
-    {
-      limit = info->max_alloc / sizeof (float);
-      g_free (reason);
-      reason = g_strdup_printf (_("its largest buffer is %.1f MiB"), info->max_alloc / 1048576.0);
-    }
+  limit = device_limit (info, &reason);
   if (elements == 0)
-    elements = MIN (info->type == KS_DEVICE_TYPE_GPU ? (gsize) 64 << 20 : (gsize) 8 << 20, limit);
+    elements = default_elements (FALSE, info->type, info->cache_bytes, probe, limit);
   else if (elements > limit)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
@@ -323,6 +545,30 @@ ks_bench_bandwidth (KsDevice    *device,
 out:
   stream_clear (&s);
   return ok;
+}
+
+gboolean
+ks_bench_bandwidth (KsDevice    *device,
+                    gsize        elements,
+                    guint        reps,
+                    KsBandwidth *out,
+                    GError     **error)
+{
+  return device_bandwidth (device, KS_BENCH_PROBE_BALANCE, elements, reps, out, error);
+}
+
+gboolean
+ks_bench_probe_bandwidth (KsDevice     *device,
+                          KsBenchProbe  probe,
+                          gsize         elements,
+                          guint         reps,
+                          KsBandwidth  *out,
+                          GError      **error)
+{
+  g_return_val_if_fail (KS_IS_DEVICE (device), FALSE);
+  if (ks_device_get_backend (device) == KS_BACKEND_HOST)
+    return host_bandwidth (probe, elements, reps, out, error);
+  return device_bandwidth (device, probe, elements, reps, out, error);
 }
 
 /* --- launch overhead -------------------------------------------------------- */

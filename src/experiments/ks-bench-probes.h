@@ -21,13 +21,58 @@ typedef struct {
  * float4s in an int (32767 MiB). */
 #define KS_BENCH_BANDWIDTH_MAX_ELEMENTS ((gsize) G_MAXINT * 4)
 
+/* What a probe's default size (elements = 0) is for. */
+typedef enum {
+  /* Beside a run: lambda_b (the heat page, run heat-hybrid, each rank
+   * under mpirun), a bench's triad line, the Devices page: beyond the
+   * caches the probe's threads can fill, split among the ranks on the
+   * host, so none of them pays gigabytes for the figure. */
+  KS_BENCH_PROBE_BALANCE,
+  /* bench bandwidth: beyond every cache figure any source gives. */
+  KS_BENCH_PROBE_FULL
+} KsBenchProbe;
+
+/* The host's last-level cache in bytes (0: not known): the largest of cpu0's
+ * caches in sysfs and of sysconf's level 3, which disagree on some
+ * virtual machines (32 MiB against 256, the whole package's): the full
+ * probe takes the larger. */
+guint64  ks_bench_host_cache_bytes   (void);
+/* The last-level caches the threads of this process can fill: one per
+ * group of the CPUs it may run on that share one (sysfs shared_cpu_list),
+ * summed; ks_bench_host_cache_bytes where sysfs says nothing. */
+guint64  ks_bench_host_shared_cache_bytes (void);
+/* The ranks of an MPI job on this host (Open MPI's and MPICH's variables),
+ * 1 outside one. */
+guint    ks_bench_host_ranks         (void);
+/* The probe's default floats per array: at least floor_elements and more
+ * than four times cache_bytes (BabelStream's rule, so copy and triad
+ * stream from memory, not from cache), in whole float4s, at most limit. */
+gsize    ks_bench_bandwidth_elements (guint64 cache_bytes,
+                                      gsize   floor_elements,
+                                      gsize   limit);
+/* The balance probe's floats per array for one of ranks processes that
+ * probe at once: their arrays together as ks_bench_bandwidth_elements
+ * (without limit), each its share but at least 1 Mi floats, in whole
+ * float4s, at most its share of limit. */
+gsize    ks_bench_balance_elements   (guint64 cache_bytes,
+                                      gsize   floor_elements,
+                                      guint   ranks,
+                                      gsize   limit);
+/* The floats per array device's probe takes by default for probe (the
+ * host device: its cores' OpenMP triad), within its memory limits. */
+gsize    ks_bench_default_elements   (KsDevice    *device,
+                                      KsBenchProbe probe);
+
 /* Runs kernels/stream.cl on device (OpenCL or CUDA; the host backend is
  * KS_COMPUTE_ERROR_UNSUPPORTED) over three arrays of elements floats,
  * rounded down to whole float4s, best of reps, and stores the triad figure
- * in the device's info (bandwidth_gbs).  0 = a size chosen for the device:
- * 64 Mi floats on a GPU, 8 Mi elsewhere, less where the three arrays would
- * take more than a quarter of its memory or one more than its largest
- * buffer; out->elements is what was used.  A size given is never changed:
+ * in the device's info (bandwidth_gbs).  0 = the balance probe's size for
+ * the device (ks_bench_default_elements, KS_BENCH_PROBE_BALANCE): more
+ * than four times the cache its threads fill and at least 64 Mi floats on
+ * a GPU, 8 Mi elsewhere (split among the ranks on a CPU), less where the
+ * three arrays would take more than a quarter of its memory or one more
+ * than its largest buffer; out->elements is what was used.  A size given
+ * is never changed:
  * one over those limits or KS_BENCH_BANDWIDTH_MAX_ELEMENTS is refused
  * (KS_COMPUTE_ERROR_OUT_OF_MEMORY), saying the limit and why. */
 gboolean ks_bench_bandwidth (KsDevice    *device,
@@ -39,12 +84,24 @@ gboolean ks_bench_bandwidth (KsDevice    *device,
 /* The same triad on the host's cores (OpenMP, each thread first touching
  * its own share of the arrays, so the pages sit near the cores that use
  * them): paper 004's BW_CPUs, the memory bandwidth a CPU part of the
- * hybrid has.  0 elements: 32 Mi floats per array (384 MiB in all), fewer
- * where that is more than a quarter of the memory available. */
+ * hybrid has.  0 elements: the balance probe's size, more than four times
+ * the last-level caches the threads fill and at least 32 Mi floats per
+ * array (384 MiB in all) over the ranks on this host, fewer where that is
+ * more than a quarter of the memory available. */
 gboolean ks_bench_host_bandwidth (gsize        elements,
                                   guint        reps,
                                   KsBandwidth *out,
                                   GError     **error);
+
+/* bench bandwidth's probe: the host device by its cores (as
+ * ks_bench_host_bandwidth), any other by kernels (as ks_bench_bandwidth),
+ * 0 elements being probe's default size. */
+gboolean ks_bench_probe_bandwidth (KsDevice     *device,
+                                   KsBenchProbe  probe,
+                                   gsize         elements,
+                                   guint         reps,
+                                   KsBandwidth  *out,
+                                   GError      **error);
 
 /* Paper 004's lambda_b = BW_device / BW_CPUs found one way on every page
  * (the live heat page and heat-hybrid's run agree): the device's triad as
