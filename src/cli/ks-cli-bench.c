@@ -108,6 +108,64 @@ check_reps (int         value,
   return TRUE;
 }
 
+/* bench gauss's numbers into spec; FALSE (said on stderr) for a usage error. */
+static gboolean
+gauss_spec (const char  *precision,
+            int          reps,
+            int          warmup,
+            int          seed,
+            gboolean     no_bandwidth,
+            KsBenchSpec *spec)
+{
+  if (precision && !ks_precision_from_string (precision, &spec->precision))
+    {
+      g_printerr ("kernelscope-cli: --precision is float or double, not \"%s\"\n", precision);
+      return FALSE;
+    }
+  if (!check_reps (reps, "--reps", 1) || !check_reps (warmup, "--warmup", 0))
+    return FALSE;
+  if (seed < 0)
+    {
+      g_printerr ("kernelscope-cli: --seed must not be negative\n");
+      return FALSE;
+    }
+  spec->reps = reps;
+  spec->warmup = warmup;
+  /* 0 is a seed like any other (it was silently replaced by 1). */
+  spec->seed = (guint32) seed;
+  spec->measure_bandwidth = !no_bandwidth;
+  return TRUE;
+}
+
+/* The benchmark itself, its table and files; the exit status. */
+static int
+run_gauss (GArray            *sizes,
+           const KsBenchSpec *spec,
+           const char        *command,
+           const char        *csv,
+           const char        *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsDeviceList) list = ks_device_list_new ();
+  g_autoptr(GPtrArray) rows = NULL;
+  int status = KS_CLI_OK;
+  guint failed;
+
+  if (!(rows = ks_bench_gauss (list, (const guint *) sizes->data, sizes->len, spec, &error)))
+    return ks_cli_fail (KS_CLI_FAILED, error);
+  if ((failed = print_gauss_table (rows)) > 0)
+    {
+      /* Unavailable methods are not failures; a solve that failed is. */
+      g_printerr ("kernelscope-cli: %u row(s) of bench gauss failed\n", failed);
+      status = KS_CLI_FAILED;
+    }
+  if (csv && !ks_bench_write_csv (rows, csv, &error))
+    status = ks_cli_fail (KS_CLI_FAILED, error), g_clear_error (&error);
+  if (json && !ks_bench_write_json (rows, spec, command, json, &error))
+    status = ks_cli_fail (KS_CLI_FAILED, error), g_clear_error (&error);
+  return status;
+}
+
 static int
 bench_gauss (int argc, char **argv)
 {
@@ -127,13 +185,10 @@ bench_gauss (int argc, char **argv)
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("gauss - the paper's kernels against cuSOLVER and LAPACK");
   g_autoptr(GError) error = NULL;
-  g_autoptr(KsDeviceList) list = NULL;
   g_autoptr(GArray) sizes = NULL;
-  g_autoptr(GPtrArray) rows = NULL;
   g_autofree char *command = ks_cli_join_argv ("kernelscope-cli bench gauss", argc, argv);
   KsBenchSpec spec = { KS_PRECISION_FLOAT, 1, 3, 1, TRUE };
   int status = KS_CLI_OK;
-  guint failed;
 
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_description (context,
@@ -148,13 +203,8 @@ bench_gauss (int argc, char **argv)
       status = ks_cli_fail (KS_CLI_USAGE, error);
       goto out;
     }
-  if ((precision && !ks_precision_from_string (precision, &spec.precision)) || !check_reps (reps, "--reps", 1) ||
-      !check_reps (warmup, "--warmup", 0) || seed < 0)
+  if (!gauss_spec (precision, reps, warmup, seed, no_bandwidth, &spec))
     {
-      if (precision && !ks_precision_from_string (precision, &spec.precision))
-        g_printerr ("kernelscope-cli: --precision is float or double, not \"%s\"\n", precision);
-      else if (seed < 0)
-        g_printerr ("kernelscope-cli: --seed must not be negative\n");
       status = KS_CLI_USAGE;
       goto out;
     }
@@ -163,35 +213,13 @@ bench_gauss (int argc, char **argv)
       status = ks_cli_fail (KS_CLI_USAGE, error);
       goto out;
     }
-  spec.reps = reps;
-  spec.warmup = warmup;
-  /* 0 is a seed like any other (it was silently replaced by 1). */
-  spec.seed = (guint32) seed;
-  spec.measure_bandwidth = !no_bandwidth;
-
   /* Before the benchmark: a refused file found after it loses it. */
   if (!ks_cli_check_outputs ((KsIoOutput[]) { { csv, "--csv" }, { json, "--json" } }, 2, NULL, &error))
     {
       status = ks_cli_fail (KS_CLI_USAGE, error);
       goto out;
     }
-
-  list = ks_device_list_new ();
-  if (!(rows = ks_bench_gauss (list, (const guint *) sizes->data, sizes->len, &spec, &error)))
-    {
-      status = ks_cli_fail (KS_CLI_FAILED, error);
-      goto out;
-    }
-  if ((failed = print_gauss_table (rows)) > 0)
-    {
-      /* Unavailable methods are not failures; a solve that failed is. */
-      g_printerr ("kernelscope-cli: %u row(s) of bench gauss failed\n", failed);
-      status = KS_CLI_FAILED;
-    }
-  if (csv && !ks_bench_write_csv (rows, csv, &error))
-    status = ks_cli_fail (KS_CLI_FAILED, error), g_clear_error (&error);
-  if (json && !ks_bench_write_json (rows, &spec, command, json, &error))
-    status = ks_cli_fail (KS_CLI_FAILED, error), g_clear_error (&error);
+  status = run_gauss (sizes, &spec, command, csv, json);
 
 out:
   g_free (sizes_text);
@@ -294,6 +322,49 @@ bench_bandwidth (int argc, char **argv)
   return status;
 }
 
+/* bench launch's table: every device (or only), every size; the exit
+ * status (a size that failed says why in its row). */
+static int
+launch_table (KsDeviceList *list,
+              KsDevice     *only,
+              GArray       *sizes,
+              int           reps)
+{
+  int status = KS_CLI_OK;
+
+  g_print ("%-12s %6s %8s %10s %10s %9s %11s %10s %9s %6s %9s\n", "device", "n", "launches", "wall ms",
+           "kernels ms", "us/launch", "capture ms", "graph ms", "us/launch", "gain", "residual");
+  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
+    {
+      KsDevice *device = ks_device_list_get_device (list, i);
+
+      if (ks_device_get_backend (device) == KS_BACKEND_HOST || (only && only != device))
+        continue;
+      for (guint s = 0; s < sizes->len; s++)
+        {
+          g_autoptr(GError) error = NULL;
+          KsLaunchOverhead o;
+
+          if (!ks_bench_launch_overhead (device, KS_PRECISION_FLOAT, g_array_index (sizes, guint, s),
+                                         (guint) reps, &o, &error))
+            {
+              g_print ("%-12s %6u failed: %s\n", ks_device_get_id (device), g_array_index (sizes, guint, s),
+                       error->message);
+              status = KS_CLI_FAILED;
+              continue;
+            }
+          g_print ("%-12s %6u %8u %10.3f %10.3f %9.2f", ks_device_get_id (device), o.n, o.launches,
+                   o.stream_ms, o.kernels_ms, o.overhead_us);
+          if (o.have_graph)
+            g_print (" %11.3f %10.3f %9.2f %5.2fx %9.1e\n", o.capture_ms, o.graph_ms, o.graph_overhead_us,
+                     o.gain, MAX (o.stream_residual, o.graph_residual));
+          else
+            g_print (" %11s %10s %9s %6s %9.1e\n", "-", "-", "-", "-", o.stream_residual);
+        }
+    }
+  return status;
+}
+
 static int
 bench_launch (int argc, char **argv)
 {
@@ -352,36 +423,7 @@ bench_launch (int argc, char **argv)
       status = KS_CLI_USAGE;
       goto out;
     }
-  g_print ("%-12s %6s %8s %10s %10s %9s %11s %10s %9s %6s %9s\n", "device", "n", "launches", "wall ms",
-           "kernels ms", "us/launch", "capture ms", "graph ms", "us/launch", "gain", "residual");
-  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
-    {
-      KsDevice *device = ks_device_list_get_device (list, i);
-
-      if (ks_device_get_backend (device) == KS_BACKEND_HOST || (only && only != device))
-        continue;
-      for (guint s = 0; s < sizes->len; s++)
-        {
-          KsLaunchOverhead o;
-
-          if (!ks_bench_launch_overhead (device, KS_PRECISION_FLOAT, g_array_index (sizes, guint, s),
-                                         (guint) reps, &o, &error))
-            {
-              g_print ("%-12s %6u failed: %s\n", ks_device_get_id (device), g_array_index (sizes, guint, s),
-                       error->message);
-              g_clear_error (&error);
-              status = KS_CLI_FAILED;
-              continue;
-            }
-          g_print ("%-12s %6u %8u %10.3f %10.3f %9.2f", ks_device_get_id (device), o.n, o.launches,
-                   o.stream_ms, o.kernels_ms, o.overhead_us);
-          if (o.have_graph)
-            g_print (" %11.3f %10.3f %9.2f %5.2fx %9.1e\n", o.capture_ms, o.graph_ms, o.graph_overhead_us,
-                     o.gain, MAX (o.stream_residual, o.graph_residual));
-          else
-            g_print (" %11s %10s %9s %6s %9.1e\n", "-", "-", "-", "-", o.stream_residual);
-        }
-    }
+  status = launch_table (list, only, sizes, reps);
 
 out:
   g_free (sizes_text);

@@ -114,6 +114,41 @@ why_nothing_drawn (GPtrArray          *runs,
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
+/* The figure of runs (extra overlaid, recorded) drawn into out; the exit
+ * status.  files: the runs' names, for saying why nothing was drawn. */
+static int
+draw_runs (const KsFigureSpec    *figure,
+           GPtrArray             *runs,
+           GPtrArray             *extra,
+           const KsFigureOptions *options,
+           const char            *title,
+           const char            *out,
+           int                    width,
+           char                 **files)
+{
+  g_autoptr(KsPlot) plot = NULL;
+  g_autoptr(GError) error = NULL;
+
+  plot = ks_figure_plot_new (figure, (KsRun * const *) runs->pdata, runs->len, options);
+  for (guint i = 0; i < extra->len; i++)
+    ks_figure_add_recorded (figure, plot, extra->pdata[i], options);
+  if (extra->len)
+    ks_plot_set_caption (plot, NULL);
+  if (title)
+    ks_plot_set_title (plot, title);
+  if (!ks_plot_has_data (plot))
+    {
+      g_autofree char *why = why_nothing_drawn (runs, files, figure);
+
+      g_printerr ("kernelscope-cli: nothing to plot, so %s was not written: %s\n", out, why);
+      return KS_CLI_FAILED;
+    }
+  if (!ks_plot_export (plot, out, width, width * 5 / 8, NULL, &error))
+    return ks_cli_fail (KS_CLI_FAILED, error);
+  g_printerr ("Plot written to %s\n", out);
+  return KS_CLI_OK;
+}
+
 int
 ks_cli_plot (int    argc,
              char **argv)
@@ -136,7 +171,6 @@ ks_cli_plot (int    argc,
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("RESULTS.json... - draw saved results, overlaid");
   g_autoptr(GError) error = NULL;
-  g_autoptr(KsPlot) plot = NULL;
   g_autoptr(GPtrArray) runs = NULL;
   g_autoptr(GPtrArray) extra = NULL;
   const KsFigureSpec *figure = NULL;
@@ -186,22 +220,5 @@ ks_cli_plot (int    argc,
       figure = &desc->figures[f];
     }
 
-  plot = ks_figure_plot_new (figure, (KsRun * const *) runs->pdata, runs->len, &options);
-  for (guint i = 0; i < extra->len; i++)
-    ks_figure_add_recorded (figure, plot, extra->pdata[i], &options);
-  if (extra->len)
-    ks_plot_set_caption (plot, NULL);
-  if (title)
-    ks_plot_set_title (plot, title);
-  if (!ks_plot_has_data (plot))
-    {
-      g_autofree char *why = why_nothing_drawn (runs, argv + 1, figure);
-
-      g_printerr ("kernelscope-cli: nothing to plot, so %s was not written: %s\n", out, why);
-      return KS_CLI_FAILED;
-    }
-  if (!ks_plot_export (plot, out, width, width * 5 / 8, NULL, &error))
-    return ks_cli_fail (KS_CLI_FAILED, error);
-  g_printerr ("Plot written to %s\n", out);
-  return KS_CLI_OK;
+  return draw_runs (figure, runs, extra, &options, title, out, width, argv + 1);
 }

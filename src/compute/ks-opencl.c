@@ -183,6 +183,36 @@ vector_widths (cl_device_id  device,
     }
 }
 
+static KsDeviceType
+device_kind (cl_device_type type)
+{
+  if (type & CL_DEVICE_TYPE_GPU)
+    return KS_DEVICE_TYPE_GPU;
+  if (type & CL_DEVICE_TYPE_CPU)
+    return KS_DEVICE_TYPE_CPU;
+  if (type & CL_DEVICE_TYPE_ACCELERATOR)
+    return KS_DEVICE_TYPE_ACCELERATOR;
+  return KS_DEVICE_TYPE_OTHER;
+}
+
+/* NVIDIA's compute capability where the driver answers it; -1 else. */
+static void
+nv_compute_capability (cl_device_id  device,
+                       const char   *extensions,
+                       KsDeviceInfo *info)
+{
+  cl_uint major = 0, minor = 0;
+
+  info->cc_major = info->cc_minor = -1;
+  if (extensions && strstr (extensions, "cl_nv_device_attribute_query") &&
+      DEVICE_SCALAR (device, KS_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, major) &&
+      DEVICE_SCALAR (device, KS_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, minor))
+    {
+      info->cc_major = major;
+      info->cc_minor = minor;
+    }
+}
+
 static KsDevice *
 make_device (cl_platform_id platform,
              cl_device_id   device,
@@ -215,14 +245,7 @@ make_device (cl_platform_id platform,
   }
 
   (void) DEVICE_SCALAR (device, CL_DEVICE_TYPE, type);
-  if (type & CL_DEVICE_TYPE_GPU)
-    info.type = KS_DEVICE_TYPE_GPU;
-  else if (type & CL_DEVICE_TYPE_CPU)
-    info.type = KS_DEVICE_TYPE_CPU;
-  else if (type & CL_DEVICE_TYPE_ACCELERATOR)
-    info.type = KS_DEVICE_TYPE_ACCELERATOR;
-  else
-    info.type = KS_DEVICE_TYPE_OTHER;
+  info.type = device_kind (type);
 
   (void) DEVICE_SCALAR (device, CL_DEVICE_MAX_COMPUTE_UNITS, cu);
   (void) DEVICE_SCALAR (device, CL_DEVICE_MAX_WORK_GROUP_SIZE, max_wg);
@@ -250,17 +273,7 @@ make_device (cl_platform_id platform,
   info.mem_base_addr_align = MAX (align_bits / 8, 1);
   info.timer_resolution_ns = timer_resolution;
 
-  info.cc_major = info.cc_minor = -1;
-  if (extensions && strstr (extensions, "cl_nv_device_attribute_query"))
-    {
-      cl_uint major = 0, minor = 0;
-      if (DEVICE_SCALAR (device, KS_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, major) &&
-          DEVICE_SCALAR (device, KS_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, minor))
-        {
-          info.cc_major = major;
-          info.cc_minor = minor;
-        }
-    }
+  nv_compute_capability (device, extensions, &info);
 
   info.table_cores_per_cu = ks_cores_per_cu_lookup (info.vendor, info.name,
                                                     info.type == KS_DEVICE_TYPE_CPU,
