@@ -5,6 +5,7 @@
  * not elsewhere. */
 #include "ks-exp-heat.h"
 #include "ks-run.h"
+#include "ks-verdict.h"
 
 #include <math.h>
 #include <string.h>
@@ -60,6 +61,58 @@ test_mpi_two_gpu_ranks (void)
       const KsRunPoint *p = run->points->pdata[i];
       g_assert_cmpfloat (p->values[alone], ==, p->values[it]);
     }
+}
+
+/* The two-GPU run at 2^26 cells on the x2 host and its one-GPU twin are
+ * two mpirun calls and two files: the summary and the verdict of the
+ * two-GPU file find the twin among the recorded runs (same GPU model,
+ * mesh and rank count) and give the scaling from the two files' numbers;
+ * a gain inside the repetitions' spread is said to be none. */
+static void
+test_two_gpus_beside_recorded_one (void)
+{
+  g_autofree char *s = summary_of ("h200x2-mpi32-heat-hybrid-67m-g2.json");
+  g_autofree char *p1 = g_test_build_filename (G_TEST_DIST, "..", "data", "reference",
+                                               "h200x2-mpi32-heat-hybrid-67m-g1.json", NULL);
+  g_autofree char *p2 = g_test_build_filename (G_TEST_DIST, "..", "data", "reference",
+                                               "h200x2-mpi32-heat-hybrid-67m-g2.json", NULL);
+  g_autoptr(KsRun) one = ks_run_load_json (p1, NULL);
+  g_autoptr(KsRun) two = ks_run_load_json (p2, NULL);
+  const int alone = ks_experiment_desc_find_column (&ks_exp_heat_hybrid, "gpu_only_us");
+  const int rel = ks_experiment_desc_find_column (&ks_exp_heat_hybrid, "relative");
+  const int perf = ks_experiment_desc_find_column (&ks_exp_heat_hybrid, "mcells_per_s");
+  double best1 = 0, best2 = 0, alone1 = 0, alone2 = 0, rel1 = 0, rel2 = 0;
+  g_autofree char *scaling = NULL, *one_line = NULL;
+  g_autoptr(KsVerdict) v = NULL;
+
+  for (guint i = 0; i < one->points->len; i++)
+    {
+      const KsRunPoint *p = one->points->pdata[i];
+      if (p->values[rel] > rel1)
+        rel1 = p->values[rel], best1 = p->values[perf], alone1 = p->values[alone];
+    }
+  for (guint i = 0; i < two->points->len; i++)
+    {
+      const KsRunPoint *p = two->points->pdata[i];
+      if (p->values[rel] > rel2)
+        rel2 = p->values[rel], best2 = p->values[perf], alone2 = p->values[alone];
+    }
+  scaling = g_strdup_printf ("2 GPUs alone %.2fx one GPU alone, the hybrid's efficiency %.0f %%", alone1 / alone2,
+                             100 * best2 / (2 * best1));
+  g_test_message ("%s", s);
+  g_assert_nonnull (strstr (s, "67108864 cells, 2 GPU(s)"));
+  g_assert_nonnull (strstr (s, scaling));
+  g_assert_nonnull (strstr (s, "(one GPU: the recorded run with the same GPU model and ranks)"));
+  /* The one-GPU file alone: +0.1 % is inside its spread, no claim made. */
+  g_clear_pointer (&s, g_free);
+  s = summary_of ("h200x2-mpi32-heat-hybrid-67m-g1.json");
+  g_assert_nonnull (strstr (s, "within the repetitions' spread: no measurable gain"));
+  g_assert_null (strstr (s, "the claim holds"));
+  v = ks_exp_heat_hybrid.judge (two, 0);
+  g_assert_nonnull (v);
+  one_line = g_strdup_printf ("2 GPUs alone run %.2f times as fast", alone1 / alone2);
+  g_test_message ("%s", v->text);
+  g_assert_nonnull (strstr (v->text, one_line));
 }
 
 /* Every rank a CPU part: no GPU to compare with, whatever the ratio says. */
@@ -128,6 +181,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/exp-heat-hybrid/mpi-one-gpu-rank", test_mpi_one_gpu_rank);
   g_test_add_func ("/exp-heat-hybrid/mpi-two-gpu-ranks", test_mpi_two_gpu_ranks);
+  g_test_add_func ("/exp-heat-hybrid/two-gpus-beside-recorded-one", test_two_gpus_beside_recorded_one);
   g_test_add_func ("/exp-heat-hybrid/no-gpu-part", test_no_gpu_part);
   g_test_add_func ("/exp-heat-hybrid/shared-gpu", test_shared_gpu);
   g_test_add_func ("/exp-heat-hybrid/lambda-column", test_lambda_column);

@@ -314,6 +314,30 @@ test_walls (void)
   ks_heat_page_set_problem (page, 1, 1, 1e-8);
 }
 
+/* The two-GPU run recorded on the x2 host, added from the page's recorded
+ * runs before any run of the user's: its verdict reads the one-GPU twin
+ * (another file) for Table 3's scaling (screenshot heat-hybrid-2gpus.png). */
+static void
+test_hybrid_page_two_gpus (void)
+{
+  KsExperimentPage *hp = KS_EXPERIMENT_PAGE (ks_window_get_page (window, "heat-hybrid"));
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference",
+                                                 "h200x2-mpi32-heat-hybrid-67m-g2.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *verdict = NULL;
+
+  ks_window_show_page (window, "heat-hybrid");
+  g_assert_true (ks_experiment_page_add_recorded (hp, path, &error));
+  g_assert_no_error (error);
+  spin (200);
+  verdict = ks_experiment_page_get_verdict_text (hp);
+  g_test_message ("%s", verdict);
+  g_assert_nonnull (strstr (verdict, "67108864"));
+  /* 3556.4 / 1833.1 us an iteration, the GPUs alone (in either language). */
+  g_assert_nonnull (strstr (verdict, " 1.94 "));
+  ks_test_shot ("heat-hybrid-2gpus");
+}
+
 /* Paper 004's Figs. 6-7 page, generated from heat-hybrid's description,
  * run on PoCL with the host as the CPU part: a curve per mesh, lambda_b's
  * line and the two bounds (screenshot heat-hybrid.png). */
@@ -740,6 +764,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-heat/animation", test_animation);
   g_test_add_func ("/gui-heat/hybrid", test_hybrid);
   g_test_add_func ("/gui-heat/walls", test_walls);
+  g_test_add_func ("/gui-heat/hybrid-page-two-gpus", test_hybrid_page_two_gpus);
   g_test_add_func ("/gui-heat/hybrid-page", test_hybrid_page);
   g_test_add_func ("/gui-heat/hybrid-partition-file", test_hybrid_partition_file);
   g_test_add_func ("/gui-heat/record", test_record);

@@ -63,8 +63,9 @@ receive (const KsHybridWorld *w,
   if (got != bytes)
     {
       g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
-                   _("Rank %u received %" G_GSIZE_FORMAT " bytes from rank %u, not %" G_GSIZE_FORMAT),
-                   w->rank, got, from, bytes);
+                   /* %lu, not G_GSIZE_FORMAT: xgettext cannot expand a macro in a message. */
+                   _("Rank %u received %lu bytes from rank %u, not %lu"),
+                   w->rank, (unsigned long) got, from, (unsigned long) bytes);
       return NULL;
     }
   return g_steal_pointer (&buffer);
