@@ -39,44 +39,31 @@ job_free (gpointer data)
   g_free (job);
 }
 
-static void
-solve_thread (GTask        *task,
-              gpointer      source,
-              gpointer      task_data,
-              GCancellable *cancellable)
+static gboolean
+solve_work (gpointer       data,
+            GCancellable  *cancellable,
+            GError       **error)
 {
-  Job *job = task_data;
-  g_autoptr(GError) error = NULL;
+  Job *job = data;
   g_autoptr(KsGaussSolver) solver = NULL;
   g_autoptr(KsLinearSystem) sys = NULL;
+  double capture_ms;
 
-  solver = ks_gauss_solver_new (job->device, job->precision, &error);
-  if (solver == NULL || !ks_gauss_solver_check (solver, job->n, &job->params, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  sys = ks_linear_system_new_random (job->n, 42, &error);
-  if (sys == NULL
-      || !ks_gauss_solver_solve (solver, sys, &job->params, cancellable, NULL, &job->result, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+  solver = ks_gauss_solver_new (job->device, job->precision, error);
+  if (solver == NULL || !ks_gauss_solver_check (solver, job->n, &job->params, error))
+    return FALSE;
+  sys = ks_linear_system_new_random (job->n, 42, error);
+  if (sys == NULL || !ks_gauss_solver_solve (solver, sys, &job->params, cancellable, NULL, &job->result, error))
+    return FALSE;
   /* Under a CUDA graph the first solve records it; solve again so the
    * figures shown are of a replay, with the recording cost beside them. */
-  if (job->params.launch == KS_LAUNCH_GRAPH)
-    {
-      double capture_ms = job->result.capture_ms;
-
-      if (!ks_gauss_solver_solve (solver, sys, &job->params, cancellable, NULL, &job->result, &error))
-        {
-          g_task_return_error (task, g_steal_pointer (&error));
-          return;
-        }
-      job->result.capture_ms = capture_ms;
-    }
-  g_task_return_boolean (task, TRUE);
+  if (job->params.launch != KS_LAUNCH_GRAPH)
+    return TRUE;
+  capture_ms = job->result.capture_ms;
+  if (!ks_gauss_solver_solve (solver, sys, &job->params, cancellable, NULL, &job->result, error))
+    return FALSE;
+  job->result.capture_ms = capture_ms;
+  return TRUE;
 }
 
 static void
@@ -129,23 +116,15 @@ show_result (KsGaussSolvePage *self)
 }
 
 static void
-solve_done_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
+solve_done (KsPage       *page,
+            gpointer      data,
+            const GError *error)
 {
-  KsGaussSolvePage *self = KS_GAUSS_SOLVE_PAGE (source);
-  Job *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
+  KsGaussSolvePage *self = KS_GAUSS_SOLVE_PAGE (page);
+  Job *job = data;
 
-  /* The window closed mid-solve: GTK has cleared the template children and
-   * there is nothing left to show the result in. */
-  if (self->status_label == NULL)
-    {
-      ks_page_end_run (KS_PAGE (self));
-      return;
-    }
   gtk_widget_set_sensitive (self->results_grid, TRUE);
-  if (g_task_propagate_boolean (G_TASK (result), &error))
+  if (error == NULL)
     {
       g_autofree char *status = g_strdup_printf (_("n = %u on %s"), job->n,
                                                  ks_device_get_name (job->device));
@@ -155,7 +134,7 @@ solve_done_cb (GObject      *source,
       show_result (self);
       /* Only a finished solve counts as a measured point: a stopped one
        * must not be reported as kept. */
-      ks_page_emit_progress (KS_PAGE (self), 1, 1, 1.0);
+      ks_page_emit_progress (page, 1, 1, 1.0);
     }
   else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     gtk_label_set_text (GTK_LABEL (self->status_label),
@@ -165,7 +144,6 @@ solve_done_cb (GObject      *source,
                         self->has_result
                         ? _("Stopped. The figures below are from the last solve that finished.")
                         : _("Stopped before the solve finished."));
-  ks_page_emit_finished (KS_PAGE (self), error);
 }
 
 static gboolean
@@ -175,7 +153,6 @@ ks_gauss_solve_page_start (KsPage        *page,
                            GError       **error)
 {
   KsGaussSolvePage *self = KS_GAUSS_SOLVE_PAGE (page);
-  g_autoptr(GTask) task = NULL;
   Job *job = g_new0 (Job, 1);
 
   job->device = g_object_ref (device);
@@ -194,9 +171,7 @@ ks_gauss_solve_page_start (KsPage        *page,
   /* The figures of the previous solve stay readable but dimmed, so they
    * are not taken for this solve's. */
   gtk_widget_set_sensitive (self->results_grid, FALSE);
-  task = g_task_new (self, cancellable, solve_done_cb, NULL);
-  g_task_set_task_data (task, job, job_free);
-  g_task_run_in_thread (task, solve_thread);
+  ks_page_run_job (page, job, job_free, solve_work, solve_done, cancellable);
   return TRUE;
 }
 

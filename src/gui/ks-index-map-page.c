@@ -146,38 +146,26 @@ job_free (gpointer data)
   g_free (job);
 }
 
-static void
-ask_thread (GTask        *task,
-            gpointer      source,
-            gpointer      task_data,
-            GCancellable *cancellable)
+static gboolean
+ask_work (gpointer       data,
+          GCancellable  *cancellable,
+          GError       **error)
 {
-  Job *job = task_data;
-  g_autoptr(GError) error = NULL;
+  Job *job = data;
 
-  if (!ks_index_domain_check_device (&job->domain, job->device, KS_PRECISION_DOUBLE, &error) ||
-      !ks_index_suggest_block (job->device, KS_PRECISION_DOUBLE, &job->suggestion, &error))
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_boolean (task, TRUE);
+  return ks_index_domain_check_device (&job->domain, job->device, KS_PRECISION_DOUBLE, error) &&
+         ks_index_suggest_block (job->device, KS_PRECISION_DOUBLE, &job->suggestion, error);
 }
 
 static void
-ask_done_cb (GObject      *source,
-             GAsyncResult *result,
-             gpointer      user_data)
+ask_done (KsPage       *page,
+          gpointer      data,
+          const GError *error)
 {
-  KsIndexMapPage *self = KS_INDEX_MAP_PAGE (source);
-  Job *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
+  KsIndexMapPage *self = KS_INDEX_MAP_PAGE (page);
+  Job *job = data;
 
-  /* The window closed meanwhile: nothing left to show it in. */
-  if (self->device_label == NULL)
-    {
-      ks_page_end_run (KS_PAGE (self));
-      return;
-    }
-  if (g_task_propagate_boolean (G_TASK (result), &error))
+  if (error == NULL)
     {
       g_autofree char *text = g_strdup_printf (_("Occupancy block %llu on %s: %s."),
                                                (unsigned long long) job->suggestion.block,
@@ -185,11 +173,10 @@ ask_done_cb (GObject      *source,
 
       gtk_label_set_text (GTK_LABEL (self->device_label), text);
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->block_spin), (double) job->suggestion.block);
-      ks_page_emit_progress (KS_PAGE (self), 1, 1, 1.0);
+      ks_page_emit_progress (page, 1, 1, 1.0);
     }
   else
     gtk_label_set_text (GTK_LABEL (self->device_label), error->message);
-  ks_page_emit_finished (KS_PAGE (self), error);
 }
 
 static gboolean
@@ -199,7 +186,6 @@ ks_index_map_page_start (KsPage        *page,
                          GError       **error)
 {
   KsIndexMapPage *self = KS_INDEX_MAP_PAGE (page);
-  g_autoptr(GTask) task = NULL;
   Job *job = g_new0 (Job, 1);
 
   if (!ks_index_domain_parse (gtk_entry_get_text (GTK_ENTRY (self->domain_entry)), &job->domain, error))
@@ -209,9 +195,7 @@ ks_index_map_page_start (KsPage        *page,
     }
   job->device = g_object_ref (device);
   gtk_label_set_text (GTK_LABEL (self->device_label), _("Asking the device…"));
-  task = g_task_new (self, cancellable, ask_done_cb, NULL);
-  g_task_set_task_data (task, job, job_free);
-  g_task_run_in_thread (task, ask_thread);
+  ks_page_run_job (page, job, job_free, ask_work, ask_done, cancellable);
   return TRUE;
 }
 

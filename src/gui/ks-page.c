@@ -10,6 +10,7 @@ typedef struct {
   GApplication *held_app;   /* held from start to the end of the run */
   gboolean      running;
   gboolean      controls_visible;
+  gboolean      disposed;   /* its widgets are gone: a job's outcome is not shown */
 } KsPagePrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (KsPage, ks_page, GTK_TYPE_BOX)
@@ -63,6 +64,7 @@ ks_page_dispose (GObject *object)
   /* A run in flight keeps its hold on the application: the task ends it
    * (ks_page_end_run) once the worker is off the device. */
   g_clear_object (&priv->settings);
+  priv->disposed = TRUE;
   G_OBJECT_CLASS (ks_page_parent_class)->dispose (object);
 }
 
@@ -241,6 +243,83 @@ ks_page_start (KsPage        *self,
     }
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_RUNNING]);
   return TRUE;
+}
+
+/* --- a run as one job on a worker ------------------------------------------ */
+
+typedef struct {
+  gpointer       job;
+  GDestroyNotify job_free;
+  KsPageWorkFunc work;
+  KsPageDoneFunc done;
+} PageJob;
+
+static void
+page_job_free (gpointer data)
+{
+  PageJob *pj = data;
+
+  if (pj->job_free != NULL)
+    pj->job_free (pj->job);
+  g_free (pj);
+}
+
+static void
+page_job_thread (GTask        *task,
+                 gpointer      source,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  PageJob *pj = task_data;
+  GError *error = NULL;
+
+  if (pj->work (pj->job, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+page_job_done (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  KsPage *self = KS_PAGE (source);
+  KsPagePrivate *priv = ks_page_get_instance_private (self);
+  PageJob *pj = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+
+  /* The window closed mid-run: GTK has cleared the template children
+   * and nothing is left to show the outcome in. */
+  if (priv->disposed)
+    {
+      ks_page_end_run (self);
+      return;
+    }
+  g_task_propagate_boolean (G_TASK (result), &error);
+  pj->done (self, pj->job, error);
+  ks_page_emit_finished (self, error);
+}
+
+void
+ks_page_run_job (KsPage         *self,
+                 gpointer        job,
+                 GDestroyNotify  job_free,
+                 KsPageWorkFunc  work,
+                 KsPageDoneFunc  done,
+                 GCancellable   *cancellable)
+{
+  g_autoptr(GTask) task = NULL;
+  PageJob *pj;
+
+  g_return_if_fail (KS_IS_PAGE (self));
+  g_return_if_fail (work != NULL && done != NULL);
+
+  pj = g_new0 (PageJob, 1);
+  *pj = (PageJob) { job, job_free, work, done };
+  task = g_task_new (self, cancellable, page_job_done, NULL);
+  g_task_set_task_data (task, pj, page_job_free);
+  g_task_run_in_thread (task, page_job_thread);
 }
 
 void

@@ -115,6 +115,26 @@ void             ks_page_emit_contents_changed (KsPage *self);
  * Ctrl+R, or a session saved, reads what the user sees. */
 void             ks_page_commit_edits   (KsPage        *self);
 
+/* A page's run as one job on a worker thread (the single-solve pages):
+ * work runs there with the job and the run's cancellable, FALSE with an
+ * error on failure; then, back on the main thread and only if the page
+ * still lives, done shows the outcome (error NULL on success), and the
+ * page emits "finished".  A page destroyed meanwhile (its window closed
+ * mid-run) only ends the run (ks_page_end_run).  job is freed by
+ * job_free once the task is done. */
+typedef gboolean (*KsPageWorkFunc) (gpointer       job,
+                                    GCancellable  *cancellable,
+                                    GError       **error);
+typedef void     (*KsPageDoneFunc) (KsPage        *self,
+                                    gpointer       job,
+                                    const GError  *error);
+void             ks_page_run_job        (KsPage         *self,
+                                         gpointer        job,
+                                         GDestroyNotify  job_free,
+                                         KsPageWorkFunc  work,
+                                         KsPageDoneFunc  done,
+                                         GCancellable   *cancellable);
+
 /* A row of a page's "Runs in the plot" list: a check button showing the
  * run in the plot, labelled (ellipsized, whole in the tooltip), and a
  * remove button (insensitive unless removable).  run is set on both as

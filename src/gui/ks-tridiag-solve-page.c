@@ -53,22 +53,17 @@ job_free (gpointer data)
   g_free (job);
 }
 
-static void
-solve_thread (GTask        *task,
-              gpointer      source,
-              gpointer      task_data,
-              GCancellable *cancellable)
+static gboolean
+solve_work (gpointer       data,
+            GCancellable  *cancellable,
+            GError       **error)
 {
-  Job *job = task_data;
-  g_autoptr(GError) error = NULL;
+  Job *job = data;
   g_autoptr(KsTridiagBatch) batch = NULL;
   guint sys = 0, row = 0;
 
-  if (!(batch = ks_tridiag_batch_load (job->matrix, job->rhs, job->systems, &error)))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+  if (!(batch = ks_tridiag_batch_load (job->matrix, job->rhs, job->systems, error)))
+    return FALSE;
   if (job->default_method)
     job->method = ks_tridiag_default_method (job->device, job->precision, batch->n, batch->systems);
   if (!ks_tridiag_method_pivots (job->method) && !ks_tridiag_batch_is_dominant (batch, &sys, &row))
@@ -78,13 +73,10 @@ solve_thread (GTask        *task,
   job->n = batch->n;
   job->rows = batch->n * batch->systems;
   job->x = g_new0 (double, job->rows);
-  if (!ks_tridiag_solve (job->device, batch, job->method, job->precision, TRUE, job->x, &job->ms, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+  if (!ks_tridiag_solve (job->device, batch, job->method, job->precision, TRUE, job->x, &job->ms, error))
+    return FALSE;
   job->residual = ks_tridiag_batch_residual (batch, job->x, 0);
-  g_task_return_boolean (task, TRUE);
+  return TRUE;
 }
 
 static void
@@ -97,21 +89,14 @@ set_status (KsTridiagSolvePage *self,
 }
 
 static void
-solve_done_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
+solve_done (KsPage       *page,
+            gpointer      data,
+            const GError *error)
 {
-  KsTridiagSolvePage *self = KS_TRIDIAG_SOLVE_PAGE (source);
-  Job *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GError) error = NULL;
+  KsTridiagSolvePage *self = KS_TRIDIAG_SOLVE_PAGE (page);
+  Job *job = data;
 
-  /* The window closed mid-solve: nothing is left to show it in. */
-  if (self->status_label == NULL)
-    {
-      ks_page_end_run (KS_PAGE (self));
-      return;
-    }
-  if (g_task_propagate_boolean (G_TASK (result), &error))
+  if (error == NULL)
     {
       g_free (self->x);
       self->x = g_steal_pointer (&job->x);
@@ -135,7 +120,6 @@ solve_done_cb (GObject      *source,
     /* In the page, where the form is: what was wrong, in the files' or
      * the solver's words (the window's error bar says it too). */
     set_status (self, g_strdup_printf (_("The solve failed: %s"), error->message));
-  ks_page_emit_finished (KS_PAGE (self), error);
 }
 
 static gboolean
@@ -145,7 +129,6 @@ ks_tridiag_solve_page_start (KsPage        *page,
                              GError       **error)
 {
   KsTridiagSolvePage *self = KS_TRIDIAG_SOLVE_PAGE (page);
-  g_autoptr(GTask) task = NULL;
   g_autofree char *matrix = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (self->matrix_button));
   g_autofree char *rhs = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (self->rhs_button));
   const char *method = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->method_combo));
@@ -171,9 +154,7 @@ ks_tridiag_solve_page_start (KsPage        *page,
   g_clear_pointer (&self->x, g_free);
   gtk_widget_set_sensitive (self->save_button, FALSE);
   set_status (self, g_strdup (_("Solving…")));
-  task = g_task_new (self, cancellable, solve_done_cb, NULL);
-  g_task_set_task_data (task, job, job_free);
-  g_task_run_in_thread (task, solve_thread);
+  ks_page_run_job (page, job, job_free, solve_work, solve_done, cancellable);
   return TRUE;
 }
 
