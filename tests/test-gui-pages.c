@@ -20,8 +20,10 @@
 #define G_LOG_DOMAIN "test-gui-pages"
 
 #include "test-gui-util.h"
+#include "ks-session.h"
 #include "test-gui-pages.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 #include "ks-gauss-solve-page.h"
@@ -488,6 +490,23 @@ test_all_pages (void)
   g_assert_cmpuint (names->len, >=, 19);
   g_assert_true (g_ptr_array_find_with_equal_func (names, "devices", g_str_equal, NULL));
   g_assert_true (g_ptr_array_find_with_equal_func (names, "heat-live", g_str_equal, NULL));
+  /* Every hand-made page a session can hold is in the window, under its
+   * title: both read one table. */
+  {
+    guint n;
+    const KsHandMadePage *hand = ks_session_hand_made_pages (&n);
+
+    g_assert_cmpuint (n, >=, 5);
+    for (guint i = 0; i < n; i++)
+      {
+        GtkWidget *page = gtk_stack_get_child_by_name (GTK_STACK (stack), hand[i].id);
+        g_autofree char *title = NULL;
+
+        g_assert_nonnull (page);
+        gtk_container_child_get (GTK_CONTAINER (stack), page, "title", &title, NULL);
+        g_assert_cmpstr (title, ==, _(hand[i].title));
+      }
+  }
   for (guint i = 0; i < names->len; i++)
     {
       GtkWidget *page = gtk_stack_get_child_by_name (GTK_STACK (stack), names->pdata[i]);

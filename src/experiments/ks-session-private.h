@@ -9,15 +9,6 @@ G_BEGIN_DECLS
 /* The Devices page's largest number of cores per compute unit. */
 #define KS_SESSION_MAX_CORES 1024
 
-/* A page of the window that no description makes: its id, its title
- * (N_(), for messages) and the fields it saves. */
-typedef struct {
-  const char        *id;
-  const char        *title;
-  const KsParamSpec *fields;
-  guint              n_fields;
-} KsHandMadePage;
-
 const KsHandMadePage *ks_session_find_hand_made (const char *id);
 /* The parameter (experiment page) or field (hand-made page) name; NULL: none. */
 const KsParamSpec    *ks_session_page_find_spec (const KsSessionPage *page,

@@ -43,12 +43,19 @@ static const KsParamSpec map_fields[] = {
 };
 
 static const KsHandMadePage hand_made[] = {
-  { "devices",     N_("Devices"),                  NULL,         0 },
-  { "gauss-solve", N_("Gauss: single solve"),      solve_fields, G_N_ELEMENTS (solve_fields) },
-  { "index-map",   N_("Index domain onto blocks"), map_fields,   G_N_ELEMENTS (map_fields) },
-  { "heat-live",   N_("Heat: live animation"),     NULL,         0 },
-  { "tridiag-solve", N_("Tridiagonal: your systems"), NULL,       0 },
+  { "devices",       NULL,  N_("Devices"),                   NULL,         0 },
+  { "gauss-solve",   "000", N_("Gauss: single solve"),       solve_fields, G_N_ELEMENTS (solve_fields) },
+  { "index-map",     "003", N_("Index domain onto blocks"),  map_fields,   G_N_ELEMENTS (map_fields) },
+  { "heat-live",     "004", N_("Heat: live animation"),      NULL,         0 },
+  { "tridiag-solve", "002", N_("Tridiagonal: your systems"), NULL,         0 },
 };
+
+const KsHandMadePage *
+ks_session_hand_made_pages (guint *n_pages)
+{
+  *n_pages = G_N_ELEMENTS (hand_made);
+  return hand_made;
+}
 
 const KsHandMadePage *
 ks_session_find_hand_made (const char *id)

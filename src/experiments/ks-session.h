@@ -71,6 +71,21 @@ typedef struct {
 KsSession     *ks_session_new            (void);
 void           ks_session_free           (KsSession   *self);
 
+/* A page of the window that no description makes: its id, the paper
+ * whose group it opens in the sidebar (NULL: above the groups), its title
+ * (N_()) and the fields a session saves of it.  The window lists its
+ * pages and a session reads them from this one table. */
+typedef struct {
+  const char        *id;
+  const char        *paper;
+  const char        *title;
+  const KsParamSpec *fields;
+  guint              n_fields;
+} KsHandMadePage;
+
+/* The hand-made pages in the sidebar's order within each group. */
+const KsHandMadePage *ks_session_hand_made_pages (guint *n_pages);
+
 /* Is id a page a session may hold (a registered experiment, or one of the
  * window's hand-made pages)?  Its title, translated, for messages. */
 gboolean       ks_session_page_id_known  (const char  *id);

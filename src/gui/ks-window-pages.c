@@ -12,30 +12,45 @@
 #include "ks-heat-page.h"
 #include "ks-tridiag-solve-page.h"
 #include "ks-registry.h"
+#include "ks-session.h"
 
-/* Hand-made pages, in their paper's group (NULL: above the groups).  A
- * name the registry also has would stand in for that description's
- * generic page (none does: the Gauss sweeps moved onto it). */
+/* The widget of each hand-made page; which pages there are, their titles
+ * and groups come from the session's table (ks_session_hand_made_pages),
+ * which a session reads them by.  A name the registry also has would
+ * stand in for that description's generic page (none does: the Gauss
+ * sweeps moved onto it). */
 static const struct {
-  const char *paper;
   const char *name;
-  const char *title;
   GType     (*get_type) (void);
-} hand_made[] = {
-  { NULL,  "devices",     N_("Devices"),                   ks_devices_page_get_type },
-  { "000", "gauss-solve", N_("Gauss: single solve"),       ks_gauss_solve_page_get_type },
-  { "003", "index-map",   N_("Index domain onto blocks"),  ks_index_map_page_get_type },
-  { "004", "heat-live",   N_("Heat: live animation"),      ks_heat_page_get_type },
-  { "002", "tridiag-solve", N_("Tridiagonal: your systems"), ks_tridiag_solve_page_get_type },
+} page_types[] = {
+  { "devices",       ks_devices_page_get_type },
+  { "gauss-solve",   ks_gauss_solve_page_get_type },
+  { "index-map",     ks_index_map_page_get_type },
+  { "heat-live",     ks_heat_page_get_type },
+  { "tridiag-solve", ks_tridiag_solve_page_get_type },
 };
 
 static int
 find_hand_made (const char *name)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (hand_made); i++)
-    if (g_strcmp0 (hand_made[i].name, name) == 0)
+  guint n;
+  const KsHandMadePage *pages = ks_session_hand_made_pages (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (pages[i].id, name) == 0)
       return i;
   return -1;
+}
+
+static GType
+page_type (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (page_types); i++)
+    if (g_strcmp0 (page_types[i].name, name) == 0)
+      return page_types[i].get_type ();
+  /* A page in the table without a widget is a programming error caught
+   * by every GUI test at start-up. */
+  g_error ("hand-made page %s has no widget type in page_types[]", name);
 }
 
 static void
@@ -59,8 +74,11 @@ add_hand_made (GtkStack  *stack,
                GPtrArray *names,
                guint      i)
 {
-  add_page (stack, sidebar, names, g_object_new (hand_made[i].get_type (), NULL), hand_made[i].paper,
-            hand_made[i].name, _(hand_made[i].title));
+  guint n;
+  const KsHandMadePage *page = &ks_session_hand_made_pages (&n)[i];
+
+  add_page (stack, sidebar, names, g_object_new (page_type (page->id), NULL), page->paper, page->id,
+            _(page->title));
 }
 
 /* The paper's pages: its hand-made pages without a description first (the
@@ -73,15 +91,18 @@ add_group_pages (GtkStack           *stack,
                  const char         *paper,
                  const KsPaperGroup *group)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (hand_made); i++)
-    if (g_strcmp0 (hand_made[i].paper, paper) == 0
-        && (group == NULL || !g_ptr_array_find_with_equal_func (names, hand_made[i].name, g_str_equal, NULL)))
+  guint n;
+  const KsHandMadePage *pages = ks_session_hand_made_pages (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (pages[i].paper, paper) == 0
+        && (group == NULL || !g_ptr_array_find_with_equal_func (names, pages[i].id, g_str_equal, NULL)))
       {
         gboolean described = FALSE;
 
         for (guint e = 0; group != NULL && e < group->experiments->len; e++)
           described |= g_strcmp0 (((const KsExperimentDesc *) group->experiments->pdata[e])->id,
-                                  hand_made[i].name) == 0;
+                                  pages[i].id) == 0;
         if (!described)
           add_hand_made (stack, sidebar, names, i);
       }
@@ -103,12 +124,14 @@ ks_window_pages_build (GtkStack  *stack,
 {
   g_autoptr(GPtrArray) groups = ks_registry_list_papers ();
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  guint n;
+  const KsHandMadePage *pages = ks_session_hand_made_pages (&n);
 
   g_return_val_if_fail (GTK_IS_STACK (stack), NULL);
   g_return_val_if_fail (KS_IS_SIDEBAR (sidebar), NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (hand_made); i++)
-    if (hand_made[i].paper == NULL)
+  for (guint i = 0; i < n; i++)
+    if (pages[i].paper == NULL)
       add_hand_made (stack, sidebar, names, i);
   /* Every paper of the course, one without experiments yet saying what
    * is coming, and any other a description names (a test's). */
@@ -118,8 +141,8 @@ ks_window_pages_build (GtkStack  *stack,
       gboolean empty = group->experiments->len == 0 && group->coming != NULL;
 
       /* A paper with a hand-made page but no description yet is not empty. */
-      for (guint i = 0; i < G_N_ELEMENTS (hand_made); i++)
-        empty &= g_strcmp0 (hand_made[i].paper, group->id) != 0;
+      for (guint i = 0; i < n; i++)
+        empty &= g_strcmp0 (pages[i].paper, group->id) != 0;
       ks_sidebar_add_group (sidebar, group->id, group->title ? _(group->title) : group->id,
                             empty ? _(group->coming) : NULL);
       add_group_pages (stack, sidebar, names, group->id, group);
