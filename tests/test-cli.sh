@@ -1206,6 +1206,13 @@ for lam, p in pts.items():
     assert p["relative"] > 0 and p["gpu_only_us"] > 0, p
 assert pts[0]["gpu_cells"] == 0
 assert abs(pts[3]["gpu_cells"] / pts[3]["cpu_cells"] - 3) < 0.05, pts[3]
+# Where the time goes: each part'"'"'s waits for the other, per iteration;
+# no GPU part at lambda 0, so none of its waits; both parts split at 3.
+for side in ("halo", "sums"):
+    assert pts[0]["gpu_%s_wait_us" % side] in (None, "nan"), pts[0]
+    for k in ("gpu", "cpu"):
+        w = pts[3]["%s_%s_wait_us" % (k, side)]
+        assert w is not None and 0 <= w <= pts[3]["iteration_us"], (k, side, pts[3])
 assert len({p["iterations"] for p in pts.values()}) <= 2, [p["iterations"] for p in pts.values()]
 info = d["devices"][0]["info"]
 assert abs(info["lambda_b"] - info["triad_gbs"] / info["cpu_triad_gbs"]) < 1e-9 * info["lambda_b"], info

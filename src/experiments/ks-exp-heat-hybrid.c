@@ -187,6 +187,23 @@ static const KsColumnSpec columns[] = {
                    N_("The lambda asked for, or, split by a partition file, what the file amounts to: a GPU part's "
                       "cells over all the CPU parts'"),
                    KS_COLUMN_REAL, .derive = derive_lambda, .hidden = TRUE },
+  /* Where an iteration's time goes beside the parts' own work: the time
+   * a part of each kind stood waiting for the other, at the halo and at
+   * the sums (the most any part of the kind waited), over the iterations.
+   * A GPU part waiting at the sums is held up by the CPU part or by the
+   * coupling itself (issue 28, item 7). */
+  [COL_GPU_HALO_WAIT] = { "gpu_halo_wait_us", N_("GPU part's wait for the halo, per iteration"), "us",
+                          N_("Time the GPU part stood waiting for the CPU part's halo values"),
+                          KS_COLUMN_REAL, KS_REDUCE_MEDIAN, .hidden = TRUE },
+  [COL_GPU_SUMS_WAIT] = { "gpu_sums_wait_us", N_("GPU part's wait at the sums, per iteration"), "us",
+                          N_("Time the GPU part stood waiting for the CPU part's partial sums"),
+                          KS_COLUMN_REAL, KS_REDUCE_MEDIAN, .hidden = TRUE },
+  [COL_CPU_HALO_WAIT] = { "cpu_halo_wait_us", N_("CPU part's wait for the halo, per iteration"), "us",
+                          N_("Time the CPU part stood waiting for the GPU part's halo values"),
+                          KS_COLUMN_REAL, KS_REDUCE_MEDIAN, .hidden = TRUE },
+  [COL_CPU_SUMS_WAIT] = { "cpu_sums_wait_us", N_("CPU part's wait at the sums, per iteration"), "us",
+                          N_("Time the CPU part stood waiting for the GPU part's partial sums"),
+                          KS_COLUMN_REAL, KS_REDUCE_MEDIAN, .hidden = TRUE },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (columns) == N_COLUMNS);
@@ -793,6 +810,13 @@ hybrid_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable
   return save_partition (s, ks_config_get_string (point, "save_partition"), error);
 }
 
+/* Seconds of a solve as microseconds an iteration (NAN: no such part). */
+static double
+per_iteration (double seconds, guint iterations)
+{
+  return iterations > 0 ? 1e6 * seconds / iterations : NAN;
+}
+
 static gboolean
 hybrid_measure (gpointer state, const KsConfig *point, double *values, GCancellable *cancellable, GError **error)
 {
@@ -816,6 +840,10 @@ hybrid_measure (gpointer state, const KsConfig *point, double *values, GCancella
   values[COL_ITERS] = res.iterations;
   values[COL_BANDWIDTH] = res.iterate_s > 0 ? res.bytes / res.iterate_s / 1e9 : NAN;
   values[COL_MESH_CELLS] = s->n_cells;
+  values[COL_GPU_HALO_WAIT] = per_iteration (res.iterate_halo_s[KS_HYBRID_GPU], res.iterations);
+  values[COL_GPU_SUMS_WAIT] = per_iteration (res.iterate_sums_s[KS_HYBRID_GPU], res.iterations);
+  values[COL_CPU_HALO_WAIT] = per_iteration (res.iterate_halo_s[KS_HYBRID_CPU], res.iterations);
+  values[COL_CPU_SUMS_WAIT] = per_iteration (res.iterate_sums_s[KS_HYBRID_CPU], res.iterations);
   return TRUE;
 }
 

@@ -712,6 +712,7 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
   ok = (!(options->tune & KS_DIST_TUNE_OVERLAP) || (part.halo_queue = ks_runtime_new_queue (dev->rt, error))) &&
        start_residual (&part, ex, row_ptr, col, val, b, x, &rho, &b_norm, error);
   begin = g_get_monotonic_time ();
+  ks_exchange_begin_iterations (ex);
   ok = ok && (options->pipelined ? solve_pipelined (&part, ex, options, b_norm, &it, &rho, error)
                                  : solve_classic (&part, ex, options, b_norm, &it, &rho, error));
   ok = ok && read_reals (&part, part.x, 0, x, part.n, error);

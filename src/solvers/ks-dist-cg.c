@@ -13,6 +13,13 @@
 #include <math.h>
 #include <string.h>
 
+void
+ks_exchange_begin_iterations (KsExchange *ex)
+{
+  ex->iterate_wait_us = ex->wait_us;
+  ex->iterate_halo_wait_us = ex->halo_wait_us;
+}
+
 gboolean
 ks_exchange_start (KsExchange *ex,
                    double     *x,
@@ -705,6 +712,7 @@ solve_host (KsExchange            *ex,
   memcpy (p, r, sizeof (double) * n);
 
   begin = g_get_monotonic_time ();
+  ks_exchange_begin_iterations (ex);
   for (it = 0; sqrt (rho) > options->tol * b_norm; it++)
     {
       double pq, alpha, rho_new;
@@ -780,6 +788,7 @@ solve_host_pipelined (KsExchange            *ex,
     return FALSE;
 
   begin = g_get_monotonic_time ();
+  ks_exchange_begin_iterations (ex);
   for (it = 0;; it++)
     {
       double beta, delta, rr = 0, wr = 0;

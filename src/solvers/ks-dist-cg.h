@@ -72,7 +72,15 @@ struct _KsExchange {
   gint64                  wait_us;
   /* Of wait_us, the part in finish: the halo's (the rest is the sums'). */
   gint64                  halo_wait_us;
+  /* Both counters as the solve's iterations began (set by the solvers
+   * through ks_exchange_begin_iterations): what the iterations alone
+   * waited, without the set-up's waits (a device part's uploads keep a
+   * host part waiting, which a short solve's iterations would not). */
+  gint64                  iterate_wait_us;
+  gint64                  iterate_halo_wait_us;
 };
+
+void     ks_exchange_begin_iterations (KsExchange *ex);
 
 gboolean ks_exchange_start     (KsExchange *ex,
                                 double     *x,

@@ -405,6 +405,8 @@ typedef struct {
   KsDistCgResult         result;
   double                 wait_s;   /* of the solve, in the exchange's finish and sums */
   double                 halo_s;   /* of wait_s, in the finish */
+  double                 iterate_wait_s;  /* wait_s and halo_s in the iterations alone */
+  double                 iterate_halo_s;
   double                 solve_s;  /* the whole solve's wall time */
   GError                *error;
 } Run;
@@ -431,6 +433,8 @@ run_part (gpointer data)
     omp_set_num_threads (MAX (1, omp_get_num_procs () - (int) run->others_on_devices));
 #endif
 
+  /* A solve failing before its iterations waited none in them. */
+  ks_exchange_begin_iterations (run->ex);
   if (p->device != NULL)
     ks_dist_cg_solve_device (p->device, run->ex, p->row_ptr, p->col, p->val, p->b, p->x, run->options,
                              &run->result, &run->error);
@@ -439,6 +443,8 @@ run_part (gpointer data)
                            &run->error);
   run->wait_s = (run->ex->wait_us - waited) / 1e6;
   run->halo_s = (run->ex->halo_wait_us - halo_waited) / 1e6;
+  run->iterate_wait_s = (run->ex->wait_us - run->ex->iterate_wait_us) / 1e6;
+  run->iterate_halo_s = (run->ex->halo_wait_us - run->ex->iterate_halo_wait_us) / 1e6;
   run->solve_s = (g_get_monotonic_time () - begin) / 1e6;
 #ifdef _OPENMP
   omp_set_num_threads (threads);
@@ -545,7 +551,8 @@ tally_parts (KsHybridCg     *h,
              KsHybridResult *res)
 {
   for (guint q = 0; q < KS_HYBRID_N_PARTS; q++)
-    res->part_s[q] = res->busy_s[q] = res->halo_s[q] = res->sums_s[q] = NAN;
+    res->part_s[q] = res->busy_s[q] = res->halo_s[q] = res->sums_s[q] = res->iterate_halo_s[q] =
+      res->iterate_sums_s[q] = NAN;
   if (h->world != NULL && !h->scattered)
     memset (x, 0, sizeof (double) * h->n);
   for (guint k = 0; k < h->n_local; k++)
@@ -568,6 +575,8 @@ tally_parts (KsHybridCg     *h,
           res->busy_s[p->kind] = isnan (res->busy_s[p->kind]) ? busy : MAX (res->busy_s[p->kind], busy);
           keep_most (&res->halo_s[p->kind], runs[k].halo_s);
           keep_most (&res->sums_s[p->kind], runs[k].wait_s - runs[k].halo_s);
+          keep_most (&res->iterate_halo_s[p->kind], runs[k].iterate_halo_s);
+          keep_most (&res->iterate_sums_s[p->kind], runs[k].iterate_wait_s - runs[k].iterate_halo_s);
         }
       if (rows > 0)
         res->bytes += ks_cg_bytes_per_row (KS_CG_BASE, p->precision, p->row_ptr[hp->n_owned] / rows) * rows *
@@ -608,6 +617,8 @@ combine_ranks (KsHybridCg     *h,
     {
       world_most (h, &res->halo_s[q]);
       world_most (h, &res->sums_s[q]);
+      world_most (h, &res->iterate_halo_s[q]);
+      world_most (h, &res->iterate_sums_s[q]);
     }
   return TRUE;
 }

@@ -142,6 +142,10 @@ typedef struct {
    * has cells).  Which of the two coupling costs a split pays. */
   double  halo_s[KS_HYBRID_N_PARTS];
   double  sums_s[KS_HYBRID_N_PARTS];
+  /* The same two waits in the iterations alone (iterate_s's span), not
+   * the set-up's: per iteration, what the coupling costs each kind. */
+  double  iterate_halo_s[KS_HYBRID_N_PARTS];
+  double  iterate_sums_s[KS_HYBRID_N_PARTS];
 } KsHybridResult;
 
 typedef struct _KsHybridCg KsHybridCg;
