@@ -42,10 +42,11 @@ IDENT_RE = re.compile(r'[A-Za-z_]\w*')
 NAME_RE = re.compile(r'(?<!\w)(?:ks_|Ks)\w*')
 # What may stand before a name in a prototype: type words and stars.
 TYPE_PREFIX_RE = re.compile(r'^[\w\s\*]*$')
-STATEMENT_BREAK_RE = re.compile(r'\n[ \t]*(?:#[^\n]*)?(?=\n)')
+# A blank or preprocessor line, or a macro call ending its line with ")"
+# (G_DECLARE_FINAL_TYPE (...)) before a line at column 0.
+STATEMENT_BREAK_RE = re.compile(r'\n[ \t]*(?:#[^\n]*)?(?=\n)|\)[ \t]*\n(?=\w)')
 NOT_TYPES = {'return', 'else', 'do', 'case', 'goto', 'sizeof'}
-
-
+# A comment (even unterminated), a string or a character literal.
 LEXEME_RE = re.compile(r'/\*.*?(?:\*/|\Z)|//[^\n]*'
                        r'|"(?:\\.|[^"\\\n])*"?|\'(?:\\.|[^\'\\\n])*\'?', re.S)
 
@@ -98,7 +99,7 @@ def previous_line(text, offset):
     return ''
 
 
-def find_definitions(path, code, skel):
+def find_definitions(skel):
     """(name, line, start, end) of each extern definition in a .c file;
     start..end spans the name line and the body."""
     found = []
@@ -116,20 +117,19 @@ def find_definitions(path, code, skel):
     return found
 
 
-def is_header_prototype(code, skel, offset, name):
+def is_header_prototype(skel, offset, name):
     """Whether the name at offset in a header is its declaration: a type
     and nothing else since the statement began, and "(" after it."""
     if not re.match(r'\s*\(', skel[offset + len(name):]):
         return False
     line_start = skel.rfind('\n', 0, offset) + 1
-    if skel[line_start:].lstrip().startswith('#'):
+    if skel[line_start:offset].lstrip().startswith('#'):
         return False                    # a macro using it
-    if skel[:line_start].rstrip('\n').endswith('\\'):
+    if line_start >= 2 and skel[line_start - 2] == '\\':
         return False                    # a continued macro line
-    # The statement began after the last ";", "{" or "}", blank line or
-    # preprocessor line (G_DECLARE_FINAL_TYPE (...) ends without a ";").
+    # The statement began after the last ";", "{" or "}", or a break.
     start = max(skel.rfind(c, 0, offset) for c in ';{}') + 1
-    for m in STATEMENT_BREAK_RE.finditer(skel, start, line_start):
+    for m in STATEMENT_BREAK_RE.finditer(skel, start, offset):
         start = m.end()
     prefix = skel[start:offset]
     words = IDENT_RE.findall(prefix)
@@ -151,10 +151,10 @@ def read(path):
         return f.read()
 
 
-def dead_functions(root, src_root=None):
-    """[(path, line, name)] of the dead functions under src_root (ROOT/src
-    by default), references looked for in src_root and ROOT's other
-    folders."""
+def dead_functions(root, src_root=None, extra=()):
+    """([(path, line, name)] of the dead functions under src_root (ROOT/src
+    by default), the names defined there); references are looked for in
+    src_root, ROOT's other folders and the files extra."""
     src_root = src_root or os.path.join(root, 'src')
     files = {}
     for path in project_files(root):
@@ -165,6 +165,7 @@ def dead_functions(root, src_root=None):
         for f in filenames:
             if f.endswith(C_SUFFIXES + UI_SUFFIXES):
                 files[os.path.join(dirpath, f)] = None
+    files.update(dict.fromkeys(extra))
 
     defs = {}           # name -> [(path, line, start, end)]
     parsed = {}
@@ -176,7 +177,7 @@ def dead_functions(root, src_root=None):
             code = skel = text
         parsed[path] = (code, skel)
         if path.endswith('.c') and path.startswith(src_root + os.sep):
-            for name, line, start, end in find_definitions(path, code, skel):
+            for name, line, start, end in find_definitions(skel):
                 defs.setdefault(name, []).append((path, line, start, end))
 
     used = set()
@@ -189,7 +190,7 @@ def dead_functions(root, src_root=None):
             if any(p == path and s <= m.start() < e
                    for p, _, s, e in defs[name]):
                 continue
-            if header and is_header_prototype(code, skel, m.start(), name):
+            if header and is_header_prototype(skel, m.start(), name):
                 continue
             used.add(name)
 
@@ -213,7 +214,8 @@ def read_allowed(path):
         if not entry:
             continue
         if not why.strip():
-            bad.append(f'{path}:{number}: {entry} has no "# why" comment')
+            bad.append(f'{os.path.basename(path)}:{number}: {entry} has no '
+                       '"# why" comment')
         allowed[entry] = number
     return allowed, bad
 
@@ -221,6 +223,7 @@ def read_allowed(path):
 def check(root, allow_path):
     dead, defined = dead_functions(root)
     allowed, bad = read_allowed(allow_path)
+    allow_name = os.path.relpath(allow_path, root)
     status = 0
     for message in bad:
         print(message)
@@ -233,9 +236,9 @@ def check(root, allow_path):
     for name, number in sorted(allowed.items()):
         if name not in dead_names:
             state = 'is used now' if name in defined else 'no longer exists'
-            print(f'{allow_path}:{number}: {name} {state}: remove the line')
+            print(f'{allow_name}:{number}: {name} {state}: remove the line')
             status = 1
-    if status:
+    if dead_names - set(allowed):
         print('# dead functions above: remove each (its prototype, its '
               'definition, its doc comment), or call it', file=sys.stderr)
     return status
@@ -259,11 +262,26 @@ void
 {used} (void)
 {{
 }}
+
+void
+{handler} (void)
+{{
+}}
 '''
 
 PLANT_H = '''
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsPlanted, ks_planted_free)
 void {dead} (void);
 void {used} (void);
+void
+{handler} (void);
+'''
+
+PLANT_UI = '''<interface>
+  <object class="GtkButton">
+    <signal name="clicked" handler="{handler}" swapped="yes"/>
+  </object>
+</interface>
 '''
 
 
@@ -271,26 +289,31 @@ def self_test(root):
     # Built here, so that this file itself never names them.
     dead = 'ks_' + 'self_test_planted_dead'
     used = 'ks_' + 'self_test_planted_used'
+    names = dict(dead=dead, used=used, handler='ks_' + 'self_test_planted_cb')
     with tempfile.TemporaryDirectory(prefix='ks-dead-') as tmp:
         src = os.path.join(tmp, 'src')
         shutil.copytree(os.path.join(root, 'src'), src)
         c_file = os.path.join(src, 'compute', 'ks-types.c')
         h_file = os.path.join(src, 'compute', 'ks-types.h')
         with open(c_file, 'a', encoding='utf-8') as f:
-            f.write(PLANT_C.format(dead=dead, used=used))
+            f.write(PLANT_C.format(**names))
         with open(h_file, 'a', encoding='utf-8') as f:
-            f.write(PLANT_H.format(dead=dead, used=used))
+            f.write(PLANT_H.format(**names))
+        ui_file = os.path.join(tmp, 'planted.ui')
+        with open(ui_file, 'w', encoding='utf-8') as f:
+            f.write(PLANT_UI.format(**names))
         dead_line = read(c_file).split('\n').index(dead + ' (void)') + 1
         baseline, _ = dead_functions(root)
-        planted, _ = dead_functions(root, src)
+        planted, _ = dead_functions(root, src, [ui_file])
     expected = [('src/compute/ks-types.c', dead_line, dead)]
     extra = sorted(set(planted) - set(baseline))
     if extra != expected:
-        print(f'not ok - self-test: planting {dead} (dead) and {used} '
-              f'(called) reported {extra}, expected {expected}')
+        print(f'not ok - self-test: planting {dead} (dead), {used} (called) '
+              f'and {names["handler"]} (a .ui handler) reported {extra}, '
+              f'expected {expected}')
         return 1
-    print(f'ok - self-test: a planted dead function is reported, '
-          f'a planted called one is not')
+    print('ok - self-test: a planted dead function is reported, a planted '
+          'called one and a .ui handler are not')
     return 0
 
 
