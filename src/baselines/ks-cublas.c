@@ -108,14 +108,6 @@ buffers_clear_locked (void)
   held = (Buffers) { .ordinal = -1 };
 }
 
-void
-ks_cublas_release (void)
-{
-  G_LOCK (cublas);
-  buffers_clear_locked ();
-  G_UNLOCK (cublas);
-}
-
 /* A handle belongs to the device current when it was made. */
 static gboolean
 ensure_handle_locked (int      ordinal,

@@ -27,7 +27,5 @@ gboolean ks_cublas_row_sums       (KsDevice    *device,
                                    GError     **error);
 /* Whether cuBLAS can be opened, without a device. */
 gboolean ks_cublas_available      (GError     **error);
-/* Frees what ks_cublas_row_sums keeps on the device. */
-void     ks_cublas_release        (void);
 
 G_END_DECLS

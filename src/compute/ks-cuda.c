@@ -11,12 +11,6 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-const char *
-ks_cuda_error_name (int status)
-{
-  return cudaGetErrorName ((cudaError_t) status);
-}
-
 gboolean
 ks_cuda_check_status (int          status,
                       const char  *what,

@@ -41,8 +41,6 @@ GBytes     *ks_cuda_compile          (const char  *source_name,
                                       char       **out_log,
                                       GError     **error);
 
-/* "cudaErrorInsufficientDriver" for 35, etc. */
-const char *ks_cuda_error_name       (int         status);
 /* A CUDA runtime status (cudaError_t) as the error a user can act on, for
  * the libraries above compute (cuSPARSE): TRUE for cudaSuccess, else a
  * KS_COMPUTE_ERROR saying what failed (out of memory as such). */

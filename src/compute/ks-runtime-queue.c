@@ -101,16 +101,6 @@ ks_queue_get_runtime (KsQueue *queue)
 }
 
 gboolean
-ks_queue_finish (KsQueue  *queue,
-                 GError  **error)
-{
-  g_return_val_if_fail (queue != NULL, FALSE);
-  if (!refuse_in_capture (queue, _("Waiting for the queue"), error))
-    return FALSE;
-  return queue->rt->vtable->finish (queue, error);
-}
-
-gboolean
 ks_runtime_finish (KsRuntime  *rt,
                    GError    **error)
 {
@@ -158,14 +148,6 @@ ks_queue_wait (KsQueue  *queue,
   g_return_val_if_fail (queue != NULL && event != NULL, FALSE);
   g_return_val_if_fail (event->rt == queue->rt, FALSE);
   return queue->rt->vtable->queue_wait (queue, event->marker, error);
-}
-
-KsEvent *
-ks_event_ref (KsEvent *event)
-{
-  g_return_val_if_fail (event != NULL, NULL);
-  g_atomic_ref_count_inc (&event->ref);
-  return event;
 }
 
 void

@@ -233,13 +233,6 @@ ks_program_unref (KsProgram *program)
   g_free (program);
 }
 
-const char *
-ks_program_get_build_log (KsProgram *program)
-{
-  g_return_val_if_fail (program != NULL, NULL);
-  return program->build_log ? program->build_log : "";
-}
-
 /* --- kernels ----------------------------------------------------------------- */
 
 KsKernel *

@@ -71,7 +71,6 @@ KsProgram  *ks_runtime_build_program         (KsRuntime  *rt,
 KsProgram  *ks_program_ref                   (KsProgram  *program);
 void        ks_program_unref                 (KsProgram  *program);
 #define     ks_program_free                  ks_program_unref
-const char *ks_program_get_build_log         (KsProgram  *program);
 
 /* What the backend says about one kernel on this device; 0 where it cannot
  * say (OpenCL has no register count, CUDA no preferred multiple but the
@@ -214,10 +213,6 @@ KsEvent    *ks_queue_record                  (KsQueue    *queue,
 gboolean    ks_queue_wait                    (KsQueue    *queue,
                                               KsEvent    *event,
                                               GError    **error);
-/* The host waits for everything enqueued on queue. */
-gboolean    ks_queue_finish                  (KsQueue    *queue,
-                                              GError    **error);
-KsEvent    *ks_event_ref                     (KsEvent    *event);
 void        ks_event_unref                   (KsEvent    *event);
 /* The host waits for the event. */
 gboolean    ks_event_wait                    (KsEvent    *event,
@@ -419,7 +414,7 @@ void        ks_runtime_set_graph_kernel_timing (KsRuntime *rt,
  * recorded.  The graph holds a reference to each program it launched (and,
  * with graph kernel timing, to each kernel), so the caller may let them go
  * before the replays.  While recording, a blocking transfer, a fill or a map
- * on the default queue, and ks_queue_finish of it or ks_runtime_finish, are
+ * on the default queue, and ks_runtime_finish, are
  * KS_COMPUTE_ERROR_UNSUPPORTED.  CUDA Graphs on the CUDA backend; elsewhere
  * KS_COMPUTE_ERROR_UNSUPPORTED.  KsGraphCache (ks-graph-cache.h) keeps
  * recorded graphs by the shape they were recorded for. */

@@ -280,10 +280,3 @@ ks_eta_get_fraction (KsEta *eta)
     return 0;   /* nothing measured yet: no estimate */
   return eta->elapsed_s / (eta->elapsed_s + left);
 }
-
-double
-ks_eta_get_exponent (KsEta *eta)
-{
-  g_return_val_if_fail (eta != NULL, DEFAULT_EXPONENT);
-  return eta->exponent;
-}

@@ -55,8 +55,6 @@ double  ks_eta_get_seconds_left (KsEta            *eta);
 /* The share of the run's expected time that is done, 0..1 (0 before the
  * first point). */
 double  ks_eta_get_fraction    (KsEta             *eta);
-/* The fitted exponent p (3 until two sizes of one group are measured). */
-double  ks_eta_get_exponent    (KsEta             *eta);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsEta, ks_eta_free)
 

@@ -232,13 +232,6 @@ ks_experiment_new (KsDevice          *device,
   return self;
 }
 
-KsDevice *
-ks_experiment_get_device (KsExperiment *self)
-{
-  g_return_val_if_fail (KS_IS_EXPERIMENT (self), NULL);
-  return self->device;
-}
-
 guint
 ks_experiment_get_n_points_total (KsExperiment *self)
 {

@@ -51,7 +51,6 @@ G_DECLARE_FINAL_TYPE (KsExperiment, ks_experiment, KS, EXPERIMENT, GObject)
 KsExperiment    *ks_experiment_new          (KsDevice          *device,
                                              const KsSweepSpec *spec,
                                              GError           **error);
-KsDevice        *ks_experiment_get_device   (KsExperiment      *self);
 guint            ks_experiment_get_n_points_total (KsExperiment *self);
 /* Valid during and after a run; the GUI reads it after "point-measured". */
 const KsResults *ks_experiment_get_results  (KsExperiment      *self);

@@ -52,18 +52,6 @@ ks_reference_label (const KsResults *results)
                           backend_name (results));
 }
 
-void
-ks_reference_free (KsReference *reference)
-{
-  if (reference == NULL)
-    return;
-  g_free (reference->path);
-  g_free (reference->label);
-  g_free (reference->date);
-  g_free (reference->command);
-  g_free (reference);
-}
-
 static int
 compare_string (gconstpointer a,
                 gconstpointer b)
@@ -88,36 +76,4 @@ ks_reference_run_files (void)
       g_ptr_array_add (paths, g_build_filename (dir_path, name, NULL));
   g_ptr_array_sort (paths, compare_string);
   return paths;
-}
-
-GPtrArray *
-ks_reference_list (void)
-{
-  GPtrArray *list = g_ptr_array_new_with_free_func ((GDestroyNotify) ks_reference_free);
-  g_autoptr(GPtrArray) paths = ks_reference_run_files ();
-
-  for (guint i = 0; i < paths->len; i++)
-    {
-      const char *path = paths->pdata[i];
-      g_autoptr(KsResults) r = NULL;
-      g_autoptr(GError) error = NULL;
-      KsReference *ref;
-
-      if (!(r = ks_results_load_json (path, &error)))
-        {
-          g_warning ("Recorded run %s left out: %s", path, error->message);
-          continue;
-        }
-      ref = g_new0 (KsReference, 1);
-      ref->path = g_strdup (path);
-      ref->label = ks_reference_label (r);
-      ref->kind = r->kind;
-      ref->local = r->local;
-      ref->wg = r->wg;
-      ref->n_points = r->points->len;
-      ref->date = g_strdup (r->date);
-      ref->command = g_strdup (r->command);
-      g_ptr_array_add (list, ref);
-    }
-  return list;
 }

@@ -9,17 +9,6 @@
 
 G_BEGIN_DECLS
 
-typedef struct {
-  char            *path;        /* the JSON file */
-  char            *label;       /* "recorded: NVIDIA H200 (CUDA)" */
-  KsExperimentKind kind;        /* gauss-size or gauss-wg: which plots it fits */
-  KsLocalPolicy    local;
-  guint            wg;
-  guint            n_points;
-  char            *date;
-  char            *command;
-} KsReference;
-
 /* Where the recorded runs are: $KERNELSCOPE_REFERENCE_DIR, else the
  * installed folder, else the source tree's data/reference (an uninstalled
  * build); NULL if none exists. */
@@ -29,18 +18,10 @@ const char  *ks_reference_dir   (void);
  * or device lists beside them) in ks_reference_dir (), sorted by name. */
 GPtrArray   *ks_reference_run_files (void);
 
-/* Every recorded run (JSON) in ks_reference_dir(), sorted by file name; an
- * empty array where there are none.  A damaged file is left out, with a
- * warning, rather than hiding the others. */
-GPtrArray   *ks_reference_list  (void);
-void         ks_reference_free  (KsReference *reference);
-
 /* "recorded: NVIDIA H200 (CUDA)": the label every overlay carries. */
 char        *ks_reference_label (const KsResults *results);
 /* "NVIDIA H200 (CUDA graph)": the device and how it was driven, to tell
  * runs apart in one legend. */
 char        *ks_reference_run_name (const KsResults *results);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (KsReference, ks_reference_free)
 
 G_END_DECLS

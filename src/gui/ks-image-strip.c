@@ -138,9 +138,3 @@ ks_image_strip_init (KsImageStrip *self)
   gtk_container_add (GTK_CONTAINER (self), self->placeholder);
   gtk_widget_show (self->placeholder);
 }
-
-GtkWidget *
-ks_image_strip_new (void)
-{
-  return g_object_new (KS_TYPE_IMAGE_STRIP, NULL);
-}

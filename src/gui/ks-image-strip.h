@@ -15,7 +15,6 @@ G_BEGIN_DECLS
 #define KS_TYPE_IMAGE_STRIP (ks_image_strip_get_type ())
 G_DECLARE_FINAL_TYPE (KsImageStrip, ks_image_strip, KS, IMAGE_STRIP, GtkBox)
 
-GtkWidget *ks_image_strip_new          (void);
 /* images: a GPtrArray of KsImage (a reference is taken), or NULL to show
  * the placeholder; caption (may be NULL) says whose they are. */
 void       ks_image_strip_set_images   (KsImageStrip *self,

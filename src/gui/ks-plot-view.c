@@ -588,12 +588,6 @@ ks_plot_view_init (KsPlotView *self)
   gtk_widget_set_size_request (GTK_WIDGET (self), 320, 220);
 }
 
-GtkWidget *
-ks_plot_view_new (void)
-{
-  return g_object_new (KS_TYPE_PLOT_VIEW, NULL);
-}
-
 void
 ks_plot_view_set_plot (KsPlotView *self,
                        KsPlot     *plot)

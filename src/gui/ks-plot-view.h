@@ -22,7 +22,6 @@ typedef char *(*KsPlotTooltipFunc) (KsPlot  *plot,
                                     guint    index,
                                     gpointer user_data);
 
-GtkWidget *ks_plot_view_new              (void);
 /* Takes a reference.  The zoom, if any, carries over to the new plot. */
 void       ks_plot_view_set_plot         (KsPlotView        *self,
                                           KsPlot            *plot);

@@ -338,9 +338,3 @@ ks_sidebar_init (KsSidebar *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_container_add (GTK_CONTAINER (self), self->list);
 }
-
-GtkWidget *
-ks_sidebar_new (void)
-{
-  return g_object_new (KS_TYPE_SIDEBAR, NULL);
-}

@@ -17,7 +17,6 @@ G_BEGIN_DECLS
 #define KS_TYPE_SIDEBAR (ks_sidebar_get_type ())
 G_DECLARE_FINAL_TYPE (KsSidebar, ks_sidebar, KS, SIDEBAR, GtkScrolledWindow)
 
-GtkWidget *ks_sidebar_new            (void);
 void       ks_sidebar_set_stack      (KsSidebar  *self,
                                       GtkStack   *stack);
 /* A group header: id ("000"), its title (shown as given: translate first),

@@ -31,13 +31,6 @@ name_index (const char * const *names, guint n, const char *s)
   return -1;
 }
 
-const char *
-ks_mesh_kind_to_string (KsMeshKind kind)
-{
-  g_return_val_if_fail ((guint) kind < G_N_ELEMENTS (kind_names), NULL);
-  return kind_names[kind];
-}
-
 gboolean
 ks_mesh_kind_from_string (const char *s, KsMeshKind *out)
 {
@@ -47,13 +40,6 @@ ks_mesh_kind_from_string (const char *s, KsMeshKind *out)
   if (i >= 0)
     *out = (KsMeshKind) i;
   return i >= 0;
-}
-
-const char *
-ks_mesh_domain_to_string (KsMeshDomain domain)
-{
-  g_return_val_if_fail ((guint) domain < G_N_ELEMENTS (domain_names), NULL);
-  return domain_names[domain];
 }
 
 gboolean

@@ -35,10 +35,8 @@ typedef enum {
  * the heat solver's matrix: 20 GB). */
 #define KS_MESH_MAX_GENERATED_CELLS 100000000u
 
-const char *ks_mesh_kind_to_string     (KsMeshKind    kind);
 gboolean    ks_mesh_kind_from_string   (const char   *s,
                                         KsMeshKind   *out);
-const char *ks_mesh_domain_to_string   (KsMeshDomain  domain);
 gboolean    ks_mesh_domain_from_string (const char   *s,
                                         KsMeshDomain *out);
 

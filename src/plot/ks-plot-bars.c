@@ -236,11 +236,8 @@ ks_plot_draw_bar_values (cairo_t           *cr,
                          KsPlotObstacles   *taken,
                          const KsPlotTheme *theme)
 {
-  g_autoptr(GPtrArray) all = NULL;
+  g_autoptr(GPtrArray) all = ks_plot_bar_value_boxes (plot, ts, lo, taken);
 
-  if (!plot->bar_values)
-    return;
-  all = ks_plot_bar_value_boxes (plot, ts, lo, taken);
   set_color (cr, &theme->foreground, 1.0);
   for (guint s = 0; s < all->len; s++)
     {

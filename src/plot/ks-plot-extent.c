@@ -121,16 +121,6 @@ extent_y (KsPlot       *plot,
 
   for (guint i = 0; i < plot->hlines->len; i++)
     span_add (sp, g_array_index (plot->hlines, RefLine, i).value);
-  for (guint i = 0; i < plot->bands->len; i++)
-    {
-      Band *b = &g_array_index (plot->bands, Band, i);
-
-      if (b->kind == BAND_Y)
-        {
-          span_add (sp, b->a);
-          span_add (sp, b->b);
-        }
-    }
   for (guint i = 0; i < plot->annotations->len; i++)
     {
       Annotation *a = &g_array_index (plot->annotations, Annotation, i);

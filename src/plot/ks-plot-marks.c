@@ -212,27 +212,17 @@ ks_plot_draw_bands (cairo_t           *cr,
         }
       else
         {
-          const Axis *ax = b->kind == BAND_X ? &lo->x : &lo->y;
           double fa, fb, p0, p1;
 
-          if (!usable (b->a, ax->log) || !usable (b->b, ax->log))
+          if (!usable (b->a, lo->x.log) || !usable (b->b, lo->x.log))
             continue;
           /* Clamped to just outside the area, so cairo never sees a band
            * reaching millions of units past a zoomed view. */
-          fa = CLAMP (axis_frac (ax, b->a), -0.01, 1.01);
-          fb = CLAMP (axis_frac (ax, b->b), -0.01, 1.01);
-          if (b->kind == BAND_X)
-            {
-              p0 = lo->left + fa * (lo->right - lo->left);
-              p1 = lo->left + fb * (lo->right - lo->left);
-              cairo_rectangle (cr, p0, lo->top, p1 - p0, lo->bottom - lo->top);
-            }
-          else
-            {
-              p0 = lo->bottom - fa * (lo->bottom - lo->top);
-              p1 = lo->bottom - fb * (lo->bottom - lo->top);
-              cairo_rectangle (cr, lo->left, p1, lo->right - lo->left, p0 - p1);
-            }
+          fa = CLAMP (axis_frac (&lo->x, b->a), -0.01, 1.01);
+          fb = CLAMP (axis_frac (&lo->x, b->b), -0.01, 1.01);
+          p0 = lo->left + fa * (lo->right - lo->left);
+          p1 = lo->left + fb * (lo->right - lo->left);
+          cairo_rectangle (cr, p0, lo->top, p1 - p0, lo->bottom - lo->top);
         }
       set_color (cr, ks_plot_band_color (plot, i, theme), BAND_ALPHA);
       cairo_fill (cr);

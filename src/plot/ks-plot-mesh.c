@@ -276,16 +276,6 @@ ks_plot_set_mesh_label (KsPlot     *plot,
   ks_plot_changed (plot);
 }
 
-void
-ks_plot_set_equal_aspect (KsPlot   *plot,
-                          gboolean  equal)
-{
-  g_return_if_fail (plot != NULL);
-
-  plot->equal_aspect = !!equal;
-  ks_plot_changed (plot);
-}
-
 gboolean
 ks_plot_mesh_bounds (KsPlotMesh *mesh,
                      double     *x0,

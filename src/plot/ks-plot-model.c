@@ -75,7 +75,6 @@ ks_plot_new (void)
   plot->y_min = plot->y_max = NAN;
   plot->y2_min = plot->y2_max = NAN;
   plot->error_bars = TRUE;
-  plot->bar_values = TRUE;
   plot->bars_auto_log = TRUE;
   plot->series = g_ptr_array_new_with_free_func (series_free);
   plot->vlines = array_new (sizeof (RefLine), ref_line_clear);
@@ -551,17 +550,6 @@ ks_plot_set_y2_label (KsPlot     *plot,
 }
 
 void
-ks_plot_set_y2_scale (KsPlot      *plot,
-                      KsPlotScale  scale)
-{
-  g_return_if_fail (plot != NULL);
-  g_return_if_fail (scale <= KS_PLOT_SCALE_LOG2);
-
-  plot->y2_scale = scale;
-  ks_plot_changed (plot);
-}
-
-void
 ks_plot_set_y2_range (KsPlot *plot,
                       double  min,
                       double  max)
@@ -630,16 +618,6 @@ ks_plot_series_set_kind (KsPlot           *plot,
 }
 
 void
-ks_plot_set_bar_values (KsPlot   *plot,
-                        gboolean  show)
-{
-  g_return_if_fail (plot != NULL);
-
-  plot->bar_values = !!show;
-  ks_plot_changed (plot);
-}
-
-void
 ks_plot_set_bars_auto_log (KsPlot   *plot,
                            gboolean  auto_log)
 {
@@ -688,17 +666,6 @@ ks_plot_add_x_band (KsPlot     *plot,
   g_return_if_fail (plot != NULL);
 
   add_band (plot, BAND_X, x0, x1, label);
-}
-
-void
-ks_plot_add_y_band (KsPlot     *plot,
-                    double      y0,
-                    double      y1,
-                    const char *label)
-{
-  g_return_if_fail (plot != NULL);
-
-  add_band (plot, BAND_Y, y0, y1, label);
 }
 
 void

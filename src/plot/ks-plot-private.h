@@ -40,7 +40,6 @@ typedef struct {
 
 typedef enum {
   BAND_X,        /* a..b across the whole height */
-  BAND_Y,        /* a..b across the whole width */
   BAND_SERIES,   /* between series a (lower) and b (upper) */
 } BandKind;
 
@@ -73,7 +72,6 @@ struct _KsPlot {
   KsPlotScale  x_scale, y_scale, y2_scale;
   double       x_min, x_max, y_min, y_max, y2_min, y2_max;
   gboolean     error_bars;
-  gboolean     bar_values;
   gboolean     bars_auto_log; /* see ks_plot_set_bars_auto_log() */
   gboolean     equal_aspect;
   gboolean     fit_overlays;  /* see ks_plot_set_fit_overlays() */

@@ -182,8 +182,6 @@ void        ks_plot_set_y_scale       (KsPlot       *plot,
  * series with points uses it. */
 void        ks_plot_set_y2_label      (KsPlot       *plot,
                                        const char   *label);
-void        ks_plot_set_y2_scale      (KsPlot       *plot,
-                                       KsPlotScale   scale);
 void        ks_plot_set_y2_range      (KsPlot       *plot,
                                        double        min,
                                        double        max);
@@ -212,10 +210,6 @@ typedef enum {
 void        ks_plot_series_set_kind   (KsPlot           *plot,
                                        guint             series,
                                        KsPlotSeriesKind  kind);
-/* Each bar's value written above it (the point's label when it has one);
- * on by default. */
-void        ks_plot_set_bar_values    (KsPlot       *plot,
-                                       gboolean      show);
 /* Bars on the left axis whose values (all positive) span more than 100x
  * get a log y axis of their own accord, or the small ones would be flat
  * lines; on by default, off keeps the scale ks_plot_set_log_y() gave. */
@@ -229,15 +223,10 @@ void        ks_plot_set_bars_auto_log (KsPlot       *plot,
 void        ks_plot_add_hline         (KsPlot       *plot,
                                        double        y,
                                        const char   *label);
-/* A shaded band between two values: x0..x1 across the whole height
- * (vertical), or y0..y1 across the whole width (horizontal). */
+/* A shaded band from x0 to x1 across the whole height. */
 void        ks_plot_add_x_band        (KsPlot       *plot,
                                        double        x0,
                                        double        x1,
-                                       const char   *label);
-void        ks_plot_add_y_band        (KsPlot       *plot,
-                                       double        y0,
-                                       double        y1,
                                        const char   *label);
 /* A shaded band between two curves (e.g. lower and upper bounds), over
  * the x range both cover, in the colour of series_lo; the label goes in
@@ -321,9 +310,6 @@ gboolean    ks_plot_mesh_cell_at      (KsPlot         *plot,
                                        double         *out_value);
 /* Whether the plot holds a mesh (something to draw and export without a series). */
 gboolean    ks_plot_has_mesh          (KsPlot         *plot);
-/* x and y at the same scale (a mesh sets it). */
-void        ks_plot_set_equal_aspect  (KsPlot         *plot,
-                                       gboolean        equal);
 
 /* ------------------------------------------------------------------------ */
 /* A grid-of-blocks diagram                                                 */

@@ -250,13 +250,6 @@ ks_video_writer_add_surface (KsVideoWriter *w, cairo_surface_t *surface, GError 
 #endif
 }
 
-guint
-ks_video_writer_get_frames (KsVideoWriter *w)
-{
-  g_return_val_if_fail (w != NULL, 0);
-  return w->frames;
-}
-
 gboolean
 ks_video_writer_finish (KsVideoWriter *w, GError **error)
 {

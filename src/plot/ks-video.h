@@ -42,7 +42,6 @@ KsVideoWriter *ks_video_writer_new         (const char       *path,
 gboolean       ks_video_writer_add_surface (KsVideoWriter    *writer,
                                             cairo_surface_t  *surface,
                                             GError          **error);
-guint          ks_video_writer_get_frames  (KsVideoWriter    *writer);
 /* Ends the stream, waits for the encoder and puts the file in place;
  * FALSE (and the target untouched) when no frame was added or it failed. */
 gboolean       ks_video_writer_finish      (KsVideoWriter    *writer,

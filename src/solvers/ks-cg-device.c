@@ -118,13 +118,6 @@ ks_cg_device_new (KsDevice *device, KsPrecision precision, KsCgVariant variant, 
   return g_steal_pointer (&cg);
 }
 
-KsDevice *
-ks_cg_device_get_device (KsCgDevice *cg)
-{
-  g_return_val_if_fail (cg != NULL, NULL);
-  return cg->device;
-}
-
 /* src (n doubles) into the device's precision in cg->stage. */
 static const void *
 to_real (KsCgDevice *cg, const double *src, gsize n)
@@ -234,13 +227,6 @@ ks_cg_device_get_precision (KsCgDevice *cg)
 {
   g_return_val_if_fail (cg != NULL, KS_PRECISION_DOUBLE);
   return cg->precision;
-}
-
-KsCgVariant
-ks_cg_device_get_variant (KsCgDevice *cg)
-{
-  g_return_val_if_fail (cg != NULL, KS_CG_BASE);
-  return cg->variant;
 }
 
 KsBuffer *

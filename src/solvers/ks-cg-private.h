@@ -41,7 +41,6 @@ gboolean     ks_cg_device_solve_resident  (KsCgDevice        *cg,
                                            GError           **error);
 KsRuntime   *ks_cg_device_get_runtime     (KsCgDevice        *cg);
 KsPrecision  ks_cg_device_get_precision   (KsCgDevice        *cg);
-KsCgVariant  ks_cg_device_get_variant     (KsCgDevice        *cg);
 /* One of the CG's buffers, once a pattern is set; borrowed. */
 KsBuffer    *ks_cg_device_get_buffer      (KsCgDevice        *cg,
                                            KsCgBuffer         which);

@@ -92,7 +92,6 @@ gboolean    ks_cg_device_solve        (KsCgDevice        *cg,
                                        const KsCgOptions *options,
                                        KsCgResult        *out,
                                        GError           **error);
-KsDevice   *ks_cg_device_get_device   (KsCgDevice   *cg);
 /* CUDA: replay the iterations from a CUDA graph, 8 at a time (between two
  * reads of the state), instead of launching each kernel from the host;
  * FALSE by default.  Elsewhere KS_COMPUTE_ERROR_UNSUPPORTED. */

@@ -208,13 +208,6 @@ ks_gauss_solver_free (KsGaussSolver *self)
   g_free (self);
 }
 
-KsDevice *
-ks_gauss_solver_get_device (KsGaussSolver *self)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-  return self->device;
-}
-
 KsPrecision
 ks_gauss_solver_get_precision (KsGaussSolver *self)
 {

@@ -98,7 +98,6 @@ KsGaussSolver *ks_gauss_solver_new       (KsDevice       *device,
                                           KsPrecision     precision,
                                           GError        **error);
 void           ks_gauss_solver_free      (KsGaussSolver  *solver);
-KsDevice      *ks_gauss_solver_get_device (KsGaussSolver *solver);
 KsPrecision    ks_gauss_solver_get_precision (KsGaussSolver *solver);
 /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE and CL_KERNEL_WORK_GROUP_SIZE
  * of gauss_fwd; 0 on the host. */

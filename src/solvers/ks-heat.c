@@ -63,13 +63,6 @@ ks_heat_offload_from_string (const char *s, KsHeatOffload *out)
   return TRUE;
 }
 
-const char *
-ks_heat_boundary_to_string (KsHeatBoundary boundary)
-{
-  g_return_val_if_fail ((guint) boundary < G_N_ELEMENTS (boundary_names), NULL);
-  return boundary_names[boundary];
-}
-
 void
 ks_heat_params_init (KsHeatParams *p)
 {
@@ -560,13 +553,6 @@ ks_heat_set_offload (KsHeat *h, KsHeatOffload offload)
   h->offload = offload;
 }
 
-KsHeatOffload
-ks_heat_get_offload (KsHeat *h)
-{
-  g_return_val_if_fail (h != NULL, KS_HEAT_OFFLOAD_WHOLE);
-  return h->offload;
-}
-
 gboolean
 ks_heat_sync (KsHeat *h, GError **error)
 {
@@ -801,13 +787,6 @@ ks_heat_get_mesh (KsHeat *h)
 {
   g_return_val_if_fail (h != NULL, NULL);
   return h->mesh;
-}
-
-const KsHeatParams *
-ks_heat_get_params (KsHeat *h)
-{
-  g_return_val_if_fail (h != NULL, NULL);
-  return &h->p;
 }
 
 const double *

@@ -47,7 +47,6 @@ typedef enum {
   KS_HEAT_BOUNDARY_FIXED,      /* T = t_boundary */
 } KsHeatBoundary;
 
-const char *ks_heat_boundary_to_string   (KsHeatBoundary  boundary);
 gboolean    ks_heat_boundary_from_string (const char     *s,
                                           KsHeatBoundary *out);
 
@@ -149,7 +148,6 @@ gboolean      ks_heat_set_hybrid        (KsHeat             *heat,
  * meaning on the host.  May be changed between steps. */
 void          ks_heat_set_offload       (KsHeat             *heat,
                                          KsHeatOffload       offload);
-KsHeatOffload ks_heat_get_offload       (KsHeat             *heat);
 /* The condition on the boundary edges of the mesh's physical group named
  * group (a Gmsh $PhysicalNames name; "boundary" on a generated mesh): the
  * others keep theirs (params' boundary and t_boundary at first).  An unknown
@@ -171,7 +169,6 @@ gboolean      ks_heat_step              (KsHeat             *heat,
                                          GError            **error);
 void          ks_heat_reset             (KsHeat             *heat);
 KsMesh       *ks_heat_get_mesh          (KsHeat             *heat);
-const KsHeatParams *ks_heat_get_params  (KsHeat             *heat);
 /* After a whole step on the device the host's copy of T is brought back
  * only when asked for: by this call (which says what failed), or by the
  * functions below that read T (which log a warning if the device fails). */

@@ -23,12 +23,6 @@ ks_partition_have_metis (void)
 #endif
 }
 
-const char *
-ks_partition_method_to_string (KsPartitionMethod method)
-{
-  return method == KS_PARTITION_METIS ? "metis" : "geometric";
-}
-
 /* --- geometric: recursive coordinate bisection ------------------------------------ */
 
 typedef struct {

@@ -36,7 +36,6 @@ typedef enum {
 
 /* Whether this build has METIS. */
 gboolean ks_partition_have_metis (void);
-const char *ks_partition_method_to_string (KsPartitionMethod method);
 
 /* Splits n cells into n_parts parts of counts[] cells (adding up to n;
  * a part of 0 cells stays empty), writing each cell's part to part[].
