@@ -600,25 +600,3 @@ ks_page_bind_combo (KsPage      *self,
   if (priv->settings != NULL)
     g_settings_bind (priv->settings, key, combo, "active-id", BIND_FLAGS);
 }
-
-void
-ks_page_bind_entry (KsPage     *self,
-                    const char *key,
-                    GtkEntry   *entry)
-{
-  KsPagePrivate *priv = ks_page_get_instance_private (self);
-
-  if (priv->settings != NULL)
-    g_settings_bind (priv->settings, key, entry, "text", BIND_FLAGS);
-}
-
-void
-ks_page_bind_toggle (KsPage          *self,
-                     const char      *key,
-                     GtkToggleButton *toggle)
-{
-  KsPagePrivate *priv = ks_page_get_instance_private (self);
-
-  if (priv->settings != NULL)
-    g_settings_bind (priv->settings, key, toggle, "active", BIND_FLAGS);
-}

@@ -165,11 +165,5 @@ void             ks_page_bind_spin      (KsPage        *self,
 void             ks_page_bind_combo     (KsPage        *self,
                                          const char    *key,
                                          GtkComboBox   *combo);
-void             ks_page_bind_entry     (KsPage        *self,
-                                         const char    *key,
-                                         GtkEntry      *entry);
-void             ks_page_bind_toggle    (KsPage        *self,
-                                         const char    *key,
-                                         GtkToggleButton *toggle);
 
 G_END_DECLS
