@@ -66,6 +66,7 @@ typedef struct {
    * only after a blocking read on the same queue, so its last write is
    * done). */
   KsQueue        *halo_queue;
+  gboolean        xrows;      /* KS_DIST_TUNE_XROWS: exchange rows on the halo queue */
   union { double d[2]; float f[2]; } slots;
 } Part;
 
@@ -232,15 +233,26 @@ launch_rows (Part *p, guint kernel, guint rows, GError **error)
   return rows == 0 || ks_runtime_launch (p->dev->rt, p->dev->k[kernel], 1, &global, NULL, error);
 }
 
-/* q[first, end) = (A in)[first, end) */
+/* q[first, end) = (A in)[first, end), on queue (NULL: the default). */
+static gboolean
+spmv_on (Part *p, KsQueue *queue, KsBuffer *in, guint first, guint end, GError **error)
+{
+  const KsLaunchConfig config = { .dims = 1, .global = { end - first } };
+
+  if (end <= first)
+    return TRUE;
+  if (!ks_kernel_set_args (p->dev->k[K_SPMV], error, KS_ARG_INT, (int) (end - first), KS_ARG_INT, (int) first,
+                           KS_ARG_BUFFER, p->row_ptr, KS_ARG_BUFFER, p->col, KS_ARG_BUFFER, p->val,
+                           KS_ARG_BUFFER, in, KS_ARG_BUFFER, p->q, KS_ARG_BUFFER, p->state, KS_ARG_END))
+    return FALSE;
+  return queue == NULL ? launch_rows (p, K_SPMV, end - first, error)
+                       : ks_queue_launch (queue, p->dev->k[K_SPMV], &config, error);
+}
+
 static gboolean
 spmv (Part *p, KsBuffer *in, guint first, guint end, GError **error)
 {
-  return end <= first ||
-         (ks_kernel_set_args (p->dev->k[K_SPMV], error, KS_ARG_INT, (int) (end - first), KS_ARG_INT, (int) first,
-                              KS_ARG_BUFFER, p->row_ptr, KS_ARG_BUFFER, p->col, KS_ARG_BUFFER, p->val,
-                              KS_ARG_BUFFER, in, KS_ARG_BUFFER, p->q, KS_ARG_BUFFER, p->state, KS_ARG_END) &&
-          launch_rows (p, K_SPMV, end - first, error));
+  return spmv_on (p, NULL, in, first, end, error);
 }
 
 /* The groups' partial sums of the last reduction, summed on the host in
@@ -336,8 +348,13 @@ spmv_exchanged (Part        *p,
 
 /* After the exchange: in's virtual values written on the halo queue
  * (not waited for: host's virtual range, and the stage in float, stay
- * untouched until the default queue, which waits for this copy, has been
- * read back), then the exchange rows' SpMV. */
+ * untouched until the default queue, which waits for this queue, has been
+ * read back), then the exchange rows' SpMV there too, beside the interior
+ * rows still running on the default queue, which waits for it.  Launched
+ * on the default queue behind the interior rows, the exchange rows' small
+ * SpMV and the wait for the copy came between the interior SpMV and the
+ * dot product: the GPU part's own extra time in the hybrid (issue 28);
+ * without KS_DIST_TUNE_XROWS they still do, for measuring the change. */
 static gboolean
 write_virtual_then_rest (Part        *p,
                          KsExchange  *ex,
@@ -347,15 +364,21 @@ write_virtual_then_rest (Part        *p,
 {
   const KsHaloPart *part = ex->part;
   const gsize rs = p->dev->real_size;
-  g_autoptr(KsEvent) written = NULL;
+  g_autoptr(KsEvent) done = NULL;
 
   if (part->n_virtual > 0 &&
-      (!ks_queue_write (p->halo_queue, in, part->n_owned * rs, part->n_virtual * rs,
-                        to_real (p, host + part->n_owned, part->n_virtual), KS_TRANSFER_NON_BLOCKING, NULL, error) ||
-       !(written = ks_queue_record (p->halo_queue, error)) ||
-       !ks_queue_wait (ks_runtime_get_queue (p->dev->rt), written, error)))
+      !ks_queue_write (p->halo_queue, in, part->n_owned * rs, part->n_virtual * rs,
+                       to_real (p, host + part->n_owned, part->n_virtual), KS_TRANSFER_NON_BLOCKING, NULL, error))
     return FALSE;
-  return spmv (p, in, part->n_interior, part->n_owned, error);
+  if (part->n_virtual == 0 && part->n_owned == part->n_interior)
+    return TRUE;
+  if (!p->xrows)
+    return (done = ks_queue_record (p->halo_queue, error)) != NULL &&
+           ks_queue_wait (ks_runtime_get_queue (p->dev->rt), done, error) &&
+           spmv (p, in, part->n_interior, part->n_owned, error);
+  return spmv_on (p, p->halo_queue, in, part->n_interior, part->n_owned, error) &&
+         (done = ks_queue_record (p->halo_queue, error)) != NULL &&
+         ks_queue_wait (ks_runtime_get_queue (p->dev->rt), done, error);
 }
 
 /* KS_DIST_TUNE_OVERLAP's: the interior rows launched first; in's
@@ -705,6 +728,7 @@ ks_dist_cg_solve_device (KsDistCgDevice        *dev,
   g_return_val_if_fail (dev != NULL && ex != NULL && ex->part != NULL && options != NULL, FALSE);
 
   part.n = ex->part->n_owned;
+  part.xrows = (options->tune & KS_DIST_TUNE_XROWS) != 0;
   part.n_interior = ex->part->n_interior;
   part.all = ex->part->n_owned + ex->part->n_virtual;
   part.hosts[0] = g_new0 (double, MAX (part.all, 1));

@@ -115,6 +115,7 @@ ks_dist_tune_parse (const char *env)
   static const struct { const char *name; KsDistTune flag; } words[] = {
     { "sums", KS_DIST_TUNE_SUMS }, { "overlap", KS_DIST_TUNE_OVERLAP },
     { "host", KS_DIST_TUNE_HOST }, { "pin", KS_DIST_TUNE_PIN }, { "pipelined", KS_DIST_TUNE_PIPELINED },
+    { "xrows", KS_DIST_TUNE_XROWS },
     { "all", KS_DIST_TUNE_ALL }, { "none", 0 },
   };
   g_auto(GStrv) list = NULL;
@@ -138,7 +139,7 @@ ks_dist_tune_parse (const char *env)
           static gsize warned;
           if (g_once_init_enter (&warned))
             {
-              g_warning ("KS_HYBRID_TUNE: \"%s\" is none of all, none, sums, overlap, host, pin, pipelined", word);
+              g_warning ("KS_HYBRID_TUNE: \"%s\" is none of all, none, sums, overlap, host, pin, xrows, pipelined", word);
               g_once_init_leave (&warned, 1);
             }
           continue;

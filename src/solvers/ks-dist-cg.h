@@ -133,10 +133,14 @@ typedef enum {
   /* The hybrid: each device part's thread on a core of its own, the host
    * part's OpenMP threads one to a core on the others. */
   KS_DIST_TUNE_PIN     = 1 << 3,
-  KS_DIST_TUNE_ALL     = (1 << 4) - 1,
   /* Not in ALL: the hybrid runs the pipelined CG as if asked for (one
    * sum per iteration; for measuring it where the caller cannot ask). */
   KS_DIST_TUNE_PIPELINED = 1 << 4,
+  /* With OVERLAP, a device part's exchange rows' SpMV on the halo queue
+   * too, beside the interior rows, rather than behind them. */
+  KS_DIST_TUNE_XROWS   = 1 << 5,
+  KS_DIST_TUNE_ALL     = KS_DIST_TUNE_SUMS | KS_DIST_TUNE_OVERLAP | KS_DIST_TUNE_HOST | KS_DIST_TUNE_PIN |
+                         KS_DIST_TUNE_XROWS,
 } KsDistTune;
 
 /* KS_HYBRID_TUNE: unset or empty means "all", the fastest on the H200
