@@ -30,7 +30,8 @@ allowed () {
   esac
 }
 
-# The layer of a file under SRC: its folder.
+# The layer of a file under SRC: its folder under SRC (a layer's own
+# subfolders, experiments/framework and the like, are of that layer).
 layer_of () {
   local rel=${1#"$SRC"/}
   echo "${rel%%/*}"
@@ -41,14 +42,14 @@ check () {
   local bad=0 files=0 file layer inc target tlayer ok
   declare -A home=()
 
-  for file in "$SRC"/*/*.h; do
-    [ -e "$file" ] && home[$(basename "$file")]=$(layer_of "$file")
-  done
+  while IFS= read -r file; do
+    home[$(basename "$file")]=$(layer_of "$file")
+  done < <(find "$SRC" -mindepth 2 -name '*.h' | sort)
   if [ ${#home[@]} -eq 0 ]; then
     echo "not ok - no headers under $SRC (wrong folder?)"
     return 1
   fi
-  for file in "$SRC"/*/*.[ch]; do
+  while IFS= read -r file; do
     layer=$(layer_of "$file")
     if [ -z "$(allowed "$layer")" ]; then
       echo "not ok - $file: folder $layer is not a known layer; add it to $0"
@@ -69,7 +70,7 @@ check () {
         bad=1
       fi
     done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$file")
-  done
+  done < <(find "$SRC" -mindepth 2 -name '*.[ch]' | sort)
   [ $bad -eq 0 ] && echo "ok - $files files under $SRC include only their own or lower layers"
   return $bad
 }

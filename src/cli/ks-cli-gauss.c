@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* kernelscope-cli solve gauss (run gauss-size and gauss-wg go through the
- * generic engine: ks-cli-run.c and src/experiments/ks-exp-gauss.c). */
+ * generic engine: ks-cli-run.c and src/experiments/papers/ks-exp-gauss.c). */
 #define G_LOG_DOMAIN "ks-cli"
 
 #include "ks-cli.h"

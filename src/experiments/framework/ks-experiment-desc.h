@@ -14,7 +14,7 @@
  * Kernel Tuner's tune_params.
  *
  * Ownership: descriptions are static const data in one file per experiment
- * family (src/experiments/ks-exp-gauss.c), registered in ks-registry.c; they
+ * family (src/experiments/papers/ks-exp-gauss.c), registered in ks-registry.c; they
  * live as long as the program and nothing frees them.  Strings marked N_()
  * are translated where they are shown (_() on the field), never stored
  * translated; names (ids, parameter and column names, choice values) are
