@@ -381,20 +381,13 @@ ks_page_get_plot_view (KsPage *self)
   return klass->get_plot_view ? klass->get_plot_view (self) : NULL;
 }
 
-const KsResults *
-ks_page_get_results (KsPage *self)
-{
-  KsPageClass *klass = KS_PAGE_GET_CLASS (self);
-  return klass->get_results ? klass->get_results (self) : NULL;
-}
-
 gboolean
 ks_page_has_data (KsPage *self)
 {
   KsPageClass *klass = KS_PAGE_GET_CLASS (self);
 
   g_return_val_if_fail (KS_IS_PAGE (self), FALSE);
-  return klass->has_data ? klass->has_data (self) : ks_page_get_results (self) != NULL;
+  return klass->has_data != NULL && klass->has_data (self);
 }
 
 gboolean
@@ -404,23 +397,15 @@ ks_page_write_data (KsPage      *self,
                     GError     **error)
 {
   KsPageClass *klass = KS_PAGE_GET_CLASS (self);
-  const KsResults *results;
 
   g_return_val_if_fail (KS_IS_PAGE (self), FALSE);
   g_return_val_if_fail (path != NULL && format != NULL, FALSE);
 
   if (klass->write_data != NULL)
     return klass->write_data (self, path, format, error);
-  results = ks_page_get_results (self);
-  if (results == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   _("There are no results on this page yet: run the experiment first."));
-      return FALSE;
-    }
-  return g_ascii_strcasecmp (format, "csv") == 0
-    ? ks_results_write_csv (results, path, error)
-    : ks_results_write_json (results, path, error);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+               _("There are no results on this page yet: run the experiment first."));
+  return FALSE;
 }
 
 gboolean

@@ -11,7 +11,6 @@
 #include <gtk/gtk.h>
 #include <json-glib/json-glib.h>
 #include "ks-device.h"
-#include "ks-results.h"
 #include "ks-plot-view.h"
 #include "ks-session.h"
 
@@ -32,8 +31,6 @@ struct _KsPageClass {
                                       GCancellable  *cancellable,
                                       GError       **error);
   KsPlotView      *(*get_plot_view)  (KsPage        *self);
-  /* The results the data export writes (the newest run); NULL if none. */
-  const KsResults *(*get_results)    (KsPage        *self);
   /* Session (ks-session.h): put the page's parameters and runs into its
    * part of the session, which checks them (a field the session could not
    * read back is an error naming it); and apply a part that the session's
@@ -48,9 +45,8 @@ struct _KsPageClass {
                                       KsDevice      *device);
   /* The window has handed the page its GSettings: bind the form to it. */
   void             (*bind_settings)  (KsPage        *self);
-  /* The data export of a page whose results are not a KsResults (the
-   * generic page's runs): is there anything to write, and write it as
-   * format ("csv" or "json") to path.  NULL: get_results is written. */
+  /* The data export: is there anything to write, and write it as format
+   * ("csv" or "json") to path.  NULL: the page has no data to export. */
   gboolean         (*has_data)       (KsPage        *self);
   gboolean         (*write_data)     (KsPage        *self,
                                       const char    *path,
@@ -68,7 +64,6 @@ gboolean         ks_page_get_controls_visible (KsPage   *self);
 void             ks_page_set_controls_visible (KsPage   *self,
                                                gboolean  visible);
 KsPlotView      *ks_page_get_plot_view  (KsPage        *self);
-const KsResults *ks_page_get_results    (KsPage        *self);
 /* What Export Data writes: TRUE when the page has results to write. */
 gboolean         ks_page_has_data       (KsPage        *self);
 /* Writes them as format "csv" or "json" (atomically). */
