@@ -1213,6 +1213,12 @@ for side in ("halo", "sums"):
     for k in ("gpu", "cpu"):
         w = pts[3]["%s_%s_wait_us" % (k, side)]
         assert w is not None and 0 <= w <= pts[3]["iteration_us"], (k, side, pts[3])
+# The hypervisor'"'"'s share of the host'"'"'s CPU time during each point:
+# a percentage, or empty where there is no /proc/stat or the point was
+# shorter than its clock tick.
+for p in pts.values():
+    st = p["cpu_steal_pct"]
+    assert st in (None, "nan") or 0 <= st <= 100, p
 assert len({p["iterations"] for p in pts.values()}) <= 2, [p["iterations"] for p in pts.values()]
 info = d["devices"][0]["info"]
 assert abs(info["lambda_b"] - info["triad_gbs"] / info["cpu_triad_gbs"]) < 1e-9 * info["lambda_b"], info

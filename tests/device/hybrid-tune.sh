@@ -51,11 +51,14 @@ for cells in $CELLS; do
         cpu_us = cpu > 0 ? $c["cpu_cells"] * per_cell / (cpu * 1e3) : 0
         phys = gpu_us > cpu_us ? gpu_us : cpu_us
         x = x sprintf(" %s=%.2f", l, phys > 0 ? us / phys : 0)
+        # the share of the host CPU time the hypervisor took (issue 28: runs
+        # slowed many times over with the CPU part waited for)
+        if ("cpu_steal_pct" in c) steal = steal sprintf(" %s=%s", l, $c["cpu_steal_pct"])
         gpu_alone = $c["gpu_only_us"]
       }
       END {
-        printf "%-14s %8s cells: lambda_b %s, GPU alone %.1f us; relative%s%s; best %.3f (lambda %s), nearest lambda_b %.3f (lambda %s); iteration/physics%s [%ss]\n",
-               v, cells, lb, gpu_alone, line, err, best, best_l, near_rel, near_l, x, secs
+        printf "%-14s %8s cells: lambda_b %s, GPU alone %.1f us; relative%s%s; best %.3f (lambda %s), nearest lambda_b %.3f (lambda %s); iteration/physics%s; steal %%%s [%ss]\n",
+               v, cells, lb, gpu_alone, line, err, best, best_l, near_rel, near_l, x, steal, secs
       }' "$base.csv"
   done
 done

@@ -24,6 +24,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* --- parameters ----------------------------------------------------------------- */
@@ -204,6 +205,15 @@ static const KsColumnSpec columns[] = {
   [COL_CPU_SUMS_WAIT] = { "cpu_sums_wait_us", N_("CPU part's wait at the sums, per iteration"), "us",
                           N_("Time the CPU part stood waiting for the GPU part's partial sums"),
                           KS_COLUMN_REAL, KS_REDUCE_MEDIAN, .hidden = TRUE },
+  /* On a virtual machine another guest can take the host's cores: a
+   * spinning, pinned CPU part then runs many times slower than its
+   * physics, which looks like the method's fault (issue 28: six of twelve
+   * runs on the H200 host one afternoon). */
+  [COL_STEAL] = { "cpu_steal_pct", N_("CPU time taken by the hypervisor"), "%",
+                  N_("The share of the host's CPU time that the hypervisor gave to other guests during the "
+                     "point (Linux's steal time; empty elsewhere, or for a point shorter than the clock's tick): "
+                     "high, and the CPU part's times say little"),
+                  KS_COLUMN_REAL, KS_REDUCE_MEDIAN, .hidden = TRUE },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (columns) == N_COLUMNS);
@@ -810,6 +820,25 @@ hybrid_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable
   return save_partition (s, ks_config_get_string (point, "save_partition"), error);
 }
 
+/* The host's CPU time so far and the part of it stolen by the hypervisor
+ * (the first line of /proc/stat, in clock ticks); FALSE where there is no
+ * such file. */
+static gboolean
+read_steal (guint64 *total, guint64 *steal)
+{
+  g_autofree char *text = NULL;
+  guint64 v[8] = { 0 };
+
+  if (!g_file_get_contents ("/proc/stat", &text, NULL, NULL) ||
+      sscanf (text, "cpu %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+                    " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
+              &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
+    return FALSE;
+  *total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+  *steal = v[7];
+  return TRUE;
+}
+
 /* Seconds of a solve as microseconds an iteration (NAN: no such part). */
 static double
 per_iteration (double seconds, guint iterations)
@@ -823,10 +852,15 @@ hybrid_measure (gpointer state, const KsConfig *point, double *values, GCancella
   HybridState *s = state;
   const guint gpus = (guint) ks_config_get_int (point, "gpus");
   KsHybridResult res;
+  guint64 total0 = 0, steal0 = 0, total1 = 0, steal1 = 0;
+  gboolean have_steal;
   double us;
 
+  have_steal = read_steal (&total0, &steal0);
   if (!solve_once (s, point, &res, error))
     return FALSE;
+  have_steal = have_steal && read_steal (&total1, &steal1) && total1 > total0;
+  values[COL_STEAL] = have_steal ? 100.0 * (double) (steal1 - steal0) / (double) (total1 - total0) : NAN;
   us = res.iterations > 0 ? 1e6 * res.iterate_s / res.iterations : NAN;
   values[COL_ITER_US] = us;
   values[COL_REL] = s->gpu_only_us[gpus] / us;
