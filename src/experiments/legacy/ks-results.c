@@ -376,23 +376,6 @@ ks_results_to_json (const KsResults *results)
   return json_generator_to_data (gen, NULL);
 }
 
-gboolean
-ks_results_write_json (const KsResults *results,
-                       const char      *path,
-                       GError         **error)
-{
-  g_autofree char *data = ks_results_to_json (results);
-  g_autoptr(GError) local_error = NULL;
-
-  if (!ks_io_write_file (path, data, -1, &local_error))
-    {
-      g_set_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_IO,
-                   _("Cannot write %s: %s"), path, local_error->message);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /* Reading: every member is checked for its type, so a damaged file gives a
  * message naming what is wrong instead of zeros. */
 

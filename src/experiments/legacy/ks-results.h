@@ -92,9 +92,6 @@ gboolean   ks_results_write_csv  (const KsResults *results,
                                   const char      *path,
                                   GError         **error);
 char      *ks_results_to_json    (const KsResults *results);
-gboolean   ks_results_write_json (const KsResults *results,
-                                  const char      *path,
-                                  GError         **error);
 KsResults *ks_results_from_json  (const char      *data,
                                   gssize           length,
                                   GError         **error);
