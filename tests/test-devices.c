@@ -534,11 +534,38 @@ test_bandwidth_balance_probes (void)
   g_assert_cmpuint (ks_bench_host_ranks (), ==, 1);
 }
 
+/* The host's CPU ticks: where /proc/stat exists, a total that grows with
+ * work done and a steal share inside it; elsewhere FALSE, not zeros. */
+static void
+test_cpu_ticks (void)
+{
+  guint64 total0 = 0, steal0 = 0, total1 = 0, steal1 = 0;
+  volatile double sink = 0;
+  gint64 until;
+
+  if (!g_file_test ("/proc/stat", G_FILE_TEST_EXISTS))
+    {
+      g_assert_false (ks_host_cpu_ticks (&total0, &steal0));
+      return;
+    }
+  g_assert_true (ks_host_cpu_ticks (&total0, &steal0));
+  g_assert_cmpuint (steal0, <=, total0);
+  /* Busy past a few clock ticks (10 ms each at USER_HZ 100). */
+  until = g_get_monotonic_time () + 50000;
+  while (g_get_monotonic_time () < until)
+    sink += 1.0;
+  g_assert_true (ks_host_cpu_ticks (&total1, &steal1));
+  g_assert_cmpuint (total1, >, total0);
+  g_assert_cmpuint (steal1, >=, steal0);
+  g_assert_cmpuint (steal1 - steal0, <=, total1 - total0);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/devices/list", test_list);
+  g_test_add_func ("/devices/cpu-ticks", test_cpu_ticks);
   g_test_add_func ("/devices/bandwidth-size", test_bandwidth_size);
   g_test_add_func ("/devices/bandwidth-balance-probes", test_bandwidth_balance_probes);
   g_test_add_func ("/devices/lookup", test_lookup);

@@ -73,6 +73,35 @@ meminfo_bytes (const char *name)
   return 0;
 }
 
+gboolean
+ks_host_cpu_ticks (guint64 *total,
+                   guint64 *steal)
+{
+  g_autofree char *text = NULL;
+  char *p;
+  guint64 v[8];
+
+  g_return_val_if_fail (total != NULL && steal != NULL, FALSE);
+
+  if (!g_file_get_contents ("/proc/stat", &text, NULL, NULL) || !g_str_has_prefix (text, "cpu "))
+    return FALSE;
+  /* user nice system idle iowait irq softirq steal (guest time is
+   * counted inside user and nice already). */
+  p = text + strlen ("cpu ");
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    {
+      char *end;
+
+      v[i] = g_ascii_strtoull (p, &end, 10);
+      if (end == p)
+        return FALSE;
+      p = end;
+    }
+  *total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+  *steal = v[7];
+  return TRUE;
+}
+
 /* One number from a cgroup file; G_MAXUINT64 for "max" or a limit so
  * large it means none (cgroup v1 writes 2^63 rounded down to a page). */
 static guint64

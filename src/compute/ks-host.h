@@ -22,4 +22,11 @@ KsDevice *ks_host_device_new (void);
  * can meet the limit without allocating near it. */
 guint64   ks_host_memory_available (const char **out_source);
 
+/* The host's CPU time so far, all CPUs together, and the part of it the
+ * hypervisor gave to other guests (Linux's steal time: the first line of
+ * /proc/stat, in clock ticks).  FALSE where there is no such file; the
+ * difference of two calls is what happened between them. */
+gboolean  ks_host_cpu_ticks (guint64 *total,
+                             guint64 *steal);
+
 G_END_DECLS

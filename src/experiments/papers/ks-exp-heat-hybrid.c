@@ -16,6 +16,7 @@
 #include "ks-bench-probes.h"
 #include "ks-device-list.h"
 #include "ks-heat.h"
+#include "ks-host.h"
 #include "ks-hybrid-cg.h"
 #include "ks-mesh-gen.h"
 #include "ks-part-file.h"
@@ -24,7 +25,6 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 /* --- parameters ----------------------------------------------------------------- */
@@ -820,25 +820,6 @@ hybrid_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable
   return save_partition (s, ks_config_get_string (point, "save_partition"), error);
 }
 
-/* The host's CPU time so far and the part of it stolen by the hypervisor
- * (the first line of /proc/stat, in clock ticks); FALSE where there is no
- * such file. */
-static gboolean
-read_steal (guint64 *total, guint64 *steal)
-{
-  g_autofree char *text = NULL;
-  guint64 v[8] = { 0 };
-
-  if (!g_file_get_contents ("/proc/stat", &text, NULL, NULL) ||
-      sscanf (text, "cpu %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
-                    " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT,
-              &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
-    return FALSE;
-  *total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
-  *steal = v[7];
-  return TRUE;
-}
-
 /* Seconds of a solve as microseconds an iteration (NAN: no such part). */
 static double
 per_iteration (double seconds, guint iterations)
@@ -856,10 +837,10 @@ hybrid_measure (gpointer state, const KsConfig *point, double *values, GCancella
   gboolean have_steal;
   double us;
 
-  have_steal = read_steal (&total0, &steal0);
+  have_steal = ks_host_cpu_ticks (&total0, &steal0);
   if (!solve_once (s, point, &res, error))
     return FALSE;
-  have_steal = have_steal && read_steal (&total1, &steal1) && total1 > total0;
+  have_steal = have_steal && ks_host_cpu_ticks (&total1, &steal1) && total1 > total0;
   values[COL_STEAL] = have_steal ? 100.0 * (double) (steal1 - steal0) / (double) (total1 - total0) : NAN;
   us = res.iterations > 0 ? 1e6 * res.iterate_s / res.iterations : NAN;
   values[COL_ITER_US] = us;
