@@ -85,17 +85,18 @@ test_two_gpus_beside_recorded_one (void)
   g_autofree char *scaling = NULL, *one_line = NULL;
   g_autoptr(KsVerdict) v = NULL;
 
-  for (guint i = 0; i < one->points->len; i++)
+  for (guint f = 0; f < 2; f++)
     {
-      const KsRunPoint *p = one->points->pdata[i];
-      if (p->values[rel] > rel1)
-        rel1 = p->values[rel], best1 = p->values[perf], alone1 = p->values[alone];
-    }
-  for (guint i = 0; i < two->points->len; i++)
-    {
-      const KsRunPoint *p = two->points->pdata[i];
-      if (p->values[rel] > rel2)
-        rel2 = p->values[rel], best2 = p->values[perf], alone2 = p->values[alone];
+      const KsRun *run = f == 0 ? one : two;
+      double *r = f == 0 ? &rel1 : &rel2, *b = f == 0 ? &best1 : &best2, *a = f == 0 ? &alone1 : &alone2;
+
+      /* Each file's best point, by relative performance. */
+      for (guint i = 0; i < run->points->len; i++)
+        {
+          const KsRunPoint *p = run->points->pdata[i];
+          if (p->values[rel] > *r)
+            *r = p->values[rel], *b = p->values[perf], *a = p->values[alone];
+        }
     }
   scaling = g_strdup_printf ("2 GPUs alone %.2fx one GPU alone, the hybrid's efficiency %.0f %%", alone1 / alone2,
                              100 * best2 / (2 * best1));

@@ -372,13 +372,11 @@ write_virtual_then_rest (Part        *p,
     return FALSE;
   if (part->n_virtual == 0 && part->n_owned == part->n_interior)
     return TRUE;
-  if (!p->xrows)
-    return (done = ks_queue_record (p->halo_queue, error)) != NULL &&
-           ks_queue_wait (ks_runtime_get_queue (p->dev->rt), done, error) &&
-           spmv (p, in, part->n_interior, part->n_owned, error);
-  return spmv_on (p, p->halo_queue, in, part->n_interior, part->n_owned, error) &&
-         (done = ks_queue_record (p->halo_queue, error)) != NULL &&
-         ks_queue_wait (ks_runtime_get_queue (p->dev->rt), done, error);
+  if (p->xrows && !spmv_on (p, p->halo_queue, in, part->n_interior, part->n_owned, error))
+    return FALSE;
+  return (done = ks_queue_record (p->halo_queue, error)) != NULL &&
+         ks_queue_wait (ks_runtime_get_queue (p->dev->rt), done, error) &&
+         (p->xrows || spmv (p, in, part->n_interior, part->n_owned, error));
 }
 
 /* KS_DIST_TUNE_OVERLAP's: the interior rows launched first; in's

@@ -91,9 +91,9 @@ static void
 append_gpu_scaling (const KsRun *run, guint d, const KsRunPoint *best, double gpus, GString *out)
 {
   g_autoptr(KsRun) from = NULL;
-  const KsRunPoint *one = one_gpu_best (run, d, best->values[COL_MESH_CELLS], &from);
+  const KsRunPoint *one;
 
-  if (gpus <= 1 || one == NULL)
+  if (gpus <= 1 || (one = one_gpu_best (run, d, best->values[COL_MESH_CELLS], &from)) == NULL)
     return;
   g_string_append_printf (out, _("; %.0f GPUs alone %.2fx one GPU alone, the hybrid's efficiency %.0f %% of %.0f "
                                  "times one GPU's hybrid (the paper: 86 %% with 2, 75 %% with 4 at 19 M cells)"),
