@@ -25,8 +25,8 @@
  *     coalesced through local memory.
  *
  * The batch is one system after another (element i of system s at s n + i).
- * Local memory: max(n + n / 32 + 1, 8 T) reals, the staged array (see
- * SPLIT_AT), then the reduced system's four arrays of 2 T.  Pieces hold
+ * Local memory: max(n + n / 32 + 1, 16 T) reals, the staged array (see
+ * SPLIT_AT), then the reduced system's four arrays of 2 T, twice.  Pieces hold
  * at least 2 rows (the host sizes them so) except when n = 1.  No
  * pivoting, as the paper's methods: a zero (or NaN) pivot is reported in
  * info[s] as 1 + a row near it.
@@ -55,13 +55,33 @@ split_bad (real p)
   return !(fabs (p) > (real) 0);   /* zero or NaN */
 }
 
-/* One of the batch's arrays for system `base`: n values in through local
- * memory l, this item's `len` rows from `start` into r. */
-#define SPLIT_STAGE_IN(src, r)                                   \
+/* The item's share of one of the batch's arrays for system `base`,
+ * coalesced: values t, t + T, ... into v.  Unrolled to M loads (n <= T M:
+ * the host sizes the pieces so), so that the four arrays' 4 M loads are
+ * all in flight at once: issued one array at a time in a loop the
+ * compiler cannot unroll, each load's latency came in turn, and a group
+ * spent most of its time waiting on them (issue 30). */
+#define SPLIT_LOAD(src, v)                                       \
   do                                                             \
     {                                                            \
-      for (uint j_ = t; j_ < n; j_ += T)                         \
-        l[SPLIT_AT (j_)] = src[base + j_];                       \
+      _Pragma ("unroll")                                         \
+      for (uint k_ = 0; k_ < M; k_++)                            \
+        {                                                        \
+          const uint j_ = t + k_ * T;                            \
+          v[k_] = j_ < n ? src[base + j_] : (real) 0;            \
+        }                                                        \
+    }                                                            \
+  while (0)
+
+/* v (SPLIT_LOAD's) through local memory l into this item's `len` rows
+ * from `start`, r. */
+#define SPLIT_TRANSPOSE(v, r)                                    \
+  do                                                             \
+    {                                                            \
+      _Pragma ("unroll")                                         \
+      for (uint k_ = 0; k_ < M; k_++)                            \
+        if (t + k_ * T < n)                                      \
+          l[SPLIT_AT (t + k_ * T)] = v[k_];                      \
       barrier (CLK_LOCAL_MEM_FENCE);                             \
       _Pragma ("unroll")                                         \
       for (uint k_ = 0; k_ < M; k_++)                            \
@@ -89,6 +109,7 @@ tridiag_split (__global const real *a,
   const uint len = t < pieces ? q + (t < rem ? 1u : 0u) : 0u;
   const uint start = t < pieces ? t * q + (t < rem ? t : rem) : 0u;
   const uint R = 2 * T;   /* rows of the reduced system, identity past 2 pieces */
+  uint o = 0;             /* the reduced system's copy in use: at l + o */
   KS_LOCAL_PTR (real) A = l;
   KS_LOCAL_PTR (real) B = l + R;
   KS_LOCAL_PTR (real) C = l + 2 * R;
@@ -97,10 +118,18 @@ tridiag_split (__global const real *a,
   real fa = 0, fb = 1, fc = 0, fd = 0, la = 0, lb = 1, lc = 0, ld = 0;
   uint bad = 0;
 
-  SPLIT_STAGE_IN (a, ra);
-  SPLIT_STAGE_IN (b, rb);
-  SPLIT_STAGE_IN (c, rc);
-  SPLIT_STAGE_IN (d, rd);
+  {
+    real va[M], vb[M], vc[M], vd[M];
+
+    SPLIT_LOAD (a, va);
+    SPLIT_LOAD (b, vb);
+    SPLIT_LOAD (c, vc);
+    SPLIT_LOAD (d, vd);
+    SPLIT_TRANSPOSE (va, ra);
+    SPLIT_TRANSPOSE (vb, rb);
+    SPLIT_TRANSPOSE (vc, rc);
+    SPLIT_TRANSPOSE (vd, rd);
+  }
 
   /* Forward: rows 0 and 1 normalised, every later row through row 0's
    * unknown (a) and its successor (c). */
@@ -174,43 +203,42 @@ tridiag_split (__global const real *a,
   barrier (CLK_LOCAL_MEM_FENCE);
 
   /* PARACR on the R rows: at each step row i is freed of its neighbours
-   * at distance h and coupled to those at 2h. */
+   * at distance h and coupled to those at 2h.  From one copy of the four
+   * arrays into the other (at l + o and l + (o ^ 4 R)), so that a step
+   * needs one barrier, not two. */
   for (uint h = 1; h < R; h *= 2)
     {
-      real na[2], nb[2], nc[2], nd[2];
+      KS_LOCAL_PTR (real) nA = l + (o ^ 4 * R);
+      KS_LOCAL_PTR (real) nB = nA + R;
+      KS_LOCAL_PTR (real) nC = nA + 2 * R;
+      KS_LOCAL_PTR (real) nD = nA + 3 * R;
 
       for (uint e = 0; e < 2; e++)
         {
           const uint i = 2 * t + e;
-          real k1 = 0, k2 = 0;
+          real na = 0, nb = B[i], nc = 0, nd = D[i];
 
-          nb[e] = B[i];
-          nd[e] = D[i];
-          na[e] = 0;
-          nc[e] = 0;
           if (i >= h)
             {
-              k1 = A[i] / B[i - h];
-              na[e] = -A[i - h] * k1;
-              nb[e] -= C[i - h] * k1;
-              nd[e] -= D[i - h] * k1;
+              const real k1 = A[i] / B[i - h];
+
+              na = -A[i - h] * k1;
+              nb -= C[i - h] * k1;
+              nd -= D[i - h] * k1;
             }
           if (i + h < R)
             {
-              k2 = C[i] / B[i + h];
-              nc[e] = -C[i + h] * k2;
-              nb[e] -= A[i + h] * k2;
-              nd[e] -= D[i + h] * k2;
-            }
-        }
-      barrier (CLK_LOCAL_MEM_FENCE);
-      for (uint e = 0; e < 2; e++)
-        {
-          const uint i = 2 * t + e;
+              const real k2 = C[i] / B[i + h];
 
-          A[i] = na[e], B[i] = nb[e], C[i] = nc[e], D[i] = nd[e];
+              nc = -C[i + h] * k2;
+              nb -= A[i + h] * k2;
+              nd -= D[i + h] * k2;
+            }
+          nA[i] = na, nB[i] = nb, nC[i] = nc, nD[i] = nd;
         }
       barrier (CLK_LOCAL_MEM_FENCE);
+      o ^= 4 * R;
+      A = nA, B = nB, C = nC, D = nD;
     }
 
   {
@@ -227,8 +255,10 @@ tridiag_split (__global const real *a,
         l[SPLIT_AT (start + k)] = k == 0 ? first : k + 1 == len ? last : rd[k] - ra[k] * first - rc[k] * last;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (uint j = t; j < n; j += T)
-    x[base + j] = l[SPLIT_AT (j)];
+  _Pragma ("unroll")
+  for (uint k = 0; k < M; k++)
+    if (t + k * T < n)
+      x[base + t + k * T] = l[SPLIT_AT (t + k * T)];
   if (bad)
     ks_report_row (&info[s], (int) bad);
 }

@@ -31,6 +31,7 @@
 static KsDeviceList *devices;
 static gboolean pipelined;   /* the parts run the pipelined CG */
 static KsDistTune tune;      /* and these of the coupling's changes */
+static int team_threads;     /* > 0: the host parts' OpenMP teams this large */
 
 typedef struct {
   const KsHalo    *halo;
@@ -59,6 +60,10 @@ run_part (gpointer data)
   g_autofree double *x = g_new0 (double, hp->n_owned + hp->n_virtual + 1);
   gboolean ok;
 
+#ifdef _OPENMP
+  if (team_threads > 0)
+    omp_set_num_threads (team_threads);
+#endif
   ks_halo_local_rows (run->halo, run->part, run->grid->row_ptr, run->grid->col, run->grid->val, &rp, &col, &val);
   for (guint l = 0; l < hp->n_owned; l++)
     b[l] = run->grid->b[hp->global[l]];
@@ -685,6 +690,7 @@ test_tune_env (void)
     { "overlap,pin", KS_DIST_TUNE_OVERLAP | KS_DIST_TUNE_PIN },
     { "all,pipelined", KS_DIST_TUNE_ALL | KS_DIST_TUNE_PIPELINED }, { "pipelined", KS_DIST_TUNE_PIPELINED },
     { "-xrows", KS_DIST_TUNE_ALL & ~KS_DIST_TUNE_XROWS }, { "overlap,xrows", KS_DIST_TUNE_OVERLAP | KS_DIST_TUNE_XROWS },
+    { "-spin", KS_DIST_TUNE_ALL & ~KS_DIST_TUNE_SPIN }, { "spin", KS_DIST_TUNE_SPIN },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -764,6 +770,65 @@ test_tuned (void)
   ks_test_grid_clear (&grid);
 }
 
+/* KS_DIST_TUNE_SPIN: a host part large enough for its OpenMP team (over
+ * 20,000 rows), its team spinning through each wait, gives the plain
+ * loop's answer, classic and pipelined; and a wait the other part aborts
+ * ends the spinning team with the error (a team left spinning would hang
+ * the test). */
+static void
+test_team_spins (void)
+{
+  KsTestGrid grid;
+  g_autofree double *plain = NULL;
+  g_autofree double *x = NULL;
+  guint it_plain = 0, it = 0;
+
+  team_threads = 2;
+  ks_test_grid_init (&grid, 210, 200);
+  plain = g_new0 (double, grid.n);
+  x = g_new0 (double, grid.n);
+  g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 1, 1.0, 1000, plain, &it_plain, NULL));
+  for (guint pipe = 0; pipe < 2; pipe++)
+    {
+      pipelined = pipe;
+      tune = KS_DIST_TUNE_SPIN | KS_DIST_TUNE_HOST;
+      g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 1, 1.0, 1000, x, &it, NULL));
+      tune = 0;
+      g_test_message ("one host part of %u rows, %s, its team spinning: %u iterations (plain %u), largest "
+                      "difference %.2g", grid.n, pipe ? "pipelined" : "classic", it, it_plain,
+                      largest_difference (x, plain, grid.n));
+      g_assert_cmpfloat (largest_difference (x, plain, grid.n), <=, 1e-9);
+      g_assert_cmpint (ABS ((int) it - (int) it_plain), <=, pipe ? 2 : 0);
+    }
+  pipelined = FALSE;
+  {
+    g_autofree guint64 *counts = g_new (guint64, 2);
+    g_autofree guint *part = g_new (guint, grid.n);
+    g_autoptr(KsHalo) halo = NULL;
+    g_autoptr(KsExchangeGroup) group = NULL;
+    PartRun run;
+    GThread *thread;
+
+    g_assert_true (ks_balance_split (grid.n, 1, 1, 1.0, counts, NULL));
+    g_assert_true (ks_partition_cells (KS_PARTITION_GEOMETRIC, grid.n, NULL, NULL, grid.centres, 2, counts, part,
+                                       NULL, NULL));
+    halo = ks_halo_new (grid.n, grid.row_ptr, grid.col, part, 2, NULL);
+    g_assert_cmpuint (ks_halo_get_part (halo, 0)->n_owned, >, 20000);
+    group = ks_exchange_group_new (halo);
+    tune = KS_DIST_TUNE_SPIN;
+    run = (PartRun) { halo, group, &grid, 0, NULL, KS_PRECISION_DOUBLE, 1000, x };
+    thread = g_thread_new ("part", run_part, &run);
+    g_usleep (20000);
+    ks_exchange_abort (ks_exchange_group_get (group, 1));
+    g_thread_join (thread);
+    tune = 0;
+    g_assert_error (run.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_clear_error (&run.error);
+  }
+  team_threads = 0;
+  ks_test_grid_clear (&grid);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -778,6 +843,7 @@ main (int    argc,
   g_test_add_func ("/hybrid/abort", test_abort);
   g_test_add_func ("/hybrid/split-phase", test_split_phase);
   g_test_add_func ("/hybrid/tune-env", test_tune_env);
+  g_test_add_func ("/hybrid/team-spins", test_team_spins);
   g_test_add_func ("/hybrid/pin", test_pin);
   g_test_add_func ("/hybrid/tuned", test_tuned);
   return g_test_run ();

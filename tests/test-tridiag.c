@@ -7,8 +7,10 @@
 #include "ks-compute-error.h"
 #include "ks-device-list.h"
 #include "ks-tridiag.h"
+#include "ks-tridiag-split.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static KsDeviceList *devices;
@@ -447,10 +449,13 @@ test_split (void)
                   continue;
                 }
               g_assert_no_error (error);
-              /* Pieces as the device allows (8 rows here), then of 16 rows:
-               * the build a GPU takes where 8 would need too many items. */
-              for (guint rows = 0; rows <= 16; rows += 16)
+              /* Pieces as the device allows (16 rows), then of 8 and of 16
+               * rows (the build a group falls back to where the 16-row
+               * build's registers allow too few items). */
+              for (guint r = 0; r < 3; r++)
                 {
+                  const guint rows = r * 8;
+
                   ks_tridiag_solver_set_split (solver, rows);
                   memset (x, 0, sizeof (double) * n * k);
                   ks_tridiag_solver_run (solver, &result, &error);
@@ -475,6 +480,17 @@ test_split (void)
           g_assert_false (ks_tridiag_solver_load (solver, large, KS_TRIDIAG_THOMAS_SPLIT, FALSE, &refused));
           g_assert_error (refused, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
           g_assert_nonnull (strstr (refused->message, "paracr-thomas"));
+          /* The largest size the message names is taken, one more is not. */
+          {
+            const char *most = strstr (refused->message, "at most ");
+            guint largest;
+
+            g_assert_nonnull (most);
+            largest = (guint) strtoul (most + strlen ("at most "), NULL, 10);
+            g_assert_cmpuint (largest, >=, 1024);
+            g_assert_true (ks_tridiag_split_check (device, p, largest, NULL));
+            g_assert_false (ks_tridiag_split_check (device, p, largest + 1, NULL));
+          }
         }
       }
   if (tested == 0)

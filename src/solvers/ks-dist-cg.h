@@ -78,6 +78,8 @@ struct _KsExchange {
    * host part waiting, which a short solve's iterations would not). */
   gint64                  iterate_wait_us;
   gint64                  iterate_halo_wait_us;
+  /* KS_DIST_TUNE_SPIN, set by the host CG for its solve. */
+  gboolean                team_spins;
 };
 
 void     ks_exchange_begin_iterations (KsExchange *ex);
@@ -139,8 +141,12 @@ typedef enum {
   /* With OVERLAP, a device part's exchange rows' SpMV on the halo queue
    * too, beside the interior rows, rather than behind them. */
   KS_DIST_TUNE_XROWS   = 1 << 5,
+  /* A host part's OpenMP team spins beside the thread that waits for the
+   * other parts, instead of idling in libgomp's pool (ks-dist-cg.c says
+   * why). */
+  KS_DIST_TUNE_SPIN    = 1 << 6,
   KS_DIST_TUNE_ALL     = KS_DIST_TUNE_SUMS | KS_DIST_TUNE_OVERLAP | KS_DIST_TUNE_HOST | KS_DIST_TUNE_PIN |
-                         KS_DIST_TUNE_XROWS,
+                         KS_DIST_TUNE_XROWS | KS_DIST_TUNE_SPIN,
 } KsDistTune;
 
 /* KS_HYBRID_TUNE: unset or empty means "all", the fastest on the H200
@@ -149,7 +155,7 @@ typedef enum {
  * alone's speed against 0.894 with none, 0.920 against 0.877 at the lambda
  * nearest lambda_b); "none" is the plain loop of
  * h200-cuda-heat-hybrid-*-async.*, and a comma list of sums, overlap,
- * host, pin, pipelined picks; "all,-pin" leaves one out.  Each is correct
+ * host, pin, pipelined, xrows, spin picks; "all,-pin" leaves one out.  Each is correct
  * (test-hybrid).  An unknown word is warned about once and ignored. */
 KsDistTune ks_dist_tune_from_env (void);
 /* The same from words (NULL: unset). */

@@ -9,8 +9,11 @@
 #include <glib/gi18n-lib.h>
 
 /* Rows a piece holds at most (an item's registers: four arrays of M), by
- * build: 8 first, 16 where 8 would need more items than a group has. */
-static const guint piece_rows[] = { 8, 16 };
+ * build: 16 first (half the items and a reduced system of half the rows:
+ * 0.307 ms against 0.368 for 5,000 x 4095 in float on the H200,
+ * data/reference/bench/h200-split-2026-11-28c.txt), 8 where the 16-row
+ * build's registers leave its group too few items. */
+static const guint piece_rows[] = { 16, 8 };
 #define N_BUILDS G_N_ELEMENTS (piece_rows)
 /* Groups at most this large, a multiple of the 32 of a warp. */
 #define SPLIT_MAX_GROUP 1024u
@@ -69,8 +72,9 @@ shape (guint    n,
   if (*items > max_group)
     *items = *pieces;
   /* The staged system (a slot skipped every 32 rows), then the reduced
-   * one's four arrays of 2 items. */
-  rows = MAX ((guint64) n + n / 32 + 1, 8 * (guint64) *items);
+   * one's four arrays of 2 items, twice (PARACR from one copy into the
+   * other). */
+  rows = MAX ((guint64) n + n / 32 + 1, 16 * (guint64) *items);
   *bytes = rows * real;
   return *pieces <= max_group && *bytes <= local;
 }
@@ -81,6 +85,34 @@ local_budget (KsDevice *device)
   const guint64 local = ks_device_get_info (device)->local_mem;
 
   return local ? local : 48 * 1024;
+}
+
+/* The largest n some build's shape takes (shape() holds for every n up
+ * to it), for the message. */
+static guint
+largest_n (gsize   group,
+           guint64 local,
+           gsize   real)
+{
+  guint best = 0, pieces, items;
+  guint64 bytes;
+
+  for (guint i = 0; i < N_BUILDS; i++)
+    {
+      guint lo = 0, hi = piece_rows[i] * (guint) group;
+
+      while (lo < hi)
+        {
+          const guint mid = lo + (hi - lo + 1) / 2;
+
+          if (shape (mid, piece_rows[i], group, local, real, &pieces, &items, &bytes))
+            lo = mid;
+          else
+            hi = mid - 1;
+        }
+      best = MAX (best, lo);
+    }
+  return best;
 }
 
 gboolean
@@ -98,7 +130,7 @@ ks_tridiag_split_check (KsDevice    *device,
   for (guint i = 0; i < N_BUILDS; i++)
     if (shape (n, piece_rows[i], group, local, real, &pieces, &items, &bytes))
       return TRUE;
-  largest = (guint) MIN ((guint64) piece_rows[N_BUILDS - 1] * group, (local / real - 1) * 32 / 33);
+  largest = largest_n (group, local, real);
   g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
                _("thomas-split puts a system in one work-group: on %s at most %u unknowns in %s; for %u choose "
                  "thomas-coalesced or paracr-thomas"),

@@ -10,8 +10,8 @@
 # Writes OUT_DIR/{index-reduce,tridiag}.{json,csv,log} and OUT_DIR/tests/;
 # prints each table.  REPS (default 5), SYSTEMS (default 5000,40000), SIZES
 # (Gauss, default 1000,2000), STEPS (default "index tridiag gauss tests";
-# also "split": thomas-split at 5,000 systems with pieces of 8 and of 16
-# rows, KS_TRIDIAG_SPLIT_ROWS; "cg": bench cg),
+# also "split": thomas-split at SYSTEMS systems with pieces of 8 and of 16
+# rows, KS_TRIDIAG_SPLIT_ROWS (SPLIT_ROWS, default "8 16"); "cg": bench cg),
 # CUDA (default cuda:0) and BIN (the test binaries, default /tmp/ks/bin)
 # change the runs.  Exit status 1 if a run or a test failed.
 set -u
@@ -49,9 +49,9 @@ has index && step index-reduce run index-reduce -d "$CUDA" ${ocl:+-d "$ocl"} --r
 has tridiag && step tridiag bench tridiag -d "$CUDA${ocl:+,$ocl}" --systems "$SYSTEMS" --large-n 0 --no-host \
   --reps "$REPS" --json "$OUT/tridiag.json" --csv "$OUT/tridiag.csv"
 if has split; then
-  for rows in 8 16; do
-    KS_TRIDIAG_SPLIT_ROWS=$rows step "split-$rows" bench tridiag -d "$CUDA" --systems 5000 --large-n 0 --no-host \
-      --methods thomas-split,thomas-coalesced,cusparse-strided --reps "$REPS"
+  for rows in ${SPLIT_ROWS:-8 16}; do
+    KS_TRIDIAG_SPLIT_ROWS=$rows step "split-$rows" bench tridiag -d "$CUDA" --systems "$SYSTEMS" --large-n 0 \
+      --no-host --methods thomas-split,thomas-coalesced,cusparse-strided --reps "$REPS"
   done
 fi
 has cg && step cg bench cg -d "$CUDA" --reps 3 --json "$OUT/cg.json" --csv "$OUT/cg.csv"
