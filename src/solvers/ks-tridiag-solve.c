@@ -8,12 +8,13 @@
 
 /* A batch is small, for thomas-split, below this many systems per compute
  * unit.  Measured on the H200 (132 units; data/reference/bench/
- * h200-kernels-2026-11-28b.txt): at 5,000 systems thomas-split took 0.55 ms
- * against thomas-coalesced's 0.86 (one item per system leaves the machine
- * waiting on each system's dependent loads), at 40,000 4.16 ms against 1.50
- * (the machine is full and split's extra passes cost); split's time grows
- * with the batch, coalesced's barely, so they cross near 7,800 systems,
- * 59 per unit.  KS_TRIDIAG_SMALL_BATCH_PER_CU (48) keeps the rule on the safe side of
+ * h200-split-2026-11-28c.txt, n = 4095 in float, pieces of 16 rows):
+ * thomas-split 0.311 / 0.608 / 1.192 / 2.356 ms at 5,000 / 10,000 /
+ * 20,000 / 40,000 systems against thomas-coalesced's 0.860 / 0.909 /
+ * 1.066 / 1.496 (one item per system leaves the machine waiting on each
+ * system's dependent loads until the batch fills it; split's time grows
+ * with the batch): they cross near 17,500 systems, 133 per unit.
+ * KS_TRIDIAG_SMALL_BATCH_PER_CU (128) keeps the rule on the safe side of
  * that crossing. */
 KsTridiagMethod
 ks_tridiag_default_method (KsDevice    *device,
