@@ -374,7 +374,7 @@ test_recorded (void)
   test = ks_recorded_list (&ks_exp_test);
   g_unsetenv ("KERNELSCOPE_REFERENCE_DIR");
 
-  /* Paper 000's H200 runs, the first nine and ten of them in format 1;
+  /* Paper 000's H200 runs (nine and ten of them converted from format 1);
    * every top-level JSON is a recorded run of some experiment. */
   g_assert_cmpuint (size->len, >=, 9);
   g_assert_cmpuint (wg->len, >=, 10);
@@ -415,6 +415,77 @@ test_recorded (void)
         g_assert_cmpint (strcmp (((KsRecorded *) size->pdata[i - 1])->path, r->path), <, 0);
     }
   g_assert_true (graph);
+}
+
+/* A format-1 file (what the Gauss pages wrote before descriptions; the
+ * shipped runs were converted from these) reads into the one model as
+ * exactly the run its converted twin in data/reference holds. */
+static void
+test_format1 (void)
+{
+  const char *twins[] = { "h200-cuda-fig5-wg1.json", "h200-opencl-gauss-size-driver.json" };
+  g_autofree char *graph_path = g_test_build_filename (G_TEST_DIST, "format1", "h200-cuda-fig2-graph-3.json", NULL);
+  g_autoptr(KsRun) graph = NULL;
+  g_autofree char *name = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (twins); i++)
+    {
+      g_autofree char *old_path = g_test_build_filename (G_TEST_DIST, "format1", twins[i], NULL);
+      g_autofree char *new_path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", twins[i], NULL);
+      g_autoptr(KsRun) old = ks_run_load_json (old_path, &error);
+      g_autofree char *expected = NULL;
+      g_autofree char *text = NULL;
+
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (new_path, &expected, NULL, NULL));
+      text = ks_run_to_json (old);
+      if (strcmp (text, expected) != 0)
+        g_error ("%s: format 1 read is not its converted twin: %s", twins[i], first_difference (expected, text));
+    }
+  graph = ks_run_load_json (graph_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (graph->points->len, ==, 3);
+  g_assert_true (g_variant_get_boolean (ks_run_point_get_param (graph, graph->points->pdata[0], "graph")));
+  name = ks_run_get_name (graph);
+  g_assert_cmpstr (name, ==, "NVIDIA H200 (CUDA graph)");
+}
+
+/* A damaged format-1 file says which member is wrong. */
+static void
+test_format1_refused (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "format1", "h200-cuda-fig5-wg1.json", NULL);
+  g_autofree char *data = NULL;
+  const struct { const char *from, *to, *says; } cases[] = {
+    { "\"fwd_local\" : [\n        1,\n        1\n      ]", "\"fwd_local\" : [32, 1, 2]", "\"fwd_local\" must have 2" },
+    { "\"fwd_local\" : [\n        1,\n        1\n      ]", "\"fwd_local\" : [\"a\", \"b\"]", "\"fwd_local\" must have 2" },
+    { "\"fwd_local\" : [\n        1,\n        1\n      ]", "\"fwd_local\" : [1.5, 2.7]", "\"fwd_local\" must have 2" },
+    { "\"local\" : \"explicit\"", "\"local\" : \"sideways\"", "unknown value \"sideways\"" },
+    { "\"device\" :", "\"devices\" :", "has no \"device\"" },
+    { "\"median_ms\" :", "\"middle_ms\" :", "has no \"median_ms\"" },
+    { "\"launch\" :", "\"launch\" : \"sideways\", \"x\" :", "unknown value \"sideways\"" },
+  };
+
+  g_assert_true (g_file_get_contents (path, &data, NULL, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GString) broken = g_string_new (data);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(KsRun) run = NULL;
+
+      /* The launch case only where the file has one: add it. */
+      if (strstr (cases[i].from, "launch") && !strstr (data, "\"launch\""))
+        g_assert_cmpuint (g_string_replace (broken, "\"warmup\" :", "\"launch\" : \"sideways\", \"warmup\" :", 1),
+                          ==, 1);
+      else
+        g_assert_cmpuint (g_string_replace (broken, cases[i].from, cases[i].to, 1), ==, 1);
+      run = ks_run_from_json (broken->str, -1, &error);
+      g_assert_null (run);
+      g_assert_error (error, KS_RUN_ERROR, KS_RUN_ERROR_PARSE);
+      if (!strstr (error->message, cases[i].says))
+        g_error ("case %u: \"%s\" does not say %s", i, error->message, cases[i].says);
+    }
 }
 
 /* --- figures --------------------------------------------------------------------------- */
@@ -482,6 +553,8 @@ main (int    argc,
   g_test_add_func ("/framework/csv", test_csv);
   g_test_add_func ("/framework/paper-values", test_paper_values);
   g_test_add_func ("/framework/reference-runs", test_reference_runs);
+  g_test_add_func ("/framework/format1", test_format1);
+  g_test_add_func ("/framework/format1-refused", test_format1_refused);
   g_test_add_func ("/framework/recorded", test_recorded);
   g_test_add_func ("/framework/figure", test_figure);
 

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* ks-convert-format1.c: rewrites format-1 results files (the Gauss runs
- * recorded before the experiment framework) as format 2, in place, with
- * the CSV beside each regenerated from the same run.
+/* ks-convert-format1.c: rewrites format-1 results files (what the Gauss
+ * pages wrote before experiments had descriptions) as format 2, in place,
+ * with the CSV beside each (where there is one) regenerated from the same
+ * run: tools/ks-convert-format1 FILE.json...  Not installed.
  *
- * A one-off (issue 29): the file is read by the old Gauss loader (the
- * description's load_legacy) and written by the framework's own writer,
- * so the conversion is exactly what Kernelscope read from the file
- * (device, command, date, every point).  Once the shipped files were
- * converted the old loader went, and this tool with it; the commit that
- * converted data/reference/ keeps it. */
+ * Kernelscope still reads format 1 (ks-run-json-format1.c): this is for
+ * files kept in a repository, as data/reference/ was converted by it
+ * (issue 29).  The file is read and written by the framework's own
+ * reader and writer, so it holds exactly what Kernelscope reads from it
+ * (device, command, date, every point). */
 #include "ks-run.h"
 
 #include <glib/gi18n.h>
