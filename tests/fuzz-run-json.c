@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* fuzz-run-json: the results reader (format 2, and format 1 through the
- * Gauss descriptions) fed anything.  Whatever it accepts must write and
+/* fuzz-run-json: the results reader (format 2, and format 1 through
+ * ks-run-json-format1.c) fed anything.  Whatever it accepts must write and
  * read back to the very same text: the reader and the writer agree.
  *
  * Built two ways: with clang, a libFuzzer target (fuzz-run-json-libfuzzer,

@@ -9,8 +9,6 @@
 #include "ks-exp-test.h"
 #include "ks-figure.h"
 #include "ks-recorded.h"
-#include "ks-results-plot.h"
-#include "ks-results.h"
 #include "ks-registry.h"
 #include "ks-run.h"
 #include "ks-run-json-private.h"
@@ -317,55 +315,26 @@ test_paper_values (void)
   g_assert_true (isnan (ks_run_measured_for (run, &info, 1)));
 }
 
-/* --- the recorded Gauss runs ------------------------------------------------------------ */
-
-static void
-assert_same_plot (KsPlot *a,
-                  KsPlot *b)
-{
-  g_assert_cmpuint (ks_plot_get_n_series (a), ==, ks_plot_get_n_series (b));
-  g_assert_cmpuint (ks_plot_get_n_vlines (a), ==, ks_plot_get_n_vlines (b));
-  g_assert_cmpstr (ks_plot_get_title (a), ==, ks_plot_get_title (b));
-  for (guint s = 0; s < ks_plot_get_n_series (a); s++)
-    {
-      g_assert_cmpstr (ks_plot_series_get_name (a, s), ==, ks_plot_series_get_name (b, s));
-      g_assert_cmpuint (ks_plot_series_get_n_points (a, s), ==, ks_plot_series_get_n_points (b, s));
-      for (guint i = 0; i < ks_plot_series_get_n_points (a, s); i++)
-        {
-          const KsPlotPoint *p = ks_plot_series_get_point (a, s, i), *q = ks_plot_series_get_point (b, s, i);
-          g_assert_cmpfloat (p->x, ==, q->x);
-          g_assert_cmpfloat (p->y, ==, q->y);
-          g_assert_cmpint (p->flags, ==, q->flags);
-          g_assert_cmpstr (p->label, ==, q->label);
-        }
-    }
-}
-
-/* Every recorded run loads through the new path.  A format-1 Gauss run as
- * KsResults again is the very file (same JSON), its figure is the old
- * figure, and written as format 2 and read back it is the same again; a
- * format-2 run round-trips and draws. */
+/* Every recorded run loads through the one model (the Gauss runs were
+ * format 1 until issue 29 converted them), writes and reads back to the
+ * very same text, and its first figure draws something. */
 static void
 test_reference_runs (void)
 {
   g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", NULL);
   g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
   const char *name;
-  guint n = 0;
+  guint n_gauss = 0;
 
   g_assert_nonnull (d);
   while ((name = g_dir_read_name (d)))
     {
       g_autofree char *path = g_build_filename (dir, name, NULL);
       g_autoptr(GError) error = NULL;
-      g_autoptr(KsResults) old = NULL;
       g_autoptr(KsRun) run = NULL;
-      g_autoptr(KsRun) again = NULL;
-      g_autoptr(KsResults) back = NULL;
-      g_autoptr(KsResults) back2 = NULL;
-      g_autofree char *old_json = NULL, *back_json = NULL, *json2 = NULL, *back2_json = NULL;
-      g_autoptr(KsPlot) old_plot = NULL;
-      g_autoptr(KsPlot) new_plot = NULL;
+      g_autoptr(KsRun) read = NULL;
+      g_autofree char *text = NULL, *text2 = NULL;
+      g_autoptr(KsPlot) plot = NULL;
       KsFigureOptions options;
 
       if (!g_str_has_suffix (name, ".json") || strstr (name, "-bench-") || g_str_has_suffix (name, "-devices.json"))
@@ -373,49 +342,18 @@ test_reference_runs (void)
       g_test_message ("%s", name);
       run = ks_run_load_json (path, &error);
       g_assert_no_error (error);
-      if (!(old = ks_results_load_json (path, NULL)))
-        {
-          /* A format-2 run of any experiment (the papers' H200 runs): it
-           * writes and reads back to the very same text, and its first
-           * figure draws something. */
-          g_autofree char *text = ks_run_to_json (run);
-          g_autoptr(KsRun) read = ks_run_from_json (text, -1, &error);
-          g_autofree char *text2 = NULL;
-          g_autoptr(KsPlot) plot = NULL;
-
-          g_assert_no_error (error);
-          text2 = ks_run_to_json (read);
-          g_assert_cmpstr (text, ==, text2);
-          g_assert_cmpuint (ks_run_count_measured (run), >, 0);
-          ks_figure_options_init (&options);
-          plot = ks_figure_plot_new (NULL, &run, 1, &options);
-          g_assert_cmpuint (ks_plot_get_n_series (plot), >, 0);
-          continue;
-        }
-      back = ks_exp_gauss_to_results (run, 0);
-      old_json = ks_results_to_json (old);
-      back_json = ks_results_to_json (back);
-      if (g_strcmp0 (old_json, back_json) != 0)
-        g_error ("%s: read through the new path, it is not the same file: %s", name,
-                 first_difference (old_json, back_json));
-
-      ks_figure_options_init (&options);
-      options.min_x = 32;
-      old_plot = ks_results_plot_new (old, 32);
-      new_plot = ks_figure_plot_new (NULL, &run, 1, &options);
-      assert_same_plot (old_plot, new_plot);
-
-      json2 = ks_run_to_json (run);
-      again = ks_run_from_json (json2, -1, &error);
+      text = ks_run_to_json (run);
+      read = ks_run_from_json (text, -1, &error);
       g_assert_no_error (error);
-      back2 = ks_exp_gauss_to_results (again, 0);
-      back2_json = ks_results_to_json (back2);
-      if (g_strcmp0 (old_json, back2_json) != 0)
-        g_error ("%s: written as format 2 and read back, it is not the same file: %s", name,
-                 first_difference (old_json, back2_json));
-      n++;
+      text2 = ks_run_to_json (read);
+      g_assert_cmpstr (text, ==, text2);
+      g_assert_cmpuint (ks_run_count_measured (run), >, 0);
+      ks_figure_options_init (&options);
+      plot = ks_figure_plot_new (NULL, &run, 1, &options);
+      g_assert_cmpuint (ks_plot_get_n_series (plot), >, 0);
+      n_gauss += run->desc == &ks_exp_gauss_size || run->desc == &ks_exp_gauss_wg;
     }
-  g_assert_cmpuint (n, >=, 19);
+  g_assert_cmpuint (n_gauss, >=, 19);
 }
 
 /* The shipped runs by experiment, named as the figures name them. */
@@ -436,7 +374,7 @@ test_recorded (void)
   test = ks_recorded_list (&ks_exp_test);
   g_unsetenv ("KERNELSCOPE_REFERENCE_DIR");
 
-  /* Paper 000's H200 runs, the first nine and ten of them in format 1;
+  /* Paper 000's H200 runs (nine and ten of them converted from format 1);
    * every top-level JSON is a recorded run of some experiment. */
   g_assert_cmpuint (size->len, >=, 9);
   g_assert_cmpuint (wg->len, >=, 10);
@@ -479,64 +417,75 @@ test_recorded (void)
   g_assert_true (graph);
 }
 
-/* A format-1 file with a field of the wrong type names it. */
+/* A format-1 file (what the Gauss pages wrote before descriptions; the
+ * shipped runs were converted from these) reads into the one model as
+ * exactly the run its converted twin in data/reference holds. */
 static void
-test_legacy_refused (void)
+test_format1 (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference",
-                                                 "h200-cuda-fig3-wg.json", NULL);
+  const char *twins[] = { "h200-cuda-fig5-wg1.json", "h200-opencl-gauss-size-driver.json" };
+  g_autofree char *graph_path = g_test_build_filename (G_TEST_DIST, "format1", "h200-cuda-fig2-graph-3.json", NULL);
+  g_autoptr(KsRun) graph = NULL;
+  g_autofree char *name = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (twins); i++)
+    {
+      g_autofree char *old_path = g_test_build_filename (G_TEST_DIST, "format1", twins[i], NULL);
+      g_autofree char *new_path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", twins[i], NULL);
+      g_autoptr(KsRun) old = ks_run_load_json (old_path, &error);
+      g_autofree char *expected = NULL;
+      g_autofree char *text = NULL;
+
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (new_path, &expected, NULL, NULL));
+      text = ks_run_to_json (old);
+      if (strcmp (text, expected) != 0)
+        g_error ("%s: format 1 read is not its converted twin: %s", twins[i], first_difference (expected, text));
+    }
+  graph = ks_run_load_json (graph_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (graph->points->len, ==, 3);
+  g_assert_true (g_variant_get_boolean (ks_run_point_get_param (graph, graph->points->pdata[0], "graph")));
+  name = ks_run_get_name (graph);
+  g_assert_cmpstr (name, ==, "NVIDIA H200 (CUDA graph)");
+}
+
+/* A damaged format-1 file says which member is wrong. */
+static void
+test_format1_refused (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "format1", "h200-cuda-fig5-wg1.json", NULL);
   g_autofree char *data = NULL;
-  const char *bad[] = { "[\"a\", \"b\"]", "[1.5, 2.7]", "[null, null]" };
+  const struct { const char *from, *to, *says; } cases[] = {
+    { "\"fwd_local\" : [\n        1,\n        1\n      ]", "\"fwd_local\" : [32, 1, 2]", "\"fwd_local\" must have 2" },
+    { "\"fwd_local\" : [\n        1,\n        1\n      ]", "\"fwd_local\" : [\"a\", \"b\"]", "\"fwd_local\" must have 2" },
+    { "\"fwd_local\" : [\n        1,\n        1\n      ]", "\"fwd_local\" : [1.5, 2.7]", "\"fwd_local\" must have 2" },
+    { "\"local\" : \"explicit\"", "\"local\" : \"sideways\"", "unknown value \"sideways\"" },
+    { "\"device\" :", "\"devices\" :", "has no \"device\"" },
+    { "\"median_ms\" :", "\"middle_ms\" :", "has no \"median_ms\"" },
+    { "\"launch\" :", "\"launch\" : \"sideways\", \"x\" :", "unknown value \"sideways\"" },
+  };
 
   g_assert_true (g_file_get_contents (path, &data, NULL, NULL));
-  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(GRegex) regex = g_regex_new ("(\"fwd_local\" : )\\[[^]]*\\]", 0, 0, NULL);
-      g_autofree char *replacement = g_strdup_printf ("\\g<1>%s", bad[i]);
-      g_autofree char *broken = g_regex_replace (regex, data, -1, 0, replacement, 0, NULL);
+      g_autoptr(GString) broken = g_string_new (data);
       g_autoptr(GError) error = NULL;
       g_autoptr(KsRun) run = NULL;
 
-      g_assert_cmpstr (broken, !=, data);
-      run = ks_run_from_json (broken, -1, &error);
+      /* The launch case only where the file has one: add it. */
+      if (strstr (cases[i].from, "launch") && !strstr (data, "\"launch\""))
+        g_assert_cmpuint (g_string_replace (broken, "\"warmup\" :", "\"launch\" : \"sideways\", \"warmup\" :", 1),
+                          ==, 1);
+      else
+        g_assert_cmpuint (g_string_replace (broken, cases[i].from, cases[i].to, 1), ==, 1);
+      run = ks_run_from_json (broken->str, -1, &error);
       g_assert_null (run);
-      g_assert_nonnull (strstr (error->message, "\"fwd_local\" must have 2 whole numbers"));
+      g_assert_error (error, KS_RUN_ERROR, KS_RUN_ERROR_PARSE);
+      if (!strstr (error->message, cases[i].says))
+        g_error ("case %u: \"%s\" does not say %s", i, error->message, cases[i].says);
     }
-}
-
-/* A format-1 file's points are scanned too; a member name with an escape
- * sends the file through json-glib whole: both read the same results,
- * and a third element in fwd_local is still refused by name. */
-static void
-test_legacy_scanned (void)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference",
-                                                 "h200-opencl-gauss-size-1000-1100-driver.json", NULL);
-  g_autofree char *data = NULL, *fast_json = NULL, *slow_json = NULL;
-  g_autoptr(GString) escaped = NULL;
-  g_autoptr(GString) longer = NULL;
-  g_autoptr(KsResults) fast = NULL, slow = NULL, refused = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (g_file_get_contents (path, &data, NULL, NULL));
-  escaped = g_string_new (data);
-  g_assert_cmpuint (g_string_replace (escaped, "\"n\" : ", "\"\\u0078\" : 1, \"n\" : ", 1), ==, 1);
-  fast = ks_results_from_json (data, -1, &error);
-  g_assert_no_error (error);
-  slow = ks_results_from_json (escaped->str, -1, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (fast->points->len, ==, 101);
-  fast_json = ks_results_to_json (fast);
-  slow_json = ks_results_to_json (slow);
-  if (strcmp (fast_json, slow_json) != 0)
-    g_error ("the two readers differ: %s", first_difference (fast_json, slow_json));
-
-  longer = g_string_new (data);
-  g_assert_cmpuint (g_string_replace (longer, "\"fwd_local\" : [\n        143,\n        1\n      ]",
-                                      "\"fwd_local\" : [143, 1, 2]", 1), ==, 1);
-  refused = ks_results_from_json (longer->str, -1, &error);
-  g_assert_null (refused);
-  g_assert_nonnull (strstr (error->message, "\"fwd_local\" must have 2 numbers"));
 }
 
 /* --- figures --------------------------------------------------------------------------- */
@@ -604,8 +553,8 @@ main (int    argc,
   g_test_add_func ("/framework/csv", test_csv);
   g_test_add_func ("/framework/paper-values", test_paper_values);
   g_test_add_func ("/framework/reference-runs", test_reference_runs);
-  g_test_add_func ("/framework/legacy-refused", test_legacy_refused);
-  g_test_add_func ("/framework/legacy-scanned", test_legacy_scanned);
+  g_test_add_func ("/framework/format1", test_format1);
+  g_test_add_func ("/framework/format1-refused", test_format1_refused);
   g_test_add_func ("/framework/recorded", test_recorded);
   g_test_add_func ("/framework/figure", test_figure);
 

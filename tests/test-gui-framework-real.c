@@ -18,7 +18,7 @@
 #include "test-gui-util.h"
 
 /* A real description on the generic page: gauss-wg's recorded H200 runs
- * (format-1 files, read through its load_legacy) are offered, and on a
+ * (converted from format 1 by issue 29) are offered, and on a
  * machine without a GPU drawn before anything is measured; its figure's
  * "leave out below" (the paper's Fig. 4 hides wg = 1) is a field. */
 static void

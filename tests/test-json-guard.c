@@ -4,7 +4,7 @@
 #define G_LOG_DOMAIN "ks-test"
 
 #include "ks-json-guard.h"
-#include "ks-results.h"
+#include "ks-run.h"
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -45,9 +45,8 @@ test_depth (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
   g_assert_nonnull (strstr (error->message, "nested more than 64 deep"));
   g_clear_error (&error);
-  /* The old results reader goes through the same door. */
-  g_assert_null (ks_results_from_json (deep, -1, &error));
-  g_assert_error (error, KS_RESULTS_ERROR, KS_RESULTS_ERROR_PARSE);
+  /* The results reader goes through the same door. */
+  g_assert_null (ks_run_from_json (deep, -1, &error));
   g_assert_nonnull (strstr (error->message, "nested more than"));
 }
 

@@ -550,32 +550,29 @@ test_heat_hybrid (void)
 /* N = 1005 .. 1010 through the driver (N + 1 = 1009 prime at N = 1008),
  * the prime taking prime_ms against 1 ms. */
 static KsRun *
-gauss_size_run (KsLocalPolicy local,
-                double        prime_ms)
+gauss_size_run (const char *local,
+                double      prime_ms)
 {
-  g_autoptr(KsResults) r = ks_results_new (KS_EXPERIMENT_GAUSS_SIZE);
+  KsRun *run = ks_run_new (&ks_exp_gauss_size);
+  const guint d = ks_test_run_add_device (run, "NVIDIA H200", "opencl", NVIDIA);
 
-  r->device_id = g_strdup ("opencl:0:0");
-  r->device_name = g_strdup ("NVIDIA H200");
-  r->platform = g_strdup (NVIDIA);
-  r->local = local;
   for (guint n = 1005; n <= 1010; n++)
     {
-      KsPoint p = { .n = n, .local = local, .n1_prime = n == 1008, .reps = 3,
-                    .median_ms = n == 1008 ? prime_ms : 1.0, .fwd_local = { n == 1008 ? 1 : 16, 1 } };
+      g_autofree char *params = g_strdup_printf ("n=%u local=%s%s", n, local,
+                                                 g_str_equal (local, "driver") ? "" : " wg=16");
 
-      p.wg = local == KS_LOCAL_DRIVER ? 0 : 16;
-      ks_results_add_point (r, &p);
+      add_point (run, d, params, "time_ms", n == 1008 ? prime_ms : 1.0, "fwd_local_x", n == 1008 ? 1.0 : 16.0,
+                 "fwd_local_y", 1.0, "n_plus_1_prime", n == 1008 ? 1.0 : 0.0, NULL);
     }
-  return ks_exp_gauss_from_results (r);
+  return run;
 }
 
 static void
 test_gauss_size (void)
 {
-  g_autoptr(KsRun) holds = gauss_size_run (KS_LOCAL_DRIVER, 3.0);
-  g_autoptr(KsRun) fails = gauss_size_run (KS_LOCAL_DRIVER, 1.0);
-  g_autoptr(KsRun) explicit = gauss_size_run (KS_LOCAL_EXPLICIT, 3.0);
+  g_autoptr(KsRun) holds = gauss_size_run ("driver", 3.0);
+  g_autoptr(KsRun) fails = gauss_size_run ("driver", 1.0);
+  g_autoptr(KsRun) explicit = gauss_size_run ("explicit", 3.0);
   g_autoptr(KsVerdict) h = judge (holds, 0, KS_VERDICT_HOLDS, "3.00x", "holds here", NULL);
   g_autoptr(KsVerdict) f = judge (fails, 0, KS_VERDICT_FAILS, "1.00x", "does not hold", NULL);
   g_autoptr(KsVerdict) u = judge (explicit, 0, KS_VERDICT_UNTESTED, "driver", NULL);
@@ -587,24 +584,22 @@ test_gauss_size (void)
 static KsRun *
 gauss_wg_run (double at_64)
 {
-  g_autoptr(KsResults) r = ks_results_new (KS_EXPERIMENT_GAUSS_WG);
+  KsRun *run = ks_run_new (&ks_exp_gauss_wg);
+  const guint d = ks_test_run_add_device (run, "NVIDIA H200", "opencl", NVIDIA);
   const guint wgs[] = { 32, 64, 128 };
   const double ms[] = { 2.0, at_64, 1.5 };
 
-  r->device_id = g_strdup ("opencl:0:0");
-  r->device_name = g_strdup ("NVIDIA H200");
-  r->platform = g_strdup (NVIDIA);
-  r->local = KS_LOCAL_EXPLICIT;
-  r->cores_per_cu = 64;
-  r->ogs_predicted = r->ogs_usable = 64;
+  set_info (run, d, "cores_per_cu", 64);
+  set_info (run, d, "ogs_predicted", 64);
+  set_info (run, d, "ogs_usable", 64);
   for (guint i = 0; i < G_N_ELEMENTS (wgs); i++)
     {
-      KsPoint p = { .n = 1000, .wg = wgs[i], .local = KS_LOCAL_EXPLICIT, .reps = 3, .median_ms = ms[i],
-                    .fwd_local = { wgs[i], 1 } };
+      g_autofree char *params = g_strdup_printf ("n=1000 local=explicit wg=%u", wgs[i]);
 
-      ks_results_add_point (r, &p);
+      add_point (run, d, params, "time_ms", ms[i], "fwd_local_x", (double) wgs[i], "fwd_local_y", 1.0,
+                 "n_plus_1_prime", 0.0, NULL);
     }
-  return ks_exp_gauss_from_results (r);
+  return run;
 }
 
 static void

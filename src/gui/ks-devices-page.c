@@ -6,7 +6,6 @@
 #include <glib/gi18n.h>
 #include "ks-ogs.h"
 #include "ks-bench-probes.h"
-#include "ks-results.h"
 
 struct _KsDevicesPage {
   KsPage        parent_instance;

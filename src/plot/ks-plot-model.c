@@ -336,22 +336,6 @@ ks_plot_series_get_dashed (KsPlot *plot,
 }
 
 void
-ks_plot_series_set_name (KsPlot     *plot,
-                         guint       series,
-                         const char *name)
-{
-  Series *ser;
-
-  g_return_if_fail (plot != NULL);
-  g_return_if_fail (series < plot->series->len);
-
-  ser = g_ptr_array_index (plot->series, series);
-  g_free (ser->name);
-  ser->name = g_strdup (name);
-  ks_plot_changed (plot);
-}
-
-void
 ks_plot_add_point (KsPlot *plot,
                    guint   series,
                    double  x,

@@ -113,10 +113,6 @@ void        ks_plot_set_highlight_legend (KsPlot    *plot,
 guint       ks_plot_add_series        (KsPlot       *plot,
                                        const char   *name);
 /* A dashed line, e.g. for a recorded reference run overlaid on a live one. */
-/* A new legend name for an existing series. */
-void        ks_plot_series_set_name   (KsPlot       *plot,
-                                       guint         series,
-                                       const char   *name);
 void        ks_plot_series_set_dashed (KsPlot       *plot,
                                        guint         series,
                                        gboolean      dashed);

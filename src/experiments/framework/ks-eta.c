@@ -34,7 +34,6 @@ struct _KsEta {
   guint  *plan_j;            /* and its group */
   Group  *groups;
   guint   n_groups;
-  guint   solves;            /* warm-up + repetitions per point */
   double  cost_done_ms;
   double  exponent;
   double  sxx, sxy;          /* pooled within-group sums of the fit, kept as points come */
@@ -50,8 +49,7 @@ struct _KsEta {
 
 static KsEta *
 eta_alloc (guint total,
-           guint n_groups,
-           guint solves)
+           guint n_groups)
 {
   KsEta *eta = g_new0 (KsEta, 1);
 
@@ -60,26 +58,7 @@ eta_alloc (guint total,
   eta->plan_n = g_new0 (double, MAX (eta->total, 1));
   eta->plan_j = g_new0 (guint, MAX (eta->total, 1));
   eta->groups = g_new0 (Group, eta->n_groups);
-  eta->solves = solves;
   eta->exponent = DEFAULT_EXPONENT;
-  return eta;
-}
-
-KsEta *
-ks_eta_new (const KsSweepSpec *spec)
-{
-  gboolean wg_sweep = spec->kind == KS_EXPERIMENT_GAUSS_WG && spec->n_wgs > 0;
-  guint n_groups = wg_sweep ? spec->n_wgs : 1;
-  KsEta *eta = eta_alloc (spec->n_sizes * n_groups, n_groups, spec->warmup + MAX (spec->reps, 1));
-  guint k = 0;
-
-  /* The experiment's order: every group of the first size, then the next. */
-  for (guint i = 0; i < spec->n_sizes; i++)
-    for (guint j = 0; j < eta->n_groups; j++, k++)
-      {
-        eta->plan_n[k] = spec->sizes[i];
-        eta->plan_j[k] = j;
-      }
   return eta;
 }
 
@@ -93,7 +72,7 @@ ks_eta_new_plan (guint         n_points,
 
   g_return_val_if_fail (n_points == 0 || (size != NULL && group != NULL), NULL);
 
-  eta = eta_alloc (n_points, n_groups, 1);
+  eta = eta_alloc (n_points, n_groups);
   for (guint k = 0; k < n_points; k++)
     {
       g_return_val_if_fail (group[k] < eta->n_groups, eta);
@@ -187,15 +166,6 @@ fit_add (KsEta  *eta,
    * spread of sizes before trusting the fit. */
   if (eta->sxx > 1e-3)
     eta->exponent = CLAMP (eta->sxy / eta->sxx, 1.0, 3.0);
-}
-
-void
-ks_eta_add_point (KsEta         *eta,
-                  const KsPoint *p,
-                  double         elapsed_s)
-{
-  g_return_if_fail (eta != NULL && p != NULL);
-  ks_eta_add_cost (eta, p->error != NULL, p->error ? 0 : p->median_ms * eta->solves + p->capture_ms, elapsed_s);
 }
 
 void

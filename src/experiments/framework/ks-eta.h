@@ -18,14 +18,11 @@
 #pragma once
 
 #include <glib.h>
-#include "ks-experiment.h"
 
 G_BEGIN_DECLS
 
 typedef struct _KsEta KsEta;
 
-/* The points of spec, in the order the experiment measures them. */
-KsEta  *ks_eta_new             (const KsSweepSpec *spec);
 void    ks_eta_free            (KsEta             *eta);
 /* Any experiment's plan (ks-engine.c): n_points in measuring order, each
  * with its size (what its cost grows with; 1 where nothing does) and its
@@ -40,11 +37,6 @@ KsEta  *ks_eta_new_plan        (guint              n_points,
 void    ks_eta_add_cost        (KsEta             *eta,
                                 gboolean           refused,
                                 double             cost_ms,
-                                double             elapsed_s);
-/* The next point in order has been measured (or refused: p->error);
- * elapsed_s: seconds since the run started, now. */
-void    ks_eta_add_point       (KsEta             *eta,
-                                const KsPoint     *p,
                                 double             elapsed_s);
 /* The predicted cost of the points not yet measured, in ms; 0 when none
  * remain, -1 before the first point. */

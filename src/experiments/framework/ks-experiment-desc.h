@@ -152,6 +152,11 @@ struct _KsParamSpec {
                                 char             **why,
                                 GError           **error);
   gboolean     advanced;       /* the form may fold it away; the CLI lists it all the same */
+  /* A BOOL that changes how the devices were driven enough to name it:
+   * where true in a run, its label stands for the backend in the run's
+   * name ("NVIDIA H200 (CUDA graph)"), so legends and recorded runs tell
+   * it from the same device's other runs. */
+  gboolean     names_run;
   /* Sweepable: axes the form offers beside the field, ended by { NULL }
    * (value: the axis as the CLI takes it, "1,2^1:2^8"; "" for the device's
    * default; label N_(): the menu's entry; help N_(), may be NULL).  NULL:
@@ -328,6 +333,11 @@ struct _KsFigureSpec {
    * (printf with the value as %g). */
   const char  *vline_info;
   const char  *vline_label;        /* N_("predicted optimum %g") */
+  /* Leave a run's vertical line out where it lies beyond the largest x of
+   * that run's curves (a prediction of 1024 over a sweep of wg = 1 alone
+   * would stretch the axis over nothing measured; a live sweep draws it
+   * once its curves reach it). */
+  gboolean     vline_within;
   /* The CLI option that sets KsFigureOptions.min_x for this figure
    * ("min-wg"), with its help; NULL: none. */
   const char  *min_x_option;
@@ -354,20 +364,6 @@ struct _KsFigureSpec {
    * point, so a figure of float runs leaves out the paper's double
    * numbers. */
   gboolean     show_paper;
-  /* Hooks for what the fields above cannot say; NULL: the generic figure.
-   * plot_new draws runs (several: one legend that says which is which);
-   * add_recorded draws one run dashed over plot, labelled as recorded
-   * (--overlay, the GUI's recorded runs). */
-  KsPlot   *(*plot_new)     (const KsExperimentDesc *desc,
-                             const KsFigureSpec     *figure,
-                             KsRun * const          *runs,
-                             guint                   n_runs,
-                             const KsFigureOptions  *options);
-  void      (*add_recorded) (const KsExperimentDesc *desc,
-                             const KsFigureSpec     *figure,
-                             KsPlot                 *plot,
-                             const KsRun            *run,
-                             const KsFigureOptions  *options);
 };
 
 /* --- the paper's own numbers --------------------------------------------------- */
@@ -469,16 +465,6 @@ struct _KsExperimentDesc {
    * this run alone (ks-verdict.h); NULL where it measured nothing there. */
   KsVerdict *(*judge)         (const KsRun            *run,
                                guint                   device);
-  /* Reads a results file of an older format of this experiment
-   * (format 1: the Gauss files in data/reference/); NULL: none. */
-  KsRun   *(*load_legacy)     (const KsExperimentDesc *desc,
-                               const char             *data,
-                               gssize                  length,
-                               GError                **error);
-  /* The run's devices and how they were driven, for legends and recorded
-   * runs ("NVIDIA H200 (CUDA graph)"); NULL: "DEVICE (BACKEND)". */
-  char    *(*name_run)        (const KsRun            *run);
-
   /* The numbers describe_device records (ks_run_device_set_info), named
    * for people: name, label, unit and help as a column's (kind and
    * reduce unused).  A page shows the paper's values about the device

@@ -467,15 +467,37 @@ add_paper (KsPlot      *plot,
     }
 }
 
+/* The largest x of the plot's series from first on; -INFINITY when there
+ * is none. */
+static double
+max_x_drawn (KsPlot *plot,
+             guint   first)
+{
+  double max = -INFINITY;
+
+  for (guint s = first; s < ks_plot_get_n_series (plot); s++)
+    for (guint i = 0; i < ks_plot_series_get_n_points (plot, s); i++)
+      max = MAX (max, ks_plot_series_get_point (plot, s, i)->x);
+  return max;
+}
+
+/* The run's reference lines; its curves are the plot's series from
+ * first on. */
 static void
 add_lines (KsPlot             *plot,
            const KsRun        *run,
-           const KsFigureSpec *figure)
+           const KsFigureSpec *figure,
+           guint               first)
 {
+  double max_x = figure->vline_within ? max_x_drawn (plot, first) : INFINITY;
+
   for (guint d = 0; d < run->devices->len; d++)
     {
       const KsRunDevice *dev = run->devices->pdata[d];
       double v = figure->vline_info ? ks_run_device_get_info (dev, figure->vline_info) : NAN;
+
+      if (v > MAX (max_x, 1))
+        v = NAN;
       double h = figure->hline_info ? ks_run_device_get_info (dev, figure->hline_info) : NAN;
       double h2 = figure->hline2_info ? ks_run_device_get_info (dev, figure->hline2_info) : NAN;
 
@@ -587,8 +609,6 @@ ks_figure_plot_new (const KsFigureSpec    *figure,
     }
   if (figure == NULL)
     figure = &desc->figures[0];
-  if (figure->plot_new)
-    return figure->plot_new (desc, figure, runs, n_runs, options);
 
   plot = ks_plot_new ();
   ks_plot_set_title (plot, _(figure->title));
@@ -620,8 +640,10 @@ ks_figure_plot_new (const KsFigureSpec    *figure,
    * it dashed, as the README promises, so the eye finds this run first. */
   for (guint i = 0; i < n_runs; i++)
     {
+      guint first = ks_plot_get_n_series (plot);
+
       add_curves (plot, runs[i], &draw, names ? names[i] : NULL, i + 1 < n_runs);
-      add_lines (plot, runs[i], figure);
+      add_lines (plot, runs[i], figure, first);
     }
   if (figure->show_paper)
     add_paper (plot, runs[0], &draw);
@@ -663,10 +685,7 @@ ks_figure_add_recorded (const KsFigureSpec    *figure,
   if (figure == NULL)
     figure = &run->desc->figures[0];
   first = ks_plot_get_n_series (plot);
-  if (figure->add_recorded)
-    figure->add_recorded (run->desc, figure, plot, run, options);
-  else
-    add_recorded_curves (figure, plot, run, options);
+  add_recorded_curves (figure, plot, run, options);
   /* Drawn over the user's run without setting its axes; a run of several
    * curves is one legend entry (their tooltips name each). */
   n = ks_plot_get_n_series (plot);

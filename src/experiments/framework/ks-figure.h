@@ -2,10 +2,8 @@
 /* ks-figure.h: a description's figure drawn from runs, through the plot
  * layer's ks-plot.h.  The generic figure says x, y, one curve per value of a
  * parameter (or per device), highlighted points, the best of each curve,
- * log axes, a vertical line from device information; what it cannot say a
- * description says in its figure hooks (KsFigureSpec.plot_new,
- * add_recorded), so the CLI, the GUI and the tests all draw the same
- * figure from the same call. */
+ * log axes, reference lines from device information, so the CLI, the GUI
+ * and the tests all draw the same figure from the same call. */
 #pragma once
 
 #include "ks-plot.h"

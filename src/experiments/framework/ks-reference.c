@@ -20,38 +20,6 @@ ks_reference_dir (void)
   return NULL;
 }
 
-/* The device id says the backend; the platform name says whose OpenCL;
- * a graph run is some 3x faster than the same kernels launched one by
- * one, so two CUDA runs must not share one name. */
-static const char *
-backend_name (const KsResults *results)
-{
-  if (results->device_id && g_str_has_prefix (results->device_id, "cuda:"))
-    return results->launch == KS_LAUNCH_GRAPH ? _("CUDA graph") : "CUDA";
-  if (results->platform && strstr (results->platform, "NVIDIA"))
-    return "NVIDIA OpenCL";
-  return results->platform ? results->platform : "?";
-}
-
-char *
-ks_reference_run_name (const KsResults *results)
-{
-  g_return_val_if_fail (results != NULL, NULL);
-  return g_strdup_printf ("%s (%s)", results->device_name ? results->device_name : "?",
-                          backend_name (results));
-}
-
-char *
-ks_reference_label (const KsResults *results)
-{
-  g_return_val_if_fail (results != NULL, NULL);
-
-  /* TRANSLATORS: a curve measured elsewhere and shipped with the app,
-   * e.g. "recorded: NVIDIA H200 (CUDA graph)" */
-  return g_strdup_printf (_("recorded: %s (%s)"), results->device_name ? results->device_name : "?",
-                          backend_name (results));
-}
-
 static int
 compare_string (gconstpointer a,
                 gconstpointer b)

@@ -5,7 +5,7 @@
  * recorded.  The CLI's --overlay and the GUI's plot pages use the same list. */
 #pragma once
 
-#include "ks-results.h"
+#include <glib.h>
 
 G_BEGIN_DECLS
 
@@ -17,11 +17,5 @@ const char  *ks_reference_dir   (void);
 /* The paths of the recorded runs' files (JSON, not the benchmark tables
  * or device lists beside them) in ks_reference_dir (), sorted by name. */
 GPtrArray   *ks_reference_run_files (void);
-
-/* "recorded: NVIDIA H200 (CUDA)": the label every overlay carries. */
-char        *ks_reference_label (const KsResults *results);
-/* "NVIDIA H200 (CUDA graph)": the device and how it was driven, to tell
- * runs apart in one legend. */
-char        *ks_reference_run_name (const KsResults *results);
 
 G_END_DECLS

@@ -336,49 +336,6 @@ find_slot (KsRunJsonSlots *slots,
   return (int) found - 1;
 }
 
-/* A nested object's or array's members (one level: format 1's kernel_ms
- * and fwd_local) into the slots named "outer/member" and "outer/0";
- * a member no slot names is refused, so that a longer array is. */
-static gboolean
-scan_nested (Scan           *s,
-             KsRunJsonSlots *slots,
-             const char     *outer,
-             gsize           outer_len,
-             KsJsonValue    *values)
-{
-  gboolean array = *s->p == '[';
-  char close = array ? ']' : '}';
-  char key[256];
-
-  s->p++;
-  skip_space (s);
-  if (s->p < s->end && *s->p == close)
-    return s->p++, TRUE;
-  for (guint k = 0;; k++)
-    {
-      const char *name;
-      gsize len;
-      int slot;
-
-      skip_space (s);
-      if (array)
-        len = g_snprintf (key, sizeof key, "%.*s/%u", (int) MIN (outer_len, 200), outer, k);
-      else if (!plain_string (s, &name, &len) || len + outer_len + 2 > sizeof key || !expect (s, ':'))
-        return FALSE;
-      else
-        len = g_snprintf (key, sizeof key, "%.*s/%.*s", (int) outer_len, outer, (int) len, name);
-      slot = find_slot (slots, NULL, 0, key, len);
-      if (slot < 0 || values[slot].kind != KS_JSON_ABSENT || !scalar (s, &values[slot]))
-        return FALSE;
-      skip_space (s);
-      if (s->p < s->end && *s->p == close)
-        return s->p++, TRUE;
-      if (!expect (s, ','))
-        return FALSE;
-    }
-}
-
-/* One point's object into values (one per slot, all KS_JSON_ABSENT). */
 static gboolean
 scan_object (Scan           *s,
              KsRunJsonSlots *slots,
@@ -401,20 +358,14 @@ scan_object (Scan           *s,
       if (!plain_string (s, &name, &len) || !expect (s, ':'))
         return FALSE;
       skip_space (s);
-      if (s->p < s->end && (*s->p == '{' || *s->p == '['))
-        {
-          if (!scan_nested (s, slots, name, len, values))
-            return FALSE;
-        }
-      else
-        {
-          slot = find_slot (slots, order, k, name, len);
-          v = slot >= 0 ? &values[slot] : &ignored;
-          if (slot >= 0 && v->kind != KS_JSON_ABSENT)
-            return FALSE;   /* a member twice */
-          if (!scalar (s, v))
-            return FALSE;
-        }
+      /* A point's members are plain values: anything nested goes to
+       * json-glib, which says what it is. */
+      slot = find_slot (slots, order, k, name, len);
+      v = slot >= 0 ? &values[slot] : &ignored;
+      if (slot >= 0 && v->kind != KS_JSON_ABSENT)
+        return FALSE;   /* a member twice */
+      if (!scalar (s, v))
+        return FALSE;
       skip_space (s);
       if (s->p < s->end && *s->p == '}')
         return s->p++, TRUE;
@@ -605,13 +556,12 @@ last_array (const Scan *s)
   return q > s->p && q[-1] == ']' && *s->p == '[' ? q : NULL;
 }
 
-/* The top-level members of data up to name's: the first of that name
- * (first_only), or the one and only, its span guessed where it is last. */
+/* The top-level members of data up to name's: the one and only of that
+ * name, its span guessed where it is last. */
 static gboolean
 find_member (const char *data,
              gsize       length,
              const char *name,
-             gboolean    first_only,
              gsize      *start,
              gsize      *end)
 {
@@ -632,7 +582,7 @@ find_member (const char *data,
       skip_space (&s);
       value = s.p;
       match = len == strlen (name) && memcmp (key, name, len) == 0;
-      if (match && !found && !first_only && (last = last_array (&s)))
+      if (match && !found && (last = last_array (&s)))
         {
           *start = value - data;
           *end = last - data;
@@ -647,8 +597,6 @@ find_member (const char *data,
           found = TRUE;
           *start = value - data;
           *end = s.p - data;
-          if (first_only)
-            return TRUE;
         }
       skip_space (&s);
       if (s.p < s.end && *s.p == '}')
@@ -666,16 +614,5 @@ ks_run_json_find_member (const char *data,
                          gsize      *end)
 {
   g_return_val_if_fail (data != NULL && name != NULL, FALSE);
-  return find_member (data, length, name, FALSE, start, end);
-}
-
-gboolean
-ks_run_json_find_first_member (const char *data,
-                               gsize       length,
-                               const char *name,
-                               gsize      *start,
-                               gsize      *end)
-{
-  g_return_val_if_fail (data != NULL && name != NULL, FALSE);
-  return find_member (data, length, name, TRUE, start, end);
+  return find_member (data, length, name, start, end);
 }

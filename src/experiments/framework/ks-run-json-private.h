@@ -11,8 +11,9 @@
  * a damaged point gets the same message whichever read it. */
 #pragma once
 
-#include "ks-results.h"
 #include "ks-run.h"
+
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -78,6 +79,14 @@ gboolean ks_run_json_value_number      (const KsJsonValue *v,
                                         double            *out,
                                         GError           **error);
 
+/* A member of a tree (NULL: absent) as a value. */
+void     ks_run_json_value_from_node   (JsonNode          *node,
+                                        KsJsonValue       *v);
+/* A format-1 file's tree (ks-run-json-format1.c) as a run of desc. */
+KsRun   *ks_run_json_read_format1      (const KsExperimentDesc *desc,
+                                        JsonObject             *root,
+                                        GError                **error);
+
 /* Checks values (one per slot) and fills p. */
 gboolean ks_run_json_point_from_values (KsRun             *run,
                                         KsRunJsonSlots    *slots,
@@ -97,26 +106,12 @@ gboolean ks_run_json_find_member       (const char  *data,
                                         gsize       *start,
                                         gsize       *end);
 
-/* The same for the first member of that name, without looking further
- * (a top-level number or string before the points). */
-gboolean ks_run_json_find_first_member (const char  *data,
-                                        gsize        length,
-                                        const char  *name,
-                                        gsize       *start,
-                                        gsize       *end);
-
-/* Slots of the members names (for format 1; "outer/member" and
- * "outer/0" name what a nested object or array holds). */
-KsRunJsonSlots *ks_json_slots_new_names (const char *const *names,
-                                         guint              n);
-
 /* Called with each object's values (one per slot); FALSE stops the scan. */
 typedef gboolean (*KsJsonValuesFunc) (KsRunJsonSlots    *slots,
                                       const KsJsonValue *values,
                                       gpointer           data);
 
-/* Scans text[0..length), an array of objects (members one level deep at
- * most), passing each object's values to func.  FALSE on anything the
+/* Scans text[0..length), an array of flat objects, passing each object's values to func.  FALSE on anything the
  * scanner does not take or func refuses. */
 gboolean ks_json_scan_objects          (const char      *text,
                                         gsize            length,
@@ -133,12 +128,5 @@ gboolean ks_run_json_scan_points       (KsRun          *run,
                                         const char     *text,
                                         gsize           length,
                                         gboolean       *written);
-
-/* A format-1 file's points array text[0..length) into results
- * (ks-results-scan.c); FALSE on anything the scanner or format 1's checks
- * do not take. */
-gboolean ks_results_scan_points        (KsResults   *results,
-                                        const char  *text,
-                                        gsize        length);
 
 G_END_DECLS

@@ -236,26 +236,6 @@ ks_run_json_slots_new (const KsExperimentDesc *desc)
   return slots;
 }
 
-KsRunJsonSlots *
-ks_json_slots_new_names (const char *const *names,
-                         guint              n)
-{
-  KsRunJsonSlots *slots = g_new0 (KsRunJsonSlots, 1);
-
-  slots->n = n;
-  slots->names = g_new0 (char *, n + 1);
-  slots->lengths = g_new0 (gsize, n);
-  slots->last = g_new0 (struct KsRunJsonLast, 1);
-  slots->index = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint i = n; i-- > 0;)
-    {
-      slots->names[i] = g_strdup (names[i]);
-      slots->lengths[i] = strlen (names[i]);
-      slots->duplicates |= !g_hash_table_insert (slots->index, slots->names[i], GUINT_TO_POINTER (i + 1));
-    }
-  return slots;
-}
-
 void
 ks_run_json_slots_free (KsRunJsonSlots *slots)
 {

@@ -13,7 +13,6 @@
 #include "ks-run-json-private.h"
 #include "ks-json-guard.h"
 #include "ks-registry.h"
-#include "ks-results.h"
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -365,9 +364,9 @@ get_uint (JsonObject *o, const char *name, guint64 max, guint64 *out, GError **e
 
 /* --- a point's values, from either reader ------------------------------------------ */
 
-static void
-value_from_node (JsonNode    *node,
-                 KsJsonValue *v)
+void
+ks_run_json_value_from_node (JsonNode    *node,
+                             KsJsonValue *v)
 {
   memset (v, 0, sizeof *v);
   if (node == NULL)
@@ -402,7 +401,7 @@ node_number (JsonNode *node, const char *name, double *out, GError **error)
 {
   KsJsonValue v;
 
-  value_from_node (node, &v);
+  ks_run_json_value_from_node (node, &v);
   return ks_run_json_value_number (&v, name, out, error);
 }
 
@@ -418,7 +417,7 @@ parse_point (KsRun          *run,
   g_autofree KsJsonValue *values = g_new (KsJsonValue, slots->n);
 
   for (guint i = 0; i < slots->n; i++)
-    value_from_node (json_object_get_member (o, slots->names[i]), &values[i]);
+    ks_run_json_value_from_node (json_object_get_member (o, slots->names[i]), &values[i]);
   for (guint c = 0; c < run->desc->n_columns; c++)
     written[c] |= values[ks_run_json_column_slot (slots, c)].kind != KS_JSON_ABSENT;
   return ks_run_json_point_from_values (run, slots, values, p, error);
@@ -628,39 +627,12 @@ read_tree (const char *data,
       g_set_error (error, KS_RUN_ERROR, KS_RUN_ERROR_UNKNOWN, _("Unknown experiment \"%s\" in the results file"), id);
       return NULL;
     }
+  /* Format 1 (the Gauss pages' own) is read whole, by names of its own. */
   if (format < KS_RUN_FORMAT && points_text != NULL)
     return ks_run_json_fail (error, "an older format: read whole"), NULL;
   if (format < KS_RUN_FORMAT)
-    {
-      if (desc->load_legacy == NULL)
-        return ks_run_json_fail (error, _("The results file has format %llu, which %s never had"),
-                           (unsigned long long) format, id), NULL;
-      return desc->load_legacy (desc, data, length, error);
-    }
+    return ks_run_json_read_format1 (desc, root, error);
   return parse_run (desc, root, points_text, points_length, error);
-}
-
-/* A format-1 file straight to its description's reader, which parses it
- * itself (read_tree parsed it once more only to find its format); NULL
- * where it is not plainly one or that reader refuses it: read_tree then
- * says why. */
-static KsRun *
-read_legacy (const char *data,
-             gsize       length)
-{
-  g_autofree char *id = NULL;
-  const KsExperimentDesc *desc;
-  gsize start, end;
-
-  if (!ks_run_json_find_first_member (data, length, "format", &start, &end) || end - start != 1 ||
-      data[start] != '1' ||
-      !ks_run_json_find_first_member (data, length, "experiment", &start, &end) || end - start < 2 ||
-      data[start] != '"' || memchr (data + start + 1, '\\', end - start - 2))
-    return NULL;
-  id = g_strndup (data + start + 1, end - start - 2);
-  if (!(desc = ks_registry_lookup (id)) || desc->load_legacy == NULL)
-    return NULL;
-  return desc->load_legacy (desc, data, length, NULL);
 }
 
 KsRun *
@@ -675,8 +647,6 @@ ks_run_from_json (const char *data,
 
   if (length < 0)
     length = strlen (data);
-  if ((run = read_legacy (data, length)))
-    return run;
   /* The file without its points through json-glib, the points through the
    * scanner; anything either finds amiss, and the whole file is read again
    * by json-glib alone, which says what it is. */

@@ -354,13 +354,25 @@ ks_run_get_name (const KsRun *run)
 {
   g_autoptr(GString) s = g_string_new (NULL);
 
+  const char *driven = NULL;
+
   g_return_val_if_fail (run != NULL, NULL);
-  if (run->desc->name_run)
-    return run->desc->name_run (run);
+  /* A CUDA graph run is some 3x faster than the same kernels launched one
+   * by one: a switch like that names how the devices were driven
+   * (KsParamSpec.names_run). */
+  for (guint k = 0; run->points->len && k < run->desc->n_params; k++)
+    {
+      const KsParamSpec *spec = &run->desc->params[k];
+      GVariant *v = ((const KsRunPoint *) run->points->pdata[0])->params[k];
+
+      if (spec->names_run && v && g_variant_is_of_type (v, G_VARIANT_TYPE_BOOLEAN) && g_variant_get_boolean (v))
+        driven = _(spec->label);
+    }
   for (guint i = 0; i < run->devices->len; i++)
     {
       const KsRunDevice *d = run->devices->pdata[i];
-      g_string_append_printf (s, "%s%s (%s)", i ? " + " : "", d->name ? d->name : "?", ks_run_device_get_backend_label (d));
+      g_string_append_printf (s, "%s%s (%s)", i ? " + " : "", d->name ? d->name : "?",
+                              driven ? driven : ks_run_device_get_backend_label (d));
     }
   return g_string_free (g_steal_pointer (&s), FALSE);
 }

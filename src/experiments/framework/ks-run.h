@@ -10,8 +10,9 @@
  * read back exactly: numbers through g_ascii_dtostr, and inf / -inf / nan
  * as those strings) and as a plain CSV whose first line is the header, with
  * no comment lines (a spreadsheet or pandas.read_csv opens it as it is; the
- * context lives in the JSON).  Files of format 1 (the Gauss runs in
- * data/reference/) load through their description's load_legacy.
+ * context lives in the JSON).  Files of format 1 (what the Gauss pages
+ * wrote before descriptions) load into the same model
+ * (ks-run-json-format1.c).
  *
  * Ownership: a KsRun is reference counted.  The engine's run
  * (ks_engine_get_run) is filled on the main context the run was started
@@ -154,7 +155,7 @@ char        *ks_run_to_csv          (const KsRun *run);
 gboolean     ks_run_write_csv       (const KsRun *run,
                                      const char  *path,
                                      GError     **error);
-/* Reads format 2 (and format 1 through the description's load_legacy);
+/* Reads format 2 (and format 1, ks-run-json-format1.c);
  * the experiment is looked up in the registry.  Refuses nesting deeper
  * than a results file has before json-glib sees it. */
 KsRun       *ks_run_from_json       (const char  *data,
@@ -175,8 +176,9 @@ void         ks_json_append_string  (GString     *s,
                                      const char  *text);
 void         ks_json_append_number  (GString     *s,
                                      double       v);
-/* "NVIDIA H200 (CUDA)": the devices of the run ("A (x) + B (y)"), or what
- * the description's name_run says, for legends. */
+/* "NVIDIA H200 (CUDA)": the devices of the run ("A (x) + B (y)"), for
+ * legends; a names_run switch that is on stands for the backend ("NVIDIA
+ * H200 (CUDA graph)"). */
 char        *ks_run_get_name        (const KsRun *run);
 /* How a device's backend reads in a name: "CUDA", "NVIDIA OpenCL", the
  * OpenCL platform, or "host". */

@@ -5,7 +5,7 @@
  * size is the one the paper's rule predicts from the device's cores. */
 #define G_LOG_DOMAIN "ks-experiments"
 
-#include "ks-exp-gauss.h"
+#include "ks-exp-gauss-private.h"
 #include "ks-run.h"
 #include "ks-verdict.h"
 
@@ -17,37 +17,12 @@
 /* The predicted group within 10 % of the best time counts as the best. */
 #define OGS_RATIO_HOLDS 1.10
 
-gboolean
-ks_exp_gauss_neighbour_ratio (const KsResults *r,
-                              guint            i,
-                              double          *ratio)
-{
-  const KsPoint *p = g_ptr_array_index (r->points, i);
-  double sum = 0.0;
-  guint cnt = 0;
-
-  for (gint j = (gint) i - 1; j >= 0 && cnt < 1; j--)
-    {
-      const KsPoint *q = g_ptr_array_index (r->points, j);
-      if (!q->n1_prime && !q->error) { sum += q->median_ms; cnt++; }
-    }
-  for (guint j = i + 1; j < r->points->len && cnt < 2; j++)
-    {
-      const KsPoint *q = g_ptr_array_index (r->points, j);
-      if (!q->n1_prime && !q->error) { sum += q->median_ms; cnt++; }
-    }
-  if (cnt == 0 || !(sum > 0.0))
-    return FALSE;
-  *ratio = p->median_ms / (sum / cnt);
-  return TRUE;
-}
-
 /* Odd composite N+1 against the even N+1 beside it (n +- 1): PoCL's
  * driver chooses by parity; 0 where the run has no such pair.  The page
  * judges a live run at every point, so each neighbour is looked up by n,
  * not searched for. */
 static double
-parity_ratio (const KsResults *r)
+parity_ratio (const KsGaussSweep *r)
 {
   g_autoptr(GHashTable) by_n = g_hash_table_new (NULL, NULL);
   double sum = 0.0;
@@ -55,25 +30,25 @@ parity_ratio (const KsResults *r)
 
   for (guint i = 0; i < r->points->len; i++)
     {
-      const KsPoint *q = g_ptr_array_index (r->points, i);
+      const KsGaussPoint *q = &g_array_index (r->points, KsGaussPoint, i);
 
-      if (!q->error && q->median_ms > 0.0)
+      if (!q->error && q->time_ms > 0.0)
         g_hash_table_insert (by_n, GUINT_TO_POINTER (q->n), (gpointer) q);
     }
   for (guint i = 0; i < r->points->len; i++)
     {
-      const KsPoint *p = g_ptr_array_index (r->points, i);
+      const KsGaussPoint *p = &g_array_index (r->points, KsGaussPoint, i);
       const guint side[2] = { p->n - 1, p->n + 1 };
 
       if (p->error || p->n1_prime || (p->n + 1) % 2 == 0)
         continue;
       for (guint k = 0; k < 2; k++)
         {
-          const KsPoint *q = g_hash_table_lookup (by_n, GUINT_TO_POINTER (side[k]));
+          const KsGaussPoint *q = g_hash_table_lookup (by_n, GUINT_TO_POINTER (side[k]));
 
           if (q != NULL)
             {
-              sum += p->median_ms / q->median_ms;
+              sum += p->time_ms / q->time_ms;
               cnt++;
             }
         }
@@ -87,7 +62,7 @@ typedef struct {
 } SizeFacts;
 
 static SizeFacts
-size_facts (const KsResults *r)
+size_facts (const KsGaussSweep *r)
 {
   SizeFacts f = { 0 };
   double sum = 0.0, ratio;
@@ -95,7 +70,7 @@ size_facts (const KsResults *r)
 
   for (guint i = 0; i < r->points->len; i++)
     {
-      const KsPoint *p = g_ptr_array_index (r->points, i);
+      const KsGaussPoint *p = &g_array_index (r->points, KsGaussPoint, i);
 
       if (p->error)
         continue;
@@ -116,8 +91,8 @@ size_facts (const KsResults *r)
 }
 
 static KsVerdict *
-judge_size (const KsResults *r,
-            gboolean         cpu)
+judge_size (const KsGaussSweep *r,
+            gboolean            cpu)
 {
   const SizeFacts f = size_facts (r);
   const double parity = parity_ratio (r);
@@ -172,26 +147,26 @@ judge_size (const KsResults *r,
 
 /* The time at group size wg for size n; 0 where not measured. */
 static double
-time_at (const KsResults *r,
-         guint            n,
-         guint            wg)
+time_at (const KsGaussSweep *r,
+         guint               n,
+         guint               wg)
 {
   for (guint i = 0; i < r->points->len; i++)
     {
-      const KsPoint *p = g_ptr_array_index (r->points, i);
+      const KsGaussPoint *p = &g_array_index (r->points, KsGaussPoint, i);
 
       if (!p->error && p->n == n && p->wg == wg)
-        return p->median_ms;
+        return p->time_ms;
     }
   return 0.0;
 }
 
 static KsVerdict *
-judge_wg (const KsRun     *run,
-          const KsResults *r,
-          gboolean         cpu)
+judge_wg (const KsRun        *run,
+          const KsGaussSweep *r,
+          gboolean            cpu)
 {
-  g_autoptr(GArray) sizes = ks_results_get_sizes (r);
+  g_autoptr(GArray) sizes = ks_exp_gauss_sweep_sizes (r);
   g_autoptr(GString) bests = g_string_new (NULL);
   const guint ogs = (guint) r->ogs_usable;
   double sum = 0.0;
@@ -201,15 +176,15 @@ judge_wg (const KsRun     *run,
   for (guint i = 0; i < sizes->len; i++)
     {
       const guint n = g_array_index (sizes, guint, i);
-      const KsPoint *best = ks_results_best_for_n (r, n);
+      const KsGaussPoint *best = ks_exp_gauss_sweep_best (r, n);
       const double at_ogs = ogs ? time_at (r, n, ogs) : 0.0;
 
       if (best == NULL)
         continue;
       g_string_append_printf (bests, "%s%u (n = %u)", bests->len ? ", " : "", best->wg, n);
-      if (at_ogs > 0.0 && best->median_ms > 0.0)
+      if (at_ogs > 0.0 && best->time_ms > 0.0)
         {
-          sum += at_ogs / best->median_ms;
+          sum += at_ogs / best->time_ms;
           cnt++;
         }
     }
@@ -247,14 +222,13 @@ KsVerdict *
 ks_exp_gauss_judge (const KsRun *run,
                     guint        device)
 {
-  g_autoptr(KsResults) r = NULL;
+  g_auto(KsGaussSweep) r = { 0 };
 
   g_return_val_if_fail (run != NULL, NULL);
 
-  r = ks_exp_gauss_to_results (run, device);
-  if (r == NULL || r->points->len == 0)
+  if (!ks_exp_gauss_sweep_init (&r, run, device) || r.points->len == 0)
     return NULL;
-  if (r->kind == KS_EXPERIMENT_GAUSS_WG)
-    return judge_wg (run, r, ks_run_device_is_cpu (run, device));
-  return judge_size (r, ks_run_device_is_cpu (run, device));
+  if (r.wg_sweep)
+    return judge_wg (run, &r, ks_run_device_is_cpu (run, device));
+  return judge_size (&r, ks_run_device_is_cpu (run, device));
 }

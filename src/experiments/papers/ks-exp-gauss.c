@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ks-exp-gauss.c: paper 000's experiments declared as descriptions, and
  * their measuring functions over the Gauss solver (src/solvers/ks-gauss.h).
- * Their results, figures and words are in ks-exp-gauss-results.c. */
+ * Their words (a point's tooltip, the lines after the table) are in
+ * ks-exp-gauss-words.c, their verdicts in ks-exp-gauss-verdict.c. */
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-exp-gauss.h"
@@ -154,7 +155,7 @@ default_wg_list (const KsParamSpec *spec,
     .help = N_("CUDA devices only: record each point's launches into a CUDA graph on its first solve and time " \
                "replays of it (the recording is kept apart, as capture ms; per-kernel times are unknown inside " \
                "a graph). OpenCL and the host refuse it"),                                \
-    .type = KS_PARAM_BOOL, .default_value = "false", .backends = KS_BACKENDS_CUDA }
+    .type = KS_PARAM_BOOL, .default_value = "false", .backends = KS_BACKENDS_CUDA, .names_run = TRUE }
 #define PARAM_BLOCKED                                                                     \
   { .name = "blocked", .label = N_("Blocked kernels"),                                    \
     .help = N_("The same elimination with 32 columns per launch (a blocked update, ~3n/32 launches) " \
@@ -441,17 +442,15 @@ gauss_describe_device (gpointer        state,
 static const KsFigureSpec size_figures[] = {
   { .id = "time-vs-size", .title = N_("Gauss elimination: time vs matrix size"),
     .x = "n", .y = "time_ms", .highlight = "n_plus_1_prime", .highlight_legend = N_("N+1 prime"),
-    .highlight_label = N_("N+1 = %g"),
-    .plot_new = ks_exp_gauss_plot_new, .add_recorded = ks_exp_gauss_add_recorded },
+    .highlight_label = N_("n = %g") },
 };
 
 static const KsFigureSpec wg_figures[] = {
   { .id = "time-vs-wg", .title = N_("Gauss elimination: time vs work-group size"),
     .x = "wg", .y = "time_ms", .series_by = "n", .mark_best = TRUE, .log_y = TRUE,
-    .vline_info = "ogs_usable", .vline_label = N_("predicted optimum %g"),
+    .vline_info = "ogs_usable", .vline_label = N_("predicted optimum %g"), .vline_within = TRUE,
     .min_x_option = "min-wg",
-    .min_x_help = N_("Leave out groups smaller than N from the plot (the paper's Fig. 4 hides wg = 1)"),
-    .plot_new = ks_exp_gauss_plot_new, .add_recorded = ks_exp_gauss_add_recorded },
+    .min_x_help = N_("Leave out groups smaller than N from the plot (the paper's Fig. 4 hides wg = 1)") },
 };
 
 static const KsPaperValue wg_paper_values[] = {
@@ -486,8 +485,7 @@ static const KsColumnSpec device_info[] = {
   .check = gauss_check, .set_up = gauss_set_up, .prepare = gauss_prepare,        \
   .measure_one_rep = gauss_measure, .describe_device = gauss_describe_device,    \
   .tear_down = gauss_tear_down, .describe_point = ks_exp_gauss_describe_point,   \
-  .summarize = ks_exp_gauss_summarize, .judge = ks_exp_gauss_judge, .load_legacy = ks_exp_gauss_load_legacy, \
-  .name_run = ks_exp_gauss_name_run,                                             \
+  .summarize = ks_exp_gauss_summarize, .judge = ks_exp_gauss_judge,              \
   .device_info = device_info, .n_device_info = G_N_ELEMENTS (device_info),       \
   .upgrade_values = ks_exp_gauss_upgrade_values
 

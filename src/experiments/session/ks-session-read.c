@@ -226,7 +226,7 @@ read_runs (KsSessionPage *page,
       JsonNode *element = json_array_get_element (array, i);
       JsonObject *o = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
       /* "results": a format-1 run of the Gauss pages before the generic
-       * page, read through the description's load_legacy. */
+       * page, read by ks-run-json-format1.c. */
       JsonNode *run_node = o ? json_object_get_member (o, json_object_has_member (o, "run") ? "run" : "results")
                              : NULL;
       g_autofree char *json = NULL;

@@ -12,7 +12,7 @@
  *
  * Sessions the Gauss pages saved before the generic page (their fields
  * under "params", their runs in format 1 under "results") are upgraded
- * through the description's upgrade_values and load_legacy.  Members this
+ * through the description's upgrade_values and the format-1 reader.  Members this
  * version does not know are skipped (older runs had a "label"). */
 #pragma once
 
