@@ -324,6 +324,13 @@ point_name (const KsRun      *run,
   return g_string_free (s, FALSE);
 }
 
+/* "4308 GB/s", "3.1 GB/s": the digits a rate needs. */
+static int
+rate_digits (double v)
+{
+  return v < 10 ? 1 : 0;
+}
+
 static char *
 point_tip (const KsRun       *run,
            const KsRunPoint  *point,
@@ -334,7 +341,7 @@ point_tip (const KsRun       *run,
   g_autofree char *device = device_label (run->devices->pdata[point->device]);
   g_autofree char *bound = ks_roofline_bound_text (rp);
   g_autofree char *triad = isnan (rp->triad_gbs) ? g_strdup ("")
-                           : g_strdup_printf (_(" (triad %.0f GB/s)"), rp->triad_gbs);
+                           : g_strdup_printf (_(" (triad %.*f GB/s)"), rate_digits (rp->triad_gbs), rp->triad_gbs);
 
   return g_strdup_printf (_("%s\n%s%s%s\n%.3g operations per byte, %.4g GB/s, %.4g Gop/s\n%s%s"), name, device,
                           label ? ", " : "", label ? label : "", rp->intensity, rp->gbs, rp->gops, bound, triad);
@@ -411,8 +418,8 @@ add_roofs (Builder *b)
       const double triad = triad_of (b->self, dev), peak = peak_of (b->self, dev);
       g_autofree char *device = device_label (dev);
       g_autofree char *name = isnan (peak)
-        ? g_strdup_printf (_("%s: triad %.0f GB/s, peak unknown"), device, triad)
-        : g_strdup_printf (_("%s: triad %.0f GB/s, peak %.0f Gop/s"), device, triad, peak);
+        ? g_strdup_printf (_("%s: triad %.*f GB/s, peak unknown"), device, rate_digits (triad), triad)
+        : g_strdup_printf (_("%s: triad %.*f GB/s, peak %.0f Gop/s"), device, rate_digits (triad), triad, peak);
       guint s = ks_plot_add_series (b->plot, name);
 
       ks_plot_series_set_dashed (b->plot, s, TRUE);
