@@ -18,15 +18,15 @@
 static void
 probe_missing (KsRoofline *roofline)
 {
-  g_auto(GStrv) missing = ks_roofline_missing_triads (roofline);
+  g_autoptr(GPtrArray) missing = ks_roofline_missing_triads (roofline);
   g_autoptr(KsDeviceList) list = NULL;
 
-  if (missing == NULL || missing[0] == NULL)
+  if (missing->len == 0)
     return;
   list = ks_device_list_new ();
-  for (guint m = 0; missing[m] != NULL; m++)
+  for (guint m = 0; m < missing->len; m++)
     {
-      g_auto(GStrv) nb = g_strsplit (missing[m], "\n", 2);
+      const KsRunDevice *dev = missing->pdata[m];
 
       for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
         {
@@ -34,14 +34,14 @@ probe_missing (KsRoofline *roofline)
           KsBandwidth bw = { 0 };
           g_autoptr(GError) error = NULL;
 
-          if (g_strcmp0 (ks_device_get_name (device), nb[0]) != 0 ||
-              g_strcmp0 (ks_backend_to_string (ks_device_get_backend (device)), nb[1]) != 0)
+          if (g_strcmp0 (ks_device_get_name (device), dev->name) != 0 ||
+              g_strcmp0 (ks_backend_to_string (ks_device_get_backend (device)), dev->backend) != 0)
             continue;
-          g_printerr ("Measuring the triad of %s (%s)...\n", nb[0], nb[1]);
+          g_printerr ("Measuring the triad of %s (%s)...\n", dev->name, ks_run_device_get_backend_label (dev));
           if (ks_bench_probe_bandwidth (device, KS_BENCH_PROBE_BALANCE, 0, 5, &bw, &error))
-            ks_roofline_set_triad (roofline, nb[0], nb[1], bw.triad_gbs);
+            ks_roofline_set_triad (roofline, dev->name, dev->backend, bw.triad_gbs);
           else
-            g_printerr ("kernelscope-cli: no triad for %s: %s\n", nb[0], error->message);
+            g_printerr ("kernelscope-cli: no triad for %s: %s\n", dev->name, error->message);
           break;
         }
     }
@@ -140,14 +140,14 @@ ks_cli_roofline (int    argc,
     probe_missing (roofline);
   else
     {
-      g_auto(GStrv) missing = ks_roofline_missing_triads (roofline);
+      g_autoptr(GPtrArray) missing = ks_roofline_missing_triads (roofline);
 
-      for (guint m = 0; missing[m] != NULL; m++)
+      for (guint m = 0; m < missing->len; m++)
         {
-          g_auto(GStrv) nb = g_strsplit (missing[m], "\n", 2);
+          const KsRunDevice *dev = missing->pdata[m];
 
           g_printerr ("No triad for %s (%s): its points have no fraction of the floor; --probe measures it "
-                      "where this machine has the device.\n", nb[0], nb[1]);
+                      "where this machine has the device.\n", dev->name, ks_run_device_get_backend_label (dev));
         }
     }
   plot = ks_roofline_plot_new (roofline);

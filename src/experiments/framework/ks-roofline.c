@@ -233,10 +233,10 @@ peak_of (KsRoofline        *self,
   return own > 0 ? own : lookup (self->peaks, dev->name, dev->backend);
 }
 
-GStrv
+GPtrArray *
 ks_roofline_missing_triads (KsRoofline *self)
 {
-  g_autoptr(GStrvBuilder) out = g_strv_builder_new ();
+  GPtrArray *out = g_ptr_array_new ();
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   g_return_val_if_fail (self != NULL, NULL);
@@ -251,11 +251,11 @@ ks_roofline_missing_triads (KsRoofline *self)
           char *key = device_key (dev->name, dev->backend);
 
           if (isnan (triad_of (self, dev)) && !g_hash_table_contains (seen, key))
-            g_strv_builder_add (out, key);
+            g_ptr_array_add (out, (gpointer) dev);
           g_hash_table_add (seen, key);
         }
     }
-  return g_strv_builder_end (out);
+  return out;
 }
 
 guint
@@ -442,7 +442,7 @@ ks_roofline_plot_new (KsRoofline *self)
   b.series = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   b.seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   b.devices = g_ptr_array_new ();
-  ks_plot_set_title (b.plot, _("Roofline: every point against its device's measured triad"));
+  ks_plot_set_title (b.plot, _("Roofline: points against each device's triad"));
   ks_plot_set_axis_labels (b.plot, _("arithmetic intensity, operations per byte"),
                            _("operations per second, Gop/s"));
   ks_plot_set_log_x (b.plot, TRUE);

@@ -75,8 +75,9 @@ void        ks_roofline_set_triad    (KsRoofline  *self,
 double      ks_roofline_get_triad    (KsRoofline  *self,
                                       const char  *name,
                                       const char  *backend);
-/* The devices of the added runs with no triad known, as "name\nbackend". */
-GStrv       ks_roofline_missing_triads (KsRoofline *self);
+/* The devices of the added runs with no triad known, each once: of
+ * const KsRunDevice * (owned by the runs, valid while self holds them). */
+GPtrArray  *ks_roofline_missing_triads (KsRoofline *self);
 /* Points drawn, over every run. */
 guint       ks_roofline_count_points (KsRoofline  *self);
 /* The plot: one series of points per experiment and device, each
