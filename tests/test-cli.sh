@@ -168,7 +168,7 @@ if not v < float(sys.argv[2]):
 run "$CLI" help
 if expect_ok "help"; then
   missing=
-  for c in "devices" "list" "solve gauss" "solve tridiag" "plot" "map" "run ID"; do
+  for c in "devices" "list" "solve gauss" "solve tridiag" "plot" "roofline" "map" "run ID"; do
     grep -q -F -e "$c" "$T/out" || missing="$missing \"$c\""
   done
   # One example per paper, and every experiment it names is one "list" knows.
@@ -218,6 +218,8 @@ run "$CLI" run gauss-wg --help
 help_mentions "run gauss-wg --help" --sizes --wg-list --reps --json --plot --min-wg --graph
 run "$CLI" plot --help
 help_mentions "plot --help" --out --title --log-y --min-wg
+run "$CLI" roofline --help
+help_mentions "roofline --help" --out --recorded --probe --plot-size
 run "$CLI" map --help
 help_mentions "map --help" --device --block --precision --json --plot --rule occupancy
 
