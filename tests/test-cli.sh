@@ -168,7 +168,7 @@ if not v < float(sys.argv[2]):
 run "$CLI" help
 if expect_ok "help"; then
   missing=
-  for c in "devices" "list" "solve gauss" "solve tridiag" "plot" "map" "run ID"; do
+  for c in "devices" "list" "solve gauss" "solve tridiag" "plot" "roofline" "map" "run ID"; do
     grep -q -F -e "$c" "$T/out" || missing="$missing \"$c\""
   done
   # One example per paper, and every experiment it names is one "list" knows.
@@ -218,6 +218,8 @@ run "$CLI" run gauss-wg --help
 help_mentions "run gauss-wg --help" --sizes --wg-list --reps --json --plot --min-wg --graph
 run "$CLI" plot --help
 help_mentions "plot --help" --out --title --log-y --min-wg
+run "$CLI" roofline --help
+help_mentions "roofline --help" --out --recorded --probe --plot-size
 run "$CLI" map --help
 help_mentions "map --help" --device --block --precision --json --plot --rule occupancy
 
@@ -617,6 +619,27 @@ expect_fail "plot of a file with no devices: names it and says so" 1 \
 run "$CLI" plot refused.json -o rf.png
 expect_fail "plot of a file whose points were all refused: names it and the first reason" 1 \
   "every point of refused.json was refused \(the first: refused for the test\)"
+
+# roofline: runs of several experiments and devices on one plot, each
+# point's bound from its device's triad (the heat run records the H200's,
+# which the tridiagonal run of the same device did not).
+run "$CLI" roofline "$REF/h200-cuda-tridiag-batch.json" "$REF/h200-heat-cuda.json" "$REF/h200-index-reduce.json" \
+  a.json -o roof.png
+if expect_ok "roofline of H200 runs of papers 002-004"; then
+  check "roofline writes the PNG" "roof.png missing or empty" test -s roof.png
+  check "roofline: a tridiagonal point on the H200 against the heat run's triad" "no such line" \
+    grep -q "Method = Thomas, global: 0.4 operations per byte.*memory-bound, [0-9.]* % of triad (triad 4308 GB/s)" out
+  check "roofline: the CPU baselines of a GPU run are left out" "cpu-thomas drawn" \
+    eval "! grep -q 'Method = Thomas, CPU' out"
+  check "roofline: the host of index-reduce has no triad, and says so" "not said" \
+    grep -q "No triad for Intel(R) Xeon(R) Processor (host).*--probe" err
+  check "roofline: a Gauss run is left out, saying why" "not said" \
+    grep -q "a.json is a gauss-size run, which does not count" err
+fi
+run "$CLI" roofline a.json -o none.png
+expect_fail "roofline of runs off the roofline only: nothing written, says so" 1 "no point to draw, so none.png"
+run "$CLI" roofline "$REF/h200-heat-cuda.json"
+expect_fail "roofline without --out: usage error" 2 "--out"
 
 run "$CLI" run gauss-size --from 20 --to 22 --reps 1 --warmup 0 -d "$OCL" -q --plot a.svg
 if expect_ok "run gauss-size --plot a.svg"; then

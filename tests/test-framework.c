@@ -269,6 +269,30 @@ test_engine_late_baseline (void)
                    ==, "tall");
 }
 
+/* A device whose triad was measured before the run (the Devices page)
+ * carries it in the run, for the roofline of any machine that loads the
+ * file; one never measured records none. */
+static void
+test_engine_triad (void)
+{
+  const char *settings[] = { "size", "1", NULL };
+  g_autoptr(KsEngine) measured = NULL, unmeasured = NULL;
+  g_autoptr(GError) error = NULL;
+
+  ks_device_set_bandwidth (host (), 12.5);
+  measured = engine_with (settings, 0, 1);
+  g_assert_true (ks_engine_run (measured, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (ks_run_device_get_info (ks_engine_get_run (measured)->devices->pdata[0], "triad_gbs"), ==, 12.5);
+  /* The description's own numbers are still there. */
+  g_assert_cmpfloat (ks_run_device_get_info (ks_engine_get_run (measured)->devices->pdata[0], "answer"), ==, 42);
+
+  ks_device_set_bandwidth (host (), 0);
+  unmeasured = engine_with (settings, 0, 1);
+  g_assert_true (ks_engine_run (unmeasured, NULL, &error));
+  g_assert_true (isnan (ks_run_device_get_info (ks_engine_get_run (unmeasured)->devices->pdata[0], "triad_gbs")));
+}
+
 /* Names for people: a parameter's or column's label with its unit, a
  * device-info number's label from the description, else the name. */
 static void
@@ -523,6 +547,7 @@ main (int    argc,
   g_test_add_func ("/framework/default-text", test_default_text);
   g_test_add_func ("/framework/engine/values", test_engine_values);
   g_test_add_func ("/framework/engine/late-baseline", test_engine_late_baseline);
+  g_test_add_func ("/framework/engine/triad", test_engine_triad);
   g_test_add_func ("/framework/name-labels", test_name_labels);
   g_test_add_func ("/framework/engine/conditions", test_engine_conditions);
   g_test_add_func ("/framework/engine/notes", test_engine_notes);

@@ -29,6 +29,8 @@
 #include "ks-gauss-solve-page.h"
 #include "ks-heat-page.h"
 #include "ks-index-map-page.h"
+#include "ks-recorded.h"
+#include "ks-roofline-page.h"
 #include "ks-tridiag-solve-page.h"
 
 #define SCREEN_W 1024
@@ -186,6 +188,8 @@ show_run (const char *name)
     }
   else if (KS_IS_INDEX_MAP_PAGE (page))
     start_and_wait (page);
+  else if (KS_IS_ROOFLINE_PAGE (page))
+    ks_roofline_page_find_recorded (KS_ROOFLINE_PAGE (page));
   /* The Devices page measures nothing by itself: its list is what it shows. */
 }
 
@@ -251,6 +255,19 @@ proper_names (KsPage *page)
        * recorded it. */
       for (guint i = 0; ks_experiment_page_run_is_recorded (KS_EXPERIMENT_PAGE (page), r) && i < run->points->len; i++)
         add_name (names, ((KsRunPoint *) run->points->pdata[i])->error);
+    }
+  /* The roofline draws every recorded run of its papers. */
+  if (KS_IS_ROOFLINE_PAGE (page))
+    {
+      g_autoptr(GPtrArray) recorded = ks_recorded_list (NULL);
+
+      for (guint r = 0; r < recorded->len; r++)
+        {
+          const KsRun *run = ((KsRecorded *) recorded->pdata[r])->run;
+
+          for (guint d = 0; d < run->devices->len; d++)
+            add_name (names, ((const KsRunDevice *) run->devices->pdata[d])->name);
+        }
     }
   g_ptr_array_sort (names, longest_first);
   g_ptr_array_add (names, NULL);

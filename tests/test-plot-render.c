@@ -211,6 +211,39 @@ test_render_gap (void)
   }
 }
 
+/* A scatter (the roofline's points): each point's marker and no line
+ * between them, however many there are. */
+static void
+test_render_points (void)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  const KsPlotTheme *theme = ks_plot_theme_light ();
+  guint s = ks_plot_add_series (plot, "scatter");
+  cairo_surface_t *img;
+  double px, py;
+
+  ks_plot_series_set_kind (plot, s, KS_PLOT_SERIES_POINTS);
+  g_assert_cmpint (ks_plot_series_get_kind (plot, s), ==, KS_PLOT_SERIES_POINTS);
+  ks_plot_add_point (plot, s, 0, 50);
+  ks_plot_add_point (plot, s, 50, 50);
+  /* More points than a line shows markers for, all at x = 100. */
+  for (int i = 0; i < 500; i++)
+    ks_plot_add_point (plot, s, 100, 50);
+  ks_plot_set_x_range (plot, -10, 110);
+  ks_plot_set_y_range (plot, 0, 100);
+  img = render_image (plot, W, H, theme);
+  data_to_device (plot, W, H, 50, 50, &px, &py);
+  g_assert_true (color_near (img, px, py, 1, &theme->series[0], 40));
+  data_to_device (plot, W, H, 100, 50, &px, &py);
+  g_assert_true (color_near (img, px, py, 1, &theme->series[0], 40));
+  /* Halfway between two points: no line. */
+  data_to_device (plot, W, H, 25, 50, &px, &py);
+  g_assert_false (color_near (img, px, py, 1, &theme->series[0], 40));
+  data_to_device (plot, W, H, 75, 50, &px, &py);
+  g_assert_false (color_near (img, px, py, 1, &theme->series[0], 40));
+  cairo_surface_destroy (img);
+}
+
 /* A highlighted point's diamond, wider than a plain marker (MARKER_R 2.8):
  * colour c on both sides of the point, 4 px out, where the near-vertical
  * lines to its neighbours are not. */
@@ -484,6 +517,7 @@ main (int   argc,
   g_test_add_func ("/plot/render/log", test_render_log);
   g_test_add_func ("/plot/render/log-narrow", test_render_log_narrow);
   g_test_add_func ("/plot/render/gap", test_render_gap);
+  g_test_add_func ("/plot/render/points", test_render_points);
   g_test_add_func ("/plot/render/highlight", test_render_highlight);
   g_test_add_func ("/plot/render/decimated-spike", test_render_decimated_spike);
   g_test_add_func ("/plot/render/legend-corner", test_render_legend_corner);

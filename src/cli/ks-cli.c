@@ -33,6 +33,7 @@ static const char usage[] =
   "  solve gauss             Solve one linear system, generated or from Matrix Market files\n"
   "  solve tridiag           Solve a batch of tridiagonal systems from Matrix Market files\n"
   "  plot                    Draw saved results (run --json) again, several overlaid\n"
+  "  roofline                Saved runs of any experiments and devices against each device's triad\n"
   "  bench gauss             The Gauss kernels (OpenCL, CUDA, PoCL) against cuSOLVER and LAPACK\n"
   "  bench tridiag           The tridiagonal solvers against cuSPARSE (gtsv2) and the triad bound\n"
   "  bench cg                The heat problem's CG, base and fused, against the library CG and the triad bound\n"
@@ -270,6 +271,8 @@ ks_cli_main (int    argc,
     return ks_cli_bench (argc - 1, argv + 1);
   if (strcmp (command, "map") == 0)
     return ks_cli_map (argc - 1, argv + 1);
+  if (strcmp (command, "roofline") == 0)
+    return ks_cli_roofline (argc - 1, argv + 1);
 
   g_printerr ("kernelscope-cli: unknown command \"%s\"\n\n%s", command, usage);
   return KS_CLI_USAGE;

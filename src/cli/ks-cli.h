@@ -31,6 +31,8 @@ int       ks_cli_bench_cg (int argc, char **argv);
 int       ks_cli_solve_tridiag (int argc, char **argv);
 int       ks_cli_list    (int argc, char **argv);
 int       ks_cli_map     (int argc, char **argv);
+/* roofline, in ks-cli-roofline.c. */
+int       ks_cli_roofline (int argc, char **argv);
 /* The whole program, for kernelscope-cli's main () and for test programs
  * that register experiments of their own first. */
 int       ks_cli_main    (int argc, char **argv);

@@ -10,6 +10,7 @@
 #include "ks-gauss-solve-page.h"
 #include "ks-index-map-page.h"
 #include "ks-heat-page.h"
+#include "ks-roofline-page.h"
 #include "ks-tridiag-solve-page.h"
 #include "ks-registry.h"
 #include "ks-session.h"
@@ -24,6 +25,7 @@ static const struct {
   GType     (*get_type) (void);
 } page_types[] = {
   { "devices",       ks_devices_page_get_type },
+  { "roofline",      ks_roofline_page_get_type },
   { "gauss-solve",   ks_gauss_solve_page_get_type },
   { "index-map",     ks_index_map_page_get_type },
   { "heat-live",     ks_heat_page_get_type },

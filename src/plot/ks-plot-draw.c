@@ -75,7 +75,7 @@ path_diamond (cairo_t *cr,
 gboolean
 ks_plot_series_shows_markers (Series *ser)
 {
-  return ser->points->len <= MAX_MARKED;
+  return ser->kind == KS_PLOT_SERIES_POINTS || ser->points->len <= MAX_MARKED;
 }
 
 /* Series beyond the palette's length repeat its colours with hollow

@@ -466,12 +466,15 @@ draw_sample (cairo_t           *cr,
       cairo_fill (cr);
       return;
     }
-  ks_plot_set_series_line (cr, ser);
-  set_color (cr, c, 1.0);
-  cairo_move_to (cr, x, cy);
-  cairo_line_to (cr, x + lg->sample_w, cy);
-  cairo_stroke (cr);
-  cairo_set_dash (cr, NULL, 0, 0);
+  if (ser->kind != KS_PLOT_SERIES_POINTS)
+    {
+      ks_plot_set_series_line (cr, ser);
+      set_color (cr, c, 1.0);
+      cairo_move_to (cr, x, cy);
+      cairo_line_to (cr, x + lg->sample_w, cy);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+    }
   if (ks_plot_series_shows_markers (ser))
     ks_plot_draw_marker (cr, x + lg->sample_w / 2, cy, e->index, theme);
 }

@@ -595,7 +595,7 @@ ks_plot_series_set_kind (KsPlot           *plot,
 {
   g_return_if_fail (plot != NULL);
   g_return_if_fail (series < plot->series->len);
-  g_return_if_fail (kind <= KS_PLOT_SERIES_BARS);
+  g_return_if_fail (kind <= KS_PLOT_SERIES_POINTS);
 
   series_at (plot, series)->kind = kind;
   ks_plot_changed (plot);

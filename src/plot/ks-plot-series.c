@@ -221,10 +221,13 @@ ks_plot_draw_series (cairo_t           *cr,
       if (ser->kind == KS_PLOT_SERIES_BARS)
         continue;
 
-      ks_plot_set_series_line (cr, ser);
-      set_color (cr, c, 1.0);
-      draw_line (cr, lo, ser, dp, &lines);
-      cairo_set_dash (cr, NULL, 0, 0);
+      if (ser->kind != KS_PLOT_SERIES_POINTS)
+        {
+          ks_plot_set_series_line (cr, ser);
+          set_color (cr, c, 1.0);
+          draw_line (cr, lo, ser, dp, &lines);
+          cairo_set_dash (cr, NULL, 0, 0);
+        }
 
       if (ks_plot_series_shows_markers (ser))
         for (guint i = 0; i < dp->len; i++)

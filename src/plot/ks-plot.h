@@ -201,6 +201,7 @@ void        ks_plot_set_x_categories  (KsPlot             *plot,
 typedef enum {
   KS_PLOT_SERIES_LINE = 0,   /* line through the points, markers when few */
   KS_PLOT_SERIES_BARS = 1,   /* one bar per point; bar series are grouped side by side */
+  KS_PLOT_SERIES_POINTS = 2, /* a marker per point and no line: a scatter (the roofline's points) */
 } KsPlotSeriesKind;
 
 void        ks_plot_series_set_kind   (KsPlot           *plot,

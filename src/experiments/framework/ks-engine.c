@@ -481,10 +481,15 @@ run_device (KsEngine      *self,
       return FALSE;
     }
   if (desc->describe_device)
-    {
-      desc->describe_device (state, plan->base, self->work->devices->pdata[index]);
-      publish_device (self, index, in_worker);
-    }
+    desc->describe_device (state, plan->base, self->work->devices->pdata[index]);
+  /* The roofline's floor (ks-roofline.h): the device's triad where it was
+   * measured before the run (the Devices page, another run's probe), so
+   * the file carries it to any machine. */
+  if (isnan (ks_run_device_get_info (self->work->devices->pdata[index], "triad_gbs")) &&
+      ks_device_get_bandwidth (plan->device) > 0)
+    ks_run_device_set_info (self->work->devices->pdata[index], "triad_gbs", ks_device_get_bandwidth (plan->device));
+  if (desc->describe_device || ks_device_get_bandwidth (plan->device) > 0)
+    publish_device (self, index, in_worker);
 
   cursor = ks_engine_cursor_new (plan);
   while (ks_engine_cursor_next (cursor))

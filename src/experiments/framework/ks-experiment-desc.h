@@ -387,6 +387,13 @@ typedef struct {
 
 /* --- the description ----------------------------------------------------------- */
 
+/* What one point cost (KsExperimentDesc.work). */
+typedef struct {
+  double bytes;     /* moved to and from memory: the least any implementation must */
+  double ops;       /* arithmetic operations (floating-point, or integer for index kernels) */
+  double seconds;   /* the time they took */
+} KsWork;
+
 struct _KsExperimentDesc {
   const char *id;            /* "gauss-size": run ID, the files' "experiment", the page's and settings' id */
   const char *title;         /* N_("Gauss: time vs size"): the sidebar, the page, the plot's title */
@@ -500,6 +507,16 @@ struct _KsExperimentDesc {
   gboolean (*commit)          (gpointer                state,
                                const KsConfig         *point,
                                GError                **error);
+  /* What a point cost, for the roofline (ks-roofline.h): the bytes it
+   * moves to and from memory at the least, the operations it does, and
+   * the seconds they took (one solve, one iteration), from the point's
+   * parameters and columns; FALSE where it cannot say.  Most descriptions
+   * already count the bytes for their GB/s.  NULL: the experiment is not
+   * on the roofline (the Gauss gets its count once its results go through
+   * KsRun alone, issue 29's second item). */
+  gboolean (*work)            (const KsRun            *run,
+                               const KsRunPoint       *point,
+                               KsWork                 *out);
 };
 
 /* Indexes into desc->params / desc->columns / desc->figures; -1 when absent. */

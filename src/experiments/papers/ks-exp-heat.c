@@ -176,6 +176,21 @@ derive_intensity (const KsRun *run, const KsRunPoint *point, const KsColumnSpec 
   return (2 * l + 9) / derive_bytes_row (run, point, column);
 }
 
+/* The roofline's count for one CG iteration over the whole mesh: Table
+ * 1's bytes and 2L + 9 operations per row, a row per cell. */
+static gboolean
+heat_work (const KsRun      *run,
+           const KsRunPoint *point,
+           KsWork           *out)
+{
+  const double rows = point->values[COL_CELLS];
+
+  out->bytes = rows * derive_bytes_row (run, point, NULL);
+  out->ops = rows * (2 * point->values[COL_ROW] + 9);
+  out->seconds = point->values[COL_ITER_US] * 1e-6;
+  return TRUE;
+}
+
 static double
 derive_triad_share (const KsRun *run, const KsRunPoint *point, const KsColumnSpec *column)
 {
@@ -793,5 +808,6 @@ const KsExperimentDesc ks_exp_heat = {
   .tear_down = heat_tear_down,
   .summarize = heat_summarize,
   .judge = heat_judge,
+  .work = heat_work,
   .commit = heat_commit,
 };

@@ -84,6 +84,25 @@ derive_rate (const KsRun        *run,
   return points / (point->values[0] * 1e-3) / 1e9;
 }
 
+/* The roofline's count, from the time in column 0: each of the v x w
+ * values written once (8 bytes in double, 4 in float), the only traffic
+ * either kernel must make; one operation to make a value (g + 1), and in
+ * the row sums one more to add it. */
+static gboolean
+index_work (const KsRun      *run,
+            const KsRunPoint *point,
+            KsWork           *out)
+{
+  const double values = ks_run_point_get_number (run, point, "v") * ks_run_point_get_number (run, point, "w");
+  GVariant *precision = ks_run_point_get_param (run, point, "precision");
+  const gboolean fill = run->desc == &ks_exp_index_fill;
+
+  out->bytes = values * (precision && g_strcmp0 (g_variant_get_string (precision, NULL), "float") == 0 ? 4 : 8);
+  out->ops = values * (fill ? 1 : 2);
+  out->seconds = point->values[0] * 1e-3;
+  return TRUE;
+}
+
 static const KsColumnSpec fill_columns[] = {
   [FILL_TIME] = { "time_ms", N_("kernel time"), "ms", N_("The fill kernel's device time"), KS_COLUMN_REAL,
                   KS_REDUCE_MEDIAN_RANGE },
@@ -450,7 +469,7 @@ const KsExperimentDesc ks_exp_index_fill = {
   .figures = fill_figures, .n_figures = G_N_ELEMENTS (fill_figures),
   .check = index_check, .set_up = fill_set_up, .prepare = fill_prepare,
   .measure_one_rep = fill_measure, .describe_device = fill_describe_device, .tear_down = index_tear_down,
-  .summarize = fill_summarize, .judge = fill_judge,
+  .summarize = fill_summarize, .judge = fill_judge, .work = index_work,
   .device_info = fill_device_info, .n_device_info = G_N_ELEMENTS (fill_device_info),
 };
 
@@ -754,5 +773,5 @@ const KsExperimentDesc ks_exp_index_reduce = {
   .paper_values = reduce_paper_values, .n_paper_values = G_N_ELEMENTS (reduce_paper_values),
   .check = index_check, .set_up = index_set_up, .prepare = reduce_prepare,
   .measure_one_rep = reduce_measure, .tear_down = index_tear_down,
-  .judge = reduce_judge,
+  .judge = reduce_judge, .work = index_work,
 };

@@ -207,19 +207,55 @@ derive_speedup (const KsRun        *run,
   return base ? base->values[COL_TIME] / point->values[COL_TIME] : NAN;
 }
 
+/* The unknowns of the whole batch. */
+static double
+batch_unknowns (const KsRun      *run,
+                const KsRunPoint *point)
+{
+  const double systems = ks_run_point_get_number (run, point, "systems");
+
+  return ks_run_point_get_number (run, point, "n") * (isnan (systems) ? 1.0 : systems);
+}
+
 /* Reading a, b, c, d once and writing x once, per unknown: 20 bytes in
  * float, 40 in double; the floor of any method's traffic. */
+static double
+batch_bytes (const KsRun      *run,
+             const KsRunPoint *point)
+{
+  const GVariant *precision = ks_run_point_get_param (run, point, "precision");
+  const double bytes = 5.0 * (g_strcmp0 (g_variant_get_string ((GVariant *) precision, NULL), "double") == 0 ? 8 : 4);
+
+  return bytes * batch_unknowns (run, point);
+}
+
 static double
 derive_gbs (const KsRun        *run,
             const KsRunPoint   *point,
             const KsColumnSpec *column)
 {
-  const double n = ks_run_point_get_number (run, point, "n");
-  const double systems = ks_run_point_get_number (run, point, "systems");
-  const GVariant *precision = ks_run_point_get_param (run, point, "precision");
-  const double bytes = 5.0 * (g_strcmp0 (g_variant_get_string ((GVariant *) precision, NULL), "double") == 0 ? 8 : 4);
+  return batch_bytes (run, point) / (point->values[COL_TIME] * 1e6);
+}
 
-  return bytes * n * (isnan (systems) ? 1.0 : systems) / (point->values[COL_TIME] * 1e6);
+/* The roofline's count: those bytes, and Thomas's 8 operations per
+ * unknown (forward: a multiply-subtract for the pivot, a division, a
+ * multiply-subtract and a division; back: a multiply-subtract), the
+ * fewest any method does (cyclic reduction does about twice as many).
+ * The CPU methods run on the host whatever the device, so the device's
+ * floor says nothing about them: not counted. */
+static gboolean
+tridiag_work (const KsRun      *run,
+              const KsRunPoint *point,
+              KsWork           *out)
+{
+  KsTridiagMethod method;
+
+  if (!ks_tridiag_method_from_string (point_method (run, point), &method) || ks_tridiag_method_is_host (method))
+    return FALSE;
+  out->bytes = batch_bytes (run, point);
+  out->ops = 8 * batch_unknowns (run, point);
+  out->seconds = point->values[COL_TIME] * 1e-3;
+  return TRUE;
 }
 
 static const KsColumnSpec columns[] = {
@@ -629,7 +665,7 @@ static const KsPaperValue batch_paper_values[] = {
 #define TRIDIAG_FUNCTIONS                                                                   \
   .columns = columns, .n_columns = N_COLUMNS,                                               \
   .set_up = tridiag_set_up, .prepare = tridiag_prepare, .measure_one_rep = tridiag_measure, \
-  .tear_down = tridiag_tear_down, .describe_point = tridiag_describe_point
+  .tear_down = tridiag_tear_down, .describe_point = tridiag_describe_point, .work = tridiag_work
 
 const KsExperimentDesc ks_exp_tridiag_batch = {
   .id = "tridiag-batch",

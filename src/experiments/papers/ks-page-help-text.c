@@ -112,6 +112,24 @@ static const struct {
        "work-group is the most the device allows."),
     N_("Compare the predicted optimum here with the best group size that the page “Gauss: time vs group "
        "size” measures on the same device.") },
+  { "roofline", NULL, N_("Roofline"),
+    N_("Every point of every run loaded in the window, of any experiment that counts its bytes and "
+       "operations (papers 002-004), against the floor of the device it ran on: the bytes over the "
+       "device's triad bandwidth. This session's runs, the recorded ones and files you add share one "
+       "plot, several devices at once. No profiler is involved, so it works on PoCL and the host too."),
+    N_("• <b>Runs on the roofline</b>: tick the runs to draw.\n"
+       "• <b>Add Run…</b>: a results file saved with Export Data or “run … --json”.\n"
+       "• <b>Run</b>: measures the triad of the device in the header bar (a second or two), for its runs "
+       "that recorded none."),
+    /* xgettext:no-c-format */
+    N_("<b>x</b>: operations per byte (the arithmetic intensity), <b>y</b>: operations per second. Each "
+       "dashed line is a device's triad bandwidth times the intensity: no point of that device can sit "
+       "above it unless its bytes stayed in a cache. The tooltip of a point names it and says its bound "
+       "and how close it came: “memory-bound, 52 % of triad”. A device's peak compute is drawn only where "
+       "a run recorded it; otherwise the line says “peak unknown”."),
+    N_("Compare how close each method comes to its device's line, and the same method on two devices: "
+       "a GPU and a processor through PoCL differ a hundredfold in bandwidth, yet the fraction of the "
+       "floor compares them fairly.") },
   { "gauss-solve", "000", N_("Gauss: single solve"),
     N_("Solves one random linear system Ax = b with the paper's four OpenCL kernels and takes the solve "
        "apart: <b>gauss_fwd_pre</b> prepares each elimination step, <b>gauss_fwd</b> updates the rest of "

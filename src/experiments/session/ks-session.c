@@ -44,6 +44,7 @@ static const KsParamSpec map_fields[] = {
 
 static const KsHandMadePage hand_made[] = {
   { "devices",       NULL,  N_("Devices"),                   NULL,         0 },
+  { "roofline",      NULL,  N_("Roofline"),                  NULL,         0 },
   { "gauss-solve",   "000", N_("Gauss: single solve"),       solve_fields, G_N_ELEMENTS (solve_fields) },
   { "index-map",     "003", N_("Index domain onto blocks"),  map_fields,   G_N_ELEMENTS (map_fields) },
   { "heat-live",     "004", N_("Heat: live animation"),      NULL,         0 },
