@@ -236,6 +236,29 @@ test_labels (void)
   }
 }
 
+/* The roofline's count for a converted run: the augmented matrix and x
+ * in float, 2/3 n^3 + 3/2 n^2 operations, over the device time. */
+static void
+test_work (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", "h200-cuda-fig2-graph.json",
+                                                 NULL);
+  g_autoptr(KsRun) run = ks_run_load_json (path, NULL);
+  const KsRunPoint *point;
+  KsWork work = { 0 };
+  double n;
+
+  g_assert_nonnull (run);
+  g_assert_nonnull (run->desc->work);
+  point = g_ptr_array_index (run->points, 0);
+  n = ks_run_point_get_number (run, point, "n");
+  g_assert_true (run->desc->work (run, point, &work));
+  g_assert_cmpfloat_with_epsilon (work.bytes, 4 * (n * (n + 1) + n), 1e-6);
+  g_assert_cmpfloat_with_epsilon (work.ops, 2.0 / 3.0 * n * n * n + 1.5 * n * n, 1e-6);
+  g_assert_cmpfloat (work.seconds, >, 0);
+  g_assert_cmpfloat (work.seconds, <=, ks_run_point_get_number (run, point, "time_ms") * 1e-3);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -252,5 +275,6 @@ main (int   argc,
   g_test_add_func ("/gauss-figures/structure", test_structure);
   g_test_add_func ("/gauss-figures/labels", test_labels);
   g_test_add_func ("/gauss-figures/words", test_words);
+  g_test_add_func ("/gauss-figures/work", test_work);
   return g_test_run ();
 }

@@ -512,8 +512,7 @@ struct _KsExperimentDesc {
    * the seconds they took (one solve, one iteration), from the point's
    * parameters and columns; FALSE where it cannot say.  Most descriptions
    * already count the bytes for their GB/s.  NULL: the experiment is not
-   * on the roofline (the Gauss gets its count once its results go through
-   * KsRun alone, issue 29's second item). */
+   * on the roofline. */
   gboolean (*work)            (const KsRun            *run,
                                const KsRunPoint       *point,
                                KsWork                 *out);

@@ -220,6 +220,31 @@ enum {
   COL_LOCAL_X, COL_LOCAL_Y, COL_GROUPS_X, COL_GROUPS_Y, COL_CAPTURE, COL_PRIME, N_COLUMNS
 };
 
+/* The roofline's count for one solve of size n: the least bytes any
+ * method moves (the augmented n x (n + 1) matrix read once, x written
+ * once) and the operations of elimination and back-substitution, 2/3 n^3
+ * + 3/2 n^2 to leading order (a multiply-add counted as two), over the
+ * device time of the launches where it was measured (the wall time
+ * otherwise: the host, or a run whose events were not read). */
+static gboolean
+gauss_work (const KsRun      *run,
+            const KsRunPoint *point,
+            KsWork           *out)
+{
+  const double n = ks_run_point_get_number (run, point, "n");
+  GVariant *precision = ks_run_point_get_param (run, point, "precision");
+  const gboolean dbl = precision != NULL && g_variant_is_of_type (precision, G_VARIANT_TYPE_STRING) &&
+                       g_strcmp0 (g_variant_get_string (precision, NULL), "double") == 0;
+  const double kernels = point->values[COL_KERNELS], wall = point->values[COL_TIME];
+
+  if (isnan (n) || n < 1)
+    return FALSE;
+  out->bytes = (dbl ? 8 : 4) * (n * (n + 1) + n);
+  out->ops = 2.0 / 3.0 * n * n * n + 1.5 * n * n;
+  out->seconds = (kernels > 0 ? kernels : wall) * 1e-3;
+  return out->seconds > 0;
+}
+
 static const KsColumnSpec columns[] = {
   [COL_TIME] = { "time_ms", N_("time per solve"), "ms",
                  N_("Wall time of one solve: upload, every launch, download (median of the repetitions; "
@@ -487,7 +512,7 @@ static const KsColumnSpec device_info[] = {
   .tear_down = gauss_tear_down, .describe_point = ks_exp_gauss_describe_point,   \
   .summarize = ks_exp_gauss_summarize, .judge = ks_exp_gauss_judge,              \
   .device_info = device_info, .n_device_info = G_N_ELEMENTS (device_info),       \
-  .upgrade_values = ks_exp_gauss_upgrade_values
+  .upgrade_values = ks_exp_gauss_upgrade_values, .work = gauss_work
 
 const KsExperimentDesc ks_exp_gauss_size = {
   .id = "gauss-size",
