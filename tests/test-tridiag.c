@@ -459,6 +459,17 @@ test_split (void)
                   ks_tridiag_solver_set_split (solver, rows);
                   memset (x, 0, sizeof (double) * n * k);
                   ks_tridiag_solver_run (solver, &result, &error);
+                  /* Pieces of 8 rows need twice the items of 16: a large
+                   * system may need more than the 8-row build's registers
+                   * allow a group (the H200 at n = 4095), refused saying
+                   * so; the default always runs. */
+                  if (rows == 8 && n >= 1000 && g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED))
+                    {
+                      g_test_message ("pieces of 8 rows refused at n = %u on %s: %s", n, ks_device_get_name (device),
+                                      error->message);
+                      g_clear_error (&error);
+                      continue;
+                    }
                   g_assert_no_error (error);
                   ks_tridiag_solver_read (solver, x, &error);
                   g_assert_no_error (error);

@@ -9,12 +9,12 @@
 /* A batch is small, for thomas-split, below this many systems per compute
  * unit.  Measured on the H200 (132 units; data/reference/bench/
  * h200-split-2026-11-28c.txt, n = 4095 in float, pieces of 16 rows):
- * thomas-split 0.311 / 0.608 / 1.192 / 2.356 ms at 5,000 / 10,000 /
- * 20,000 / 40,000 systems against thomas-coalesced's 0.860 / 0.909 /
- * 1.066 / 1.496 (one item per system leaves the machine waiting on each
+ * thomas-split 0.222 / 0.838 / 1.248 / 1.651 ms at 5,000 / 20,000 /
+ * 30,000 / 40,000 systems against thomas-coalesced's 0.860 / 1.065 /
+ * 1.332 / 1.500 (one item per system leaves the machine waiting on each
  * system's dependent loads until the batch fills it; split's time grows
- * with the batch): they cross near 17,500 systems, 133 per unit.
- * KS_TRIDIAG_SMALL_BATCH_PER_CU (128) keeps the rule on the safe side of
+ * with the batch): they cross near 33,000 systems, 250 per unit.
+ * KS_TRIDIAG_SMALL_BATCH_PER_CU (224) keeps the rule on the safe side of
  * that crossing. */
 KsTridiagMethod
 ks_tridiag_default_method (KsDevice    *device,

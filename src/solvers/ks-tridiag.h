@@ -213,7 +213,7 @@ gboolean ks_tridiag_solver_read  (KsTridiagSolver      *solver,
 
 /* A batch is small, for thomas-split, below this many systems per compute
  * unit (ks-tridiag.c says where the figure comes from). */
-#define KS_TRIDIAG_SMALL_BATCH_PER_CU 128
+#define KS_TRIDIAG_SMALL_BATCH_PER_CU 224
 
 /* What a user's batch is solved with when no method is named: OpenMP
  * Thomas on the host device; thomas-split for a small batch (fewer systems
