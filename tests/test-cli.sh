@@ -873,6 +873,42 @@ if expect_ok "list"; then
     eval "grep -q '^000 ' '$T/out' && grep -q '^  gauss-size ' '$T/out' && grep -q '^  gauss-wg ' '$T/out'"
   check "list: all five papers of the course, in order" "a paper is missing or out of order" \
     eval "[ \"\$(grep -o '^00[0-4] ' '$T/out' | tr -d ' ' | paste -sd, -)\" = 000,001,002,003,004 ]"
+  check "list: the benches in a Benchmarks group after the papers" "no bench group after 004" \
+    eval "sed -n '/^004 /,\$p' '$T/out' | sed -n '/^bench  Benchmarks\$/,\$p' | grep -q '^  bench-launch '"
+fi
+# The benches are descriptions (issue 29): run bench-ID gets --csv, --json
+# and --plot, and "bench ID" is an alias printing the same table.
+run "$CLI" run bench-launch -d "$OCL" --sizes 20,40 -r 1 --warmup 0 --csv bl.csv --json bl.json --plot bl.png
+if expect_ok "run bench-launch --csv --json --plot"; then
+  py "run bench-launch: stream measured at each size, the graph skipped with its reason, gain against the stream" '
+import csv, json
+d = json.load(open("bl.json"))
+assert d["experiment"] == "bench-launch" and d["paper"] == "bench", d
+rows = list(csv.DictReader(open("bl.csv")))
+assert [(r["n"], r["method"]) for r in rows] == [("20", "stream"), ("20", "graph"), ("40", "stream"),
+                                                  ("40", "graph")], rows
+stream = [p for p in d["points"] if p["method"] == "stream"]
+assert [p["launches"] for p in stream] == [78, 158] and all(p["gain"] == 1 for p in stream), stream
+assert all(abs(p["us_per_launch"] * p["launches"] - p["wall_ms"] * 1000) < 1e-6 for p in stream), stream
+assert all(r["error"].startswith("CUDA graphs need a CUDA device") for r in rows if r["method"] == "graph"), rows
+'
+  check "run bench-launch --plot: a PNG" "no PNG" test -s bl.png
+fi
+run "$CLI" bench launch -d "$OCL" --sizes 20 -r 1 --warmup 0 -q
+cp "$T/out" "$T/alias.out"
+run "$CLI" run bench-launch -d "$OCL" --sizes 20 -r 1 --warmup 0 -q
+check "bench launch is run bench-launch: the same table" "the tables differ beyond the times" \
+  eval "[ \"\$(sed -n 2p '$T/alias.out')\" = \"\$(sed -n 2p '$T/out')\" ] &&
+        [ \"\$(awk 'NR > 2 { print \$1, \$2 }' '$T/alias.out')\" = \"\$(awk 'NR > 2 { print \$1, \$2 }' '$T/out')\" ]"
+run "$CLI" run bench-bandwidth -d host --mib 2 -r 1 --warmup 0 --json bw.json -q
+if expect_ok "run bench-bandwidth -d host --json"; then
+  py "run bench-bandwidth: copy and triad measured, of_peak empty where the host has no peak" '
+import json, math
+d = json.load(open("bw.json")); p = d["points"][0]
+assert p["mib_each"] == 2 and p["copy_gbs"] > 0 and p["triad_gbs"] > 0, p
+peak = d["devices"][0].get("info", {}).get("peak_gbs")
+assert (p["of_peak"] == "nan") if peak is None else abs(p["of_peak"] - p["triad_gbs"] / peak) < 1e-9, (p, d["devices"])
+'
 fi
 run "$CLI" run
 expect_fail "run without an experiment: usage error listing them" 2 "gauss-size"
