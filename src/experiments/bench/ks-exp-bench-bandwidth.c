@@ -106,11 +106,11 @@ bandwidth_describe_device (gpointer        state,
 }
 
 static const KsFigureSpec figures[] = {
-  { .id = "bandwidth", .title = N_("Memory bandwidth by device"), .x = "mib_each", .x_param = "mib",
-    .y = "triad_gbs", .y2 = "copy_gbs", .highlight = "cache_sized",
-    .highlight_legend = N_("arrays within 4x the cache"), .hline_info = "peak_gbs",
-    .hline_label = N_("peak %g GB/s") },
-  { .id = "of-peak", .title = N_("Triad as a fraction of the peak"), .x = "mib_each", .x_param = "mib",
+  /* A bar per device (the run's series) for each size asked for. */
+  { .id = "bandwidth", .title = N_("Memory bandwidth by device"), .x = "mib", .categorical_x = TRUE,
+    .y = "triad_gbs", .hline_info = "peak_gbs", .hline_label = N_("peak %g GB/s") },
+  { .id = "copy", .title = N_("Copy bandwidth by device"), .x = "mib", .categorical_x = TRUE, .y = "copy_gbs" },
+  { .id = "of-peak", .title = N_("Triad as a fraction of the peak"), .x = "mib", .categorical_x = TRUE,
     .y = "of_peak" },
 };
 
