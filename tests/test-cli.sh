@@ -910,6 +910,22 @@ peak = d["devices"][0].get("info", {}).get("peak_gbs")
 assert (p["of_peak"] == "nan") if peak is None else abs(p["of_peak"] - p["triad_gbs"] / peak) < 1e-9, (p, d["devices"])
 '
 fi
+run "$CLI" run bench-tridiag -d "$OCL" --n 31 --systems 8 -r 1 --warmup 0 --json btr.json --csv btr.csv -q
+if expect_ok "run bench-tridiag --json --csv"; then
+  py "run bench-tridiag: cuSPARSE skipped with its reason off CUDA, of_triad against the triad measured in the run" '
+import csv, json
+d = json.load(open("btr.json")); pts = {p["method"]: p for p in d["points"]}
+assert d["experiment"] == "bench-tridiag" and d["paper"] == "bench", d
+for m in ("cusparse-strided", "cusparse-nopivot"):
+    assert pts[m]["error"].startswith("cuSPARSE runs on CUDA devices"), pts[m]
+triad = d["devices"][0]["info"]["triad_gbs"]
+k = pts["thomas-coalesced"]
+assert k["error"] is None and k["residual"] < 1e-3 and abs(k["of_triad"] - k["gbs"] / triad) < 1e-9, (k, triad)
+# No library ran, so no ratio; the host methods run off the device: no fraction of its triad.
+assert k["vs_cusparse"] == "nan" and pts["cpu-thomas"]["of_triad"] == "nan", pts
+assert [r["method"] for r in csv.DictReader(open("btr.csv"))] == list(pts), pts
+'
+fi
 run "$CLI" run
 expect_fail "run without an experiment: usage error listing them" 2 "gauss-size"
 

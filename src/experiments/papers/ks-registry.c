@@ -53,6 +53,7 @@ static const KsExperimentDesc *const builtin[] = {
   &ks_exp_micro_access,
   &ks_exp_bench_bandwidth,
   &ks_exp_bench_launch,
+  &ks_exp_bench_tridiag,
 };
 
 static GPtrArray *registry;   /* of const KsExperimentDesc *; guarded by lock */
