@@ -926,6 +926,16 @@ assert k["vs_cusparse"] == "nan" and pts["cpu-thomas"]["of_triad"] == "nan", pts
 assert [r["method"] for r in csv.DictReader(open("btr.csv"))] == list(pts), pts
 '
 fi
+# The recorded bench tridiag (format 1) was converted once by a tool; it
+# converts to the shipped run still, and that run loads as bench-tridiag's.
+run python3 "$SRCDIR/../tools/convert-bench-run.py" "$SRCDIR/../data/reference/bench/h200-bench-tridiag.json" conv.json
+if expect_ok "convert-bench-run.py on the recorded bench tridiag"; then
+  check "convert-bench-run.py: the shipped run is its output" "they differ" \
+    cmp -s conv.json "$SRCDIR/../data/reference/h200-tridiag-vs-cusparse.json"
+fi
+run "$CLI" plot --list-recorded
+check "the converted bench tridiag is a recorded run of bench-tridiag, both devices named" "not listed" \
+  grep -qE "h200-tridiag-vs-cusparse.json +bench-tridiag +31 points +recorded: NVIDIA H200 \(NVIDIA OpenCL\) \+ NVIDIA H200 \(CUDA\)" "$T/out"
 run "$CLI" run
 expect_fail "run without an experiment: usage error listing them" 2 "gauss-size"
 
