@@ -1523,69 +1523,31 @@ if expect_ok "run tridiag-large on $OCL"; then
     grep -q -E "at n = 63: the best paracr-\* \(paracr-full" "$T/out"
 fi
 
-run "$CLI" bench tridiag --n 31 --systems 8 --large-n 63 --reps 1 --warmup 0 \
-  --methods cpu-thomas,thomas-interleaved,paracr-partial,thomas-split --csv bt.csv
+# bench tridiag is run bench-tridiag (issue 29): one large system is --systems 1.
+run "$CLI" bench tridiag -d "$OCL" --n 31,63 --systems 1,8 --reps 2 --warmup 0 \
+  --method cpu-thomas,thomas-interleaved,thomas-coalesced,thomas-transposed,paracr-partial,paracr-thomas,thomas-split \
+  --csv bt.csv --json bt.json
 if expect_ok "bench tridiag, small"; then
-  py "bench tridiag: a batch and one system, every row measured with a small residual" '
-import csv
+  py "bench tridiag: a batch and one system, every method measured with a small residual, the transposes apart" '
+import csv, json
 rows = list(csv.DictReader(open("bt.csv")))
-assert {r["case"] for r in rows} == {"batch", "one-system"}, rows
-assert {r["method"] for r in rows} >= {"cpu-thomas", "thomas-interleaved", "paracr-partial", "thomas-split"}, rows
-for r in rows:
-    if r["case"] == "one-system" and r["method"] != "cpu-thomas":
-        # One work-item or group on one system: left out, said why.
-        assert "work-item or work-group" in r["skipped"], r
-        continue
-    assert r["skipped"] == "" and float(r["residual"]) < 1e-4 and float(r["ms"]) > 0, r
-'
-  check "bench tridiag: the summary line of the batch" "no summary" grep -q "^batch 8 x 31: best kernel" "$T/out"
-fi
-run "$CLI" bench tridiag --n 31 --systems 8 --large-n 63 --reps 2 --warmup 0 --no-host \
-  --methods cpu-thomas,thomas-coalesced,thomas-transposed,paracr-thomas --json bt.json
-if expect_ok "bench tridiag --no-host --json"; then
-  py "bench tridiag --json: no host rows, every kernel measured, the transposes timed apart" '
-import json
 d = json.load(open("bt.json"))
-assert d["experiment"] == "bench-tridiag" and d["reps"] == 2 and "--no-host" in d["command"], d
-rows = d["rows"]
-assert {r["method"] for r in rows} == {"thomas-coalesced", "thomas-transposed", "paracr-thomas"}, rows
-assert {r["case"] for r in rows} == {"batch", "one-system"}, rows
-for r in rows:
-    if r["case"] == "one-system" and r["method"] != "paracr-thomas":
-        assert "work-item or work-group" in r["skipped"], r
-        continue
-    assert r["skipped"] is None and not r["failed"] and r["ms"] > 0 and r["residual"] < 1e-4, r
-    assert r["vs_cusparse"] is None, r
-    if r["method"] == "thomas-transposed":
-        assert 0 < r["layout_ms"] < r["ms"], r
+assert d["experiment"] == "bench-tridiag" and d["reps"] == 2 and d["command"].startswith("kernelscope-cli run bench-tridiag"), d
+assert {(r["n"], r["systems"]) for r in rows} == {("31", "1"), ("31", "8"), ("63", "1"), ("63", "8")}, rows
+assert {r["method"] for r in rows} == {"cpu-thomas", "thomas-interleaved", "thomas-coalesced", "thomas-transposed",
+                                       "paracr-partial", "paracr-thomas", "thomas-split"}, rows
+for p in d["points"]:
+    assert p["error"] is None and p["residual"] < 1e-4 and p["time_ms"] > 0, p
+    if p["method"] == "thomas-transposed":
+        assert 0 < p["layout_ms"] < p["time_ms"], p
     else:
-        assert r["layout_ms"] == 0, r
-'
-  check "bench tridiag --no-host: no host row printed" "a host row" \
-    sh -c '! grep -q -E "^(batch|one) .* cpu-thomas" "$1"' _ "$T/out"
-  check "bench tridiag: thomas-transposed says how long it transposed" "no transposing" \
-    grep -q "thomas-transposed .*of which transposing" "$T/out"
-fi
-run "$CLI" bench tridiag -d "$OCL" --n 7 --systems 2 --large-n 15 --reps 1 --warmup 0 --no-host --csv bt3.csv
-if expect_ok "bench tridiag with every device method"; then
-  py "bench tridiag: the one large system leaves the one-item and one-group methods out, saying why" '
-import csv
-rows = list(csv.DictReader(open("bt3.csv")))
-one = {r["method"]: r for r in rows if r["case"] == "one-system"}
-batch = {r["method"]: r for r in rows if r["case"] == "batch"}
-assert "work-item or work-group" in one["thomas-global"]["skipped"], one
-assert "work-item or work-group" in one["paracr-partial"]["skipped"], one
-for m in ("paracr-steps", "paracr-thomas"):
-    assert one[m]["skipped"] == "" and float(one[m]["residual"]) < 1e-4, one[m]
-for m in ("thomas-global", "thomas-coalesced", "thomas-transposed", "paracr-partial", "paracr-thomas"):
-    assert batch[m]["skipped"] == "" and float(batch[m]["residual"]) < 1e-4, batch[m]
-assert not any(r["device"] == "host" for r in rows), rows
+        assert p["layout_ms"] == 0, p
 '
 fi
 run "$CLI" bench tridiag -d nosuchdevice --systems 8
 expect_fail "bench tridiag -d nosuchdevice: refused, naming the devices" 2 "nosuchdevice"
-run "$CLI" bench tridiag --methods thomas --systems 8
-expect_fail "bench tridiag --methods thomas: refused, naming the methods" 2 "no method"
+run "$CLI" bench tridiag --method thomas --systems 8
+expect_fail "bench tridiag --method thomas: refused, naming the methods" 2 "thomas-global"
 run "$CLI" bench tridiag --reps 0
 expect_fail "bench tridiag --reps 0: refused" 2 "--reps"
 

@@ -21,8 +21,6 @@ static const struct {
 } own[] = {
   { "gauss", "the same systems by the paper's kernels (NVIDIA OpenCL, CUDA, PoCL),\n"
              "             cuSOLVER and LAPACK: times, ratios, residuals, bandwidth reached", NULL },
-  { "tridiag", "paper 002's batched tridiagonal kernels against cuSPARSE and the triad bound",
-    ks_cli_bench_tridiag },
   { "cg", "paper 004's CG, base and fused, against cuSPARSE + cuBLAS and the triad bound", ks_cli_bench_cg },
 };
 

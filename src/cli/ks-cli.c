@@ -34,7 +34,7 @@ static const char usage[] =
   "  solve tridiag           Solve a batch of tridiagonal systems from Matrix Market files\n"
   "  plot                    Draw saved results (run --json) again, several overlaid\n"
   "  bench gauss             The Gauss kernels (OpenCL, CUDA, PoCL) against cuSOLVER and LAPACK\n"
-  "  bench tridiag           The tridiagonal solvers against cuSPARSE (gtsv2) and the triad bound\n"
+  "  bench tridiag           The tridiagonal solvers against cuSPARSE (gtsv2) and the triad (= run bench-tridiag)\n"
   "  bench cg                The heat problem's CG, base and fused, against the library CG and the triad bound\n"
   "  bench bandwidth         Memory bandwidth of a device, copy and triad (= run bench-bandwidth)\n"
   "  bench launch            What one kernel launch costs, and the gain of CUDA Graphs (= run bench-launch)\n"

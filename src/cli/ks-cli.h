@@ -24,10 +24,9 @@ int       ks_cli_solve   (int argc, char **argv);
 int       ks_cli_run     (int argc, char **argv);
 int       ks_cli_plot    (int argc, char **argv);
 int       ks_cli_bench   (int argc, char **argv);
-/* bench tridiag, in ks-cli-bench-tridiag.c; solve tridiag, in ks-cli-tridiag.c. */
-int       ks_cli_bench_tridiag (int argc, char **argv);
 /* bench cg, in ks-cli-bench-cg.c. */
 int       ks_cli_bench_cg (int argc, char **argv);
+/* solve tridiag, in ks-cli-tridiag.c. */
 int       ks_cli_solve_tridiag (int argc, char **argv);
 int       ks_cli_list    (int argc, char **argv);
 int       ks_cli_map     (int argc, char **argv);

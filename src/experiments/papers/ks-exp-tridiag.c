@@ -12,6 +12,7 @@
 #include "ks-exp-tridiag.h"
 #include "ks-bench-probes.h"
 #include "ks-compute-error.h"
+#include "ks-cusparse.h"
 #include "ks-run.h"
 #include "ks-verdict.h"
 #include "ks-tridiag.h"
@@ -331,7 +332,17 @@ tridiag_prepare (gpointer        state,
       ks_tridiag_batch_fill_random (s->batch, BATCH_SEED);
       s->x = g_new0 (double, (gsize) n * systems);
     }
-  if (ks_tridiag_method_is_host (s->method) || ks_tridiag_method_is_cusparse (s->method))
+  /* The library and the kernels never hold a batch on the device at once:
+   * the other's buffers go first, as large batches need the memory. */
+  if (ks_tridiag_method_is_cusparse (s->method))
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (s->solvers); i++)
+        if (s->solvers[i] != NULL)
+          ks_tridiag_solver_release (s->solvers[i]);
+      return TRUE;
+    }
+  ks_cusparse_release ();
+  if (ks_tridiag_method_is_host (s->method))
     return TRUE;
   if (s->solvers[s->precision] == NULL &&
       !(s->solvers[s->precision] = ks_tridiag_solver_new (s->device, s->precision, error)))
