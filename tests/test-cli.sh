@@ -1551,31 +1551,28 @@ expect_fail "bench tridiag --method thomas: refused, naming the methods" 2 "thom
 run "$CLI" bench tridiag --reps 0
 expect_fail "bench tridiag --reps 0: refused" 2 "--reps"
 
-run "$CLI" bench cg --sizes 900,4096 --reps 1 --warmup 0 --csv bcg.csv --json bcg.json
+# bench cg is run bench-cg (issue 29).
+run "$CLI" bench cg -d "$OCL" --sizes 900,4096 --reps 1 --warmup 0 --csv bcg.csv --json bcg.json
 if expect_ok "bench cg, small"; then
-  py "bench cg: base and fused at both sizes on every OpenCL device, converged, Table 1 bytes, JSON alike" '
+  py "bench cg: base and fused at both sizes, converged, Table 1 bytes; graph and library skipped off CUDA" '
 import csv, json
 rows = list(csv.DictReader(open("bcg.csv")))
-ran = [r for r in rows if not r["skipped"]]
-assert {(r["rows"], r["method"]) for r in ran} >= {("900", "base"), ("900", "fused"), ("4096", "base"), ("4096", "fused")}, rows
+ran = [r for r in rows if not r["error"]]
+assert {(r["rows"], r["method"]) for r in ran} == {("900", "base"), ("900", "fused"), ("4096", "base"), ("4096", "fused")}, rows
 for r in ran:
     assert int(r["iterations"]) > 1 and float(r["residual"]) < 1e-7 and float(r["iteration_ms"]) > 0, r
     # Table 1 at the grid matrix L (9 inside, fewer on the edges).
     l = (float(r["bytes_per_row"]) - (84 if r["method"] == "fused" else 108)) / 20
     assert 8 < l <= 9, r
-# The library CG appears only on CUDA devices.
-assert all("(cuda:" in r["device"] for r in rows if r["method"] == "library"), rows
 d = json.load(open("bcg.json"))
-assert d["command"].startswith("kernelscope-cli bench cg") and len(d["rows"]) == len(rows), d
-'
-  check "bench cg: the summary compares fused with base" "no summary" grep -q "^900 rows on .*: fused .* base .*the bytes predict 1.09x" "$T/out"
-fi
-run "$CLI" bench cg -d "$OCL" --sizes 900 --reps 1 --warmup 0 --csv bcg2.csv
-if expect_ok "bench cg -d: one device"; then
-  py "bench cg -d: rows of that device alone" '
-import csv
-rows = list(csv.DictReader(open("bcg2.csv")))
-assert rows and len({r["device"] for r in rows}) == 1, rows
+assert d["experiment"] == "bench-cg" and d["command"].startswith("kernelscope-cli run bench-cg"), d
+triad = d["devices"][0]["info"]["triad_gbs"]
+for p in d["points"]:
+    if p["method"] in ("fused-graph", "library"):
+        assert p["error"].endswith("runs on CUDA devices; opencl:0:0 is opencl"), p
+    else:
+        assert abs(p["gbs"] - p["bytes_per_row"] * p["rows"] / (p["iteration_ms"] * 1e6)) < 1e-9, p
+        assert abs(p["of_triad"] - p["gbs"] / triad) < 1e-9 and p["vs_library"] == "nan", p
 '
 fi
 run "$CLI" bench cg -d nosuchdevice --sizes 900
@@ -1584,6 +1581,13 @@ run "$CLI" bench cg --sizes 3
 expect_fail "bench cg --sizes 3: below the limit, refused" 2 "between 4 and"
 run "$CLI" bench cg --tol 2
 expect_fail "bench cg --tol 2: refused" 2 "--tol"
+# The recorded bench cg runs (format 1) were converted once by the tool.
+for f in h200-bench-cg:h200-cg-vs-library h200-bench-cg-2026-11-28:h200-cuda-cg-vs-library; do
+  run python3 "$SRCDIR/../tools/convert-bench-run.py" "$SRCDIR/../data/reference/bench/${f%%:*}.json" conv.json
+  expect_ok "convert-bench-run.py on ${f%%:*}" &&
+    check "convert-bench-run.py: ${f#*:}.json is its output" "they differ" \
+      cmp -s conv.json "$SRCDIR/../data/reference/${f#*:}.json"
+done
 # --- paper 001: micro-benchmarks ----------------------------------------------
 
 run "$CLI" run micro-hello -d "$OCL" --length 1000,70000 --reps 1 --warmup 0 --json hello.json --plot hello.png

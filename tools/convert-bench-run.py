@@ -7,7 +7,8 @@ CLI's plot and --overlay load it as any other recorded run.
 
 Usage: tools/convert-bench-run.py OLD.json NEW.json
 
-Only bench-tridiag is known so far.  What the old rows did not record (the
+bench tridiag ("experiment": "bench-tridiag") and bench cg ("bench": "cg")
+are known.  What the old rows did not record (the
 work-group, the size solved at) is "nan"; the derived columns keep the values
 the bench computed (vs_cusparse, of_triad, gbs), as loaded files do."""
 import json
@@ -32,10 +33,21 @@ def device_of(text, devices, triad):
             return i
     backend = did.split(":")[0]
     devices.append({"id": did, "name": name,
-                    "platform": "NVIDIA CUDA" if "NVIDIA" in name else None,
+                    # PoCL names its CPU devices after the LLVM target ("cpu-skylake-...").
+                    "platform": "NVIDIA CUDA" if "NVIDIA" in name else
+                                "Portable Computing Language" if re.match(r"(cpu|pthread)-", name) else None,
                     "driver": None, "backend": backend,
                     "info": {"triad_gbs": triad} if triad else {}})
     return len(devices) - 1
+
+
+def run(old, experiment, title, settings, axes, devices, points):
+    """The run's header around its points, as ks-run-json.c writes it."""
+    return {"format": 2, "experiment": experiment, "title": title, "paper": "bench", "date": old["date"],
+            "command": old["command"] + "  (%s, format 1; tools/convert-bench-run.py)" % experiment,
+            "warmup": old["warmup"], "reps": old["reps"], "complete": True, "stop_reason": None,
+            "points_planned": len(points), "settings": settings, "axes": axes,
+            "devices": devices, "points": points}
 
 
 def tridiag(old):
@@ -63,25 +75,46 @@ def tridiag(old):
                 "precision": old.get("precision", "float"), "systems": ",".join(map(str, systems)),
                 "triad": "true"}
     axes = [a for a, v in (("n", ns), ("systems", systems), ("method", methods)) if len(v) > 1]
-    return {"format": 2, "experiment": "bench-tridiag", "title": "Tridiagonal solvers against cuSPARSE",
-            "paper": "bench", "date": old["date"],
-            "command": old["command"] + "  (bench tridiag, format 1; tools/convert-bench-run.py)",
-            "warmup": old["warmup"], "reps": old["reps"], "complete": True, "stop_reason": None,
-            "points_planned": len(points), "settings": settings, "axes": axes,
-            "devices": devices, "points": points}
+    return run(old, "bench-tridiag", "Tridiagonal solvers against cuSPARSE", settings, axes, devices, points)
 
 
-CONVERTERS = {"bench-tridiag": tridiag}
+def cg(old):
+    devices, points = [], []
+    for r in old["rows"]:
+        dev = device_of(r["device"], devices, r.get("triad_gbs"))
+        p = {"device": dev, "precision": old["precision"], "tol": old["tol"], "triad": True, "rows": r["rows"],
+             "method": r["method"]}
+        if r.get("skipped"):
+            p.update({"reps": 0, "error": r["skipped"]})
+        else:
+            ms = r["iteration_ms"]
+            p.update({"iteration_ms": ms, "iteration_ms_min": ms, "iteration_ms_max": ms,
+                      "iterations": r["iterations"], "residual": r["residual"],
+                      "bytes_per_row": r["bytes_per_row"], "gbs": r["gbs"],
+                      "of_triad": r["of_triad"] or NAN,
+                      # The old bench wrote 0 where no library ran.
+                      "vs_library": r["vs_library"] or NAN, "reps": old["reps"], "error": None})
+        points.append(p)
+    methods = sorted({p["method"] for p in points}, key=[p["method"] for p in points].index)
+    rows = sorted({p["rows"] for p in points})
+    settings = {"method": ",".join(methods), "precision": old["precision"], "rows": ",".join(map(str, rows)),
+                "tol": repr(old["tol"]), "triad": "true"}
+    axes = [a for a, v in (("rows", rows), ("method", methods)) if len(v) > 1]
+    return run(old, "bench-cg", "Conjugate gradients against the library", settings, axes, devices, points)
+
+
+CONVERTERS = {"bench-tridiag": tridiag, "cg": cg}
 
 
 def main(argv):
     if len(argv) != 3:
         sys.exit(__doc__)
     old = json.load(open(argv[1]))
-    if old.get("format") != 1 or old.get("experiment") not in CONVERTERS:
-        sys.exit("%s: not a format-1 file of %s" % (argv[1], ", ".join(CONVERTERS)))
+    kind = old.get("experiment") if old.get("format") == 1 else old.get("bench")
+    if kind not in CONVERTERS:
+        sys.exit("%s: not a format-1 bench tridiag or a bench cg file" % argv[1])
     with open(argv[2], "w") as out:
-        json.dump(CONVERTERS[old["experiment"]](old), out, indent=2)
+        json.dump(CONVERTERS[kind](old), out, indent=2)
         out.write("\n")
 
 

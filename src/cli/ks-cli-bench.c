@@ -21,7 +21,6 @@ static const struct {
 } own[] = {
   { "gauss", "the same systems by the paper's kernels (NVIDIA OpenCL, CUDA, PoCL),\n"
              "             cuSOLVER and LAPACK: times, ratios, residuals, bandwidth reached", NULL },
-  { "cg", "paper 004's CG, base and fused, against cuSPARSE + cuBLAS and the triad bound", ks_cli_bench_cg },
 };
 
 /* The descriptions whose id is "bench-NAME": "bench NAME" runs them. */

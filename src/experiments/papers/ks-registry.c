@@ -54,6 +54,7 @@ static const KsExperimentDesc *const builtin[] = {
   &ks_exp_bench_bandwidth,
   &ks_exp_bench_launch,
   &ks_exp_bench_tridiag,
+  &ks_exp_bench_cg,
 };
 
 static GPtrArray *registry;   /* of const KsExperimentDesc *; guarded by lock */
