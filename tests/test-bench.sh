@@ -47,10 +47,21 @@ for r in ran:
 PY
 check "JSON records the command" python3 -c '
 import json; d = json.load(open("b.json")); assert d["command"].startswith("kernelscope-cli bench gauss"); assert len(d["rows"]) == 18'
-check "bench bandwidth measures the PoCL device" bash -c "'$CLI' bench bandwidth --mib 8 --reps 2 | grep -E 'opencl:0:0 +[0-9.]+ +[0-9.]+'"
-check "bench launch reports launches and a small residual" bash -c "
-  '$CLI' bench launch -d opencl:0:0 --sizes 20 --reps 1 > bl.out &&
-  python3 -c 'import sys,re; row=[l.split() for l in open(\"bl.out\") if l.startswith(\"opencl:0:0 \")][0]; assert row[1]==\"20\" and row[2]==\"78\", row; assert 0 < float(row[-1]) < 1e-3, row'"
+# bench bandwidth and bench launch are "run bench-bandwidth" and "run
+# bench-launch" (experiment descriptions, issue 29): the run's table and files.
+check "bench bandwidth measures the PoCL device" bash -c "
+  '$CLI' bench bandwidth -d pocl --mib 8 --reps 2 -q | grep -E '^ +[0-9.]+ +[0-9.]+ +8 '"
+check "bench launch reports launches and a small residual; the graph is skipped with its reason off CUDA" bash -c "
+  '$CLI' bench launch -d opencl:0:0 --sizes 20 --reps 1 -q --json bl.json > bl.out &&
+  python3 -c '
+import json; d = json.load(open(\"bl.json\")); p = d[\"points\"]
+assert d[\"experiment\"] == \"bench-launch\" and d[\"command\"].startswith(\"kernelscope-cli run bench-launch\"), d
+assert [(q[\"n\"], q[\"method\"]) for q in p] == [(20, \"stream\"), (20, \"graph\")], p
+assert p[0][\"launches\"] == 78 and 0 < p[0][\"residual\"] < 1e-3 and p[0][\"error\"] is None, p
+# Derived: the cost of one launch, and the stream against itself.
+assert abs(p[0][\"us_per_launch\"] - p[0][\"wall_ms\"] * 1000 / 78) < 1e-9 and p[0][\"gain\"] == 1, p
+assert p[1][\"error\"] == \"CUDA graphs need a CUDA device; opencl:0:0 is opencl\", p' &&
+  grep -E '^ +graph CUDA graphs need a CUDA device' bl.out"
 check "LAPACK has no device time: '-', not 0.000" bash -c '
   grep -E "LAPACK getrf\+getrs \(host\) +[0-9.]+ +- +[0-9.]+ " out.1 && ! grep -E "LAPACK.* 0\.000 " out.1'
 check "the footnote says what wall and device ms are" bash -c '
@@ -75,6 +86,9 @@ check "a failed row (device lost) makes bench gauss exit 1, skipped rows do not"
 check "bench launch with an unknown device is a usage error that names it" bash -c "
   '$CLI' bench launch -d no-such-device --sizes 20 --reps 1 >u.out 2>u.err; [ \$? -eq 2 ] &&
   grep -q 'no-such-device' u.err && [ ! -s u.out ]"
+check "bench launch -d host: refused, the host launches no kernels" bash -c "
+  '$CLI' bench launch -d host --sizes 20 --reps 1 >u.out 2>u.err; [ \$? -eq 2 ] &&
+  grep -q 'runs on opencl or cuda devices' u.err && [ ! -s u.out ]"
 check "bench gauss --help names the graph row" bash -c "'$CLI' bench gauss --help | grep -q 'CUDA graph'"
 check "bench with an unknown kind is a usage error" bash -c "'$CLI' bench nonsense; [ \$? -eq 2 ]"
 check "devices has a CUDA line" bash -c "'$CLI' devices | grep -E '^note: CUDA: .'"
@@ -93,25 +107,29 @@ check "--overlay without --plot is refused" bash -c "
   '$CLI' run gauss-size -d opencl:0:0 --from 60 --to 61 --overlay h200-cuda-fig2-driver.json; [ \$? -eq 2 ]"
 # Bad input, end to end: exit codes and messages (issue 19).
 check "bench bandwidth --mib 2147483647 is refused with the limit and why (it was capped silently)" bash -c "
-  '$CLI' bench bandwidth --mib 2147483647 >m.out 2>m.err; [ \$? -eq 2 ] && grep -q '32767 MiB' m.err &&
-  grep -q 'count float4s in an int' m.err && [ ! -s m.out ]"
-check "bench bandwidth: a size the device cannot hold fails its row with the device's limit" bash -c "
-  '$CLI' bench bandwidth --mib 32767 --reps 1 >m2.out 2>&1; [ \$? -eq 1 ] &&
-  grep -E 'opencl:0:0 +failed: Arrays of 32767.0 MiB are too large for .*: at most [0-9.]+ MiB each, since' m2.out"
-check "bench bandwidth says the size each device used" bash -c "
-  '$CLI' bench bandwidth --mib 8 --reps 1 > s.out && grep -E 'MiB each' s.out && grep -E 'opencl:0:0 .* 8\.0  ' s.out &&
-  grep -E '^host .* 8\.0  .*OpenMP' s.out"
+  '$CLI' bench bandwidth --mib 2147483647 >m.out 2>m.err; [ \$? -eq 2 ] && grep -q 'between 0 and 32767' m.err &&
+  '$CLI' bench bandwidth --help | grep -q 'count float4s in an int' && [ ! -s m.out ]"
+check "bench bandwidth: a size the device cannot hold is refused there with the device's limit" bash -c "
+  '$CLI' bench bandwidth -d pocl --mib 32767 --reps 1 >m2.out 2>&1; [ \$? -eq 1 ] &&
+  grep -E 'Arrays of 32767.0 MiB are too large for .*: at most [0-9.]+ MiB each, since' m2.out"
+check "bench bandwidth says the size each device used, the device last on each row" bash -c "
+  '$CLI' bench bandwidth -d pocl -d host --mib 8 --reps 1 -q --csv s.csv > s.out &&
+  grep -E 'mib_each MiB .*device\$' s.out && grep -E ' 8 .* opencl:0:0\$' s.out && grep -E ' 8 .* host\$' s.out &&
+  python3 -c '
+import csv; rows = list(csv.DictReader(open(\"s.csv\")))
+assert [r[\"device\"] for r in rows] == [\"opencl:0:0\", \"host\"], rows
+assert all(float(r[\"mib_each\"]) == 8 and float(r[\"triad_gbs\"]) > 0 and float(r[\"copy_gbs\"]) > 0 for r in rows), rows'"
 check "bench bandwidth -d host and -d pocl measure that device alone" bash -c "
-  '$CLI' bench bandwidth -d host --mib 4 --reps 2 > h.out && grep -E '^host +[0-9.]+ +[0-9.]+ .*OpenMP' h.out &&
-  ! grep -q opencl h.out && '$CLI' bench bandwidth -d pocl --mib 4 --reps 2 > p.out &&
-  grep -E '^opencl:0:0 +[0-9.]+ +[0-9.]+' p.out && ! grep -q '^host' p.out"
+  '$CLI' bench bandwidth -d host --mib 4 --reps 2 > h.out 2>h.err && grep -q 'Device: .*(host, ' h.err &&
+  ! grep -q opencl h.out h.err && '$CLI' bench bandwidth -d pocl --mib 4 --reps 2 > p.out 2>p.err &&
+  grep -q 'Device: .*(opencl:0:0, ' p.err && ! grep -q '(host, ' p.err"
 check "bench bandwidth -d with an unknown device is refused before anything runs" bash -c "
   '$CLI' bench bandwidth -d nosuchdevice >u.out 2>u.err; [ \$? -eq 2 ] && grep -q 'nosuchdevice' u.err && [ ! -s u.out ]"
 check "--reps, --warmup beyond 1000 and --reps 0 are refused with the limit" bash -c "
   '$CLI' bench gauss --reps 2147483647 2>r1; [ \$? -eq 2 ] && grep -q 'more than 1000' r1 &&
   '$CLI' bench gauss --warmup 5000 2>r2; [ \$? -eq 2 ] && grep -q -- '--warmup 5000 is more than 1000' r2 &&
-  '$CLI' bench bandwidth --reps 2147483647 2>r3; [ \$? -eq 2 ] && grep -q 'more than 1000' r3 &&
-  '$CLI' bench launch --reps 0 2>r4; [ \$? -eq 2 ] && grep -q 'at least 1, not 0' r4"
+  '$CLI' bench bandwidth --reps 2147483647 2>r3; [ \$? -eq 2 ] && grep -q 'between 1 and 10000' r3 &&
+  '$CLI' bench launch --reps 0 2>r4; [ \$? -eq 2 ] && grep -q 'between 1 and 10000' r4"
 check "bench gauss --seed 0 is seed 0 (it was silently 1)" bash -c "
   '$CLI' bench gauss --sizes 8 --reps 1 --warmup 0 --no-bandwidth --seed 0 --json s0.json >/dev/null &&
   python3 -c 'import json; assert json.load(open(\"s0.json\"))[\"seed\"] == 0'"

@@ -896,7 +896,69 @@ if expect_ok "list"; then
     eval "grep -q '^000 ' '$T/out' && grep -q '^  gauss-size ' '$T/out' && grep -q '^  gauss-wg ' '$T/out'"
   check "list: all five papers of the course, in order" "a paper is missing or out of order" \
     eval "[ \"\$(grep -o '^00[0-4] ' '$T/out' | tr -d ' ' | paste -sd, -)\" = 000,001,002,003,004 ]"
+  check "list: the benches in a Benchmarks group after the papers" "no bench group after 004" \
+    eval "sed -n '/^004 /,\$p' '$T/out' | sed -n '/^bench  Benchmarks\$/,\$p' | grep -q '^  bench-launch '"
 fi
+# The benches are descriptions (issue 29): run bench-ID gets --csv, --json
+# and --plot, and "bench ID" is an alias printing the same table.
+run "$CLI" run bench-launch -d "$OCL" --sizes 20,40 -r 1 --warmup 0 --csv bl.csv --json bl.json --plot bl.png
+if expect_ok "run bench-launch --csv --json --plot"; then
+  py "run bench-launch: stream measured at each size, the graph skipped with its reason, gain against the stream" '
+import csv, json
+d = json.load(open("bl.json"))
+assert d["experiment"] == "bench-launch" and d["paper"] == "bench", d
+rows = list(csv.DictReader(open("bl.csv")))
+assert [(r["n"], r["method"]) for r in rows] == [("20", "stream"), ("20", "graph"), ("40", "stream"),
+                                                  ("40", "graph")], rows
+stream = [p for p in d["points"] if p["method"] == "stream"]
+assert [p["launches"] for p in stream] == [78, 158] and all(p["gain"] == 1 for p in stream), stream
+assert all(abs(p["us_per_launch"] * p["launches"] - p["wall_ms"] * 1000) < 1e-6 for p in stream), stream
+assert all(r["error"].startswith("CUDA graphs need a CUDA device") for r in rows if r["method"] == "graph"), rows
+'
+  check "run bench-launch --plot: a PNG" "no PNG" test -s bl.png
+fi
+run "$CLI" bench launch -d "$OCL" --sizes 20 -r 1 --warmup 0 -q
+cp "$T/out" "$T/alias.out"
+run "$CLI" run bench-launch -d "$OCL" --sizes 20 -r 1 --warmup 0 -q
+check "bench launch is run bench-launch: the same table" "the tables differ beyond the times" \
+  eval "[ \"\$(sed -n 2p '$T/alias.out')\" = \"\$(sed -n 2p '$T/out')\" ] &&
+        [ \"\$(awk 'NR > 2 { print \$1, \$2 }' '$T/alias.out')\" = \"\$(awk 'NR > 2 { print \$1, \$2 }' '$T/out')\" ]"
+run "$CLI" run bench-bandwidth -d host --mib 2 -r 1 --warmup 0 --json bw.json -q
+if expect_ok "run bench-bandwidth -d host --json"; then
+  py "run bench-bandwidth: copy and triad measured, of_peak empty where the host has no peak" '
+import json, math
+d = json.load(open("bw.json")); p = d["points"][0]
+assert p["mib_each"] == 2 and p["copy_gbs"] > 0 and p["triad_gbs"] > 0, p
+peak = d["devices"][0].get("info", {}).get("peak_gbs")
+assert (p["of_peak"] == "nan") if peak is None else abs(p["of_peak"] - p["triad_gbs"] / peak) < 1e-9, (p, d["devices"])
+'
+fi
+run "$CLI" run bench-tridiag -d "$OCL" --n 31 --systems 8 -r 1 --warmup 0 --json btr.json --csv btr.csv -q
+if expect_ok "run bench-tridiag --json --csv"; then
+  py "run bench-tridiag: cuSPARSE skipped with its reason off CUDA, of_triad against the triad measured in the run" '
+import csv, json
+d = json.load(open("btr.json")); pts = {p["method"]: p for p in d["points"]}
+assert d["experiment"] == "bench-tridiag" and d["paper"] == "bench", d
+for m in ("cusparse-strided", "cusparse-nopivot"):
+    assert pts[m]["error"].startswith("cuSPARSE runs on CUDA devices"), pts[m]
+triad = d["devices"][0]["info"]["triad_gbs"]
+k = pts["thomas-coalesced"]
+assert k["error"] is None and k["residual"] < 1e-3 and abs(k["of_triad"] - k["gbs"] / triad) < 1e-9, (k, triad)
+# No library ran, so no ratio; the host methods run off the device: no fraction of its triad.
+assert k["vs_cusparse"] == "nan" and pts["cpu-thomas"]["of_triad"] == "nan", pts
+assert [r["method"] for r in csv.DictReader(open("btr.csv"))] == list(pts), pts
+'
+fi
+# The recorded bench tridiag (format 1) was converted once by a tool; it
+# converts to the shipped run still, and that run loads as bench-tridiag's.
+run python3 "$SRCDIR/../tools/convert-bench-run.py" "$SRCDIR/../data/reference/bench/h200-bench-tridiag.json" conv.json
+if expect_ok "convert-bench-run.py on the recorded bench tridiag"; then
+  check "convert-bench-run.py: the shipped run is its output" "they differ" \
+    cmp -s conv.json "$SRCDIR/../data/reference/h200-tridiag-vs-cusparse.json"
+fi
+run "$CLI" plot --list-recorded
+check "the converted bench tridiag is a recorded run of bench-tridiag, both devices named" "not listed" \
+  grep -qE "h200-tridiag-vs-cusparse.json +bench-tridiag +31 points +recorded: NVIDIA H200 \(NVIDIA OpenCL\) \+ NVIDIA H200 \(CUDA\)" "$T/out"
 run "$CLI" run
 expect_fail "run without an experiment: usage error listing them" 2 "gauss-size"
 
@@ -1484,97 +1546,56 @@ if expect_ok "run tridiag-large on $OCL"; then
     grep -q -E "at n = 63: the best paracr-\* \(paracr-full" "$T/out"
 fi
 
-run "$CLI" bench tridiag --n 31 --systems 8 --large-n 63 --reps 1 --warmup 0 \
-  --methods cpu-thomas,thomas-interleaved,paracr-partial,thomas-split --csv bt.csv
+# bench tridiag is run bench-tridiag (issue 29): one large system is --systems 1.
+run "$CLI" bench tridiag -d "$OCL" --n 31,63 --systems 1,8 --reps 2 --warmup 0 \
+  --method cpu-thomas,thomas-interleaved,thomas-coalesced,thomas-transposed,paracr-partial,paracr-thomas,thomas-split \
+  --csv bt.csv --json bt.json
 if expect_ok "bench tridiag, small"; then
-  py "bench tridiag: a batch and one system, every row measured with a small residual" '
-import csv
+  py "bench tridiag: a batch and one system, every method measured with a small residual, the transposes apart" '
+import csv, json
 rows = list(csv.DictReader(open("bt.csv")))
-assert {r["case"] for r in rows} == {"batch", "one-system"}, rows
-assert {r["method"] for r in rows} >= {"cpu-thomas", "thomas-interleaved", "paracr-partial", "thomas-split"}, rows
-for r in rows:
-    if r["case"] == "one-system" and r["method"] != "cpu-thomas":
-        # One work-item or group on one system: left out, said why.
-        assert "work-item or work-group" in r["skipped"], r
-        continue
-    assert r["skipped"] == "" and float(r["residual"]) < 1e-4 and float(r["ms"]) > 0, r
-'
-  check "bench tridiag: the summary line of the batch" "no summary" grep -q "^batch 8 x 31: best kernel" "$T/out"
-fi
-run "$CLI" bench tridiag --n 31 --systems 8 --large-n 63 --reps 2 --warmup 0 --no-host \
-  --methods cpu-thomas,thomas-coalesced,thomas-transposed,paracr-thomas --json bt.json
-if expect_ok "bench tridiag --no-host --json"; then
-  py "bench tridiag --json: no host rows, every kernel measured, the transposes timed apart" '
-import json
 d = json.load(open("bt.json"))
-assert d["experiment"] == "bench-tridiag" and d["reps"] == 2 and "--no-host" in d["command"], d
-rows = d["rows"]
-assert {r["method"] for r in rows} == {"thomas-coalesced", "thomas-transposed", "paracr-thomas"}, rows
-assert {r["case"] for r in rows} == {"batch", "one-system"}, rows
-for r in rows:
-    if r["case"] == "one-system" and r["method"] != "paracr-thomas":
-        assert "work-item or work-group" in r["skipped"], r
-        continue
-    assert r["skipped"] is None and not r["failed"] and r["ms"] > 0 and r["residual"] < 1e-4, r
-    assert r["vs_cusparse"] is None, r
-    if r["method"] == "thomas-transposed":
-        assert 0 < r["layout_ms"] < r["ms"], r
+assert d["experiment"] == "bench-tridiag" and d["reps"] == 2 and d["command"].startswith("kernelscope-cli run bench-tridiag"), d
+assert {(r["n"], r["systems"]) for r in rows} == {("31", "1"), ("31", "8"), ("63", "1"), ("63", "8")}, rows
+assert {r["method"] for r in rows} == {"cpu-thomas", "thomas-interleaved", "thomas-coalesced", "thomas-transposed",
+                                       "paracr-partial", "paracr-thomas", "thomas-split"}, rows
+for p in d["points"]:
+    assert p["error"] is None and p["residual"] < 1e-4 and p["time_ms"] > 0, p
+    if p["method"] == "thomas-transposed":
+        assert 0 < p["layout_ms"] < p["time_ms"], p
     else:
-        assert r["layout_ms"] == 0, r
-'
-  check "bench tridiag --no-host: no host row printed" "a host row" \
-    sh -c '! grep -q -E "^(batch|one) .* cpu-thomas" "$1"' _ "$T/out"
-  check "bench tridiag: thomas-transposed says how long it transposed" "no transposing" \
-    grep -q "thomas-transposed .*of which transposing" "$T/out"
-fi
-run "$CLI" bench tridiag -d "$OCL" --n 7 --systems 2 --large-n 15 --reps 1 --warmup 0 --no-host --csv bt3.csv
-if expect_ok "bench tridiag with every device method"; then
-  py "bench tridiag: the one large system leaves the one-item and one-group methods out, saying why" '
-import csv
-rows = list(csv.DictReader(open("bt3.csv")))
-one = {r["method"]: r for r in rows if r["case"] == "one-system"}
-batch = {r["method"]: r for r in rows if r["case"] == "batch"}
-assert "work-item or work-group" in one["thomas-global"]["skipped"], one
-assert "work-item or work-group" in one["paracr-partial"]["skipped"], one
-for m in ("paracr-steps", "paracr-thomas"):
-    assert one[m]["skipped"] == "" and float(one[m]["residual"]) < 1e-4, one[m]
-for m in ("thomas-global", "thomas-coalesced", "thomas-transposed", "paracr-partial", "paracr-thomas"):
-    assert batch[m]["skipped"] == "" and float(batch[m]["residual"]) < 1e-4, batch[m]
-assert not any(r["device"] == "host" for r in rows), rows
+        assert p["layout_ms"] == 0, p
 '
 fi
 run "$CLI" bench tridiag -d nosuchdevice --systems 8
 expect_fail "bench tridiag -d nosuchdevice: refused, naming the devices" 2 "nosuchdevice"
-run "$CLI" bench tridiag --methods thomas --systems 8
-expect_fail "bench tridiag --methods thomas: refused, naming the methods" 2 "no method"
+run "$CLI" bench tridiag --method thomas --systems 8
+expect_fail "bench tridiag --method thomas: refused, naming the methods" 2 "thomas-global"
 run "$CLI" bench tridiag --reps 0
 expect_fail "bench tridiag --reps 0: refused" 2 "--reps"
 
-run "$CLI" bench cg --sizes 900,4096 --reps 1 --warmup 0 --csv bcg.csv --json bcg.json
+# bench cg is run bench-cg (issue 29).
+run "$CLI" bench cg -d "$OCL" --sizes 900,4096 --reps 1 --warmup 0 --csv bcg.csv --json bcg.json
 if expect_ok "bench cg, small"; then
-  py "bench cg: base and fused at both sizes on every OpenCL device, converged, Table 1 bytes, JSON alike" '
+  py "bench cg: base and fused at both sizes, converged, Table 1 bytes; graph and library skipped off CUDA" '
 import csv, json
 rows = list(csv.DictReader(open("bcg.csv")))
-ran = [r for r in rows if not r["skipped"]]
-assert {(r["rows"], r["method"]) for r in ran} >= {("900", "base"), ("900", "fused"), ("4096", "base"), ("4096", "fused")}, rows
+ran = [r for r in rows if not r["error"]]
+assert {(r["rows"], r["method"]) for r in ran} == {("900", "base"), ("900", "fused"), ("4096", "base"), ("4096", "fused")}, rows
 for r in ran:
     assert int(r["iterations"]) > 1 and float(r["residual"]) < 1e-7 and float(r["iteration_ms"]) > 0, r
     # Table 1 at the grid matrix L (9 inside, fewer on the edges).
     l = (float(r["bytes_per_row"]) - (84 if r["method"] == "fused" else 108)) / 20
     assert 8 < l <= 9, r
-# The library CG appears only on CUDA devices.
-assert all("(cuda:" in r["device"] for r in rows if r["method"] == "library"), rows
 d = json.load(open("bcg.json"))
-assert d["command"].startswith("kernelscope-cli bench cg") and len(d["rows"]) == len(rows), d
-'
-  check "bench cg: the summary compares fused with base" "no summary" grep -q "^900 rows on .*: fused .* base .*the bytes predict 1.09x" "$T/out"
-fi
-run "$CLI" bench cg -d "$OCL" --sizes 900 --reps 1 --warmup 0 --csv bcg2.csv
-if expect_ok "bench cg -d: one device"; then
-  py "bench cg -d: rows of that device alone" '
-import csv
-rows = list(csv.DictReader(open("bcg2.csv")))
-assert rows and len({r["device"] for r in rows}) == 1, rows
+assert d["experiment"] == "bench-cg" and d["command"].startswith("kernelscope-cli run bench-cg"), d
+triad = d["devices"][0]["info"]["triad_gbs"]
+for p in d["points"]:
+    if p["method"] in ("fused-graph", "library"):
+        assert p["error"].endswith("runs on CUDA devices; opencl:0:0 is opencl"), p
+    else:
+        assert abs(p["gbs"] - p["bytes_per_row"] * p["rows"] / (p["iteration_ms"] * 1e6)) < 1e-9, p
+        assert abs(p["of_triad"] - p["gbs"] / triad) < 1e-9 and p["vs_library"] == "nan", p
 '
 fi
 run "$CLI" bench cg -d nosuchdevice --sizes 900
@@ -1583,6 +1604,13 @@ run "$CLI" bench cg --sizes 3
 expect_fail "bench cg --sizes 3: below the limit, refused" 2 "between 4 and"
 run "$CLI" bench cg --tol 2
 expect_fail "bench cg --tol 2: refused" 2 "--tol"
+# The recorded bench cg runs (format 1) were converted once by the tool.
+for f in h200-bench-cg:h200-cg-vs-library h200-bench-cg-2026-11-28:h200-cuda-cg-vs-library; do
+  run python3 "$SRCDIR/../tools/convert-bench-run.py" "$SRCDIR/../data/reference/bench/${f%%:*}.json" conv.json
+  expect_ok "convert-bench-run.py on ${f%%:*}" &&
+    check "convert-bench-run.py: ${f#*:}.json is its output" "they differ" \
+      cmp -s conv.json "$SRCDIR/../data/reference/${f#*:}.json"
+done
 # --- paper 001: micro-benchmarks ----------------------------------------------
 
 run "$CLI" run micro-hello -d "$OCL" --length 1000,70000 --reps 1 --warmup 0 --json hello.json --plot hello.png

@@ -94,8 +94,9 @@ test_registry (void)
   g_assert_true (ks_registry_lookup ("test-sweep") == &ks_exp_test);
   g_assert_null (ks_registry_lookup ("nothing"));
   /* The five papers of the course, with or without experiments yet (a
-   * paper without any says what is coming), then the test's own. */
-  g_assert_cmpuint (papers->len, ==, 6);
+   * paper without any says what is coming), then the test's own, then
+   * the benches ("bench" sorts after the digits: the sidebar's last). */
+  g_assert_cmpuint (papers->len, ==, 7);
   for (guint i = 0; i < 5; i++)
     {
       const KsPaperGroup *group = papers->pdata[i];
@@ -109,6 +110,9 @@ test_registry (void)
   g_assert_true (((KsPaperGroup *) papers->pdata[0])->experiments->pdata[0] == &ks_exp_gauss_size);
   g_assert_cmpstr (((KsPaperGroup *) papers->pdata[5])->id, ==, "009");
   g_assert_cmpuint (((KsPaperGroup *) papers->pdata[5])->experiments->len, ==, 1);
+  g_assert_cmpstr (((KsPaperGroup *) papers->pdata[6])->id, ==, "bench");
+  g_assert_cmpstr (((KsPaperGroup *) papers->pdata[6])->title, ==, "Benchmarks");
+  g_assert_true (ks_registry_lookup ("bench-launch") == ((KsPaperGroup *) papers->pdata[6])->experiments->pdata[1]);
 
   /* The same id twice, a name used twice, a reserved name, a figure of
    * nothing: refused with what is wrong. */

@@ -1,23 +1,31 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* kernelscope-cli bench gauss / bench bandwidth / bench launch. */
+/* kernelscope-cli bench NAME: an alias of "run bench-NAME" for every bench
+ * that is an experiment description (ks-exp-bench.h), and bench gauss with
+ * its rows of its own until it becomes one. */
 #define G_LOG_DOMAIN "ks-cli"
 
 #include "ks-cli.h"
 #include "ks-bench.h"
-#include "ks-bench-probes.h"
-#include "ks-experiment.h"
+#include "ks-gauss.h"
+#include "ks-uint-list.h"
+#include "ks-registry.h"
 
+#include <glib/gi18n.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char bench_usage[] =
-  "Usage: kernelscope-cli bench gauss|tridiag|cg|bandwidth|launch [OPTIONS]\n"
-  "  gauss      the same systems by the paper's kernels (NVIDIA OpenCL, CUDA, PoCL),\n"
-  "             cuSOLVER and LAPACK: times, ratios, residuals, bandwidth reached\n"
-  "  tridiag    paper 002's batched tridiagonal kernels against cuSPARSE and the triad bound\n"
-  "  cg         paper 004's CG, base and fused, against cuSPARSE + cuBLAS and the triad bound\n"
-  "  bandwidth  copy and triad (after BabelStream) on the host's cores and every OpenCL and CUDA device\n"
-  "  launch     cost of one kernel launch in the Gauss sequence, and the gain of CUDA Graphs\n";
+/* The benches not yet described as experiments: their own commands. */
+static const struct {
+  const char *name;
+  const char *summary;
+  int       (*run) (int argc, char **argv);
+} own[] = {
+  { "gauss", "the same systems by the paper's kernels (NVIDIA OpenCL, CUDA, PoCL),\n"
+             "             cuSOLVER and LAPACK: times, ratios, residuals, bandwidth reached", NULL },
+};
+
+/* The descriptions whose id is "bench-NAME": "bench NAME" runs them. */
+#define BENCH_PREFIX "bench-"
 
 /* Prints the table; returns how many rows failed (not: were skipped as
  * unavailable here). */
@@ -229,228 +237,72 @@ out:
   return status;
 }
 
-/* One row of bench bandwidth: the host's cores (OpenMP) or a device's
- * kernels; FALSE (the row says why) where it failed. */
-static gboolean
-bandwidth_row (KsDevice *device,
-               int       mib,
-               int       reps)
+/* "Usage: kernelscope-cli bench a|b|c [OPTIONS]" and a line for each. */
+static char *
+bench_usage (void)
 {
-  const KsDeviceInfo *info = ks_device_get_info (device);
-  gboolean host = ks_device_get_backend (device) == KS_BACKEND_HOST;
-  gsize elements = (gsize) mib * 1048576 / sizeof (float);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *peak = NULL;
-  guint64 cache = host || info->type == KS_DEVICE_TYPE_CPU ? MAX (info->cache_bytes, ks_bench_host_cache_bytes ())
-                                                           : info->cache_bytes;
-  KsBandwidth bw;
+  g_autoptr(GPtrArray) all = ks_registry_list ();
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GString) lines = g_string_new (NULL);
+  g_autofree char *joined = NULL;
 
-  /* The large default: the balance probes beside runs keep theirs. */
-  if (!ks_bench_probe_bandwidth (device, KS_BENCH_PROBE_FULL, elements, (guint) reps, &bw, &error))
+  for (guint i = 0; i < G_N_ELEMENTS (own); i++)
     {
-      g_print ("%-14s failed: %s\n", info->id, error->message);
-      return FALSE;
+      g_ptr_array_add (names, (gpointer) own[i].name);
+      g_string_append_printf (lines, "  %-10s %s\n", own[i].name, own[i].summary);
     }
-  peak = info->peak_bandwidth_gbs > 0 ? g_strdup_printf ("%.1f", info->peak_bandwidth_gbs) : g_strdup ("-");
-  /* The size used, which without --mib is the device's own. */
-  g_print ("%-14s %10.1f %10.1f %12s %9.1f  %s%s\n", info->id, bw.copy_gbs, bw.triad_gbs, peak,
-           bw.elements * sizeof (float) / 1048576.0, info->name, host ? " (OpenMP)" : "");
-  /* Arrays a cache holds measure the cache, not the memory. */
-  if (cache > 0 && bw.elements * sizeof (float) < 4 * cache)
-    g_print ("%-14s note: arrays of %.1f MiB are less than 4x its %.1f MiB cache: the figures may be "
-             "the cache's, not the memory's\n", "", bw.elements * sizeof (float) / 1048576.0,
-             cache / 1048576.0);
-  return TRUE;
-}
-
-static int
-bench_bandwidth (int argc, char **argv)
-{
-  int mib = 0, reps = 10;
-  g_autofree char *device_query = NULL;
-  const GOptionEntry entries[] = {
-    { "device", 'd', 0, G_OPTION_ARG_STRING, &device_query,
-      "These devices only, comma-separated, e.g. host,opencl:0:0 (default: every device, the host included)",
-      "LIST" },
-    { "mib", 0, 0, G_OPTION_ARG_INT, &mib, "Size of each of the three arrays in MiB (at most 32767, and on each "
-      "device at most a twelfth of its memory and its largest buffer: a device that cannot hold it fails). "
-      "Default: more than 4x the device's last-level cache and at least 256 on a GPU, 32 elsewhere, less "
-      "where a device holds less (the MiB column says)", "MIB" },
-    { "reps", 'r', 0, G_OPTION_ARG_INT, &reps, "Launches per kernel; the best is kept (1 to 1000). Default: 10", "N" },
-    { NULL }
-  };
-  g_autoptr(GOptionContext) context = g_option_context_new ("bandwidth - memory bandwidth of each device");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(KsDeviceList) list = NULL;
-  g_autoptr(GPtrArray) only = g_ptr_array_new ();
-  int status = KS_CLI_OK;
-
-  g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_set_description (context,
-    "Copy (c = a) and triad (a = b + s * c) over three float arrays, best of --reps, after BabelStream:\n"
-    "on each OpenCL and CUDA device by kernels, on the host by its cores (OpenMP).  The arrays'\n"
-    "default size exceeds 4x the last-level cache (sysfs, sysconf, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE).\n"
-    "Example: kernelscope-cli bench bandwidth -d host,pocl");
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    return ks_cli_fail (KS_CLI_USAGE, error);
-  if (!check_reps (reps, "--reps", 1))
-    return KS_CLI_USAGE;
-  if (mib < 0 || (guint64) mib * 1048576 / sizeof (float) > KS_BENCH_BANDWIDTH_MAX_ELEMENTS)
+  for (guint i = 0; i < all->len; i++)
     {
-      /* It was capped silently to what the device holds. */
-      g_printerr ("kernelscope-cli: --mib %d: each array holds from 1 to %" G_GUINT64_FORMAT " MiB "
-                  "(the kernels count float4s in an int), or 0 for a size chosen for each device\n",
-                  mib, (guint64) KS_BENCH_BANDWIDTH_MAX_ELEMENTS * sizeof (float) / 1048576);
-      return KS_CLI_USAGE;
-    }
+      const KsExperimentDesc *desc = all->pdata[i];
 
-  list = ks_device_list_new ();
-  /* Looked up before anything runs: an unknown device is the user's mistake. */
-  if (!ks_cli_lookup_devices (list, device_query, only, &error))
-    return ks_cli_fail (KS_CLI_USAGE, error);
-  g_print ("%-14s %10s %10s %12s %9s  %s\n", "device", "copy GB/s", "triad GB/s", "peak GB/s", "MiB each",
-           "name");
-  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
-    {
-      KsDevice *device = ks_device_list_get_device (list, i);
-
-      if (only->len > 0 && !g_ptr_array_find (only, device, NULL))
+      if (!g_str_has_prefix (desc->id, BENCH_PREFIX))
         continue;
-      if (!bandwidth_row (device, mib, reps))
-        status = KS_CLI_FAILED;
+      g_ptr_array_add (names, (gpointer) (desc->id + strlen (BENCH_PREFIX)));
+      g_string_append_printf (lines, "  %-10s %s (run %s)\n", desc->id + strlen (BENCH_PREFIX),
+                              _(desc->summary), desc->id);
     }
-  return status;
+  g_ptr_array_add (names, NULL);
+  joined = g_strjoinv ("|", (char **) names->pdata);
+  return g_strdup_printf ("Usage: kernelscope-cli bench %s [OPTIONS]\n%s", joined, lines->str);
 }
 
-/* bench launch's table: every device (or only), every size; the exit
- * status (a size that failed says why in its row). */
+/* "bench NAME ARGS": "run bench-NAME ARGS", the same table and files. */
 static int
-launch_table (KsDeviceList *list,
-              KsDevice     *only,
-              GArray       *sizes,
-              int           reps)
+run_alias (const char *id,
+           int         argc,
+           char      **argv)
 {
-  int status = KS_CLI_OK;
+  g_autofree char **args = g_new0 (char *, argc + 1);
+  g_autofree char *run_id = g_strdup (id);
 
-  g_print ("%-12s %6s %8s %10s %10s %9s %11s %10s %9s %6s %9s\n", "device", "n", "launches", "wall ms",
-           "kernels ms", "us/launch", "capture ms", "graph ms", "us/launch", "gain", "residual");
-  for (guint i = 0; i < ks_device_list_get_n_devices (list); i++)
-    {
-      KsDevice *device = ks_device_list_get_device (list, i);
-
-      if (ks_device_get_backend (device) == KS_BACKEND_HOST || (only && only != device))
-        continue;
-      for (guint s = 0; s < sizes->len; s++)
-        {
-          g_autoptr(GError) error = NULL;
-          KsLaunchOverhead o;
-
-          if (!ks_bench_launch_overhead (device, KS_PRECISION_FLOAT, g_array_index (sizes, guint, s),
-                                         (guint) reps, &o, &error))
-            {
-              g_print ("%-12s %6u failed: %s\n", ks_device_get_id (device), g_array_index (sizes, guint, s),
-                       error->message);
-              status = KS_CLI_FAILED;
-              continue;
-            }
-          g_print ("%-12s %6u %8u %10.3f %10.3f %9.2f", ks_device_get_id (device), o.n, o.launches,
-                   o.stream_ms, o.kernels_ms, o.overhead_us);
-          if (o.have_graph)
-            g_print (" %11.3f %10.3f %9.2f %5.2fx %9.1e\n", o.capture_ms, o.graph_ms, o.graph_overhead_us,
-                     o.gain, MAX (o.stream_residual, o.graph_residual));
-          else
-            g_print (" %11s %10s %9s %6s %9.1e\n", "-", "-", "-", "-", o.stream_residual);
-        }
-    }
-  return status;
-}
-
-static int
-bench_launch (int argc, char **argv)
-{
-  char *sizes_text = NULL, *device_query = NULL;
-  int reps = 5;
-  const GOptionEntry entries[] = {
-    { "sizes", 's', 0, G_OPTION_ARG_STRING, &sizes_text, "Matrix sizes. Default: 100,1000,4000", "LIST" },
-    { "device", 'd', 0, G_OPTION_ARG_STRING, &device_query, "One device only (default: every OpenCL and CUDA device)", "DEVICE" },
-    { "reps", 'r', 0, G_OPTION_ARG_INT, &reps, "Timed runs each way (median kept). Default: 5", "N" },
-    { NULL }
-  };
-  g_autoptr(GOptionContext) context = g_option_context_new ("launch - what a kernel launch costs, and CUDA Graphs");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(KsDeviceList) list = NULL;
-  g_autoptr(GArray) sizes = NULL;
-  KsDevice *only = NULL;
-  int status = KS_CLI_OK;
-
-  g_autofree char *description = g_strdup_printf (
-    "Runs the Gauss method's launch sequence (fixed range, ~4n launches) with a fresh matrix each\n"
-    "time and times only the launches: once with device events (the kernels' own time), once\n"
-    "without (the wall time); us/launch = wall / launches, the cost of a launch where the kernels\n"
-    "are trivial (small n). On CUDA the same sequence is then recorded once into a CUDA graph and\n"
-    "replayed; gain = stream wall / graph wall. CUDA's events cost device time themselves (~1-2 us\n"
-    "a launch), so there 'kernels ms' can exceed the untimed wall time.\n%s",
-    ks_device_list_lookup_rule ());
-
-  g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_set_description (context, description);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      status = ks_cli_fail (KS_CLI_USAGE, error);
-      goto out;
-    }
-  if (!check_reps (reps, "--reps", 1))
-    {
-      status = KS_CLI_USAGE;
-      goto out;
-    }
-  if (!(sizes = ks_parse_uint_list (sizes_text ? sizes_text : "100,1000,4000", 2, 100000, &error)))
-    {
-      status = ks_cli_fail (KS_CLI_USAGE, error);
-      goto out;
-    }
-
-  list = ks_device_list_new ();
-  /* Looked up once: an unknown device is the user's mistake, said up front. */
-  if (device_query && !(only = ks_device_list_lookup (list, device_query, &error)))
-    {
-      status = ks_cli_fail (KS_CLI_USAGE, error);
-      goto out;
-    }
-  if (only && ks_device_get_backend (only) == KS_BACKEND_HOST)
-    {
-      g_printerr ("kernelscope-cli: the host device launches no kernels: choose an OpenCL or CUDA device\n");
-      status = KS_CLI_USAGE;
-      goto out;
-    }
-  status = launch_table (list, only, sizes, reps);
-
-out:
-  g_free (sizes_text);
-  g_free (device_query);
-  return status;
+  args[0] = (char *) "run";
+  args[1] = run_id;
+  for (int i = 2; i < argc; i++)
+    args[i] = argv[i];
+  return ks_cli_run (argc, args);
 }
 
 int
 ks_cli_bench (int    argc,
               char **argv)
 {
+  g_autofree char *usage = bench_usage ();
+  g_autofree char *id = NULL;
+
   if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
     {
-      fputs (bench_usage, argc < 2 ? stderr : stdout);
+      fputs (usage, argc < 2 ? stderr : stdout);
       return argc < 2 ? KS_CLI_USAGE : KS_CLI_OK;
     }
   /* GOptionContext sees "bench gauss ..." with the subcommand as argv[0]. */
   if (strcmp (argv[1], "gauss") == 0)
     return bench_gauss (argc - 1, argv + 1);
-  if (strcmp (argv[1], "tridiag") == 0)
-    return ks_cli_bench_tridiag (argc - 1, argv + 1);
-  if (strcmp (argv[1], "cg") == 0)
-    return ks_cli_bench_cg (argc - 1, argv + 1);
-  if (strcmp (argv[1], "bandwidth") == 0)
-    return bench_bandwidth (argc - 1, argv + 1);
-  if (strcmp (argv[1], "launch") == 0)
-    return bench_launch (argc - 1, argv + 1);
-  g_printerr ("kernelscope-cli: unknown bench \"%s\"\n%s", argv[1], bench_usage);
+  for (guint i = 0; i < G_N_ELEMENTS (own); i++)
+    if (own[i].run != NULL && strcmp (argv[1], own[i].name) == 0)
+      return own[i].run (argc - 1, argv + 1);
+  id = g_strconcat (BENCH_PREFIX, argv[1], NULL);
+  if (ks_registry_lookup (id) != NULL)
+    return run_alias (id, argc, argv);
+  g_printerr ("kernelscope-cli: unknown bench \"%s\"\n%s", argv[1], usage);
   return KS_CLI_USAGE;
 }

@@ -134,6 +134,10 @@ print_table (const KsRun *run)
                                                       : g_strdup (desc->columns[i].name);
         g_string_append_printf (s, "%14s ", head);
       }
+  /* Several -d: each row says whose it is, last, so that the columns
+   * before it stand where a one-device run has them. */
+  if (run->devices->len > 1)
+    g_string_append (s, "device");
   g_string_append_c (s, '\n');
   for (guint k = 0; k < run->points->len; k++)
     {
@@ -147,7 +151,8 @@ print_table (const KsRun *run)
         }
       if (p->error)
         {
-          g_string_append_printf (s, "%s\n", p->error);
+          g_string_append_printf (s, "%s%s%s\n", p->error, run->devices->len > 1 ? " " : "",
+                                  run->devices->len > 1 ? ((KsRunDevice *) run->devices->pdata[p->device])->id : "");
           continue;
         }
       for (guint i = 0; i < desc->n_columns; i++)
@@ -156,6 +161,8 @@ print_table (const KsRun *run)
       for (guint i = 0; i < desc->n_columns; i++)
         if (desc->columns[i].kind == KS_COLUMN_BOOL && p->values[i] > 0)
           g_string_append_printf (s, "%s ", _(desc->columns[i].label));
+      if (run->devices->len > 1)
+        g_string_append (s, ((KsRunDevice *) run->devices->pdata[p->device])->id);
       g_string_append_c (s, '\n');
     }
   g_print ("%s", s->str);

@@ -35,33 +35,15 @@ static const char usage[] =
   "  plot                    Draw saved results (run --json) again, several overlaid\n"
   "  roofline                Saved runs of any experiments and devices against each device's triad\n"
   "  bench gauss             The Gauss kernels (OpenCL, CUDA, PoCL) against cuSOLVER and LAPACK\n"
-  "  bench tridiag           The tridiagonal solvers against cuSPARSE (gtsv2) and the triad bound\n"
-  "  bench cg                The heat problem's CG, base and fused, against the library CG and the triad bound\n"
-  "  bench bandwidth         Memory bandwidth of each device (copy and triad kernels)\n"
-  "  bench launch            What one kernel launch costs, and the gain of CUDA Graphs\n"
+  "  bench tridiag           The tridiagonal solvers against cuSPARSE (gtsv2) and the triad (= run bench-tridiag)\n"
+  "  bench cg                The heat problem's CG, base and fused, against the library CG (= run bench-cg)\n"
+  "  bench bandwidth         Memory bandwidth of a device, copy and triad (= run bench-bandwidth)\n"
+  "  bench launch            What one kernel launch costs, and the gain of CUDA Graphs (= run bench-launch)\n"
   "  map DOMAIN              Lay an index domain (e.g. 2000x3000) onto blocks and threads (paper 003)\n"
   "  help                    This text\n"
   "\n"
   "Run \"kernelscope-cli COMMAND --help\" for the options of each command.\n"
   "Environment: KERNELSCOPE_KERNEL_DIR=DIR loads kernels/*.cl from DIR instead of the built-in copies.\n";
-
-gboolean
-ks_cli_lookup_devices (KsDeviceList *list,
-                       const char   *query,
-                       GPtrArray    *only,
-                       GError      **error)
-{
-  g_auto(GStrv) queries = query ? g_strsplit (query, ",", -1) : g_new0 (char *, 1);
-
-  for (guint i = 0; queries[i]; i++)
-    {
-      KsDevice *d = ks_device_list_lookup (list, g_strstrip (queries[i]), error);
-      if (d == NULL)
-        return FALSE;
-      g_ptr_array_add (only, d);
-    }
-  return TRUE;
-}
 
 gboolean
 ks_cli_parse_cores_per_cu (const char *text,

@@ -24,10 +24,7 @@ int       ks_cli_solve   (int argc, char **argv);
 int       ks_cli_run     (int argc, char **argv);
 int       ks_cli_plot    (int argc, char **argv);
 int       ks_cli_bench   (int argc, char **argv);
-/* bench tridiag, in ks-cli-bench-tridiag.c; solve tridiag, in ks-cli-tridiag.c. */
-int       ks_cli_bench_tridiag (int argc, char **argv);
-/* bench cg, in ks-cli-bench-cg.c. */
-int       ks_cli_bench_cg (int argc, char **argv);
+/* solve tridiag, in ks-cli-tridiag.c. */
 int       ks_cli_solve_tridiag (int argc, char **argv);
 int       ks_cli_list    (int argc, char **argv);
 int       ks_cli_map     (int argc, char **argv);
@@ -69,13 +66,6 @@ KsDevice *ks_cli_pick_device (KsDeviceList *list,
                               guint         cores_per_cu,
                               gboolean      quiet,
                               GError      **error);
-/* The devices a comma-separated query names (each as -d takes it), added
- * to only in its order; FALSE with the first name no device answers.  A
- * NULL query names none (TRUE, only left empty). */
-gboolean  ks_cli_lookup_devices (KsDeviceList *list,
-                                 const char   *query,
-                                 GPtrArray    *only,
-                                 GError      **error);
 /* Prints "kernelscope-cli: message" on stderr and returns status. */
 int       ks_cli_fail        (int           status,
                               const GError *error);

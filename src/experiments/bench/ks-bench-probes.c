@@ -375,28 +375,6 @@ ks_bench_balance_bandwidths (KsDevice *device, double *device_gbs, double *host_
   return *host_gbs > 0;
 }
 
-gboolean
-ks_bench_device_chosen (KsDevice *device, KsDevice **only, guint n_only)
-{
-  gboolean chosen = only == NULL;
-
-  for (guint o = 0; o < n_only && !chosen; o++)
-    chosen = only[o] == device;
-  return chosen && ks_device_get_backend (device) != KS_BACKEND_HOST;
-}
-
-char *
-ks_bench_reason (const GError *error, gboolean *failed)
-{
-  const gboolean unavailable = error->domain == KS_COMPUTE_ERROR &&
-                               (error->code == KS_COMPUTE_ERROR_UNSUPPORTED ||
-                                error->code == KS_COMPUTE_ERROR_OUT_OF_MEMORY);
-
-  g_return_val_if_fail (error != NULL && failed != NULL, NULL);
-  *failed = !unavailable;
-  return unavailable ? g_strdup (error->message) : g_strdup_printf (_("failed: %s"), error->message);
-}
-
 double
 ks_bench_median (double *values,
                  guint   n)

@@ -156,15 +156,5 @@ double   ks_bench_median          (double      *values,
  * be measured. */
 double   ks_bench_triad_gbs       (KsDevice    *device,
                                    const char  *label);
-/* Whether a bench runs on device: one of only[0..n_only) (the user's -d),
- * or any OpenCL or CUDA device when only is NULL; never the host. */
-gboolean ks_bench_device_chosen   (KsDevice     *device,
-                                   KsDevice    **only,
-                                   guint         n_only);
-/* A bench row's reason from a failure: what cannot run here (unsupported,
- * out of memory) is skipped with the message, anything else *failed with
- * "failed: MESSAGE". */
-char    *ks_bench_reason          (const GError *error,
-                                   gboolean     *failed);
 
 G_END_DECLS

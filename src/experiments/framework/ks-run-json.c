@@ -71,20 +71,6 @@ json_number (GString *s,
     g_string_append (s, ks_run_format_double (buf, v));
 }
 
-void
-ks_json_append_string (GString *s, const char *text)
-{
-  g_return_if_fail (s != NULL);
-  json_string (s, text);
-}
-
-void
-ks_json_append_number (GString *s, double v)
-{
-  g_return_if_fail (s != NULL);
-  json_number (s, v);
-}
-
 static void
 json_key (GString    *s,
           const char *indent,

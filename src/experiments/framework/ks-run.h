@@ -168,14 +168,6 @@ KsRun       *ks_run_load_json       (const char  *path,
  * files write every number this way. */
 const char  *ks_run_format_double   (char        *buf,
                                      double       v);
-/* The results file's JSON spelling, for other writers of JSON (the
- * benches; JsonGenerator writes 1e-08 as "1e-08.0", which no parser
- * reads): text as a JSON string (NULL: null), v as a number that reads
- * back exactly (not-a-number and the infinities as "nan", "inf", "-inf"). */
-void         ks_json_append_string  (GString     *s,
-                                     const char  *text);
-void         ks_json_append_number  (GString     *s,
-                                     double       v);
 /* "NVIDIA H200 (CUDA)": the devices of the run ("A (x) + B (y)"), for
  * legends; a names_run switch that is on stands for the backend ("NVIDIA
  * H200 (CUDA graph)"). */

@@ -10,7 +10,9 @@
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-exp-tridiag.h"
+#include "ks-bench-probes.h"
 #include "ks-compute-error.h"
+#include "ks-cusparse.h"
 #include "ks-run.h"
 #include "ks-verdict.h"
 #include "ks-tridiag.h"
@@ -366,7 +368,17 @@ tridiag_prepare (gpointer        state,
       ks_tridiag_batch_fill_random (s->batch, BATCH_SEED);
       s->x = g_new0 (double, (gsize) n * systems);
     }
-  if (ks_tridiag_method_is_host (s->method) || ks_tridiag_method_is_cusparse (s->method))
+  /* The library and the kernels never hold a batch on the device at once:
+   * the other's buffers go first, as large batches need the memory. */
+  if (ks_tridiag_method_is_cusparse (s->method))
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (s->solvers); i++)
+        if (s->solvers[i] != NULL)
+          ks_tridiag_solver_release (s->solvers[i]);
+      return TRUE;
+    }
+  ks_cusparse_release ();
+  if (ks_tridiag_method_is_host (s->method))
     return TRUE;
   if (s->solvers[s->precision] == NULL &&
       !(s->solvers[s->precision] = ks_tridiag_solver_new (s->device, s->precision, error)))
@@ -708,4 +720,124 @@ const KsExperimentDesc ks_exp_tridiag_large = {
   .figures = large_figures, .n_figures = G_N_ELEMENTS (large_figures),
   .summarize = summarize_large, .judge = judge_large,
   TRIDIAG_FUNCTIONS,
+};
+
+/* --- bench-tridiag: the same measuring, against the library and the triad ---------------- */
+
+/* The bench's columns: the tridiag ones in their order (the measuring
+ * functions fill them by index), then the two comparisons. */
+enum { BENCH_COL_VS_LIBRARY = N_COLUMNS, BENCH_COL_OF_TRIAD, BENCH_N_COLUMNS };
+
+/* This point's time over cuSPARSE's at the same size on the same device:
+ * gtsv2StridedBatch where it ran, else gtsv2_nopivot (one system). */
+static double
+derive_vs_library (const KsRun        *run,
+                   const KsRunPoint   *point,
+                   const KsColumnSpec *column)
+{
+  const KsRunPoint *lib = find_method (run, point, "cusparse-strided");
+
+  if (lib == NULL)
+    lib = find_method (run, point, "cusparse-nopivot");
+  if (lib == NULL && g_str_has_prefix (point_method (run, point), "cusparse-"))
+    return 1.0;
+  return lib ? point->values[COL_TIME] / lib->values[COL_TIME] : NAN;
+}
+
+/* The effective bandwidth over the device's triad, measured in the run;
+ * none for the host's methods, which do not run on the device. */
+static double
+derive_of_triad (const KsRun        *run,
+                 const KsRunPoint   *point,
+                 const KsColumnSpec *column)
+{
+  const double triad = ks_run_device_get_info (run->devices->pdata[point->device], "triad_gbs");
+  KsTridiagMethod method;
+
+  if (!ks_tridiag_method_from_string (point_method (run, point), &method) || ks_tridiag_method_is_host (method))
+    return NAN;
+  return triad > 0 ? point->values[COL_GBS] / triad : NAN;
+}
+
+static const KsColumnSpec bench_columns[] = {
+  [COL_TIME] = columns[COL_TIME], [COL_SPEEDUP] = columns[COL_SPEEDUP], [COL_GBS] = columns[COL_GBS],
+  [COL_RESIDUAL] = columns[COL_RESIDUAL], [COL_SOLVED_N] = columns[COL_SOLVED_N],
+  [COL_LOCAL] = columns[COL_LOCAL], [COL_LAYOUT] = columns[COL_LAYOUT],
+  [BENCH_COL_VS_LIBRARY] = { "vs_cusparse", N_("vs cuSPARSE"), NULL,
+                             N_("The time over cuSPARSE's at the same size on the same device "
+                                "(gtsv2StridedBatch, else gtsv2_nopivot): below 1 the method beats the library"),
+                             KS_COLUMN_REAL, .derive = derive_vs_library },
+  [BENCH_COL_OF_TRIAD] = { "of_triad", N_("of triad"), NULL,
+                           N_("The effective bandwidth over the device's triad bandwidth measured in this run: "
+                              "1 is a method that moves each value once as fast as the memory allows"),
+                           KS_COLUMN_REAL, .derive = derive_of_triad },
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (bench_columns) == BENCH_N_COLUMNS);
+
+/* The library's methods are in the default on every device: off CUDA they
+ * are refused, each point saying why, as the bench's rows did. */
+static const KsParamSpec bench_params[] = {
+  PRECISION_PARAM,
+  PAD_PARAM,
+  { .name = "n", .label = N_("Unknowns per system"), .type = KS_PARAM_INT, .default_value = "255",
+    .min = 1, .max = 1 << 26, .sweepable = TRUE,
+    .help = N_("The size of each system (the paper's: 4095; one large system: 2^24 - 1 with --systems 1)") },
+  { .name = "systems", .label = N_("Systems"), .type = KS_PARAM_INT, .default_value = "64,1024",
+    .min = 1, .max = 1 << 24, .sweepable = TRUE,
+    .help = N_("How many systems are solved at once; 1 for one large system") },
+  { .name = "triad", .label = N_("Measure the triad"), .type = KS_PARAM_BOOL, .default_value = "true",
+    .help = N_("Measure each device's triad bandwidth before its points (the of_triad column); false: "
+               "leave the column empty and save the probe's seconds") },
+  METHOD_PARAM ("cpu-thomas,cpu-sericr,omp-thomas,lapack-gtsv,thomas-interleaved,thomas-coalesced,thomas-transposed,"
+                "paracr-partial,paracr-thomas,cusparse-strided,cusparse-nopivot"),
+};
+
+static void
+bench_describe_device (gpointer        state,
+                       const KsConfig *base,
+                       KsRunDevice    *out)
+{
+  TridiagState *s = state;
+  double triad;
+
+  if (!ks_config_get_bool (base, "triad") || ks_device_get_backend (s->device) == KS_BACKEND_HOST)
+    return;
+  if ((triad = ks_bench_triad_gbs (s->device, ks_device_get_id (s->device))) > 0)
+    ks_run_device_set_info (out, "triad_gbs", triad);
+}
+
+static const KsColumnSpec bench_device_info[] = {
+  { "triad_gbs", N_("triad bandwidth"), "GB/s", N_("a = b + s * c over arrays beyond the caches, measured in this run") },
+};
+
+static const KsFigureSpec bench_figures[] = {
+  { .id = "time", .title = N_("Time by method and size"), .x = "systems", .y = "time_ms", .series_by = "method",
+    .log2_x = TRUE, .log_y = TRUE },
+  { .id = "of-triad", .title = N_("Fraction of the triad by method"), .x = "method", .y = "of_triad",
+    .series_by = "systems", .categorical_x = TRUE },
+  { .id = "vs-library", .title = N_("Time over cuSPARSE's by method"), .x = "method", .y = "vs_cusparse",
+    .series_by = "systems", .categorical_x = TRUE },
+};
+
+const KsExperimentDesc ks_exp_bench_tridiag = {
+  .id = "bench-tridiag",
+  .title = N_("Tridiagonal solvers against cuSPARSE"),
+  .paper = "bench",
+  .summary = N_("Paper 002's kernels and the host's methods against cuSPARSE and the triad bound"),
+  .claim = N_("The same batches solved by paper 002's kernels, today's variants of them (coalesced and "
+              "transposed Thomas, PARACR then Thomas), the host's methods and cuSPARSE's gtsv2 on a CUDA "
+              "device, each against the library (vs cuSPARSE: below 1 beats it) and against the memory's "
+              "limit (of triad: reading a, b, c, d and writing x once over the triad bandwidth measured in "
+              "the same run). cuSPARSE is refused, saying why, on a device that is not CUDA. One large "
+              "system is --systems 1 with a large --n."),
+  .example = "--n 4095 --systems 5000,40000 --plot bench-tridiag.png",
+  .size_param = "systems",
+  .params = bench_params, .n_params = G_N_ELEMENTS (bench_params),
+  .columns = bench_columns, .n_columns = BENCH_N_COLUMNS,
+  .figures = bench_figures, .n_figures = G_N_ELEMENTS (bench_figures),
+  .paper_values = batch_paper_values, .n_paper_values = G_N_ELEMENTS (batch_paper_values),
+  .device_info = bench_device_info, .n_device_info = G_N_ELEMENTS (bench_device_info),
+  .set_up = tridiag_set_up, .prepare = tridiag_prepare, .measure_one_rep = tridiag_measure,
+  .describe_device = bench_describe_device, .tear_down = tridiag_tear_down,
+  .describe_point = tridiag_describe_point,
 };

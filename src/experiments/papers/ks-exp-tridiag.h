@@ -13,5 +13,7 @@ G_BEGIN_DECLS
 extern const KsExperimentDesc ks_exp_tridiag_batch;
 /* "tridiag-large": one system of growing size: where PARACR overtakes Thomas. */
 extern const KsExperimentDesc ks_exp_tridiag_large;
+/* In the Benchmarks group: the same measuring against cuSPARSE and the triad. */
+extern const KsExperimentDesc ks_exp_bench_tridiag;
 
 G_END_DECLS

@@ -57,6 +57,12 @@ static const struct {
        "whole time step on the device should beat sending only the CG there. On the hybrid page the "
        "CPU's share helps most near lambda_b, the ratio of the GPU's memory bandwidth to the CPU's, and "
        "never by more than the GPU+CPU bound: with today's GPUs that is a few per cent.") },
+  { "bench",
+    N_("A benchmark sets the papers' methods against what a user would call instead and against the "
+       "memory's limit. Look at the gap, not the times alone: a ratio to the library near 1 means the "
+       "method is as good as the library, and a fraction of the triad near 1 means the kernel moves its "
+       "bytes as fast as this device's memory allows. A method this device cannot run is listed with "
+       "the reason, not left out.") },
 };
 
 const char *

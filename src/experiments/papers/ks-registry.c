@@ -9,6 +9,7 @@
 #include "ks-exp-heat.h"
 #include "ks-exp-tridiag.h"
 #include "ks-exp-micro.h"
+#include "ks-exp-bench.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -30,6 +31,9 @@ static const struct {
     N_("Coming: mapping index domains onto blocks and threads") },
   { "004", N_("Anisov, Vaziev, Ushakov (2020): 2D heat equation on a hybrid CPU+GPU"),
     N_("Coming: conjugate gradients and the heat animation") },
+  /* After the papers ("bench" sorts after the digits): the methods of the
+   * papers against the libraries and the memory's limit. */
+  { "bench", N_("Benchmarks"), NULL },
 };
 
 static const KsExperimentDesc *const builtin[] = {
@@ -47,6 +51,10 @@ static const KsExperimentDesc *const builtin[] = {
   &ks_exp_micro_native,
   &ks_exp_micro_buffers,
   &ks_exp_micro_access,
+  &ks_exp_bench_bandwidth,
+  &ks_exp_bench_launch,
+  &ks_exp_bench_tridiag,
+  &ks_exp_bench_cg,
 };
 
 static GPtrArray *registry;   /* of const KsExperimentDesc *; guarded by lock */
