@@ -46,12 +46,15 @@ has () { [[ " $STEPS " == *" $1 "* ]]; }
 
 has index && step index-reduce run index-reduce -d "$CUDA" ${ocl:+-d "$ocl"} --reps "$REPS" \
   --json "$OUT/index-reduce.json" --csv "$OUT/index-reduce.csv"
-has tridiag && step tridiag bench tridiag -d "$CUDA${ocl:+,$ocl}" --systems "$SYSTEMS" --large-n 0 --no-host \
-  --reps "$REPS" --json "$OUT/tridiag.json" --csv "$OUT/tridiag.csv"
+# The device methods and cuSPARSE's (the host's would take minutes at
+# 40,000 systems); bench tridiag is run bench-tridiag.
+TRIDIAG_METHODS=${TRIDIAG_METHODS:-thomas-global,thomas-interleaved,paracr-partial,thomas-coalesced,thomas-transposed,paracr-thomas,thomas-split,cusparse-strided,cusparse-thomas,cusparse-lu}
+has tridiag && step tridiag bench tridiag -d "$CUDA" ${ocl:+-d "$ocl"} --n 4095 --systems "$SYSTEMS" \
+  --method "$TRIDIAG_METHODS" --reps "$REPS" --json "$OUT/tridiag.json" --csv "$OUT/tridiag.csv"
 if has split; then
   for rows in ${SPLIT_ROWS:-8 16}; do
-    KS_TRIDIAG_SPLIT_ROWS=$rows step "split-$rows" bench tridiag -d "$CUDA" --systems "$SYSTEMS" --large-n 0 \
-      --no-host --methods thomas-split,thomas-coalesced,cusparse-strided --reps "$REPS"
+    KS_TRIDIAG_SPLIT_ROWS=$rows step "split-$rows" bench tridiag -d "$CUDA" --n 4095 --systems "$SYSTEMS" \
+      --method thomas-split,thomas-coalesced,cusparse-strided --reps "$REPS"
   done
 fi
 has cg && step cg bench cg -d "$CUDA" --reps 3 --json "$OUT/cg.json" --csv "$OUT/cg.csv"
