@@ -141,11 +141,15 @@ done
 # --- the bandwidth probe (kernels/stream.cl) ------------------------------------
 
 # 1 MiB arrays: 65536 float4 items per kernel, enough to cross many groups.
-og bench bandwidth --mib 1 --reps 1
+# (bench bandwidth is run bench-bandwidth: a point's triad in the CSV, the
+# device named on stderr.)
+og bench bandwidth -d "$OCL" --mib 1 --reps 1 --csv "$T/bw.csv"
 if [ "$RC" -ne 0 ]; then
   not_ok "bench bandwidth (stream.cl): clean under oclgrind" "exit status $RC"
-elif ! grep -E -q "^$OCL .*Oclgrind" "$T/out"; then
-  not_ok "bench bandwidth (stream.cl): clean under oclgrind" "no row for $OCL on Oclgrind"
+elif ! grep -q "Oclgrind" "$T/err" ||
+     ! awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "triad_gbs") c = i; next }
+                c && $c + 0 > 0 { found = 1 } END { exit !found }' "$T/bw.csv" 2>/dev/null; then
+  not_ok "bench bandwidth (stream.cl): clean under oclgrind" "no triad measured on $OCL (Oclgrind)"
 elif grep -E -i -q "$DIAG" "$LOG" "$T/err" || [ -s "$LOG" ]; then
   not_ok "bench bandwidth (stream.cl): clean under oclgrind" \
     "Oclgrind reported: $(grep -E -i -m 1 -h "$DIAG" "$LOG" "$T/err" | head -n 1)"
