@@ -34,10 +34,15 @@ babel () {
     awk '$1 == "Copy" { c = $2 } $1 == "Triad" { t = $2 } END { printf "%.1f %.1f\n", c / 1000, t / 1000 }'
 }
 
-# "copy triad MiB" from our probe's row for device $1 (--mib $2 if given).
+# "copy triad MiB" from our probe's point for device $1 (--mib $2 if given;
+# bench bandwidth is run bench-bandwidth: read from its CSV).
 ours () {
-  "$CLI" bench bandwidth -d "$1" ${2:+--mib "$2"} --reps "$REPS" 2>&1 |
-    awk -v d="$1" '$1 == d || ($1 ~ /^opencl/ && d ~ /^pocl/) { print $2, $3, $5; exit }'
+  local csv
+  csv=$(mktemp) || return
+  "$CLI" bench bandwidth -d "$1" ${2:+--mib "$2"} --reps "$REPS" --csv "$csv" >/dev/null 2>&1
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+           { print $c["copy_gbs"], $c["triad_gbs"], $c["mib_each"]; exit }' "$csv"
+  rm -f "$csv"
 }
 
 IFS=, read -r -a devs <<< "$DEVICES"
