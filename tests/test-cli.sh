@@ -624,7 +624,7 @@ expect_fail "plot of a file whose points were all refused: names it and the firs
 # point's bound from its device's triad (the heat run records the H200's,
 # which the tridiagonal run of the same device did not).
 run "$CLI" roofline "$REF/h200-cuda-tridiag-batch.json" "$REF/h200-heat-cuda.json" "$REF/h200-index-reduce.json" \
-  a.json -o roof.png
+  a.json "$REF/h200-cuda-heat-hybrid-3m-all.json" -o roof.png
 if expect_ok "roofline of H200 runs of papers 002-004"; then
   check "roofline writes the PNG" "roof.png missing or empty" test -s roof.png
   check "roofline: a tridiagonal point on the H200 against the heat run's triad" "no such line" \
@@ -633,10 +633,12 @@ if expect_ok "roofline of H200 runs of papers 002-004"; then
     eval "! grep -q 'Method = Thomas, CPU' out"
   check "roofline: the host of index-reduce has no triad, and says so" "not said" \
     grep -q "No triad for Intel(R) Xeon(R) Processor (host).*--probe" err
-  check "roofline: a Gauss run is left out, saying why" "not said" \
-    grep -q "a.json is a gauss-size run, which does not count" err
+  check "roofline: a Gauss run stands on it (the matrix's bytes, LU's operations)" "no Gauss point" \
+    grep -q "Gauss: time vs size: .* operations per byte" out
+  check "roofline: a run that counts nothing (heat-hybrid) is left out, saying why" "not said" \
+    grep -q "h200-cuda-heat-hybrid-3m-all.json is a heat-hybrid run, which does not count" err
 fi
-run "$CLI" roofline a.json -o none.png
+run "$CLI" roofline "$REF/h200-cuda-heat-hybrid-3m-all.json" -o none.png
 expect_fail "roofline of runs off the roofline only: nothing written, says so" 1 "no point to draw, so none.png"
 run "$CLI" roofline "$REF/h200-heat-cuda.json"
 expect_fail "roofline without --out: usage error" 2 "--out"
