@@ -260,31 +260,37 @@ tridiag_work (const KsRun      *run,
   return TRUE;
 }
 
-static const KsColumnSpec columns[] = {
-  [COL_TIME] = { "time_ms", N_("time"), "ms",
-                 N_("One solve of the whole batch: the kernel's device time (events) on a device, the host "
-                    "clock for the CPU methods; uploads and downloads not included"),
-                 KS_COLUMN_REAL, KS_REDUCE_MEDIAN_RANGE },
-  [COL_SPEEDUP] = { "speedup", N_("speed-up"), NULL,
-                    N_("The paper's speed-up: the time of its CPU baseline at this size (cpu-thomas for Thomas, "
-                       "cpu-sericr for SERICR and PARACR), measured in this run, over this method's time"),
-                    KS_COLUMN_REAL, .derive = derive_speedup },
-  [COL_GBS] = { "gbs", N_("effective bandwidth"), "GB/s",
-                N_("a, b, c, d read once and x written once (20 bytes per unknown in float) over the time: "
-                   "what a method that touched each value once would move"),
-                KS_COLUMN_REAL, .derive = derive_gbs },
-  [COL_RESIDUAL] = { "residual", N_("residual"), NULL,
-                     N_("max |A x - d| over 16 systems spread through the batch, in double"),
-                     KS_COLUMN_REAL, KS_REDUCE_MAX },
-  [COL_SOLVED_N] = { "solved_n", N_("solved size"), NULL,
-                     N_("The size each system was solved at: n, or n padded to 2^k - 1 for SERICR"),
-                     KS_COLUMN_INT, KS_REDUCE_LAST, .hidden = TRUE },
-  [COL_LOCAL] = { "local_size", N_("work-group"), NULL, N_("The work-group size the kernel ran with; 0 on the CPU"),
-                  KS_COLUMN_INT, KS_REDUCE_LAST, .hidden = TRUE },
-  [COL_LAYOUT] = { "layout_ms", N_("layout change"), "ms",
-                   N_("Of the time, what the device spent changing the batch's layout (thomas-transposed's "
-                      "transposes in and out); 0 for the other methods"),
+/* The columns of every tridiagonal description; bench-tridiag adds its
+ * own after them (a macro: clang takes no array element as a constant
+ * initializer). */
+#define TRIDIAG_COLUMNS \
+  [COL_TIME] = { "time_ms", N_("time"), "ms", \
+                 N_("One solve of the whole batch: the kernel's device time (events) on a device, the host " \
+                    "clock for the CPU methods; uploads and downloads not included"), \
+                 KS_COLUMN_REAL, KS_REDUCE_MEDIAN_RANGE }, \
+  [COL_SPEEDUP] = { "speedup", N_("speed-up"), NULL, \
+                    N_("The paper's speed-up: the time of its CPU baseline at this size (cpu-thomas for Thomas, " \
+                       "cpu-sericr for SERICR and PARACR), measured in this run, over this method's time"), \
+                    KS_COLUMN_REAL, .derive = derive_speedup }, \
+  [COL_GBS] = { "gbs", N_("effective bandwidth"), "GB/s", \
+                N_("a, b, c, d read once and x written once (20 bytes per unknown in float) over the time: " \
+                   "what a method that touched each value once would move"), \
+                KS_COLUMN_REAL, .derive = derive_gbs }, \
+  [COL_RESIDUAL] = { "residual", N_("residual"), NULL, \
+                     N_("max |A x - d| over 16 systems spread through the batch, in double"), \
+                     KS_COLUMN_REAL, KS_REDUCE_MAX }, \
+  [COL_SOLVED_N] = { "solved_n", N_("solved size"), NULL, \
+                     N_("The size each system was solved at: n, or n padded to 2^k - 1 for SERICR"), \
+                     KS_COLUMN_INT, KS_REDUCE_LAST, .hidden = TRUE }, \
+  [COL_LOCAL] = { "local_size", N_("work-group"), NULL, N_("The work-group size the kernel ran with; 0 on the CPU"), \
+                  KS_COLUMN_INT, KS_REDUCE_LAST, .hidden = TRUE }, \
+  [COL_LAYOUT] = { "layout_ms", N_("layout change"), "ms", \
+                   N_("Of the time, what the device spent changing the batch's layout (thomas-transposed's " \
+                      "transposes in and out); 0 for the other methods"), \
                    KS_COLUMN_REAL, KS_REDUCE_MEDIAN_RANGE, .hidden = TRUE },
+
+static const KsColumnSpec columns[] = {
+  TRIDIAG_COLUMNS
 };
 
 /* --- measuring ---------------------------------------------------------------------- */
@@ -760,9 +766,7 @@ derive_of_triad (const KsRun        *run,
 }
 
 static const KsColumnSpec bench_columns[] = {
-  [COL_TIME] = columns[COL_TIME], [COL_SPEEDUP] = columns[COL_SPEEDUP], [COL_GBS] = columns[COL_GBS],
-  [COL_RESIDUAL] = columns[COL_RESIDUAL], [COL_SOLVED_N] = columns[COL_SOLVED_N],
-  [COL_LOCAL] = columns[COL_LOCAL], [COL_LAYOUT] = columns[COL_LAYOUT],
+  TRIDIAG_COLUMNS
   [BENCH_COL_VS_LIBRARY] = { "vs_cusparse", N_("vs cuSPARSE"), NULL,
                              N_("The time over cuSPARSE's at the same size on the same device "
                                 "(gtsv2StridedBatch, else gtsv2_nopivot): below 1 the method beats the library"),
