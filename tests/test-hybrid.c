@@ -713,6 +713,35 @@ test_tune_env (void)
   }
 }
 
+/* Host parts under the coupling changes `with`, classic and pipelined:
+ * the plain loop's answer (plain, in it_plain iterations), in as many
+ * iterations (the pipelined CG within 2); x is scratch. */
+static void
+check_host_tune (const KsTestGrid *grid,
+                 guint             n_parts,
+                 double            lambda,
+                 KsDistTune        with,
+                 const double     *plain,
+                 guint             it_plain,
+                 double           *x)
+{
+  for (guint pipe = 0; pipe < 2; pipe++)
+    {
+      guint it = 0;
+
+      pipelined = pipe;
+      tune = with;
+      g_assert_true (solve_parts (grid, NULL, KS_PRECISION_DOUBLE, n_parts, lambda, 1000, x, &it, NULL));
+      tune = 0;
+      g_test_message ("%u host part(s) of %u rows, %s, tune 0x%x: %u iterations (plain %u), largest difference %.2g",
+                      n_parts, grid->n, pipe ? "pipelined" : "classic", with, it, it_plain,
+                      largest_difference (x, plain, grid->n));
+      g_assert_cmpfloat (largest_difference (x, plain, grid->n), <=, 1e-9);
+      g_assert_cmpint (ABS ((int) it - (int) it_plain), <=, pipe ? 2 : 0);
+    }
+  pipelined = FALSE;
+}
+
 /* Each of the coupling's changes gives the plain loop's answer in as
  * many iterations: host parts (split sums, fused updates; the pipelined
  * CG with its sum behind the SpMV), and a device part beside host parts
@@ -729,18 +758,7 @@ test_tuned (void)
   plain = g_new0 (double, grid.n);
   x = g_new0 (double, grid.n);
   g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 3, 2.0, 1000, plain, &it_plain, NULL));
-  for (guint pipe = 0; pipe < 2; pipe++)
-    {
-      pipelined = pipe;
-      tune = KS_DIST_TUNE_SUMS | KS_DIST_TUNE_HOST;
-      g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 3, 2.0, 1000, x, &it, NULL));
-      g_test_message ("host parts, %s, tuned: %u iterations (plain %u), largest difference %.2g",
-                      pipe ? "pipelined" : "classic", it, it_plain, largest_difference (x, plain, grid.n));
-      g_assert_cmpfloat (largest_difference (x, plain, grid.n), <=, 1e-9);
-      g_assert_cmpint (ABS ((int) it - (int) it_plain), <=, pipe ? 2 : 0);
-      tune = 0;
-    }
-  pipelined = FALSE;
+  check_host_tune (&grid, 3, 2.0, KS_DIST_TUNE_SUMS | KS_DIST_TUNE_HOST, plain, it_plain, x);
   for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
     {
       KsDevice *device = ks_device_list_get_device (devices, d);
@@ -781,26 +799,14 @@ test_team_spins (void)
   KsTestGrid grid;
   g_autofree double *plain = NULL;
   g_autofree double *x = NULL;
-  guint it_plain = 0, it = 0;
+  guint it_plain = 0;
 
   team_threads = 2;
   ks_test_grid_init (&grid, 210, 200);
   plain = g_new0 (double, grid.n);
   x = g_new0 (double, grid.n);
   g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 1, 1.0, 1000, plain, &it_plain, NULL));
-  for (guint pipe = 0; pipe < 2; pipe++)
-    {
-      pipelined = pipe;
-      tune = KS_DIST_TUNE_SPIN | KS_DIST_TUNE_HOST;
-      g_assert_true (solve_parts (&grid, NULL, KS_PRECISION_DOUBLE, 1, 1.0, 1000, x, &it, NULL));
-      tune = 0;
-      g_test_message ("one host part of %u rows, %s, its team spinning: %u iterations (plain %u), largest "
-                      "difference %.2g", grid.n, pipe ? "pipelined" : "classic", it, it_plain,
-                      largest_difference (x, plain, grid.n));
-      g_assert_cmpfloat (largest_difference (x, plain, grid.n), <=, 1e-9);
-      g_assert_cmpint (ABS ((int) it - (int) it_plain), <=, pipe ? 2 : 0);
-    }
-  pipelined = FALSE;
+  check_host_tune (&grid, 1, 1.0, KS_DIST_TUNE_SPIN | KS_DIST_TUNE_HOST, plain, it_plain, x);
   {
     g_autofree guint64 *counts = g_new (guint64, 2);
     g_autofree guint *part = g_new (guint, grid.n);
