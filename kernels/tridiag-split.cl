@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The builds test-cuda compiles through NVRTC, one per "|":
  * ks-nvrtc: -DKS_REAL=float -DKS_SPLIT_M=8 | -DKS_REAL=double -DKS_FP64 -DKS_SPLIT_M=8
- *   | -DKS_REAL=float -DKS_SPLIT_M=16 | -DKS_REAL=double -DKS_FP64 -DKS_SPLIT_M=16 */
+ *   | -DKS_REAL=float -DKS_SPLIT_M=16 | -DKS_REAL=double -DKS_FP64 -DKS_SPLIT_M=16
+ *   | -DKS_REAL=float -DKS_SPLIT_M=16 -DKS_SPLIT_STREAM | -DKS_REAL=double -DKS_FP64 -DKS_SPLIT_M=16 -DKS_SPLIT_STREAM */
 /* thomas-split: a small batch of tridiagonal systems, each split among the
  * items of one work-group (not one of the paper's methods; issue 30).
  *
  * One item per system (Thomas) leaves a GPU idle when the batch is small:
  * 5,000 systems are 5,000 items on a device that holds a quarter of a
- * million.  Here a group of T items takes one system, cut into `pieces`
- * consecutive pieces of at most KS_SPLIT_M rows, one per item (the
- * partition method: Wang 1981; Laszlo, Giles & Appleyard 2016):
+ * million.  Here a group of T items takes one system, cut into pieces of
+ * M = KS_SPLIT_M consecutive rows, one per item (the partition method:
+ * Wang 1981; Laszlo, Giles & Appleyard 2016):
  *
  *  1. the system's a, b, c, d come in coalesced, one array at a time
  *     through local memory, and each item keeps its piece in registers;
@@ -24,15 +25,34 @@
  *  4. each item recovers its rows from its two unknowns, and x goes out
  *     coalesced through local memory.
  *
+ * Every item holds exactly M rows: the system is padded to T M rows with
+ * identity rows (b = 1, the rest 0), which change nothing since a system's
+ * last row has c = 0, and then no row of the sweeps asks "is this row
+ * mine?": with that question at every row NVCC kept both values of every
+ * register (200 registers an item for M = 16; one group an SM).
+ *
  * The batch is one system after another (element i of system s at s n + i).
- * Local memory: max(n + n / 32 + 1, 16 T) reals, the staged array (see
- * SPLIT_AT), then the reduced system's four arrays of 2 T, twice.  Pieces hold
- * at least 2 rows (the host sizes them so) except when n = 1.  No
- * pivoting, as the paper's methods: a zero (or NaN) pivot is reported in
+ * A group takes systems g, g + G, ... (G groups): one each where the grid
+ * has a group a system.  Local memory: W, max(N + N / 32 + 1, 16 T) reals
+ * for N = T M, the staged array (see SPLIT_AT), then the reduced system's
+ * four arrays of 2 T, twice, then x on its way out.
+ *
+ * Built with -DKS_SPLIT_STREAM a group streams through its systems: the
+ * next system's four arrays are copied into local memory (S, four arrays
+ * of N + N / 32 + 1 reals after W) while this one is solved, so that a
+ * group never waits for its loads with nothing else to do.  One item per
+ * piece keeps few groups resident (2 of 256 items on the H200): without
+ * it, a group loads, then computes, then stores, and at 40,000 systems the
+ * memory sat idle half the time (46.7 % of triad, issue 30).  The copy is
+ * CUDA's cp.async (sm_80 and later: global to shared memory without
+ * registers); elsewhere a plain copy that keeps the order but not the
+ * overlap.
+ *
+ * No pivoting, as the paper's methods: a zero (or NaN) pivot is reported in
  * info[s] as 1 + a row near it.
  *
  * Built with -DKS_REAL=float or -DKS_REAL=double -DKS_FP64, and
- * -DKS_SPLIT_M=rows a piece holds at most (the registers each item keeps). */
+ * -DKS_SPLIT_M=rows a piece holds (the registers each item keeps: 8 or 16). */
 
 #include "ks-common.h"
 
@@ -45,8 +65,9 @@
 typedef KS_REAL real;
 #define M KS_SPLIT_M
 /* Where row j of the staged system lies in local memory: one slot skipped
- * every 32, so that items reading pieces of 8 consecutive rows (32 items,
- * 256 rows) hit 32 different banks, not 4. */
+ * every 32, so that items reading pieces of 8 or 16 consecutive rows hit
+ * different banks.  A piece never crosses a skipped slot (M divides 32):
+ * row t M + k lies at SPLIT_AT (t M) + k. */
 #define SPLIT_AT(j) ((j) + (j) / 32)
 
 /* Float divides with the hardware's approximate division (within 2 ulp)
@@ -71,158 +92,166 @@ split_bad (real p)
 }
 
 /* The item's share of one of the batch's arrays for system `base`,
- * coalesced: values t, t + T, ... into v.  Unrolled to M loads (n <= T M:
- * the host sizes the pieces so), so that the four arrays' 4 M loads are
- * all in flight at once: issued one array at a time in a loop the
- * compiler cannot unroll, each load's latency came in turn, and a group
- * spent most of its time waiting on them (issue 30). */
-#define SPLIT_LOAD(src, v)                                       \
+ * coalesced: values t, t + T, ... into v, `fill` past the system's n rows.
+ * Unrolled to M loads, so that the four arrays' 4 M loads are all in
+ * flight at once: issued one array at a time in a loop the compiler
+ * cannot unroll, each load's latency came in turn, and a group spent most
+ * of its time waiting on them (issue 30). */
+#define SPLIT_LOAD(src, v, fill)                                 \
   do                                                             \
     {                                                            \
       _Pragma ("unroll")                                         \
       for (uint k_ = 0; k_ < M; k_++)                            \
         {                                                        \
           const uint j_ = t + k_ * T;                            \
-          v[k_] = j_ < n ? src[base + j_] : (real) 0;            \
+          v[k_] = j_ < n ? src[base + j_] : (real) (fill);       \
         }                                                        \
     }                                                            \
   while (0)
 
-/* v (SPLIT_LOAD's) through local memory l into this item's `len` rows
- * from `start`, r. */
+/* v (SPLIT_LOAD's) through local memory l into this item's M rows r. */
 #define SPLIT_TRANSPOSE(v, r)                                    \
   do                                                             \
     {                                                            \
       _Pragma ("unroll")                                         \
       for (uint k_ = 0; k_ < M; k_++)                            \
-        if (t + k_ * T < n)                                      \
-          l[SPLIT_AT (t + k_ * T)] = v[k_];                      \
+        l[SPLIT_AT (t + k_ * T)] = v[k_];                        \
       barrier (CLK_LOCAL_MEM_FENCE);                             \
       _Pragma ("unroll")                                         \
       for (uint k_ = 0; k_ < M; k_++)                            \
-        r[k_] = k_ < len ? l[SPLIT_AT (start + k_)] : (real) 0;  \
+        r[k_] = l[SPLIT_AT (t * M) + k_];                        \
       barrier (CLK_LOCAL_MEM_FENCE);                             \
     }                                                            \
   while (0)
 
-__kernel void
-tridiag_split (__global const real *a,
-               __global const real *b,
-               __global const real *c,
-               __global const real *d,
-               __global real       *x,
-               __global int        *info,
-               const uint           n,
-               const uint           pieces,
-               KS_LOCAL_PARAM (real, l))
+#ifdef KS_SPLIT_STREAM
+#ifdef KS_FP64
+#define SPLIT_BYTES "8"
+#else
+#define SPLIT_BYTES "4"
+#endif
+#if defined (KS_CUDA) && __CUDA_ARCH__ >= 800
+#define SPLIT_COPY(dst, src)                                                      \
+  asm volatile ("cp.async.ca.shared.global [%0], [%1], " SPLIT_BYTES ";"          \
+                :: "r" ((unsigned) __cvta_generic_to_shared (dst)), "l" (src) : "memory")
+#define SPLIT_COMMIT() asm volatile ("cp.async.commit_group;" ::: "memory")
+#define SPLIT_WAIT()   asm volatile ("cp.async.wait_group 0;" ::: "memory")
+#else
+#define SPLIT_COPY(dst, src) (*(dst) = *(src))
+#define SPLIT_COMMIT()       ((void) 0)
+#define SPLIT_WAIT()         ((void) 0)
+#endif
+
+/* System `base`'s four arrays into S (four arrays of P reals, each laid
+ * out as SPLIT_AT says, identity rows past n), coalesced; they are there
+ * after SPLIT_WAIT and a barrier. */
+KS_FN void
+split_stage (__global const real *a,
+             __global const real *b,
+             __global const real *c,
+             __global const real *d,
+             KS_LOCAL_PTR (real)  S,
+             const uint           P,
+             const ulong          base,
+             const uint           n,
+             const uint           t,
+             const uint           T)
 {
-  KS_LOCAL_BIND (real, l);
-  const uint t = (uint) get_local_id (0), T = (uint) get_local_size (0);
-  const uint s = (uint) get_group_id (0);
-  const ulong base = (ulong) s * n;
-  const uint q = n / pieces, rem = n % pieces;
-  const uint len = t < pieces ? q + (t < rem ? 1u : 0u) : 0u;
-  const uint start = t < pieces ? t * q + (t < rem ? t : rem) : 0u;
-  const uint R = 2 * T;   /* rows of the reduced system, identity past 2 pieces */
-  uint o = 0;             /* the reduced system's copy in use: at l + o */
-  KS_LOCAL_PTR (real) A = l;
-  KS_LOCAL_PTR (real) B = l + R;
-  KS_LOCAL_PTR (real) C = l + 2 * R;
-  KS_LOCAL_PTR (real) D = l + 3 * R;
-  real ra[M], rb[M], rc[M], rd[M];
-  real fa = 0, fb = 1, fc = 0, fd = 0, la = 0, lb = 1, lc = 0, ld = 0;
+  _Pragma ("unroll")
+  for (uint k = 0; k < M; k++)
+    {
+      const uint j = t + k * T, at = SPLIT_AT (j);
+
+      if (j < n)
+        {
+          SPLIT_COPY (&S[at], &a[base + j]);
+          SPLIT_COPY (&S[P + at], &b[base + j]);
+          SPLIT_COPY (&S[2 * P + at], &c[base + j]);
+          SPLIT_COPY (&S[3 * P + at], &d[base + j]);
+        }
+      else
+        S[at] = 0, S[P + at] = 1, S[2 * P + at] = 0, S[3 * P + at] = 0;
+    }
+  SPLIT_COMMIT ();
+}
+#endif
+
+/* Step 2: the piece's M rows eliminated down to its first and last (see
+ * the top); the reduced system's two rows into f* and l*.  Returns 1 + a
+ * row near a zero pivot, or 0. */
+KS_FN uint
+split_eliminate (real *ra, const real *rb, real *rc, real *rd,
+                 const uint start,
+                 real *fa, real *fc, real *fd, real *la, real *lc, real *ld)
+{
   uint bad = 0;
-
-  {
-    real va[M], vb[M], vc[M], vd[M];
-
-    SPLIT_LOAD (a, va);
-    SPLIT_LOAD (b, vb);
-    SPLIT_LOAD (c, vc);
-    SPLIT_LOAD (d, vd);
-    SPLIT_TRANSPOSE (va, ra);
-    SPLIT_TRANSPOSE (vb, rb);
-    SPLIT_TRANSPOSE (vc, rc);
-    SPLIT_TRANSPOSE (vd, rd);
-  }
 
   /* Forward: rows 0 and 1 normalised, every later row through row 0's
    * unknown (a) and its successor (c). */
   _Pragma ("unroll")
   for (uint k = 0; k < M; k++)
-    if (k < len)
-      {
-        real den = k < 2 ? rb[k] : rb[k] - ra[k] * rc[k - (k > 0)];
-        real r;
-
-        if (split_bad (den) && bad == 0)
-          bad = start + k + 1;
-        r = SPLIT_DIV ((real) 1, den);
-        if (k < 2)
-          {
-            ra[k] *= r;
-            rd[k] *= r;
-          }
-        else
-          {
-            rd[k] = r * (rd[k] - ra[k] * rd[k - 1]);
-            ra[k] = -r * ra[k] * ra[k - 1];
-          }
-        rc[k] *= r;
-      }
-  /* Backward: rows len - 3 .. 1 through row 0's unknown and the last's. */
-  _Pragma ("unroll")
-  for (int k = M - 3; k >= 1; k--)
-    if ((uint) k + 2 < len)
-      {
-        rd[k] -= rc[k] * rd[k + 1];
-        ra[k] -= rc[k] * ra[k + 1];
-        rc[k] = -rc[k] * rc[k + 1];
-      }
-  /* Row 0 through the previous piece's last unknown and this one's last
-   * (with two rows, row 1 is this one's last already). */
-  if (len >= 3)
     {
-      const real den = (real) 1 - rc[0] * ra[1];
+      const real den = k < 2 ? rb[k] : rb[k] - ra[k] * rc[k - 1];
       const real r = SPLIT_DIV ((real) 1, den);
 
       if (split_bad (den) && bad == 0)
-        bad = start + 1;
-      rd[0] = r * (rd[0] - rc[0] * rd[1]);
-      ra[0] = r * ra[0];
-      rc[0] = -r * rc[0] * rc[1];
+        bad = start + k + 1;
+      if (k < 2)
+        {
+          ra[k] *= r;
+          rd[k] *= r;
+        }
+      else
+        {
+          rd[k] = r * (rd[k] - ra[k] * rd[k - 1]);
+          ra[k] = -r * ra[k] * ra[k - 1];
+        }
+      rc[k] *= r;
     }
-
-  /* The two rows this item gives the reduced system: unknowns 2t (the
-   * piece's first) and 2t + 1 (its last); an idle item's are x = 0.  One
-   * row (n = 1): the first is the system's only equation, the last says
-   * last = first. */
-  if (len >= 1)
-    {
-      fa = ra[0];
-      fc = len >= 2 ? rc[0] : (real) 0;
-      fd = rd[0];
-      if (len == 1)
-        la = -1;
-    }
+  /* Backward: rows M - 3 .. 1 through row 0's unknown and the last's. */
   _Pragma ("unroll")
-  for (uint k = 1; k < M; k++)
-    if (k + 1 == len)
-      {
-        la = ra[k];
-        lc = rc[k];
-        ld = rd[k];
-      }
-  A[2 * t] = fa, B[2 * t] = fb, C[2 * t] = fc, D[2 * t] = fd;
-  A[2 * t + 1] = la, B[2 * t + 1] = lb, C[2 * t + 1] = lc, D[2 * t + 1] = ld;
-  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int k = M - 3; k >= 1; k--)
+    {
+      rd[k] -= rc[k] * rd[k + 1];
+      ra[k] -= rc[k] * ra[k + 1];
+      rc[k] = -rc[k] * rc[k + 1];
+    }
+  /* Row 0 through the previous piece's last unknown and this one's last. */
+  {
+    const real den = (real) 1 - rc[0] * ra[1];
+    const real r = SPLIT_DIV ((real) 1, den);
 
-  /* PARACR on the R rows: at each step row i is freed of its neighbours
-   * at distance h and coupled to those at 2h.  From one copy of the four
-   * arrays into the other (at l + o and l + (o ^ 4 R)), so that a step
-   * needs one barrier, not two. */
+    if (split_bad (den) && bad == 0)
+      bad = start + 1;
+    rd[0] = r * (rd[0] - rc[0] * rd[1]);
+    ra[0] = r * ra[0];
+    rc[0] = -r * rc[0] * rc[1];
+  }
+  /* The two rows this item gives the reduced system: unknowns 2t (the
+   * piece's first) and 2t + 1 (its last), each with b = 1. */
+  *fa = ra[0], *fc = rc[0], *fd = rd[0];
+  *la = ra[M - 1], *lc = rc[M - 1], *ld = rd[M - 1];
+  return bad;
+}
+
+/* Step 3: PARACR on the R = 2 T rows the items put at l (four arrays of
+ * R): at each step row i is freed of its neighbours at distance h and
+ * coupled to those at 2h.  From one copy of the four arrays into the
+ * other (l and l + 4 R), so that a step needs one barrier, not two.  The
+ * copy holding the result (B and D read; A and C are 0 there). */
+KS_FN KS_LOCAL_PTR (real)
+split_reduce (KS_LOCAL_PTR (real) l,
+              const uint          t,
+              const uint          R)
+{
+  uint o = 0;   /* the copy in use: at l + o */
+
   for (uint h = 1; h < R; h *= 2)
     {
+      KS_LOCAL_PTR (real) A = l + o;
+      KS_LOCAL_PTR (real) B = A + R;
+      KS_LOCAL_PTR (real) C = A + 2 * R;
+      KS_LOCAL_PTR (real) D = A + 3 * R;
       KS_LOCAL_PTR (real) nA = l + (o ^ 4 * R);
       KS_LOCAL_PTR (real) nB = nA + R;
       KS_LOCAL_PTR (real) nC = nA + 2 * R;
@@ -253,27 +282,126 @@ tridiag_split (__global const real *a,
         }
       barrier (CLK_LOCAL_MEM_FENCE);
       o ^= 4 * R;
-      A = nA, B = nB, C = nC, D = nD;
     }
+  return l + o;
+}
 
+/* Steps 3 and 4 for one system whose pieces split_eliminate reduced (the
+ * item's rows in r*, its two rows of the reduced system in f* and l*, bad
+ * its zero pivot): x out at x (its n rows, coalesced, through l), a zero
+ * pivot into *info.  Every item of the group calls it; l is free on entry
+ * and on return. */
+KS_FN void
+split_finish (KS_LOCAL_PTR (real) l,
+              const real *ra, const real *rc, const real *rd,
+              const real fa, const real fc, const real fd,
+              const real la, const real lc, const real ld,
+              uint bad,
+              const uint t, const uint T, const uint n,
+              __global real *x, __global int *info)
+{
+  const uint R = 2 * T;   /* rows of the reduced system */
+  KS_LOCAL_PTR (real) Z;
+
+  l[2 * t] = fa, l[R + 2 * t] = 1, l[2 * R + 2 * t] = fc, l[3 * R + 2 * t] = fd;
+  l[2 * t + 1] = la, l[R + 2 * t + 1] = 1, l[2 * R + 2 * t + 1] = lc, l[3 * R + 2 * t + 1] = ld;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  Z = split_reduce (l, t, R);
   {
-    const real first = D[2 * t] / B[2 * t], last = D[2 * t + 1] / B[2 * t + 1];
+    const real first = Z[3 * R + 2 * t] / Z[R + 2 * t], last = Z[3 * R + 2 * t + 1] / Z[R + 2 * t + 1];
+    KS_LOCAL_PTR (real) mine = l + SPLIT_AT (t * M);
 
-    if (len > 0 && (split_bad (B[2 * t]) || split_bad (B[2 * t + 1])) && bad == 0)
-      bad = start + 1;
+    if ((split_bad (Z[R + 2 * t]) || split_bad (Z[R + 2 * t + 1])) && bad == 0)
+      bad = t * M + 1;
     barrier (CLK_LOCAL_MEM_FENCE);
     /* Every row of the piece from its first and last unknowns, out
      * through local memory. */
+    mine[0] = first;
     _Pragma ("unroll")
-    for (uint k = 0; k < M; k++)
-      if (k < len)
-        l[SPLIT_AT (start + k)] = k == 0 ? first : k + 1 == len ? last : rd[k] - ra[k] * first - rc[k] * last;
+    for (uint k = 1; k + 1 < M; k++)
+      mine[k] = rd[k] - ra[k] * first - rc[k] * last;
+    mine[M - 1] = last;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
   _Pragma ("unroll")
   for (uint k = 0; k < M; k++)
     if (t + k * T < n)
-      x[base + t + k * T] = l[SPLIT_AT (t + k * T)];
+      x[t + k * T] = l[SPLIT_AT (t + k * T)];
+  /* l is read above until every item is past here. */
+  barrier (CLK_LOCAL_MEM_FENCE);
+  /* A zero pivot in the padding cannot be (its rows are identity), but one
+   * in a system's own rows can reach past n through the reduced system. */
   if (bad)
-    ks_report_row (&info[s], (int) bad);
+    ks_report_row (info, (int) min (bad, n));
+}
+
+/* The streamed float build keeps two groups of 256 items (n = 4096 in
+ * pieces of 16 rows) resident on CUDA (122 registers an item, none
+ * spilled, with NVRTC 13); in double two groups' staging would not fit an
+ * SM's shared memory anyway. */
+#if defined (KS_CUDA) && defined (KS_SPLIT_STREAM) && KS_SPLIT_M == 16 && !defined (KS_FP64)
+#define SPLIT_BOUNDS __launch_bounds__ (256, 2)
+#else
+#define SPLIT_BOUNDS
+#endif
+
+__kernel void SPLIT_BOUNDS
+tridiag_split (__global const real *a,
+               __global const real *b,
+               __global const real *c,
+               __global const real *d,
+               __global real       *x,
+               __global int        *info,
+               const uint           n,
+               const uint           systems,
+               KS_LOCAL_PARAM (real, l))
+{
+  KS_LOCAL_BIND (real, l);
+  const uint t = (uint) get_local_id (0), T = (uint) get_local_size (0);
+  const uint G = (uint) get_num_groups (0);
+  real ra[M], rb[M], rc[M], rd[M];
+#ifdef KS_SPLIT_STREAM
+  const uint N = T * M, P = N + N / 32 + 1;
+  KS_LOCAL_PTR (real) S = l + max (P, 16 * T);
+
+  if (get_group_id (0) < systems)
+    split_stage (a, b, c, d, S, P, (ulong) get_group_id (0) * n, n, t, T);
+#endif
+
+  for (uint s = (uint) get_group_id (0); s < systems; s += G)
+    {
+      const ulong base = (ulong) s * n;
+      real fa, fc, fd, la, lc, ld;
+      uint bad;
+
+#ifdef KS_SPLIT_STREAM
+      SPLIT_WAIT ();
+      barrier (CLK_LOCAL_MEM_FENCE);
+      _Pragma ("unroll")
+      for (uint k = 0; k < M; k++)
+        {
+          KS_LOCAL_PTR (real) row = S + SPLIT_AT (t * M) + k;
+
+          ra[k] = row[0], rb[k] = row[P], rc[k] = row[2 * P], rd[k] = row[3 * P];
+        }
+      bad = split_eliminate (ra, rb, rc, rd, t * M, &fa, &fc, &fd, &la, &lc, &ld);
+      /* The next system's copy starts once every item has its rows. */
+      barrier (CLK_LOCAL_MEM_FENCE);
+      if (s + G < systems)
+        split_stage (a, b, c, d, S, P, base + (ulong) G * n, n, t, T);
+#else
+      real va[M], vb[M], vc[M], vd[M];
+
+      SPLIT_LOAD (a, va, 0);
+      SPLIT_LOAD (b, vb, 1);
+      SPLIT_LOAD (c, vc, 0);
+      SPLIT_LOAD (d, vd, 0);
+      SPLIT_TRANSPOSE (va, ra);
+      SPLIT_TRANSPOSE (vb, rb);
+      SPLIT_TRANSPOSE (vc, rc);
+      SPLIT_TRANSPOSE (vd, rd);
+      bad = split_eliminate (ra, rb, rc, rd, t * M, &fa, &fc, &fd, &la, &lc, &ld);
+#endif
+      split_finish (l, ra, rc, rd, fa, fc, fd, la, lc, ld, bad, t, T, n, x + base, &info[s]);
+    }
 }

@@ -413,6 +413,9 @@ test_split (void)
 {
   const guint sizes[] = { 1, 2, 3, 5, 8, 9, 16, 17, 63, 64, 65, 256, 1000, 1024, 4095 };
   const guint counts[] = { 1, 3, 37 };
+  const struct { guint rows; int stream; guint groups; } variants[] = {
+    { 0, -1, 0 }, { 8, -1, 0 }, { 16, -1, 0 }, { 16, 1, 2 }, { 8, 0, 2 }, { 0, 1, 0 },
+  };
   guint tested = 0;
 
   for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
@@ -451,12 +454,16 @@ test_split (void)
               g_assert_no_error (error);
               /* Pieces as the device allows (16 rows), then of 8 and of 16
                * rows (the build a group falls back to where the 16-row
-               * build's registers allow too few items). */
-              for (guint r = 0; r < 3; r++)
+               * build's registers allow too few items); then two groups
+               * taking every other system, streamed (the next system
+               * staged while one is solved) and not, and streamed with
+               * the groups the device holds. */
+              for (guint r = 0; r < G_N_ELEMENTS (variants); r++)
                 {
-                  const guint rows = r * 8;
+                  const guint rows = variants[r].rows;
 
                   ks_tridiag_solver_set_split (solver, rows);
+                  ks_tridiag_solver_set_split_stream (solver, variants[r].stream, variants[r].groups);
                   memset (x, 0, sizeof (double) * n * k);
                   ks_tridiag_solver_run (solver, &result, &error);
                   /* Pieces of 8 rows need twice the items of 16: a large
@@ -474,13 +481,15 @@ test_split (void)
                   ks_tridiag_solver_read (solver, x, &error);
                   g_assert_no_error (error);
                   if (max_diff (x, xref, (gsize) n * k) > tolerance (p))
-                    g_error ("thomas-split (pieces %u) on %s in %s: n = %u, %u systems: max |x - x_ref| = %g", rows,
+                    g_error ("thomas-split (pieces %u, stream %d, groups %u) on %s in %s: n = %u, %u systems: "
+                             "max |x - x_ref| = %g", rows, variants[r].stream, variants[r].groups,
                              ks_device_get_name (device), ks_precision_to_string (p), n, k,
                              max_diff (x, xref, (gsize) n * k));
                   /* A group of whole warps, an item a piece. */
                   g_assert_cmpuint (result.local_size, >=, MIN ((n + 15) / 16, 32u));
                 }
               ks_tridiag_solver_set_split (solver, 0);
+              ks_tridiag_solver_set_split_stream (solver, -1, 0);
               tested++;
             }
         /* No group holds 2^17 unknowns: refused before anything is allocated. */

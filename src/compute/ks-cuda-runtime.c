@@ -437,6 +437,50 @@ launch_shape (KsKernel             *kernel,
   return TRUE;
 }
 
+/* Up to sharedMemPerBlock every kernel may; beyond it (up to the opt-in
+ * maximum, rt->local_mem_limit) only a kernel that asked, once. */
+static gboolean
+opt_in (KsRuntime *rt,
+        KsKernel  *kernel,
+        gsize      shared,
+        GError   **error)
+{
+  KsCudaKernel *k = kernel->handle;
+  const KsDeviceInfo *info = ks_device_get_info (rt->device);
+
+  if (shared + kernel->info.local_mem_bytes > info->local_mem &&
+      shared + kernel->info.local_mem_bytes <= rt->local_mem_limit && shared > k->dynamic_max)
+    {
+      if (!ks_cuda_check (cudaFuncSetAttribute ((const void *) k->fn,
+                                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared),
+                          "Opting in to more shared memory", error))
+        return FALSE;
+      k->dynamic_max = shared;
+    }
+  return TRUE;
+}
+
+/* The occupancy calculator counts a block asking for more dynamic shared
+ * memory than the kernel opted in to as not fitting at all: opt in first. */
+static guint
+cuda_resident_groups (KsKernel *kernel,
+                      gsize     local_size,
+                      gsize     local_bytes)
+{
+  KsCudaKernel *k = kernel->handle;
+  KsRuntime *rt = kernel->program->rt;
+  int blocks = 0;
+
+  if (!ks_cuda_use_device (rt, NULL) || !opt_in (rt, kernel, local_bytes, NULL) ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor (&blocks, (const void *) k->fn, (int) local_size,
+                                                     local_bytes) != cudaSuccess)
+    {
+      (void) cudaGetLastError ();
+      return 0;
+    }
+  return (guint) MAX (blocks, 0);
+}
+
 /* The pointers cudaLaunchKernel wants, one per argument, with each local
  * argument's offset into the dynamic shared memory (in offsets[]). */
 static gboolean
@@ -471,17 +515,8 @@ launch_args (KsRuntime  *rt,
       ptrs[i] = &offsets[i];
       shared += a->local;
     }
-  /* Up to sharedMemPerBlock every kernel may; beyond it (up to the opt-in
-   * maximum, rt->local_mem_limit) only a kernel that asked, once. */
-  if (shared + kernel->info.local_mem_bytes > info->local_mem &&
-      shared + kernel->info.local_mem_bytes <= rt->local_mem_limit && shared > k->dynamic_max)
-    {
-      if (!ks_cuda_check (cudaFuncSetAttribute ((const void *) k->fn,
-                                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared),
-                          "Opting in to more shared memory", error))
-        return FALSE;
-      k->dynamic_max = shared;
-    }
+  if (!opt_in (rt, kernel, shared, error))
+    return FALSE;
   if (shared + kernel->info.local_mem_bytes > MAX (info->local_mem, rt->local_mem_limit))
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_OUT_OF_MEMORY,
@@ -835,6 +870,7 @@ static const KsRuntimeVTable cuda_vtable = {
   .capture_abort = cuda_capture_abort,
   .graph_launch = cuda_graph_launch,
   .graph_free = cuda_graph_free,
+  .resident_groups = cuda_resident_groups,
 };
 
 gboolean

@@ -79,6 +79,9 @@ typedef struct {
    * with event_elapsed_ns like a launch's. */
   gboolean (*graph_launch)    (KsRuntime *rt, gpointer graph, gpointer *out_event, GError **error);
   void     (*graph_free)      (gpointer graph);
+  /* Optional (NULL: 0, unknown): groups of local_size items with
+   * local_bytes of local memory each that one compute unit holds at once. */
+  guint    (*resident_groups) (KsKernel *kernel, gsize local_size, gsize local_bytes);
 } KsRuntimeVTable;
 
 typedef struct {

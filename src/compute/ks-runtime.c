@@ -134,6 +134,13 @@ ks_runtime_get_device (KsRuntime *rt)
   return rt->device;
 }
 
+guint64
+ks_runtime_get_local_mem_limit (KsRuntime *rt)
+{
+  g_return_val_if_fail (rt != NULL, 0);
+  return rt->local_mem_limit;
+}
+
 /* --- programs ---------------------------------------------------------------- */
 
 typedef struct {
@@ -336,6 +343,18 @@ ks_kernel_get_suggested_local_size (KsKernel *kernel)
 {
   g_return_val_if_fail (kernel != NULL, 0);
   return kernel->info.suggested_local;
+}
+
+guint
+ks_kernel_get_resident_groups (KsKernel *kernel,
+                               gsize     local_size,
+                               gsize     local_bytes)
+{
+  const KsRuntimeVTable *vtable;
+
+  g_return_val_if_fail (kernel != NULL && local_size > 0, 0);
+  vtable = kernel->program->rt->vtable;
+  return vtable->resident_groups ? vtable->resident_groups (kernel, local_size, local_bytes) : 0;
 }
 
 /* The index is one of the kernel's parameters, and a value's size is the

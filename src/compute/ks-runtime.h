@@ -56,6 +56,10 @@ KsRuntime  *ks_runtime_ref                   (KsRuntime  *rt);
 void        ks_runtime_unref                 (KsRuntime  *rt);
 #define     ks_runtime_free                  ks_runtime_unref
 KsDevice   *ks_runtime_get_device            (KsRuntime  *rt);
+/* The most local memory one group may have: the device's local memory on
+ * OpenCL, the opt-in maximum on CUDA (above the 48 KiB every kernel may
+ * have; the launch opts in where a group asks for more). */
+guint64     ks_runtime_get_local_mem_limit   (KsRuntime  *rt);
 
 /* --- programs and kernels ---------------------------------------------------- */
 
@@ -98,6 +102,14 @@ gsize       ks_kernel_get_preferred_multiple (KsKernel   *kernel);
 /* CUDA: the block size a launch without a local size uses there, CUDA
  * having no driver choice; 0 on OpenCL, where the driver chooses. */
 gsize       ks_kernel_get_suggested_local_size (KsKernel *kernel);
+/* Groups of local_size items, each with local_bytes of local memory, that
+ * one compute unit runs at once (its registers, local memory and item
+ * limits together): CUDA's occupancy calculator; 0 where the backend
+ * cannot say (OpenCL).  For a kernel that loops over its work with as
+ * many groups as the device holds. */
+guint       ks_kernel_get_resident_groups    (KsKernel   *kernel,
+                                              gsize       local_size,
+                                              gsize       local_bytes);
 
 /* A value argument of any size (a struct too).  The value is copied. */
 gboolean    ks_kernel_set_arg                (KsKernel   *kernel,

@@ -18,14 +18,18 @@ static const guint piece_rows[] = { 16, 8 };
 /* Groups at most this large, a multiple of the 32 of a warp. */
 #define SPLIT_MAX_GROUP 1024u
 
+/* Builds by [streamed][piece_rows index]: the streamed one first where
+ * it is wanted (see kernels/tridiag-split.cl, KS_SPLIT_STREAM). */
 struct _KsTridiagSplit
 {
   KsRuntime   *rt;
   KsPrecision  precision;
-  KsProgram   *program[N_BUILDS];
-  KsKernel    *kernel[N_BUILDS];
+  KsProgram   *program[2][N_BUILDS];
+  KsKernel    *kernel[2][N_BUILDS];
   KsKernel    *last;       /* the last launch's, for its time */
   guint        rows;       /* piece_rows[] forced (ks_tridiag_split_set_rows); 0: the smallest that fits */
+  int          stream;     /* ks_tridiag_split_set_stream: -1 where the device copies without registers */
+  guint        groups;     /* forced groups; 0: as many as the device holds at once (streamed) */
 };
 
 KsTridiagSplit *
@@ -36,6 +40,7 @@ ks_tridiag_split_new (KsRuntime   *rt,
 
   self->rt = ks_runtime_ref (rt);
   self->precision = precision;
+  self->stream = -1;
   return self;
 }
 
@@ -44,37 +49,43 @@ ks_tridiag_split_free (KsTridiagSplit *self)
 {
   if (self == NULL)
     return;
-  for (guint i = 0; i < N_BUILDS; i++)
-    {
-      g_clear_pointer (&self->kernel[i], ks_kernel_unref);
-      g_clear_pointer (&self->program[i], ks_program_unref);
-    }
+  for (guint st = 0; st < 2; st++)
+    for (guint i = 0; i < N_BUILDS; i++)
+      {
+        g_clear_pointer (&self->kernel[st][i], ks_kernel_unref);
+        g_clear_pointer (&self->program[st][i], ks_program_unref);
+      }
   g_clear_pointer (&self->rt, ks_runtime_unref);
   g_free (self);
 }
 
 /* Items and local bytes for n with pieces of at most m rows in groups of
- * at most max_group: FALSE where they do not fit local bytes. */
+ * at most max_group (streamed: with the next system's four arrays staged
+ * beside): FALSE where they do not fit local bytes. */
 static gboolean
-shape (guint    n,
-       guint    m,
-       gsize    max_group,
-       guint64  local,
-       gsize    real,
-       guint   *pieces,
-       guint   *items,
-       guint64 *bytes)
+shape (guint     n,
+       guint     m,
+       gsize     max_group,
+       guint64   local,
+       gsize     real,
+       gboolean  streamed,
+       guint    *pieces,
+       guint    *items,
+       guint64  *bytes)
 {
-  guint64 rows;
+  guint64 rows, staged;
 
   *pieces = (n + m - 1) / m;
   *items = MAX ((*pieces + 31) / 32 * 32, 32u);
   if (*items > max_group)
     *items = *pieces;
-  /* The staged system (a slot skipped every 32 rows), then the reduced
-   * one's four arrays of 2 items, twice (PARACR from one copy into the
-   * other). */
-  rows = MAX ((guint64) n + n / 32 + 1, 16 * (guint64) *items);
+  /* The staged system padded to items x m rows (a slot skipped every 32
+   * rows), then the reduced one's four arrays of 2 items, twice
+   * (PARACR from one copy into the other). */
+  staged = (guint64) *items * m + (guint64) *items * m / 32 + 1;
+  rows = MAX (staged, 16 * (guint64) *items);
+  if (streamed)
+    rows += 4 * staged;
   *bytes = rows * real;
   return *pieces <= max_group && *bytes <= local;
 }
@@ -105,7 +116,7 @@ largest_n (gsize   group,
         {
           const guint mid = lo + (hi - lo + 1) / 2;
 
-          if (shape (mid, piece_rows[i], group, local, real, &pieces, &items, &bytes))
+          if (shape (mid, piece_rows[i], group, local, real, FALSE, &pieces, &items, &bytes))
             lo = mid;
           else
             hi = mid - 1;
@@ -128,7 +139,7 @@ ks_tridiag_split_check (KsDevice    *device,
   guint64 bytes;
 
   for (guint i = 0; i < N_BUILDS; i++)
-    if (shape (n, piece_rows[i], group, local, real, &pieces, &items, &bytes))
+    if (shape (n, piece_rows[i], group, local, real, FALSE, &pieces, &items, &bytes))
       return TRUE;
   largest = largest_n (group, local, real);
   g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
@@ -140,23 +151,97 @@ ks_tridiag_split_check (KsDevice    *device,
 
 static KsKernel *
 kernel_for (KsTridiagSplit *self,
+            guint           streamed,
             guint           i,
             GError        **error)
 {
   g_autofree char *options = NULL;
 
-  if (self->kernel[i])
-    return self->kernel[i];
-  options = g_strdup_printf ("%s -DKS_SPLIT_M=%u", self->precision == KS_PRECISION_DOUBLE
-                                                     ? "-DKS_REAL=double -DKS_FP64" : "-DKS_REAL=float",
-                             piece_rows[i]);
-  if (!(self->program[i] = ks_runtime_build_program (self->rt, "tridiag-split.cl", options, error)) ||
-      !(self->kernel[i] = ks_program_create_kernel (self->program[i], "tridiag_split", error)))
+  if (self->kernel[streamed][i])
+    return self->kernel[streamed][i];
+  options = g_strdup_printf ("%s -DKS_SPLIT_M=%u%s", self->precision == KS_PRECISION_DOUBLE
+                                                       ? "-DKS_REAL=double -DKS_FP64" : "-DKS_REAL=float",
+                             piece_rows[i], streamed ? " -DKS_SPLIT_STREAM" : "");
+  if (!(self->program[streamed][i] = ks_runtime_build_program (self->rt, "tridiag-split.cl", options, error)) ||
+      !(self->kernel[streamed][i] = ks_program_create_kernel (self->program[streamed][i], "tridiag_split", error)))
     {
-      g_clear_pointer (&self->program[i], ks_program_unref);
+      g_clear_pointer (&self->program[streamed][i], ks_program_unref);
       return NULL;
     }
-  return self->kernel[i];
+  return self->kernel[streamed][i];
+}
+
+/* Whether to stream: where asked, else on CUDA (its cp.async copies
+ * without registers; a plain copy gains nothing). */
+static gboolean
+wants_stream (KsTridiagSplit *self)
+{
+  if (self->stream >= 0)
+    return self->stream > 0;
+  return ks_device_get_backend (ks_runtime_get_device (self->rt)) == KS_BACKEND_CUDA;
+}
+
+/* The first build (streamed ones first where wanted, then the smallest
+ * pieces) whose shape fits the kernel's own group limit (its registers
+ * can make it lower than the device's) and local memory. */
+static KsKernel *
+pick (KsTridiagSplit *self,
+      guint           n,
+      guint          *pieces,
+      guint          *items,
+      guint64        *bytes,
+      gboolean       *streamed,
+      GError        **error)
+{
+  const gsize real = ks_precision_size (self->precision);
+
+  for (int st = wants_stream (self) ? 1 : 0; st >= 0; st--)
+    {
+      const guint64 local = st ? ks_runtime_get_local_mem_limit (self->rt)
+                               : local_budget (ks_runtime_get_device (self->rt));
+
+      for (guint i = 0; i < N_BUILDS; i++)
+        {
+          KsKernel *k;
+
+          if (self->rows && self->rows != piece_rows[i])
+            continue;
+          if (!(k = kernel_for (self, (guint) st, i, error)))
+            return NULL;
+          if (shape (n, piece_rows[i], MIN (ks_kernel_get_max_work_group_size (k), SPLIT_MAX_GROUP), local, real,
+                     st, pieces, items, bytes))
+            {
+              *streamed = st;
+              return k;
+            }
+        }
+    }
+  g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+               _("thomas-split's kernel takes too small a work-group on %s for systems of %u unknowns; "
+                 "choose thomas-coalesced or paracr-thomas"),
+               ks_device_get_name (ks_runtime_get_device (self->rt)), n);
+  return NULL;
+}
+
+/* Groups for a batch: a system each, or streamed as many as the device
+ * holds at once (each then takes every G-th system), or as forced. */
+static guint
+groups_for (KsTridiagSplit *self,
+            KsKernel       *kernel,
+            gboolean        streamed,
+            guint           items,
+            guint64         bytes,
+            guint           systems)
+{
+  guint resident;
+
+  if (self->groups)
+    return MIN (self->groups, systems);
+  if (!streamed)
+    return systems;
+  resident = ks_kernel_get_resident_groups (kernel, items, bytes) *
+             MAX (ks_device_get_info (ks_runtime_get_device (self->rt))->compute_units, 1u);
+  return resident ? MIN (resident, systems) : systems;
 }
 
 gboolean
@@ -170,37 +255,16 @@ ks_tridiag_split_launch (KsTridiagSplit  *self,
                          guint           *local_size,
                          GError         **error)
 {
-  const gsize real = ks_precision_size (self->precision);
-  const guint64 local = local_budget (ks_runtime_get_device (self->rt));
   KsLaunchConfig config = { 1 };
-  KsKernel *kernel = NULL;
+  KsKernel *kernel;
   guint pieces = 0, items = 0, arg = 0;
   guint64 bytes = 0;
+  gboolean streamed = FALSE;
 
-  /* The smallest pieces whose items fit the kernel's own group limit
-   * (its registers can make it lower than the device's). */
-  for (guint i = 0; i < N_BUILDS && kernel == NULL; i++)
-    {
-      KsKernel *k;
-
-      if (self->rows && self->rows != piece_rows[i])
-        continue;
-      if (!(k = kernel_for (self, i, error)))
-        return FALSE;
-      if (shape (n, piece_rows[i], MIN (ks_kernel_get_max_work_group_size (k), SPLIT_MAX_GROUP), local, real,
-                 &pieces, &items, &bytes))
-        kernel = k;
-    }
-  if (kernel == NULL)
-    {
-      g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
-                   _("thomas-split's kernel takes too small a work-group on %s for systems of %u unknowns; "
-                     "choose thomas-coalesced or paracr-thomas"),
-                   ks_device_get_name (ks_runtime_get_device (self->rt)), n);
-      return FALSE;
-    }
+  if (!(kernel = pick (self, n, &pieces, &items, &bytes, &streamed, error)))
+    return FALSE;
   config.local[0] = items;
-  config.global[0] = (gsize) systems * items;
+  config.global[0] = (gsize) groups_for (self, kernel, streamed, items, bytes, systems) * items;
   *local_size = items;
   for (guint i = 0; i < 4; i++)
     if (!ks_kernel_set_arg_buffer (kernel, arg++, in[i], error))
@@ -209,7 +273,7 @@ ks_tridiag_split_launch (KsTridiagSplit  *self,
   return ks_kernel_set_arg_buffer (kernel, arg++, x, error) &&
          ks_kernel_set_arg_buffer (kernel, arg++, info, error) &&
          ks_kernel_set_arg (kernel, arg++, sizeof (guint32), &n, error) &&
-         ks_kernel_set_arg (kernel, arg++, sizeof (guint32), &pieces, error) &&
+         ks_kernel_set_arg (kernel, arg++, sizeof (guint32), &systems, error) &&
          ks_kernel_set_arg_local (kernel, arg++, bytes, error) &&
          ks_queue_launch (queue, kernel, &config, error);
 }
@@ -221,6 +285,15 @@ ks_tridiag_split_set_rows (KsTridiagSplit *self,
   self->rows = rows;
 }
 
+void
+ks_tridiag_split_set_stream (KsTridiagSplit *self,
+                             int             stream,
+                             guint           groups)
+{
+  self->stream = stream;
+  self->groups = groups;
+}
+
 guint64
 ks_tridiag_split_time_ns (KsTridiagSplit *self)
 {
@@ -230,7 +303,8 @@ ks_tridiag_split_time_ns (KsTridiagSplit *self)
 void
 ks_tridiag_split_reset_timing (KsTridiagSplit *self)
 {
-  for (guint i = 0; i < N_BUILDS; i++)
-    if (self->kernel[i])
-      ks_kernel_reset_timing (self->kernel[i]);
+  for (guint st = 0; st < 2; st++)
+    for (guint i = 0; i < N_BUILDS; i++)
+      if (self->kernel[st][i])
+        ks_kernel_reset_timing (self->kernel[st][i]);
 }

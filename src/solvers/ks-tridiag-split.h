@@ -43,6 +43,16 @@ gboolean        ks_tridiag_split_launch (KsTridiagSplit   *self,
  * both builds on any device. */
 void            ks_tridiag_split_set_rows (KsTridiagSplit *self,
                                            guint           rows);
+/* stream 1: each group streams through several systems, staging the
+ * next while it solves one (-DKS_SPLIT_STREAM); 0: a group a system; -1
+ * (the default): streamed on CUDA, where the copy needs no registers.
+ * groups: the grid's groups forced (each takes every groups-th system);
+ * 0: as many as the device holds at once when streamed (a system each
+ * where the backend cannot say).  For tests to run both builds and the
+ * loop over systems on any device. */
+void            ks_tridiag_split_set_stream (KsTridiagSplit *self,
+                                             int             stream,
+                                             guint           groups);
 /* The last launch's device time (0 before any, and after reset). */
 guint64         ks_tridiag_split_time_ns (KsTridiagSplit  *self);
 void            ks_tridiag_split_reset_timing (KsTridiagSplit *self);

@@ -86,6 +86,8 @@ struct _KsTridiagSolver
   guint           tile_rows, sub_rows;
   KsTridiagSplit *split;    /* thomas-split's, built on its first solve */
   guint           split_rows;  /* its pieces' rows forced (ks_tridiag_solver_set_split); 0: chosen */
+  int             split_stream;  /* ks_tridiag_solver_set_split_stream: -1 chosen */
+  guint           split_groups;  /* its groups forced; 0: chosen */
 };
 
 static gboolean
@@ -197,6 +199,9 @@ ks_tridiag_solver_new (KsDevice    *device,
    * builds on a GPU (tests/device/kernels-bench.sh SPLIT_ROWS). */
   if (g_getenv ("KS_TRIDIAG_SPLIT_ROWS"))
     self->split_rows = (guint) g_ascii_strtoull (g_getenv ("KS_TRIDIAG_SPLIT_ROWS"), NULL, 10);
+  /* KS_TRIDIAG_SPLIT_STREAM=0|1: streamed or not, to time both (SPLIT_STREAM). */
+  self->split_stream = g_getenv ("KS_TRIDIAG_SPLIT_STREAM")
+                       ? (int) g_ascii_strtoll (g_getenv ("KS_TRIDIAG_SPLIT_STREAM"), NULL, 10) : -1;
   options = precision == KS_PRECISION_DOUBLE ? "-DKS_REAL=double -DKS_FP64" : "-DKS_REAL=float";
   if (!(self->rt = ks_runtime_new (device, error)) ||
       !(self->program = ks_runtime_build_program (self->rt, "tridiag.cl", options, error)))
@@ -740,6 +745,18 @@ ks_tridiag_solver_set_split (KsTridiagSolver *self,
   self->split_rows = rows;
 }
 
+void
+ks_tridiag_solver_set_split_stream (KsTridiagSolver *self,
+                                    int              stream,
+                                    guint            groups)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (stream >= -1 && stream <= 1);
+
+  self->split_stream = stream;
+  self->split_groups = groups;
+}
+
 /* The methods of more than one launch, or another shape than set_args'. */
 static gboolean
 launch_multi (KsTridiagSolver *self,
@@ -762,6 +779,7 @@ launch_multi (KsTridiagSolver *self,
       if (self->split == NULL)
         self->split = ks_tridiag_split_new (self->rt, self->precision);
       ks_tridiag_split_set_rows (self->split, self->split_rows);
+      ks_tridiag_split_set_stream (self->split, self->split_stream, self->split_groups);
       return ks_tridiag_split_launch (self->split, queue, self->in, self->x, self->info, self->stride, self->systems,
                                       local_size, error);
     default:

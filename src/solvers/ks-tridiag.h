@@ -202,6 +202,14 @@ void     ks_tridiag_solver_set_hybrid (KsTridiagSolver *solver,
  * builds at small sizes on any device.  Takes effect at the next run. */
 void     ks_tridiag_solver_set_split  (KsTridiagSolver *solver,
                                        guint            rows);
+/* thomas-split streamed (1: a group solves several systems, staging the
+ * next while it solves one), not (0), or as the device suits (-1, the
+ * default: streamed on CUDA); groups forces the grid's groups (0: chosen).
+ * For tests to run every build and the loop over systems on any device.
+ * Takes effect at the next run. */
+void     ks_tridiag_solver_set_split_stream (KsTridiagSolver *solver,
+                                             int              stream,
+                                             guint            groups);
 /* Frees what load() put on the device; the next load allocates again. */
 void     ks_tridiag_solver_release (KsTridiagSolver    *solver);
 /* The last solution, n * systems values, systems one after another. */

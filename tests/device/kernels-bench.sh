@@ -11,7 +11,8 @@
 # prints each table.  REPS (default 5), SYSTEMS (default 5000,40000), SIZES
 # (Gauss, default 1000,2000), STEPS (default "index tridiag gauss tests";
 # also "split": thomas-split at SYSTEMS systems with pieces of 8 and of 16
-# rows, KS_TRIDIAG_SPLIT_ROWS (SPLIT_ROWS, default "8 16"); "cg": bench cg),
+# rows, KS_TRIDIAG_SPLIT_ROWS (SPLIT_ROWS, default "8 16"), each streamed
+# and not, KS_TRIDIAG_SPLIT_STREAM (SPLIT_STREAM, default "0 1"); "cg": bench cg),
 # CUDA (default cuda:0) and BIN (the test binaries, default /tmp/ks/bin)
 # change the runs.  Exit status 1 if a run or a test failed.
 set -u
@@ -53,8 +54,11 @@ has tridiag && step tridiag bench tridiag -d "$CUDA" ${ocl:+-d "$ocl"} --n 4095 
   --method "$TRIDIAG_METHODS" --reps "$REPS" --json "$OUT/tridiag.json" --csv "$OUT/tridiag.csv"
 if has split; then
   for rows in ${SPLIT_ROWS:-8 16}; do
-    KS_TRIDIAG_SPLIT_ROWS=$rows step "split-$rows" bench tridiag -d "$CUDA" --n 4095 --systems "$SYSTEMS" \
-      --method thomas-split,thomas-coalesced,cusparse-strided --reps "$REPS"
+    for stream in ${SPLIT_STREAM:-0 1}; do
+      KS_TRIDIAG_SPLIT_ROWS=$rows KS_TRIDIAG_SPLIT_STREAM=$stream step "split-$rows-stream-$stream" \
+        bench tridiag -d "$CUDA" --n 4095 --systems "$SYSTEMS" \
+        --method thomas-split,thomas-coalesced,cusparse-strided --reps "$REPS"
+    done
   done
 fi
 has cg && step cg bench cg -d "$CUDA" --reps 3 --json "$OUT/cg.json" --csv "$OUT/cg.csv"
