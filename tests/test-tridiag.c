@@ -492,10 +492,11 @@ test_split (void)
               ks_tridiag_solver_set_split_stream (solver, -1, 0);
               tested++;
             }
-        /* No group holds 2^17 unknowns: refused before anything is allocated. */
+        /* No group holds 2^17 unknowns: two such systems are refused
+         * before anything is allocated (one is partitioned: test_partition). */
         {
           g_autoptr(GError) refused = NULL;
-          g_autoptr(KsTridiagBatch) large = ks_tridiag_batch_new (1u << 17, 1, NULL);
+          g_autoptr(KsTridiagBatch) large = ks_tridiag_batch_new (1u << 17, 2, NULL);
 
           g_assert_false (ks_tridiag_solver_load (solver, large, KS_TRIDIAG_THOMAS_SPLIT, FALSE, &refused));
           g_assert_error (refused, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED);
@@ -508,9 +509,74 @@ test_split (void)
             g_assert_nonnull (most);
             largest = (guint) strtoul (most + strlen ("at most "), NULL, 10);
             g_assert_cmpuint (largest, >=, 1024);
-            g_assert_true (ks_tridiag_split_check (device, p, largest, NULL));
-            g_assert_false (ks_tridiag_split_check (device, p, largest + 1, NULL));
+            g_assert_true (ks_tridiag_split_check (device, p, largest, 2, NULL));
+            g_assert_false (ks_tridiag_split_check (device, p, largest + 1, 2, NULL));
+            g_assert_true (ks_tridiag_split_check (device, p, largest + 1, 1, NULL));
           }
+        }
+      }
+  if (tested == 0)
+    g_test_skip ("no OpenCL or CUDA device (install pocl-opencl-icd)");
+}
+
+/* thomas-split on one system no group holds: the partition, level by
+ * level (kernels/tridiag-split.cl, tridiag_split_reduce), on sizes that
+ * need one level and more than one, a chunk's edge and its neighbours,
+ * against the host's double Thomas; then a zero pivot deep in a level
+ * below, reported near its row. */
+static void
+test_partition (void)
+{
+  const guint sizes[] = { 20000, 65536, 65537, 140001 };
+  guint tested = 0;
+
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    for (KsPrecision p = KS_PRECISION_FLOAT; p <= KS_PRECISION_DOUBLE; p++)
+      {
+        KsDevice *device = ks_device_list_get_device (devices, d);
+        g_autoptr(KsTridiagSolver) solver = NULL;
+        g_autoptr(GError) error = NULL;
+
+        if (ks_device_get_backend (device) == KS_BACKEND_HOST || !fp64_ok (device, p))
+          continue;
+        solver = ks_tridiag_solver_new (device, p, &error);
+        g_assert_no_error (error);
+        for (guint si = 0; si < G_N_ELEMENTS (sizes); si++)
+          {
+            const guint n = sizes[si];
+            g_autoptr(KsTridiagBatch) batch = ks_tridiag_batch_new (n, 1, NULL);
+            g_autofree double *xref = NULL, *x = g_new0 (double, n);
+            KsTridiagResult result;
+
+            ks_tridiag_batch_fill_random (batch, 7 * n + 1);
+            xref = reference (batch);
+            ks_tridiag_solver_load (solver, batch, KS_TRIDIAG_THOMAS_SPLIT, FALSE, &error);
+            g_assert_no_error (error);
+            ks_tridiag_solver_run (solver, &result, &error);
+            g_assert_no_error (error);
+            ks_tridiag_solver_read (solver, x, &error);
+            g_assert_no_error (error);
+            if (max_diff (x, xref, n) > tolerance (p))
+              g_error ("thomas-split partitioned on %s in %s: n = %u: max |x - x_ref| = %g",
+                       ks_device_get_name (device), ks_precision_to_string (p), n, max_diff (x, xref, n));
+            g_assert_cmpfloat (result.kernel_ms, >, 0.0);
+            tested++;
+          }
+        /* A zero pivot at row 70,000 of 140,001: the first level's piece
+         * says so, at its own row (the NaN it leaves below does not). */
+        {
+          g_autoptr(KsTridiagBatch) batch = ks_tridiag_batch_new (140001, 1, NULL);
+          KsTridiagResult result;
+
+          ks_tridiag_batch_fill_random (batch, 5);
+          batch->a[70000] = batch->b[70000] = batch->c[70000] = 0;
+          ks_tridiag_solver_load (solver, batch, KS_TRIDIAG_THOMAS_SPLIT, FALSE, &error);
+          g_assert_no_error (error);
+          g_assert_false (ks_tridiag_solver_run (solver, &result, &error));
+          g_assert_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_ZERO_PIVOT);
+          if (strstr (error->message, "at row 70000 ") == NULL)
+            g_error ("the zero pivot at row 70,000: %s", error->message);
+          g_clear_error (&error);
         }
       }
   if (tested == 0)
@@ -548,7 +614,7 @@ test_default_method (void)
       g_assert_cmpint (ks_tridiag_default_method (device, KS_PRECISION_FLOAT, 1u << 24, 2), ==,
                        KS_TRIDIAG_THOMAS_COALESCED);
       g_assert_cmpint (ks_tridiag_default_method (device, KS_PRECISION_FLOAT, 1u << 24, 1), ==,
-                       KS_TRIDIAG_PARACR_THOMAS);
+                       KS_TRIDIAG_THOMAS_SPLIT);
     }
   if (!any)
     g_test_skip ("no OpenCL or CUDA device (install pocl-opencl-icd)");
@@ -573,6 +639,7 @@ main (int argc, char **argv)
         g_test_add_data_func_full (path, c, test_device_method, g_free);
       }
   g_test_add_func ("/tridiag/split", test_split);
+  g_test_add_func ("/tridiag/partition", test_partition);
   g_test_add_func ("/tridiag/default-method", test_default_method);
   g_test_add_func ("/tridiag/repeat", test_repeat);
   g_test_add_func ("/tridiag/host-methods", test_host_methods);

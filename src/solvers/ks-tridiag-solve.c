@@ -30,7 +30,7 @@ ks_tridiag_default_method (KsDevice    *device,
     return KS_TRIDIAG_OMP_THOMAS;
   info = ks_device_get_info (device);
   if ((guint64) systems < (guint64) KS_TRIDIAG_SMALL_BATCH_PER_CU * MAX (info->compute_units, 1) &&
-      ks_tridiag_split_check (device, precision, n, NULL))
+      ks_tridiag_split_check (device, precision, n, systems, NULL))
     return KS_TRIDIAG_THOMAS_SPLIT;
   return systems > 1 ? KS_TRIDIAG_THOMAS_COALESCED : KS_TRIDIAG_PARACR_THOMAS;
 }

@@ -7,6 +7,7 @@
 #include "ks-compute-error.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 /* Rows a piece holds at most (an item's registers: four arrays of M), by
  * build: 16 first (half the items and a reduced system of half the rows:
@@ -18,6 +19,20 @@ static const guint piece_rows[] = { 16, 8 };
 /* Groups at most this large, a multiple of the 32 of a warp. */
 #define SPLIT_MAX_GROUP 1024u
 
+/* One level of the partition of a system no group holds (see
+ * kernels/tridiag-split.cl, tridiag_split_reduce): its rows, its system
+ * and its solution; level 0's are the caller's, not owned. */
+typedef struct {
+  guint     m;
+  KsBuffer *in[4];
+  KsBuffer *x;
+} Level;
+#define MAX_LEVELS 12
+/* The partition's groups: 256 items of 16 rows, a chunk of 4,096 rows
+ * reduced to 512 (fewer items where the kernel's group is smaller). */
+#define LEVEL_ROWS  16u
+#define LEVEL_ITEMS 256u
+
 /* Builds by [streamed][piece_rows index]: the streamed one first where
  * it is wanted (see kernels/tridiag-split.cl, KS_SPLIT_STREAM). */
 struct _KsTridiagSplit
@@ -26,10 +41,14 @@ struct _KsTridiagSplit
   KsPrecision  precision;
   KsProgram   *program[2][N_BUILDS];
   KsKernel    *kernel[2][N_BUILDS];
-  KsKernel    *last;       /* the last launch's, for its time */
   guint        rows;       /* piece_rows[] forced (ks_tridiag_split_set_rows); 0: the smallest that fits */
   int          stream;     /* ks_tridiag_split_set_stream: -1 where the device copies without registers */
   guint        groups;     /* forced groups; 0: as many as the device holds at once (streamed) */
+  Level        level[MAX_LEVELS];   /* the partition's, for level_n unknowns */
+  guint        n_levels;            /* levels reduced (the last one solved in a group) */
+  guint        level_n;
+  guint        level_items;
+  KsKernel    *reduce, *expand;     /* in the 16-row build's program */
 };
 
 KsTridiagSplit *
@@ -44,6 +63,20 @@ ks_tridiag_split_new (KsRuntime   *rt,
   return self;
 }
 
+static void
+free_levels (KsTridiagSplit *self)
+{
+  for (guint k = 1; k <= self->n_levels && k < MAX_LEVELS; k++)
+    {
+      for (guint i = 0; i < 4; i++)
+        g_clear_pointer (&self->level[k].in[i], ks_buffer_unref);
+      g_clear_pointer (&self->level[k].x, ks_buffer_unref);
+    }
+  memset (self->level, 0, sizeof self->level);
+  self->n_levels = 0;
+  self->level_n = 0;
+}
+
 void
 ks_tridiag_split_free (KsTridiagSplit *self)
 {
@@ -55,6 +88,9 @@ ks_tridiag_split_free (KsTridiagSplit *self)
         g_clear_pointer (&self->kernel[st][i], ks_kernel_unref);
         g_clear_pointer (&self->program[st][i], ks_program_unref);
       }
+  free_levels (self);
+  g_clear_pointer (&self->reduce, ks_kernel_unref);
+  g_clear_pointer (&self->expand, ks_kernel_unref);
   g_clear_pointer (&self->rt, ks_runtime_unref);
   g_free (self);
 }
@@ -126,26 +162,63 @@ largest_n (gsize   group,
   return best;
 }
 
+/* Rows of the level below one of m rows, reduced by groups of `items`
+ * items of LEVEL_ROWS rows: two a piece, the last chunk padded. */
+static guint64
+level_below (guint64 m,
+             guint   items)
+{
+  const guint64 chunk = (guint64) items * LEVEL_ROWS;
+
+  return 2 * (guint64) items * ((m + chunk - 1) / chunk);
+}
+
+/* Whether some build puts n unknowns in one group of device. */
+static gboolean
+fits_group (KsDevice    *device,
+            KsPrecision  precision,
+            guint64      n)
+{
+  const gsize group = MIN (MAX (ks_device_get_info (device)->max_work_group_size, 1), SPLIT_MAX_GROUP);
+  guint pieces, items;
+  guint64 bytes;
+
+  for (guint i = 0; i < N_BUILDS; i++)
+    if (n <= G_MAXUINT &&
+        shape ((guint) n, piece_rows[i], group, local_budget (device), ks_precision_size (precision), FALSE,
+               &pieces, &items, &bytes))
+      return TRUE;
+  return FALSE;
+}
+
 gboolean
 ks_tridiag_split_check (KsDevice    *device,
                         KsPrecision  precision,
                         guint        n,
+                        guint        systems,
                         GError     **error)
 {
   const gsize real = ks_precision_size (precision);
   const gsize group = MIN (MAX (ks_device_get_info (device)->max_work_group_size, 1), SPLIT_MAX_GROUP);
   const guint64 local = local_budget (device);
-  guint pieces, items, largest;
-  guint64 bytes;
+  guint64 m = n;
 
-  for (guint i = 0; i < N_BUILDS; i++)
-    if (shape (n, piece_rows[i], group, local, real, FALSE, &pieces, &items, &bytes))
-      return TRUE;
-  largest = largest_n (group, local, real);
+  if (fits_group (device, precision, n))
+    return TRUE;
+  /* One system: partitioned level by level until a level fits a group
+   * (groups of at least 32 items shrink every level past 64 rows). */
+  if (systems == 1 && group >= 32)
+    {
+      for (guint k = 0; k < MAX_LEVELS && !fits_group (device, precision, m); k++)
+        m = level_below (m, 32);
+      if (fits_group (device, precision, m))
+        return TRUE;
+    }
   g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
-               _("thomas-split puts a system in one work-group: on %s at most %u unknowns in %s; for %u choose "
-                 "thomas-coalesced or paracr-thomas"),
-               ks_device_get_name (device), largest, ks_precision_to_string (precision), n);
+               _("thomas-split puts a system in one work-group: on %s at most %u unknowns in %s (one system "
+                 "of any size is partitioned); for %u systems of %u choose thomas-coalesced or paracr-thomas"),
+               ks_device_get_name (device), largest_n (group, local, real), ks_precision_to_string (precision),
+               systems, n);
   return FALSE;
 }
 
@@ -244,16 +317,18 @@ groups_for (KsTridiagSplit *self,
   return resident ? MIN (resident, systems) : systems;
 }
 
-gboolean
-ks_tridiag_split_launch (KsTridiagSplit  *self,
-                         KsQueue         *queue,
-                         KsBuffer *const *in,
-                         KsBuffer        *x,
-                         KsBuffer        *info,
-                         guint            n,
-                         guint            systems,
-                         guint           *local_size,
-                         GError         **error)
+/* Systems that fit one group each: one launch. */
+static gboolean
+launch_groups (KsTridiagSplit  *self,
+               KsQueue         *queue,
+               KsBuffer *const *in,
+               KsBuffer        *x,
+               KsBuffer        *info,
+               guint            n,
+               guint            systems,
+               guint32          scale,
+               guint           *local_size,
+               GError         **error)
 {
   KsLaunchConfig config = { 1 };
   KsKernel *kernel;
@@ -266,16 +341,174 @@ ks_tridiag_split_launch (KsTridiagSplit  *self,
   config.local[0] = items;
   config.global[0] = (gsize) groups_for (self, kernel, streamed, items, bytes, systems) * items;
   *local_size = items;
+  g_debug ("thomas-split: %u systems of %u, %s, %zu groups of %u items, %u resident a unit, %" G_GUINT64_FORMAT
+           " bytes of local memory", systems, n, streamed ? "streamed" : "a group a system", config.global[0] / items,
+           items, ks_kernel_get_resident_groups (kernel, items, bytes), bytes);
   for (guint i = 0; i < 4; i++)
     if (!ks_kernel_set_arg_buffer (kernel, arg++, in[i], error))
       return FALSE;
-  self->last = kernel;
   return ks_kernel_set_arg_buffer (kernel, arg++, x, error) &&
          ks_kernel_set_arg_buffer (kernel, arg++, info, error) &&
          ks_kernel_set_arg (kernel, arg++, sizeof (guint32), &n, error) &&
          ks_kernel_set_arg (kernel, arg++, sizeof (guint32), &systems, error) &&
+         ks_kernel_set_arg (kernel, arg++, sizeof (guint32), &scale, error) &&
          ks_kernel_set_arg_local (kernel, arg++, bytes, error) &&
          ks_queue_launch (queue, kernel, &config, error);
+}
+
+/* Whether m unknowns fit one group of the kernels built here. */
+static gboolean
+fits_kernels (KsTridiagSplit *self,
+              guint64         m)
+{
+  g_autoptr(GError) ignored = NULL;
+  guint pieces, items;
+  guint64 bytes;
+  gboolean streamed;
+
+  return m <= G_MAXUINT && pick (self, (guint) m, &pieces, &items, &bytes, &streamed, &ignored) != NULL;
+}
+
+/* The partition's kernels, its groups' items, and its levels for n
+ * unknowns (buffers kept while n stays). */
+static gboolean
+plan_levels (KsTridiagSplit *self,
+             guint           n,
+             GError        **error)
+{
+  const gsize real = ks_precision_size (self->precision);
+  guint64 m = n;
+  gsize group;
+
+  if (self->reduce == NULL &&
+      (!kernel_for (self, 0, 0, error) ||
+       !(self->reduce = ks_program_create_kernel (self->program[0][0], "tridiag_split_reduce", error)) ||
+       !(self->expand = ks_program_create_kernel (self->program[0][0], "tridiag_split_expand", error))))
+    return FALSE;
+  if (self->level_n == n)
+    return TRUE;
+  free_levels (self);
+  group = MIN (ks_kernel_get_max_work_group_size (self->reduce), ks_kernel_get_max_work_group_size (self->expand));
+  self->level_items = MIN (LEVEL_ITEMS, group / 32 * 32);
+  while (self->level_items > 32 &&
+         ((guint64) self->level_items * LEVEL_ROWS * 33 / 32 + 1) * real > local_budget (ks_runtime_get_device (self->rt)))
+    self->level_items -= 32;
+  for (guint k = 1; !fits_kernels (self, m); k++)
+    {
+      if (k >= MAX_LEVELS || self->level_items < 32)
+        {
+          g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
+                       _("thomas-split cannot partition %u unknowns on %s; choose paracr-thomas"), n,
+                       ks_device_get_name (ks_runtime_get_device (self->rt)));
+          free_levels (self);
+          return FALSE;
+        }
+      m = level_below (m, self->level_items);
+      self->level[k].m = (guint) m;
+      self->n_levels = k;
+      for (guint i = 0; i < 5; i++)
+        {
+          KsBuffer *buffer = ks_runtime_alloc (self->rt, (gsize) m * real, error);
+
+          if (buffer == NULL)
+            {
+              free_levels (self);
+              return FALSE;
+            }
+          *(i < 4 ? &self->level[k].in[i] : &self->level[k].x) = buffer;
+        }
+    }
+  self->level_n = n;
+  return TRUE;
+}
+
+/* One launch of reduce (x2 NULL) or expand over level k's system. */
+static gboolean
+launch_level (KsTridiagSplit *self,
+              KsQueue        *queue,
+              guint           k,
+              KsBuffer       *info,
+              GError        **error)
+{
+  const gsize real = ks_precision_size (self->precision);
+  const guint T = self->level_items, m = self->level[k].m;
+  KsKernel *kernel = info ? self->reduce : self->expand;
+  KsLaunchConfig config = { 1 };
+  guint arg = 0;
+
+  config.local[0] = T;
+  config.global[0] = (gsize) ((m + (guint64) T * LEVEL_ROWS - 1) / ((guint64) T * LEVEL_ROWS)) * T;
+  for (guint i = 0; i < 4; i++)
+    if (!ks_kernel_set_arg_buffer (kernel, arg++, self->level[k].in[i], error))
+      return FALSE;
+  if (info)
+    {
+      const guint32 scale = (self->level[0].m + m - 1) / m;
+
+      for (guint i = 0; i < 4; i++)
+        if (!ks_kernel_set_arg_buffer (kernel, arg++, self->level[k + 1].in[i], error))
+          return FALSE;
+      if (!ks_kernel_set_arg_buffer (kernel, arg++, info, error) ||
+          !ks_kernel_set_arg (kernel, arg++, sizeof (guint32), &m, error) ||
+          !ks_kernel_set_arg (kernel, arg++, sizeof (guint32), &scale, error))
+        return FALSE;
+    }
+  else if (!ks_kernel_set_arg_buffer (kernel, arg++, self->level[k + 1].x, error) ||
+           !ks_kernel_set_arg_buffer (kernel, arg++, self->level[k].x, error) ||
+           !ks_kernel_set_arg (kernel, arg++, sizeof (guint32), &m, error))
+    return FALSE;
+  return ks_kernel_set_arg_local (kernel, arg++, ((gsize) T * LEVEL_ROWS * 33 / 32 + 1) * real, error) &&
+         ks_queue_launch (queue, kernel, &config, error);
+}
+
+/* One system no group holds: reduced level by level, the last level
+ * solved in a group, then expanded back up (kernels/tridiag-split.cl). */
+static gboolean
+launch_levels (KsTridiagSplit  *self,
+               KsQueue         *queue,
+               KsBuffer *const *in,
+               KsBuffer        *x,
+               KsBuffer        *info,
+               guint            n,
+               guint           *local_size,
+               GError         **error)
+{
+  guint L;
+
+  if (!plan_levels (self, n, error))
+    return FALSE;
+  L = self->n_levels;
+  self->level[0].m = n;
+  for (guint i = 0; i < 4; i++)
+    self->level[0].in[i] = in[i];
+  self->level[0].x = x;
+  for (guint k = 0; k < L; k++)
+    if (!launch_level (self, queue, k, info, error))
+      return FALSE;
+  if (!launch_groups (self, queue, self->level[L].in, self->level[L].x, info, self->level[L].m, 1,
+                      (n + self->level[L].m - 1) / self->level[L].m, local_size, error))
+    return FALSE;
+  for (guint k = L; k-- > 0;)
+    if (!launch_level (self, queue, k, NULL, error))
+      return FALSE;
+  *local_size = self->level_items;
+  return TRUE;
+}
+
+gboolean
+ks_tridiag_split_launch (KsTridiagSplit  *self,
+                         KsQueue         *queue,
+                         KsBuffer *const *in,
+                         KsBuffer        *x,
+                         KsBuffer        *info,
+                         guint            n,
+                         guint            systems,
+                         guint           *local_size,
+                         GError         **error)
+{
+  if (systems == 1 && !fits_kernels (self, n))
+    return launch_levels (self, queue, in, x, info, n, local_size, error);
+  return launch_groups (self, queue, in, x, info, n, systems, 1, local_size, error);
 }
 
 void
@@ -297,7 +530,14 @@ ks_tridiag_split_set_stream (KsTridiagSplit *self,
 guint64
 ks_tridiag_split_time_ns (KsTridiagSplit *self)
 {
-  return self->last ? ks_kernel_get_time_ns (self->last) : 0;
+  guint64 ns = 0;
+
+  for (guint st = 0; st < 2; st++)
+    for (guint i = 0; i < N_BUILDS; i++)
+      ns += self->kernel[st][i] ? ks_kernel_get_time_ns (self->kernel[st][i]) : 0;
+  ns += self->reduce ? ks_kernel_get_time_ns (self->reduce) : 0;
+  ns += self->expand ? ks_kernel_get_time_ns (self->expand) : 0;
+  return ns;
 }
 
 void
@@ -307,4 +547,8 @@ ks_tridiag_split_reset_timing (KsTridiagSplit *self)
     for (guint i = 0; i < N_BUILDS; i++)
       if (self->kernel[st][i])
         ks_kernel_reset_timing (self->kernel[st][i]);
+  if (self->reduce)
+    ks_kernel_reset_timing (self->reduce);
+  if (self->expand)
+    ks_kernel_reset_timing (self->expand);
 }

@@ -19,12 +19,15 @@ typedef struct _KsTridiagSplit KsTridiagSplit;
 KsTridiagSplit *ks_tridiag_split_new    (KsRuntime        *rt,
                                          KsPrecision       precision);
 void            ks_tridiag_split_free   (KsTridiagSplit   *self);
-/* Whether systems of n unknowns fit one work-group of device (pieces of
- * at most 16 rows, one an item; the staged system in local memory); else
- * KS_COMPUTE_ERROR_UNSUPPORTED with the largest n that does. */
+/* Whether `systems` systems of n unknowns can be solved on device: each
+ * in one work-group (pieces of 8 or 16 rows, one an item; the staged
+ * system in local memory), or, for one system larger than that, by the
+ * partition level by level; else KS_COMPUTE_ERROR_UNSUPPORTED with the
+ * largest n a group holds. */
 gboolean        ks_tridiag_split_check  (KsDevice         *device,
                                          KsPrecision       precision,
                                          guint             n,
+                                         guint             systems,
                                          GError          **error);
 /* One solve of systems systems of n unknowns (one after another) from in
  * (a, b, c, d) into x; zero pivots into info (zeroed before).  The

@@ -352,7 +352,8 @@ check_method_takes (KsTridiagSolver      *self,
                    (double) batch->n * batch->systems, G_MAXUINT32);
       return FALSE;
     }
-  return method != KS_TRIDIAG_THOMAS_SPLIT || ks_tridiag_split_check (self->device, self->precision, batch->n, error);
+  return method != KS_TRIDIAG_THOMAS_SPLIT ||
+         ks_tridiag_split_check (self->device, self->precision, batch->n, batch->systems, error);
 }
 
 /* The unknowns each system takes on the device: n, or for a method that

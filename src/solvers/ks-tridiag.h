@@ -37,7 +37,8 @@ typedef enum {
                                    * thousands of independent systems, then coalesced Thomas */
   KS_TRIDIAG_THOMAS_SPLIT,        /* a small batch: each system split among a work-group's
                                    * items, Thomas per piece, then the pieces' reduced system
-                                   * by PARACR in local memory (issue 30) */
+                                   * by PARACR in local memory; one system larger than a
+                                   * group, the same partition level by level (issue 30) */
   /* On the host. */
   KS_TRIDIAG_CPU_THOMAS,          /* sequential, the paper's CPU baseline for Thomas */
   KS_TRIDIAG_CPU_SERICR,          /* sequential, the paper's CPU baseline for cyclic reduction */
@@ -226,8 +227,9 @@ gboolean ks_tridiag_solver_read  (KsTridiagSolver      *solver,
 /* What a user's batch is solved with when no method is named: OpenMP
  * Thomas on the host device; thomas-split for a small batch (fewer systems
  * than KS_TRIDIAG_SMALL_BATCH_PER_CU x compute units) of systems a
- * work-group holds; else thomas-coalesced for many systems, paracr-thomas
- * for one. */
+ * work-group holds, and for one system of any size (partitioned); else
+ * thomas-coalesced for many systems, paracr-thomas for one a device's
+ * groups are too small to partition. */
 KsTridiagMethod ks_tridiag_default_method (KsDevice      *device,
                                            KsPrecision    precision,
                                            guint          n,

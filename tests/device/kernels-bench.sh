@@ -12,7 +12,9 @@
 # (Gauss, default 1000,2000), STEPS (default "index tridiag gauss tests";
 # also "split": thomas-split at SYSTEMS systems with pieces of 8 and of 16
 # rows, KS_TRIDIAG_SPLIT_ROWS (SPLIT_ROWS, default "8 16"), each streamed
-# and not, KS_TRIDIAG_SPLIT_STREAM (SPLIT_STREAM, default "0 1"); "cg": bench cg),
+# and not, KS_TRIDIAG_SPLIT_STREAM (SPLIT_STREAM, default "0 1"); "large": one
+# system of LARGE_N (default 16777215, 2^24 - 1) by thomas-split's partition,
+# paracr-thomas and cuSPARSE's gtsv2 and gtsv2_nopivot; "cg": bench cg),
 # CUDA (default cuda:0) and BIN (the test binaries, default /tmp/ks/bin)
 # change the runs.  Exit status 1 if a run or a test failed.
 set -u
@@ -61,6 +63,9 @@ if has split; then
     done
   done
 fi
+has large && step large bench tridiag -d "$CUDA" --systems 1 --n "${LARGE_N:-16777215}" \
+  --method thomas-split,paracr-thomas,cusparse-thomas,cusparse-nopivot --reps "$REPS" \
+  --json "$OUT/large.json" --csv "$OUT/large.csv"
 has cg && step cg bench cg -d "$CUDA" --reps 3 --json "$OUT/cg.json" --csv "$OUT/cg.csv"
 has gauss && step gauss bench gauss --sizes "$SIZES" --reps "$REPS" \
   --json "$OUT/gauss.json" --csv "$OUT/gauss.csv"
