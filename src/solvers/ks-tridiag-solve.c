@@ -15,7 +15,11 @@
  * system's dependent loads until the batch fills it; split's time grows
  * with the batch): they cross near 33,000 systems, 250 per unit.
  * KS_TRIDIAG_SMALL_BATCH_PER_CU (224) keeps the rule on the safe side of
- * that crossing. */
+ * that crossing.  The streamed build CUDA runs since (h200-split-2026-11-
+ * 28d.txt) is faster at 40,000 too (1.295 against 1.499 ms), but OpenCL
+ * runs the unstreamed one (2.04-2.14 ms at 40,000 on the same GPU), so
+ * the rule stays where both hold.  One system no group holds is
+ * partitioned: 0.278 ms for 2^24 - 1 against paracr-thomas's 1.534. */
 KsTridiagMethod
 ks_tridiag_default_method (KsDevice    *device,
                            KsPrecision  precision,
