@@ -41,12 +41,13 @@ index_fill_mapped (__global real *v,
                    const ulong    n1,
                    const ulong    n2,
                    const ulong    n3,
-                   const int      layout)
+                   const int      layout KS_TRACE_PARAM)
 {
   const ulong t = get_local_id (0), T = get_local_size (0);
   const ulong bx = get_group_id (0), by = get_group_id (1), bz = get_group_id (2);
   ulong i = 0, j = 0, k = 0;
 
+  KS_TRACE_BASE (0, v);
   if (layout == KS_INDEX_LAYOUT_1D)
     k = (by * get_num_groups (0) + bx) * T + t;
   else if (layout == KS_INDEX_LAYOUT_2D_ROWS)
@@ -68,7 +69,7 @@ index_fill_mapped (__global real *v,
   if (i < n1 && j < n2 && k < n3)
     {
       const ulong g = (i * n2 + j) * n3 + k;
-      v[g] = (real) (g + 1);
+      KS_ST (v, g, (real) (g + 1));
     }
 }
 
