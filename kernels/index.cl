@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The builds test-cuda compiles through NVRTC, one per "|":
  * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 | -DKS_REAL=double -DKS_FP64 -DKS_INDEX_TREE
- *   | -DKS_REAL=float -DKS_INDEX_VEC | -DKS_REAL=double -DKS_FP64 -DKS_INDEX_TREE -DKS_INDEX_VEC */
+ *   | -DKS_REAL=float -DKS_INDEX_VEC | -DKS_REAL=double -DKS_FP64 -DKS_INDEX_TREE -DKS_INDEX_VEC
+ *   | -DKS_REAL=float -DKS_TRACE */
 /* Paper 003 (Andrianov et al.): one thread per point of an index domain.
  *
  * The fills write V = j + (i - 1) w in the paper's 1-based indices, which

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The builds test-cuda compiles through NVRTC, one per "|":
- * ks-nvrtc: -DKS_MICRO_EDGE=0 | -DKS_MICRO_EDGE=1 | -DKS_MICRO_EDGE=2 */
+ * ks-nvrtc: -DKS_MICRO_EDGE=0 | -DKS_MICRO_EDGE=1 | -DKS_MICRO_EDGE=2 | -DKS_MICRO_EDGE=1 -DKS_TRACE */
 /* Paper 001, section 4.5 (memory access pattern, Table 7): an image made
  * half as wide and half as high by a 9-tap filter, rows first, then
  * columns: each pass filters rows of `len` bytes at every second position
@@ -119,14 +119,17 @@ micro_downscale_direct (__global const uchar *in,
 #if KS_MICRO_EDGE == 0
   /* The paper's scheme: the ends by their own function, the inside free. */
   for (int j = 0; j < 2; j++)
-    ks_downscale_store (out, rows, out_stride, out_pad, j, r, ks_tap_clamped (row, len, 2 * j KS_TRACE_ARG) KS_TRACE_ARG);
+    ks_downscale_store (out, rows, out_stride, out_pad, j, r,
+                        ks_tap_clamped (row, len, 2 * j KS_TRACE_ARG) KS_TRACE_ARG);
   for (int j = 2; j < len / 2 - 2; j++)
     ks_downscale_store (out, rows, out_stride, out_pad, j, r, ks_tap_free (row, 2 * j KS_TRACE_ARG) KS_TRACE_ARG);
   for (int j = len / 2 - 2; j < len / 2; j++)
-    ks_downscale_store (out, rows, out_stride, out_pad, j, r, ks_tap_clamped (row, len, 2 * j KS_TRACE_ARG) KS_TRACE_ARG);
+    ks_downscale_store (out, rows, out_stride, out_pad, j, r,
+                        ks_tap_clamped (row, len, 2 * j KS_TRACE_ARG) KS_TRACE_ARG);
 #else
   for (int j = 0; j < len / 2; j++)
-    ks_downscale_store (out, rows, out_stride, out_pad, j, r, ks_downscale_one (row, len, j KS_TRACE_ARG) KS_TRACE_ARG);
+    ks_downscale_store (out, rows, out_stride, out_pad, j, r,
+                        ks_downscale_one (row, len, j KS_TRACE_ARG) KS_TRACE_ARG);
 #endif
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The builds test-cuda compiles through NVRTC, one per "|":
- * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 */
+ * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 | -DKS_REAL=float -DKS_TRACE */
 /* Batched tridiagonal solvers, as in Pogorelskikh & Loganova: the Thomas
  * algorithm (прогонка), serial cyclic reduction (SERICR) and parallel
  * cyclic reduction (PARACR), each with the memory use the paper compares.

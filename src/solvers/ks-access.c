@@ -25,19 +25,6 @@ ks_access_kernel_to_string (KsAccessKernel kernel)
   return names[kernel];
 }
 
-gboolean
-ks_access_kernel_from_string (const char     *name,
-                              KsAccessKernel *out)
-{
-  for (guint k = 0; k < KS_ACCESS_N_KERNELS; k++)
-    if (g_strcmp0 (name, names[k]) == 0)
-      {
-        *out = k;
-        return TRUE;
-      }
-  return FALSE;
-}
-
 static guint64
 round_up (guint64 n,
           guint64 g)

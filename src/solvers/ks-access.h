@@ -66,7 +66,6 @@ typedef struct {
 } KsAccessModel;
 
 const char  *ks_access_kernel_to_string (KsAccessKernel kernel);   /* "micro-direct", ... */
-gboolean     ks_access_kernel_from_string (const char *name, KsAccessKernel *out);
 
 /* Fills out (clear it with ks_access_model_clear); FALSE with a message
  * naming the value when the point cannot be launched. */
