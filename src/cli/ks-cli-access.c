@@ -212,19 +212,13 @@ print_model (const KsAccessModel *m,
              const char          *experiment,
              const char          *variant)
 {
-  guint idle = 0, warps = 0, item_steps = 0;
+  const guint64 item_steps = ks_access_item_steps (m);
+  guint idle = 0, warps = 0;
   guint64 lines;
   double ideal;
 
   for (guint i = 0; i < m->n_items; i++)
     idle += m->idle[i];
-  /* Each item's accesses come in program order, its steps ascending. */
-  for (guint i = 0; i < m->accesses->len; i++)
-    {
-      const KsAccess *a = &g_array_index (m->accesses, KsAccess, i), *prev = i ? a - 1 : NULL;
-
-      item_steps += !prev || prev->item != a->item || prev->step != a->step;
-    }
   warps = (guint) ((m->local[0] + o->warp - 1) / o->warp);
   g_print ("access %s, %s: groups of %" G_GUINT64_FORMAT " items over %" G_GUINT64_FORMAT, experiment, variant,
            m->local[0], m->global[0]);
@@ -235,8 +229,6 @@ print_model (const KsAccessModel *m,
   ks_access_count_total (m, (guint) o->warp, (guint) o->line, &lines, &ideal);
   g_print ("\nEvery step of the group's %u warps: %" G_GUINT64_FORMAT " transactions, ideal %.6g (%.2fx)\n",
            warps, lines, ideal, ideal > 0 ? lines / ideal : 0.0);
-  /* What compares variants doing the same work in other loops: a direct
-   * item's step is one output, as a grouped item's whole run is. */
   g_print ("Per item and step: %.4g transactions\n", item_steps ? (double) lines / item_steps : 0.0);
 }
 

@@ -140,3 +140,19 @@ ks_access_count_total (const KsAccessModel *m,
       *ideal += part;
     }
 }
+
+guint64
+ks_access_item_steps (const KsAccessModel *m)
+{
+  guint64 n = 0;
+
+  g_return_val_if_fail (m != NULL && m->accesses != NULL, 0);
+  /* Each item's accesses come in program order, its steps ascending. */
+  for (guint i = 0; i < m->accesses->len; i++)
+    {
+      const KsAccess *a = &g_array_index (m->accesses, KsAccess, i), *prev = i ? a - 1 : NULL;
+
+      n += !prev || prev->item != a->item || prev->step != a->step;
+    }
+  return n;
+}

@@ -100,6 +100,10 @@ void         ks_access_count_total  (const KsAccessModel *model,
                                      guint                line,
                                      guint64             *lines,
                                      double              *ideal);
+/* The (item, step) pairs with an access: what compares variants that spread
+ * the same work over different loops (a direct item's step is one output
+ * of paper 001's filter, as a grouped item's whole run is). */
+guint64      ks_access_item_steps   (const KsAccessModel *model);
 /* Lines touched by n accesses (a plain helper: the textbook cases). */
 guint        ks_access_count_lines  (const KsAccess      *acc,
                                      guint                n,
