@@ -1062,6 +1062,12 @@ run "$CLI" access index-fill --domain 5x40 --plot acc.pdf
 check "access index-fill 5x40: 24 of the block's 64 threads idle" "no such line" \
   grep -q "64 items, 24 idle, 2 warps" "$T/out"
 check "access --plot acc.pdf: a PDF" "not a PDF" grep -q "^%PDF" acc.pdf
+run "$CLI" access micro-access -d "$OCL"
+check "access -d $OCL: the device's cache line (OpenCL says it)" "no line size of 32, 64 or 128" \
+  grep -qE "^Step 0 of 960, warp 0 \(32 items\), (32|64|128)-byte lines:$" "$T/out"
+run "$CLI" access micro-access -d "$OCL" --line 32
+check "access -d $OCL --line 32: the option wins over the device" "not 32" \
+  grep -q "32-byte lines:" "$T/out"
 run "$CLI" access micro-access --layout interleaved
 expect_fail "access micro-access --layout: another experiment's option, refused, says whose" 2 \
   "--layout is an option of access tridiag-batch"

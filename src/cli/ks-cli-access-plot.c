@@ -33,9 +33,11 @@ ks_cli_access_parse (AccessOptions *o,
     { "precision", 0, 0, G_OPTION_ARG_STRING, &o->precision, "float (default) or double values", "P" },
     { "group-size", 0, 0, G_OPTION_ARG_INT, &o->group_size, "Work-items per group (64; index-fill: the rule's)",
       "N" },
-    { "device", 'd', 0, G_OPTION_ARG_STRING, &o->device_query, "Take the warp width from this device", "DEVICE" },
+    { "device", 'd', 0, G_OPTION_ARG_STRING, &o->device_query,
+      "Take the warp width and the cache line from this device where it says them", "DEVICE" },
     { "warp", 0, 0, G_OPTION_ARG_INT, &o->warp, "Items that run one instruction together (32)", "N" },
-    { "line", 0, 0, G_OPTION_ARG_INT, &o->line, "Cache line bytes: 32, 64 or 128 (default)", "BYTES" },
+    { "line", 0, 0, G_OPTION_ARG_INT, &o->line, "Cache line bytes: 32, 64 or 128 (default: -d's, else 128)",
+      "BYTES" },
     { "step", 0, 0, G_OPTION_ARG_INT, &o->step, "The step (iteration of the kernel's loop) shown (0)", "K" },
     { "warp-index", 0, 0, G_OPTION_ARG_INT, &o->warp_index, "Which warp of the first group (0)", "W" },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &o->plot, "Draw the step (PNG, SVG or PDF)", "FILE" },
@@ -67,14 +69,21 @@ ks_cli_access_device (AccessOptions *o)
 
   if (o->device_query)
     {
+      const KsDeviceInfo *info;
+
       list = ks_device_list_new ();
       if (!(dev = ks_cli_pick_device (list, o->device_query, 0, FALSE, &error)))
         return ks_cli_fail (KS_CLI_USAGE, error);
-      if (o->warp == KS_CLI_ACCESS_UNSET && ks_device_get_info (dev)->warp_size > 0)
-        o->warp = (int) ks_device_get_info (dev)->warp_size;
+      info = ks_device_get_info (dev);
+      if (o->warp == KS_CLI_ACCESS_UNSET && info->warp_size > 0)
+        o->warp = (int) info->warp_size;
+      if (o->line == KS_CLI_ACCESS_UNSET && info->cache_line > 0)
+        o->line = (int) info->cache_line;
     }
   if (o->warp == KS_CLI_ACCESS_UNSET)
     o->warp = 32;
+  if (o->line == KS_CLI_ACCESS_UNSET)
+    o->line = 128;
   return KS_CLI_OK;
 }
 

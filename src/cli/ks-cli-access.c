@@ -236,7 +236,7 @@ int
 ks_cli_access (int    argc,
                char **argv)
 {
-  g_auto(AccessOptions) o = { .group_size = 64, .line = 128, .warp = KS_CLI_ACCESS_UNSET,
+  g_auto(AccessOptions) o = { .group_size = 64, .line = KS_CLI_ACCESS_UNSET, .warp = KS_CLI_ACCESS_UNSET,
                               .height = KS_CLI_ACCESS_UNSET, .width = KS_CLI_ACCESS_UNSET,
                               .n = KS_CLI_ACCESS_UNSET, .systems = KS_CLI_ACCESS_UNSET,
                               .level = KS_CLI_ACCESS_UNSET };

@@ -16,14 +16,15 @@ G_BEGIN_DECLS
 typedef struct {
   char    *scheme, *method, *layout, *domain, *rule, *precision, *plot, *device_query;
   int      height, width, n, systems, level;   /* KS_CLI_ACCESS_UNSET: not given */
-  int      group_size, warp, line, step, warp_index;   /* warp unset: the device's, else 32 */
+  int      group_size, warp, line, step, warp_index;   /* warp, line unset: the device's, else 32, 128 */
 } AccessOptions;
 
 /* Fills o from the command line, leaving the EXPERIMENT in *argv. */
 int      ks_cli_access_parse  (AccessOptions *o,
                                int           *argc,
                                char        ***argv);
-/* -d: the device's warp where it says one and --warp was not given. */
+/* -d: the device's warp and cache line where it says them and --warp or
+ * --line was not given; then 32 and 128. */
 int      ks_cli_access_device (AccessOptions *o);
 gboolean ks_cli_access_plot   (const KsAccessModel *m,
                                const KsAccessPoint *p,
