@@ -195,14 +195,14 @@ index_fill (const KsAccessPoint *p,
   const guint64 *n = l->sides;
   guint64 i = 0, j = 0, k = 0;
 
-  if (l->layout == KS_ACCESS_INDEX_1D)
+  if (l->layout == KS_INDEX_LAYOUT_1D)
     k = (by * (l->global[0] / T) + bx) * T + t;
-  else if (l->layout == KS_ACCESS_INDEX_2D_ROWS)
+  else if (l->layout == KS_INDEX_LAYOUT_2D_ROWS)
     {
       j = by * (l->global[0] / T) + bx;
       k = t;
     }
-  else if (l->layout == KS_ACCESS_INDEX_2D_SPLIT)
+  else if (l->layout == KS_INDEX_LAYOUT_2D_SPLIT)
     {
       j = bx;
       k = by * T + t;

@@ -5,14 +5,11 @@
 
 #include "ks-access.h"
 
-/* index_fill_mapped's layouts (kernels/index.cl). */
-enum { KS_ACCESS_INDEX_1D, KS_ACCESS_INDEX_2D_ROWS, KS_ACCESS_INDEX_2D_SPLIT, KS_ACCESS_INDEX_3D };
-
 typedef struct {
   guint   dims;
   guint64 global[3], local[3];
   guint64 sides[3];   /* 003: the domain right-aligned, as the solver passes n1 n2 n3 */
-  int     layout;     /* 003 */
+  KsIndexLayout layout;   /* 003 */
 } KsAccessLaunch;
 
 typedef struct {

@@ -60,17 +60,7 @@ index_launch (const KsAccessPoint *p,
     ok = TRUE;
   if (ok)
     {
-      l->layout = dom->dims == 1 || m.thread_side < 0 ? KS_ACCESS_INDEX_1D
-                : dom->dims == 2 ? (dom->n[1] <= KS_INDEX_PAPER_THREADS ? KS_ACCESS_INDEX_2D_ROWS
-                                                                          : KS_ACCESS_INDEX_2D_SPLIT)
-                : KS_ACCESS_INDEX_3D;
-      for (guint d = 0; d < 3; d++)
-        l->sides[d] = d + dom->dims >= 3 ? dom->n[d + dom->dims - 3] : 1;
-      if (m.thread_side < 0)
-        {
-          l->sides[0] = l->sides[1] = 1;
-          l->sides[2] = m.points;
-        }
+      l->layout = ks_index_mapping_layout (dom, &m, l->sides);
       l->dims = m.grid_dims;
       for (guint d = 0; d < m.grid_dims; d++)
         {
