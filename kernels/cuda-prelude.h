@@ -23,6 +23,7 @@
 #define barrier(flags) __syncthreads ()
 /* OpenCL 1.1's 32-bit global atomics. */
 #define atomic_cmpxchg(p, cmp, val) atomicCAS ((int *) (p), (cmp), (val))
+#define atomic_inc(p)               atomicAdd ((unsigned int *) (p), 1u)
 
 typedef unsigned int  uint;
 typedef unsigned long ulong;

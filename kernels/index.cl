@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The builds test-cuda compiles through NVRTC, one per "|":
  * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 | -DKS_REAL=double -DKS_FP64 -DKS_INDEX_TREE
- *   | -DKS_REAL=float -DKS_INDEX_VEC | -DKS_REAL=double -DKS_FP64 -DKS_INDEX_TREE -DKS_INDEX_VEC */
+ *   | -DKS_REAL=float -DKS_INDEX_VEC | -DKS_REAL=double -DKS_FP64 -DKS_INDEX_TREE -DKS_INDEX_VEC
+ *   | -DKS_REAL=float -DKS_TRACE */
 /* Paper 003 (Andrianov et al.): one thread per point of an index domain.
  *
  * The fills write V = j + (i - 1) w in the paper's 1-based indices, which
@@ -41,12 +42,13 @@ index_fill_mapped (__global real *v,
                    const ulong    n1,
                    const ulong    n2,
                    const ulong    n3,
-                   const int      layout)
+                   const int      layout KS_TRACE_PARAM)
 {
   const ulong t = get_local_id (0), T = get_local_size (0);
   const ulong bx = get_group_id (0), by = get_group_id (1), bz = get_group_id (2);
   ulong i = 0, j = 0, k = 0;
 
+  KS_TRACE_BASE (0, v);
   if (layout == KS_INDEX_LAYOUT_1D)
     k = (by * get_num_groups (0) + bx) * T + t;
   else if (layout == KS_INDEX_LAYOUT_2D_ROWS)
@@ -68,7 +70,7 @@ index_fill_mapped (__global real *v,
   if (i < n1 && j < n2 && k < n3)
     {
       const ulong g = (i * n2 + j) * n3 + k;
-      v[g] = (real) (g + 1);
+      KS_ST (v, g, (real) (g + 1));
     }
 }
 

@@ -54,6 +54,61 @@ ks_global_linear_id (void)
 }
 #endif
 
+/* Address tracing, for tests/test-access.c alone, which compares what a
+ * kernel touches with the host's model of it (src/solvers/ks-access.h).
+ * A kernel reads and writes the global memory it wants traced as
+ *
+ *   KS_LD (row, i)   for row[i],       KS_ST (dst, r, v)   for dst[r] = v,
+ *
+ * names its buffers once with KS_TRACE_BASE (0, in), and ends its
+ * parameter list (and its helpers', calls passing KS_TRACE_ARG) with
+ * KS_TRACE_PARAM.  Built normally they are the plain indexing and nothing
+ * else, the very same code; with -DKS_TRACE the kernel takes one more
+ * argument, a uint buffer: [0] the entries written (atomic), [1] the room
+ * for them, [2 + 2k] and [3 + 2k] buffer k's address, from word 32 four
+ * words an entry: the item's linear global id, the address (low, high),
+ * the size with bit 31 set for a write.  Plain C, so NVRTC reads it too. */
+#ifdef KS_TRACE
+#define KS_TRACE_PARAM      , __global uint *ks_trace
+#define KS_TRACE_ARG        , ks_trace
+#define KS_TRACE_NONE       , (__global uint *) 0
+#define KS_LD(p, i)         (ks_trace_note (ks_trace, (ulong) &(p)[i], (uint) sizeof ((p)[i]), 0u), (p)[i])
+#define KS_ST(p, i, v)      (ks_trace_note (ks_trace, (ulong) &(p)[i], (uint) sizeof ((p)[i]), 1u), (p)[i] = (v))
+#define KS_TRACE_BASE(k, p) ks_trace_base (ks_trace, (k), (ulong) (p))
+#define KS_TRACE_HEAD       32u
+
+KS_FN void
+ks_trace_base (__global uint *t, uint k, ulong address)
+{
+  t[2 + 2 * k] = (uint) address;
+  t[3 + 2 * k] = (uint) (address >> 32);
+}
+
+KS_FN void
+ks_trace_note (__global uint *t, ulong address, uint size, uint write)
+{
+  uint e;
+
+  if (!t)
+    return;
+  e = (uint) atomic_inc (&t[0]);
+  if (e >= t[1])
+    return;
+  t[KS_TRACE_HEAD + 4 * e] = (uint) ((get_global_id (2) * get_global_size (1) + get_global_id (1)) *
+                                     get_global_size (0) + get_global_id (0));
+  t[KS_TRACE_HEAD + 4 * e + 1] = (uint) address;
+  t[KS_TRACE_HEAD + 4 * e + 2] = (uint) (address >> 32);
+  t[KS_TRACE_HEAD + 4 * e + 3] = size | (write << 31);
+}
+#else
+#define KS_TRACE_PARAM
+#define KS_TRACE_ARG
+#define KS_TRACE_NONE
+#define KS_LD(p, i)         (p)[i]
+#define KS_ST(p, i, v)      ((p)[i] = (v))
+#define KS_TRACE_BASE(k, p) (void) 0
+#endif
+
 /* Tree sum of the group's values in s[0 .. get_local_size (0)), any group
  * size (a power of two or not); every item of the group must call it.  The
  * sum ends in s[0] and is returned to every item. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The builds test-cuda compiles through NVRTC, one per "|":
- * ks-nvrtc: -DKS_MICRO_EDGE=0 | -DKS_MICRO_EDGE=1 | -DKS_MICRO_EDGE=2 */
+ * ks-nvrtc: -DKS_MICRO_EDGE=0 | -DKS_MICRO_EDGE=1 | -DKS_MICRO_EDGE=2 | -DKS_MICRO_EDGE=1 -DKS_TRACE */
 /* Paper 001, section 4.5 (memory access pattern, Table 7): an image made
  * half as wide and half as high by a 9-tap filter, rows first, then
  * columns: each pass filters rows of `len` bytes at every second position
@@ -32,7 +32,7 @@
 KS_FN uchar
 ks_tap_clamped (__global const uchar *row,
                 int                   len,
-                int                   c)
+                int                   c KS_TRACE_PARAM)
 {
   const int taps[9] = { 1, 8, 28, 56, 70, 56, 28, 8, 1 };
   int acc = 128;
@@ -42,20 +42,20 @@ ks_tap_clamped (__global const uchar *row,
       int i = c + k - 4;
 
       i = i < 0 ? 0 : i >= len ? len - 1 : i;
-      acc += taps[k] * row[i];
+      acc += taps[k] * KS_LD (row, i);
     }
   return (uchar) (acc >> 8);
 }
 
 KS_FN uchar
 ks_tap_free (__global const uchar *row,
-             int                   c)
+             int                   c KS_TRACE_PARAM)
 {
   const int taps[9] = { 1, 8, 28, 56, 70, 56, 28, 8, 1 };
   int acc = 128;
 
   for (int k = 0; k < 9; k++)
-    acc += taps[k] * row[c + k - 4];
+    acc += taps[k] * KS_LD (row, c + k - 4);
   return (uchar) (acc >> 8);
 }
 
@@ -64,14 +64,15 @@ ks_tap_free (__global const uchar *row,
 KS_FN uchar
 ks_downscale_one (__global const uchar *row,
                   int                   len,
-                  int                   j)
+                  int                   j KS_TRACE_PARAM)
 {
 #if KS_MICRO_EDGE == 1
-  return ks_tap_free (row, 2 * j);
+  return ks_tap_free (row, 2 * j KS_TRACE_ARG);
 #elif KS_MICRO_EDGE == 0
-  return 2 * j - 4 < 0 || 2 * j + 4 > len - 1 ? ks_tap_clamped (row, len, 2 * j) : ks_tap_free (row, 2 * j);
+  return 2 * j - 4 < 0 || 2 * j + 4 > len - 1 ? ks_tap_clamped (row, len, 2 * j KS_TRACE_ARG)
+                                              : ks_tap_free (row, 2 * j KS_TRACE_ARG);
 #else
-  return ks_tap_clamped (row, len, 2 * j);
+  return ks_tap_clamped (row, len, 2 * j KS_TRACE_ARG);
 #endif
 }
 
@@ -84,17 +85,17 @@ ks_downscale_store (__global uchar *out,
                     int             out_pad,
                     int             j,
                     int             r,
-                    uchar           v)
+                    uchar           v KS_TRACE_PARAM)
 {
   __global uchar *dst = out + (size_t) j * out_stride + out_pad;
 
-  dst[r] = v;
+  KS_ST (dst, r, v);
   if (out_pad > 0 && r == 0)
     for (int p = 1; p <= out_pad; p++)
-      dst[-p] = v;
+      KS_ST (dst, -p, v);
   if (out_pad > 0 && r == rows - 1)
     for (int p = 1; p <= out_pad; p++)
-      dst[rows - 1 + p] = v;
+      KS_ST (dst, rows - 1 + p, v);
 }
 
 __kernel void
@@ -105,25 +106,30 @@ micro_downscale_direct (__global const uchar *in,
                         const int             in_stride,
                         const int             in_pad,
                         const int             out_stride,
-                        const int             out_pad)
+                        const int             out_pad KS_TRACE_PARAM)
 {
   const int r = (int) get_global_id (0);
   __global const uchar *row;
 
+  KS_TRACE_BASE (0, in);
+  KS_TRACE_BASE (1, out);
   if (r >= rows)
     return;
   row = in + (size_t) r * in_stride + in_pad;
 #if KS_MICRO_EDGE == 0
   /* The paper's scheme: the ends by their own function, the inside free. */
   for (int j = 0; j < 2; j++)
-    ks_downscale_store (out, rows, out_stride, out_pad, j, r, ks_tap_clamped (row, len, 2 * j));
+    ks_downscale_store (out, rows, out_stride, out_pad, j, r,
+                        ks_tap_clamped (row, len, 2 * j KS_TRACE_ARG) KS_TRACE_ARG);
   for (int j = 2; j < len / 2 - 2; j++)
-    ks_downscale_store (out, rows, out_stride, out_pad, j, r, ks_tap_free (row, 2 * j));
+    ks_downscale_store (out, rows, out_stride, out_pad, j, r, ks_tap_free (row, 2 * j KS_TRACE_ARG) KS_TRACE_ARG);
   for (int j = len / 2 - 2; j < len / 2; j++)
-    ks_downscale_store (out, rows, out_stride, out_pad, j, r, ks_tap_clamped (row, len, 2 * j));
+    ks_downscale_store (out, rows, out_stride, out_pad, j, r,
+                        ks_tap_clamped (row, len, 2 * j KS_TRACE_ARG) KS_TRACE_ARG);
 #else
   for (int j = 0; j < len / 2; j++)
-    ks_downscale_store (out, rows, out_stride, out_pad, j, r, ks_downscale_one (row, len, j));
+    ks_downscale_store (out, rows, out_stride, out_pad, j, r,
+                        ks_downscale_one (row, len, j KS_TRACE_ARG) KS_TRACE_ARG);
 #endif
 }
 
@@ -135,13 +141,15 @@ micro_downscale_grouped (__global const uchar *in,
                          const int             in_stride,
                          const int             in_pad,
                          const int             out_stride,
-                         const int             out_pad)
+                         const int             out_pad KS_TRACE_PARAM)
 {
   const int j = (int) get_global_id (0);
   const int r = (int) get_global_id (1);
 
+  KS_TRACE_BASE (0, in);
+  KS_TRACE_BASE (1, out);
   if (j >= len / 2 || r >= rows)
     return;
   ks_downscale_store (out, rows, out_stride, out_pad, j, r,
-                      ks_downscale_one (in + (size_t) r * in_stride + in_pad, len, j));
+                      ks_downscale_one (in + (size_t) r * in_stride + in_pad, len, j KS_TRACE_ARG) KS_TRACE_ARG);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The builds test-cuda compiles through NVRTC, one per "|":
- * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 */
+ * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 | -DKS_REAL=float -DKS_TRACE */
 /* Batched tridiagonal solvers, as in Pogorelskikh & Loganova: the Thomas
  * algorithm (прогонка), serial cyclic reduction (SERICR) and parallel
  * cyclic reduction (PARACR), each with the memory use the paper compares.
@@ -187,31 +187,37 @@ ks_stage_in4 (KS_LOCAL_PTR (real) la, KS_LOCAL_PTR (real) lb,
  * forward sweep keeps c' in cp and d' in x; the backward sweep turns x into
  * the solution. */
 __kernel void
-thomas_global (KS_BATCH_IN, __global real *cp, __global real *x, __global int *info, KS_BATCH_SHAPE)
+thomas_global (KS_BATCH_IN, __global real *cp, __global real *x, __global int *info, KS_BATCH_SHAPE KS_TRACE_PARAM)
 {
   const uint s = (uint) get_global_id (0);
   real cprev = 0, dprev = 0;
 
+  KS_TRACE_BASE (0, a);
+  KS_TRACE_BASE (1, b);
+  KS_TRACE_BASE (2, c);
+  KS_TRACE_BASE (3, d);
+  KS_TRACE_BASE (4, cp);
+  KS_TRACE_BASE (5, x);
   if (s >= systems)
     return;
   for (uint i = 0; i < n; i++)
     {
-      const real ai = a[AT (s, i)];
-      const real den = b[AT (s, i)] - ai * cprev;
+      const real ai = KS_LD (a, AT (s, i));
+      const real den = KS_LD (b, AT (s, i)) - ai * cprev;
       if (ks_bad_pivot (den))
         {
           info[s] = (int) i + 1;
           return;
         }
-      cprev = c[AT (s, i)] / den;
-      dprev = (d[AT (s, i)] - ai * dprev) / den;
-      cp[AT (s, i)] = cprev;
-      x[AT (s, i)] = dprev;
+      cprev = KS_LD (c, AT (s, i)) / den;
+      dprev = (KS_LD (d, AT (s, i)) - ai * dprev) / den;
+      KS_ST (cp, AT (s, i), cprev);
+      KS_ST (x, AT (s, i), dprev);
     }
   for (uint i = n - 1; i-- > 0;)
     {
-      dprev = x[AT (s, i)] - cp[AT (s, i)] * dprev;
-      x[AT (s, i)] = dprev;
+      dprev = KS_LD (x, AT (s, i)) - KS_LD (cp, AT (s, i)) * dprev;
+      KS_ST (x, AT (s, i), dprev);
     }
 }
 
@@ -472,13 +478,13 @@ sericr_local (KS_BATCH_IN,
 #define PCR_PARTIAL 2
 
 KS_FN ks_row
-ks_row_at (__global const real *w, size_t stride4, size_t idx, int inside)
+ks_row_at (__global const real *w, size_t stride4, size_t idx, int inside KS_TRACE_PARAM)
 {
   ks_row r;
-  r.a = inside ? w[idx] : (real) 0;
-  r.b = inside ? w[stride4 + idx] : (real) 1;
-  r.c = inside ? w[2 * stride4 + idx] : (real) 0;
-  r.d = inside ? w[3 * stride4 + idx] : (real) 0;
+  r.a = inside ? KS_LD (w, idx) : (real) 0;
+  r.b = inside ? KS_LD (w, stride4 + idx) : (real) 1;
+  r.c = inside ? KS_LD (w, 2 * stride4 + idx) : (real) 0;
+  r.d = inside ? KS_LD (w, 3 * stride4 + idx) : (real) 0;
   return r;
 }
 
@@ -551,7 +557,7 @@ ks_paracr (KS_BATCH_IN,
                       r.d = inside ? d[idx] : (real) 0;
                     }
                   else
-                    r = ks_row_at (src, stride4, idx, inside);
+                    r = ks_row_at (src, stride4, idx, inside KS_TRACE_NONE);
                   ks_row_to_local (l, wsize, k, r);
                 }
               barrier (CLK_LOCAL_MEM_FENCE);
@@ -583,9 +589,9 @@ ks_paracr (KS_BATCH_IN,
                 }
               else
                 {
-                  me = ks_row_at (src, stride4, AT (s, i), 1);
-                  lo = ks_row_at (src, stride4, ilo, in_lo);
-                  up = ks_row_at (src, stride4, iup, in_up);
+                  me = ks_row_at (src, stride4, AT (s, i), 1 KS_TRACE_NONE);
+                  lo = ks_row_at (src, stride4, ilo, in_lo KS_TRACE_NONE);
+                  up = ks_row_at (src, stride4, iup, in_up KS_TRACE_NONE);
                 }
             }
           if (i < n)
@@ -640,25 +646,31 @@ KS_PARACR_KERNEL (paracr_partial, PCR_PARTIAL)
  * one compute unit idle on one system; this one fills the device, at the
  * price of a launch and a pass over memory per step. */
 KS_FN ks_row
-ks_row_in (KS_BATCH_IN, size_t idx, int inside)
+ks_row_in (KS_BATCH_IN, size_t idx, int inside KS_TRACE_PARAM)
 {
   ks_row r;
-  r.a = inside ? a[idx] : (real) 0;
-  r.b = inside ? b[idx] : (real) 1;
-  r.c = inside ? c[idx] : (real) 0;
-  r.d = inside ? d[idx] : (real) 0;
+  r.a = inside ? KS_LD (a, idx) : (real) 0;
+  r.b = inside ? KS_LD (b, idx) : (real) 1;
+  r.c = inside ? KS_LD (c, idx) : (real) 0;
+  r.d = inside ? KS_LD (d, idx) : (real) 0;
   return r;
 }
 
 __kernel void
 paracr_step (KS_BATCH_IN, __global const real *src, __global real *dst, __global int *info, KS_BATCH_SHAPE,
-             const uint h, const int first)
+             const uint h, const int first KS_TRACE_PARAM)
 {
   const uint i = (uint) get_global_id (0);
   const uint s = (uint) get_global_id (1);
   const size_t stride4 = (size_t) systems * n;
   ks_row me, lo, up;
 
+  KS_TRACE_BASE (0, a);
+  KS_TRACE_BASE (1, b);
+  KS_TRACE_BASE (2, c);
+  KS_TRACE_BASE (3, d);
+  KS_TRACE_BASE (4, src);
+  KS_TRACE_BASE (5, dst);
   if (i >= n || s >= systems)
     return;
   {
@@ -666,23 +678,23 @@ paracr_step (KS_BATCH_IN, __global const real *src, __global real *dst, __global
     const size_t ilo = in_lo ? AT (s, i - h) : 0, iup = in_up ? AT (s, i + h) : 0;
     if (first)
       {
-        me = ks_row_in (a, b, c, d, AT (s, i), 1);
-        lo = ks_row_in (a, b, c, d, ilo, in_lo);
-        up = ks_row_in (a, b, c, d, iup, in_up);
+        me = ks_row_in (a, b, c, d, AT (s, i), 1 KS_TRACE_ARG);
+        lo = ks_row_in (a, b, c, d, ilo, in_lo KS_TRACE_ARG);
+        up = ks_row_in (a, b, c, d, iup, in_up KS_TRACE_ARG);
       }
     else
       {
-        me = ks_row_at (src, stride4, AT (s, i), 1);
-        lo = ks_row_at (src, stride4, ilo, in_lo);
-        up = ks_row_at (src, stride4, iup, in_up);
+        me = ks_row_at (src, stride4, AT (s, i), 1 KS_TRACE_ARG);
+        lo = ks_row_at (src, stride4, ilo, in_lo KS_TRACE_ARG);
+        up = ks_row_at (src, stride4, iup, in_up KS_TRACE_ARG);
       }
   }
   if (!ks_reduce (&me, &lo, &up))
     ks_report_row (&info[s], (int) i + 1);
-  dst[AT (s, i)] = me.a;
-  dst[stride4 + AT (s, i)] = me.b;
-  dst[2 * stride4 + AT (s, i)] = me.c;
-  dst[3 * stride4 + AT (s, i)] = me.d;
+  KS_ST (dst, AT (s, i), me.a);
+  KS_ST (dst, stride4 + AT (s, i), me.b);
+  KS_ST (dst, 2 * stride4 + AT (s, i), me.c);
+  KS_ST (dst, 3 * stride4 + AT (s, i), me.d);
 }
 
 /* x_i = d_i / b_i once every row stands alone; steps = 0 (n = 1) reads

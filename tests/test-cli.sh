@@ -1028,6 +1028,60 @@ done
 run "$CLI" map 70000x2000 --plot nomap.png
 expect_fail "map --plot of a launch the paper does not give: fails, says why" 1 "no launch"
 check "map --plot that failed: no file written" "nomap.png exists" test ! -e nomap.png
+
+# --- access: which cache lines a warp touches (papers 001-003) ----------------
+
+run "$CLI" access micro-access --scheme direct-clamping --step 3 --plot acc.png
+if expect_ok "access micro-access direct-clamping --step 3 --plot acc.png"; then
+  check "access direct: each tap 32 lines of 128 bytes (rows 1920 bytes apart), the transposed store 1" \
+    "counts differ" grep -qE "^  0 +32 +32 +0.25$" "$T/out"
+  check "access direct: the step's 289 transactions against 2.5 ideal" "no such line" \
+    grep -qE "^  step +289 +2.5 " "$T/out"
+  check "access direct: the store coalesced, 1 line" "no such line" grep -qE "^  9 +32 +1 +0.25$" "$T/out"
+  py "access --plot acc.png: a PNG" '
+assert open("acc.png", "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+'
+fi
+run "$CLI" access micro-access --scheme grouped-clamping --warp 32 --line 32
+check "access grouped, 32-byte lines: tap 0 2 lines, 30 distinct bytes of them used (the first 3 clamped to 0)" \
+  "counts differ" grep -qE "^  0 +32 +2 +0.938$" "$T/out"
+run "$CLI" access tridiag-batch --layout natural --step 3
+check "access thomas natural: 32 lines a coefficient, 2.36 million over the group" "counts differ" \
+  grep -q "Every step of the group's 2 warps: 2358528 transactions" "$T/out"
+run "$CLI" access tridiag-batch --layout interleaved --step 3 --systems 5120 --plot acc.svg
+check "access thomas interleaved, 5120 systems: 1 line a coefficient" "counts differ" \
+  grep -qE "^  0 +32 +1 +1$" "$T/out"
+py "access --plot acc.svg: an SVG" '
+import xml.etree.ElementTree as ET
+assert ET.parse("acc.svg").getroot().tag.endswith("svg")
+'
+run "$CLI" access tridiag-batch --method paracr --layout interleaved --level 2
+check "access PARACR interleaved: neighbours 5000 words apart, 32 lines" "counts differ" \
+  grep -qE "^  0 +32 +32 +1$" "$T/out"
+run "$CLI" access index-fill --domain 5x40 --plot acc.pdf
+check "access index-fill 5x40: 24 of the block's 64 threads idle" "no such line" \
+  grep -q "64 items, 24 idle, 2 warps" "$T/out"
+check "access --plot acc.pdf: a PDF" "not a PDF" grep -q "^%PDF" acc.pdf
+run "$CLI" access micro-access -d "$OCL"
+check "access -d $OCL: the device's cache line (OpenCL says it)" "no line size of 32, 64 or 128" \
+  grep -qE "^Step 0 of 960, warp 0 \(32 items\), (32|64|128)-byte lines:$" "$T/out"
+run "$CLI" access micro-access -d "$OCL" --line 32
+check "access -d $OCL --line 32: the option wins over the device" "not 32" \
+  grep -q "32-byte lines:" "$T/out"
+run "$CLI" access micro-access --layout interleaved
+expect_fail "access micro-access --layout: another experiment's option, refused, says whose" 2 \
+  "--layout is an option of access tridiag-batch"
+run "$CLI" access micro-access --line 100 --plot noacc.png
+expect_fail "access --line 100: refused with the sizes it takes" 2 "32, 64 or 128 bytes, not 100"
+check "access refused: no plot written" "noacc.png exists" test ! -e noacc.png
+run "$CLI" access micro-access --step 960
+expect_fail "access --step past the loop: names the range" 2 "0 to 959"
+run "$CLI" access gauss-size
+expect_fail "access gauss-size: not one it draws, names those" 2 "micro-access .001., tridiag-batch .002."
+run "$CLI" access --help
+help_mentions "access --help" --scheme --method --layout --level --domain --rule --group-size --warp --line \
+  --step --plot
+
 run "$CLI" map
 expect_fail "map without a domain: usage" 2 "one DOMAIN"
 

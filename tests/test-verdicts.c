@@ -342,8 +342,10 @@ test_access (void)
   g_autoptr(KsRun) x86 = access_run (POCL, 100, 140);
   g_autoptr(KsRun) x86_fails = access_run (POCL, 436, 140);
   g_autoptr(KsRun) untested = access_run (NVIDIA, 0, 140);
+  /* The prediction from the counted cache lines (ks-access.h) beside the
+   * measured 436 / 140 ms. */
   g_autoptr(KsVerdict) h = judge (holds, 0, KS_VERDICT_HOLDS, "grouped, clamping", "140 ms", "436 ms",
-                                  "claim holds", NULL);
+                                  "claim holds", "predict the grouped one 6.", "measured 3.11x", NULL);
   g_autoptr(KsVerdict) f = judge (fails, 0, KS_VERDICT_FAILS, "does not hold", NULL);
   /* Like with like: on a CPU the paper expects the direct scheme to win. */
   g_autoptr(KsVerdict) c = judge (x86, 0, KS_VERDICT_HOLDS, "x86", NULL);

@@ -40,6 +40,7 @@ static const char usage[] =
   "  bench bandwidth         Memory bandwidth of a device, copy and triad (= run bench-bandwidth)\n"
   "  bench launch            What one kernel launch costs, and the gain of CUDA Graphs (= run bench-launch)\n"
   "  map DOMAIN              Lay an index domain (e.g. 2000x3000) onto blocks and threads (paper 003)\n"
+  "  access EXPERIMENT       The addresses one warp touches per step, the cache lines against the ideal (001-003)\n"
   "  help                    This text\n"
   "\n"
   "Run \"kernelscope-cli COMMAND --help\" for the options of each command.\n"
@@ -253,6 +254,8 @@ ks_cli_main (int    argc,
     return ks_cli_bench (argc - 1, argv + 1);
   if (strcmp (command, "map") == 0)
     return ks_cli_map (argc - 1, argv + 1);
+  if (strcmp (command, "access") == 0)
+    return ks_cli_access (argc - 1, argv + 1);
   if (strcmp (command, "roofline") == 0)
     return ks_cli_roofline (argc - 1, argv + 1);
 

@@ -28,6 +28,7 @@ int       ks_cli_bench   (int argc, char **argv);
 int       ks_cli_solve_tridiag (int argc, char **argv);
 int       ks_cli_list    (int argc, char **argv);
 int       ks_cli_map     (int argc, char **argv);
+int       ks_cli_access  (int argc, char **argv);
 /* roofline, in ks-cli-roofline.c. */
 int       ks_cli_roofline (int argc, char **argv);
 /* The whole program, for kernelscope-cli's main () and for test programs

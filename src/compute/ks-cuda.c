@@ -135,6 +135,9 @@ make_device (int                    ordinal,
     info.max_work_item_sizes[d] = prop->maxThreadsDim[d];
   info.preferred_multiple = prop->warpSize;
   info.warp_size = prop->warpSize;
+  /* No attribute says it: every NVIDIA GPU since Fermi caches global
+   * memory in 128-byte lines (of 32-byte sectors). */
+  info.cache_line = 128;
   info.local_mem = prop->sharedMemPerBlock;
   info.global_mem = prop->totalGlobalMem;
   info.max_alloc = prop->totalGlobalMem;

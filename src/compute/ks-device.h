@@ -59,6 +59,7 @@ typedef struct {
   guint64      global_mem;
   guint64      max_alloc;
   guint64      cache_bytes;      /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE; 0 = not known */
+  guint        cache_line;       /* CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE; CUDA 128; 0 = not known */
   gboolean     has_fp64;
   int          cc_major;         /* NVIDIA compute capability, -1 if none */
   int          cc_minor;

@@ -226,7 +226,7 @@ make_device (cl_platform_id platform,
   size_t item_sizes[3] = { 0, 0, 0 };
   cl_ulong local_mem = 0, global_mem = 0, max_alloc = 0, cache = 0;
   cl_device_fp_config fp64 = 0;
-  cl_uint align_bits = 0;
+  cl_uint align_bits = 0, line = 0;
   size_t timer_resolution = 0;
   g_autofree char *extensions = device_string (device, CL_DEVICE_EXTENSIONS);
 
@@ -255,6 +255,7 @@ make_device (cl_platform_id platform,
   (void) DEVICE_SCALAR (device, CL_DEVICE_GLOBAL_MEM_SIZE, global_mem);
   (void) DEVICE_SCALAR (device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, max_alloc);
   (void) DEVICE_SCALAR (device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, cache);
+  (void) DEVICE_SCALAR (device, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, line);
   (void) DEVICE_SCALAR (device, CL_DEVICE_DOUBLE_FP_CONFIG, fp64);
   (void) DEVICE_SCALAR (device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, align_bits);
   (void) DEVICE_SCALAR (device, CL_DEVICE_PROFILING_TIMER_RESOLUTION, timer_resolution);
@@ -268,6 +269,7 @@ make_device (cl_platform_id platform,
   info.global_mem = global_mem;
   info.max_alloc = max_alloc;
   info.cache_bytes = cache;
+  info.cache_line = line;
   info.has_fp64 = fp64 != 0 || (extensions && strstr (extensions, "cl_khr_fp64"));
   info.has_fp16 = extensions && strstr (extensions, "cl_khr_fp16");
   info.mem_base_addr_align = MAX (align_bits / 8, 1);

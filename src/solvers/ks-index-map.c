@@ -557,6 +557,28 @@ ks_index_mapping_same_launch (const KsIndexMapping *a,
   return memcmp (a->grid, b->grid, sizeof a->grid) == 0 && memcmp (a->block, b->block, sizeof a->block) == 0;
 }
 
+KsIndexLayout
+ks_index_mapping_layout (const KsIndexDomain  *domain,
+                         const KsIndexMapping *m,
+                         guint64              *sides)
+{
+  g_return_val_if_fail (domain != NULL && m != NULL && sides != NULL, KS_INDEX_LAYOUT_1D);
+
+  for (guint d = 0; d < 3; d++)
+    sides[d] = d + domain->dims >= 3 ? domain->n[d + domain->dims - 3] : 1;
+  if (m->thread_side < 0)
+    {
+      sides[0] = sides[1] = 1;
+      sides[2] = m->points;
+    }
+  /* The flat launch is D(points) whatever the domain's shape. */
+  if (domain->dims == 1 || m->thread_side < 0)
+    return KS_INDEX_LAYOUT_1D;
+  if (domain->dims == 2)
+    return domain->n[1] <= KS_INDEX_PAPER_THREADS ? KS_INDEX_LAYOUT_2D_ROWS : KS_INDEX_LAYOUT_2D_SPLIT;
+  return KS_INDEX_LAYOUT_3D;
+}
+
 gboolean
 ks_index_mapping_diagram (const KsIndexDomain  *domain,
                           const KsIndexMapping *mapping,

@@ -121,6 +121,23 @@ void         ks_index_mapping_clear    (KsIndexMapping      *mapping);
 gboolean     ks_index_mapping_same_launch (const KsIndexMapping *a,
                                            const KsIndexMapping *b);
 
+/* index_fill_mapped's layouts (kernels/index.cl's KS_INDEX_LAYOUT_*). */
+typedef enum {
+  KS_INDEX_LAYOUT_1D,        /* D(N), or any domain flattened: blocks of threads */
+  KS_INDEX_LAYOUT_2D_ROWS,   /* D(N1, N2), N2 within a block: one block per row */
+  KS_INDEX_LAYOUT_2D_SPLIT,  /* no side within a block: dim3(N1, ceil(N2 / T)) */
+  KS_INDEX_LAYOUT_3D,        /* dim3(N1, N2[, ceil(N3 / T)]), blocks along N3 */
+} KsIndexLayout;
+
+/* How index_fill_mapped runs a mapped launch (its thread side not N1 of a
+ * 2D domain): the layout, and the sides as the kernel takes them,
+ * right-aligned (D(N) is (1, 1, N), D(N1, N2) is (1, N1, N2); the flat
+ * launch D(points)).  ks-index-solver.c launches it so, ks-access.c models
+ * it. */
+KsIndexLayout ks_index_mapping_layout  (const KsIndexDomain  *domain,
+                                        const KsIndexMapping *mapping,
+                                        guint64              *sides);
+
 /* What a grid-of-blocks diagram (ks_plot_set_blocks) draws for a mapping:
  * the side the threads run along across, the side of the blocks down (in
  * 3D one plane of N1; the flat launch as one row).  FALSE where the

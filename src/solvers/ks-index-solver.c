@@ -20,9 +20,6 @@
 #include <omp.h>
 #endif
 
-/* index_fill_mapped's layouts (kernels/index.cl). */
-enum { LAYOUT_1D, LAYOUT_2D_ROWS, LAYOUT_2D_SPLIT, LAYOUT_3D };
-
 /* Device-filling grid of the stride loop: blocks per compute unit. */
 #define STRIDE_BLOCKS_PER_CU 32
 
@@ -221,21 +218,7 @@ mapped_launch (const KsIndexDomain *domain,
                      _("%s: N1 gets the threads here, a layout the mapped kernel does not run"), m->why);
       return FALSE;
     }
-  /* The flat launch is D(points) whatever the domain's shape. */
-  if (domain->dims == 1 || m->thread_side < 0)
-    *layout = LAYOUT_1D;
-  else if (domain->dims == 2)
-    *layout = domain->n[1] <= KS_INDEX_PAPER_THREADS ? LAYOUT_2D_ROWS : LAYOUT_2D_SPLIT;
-  else
-    *layout = LAYOUT_3D;
-  /* The sides right-aligned: D(N) is (1, 1, N), D(N1, N2) is (1, N1, N2). */
-  for (guint d = 0; d < 3; d++)
-    sides[d] = d + domain->dims >= 3 ? domain->n[d + domain->dims - 3] : 1;
-  if (m->thread_side < 0)
-    {
-      sides[0] = sides[1] = 1;
-      sides[2] = m->points;
-    }
+  *layout = (gint32) ks_index_mapping_layout (domain, m, sides);
   memset (config, 0, sizeof *config);
   config->dims = m->grid_dims;
   for (guint d = 0; d < m->grid_dims; d++)

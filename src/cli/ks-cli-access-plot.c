@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* kernelscope-cli access: its options, the device's warp, and the picture:
+ * memory as a strip of cache lines (each buffer from the first line the
+ * warp touches), each item of the warp a mark where it touches, the lines
+ * touched shaded; for index-fill the mapping's blocks over the domain, the
+ * idle threads shaded. */
+#define G_LOG_DOMAIN "ks-cli"
+
+#include "ks-cli.h"
+#include "ks-cli-access.h"
+
+#include <math.h>
+
+int
+ks_cli_access_parse (AccessOptions *o,
+                     int           *argc,
+                     char        ***argv)
+{
+  GOptionEntry entries[] = {
+    { "scheme", 0, 0, G_OPTION_ARG_STRING, &o->scheme,
+      "micro-access: direct-functions (default), direct-padding, direct-clamping, grouped-functions, "
+      "grouped-padding, grouped-clamping", "S" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &o->height, "micro-access: rows of the image (1080)", "N" },
+    { "width", 0, 0, G_OPTION_ARG_INT, &o->width, "micro-access: bytes per row (1920)", "N" },
+    { "method", 0, 0, G_OPTION_ARG_STRING, &o->method, "tridiag-batch: thomas (default) or paracr", "M" },
+    { "layout", 0, 0, G_OPTION_ARG_STRING, &o->layout, "tridiag-batch: natural (default) or interleaved", "L" },
+    { "level", 0, 0, G_OPTION_ARG_INT, &o->level, "tridiag-batch, paracr: the level, stride 2^level (0)", "K" },
+    { "n", 0, 0, G_OPTION_ARG_INT, &o->n, "tridiag-batch: unknowns per system (4095)", "N" },
+    { "systems", 0, 0, G_OPTION_ARG_INT, &o->systems, "tridiag-batch: systems (5000)", "N" },
+    { "domain", 0, 0, G_OPTION_ARG_STRING, &o->domain, "index-fill: the domain, e.g. 2000x3000 (default)", "D" },
+    { "rule", 0, 0, G_OPTION_ARG_STRING, &o->rule, "index-fill: paper (default), printed, today, occupancy "
+      "(occupancy takes its block from --group-size)", "R" },
+    { "precision", 0, 0, G_OPTION_ARG_STRING, &o->precision, "float (default) or double values", "P" },
+    { "group-size", 0, 0, G_OPTION_ARG_INT, &o->group_size, "Work-items per group (64; index-fill: the rule's)",
+      "N" },
+    { "device", 'd', 0, G_OPTION_ARG_STRING, &o->device_query,
+      "Take the warp width and the cache line from this device where it says them", "DEVICE" },
+    { "warp", 0, 0, G_OPTION_ARG_INT, &o->warp, "Items that run one instruction together (32)", "N" },
+    { "line", 0, 0, G_OPTION_ARG_INT, &o->line, "Cache line bytes: 32, 64 or 128 (default: -d's, else 128)",
+      "BYTES" },
+    { "step", 0, 0, G_OPTION_ARG_INT, &o->step, "The step (iteration of the kernel's loop) shown (0)", "K" },
+    { "warp-index", 0, 0, G_OPTION_ARG_INT, &o->warp_index, "Which warp of the first group (0)", "W" },
+    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &o->plot, "Draw the step (PNG, SVG or PDF)", "FILE" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+
+  context = g_option_context_new ("EXPERIMENT - the addresses one warp touches, step by step (papers 001-003)");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_description (context,
+    "EXPERIMENT is micro-access (001: direct or grouped, three edge schemes), tridiag-batch (002:\n"
+    "Thomas or one PARACR level, natural or interleaved layout) or index-fill (003: the domain's\n"
+    "mapping onto blocks, idle threads marked).  The model redoes the kernel's index arithmetic for\n"
+    "the first work-group and counts the cache lines (transactions) each access of a warp touches\n"
+    "against the ideal, the bytes it uses over the line size.\n"
+    "Example: kernelscope-cli access micro-access --scheme direct-clamping --step 3 --plot a.png");
+  if (!g_option_context_parse (context, argc, argv, &error))
+    return ks_cli_fail (KS_CLI_USAGE, error);
+  return KS_CLI_OK;
+}
+
+int
+ks_cli_access_device (AccessOptions *o)
+{
+  g_autoptr(KsDeviceList) list = NULL;
+  g_autoptr(GError) error = NULL;
+  KsDevice *dev;
+
+  if (o->device_query)
+    {
+      const KsDeviceInfo *info;
+
+      list = ks_device_list_new ();
+      if (!(dev = ks_cli_pick_device (list, o->device_query, 0, FALSE, &error)))
+        return ks_cli_fail (KS_CLI_USAGE, error);
+      info = ks_device_get_info (dev);
+      if (o->warp == KS_CLI_ACCESS_UNSET && info->warp_size > 0)
+        o->warp = (int) info->warp_size;
+      if (o->line == KS_CLI_ACCESS_UNSET && info->cache_line > 0)
+        o->line = (int) info->cache_line;
+    }
+  if (o->warp == KS_CLI_ACCESS_UNSET)
+    o->warp = 32;
+  if (o->line == KS_CLI_ACCESS_UNSET)
+    o->line = 128;
+  return KS_CLI_OK;
+}
+
+/* Each buffer's first and last line the warp touches in the step. */
+static void
+buffer_spans (const KsAccessModel *m,
+              const AccessOptions *o,
+              guint64             *first,
+              guint64             *last)
+{
+  for (guint k = 0; k < m->n_buffers; k++)
+    first[k] = G_MAXUINT64, last[k] = 0;
+  for (guint i = 0; i < m->accesses->len; i++)
+    {
+      const KsAccess *a = &g_array_index (m->accesses, KsAccess, i);
+
+      if (a->step != (guint) o->step || ks_access_warp_of (m, a->item, o->warp) != (guint) o->warp_index)
+        continue;
+      first[a->buffer] = MIN (first[a->buffer], a->offset / o->line);
+      last[a->buffer] = MAX (last[a->buffer], (a->offset + a->size - 1) / o->line);
+    }
+}
+
+static gboolean
+plot_index (KsPlot              *plot,
+            const KsAccessPoint *p,
+            GError             **error)
+{
+  KsIndexMapping mapping = { 0 };
+  guint dx, dy, bx, by;
+  gboolean ok;
+
+  ks_index_map (&p->domain, p->rule, p->group, &mapping);
+  ok = ks_index_mapping_diagram (&p->domain, &mapping, &dx, &dy, &bx, &by);
+  if (ok)
+    ks_plot_set_blocks (plot, dx, dy, bx, by);
+  else
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "this launch (%s) cannot be drawn",
+                 mapping.mapped ? mapping.launch : mapping.why);
+  ks_index_mapping_clear (&mapping);
+  return ok;
+}
+
+/* One series per buffer touched: x the line (from the buffer's first, the
+ * buffers side by side, two lines apart), y the item's lane. */
+static void
+plot_strip (KsPlot              *plot,
+            const KsAccessModel *m,
+            const AccessOptions *o)
+{
+  g_autoptr(GHashTable) shaded = g_hash_table_new (NULL, NULL);
+  guint64 first[8], last[8];
+  double base[8], x0 = 0;
+  int series[8];
+
+  buffer_spans (m, o, first, last);
+  for (guint k = 0; k < m->n_buffers; k++)
+    {
+      series[k] = -1;
+      base[k] = x0;
+      if (first[k] == G_MAXUINT64)
+        continue;
+      series[k] = (int) ks_plot_add_series (plot, m->buffers[k]);
+      ks_plot_series_set_kind (plot, (guint) series[k], KS_PLOT_SERIES_POINTS);
+      x0 += (double) (last[k] - first[k] + 1) + 2;
+    }
+  for (guint i = 0; i < m->accesses->len; i++)
+    {
+      const KsAccess *a = &g_array_index (m->accesses, KsAccess, i);
+      double x;
+
+      if (a->step != (guint) o->step || ks_access_warp_of (m, a->item, o->warp) != (guint) o->warp_index)
+        continue;
+      x = base[a->buffer] + ((double) a->offset - (double) first[a->buffer] * o->line) / o->line;
+      ks_plot_add_point (plot, (guint) series[a->buffer], x, (double) (a->item % m->local[0] % o->warp));
+      if (g_hash_table_add (shaded, GINT_TO_POINTER ((int) floor (x) + 1)))
+        ks_plot_add_x_band (plot, floor (x), floor (x) + 1, NULL);
+    }
+  ks_plot_set_axis_labels (plot, "cache line (each buffer from its first line touched)", "item of the warp");
+}
+
+gboolean
+ks_cli_access_plot (const KsAccessModel *m,
+                    const KsAccessPoint *p,
+                    const AccessOptions *o,
+                    const char          *experiment,
+                    GError             **error)
+{
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (KsAccessCount));
+  g_autofree char *title = NULL;
+  guint lines = 0;
+  double ideal = 0;
+
+  ks_access_count_step (m, (guint) o->warp, (guint) o->warp_index, (guint) o->step, (guint) o->line, counts);
+  for (guint i = 0; i < counts->len; i++)
+    {
+      lines += g_array_index (counts, KsAccessCount, i).lines;
+      ideal += g_array_index (counts, KsAccessCount, i).ideal;
+    }
+  title = g_strdup_printf ("%s %s, warp %d, step %d: %u transactions of %d bytes, ideal %.3g", experiment,
+                           ks_access_kernel_to_string (p->kernel), o->warp_index, o->step, lines, o->line, ideal);
+  ks_plot_set_title (plot, title);
+  if (p->kernel == KS_ACCESS_INDEX_MAPPED)
+    {
+      if (!plot_index (plot, p, error))
+        return FALSE;
+    }
+  else
+    plot_strip (plot, m, o);
+  return ks_plot_export (plot, o->plot, 900, 500, NULL, error);
+}
