@@ -43,9 +43,11 @@ static const KsChoice precision_choices[] = {
 enum { P_PRECISION, P_TOL, P_TRIAD, P_ROWS, P_METHOD, N_PARAMS };
 
 static const KsParamSpec params[] = {
-  [P_PRECISION] = { .name = "precision", .label = N_("Precision"), .type = KS_PARAM_CHOICE, .choices = precision_choices,
+  [P_PRECISION] = { .name = "precision", .label = N_("Precision"), .type = KS_PARAM_CHOICE,
+    .choices = precision_choices,
     .default_value = "double", .help = N_("The precision of the solve") },
-  [P_TOL] = { .name = "tol", .label = N_("Tolerance"), .type = KS_PARAM_REAL, .default_value = "1e-8", .min = 1e-14, .max = 0.5,
+  [P_TOL] = { .name = "tol", .label = N_("Tolerance"), .type = KS_PARAM_REAL, .default_value = "1e-8", .min = 1e-14,
+    .max = 0.5,
     .help = N_("The relative residual to reach, ||r|| <= tol ||b|| (1e-5 suits float)") },
   [P_TRIAD] = { .name = "triad", .label = N_("Measure the triad"), .type = KS_PARAM_BOOL, .default_value = "true",
     .help = N_("Measure each device's triad bandwidth before its points (the of_triad column); false: "

@@ -39,14 +39,16 @@ static const KsChoice range_choices[] = {
 
 static const KsChoice local_choices[] = {
   { "driver", N_("driver"), N_("A NULL local size: the driver chooses the group"), KS_LOCAL_DRIVER },
-  { "explicit", N_("explicit"), N_("The given group size, the range padded up to a multiple of it"), KS_LOCAL_EXPLICIT },
+  { "explicit", N_("explicit"), N_("The given group size, the range padded up to a multiple of it"),
+    KS_LOCAL_EXPLICIT },
   { "split", N_("split"), N_("A multiple of the group size, plus a second launch for the remainder"), KS_LOCAL_SPLIT },
   { NULL }
 };
 
 /* A work-group sweep sets the group size itself: no driver policy there. */
 static const KsChoice local_sweep_choices[] = {
-  { "explicit", N_("explicit"), N_("The given group size, the range padded up to a multiple of it"), KS_LOCAL_EXPLICIT },
+  { "explicit", N_("explicit"), N_("The given group size, the range padded up to a multiple of it"),
+    KS_LOCAL_EXPLICIT },
   { "split", N_("split"), N_("A multiple of the group size, plus a second launch for the remainder"), KS_LOCAL_SPLIT },
   { NULL }
 };

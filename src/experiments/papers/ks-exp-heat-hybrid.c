@@ -27,15 +27,13 @@
 #include <math.h>
 #include <string.h>
 
-/* --- parameters ----------------------------------------------------------------- */
+/* --- parameters (their indexes and ids: ks-exp-heat-hybrid-private.h) ------------ */
 
 static const KsChoice kind_choices[] = {
   { "quad", N_("quadrilaterals"), N_("A regular mesh of quadrilaterals: 9 entries per row"), 0 },
   { "tri", N_("triangles"), N_("The same split along a diagonal: about 13 entries per row"), 1 },
   { NULL }
 };
-
-enum { CPU_HOST, CPU_DEVICE };
 
 static const KsChoice cpu_choices[] = {
   { "host", N_("host (OpenMP)"), N_("The CPU part runs this program's own C code on every core"), CPU_HOST },
@@ -44,8 +42,6 @@ static const KsChoice cpu_choices[] = {
        "the same code"), CPU_DEVICE },
   { NULL }
 };
-
-enum { PARTITION_GEOMETRIC, PARTITION_METIS, PARTITION_FILE };
 
 static const KsChoice partition_choices[] = {
   { "geometric", N_("geometric"), N_("The paper's plain decomposition: the cells cut across the longer side"),
@@ -56,8 +52,6 @@ static const KsChoice partition_choices[] = {
        "r's, in one process parts 0 to G-1 are the G GPUs' and part G the CPU's"), PARTITION_FILE },
   { NULL }
 };
-
-enum { CG_CLASSIC, CG_PIPELINED };
 
 static const KsChoice cg_choices[] = {
   { "classic", N_("classic"), N_("The CG the paper prints: two sums per iteration"), CG_CLASSIC },
@@ -73,11 +67,6 @@ static const KsChoice precision_choices[] = {
   { NULL }
 };
 
-enum {
-  P_CELLS, P_LAMBDA, P_KIND, P_CPU, P_PARTITION, P_PARTITION_FILE, P_SAVE_PARTITION, P_PRECISION, P_GPUS,
-  P_GPU_RANKS, P_RANKS_PER_GPU, P_CG, P_TOL, N_PARAMS
-};
-
 static const KsParamSpec params[] = {
   [P_CELLS] = { .name = "cells", .label = N_("Cells"), .help = N_("About how many cells the mesh has (one curve each)"),
     .type = KS_PARAM_INT, .default_value = "2^14,2^16", .min = 64, .max = KS_MESH_MAX_GENERATED_CELLS,
@@ -90,7 +79,8 @@ static const KsParamSpec params[] = {
     .type = KS_PARAM_CHOICE, .choices = kind_choices, .default_value = "quad" },
   [P_CPU] = { .name = "cpu", .label = N_("CPU part"), .help = N_("What runs the CPU's share of the cells"),
     .type = KS_PARAM_CHOICE, .choices = cpu_choices, .default_value = "host" },
-  [P_PARTITION] = { .name = "partition", .label = N_("Partition"), .help = N_("How the cells are split between the parts"),
+  [P_PARTITION] = { .name = "partition", .label = N_("Partition"),
+    .help = N_("How the cells are split between the parts"),
     .type = KS_PARAM_CHOICE, .choices = partition_choices, .default_value = "geometric", .advanced = TRUE },
   [P_PARTITION_FILE] = { .name = "partition_file", .label = N_("Partition file"),
     .help = N_("Each cell's part, one number per line, line i holding cell i's (METIS's .part format, as "
@@ -99,7 +89,8 @@ static const KsParamSpec params[] = {
   [P_SAVE_PARTITION] = { .name = "save_partition", .label = N_("Save the partition"),
     .help = N_("A file for the cells' parts of the last point, in the format --partition-file reads; empty: none"),
     .type = KS_PARAM_TEXT, .default_value = "", .advanced = TRUE, .output = KS_OUTPUT_FILE },
-  [P_PRECISION] = { .name = "precision", .label = N_("Precision"), .help = N_("The devices' precision (the host part is double)"),
+  [P_PRECISION] = { .name = "precision", .label = N_("Precision"),
+    .help = N_("The devices' precision (the host part is double)"),
     .type = KS_PARAM_CHOICE, .choices = precision_choices, .default_value = "double", .advanced = TRUE },
   [P_GPUS] = { .name = "gpus", .label = N_("GPUs"),
     .help = N_("In one process: how many GPUs like the one chosen (cuda:0, cuda:1, ...) take a part each, "

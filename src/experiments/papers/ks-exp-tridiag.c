@@ -146,8 +146,8 @@ static const KsParamSpec batch_params[] = {
     .min = 1, .max = 1 << 24, .sweepable = TRUE, .cli_range = TRUE,
     .help = N_("How many systems are solved at once (the paper's: 5000:40000:5000)") },
   [BATCH_METHOD] = METHOD_PARAM ("cpu-thomas,cpu-sericr,omp-thomas,thomas-global,thomas-local,thomas-interleaved,"
-                "sericr-global,sericr-local,paracr-global,paracr-full,paracr-partial,paracr-interleaved,"
-                "thomas-coalesced,thomas-transposed"),
+                                 "sericr-global,sericr-local,paracr-global,paracr-full,paracr-partial,"
+                                 "paracr-interleaved,thomas-coalesced,thomas-transposed"),
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (batch_params) == N_BATCH_PARAMS);
 
@@ -159,8 +159,8 @@ static const KsParamSpec large_params[] = {
   [LARGE_N] = { .name = "n", .label = N_("Unknowns"), .type = KS_PARAM_INT, .default_value = "1023,4095,16383,65535",
     .min = 1, .max = 1 << 26, .sweepable = TRUE, .cli_range = TRUE,
     .help = N_("The size of the one system (2^k - 1 for SERICR, or padded)") },
-  [LARGE_METHOD] = METHOD_PARAM ("cpu-thomas,cpu-sericr,thomas-global,sericr-global,paracr-global,paracr-partial,paracr-steps,"
-                "paracr-thomas"),
+  [LARGE_METHOD] = METHOD_PARAM ("cpu-thomas,cpu-sericr,thomas-global,sericr-global,paracr-global,paracr-partial,"
+                                 "paracr-steps,paracr-thomas"),
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (large_params) == N_LARGE_PARAMS);
 
@@ -828,8 +828,8 @@ static const KsParamSpec bench_params[] = {
   [BENCH_TRIAD] = { .name = "triad", .label = N_("Measure the triad"), .type = KS_PARAM_BOOL, .default_value = "true",
     .help = N_("Measure each device's triad bandwidth before its points (the of_triad column); false: "
                "leave the column empty and save the probe's seconds") },
-  [BENCH_METHOD] = METHOD_PARAM ("cpu-thomas,cpu-sericr,omp-thomas,lapack-gtsv,thomas-interleaved,thomas-coalesced,thomas-transposed,"
-                "paracr-partial,paracr-thomas,cusparse-strided,cusparse-nopivot"),
+  [BENCH_METHOD] = METHOD_PARAM ("cpu-thomas,cpu-sericr,omp-thomas,lapack-gtsv,thomas-interleaved,thomas-coalesced,"
+                                 "thomas-transposed,paracr-partial,paracr-thomas,cusparse-strided,cusparse-nopivot"),
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (bench_params) == N_BENCH_PARAMS);
 
