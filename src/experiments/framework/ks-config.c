@@ -12,7 +12,19 @@
 struct _KsConfig {
   const KsExperimentDesc *desc;
   GVariant              **values;
+  int                    *when;    /* per parameter: the index of its when.param, or -1 */
 };
+
+/* Conditions name another parameter: found once, not at every point. */
+static int *
+find_conditions (const KsExperimentDesc *desc)
+{
+  int *when = g_new (int, MAX (desc->n_params, 1));
+
+  for (guint i = 0; i < desc->n_params; i++)
+    when[i] = desc->params[i].when.param ? ks_experiment_desc_find_param (desc, desc->params[i].when.param) : -1;
+  return when;
+}
 
 KsConfig *
 ks_config_new (const KsExperimentDesc *desc)
@@ -24,6 +36,7 @@ ks_config_new (const KsExperimentDesc *desc)
   config = g_new0 (KsConfig, 1);
   config->desc = desc;
   config->values = g_new0 (GVariant *, MAX (desc->n_params, 1));
+  config->when = find_conditions (desc);
   for (guint i = 0; i < desc->n_params; i++)
     {
       const KsParamSpec *spec = &desc->params[i];
@@ -46,6 +59,7 @@ ks_config_copy (const KsConfig *config)
   copy = g_new0 (KsConfig, 1);
   copy->desc = config->desc;
   copy->values = g_new0 (GVariant *, MAX (config->desc->n_params, 1));
+  copy->when = g_memdup2 (config->when, sizeof (int) * MAX (config->desc->n_params, 1));
   for (guint i = 0; i < config->desc->n_params; i++)
     copy->values[i] = config->values[i] ? g_variant_ref (config->values[i]) : NULL;
   return copy;
@@ -59,6 +73,7 @@ ks_config_free (KsConfig *config)
   for (guint i = 0; i < config->desc->n_params; i++)
     g_clear_pointer (&config->values[i], g_variant_unref);
   g_free (config->values);
+  g_free (config->when);
   g_free (config);
 }
 
@@ -356,8 +371,15 @@ ks_config_applies (const KsConfig    *config,
     return FALSE;
   if (spec->when.param == NULL)
     return TRUE;
-  /* A condition on a parameter that does not apply itself fails. */
-  other = ks_config_get (config, spec->when.param);
+  /* A condition on a parameter that does not apply itself fails.  A spec
+   * of the config's own description has its condition's index at hand. */
+  if (spec >= config->desc->params && spec < config->desc->params + config->desc->n_params)
+    {
+      int k = config->when[spec - config->desc->params];
+      other = k >= 0 ? config->values[k] : NULL;
+    }
+  else
+    other = ks_config_get (config, spec->when.param);
   if (other == NULL)
     return FALSE;
   text = ks_param_value_to_string (other);
