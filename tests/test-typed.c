@@ -12,6 +12,7 @@
 #include "ks-run.h"
 #include "ks-test-framework-util.h"
 
+#include <math.h>
 #include <string.h>
 
 static GPtrArray *
@@ -180,6 +181,7 @@ test_engine_set_axis_refuses (void)
   g_autoptr(GPtrArray) text = new_axis ();
   g_autoptr(GPtrArray) round = new_axis ();
   g_autoptr(GPtrArray) two = new_axis ();
+  g_autoptr(GPtrArray) inf = new_axis ();
   g_autoptr(GError) error = NULL;
 
   g_assert_false (ks_engine_set_axis (engine, KS_EXP_TEST_P_SIZE, empty, &error));
@@ -201,6 +203,10 @@ test_engine_set_axis_refuses (void)
   add_value (two, g_variant_new_double (2));
   g_assert_false (ks_engine_set_axis (engine, KS_EXP_TEST_P_SCALE, two, &error));
   g_assert_nonnull (strstr (error->message, "--scale takes one value"));
+  g_clear_error (&error);
+  add_value (inf, g_variant_new_double (INFINITY));
+  g_assert_false (ks_engine_set_axis (engine, KS_EXP_TEST_P_SCALE, inf, &error));
+  g_assert_nonnull (strstr (error->message, "\"inf\" is not a number"));
   g_assert_false (ks_engine_is_set (engine, "size"));
 }
 

@@ -100,34 +100,32 @@ ks_param_check_value (const KsParamSpec *spec,
                    g_variant_get_type_string (value));
       return FALSE;
     }
-  text = ks_param_value_to_string (value);
   switch (spec->type)
     {
     case KS_PARAM_INT:
     case KS_PARAM_REAL:
       {
         double v = spec->type == KS_PARAM_INT ? (double) g_variant_get_int64 (value) : g_variant_get_double (value);
+        gboolean within = (spec->min == 0.0 && spec->max == 0.0) || (v >= spec->min && v <= spec->max);
 
+        if (isfinite (v) && within)
+          return TRUE;
+        /* Spelt as on the command line only when it is refused. */
+        text = ks_param_value_to_string (value);
         if (!isfinite (v))
-          {
-            g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
-                         _("--%s: \"%s\" is not a number"), ks_param_spec_option (spec), text);
-            return FALSE;
-          }
-        if ((spec->min != 0.0 || spec->max != 0.0) && (v < spec->min || v > spec->max))
-          {
-            g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
-                         _("--%s %s: the value must lie between %.15g and %.15g"), ks_param_spec_option (spec), text,
-                         spec->min, spec->max);
-            return FALSE;
-          }
-        return TRUE;
+          g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                       _("--%s: \"%s\" is not a number"), ks_param_spec_option (spec), text);
+        else
+          g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
+                       _("--%s %s: the value must lie between %.15g and %.15g"), ks_param_spec_option (spec), text,
+                       spec->min, spec->max);
+        return FALSE;
       }
     case KS_PARAM_CHOICE:
     case KS_PARAM_FILE:
       {
-        /* The same words as for text: parse what the value spells. */
-        g_autoptr(GVariant) checked = ks_param_parse_value (spec, text, error);
+        /* The same checks and words as for text. */
+        g_autoptr(GVariant) checked = ks_param_parse_value (spec, g_variant_get_string (value, NULL), error);
         return checked != NULL;
       }
     case KS_PARAM_BOOL:
