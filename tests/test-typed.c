@@ -75,6 +75,9 @@ test_choice_reaches_measure (void)
   g_assert_cmpuint (run->points->len, ==, 2);
   g_assert_null (((KsRunPoint *) run->points->pdata[0])->error);
   g_assert_nonnull (strstr (((KsRunPoint *) run->points->pdata[1])->error, "does not fit"));
+  /* The run's points read back as ids too. */
+  g_assert_cmpint (ks_run_point_choice (run, run->points->pdata[0], KS_EXP_TEST_P_SHAPE), ==, KS_EXP_TEST_WIDE);
+  g_assert_cmpint (ks_run_point_choice (run, run->points->pdata[0], KS_EXP_TEST_P_SOURCE), ==, 0);
 }
 
 /* Every registered description: each index is the parameter of that

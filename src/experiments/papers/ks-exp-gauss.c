@@ -241,9 +241,7 @@ gauss_work (const KsRun      *run,
             KsWork           *out)
 {
   const double n = ks_run_point_get_number (run, point, "n");
-  GVariant *precision = ks_run_point_get_param (run, point, "precision");
-  const gboolean dbl = precision != NULL && g_variant_is_of_type (precision, G_VARIANT_TYPE_STRING) &&
-                       g_strcmp0 (g_variant_get_string (precision, NULL), "double") == 0;
+  const gboolean dbl = ks_run_point_choice (run, point, P_PRECISION) == KS_PRECISION_DOUBLE;
   const double kernels = point->values[COL_KERNELS], wall = point->values[COL_TIME];
 
   if (isnan (n) || n < 1)

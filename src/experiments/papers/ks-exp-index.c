@@ -105,10 +105,10 @@ index_work (const KsRun      *run,
             KsWork           *out)
 {
   const double values = ks_run_point_get_number (run, point, "v") * ks_run_point_get_number (run, point, "w");
-  GVariant *precision = ks_run_point_get_param (run, point, "precision");
   const gboolean fill = run->desc == &ks_exp_index_fill;
+  const int precision = ks_run_point_choice (run, point, fill ? FP_PRECISION : RP_PRECISION);
 
-  out->bytes = values * (precision && g_strcmp0 (g_variant_get_string (precision, NULL), "float") == 0 ? 4 : 8);
+  out->bytes = values * (precision == KS_PRECISION_FLOAT ? 4 : 8);
   out->ops = values * (fill ? 1 : 2);
   out->seconds = point->values[0] * 1e-3;
   return TRUE;

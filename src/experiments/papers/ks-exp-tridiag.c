@@ -176,6 +176,12 @@ static const TridiagLayout batch_layout = { BATCH_N, BATCH_PRECISION, BATCH_PAD,
 static const TridiagLayout large_layout = { LARGE_N, LARGE_PRECISION, LARGE_PAD, -1, LARGE_METHOD };
 static const TridiagLayout bench_layout = { BENCH_N, BENCH_PRECISION, BENCH_PAD, BENCH_SYSTEMS, BENCH_METHOD };
 
+static const TridiagLayout *
+layout_of (const KsExperimentDesc *desc)
+{
+  return desc == &ks_exp_tridiag_batch ? &batch_layout : desc == &ks_exp_tridiag_large ? &large_layout : &bench_layout;
+}
+
 /* --- columns ---------------------------------------------------------------------- */
 
 enum { COL_TIME, COL_SPEEDUP, COL_GBS, COL_RESIDUAL, COL_SOLVED_N, COL_LOCAL, COL_LAYOUT, N_COLUMNS };
@@ -258,8 +264,8 @@ static double
 batch_bytes (const KsRun      *run,
              const KsRunPoint *point)
 {
-  const GVariant *precision = ks_run_point_get_param (run, point, "precision");
-  const double bytes = 5.0 * (g_strcmp0 (g_variant_get_string ((GVariant *) precision, NULL), "double") == 0 ? 8 : 4);
+  const int precision = ks_run_point_choice (run, point, layout_of (run->desc)->precision);
+  const double bytes = 5.0 * (precision == KS_PRECISION_DOUBLE ? 8 : 4);
 
   return bytes * batch_unknowns (run, point);
 }
@@ -351,8 +357,7 @@ tridiag_set_up (const KsExperimentDesc *desc,
   TridiagState *s = g_new0 (TridiagState, 1);
 
   s->device = g_object_ref (device);
-  s->layout = desc == &ks_exp_tridiag_batch ? &batch_layout
-              : desc == &ks_exp_tridiag_large ? &large_layout : &bench_layout;
+  s->layout = layout_of (desc);
   return s;
 }
 
@@ -665,7 +670,8 @@ summarize_batch (const KsRun *run,
         g_string_append_printf (out, _("  the fastest device method at the most systems: %s (%.3g ms); the paper's "
                                        "pick, thomas-interleaved, %s\n"),
                                 point_method (run, best), best->values[COL_TIME],
-                                g_strcmp0 (point_method (run, best), "thomas-interleaved") == 0
+                                ks_run_point_choice (run, best, layout_of (run->desc)->method)
+                                  == KS_TRIDIAG_THOMAS_INTERLEAVED
                                   ? _("wins here") : _("does not win here"));
       check_conclusion (run, d, "systems", "thomas-", "paracr-", 15.0, out);
     }
