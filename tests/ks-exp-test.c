@@ -15,38 +15,47 @@
 #include <math.h>
 #include <string.h>
 
+/* The ids out of the choices' order, so that a test tells an id from an
+ * index. */
 static const KsChoice shape_choices[] = {
-  { "square", "square", "factor 1" },
-  { "tall", "tall", "factor 2" },
-  { "wide", "wide", "factor 3; size 3 is refused" },
+  { "square", "square", "factor 1", KS_EXP_TEST_SQUARE },
+  { "tall", "tall", "factor 2", KS_EXP_TEST_TALL },
+  { "wide", "wide", "factor 3; size 3 is refused", KS_EXP_TEST_WIDE },
   { NULL }
 };
 
 static const KsChoice source_choices[] = {
-  { "generated", "generated", NULL },
-  { "file", "file", "read --input" },
+  { "generated", "generated", NULL, 0 },
+  { "file", "file", "read --input", 1 },
   { NULL }
 };
 
 static const KsParamSpec params[] = {
-  { .name = "size", .label = "Size", .help = "The size the value grows with", .type = KS_PARAM_INT,
+  [KS_EXP_TEST_P_SIZE] = { .name = "size", .label = "Size", .help = "The size the value grows with",
+    .type = KS_PARAM_INT,
     .default_value = "1:4", .min = 1, .max = 1000000, .sweepable = TRUE, .cli_range = TRUE },
-  { .name = "shape", .label = "Shape", .help = "Which factor", .type = KS_PARAM_CHOICE,
+  [KS_EXP_TEST_P_SHAPE] = { .name = "shape", .label = "Shape", .help = "Which factor", .type = KS_PARAM_CHOICE,
     .choices = shape_choices, .default_value = "square", .sweepable = TRUE },
-  { .name = "depth", .label = "Depth", .help = "Only for tall shapes (not swept elsewhere)", .type = KS_PARAM_INT,
+  [KS_EXP_TEST_P_DEPTH] = { .name = "depth", .label = "Depth", .help = "Only for tall shapes (not swept elsewhere)",
+    .type = KS_PARAM_INT,
     .default_value = "1", .min = 1, .max = 100, .sweepable = TRUE, .when = { "shape", { "tall" } } },
-  { .name = "scale", .label = "Scale", .unit = "x", .help = "Multiplies the value", .type = KS_PARAM_REAL,
+  [KS_EXP_TEST_P_SCALE] = { .name = "scale", .label = "Scale", .unit = "x", .help = "Multiplies the value",
+    .type = KS_PARAM_REAL,
     .default_value = "1.5", .min = 0, .max = 1e6 },
-  { .name = "fast", .label = "Quick", .help = "Doubles the value", .type = KS_PARAM_BOOL, .default_value = "false" },
-  { .name = "label", .label = "Label", .help = "Steers the failures", .type = KS_PARAM_TEXT,
+  [KS_EXP_TEST_P_FAST] = { .name = "fast", .label = "Quick", .help = "Doubles the value", .type = KS_PARAM_BOOL,
+    .default_value = "false" },
+  [KS_EXP_TEST_P_LABEL] = { .name = "label", .label = "Label", .help = "Steers the failures", .type = KS_PARAM_TEXT,
     .default_value = "none", .advanced = TRUE },
-  { .name = "source", .label = "Source", .help = "Where the input comes from", .type = KS_PARAM_CHOICE,
+  [KS_EXP_TEST_P_SOURCE] = { .name = "source", .label = "Source", .help = "Where the input comes from",
+    .type = KS_PARAM_CHOICE,
     .choices = source_choices, .default_value = "generated" },
-  { .name = "input", .label = "Input", .help = "A file, checked before anything runs", .type = KS_PARAM_FILE,
+  [KS_EXP_TEST_P_INPUT] = { .name = "input", .label = "Input", .help = "A file, checked before anything runs",
+    .type = KS_PARAM_FILE,
     .when = { "source", { "file" } } },
-  { .name = "lanes", .label = "GPU lanes", .help = "A GPU-only number", .type = KS_PARAM_INT,
+  [KS_EXP_TEST_P_LANES] = { .name = "lanes", .label = "GPU lanes", .help = "A GPU-only number", .type = KS_PARAM_INT,
     .default_value = "4", .min = 1, .max = 64, .backends = KS_BACKENDS_GPU },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (params) == KS_EXP_TEST_N_PARAMS);
 
 enum { COL_VALUE, COL_COUNT, COL_LANES, COL_BIG, COL_RATIO, COL_VS_SQUARE, N_COLUMNS };
 
@@ -146,7 +155,7 @@ test_set_up (const KsExperimentDesc *desc,
              GCancellable           *cancellable,
              GError                **error)
 {
-  if (g_strcmp0 (ks_config_get_string (base, "label"), "setup-null") == 0)
+  if (g_strcmp0 (ks_config_text (base, KS_EXP_TEST_P_LABEL), "setup-null") == 0)
     return NULL;
   return g_new0 (TestState, 1);
 }
@@ -169,11 +178,12 @@ test_measure (gpointer        state,
               GError        **error)
 {
   TestState *s = state;
-  gint64 size = ks_config_get_int (point, "size");
-  const char *shape = ks_config_get_string (point, "shape");
-  const char *label = ks_config_get_string (point, "label");
+  gint64 size = ks_config_int (point, KS_EXP_TEST_P_SIZE);
+  const char *shape = ks_config_text (point, KS_EXP_TEST_P_SHAPE);
+  const KsExpTestShape id = ks_config_choice (point, KS_EXP_TEST_P_SHAPE);
+  const char *label = ks_config_text (point, KS_EXP_TEST_P_LABEL);
 
-  if (g_strcmp0 (label, "refuse-all") == 0 || (g_strcmp0 (shape, "wide") == 0 && size == 3))
+  if (g_strcmp0 (label, "refuse-all") == 0 || (id == KS_EXP_TEST_WIDE && size == 3))
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED, "%s %" G_GINT64_FORMAT " does not fit",
                    shape, size);
@@ -193,11 +203,11 @@ test_measure (gpointer        state,
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
     }
-  values[COL_VALUE] = ks_exp_test_value (size, shape, ks_config_get_real (point, "scale"),
-                                         ks_config_get_bool (point, "fast"), s->k);
+  values[COL_VALUE] = ks_exp_test_value (size, shape, ks_config_real (point, KS_EXP_TEST_P_SCALE),
+                                         ks_config_bool (point, KS_EXP_TEST_P_FAST), s->k);
   values[COL_COUNT] = ++s->k;
-  if (ks_config_get (point, "lanes"))
-    values[COL_LANES] = ks_config_get_int (point, "lanes");
+  if (ks_config_value (point, KS_EXP_TEST_P_LANES))
+    values[COL_LANES] = ks_config_int (point, KS_EXP_TEST_P_LANES);
   return TRUE;
 }
 

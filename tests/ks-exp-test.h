@@ -13,6 +13,19 @@ G_BEGIN_DECLS
 
 extern const KsExperimentDesc ks_exp_test;
 
+/* Its parameters' indices, in params[] order (ks_config_int (c, KS_EXP_TEST_P_SIZE)). */
+enum {
+  KS_EXP_TEST_P_SIZE, KS_EXP_TEST_P_SHAPE, KS_EXP_TEST_P_DEPTH, KS_EXP_TEST_P_SCALE, KS_EXP_TEST_P_FAST,
+  KS_EXP_TEST_P_LABEL, KS_EXP_TEST_P_SOURCE, KS_EXP_TEST_P_INPUT, KS_EXP_TEST_P_LANES, KS_EXP_TEST_N_PARAMS
+};
+
+/* The shapes' ids (KsChoice.id), not their order among the choices. */
+typedef enum {
+  KS_EXP_TEST_WIDE = 7,
+  KS_EXP_TEST_SQUARE = 11,
+  KS_EXP_TEST_TALL = 13,
+} KsExpTestShape;
+
 /* The value repetition k measures (see above). */
 double ks_exp_test_value (gint64      size,
                           const char *shape,

@@ -845,6 +845,12 @@ run "$CLI" run gauss-size -d "$OCL" --sizes 5:1
 refused_early "--sizes 5:1: says the range is empty" 2 "range is empty"
 run "$CLI" run gauss-size -d "$OCL" --from 20 --to 30 --step 0
 refused_early "--step 0: refused, not taken as 1" 2 "step must be at least 1"
+# --from/--to/--step make the axis value by value: a list in one of them
+# is refused, not spliced into "20:22:1,30" and swept as 20,21,22,30.
+run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22 --step 1,30
+refused_early "--step 1,30: refused, not spliced into the range" 2 "step: \"1,30\" is not a whole number"
+run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22,30
+refused_early "--to 22,30: refused, one number" 2 "\"22,30\" is not a whole number"
 run "$CLI" run gauss-size -d "$OCL" --from 0 --to 30
 refused_early "--from 0: refused, not taken as 300" 2 "between 2 and"
 run "$CLI" run gauss-size -d "$OCL" --from 20 --to 22 -l explicit -w 0

@@ -12,15 +12,15 @@
 #include <string.h>
 
 static const KsChoice method_choices[] = {
-  { "thomas", "Thomas", NULL },
-  { "sericr", "SERICR", NULL },
-  { "paracr", "PARACR", NULL },
+  { "thomas", "Thomas", NULL, 0 },
+  { "sericr", "SERICR", NULL, 1 },
+  { "paracr", "PARACR", NULL, 2 },
   { NULL }
 };
 
 static const KsChoice precision_choices[] = {
-  { "float", "float", NULL },
-  { "double", "double", NULL },
+  { "float", "float", NULL, 0 },
+  { "double", "double", NULL, 1 },
   { NULL }
 };
 

@@ -155,10 +155,11 @@ test_config (void)
   g_autoptr(KsConfig) c = ks_config_new (&ks_exp_test);
   g_autoptr(GError) error = NULL;
 
-  g_assert_cmpint (ks_config_get_int (c, "size"), ==, 1);
-  g_assert_cmpstr (ks_config_get_string (c, "shape"), ==, "square");
-  g_assert_cmpfloat (ks_config_get_real (c, "scale"), ==, 1.5);
-  g_assert_false (ks_config_get_bool (c, "fast"));
+  g_assert_cmpint (ks_config_int (c, KS_EXP_TEST_P_SIZE), ==, 1);
+  g_assert_cmpstr (ks_config_text (c, KS_EXP_TEST_P_SHAPE), ==, "square");
+  g_assert_cmpint (ks_config_choice (c, KS_EXP_TEST_P_SHAPE), ==, KS_EXP_TEST_SQUARE);
+  g_assert_cmpfloat (ks_config_real (c, KS_EXP_TEST_P_SCALE), ==, 1.5);
+  g_assert_false (ks_config_bool (c, KS_EXP_TEST_P_FAST));
   g_assert_false (ks_config_applies (c, test_param ("depth"), KS_BACKEND_HOST));
   g_assert_true (ks_config_set_string (c, "shape", "tall", &error));
   g_assert_true (ks_config_applies (c, test_param ("depth"), KS_BACKEND_HOST));

@@ -372,6 +372,51 @@ test_no_cli_syntax (void)
   g_assert_cmpstr (found->str, ==, "");
 }
 
+/* The form hands its widgets' values to the engine as they are: a real
+ * spin button's third arrives bit for bit, a whole one as a gint64, a
+ * combo's choice (read back as its id) and a switch as a boolean; only
+ * the text a user types (the size's axis) is parsed, by the engine. */
+static void
+test_typed_values (void)
+{
+  KsParamForm *form = test_form ();
+  GtkSpinButton *scale = GTK_SPIN_BUTTON (ks_param_form_get_field (form, "scale"));
+  g_autoptr(KsEngine) engine = ks_engine_new (&ks_exp_test);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(KsConfig) config = ks_config_new (&ks_exp_test);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  const KsRunPoint *p;
+  KsRun *run;
+  double third;
+
+  ks_param_form_set_backend (form, KS_BACKEND_HOST);
+  set_field ("size", "2");
+  set_field ("source", "generated");
+  set_field ("fast", "true");
+  gtk_spin_button_set_value (scale, 1.0 / 3);
+  third = gtk_spin_button_get_value (scale);
+  g_assert_cmpfloat_with_epsilon (third, 1.0 / 3, 1e-2);
+  g_assert_true (ks_param_form_apply (form, engine, &error));
+  g_assert_no_error (error);
+  ks_engine_add_device (engine, host ());
+  g_assert_true (ks_engine_set_repetitions (engine, 0, 1, &error));
+  g_assert_true (ks_engine_run (engine, NULL, &error));
+  g_assert_no_error (error);
+
+  run = ks_engine_get_run (engine);
+  g_assert_cmpuint (run->points->len, ==, 1);
+  p = run->points->pdata[0];
+  g_assert_true (g_variant_get_double (ks_run_point_get_param (run, p, "scale")) == third);
+  g_assert_cmpstr (g_hash_table_lookup (run->settings, "scale"), ==, g_ascii_dtostr (buf, sizeof buf, third));
+  g_assert_cmpint (g_variant_get_int64 (ks_run_point_get_param (run, p, "size")), ==, 2);
+  g_assert_true (g_variant_get_boolean (ks_run_point_get_param (run, p, "fast")));
+  g_assert_true (ks_config_set (config, "source", ks_run_point_get_param (run, p, "source"), NULL));
+  g_assert_cmpint (ks_config_choice (config, KS_EXP_TEST_P_SOURCE), ==, 0);
+  /* What the measuring function saw: size x scale x 2 (fast). */
+  g_assert_cmpfloat (ks_run_point_get_number (run, p, "value_ms"), ==, ks_exp_test_value (2, "square", third, TRUE, 0));
+  set_field ("fast", "false");
+}
+
 /* The engine's refusal, in the command line's words, as the window shows
  * it: the field's label instead of "--range". */
 static void
@@ -414,6 +459,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-forms/recorded-command-runs", test_recorded_command_runs);
   g_test_add_func ("/gui-forms/no-cli-syntax", test_no_cli_syntax);
   g_test_add_func ("/gui-forms/engine-message-reworded", test_engine_message_reworded);
+  g_test_add_func ("/gui-forms/typed-values", test_typed_values);
   status = g_test_run ();
   ks_test_gui_shutdown ();
   return status;

@@ -17,8 +17,8 @@
 /* --- a description with every mark -------------------------------------------- */
 
 static const KsChoice mode_choices[] = {
-  { "slow", "slow mode", "Each point waits a < b & c" },
-  { "fast", "fast mode", NULL },
+  { "slow", "slow mode", "Each point waits a < b & c", 0 },
+  { "fast", "fast mode", NULL, 1 },
   { NULL }
 };
 

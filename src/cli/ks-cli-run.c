@@ -266,30 +266,82 @@ status_for (const GError *error)
   return KS_CLI_FAILED;
 }
 
-/* --from/--to/--step as the axis of their parameter; missing ones from
- * the parameter's default (a missing --to is at least --from). */
+/* One of --from/--to/--step as a whole number: a single value of spec's
+ * (--from, --to), or a step from 1 up. */
 static gboolean
-range_text (const KsParamSpec *spec,
+range_bound (const KsParamSpec *spec,
+             const char        *option,
+             const char        *text,
+             gint64            *out,
+             GError           **error)
+{
+  g_autoptr(GVariant) v = NULL;
+
+  if (text == NULL)
+    return TRUE;
+  if (option != NULL)
+    {
+      if (!g_ascii_string_to_signed (text, 10, G_MININT64, G_MAXINT64, out, NULL))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--%s: \"%s\" is not a whole number"),
+                       option, text);
+          return FALSE;
+        }
+      if (*out < 1)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--%s %s: the step must be at least 1"),
+                       option, text);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  /* One value, as the parameter takes it: "3,7" is no end. */
+  if (!(v = ks_param_parse_value (spec, text, error)))
+    return FALSE;
+  *out = g_variant_get_int64 (v);
+  return TRUE;
+}
+
+/* --from/--to/--step as the axis of their parameter, made here value by
+ * value: no text between them and the engine.  Missing ones from the
+ * parameter's default (a missing --to is at least --from). */
+static GPtrArray *
+range_axis (const KsParamSpec *spec,
             KsCliRunOptions   *o,
-            char             **out,
             GError           **error)
 {
   g_autoptr(GPtrArray) defaults = ks_param_parse_axis (spec, spec->default_value ? spec->default_value : "1", error);
-  g_autoptr(GVariant) from = NULL;
-  g_autofree char *to = NULL;
-  gint64 first, last;
+  g_autoptr(GPtrArray) axis = NULL;
+  gint64 first, last, step = 1;
+  guint64 count;
 
   if (defaults == NULL)
-    return FALSE;
+    return NULL;
   first = g_variant_get_int64 (defaults->pdata[0]);
   last = g_variant_get_int64 (defaults->pdata[defaults->len - 1]);
-  if (o->from && !(from = ks_param_parse_value (spec, o->from, error)))
-    return FALSE;
-  if (from)
-    first = g_variant_get_int64 (from);
-  to = o->to ? g_strdup (o->to) : g_strdup_printf ("%" G_GINT64_FORMAT, MAX (first, last));
-  *out = g_strdup_printf ("%" G_GINT64_FORMAT ":%s:%s", first, to, o->step ? o->step : "1");
-  return TRUE;
+  if (!range_bound (spec, NULL, o->from, &first, error))
+    return NULL;
+  last = MAX (first, last);
+  if (!range_bound (spec, NULL, o->to, &last, error) || !range_bound (spec, "step", o->step, &step, error))
+    return NULL;
+  if (last < first)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--from %lld --to %lld: the range is empty (it starts above its end)"), (long long) first,
+                   (long long) last);
+      return NULL;
+    }
+  count = ((guint64) last - (guint64) first) / (guint64) step + 1;
+  if (count > KS_MAX_AXIS_VALUES)
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_TOO_LARGE,
+                   _("--%s has too many values"), ks_param_spec_option (spec));
+      return NULL;
+    }
+  axis = g_ptr_array_new_full ((guint) count, (GDestroyNotify) g_variant_unref);
+  for (guint64 k = 0; k < count; k++)
+    g_ptr_array_add (axis, g_variant_ref_sink (g_variant_new_int64 (first + (gint64) (k * (guint64) step))));
+  return g_steal_pointer (&axis);
 }
 
 static gboolean
@@ -303,7 +355,7 @@ set_params (KsEngine        *engine,
     {
       const KsParamSpec *spec = &desc->params[i];
       const char *text = o->values[i];
-      g_autofree char *range = NULL;
+      g_autoptr(GPtrArray) range = NULL;
 
       if ((int) i == o->range_param && (o->from || o->to || o->step))
         {
@@ -314,13 +366,16 @@ set_params (KsEngine        *engine,
                            spec->cli_name ? spec->cli_name : spec->name);
               return FALSE;
             }
-          if (!range_text (spec, o, &range, error))
+          if (!(range = range_axis (spec, o, error)))
             return FALSE;
-          text = range;
         }
-      if (o->flags[i])
-        text = "true";
-      if (text && !ks_engine_set (engine, spec->name, text, error))
+      else if (o->flags[i])
+        {
+          range = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+          g_ptr_array_add (range, g_variant_ref_sink (g_variant_new_boolean (TRUE)));
+        }
+      if (range ? !ks_engine_set_axis (engine, i, range, error)
+                : text && !ks_engine_set (engine, spec->name, text, error))
         return FALSE;
     }
   if (o->reps < 0 || o->warmup < 0)

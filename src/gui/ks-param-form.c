@@ -88,6 +88,40 @@ field_text (const Field *f)
   g_assert_not_reached ();
 }
 
+/* A typed widget's value as the parameter's GVariant; NULL for a field
+ * the user types text into (an axis, free text), which the engine parses. */
+static GVariant *
+field_value (const Field *f)
+{
+  switch (f->kind)
+    {
+    case KIND_SPIN:
+      {
+        double v = gtk_spin_button_get_value (GTK_SPIN_BUTTON (f->widget));
+
+        if (f->spec->type == KS_PARAM_INT)
+          return g_variant_ref_sink (g_variant_new_int64 ((gint64) llround (v)));
+        return g_variant_ref_sink (g_variant_new_double (v));
+      }
+    case KIND_COMBO:
+      {
+        const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (f->widget));
+        return id ? g_variant_ref_sink (g_variant_new_string (id)) : NULL;
+      }
+    case KIND_SWITCH:
+      return g_variant_ref_sink (g_variant_new_boolean (gtk_switch_get_active (GTK_SWITCH (f->widget))));
+    case KIND_FILE:
+      {
+        g_autofree char *path = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (f->widget));
+        return path ? g_variant_ref_sink (g_variant_new_string (path)) : NULL;
+      }
+    case KIND_AXIS_COMBO:
+    case KIND_ENTRY:
+    default:
+      return NULL;
+    }
+}
+
 static gboolean
 field_set_text (Field      *f,
                 const char *text)
@@ -680,10 +714,19 @@ ks_param_form_apply (KsParamForm *self,
       Field *f = &self->fields[i];
       g_autofree char *text = field_text (f);
 
+      GVariant *value;
+      g_autoptr(GPtrArray) axis = NULL;
+
       /* Empty: left to the device's default, which the engine says out loud. */
       if (*text == '\0' || !ks_param_form_applies (self, f->spec->name, NULL))
         continue;
-      if (!ks_engine_set (engine, f->spec->name, text, error))
+      /* A widget's own value goes as it is; typed text is parsed once, there. */
+      if ((value = field_value (f)) != NULL)
+        {
+          axis = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+          g_ptr_array_add (axis, value);
+        }
+      if (axis ? !ks_engine_set_axis (engine, i, axis, error) : !ks_engine_set (engine, f->spec->name, text, error))
         {
           ks_param_form_reword_error (self->desc, error ? *error : NULL);
           g_prefix_error (error, "%s: ", _(f->spec->label));

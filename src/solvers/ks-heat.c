@@ -22,45 +22,11 @@
 static const char * const boundary_names[] = { "insulated", "fixed" };
 static const char * const offload_names[] = { "whole", "partial" };
 
-/* The index of s in names, or -1. */
-static gint
-name_index (const char * const *names, guint n, const char *s)
-{
-  for (guint i = 0; i < n; i++)
-    if (g_str_equal (s, names[i]))
-      return (gint) i;
-  return -1;
-}
-
-gboolean
-ks_heat_boundary_from_string (const char *s, KsHeatBoundary *out)
-{
-  gint i;
-
-  g_return_val_if_fail (s != NULL && out != NULL, FALSE);
-  if ((i = name_index (boundary_names, G_N_ELEMENTS (boundary_names), s)) < 0)
-    return FALSE;
-  *out = (KsHeatBoundary) i;
-  return TRUE;
-}
-
 const char *
 ks_heat_offload_to_string (KsHeatOffload offload)
 {
   g_return_val_if_fail ((guint) offload < G_N_ELEMENTS (offload_names), NULL);
   return offload_names[offload];
-}
-
-gboolean
-ks_heat_offload_from_string (const char *s, KsHeatOffload *out)
-{
-  gint i;
-
-  g_return_val_if_fail (s != NULL && out != NULL, FALSE);
-  if ((i = name_index (offload_names, G_N_ELEMENTS (offload_names), s)) < 0)
-    return FALSE;
-  *out = (KsHeatOffload) i;
-  return TRUE;
 }
 
 void

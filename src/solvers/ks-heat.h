@@ -47,17 +47,12 @@ typedef enum {
   KS_HEAT_BOUNDARY_FIXED,      /* T = t_boundary */
 } KsHeatBoundary;
 
-gboolean    ks_heat_boundary_from_string (const char     *s,
-                                          KsHeatBoundary *out);
-
 typedef enum {
   KS_HEAT_OFFLOAD_WHOLE,    /* assembly, CG and the step's numbers on the device */
   KS_HEAT_OFFLOAD_PARTIAL,  /* assembly on the host, the matrix and vectors copied per solve */
 } KsHeatOffload;
 
 const char *ks_heat_offload_to_string    (KsHeatOffload  offload);
-gboolean    ks_heat_offload_from_string  (const char     *s,
-                                          KsHeatOffload  *out);
 
 typedef struct {
   double         n;             /* D = d0 T^n; 0: the linear heat equation */

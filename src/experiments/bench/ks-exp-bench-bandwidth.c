@@ -17,8 +17,10 @@
  * of 15, as the bench's --reps 10 took the best of 10. */
 #define LAUNCHES_PER_REP 5
 
+enum { P_MIB, N_PARAMS };
+
 static const KsParamSpec params[] = {
-  { .name = "mib", .label = N_("Each array"), .unit = "MiB",
+  [P_MIB] = { .name = "mib", .label = N_("Each array"), .unit = "MiB",
     .help = N_("The size of each of the three arrays; 0: more than 4x the device's last-level cache and at "
                "least 256 MiB on a GPU, 32 elsewhere, less where the device holds less (the MiB column "
                "says). At most 32767, since the kernels count float4s in an int, and on each device at most "
@@ -26,6 +28,7 @@ static const KsParamSpec params[] = {
                "there, with its limit"),
     .type = KS_PARAM_INT, .default_value = "0", .min = 0, .max = 32767, .sweepable = TRUE },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (params) == N_PARAMS);
 
 enum { COL_COPY, COL_TRIAD, COL_MIB, COL_CACHED, COL_OF_PEAK, N_COLUMNS };
 
@@ -80,7 +83,7 @@ bandwidth_measure (gpointer        state,
                    GError        **error)
 {
   KsDevice *device = state;
-  const gsize elements = (gsize) ks_config_get_int (point, "mib") * 1048576 / sizeof (float);
+  const gsize elements = (gsize) ks_config_int (point, P_MIB) * 1048576 / sizeof (float);
   const guint64 cache = cache_bytes (device);
   KsBandwidth bw;
 

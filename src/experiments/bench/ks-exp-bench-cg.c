@@ -22,36 +22,44 @@
 #define GRID_SHIFT 0.1
 
 /* In KsCgDevice's order (base, fused), then the graph and the library. */
-static const KsChoice method_choices[] = {
-  { "base", N_("base"), N_("The paper's CG as printed: SpMV, dot products and vector updates apart") },
-  { "fused", N_("fused"), N_("The paper's modified CG: fewer passes over the vectors (Table 1's bytes per row)") },
-  { "fused-graph", N_("fused, CUDA graph"), N_("The fused CG replayed from a CUDA graph (CUDA only)") },
-  { "library", N_("cuSPARSE + cuBLAS"), N_("The library CG: cuSPARSE's SpMV and cuBLAS's vector operations (CUDA only)") },
-  { NULL }
-};
 enum { METHOD_BASE, METHOD_FUSED, METHOD_GRAPH, METHOD_LIBRARY, N_METHODS };
 
-static const KsChoice precision_choices[] = {
-  { "double", N_("double"), NULL },
-  { "float", N_("float"), NULL },
+static const KsChoice method_choices[] = {
+  { "base", N_("base"), N_("The paper's CG as printed: SpMV, dot products and vector updates apart"), METHOD_BASE },
+  { "fused", N_("fused"), N_("The paper's modified CG: fewer passes over the vectors (Table 1's bytes per row)"),
+    METHOD_FUSED },
+  { "fused-graph", N_("fused, CUDA graph"), N_("The fused CG replayed from a CUDA graph (CUDA only)"), METHOD_GRAPH },
+  { "library", N_("cuSPARSE + cuBLAS"), N_("The library CG: cuSPARSE's SpMV and cuBLAS's vector operations (CUDA only)"),
+    METHOD_LIBRARY },
   { NULL }
 };
 
+static const KsChoice precision_choices[] = {
+  { "double", N_("double"), NULL, KS_PRECISION_DOUBLE },
+  { "float", N_("float"), NULL, KS_PRECISION_FLOAT },
+  { NULL }
+};
+
+enum { P_PRECISION, P_TOL, P_TRIAD, P_ROWS, P_METHOD, N_PARAMS };
+
 static const KsParamSpec params[] = {
-  { .name = "precision", .label = N_("Precision"), .type = KS_PARAM_CHOICE, .choices = precision_choices,
+  [P_PRECISION] = { .name = "precision", .label = N_("Precision"), .type = KS_PARAM_CHOICE,
+    .choices = precision_choices,
     .default_value = "double", .help = N_("The precision of the solve") },
-  { .name = "tol", .label = N_("Tolerance"), .type = KS_PARAM_REAL, .default_value = "1e-8", .min = 1e-14, .max = 0.5,
+  [P_TOL] = { .name = "tol", .label = N_("Tolerance"), .type = KS_PARAM_REAL, .default_value = "1e-8", .min = 1e-14,
+    .max = 0.5,
     .help = N_("The relative residual to reach, ||r|| <= tol ||b|| (1e-5 suits float)") },
-  { .name = "triad", .label = N_("Measure the triad"), .type = KS_PARAM_BOOL, .default_value = "true",
+  [P_TRIAD] = { .name = "triad", .label = N_("Measure the triad"), .type = KS_PARAM_BOOL, .default_value = "true",
     .help = N_("Measure each device's triad bandwidth before its points (the of_triad column); false: "
                "leave the column empty and save the probe's seconds") },
-  { .name = "rows", .cli_name = "sizes", .short_name = 's', .label = N_("Rows"),
+  [P_ROWS] = { .name = "rows", .cli_name = "sizes", .short_name = 's', .label = N_("Rows"),
     .help = N_("Rows of the matrix, made a square grid (side = the rounded square root)"),
     .type = KS_PARAM_INT, .default_value = "4096,65536", .min = 4, .max = G_MAXINT32 / 9, .sweepable = TRUE },
-  { .name = "method", .label = N_("Method"), .type = KS_PARAM_CHOICE, .choices = method_choices,
+  [P_METHOD] = { .name = "method", .label = N_("Method"), .type = KS_PARAM_CHOICE, .choices = method_choices,
     .default_value = "base,fused,fused-graph,library", .sweepable = TRUE,
     .help = N_("The CGs to compare; the graph and the library are refused, with the reason, off CUDA") },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (params) == N_PARAMS);
 
 enum { COL_ITER, COL_ITERATIONS, COL_RESIDUAL, COL_BYTES, COL_GBS, COL_OF_TRIAD, COL_VS_LIBRARY, N_COLUMNS };
 
@@ -139,8 +147,7 @@ cg_set_up (const KsExperimentDesc *desc,
   CgState *s = g_new0 (CgState, 1);
 
   s->device = g_object_ref (device);
-  if (!ks_precision_from_string (ks_config_get_string (base, "precision"), &s->precision))
-    g_return_val_if_reached (NULL);
+  s->precision = ks_config_choice (base, P_PRECISION);
   s->loaded = -1;
   return s;
 }
@@ -223,7 +230,7 @@ cg_prepare (gpointer        state,
   const int m = point_method (point);
   const KsCsr *a;
 
-  make_system (s, (guint) ks_config_get_int (point, "rows"));
+  make_system (s, (guint) ks_config_int (point, P_ROWS));
   if (!make_solver (s, m, error))
     return ks_exp_bench_refuse_point (error);
   a = s->a;
@@ -238,11 +245,7 @@ cg_prepare (gpointer        state,
 static int
 point_method (const KsConfig *point)
 {
-  int m = 0;
-
-  while (m < N_METHODS && strcmp (method_choices[m].value, ks_config_get_string (point, "method")) != 0)
-    m++;
-  return m;
+  return ks_config_choice (point, P_METHOD);
 }
 
 /* ||b - A x|| / ||b|| on the host. */
@@ -273,7 +276,7 @@ cg_measure (gpointer        state,
 {
   CgState *s = state;
   const int m = point_method (point);
-  const KsCgOptions options = { ks_config_get_real (point, "tol"), 100000 };
+  const KsCgOptions options = { ks_config_real (point, P_TOL), 100000 };
   guint iterations = 0;
   double seconds = 0, res = 0;
 
@@ -315,7 +318,7 @@ cg_describe_device (gpointer        state,
   CgState *s = state;
   double triad;
 
-  if (ks_config_get_bool (base, "triad") && (triad = ks_bench_triad_gbs (s->device, ks_device_get_id (s->device))) > 0)
+  if (ks_config_bool (base, P_TRIAD) && (triad = ks_bench_triad_gbs (s->device, ks_device_get_id (s->device))) > 0)
     ks_run_device_set_info (out, "triad_gbs", triad);
 }
 

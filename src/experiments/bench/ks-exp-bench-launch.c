@@ -12,23 +12,28 @@
 #include <math.h>
 #include <string.h>
 
+enum { METHOD_STREAM, METHOD_GRAPH };
+
 static const KsChoice method_choices[] = {
   { "stream", N_("launched one by one"),
     N_("The launches enqueued one by one, as the paper's program does; timed without events (the wall "
-       "time) and, apart, with them (the kernels' own time)") },
+       "time) and, apart, with them (the kernels' own time)"), METHOD_STREAM },
   { "graph", N_("CUDA graph"),
-    N_("The same sequence recorded once into a CUDA graph and replayed with one call (CUDA only)") },
+    N_("The same sequence recorded once into a CUDA graph and replayed with one call (CUDA only)"), METHOD_GRAPH },
   { NULL }
 };
 
+enum { P_N, P_METHOD, N_PARAMS };
+
 static const KsParamSpec params[] = {
-  { .name = "n", .cli_name = "sizes", .short_name = 's', .label = N_("Unknowns"),
+  [P_N] = { .name = "n", .cli_name = "sizes", .short_name = 's', .label = N_("Unknowns"),
     .help = N_("The size of the system whose elimination is launched (~4n launches)"),
     .type = KS_PARAM_INT, .default_value = "100,1000,4000", .min = 2, .max = 100000, .sweepable = TRUE },
-  { .name = "method", .label = N_("Launched"), .type = KS_PARAM_CHOICE, .choices = method_choices,
+  [P_METHOD] = { .name = "method", .label = N_("Launched"), .type = KS_PARAM_CHOICE, .choices = method_choices,
     .default_value = "stream,graph", .sweepable = TRUE,
     .help = N_("stream, graph, or both: graph is refused, with the reason, on a device that is not CUDA") },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (params) == N_PARAMS);
 
 enum { COL_LAUNCHES, COL_WALL, COL_KERNELS, COL_CAPTURE, COL_RESIDUAL, COL_PER_LAUNCH, COL_GAIN, N_COLUMNS };
 
@@ -92,7 +97,7 @@ launch_prepare (gpointer        state,
 {
   KsDevice *device = state;
 
-  if (strcmp (ks_config_get_string (point, "method"), "graph") == 0 &&
+  if (ks_config_choice (point, P_METHOD) == METHOD_GRAPH &&
       ks_device_get_backend (device) != KS_BACKEND_CUDA)
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED,
@@ -112,10 +117,10 @@ launch_measure (gpointer        state,
                 GCancellable   *cancellable,
                 GError        **error)
 {
-  const gboolean graph = strcmp (ks_config_get_string (point, "method"), "graph") == 0;
+  const gboolean graph = ks_config_choice (point, P_METHOD) == METHOD_GRAPH;
   KsLaunchOverhead o;
 
-  if (!ks_bench_launch_overhead (state, KS_PRECISION_FLOAT, (guint) ks_config_get_int (point, "n"), 1, &o,
+  if (!ks_bench_launch_overhead (state, KS_PRECISION_FLOAT, (guint) ks_config_int (point, P_N), 1, &o,
                                  error))
     return ks_exp_bench_refuse_point (error);
   values[COL_LAUNCHES] = o.launches;

@@ -95,7 +95,7 @@ fill (KsEngineCursor *cursor)
     {
       changed = FALSE;
       for (guint i = 0; i < plan->n_params; i++)
-        if (ks_config_get (cursor->config, desc->params[i].name) &&
+        if (ks_config_value (cursor->config, i) &&
             !ks_config_applies (cursor->config, &desc->params[i], plan->backend))
           {
             ks_config_put_value (cursor->config, i, NULL);
@@ -103,7 +103,7 @@ fill (KsEngineCursor *cursor)
           }
     }
   for (guint i = 0; i < plan->n_params; i++)
-    if (cursor->idx[i] > 0 && ks_config_get (cursor->config, desc->params[i].name) == NULL)
+    if (cursor->idx[i] > 0 && ks_config_value (cursor->config, i) == NULL)
       return FALSE;
   return TRUE;
 }

@@ -92,6 +92,29 @@ ks_engine_get_desc (KsEngine *self)
   return self->desc;
 }
 
+static gboolean
+unknown_param (KsEngine    *self,
+               const char  *name,
+               GError     **error)
+{
+  g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_UNKNOWN,
+               _("%s has no parameter \"%s\""), self->desc->id, name);
+  return FALSE;
+}
+
+/* Takes axis and text (how the user spelt it, for the run's settings). */
+static void
+put_given (KsEngine  *self,
+           guint      param,
+           GPtrArray *axis,
+           char      *text)
+{
+  g_clear_pointer (&self->given[param], g_ptr_array_unref);
+  g_free (self->given_text[param]);
+  self->given[param] = axis;
+  self->given_text[param] = text;
+}
+
 gboolean
 ks_engine_set (KsEngine    *self,
                const char  *name,
@@ -106,17 +129,45 @@ ks_engine_set (KsEngine    *self,
   g_return_val_if_fail (!self->prepared, FALSE);
 
   if ((i = ks_experiment_desc_find_param (self->desc, name)) < 0)
-    {
-      g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_UNKNOWN,
-                   _("%s has no parameter \"%s\""), self->desc->id, name);
-      return FALSE;
-    }
+    return unknown_param (self, name, error);
   if (!(axis = ks_param_parse_axis (&self->desc->params[i], text, error)))
     return FALSE;
-  g_clear_pointer (&self->given[i], g_ptr_array_unref);
-  g_free (self->given_text[i]);
-  self->given[i] = axis;
-  self->given_text[i] = g_strdup (text);
+  put_given (self, (guint) i, axis, g_strdup (text));
+  return TRUE;
+}
+
+gboolean
+ks_engine_set_axis (KsEngine    *self,
+                    guint        param,
+                    GPtrArray   *axis,
+                    GError     **error)
+{
+  const KsParamSpec *spec;
+  g_autoptr(GPtrArray) copy = NULL;
+
+  g_return_val_if_fail (KS_IS_ENGINE (self), FALSE);
+  g_return_val_if_fail (param < self->desc->n_params, FALSE);
+  g_return_val_if_fail (axis != NULL, FALSE);
+  g_return_val_if_fail (!self->prepared, FALSE);
+
+  spec = &self->desc->params[param];
+  if (axis->len == 0 || (axis->len > 1 && !spec->sweepable) || axis->len > KS_MAX_AXIS_VALUES)
+    {
+      g_set_error (error, KS_EXPERIMENT_ERROR,
+                   axis->len > KS_MAX_AXIS_VALUES ? KS_EXPERIMENT_ERROR_TOO_LARGE : KS_EXPERIMENT_ERROR_INVALID,
+                   axis->len == 0 ? _("--%s is empty") : axis->len > KS_MAX_AXIS_VALUES
+                                 ? _("--%s has too many values") : _("--%s takes one value"),
+                   ks_param_spec_option (spec));
+      return FALSE;
+    }
+  copy = g_ptr_array_new_full (axis->len, (GDestroyNotify) g_variant_unref);
+  for (guint k = 0; k < axis->len; k++)
+    {
+      if (!ks_param_check_value (spec, axis->pdata[k], error))
+        return FALSE;
+      g_ptr_array_add (copy, g_variant_ref (axis->pdata[k]));
+    }
+  put_given (self, param, g_steal_pointer (&copy), ks_param_axis_to_string (axis));
   return TRUE;
 }
 
@@ -501,8 +552,7 @@ run_device (KsEngine      *self,
 
       p->device = index;
       for (guint i = 0; i < desc->n_params; i++)
-        p->params[i] = ks_config_get (config, desc->params[i].name)
-                       ? g_variant_ref (ks_config_get (config, desc->params[i].name)) : NULL;
+        p->params[i] = ks_config_value (config, i) ? g_variant_ref (ks_config_value (config, i)) : NULL;
       if (!measure_point (self, state, config, p, cancellable, &local_error))
         {
           if (!is_refusal (local_error) || g_cancellable_is_cancelled (cancellable))

@@ -39,6 +39,15 @@ gboolean    ks_engine_set            (KsEngine    *self,
                                       const char  *name,
                                       const char  *text,
                                       GError     **error);
+/* The same with the values already made (the CLI's --from/--to/--step,
+ * the form's widgets): axis holds GVariants of the param-th parameter's
+ * type (owned by the array, as ks_param_parse_axis gives), one unless it is sweepable, each checked
+ * as text would be; taken as it is, in its order, with no text between.
+ * The run's settings record it as ks_param_axis_to_string writes it. */
+gboolean    ks_engine_set_axis       (KsEngine    *self,
+                                      guint        param,
+                                      GPtrArray   *axis,
+                                      GError     **error);
 /* Was name set with ks_engine_set (not left to its default)? */
 gboolean    ks_engine_is_set         (KsEngine    *self,
                                       const char  *name);

@@ -734,6 +734,18 @@ short_name_free (const KsExperimentDesc *desc,
   return TRUE;
 }
 
+/* A choice's id is what the measuring functions see: two alike would be
+ * one choice to them (as are ids left 0). */
+static gboolean
+choice_ids_unique (const KsParamSpec *p)
+{
+  for (const KsChoice *c = p->choices; c->value; c++)
+    for (const KsChoice *d = p->choices; d != c; d++)
+      if (d->id == c->id)
+        return FALSE;
+  return TRUE;
+}
+
 static gboolean
 validate_params (const KsExperimentDesc *desc,
                  GError                **error)
@@ -750,6 +762,8 @@ validate_params (const KsExperimentDesc *desc,
         return bad_desc (error, desc->id, "the name \"%s\" is used twice", p->name);
       if (p->type == KS_PARAM_CHOICE && (p->choices == NULL || p->choices[0].value == NULL))
         return bad_desc (error, desc->id, "choice parameter \"%s\" has no choices", p->name);
+      if (p->type == KS_PARAM_CHOICE && !choice_ids_unique (p))
+        return bad_desc (error, desc->id, "the choices of \"%s\" need an id each (their enum), none twice", p->name);
       if (p->short_name != 0 && !short_name_free (desc, i))
         return bad_desc (error, desc->id, "the short option of \"%s\" must be a letter that no other "
                          "parameter and no option of every run (-d, -h, -q, -r) takes", p->name);

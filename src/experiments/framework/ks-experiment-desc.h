@@ -74,6 +74,10 @@ typedef struct {
   const char *value;   /* the spelling on the CLI and in the files: "explicit" */
   const char *label;   /* N_("explicit"): the form's combo entry */
   const char *help;    /* N_(), may be NULL: what choosing it does (tooltip, --help) */
+  /* The enum the measuring functions take for it (ks_config_choice), so
+   * that no spelling is compared below the description: unique among a
+   * parameter's choices.  Unused in presets. */
+  int         id;
 } KsChoice;
 
 /* "Applies when": the parameter means something only where another
@@ -187,6 +191,12 @@ GVariant *ks_param_parse_value (const KsParamSpec *spec,
 GPtrArray *ks_param_parse_axis (const KsParamSpec *spec,
                                 const char        *text,
                                 GError           **error);
+/* Checks a value made elsewhere than from text (a form's spin button, the
+ * CLI's --from/--to/--step) as ks_param_parse_value checks text: its type,
+ * limits, choices, a file that exists. */
+gboolean  ks_param_check_value (const KsParamSpec *spec,
+                                GVariant          *value,
+                                GError           **error);
 /* What spec takes when the user gives nothing, as the CLI would take it:
  * its device_default on device (when device is not NULL and the
  * description has one; base holds the other parameters' first values),
@@ -201,6 +211,11 @@ char     *ks_param_default_text (const KsParamSpec *spec,
                                  GError           **error);
 /* A value as the CLI and the CSV write it ("1000", "0.5", "true", "split"). */
 char     *ks_param_value_to_string (GVariant *value);
+/* An axis (of GVariant, as ks_param_parse_axis gives) as the CLI would
+ * take it back: the values separated by commas, runs of whole numbers as
+ * from:to[:step] ("1,32:1024:32").  Exact: it parses back to the same
+ * values. */
+char     *ks_param_axis_to_string  (GPtrArray *axis);
 /* A value as the window shows it: a choice's label or yes/no, translated;
  * else the value as given ("1024").  spec NULL: the value as given. */
 char     *ks_param_value_label    (const KsParamSpec *spec,
@@ -227,17 +242,32 @@ gboolean    ks_config_set_string  (KsConfig        *config,
  * the device's backend rules it out) or has no value. */
 GVariant   *ks_config_get         (const KsConfig  *config,
                                    const char      *name);
-/* Typed getters for the measuring functions; a programming error
- * (g_critical) for a name the description lacks or a type that differs.
- * 0 / FALSE / NULL where the parameter has no value here. */
-gint64      ks_config_get_int     (const KsConfig  *config,
-                                   const char      *name);
-double      ks_config_get_real    (const KsConfig  *config,
-                                   const char      *name);
-gboolean    ks_config_get_bool    (const KsConfig  *config,
-                                   const char      *name);
-const char *ks_config_get_string  (const KsConfig  *config,
-                                   const char      *name);
+/* The value of the parameter desc->params[param] (NULL as for
+ * ks_config_get): what the engine and the measuring functions read, by
+ * index, where a name would be looked up in every point. */
+GVariant   *ks_config_value       (const KsConfig  *config,
+                                   guint            param);
+/* Typed reads by index for the measuring functions: a description names
+ * its parameters' indices in an enum in params[] order (params[] written
+ * with designated initializers, [P_N] = { .name = "n", ... }, and its
+ * count checked with G_STATIC_ASSERT, as the columns are).  A programming
+ * error (g_critical) for an index beyond the description or a type that
+ * differs.  0 / FALSE / -1 / NULL where the parameter has no value here.
+ * ks_config_choice gives the chosen KsChoice's id; ks_config_text a TEXT
+ * or FILE value, or a choice's spelling (for a key or a message). */
+gint64      ks_config_int         (const KsConfig  *config,
+                                   guint            param);
+double      ks_config_real        (const KsConfig  *config,
+                                   guint            param);
+gboolean    ks_config_bool        (const KsConfig  *config,
+                                   guint            param);
+int         ks_config_choice      (const KsConfig  *config,
+                                   guint            param);
+const char *ks_config_text        (const KsConfig  *config,
+                                   guint            param);
+/* The KsChoice of spec spelt value; NULL where it has none of that name. */
+const KsChoice *ks_param_find_choice (const KsParamSpec *spec,
+                                      const char        *value);
 /* Does spec apply under config (its KsCondition) on a device of backend? */
 gboolean    ks_config_applies     (const KsConfig    *config,
                                    const KsParamSpec *spec,

@@ -246,6 +246,21 @@ ks_run_point_get_param (const KsRun      *run,
   return i < 0 ? NULL : point->params[i];
 }
 
+int
+ks_run_point_choice (const KsRun      *run,
+                     const KsRunPoint *point,
+                     guint             param)
+{
+  const KsChoice *c;
+
+  g_return_val_if_fail (run != NULL && point != NULL, -1);
+  g_return_val_if_fail (param < run->desc->n_params && run->desc->params[param].type == KS_PARAM_CHOICE, -1);
+  if (point->params[param] == NULL)
+    return -1;
+  c = ks_param_find_choice (&run->desc->params[param], g_variant_get_string (point->params[param], NULL));
+  return c ? c->id : -1;
+}
+
 double
 ks_run_point_get_number (const KsRun      *run,
                          const KsRunPoint *point,

@@ -123,6 +123,11 @@ void         ks_run_derive_all      (KsRun       *run);
 /* A parameter's or a column's value at point as a number (INT, REAL and
  * BOOL parameters and every column; a CHOICE its index among the choices);
  * NAN where it has none. */
+/* A CHOICE parameter's value at point as its KsChoice.id, the parameter
+ * given by its index in run->desc->params; -1 where it has none. */
+int          ks_run_point_choice     (const KsRun      *run,
+                                      const KsRunPoint *point,
+                                      guint             param);
 double       ks_run_point_get_number (const KsRun      *run,
                                       const KsRunPoint *point,
                                       const char       *name);

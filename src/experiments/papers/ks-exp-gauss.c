@@ -20,29 +20,36 @@
 /* Only n (and the group size of gauss-wg) are swept: a Gauss figure is
  * one policy per run, compared with another run (plot a.json b.json). */
 
+/* Both sweeps share their first parameters, so one solver reads either;
+ * what follows the graph switch differs (gauss_seed). */
+enum { P_N, P_PRECISION, P_RANGE, P_LOCAL, P_WG, P_GRAPH, P_BLOCKED, P_SEED, N_SIZE_PARAMS };
+enum { P_WG_SEED = P_GRAPH + 1, N_WG_PARAMS };
+
 static const KsChoice precision_choices[] = {
-  { "float", N_("float (the paper's)"), NULL },
-  { "double", N_("double (needs fp64)"), NULL },
+  { "float", N_("float (the paper's)"), NULL, KS_PRECISION_FLOAT },
+  { "double", N_("double (needs fp64)"), NULL, KS_PRECISION_DOUBLE },
   { NULL }
 };
 
 static const KsChoice range_choices[] = {
-  { "fixed", N_("fixed"), N_("The whole matrix at every step, as in the paper's runs") },
-  { "shrinking", N_("shrinking"), N_("The range shrinks with the step k") },
+  { "fixed", N_("fixed"), N_("The whole matrix at every step, as in the paper's runs"), KS_RANGE_FIXED },
+  { "shrinking", N_("shrinking"), N_("The range shrinks with the step k"), KS_RANGE_SHRINKING },
   { NULL }
 };
 
 static const KsChoice local_choices[] = {
-  { "driver", N_("driver"), N_("A NULL local size: the driver chooses the group") },
-  { "explicit", N_("explicit"), N_("The given group size, the range padded up to a multiple of it") },
-  { "split", N_("split"), N_("A multiple of the group size, plus a second launch for the remainder") },
+  { "driver", N_("driver"), N_("A NULL local size: the driver chooses the group"), KS_LOCAL_DRIVER },
+  { "explicit", N_("explicit"), N_("The given group size, the range padded up to a multiple of it"),
+    KS_LOCAL_EXPLICIT },
+  { "split", N_("split"), N_("A multiple of the group size, plus a second launch for the remainder"), KS_LOCAL_SPLIT },
   { NULL }
 };
 
 /* A work-group sweep sets the group size itself: no driver policy there. */
 static const KsChoice local_sweep_choices[] = {
-  { "explicit", N_("explicit"), N_("The given group size, the range padded up to a multiple of it") },
-  { "split", N_("split"), N_("A multiple of the group size, plus a second launch for the remainder") },
+  { "explicit", N_("explicit"), N_("The given group size, the range padded up to a multiple of it"),
+    KS_LOCAL_EXPLICIT },
+  { "split", N_("split"), N_("A multiple of the group size, plus a second launch for the remainder"), KS_LOCAL_SPLIT },
   { NULL }
 };
 
@@ -110,7 +117,7 @@ default_wg_list (const KsParamSpec *spec,
   KsOgsPrediction p;
   guint64 mult, limit, step, v;
 
-  ks_precision_from_string (ks_config_get_string (base, "precision"), &precision);
+  precision = ks_config_choice (base, P_PRECISION);
   /* The kernel's own limit (registers) can be below the device's: 256 for
    * gauss_fwd on an H200 whose groups may hold 1024. */
   if (!(probe = ks_gauss_solver_new (device, precision, error)))
@@ -167,41 +174,43 @@ default_wg_list (const KsParamSpec *spec,
     .type = KS_PARAM_INT, .default_value = "1", .min = 0, .max = G_MAXUINT32, .advanced = TRUE }
 
 static const KsParamSpec size_params[] = {
-  PARAM_N ("300:340", TRUE),
-  PARAM_PRECISION,
-  PARAM_RANGE,
-  { .name = "local", .short_name = 'l', .label = N_("Group size policy"),
+  [P_N] = PARAM_N ("300:340", TRUE),
+  [P_PRECISION] = PARAM_PRECISION,
+  [P_RANGE] = PARAM_RANGE,
+  [P_LOCAL] = { .name = "local", .short_name = 'l', .label = N_("Group size policy"),
     .help = N_("driver (NULL local size, the driver chooses), explicit (--wg, range padded up to a multiple "
                "of it) or split (a multiple of --wg plus a remainder launch)"),
     .type = KS_PARAM_CHOICE, .choices = local_choices, .default_value = "driver",
     .backends = KS_BACKENDS_GPU },
-  { .name = "wg", .short_name = 'w', .label = N_("Work-group size"),
+  [P_WG] = { .name = "wg", .short_name = 'w', .label = N_("Work-group size"),
     .help = N_("Work-group size for explicit and split. Default: the paper's predicted optimum for the device"),
     .type = KS_PARAM_INT, .min = 1, .max = 1 << 20,
     .when = { "local", { "explicit", "split" } }, .backends = KS_BACKENDS_GPU,
     .device_default = default_wg },
-  PARAM_GRAPH,
-  PARAM_BLOCKED,
-  PARAM_SEED,
+  [P_GRAPH] = PARAM_GRAPH,
+  [P_BLOCKED] = PARAM_BLOCKED,
+  [P_SEED] = PARAM_SEED,
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (size_params) == N_SIZE_PARAMS);
 
 static const KsParamSpec wg_params[] = {
-  PARAM_N ("100:400:100", FALSE),
-  PARAM_PRECISION,
-  PARAM_RANGE,
-  { .name = "local", .short_name = 'l', .label = N_("Group size policy"),
+  [P_N] = PARAM_N ("100:400:100", FALSE),
+  [P_PRECISION] = PARAM_PRECISION,
+  [P_RANGE] = PARAM_RANGE,
+  [P_LOCAL] = { .name = "local", .short_name = 'l', .label = N_("Group size policy"),
     .help = N_("explicit (the range padded up to a multiple of the group size) or split (a multiple of it "
                "plus a remainder launch)"),
     .type = KS_PARAM_CHOICE, .choices = local_sweep_choices, .default_value = "explicit",
     .backends = KS_BACKENDS_GPU },
-  { .name = "wg", .short_name = 'W', .cli_name = "wg-list", .label = N_("Work-group sizes"),
+  [P_WG] = { .name = "wg", .short_name = 'W', .cli_name = "wg-list", .label = N_("Work-group sizes"),
     .help = N_("Work-group sizes, e.g. 1,32:1024:32 (the paper's) or 1,2,4,8,16,32,64,128. Default: 1, then "
                "multiples of the preferred multiple up to the device's limit (at most 1024)"),
     .type = KS_PARAM_INT, .min = 1, .max = 1 << 20, .sweepable = TRUE,
     .backends = KS_BACKENDS_GPU, .device_default = default_wg_list, .presets = wg_presets },
-  PARAM_GRAPH,
-  PARAM_SEED,
+  [P_GRAPH] = PARAM_GRAPH,
+  [P_WG_SEED] = PARAM_SEED,
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (wg_params) == N_WG_PARAMS);
 
 /* --- columns -------------------------------------------------------------------- */
 
@@ -232,9 +241,7 @@ gauss_work (const KsRun      *run,
             KsWork           *out)
 {
   const double n = ks_run_point_get_number (run, point, "n");
-  GVariant *precision = ks_run_point_get_param (run, point, "precision");
-  const gboolean dbl = precision != NULL && g_variant_is_of_type (precision, G_VARIANT_TYPE_STRING) &&
-                       g_strcmp0 (g_variant_get_string (precision, NULL), "double") == 0;
+  const gboolean dbl = ks_run_point_choice (run, point, P_PRECISION) == KS_PRECISION_DOUBLE;
   const double kernels = point->values[COL_KERNELS], wall = point->values[COL_TIME];
 
   if (isnan (n) || n < 1)
@@ -320,15 +327,27 @@ gauss_tear_down (gpointer state)
 
 /* The launch mode a configuration asks for: the graph switch, or the
  * blocked one where the description has it (the size sweep). */
+static gboolean
+has_blocked (const KsConfig *config)
+{
+  return ks_config_get_desc (config)->params == size_params;
+}
+
 static KsLaunchMode
 config_launch (const KsConfig *config)
 {
-  if (ks_config_get_bool (config, "graph"))
+  if (ks_config_bool (config, P_GRAPH))
     return KS_LAUNCH_GRAPH;
-  if (ks_experiment_desc_find_param (ks_config_get_desc (config), "blocked") >= 0 &&
-      ks_config_get_bool (config, "blocked"))
+  if (has_blocked (config) && ks_config_bool (config, P_BLOCKED))
     return KS_LAUNCH_BLOCKED;
   return KS_LAUNCH_STREAM;
+}
+
+/* The seed's index: after the blocked switch where the sweep has one. */
+static guint
+gauss_seed (const KsConfig *config)
+{
+  return has_blocked (config) ? P_SEED : P_WG_SEED;
 }
 
 static gboolean
@@ -337,8 +356,7 @@ gauss_check (const KsExperimentDesc *desc,
              const KsConfig         *base,
              GError                **error)
 {
-  if (ks_config_get_bool (base, "graph") && ks_experiment_desc_find_param (desc, "blocked") >= 0 &&
-      ks_config_get_bool (base, "blocked"))
+  if (config_launch (base) == KS_LAUNCH_GRAPH && has_blocked (base) && ks_config_bool (base, P_BLOCKED))
     {
       g_set_error (error, KS_SOLVER_ERROR, KS_SOLVER_ERROR_INVALID,
                    _("A CUDA graph and the blocked kernels are two ways to launch: choose one"));
@@ -360,21 +378,17 @@ gauss_prepare (gpointer        state,
                GError        **error)
 {
   GaussState *s = state;
-  KsPrecision precision = KS_PRECISION_FLOAT;
-  guint n = (guint) ks_config_get_int (point, "n");
-  guint64 seed = (guint64) ks_config_get_int (point, "seed") + n;
+  const KsPrecision precision = ks_config_choice (point, P_PRECISION);
+  guint n = (guint) ks_config_int (point, P_N);
+  guint64 seed = (guint64) ks_config_int (point, gauss_seed (point)) + n;
   KsGaussParams check;
-  const char *local = ks_config_get_string (point, "local");
-  const char *range = ks_config_get_string (point, "range");
+  const int local = ks_config_choice (point, P_LOCAL);
+  const int range = ks_config_choice (point, P_RANGE);
 
-  ks_precision_from_string (ks_config_get_string (point, "precision"), &precision);
-  s->params.range = KS_RANGE_FIXED;
-  s->params.local = KS_LOCAL_DRIVER;
-  if (range)
-    ks_range_policy_from_string (range, &s->params.range);
-  if (local)
-    ks_local_policy_from_string (local, &s->params.local);
-  s->params.wg = (guint) ks_config_get_int (point, "wg");
+  /* Range and policy apply only on GPUs: the host has neither. */
+  s->params.range = range >= 0 ? (KsRangePolicy) range : KS_RANGE_FIXED;
+  s->params.local = local >= 0 ? (KsLocalPolicy) local : KS_LOCAL_DRIVER;
+  s->params.wg = (guint) ks_config_int (point, P_WG);
   s->params.launch = config_launch (point);
   s->capture_ms = 0;
 
@@ -436,12 +450,11 @@ gauss_describe_device (gpointer        state,
 {
   GaussState *s = state;
   const KsDeviceInfo *info = ks_device_get_info (s->device);
-  KsPrecision precision = KS_PRECISION_FLOAT;
+  const KsPrecision precision = ks_config_choice (base, P_PRECISION);
   g_autoptr(KsGaussSolver) probe = NULL;
   KsOgsPrediction prediction;
   gsize pwgsm;
 
-  ks_precision_from_string (ks_config_get_string (base, "precision"), &precision);
   /* The preferred multiple is the kernel's: it needs the kernels built.
    * Where they do not build, the first point says why. */
   if (!(probe = ks_gauss_solver_new (s->device, precision, NULL)))

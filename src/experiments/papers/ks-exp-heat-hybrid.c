@@ -27,86 +27,90 @@
 #include <math.h>
 #include <string.h>
 
-/* --- parameters ----------------------------------------------------------------- */
+/* --- parameters (their indexes and ids: ks-exp-heat-hybrid-private.h) ------------ */
 
 static const KsChoice kind_choices[] = {
-  { "quad", N_("quadrilaterals"), N_("A regular mesh of quadrilaterals: 9 entries per row") },
-  { "tri", N_("triangles"), N_("The same split along a diagonal: about 13 entries per row") },
+  { "quad", N_("quadrilaterals"), N_("A regular mesh of quadrilaterals: 9 entries per row"), 0 },
+  { "tri", N_("triangles"), N_("The same split along a diagonal: about 13 entries per row"), 1 },
   { NULL }
 };
 
 static const KsChoice cpu_choices[] = {
-  { "host", N_("host (OpenMP)"), N_("The CPU part runs this program's own C code on every core") },
+  { "host", N_("host (OpenMP)"), N_("The CPU part runs this program's own C code on every core"), CPU_HOST },
   { "device", N_("CPU device (PoCL)"),
     N_("The CPU part runs the GPU part's kernels on an OpenCL CPU device, as the paper's CPU processes run "
-       "the same code") },
+       "the same code"), CPU_DEVICE },
   { NULL }
 };
 
 static const KsChoice partition_choices[] = {
-  { "geometric", N_("geometric"), N_("The paper's plain decomposition: the cells cut across the longer side") },
-  { "metis", N_("METIS"), N_("METIS k-way partitioning with target part weights: the least halo") },
+  { "geometric", N_("geometric"), N_("The paper's plain decomposition: the cells cut across the longer side"),
+    PARTITION_GEOMETRIC },
+  { "metis", N_("METIS"), N_("METIS k-way partitioning with target part weights: the least halo"), PARTITION_METIS },
   { "file", N_("from a file"),
     N_("Each cell's part read from --partition-file rather than split by lambda: under mpirun part r is rank "
-       "r's, in one process parts 0 to G-1 are the G GPUs' and part G the CPU's") },
+       "r's, in one process parts 0 to G-1 are the G GPUs' and part G the CPU's"), PARTITION_FILE },
   { NULL }
 };
 
 static const KsChoice cg_choices[] = {
-  { "classic", N_("classic"), N_("The CG the paper prints: two sums per iteration") },
+  { "classic", N_("classic"), N_("The CG the paper prints: two sums per iteration"), CG_CLASSIC },
   { "pipelined", N_("pipelined"),
     N_("Ghysels and Vanroose's pipelined CG: one sum per iteration, sent before the SpMV and awaited after it "
-       "(MPI_Iallreduce); host parts only, so under mpirun with --gpu-ranks 0") },
+       "(MPI_Iallreduce); host parts only, so under mpirun with --gpu-ranks 0"), CG_PIPELINED },
   { NULL }
 };
 
 static const KsChoice precision_choices[] = {
-  { "double", N_("double (the paper's)"), NULL },
-  { "float", N_("float"), N_("The devices' vectors in float; the host part stays double") },
+  { "double", N_("double (the paper's)"), NULL, KS_PRECISION_DOUBLE },
+  { "float", N_("float"), N_("The devices' vectors in float; the host part stays double"), KS_PRECISION_FLOAT },
   { NULL }
 };
 
 static const KsParamSpec params[] = {
-  { .name = "cells", .label = N_("Cells"), .help = N_("About how many cells the mesh has (one curve each)"),
+  [P_CELLS] = { .name = "cells", .label = N_("Cells"), .help = N_("About how many cells the mesh has (one curve each)"),
     .type = KS_PARAM_INT, .default_value = "2^14,2^16", .min = 64, .max = KS_MESH_MAX_GENERATED_CELLS,
     .sweepable = TRUE, .cli_range = TRUE },
-  { .name = "lambda", .label = N_("Lambda"),
+  [P_LAMBDA] = { .name = "lambda", .label = N_("Lambda"),
     .help = N_("The balancing coefficient: cells on the GPU over cells on the CPU (0: the CPU alone)"),
     .type = KS_PARAM_REAL, .default_value = "0.5,1,2,4,8,16,64", .min = 0, .max = 1e6,
     .sweepable = TRUE, .when = { "partition", { "geometric", "metis" } } },
-  { .name = "kind", .label = N_("Cells' shape"), .help = N_("Quadrilaterals or triangles"),
+  [P_KIND] = { .name = "kind", .label = N_("Cells' shape"), .help = N_("Quadrilaterals or triangles"),
     .type = KS_PARAM_CHOICE, .choices = kind_choices, .default_value = "quad" },
-  { .name = "cpu", .label = N_("CPU part"), .help = N_("What runs the CPU's share of the cells"),
+  [P_CPU] = { .name = "cpu", .label = N_("CPU part"), .help = N_("What runs the CPU's share of the cells"),
     .type = KS_PARAM_CHOICE, .choices = cpu_choices, .default_value = "host" },
-  { .name = "partition", .label = N_("Partition"), .help = N_("How the cells are split between the parts"),
+  [P_PARTITION] = { .name = "partition", .label = N_("Partition"),
+    .help = N_("How the cells are split between the parts"),
     .type = KS_PARAM_CHOICE, .choices = partition_choices, .default_value = "geometric", .advanced = TRUE },
-  { .name = "partition_file", .label = N_("Partition file"),
+  [P_PARTITION_FILE] = { .name = "partition_file", .label = N_("Partition file"),
     .help = N_("Each cell's part, one number per line, line i holding cell i's (METIS's .part format, as "
                "--save-partition writes it); it fits one mesh size and kind"),
     .type = KS_PARAM_FILE, .when = { "partition", { "file" } }, .advanced = TRUE },
-  { .name = "save_partition", .label = N_("Save the partition"),
+  [P_SAVE_PARTITION] = { .name = "save_partition", .label = N_("Save the partition"),
     .help = N_("A file for the cells' parts of the last point, in the format --partition-file reads; empty: none"),
     .type = KS_PARAM_TEXT, .default_value = "", .advanced = TRUE, .output = KS_OUTPUT_FILE },
-  { .name = "precision", .label = N_("Precision"), .help = N_("The devices' precision (the host part is double)"),
+  [P_PRECISION] = { .name = "precision", .label = N_("Precision"),
+    .help = N_("The devices' precision (the host part is double)"),
     .type = KS_PARAM_CHOICE, .choices = precision_choices, .default_value = "double", .advanced = TRUE },
-  { .name = "gpus", .label = N_("GPUs"),
+  [P_GPUS] = { .name = "gpus", .label = N_("GPUs"),
     .help = N_("In one process: how many GPUs like the one chosen (cuda:0, cuda:1, ...) take a part each, "
                "beside the CPU part (the paper's 1, 2 and 4 GPUs; their halo goes through the host)"),
     .type = KS_PARAM_INT, .default_value = "1", .min = 1, .max = KS_HYBRID_MAX_GPUS, .sweepable = TRUE },
-  { .name = "gpu_ranks", .label = N_("GPU ranks"),
+  [P_GPU_RANKS] = { .name = "gpu_ranks", .label = N_("GPU ranks"),
     .help = N_("Under mpirun: how many ranks, the first ones, run GPU parts (one GPU each); the others run CPU "
                "parts.  Without mpirun: 1, the GPU part beside one CPU part"),
     .type = KS_PARAM_INT, .default_value = "1", .min = 0, .max = 1024, .advanced = TRUE },
-  { .name = "ranks_per_gpu", .label = N_("GPU ranks per GPU"),
+  [P_RANKS_PER_GPU] = { .name = "ranks_per_gpu", .label = N_("GPU ranks per GPU"),
     .help = N_("Under mpirun: 1, one GPU rank per GPU as the paper; more lets several GPU ranks share a GPU, "
                "to run the several-GPU code path on fewer GPUs (they share its memory, so their times say nothing "
                "about several GPUs)"),
     .type = KS_PARAM_INT, .default_value = "1", .min = 1, .max = 64, .advanced = TRUE },
-  { .name = "cg", .label = N_("CG"), .help = N_("The classic CG or the pipelined one the paper points to"),
+  [P_CG] = { .name = "cg", .label = N_("CG"), .help = N_("The classic CG or the pipelined one the paper points to"),
     .type = KS_PARAM_CHOICE, .choices = cg_choices, .default_value = "classic", .advanced = TRUE },
-  { .name = "tol", .label = N_("CG tolerance"), .help = N_("The CG stops at ||r|| <= tol ||b||"),
+  [P_TOL] = { .name = "tol", .label = N_("CG tolerance"), .help = N_("The CG stops at ||r|| <= tol ||b||"),
     .type = KS_PARAM_REAL, .default_value = "1e-8", .min = 1e-15, .max = 0.5, .advanced = TRUE },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (params) == N_PARAMS);
 
 /* --- columns (their indexes: ks-exp-heat-hybrid-private.h) ----------------------- */
 
@@ -371,10 +375,10 @@ rank_device (KsDevice *device, guint ranks_per_gpu)
 static gboolean
 hybrid_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *base, GError **error)
 {
-  const char *precision = ks_config_get_string (base, "precision");
+  const KsPrecision precision = ks_config_choice (base, P_PRECISION);
   const KsHybridWorld *world = ks_hybrid_world_get ();
-  const guint gpu_ranks = (guint) ks_config_get_int (base, "gpu_ranks");
-  const guint ranks_per_gpu = (guint) ks_config_get_int (base, "ranks_per_gpu");
+  const guint gpu_ranks = (guint) ks_config_int (base, P_GPU_RANKS);
+  const guint ranks_per_gpu = (guint) ks_config_int (base, P_RANKS_PER_GPU);
 
   if (ks_device_get_backend (device) == KS_BACKEND_HOST)
     {
@@ -382,7 +386,7 @@ hybrid_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *ba
                    _("The hybrid needs an OpenCL or CUDA device for its GPU part; the host runs the CPU part"));
       return FALSE;
     }
-  if (g_strcmp0 (ks_config_get_string (base, "partition"), "metis") == 0 && !ks_partition_have_metis ())
+  if (ks_config_choice (base, P_PARTITION) == PARTITION_METIS && !ks_partition_have_metis ())
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
                    _("This build has no METIS (Debian libmetis-dev); give --partition geometric"));
@@ -414,18 +418,18 @@ hybrid_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *ba
           return FALSE;
         }
     }
-  if (g_strcmp0 (ks_config_get_string (base, "cg"), "pipelined") == 0 && (world == NULL || gpu_ranks > 0))
+  if (ks_config_choice (base, P_CG) == CG_PIPELINED && (world == NULL || gpu_ranks > 0))
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
                    _("The pipelined CG runs on host parts only: start it under mpirun with --gpu-ranks 0, each rank "
                      "a CPU part"));
       return FALSE;
     }
-  if (g_strcmp0 (precision, "float") == 0 && ks_config_get_real (base, "tol") < 1e-6)
+  if (precision == KS_PRECISION_FLOAT && ks_config_real (base, P_TOL) < 1e-6)
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
                    _("A float CG cannot reach a relative residual of %g (about 1e-6 at best): "
-                     "give --tol 1e-5 or more, or --precision double"), ks_config_get_real (base, "tol"));
+                     "give --tol 1e-5 or more, or --precision double"), ks_config_real (base, P_TOL));
       return FALSE;
     }
   return TRUE;
@@ -437,8 +441,8 @@ hybrid_set_up (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *b
 {
   HybridState *s = g_new0 (HybridState, 1);
   const KsHybridWorld *world = ks_hybrid_world_get ();
-  const guint gpu_ranks = (guint) ks_config_get_int (base, "gpu_ranks");
-  g_autoptr(KsDevice) mine = rank_device (device, (guint) ks_config_get_int (base, "ranks_per_gpu"));
+  const guint gpu_ranks = (guint) ks_config_int (base, P_GPU_RANKS);
+  g_autoptr(KsDevice) mine = rank_device (device, (guint) ks_config_int (base, P_RANKS_PER_GPU));
   KsHybridSetup setup = { mine, NULL, KS_PRECISION_DOUBLE, KS_PARTITION_GEOMETRIC, gpu_ranks };
   KsBandwidth bw = { 0 };
   g_autoptr(GError) local = NULL;
@@ -447,14 +451,14 @@ hybrid_set_up (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *b
   /* A rank that runs a CPU part opens no device part. */
   if (world != NULL && world->rank >= gpu_ranks)
     setup.gpu = NULL;
-  ks_precision_from_string (ks_config_get_string (base, "precision"), &setup.precision);
-  if (g_strcmp0 (ks_config_get_string (base, "partition"), "metis") == 0)
+  setup.precision = ks_config_choice (base, P_PRECISION);
+  if (ks_config_choice (base, P_PARTITION) == PARTITION_METIS)
     setup.method = KS_PARTITION_METIS;
   /* Every rank reads the file itself (it is small beside the mesh), so a
    * malformed one stops every rank alike, before anything is measured. */
-  if (g_strcmp0 (ks_config_get_string (base, "partition"), "file") == 0)
+  if (ks_config_choice (base, P_PARTITION) == PARTITION_FILE)
     {
-      const char *path = ks_config_get_string (base, "partition_file");
+      const char *path = ks_config_text (base, P_PARTITION_FILE);
       if (!ks_part_file_read (path, 2 * KS_MESH_MAX_GENERATED_CELLS, &s->given, &s->n_given, error))
         {
           hybrid_tear_down (s);
@@ -462,14 +466,14 @@ hybrid_set_up (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *b
         }
       s->given_name = g_filename_display_basename (path);
     }
-  if (g_strcmp0 (ks_config_get_string (base, "cpu"), "device") == 0 &&
+  if (ks_config_choice (base, P_CPU) == CPU_DEVICE &&
       !(s->cpu_device = find_cpu_device (error)))
     {
       hybrid_tear_down (s);
       return NULL;
     }
   setup.cpu = s->cpu_device;
-  setup.pipelined = g_strcmp0 (ks_config_get_string (base, "cg"), "pipelined") == 0;
+  setup.pipelined = ks_config_choice (base, P_CG) == CG_PIPELINED;
   s->setup = setup;
   s->setup.gpu = setup.gpu ? g_object_ref (setup.gpu) : NULL;
   /* The paper's lambda_b from both parts' bandwidths, measured now.  Under
@@ -539,7 +543,7 @@ hybrid_describe_device (gpointer state, const KsConfig *base, KsRunDevice *out)
 static gboolean
 solve_with (HybridState *s, KsHybridCg *hybrid, const KsConfig *point, KsHybridResult *res, GError **error)
 {
-  const KsCgOptions options = { ks_config_get_real (point, "tol"), 100000 };
+  const KsCgOptions options = { ks_config_real (point, P_TOL), 100000 };
   g_autoptr(GError) local = NULL;
 
   if (ks_hybrid_cg_solve_system (hybrid, &options, NULL, res, &local))
@@ -609,8 +613,8 @@ build_on_rank0 (HybridState *s, const KsHybridWorld *w, const char *key, GCancel
 static gboolean
 build_system (HybridState *s, const KsConfig *point, GCancellable *cancellable, GError **error)
 {
-  g_autofree char *key = g_strdup_printf ("%s-square:%" G_GINT64_FORMAT, ks_config_get_string (point, "kind"),
-                                          ks_config_get_int (point, "cells"));
+  g_autofree char *key = g_strdup_printf ("%s-square:%" G_GINT64_FORMAT, ks_config_text (point, P_KIND),
+                                          ks_config_int (point, P_CELLS));
   const KsHybridWorld *world = ks_hybrid_world_get ();
   gboolean ok;
 
@@ -748,7 +752,7 @@ use_gpus (HybridState *s, const KsConfig *point, guint gpus, GError **error)
   separate = world != NULL && world->n_ranks > 1 && world->broadcast != NULL && s->setup.gpu_ranks >= 1 &&
              (s->setup.gpu_ranks == 1 || world->gpus_world != NULL);
   if (!ks_hybrid_cg_set_system (s->hybrid, s->a, s->b, s->x0, s->centres,
-                                separate && s->given == NULL ? ks_config_get_real (point, "lambda") : INFINITY,
+                                separate && s->given == NULL ? ks_config_real (point, P_LAMBDA) : INFINITY,
                                 error))
     return FALSE;
   if (separate)
@@ -804,7 +808,7 @@ static gboolean
 hybrid_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, GError **error)
 {
   HybridState *s = state;
-  const guint gpus = (guint) ks_config_get_int (point, "gpus");
+  const guint gpus = (guint) ks_config_int (point, P_GPUS);
 
   if (ks_hybrid_world_get () != NULL && gpus != 1)
     {
@@ -815,9 +819,9 @@ hybrid_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable
   if (!build_system (s, point, cancellable, error) || !use_gpus (s, point, gpus, error))
     return FALSE;
   if (s->given != NULL ? !split_as_given (s, gpus, error)
-                       : !ks_hybrid_cg_set_lambda (s->hybrid, ks_config_get_real (point, "lambda"), error))
+                       : !ks_hybrid_cg_set_lambda (s->hybrid, ks_config_real (point, P_LAMBDA), error))
     return FALSE;
-  return save_partition (s, ks_config_get_string (point, "save_partition"), error);
+  return save_partition (s, ks_config_text (point, P_SAVE_PARTITION), error);
 }
 
 /* Seconds of a solve as microseconds an iteration (NAN: no such part). */
@@ -831,7 +835,7 @@ static gboolean
 hybrid_measure (gpointer state, const KsConfig *point, double *values, GCancellable *cancellable, GError **error)
 {
   HybridState *s = state;
-  const guint gpus = (guint) ks_config_get_int (point, "gpus");
+  const guint gpus = (guint) ks_config_int (point, P_GPUS);
   KsHybridResult res;
   guint64 total0 = 0, steal0 = 0, total1 = 0, steal1 = 0;
   gboolean have_steal;

@@ -30,118 +30,136 @@
 
 /* --- parameters ----------------------------------------------------------------- */
 
+enum { SOURCE_GENERATED, SOURCE_FILE };
+
 static const KsChoice source_choices[] = {
-  { "generated", N_("generated"), N_("A mesh made here: kind, domain and cell count") },
-  { "file", N_("file"), N_("A Gmsh .msh file, or a .geo file meshed by gmsh") },
+  { "generated", N_("generated"), N_("A mesh made here: kind, domain and cell count"), SOURCE_GENERATED },
+  { "file", N_("file"), N_("A Gmsh .msh file, or a .geo file meshed by gmsh"), SOURCE_FILE },
   { NULL }
 };
 
 static const KsChoice kind_choices[] = {
-  { "quad", N_("quadrilaterals"), N_("A regular mesh of quadrilaterals: 9 entries per row") },
-  { "tri", N_("triangles"), N_("The same split along a diagonal: about 13 entries per row") },
-  { "mixed", N_("mixed"), N_("Patches of quadrilaterals and triangles") },
-  { "perturbed", N_("perturbed"), N_("Quadrilaterals with their inner nodes moved at random") },
+  { "quad", N_("quadrilaterals"), N_("A regular mesh of quadrilaterals: 9 entries per row"), 0 },
+  { "tri", N_("triangles"), N_("The same split along a diagonal: about 13 entries per row"), 1 },
+  { "mixed", N_("mixed"), N_("Patches of quadrilaterals and triangles"), 2 },
+  { "perturbed", N_("perturbed"), N_("Quadrilaterals with their inner nodes moved at random"), 3 },
   { NULL }
 };
 
 static const KsChoice domain_choices[] = {
-  { "square", N_("square"), N_("[-1, 1] x [-1, 1]") },
-  { "disc", N_("disc"), N_("The unit disc: a square inside, rings around it") },
+  { "square", N_("square"), N_("[-1, 1] x [-1, 1]"), 0 },
+  { "disc", N_("disc"), N_("The unit disc: a square inside, rings around it"), 1 },
   { NULL }
 };
 
 static const KsChoice boundary_choices[] = {
-  { "insulated", N_("insulated"), N_("No flux through the boundary: the energy is conserved") },
-  { "fixed", N_("fixed temperature"), N_("The boundary held at the initial temperature 0") },
+  { "insulated", N_("insulated"), N_("No flux through the boundary: the energy is conserved"),
+    KS_HEAT_BOUNDARY_INSULATED },
+  { "fixed", N_("fixed temperature"), N_("The boundary held at the initial temperature 0"), KS_HEAT_BOUNDARY_FIXED },
   { NULL }
 };
 
 static const KsChoice precision_choices[] = {
-  { "double", N_("double (the paper's)"), NULL },
-  { "float", N_("float"), N_("Half the bytes; reaches a relative residual of about 1e-6 at best") },
+  { "double", N_("double (the paper's)"), NULL, KS_PRECISION_DOUBLE },
+  { "float", N_("float"), N_("Half the bytes; reaches a relative residual of about 1e-6 at best"), KS_PRECISION_FLOAT },
   { NULL }
 };
 
 static const KsChoice variant_choices[] = {
-  { "base", N_("base"), N_("The CG as printed: one kernel per operation, 20L + 108 bytes per row") },
-  { "fused", N_("fused"), N_("The paper's modified CG: three passes per iteration, 20L + 84 bytes per row") },
+  { "base", N_("base"), N_("The CG as printed: one kernel per operation, 20L + 108 bytes per row"), KS_CG_BASE },
+  { "fused", N_("fused"), N_("The paper's modified CG: three passes per iteration, 20L + 84 bytes per row"),
+    KS_CG_FUSED },
   { NULL }
 };
 
 static const KsChoice offload_choices[] = {
   { "whole", N_("whole step"),
-    N_("The assembly, the CG and the step's numbers on the device; the geometry goes up once (the paper's advice)") },
+    N_("The assembly, the CG and the step's numbers on the device; the geometry goes up once (the paper's advice)"),
+    KS_HEAT_OFFLOAD_WHOLE },
   { "partial", N_("partial"),
     /* xgettext:no-c-format */
-    N_("The assembly on the host, the matrix and the vectors copied at every solve (what the paper measured losing up to 22 % at 1 M cells)") },
+    N_("The assembly on the host, the matrix and the vectors copied at every solve (what the paper measured losing up to 22 % at 1 M cells)"),
+    KS_HEAT_OFFLOAD_PARTIAL },
   { NULL }
 };
 
 /* What --frames writes into its folder. */
 static const char *const frame_names[] = { "frame-*.png", "final.png", "series.csv", NULL };
 
+enum {
+  P_CELLS, P_SOURCE, P_KIND, P_DOMAIN, P_FILE, P_TRUST_GEO, P_N, P_D0, P_ENERGY, P_TAU, P_STEPS, P_TOL,
+  P_BOUNDARY, P_GROUPS, P_PRECISION, P_VARIANT, P_OFFLOAD, P_FRAMES, P_GIF, P_FRAME_EVERY, N_PARAMS
+};
+
 static const KsParamSpec params[] = {
-  { .name = "cells", .label = N_("Cells"), .help = N_("About how many cells the generated mesh has"),
+  [P_CELLS] = { .name = "cells", .label = N_("Cells"), .help = N_("About how many cells the generated mesh has"),
     .type = KS_PARAM_INT, .default_value = "2^10:2^16", .min = 2, .max = KS_MESH_MAX_GENERATED_CELLS,
     .sweepable = TRUE, .cli_range = TRUE, .when = { "source", { "generated" } } },
-  { .name = "source", .label = N_("Mesh"), .help = N_("A generated mesh or a file"),
+  [P_SOURCE] = { .name = "source", .label = N_("Mesh"), .help = N_("A generated mesh or a file"),
     .type = KS_PARAM_CHOICE, .choices = source_choices, .default_value = "generated" },
-  { .name = "kind", .label = N_("Cells' shape"), .help = N_("Quadrilaterals, triangles or both"),
+  [P_KIND] = { .name = "kind", .label = N_("Cells' shape"), .help = N_("Quadrilaterals, triangles or both"),
     .type = KS_PARAM_CHOICE, .choices = kind_choices, .default_value = "quad", .sweepable = TRUE,
     .when = { "source", { "generated" } } },
-  { .name = "domain", .label = N_("Domain"), .help = N_("The square or the disc"),
+  [P_DOMAIN] = { .name = "domain", .label = N_("Domain"), .help = N_("The square or the disc"),
     .type = KS_PARAM_CHOICE, .choices = domain_choices, .default_value = "square",
     .when = { "source", { "generated" } } },
-  { .name = "file", .label = N_("Mesh file"), .help = N_("A Gmsh mesh (.msh, MSH 2.2 or 4.1, ASCII or binary) or geometry (.geo)"),
+  [P_FILE] = { .name = "file", .label = N_("Mesh file"),
+    .help = N_("A Gmsh mesh (.msh, MSH 2.2 or 4.1, ASCII or binary) or geometry (.geo)"),
     .type = KS_PARAM_FILE, .when = { "source", { "file" } } },
-  { .name = "trust_geo", .label = N_("Trust the .geo file"),
+  [P_TRUST_GEO] = { .name = "trust_geo", .label = N_("Trust the .geo file"),
     .help = N_("Let a .geo file run programs and write or read other files while gmsh meshes it "
                "(System, Save, Include...): only for a file you trust; without it such a file is refused"),
     .type = KS_PARAM_BOOL, .default_value = "false", .advanced = TRUE, .when = { "source", { "file" } } },
-  { .name = "n", .label = N_("Exponent n"), .help = N_("The conductivity D = D0 T^n; 0 is the linear heat equation"),
+  [P_N] = { .name = "n", .label = N_("Exponent n"),
+    .help = N_("The conductivity D = D0 T^n; 0 is the linear heat equation"),
     .type = KS_PARAM_REAL, .default_value = "0", .min = 0, .max = 10 },
-  { .name = "d0", .label = N_("D0"), .help = N_("The conductivity's factor"),
+  [P_D0] = { .name = "d0", .label = N_("D0"), .help = N_("The conductivity's factor"),
     .type = KS_PARAM_REAL, .default_value = "1", .min = 1e-12, .max = 1e12, .advanced = TRUE },
-  { .name = "energy", .label = N_("Released energy"), .help = N_("The energy released at the origin at t = 0"),
+  [P_ENERGY] = { .name = "energy", .label = N_("Released energy"),
+    .help = N_("The energy released at the origin at t = 0"),
     .type = KS_PARAM_REAL, .default_value = "1", .min = 1e-12, .max = 1e12, .advanced = TRUE },
-  { .name = "tau", .label = N_("Time step"), .help = N_("The implicit scheme's time step"),
+  [P_TAU] = { .name = "tau", .label = N_("Time step"), .help = N_("The implicit scheme's time step"),
     .type = KS_PARAM_REAL, .default_value = "0.0001", .min = 1e-12, .max = 1e6 },
-  { .name = "steps", .label = N_("Steps"), .help = N_("Time steps per repetition, from the release each time"),
+  [P_STEPS] = { .name = "steps", .label = N_("Steps"),
+    .help = N_("Time steps per repetition, from the release each time"),
     .type = KS_PARAM_INT, .default_value = "10", .min = 1, .max = 100000 },
-  { .name = "tol", .label = N_("CG tolerance"), .help = N_("The CG stops at ||r|| <= tol ||b||"),
+  [P_TOL] = { .name = "tol", .label = N_("CG tolerance"), .help = N_("The CG stops at ||r|| <= tol ||b||"),
     .type = KS_PARAM_REAL, .default_value = "1e-8", .min = 1e-15, .max = 0.5, .advanced = TRUE },
-  { .name = "boundary", .label = N_("Boundary"), .help = N_("Insulated or held at a fixed temperature"),
+  [P_BOUNDARY] = { .name = "boundary", .label = N_("Boundary"), .help = N_("Insulated or held at a fixed temperature"),
     .type = KS_PARAM_CHOICE, .choices = boundary_choices, .default_value = "insulated", .advanced = TRUE },
-  { .name = "groups", .label = N_("Conditions per group"),
+  [P_GROUPS] = { .name = "groups", .label = N_("Conditions per group"),
     .help = N_("Boundary conditions by the mesh's physical group, overriding Boundary: "
                "NAME=insulated or NAME=fixed:TEMPERATURE, comma-separated (e.g. hot=fixed:3,cold=fixed:0); "
                "a generated mesh has one group, \"boundary\""),
     .type = KS_PARAM_TEXT, .default_value = "", .advanced = TRUE },
-  { .name = "precision", .label = N_("Precision"), .help = N_("The device CG's precision (the host's is double)"),
+  [P_PRECISION] = { .name = "precision", .label = N_("Precision"),
+    .help = N_("The device CG's precision (the host's is double)"),
     .type = KS_PARAM_CHOICE, .choices = precision_choices, .default_value = "double",
     .backends = KS_BACKENDS_GPU },
-  { .name = "variant", .label = N_("CG variant"), .help = N_("The CG as printed, or the paper's fused version"),
+  [P_VARIANT] = { .name = "variant", .label = N_("CG variant"),
+    .help = N_("The CG as printed, or the paper's fused version"),
     .type = KS_PARAM_CHOICE, .choices = variant_choices, .default_value = "base,fused", .sweepable = TRUE,
     .backends = KS_BACKENDS_GPU },
-  { .name = "offload", .label = N_("Offload"),
+  [P_OFFLOAD] = { .name = "offload", .label = N_("Offload"),
     .help = N_("The whole time step on the device, or only the CG (assembly on the host)"),
     .type = KS_PARAM_CHOICE, .choices = offload_choices, .default_value = "whole", .sweepable = TRUE,
     .backends = KS_BACKENDS_GPU },
-  { .name = "frames", .label = N_("Frames folder"),
+  [P_FRAMES] = { .name = "frames", .label = N_("Frames folder"),
     .help = N_("A folder for the temperature as PNG frames (frame-STEP.png every --frame-every steps, "
                "final.png after the last) and the time series (series.csv: per step the time, CG "
                "iterations and residual, energy, hottest cell, time, energy in through the fixed walls so far); empty: none. One run's last "
                "repetition of its last point is what stays"),
     .type = KS_PARAM_TEXT, .default_value = "", .advanced = TRUE,
     .output = KS_OUTPUT_FOLDER, .output_names = frame_names },
-  { .name = "gif", .label = N_("Animated GIF"),
+  [P_GIF] = { .name = "gif", .label = N_("Animated GIF"),
     .help = N_("A file for the temperature as one animated GIF, a frame every --frame-every steps and the last, "
                "through giflib; empty: none. One run's last repetition of its last point is what stays"),
     .type = KS_PARAM_TEXT, .default_value = "", .advanced = TRUE, .output = KS_OUTPUT_FILE },
-  { .name = "frame_every", .label = N_("Frame every"), .unit = "steps",
+  [P_FRAME_EVERY] = { .name = "frame_every", .label = N_("Frame every"), .unit = "steps",
     .help = N_("How many steps apart the frames are"),
     .type = KS_PARAM_INT, .default_value = "10", .min = 1, .max = 1000000, .advanced = TRUE },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (params) == N_PARAMS);
 
 /* --- columns -------------------------------------------------------------------- */
 
@@ -356,10 +374,10 @@ heat_tear_down (gpointer state)
 static gboolean
 heat_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *base, GError **error)
 {
-  const char *precision = ks_config_get_string (base, "precision");
-  const double tol = ks_config_get_real (base, "tol");
-  const char *frames = ks_config_get_string (base, "frames");
-  const char *gif = ks_config_get_string (base, "gif");
+  const KsPrecision precision = ks_config_choice (base, P_PRECISION);
+  const double tol = ks_config_real (base, P_TOL);
+  const char *frames = ks_config_text (base, P_FRAMES);
+  const char *gif = ks_config_text (base, P_GIF);
 
   if (frames != NULL && *frames != '\0' && g_mkdir_with_parents (frames, 0755) != 0)
     {
@@ -369,7 +387,7 @@ heat_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *base
       return FALSE;
     }
 
-  if (!apply_groups (ks_config_get_string (base, "groups"), NULL, error))
+  if (!apply_groups (ks_config_text (base, P_GROUPS), NULL, error))
     return FALSE;
   if (gif != NULL && *gif != '\0')
     {
@@ -383,14 +401,14 @@ heat_check (const KsExperimentDesc *desc, KsDevice *device, const KsConfig *base
           return FALSE;
         }
     }
-  if (g_strcmp0 (precision, "float") == 0 && tol < 1e-6)
+  if (precision == KS_PRECISION_FLOAT && tol < 1e-6)
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
                    _("A float CG cannot reach a relative residual of %g (about 1e-6 at best): "
                      "give --tol 1e-5 or more, or --precision double"), tol);
       return FALSE;
     }
-  if (g_strcmp0 (precision, "double") == 0 && ks_device_get_backend (device) != KS_BACKEND_HOST &&
+  if (precision == KS_PRECISION_DOUBLE && ks_device_get_backend (device) != KS_BACKEND_HOST &&
       !ks_device_get_info (device)->has_fp64)
     {
       g_set_error (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED,
@@ -432,7 +450,7 @@ heat_describe_device (gpointer state, const KsConfig *base, KsRunDevice *out)
   /* Fig. 3's asymptote: 2L / 20L with double values (4 + 8 + 8 bytes per
    * entry); float values make it 2L / 12L. */
   ks_run_device_set_info (out, "intensity_limit",
-                          g_strcmp0 (ks_config_get_string (base, "precision"), "float") == 0 ? 2.0 / 12 : 0.1);
+                          ks_config_choice (base, P_PRECISION) == KS_PRECISION_FLOAT ? 2.0 / 12 : 0.1);
 }
 
 /* With --source file the file named, whatever its name looks like (a file
@@ -453,11 +471,11 @@ static gboolean
 heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, GError **error)
 {
   HeatState *s = state;
-  const gboolean file = g_strcmp0 (ks_config_get_string (point, "source"), "file") == 0;
-  g_autofree char *key = file ? g_strdup (ks_config_get_string (point, "file"))
-                              : g_strdup_printf ("%s-%s:%" G_GINT64_FORMAT, ks_config_get_string (point, "kind"),
-                                                 ks_config_get_string (point, "domain"),
-                                                 ks_config_get_int (point, "cells"));
+  const gboolean file = ks_config_choice (point, P_SOURCE) == SOURCE_FILE;
+  g_autofree char *key = file ? g_strdup (ks_config_text (point, P_FILE))
+                              : g_strdup_printf ("%s-%s:%" G_GINT64_FORMAT, ks_config_text (point, P_KIND),
+                                                 ks_config_text (point, P_DOMAIN),
+                                                 ks_config_int (point, P_CELLS));
   KsHeatParams p;
   KsPrecision precision = KS_PRECISION_DOUBLE;
   KsCgVariant variant = KS_CG_FUSED;
@@ -471,7 +489,7 @@ heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, 
     {
       g_clear_pointer (&s->mesh, ks_mesh_unref);
       g_clear_pointer (&s->mesh_key, g_free);
-      if (!(s->mesh = load_mesh (key, file, file && ks_config_get_bool (point, "trust_geo"), cancellable, error)))
+      if (!(s->mesh = load_mesh (key, file, file && ks_config_bool (point, P_TRUST_GEO), cancellable, error)))
         return FALSE;
       s->mesh_key = g_steal_pointer (&key);
       s->said_notes = FALSE;
@@ -480,22 +498,22 @@ heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, 
         g_message ("%s", s->mesh->description);
     }
   ks_heat_params_init (&p);
-  p.n = ks_config_get_real (point, "n");
-  p.d0 = ks_config_get_real (point, "d0");
-  p.energy = ks_config_get_real (point, "energy");
-  p.tau = ks_config_get_real (point, "tau");
-  p.cg_tol = ks_config_get_real (point, "tol");
-  ks_heat_boundary_from_string (ks_config_get_string (point, "boundary"), &p.boundary);
+  p.n = ks_config_real (point, P_N);
+  p.d0 = ks_config_real (point, P_D0);
+  p.energy = ks_config_real (point, P_ENERGY);
+  p.tau = ks_config_real (point, P_TAU);
+  p.cg_tol = ks_config_real (point, P_TOL);
+  p.boundary = ks_config_choice (point, P_BOUNDARY);
   if (!(s->heat = ks_heat_new (s->mesh, &p, error)) ||
-      !apply_groups (ks_config_get_string (point, "groups"), s->heat, error))
+      !apply_groups (ks_config_text (point, P_GROUPS), s->heat, error))
     return FALSE;
   /* The release moved off the origin: said once per mesh, not per point. */
   if (ks_heat_get_note (s->heat) != NULL && !s->said_notes)
     g_message ("%s", ks_heat_get_note (s->heat));
   s->said_notes = TRUE;
-  text = ks_config_get_string (point, "frames");
+  text = ks_config_text (point, P_FRAMES);
   if ((text != NULL && *text != '\0') ||
-      ((text = ks_config_get_string (point, "gif")) != NULL && *text != '\0'))
+      ((text = ks_config_text (point, P_GIF)) != NULL && *text != '\0'))
     {
       s->frame_plot = ks_plot_new ();
       if (!ks_heat_plot_set_mesh (s->frame_plot, s->mesh, error))
@@ -503,16 +521,16 @@ heat_prepare (gpointer state, const KsConfig *point, GCancellable *cancellable, 
     }
   if (ks_device_get_backend (s->device) == KS_BACKEND_HOST)
     return TRUE;
-  if ((text = ks_config_get_string (point, "precision")) != NULL)
-    ks_precision_from_string (text, &precision);
-  if ((text = ks_config_get_string (point, "variant")) != NULL)
-    ks_cg_variant_from_string (text, &variant);
+  if (ks_config_value (point, P_PRECISION) != NULL)
+    precision = ks_config_choice (point, P_PRECISION);
+  if (ks_config_value (point, P_VARIANT) != NULL)
+    variant = ks_config_choice (point, P_VARIANT);
   if (s->cg[precision][variant] == NULL &&
       !(s->cg[precision][variant] = ks_cg_device_new (s->device, precision, variant, error)))
     return FALSE;
   ks_heat_set_cg (s->heat, s->cg[precision][variant]);
-  if ((text = ks_config_get_string (point, "offload")) != NULL)
-    ks_heat_offload_from_string (text, &offload);
+  if (ks_config_value (point, P_OFFLOAD) != NULL)
+    offload = ks_config_choice (point, P_OFFLOAD);
   ks_heat_set_offload (s->heat, offload);
   return TRUE;
 }
@@ -542,8 +560,8 @@ write_frame (HeatState *s, KsIoStage *stage, const char *name, KsGifWriter *gif,
 static gboolean
 open_outputs (HeatState *s, const KsConfig *point, KsGifWriter **gif, GError **error)
 {
-  const char *frames = ks_config_get_string (point, "frames");
-  const char *path = ks_config_get_string (point, "gif");
+  const char *frames = ks_config_text (point, P_FRAMES);
+  const char *path = ks_config_text (point, P_GIF);
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
 
@@ -576,8 +594,8 @@ static gboolean
 heat_measure (gpointer state, const KsConfig *point, double *values, GCancellable *cancellable, GError **error)
 {
   HeatState *s = state;
-  const guint steps = (guint) ks_config_get_int (point, "steps");
-  const guint every = (guint) ks_config_get_int (point, "frame_every");
+  const guint steps = (guint) ks_config_int (point, P_STEPS);
+  const guint every = (guint) ks_config_int (point, P_FRAME_EVERY);
   KsIoStage *frames;
   g_autoptr(KsGifWriter) gif = NULL;
   KsGifWriter *last;

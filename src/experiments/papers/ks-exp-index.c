@@ -20,55 +20,66 @@
   .paper_title = N_("Andrianov et al.: GPU programs from Norma specifications")
 
 static const KsChoice precision_choices[] = {
-  { "double", N_("double (the paper's)"), NULL },
-  { "float", N_("float"), NULL },
+  { "double", N_("double (the paper's)"), NULL, KS_PRECISION_DOUBLE },
+  { "float", N_("float"), NULL, KS_PRECISION_FLOAT },
   { NULL }
 };
 
+enum { SHAPE_1D, SHAPE_2D, SHAPE_3D };
+
 static const KsChoice shape_choices[] = {
-  { "1d", N_("D(v·w)"), N_("One side: blocks of 1024, the grid split in two past 65,535 blocks") },
+  { "1d", N_("D(v·w)"), N_("One side: blocks of 1024, the grid split in two past 65,535 blocks"), SHAPE_1D },
   { "2d", N_("D(v, w)"), N_("Two sides: w in threads when it fits a block, else in blocks of 1024 along the grid's y "
-                            "(the worked example's dim3(v, 3))") },
-  { "3d", N_("D(v, w/n3, n3)"), N_("Three sides, n3 in a block rounded up to a power of two of threads") },
+                            "(the worked example's dim3(v, 3))"), SHAPE_2D },
+  { "3d", N_("D(v, w/n3, n3)"), N_("Three sides, n3 in a block rounded up to a power of two of threads"), SHAPE_3D },
   { NULL }
 };
 
 /* In the order of KsIndexFill: the choice's index is the solver's method. */
 static const KsChoice method_choices[] = {
-  { "mapped", N_("mapped (the paper's)"), N_("One thread per point, the launch the paper's rules give") },
+  { "mapped", N_("mapped (the paper's)"), N_("One thread per point, the launch the paper's rules give"),
+    KS_INDEX_FILL_MAPPED },
   { "stride", N_("grid-stride loop"), N_("Today's idiom: a device-filling grid (32 blocks per compute unit of the "
-                                          "suggested block size), each thread looping over the flat index") },
+                                          "suggested block size), each thread looping over the flat index"),
+    KS_INDEX_FILL_STRIDE },
   { "today", N_("today's limits"), N_("One thread per point, the paper's layout under today's limits: gridDim.x "
-                                       "up to 2^31 - 1, a side within a block rounded to the warp of 32") },
+                                       "up to 2^31 - 1, a side within a block rounded to the warp of 32"),
+    KS_INDEX_FILL_TODAY },
   { "occupancy", N_("occupancy block"),
     N_("One thread per point of the flat index, in blocks of the size the device suggests: CUDA's occupancy "
        "calculation (cudaOccupancyMaxPotentialBlockSize's recipe), or on OpenCL, which has none, the kernel's "
-       "largest work-group rounded down to its preferred multiple") },
+       "largest work-group rounded down to its preferred multiple"), KS_INDEX_FILL_OCCUPANCY },
   { NULL }
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (method_choices) == KS_INDEX_FILL_N + 1);
 
 /* --- index-fill ---------------------------------------------------------------- */
 
+enum { FP_SHAPE, FP_METHOD, FP_V, FP_W, FP_N3, FP_PRECISION, N_FILL_PARAMS };
+
+/* index-reduce's, here for what both read (point_precision). */
+enum { RP_V, RP_W, RP_METHOD, RP_THREADS, RP_PRECISION, N_REDUCE_PARAMS };
+
 static const KsParamSpec fill_params[] = {
-  { .name = "shape", .label = N_("Shape"), .help = N_("Which of the paper's rules lays the domain out"),
+  [FP_SHAPE] = { .name = "shape", .label = N_("Shape"), .help = N_("Which of the paper's rules lays the domain out"),
     .type = KS_PARAM_CHOICE, .choices = shape_choices, .default_value = "1d,2d,3d", .sweepable = TRUE },
-  { .name = "method", .label = N_("Method"),
+  [FP_METHOD] = { .name = "method", .label = N_("Method"),
     .help = N_("The paper's mapping, the same under today's limits, one flat launch in the device's suggested "
                "blocks, or a grid-stride loop (the launches \"kernelscope-cli map\" prints). The first two keep "
                "the paper's blocks of 1024: a device whose kernel allows fewer refuses those points, naming "
                "its limit"),
     .type = KS_PARAM_CHOICE, .choices = method_choices, .default_value = "mapped,today,occupancy,stride",
     .sweepable = TRUE },
-  { .name = "v", .label = N_("Rows v"), .help = N_("The slow side (the paper's v = 2000)"),
+  [FP_V] = { .name = "v", .label = N_("Rows v"), .help = N_("The slow side (the paper's v = 2000)"),
     .type = KS_PARAM_INT, .default_value = "2000", .min = 1, .max = 10000000 },
-  { .name = "w", .label = N_("Columns w"), .help = N_("The fast side (the paper's w = 3000)"),
+  [FP_W] = { .name = "w", .label = N_("Columns w"), .help = N_("The fast side (the paper's w = 3000)"),
     .type = KS_PARAM_INT, .default_value = "3000", .min = 1, .max = 100000000 },
-  { .name = "n3", .label = N_("Third side n3"), .help = N_("D(v, w/n3, n3): must divide w"),
+  [FP_N3] = { .name = "n3", .label = N_("Third side n3"), .help = N_("D(v, w/n3, n3): must divide w"),
     .type = KS_PARAM_INT, .default_value = "10", .min = 1, .max = 1024, .when = { "shape", { "3d" } } },
-  { .name = "precision", .label = N_("Precision"), .help = N_("The values written"),
+  [FP_PRECISION] = { .name = "precision", .label = N_("Precision"), .help = N_("The values written"),
     .type = KS_PARAM_CHOICE, .choices = precision_choices, .default_value = "double" },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (fill_params) == N_FILL_PARAMS);
 
 enum { FILL_TIME = 0, FILL_RATE, FILL_THREADS, FILL_IDLE, FILL_BLOCK, N_FILL_COLUMNS };
 
@@ -94,10 +105,10 @@ index_work (const KsRun      *run,
             KsWork           *out)
 {
   const double values = ks_run_point_get_number (run, point, "v") * ks_run_point_get_number (run, point, "w");
-  GVariant *precision = ks_run_point_get_param (run, point, "precision");
   const gboolean fill = run->desc == &ks_exp_index_fill;
+  const int precision = ks_run_point_choice (run, point, fill ? FP_PRECISION : RP_PRECISION);
 
-  out->bytes = values * (precision && g_strcmp0 (g_variant_get_string (precision, NULL), "float") == 0 ? 4 : 8);
+  out->bytes = values * (precision == KS_PRECISION_FLOAT ? 4 : 8);
   out->ops = values * (fill ? 1 : 2);
   out->seconds = point->values[0] * 1e-3;
   return TRUE;
@@ -130,13 +141,20 @@ typedef struct {
   guint64        v, w;
 } IndexState;
 
+/* Both experiments have a precision, each in its place. */
+static KsPrecision
+point_precision (const KsConfig *config)
+{
+  return ks_config_choice (config, ks_config_get_desc (config) == &ks_exp_index_fill ? FP_PRECISION : RP_PRECISION);
+}
+
 static gboolean
 index_check (const KsExperimentDesc *desc,
              KsDevice               *device,
              const KsConfig         *base,
              GError                **error)
 {
-  if (g_strcmp0 (ks_config_get_string (base, "precision"), "double") == 0 &&
+  if (point_precision (base) == KS_PRECISION_DOUBLE &&
       ks_device_get_backend (device) != KS_BACKEND_HOST && !ks_device_get_info (device)->has_fp64)
     {
       g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_INVALID,
@@ -175,9 +193,8 @@ ensure_solver (IndexState     *s,
                const KsConfig *point,
                GError        **error)
 {
-  KsPrecision precision = KS_PRECISION_DOUBLE;
+  const KsPrecision precision = point_precision (point);
 
-  ks_precision_from_string (ks_config_get_string (point, "precision"), &precision);
   if (s->solver && ks_index_solver_get_precision (s->solver) != precision)
     g_clear_pointer (&s->solver, ks_index_solver_free);
   if (!s->solver && !(s->solver = ks_index_solver_new (s->device, precision, error)))
@@ -222,19 +239,19 @@ fill_prepare (gpointer        state,
               GError        **error)
 {
   IndexState *s = state;
-  const char *shape = ks_config_get_string (point, "shape");
-  gint64 v = ks_config_get_int (point, "v"), w = ks_config_get_int (point, "w");
+  const int shape = ks_config_choice (point, FP_SHAPE);
+  gint64 v = ks_config_int (point, FP_V), w = ks_config_int (point, FP_W);
   gint64 sides[3] = { v, w, 1 };
   guint dims = 2;
 
-  if (g_strcmp0 (shape, "1d") == 0)
+  if (shape == SHAPE_1D)
     {
       dims = 1;
       sides[0] = v * w;
     }
-  else if (g_strcmp0 (shape, "3d") == 0)
+  else if (shape == SHAPE_3D)
     {
-      gint64 n3 = ks_config_get_int (point, "n3");
+      gint64 n3 = ks_config_int (point, FP_N3);
 
       if (w % n3 != 0)
         {
@@ -258,13 +275,8 @@ fill_measure (gpointer        state,
               GError        **error)
 {
   IndexState *s = state;
-  const char *method = ks_config_get_string (point, "method");
-  KsIndexFill fill = KS_INDEX_FILL_MAPPED;
+  const KsIndexFill fill = ks_config_choice (point, FP_METHOD);
   KsIndexFillResult r;
-
-  while (fill < KS_INDEX_FILL_N && g_strcmp0 (method_choices[fill].value, method) != 0)
-    fill++;
-  g_return_val_if_fail (fill < KS_INDEX_FILL_N, FALSE);
 
   if (!ks_index_solver_fill (s->solver, &s->domain, fill, &r, error))
     return FALSE;
@@ -475,8 +487,11 @@ const KsExperimentDesc ks_exp_index_fill = {
 
 /* --- index-reduce -------------------------------------------------------------- */
 
+enum { REDUCE_KERNELS, REDUCE_TUNED, REDUCE_CUB, REDUCE_GEMV };
+
 static const KsChoice reduce_method_choices[] = {
-  { "kernels", N_("the paper's two kernels"), N_("Kernel 1's partial sums in shared memory, kernel 2 finishing them") },
+  { "kernels", N_("the paper's two kernels"), N_("Kernel 1's partial sums in shared memory, kernel 2 finishing them"),
+    REDUCE_KERNELS },
   { "tuned", N_("tuned two kernels"),
     N_("Two kernels like the paper's, tuned: each row cut into as many chunks as fill the compute units, "
        "32 items to a chunk reading 2 doubles or 4 floats per load (one at a time where w is no multiple "
@@ -484,11 +499,11 @@ static const KsChoice reduce_method_choices[] = {
        "OpenCL has cl_khr_subgroups, else a tree in local memory (NVIDIA's OpenCL has no sub-groups); "
        "kernel 2 adds a row's few partial sums with one item. The paper's pair instead gives each group "
        "of 1024 threads one value per thread, sums it by a tree of ten barriers, and fills the values as "
-       "it goes; this one, like CUB and gemv, reads values filled beforehand (untimed)") },
+       "it goes; this one, like CUB and gemv, reads values filled beforehand (untimed)"), REDUCE_TUNED },
   { "cub", N_("CUB block reduce"), N_("One block per row reduced by cub::BlockReduce, as cub::DeviceSegmentedReduce "
-                                      "runs a segment (built by NVRTC with the toolkit's CUB)") },
+                                      "runs a segment (built by NVRTC with the toolkit's CUB)"), REDUCE_CUB },
   { "gemv", N_("cuBLAS gemv"), N_("cuBLAS gemv of the values with a vector of ones: what a user would reach for "
-                                  "(it reads the values; the kernels also write them)") },
+                                  "(it reads the values; the kernels also write them)"), REDUCE_GEMV },
   { NULL }
 };
 
@@ -510,22 +525,23 @@ reduce_default_methods (const KsParamSpec *spec,
 }
 
 static const KsParamSpec reduce_params[] = {
-  { .name = "v", .label = N_("Rows v"), .help = N_("Rows of the domain, one sum each (the paper's v = 2000)"),
+  [RP_V] = { .name = "v", .label = N_("Rows v"), .help = N_("Rows of the domain, one sum each (the paper's v = 2000)"),
     .type = KS_PARAM_INT, .default_value = "2000", .min = 1, .max = 10000000, .sweepable = TRUE },
-  { .name = "w", .label = N_("Columns w"), .help = N_("Values summed per row (the paper's w = 3000)"),
+  [RP_W] = { .name = "w", .label = N_("Columns w"), .help = N_("Values summed per row (the paper's w = 3000)"),
     .type = KS_PARAM_INT, .default_value = "3000", .min = 1, .max = 67107840, .sweepable = TRUE,
     .cli_range = TRUE },
-  { .name = "method", .label = N_("Method"),
+  [RP_METHOD] = { .name = "method", .label = N_("Method"),
     .help = N_("The paper's kernels, the tuned pair or, on CUDA, CUB's block reduction or cuBLAS gemv"),
     .type = KS_PARAM_CHOICE, .choices = reduce_method_choices, .default_value = "kernels,tuned,cub,gemv",
     .sweepable = TRUE, .backends = KS_BACKENDS_GPU, .device_default = reduce_default_methods },
-  { .name = "threads", .label = N_("Host threads"),
+  [RP_THREADS] = { .name = "threads", .label = N_("Host threads"),
     .help = N_("1: one core, the paper's sequential column; 0: every core through OpenMP"),
     .type = KS_PARAM_INT, .default_value = "1,0", .min = 0, .max = 1024, .sweepable = TRUE,
     .backends = KS_BACKENDS_HOST },
-  { .name = "precision", .label = N_("Precision"), .help = N_("The values summed"),
+  [RP_PRECISION] = { .name = "precision", .label = N_("Precision"), .help = N_("The values summed"),
     .type = KS_PARAM_CHOICE, .choices = precision_choices, .default_value = "double" },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (reduce_params) == N_REDUCE_PARAMS);
 
 enum { RED_TIME = 0, RED_K1, RED_K2, RED_BLOCKS, RED_T1, RED_T2, RED_ERROR, RED_RATE, N_RED_COLUMNS };
 
@@ -577,8 +593,8 @@ reduce_prepare (gpointer        state,
 {
   IndexState *s = state;
 
-  s->v = (guint64) ks_config_get_int (point, "v");
-  s->w = (guint64) ks_config_get_int (point, "w");
+  s->v = (guint64) ks_config_int (point, RP_V);
+  s->w = (guint64) ks_config_int (point, RP_W);
   if (ks_device_get_backend (s->device) == KS_BACKEND_HOST)
     return TRUE;
   return ensure_solver (s, point, error);
@@ -593,19 +609,18 @@ reduce_measure (gpointer        state,
 {
   IndexState *s = state;
   KsIndexReduceResult r;
-  KsPrecision precision = KS_PRECISION_DOUBLE;
-  const char *method = ks_config_get_string (point, "method");
+  const KsPrecision precision = ks_config_choice (point, RP_PRECISION);
+  const int method = ks_config_choice (point, RP_METHOD);
   g_autoptr(GError) local = NULL;
   gboolean ok;
 
-  ks_precision_from_string (ks_config_get_string (point, "precision"), &precision);
   if (ks_device_get_backend (s->device) == KS_BACKEND_HOST)
-    ok = ks_index_host_reduce (s->v, s->w, precision, (guint) ks_config_get_int (point, "threads"), &r, error);
-  else if (g_strcmp0 (method, "gemv") == 0)
+    ok = ks_index_host_reduce (s->v, s->w, precision, (guint) ks_config_int (point, RP_THREADS), &r, error);
+  else if (method == REDUCE_GEMV)
     ok = ks_index_gemv_reduce (s->device, precision, s->v, s->w, &r, &local);
-  else if (g_strcmp0 (method, "cub") == 0)
+  else if (method == REDUCE_CUB)
     ok = ks_index_solver_reduce_cub (s->solver, s->v, s->w, &r, &local);
-  else if (g_strcmp0 (method, "tuned") == 0)
+  else if (method == REDUCE_TUNED)
     ok = ks_index_solver_reduce_tuned (s->solver, s->v, s->w, FALSE, &r, &local);
   else
     ok = ks_index_solver_reduce (s->solver, s->v, s->w, &r, &local);

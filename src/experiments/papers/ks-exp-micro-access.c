@@ -17,35 +17,46 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-/* mapping x edges, in that order: index = mapping * 3 + edges. */
+/* mapping x edges, in that order: id = mapping * 3 + edges. */
+#define SCHEME(mapping, edges) ((mapping) * KS_MICRO_N_EDGES + (edges))
+
 static const KsChoice scheme_choices[] = {
   { "direct-functions", N_("direct, edge functions"),
-    N_("One work-item per row; the ends by a clamped function, the inside free (the paper's direct scheme)") },
-  { "direct-padding", N_("direct, padding"), N_("One work-item per row; rows padded with copies of their ends") },
-  { "direct-clamping", N_("direct, clamping"), N_("One work-item per row; every index clamped") },
+    N_("One work-item per row; the ends by a clamped function, the inside free (the paper's direct scheme)"),
+    SCHEME (KS_MICRO_DIRECT, KS_MICRO_EDGE_FUNCTIONS) },
+  { "direct-padding", N_("direct, padding"), N_("One work-item per row; rows padded with copies of their ends"),
+    SCHEME (KS_MICRO_DIRECT, KS_MICRO_EDGE_PADDING) },
+  { "direct-clamping", N_("direct, clamping"), N_("One work-item per row; every index clamped"),
+    SCHEME (KS_MICRO_DIRECT, KS_MICRO_EDGE_CLAMPING) },
   { "grouped-functions", N_("grouped, edge functions"),
-    N_("One work-item per output byte, neighbours along the row; the ends by a clamped function") },
+    N_("One work-item per output byte, neighbours along the row; the ends by a clamped function"),
+    SCHEME (KS_MICRO_GROUPED, KS_MICRO_EDGE_FUNCTIONS) },
   { "grouped-padding", N_("grouped, padding"),
-    N_("One work-item per output byte; rows padded (the paper's grouped scheme with extra memory)") },
+    N_("One work-item per output byte; rows padded (the paper's grouped scheme with extra memory)"),
+    SCHEME (KS_MICRO_GROUPED, KS_MICRO_EDGE_PADDING) },
   { "grouped-clamping", N_("grouped, clamping"),
-    N_("One work-item per output byte; every index clamped (the paper's grouped scheme with data checks)") },
+    N_("One work-item per output byte; every index clamped (the paper's grouped scheme with data checks)"),
+    SCHEME (KS_MICRO_GROUPED, KS_MICRO_EDGE_CLAMPING) },
   { NULL }
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (scheme_choices) == 2 * KS_MICRO_N_EDGES + 1);
 
+enum { P_SCHEME, P_HEIGHT, P_WIDTH, N_PARAMS };
+
 static const KsParamSpec params[] = {
-  { .name = "scheme", .label = N_("Scheme"),
+  [P_SCHEME] = { .name = "scheme", .label = N_("Scheme"),
     .help = N_("How work-items map onto the image and what they do at the rows' ends, e.g. "
                "direct-functions,grouped-padding,grouped-clamping (the paper's three)"),
     .type = KS_PARAM_CHOICE, .choices = scheme_choices,
     .default_value = "direct-functions,grouped-padding,grouped-clamping", .sweepable = TRUE },
-  { .name = "height", .cli_range = TRUE, .label = N_("Rows"),
+  [P_HEIGHT] = { .name = "height", .cli_range = TRUE, .label = N_("Rows"),
     .help = N_("Rows of the image, even (a 1080p frame: 1080; the paper's Table 7: 8192 .. 65536)"),
     .type = KS_PARAM_INT, .default_value = "1080,8192,16384", .min = 10, .max = 1 << 20, .sweepable = TRUE },
-  { .name = "width", .label = N_("Row"), .unit = "bytes",
+  [P_WIDTH] = { .name = "width", .label = N_("Row"), .unit = "bytes",
     .help = N_("Bytes per row, even (the paper: 1920)"),
     .type = KS_PARAM_INT, .default_value = "1920", .min = 10, .max = 1 << 20, .advanced = TRUE },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (params) == N_PARAMS);
 
 enum { COL_TIME, COL_WALL, COL_WRONG, N_COLUMNS };
 
@@ -77,13 +88,10 @@ access_prepare (gpointer        state,
                 GCancellable   *cancellable,
                 GError        **error)
 {
-  const char *name = ks_config_get_string (point, "scheme");
-  guint s = 0;
+  const int s = ks_config_choice (point, P_SCHEME);
 
-  while (scheme_choices[s].value && g_strcmp0 (scheme_choices[s].value, name) != 0)
-    s++;
   if (!ks_micro_scale_prepare (state, (KsMicroMapping) (s / KS_MICRO_N_EDGES), (KsMicroEdges) (s % KS_MICRO_N_EDGES),
-                               (guint) ks_config_get_int (point, "width"), (guint) ks_config_get_int (point, "height"),
+                               (guint) ks_config_int (point, P_WIDTH), (guint) ks_config_int (point, P_HEIGHT),
                                error))
     {
       /* An odd side is this point's alone. */

@@ -15,32 +15,37 @@
 
 /* In KsMicroBuffers' order. */
 static const KsChoice strategy_choices[] = {
-  { "create", N_("created every call"), N_("Device buffers allocated and freed in every call (the paper's first column)") },
-  { "reuse", N_("created once"), N_("Device buffers allocated once and reused: a write and a read per call") },
+  { "create", N_("created every call"), N_("Device buffers allocated and freed in every call (the paper's first column)"),
+    KS_MICRO_BUFFERS_CREATE },
+  { "reuse", N_("created once"), N_("Device buffers allocated once and reused: a write and a read per call"),
+    KS_MICRO_BUFFERS_REUSE },
   { "pinned", N_("pinned, mapped"),
     N_("Buffers with a page-locked host twin, allocated once: the frame is copied into the mapped twin and "
-       "sent by DMA (the paper's \"pre-created pinned arrays\")") },
+       "sent by DMA (the paper's \"pre-created pinned arrays\")"), KS_MICRO_BUFFERS_PINNED },
   { "zero-copy", N_("zero-copy"),
     N_("Page-locked host memory the kernel reads and writes directly; a discrete GPU through OpenCL has none "
-       "and refuses it") },
+       "and refuses it"), KS_MICRO_BUFFERS_ZERO_COPY },
   { NULL }
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (strategy_choices) == KS_MICRO_N_BUFFERS + 1);
 
+enum { P_STRATEGY, P_ROWS, P_WIDTH, N_PARAMS };
+
 static const KsParamSpec params[] = {
-  { .name = "strategy", .label = N_("Buffers"),
+  [P_STRATEGY] = { .name = "strategy", .label = N_("Buffers"),
     .help = N_("create, reuse, pinned, zero-copy, or a list of them"),
     .type = KS_PARAM_CHOICE, .choices = strategy_choices, .default_value = "create,reuse,pinned,zero-copy",
     .sweepable = TRUE },
   /* No -r: that is --reps for every run. */
-  { .name = "rows", .cli_range = TRUE, .label = N_("Rows"),
+  [P_ROWS] = { .name = "rows", .cli_range = TRUE, .label = N_("Rows"),
     .help = N_("Rows of the frame (the paper: 2^11:2^16, 2048 .. 65536, 2048 rows being two 1080p frames; "
                "the default stops at 16384, which a CPU filters in about a second)"),
     .type = KS_PARAM_INT, .default_value = "2^11:2^14", .min = 1, .max = 1 << 22, .sweepable = TRUE },
-  { .name = "width", .label = N_("Row"), .unit = "bytes",
+  [P_WIDTH] = { .name = "width", .label = N_("Row"), .unit = "bytes",
     .help = N_("Bytes per row (the paper: 1920)"),
     .type = KS_PARAM_INT, .default_value = "1920", .min = 9, .max = 1 << 20, .advanced = TRUE },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (params) == N_PARAMS);
 
 enum {
   COL_TIME, COL_ALLOC, COL_UPLOAD, COL_KERNEL, COL_LAUNCH, COL_DOWNLOAD, COL_CHECKED, COL_WRONG, COL_GBS,
@@ -100,13 +105,8 @@ buffers_prepare (gpointer        state,
                  GCancellable   *cancellable,
                  GError        **error)
 {
-  const char *name = ks_config_get_string (point, "strategy");
-  guint s = 0;
-
-  while (s < KS_MICRO_N_BUFFERS && g_strcmp0 (strategy_choices[s].value, name) != 0)
-    s++;
-  if (!ks_micro_filter_prepare (state, (KsMicroBuffers) s, (guint) ks_config_get_int (point, "rows"),
-                                (guint) ks_config_get_int (point, "width"), error))
+  if (!ks_micro_filter_prepare (state, ks_config_choice (point, P_STRATEGY), (guint) ks_config_int (point, P_ROWS),
+                                (guint) ks_config_int (point, P_WIDTH), error))
     return ks_exp_micro_refuse_point (error);
   return TRUE;
 }

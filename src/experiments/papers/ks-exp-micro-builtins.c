@@ -15,28 +15,33 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+enum { VARIANT_PLAIN, VARIANT_BUILTINS };
+
 /* The plain body first: the built-ins' ratio is taken against it. */
 static const KsChoice variant_choices[] = {
   { "plain", N_("plain expressions"),
-    N_("result * first + second; abs (result - third); (result + fourth) >> 1") },
+    N_("result * first + second; abs (result - third); (result + fourth) >> 1"), VARIANT_PLAIN },
   { "builtins", N_("built-in functions"),
-    N_("mad_sat (result, first, second); abs_diff (result, third); hadd (result, fourth)") },
+    N_("mad_sat (result, first, second); abs_diff (result, third); hadd (result, fourth)"), VARIANT_BUILTINS },
   { NULL }
 };
 
+enum { P_VARIANT, P_ITEMS, P_ITERATIONS, N_PARAMS };
+
 static const KsParamSpec params[] = {
-  { .name = "variant", .short_name = 'v', .label = N_("Loop body"),
+  [P_VARIANT] = { .name = "variant", .short_name = 'v', .label = N_("Loop body"),
     .help = N_("plain (the expressions), builtins (mad_sat, abs_diff, hadd), or both: plain,builtins"),
     .type = KS_PARAM_CHOICE, .choices = variant_choices, .default_value = "plain,builtins", .sweepable = TRUE },
-  { .name = "items", .label = N_("Work-items"),
+  [P_ITEMS] = { .name = "items", .label = N_("Work-items"),
     .help = N_("Work-items of every launch, one short each (the paper does not say; its other tables ran 256)"),
     .type = KS_PARAM_INT, .default_value = "256", .min = 1, .max = 1 << 24, .sweepable = TRUE },
-  { .name = "iterations", .short_name = 'i', .label = N_("Iterations"),
+  [P_ITERATIONS] = { .name = "iterations", .short_name = 'i', .label = N_("Iterations"),
     .help = N_("Times each work-item runs the loop of 16 bodies. The paper ran 2^20 = 1048576, which takes "
                "minutes on a CPU; its numbers are drawn beside a run of that many"),
     .type = KS_PARAM_INT, .default_value = "16384", .min = 1, .max = 1 << 30, .sweepable = TRUE,
     .advanced = TRUE },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (params) == N_PARAMS);
 
 enum { COL_TIME = KS_EXP_MICRO_COL_TIME, COL_PER_BODY = KS_EXP_MICRO_N_LOOP_COLUMNS, COL_RATIO, N_COLUMNS };
 
@@ -86,10 +91,10 @@ builtins_prepare (gpointer        state,
                   GCancellable   *cancellable,
                   GError        **error)
 {
-  gboolean builtins = g_strcmp0 (ks_config_get_string (point, "variant"), "builtins") == 0;
+  gboolean builtins = ks_config_choice (point, P_VARIANT) == VARIANT_BUILTINS;
 
-  if (!ks_micro_loop_prepare_builtins (state, builtins, (guint64) ks_config_get_int (point, "items"),
-                                       (guint) ks_config_get_int (point, "iterations"), error))
+  if (!ks_micro_loop_prepare_builtins (state, builtins, (guint64) ks_config_int (point, P_ITEMS),
+                                       (guint) ks_config_int (point, P_ITERATIONS), error))
     return ks_exp_micro_refuse_point (error);
   return TRUE;
 }
@@ -187,38 +192,44 @@ const KsExperimentDesc ks_exp_micro_builtins = {
 
 /* In KsMicroFunction's order. */
 static const KsChoice function_choices[] = {
-  { "sin", "sin", N_("On -pi .. pi") },
-  { "cos", "cos", N_("On -pi .. pi") },
-  { "exp", "exp", N_("On -10 .. 10") },
-  { "log", "log", N_("On 2^-10 .. 2^10") },
-  { "sqrt", "sqrt", N_("On 2^-10 .. 2^10") },
-  { "rsqrt", "rsqrt", N_("On 2^-10 .. 2^10") },
+  { "sin", "sin", N_("On -pi .. pi"), KS_MICRO_SIN },
+  { "cos", "cos", N_("On -pi .. pi"), KS_MICRO_COS },
+  { "exp", "exp", N_("On -10 .. 10"), KS_MICRO_EXP },
+  { "log", "log", N_("On 2^-10 .. 2^10"), KS_MICRO_LOG },
+  { "sqrt", "sqrt", N_("On 2^-10 .. 2^10"), KS_MICRO_SQRT },
+  { "rsqrt", "rsqrt", N_("On 2^-10 .. 2^10"), KS_MICRO_RSQRT },
   { NULL }
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (function_choices) == KS_MICRO_N_FUNCTIONS + 1);
 
+enum { MATH_PRECISE, MATH_NATIVE };
+
 static const KsChoice math_choices[] = {
-  { "precise", N_("precise"), N_("sin, cos, ...: within the error bounds of the OpenCL specification") },
-  { "native", N_("native_"), N_("native_sin, native_cos, ...: the hardware's own, accuracy not specified") },
+  { "precise", N_("precise"), N_("sin, cos, ...: within the error bounds of the OpenCL specification"), MATH_PRECISE },
+  { "native", N_("native_"), N_("native_sin, native_cos, ...: the hardware's own, accuracy not specified"),
+    MATH_NATIVE },
   { NULL }
 };
 
+enum { NP_FUNCTION, NP_MATH, NP_ITEMS, NP_ITERATIONS, N_NATIVE_PARAMS };
+
 static const KsParamSpec native_params[] = {
-  { .name = "function", .short_name = 'f', .label = N_("Function"),
+  [NP_FUNCTION] = { .name = "function", .short_name = 'f', .label = N_("Function"),
     .help = N_("The functions to compare, e.g. sin,exp"),
     .type = KS_PARAM_CHOICE, .choices = function_choices, .default_value = "sin,cos,exp,log,sqrt,rsqrt",
     .sweepable = TRUE },
-  { .name = "math", .label = N_("Form"),
+  [NP_MATH] = { .name = "math", .label = N_("Form"),
     .help = N_("precise (sin, ...), native (native_sin, ...) or both: precise,native"),
     .type = KS_PARAM_CHOICE, .choices = math_choices, .default_value = "precise,native", .sweepable = TRUE },
-  { .name = "items", .label = N_("Work-items"),
+  [NP_ITEMS] = { .name = "items", .label = N_("Work-items"),
     .help = N_("Work-items, one input each, spread over the function's domain (also the inputs the error is "
                "measured on)"),
     .type = KS_PARAM_INT, .default_value = "16384", .min = 1, .max = 1 << 26, .sweepable = TRUE },
-  { .name = "iterations", .short_name = 'i', .label = N_("Iterations"),
+  [NP_ITERATIONS] = { .name = "iterations", .short_name = 'i', .label = N_("Iterations"),
     .help = N_("Evaluations per work-item in the timed kernel"),
     .type = KS_PARAM_INT, .default_value = "64", .min = 1, .max = 1 << 20, .advanced = TRUE },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (native_params) == N_NATIVE_PARAMS);
 
 enum {
   NCOL_TIME, NCOL_WALL, NCOL_ULP, NCOL_ABS, NCOL_REL, NCOL_PER_EVAL, NCOL_SPEEDUP, N_NATIVE_COLUMNS
@@ -291,14 +302,10 @@ native_prepare (gpointer        state,
                 GCancellable   *cancellable,
                 GError        **error)
 {
-  const char *name = ks_config_get_string (point, "function");
-  guint fn = 0;
-
-  while (fn < KS_MICRO_N_FUNCTIONS && g_strcmp0 (function_choices[fn].value, name) != 0)
-    fn++;
-  if (!ks_micro_math_prepare (state, (KsMicroFunction) fn, g_strcmp0 (ks_config_get_string (point, "math"), "native") == 0,
-                              (guint64) ks_config_get_int (point, "items"),
-                              (guint) ks_config_get_int (point, "iterations"), error))
+  if (!ks_micro_math_prepare (state, ks_config_choice (point, NP_FUNCTION),
+                              ks_config_choice (point, NP_MATH) == MATH_NATIVE,
+                              (guint64) ks_config_int (point, NP_ITEMS),
+                              (guint) ks_config_int (point, NP_ITERATIONS), error))
     return ks_exp_micro_refuse_point (error);
   return TRUE;
 }

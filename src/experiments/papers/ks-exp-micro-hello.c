@@ -14,31 +14,38 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-/* In KsMicroHelloTiming's order: a point's choice index is its timing. */
+/* In KsMicroHelloTiming's order: the derived columns read a point's
+ * choice index (ks_run_point_get_number) as its timing. */
 static const KsChoice timing_choices[] = {
-  { "host", N_("host loop"), N_("The plain C loop on one core of this machine's CPU") },
-  { "kernel", N_("kernel"), N_("The kernel alone (device events), its inputs already on the device") },
+  { "host", N_("host loop"), N_("The plain C loop on one core of this machine's CPU"), KS_MICRO_HELLO_HOST },
+  { "kernel", N_("kernel"), N_("The kernel alone (device events), its inputs already on the device"),
+    KS_MICRO_HELLO_KERNEL },
   { "transfers", N_("kernel + transfers"),
-    N_("Both uploads, the kernel and the download, as the paper's ArraySumm does them (host clock)") },
+    N_("Both uploads, the kernel and the download, as the paper's ArraySumm does them (host clock)"),
+    KS_MICRO_HELLO_TRANSFERS },
   { "build", N_("program build"),
-    N_("Building the program and creating its kernel, with options no kernel cache has seen") },
+    N_("Building the program and creating its kernel, with options no kernel cache has seen"),
+    KS_MICRO_HELLO_BUILD },
   { NULL }
 };
 G_STATIC_ASSERT (KS_MICRO_HELLO_BUILD == 3);
 
 /* timing comes first: its host points are measured before the device's,
  * which the derived columns compare against. */
+enum { P_TIMING, P_LENGTH, N_PARAMS };
+
 static const KsParamSpec params[] = {
-  { .name = "timing", .short_name = 't', .label = N_("Timing"),
+  [P_TIMING] = { .name = "timing", .short_name = 't', .label = N_("Timing"),
     .help = N_("What is timed: host (the C loop), kernel, transfers (upload + kernel + download), build "
                "(the program); a list such as host,transfers"),
     .type = KS_PARAM_CHOICE, .choices = timing_choices, .default_value = "host,kernel,transfers,build",
     .sweepable = TRUE },
-  { .name = "length", .short_name = 's', .cli_range = TRUE, .label = N_("Length"), .unit = "shorts",
+  [P_LENGTH] = { .name = "length", .short_name = 's', .cli_range = TRUE, .label = N_("Length"), .unit = "shorts",
     .help = N_("Elements of each array, e.g. 2^8:2^24 (every power of two) or 1000,100000"),
     .type = KS_PARAM_INT, .default_value = "2^8:2^24", .min = 1, .max = 1u << 28, .sweepable = TRUE,
     .when = { "timing", { "host", "kernel", "transfers" } } },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (params) == N_PARAMS);
 
 enum {
   COL_TIME, COL_UPLOAD, COL_KERNEL, COL_DOWNLOAD, COL_FIRST_LAUNCH, COL_REPEATS, COL_WRONG,
@@ -146,7 +153,7 @@ hello_prepare (gpointer        state,
                GCancellable   *cancellable,
                GError        **error)
 {
-  gint64 n = ks_config_get_int (point, "length");
+  gint64 n = ks_config_int (point, P_LENGTH);
 
   /* The build points have no length: they launch over whatever is there. */
   if (n > 0 && !ks_micro_hello_set_length (state, (guint64) n, error))
@@ -161,18 +168,14 @@ hello_measure (gpointer        state,
                GCancellable   *cancellable,
                GError        **error)
 {
-  const KsParamSpec *spec = &params[0];
-  const char *name = ks_config_get_string (point, "timing");
+  const KsMicroHelloTiming timing = ks_config_choice (point, P_TIMING);
   KsMicroHelloResult r;
-  guint timing = 0;
 
-  while (spec->choices[timing].value && g_strcmp0 (spec->choices[timing].value, name) != 0)
-    timing++;
-  if (!ks_micro_hello_run (state, (KsMicroHelloTiming) timing, &r, error))
+  if (!ks_micro_hello_run (state, timing, &r, error))
     return FALSE;
   values[COL_TIME] = r.ms;
   values[COL_WRONG] = r.wrong;
-  switch ((KsMicroHelloTiming) timing)
+  switch (timing)
     {
     case KS_MICRO_HELLO_HOST:
       values[COL_REPEATS] = r.host_repeats;

@@ -15,40 +15,44 @@
 #include <math.h>
 
 /* In the order of the widths 1, 2, 4, 8, 16: a point's choice index is
- * its width's index. */
+ * its width's index (the derived columns read it); the id is the width. */
 static const KsChoice width_choices[] = {
-  { "short", "short", N_("Scalar: one short per work-item") },
-  { "short2", "short2", NULL },
-  { "short4", "short4", NULL },
-  { "short8", "short8", NULL },
-  { "short16", "short16", N_("The widest vector OpenCL has") },
+  { "short", "short", N_("Scalar: one short per work-item"), 1 },
+  { "short2", "short2", NULL, 2 },
+  { "short4", "short4", NULL, 4 },
+  { "short8", "short8", NULL, 8 },
+  { "short16", "short16", N_("The widest vector OpenCL has"), 16 },
   { NULL }
 };
+
+enum { SCALING_ITEMS, SCALING_ELEMENTS };
 
 static const KsChoice scaling_choices[] = {
   { "items", N_("same work-items"),
     N_("The same number of work-items at every width, so a wider vector does more work: the paper's "
-       "Table 3 ran 256 work-items at every width") },
+       "Table 3 ran 256 work-items at every width"), SCALING_ITEMS },
   { "elements", N_("same elements"),
     N_("The same number of shorts at every width, the global size divided by the width, as the paper's "
-       "listing in section 4.2.2 does") },
+       "listing in section 4.2.2 does"), SCALING_ELEMENTS },
   { NULL }
 };
 
+enum { P_WIDTH, P_SCALING, P_ITEMS, P_ELEMENTS, P_ITERATIONS, N_PARAMS };
+
 static const KsParamSpec params[] = {
-  { .name = "width", .short_name = 'w', .label = N_("Vector type"),
+  [P_WIDTH] = { .name = "width", .short_name = 'w', .label = N_("Vector type"),
     .help = N_("The vector types to compare, e.g. short,short4,short16"),
     .type = KS_PARAM_CHOICE, .choices = width_choices, .default_value = "short,short2,short4,short8,short16",
     .sweepable = TRUE },
-  { .name = "scaling", .label = N_("Keep"),
+  [P_SCALING] = { .name = "scaling", .label = N_("Keep"),
     .help = N_("items: the same work-items at every width (the paper's tables); elements: the same shorts, "
                "the global size divided by the width (the paper's listing)"),
     .type = KS_PARAM_CHOICE, .choices = scaling_choices, .default_value = "items" },
-  { .name = "items", .label = N_("Work-items"),
+  [P_ITEMS] = { .name = "items", .label = N_("Work-items"),
     .help = N_("Work-items of every launch (the paper: 256)"),
     .type = KS_PARAM_INT, .default_value = "256", .min = 1, .max = 1 << 24, .sweepable = TRUE,
     .when = { "scaling", { "items" } } },
-  { .name = "elements", .label = N_("Elements"), .unit = "shorts",
+  [P_ELEMENTS] = { .name = "elements", .label = N_("Elements"), .unit = "shorts",
     .help = N_("Shorts of the array, a multiple of every width swept (16 for all of them)"),
     .type = KS_PARAM_INT, .default_value = "4096", .min = 1, .max = 1 << 28, .sweepable = TRUE,
     .when = { "scaling", { "elements" } } },
@@ -61,12 +65,13 @@ static const KsParamSpec params[] = {
    * per-element figure sets it beside the paper's Table 3 at any count.
    * --iterations 1048576 is the paper's count, and then its times stand
    * beside the measured ones too. */
-  { .name = "iterations", .short_name = 'i', .label = N_("Iterations"),
+  [P_ITERATIONS] = { .name = "iterations", .short_name = 'i', .label = N_("Iterations"),
     .help = N_("Times each work-item runs the loop (the paper: 2^20 = 1048576; the default 2^16 keeps the "
                "default run short and gives the same time per element)"),
     .type = KS_PARAM_INT, .default_value = "65536", .min = 1, .max = 1 << 30, .sweepable = TRUE,
     .advanced = TRUE },
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (params) == N_PARAMS);
 
 enum {
   COL_TIME = KS_EXP_MICRO_COL_TIME,
@@ -140,12 +145,7 @@ G_STATIC_ASSERT (G_N_ELEMENTS (columns) == N_COLUMNS);
 static guint
 point_width (const KsConfig *point)
 {
-  const char *name = ks_config_get_string (point, "width");
-  guint w = 0;
-
-  while (width_choices[w].value && g_strcmp0 (width_choices[w].value, name) != 0)
-    w++;
-  return 1u << w;
+  return (guint) ks_config_choice (point, P_WIDTH);
 }
 
 static gboolean
@@ -155,10 +155,10 @@ simd_prepare (gpointer        state,
               GError        **error)
 {
   guint width = point_width (point);
-  gint64 items = ks_config_get_int (point, "items");
-  gint64 elements = ks_config_get_int (point, "elements");
+  gint64 items = ks_config_int (point, P_ITEMS);
+  gint64 elements = ks_config_int (point, P_ELEMENTS);
 
-  if (g_strcmp0 (ks_config_get_string (point, "scaling"), "elements") == 0)
+  if (ks_config_choice (point, P_SCALING) == SCALING_ELEMENTS)
     {
       if (elements % width != 0)
         {
@@ -169,7 +169,7 @@ simd_prepare (gpointer        state,
         }
       items = elements / width;
     }
-  if (!ks_micro_loop_prepare_simd (state, width, (guint64) items, (guint) ks_config_get_int (point, "iterations"),
+  if (!ks_micro_loop_prepare_simd (state, width, (guint64) items, (guint) ks_config_int (point, P_ITERATIONS),
                               error))
     return ks_exp_micro_refuse_point (error);
   return TRUE;
@@ -187,9 +187,9 @@ simd_measure (gpointer        state,
 
   if (!ks_exp_micro_loop_measure (state, point, values, cancellable, error))
     return FALSE;
-  values[COL_ITEMS] = g_strcmp0 (ks_config_get_string (point, "scaling"), "elements") == 0
-                        ? ks_config_get_int (point, "elements") / width
-                        : ks_config_get_int (point, "items");
+  values[COL_ITEMS] = ks_config_choice (point, P_SCALING) == SCALING_ELEMENTS
+                        ? ks_config_int (point, P_ELEMENTS) / width
+                        : ks_config_int (point, P_ITEMS);
   values[COL_ELEMENTS] = values[COL_ITEMS] * width;
   values[COL_PREFERRED] = info->vector_width_preferred[KS_VECTOR_SHORT];
   values[COL_NATIVE] = info->vector_width_native[KS_VECTOR_SHORT];

@@ -29,48 +29,63 @@
 /* --- parameters ------------------------------------------------------------------ */
 
 static const KsChoice method_choices[] = {
-  { "cpu-thomas", N_("Thomas, CPU"), N_("Sequential Thomas on this computer's CPU: the paper's baseline for Thomas") },
+  { "cpu-thomas", N_("Thomas, CPU"), N_("Sequential Thomas on this computer's CPU: the paper's baseline for Thomas"),
+    KS_TRIDIAG_CPU_THOMAS },
   { "cpu-sericr", N_("SERICR, CPU"),
-    N_("Sequential cyclic reduction on the CPU: the paper's baseline for both cyclic reductions") },
-  { "omp-thomas", N_("Thomas, OpenMP"), N_("Thomas over the systems on every CPU core: today's honest CPU baseline") },
-  { "lapack-gtsv", N_("LAPACK gtsv"), N_("LAPACK's ?gtsv per system (LU with partial pivoting), on the CPU") },
-  { "thomas-global", N_("Thomas, global"), N_("One work-item per system, global memory only (paper: 1.26)") },
+    N_("Sequential cyclic reduction on the CPU: the paper's baseline for both cyclic reductions"),
+    KS_TRIDIAG_CPU_SERICR },
+  { "omp-thomas", N_("Thomas, OpenMP"), N_("Thomas over the systems on every CPU core: today's honest CPU baseline"),
+    KS_TRIDIAG_OMP_THOMAS },
+  { "lapack-gtsv", N_("LAPACK gtsv"), N_("LAPACK's ?gtsv per system (LU with partial pivoting), on the CPU"),
+    KS_TRIDIAG_LAPACK_GTSV },
+  { "thomas-global", N_("Thomas, global"), N_("One work-item per system, global memory only (paper: 1.26)"),
+    KS_TRIDIAG_THOMAS_GLOBAL },
   { "thomas-local", N_("Thomas, local"),
-    N_("Portion-wise staging of every coefficient in local (shared) memory (paper: 1.86)") },
+    N_("Portion-wise staging of every coefficient in local (shared) memory (paper: 1.86)"), KS_TRIDIAG_THOMAS_LOCAL },
   { "thomas-interleaved", N_("Thomas, interleaved"),
     N_("Staged, coefficients stored interleaved by index: element 0 of every system, then element 1, ... "
-       "(paper: 5.05, the best for many systems)") },
-  { "sericr-global", N_("SERICR, global"), N_("Serial cyclic reduction, one work-item per system (paper: 0.18)") },
-  { "sericr-local", N_("SERICR, local"), N_("The same, each level staged in local memory (paper: 0.27)") },
+       "(paper: 5.05, the best for many systems)"), KS_TRIDIAG_THOMAS_INTERLEAVED },
+  { "sericr-global", N_("SERICR, global"), N_("Serial cyclic reduction, one work-item per system (paper: 0.18)"),
+    KS_TRIDIAG_SERICR_GLOBAL },
+  { "sericr-local", N_("SERICR, local"), N_("The same, each level staged in local memory (paper: 0.27)"),
+    KS_TRIDIAG_SERICR_LOCAL },
   { "paracr-global", N_("PARACR, global"),
-    N_("Parallel cyclic reduction, a work-group per system, global memory (paper: 1.97 against SERICR on the CPU)") },
-  { "paracr-full", N_("PARACR, full staging"), N_("Every value staged in local memory, used once or not (paper: 1.20)") },
+    N_("Parallel cyclic reduction, a work-group per system, global memory (paper: 1.97 against SERICR on the CPU)"),
+    KS_TRIDIAG_PARACR_GLOBAL },
+  { "paracr-full", N_("PARACR, full staging"), N_("Every value staged in local memory, used once or not (paper: 1.20)"),
+    KS_TRIDIAG_PARACR_FULL },
   { "paracr-partial", N_("PARACR, partial staging"),
-    N_("Only the coefficients read several times staged (paper: 2.01, its best PARACR)") },
+    N_("Only the coefficients read several times staged (paper: 2.01, its best PARACR)"), KS_TRIDIAG_PARACR_PARTIAL },
   { "paracr-interleaved", N_("PARACR, interleaved"),
-    N_("Partial staging with the interleaved layout: neighbours lie far apart (paper: 1.81)") },
+    N_("Partial staging with the interleaved layout: neighbours lie far apart (paper: 1.81)"),
+    KS_TRIDIAG_PARACR_INTERLEAVED },
   { "paracr-steps", N_("PARACR, step by step"),
     N_("One launch per step over every row: one large system on the whole device (not one of the paper's: "
-       "its PARACR runs a system in one work-group)") },
+       "its PARACR runs a system in one work-group)"), KS_TRIDIAG_PARACR_STEPS },
   { "thomas-coalesced", N_("Thomas, coalesced"),
     N_("Not the paper's: one work-item per system on the interleaved layout straight from global memory, "
-       "each item loading a block of rows ahead; the batch arrives interleaved") },
+       "each item loading a block of rows ahead; the batch arrives interleaved"), KS_TRIDIAG_THOMAS_COALESCED },
   { "thomas-transposed", N_("Thomas, transposed on the device"),
     N_("Not the paper's: the batch arrives one system after another; the device transposes it, solves as "
-       "thomas-coalesced and transposes x back, all in the time (the transposes' share in layout_ms)") },
+       "thomas-coalesced and transposes x back, all in the time (the transposes' share in layout_ms)"),
+    KS_TRIDIAG_THOMAS_TRANSPOSED },
   { "paracr-thomas", N_("PARACR, then Thomas"),
     N_("Not the paper's: several PARACR steps a launch in local memory until thousands of independent "
-       "systems remain, then coalesced Thomas on each (as cuSPARSE's gtsv2 does); for one large system") },
+       "systems remain, then coalesced Thomas on each (as cuSPARSE's gtsv2 does); for one large system"),
+    KS_TRIDIAG_PARACR_THOMAS },
   { "thomas-split", N_("Thomas, split among a group"),
     N_("Not the paper's: for a batch too small to fill the device, each system split among the items of one "
        "work-group, Thomas on each item's piece, then the pieces' reduced system by PARACR in local memory "
-       "(systems a work-group holds: a few thousand unknowns)") },
-  { "cusparse-strided", N_("cuSPARSE gtsv2StridedBatch"), N_("cuSPARSE's batched solver, systems one after another (CUDA only)") },
+       "(systems a work-group holds: a few thousand unknowns)"), KS_TRIDIAG_THOMAS_SPLIT },
+  { "cusparse-strided", N_("cuSPARSE gtsv2StridedBatch"), N_("cuSPARSE's batched solver, systems one after another (CUDA only)"),
+    KS_TRIDIAG_CUSPARSE_STRIDED },
   { "cusparse-thomas", N_("cuSPARSE interleaved, Thomas"),
-    N_("cuSPARSE gtsvInterleavedBatch, algorithm 0: Thomas on interleaved systems (CUDA only)") },
+    N_("cuSPARSE gtsvInterleavedBatch, algorithm 0: Thomas on interleaved systems (CUDA only)"),
+    KS_TRIDIAG_CUSPARSE_THOMAS },
   { "cusparse-lu", N_("cuSPARSE interleaved, LU"),
-    N_("cuSPARSE gtsvInterleavedBatch, algorithm 1: LU with partial pivoting (CUDA only)") },
-  { "cusparse-nopivot", N_("cuSPARSE gtsv2_nopivot"), N_("cuSPARSE's solver for one system without pivoting (CUDA only)") },
+    N_("cuSPARSE gtsvInterleavedBatch, algorithm 1: LU with partial pivoting (CUDA only)"), KS_TRIDIAG_CUSPARSE_LU },
+  { "cusparse-nopivot", N_("cuSPARSE gtsv2_nopivot"), N_("cuSPARSE's solver for one system without pivoting (CUDA only)"),
+    KS_TRIDIAG_CUSPARSE_NOPIVOT },
   { NULL }
 };
 
@@ -83,7 +98,7 @@ default_methods (const KsParamSpec *spec,
                  char             **why,
                  GError           **error)
 {
-  const gboolean batch = ks_experiment_desc_find_param (ks_config_get_desc (base), "systems") >= 0;
+  const gboolean batch = ks_config_get_desc (base) != &ks_exp_tridiag_large;
 
   if (ks_device_get_backend (device) != KS_BACKEND_CUDA)
     {
@@ -96,8 +111,8 @@ default_methods (const KsParamSpec *spec,
 }
 
 static const KsChoice precision_choices[] = {
-  { "float", N_("float"), NULL },
-  { "double", N_("double (needs fp64)"), NULL },
+  { "float", N_("float"), NULL, KS_PRECISION_FLOAT },
+  { "double", N_("double (needs fp64)"), NULL, KS_PRECISION_DOUBLE },
   { NULL }
 };
 
@@ -118,30 +133,54 @@ static const KsChoice precision_choices[] = {
 
 /* The method last, turning fastest: each size's baselines come before the
  * methods whose speed-up they give. */
+enum { BATCH_N, BATCH_PRECISION, BATCH_PAD, BATCH_SYSTEMS, BATCH_METHOD, N_BATCH_PARAMS };
+
 static const KsParamSpec batch_params[] = {
-  { .name = "n", .label = N_("Unknowns per system"), .type = KS_PARAM_INT, .default_value = "255",
+  [BATCH_N] = { .name = "n", .label = N_("Unknowns per system"), .type = KS_PARAM_INT, .default_value = "255",
     .min = 1, .max = 1 << 24,
     .help = N_("The size of each system (the paper's: 4095).  SERICR needs 2^k - 1: other sizes are padded "
                "or refused (see --pad)") },
-  PRECISION_PARAM,
-  PAD_PARAM,
-  { .name = "systems", .label = N_("Systems"), .type = KS_PARAM_INT, .default_value = "64,256,1024",
+  [BATCH_PRECISION] = PRECISION_PARAM,
+  [BATCH_PAD] = PAD_PARAM,
+  [BATCH_SYSTEMS] = { .name = "systems", .label = N_("Systems"), .type = KS_PARAM_INT, .default_value = "64,256,1024",
     .min = 1, .max = 1 << 24, .sweepable = TRUE, .cli_range = TRUE,
     .help = N_("How many systems are solved at once (the paper's: 5000:40000:5000)") },
-  METHOD_PARAM ("cpu-thomas,cpu-sericr,omp-thomas,thomas-global,thomas-local,thomas-interleaved,"
-                "sericr-global,sericr-local,paracr-global,paracr-full,paracr-partial,paracr-interleaved,"
-                "thomas-coalesced,thomas-transposed"),
+  [BATCH_METHOD] = METHOD_PARAM ("cpu-thomas,cpu-sericr,omp-thomas,thomas-global,thomas-local,thomas-interleaved,"
+                                 "sericr-global,sericr-local,paracr-global,paracr-full,paracr-partial,"
+                                 "paracr-interleaved,thomas-coalesced,thomas-transposed"),
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (batch_params) == N_BATCH_PARAMS);
+
+enum { LARGE_PRECISION, LARGE_PAD, LARGE_N, LARGE_METHOD, N_LARGE_PARAMS };
 
 static const KsParamSpec large_params[] = {
-  PRECISION_PARAM,
-  PAD_PARAM,
-  { .name = "n", .label = N_("Unknowns"), .type = KS_PARAM_INT, .default_value = "1023,4095,16383,65535",
+  [LARGE_PRECISION] = PRECISION_PARAM,
+  [LARGE_PAD] = PAD_PARAM,
+  [LARGE_N] = { .name = "n", .label = N_("Unknowns"), .type = KS_PARAM_INT, .default_value = "1023,4095,16383,65535",
     .min = 1, .max = 1 << 26, .sweepable = TRUE, .cli_range = TRUE,
     .help = N_("The size of the one system (2^k - 1 for SERICR, or padded)") },
-  METHOD_PARAM ("cpu-thomas,cpu-sericr,thomas-global,sericr-global,paracr-global,paracr-partial,paracr-steps,"
-                "paracr-thomas"),
+  [LARGE_METHOD] = METHOD_PARAM ("cpu-thomas,cpu-sericr,thomas-global,sericr-global,paracr-global,paracr-partial,"
+                                 "paracr-steps,paracr-thomas"),
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (large_params) == N_LARGE_PARAMS);
+
+enum { BENCH_PRECISION, BENCH_PAD, BENCH_N, BENCH_SYSTEMS, BENCH_TRIAD, BENCH_METHOD, N_BENCH_PARAMS };
+
+/* Where each experiment keeps what a point's solve reads (the orders
+ * differ: the method last, turning fastest); -1 where it has none. */
+typedef struct {
+  int n, precision, pad, systems, method;
+} TridiagLayout;
+
+static const TridiagLayout batch_layout = { BATCH_N, BATCH_PRECISION, BATCH_PAD, BATCH_SYSTEMS, BATCH_METHOD };
+static const TridiagLayout large_layout = { LARGE_N, LARGE_PRECISION, LARGE_PAD, -1, LARGE_METHOD };
+static const TridiagLayout bench_layout = { BENCH_N, BENCH_PRECISION, BENCH_PAD, BENCH_SYSTEMS, BENCH_METHOD };
+
+static const TridiagLayout *
+layout_of (const KsExperimentDesc *desc)
+{
+  return desc == &ks_exp_tridiag_batch ? &batch_layout : desc == &ks_exp_tridiag_large ? &large_layout : &bench_layout;
+}
 
 /* --- columns ---------------------------------------------------------------------- */
 
@@ -225,8 +264,8 @@ static double
 batch_bytes (const KsRun      *run,
              const KsRunPoint *point)
 {
-  const GVariant *precision = ks_run_point_get_param (run, point, "precision");
-  const double bytes = 5.0 * (g_strcmp0 (g_variant_get_string ((GVariant *) precision, NULL), "double") == 0 ? 8 : 4);
+  const int precision = ks_run_point_choice (run, point, layout_of (run->desc)->precision);
+  const double bytes = 5.0 * (precision == KS_PRECISION_DOUBLE ? 8 : 4);
 
   return bytes * batch_unknowns (run, point);
 }
@@ -297,6 +336,7 @@ static const KsColumnSpec columns[] = {
 
 typedef struct {
   KsDevice        *device;
+  const TridiagLayout *layout;
   KsTridiagSolver *solvers[2];   /* by KsPrecision, made when first needed */
   KsTridiagBatch  *batch;
   double          *x;
@@ -317,6 +357,7 @@ tridiag_set_up (const KsExperimentDesc *desc,
   TridiagState *s = g_new0 (TridiagState, 1);
 
   s->device = g_object_ref (device);
+  s->layout = layout_of (desc);
   return s;
 }
 
@@ -356,13 +397,13 @@ tridiag_prepare (gpointer        state,
                  GError        **error)
 {
   TridiagState *s = state;
-  const guint n = (guint) ks_config_get_int (point, "n");
-  const guint systems = ks_config_get (point, "systems") ? (guint) ks_config_get_int (point, "systems") : 1;
+  const TridiagLayout *l = s->layout;
+  const guint n = (guint) ks_config_int (point, l->n);
+  const guint systems = l->systems >= 0 ? (guint) ks_config_int (point, l->systems) : 1;
 
-  if (!ks_tridiag_method_from_string (ks_config_get_string (point, "method"), &s->method) ||
-      !ks_precision_from_string (ks_config_get_string (point, "precision"), &s->precision))
-    g_return_val_if_reached (FALSE);
-  s->pad = ks_config_get_bool (point, "pad");
+  s->method = ks_config_choice (point, l->method);
+  s->precision = ks_config_choice (point, l->precision);
+  s->pad = ks_config_bool (point, l->pad);
   s->residual = NAN;
 
   if (s->batch == NULL || s->batch->n != n || s->batch->systems != systems)
@@ -629,7 +670,8 @@ summarize_batch (const KsRun *run,
         g_string_append_printf (out, _("  the fastest device method at the most systems: %s (%.3g ms); the paper's "
                                        "pick, thomas-interleaved, %s\n"),
                                 point_method (run, best), best->values[COL_TIME],
-                                g_strcmp0 (point_method (run, best), "thomas-interleaved") == 0
+                                ks_run_point_choice (run, best, layout_of (run->desc)->method)
+                                  == KS_TRIDIAG_THOMAS_INTERLEAVED
                                   ? _("wins here") : _("does not win here"));
       check_conclusion (run, d, "systems", "thomas-", "paracr-", 15.0, out);
     }
@@ -781,20 +823,21 @@ G_STATIC_ASSERT (G_N_ELEMENTS (bench_columns) == BENCH_N_COLUMNS);
 /* The library's methods are in the default on every device: off CUDA they
  * are refused, each point saying why, as the bench's rows did. */
 static const KsParamSpec bench_params[] = {
-  PRECISION_PARAM,
-  PAD_PARAM,
-  { .name = "n", .label = N_("Unknowns per system"), .type = KS_PARAM_INT, .default_value = "255",
+  [BENCH_PRECISION] = PRECISION_PARAM,
+  [BENCH_PAD] = PAD_PARAM,
+  [BENCH_N] = { .name = "n", .label = N_("Unknowns per system"), .type = KS_PARAM_INT, .default_value = "255",
     .min = 1, .max = 1 << 26, .sweepable = TRUE,
     .help = N_("The size of each system (the paper's: 4095; one large system: 2^24 - 1 with --systems 1)") },
-  { .name = "systems", .label = N_("Systems"), .type = KS_PARAM_INT, .default_value = "64,1024",
+  [BENCH_SYSTEMS] = { .name = "systems", .label = N_("Systems"), .type = KS_PARAM_INT, .default_value = "64,1024",
     .min = 1, .max = 1 << 24, .sweepable = TRUE,
     .help = N_("How many systems are solved at once; 1 for one large system") },
-  { .name = "triad", .label = N_("Measure the triad"), .type = KS_PARAM_BOOL, .default_value = "true",
+  [BENCH_TRIAD] = { .name = "triad", .label = N_("Measure the triad"), .type = KS_PARAM_BOOL, .default_value = "true",
     .help = N_("Measure each device's triad bandwidth before its points (the of_triad column); false: "
                "leave the column empty and save the probe's seconds") },
-  METHOD_PARAM ("cpu-thomas,cpu-sericr,omp-thomas,lapack-gtsv,thomas-interleaved,thomas-coalesced,thomas-transposed,"
-                "paracr-partial,paracr-thomas,cusparse-strided,cusparse-nopivot"),
+  [BENCH_METHOD] = METHOD_PARAM ("cpu-thomas,cpu-sericr,omp-thomas,lapack-gtsv,thomas-interleaved,thomas-coalesced,"
+                                 "thomas-transposed,paracr-partial,paracr-thomas,cusparse-strided,cusparse-nopivot"),
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (bench_params) == N_BENCH_PARAMS);
 
 static void
 bench_describe_device (gpointer        state,
@@ -804,7 +847,7 @@ bench_describe_device (gpointer        state,
   TridiagState *s = state;
   double triad;
 
-  if (!ks_config_get_bool (base, "triad") || ks_device_get_backend (s->device) == KS_BACKEND_HOST)
+  if (!ks_config_bool (base, BENCH_TRIAD) || ks_device_get_backend (s->device) == KS_BACKEND_HOST)
     return;
   if ((triad = ks_bench_triad_gbs (s->device, ks_device_get_id (s->device))) > 0)
     ks_run_device_set_info (out, "triad_gbs", triad);
