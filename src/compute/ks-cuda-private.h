@@ -36,6 +36,15 @@ typedef struct {
 } KsCudaTimer;
 
 KsCudaRuntime *ks_cuda_rt              (KsRuntime  *rt);
+/* ks-cuda-kernel-info.c: the block size, in whole warps, that keeps the
+ * most threads of fn resident per SM (what cudaOccupancyMaxPotentialBlockSize
+ * computes); and kernel->n_params and ->param_sizes from the driver, FALSE
+ * where it cannot say. */
+gsize          ks_cuda_occupancy_block_size (cudaKernel_t fn,
+                                             int          max_threads,
+                                             int          warp);
+gboolean       ks_cuda_read_params     (cudaKernel_t  fn,
+                                        KsKernel     *kernel);
 cudaStream_t   ks_cuda_stream          (KsQueue    *queue);
 /* The runtime API's current device is per thread: set before each call. */
 gboolean       ks_cuda_use_device      (KsRuntime  *rt,
