@@ -443,6 +443,11 @@ test_split (void)
                * at most (every item sweeps 16 rows, identity past n). */
               if ((n >= 1000 && k != 3) || (quick && (n > 256 || (k == 37 && n > 17))))
                 continue;
+              /* Under Oclgrind one size of each kind: 2, 5 and 63 are
+               * 1, 3 and 65's kinds (one piece, a short last piece, a
+               * piece past a warp's). */
+              if (quick && (n == 2 || n == 5 || n == 63))
+                continue;
               ks_tridiag_batch_fill_random (batch, 11 * n + k);
               xref = reference (batch);
               ks_tridiag_solver_load (solver, batch, KS_TRIDIAG_THOMAS_SPLIT, FALSE, &error);
