@@ -352,7 +352,10 @@ const KsExperimentDesc ks_exp_bench_gauss = {
               "device, LAPACK's on the host. × library is each time over the library's at the same size on "
               "the same device (cuSOLVER where it ran, else LAPACK): the paper's method is many times slower, "
               "held back by its launches and its one column a step. Off CUDA the graph and cuSOLVER are "
-              "refused, saying why, and the others still run."),
+              "refused, saying why, and the others still run. The paper prints its times as charts only (a "
+              "GeForce GT 555M, n up to 10,000): no numbers to set beside these; its one number, the group "
+              "of 192 its rule predicts, is on the time-vs-group-size page."),
+  .recorded_demo = "h200-gauss-vs-libraries.json",
   .example = "--sizes 1000,2000,4000 --precision float --plot bench-gauss.png",
   .size_param = "n",
   .params = params, .n_params = G_N_ELEMENTS (params),
