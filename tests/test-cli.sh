@@ -1667,12 +1667,33 @@ expect_fail "bench cg --sizes 3: below the limit, refused" 2 "between 4 and"
 run "$CLI" bench cg --tol 2
 expect_fail "bench cg --tol 2: refused" 2 "--tol"
 # The recorded bench cg runs (format 1) were converted once by the tool.
-for f in h200-bench-cg:h200-cg-vs-library h200-bench-cg-2026-11-28:h200-cuda-cg-vs-library; do
+for f in h200-bench-cg:h200-cg-vs-library h200-bench-cg-2026-11-28:h200-cuda-cg-vs-library \
+         h200-gauss-blocked-2026-11-28:h200-gauss-vs-libraries h100-bench-gauss:h100-gauss-vs-libraries; do
   run python3 "$SRCDIR/../tools/convert-bench-run.py" "$SRCDIR/../data/reference/bench/${f%%:*}.json" conv.json
   expect_ok "convert-bench-run.py on ${f%%:*}" &&
     check "convert-bench-run.py: ${f#*:}.json is its output" "they differ" \
       cmp -s conv.json "$SRCDIR/../data/reference/${f#*:}.json"
 done
+# The converted bench gauss runs load as bench-gauss's, with the old
+# file's times, and x_library by the description's rule (this device's
+# cuSOLVER at the same n): blocked CUDA at n = 1000 was 2.170 ms, cuSOLVER
+# 2.861 in that run.
+run "$CLI" plot "$SRCDIR/../data/reference/h200-gauss-vs-libraries.json" --figure x-library -o gx.png
+expect_ok "plot the converted bench gauss run (x-library)" && check "gx.png written" "missing or empty" test -s gx.png
+py "the converted bench gauss run: old times kept, x_library against this device's cuSOLVER" '
+import json, sys
+old = json.load(open(sys.argv[1] + "/../data/reference/bench/h200-gauss-blocked-2026-11-28.json"))
+new = json.load(open(sys.argv[1] + "/../data/reference/h200-gauss-vs-libraries.json"))
+devs = [d["id"] for d in new["devices"]]
+pts = {(devs[p["device"]], p["method"], p["n"]): p for p in new["points"]}
+assert len(pts) == len(old["rows"]), (len(pts), len(old["rows"]))
+blk, lib = pts[("cuda:0", "blocked", 1000)], pts[("cuda:0", "cusolver", 1000)]
+row = [r for r in old["rows"] if r["method"] == "blocked, CUDA" and r["n"] == 1000][0]
+assert blk["wall_ms"] == row["wall_ms"], (blk, row)
+assert abs(blk["x_library"] - blk["wall_ms"] / lib["wall_ms"]) < 1e-12 and lib["x_library"] == 1, (blk, lib)
+# NVIDIA OpenCL has no library of its own: no ratio.
+assert pts[("opencl:0:0", "kernels", 1000)]["x_library"] == "nan"
+' "$SRCDIR"
 # --- paper 001: micro-benchmarks ----------------------------------------------
 
 run "$CLI" run micro-hello -d "$OCL" --length 1000,70000 --reps 1 --warmup 0 --json hello.json --plot hello.png

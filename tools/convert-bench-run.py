@@ -7,8 +7,8 @@ CLI's plot and --overlay load it as any other recorded run.
 
 Usage: tools/convert-bench-run.py OLD.json NEW.json
 
-bench tridiag ("experiment": "bench-tridiag") and bench cg ("bench": "cg")
-are known.  What the old rows did not record (the
+bench tridiag ("experiment": "bench-tridiag"), bench gauss ("experiment":
+"bench-gauss") and bench cg ("bench": "cg") are known.  What the old rows did not record (the
 work-group, the size solved at) is "nan"; the derived columns keep the values
 the bench computed (vs_cusparse, of_triad, gbs), as loaded files do."""
 import json
@@ -103,7 +103,51 @@ def cg(old):
     return run(old, "bench-cg", "Conjugate gradients against the library", settings, axes, devices, points)
 
 
-CONVERTERS = {"bench-tridiag": tridiag, "cg": cg}
+def gauss_method(text):
+    """The old row's method label -> bench-gauss's method id."""
+    for prefix, method in (("kernels, CUDA (graph)", "graph"), ("kernels", "kernels"), ("blocked", "blocked"),
+                           ("cuSOLVER", "cusolver"), ("LAPACK", "lapack")):
+        if text.startswith(prefix):
+            return method
+    sys.exit("bench gauss: unknown method %r" % text)
+
+
+def gauss(old):
+    """bench gauss rows -> bench-gauss points.  x_library follows the
+    description's rule (this device's cuSOLVER at the same n, else its
+    LAPACK); the old ratio was to cuSOLVER on whichever device ran it."""
+    devices, points = [], []
+    for r in old["rows"]:
+        triad = r.get("bandwidth_gbs") or None
+        dev = device_of(r["device"], devices, triad)
+        p = {"device": dev, "precision": old.get("precision", "float"), "triad": bool(triad), "n": r["n"],
+             "method": gauss_method(r["method"])}
+        if r.get("skipped") or r.get("failed"):
+            p.update({"reps": 0, "error": r.get("skipped") or "failed"})
+        else:
+            wall = r["wall_ms"]
+            p.update({"wall_ms": wall, "wall_ms_min": wall, "wall_ms_max": wall,
+                      "device_ms": r.get("device_ms") or NAN, "fwd_ms": r.get("fwd_ms") or NAN,
+                      "residual": number(r.get("residual")), "x_library": NAN,
+                      "fwd_gbs": r.get("fwd_gbs") or NAN, "of_triad": r.get("fraction") or NAN,
+                      "reps": old["reps"], "error": None})
+        points.append(p)
+    for p in points:
+        if p["error"] is not None:
+            continue
+        same = {q["method"]: q for q in points if q["device"] == p["device"] and q["n"] == p["n"] and q["error"] is None}
+        lib = same.get("cusolver") or same.get("lapack")
+        if lib is not None:
+            p["x_library"] = p["wall_ms"] / lib["wall_ms"]
+    methods = sorted({p["method"] for p in points}, key=[p["method"] for p in points].index)
+    ns = sorted({p["n"] for p in points})
+    settings = {"method": ",".join(methods), "n": ",".join(map(str, ns)),
+                "precision": old.get("precision", "float"), "triad": "true"}
+    axes = [a for a, v in (("n", ns), ("method", methods)) if len(v) > 1]
+    return run(old, "bench-gauss", "Gauss against the libraries", settings, axes, devices, points)
+
+
+CONVERTERS = {"bench-tridiag": tridiag, "bench-gauss": gauss, "cg": cg}
 
 
 def main(argv):
@@ -112,7 +156,7 @@ def main(argv):
     old = json.load(open(argv[1]))
     kind = old.get("experiment") if old.get("format") == 1 else old.get("bench")
     if kind not in CONVERTERS:
-        sys.exit("%s: not a format-1 bench tridiag or a bench cg file" % argv[1])
+        sys.exit("%s: not a format-1 bench tridiag, bench gauss or bench cg file" % argv[1])
     with open(argv[2], "w") as out:
         json.dump(CONVERTERS[kind](old), out, indent=2)
         out.write("\n")

@@ -16,6 +16,7 @@ G_BEGIN_DECLS
 extern const KsExperimentDesc ks_exp_bench_bandwidth;
 extern const KsExperimentDesc ks_exp_bench_launch;
 extern const KsExperimentDesc ks_exp_bench_cg;
+extern const KsExperimentDesc ks_exp_bench_gauss;
 
 /* A failure that means "this point cannot run here" (no memory for it, no
  * such backend or library) made a refusal, so that the sweep goes on and

@@ -244,11 +244,20 @@ gauss_work (const KsRun      *run,
   const gboolean dbl = ks_run_point_choice (run, point, P_PRECISION) == KS_PRECISION_DOUBLE;
   const double kernels = point->values[COL_KERNELS], wall = point->values[COL_TIME];
 
+  return ks_exp_gauss_work_of (n, dbl, kernels > 0 ? kernels : wall, out);
+}
+
+gboolean
+ks_exp_gauss_work_of (double   n,
+                      gboolean fp64,
+                      double   ms,
+                      KsWork  *out)
+{
   if (isnan (n) || n < 1)
     return FALSE;
-  out->bytes = (dbl ? 8 : 4) * (n * (n + 1) + n);
+  out->bytes = (fp64 ? 8 : 4) * (n * (n + 1) + n);
   out->ops = 2.0 / 3.0 * n * n * n + 1.5 * n * n;
-  out->seconds = (kernels > 0 ? kernels : wall) * 1e-3;
+  out->seconds = ms * 1e-3;
   return out->seconds > 0;
 }
 

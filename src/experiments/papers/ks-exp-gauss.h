@@ -10,6 +10,14 @@ G_BEGIN_DECLS
 extern const KsExperimentDesc ks_exp_gauss_size;   /* "gauss-size": time vs matrix size, Fig. 2 */
 extern const KsExperimentDesc ks_exp_gauss_wg;     /* "gauss-wg": time vs work-group size, Figs. 3-6 */
 
+/* What one solve of n unknowns costs (the augmented matrix read and
+ * written once, ~2/3 n^3 operations) and ms, the time it took: the Gauss
+ * descriptions' work hook, and bench-gauss's. */
+gboolean ks_exp_gauss_work_of (double   n,
+                               gboolean fp64,
+                               double   ms,
+                               KsWork  *out);
+
 /* ks-exp-gauss-words.c: the hooks of the descriptions. */
 char   *ks_exp_gauss_describe_point (const KsRun            *run,
                                      const KsRunPoint       *point);

@@ -51,6 +51,7 @@ static const KsExperimentDesc *const builtin[] = {
   &ks_exp_micro_native,
   &ks_exp_micro_buffers,
   &ks_exp_micro_access,
+  &ks_exp_bench_gauss,
   &ks_exp_bench_bandwidth,
   &ks_exp_bench_launch,
   &ks_exp_bench_tridiag,
