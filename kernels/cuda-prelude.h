@@ -21,6 +21,9 @@
 #define CLK_LOCAL_MEM_FENCE  1
 #define CLK_GLOBAL_MEM_FENCE 2
 #define barrier(flags) __syncthreads ()
+/* Orders this item's global writes before its later ones for every
+ * group of the grid (a last-group reduction: write, fence, count in). */
+#define mem_fence(flags) __threadfence ()
 /* OpenCL 1.1's 32-bit global atomics. */
 #define atomic_cmpxchg(p, cmp, val) atomicCAS ((int *) (p), (cmp), (val))
 #define atomic_inc(p)               atomicAdd ((unsigned int *) (p), 1u)

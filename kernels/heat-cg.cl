@@ -57,6 +57,7 @@ group_partial (KS_LOCAL_PTR (real) scratch, real acc, __global real *partial)
 #define KS_ST_ACTIVE    1
 #define KS_ST_ITERS     2
 #define KS_ST_BREAKDOWN 3
+#define KS_ST_COUNT     4   /* groups of a launch done (group_partial_last) */
 
 /* cg_reduce modes. */
 #define KS_MODE_BB    0   /* b.b */
@@ -101,8 +102,54 @@ cg_dot (const int            n,
   group_partial (scratch, acc, partial);
 }
 
+/* The scalar step of a mode, done by one item once the dot product's
+ * total is known.  hist[iteration] gets rho for the history. */
+KS_FN void
+scalar_step (const int mode, const real total, __global real *scalars,
+             __global int *state, __global real *hist)
+{
+  if (mode == KS_MODE_BB)
+    scalars[KS_S_BB] = total;
+  else if (mode == KS_MODE_INIT)
+    {
+      scalars[KS_S_RHO] = total;
+      scalars[KS_S_THRESH] = scalars[KS_S_TOL2] * scalars[KS_S_BB];
+      hist[0] = total;
+      state[KS_ST_ITERS] = 0;
+      state[KS_ST_DONE] = total <= scalars[KS_S_THRESH];
+    }
+  else if (mode == KS_MODE_ALPHA)
+    {
+      state[KS_ST_ACTIVE] = !state[KS_ST_DONE];
+      if (!state[KS_ST_DONE])
+        {
+          scalars[KS_S_PQ] = total;
+          if (total > 0)
+            {
+              scalars[KS_S_ALPHA] = scalars[KS_S_RHO] / total;
+              state[KS_ST_ITERS] += 1;
+            }
+          else
+            {
+              /* Not positive definite (or NaN): stop here, say so. */
+              state[KS_ST_BREAKDOWN] = 1;
+              state[KS_ST_DONE] = 1;
+              state[KS_ST_ACTIVE] = 0;
+            }
+        }
+    }
+  else if (mode == KS_MODE_BETA && state[KS_ST_ACTIVE])
+    {
+      scalars[KS_S_BETA] = total / scalars[KS_S_RHO];
+      scalars[KS_S_RHO] = total;
+      hist[state[KS_ST_ITERS]] = total;
+      if (total <= scalars[KS_S_THRESH])
+        state[KS_ST_DONE] = 1;
+    }
+}
+
 /* Second stage: one group sums the partials; its first item does the
- * scalar step of the mode.  hist[iteration] gets rho for the history. */
+ * scalar step of the mode. */
 __kernel void
 cg_reduce (const int              n_partial,
            __global const real   *partial,
@@ -120,42 +167,53 @@ cg_reduce (const int              n_partial,
     acc += partial[i];
   scratch[get_local_id (0)] = acc;
   total = ks_group_sum_real (scratch);
-  if (get_local_id (0) != 0)
-    return;
-  if (mode == KS_MODE_BB)
-    scalars[KS_S_BB] = total;
-  else if (mode == KS_MODE_INIT)
+  if (get_local_id (0) == 0)
+    scalar_step (mode, total, scalars, state, hist);
+}
+
+/* Both stages in one launch: each group leaves its partial sum of acc and
+ * counts itself in state[KS_ST_COUNT]; the group that counts last (every
+ * other partial is written and fenced by then) sums the partials and its
+ * first item does the scalar step, then clears the count for the next
+ * launch.  Two launches an iteration fewer than cg_reduce's way.  Every
+ * item must call it, with scratch of local size + 1 reals: the last slot
+ * holds "this group is the last" across the barriers, since nothing
+ * private is kept across one here (PoCL 3.1 lost such values in this
+ * function: a saved get_local_id () read 0 in every item).  The other
+ * groups run the same code over no partials: no branch around a barrier.
+ * PoCL 3.1 still runs the last step wrongly (never, or for every item,
+ * depending on what else the function holds; Oclgrind and its race
+ * checks pass), so ks-cg-device.c uses this on GPUs only. */
+KS_FN void
+group_partial_last (KS_LOCAL_PTR (real) scratch, real acc, __global real *partial,
+                    __global real *scalars, __global int *state,
+                    __global real *hist, const int mode)
+{
+  __global volatile real *shared_partial = partial;
+  real total;
+
+  scratch[get_local_id (0)] = acc;
+  total = ks_group_sum_real (scratch);
+  if (get_local_id (0) == 0)
     {
-      scalars[KS_S_RHO] = total;
-      scalars[KS_S_THRESH] = scalars[KS_S_TOL2] * scalars[KS_S_BB];
-      hist[0] = total;
-      state[KS_ST_ITERS] = 0;
-      state[KS_ST_DONE] = total <= scalars[KS_S_THRESH];
+      partial[get_group_id (0)] = total;
+      mem_fence (CLK_GLOBAL_MEM_FENCE);
+      scratch[get_local_size (0)] = (real) (atomic_inc (&state[KS_ST_COUNT]) == (int) get_num_groups (0) - 1);
     }
-  else if (mode == KS_MODE_ALPHA)
+  barrier (CLK_LOCAL_MEM_FENCE);
+  acc = 0;
+  if (scratch[get_local_size (0)] != 0)
+    for (int i = (int) get_local_id (0); i < (int) get_num_groups (0); i += (int) get_local_size (0))
+      acc += shared_partial[i];
+  scratch[get_local_id (0)] = acc;
+  total = ks_group_sum_real (scratch);
+  if (get_local_id (0) == 0)
     {
-      state[KS_ST_ACTIVE] = !state[KS_ST_DONE];
-      if (state[KS_ST_DONE])
-        return;
-      scalars[KS_S_PQ] = total;
-      if (!(total > 0))
+      if (scratch[get_local_size (0)] != 0)
         {
-          /* Not positive definite (or NaN): stop here, say so. */
-          state[KS_ST_BREAKDOWN] = 1;
-          state[KS_ST_DONE] = 1;
-          state[KS_ST_ACTIVE] = 0;
-          return;
+          scalar_step (mode, total, scalars, state, hist);
+          state[KS_ST_COUNT] = 0;
         }
-      scalars[KS_S_ALPHA] = scalars[KS_S_RHO] / total;
-      state[KS_ST_ITERS] += 1;
-    }
-  else if (mode == KS_MODE_BETA && state[KS_ST_ACTIVE])
-    {
-      scalars[KS_S_BETA] = total / scalars[KS_S_RHO];
-      scalars[KS_S_RHO] = total;
-      hist[state[KS_ST_ITERS]] = total;
-      if (total <= scalars[KS_S_THRESH])
-        state[KS_ST_DONE] = 1;
     }
 }
 
@@ -213,6 +271,39 @@ cg_xpay (const int            n,
   p[i] = r[i] + scalars[KS_S_BETA] * p[i];
 }
 
+/* FUSED: q = A p over this item's rows; returns its share of p.q. */
+KS_FN real
+spmv_dot_rows (const int n, __global const int *row_ptr, __global const int *col,
+               __global const real *val, __global const real *p, __global real *q)
+{
+  real acc = 0;
+
+  for (int i = (int) get_global_id (0); i < n; i += (int) get_global_size (0))
+    {
+      real s = 0;
+      for (int k = row_ptr[i]; k < row_ptr[i + 1]; k++)
+        s += val[k] * p[col[k]];
+      q[i] = s;
+      acc += p[i] * s;
+    }
+  return acc;
+}
+
+/* FUSED: r -= alpha q over this item's rows; returns its share of r.r. */
+KS_FN real
+update_r_rows (const int n, __global real *r, __global const real *q, const real alpha)
+{
+  real acc = 0;
+
+  for (int i = (int) get_global_id (0); i < n; i += (int) get_global_size (0))
+    {
+      const real v = r[i] - alpha * q[i];
+      r[i] = v;
+      acc += v * v;
+    }
+  return acc;
+}
+
 /* FUSED: q = A p and the partial sums of p.q in one pass over the rows. */
 __kernel void
 cg_spmv_dot (const int              n,
@@ -226,20 +317,11 @@ cg_spmv_dot (const int              n,
              KS_LOCAL_PARAM (real, scratch))
 {
   KS_LOCAL_BIND (real, scratch);
-  real acc = 0;
 
   /* The state is the same for every item: the whole group returns or none. */
   if (state[KS_ST_DONE])
     return;
-  for (int i = (int) get_global_id (0); i < n; i += (int) get_global_size (0))
-    {
-      real s = 0;
-      for (int k = row_ptr[i]; k < row_ptr[i + 1]; k++)
-        s += val[k] * p[col[k]];
-      q[i] = s;
-      acc += p[i] * s;
-    }
-  group_partial (scratch, acc, partial);
+  group_partial (scratch, spmv_dot_rows (n, row_ptr, col, val, p, q), partial);
 }
 
 /* FUSED: r -= alpha q and the partial sums of r.r. */
@@ -253,19 +335,59 @@ cg_update_r (const int            n,
              KS_LOCAL_PARAM (real, scratch))
 {
   KS_LOCAL_BIND (real, scratch);
-  real acc = 0;
-  real alpha;
 
   if (!state[KS_ST_ACTIVE])
     return;
-  alpha = scalars[KS_S_ALPHA];
-  for (int i = (int) get_global_id (0); i < n; i += (int) get_global_size (0))
+  group_partial (scratch, update_r_rows (n, r, q, scalars[KS_S_ALPHA]), partial);
+}
+
+/* FUSED, one launch: cg_spmv_dot then cg_reduce's alpha step in the last
+ * group.  Once done, nothing counts in, so its first item clears
+ * KS_ST_ACTIVE here (what the alpha step would have done): the kernels
+ * after it read that word, none of this launch's. */
+__kernel void
+cg_spmv_dot_alpha (const int              n,
+                   __global const int    *row_ptr,
+                   __global const int    *col,
+                   __global const real   *val,
+                   __global const real   *p,
+                   __global real         *q,
+                   __global real         *partial,
+                   __global real         *scalars,
+                   __global int          *state,
+                   __global real         *hist,
+                   KS_LOCAL_PARAM (real, scratch))
+{
+  KS_LOCAL_BIND (real, scratch);
+
+  if (state[KS_ST_DONE])
     {
-      const real v = r[i] - alpha * q[i];
-      r[i] = v;
-      acc += v * v;
+      if (get_global_id (0) == 0)
+        state[KS_ST_ACTIVE] = 0;
+      return;
     }
-  group_partial (scratch, acc, partial);
+  group_partial_last (scratch, spmv_dot_rows (n, row_ptr, col, val, p, q), partial,
+                      scalars, state, hist, KS_MODE_ALPHA);
+}
+
+/* FUSED, one launch: cg_update_r then cg_reduce's beta step in the last
+ * group. */
+__kernel void
+cg_update_r_beta (const int            n,
+                  __global real       *r,
+                  __global const real *q,
+                  __global real       *partial,
+                  __global real       *scalars,
+                  __global int        *state,
+                  __global real       *hist,
+                  KS_LOCAL_PARAM (real, scratch))
+{
+  KS_LOCAL_BIND (real, scratch);
+
+  if (!state[KS_ST_ACTIVE])
+    return;
+  group_partial_last (scratch, update_r_rows (n, r, q, scalars[KS_S_ALPHA]), partial,
+                      scalars, state, hist, KS_MODE_BETA);
 }
 
 /* FUSED: x += alpha p, then p = r + beta p, reading p once. */

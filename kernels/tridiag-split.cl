@@ -140,6 +140,25 @@ split_report (__global int *info,
     }                                                            \
   while (0)
 
+/* The system at base (its n rows, identity past them) into this item's
+ * M rows ra, rb, rc, rd: all four arrays' loads in flight, then each
+ * through local memory l. */
+#define SPLIT_ROWS_IN()                                          \
+  do                                                             \
+    {                                                            \
+      real va[M], vb[M], vc[M], vd[M];                           \
+                                                                 \
+      SPLIT_LOAD (a, va, 0);                                     \
+      SPLIT_LOAD (b, vb, 1);                                     \
+      SPLIT_LOAD (c, vc, 0);                                     \
+      SPLIT_LOAD (d, vd, 0);                                     \
+      SPLIT_TRANSPOSE (va, ra);                                  \
+      SPLIT_TRANSPOSE (vb, rb);                                  \
+      SPLIT_TRANSPOSE (vc, rc);                                  \
+      SPLIT_TRANSPOSE (vd, rd);                                  \
+    }                                                            \
+  while (0)
+
 #ifdef KS_SPLIT_STREAM
 #ifdef KS_FP64
 #define SPLIT_BYTES "8"
@@ -424,16 +443,7 @@ tridiag_split (__global const real *a,
       if (s + G < systems)
         split_stage (a, b, c, d, S, P, base + (ulong) G * n, n, t, T);
 #else
-      real va[M], vb[M], vc[M], vd[M];
-
-      SPLIT_LOAD (a, va, 0);
-      SPLIT_LOAD (b, vb, 1);
-      SPLIT_LOAD (c, vc, 0);
-      SPLIT_LOAD (d, vd, 0);
-      SPLIT_TRANSPOSE (va, ra);
-      SPLIT_TRANSPOSE (vb, rb);
-      SPLIT_TRANSPOSE (vc, rc);
-      SPLIT_TRANSPOSE (vd, rd);
+      SPLIT_ROWS_IN ();
       bad = split_eliminate (ra, rb, rc, rd, t * M, &fa, &fc, &fd, &la, &lc, &ld);
 #endif
       split_finish (l, ra, rc, rd, fa, fc, fd, la, lc, ld, bad, t, T, n, x + base, &info[s], scale);
@@ -475,18 +485,11 @@ tridiag_split_reduce (__global const real *a,
   const ulong base = (ulong) get_group_id (0) * T * M;
   const uint n = (uint) min ((ulong) T * M, m - base);   /* this chunk's own rows */
   const ulong p = (ulong) get_group_id (0) * T + t;       /* the piece */
-  real ra[M], rb[M], rc[M], rd[M], va[M], vb[M], vc[M], vd[M];
+  real ra[M], rb[M], rc[M], rd[M];
   real fa, fc, fd, la, lc, ld;
   uint bad;
 
-  SPLIT_LOAD (a, va, 0);
-  SPLIT_LOAD (b, vb, 1);
-  SPLIT_LOAD (c, vc, 0);
-  SPLIT_LOAD (d, vd, 0);
-  SPLIT_TRANSPOSE (va, ra);
-  SPLIT_TRANSPOSE (vb, rb);
-  SPLIT_TRANSPOSE (vc, rc);
-  SPLIT_TRANSPOSE (vd, rd);
+  SPLIT_ROWS_IN ();
   bad = split_eliminate (ra, rb, rc, rd, t * M, &fa, &fc, &fd, &la, &lc, &ld);
   a2[2 * p] = fa, b2[2 * p] = 1, c2[2 * p] = fc, d2[2 * p] = fd;
   a2[2 * p + 1] = la, b2[2 * p + 1] = 1, c2[2 * p + 1] = lc, d2[2 * p + 1] = ld;
@@ -511,17 +514,10 @@ tridiag_split_expand (__global const real *a,
   const ulong base = (ulong) get_group_id (0) * T * M;
   const uint n = (uint) min ((ulong) T * M, m - base);
   const ulong p = (ulong) get_group_id (0) * T + t;
-  real ra[M], rb[M], rc[M], rd[M], va[M], vb[M], vc[M], vd[M];
+  real ra[M], rb[M], rc[M], rd[M];
   real fa, fc, fd, la, lc, ld;
 
-  SPLIT_LOAD (a, va, 0);
-  SPLIT_LOAD (b, vb, 1);
-  SPLIT_LOAD (c, vc, 0);
-  SPLIT_LOAD (d, vd, 0);
-  SPLIT_TRANSPOSE (va, ra);
-  SPLIT_TRANSPOSE (vb, rb);
-  SPLIT_TRANSPOSE (vc, rc);
-  SPLIT_TRANSPOSE (vd, rd);
+  SPLIT_ROWS_IN ();
   (void) split_eliminate (ra, rb, rc, rd, t * M, &fa, &fc, &fd, &la, &lc, &ld);
   split_out (l, ra, rc, rd, x2[2 * p], x2[2 * p + 1], t, T, n, x + base);
 }

@@ -17,13 +17,14 @@
 
 /* As in heat-cg.cl. */
 enum { S_RHO, S_PQ, S_ALPHA, S_BETA, S_BB, S_TOL2, S_THRESH, N_SCALARS };
-enum { ST_DONE, ST_ACTIVE, ST_ITERS, ST_BREAKDOWN, N_STATE };
+enum { ST_DONE, ST_ACTIVE, ST_ITERS, ST_BREAKDOWN, ST_COUNT, N_STATE };
 enum { MODE_BB, MODE_INIT, MODE_ALPHA, MODE_BETA };
 
-enum { K_SPMV, K_DOT, K_REDUCE, K_INIT, K_AXPY, K_XPAY, K_SPMV_DOT, K_UPDATE_R, K_UPDATE_XP, N_KERNELS };
+enum { K_SPMV, K_DOT, K_REDUCE, K_INIT, K_AXPY, K_XPAY, K_SPMV_DOT, K_UPDATE_R, K_UPDATE_XP,
+       K_SPMV_DOT_ALPHA, K_UPDATE_R_BETA, N_KERNELS };
 static const char * const kernel_names[N_KERNELS] = {
   "cg_spmv", "cg_dot", "cg_reduce", "cg_init", "cg_axpy", "cg_xpay",
-  "cg_spmv_dot", "cg_update_r", "cg_update_xp",
+  "cg_spmv_dot", "cg_update_r", "cg_update_xp", "cg_spmv_dot_alpha", "cg_update_r_beta",
 };
 
 /* How often the host looks at the state: every launch after convergence is
@@ -47,6 +48,7 @@ struct _KsCgDevice {
   guint       *col;
   double       mean_row;
   guint        groups;
+  gboolean     last_group;  /* the fused dot products end in their launch */
   guint        hist_len;
   KsBuffer    *d_row_ptr, *d_col, *d_val;
   KsBuffer    *d_x, *d_b, *d_r, *d_p, *d_q;
@@ -81,6 +83,21 @@ ks_cg_device_free (KsCgDevice *cg)
   g_free (cg);
 }
 
+/* Whether the fused variant finishes its dot products in the last group of
+ * their launch (heat-cg.cl, group_partial_last) rather than in a launch of
+ * one group: on GPUs, where a launch is the cost it saves; PoCL 3.1 runs
+ * that kernel wrongly.  KS_CG_LAST_GROUP=0|1 overrides, for an A/B on a
+ * GPU and for the Oclgrind test (test-heat-oclgrind.sh). */
+static gboolean
+use_last_group (KsDevice *device)
+{
+  const char *env = g_getenv ("KS_CG_LAST_GROUP");
+
+  if (env != NULL && *env != '\0')
+    return g_strcmp0 (env, "0") != 0;
+  return ks_device_get_info (device)->type == KS_DEVICE_TYPE_GPU;
+}
+
 KsCgDevice *
 ks_cg_device_new (KsDevice *device, KsPrecision precision, KsCgVariant variant, GError **error)
 {
@@ -105,6 +122,7 @@ ks_cg_device_new (KsDevice *device, KsPrecision precision, KsCgVariant variant, 
       !(cg->program = ks_runtime_build_program (cg->rt, "heat-cg.cl", cg->options, error)))
     return NULL;
   cg->local = 256;
+  cg->last_group = use_last_group (device);
   for (guint i = 0; i < N_KERNELS; i++)
     {
       if (!(cg->k[i] = ks_program_create_kernel (cg->program, kernel_names[i], error)))
@@ -348,7 +366,7 @@ iteration_base (KsCgDevice *cg, GError **error)
 }
 
 static gboolean
-iteration_fused (KsCgDevice *cg, GError **error)
+iteration_fused_reduce (KsCgDevice *cg, GError **error)
 {
   return ks_kernel_set_args (cg->k[K_SPMV_DOT], error, KS_ARG_INT, (int) cg->n, KS_ARG_BUFFER, cg->d_row_ptr,
                              KS_ARG_BUFFER, cg->d_col, KS_ARG_BUFFER, cg->d_val, KS_ARG_BUFFER, cg->d_p,
@@ -362,7 +380,34 @@ iteration_fused (KsCgDevice *cg, GError **error)
                              KS_ARG_BUFFER, cg->d_scalars, KS_ARG_BUFFER, cg->d_state,
                              KS_ARG_LOCAL, cg->local * cg->real_size, KS_ARG_END) &&
          launch_groups (cg, K_UPDATE_R, cg->groups, error) &&
-         reduce (cg, MODE_BETA, error) &&
+         reduce (cg, MODE_BETA, error);
+}
+
+/* The dot products finished by the last group of their launch (three
+ * launches an iteration, not five). */
+static gboolean
+iteration_fused_last (KsCgDevice *cg, GError **error)
+{
+  return ks_kernel_set_args (cg->k[K_SPMV_DOT_ALPHA], error, KS_ARG_INT, (int) cg->n,
+                             KS_ARG_BUFFER, cg->d_row_ptr, KS_ARG_BUFFER, cg->d_col,
+                             KS_ARG_BUFFER, cg->d_val, KS_ARG_BUFFER, cg->d_p,
+                             KS_ARG_BUFFER, cg->d_q, KS_ARG_BUFFER, cg->d_partial,
+                             KS_ARG_BUFFER, cg->d_scalars, KS_ARG_BUFFER, cg->d_state,
+                             KS_ARG_BUFFER, cg->d_hist,
+                             KS_ARG_LOCAL, (cg->local + 1) * cg->real_size, KS_ARG_END) &&
+         launch_groups (cg, K_SPMV_DOT_ALPHA, cg->groups, error) &&
+         ks_kernel_set_args (cg->k[K_UPDATE_R_BETA], error, KS_ARG_INT, (int) cg->n,
+                             KS_ARG_BUFFER, cg->d_r, KS_ARG_BUFFER, cg->d_q,
+                             KS_ARG_BUFFER, cg->d_partial, KS_ARG_BUFFER, cg->d_scalars,
+                             KS_ARG_BUFFER, cg->d_state, KS_ARG_BUFFER, cg->d_hist,
+                             KS_ARG_LOCAL, (cg->local + 1) * cg->real_size, KS_ARG_END) &&
+         launch_groups (cg, K_UPDATE_R_BETA, cg->groups, error);
+}
+
+static gboolean
+iteration_fused (KsCgDevice *cg, GError **error)
+{
+  return (cg->last_group ? iteration_fused_last : iteration_fused_reduce) (cg, error) &&
          ks_kernel_set_args (cg->k[K_UPDATE_XP], error, KS_ARG_INT, (int) cg->n, KS_ARG_BUFFER, cg->d_x,
                              KS_ARG_BUFFER, cg->d_p, KS_ARG_BUFFER, cg->d_r, KS_ARG_BUFFER, cg->d_scalars,
                              KS_ARG_BUFFER, cg->d_state, KS_ARG_END) &&

@@ -49,7 +49,8 @@ typedef enum {
 typedef struct {
   double  kernel1_ms;     /* the partial sums (the paper's SummaK1) */
   double  kernel2_ms;     /* finishing them (SummaK1Red) */
-  double  total_ms;       /* both, device time; on the host the loops' wall time */
+  double  total_ms;       /* device time from before kernel 1 to after kernel 2 (one
+                           * span, gap included); on the host the loops' wall time */
   guint   threads1;       /* kernel 1's group: a power of two up to 1024 */
   guint   threads2;       /* kernel 2's: the next power of two of blocks_per_row */
   guint64 blocks_per_row; /* ceil(w / threads1): partial sums per row */

@@ -49,6 +49,12 @@ struct _KsTridiagSplit
   guint        level_n;
   guint        level_items;
   KsKernel    *reduce, *expand;     /* in the 16-row build's program */
+  /* The occupancy last asked of the backend (a CUDA call, per kernel and
+   * shape): a launch of the same shape asks nothing. */
+  KsKernel    *resident_kernel;
+  guint        resident_items;
+  guint64      resident_bytes;
+  guint        resident;
 };
 
 KsTridiagSplit *
@@ -296,6 +302,24 @@ pick (KsTridiagSplit *self,
   return NULL;
 }
 
+/* Groups of kernel's shape one compute unit holds (0: the backend
+ * cannot say), asked once per kernel and shape. */
+static guint
+resident_groups (KsTridiagSplit *self,
+                 KsKernel       *kernel,
+                 guint           items,
+                 guint64         bytes)
+{
+  if (kernel != self->resident_kernel || items != self->resident_items || bytes != self->resident_bytes)
+    {
+      self->resident = ks_kernel_get_resident_groups (kernel, items, bytes);
+      self->resident_kernel = kernel;
+      self->resident_items = items;
+      self->resident_bytes = bytes;
+    }
+  return self->resident;
+}
+
 /* Groups for a batch: a system each, or streamed as many as the device
  * holds at once (each then takes every G-th system), or as forced. */
 static guint
@@ -312,7 +336,7 @@ groups_for (KsTridiagSplit *self,
     return MIN (self->groups, systems);
   if (!streamed)
     return systems;
-  resident = ks_kernel_get_resident_groups (kernel, items, bytes) *
+  resident = resident_groups (self, kernel, items, bytes) *
              MAX (ks_device_get_info (ks_runtime_get_device (self->rt))->compute_units, 1u);
   return resident ? MIN (resident, systems) : systems;
 }
@@ -341,9 +365,9 @@ launch_groups (KsTridiagSplit  *self,
   config.local[0] = items;
   config.global[0] = (gsize) groups_for (self, kernel, streamed, items, bytes, systems) * items;
   *local_size = items;
-  g_debug ("thomas-split: %u systems of %u, %s, %zu groups of %u items, %u resident a unit, %" G_GUINT64_FORMAT
+  g_debug ("thomas-split: %u systems of %u, %s, %zu groups of %u items, %u resident a unit (streamed), %" G_GUINT64_FORMAT
            " bytes of local memory", systems, n, streamed ? "streamed" : "a group a system", config.global[0] / items,
-           items, ks_kernel_get_resident_groups (kernel, items, bytes), bytes);
+           items, streamed ? resident_groups (self, kernel, items, bytes) : 0, bytes);
   for (guint i = 0; i < 4; i++)
     if (!ks_kernel_set_arg_buffer (kernel, arg++, in[i], error))
       return FALSE;

@@ -31,7 +31,8 @@ gboolean        ks_tridiag_split_check  (KsDevice         *device,
                                          GError          **error);
 /* One solve of systems systems of n unknowns (one after another) from in
  * (a, b, c, d) into x; zero pivots into info (zeroed before).  The
- * group's size into local_size. */
+ * group's size into local_size.  One system no group holds is
+ * partitioned level by level (work buffers kept while n stays). */
 gboolean        ks_tridiag_split_launch (KsTridiagSplit   *self,
                                          KsQueue          *queue,
                                          KsBuffer *const  *in,

@@ -14,7 +14,8 @@
 # rows, KS_TRIDIAG_SPLIT_ROWS (SPLIT_ROWS, default "8 16"), each streamed
 # and not, KS_TRIDIAG_SPLIT_STREAM (SPLIT_STREAM, default "0 1"); "large": one
 # system of LARGE_N (default 16777215, 2^24 - 1) by thomas-split's partition,
-# paracr-thomas and cuSPARSE's gtsv2 and gtsv2_nopivot; "cg": bench cg),
+# paracr-thomas and cuSPARSE's gtsv2 and gtsv2_nopivot; "cg": bench cg,
+# over CG_LAST_GROUP, on CG_SIZES),
 # CUDA (default cuda:0) and BIN (the test binaries, default /tmp/ks/bin)
 # change the runs.  Exit status 1 if a run or a test failed.
 set -u
@@ -66,7 +67,14 @@ fi
 has large && step large bench tridiag -d "$CUDA" --systems 1 --n "${LARGE_N:-16777215}" \
   --method thomas-split,paracr-thomas,cusparse-thomas,cusparse-nopivot --reps "$REPS" \
   --json "$OUT/large.json" --csv "$OUT/large.csv"
-has cg && step cg bench cg -d "$CUDA" --reps 3 --json "$OUT/cg.json" --csv "$OUT/cg.csv"
+# CG_LAST_GROUP="0 1": the fused CG's dot products ended by a one-group
+# launch (0) or by the last group of their own launch (1, the GPU default).
+if has cg; then
+  for last in ${CG_LAST_GROUP:-1}; do
+    KS_CG_LAST_GROUP=$last step "cg-last-$last" bench cg -d "$CUDA" ${ocl:+-d "$ocl"} --reps 3 \
+      ${CG_SIZES:+--sizes "$CG_SIZES"} --json "$OUT/cg-last-$last.json" --csv "$OUT/cg-last-$last.csv"
+  done
+fi
 has gauss && step gauss bench gauss --sizes "$SIZES" --reps "$REPS" \
   --json "$OUT/gauss.json" --csv "$OUT/gauss.csv"
 
