@@ -192,3 +192,38 @@ ks_experiment_desc_first_choice (const KsExperimentDesc *desc,
   c = ks_param_find_choice (&desc->params[i], g_variant_get_string (v, NULL));
   return c ? c->id : def;
 }
+
+gboolean
+ks_experiment_desc_values_match (const KsExperimentDesc *desc,
+                                 GHashTable             *values,
+                                 const char             *where)
+{
+  g_auto(GStrv) pairs = NULL;
+
+  g_return_val_if_fail (desc != NULL && where != NULL, FALSE);
+  pairs = g_strsplit (where, " ", -1);
+  for (guint k = 0; pairs[k]; k++)
+    {
+      g_auto(GStrv) nv = g_strsplit (pairs[k], "=", 2);
+      const int i = nv[0] && nv[1] ? ks_experiment_desc_find_param (desc, nv[0]) : -1;
+      const char *text;
+      g_autoptr(GPtrArray) axis = NULL;
+      g_autoptr(GPtrArray) wanted = NULL;
+      gboolean found = FALSE;
+
+      if (i < 0)
+        continue;
+      text = values ? g_hash_table_lookup (values, nv[0]) : NULL;
+      if (text == NULL || *text == '\0')
+        text = desc->params[i].default_value;
+      axis = text ? ks_param_parse_axis (&desc->params[i], text, NULL) : NULL;
+      wanted = ks_param_parse_axis (&desc->params[i], nv[1], NULL);
+      if (axis == NULL || wanted == NULL || wanted->len == 0)
+        return FALSE;
+      for (guint a = 0; a < axis->len && !found; a++)
+        found = g_variant_equal (axis->pdata[a], wanted->pdata[0]);
+      if (!found)
+        return FALSE;
+    }
+  return TRUE;
+}

@@ -44,5 +44,11 @@ int         ks_experiment_desc_first_choice (const KsExperimentDesc *desc,
                                              GHashTable             *values,
                                              const char             *name,
                                              int                     def);
+/* Does every name=value of where (KsPaperValue.where's format) name a
+ * value among the form's values of name (a sweep's any; the default where
+ * the form has none)?  Names that are no parameter are passed over. */
+gboolean    ks_experiment_desc_values_match (const KsExperimentDesc *desc,
+                                             GHashTable             *values,
+                                             const char             *where);
 
 G_END_DECLS
