@@ -194,6 +194,9 @@ test_micro_access (void)
   g_assert_true (wait_for (moved, 5));
   ks_access_view_set_playing (view, FALSE);
   check_count (view, ks_access_view_get_position (view));
+  /* For the picture: the direct scheme's row step, a line per item. */
+  ks_access_view_set_variant (view, 0);
+  check_count (view, 3);
   check_fits ("micro-access", view);
   ks_test_shot ("access-micro-access");
 }
@@ -243,7 +246,7 @@ test_tridiag_batch (void)
 }
 
 /* Paper 003: the mapping has no loop: the slider walks the first block's
- * warps; the 3-d shape's idle threads make a warp cost fewer lines. */
+ * warps; the 3-d shape's idle threads, the 2-d one's last block. */
 static void
 test_index_fill (void)
 {
@@ -259,8 +262,9 @@ test_index_fill (void)
   g_assert_cmpuint (ks_access_view_get_point (view)->domain.dims, ==, 3);
   g_assert_true (ks_access_view_walks_warps (view));
   check_count (view, 0);
-  g_assert_true (ks_param_form_set_text (form, "shape", "1d"));
+  g_assert_true (ks_param_form_set_text (form, "shape", "2d"));
   spin (50);
+  g_assert_cmpuint (ks_access_view_get_point (view)->domain.dims, ==, 2);
   check_slider (view, 0, ks_access_view_get_n_positions (view) - 1);
   check_fits ("index-fill", view);
   ks_test_shot ("access-index-fill");
