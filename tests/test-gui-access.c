@@ -46,11 +46,9 @@ open_view (const char *id)
   GtkWidget *page = GTK_WIDGET (ks_window_get_page (window, id));
   KsAccessView *view;
   GtkWidget *expander;
-  GdkRectangle area;
 
   g_assert_nonnull (page);
   ks_window_show_page (window, id);
-  ks_test_pages_fit_screen (1024, 768, &area);
   view = KS_ACCESS_VIEW (find_type (page, KS_TYPE_ACCESS_VIEW));
   g_assert_nonnull (view);
   expander = gtk_widget_get_parent (GTK_WIDGET (view));
@@ -222,6 +220,15 @@ test_tridiag_batch (void)
   g_assert_cmpint (ks_access_view_get_point (view)->kernel, ==, KS_ACCESS_PARACR_INTERLEAVED);
   g_assert_true (ks_access_view_walks_warps (view));
   check_count (view, 1);
+  /* 65,535 rows a system: refused at once, not modelled for seconds. */
+  g_assert_true (ks_param_form_set_text (form, "n", "65535"));
+  spin (50);
+  g_assert_null (ks_access_view_get_point (view));
+  g_assert_cmpuint (ks_access_view_get_n_positions (view), ==, 1);
+  g_assert_nonnull (strstr (ks_access_view_get_count_text (view), "kernelscope-cli access"));
+  g_assert_true (ks_param_form_set_text (form, "n", "63"));
+  spin (50);
+  g_assert_nonnull (ks_access_view_get_point (view));
   ks_access_view_set_variant (view, 1);
 
   if (ks_test_pocl_id () == NULL)

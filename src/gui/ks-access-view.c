@@ -14,6 +14,9 @@
 
 /* A step every PLAY_MS while playing: slow enough to read the count. */
 #define PLAY_MS 600
+/* The most accesses modelled on the main thread: about 100 MB and a
+ * second.  A Thomas system of 65,535 rows would be 40 million. */
+#define MOST_ACCESSES (G_GUINT64_CONSTANT (4) << 20)
 
 struct _KsAccessView
 {
@@ -142,18 +145,50 @@ step_changed_cb (KsAccessView *self)
   show_position (self);
 }
 
+/* The accesses point's model holds, from above (the loops of
+ * ks-access-kernels.c: a direct item walks its row, half a byte an output
+ * of 9 taps and a store; a Thomas item its system down, 6 accesses a row,
+ * and up, 3); the others make a few per item of one group (of up to
+ * 1024: the index mapping's block is the rule's). */
+static guint64
+estimate_accesses (const KsAccessPoint *p)
+{
+  const guint64 items = MAX (p->group, 1);
+
+  switch (p->kernel)
+    {
+    case KS_ACCESS_MICRO_DIRECT:
+      return items * (p->len / 2 + 1) * 12;
+    case KS_ACCESS_THOMAS_NATURAL:
+    case KS_ACCESS_THOMAS_INTERLEAVED:
+      return items * ((guint64) p->n + 1) * 9;
+    default:
+      return 1024 * 16;
+    }
+}
+
 /* The variant's model at the form's values, the slider from its start. */
 static void
 rebuild_model (KsAccessView *self)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *label = NULL, *where = NULL;
+  g_autofree char *label = NULL, *where = NULL, *tip = NULL;
 
   ks_access_model_clear (&self->model);
   g_clear_pointer (&self->why, g_free);
   self->modelled = FALSE;
-  if (self->desc->access (self->values, self->variant, &self->point, &label, &where))
+  if (!self->desc->access (self->values, self->variant, &self->point, &label, &where))
+    g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("the page has no such variant"));
+  else if (estimate_accesses (&self->point) > MOST_ACCESSES)
+    g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
+                         _("a warp's steps at these sizes are too many to draw here; make the system or the "
+                           "row shorter, or use kernelscope-cli access"));
+  else
     self->modelled = ks_access_model_build (&self->point, &self->model, &error);
+  /* The combo may show it cut short: its tooltip names it whole. */
+  tip = g_strdup_printf ("%s\n%s", label ? label : "",
+                         _("Which variant of the kernel is drawn: it follows the form, and may be picked here"));
+  gtk_widget_set_tooltip_text (self->variant_combo, tip);
   if (!self->modelled)
     self->why = g_strdup_printf (_("This variant cannot be drawn at the form's values: %s"),
                                  error ? error->message : "?");
