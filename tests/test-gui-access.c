@@ -277,6 +277,22 @@ test_index_fill (void)
   ks_test_shot ("access-index-fill");
 }
 
+/* The picture's words follow the language, the CLI's title (--plot)
+ * included: under LANGUAGE=ru none is English. */
+static void
+test_plot_words (void)
+{
+  const char *lang = g_getenv ("LANGUAGE");
+  g_autofree char *title = ks_access_plot_title ("micro-access", KS_ACCESS_MICRO_DIRECT, 0, 3, 289, 128, 2.5);
+  g_autofree char *english = ks_test_pages_english_words (title);
+
+  g_assert_nonnull (strstr (title, " 289"));
+  if (lang && g_str_has_prefix (lang, "ru"))
+    g_assert_null (english);
+  else
+    g_assert_cmpstr (title, ==, "micro-access micro-direct, warp 0, step 3: 289 transactions of 128 bytes, ideal 2.5");
+}
+
 /* Destroyed while playing: its timeout ends with it. */
 static void
 test_destroy_playing (void)
@@ -308,6 +324,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-access/tridiag-batch", test_tridiag_batch);
   g_test_add_func ("/gui-access/index-fill", test_index_fill);
   g_test_add_func ("/gui-access/destroy-playing", test_destroy_playing);
+  g_test_add_func ("/gui-access/plot-words", test_plot_words);
 
   status = g_test_run ();
   ks_test_gui_shutdown ();

@@ -97,8 +97,9 @@ ks_cli_access_plot (const KsAccessModel *m,
   const guint lines = ks_access_step_lines (m, (guint) o->warp, (guint) o->warp_index, (guint) o->step,
                                             (guint) o->line, &ideal);
 
-  title = g_strdup_printf ("%s %s, warp %d, step %d: %u transactions of %d bytes, ideal %.3g", experiment,
-                           ks_access_kernel_to_string (p->kernel), o->warp_index, o->step, lines, o->line, ideal);
+  /* Translated, as the other plots' words are (LANGUAGE=ru). */
+  title = ks_access_plot_title (experiment, p->kernel, (guint) o->warp_index, (guint) o->step, lines,
+                                (guint) o->line, ideal);
   ks_plot_set_title (plot, title);
   if (!ks_access_plot_step (plot, m, p, (guint) o->warp, (guint) o->warp_index, (guint) o->step, (guint) o->line,
                             error))

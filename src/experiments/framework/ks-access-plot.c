@@ -29,6 +29,22 @@ ks_access_step_lines (const KsAccessModel *model,
   return lines;
 }
 
+char *
+ks_access_plot_title (const char     *experiment,
+                      KsAccessKernel  kernel,
+                      guint           w,
+                      guint           step,
+                      guint           lines,
+                      guint           line,
+                      double          ideal)
+{
+  /* TRANSLATORS: "micro-access micro-direct, warp 0, step 3: 289
+   * transactions of 128 bytes, ideal 2.5": the experiment and the kernel
+   * are names, as the command line spells them */
+  return g_strdup_printf (_("%s %s, warp %u, step %u: %u transactions of %u bytes, ideal %.3g"), experiment,
+                          ks_access_kernel_to_string (kernel), w, step, lines, line, ideal);
+}
+
 /* Is a one of warp w's in step? */
 static gboolean
 in_step (const KsAccessModel *m,

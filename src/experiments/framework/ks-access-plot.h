@@ -21,6 +21,15 @@ guint    ks_access_step_lines (const KsAccessModel *model,
                                guint                step,
                                guint                line,
                                double              *ideal);
+/* The picture's title for people (translated): the experiment, the
+ * kernel, warp w's step and what it costs against the ideal. */
+char    *ks_access_plot_title (const char          *experiment,
+                               KsAccessKernel       kernel,
+                               guint                w,
+                               guint                step,
+                               guint                lines,
+                               guint                line,
+                               double               ideal);
 /* Draws that step into plot (no title: the caller words it); FALSE where
  * an index-fill launch cannot be drawn. */
 gboolean ks_access_plot_step  (KsPlot              *plot,
