@@ -127,8 +127,9 @@ show_position (KsAccessView *self)
   lines = ks_access_step_lines (&self->model, self->warp, w, step, self->line, &ideal);
   count = ks_access_view_format_count (pos, walks_warps (self), lines, ideal, self->line);
   gtk_label_set_text (GTK_LABEL (self->count_label), count);
-  /* TRANSLATORS: the slider's place: "3 / 509" */
-  place = g_strdup_printf (_("%u / %u"), pos + 1, n_positions (self));
+  /* Counted from 0 as the count's line and the CLI's --step are: "3 / 509",
+   * step 3 of 509. */
+  place = g_strdup_printf ("%u / %u", pos, n_positions (self));
   gtk_label_set_text (GTK_LABEL (self->position_label), place);
   if (!ks_access_plot_step (plot, &self->model, &self->point, self->warp, w, step, self->line, &error))
     {
