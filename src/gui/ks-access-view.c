@@ -193,6 +193,9 @@ rebuild_model (KsAccessView *self)
   if (!self->modelled)
     self->why = g_strdup_printf (_("This variant cannot be drawn at the form's values: %s"),
                                  error ? error->message : "?");
+  /* Nothing left to step through: no play to leave running. */
+  if (n_positions (self) <= 1)
+    ks_access_view_set_playing (self, FALSE);
   gtk_adjustment_configure (self->step_adj, 0, 0, n_positions (self), 1, 10, 1);
   gtk_widget_set_sensitive (self->step_scale, n_positions (self) > 1);
   gtk_widget_set_sensitive (self->play_button, n_positions (self) > 1);
