@@ -272,6 +272,13 @@ test_index_fill (void)
   g_assert_cmpuint (ks_access_view_get_point (view)->domain.dims, ==, 3);
   g_assert_true (ks_access_view_walks_warps (view));
   check_count (view, 0);
+  /* n3 = 7 does not divide w: said on the view, nothing drawn. */
+  g_assert_true (ks_param_form_set_text (form, "n3", "7"));
+  spin (50);
+  g_assert_null (ks_access_view_get_point (view));
+  g_assert_cmpuint (ks_access_view_get_n_positions (view), ==, 1);
+  g_assert_nonnull (strstr (ks_access_view_get_count_text (view), _("the form's sizes make no launch of this variant")));
+  g_assert_true (ks_param_form_set_text (form, "n3", "10"));
   g_assert_true (ks_param_form_set_text (form, "shape", "2d"));
   spin (50);
   g_assert_cmpuint (ks_access_view_get_point (view)->domain.dims, ==, 2);

@@ -180,6 +180,11 @@ rebuild_model (KsAccessView *self)
   self->modelled = FALSE;
   if (!self->desc->access (self->values, self->variant, &self->point, &label, &where))
     g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("the page has no such variant"));
+  /* An index domain the form's sides cannot make (ks-exp-index.c's hook
+   * leaves it empty, which the model must not be given). */
+  else if (self->point.kernel == KS_ACCESS_INDEX_MAPPED && self->point.domain.dims == 0)
+    g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                         _("the form's sizes make no launch of this variant"));
   else if (estimate_accesses (&self->point) > MOST_ACCESSES)
     g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NO_SPACE,
                          _("a warp's steps at these sizes are too many to draw here; make the system or the "

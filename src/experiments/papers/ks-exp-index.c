@@ -496,7 +496,7 @@ fill_access (GHashTable    *values,
   *out = (KsAccessPoint) { .kernel = KS_ACCESS_INDEX_MAPPED, .group = 64, .groups = 1, .elem = dbl ? 8 : 4,
                            .rule = today ? KS_INDEX_RULE_TODAY : KS_INDEX_RULE_PAPER };
   /* A shape the sides cannot make (n3 not dividing w) keeps an empty
-   * domain, which the model refuses, saying so on the view. */
+   * domain (dims 0), which the view refuses before the model sees it. */
   if (!fill_domain ((int) shape, v, w, n3, &out->domain, NULL))
     memset (&out->domain, 0, sizeof out->domain);
   *label = g_strdup_printf ("%s, %s", _(shape_choices[shape].label),
