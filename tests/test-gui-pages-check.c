@@ -5,6 +5,7 @@
 #define G_LOG_DOMAIN "test-gui-pages"
 
 #include "test-gui-pages.h"
+#include "test-gui-util.h"
 
 #include <string.h>
 
@@ -190,6 +191,31 @@ ks_test_pages_log_wide (GtkWidget *top,
   Wide wide = { problems, 0 };
 
   gtk_container_forall (GTK_CONTAINER (top), wide_cb, &wide);
+}
+
+/* What a screen of screen_w x screen_h (a 1024 x 768 projector) offers, the header bar included (the window's
+ * size leaves it out, and the margin around it that a window manager
+ * drops when it maximizes); out: where the window's visible part is, in
+ * its own coordinates, at its size then (larger only if it cannot
+ * shrink so far). */
+void
+ks_test_pages_fit_screen (int           screen_w,
+                          int           screen_h,
+                          GdkRectangle *area)
+{
+  GtkWidget *bar = gtk_window_get_titlebar (GTK_WINDOW (window));
+  GtkWidget *content = gtk_bin_get_child (GTK_BIN (window));
+  int x, y, bar_y, bar_x;
+
+  g_assert_nonnull (bar);
+  gtk_window_resize (GTK_WINDOW (window), screen_w, screen_h - gtk_widget_get_allocated_height (bar));
+  spin (500);
+  g_assert_true (gtk_widget_translate_coordinates (content, GTK_WIDGET (window), 0, 0, &x, &y));
+  g_assert_true (gtk_widget_translate_coordinates (bar, GTK_WIDGET (window), 0, 0, &bar_x, &bar_y));
+  area->x = MIN (x, bar_x);
+  area->y = bar_y;
+  area->width = MAX (gtk_widget_get_allocated_width (content), gtk_widget_get_allocated_width (bar));
+  area->height = y + gtk_widget_get_allocated_height (content) - bar_y;
 }
 
 /* --- Russian --------------------------------------------------------------------- */

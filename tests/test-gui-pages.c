@@ -274,29 +274,6 @@ proper_names (KsPage *page)
   return names;
 }
 
-/* What a 1024 x 768 screen offers, the header bar included (the window's
- * size leaves it out, and the margin around it that a window manager
- * drops when it maximizes); out: where the window's visible part is, in
- * its own coordinates, at its size then (larger only if it cannot
- * shrink so far). */
-static void
-fit_screen (GdkRectangle *area)
-{
-  GtkWidget *bar = gtk_window_get_titlebar (GTK_WINDOW (window));
-  GtkWidget *content = gtk_bin_get_child (GTK_BIN (window));
-  int x, y, bar_y, bar_x;
-
-  g_assert_nonnull (bar);
-  gtk_window_resize (GTK_WINDOW (window), SCREEN_W, SCREEN_H - gtk_widget_get_allocated_height (bar));
-  spin (500);
-  g_assert_true (gtk_widget_translate_coordinates (content, GTK_WIDGET (window), 0, 0, &x, &y));
-  g_assert_true (gtk_widget_translate_coordinates (bar, GTK_WIDGET (window), 0, 0, &bar_x, &bar_y));
-  area->x = MIN (x, bar_x);
-  area->y = bar_y;
-  area->width = MAX (gtk_widget_get_allocated_width (content), gtk_widget_get_allocated_width (bar));
-  area->height = y + gtk_widget_get_allocated_height (content) - bar_y;
-}
-
 /* The window as it shows page name now: it fits the screen, it could
  * shrink to LEAST_W, nothing is cut off, and in Russian no English word
  * shows; shot (NULL: none) is the screenshot's name. */
@@ -310,7 +287,7 @@ check_window (const char *name,
   int min_w, bar_w, min_h, bar_h;
   GdkRectangle area;
 
-  fit_screen (&area);
+  ks_test_pages_fit_screen (SCREEN_W, SCREEN_H, &area);
   gtk_widget_get_preferred_width (content, &min_w, NULL);
   gtk_widget_get_preferred_width (bar, &bar_w, NULL);
   gtk_widget_get_preferred_height_for_width (content, area.width, &min_h, NULL);

@@ -13,6 +13,11 @@ G_BEGIN_DECLS
  * outside area (the window as the screen shows it), is cut by what holds it (a scrolled window may cut
  * it at the top or bottom, never at the side), is given less than its
  * least size, or is a label cut short with no tooltip to read it whole. */
+/* Resizes the window to what a screen_w x screen_h screen offers, the
+ * header bar included; area: the window's visible part then. */
+void ks_test_pages_fit_screen    (int                 screen_w,
+                                  int                 screen_h,
+                                  GdkRectangle       *area);
 void ks_test_pages_check_layout  (GtkWidget          *top,
                                   const GdkRectangle *area,
                                   GString            *problems);

@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* kernelscope-cli access: its options, the device's warp, and the picture:
- * memory as a strip of cache lines (each buffer from the first line the
- * warp touches), each item of the warp a mark where it touches, the lines
- * touched shaded; for index-fill the mapping's blocks over the domain, the
- * idle threads shaded. */
+/* kernelscope-cli access: its options, the device's warp, and the picture
+ * (drawn by ks-access-plot.h, which the window's pages share), titled and
+ * written to --plot. */
 #define G_LOG_DOMAIN "ks-cli"
 
 #include "ks-cli.h"
 #include "ks-cli-access.h"
-
-#include <math.h>
+#include "ks-access-plot.h"
 
 int
 ks_cli_access_parse (AccessOptions *o,
@@ -87,84 +84,6 @@ ks_cli_access_device (AccessOptions *o)
   return KS_CLI_OK;
 }
 
-/* Each buffer's first and last line the warp touches in the step. */
-static void
-buffer_spans (const KsAccessModel *m,
-              const AccessOptions *o,
-              guint64             *first,
-              guint64             *last)
-{
-  for (guint k = 0; k < m->n_buffers; k++)
-    first[k] = G_MAXUINT64, last[k] = 0;
-  for (guint i = 0; i < m->accesses->len; i++)
-    {
-      const KsAccess *a = &g_array_index (m->accesses, KsAccess, i);
-
-      if (a->step != (guint) o->step || ks_access_warp_of (m, a->item, o->warp) != (guint) o->warp_index)
-        continue;
-      first[a->buffer] = MIN (first[a->buffer], a->offset / o->line);
-      last[a->buffer] = MAX (last[a->buffer], (a->offset + a->size - 1) / o->line);
-    }
-}
-
-static gboolean
-plot_index (KsPlot              *plot,
-            const KsAccessPoint *p,
-            GError             **error)
-{
-  KsIndexMapping mapping = { 0 };
-  guint dx, dy, bx, by;
-  gboolean ok;
-
-  ks_index_map (&p->domain, p->rule, p->group, &mapping);
-  ok = ks_index_mapping_diagram (&p->domain, &mapping, &dx, &dy, &bx, &by);
-  if (ok)
-    ks_plot_set_blocks (plot, dx, dy, bx, by);
-  else
-    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "this launch (%s) cannot be drawn",
-                 mapping.mapped ? mapping.launch : mapping.why);
-  ks_index_mapping_clear (&mapping);
-  return ok;
-}
-
-/* One series per buffer touched: x the line (from the buffer's first, the
- * buffers side by side, two lines apart), y the item's lane. */
-static void
-plot_strip (KsPlot              *plot,
-            const KsAccessModel *m,
-            const AccessOptions *o)
-{
-  g_autoptr(GHashTable) shaded = g_hash_table_new (NULL, NULL);
-  guint64 first[8], last[8];
-  double base[8], x0 = 0;
-  int series[8];
-
-  buffer_spans (m, o, first, last);
-  for (guint k = 0; k < m->n_buffers; k++)
-    {
-      series[k] = -1;
-      base[k] = x0;
-      if (first[k] == G_MAXUINT64)
-        continue;
-      series[k] = (int) ks_plot_add_series (plot, m->buffers[k]);
-      ks_plot_series_set_kind (plot, (guint) series[k], KS_PLOT_SERIES_POINTS);
-      x0 += (double) (last[k] - first[k] + 1) + 2;
-    }
-  for (guint i = 0; i < m->accesses->len; i++)
-    {
-      const KsAccess *a = &g_array_index (m->accesses, KsAccess, i);
-      double x;
-
-      if (a->step != (guint) o->step || ks_access_warp_of (m, a->item, o->warp) != (guint) o->warp_index)
-        continue;
-      x = base[a->buffer] + ((double) a->offset - (double) first[a->buffer] * o->line) / o->line;
-      ks_plot_add_point (plot, (guint) series[a->buffer], x, (double) (a->item % m->local[0] % o->warp));
-      if (g_hash_table_add (shaded, GINT_TO_POINTER ((int) floor (x) + 1)))
-        ks_plot_add_x_band (plot, floor (x), floor (x) + 1, NULL);
-    }
-  ks_plot_set_axis_labels (plot, "cache line (each buffer from its first line touched)", "item of the warp");
-}
-
 gboolean
 ks_cli_access_plot (const KsAccessModel *m,
                     const KsAccessPoint *p,
@@ -173,26 +92,17 @@ ks_cli_access_plot (const KsAccessModel *m,
                     GError             **error)
 {
   g_autoptr(KsPlot) plot = ks_plot_new ();
-  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (KsAccessCount));
   g_autofree char *title = NULL;
-  guint lines = 0;
-  double ideal = 0;
+  double ideal;
+  const guint lines = ks_access_step_lines (m, (guint) o->warp, (guint) o->warp_index, (guint) o->step,
+                                            (guint) o->line, &ideal);
 
-  ks_access_count_step (m, (guint) o->warp, (guint) o->warp_index, (guint) o->step, (guint) o->line, counts);
-  for (guint i = 0; i < counts->len; i++)
-    {
-      lines += g_array_index (counts, KsAccessCount, i).lines;
-      ideal += g_array_index (counts, KsAccessCount, i).ideal;
-    }
-  title = g_strdup_printf ("%s %s, warp %d, step %d: %u transactions of %d bytes, ideal %.3g", experiment,
-                           ks_access_kernel_to_string (p->kernel), o->warp_index, o->step, lines, o->line, ideal);
+  /* Translated, as the other plots' words are (LANGUAGE=ru). */
+  title = ks_access_plot_title (experiment, p->kernel, (guint) o->warp_index, (guint) o->step, lines,
+                                (guint) o->line, ideal);
   ks_plot_set_title (plot, title);
-  if (p->kernel == KS_ACCESS_INDEX_MAPPED)
-    {
-      if (!plot_index (plot, p, error))
-        return FALSE;
-    }
-  else
-    plot_strip (plot, m, o);
+  if (!ks_access_plot_step (plot, m, p, (guint) o->warp, (guint) o->warp_index, (guint) o->step, (guint) o->line,
+                            error))
+    return FALSE;
   return ks_plot_export (plot, o->plot, 900, 500, NULL, error);
 }

@@ -35,6 +35,7 @@ struct _KsExperimentPage {
   GtkWidget    *plot_view, *table_view;
   GtkWidget    *image_strip;   /* the last point's pictures, where the description makes some */
   GtkWidget    *verdict_box;   /* whether the paper's claim holds, per device of the run shown */
+  GtkWidget    *access_view;   /* "Inside the kernel", where the description has an access hook; else NULL */
   KsParamForm  *form;
 
   GPtrArray    *runs;        /* of Run, oldest first; NULL once disposed */

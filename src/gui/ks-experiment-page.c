@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ks-access-view.h"
 #include "ks-engine.h"
 #include "ks-figure.h"
 #include "ks-experiment-page-private.h"
@@ -257,6 +258,8 @@ ks_experiment_page_rebuild_all (KsExperimentPage *self)
   rebuild_table (self);
   rebuild_paper_values (self);
   ks_experiment_page_rebuild_verdict (self);
+  if (self->access_view != NULL)
+    ks_access_view_set_run (KS_ACCESS_VIEW (self->access_view), ks_experiment_page_get_newest (self));
   ks_experiment_page_rebuild_plot (self);
   /* After the plot: a recorded run's curves are the plot's. */
   ks_experiment_page_rebuild_runs_list (self);
@@ -377,6 +380,72 @@ static void
 form_changed_cb (KsExperimentPage *self)
 {
   ks_experiment_page_save_settings (self);
+  if (self->access_view != NULL && self->form != NULL)
+    {
+      g_autoptr(GHashTable) values = ks_param_form_get_values (self->form);
+      ks_access_view_set_values (KS_ACCESS_VIEW (self->access_view), values);
+    }
+}
+
+/* Expanded, the view takes most of the table's room (the table keeps a
+ * row or two, and scrolls) and some of the plot's least height: at
+ * 1024 x 768 there is no other. */
+#define ACCESS_PLOT_LEAST_H  190
+#define ACCESS_TABLE_LEAST_H 30
+
+static void
+access_expanded_cb (GtkExpander      *expander,
+                    GParamSpec       *pspec,
+                    KsExperimentPage *self)
+{
+  GtkPaned *paned = GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (expander), GTK_TYPE_PANED));
+  GtkScrolledWindow *table = GTK_SCROLLED_WINDOW (gtk_widget_get_parent (self->table_view));
+  int *before = g_object_get_data (G_OBJECT (expander), "ks-before");
+
+  if (gtk_expander_get_expanded (expander))
+    {
+      before[0] = gtk_paned_get_position (paned);
+      gtk_widget_get_size_request (self->plot_view, &before[1], &before[2]);
+      before[3] = gtk_scrolled_window_get_min_content_height (table);
+      gtk_widget_set_size_request (self->plot_view, before[1], ACCESS_PLOT_LEAST_H);
+      gtk_scrolled_window_set_min_content_height (table, ACCESS_TABLE_LEAST_H);
+      /* The paned holds it to the table's least height. */
+      gtk_paned_set_position (paned, G_MAXINT / 2);
+    }
+  else if (before[0] > 0)
+    {
+      gtk_widget_set_size_request (self->plot_view, before[1], before[2]);
+      gtk_scrolled_window_set_min_content_height (table, before[3]);
+      gtk_paned_set_position (paned, before[0]);
+    }
+}
+
+/* "Inside the kernel" under the plot, collapsed: at 1024 x 768 the plot
+ * keeps its room until the user asks for the picture. */
+static void
+add_access_view (KsExperimentPage *self)
+{
+  GtkWidget *column = gtk_widget_get_parent (self->verdict_box);
+  GtkWidget *expander = gtk_expander_new (_("Inside the kernel"));
+
+  gtk_widget_set_tooltip_text (expander, _("Which cache lines one warp of the kernel touches, step by step, "
+                                           "and how many transactions that costs against the ideal"));
+  gtk_widget_set_margin_start (expander, 8);
+  gtk_widget_set_margin_end (expander, 8);
+  self->access_view = ks_access_view_new (self->desc);
+  gtk_container_add (GTK_CONTAINER (expander), self->access_view);
+  gtk_box_pack_start (GTK_BOX (column), expander, FALSE, FALSE, 0);
+  gtk_box_reorder_child (GTK_BOX (column), expander, 1);
+  gtk_widget_show_all (expander);
+  /* GTK 3's expander keeps a collapsed child mapped, a pixel high: hidden
+   * instead, it draws nothing and its play stops (ks_access_view_unmap). */
+  g_object_bind_property (expander, "expanded", self->access_view, "visible", G_BINDING_SYNC_CREATE);
+  g_object_set_data_full (G_OBJECT (expander), "ks-before", g_new0 (int, 4), g_free);
+  g_signal_connect (expander, "notify::expanded", G_CALLBACK (access_expanded_cb), self);
+  {
+    g_autoptr(GHashTable) values = ks_param_form_get_values (self->form);
+    ks_access_view_set_values (KS_ACCESS_VIEW (self->access_view), values);
+  }
 }
 
 /* Values the description no longer takes (renamed, a choice removed) are
@@ -506,6 +575,8 @@ device_changed (KsPage   *page,
   KsExperimentPage *self = KS_EXPERIMENT_PAGE (page);
 
   g_set_object (&self->device, device);
+  if (self->access_view != NULL)
+    ks_access_view_set_device (KS_ACCESS_VIEW (self->access_view), device);
   ks_param_form_set_backend (self->form, ks_device_get_backend (device));
   ks_experiment_page_fill_devices (self);
   /* Said before Run is pressed, not only in the engine's refusal after. */
@@ -569,6 +640,8 @@ build_from_desc (KsExperimentPage *self)
   gtk_widget_set_visible (self->figure_label, desc->n_figures > 1);
   gtk_widget_set_visible (self->figure_combo, desc->n_figures > 1);
   ks_plot_view_set_placeholder (KS_PLOT_VIEW (self->plot_view), _("Press Run to measure"));
+  if (desc->access != NULL)
+    add_access_view (self);
   update_figure_controls (self);
   ks_experiment_page_rebuild_all (self);
 }

@@ -23,6 +23,7 @@
 
 #include <gio/gio.h>
 
+#include "ks-access.h"
 #include "ks-device.h"
 #include "ks-plot.h"
 
@@ -546,7 +547,20 @@ struct _KsExperimentDesc {
   gboolean (*work)            (const KsRun            *run,
                                const KsRunPoint       *point,
                                KsWork                 *out);
+  /* "Inside the kernel" (the page's view of ks-access.h): the access
+   * model's point of the variant-th variant (Thomas natural, interleaved,
+   * ...) at the form's values (parameter name -> text as the CLI takes it;
+   * a sweep's first value counts), with *label, the variant for people
+   * (translated), and *where, the run's points it stands for (the format
+   * of KsPaperValue.where).  FALSE past the last variant.  NULL: the page
+   * has no such view. */
+  gboolean (*access)          (GHashTable             *values,
+                               guint                   variant,
+                               KsAccessPoint          *out,
+                               char                  **label,
+                               char                  **where);
 };
+
 
 /* Indexes into desc->params / desc->columns / desc->figures; -1 when absent. */
 int  ks_experiment_desc_find_param  (const KsExperimentDesc *desc,

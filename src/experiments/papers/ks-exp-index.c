@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-exp-index.h"
+#include "ks-access-plot.h"
 #include "ks-compute-error.h"
 #include "ks-index-solver.h"
 #include "ks-run.h"
@@ -14,6 +15,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #define PAPER_003 \
   .paper = "003", \
@@ -232,15 +234,15 @@ fill_describe_device (gpointer        state,
   ks_run_device_set_info (out, "occupancy_block", (double) ks_index_solver_get_occupancy_block (s->solver));
 }
 
+/* The domain of a shape of v x w (D(v, w/n3, n3) for the third). */
 static gboolean
-fill_prepare (gpointer        state,
-              const KsConfig *point,
-              GCancellable   *cancellable,
-              GError        **error)
+fill_domain (int            shape,
+             gint64         v,
+             gint64         w,
+             gint64         n3,
+             KsIndexDomain *out,
+             GError       **error)
 {
-  IndexState *s = state;
-  const int shape = ks_config_choice (point, FP_SHAPE);
-  gint64 v = ks_config_int (point, FP_V), w = ks_config_int (point, FP_W);
   gint64 sides[3] = { v, w, 1 };
   guint dims = 2;
 
@@ -251,9 +253,7 @@ fill_prepare (gpointer        state,
     }
   else if (shape == SHAPE_3D)
     {
-      gint64 n3 = ks_config_int (point, FP_N3);
-
-      if (w % n3 != 0)
+      if (n3 < 1 || w % n3 != 0)
         {
           g_set_error (error, KS_EXPERIMENT_ERROR, KS_EXPERIMENT_ERROR_REFUSED,
                        _("n3 = %lld does not divide w = %lld: D(v, w/n3, n3) would drop points"),
@@ -264,7 +264,20 @@ fill_prepare (gpointer        state,
       sides[1] = w / n3;
       sides[2] = n3;
     }
-  return ks_index_domain_init (&s->domain, dims, sides, error) && ensure_solver (s, point, error);
+  return ks_index_domain_init (out, dims, sides, error);
+}
+
+static gboolean
+fill_prepare (gpointer        state,
+              const KsConfig *point,
+              GCancellable   *cancellable,
+              GError        **error)
+{
+  IndexState *s = state;
+
+  return fill_domain (ks_config_choice (point, FP_SHAPE), ks_config_int (point, FP_V), ks_config_int (point, FP_W),
+                      ks_config_int (point, FP_N3), &s->domain, error) &&
+         ensure_solver (s, point, error);
 }
 
 static gboolean
@@ -459,6 +472,41 @@ fill_judge (const KsRun *run,
   return v;
 }
 
+/* "Inside the kernel": the paper's mapping and the same under today's
+ * limits, on each shape at the form's sides (ks-access.h: index_fill_mapped). */
+static gboolean
+fill_access (GHashTable    *values,
+             guint          variant,
+             KsAccessPoint *out,
+             char         **label,
+             char         **where)
+{
+  const KsExperimentDesc *desc = &ks_exp_index_fill;
+  const gint64 v = ks_experiment_desc_first_int (desc, values, "v", 2000);
+  const gint64 w = ks_experiment_desc_first_int (desc, values, "w", 3000);
+  const gint64 n3 = ks_experiment_desc_first_int (desc, values, "n3", 10);
+  const gboolean dbl = ks_experiment_desc_first_choice (desc, values, "precision", KS_PRECISION_DOUBLE) ==
+                       KS_PRECISION_DOUBLE;
+  const guint shape = variant / 2;
+  const gboolean today = variant % 2 == 1;
+  g_autofree char *third = shape == SHAPE_3D ? g_strdup_printf (" n3=%" G_GINT64_FORMAT, n3) : g_strdup ("");
+
+  if (shape >= G_N_ELEMENTS (shape_choices) - 1)
+    return FALSE;
+  *out = (KsAccessPoint) { .kernel = KS_ACCESS_INDEX_MAPPED, .group = 64, .groups = 1, .elem = dbl ? 8 : 4,
+                           .rule = today ? KS_INDEX_RULE_TODAY : KS_INDEX_RULE_PAPER };
+  /* A shape the sides cannot make (n3 not dividing w) keeps an empty
+   * domain (dims 0), which the view refuses before the model sees it. */
+  if (!fill_domain ((int) shape, v, w, n3, &out->domain, NULL))
+    memset (&out->domain, 0, sizeof out->domain);
+  *label = g_strdup_printf ("%s, %s", _(shape_choices[shape].label),
+                            _(method_choices[today ? KS_INDEX_FILL_TODAY : KS_INDEX_FILL_MAPPED].label));
+  *where = g_strdup_printf ("shape=%s method=%s v=%" G_GINT64_FORMAT " w=%" G_GINT64_FORMAT " precision=%s%s",
+                            shape_choices[shape].value, today ? "today" : "mapped", v, w,
+                            dbl ? "double" : "float", third);
+  return TRUE;
+}
+
 const KsExperimentDesc ks_exp_index_fill = {
   .id = "index-fill",
   .title = N_("Index domain: mapped vs grid-stride"),
@@ -483,6 +531,7 @@ const KsExperimentDesc ks_exp_index_fill = {
   .measure_one_rep = fill_measure, .describe_device = fill_describe_device, .tear_down = index_tear_down,
   .summarize = fill_summarize, .judge = fill_judge, .work = index_work,
   .device_info = fill_device_info, .n_device_info = G_N_ELEMENTS (fill_device_info),
+  .access = fill_access,
 };
 
 /* --- index-reduce -------------------------------------------------------------- */

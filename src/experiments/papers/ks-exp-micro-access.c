@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-access.h"
+#include "ks-access-plot.h"
 #include "ks-exp-micro.h"
 #include "ks-image.h"
 #include "ks-micro.h"
@@ -278,6 +279,29 @@ static const KsPaperValue paper_values[] = {
   TABLE_7 ("grouped-clamping", "65536", 140),
 };
 
+/* "Inside the kernel": the six schemes at the form's rows and row. */
+static gboolean
+access_view (GHashTable    *values,
+             guint          variant,
+             KsAccessPoint *out,
+             char         **label,
+             char         **where)
+{
+  const KsExperimentDesc *desc = &ks_exp_micro_access;
+  const gint64 rows = ks_experiment_desc_first_int (desc, values, "height", 1080);
+  const gint64 len = ks_experiment_desc_first_int (desc, values, "width", 1920);
+
+  if (variant >= G_N_ELEMENTS (scheme_choices) - 1)
+    return FALSE;
+  *out = (KsAccessPoint) { .kernel = variant < KS_MICRO_N_EDGES ? KS_ACCESS_MICRO_DIRECT : KS_ACCESS_MICRO_GROUPED,
+                           .edges = variant % KS_MICRO_N_EDGES, .group = 64, .groups = 1,
+                           .rows = (guint) rows, .len = (guint) len };
+  *label = g_strdup (_(scheme_choices[variant].label));
+  *where = g_strdup_printf ("scheme=%s height=%" G_GINT64_FORMAT " width=%" G_GINT64_FORMAT,
+                            scheme_choices[variant].value, rows, len);
+  return TRUE;
+}
+
 const KsExperimentDesc ks_exp_micro_access = {
   .id = "micro-access",
   .title = N_("Access pattern: direct vs grouped"),
@@ -309,4 +333,5 @@ const KsExperimentDesc ks_exp_micro_access = {
   .summarize = ks_exp_micro_summarize_time,
   .judge = access_judge,
   .images = access_images,
+  .access = access_view,
 };

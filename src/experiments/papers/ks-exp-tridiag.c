@@ -748,7 +748,7 @@ const KsExperimentDesc ks_exp_tridiag_batch = {
   .params = batch_params, .n_params = G_N_ELEMENTS (batch_params),
   .figures = batch_figures, .n_figures = G_N_ELEMENTS (batch_figures),
   .paper_values = batch_paper_values, .n_paper_values = G_N_ELEMENTS (batch_paper_values),
-  .summarize = summarize_batch, .judge = judge_batch,
+  .summarize = summarize_batch, .judge = judge_batch, .access = ks_exp_tridiag_access,
   TRIDIAG_FUNCTIONS,
 };
 

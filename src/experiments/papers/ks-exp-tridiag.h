@@ -15,5 +15,12 @@ extern const KsExperimentDesc ks_exp_tridiag_batch;
 extern const KsExperimentDesc ks_exp_tridiag_large;
 /* In the Benchmarks group: the same measuring against cuSPARSE and the triad. */
 extern const KsExperimentDesc ks_exp_bench_tridiag;
+/* tridiag-batch's "Inside the kernel" (KsExperimentDesc.access):
+ * Thomas in both layouts, then PARACR's levels in both (ks-exp-tridiag-access.c). */
+gboolean ks_exp_tridiag_access (GHashTable    *values,
+                                guint          variant,
+                                KsAccessPoint *out,
+                                char         **label,
+                                char         **where);
 
 G_END_DECLS
