@@ -959,7 +959,7 @@ assert [r["method"] for r in csv.DictReader(open("btr.csv"))] == list(pts), pts
 fi
 # The recorded bench tridiag (format 1) was converted once by a tool; it
 # converts to the shipped run still, and that run loads as bench-tridiag's.
-run python3 "$SRCDIR/../tools/convert-bench-run.py" "$SRCDIR/../data/reference/bench/h200-bench-tridiag.json" conv.json
+run python3 "$SRCDIR/../tools/convert-bench-run.py" "$SRCDIR/data/bench-format1/h200-bench-tridiag.json" conv.json
 if expect_ok "convert-bench-run.py on the recorded bench tridiag"; then
   check "convert-bench-run.py: the shipped run is its output" "they differ" \
     cmp -s conv.json "$SRCDIR/../data/reference/h200-tridiag-vs-cusparse.json"
@@ -1669,11 +1669,25 @@ expect_fail "bench cg --tol 2: refused" 2 "--tol"
 # The recorded bench cg runs (format 1) were converted once by the tool.
 for f in h200-bench-cg:h200-cg-vs-library h200-bench-cg-2026-11-28:h200-cuda-cg-vs-library \
          h200-gauss-blocked-2026-11-28:h200-gauss-vs-libraries h100-bench-gauss:h100-gauss-vs-libraries; do
-  run python3 "$SRCDIR/../tools/convert-bench-run.py" "$SRCDIR/../data/reference/bench/${f%%:*}.json" conv.json
+  run python3 "$SRCDIR/../tools/convert-bench-run.py" "$SRCDIR/data/bench-format1/${f%%:*}.json" conv.json
   expect_ok "convert-bench-run.py on ${f%%:*}" &&
     check "convert-bench-run.py: ${f#*:}.json is its output" "they differ" \
       cmp -s conv.json "$SRCDIR/../data/reference/${f#*:}.json"
 done
+# Every recorded run shipped in data/reference, benches' included, loads
+# and plots through the one model; the only JSON files that do not are
+# other commands' outputs kept beside the runs (devices --json, solve
+# --json, map --json).
+not_runs=" h200-devices.json h200-cuda-solve-graph-n1000.json h200-cuda-solve-stream-n1000.json h200-index-map-2000x3000.json "
+bad=""
+for j in $(find "$SRCDIR/../data/reference" -name '*.json' | sort); do
+  if "$CLI" plot "$j" -o every.svg >/dev/null 2>&1; then
+    [[ "$not_runs" == *" ${j##*/} "* ]] && bad="$bad ${j##*/}(loads?)"
+  else
+    [[ "$not_runs" == *" ${j##*/} "* ]] || bad="$bad ${j##*/}"
+  fi
+done
+check "every recorded run in data/reference plots" "these do not:$bad" test -z "$bad"
 # The converted bench gauss runs load as bench-gauss's, with the old
 # file's times, and x_library by the description's rule (this device's
 # cuSOLVER at the same n): blocked CUDA at n = 1000 was 2.170 ms, cuSOLVER
@@ -1682,7 +1696,7 @@ run "$CLI" plot "$SRCDIR/../data/reference/h200-gauss-vs-libraries.json" --figur
 expect_ok "plot the converted bench gauss run (x-library)" && check "gx.png written" "missing or empty" test -s gx.png
 py "the converted bench gauss run: old times kept, x_library against this device's cuSOLVER" '
 import json, sys
-old = json.load(open(sys.argv[1] + "/../data/reference/bench/h200-gauss-blocked-2026-11-28.json"))
+old = json.load(open(sys.argv[1] + "/data/bench-format1/h200-gauss-blocked-2026-11-28.json"))
 new = json.load(open(sys.argv[1] + "/../data/reference/h200-gauss-vs-libraries.json"))
 devs = [d["id"] for d in new["devices"]]
 pts = {(devs[p["device"]], p["method"], p["n"]): p for p in new["points"]}
