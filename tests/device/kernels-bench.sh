@@ -75,8 +75,9 @@ if has cg; then
       ${CG_SIZES:+--sizes "$CG_SIZES"} --json "$OUT/cg-last-$last.json" --csv "$OUT/cg-last-$last.csv"
   done
 fi
-has gauss && step gauss bench gauss --sizes "$SIZES" --reps "$REPS" \
-  --json "$OUT/gauss.json" --csv "$OUT/gauss.csv"
+# bench gauss is run bench-gauss: every device named, the host for LAPACK.
+has gauss && step gauss bench gauss -d "$CUDA" ${ocl:+-d "$ocl"} -d host --sizes "$SIZES" --reps "$REPS" \
+  --triad=true --json "$OUT/gauss.json" --csv "$OUT/gauss.csv"
 
 if has tests; then
   echo
