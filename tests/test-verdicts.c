@@ -3,6 +3,7 @@
  * where the paper's claim holds, one where it does not, and one the run
  * cannot test where that applies; each checks the kind and the words a
  * class reads.  No device: the points are written here. */
+#include "ks-access.h"
 #include "ks-exp-gauss.h"
 #include "ks-exp-heat.h"
 #include "ks-exp-index.h"
@@ -408,6 +409,50 @@ test_index_fill (void)
   assert_suggests (t, "w", "3000");
 }
 
+/* The lines index_fill_mapped writes over the whole launch of rule on
+ * D(40, 3, 10) in doubles, counted by the access model (warps of 32,
+ * lines of 128 bytes). */
+static double
+fill_lines (KsIndexRule rule)
+{
+  const gint64 sides[] = { 40, 3, 10 };
+  KsAccessPoint p = { .kernel = KS_ACCESS_INDEX_MAPPED, .group = 256, .elem = 8, .rule = rule };
+  g_auto(KsAccessModel) m = { 0 };
+  guint64 lines;
+  double ideal;
+
+  g_assert_true (ks_index_domain_init (&p.domain, 3, sides, NULL));
+  g_assert_true (ks_access_model_build (&p, &m, NULL));
+  ks_access_count_total (&m, 32, 128, &lines, &ideal);
+  return (double) lines;
+}
+
+/* Issue 31's "predict, then measure": the lines each launch writes against
+ * the paper's mapping's, beside the measured ratio; the grid-stride loop
+ * is named as not counted. */
+static void
+test_index_fill_predict (void)
+{
+  g_autoptr(KsRun) run = ks_run_new (&ks_exp_index_fill);
+  const guint d = ks_test_run_add_device (run, "NVIDIA H200", "cuda", NVIDIA);
+  const double mapped = fill_lines (KS_INDEX_RULE_PAPER);
+  g_autofree char *today = g_strdup_printf ("today's limits: %.2fx predicted", fill_lines (KS_INDEX_RULE_TODAY) / mapped);
+  g_autofree char *occupancy = g_strdup_printf ("occupancy block: %.2fx predicted",
+                                                fill_lines (KS_INDEX_RULE_OCCUPANCY) / mapped);
+  g_autoptr(KsVerdict) v = NULL;
+
+  /* Blocks of 16 threads for n3 = 10 against a flat launch: the counted
+   * lines differ, so a wrong count shows. */
+  g_assert_cmpfloat (fabs (fill_lines (KS_INDEX_RULE_OCCUPANCY) / mapped - 1), >, 0.05);
+  set_info (run, d, "occupancy_block", 256);
+  add_point (run, d, "shape=3d method=mapped v=40 w=30 n3=10 precision=double", "time_ms", 0.3, NULL);
+  add_point (run, d, "shape=3d method=today v=40 w=30 n3=10 precision=double", "time_ms", 0.3, NULL);
+  add_point (run, d, "shape=3d method=occupancy v=40 w=30 n3=10 precision=double", "time_ms", 0.12, NULL);
+  add_point (run, d, "shape=3d method=stride v=40 w=30 n3=10 precision=double", "time_ms", 0.1, NULL);
+  v = judge (run, 0, KS_VERDICT_FAILS, today, occupancy, "1.00x measured", "0.40x measured",
+             "the mapped 38 %", "does not count", NULL);
+}
+
 /* The host's loops (one core 100 ms, OpenMP omp_ms; none where 0) and a
  * GPU's kernels in gpu_ms, at 2000 x 3000. */
 static KsRun *
@@ -707,6 +752,7 @@ main (int   argc,
   g_test_add_func ("/verdict/micro-buffers", test_buffers);
   g_test_add_func ("/verdict/micro-access", test_access);
   g_test_add_func ("/verdict/index-fill", test_index_fill);
+  g_test_add_func ("/verdict/index-fill/predict", test_index_fill_predict);
   g_test_add_func ("/verdict/index-reduce", test_index_reduce);
   g_test_add_func ("/verdict/heat", test_heat);
   g_test_add_func ("/verdict/heat-hybrid", test_heat_hybrid);

@@ -7,6 +7,7 @@
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-exp-index.h"
+#include "ks-exp-index-private.h"
 #include "ks-access-plot.h"
 #include "ks-compute-error.h"
 #include "ks-index-solver.h"
@@ -27,7 +28,7 @@ static const KsChoice precision_choices[] = {
   { NULL }
 };
 
-enum { SHAPE_1D, SHAPE_2D, SHAPE_3D };
+enum { SHAPE_1D = KS_EXP_INDEX_SHAPE_1D, SHAPE_2D = KS_EXP_INDEX_SHAPE_2D, SHAPE_3D = KS_EXP_INDEX_SHAPE_3D };
 
 static const KsChoice shape_choices[] = {
   { "1d", N_("D(v·w)"), N_("One side: blocks of 1024, the grid split in two past 65,535 blocks"), SHAPE_1D },
@@ -235,13 +236,13 @@ fill_describe_device (gpointer        state,
 }
 
 /* The domain of a shape of v x w (D(v, w/n3, n3) for the third). */
-static gboolean
-fill_domain (int            shape,
-             gint64         v,
-             gint64         w,
-             gint64         n3,
-             KsIndexDomain *out,
-             GError       **error)
+gboolean
+ks_exp_index_fill_domain (int            shape,
+                          gint64         v,
+                          gint64         w,
+                          gint64         n3,
+                          KsIndexDomain *out,
+                          GError       **error)
 {
   gint64 sides[3] = { v, w, 1 };
   guint dims = 2;
@@ -275,8 +276,8 @@ fill_prepare (gpointer        state,
 {
   IndexState *s = state;
 
-  return fill_domain (ks_config_choice (point, FP_SHAPE), ks_config_int (point, FP_V), ks_config_int (point, FP_W),
-                      ks_config_int (point, FP_N3), &s->domain, error) &&
+  return ks_exp_index_fill_domain (ks_config_choice (point, FP_SHAPE), ks_config_int (point, FP_V),
+                                   ks_config_int (point, FP_W), ks_config_int (point, FP_N3), &s->domain, error) &&
          ensure_solver (s, point, error);
 }
 
@@ -321,17 +322,9 @@ fill_time (const KsRun *run,
            const char  *shape,
            const char  *method)
 {
-  for (guint i = 0; i < run->points->len; i++)
-    {
-      const KsRunPoint *p = run->points->pdata[i];
-      GVariant *ps = ks_run_point_get_param (run, p, "shape");
-      GVariant *pm = ks_run_point_get_param (run, p, "method");
+  const KsRunPoint *p = ks_exp_index_find_point (run, d, shape, method);
 
-      if (p->device == d && p->error == NULL && ps && pm && g_strcmp0 (g_variant_get_string (ps, NULL), shape) == 0 &&
-          g_strcmp0 (g_variant_get_string (pm, NULL), method) == 0)
-        return p->values[FILL_TIME];
-    }
-  return NAN;
+  return p ? p->values[FILL_TIME] : NAN;
 }
 
 /* Per device: the suggested block and where it came from, then each
@@ -460,6 +453,7 @@ fill_judge (const KsRun *run,
                         best, worst, shapes);
   if (worst > FILL_MAPPED_SLOWER && shapes > 1)
     ks_verdict_append (v, _("The worst shape is %s: look at its idle threads."), worst_shape);
+  ks_exp_index_append_prediction (v, run, device);
   if (ks_run_device_is_cpu (run, device))
     ks_verdict_append (v, _("A CPU stands in for a GPU here: its work-items are loops, not threads."));
   for (guint i = 0; i < run->points->len; i++)
@@ -497,7 +491,7 @@ fill_access (GHashTable    *values,
                            .rule = today ? KS_INDEX_RULE_TODAY : KS_INDEX_RULE_PAPER };
   /* A shape the sides cannot make (n3 not dividing w) keeps an empty
    * domain (dims 0), which the view refuses before the model sees it. */
-  if (!fill_domain ((int) shape, v, w, n3, &out->domain, NULL))
+  if (!ks_exp_index_fill_domain ((int) shape, v, w, n3, &out->domain, NULL))
     memset (&out->domain, 0, sizeof out->domain);
   *label = g_strdup_printf ("%s, %s", _(shape_choices[shape].label),
                             _(method_choices[today ? KS_INDEX_FILL_TODAY : KS_INDEX_FILL_MAPPED].label));
