@@ -94,12 +94,12 @@ ks_reduce (ks_row *me, const ks_row *lo, const ks_row *up)
 KS_FN void
 ks_stage_one (KS_LOCAL_PTR (real) l, __global real *mem, const int out,
               ulong sys_stride, ulong row_stride,
-              uint s0, uint g, uint r0, uint step, uint sys, uint row)
+              uint s0, uint g, uint r0, uint step, uint sys, uint row KS_TRACE_PARAM)
 {
   if (out)
-    mem[AT (s0 + sys, r0 + row * step)] = l[row * g + sys];
+    KS_ST (mem, AT (s0 + sys, r0 + row * step), l[row * g + sys]);
   else
-    l[row * g + sys] = mem[AT (s0 + sys, r0 + row * step)];
+    l[row * g + sys] = KS_LD (mem, AT (s0 + sys, r0 + row * step));
 }
 
 /* The least power of two >= x (x >= 1), without a loop. */
@@ -118,7 +118,7 @@ ks_pow2_ceil (uint x)
 KS_FN void
 ks_stage (KS_LOCAL_PTR (real) l, __global real *mem, const int out,
           ulong sys_stride, ulong row_stride, uint systems,
-          uint s0, uint g, uint r0, uint step, uint count)
+          uint s0, uint g, uint r0, uint step, uint count KS_TRACE_PARAM)
 {
   const uint lid = (uint) get_local_id (0);
   const uint items = (uint) get_local_size (0);
@@ -145,25 +145,25 @@ ks_stage (KS_LOCAL_PTR (real) l, __global real *mem, const int out,
       const uint row = interleaved ? slow : fast;
 
       if (sys < g && row < count && s0 + sys < systems)
-        ks_stage_one (l, mem, out, sys_stride, row_stride, s0, g, r0, step, sys, row);
+        ks_stage_one (l, mem, out, sys_stride, row_stride, s0, g, r0, step, sys, row KS_TRACE_ARG);
     }
 }
 
 KS_FN void
 ks_stage_in (KS_LOCAL_PTR (real) dst, __global const real *src,
              ulong sys_stride, ulong row_stride, uint systems,
-             uint s0, uint g, uint r0, uint step, uint count)
+             uint s0, uint g, uint r0, uint step, uint count KS_TRACE_PARAM)
 {
   /* Only read: the cast gives the one copy loop both directions. */
-  ks_stage (dst, (__global real *) src, 0, sys_stride, row_stride, systems, s0, g, r0, step, count);
+  ks_stage (dst, (__global real *) src, 0, sys_stride, row_stride, systems, s0, g, r0, step, count KS_TRACE_ARG);
 }
 
 KS_FN void
 ks_stage_out (__global real *dst, KS_LOCAL_PTR (real) src,
               ulong sys_stride, ulong row_stride, uint systems,
-              uint s0, uint g, uint r0, uint count)
+              uint s0, uint g, uint r0, uint count KS_TRACE_PARAM)
 {
-  ks_stage (src, dst, 1, sys_stride, row_stride, systems, s0, g, r0, 1, count);
+  ks_stage (src, dst, 1, sys_stride, row_stride, systems, s0, g, r0, 1, count KS_TRACE_ARG);
 }
 
 /* The four diagonals of a chunk at once. */
@@ -173,12 +173,12 @@ ks_stage_in4 (KS_LOCAL_PTR (real) la, KS_LOCAL_PTR (real) lb,
               __global const real *a, __global const real *b,
               __global const real *c, __global const real *d,
               ulong sys_stride, ulong row_stride, uint systems,
-              uint s0, uint g, uint r0, uint step, uint count)
+              uint s0, uint g, uint r0, uint step, uint count KS_TRACE_PARAM)
 {
-  ks_stage_in (la, a, sys_stride, row_stride, systems, s0, g, r0, step, count);
-  ks_stage_in (lb, b, sys_stride, row_stride, systems, s0, g, r0, step, count);
-  ks_stage_in (lc, c, sys_stride, row_stride, systems, s0, g, r0, step, count);
-  ks_stage_in (ld, d, sys_stride, row_stride, systems, s0, g, r0, step, count);
+  ks_stage_in (la, a, sys_stride, row_stride, systems, s0, g, r0, step, count KS_TRACE_ARG);
+  ks_stage_in (lb, b, sys_stride, row_stride, systems, s0, g, r0, step, count KS_TRACE_ARG);
+  ks_stage_in (lc, c, sys_stride, row_stride, systems, s0, g, r0, step, count KS_TRACE_ARG);
+  ks_stage_in (ld, d, sys_stride, row_stride, systems, s0, g, r0, step, count KS_TRACE_ARG);
 }
 
 /* --- Thomas -------------------------------------------------------------- */
@@ -234,9 +234,15 @@ thomas_global (KS_BATCH_IN, __global real *cp, __global real *x, __global int *i
  * paper's best method for many systems.  Local memory: 4 chunk * g reals. */
 __kernel void
 thomas_staged (KS_BATCH_IN, __global real *cp, __global real *x, __global int *info, KS_BATCH_SHAPE,
-               KS_STAGE_PARAMS)
+               KS_STAGE_PARAMS KS_TRACE_PARAM)
 {
   KS_STAGE_BEGIN;
+  KS_TRACE_BASE (0, a);
+  KS_TRACE_BASE (1, b);
+  KS_TRACE_BASE (2, c);
+  KS_TRACE_BASE (3, d);
+  KS_TRACE_BASE (4, cp);
+  KS_TRACE_BASE (5, x);
   const int mine = s0 + lid < systems;
   int bad = 0;
   real cprev = 0, dprev = 0;
@@ -244,7 +250,7 @@ thomas_staged (KS_BATCH_IN, __global real *cp, __global real *x, __global int *i
   for (uint r0 = 0; r0 < n; r0 += chunk)
     {
       const uint count = min (chunk, n - r0);
-      ks_stage_in4 (la, lb, lc, ld, a, b, c, d, sys_stride, row_stride, systems, s0, g, r0, 1, count);
+      ks_stage_in4 (la, lb, lc, ld, a, b, c, d, sys_stride, row_stride, systems, s0, g, r0, 1, count KS_TRACE_ARG);
       barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
       if (mine && !bad)
         for (uint k = 0; k < count; k++)
@@ -263,8 +269,8 @@ thomas_staged (KS_BATCH_IN, __global real *cp, __global real *x, __global int *i
             ld[j] = dprev;
           }
       barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-      ks_stage_out (cp, lc, sys_stride, row_stride, systems, s0, g, r0, count);
-      ks_stage_out (x, ld, sys_stride, row_stride, systems, s0, g, r0, count);
+      ks_stage_out (cp, lc, sys_stride, row_stride, systems, s0, g, r0, count KS_TRACE_ARG);
+      ks_stage_out (x, ld, sys_stride, row_stride, systems, s0, g, r0, count KS_TRACE_ARG);
       barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     }
   /* Back from the last chunk; x_{n-1} = d'_{n-1} is already in place.
@@ -276,8 +282,8 @@ thomas_staged (KS_BATCH_IN, __global real *cp, __global real *x, __global int *i
       const int left = (int) end - (int) chunk;
       const uint r0 = left > 0 ? (uint) left : 0u;
       const uint count = end - r0;
-      ks_stage_in (lc, cp, sys_stride, row_stride, systems, s0, g, r0, 1, count);
-      ks_stage_in (ld, x, sys_stride, row_stride, systems, s0, g, r0, 1, count);
+      ks_stage_in (lc, cp, sys_stride, row_stride, systems, s0, g, r0, 1, count KS_TRACE_ARG);
+      ks_stage_in (ld, x, sys_stride, row_stride, systems, s0, g, r0, 1, count KS_TRACE_ARG);
       barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
       if (mine && !bad)
         for (uint k = count; k-- > 0;)
@@ -289,7 +295,7 @@ thomas_staged (KS_BATCH_IN, __global real *cp, __global real *x, __global int *i
             ld[j] = dprev;
           }
       barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-      ks_stage_out (x, ld, sys_stride, row_stride, systems, s0, g, r0, count);
+      ks_stage_out (x, ld, sys_stride, row_stride, systems, s0, g, r0, count KS_TRACE_ARG);
       barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
       end = r0;
     }
@@ -413,7 +419,7 @@ sericr_local (KS_BATCH_IN,
         {
           const uint count = min (chunk + 1, m - j0);
           const uint r0 = (j0 + 1) * h - 1;
-          ks_stage_in4 (la, lb, lc, ld, wa, wb, wc, wd, sys_stride, row_stride, systems, s0, g, r0, h, count);
+          ks_stage_in4 (la, lb, lc, ld, wa, wb, wc, wd, sys_stride, row_stride, systems, s0, g, r0, h, count KS_TRACE_NONE);
           barrier (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
           if (mine && !bad)
             for (uint t = 1; t + 1 < count; t += 2)

@@ -372,6 +372,31 @@ test_trace_tridiag (void)
         }
 }
 
+/* thomas_staged: chunks of 16 rows through local memory; 37 rows leave a
+ * short last chunk and 40 systems a group with items past the batch. */
+static void
+test_trace_staged (void)
+{
+  for (guint il = 0; il < 2; il++)
+    for (guint g = 0; g < 2; g++)
+      {
+        KsAccessPoint p = { .kernel = il ? KS_ACCESS_THOMAS_STAGED_INTERLEAVED : KS_ACCESS_THOMAS_STAGED_NATURAL,
+                            .group = g ? 16 : 32, .n = 37, .systems = 40, .elem = 4 };
+        const guint32 chunk = 16;
+        g_auto(KsAccessModel) m = { 0 };
+        g_auto(Run) r = { 0 };
+        g_autoptr(GError) error = NULL;
+
+        if (!start (&r, &p, &m, "tridiag.cl", "-DKS_TRACE -DKS_REAL=float", "thomas_staged"))
+          return;
+        tridiag_args (&r, &p, il);
+        arg (&r, 4, &chunk);
+        for (guint k = 0; k < 4; k++)
+          g_assert_true (ks_kernel_set_arg_local (r.kernel, r.arg++, chunk * p.group * 4, &error));
+        launch_and_compare (&r, &m);
+      }
+}
+
 static void
 test_trace_index (void)
 {
@@ -414,6 +439,7 @@ main (int argc, char **argv)
   g_test_add_func ("/access/refused", test_refused);
   g_test_add_func ("/access/trace/micro", test_trace_micro);
   g_test_add_func ("/access/trace/tridiag", test_trace_tridiag);
+  g_test_add_func ("/access/trace/staged", test_trace_staged);
   g_test_add_func ("/access/trace/index", test_trace_index);
   status = g_test_run ();
   g_clear_object (&devices);

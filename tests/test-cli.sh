@@ -1061,6 +1061,12 @@ py "access --plot acc.svg: an SVG" '
 import xml.etree.ElementTree as ET
 assert ET.parse("acc.svg").getroot().tag.endswith("svg")
 '
+run "$CLI" access tridiag-batch --method thomas-staged --layout natural --n 287 --systems 40000
+check "access thomas-staged natural: 2 systems' 16-row chunks a warp, 15210 lines" "counts differ" \
+  grep -q "Every step of the group's 2 warps: 15210 transactions, ideal 5166 (2.94x)" "$T/out"
+run "$CLI" access tridiag-batch --method thomas-staged --layout interleaved --n 287 --systems 40000
+check "access thomas-staged interleaved: 1 line a warp's copy" "counts differ" \
+  grep -q "Every step of the group's 2 warps: 5166 transactions, ideal 5166 (1.00x)" "$T/out"
 run "$CLI" access tridiag-batch --method paracr --layout interleaved --level 2
 check "access PARACR interleaved: neighbours 5000 words apart, 32 lines" "counts differ" \
   grep -qE "^  0 +32 +32 +1$" "$T/out"

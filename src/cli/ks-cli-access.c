@@ -110,8 +110,8 @@ point_tridiag (const AccessOptions *o,
   const char *method = o->method ? o->method : "thomas", *layout = o->layout ? o->layout : "natural";
   gboolean interleaved;
 
-  if (strcmp (method, "thomas") != 0 && strcmp (method, "paracr") != 0)
-    return usage_error ("--method %s is neither thomas nor paracr", method);
+  if (strcmp (method, "thomas") != 0 && strcmp (method, "thomas-staged") != 0 && strcmp (method, "paracr") != 0)
+    return usage_error ("--method %s is none of thomas, thomas-staged, paracr", method);
   if (strcmp (layout, "natural") != 0 && strcmp (layout, "interleaved") != 0)
     return usage_error ("--layout %s is neither natural nor interleaved", layout);
   if (o->level != KS_CLI_ACCESS_UNSET && strcmp (method, "paracr") != 0)
@@ -119,6 +119,8 @@ point_tridiag (const AccessOptions *o,
   interleaved = strcmp (layout, "interleaved") == 0;
   if (strcmp (method, "thomas") == 0)
     p->kernel = interleaved ? KS_ACCESS_THOMAS_INTERLEAVED : KS_ACCESS_THOMAS_NATURAL;
+  else if (strcmp (method, "thomas-staged") == 0)
+    p->kernel = interleaved ? KS_ACCESS_THOMAS_STAGED_INTERLEAVED : KS_ACCESS_THOMAS_STAGED_NATURAL;
   else
     p->kernel = interleaved ? KS_ACCESS_PARACR_INTERLEAVED : KS_ACCESS_PARACR_NATURAL;
   p->n = o->n != KS_CLI_ACCESS_UNSET ? (guint) o->n : 4095;

@@ -141,6 +141,83 @@ thomas (const KsAccessPoint *p,
   return TRUE;
 }
 
+#define THOMAS_CHUNK 16u   /* ks-tridiag.c's rows per staged chunk */
+
+static guint
+pow2_ceil (guint x)
+{
+  guint p = 1;
+
+  while (p < x)
+    p <<= 1;
+  return p;
+}
+
+/* ks_stage: the group copies rows r0 .. r0 + count - 1 of its systems
+ * s0 .. s0 + g - 1, item lid taking entries lid, lid + g, ... of the walk
+ * along the layout's fast index; slot = phase * 256 + the entry's turn. */
+static void
+staged_copy (const KsAccessPoint *p,
+             KsAccessSink        *sink,
+             guint64              gid,
+             guint32              step,
+             guint                phase,
+             guint8               buffer,
+             gboolean             write,
+             guint                r0,
+             guint                count)
+{
+  const gboolean il = p->kernel == KS_ACCESS_THOMAS_STAGED_INTERLEAVED;
+  const guint g = p->group, lid = (guint) (gid % g), s0 = (guint) (gid - lid);
+  /* The kernel walks systems fastest where sys_stride < row_stride. */
+  const gboolean walk_sys = il && p->systems > 1;
+  const guint gp = pow2_ceil (g), cp = pow2_ceil (count), inner = walk_sys ? gp : cp;
+  guint turn = 0;
+
+  for (guint e = lid; e < gp * cp; e += g, turn++)
+    {
+      const guint fast = e % inner, slow = e / inner;
+      const guint sys = walk_sys ? fast : slow, row = walk_sys ? slow : fast;
+
+      if (sys < g && row < count && s0 + sys < p->systems)
+        emit (sink, step, (guint16) (phase * 256 + turn), buffer, (guint8) write, p->elem,
+              tridiag_at (p, il, s0 + sys, r0 + row));
+    }
+}
+
+/* thomas_staged: per chunk of THOMAS_CHUNK rows, a b c d in, cp x out
+ * (step = the chunk); then back from the last chunk, cp x in, x out.
+ * Every item of a group copies, its own system or not: idle only where
+ * it copied nothing. */
+static gboolean
+thomas_staged (const KsAccessPoint *p,
+               const guint64       *gid,
+               KsAccessSink        *sink)
+{
+  const guint n = p->n, before = sink->out->len;
+  guint32 step = 0;
+
+  for (guint r0 = 0; r0 < n; r0 += THOMAS_CHUNK, step++)
+    {
+      const guint count = MIN (THOMAS_CHUNK, n - r0);
+
+      for (guint8 b = 0; b < 4; b++)
+        staged_copy (p, sink, gid[0], step, b, b, FALSE, r0, count);
+      staged_copy (p, sink, gid[0], step, 4, 4, TRUE, r0, count);
+      staged_copy (p, sink, gid[0], step, 5, 5, TRUE, r0, count);
+    }
+  for (guint end = n; end > 0; step++)
+    {
+      const guint r0 = end > THOMAS_CHUNK ? end - THOMAS_CHUNK : 0;
+
+      staged_copy (p, sink, gid[0], step, 0, 4, FALSE, r0, end - r0);
+      staged_copy (p, sink, gid[0], step, 1, 5, FALSE, r0, end - r0);
+      staged_copy (p, sink, gid[0], step, 2, 5, TRUE, r0, end - r0);
+      end = r0;
+    }
+  return sink->out->len > before;
+}
+
 /* One row of ks_row_in (a b c d at idx, level 0) or ks_row_at (src at
  * k * stride4 + idx), nothing outside the system. */
 static void
@@ -231,6 +308,8 @@ ks_access_item_func (KsAccessKernel kernel)
     case KS_ACCESS_PARACR_NATURAL:
     case KS_ACCESS_PARACR_INTERLEAVED: return paracr;
     case KS_ACCESS_INDEX_MAPPED:       return index_fill;
+    case KS_ACCESS_THOMAS_STAGED_NATURAL:
+    case KS_ACCESS_THOMAS_STAGED_INTERLEAVED: return thomas_staged;
     case KS_ACCESS_N_KERNELS:          break;
     }
   g_assert_not_reached ();

@@ -16,6 +16,7 @@
 static const char *const names[KS_ACCESS_N_KERNELS] = {
   "micro-direct", "micro-grouped", "thomas-natural", "thomas-interleaved",
   "paracr-natural", "paracr-interleaved", "index-mapped",
+  "thomas-staged-natural", "thomas-staged-interleaved",
 };
 
 const char *
@@ -114,6 +115,8 @@ make_launch (const KsAccessPoint *p,
       break;
     case KS_ACCESS_THOMAS_NATURAL:
     case KS_ACCESS_THOMAS_INTERLEAVED:
+    case KS_ACCESS_THOMAS_STAGED_NATURAL:
+    case KS_ACCESS_THOMAS_STAGED_INTERLEAVED:
       l->global[0] = round_up (p->systems, p->group);
       break;
     case KS_ACCESS_PARACR_NATURAL:
@@ -137,7 +140,7 @@ set_buffers (KsAccessModel *m,
   static const char *const paracr[] = { "a", "b", "c", "d", "src", "dst" };
   static const char *const index[] = { "v" };
   const char *const *b = kernel <= KS_ACCESS_MICRO_GROUPED ? micro
-                       : kernel <= KS_ACCESS_THOMAS_INTERLEAVED ? thomas
+                       : kernel <= KS_ACCESS_THOMAS_INTERLEAVED || kernel > KS_ACCESS_INDEX_MAPPED ? thomas
                        : kernel <= KS_ACCESS_PARACR_INTERLEAVED ? paracr : index;
 
   m->n_buffers = b == micro ? 2 : b == index ? 1 : 6;

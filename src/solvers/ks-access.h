@@ -3,7 +3,7 @@
  * step, and how many cache lines each warp's access costs.
  *
  * One function per kernel redoes the kernel's own index arithmetic on the
- * host (kernels/micro-downscale.cl, thomas_global and paracr_step of
+ * host (kernels/micro-downscale.cl, thomas_global, thomas_staged and paracr_step of
  * kernels/tridiag.cl, index_fill_mapped of kernels/index.cl), for any
  * work-group size and warp width; tests/test-access.c runs the kernels
  * built with -DKS_TRACE on PoCL and compares every address.  An access is
@@ -26,6 +26,8 @@ typedef enum {
   KS_ACCESS_PARACR_NATURAL,      /* 002: one PARACR level (paracr_step), natural layout */
   KS_ACCESS_PARACR_INTERLEAVED,  /* 002: the same, interleaved */
   KS_ACCESS_INDEX_MAPPED,        /* 003: index_fill_mapped under a rule's launch */
+  KS_ACCESS_THOMAS_STAGED_NATURAL,      /* 002: thomas_staged (chunks through local memory) */
+  KS_ACCESS_THOMAS_STAGED_INTERLEAVED,  /* 002: the same, interleaved */
   KS_ACCESS_N_KERNELS
 } KsAccessKernel;
 

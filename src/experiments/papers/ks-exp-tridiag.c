@@ -10,6 +10,7 @@
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-exp-tridiag.h"
+#include "ks-exp-tridiag-predict.h"
 #include "ks-bench-probes.h"
 #include "ks-compute-error.h"
 #include "ks-cusparse.h"
@@ -627,6 +628,7 @@ judge_batch (const KsRun *run,
 
   if (w == NULL || v->kind == KS_VERDICT_UNTESTED)
     return v;
+  ks_exp_tridiag_append_prediction (v, run, device, COL_TIME);
   /* Like with like: the paper's batches were 5,000 to 40,000 of 4095. */
   systems = ks_run_point_get_number (run, w, "systems");
   n = ks_run_point_get_number (run, w, "n");
