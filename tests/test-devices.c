@@ -504,15 +504,15 @@ test_bandwidth_balance_probes (void)
   gsize full, balance;
 
   g_setenv ("KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE", "1099511627776", TRUE);
-  full = ks_bench_default_elements (host, KS_BENCH_PROBE_FULL);
+  full = ks_bench_default_elements (host, KS_PROBE_SIZE_FULL);
   g_assert_cmpuint ((guint64) full * sizeof (float), >, 4 * ks_bench_host_cache_bytes ());
   g_assert_cmpuint (full, >=, (gsize) 32 << 20);
   g_unsetenv ("KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE");
 
   g_setenv ("OMPI_COMM_WORLD_LOCAL_SIZE", "64", TRUE);
   g_assert_cmpuint (ks_bench_host_ranks (), ==, 64);
-  full = ks_bench_default_elements (host, KS_BENCH_PROBE_FULL);
-  balance = ks_bench_default_elements (host, KS_BENCH_PROBE_BALANCE);
+  full = ks_bench_default_elements (host, KS_PROBE_SIZE_FULL);
+  balance = ks_bench_default_elements (host, KS_PROBE_SIZE_BALANCE);
   g_assert_cmpuint (balance, <, full);
   g_assert_true (ks_bench_host_bandwidth (0, 2, &bw, &error));
   g_assert_no_error (error);
@@ -523,8 +523,8 @@ test_bandwidth_balance_probes (void)
   ocl = first_opencl (list);
   if (ocl != NULL && ks_device_get_info (ocl)->type == KS_DEVICE_TYPE_CPU)
     {
-      full = ks_bench_default_elements (ocl, KS_BENCH_PROBE_FULL);
-      balance = ks_bench_default_elements (ocl, KS_BENCH_PROBE_BALANCE);
+      full = ks_bench_default_elements (ocl, KS_PROBE_SIZE_FULL);
+      balance = ks_bench_default_elements (ocl, KS_PROBE_SIZE_BALANCE);
       g_assert_cmpuint (balance, <, full);
       g_assert_true (ks_bench_bandwidth (ocl, 0, 2, &bw, &error));
       g_assert_no_error (error);

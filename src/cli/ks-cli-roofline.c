@@ -38,7 +38,7 @@ probe_missing (KsRoofline *roofline)
               g_strcmp0 (ks_backend_to_string (ks_device_get_backend (device)), dev->backend) != 0)
             continue;
           g_printerr ("Measuring the triad of %s (%s)...\n", dev->name, ks_run_device_get_backend_label (dev));
-          if (ks_bench_probe_bandwidth (device, KS_BENCH_PROBE_BALANCE, 0, 5, &bw, &error))
+          if (ks_bench_probe_bandwidth (device, KS_PROBE_SIZE_BALANCE, 0, 5, &bw, &error))
             ks_roofline_set_triad (roofline, dev->name, dev->backend, bw.triad_gbs);
           else
             g_printerr ("kernelscope-cli: no triad for %s: %s\n", dev->name, error->message);

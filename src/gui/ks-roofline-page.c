@@ -345,7 +345,7 @@ probe_work (gpointer      job,
   KsBandwidth bw = { 0 };
 
   /* The probe stores the figure in the device, where every page reads it. */
-  if (!ks_bench_probe_bandwidth (job, KS_BENCH_PROBE_BALANCE, 0, 5, &bw, error))
+  if (!ks_bench_probe_bandwidth (job, KS_PROBE_SIZE_BALANCE, 0, 5, &bw, error))
     return FALSE;
   ks_device_set_bandwidth (job, bw.triad_gbs);
   return TRUE;

@@ -209,7 +209,7 @@ device_limit (const KsDeviceInfo *info,
 }
 
 /* The default floats per array within limit.  bench bandwidth alone
- * (KS_BENCH_PROBE_FULL) goes beyond every cache figure any source gives,
+ * (KS_PROBE_SIZE_FULL) goes beyond every cache figure any source gives,
  * sysconf's package total included (256 MiB on a 2-core slice of an EPYC
  * whose cores share 32): its arrays cost 3 GiB there, which a bench the
  * user asked for may take.  The probes beside a run (lambda_b, a page's or
@@ -222,13 +222,13 @@ static gsize
 default_elements (gboolean      host,
                   KsDeviceType  type,
                   guint64       device_cache,
-                  KsBenchProbe  probe,
+                  KsProbeSize   probe,
                   gsize         limit)
 {
   const gboolean cpu = host || type == KS_DEVICE_TYPE_CPU;
   const gsize floor = host ? (gsize) 32 << 20 : type == KS_DEVICE_TYPE_GPU ? (gsize) 64 << 20 : (gsize) 8 << 20;
 
-  if (probe == KS_BENCH_PROBE_FULL)
+  if (probe == KS_PROBE_SIZE_FULL)
     return ks_bench_bandwidth_elements (cpu ? MAX (device_cache, ks_bench_host_cache_bytes ()) : device_cache,
                                         floor, limit);
   if (!cpu)
@@ -239,7 +239,7 @@ default_elements (gboolean      host,
 
 gsize
 ks_bench_default_elements (KsDevice     *device,
-                           KsBenchProbe  probe)
+                           KsProbeSize   probe)
 {
   const KsDeviceInfo *info;
   g_autofree char *reason = NULL;
@@ -252,7 +252,7 @@ ks_bench_default_elements (KsDevice     *device,
 }
 
 static gboolean
-host_bandwidth (KsBenchProbe  probe,
+host_bandwidth (KsProbeSize   probe,
                 gsize         elements,
                 guint         reps,
                 KsBandwidth  *out,
@@ -326,7 +326,7 @@ ks_bench_host_bandwidth (gsize        elements,
                          KsBandwidth *out,
                          GError     **error)
 {
-  return host_bandwidth (KS_BENCH_PROBE_BALANCE, elements, reps, out, error);
+  return host_bandwidth (KS_PROBE_SIZE_BALANCE, elements, reps, out, error);
 }
 
 double
@@ -444,7 +444,7 @@ best_time_ms (Stream    *s,
 
 static gboolean
 device_bandwidth (KsDevice     *device,
-                  KsBenchProbe  probe,
+                  KsProbeSize   probe,
                   gsize         elements,
                   guint         reps,
                   KsBandwidth  *out,
@@ -532,12 +532,12 @@ ks_bench_bandwidth (KsDevice    *device,
                     KsBandwidth *out,
                     GError     **error)
 {
-  return device_bandwidth (device, KS_BENCH_PROBE_BALANCE, elements, reps, out, error);
+  return device_bandwidth (device, KS_PROBE_SIZE_BALANCE, elements, reps, out, error);
 }
 
 gboolean
 ks_bench_probe_bandwidth (KsDevice     *device,
-                          KsBenchProbe  probe,
+                          KsProbeSize   probe,
                           gsize         elements,
                           guint         reps,
                           KsBandwidth  *out,

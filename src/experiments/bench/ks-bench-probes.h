@@ -27,10 +27,10 @@ typedef enum {
    * under mpirun), a bench's triad line, the Devices page: beyond the
    * caches the probe's threads can fill, split among the ranks on the
    * host, so none of them pays gigabytes for the figure. */
-  KS_BENCH_PROBE_BALANCE,
+  KS_PROBE_SIZE_BALANCE,
   /* bench bandwidth: beyond every cache figure any source gives. */
-  KS_BENCH_PROBE_FULL
-} KsBenchProbe;
+  KS_PROBE_SIZE_FULL
+} KsProbeSize;
 
 /* The host's last-level cache in bytes (0: not known): the largest of cpu0's
  * caches in sysfs and of sysconf's level 3, which disagree on some
@@ -61,13 +61,13 @@ gsize    ks_bench_balance_elements   (guint64 cache_bytes,
 /* The floats per array device's probe takes by default for probe (the
  * host device: its cores' OpenMP triad), within its memory limits. */
 gsize    ks_bench_default_elements   (KsDevice    *device,
-                                      KsBenchProbe probe);
+                                      KsProbeSize  probe);
 
 /* Runs kernels/stream.cl on device (OpenCL or CUDA; the host backend is
  * KS_COMPUTE_ERROR_UNSUPPORTED) over three arrays of elements floats,
  * rounded down to whole float4s, best of reps, and stores the triad figure
  * in the device's info (bandwidth_gbs).  0 = the balance probe's size for
- * the device (ks_bench_default_elements, KS_BENCH_PROBE_BALANCE): more
+ * the device (ks_bench_default_elements, KS_PROBE_SIZE_BALANCE): more
  * than four times the cache its threads fill and at least 64 Mi floats on
  * a GPU, 8 Mi elsewhere (split among the ranks on a CPU), less where the
  * three arrays would take more than a quarter of its memory or one more
@@ -97,7 +97,7 @@ gboolean ks_bench_host_bandwidth (gsize        elements,
  * ks_bench_host_bandwidth), any other by kernels (as ks_bench_bandwidth),
  * 0 elements being probe's default size. */
 gboolean ks_bench_probe_bandwidth (KsDevice     *device,
-                                   KsBenchProbe  probe,
+                                   KsProbeSize   probe,
                                    gsize         elements,
                                    guint         reps,
                                    KsBandwidth  *out,

@@ -88,7 +88,7 @@ bandwidth_measure (gpointer        state,
   KsBandwidth bw;
 
   /* The large default: the balance probes beside runs keep theirs. */
-  if (!ks_bench_probe_bandwidth (device, KS_BENCH_PROBE_FULL, elements, LAUNCHES_PER_REP, &bw, error))
+  if (!ks_bench_probe_bandwidth (device, KS_PROBE_SIZE_FULL, elements, LAUNCHES_PER_REP, &bw, error))
     return ks_exp_bench_refuse_point (error);
   values[COL_COPY] = bw.copy_gbs;
   values[COL_TRIAD] = bw.triad_gbs;
