@@ -112,7 +112,8 @@ test_registry (void)
   g_assert_cmpuint (((KsPaperGroup *) papers->pdata[5])->experiments->len, ==, 1);
   g_assert_cmpstr (((KsPaperGroup *) papers->pdata[6])->id, ==, "bench");
   g_assert_cmpstr (((KsPaperGroup *) papers->pdata[6])->title, ==, "Benchmarks");
-  g_assert_true (ks_registry_lookup ("bench-launch") == ((KsPaperGroup *) papers->pdata[6])->experiments->pdata[1]);
+  g_assert_true (ks_registry_lookup ("bench-gauss") == ((KsPaperGroup *) papers->pdata[6])->experiments->pdata[0]);
+  g_assert_true (ks_registry_lookup ("bench-launch") == ((KsPaperGroup *) papers->pdata[6])->experiments->pdata[2]);
 
   /* The same id twice, a name used twice, a reserved name, a figure of
    * nothing: refused with what is wrong. */

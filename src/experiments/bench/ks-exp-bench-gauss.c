@@ -355,7 +355,7 @@ const KsExperimentDesc ks_exp_bench_gauss = {
               "refused, saying why, and the others still run. The paper prints its times as charts only (a "
               "GeForce GT 555M, n up to 10,000): no numbers to set beside these; its one number, the group "
               "of 192 its rule predicts, is on the time-vs-group-size page."),
-  .recorded_demo = "h200-gauss-vs-libraries-2026-11-29.json",
+  .recorded_demo = "h200-gauss-vs-libraries.json",
   .example = "--sizes 1000,2000,4000 --precision float --plot bench-gauss.png",
   .size_param = "n",
   .params = params, .n_params = G_N_ELEMENTS (params),
