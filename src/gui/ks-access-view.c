@@ -37,6 +37,7 @@ struct _KsAccessView
   char          *why;
   guint          play_id;
   gboolean       filling;     /* the combo being refilled: its "changed" is not the user's */
+  gboolean       stale;       /* the form changed while hidden: rebuild when shown */
 };
 
 G_DEFINE_FINAL_TYPE (KsAccessView, ks_access_view, GTK_TYPE_BOX)
@@ -175,6 +176,11 @@ rebuild_model (KsAccessView *self)
   g_autoptr(GError) error = NULL;
   g_autofree char *label = NULL, *where = NULL, *tip = NULL;
 
+  /* Collapsed on its page, the view is hidden: a model of every change
+   * of the form would be work nobody sees (up to 4 M accesses). */
+  self->stale = !gtk_widget_get_visible (GTK_WIDGET (self));
+  if (self->stale)
+    return;
   ks_access_model_clear (&self->model);
   g_clear_pointer (&self->why, g_free);
   self->modelled = FALSE;
@@ -425,6 +431,15 @@ ks_access_view_get_time_text (KsAccessView *self)
 
 /* --- the widget ---------------------------------------------------------------- */
 
+static void
+visible_changed_cb (KsAccessView *self,
+                    GParamSpec   *pspec,
+                    gpointer      data)
+{
+  if (self->stale && gtk_widget_get_visible (GTK_WIDGET (self)))
+    rebuild_model (self);
+}
+
 /* Playing only while it can be seen: the timeout holds no reference, so
  * it must end before the view does. */
 static void
@@ -491,6 +506,7 @@ ks_access_view_init (KsAccessView *self)
   self->wheres = g_ptr_array_new_with_free_func (g_free);
   self->warp = 32;
   self->line = 128;
+  g_signal_connect (self, "notify::visible", G_CALLBACK (visible_changed_cb), NULL);
 }
 
 GtkWidget *
