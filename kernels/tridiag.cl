@@ -183,6 +183,16 @@ ks_stage_in4 (KS_LOCAL_PTR (real) la, KS_LOCAL_PTR (real) lb,
 
 /* --- Thomas -------------------------------------------------------------- */
 
+/* The buffers a Thomas kernel's trace names (tests/test-access.c, -DKS_TRACE):
+ * a, b, c, d in, c' and x out. */
+#define THOMAS_TRACE_BASES \
+  do                                                                          \
+    {                                                                         \
+      KS_TRACE_BASE (0, a); KS_TRACE_BASE (1, b); KS_TRACE_BASE (2, c);       \
+      KS_TRACE_BASE (3, d); KS_TRACE_BASE (4, cp); KS_TRACE_BASE (5, x);      \
+    }                                                                         \
+  while (0)
+
 /* One item per system, every coefficient straight from global memory.  The
  * forward sweep keeps c' in cp and d' in x; the backward sweep turns x into
  * the solution. */
@@ -192,12 +202,7 @@ thomas_global (KS_BATCH_IN, __global real *cp, __global real *x, __global int *i
   const uint s = (uint) get_global_id (0);
   real cprev = 0, dprev = 0;
 
-  KS_TRACE_BASE (0, a);
-  KS_TRACE_BASE (1, b);
-  KS_TRACE_BASE (2, c);
-  KS_TRACE_BASE (3, d);
-  KS_TRACE_BASE (4, cp);
-  KS_TRACE_BASE (5, x);
+  THOMAS_TRACE_BASES;
   if (s >= systems)
     return;
   for (uint i = 0; i < n; i++)
@@ -237,12 +242,7 @@ thomas_staged (KS_BATCH_IN, __global real *cp, __global real *x, __global int *i
                KS_STAGE_PARAMS KS_TRACE_PARAM)
 {
   KS_STAGE_BEGIN;
-  KS_TRACE_BASE (0, a);
-  KS_TRACE_BASE (1, b);
-  KS_TRACE_BASE (2, c);
-  KS_TRACE_BASE (3, d);
-  KS_TRACE_BASE (4, cp);
-  KS_TRACE_BASE (5, x);
+  THOMAS_TRACE_BASES;
   const int mine = s0 + lid < systems;
   int bad = 0;
   real cprev = 0, dprev = 0;
