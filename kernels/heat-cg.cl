@@ -341,6 +341,18 @@ cg_update_r (const int            n,
   group_partial (scratch, update_r_rows (n, r, q, scalars[KS_S_ALPHA]), partial);
 }
 
+/* The fused iteration's three kernels each follow the one before (the host
+ * marks them ks_kernel_set_waits_previous): on CUDA each starts while the
+ * previous ends and waits here before it touches memory, then lets the next
+ * start in turn.  Nothing elsewhere. */
+#define CG_FOLLOW()              \
+  do                             \
+    {                            \
+      ks_grid_wait_previous ();  \
+      ks_grid_start_next ();     \
+    }                            \
+  while (0)
+
 /* FUSED, one launch: cg_spmv_dot then cg_reduce's alpha step in the last
  * group.  Once done, nothing counts in, so its first item clears
  * KS_ST_ACTIVE here (what the alpha step would have done): the kernels
@@ -360,6 +372,7 @@ cg_spmv_dot_alpha (const int              n,
 {
   KS_LOCAL_BIND (real, scratch);
 
+  CG_FOLLOW ();
   if (state[KS_ST_DONE])
     {
       if (get_global_id (0) == 0)
@@ -384,6 +397,7 @@ cg_update_r_beta (const int            n,
 {
   KS_LOCAL_BIND (real, scratch);
 
+  CG_FOLLOW ();
   if (!state[KS_ST_ACTIVE])
     return;
   group_partial_last (scratch, update_r_rows (n, r, q, scalars[KS_S_ALPHA]), partial,
@@ -402,6 +416,7 @@ cg_update_xp (const int            n,
   const int i = (int) get_global_id (0);
   real pi;
 
+  CG_FOLLOW ();
   if (!state[KS_ST_ACTIVE] || i >= n)
     return;
   pi = p[i];

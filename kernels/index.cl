@@ -299,6 +299,9 @@ index_sum_tuned (__global const real *v,
 #endif
   const ulong segments = rows * nb;
 
+  /* Kernel 2 may be placed on the machine now, to wait there for this one
+   * to end (CUDA's programmatic dependent launch; nothing elsewhere). */
+  ks_grid_start_next ();
 #if INDEX_PATH == 0
   index_tuned_round (v, partial, segments, w, nb, cw, vec, s, get_group_id (0) * per_group);
 #else
@@ -318,6 +321,9 @@ index_sum_tuned_finish (__global const real *partial,
 {
   const ulong i = get_global_id (0);
 
+  /* Started early on CUDA (ks_kernel_set_waits_previous): kernel 1's
+   * partial sums are complete and visible once this returns. */
+  ks_grid_wait_previous ();
   if (i < rows)
     {
       __global const real *p = partial + i * nb;

@@ -54,6 +54,23 @@ ks_global_linear_id (void)
 }
 #endif
 
+/* Programmatic dependent launch (CUDA, compute capability 9.0 and up).  A
+ * kernel the host marks with ks_kernel_set_waits_previous () may start
+ * while the launch before it on its queue is still running: it calls
+ * ks_grid_wait_previous () before it reads or writes memory, which returns
+ * once that launch has ended and its writes are visible.  A kernel calls
+ * ks_grid_start_next () where the next launch may begin to start (its own
+ * groups all running); without it the next starts as this one's groups
+ * end.  Elsewhere (OpenCL, older devices) both are nothing, and the launch
+ * order alone orders the kernels. */
+#if defined (KS_CUDA) && defined (__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define ks_grid_wait_previous() asm volatile ("griddepcontrol.wait;" ::: "memory")
+#define ks_grid_start_next()    asm volatile ("griddepcontrol.launch_dependents;" :::)
+#else
+#define ks_grid_wait_previous() (void) 0
+#define ks_grid_start_next()    (void) 0
+#endif
+
 /* Address tracing, for tests/test-access.c alone, which compares what a
  * kernel touches with the host's model of it (src/solvers/ks-access.h).
  * A kernel reads and writes the global memory it wants traced as

@@ -27,6 +27,11 @@ typedef struct {
    * differ from what the host last wrote: a capture recorded the writes
    * without running them, a replay ran them. */
   guint         geometry_epoch;
+  /* Kernels marked ks_kernel_set_waits_previous start early here
+   * (compute capability 9.0 and up, KS_PDL not 0), outside a graph's
+   * recording (KS_PDL=graph: inside too). */
+  gboolean      early_launch;
+  gboolean      early_in_graph;
 } KsCudaRuntime;
 
 typedef struct {

@@ -532,6 +532,34 @@ set_geometry (KsQueue              *queue,
   return TRUE;
 }
 
+/* A plain launch, or for a kernel that waits for its predecessor itself
+ * one that may start while the predecessor finishes (programmatic stream
+ * serialization).  Not while recording a graph, where it is a programmatic
+ * edge: the fused CG's three kernels ran faster so from a stream (1.05 M
+ * rows 0.0804 -> 0.0764 ms an iteration on an H200) but slower from a graph
+ * (0.0762 -> 0.0782; 4.2 M rows 0.255 -> 0.284), whose launches cost little
+ * already.  data/reference/bench/h200-pdl-2026-11-29.txt has the runs. */
+static cudaError_t
+launch_kernel (KsRuntime     *rt,
+               KsCudaRuntime *c,
+               KsKernel      *kernel,
+               dim3           grid,
+               dim3           block,
+               void         **ptrs,
+               gsize          shared,
+               cudaStream_t   s)
+{
+  const void *fn = ((KsCudaKernel *) kernel->handle)->fn;
+  cudaLaunchAttribute early = { .id = cudaLaunchAttributeProgrammaticStreamSerialization };
+  cudaLaunchConfig_t config = { .gridDim = grid, .blockDim = block, .dynamicSmemBytes = shared,
+                                .stream = s, .attrs = &early, .numAttrs = 1 };
+
+  if (!kernel->waits_previous || !(rt->capturing ? c->early_in_graph : c->early_launch))
+    return cudaLaunchKernel (fn, grid, block, ptrs, shared, s);
+  early.val.programmaticStreamSerializationAllowed = 1;
+  return cudaLaunchKernelExC (&config, fn, ptrs);
+}
+
 static gboolean
 cuda_launch (KsQueue              *queue,
              KsKernel             *kernel,
@@ -573,7 +601,7 @@ cuda_launch (KsQueue              *queue,
   if (c->fail_after && ++c->launches > c->fail_after)
     status = cudaErrorDevicesUnavailable;
   else
-    status = cudaLaunchKernel ((const void *) k->fn, grid, block, ptrs, shared, s);
+    status = launch_kernel (rt, c, kernel, grid, block, ptrs, shared, s);
   if (status != cudaSuccess)
     {
       g_autofree char *what = g_strdup_printf ("Launching %s with %u x %u x %u blocks of %u x %u x %u",
@@ -826,6 +854,8 @@ ks_cuda_runtime_init (KsRuntime *rt,
       (void) cudaGetLastError ();
   }
 
+  c->early_launch = ks_device_get_info (rt->device)->cc_major >= 9 && g_strcmp0 (g_getenv ("KS_PDL"), "0") != 0;
+  c->early_in_graph = c->early_launch && g_strcmp0 (g_getenv ("KS_PDL"), "graph") == 0;
   fail_after = g_getenv ("KERNELSCOPE_SIMULATE_DEVICE_LOSS");
   if (fail_after)
     c->fail_after = (guint) g_ascii_strtoull (fail_after, NULL, 10);

@@ -166,6 +166,7 @@ struct _KsKernel {
   GArray          *args;        /* of KsArgState, by index */
   guint64          time_ns;
   guint            launches;
+  gboolean         waits_previous; /* ks_kernel_set_waits_previous */
 };
 
 struct _KsBuffer {

@@ -331,6 +331,14 @@ ks_kernel_get_max_work_group_size (KsKernel *kernel)
   return kernel->info.max_work_group_size;
 }
 
+void
+ks_kernel_set_waits_previous (KsKernel *kernel,
+                              gboolean  waits)
+{
+  g_return_if_fail (kernel != NULL);
+  kernel->waits_previous = waits;
+}
+
 gsize
 ks_kernel_get_preferred_multiple (KsKernel *kernel)
 {

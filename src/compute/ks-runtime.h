@@ -111,6 +111,18 @@ guint       ks_kernel_get_resident_groups    (KsKernel   *kernel,
                                               gsize       local_size,
                                               gsize       local_bytes);
 
+/* The kernel's source calls ks_grid_wait_previous () (ks-common.h) before
+ * it touches any memory an earlier launch on its queue writes or reads:
+ * the CUDA backend may then start its blocks while that launch finishes
+ * (programmatic dependent launch, compute capability 9.0 and up), hiding
+ * the launch's cost between two kernels of one queue; not in a graph's
+ * recording (ks-cuda-runtime.c says why).  A kernel that does not wait
+ * must not be marked: it would race with its predecessor.  Other backends
+ * and older devices run it as any launch.  KS_PDL=0 turns it off, and
+ * KS_PDL=graph on in graphs too (an A/B). */
+void        ks_kernel_set_waits_previous     (KsKernel   *kernel,
+                                              gboolean    waits);
+
 /* A value argument of any size (a struct too).  The value is copied. */
 gboolean    ks_kernel_set_arg                (KsKernel   *kernel,
                                               guint       index,

@@ -130,6 +130,12 @@ ks_cg_device_new (KsDevice *device, KsPrecision precision, KsCgVariant variant, 
       if (ks_kernel_get_max_work_group_size (cg->k[i]) > 0)
         cg->local = MIN (cg->local, ks_kernel_get_max_work_group_size (cg->k[i]));
     }
+  /* The fused iteration's kernels wait for their predecessor in their
+   * source (heat-cg.cl, CG_FOLLOW): on CUDA each may start while the one
+   * before ends. */
+  ks_kernel_set_waits_previous (cg->k[K_SPMV_DOT_ALPHA], TRUE);
+  ks_kernel_set_waits_previous (cg->k[K_UPDATE_R_BETA], TRUE);
+  ks_kernel_set_waits_previous (cg->k[K_UPDATE_XP], TRUE);
   /* No timing events: a CG iteration is a handful of short launches, and
    * the heat step is timed on the host as a whole. */
   ks_runtime_set_timing (cg->rt, FALSE);

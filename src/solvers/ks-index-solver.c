@@ -344,9 +344,11 @@ max_rel_error (const double *sums,
 /* Runs the launches back to back on the default queue and gives their
  * span: device time from before the first to after the last, what a caller
  * waits for on the device.  The paper's pair, the tuned pair and CUB's one
- * kernel are all timed so, like with like; the sum of the kernels' own
- * times counted the timing events' cost once per kernel (each launch is
- * also timed, for the kernel columns). */
+ * kernel are all timed so, like with like.  Two passes: one with each
+ * launch timed (the kernel columns), then the span's own with no event
+ * between the kernels, where an event would add its cost once per kernel
+ * and keep a kernel that waits for its predecessor itself
+ * (ks_kernel_set_waits_previous) from starting while that one ends. */
 static gboolean
 launch_spanned (KsIndexSolver        *self,
                 KsKernel            **kernels,
@@ -358,15 +360,20 @@ launch_spanned (KsIndexSolver        *self,
   KsQueue *queue = ks_runtime_get_queue (self->rt);
   g_autoptr(KsEvent) from = NULL;
   g_autoptr(KsEvent) to = NULL;
+  gboolean launched = TRUE;
   guint64 ns = 0;
 
   ks_runtime_reset_timers (self->rt);
-  if (!(from = ks_queue_record (queue, error)))
-    return FALSE;
   for (guint i = 0; i < n; i++)
     if (!ks_queue_launch (queue, kernels[i], &configs[i], error))
       return FALSE;
-  if (!(to = ks_queue_record (queue, error)) || !ks_runtime_collect_timings (self->rt, error) ||
+  if (!ks_runtime_collect_timings (self->rt, error) || !(from = ks_queue_record (queue, error)))
+    return FALSE;
+  ks_runtime_set_timing (self->rt, FALSE);
+  for (guint i = 0; i < n && launched; i++)
+    launched = ks_queue_launch (queue, kernels[i], &configs[i], error);
+  ks_runtime_set_timing (self->rt, TRUE);
+  if (!launched || !(to = ks_queue_record (queue, error)) || !ks_runtime_finish (self->rt, error) ||
       !ks_event_elapsed_ns (from, to, &ns, error))
     return FALSE;
   *span_ms = ns / 1e6;
@@ -584,13 +591,20 @@ ensure_tuned (KsIndexSolver *self,
       g_clear_pointer (&self->tuned_program[k], ks_program_unref);
       return FALSE;
     }
+  /* Kernel 2 waits for kernel 1 in its source: on CUDA it may start while
+   * kernel 1's last groups run, the launch between them hidden. */
+  ks_kernel_set_waits_previous (self->tuned_finish[k], TRUE);
   self->tuned_tree[k] = tree == 2 ? KS_INDEX_TREE_SHUFFLE : tree == 1 ? KS_INDEX_TREE_SUBGROUP : KS_INDEX_TREE_LOCAL;
   return TRUE;
 }
 
 /* Chunks per row: enough v x nb segments to fill the compute units, no
  * chunk shorter than 32 items' TUNED_MIN_LOADS vectors; *cw, the values
- * of a chunk, a multiple of the vector (vw) so aligned rows stay aligned. */
+ * of a chunk, a multiple of the vector (vw) so aligned rows stay aligned.
+ * Rounding nb down instead (one wave of segments, 2000 x 3000 doubles on
+ * an H200: 4 chunks a row, not 5) made kernel 1 slower, 18.3-19.6 us
+ * against 16.8-17.6 (data/reference/bench/h200-pdl-2026-11-29.txt).
+ * KS_INDEX_SEGMENTS_PER_CU overrides the 64 (an A/B). */
 static guint32
 tuned_chunks (KsIndexSolver *self,
               guint64        v,
@@ -600,7 +614,9 @@ tuned_chunks (KsIndexSolver *self,
 {
   const guint64 cus = MAX (ks_device_get_info (self->device)->compute_units, 1);
   const guint64 shortest = 32 * vw * TUNED_MIN_LOADS;
-  guint64 nb = (cus * TUNED_SEGMENTS_PER_CU + v - 1) / v;
+  const char *env = g_getenv ("KS_INDEX_SEGMENTS_PER_CU");
+  const guint64 per_cu = env ? MAX (g_ascii_strtoull (env, NULL, 10), 1) : TUNED_SEGMENTS_PER_CU;
+  guint64 nb = (cus * per_cu + v - 1) / v;
 
   nb = MAX (MIN (nb, w / shortest), 1);
   *cw = ((w + nb - 1) / nb + vw - 1) / vw * vw;

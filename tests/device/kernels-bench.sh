@@ -15,7 +15,7 @@
 # and not, KS_TRIDIAG_SPLIT_STREAM (SPLIT_STREAM, default "0 1"); "large": one
 # system of LARGE_N (default 16777215, 2^24 - 1) by thomas-split's partition,
 # paracr-thomas and cuSPARSE's gtsv2 and gtsv2_nopivot; "cg": bench cg,
-# over CG_LAST_GROUP, on CG_SIZES),
+# over CG_LAST_GROUP and PDL, on CG_SIZES),
 # CUDA (default cuda:0) and BIN (the test binaries, default /tmp/ks/bin)
 # change the runs.  Exit status 1 if a run or a test failed.
 set -u
@@ -48,8 +48,16 @@ step () {
 
 has () { [[ " $STEPS " == *" $1 "* ]]; }
 
-has index && step index-reduce run index-reduce -d "$CUDA" ${ocl:+-d "$ocl"} --reps "$REPS" \
-  --json "$OUT/index-reduce.json" --csv "$OUT/index-reduce.csv"
+# PDL="1 0": the kernels that wait for their predecessor themselves (the
+# tuned row sums' kernel 2, the fused CG's) started early on CUDA (1, the
+# default) or as any launch (0); one run each, suffixed -pdl-N.
+if has index; then
+  for pdl in ${PDL:-1}; do
+    sfx=${PDL:+-pdl-$pdl}
+    KS_PDL=$pdl step "index-reduce$sfx" run index-reduce -d "$CUDA" ${ocl:+-d "$ocl"} --reps "$REPS" \
+      --json "$OUT/index-reduce$sfx.json" --csv "$OUT/index-reduce$sfx.csv"
+  done
+fi
 # The device methods and cuSPARSE's (the host's would take minutes at
 # 40,000 systems); bench tridiag is run bench-tridiag.
 TRIDIAG_METHODS=${TRIDIAG_METHODS:-thomas-global,thomas-interleaved,paracr-partial,thomas-coalesced,thomas-transposed,paracr-thomas,thomas-split,cusparse-strided,cusparse-thomas,cusparse-lu}
@@ -71,8 +79,12 @@ has large && step large bench tridiag -d "$CUDA" --systems 1 --n "${LARGE_N:-167
 # launch (0) or by the last group of their own launch (1, the GPU default).
 if has cg; then
   for last in ${CG_LAST_GROUP:-1}; do
-    KS_CG_LAST_GROUP=$last step "cg-last-$last" bench cg -d "$CUDA" ${ocl:+-d "$ocl"} --reps 3 \
-      ${CG_SIZES:+--sizes "$CG_SIZES"} --json "$OUT/cg-last-$last.json" --csv "$OUT/cg-last-$last.csv"
+    for pdl in ${PDL:-1}; do
+      sfx=${PDL:+-pdl-$pdl}
+      KS_PDL=$pdl KS_CG_LAST_GROUP=$last step "cg-last-$last$sfx" bench cg -d "$CUDA" ${ocl:+-d "$ocl"} \
+        --reps 3 ${CG_SIZES:+--sizes "$CG_SIZES"} --json "$OUT/cg-last-$last$sfx.json" \
+        --csv "$OUT/cg-last-$last$sfx.csv"
+    done
   done
 fi
 # bench gauss is run bench-gauss: every device named, the host for LAPACK.
@@ -82,7 +94,7 @@ has gauss && step gauss bench gauss -d "$CUDA" ${ocl:+-d "$ocl"} -d host --sizes
 if has tests; then
   echo
   echo "## correctness on every GPU device (CUDA and OpenCL)"
-  KS_GPU_SUITE_TESTS=${TESTS:-"test-index test-tridiag test-exp-tridiag test-gauss-blocked test-cuda"} \
+  KS_GPU_SUITE_TESTS=${TESTS:-"test-index test-tridiag test-exp-tridiag test-gauss-blocked test-cuda test-early-launch"} \
     "$(dirname "$0")/../run-gpu-suite.sh" "$BIN" "$OUT/tests" || status=1
   # A failed test's own lines, here, where the call's output shows them.
   for log in "$OUT"/tests/*.log; do
