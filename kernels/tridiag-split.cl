@@ -21,7 +21,8 @@
  *     own last, and the last row to its own first and the next piece's
  *     first: 2 x pieces unknowns in a tridiagonal system of their own;
  *  3. that reduced system is solved in local memory by parallel cyclic
- *     reduction, two rows an item, log2(2T) steps;
+ *     reduction, two rows an item, until its rows fall into independent
+ *     systems of KS_SPLIT_TAIL rows, which Thomas finishes (one an item);
  *  4. each item recovers its rows from its two unknowns, and x goes out
  *     coalesced through local memory.
  *
@@ -300,6 +301,69 @@ split_eliminate (real *ra, const real *rb, real *rc, real *rd,
     }                                                                         \
   while (0)
 
+/* The Thomas tail of step 3 (KS_SPLIT_TAIL rows, 0 for none): PARACR
+ * stops where its rows couple at distance R / KS_SPLIT_TAIL, the reduced
+ * system then being that many independent systems of KS_SPLIT_TAIL rows
+ * (every R / KS_SPLIT_TAIL-th row), and the group's first items solve one
+ * each by Thomas in local memory.  PARACR's last steps are its dearest in
+ * local-memory traffic for the rows they free; the tail trades them for a
+ * sequential sweep the group's other warps wait out.  On the H200, 40,000
+ * x 4095 in float: tails of 4, 8, 16 and 32 rows 1.287, 1.278, 1.299 and
+ * 1.410 ms against 1.302 without (issue 30, target 3; two rounds each,
+ * data/reference/bench/h200-split-tail-2026-11-29.txt). */
+#ifndef KS_SPLIT_TAIL
+#define KS_SPLIT_TAIL 8
+#endif
+
+/* The tail's S subsystems (system t: every S-th row of R from row t; S <=
+ * T, R not necessarily a multiple of S) solved in local memory l (4 R
+ * reals, free on entry): the item's rows 2t and 2t + 1 come in as f* and
+ * l* and leave decoupled (b = 1, d = x; b = 0 where the sweep met a zero
+ * or NaN pivot). */
+KS_FN void
+split_tail (KS_LOCAL_PTR (real) l,
+            const uint          t,
+            const uint          T,
+            const uint          S,
+            real *fa, real *fb, real *fc, real *fd,
+            real *la, real *lb, real *lc, real *ld)
+{
+  const uint R = 2 * T;
+
+  l[2 * t] = *fa, l[R + 2 * t] = *fb, l[2 * R + 2 * t] = *fc, l[3 * R + 2 * t] = *fd;
+  l[2 * t + 1] = *la, l[R + 2 * t + 1] = *lb, l[2 * R + 2 * t + 1] = *lc, l[3 * R + 2 * t + 1] = *ld;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (t < S)
+    {
+      real cp = 0, dp = 0, x;
+
+      /* Forward: c and d of row j over its pivot, in place. */
+      for (uint j = t; j < R; j += S)
+        {
+          const real aj = l[j];
+          const real r = SPLIT_DIV ((real) 1, l[R + j] - aj * cp);
+
+          cp = l[2 * R + j] * r;
+          dp = (l[3 * R + j] - aj * dp) * r;
+          l[2 * R + j] = cp, l[3 * R + j] = dp;
+        }
+      /* Backward from the last row (whose d is its x): x into d. */
+      x = dp;
+      for (int j = (int) (t + (R - 1 - t) / S * S) - (int) S; j >= 0; j -= (int) S)
+        {
+          x = l[3 * R + j] - l[2 * R + j] * x;
+          l[3 * R + j] = x;
+        }
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  *fd = l[3 * R + 2 * t], *ld = l[3 * R + 2 * t + 1];
+  /* A zero or NaN pivot leaves x not finite: split_finish reports it. */
+  *fb = isfinite (*fd) ? (real) 1 : (real) 0;
+  *lb = isfinite (*ld) ? (real) 1 : (real) 0;
+  *fa = *fc = *la = *lc = 0;
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+
 /* Step 3: PARACR on the R = 2 T rows of the reduced system, rows 2t and
  * 2t + 1 the item's (its piece's first and last), held in registers from
  * step to step and written where the others read them: four arrays of R
@@ -307,7 +371,8 @@ split_eliminate (real *ra, const real *rb, real *rc, real *rd,
  * a step needs one barrier.  Row j lies at SPLIT_ROW (j) (the even rows,
  * then the odd ones): every step's reads are then consecutive across a
  * warp, where rows in order had two items on each bank.  On return
- * f* and l* hold the two rows with their neighbours eliminated. */
+ * f* and l* hold the two rows with their neighbours eliminated (with the
+ * Thomas tail, solved: b = 1 and d = x). */
 KS_FN void
 split_reduce (KS_LOCAL_PTR (real) l0,
               const uint          t,
@@ -317,8 +382,13 @@ split_reduce (KS_LOCAL_PTR (real) l0,
 {
   const uint R = 2 * T;
   uint o = 0;   /* the copy the others' rows are read from: at l0 + o */
+  uint h = 1;
 
-  for (uint h = 1; h < R; h *= 2)
+  /* With a tail (of 4 rows or more), PARACR stops at the first coupling
+   * distance h that leaves systems of at most KS_SPLIT_TAIL rows: then
+   * h <= T, an item for each of them.  No bit tricks on h: Oclgrind has
+   * no popcount. */
+  for (; h < R && (KS_SPLIT_TAIL < 4 || h * KS_SPLIT_TAIL < R); h *= 2)
     {
       KS_LOCAL_PTR (real) l = l0 + o;
 
@@ -331,6 +401,8 @@ split_reduce (KS_LOCAL_PTR (real) l0,
     }
   /* The other copy's last reads are done before l0 is used again. */
   barrier (CLK_LOCAL_MEM_FENCE);
+  if (h < R)
+    split_tail (l0, t, T, h, fa, fb, fc, fd, la, lb, lc, ld);
 }
 
 /* Step 4: every row of the item's piece from its first and last unknowns,
