@@ -536,8 +536,8 @@ set_geometry (KsQueue              *queue,
  * one that may start while the predecessor finishes (programmatic stream
  * serialization).  Not while recording a graph, where it is a programmatic
  * edge: the fused CG's three kernels ran faster so from a stream (1.05 M
- * rows 0.0804 -> 0.0764 ms an iteration on an H200) but slower from a graph
- * (0.0762 -> 0.0782; 4.2 M rows 0.255 -> 0.284), whose launches cost little
+ * rows 0.0793 -> 0.0763 ms an iteration on an H200) but slower from a graph
+ * (0.0757 -> 0.0791; 4.2 M rows 0.253 -> 0.280), whose launches cost little
  * already.  data/reference/bench/h200-pdl-2026-11-29.txt has the runs. */
 static cudaError_t
 launch_kernel (KsRuntime     *rt,
