@@ -169,12 +169,19 @@ alloc (KsCgDevice *cg, KsBuffer **buffer, gsize size, GError **error)
  * OpenCL alike; ncu says why: with the multiprocessor full, the lines of
  * col and val that its warps' rows are in the middle of overflow the L1
  * that the groups' local memory leaves (L1 hits 74 % -> 40 %, L2 reads
- * 2.4x).  Fewer groups also leave cg_reduce fewer partial sums. */
+ * 2.4x).  Fewer groups also leave cg_reduce fewer partial sums.  At 1.05
+ * and 4.2 M rows 1024 items a unit is the best too: 512, 768, 1536 and
+ * 2048 ran the graph at 0.091, 0.080, 0.079 and 0.093 ms an iteration
+ * against 0.076 at 1.05 M rows (data/reference/bench/h200-pdl-2026-11-29.txt,
+ * tests/device/cg-groups-ab.sh). */
 static guint
 reduction_groups (const KsCgDevice *cg, gsize n)
 {
   const guint64 cus = MAX (ks_device_get_info (cg->device)->compute_units, 1);
-  const guint64 per_cu = MAX (1024 / cg->local, 1);
+  /* KS_CG_ITEMS_PER_CU overrides the 1024 (an A/B). */
+  const char *env = g_getenv ("KS_CG_ITEMS_PER_CU");
+  const guint64 items = env ? g_ascii_strtoull (env, NULL, 10) : 1024;
+  const guint64 per_cu = MAX (items / cg->local, 1);
 
   /* A CPU (PoCL) runs one group a core at a time: there many groups
    * balance the cores (16-core Xeon, 1 M rows: fused 1.89 ms an iteration
