@@ -20,7 +20,7 @@ SRC=$(cd "$(dirname "$0")" && pwd)
 export G_TEST_SRCDIR=${G_TEST_SRCDIR:-$SRC} G_TEST_BUILDDIR=${G_TEST_BUILDDIR:-$BIN}
 export G_DEBUG=gc-friendly MALLOC_CHECK_=2 NO_AT_BRIDGE=1 GSETTINGS_BACKEND=memory
 export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$LOGS/pocl-cache}
-TESTS=(test-devices test-runtime test-runtime-buffers test-runtime-queues test-runtime-programs test-cuda test-early-launch
+TESTS=(test-devices test-runtime test-runtime-buffers test-runtime-queues test-runtime-programs test-cuda
        test-gauss test-gauss-blocked test-tridiag test-exp-tridiag test-heat test-heat-device test-hybrid test-index test-micro)
 # KS_GPU_SUITE_TESTS="test-a test-b" runs those alone; KS_GPU_SUITE_TIMEOUT
 # (seconds, default 600) bounds each binary.

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The runtime seam's queues on every kernel-running device (see
  * test-runtime.c): two queues ordered by an event, timed transfers and
- * launches into named timers, and on CUDA a graph that keeps the programs
- * and kernels it launched. */
+ * launches into named timers, on CUDA a graph that keeps the programs
+ * and kernels it launched, and kernels that wait for their predecessor
+ * themselves (started early on CUDA, from a stream and from a graph). */
 #include "ks-launch.h"
 #include "ks-test-runtime-util.h"
 
@@ -235,6 +236,71 @@ test_graph_owns (Fixture       *f,
   ks_program_unref (program);
 }
 
+/* --- kernels that start early ---------------------------------------------------- */
+
+/* steps launches of rt_chain_step from (0, 1, ..., n - 1), alternating two
+ * buffers, from a stream or recorded into a graph: each value must be
+ * (i + steps) % n + steps. */
+static void
+run_chain (Fixture  *f,
+           KsKernel *k,
+           gboolean  graph,
+           guint     n,
+           guint     spin,
+           guint     steps)
+{
+  g_autoptr(KsBuffer) a = alloc (f, n * sizeof (guint32), KS_BUFFER_READ_WRITE);
+  g_autoptr(KsBuffer) b = alloc (f, n * sizeof (guint32), KS_BUFFER_READ_WRITE);
+  g_autoptr(KsBuffer) sink = alloc (f, n * sizeof (guint32), KS_BUFFER_READ_WRITE);
+  g_autoptr(KsGraph) recorded = NULL;
+  g_autofree guint32 *v = g_new (guint32, n);
+  KsLaunchConfig cfg = { .dims = 1, .global = { (n + 255) / 256 * 256 }, .local = { 256 } };
+  guint bad = 0;
+
+  for (guint i = 0; i < n; i++)
+    v[i] = i;
+  OK (ks_runtime_write (f->rt, a, 0, n * sizeof *v, v, E));
+  if (graph)
+    OK (ks_runtime_capture_begin (f->rt, E));
+  for (guint s = 0; s < steps; s++)
+    {
+      OK (ks_kernel_set_args (k, E, KS_ARG_BUFFER, s % 2 ? b : a, KS_ARG_BUFFER, s % 2 ? a : b,
+                              KS_ARG_BUFFER, sink, KS_ARG_UINT, n, KS_ARG_UINT, spin, KS_ARG_END));
+      OK (ks_queue_launch (ks_runtime_get_queue (f->rt), k, &cfg, E));
+    }
+  if (graph)
+    {
+      OK ((recorded = ks_runtime_capture_end (f->rt, E)) != NULL);
+      OK (ks_graph_launch (recorded, E));
+    }
+  OK (ks_runtime_read (f->rt, steps % 2 ? b : a, 0, n * sizeof *v, v, E));
+  for (guint i = 0; i < n; i++)
+    bad += v[i] != (i + steps) % n + steps;
+  g_test_message ("%s, %u launches of %u items: %u values wrong", graph ? "graph" : "stream", steps, n, bad);
+  g_assert_cmpuint (bad, ==, 0);
+}
+
+/* A chain of dependent launches, each marked ks_kernel_set_waits_previous;
+ * main () sets KS_PDL=graph, so CUDA records them as programmatic edges
+ * too.  Sizes: a full H200 grid of work on CUDA, less on OpenCL's CPUs,
+ * little under Oclgrind (which simulates every instruction). */
+static void
+test_early_launch (Fixture       *f,
+                   gconstpointer  data)
+{
+  const gboolean cuda = ks_device_get_backend (f->device) == KS_BACKEND_CUDA;
+  const gboolean oclgrind = strstr (ks_device_get_name (f->device), "Oclgrind") != NULL;
+  g_autoptr(KsKernel) k = kernel (f, g_strcmp0 (g_getenv ("KS_TEST_NO_WAIT"), "1") == 0 ? "rt_chain_step_nowait"
+                                                                                          : "rt_chain_step");
+  const guint n = cuda ? 1u << 20 : oclgrind ? 1024 : 1u << 16;
+  const guint spin = cuda ? 200000 : oclgrind ? 50 : 2000;
+
+  ks_kernel_set_waits_previous (k, TRUE);
+  run_chain (f, k, FALSE, n, spin, oclgrind ? 4 : 40);
+  if (cuda)
+    run_chain (f, k, TRUE, n, spin, 40);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -243,7 +309,11 @@ main (int    argc,
     { "two-queues", test_two_queues },
     { "timers", test_timers },
     { "graph-owns", test_graph_owns },
+    { "early-launch", test_early_launch },
   };
 
+  /* Early launches inside CUDA graphs too (off by default there): the
+   * programmatic edges are tested beside the stream's. */
+  g_setenv ("KS_PDL", "graph", TRUE);
   return ks_test_runtime_main (&argc, &argv, tests, G_N_ELEMENTS (tests), NULL);
 }

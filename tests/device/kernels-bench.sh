@@ -94,7 +94,7 @@ has gauss && step gauss bench gauss -d "$CUDA" ${ocl:+-d "$ocl"} -d host --sizes
 if has tests; then
   echo
   echo "## correctness on every GPU device (CUDA and OpenCL)"
-  KS_GPU_SUITE_TESTS=${TESTS:-"test-index test-tridiag test-exp-tridiag test-gauss-blocked test-cuda test-early-launch"} \
+  KS_GPU_SUITE_TESTS=${TESTS:-"test-index test-tridiag test-exp-tridiag test-gauss-blocked test-cuda"} \
     "$(dirname "$0")/../run-gpu-suite.sh" "$BIN" "$OUT/tests" || status=1
   # A failed test's own lines, here, where the call's output shows them.
   for log in "$OUT"/tests/*.log; do

@@ -11,7 +11,7 @@ BUILD=${BUILD:-build-dev}
 [ -f "$BUILD/build.ninja" ] || CC="ccache gcc" meson setup "$BUILD" -Dgui=false -Dtests=true >/dev/null
 ninja -C "$BUILD" >/dev/null
 bins=(src/cli/kernelscope-cli)
-for t in test-devices test-runtime test-runtime-buffers test-runtime-queues test-runtime-programs test-cuda test-early-launch \
+for t in test-devices test-runtime test-runtime-buffers test-runtime-queues test-runtime-programs test-cuda \
          test-gauss test-gauss-blocked test-tridiag test-exp-tridiag test-heat test-heat-device test-hybrid test-index test-micro \
          test-experiment mpi-cg; do
   [ -x "$BUILD/tests/$t" ] && bins+=("tests/$t")

@@ -125,3 +125,36 @@ rt_linear2d (__global uint *out,
     out[ks_global_linear_id ()] = (uint) (x + 1000 * y);
 }
 #endif
+
+/* out[i] = in[(i + 1) % n] + 1: a neighbour written by another group of
+ * the launch before, whose first group spins first.  The host marks it
+ * ks_kernel_set_waits_previous: on CUDA (compute capability 9.0 and up) it
+ * starts while the launch before ends, and the wait below is what keeps
+ * it from reading the old value (test-runtime-queues /early-launch).
+ * rt_chain_step_nowait leaves the wait out, to see that test fail there
+ * (KS_TEST_NO_WAIT=1; not run by default). */
+#define RT_CHAIN_STEP(name, WAIT)                                      \
+  __kernel void                                                        \
+  name (__global const uint *in,                                       \
+        __global uint       *out,                                      \
+        __global uint       *sink,                                     \
+        uint                 n,                                        \
+        uint                 spin)                                     \
+  {                                                                    \
+    const uint i = (uint) get_global_id (0);                           \
+    uint acc = i;                                                      \
+                                                                       \
+    WAIT;                                                              \
+    ks_grid_start_next ();                                             \
+    if (i >= n)                                                        \
+      return;                                                          \
+    if (get_group_id (0) == 0)                                         \
+      {                                                                \
+        for (uint k = 0; k < spin; k++)                                \
+          acc = acc * 1664525u + 1013904223u;                          \
+        sink[i] = acc;                                                 \
+      }                                                                \
+    out[i] = in[(i + 1) % n] + 1u;                                     \
+  }
+RT_CHAIN_STEP (rt_chain_step, ks_grid_wait_previous ())
+RT_CHAIN_STEP (rt_chain_step_nowait, (void) 0)
