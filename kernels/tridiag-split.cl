@@ -71,6 +71,26 @@ typedef KS_REAL real;
  * row t M + k lies at SPLIT_AT (t M) + k. */
 #define SPLIT_AT(j) ((j) + (j) / 32)
 
+/* The group's items, T.  A build for one group size (-DKS_SPLIT_T, a
+ * multiple of 32: the host's streamed builds) makes every local and global
+ * offset below a constant the compiler folds into the instructions: at
+ * 40,000 x 4095 on the H200 the kernel issued 2,456 instructions a warp
+ * and system with T read at run time, most of them integer address
+ * arithmetic (Nsight Compute: issue slots 59.5 % busy, the integer pipe
+ * the busiest; tests/device/ncu-profile.sh).  Row t + k T of the staged
+ * system then lies whole skipped slots further on than row t. */
+#ifdef KS_SPLIT_T
+#define SPLIT_T() ((uint) KS_SPLIT_T)
+#define SPLIT_AT_K(t, k) (SPLIT_AT (t) + (k) * (KS_SPLIT_T + KS_SPLIT_T / 32))
+/* Whether row t + k T is one of the n: for every item, where the whole
+ * round is (a test the group takes alike), else for the first ones. */
+#define SPLIT_IN(t, k) (((k) + 1) * KS_SPLIT_T <= n || (t) + (k) * KS_SPLIT_T < n)
+#else
+#define SPLIT_T() ((uint) get_local_size (0))
+#define SPLIT_AT_K(t, k) SPLIT_AT ((t) + (k) * T)
+#define SPLIT_IN(t, k) ((t) + (k) * T < n)
+#endif
+
 /* Float divides with the hardware's approximate division (within 2 ulp)
  * rather than the IEEE sequence (a reciprocal, a Newton step and a
  * fix-up branch): the sweeps and the reduced system's PARACR divide at
@@ -132,7 +152,7 @@ split_report (__global int *info,
     {                                                            \
       _Pragma ("unroll")                                         \
       for (uint k_ = 0; k_ < M; k_++)                            \
-        l[SPLIT_AT (t + k_ * T)] = v[k_];                        \
+        l[SPLIT_AT_K (t, k_)] = v[k_];                           \
       barrier (CLK_LOCAL_MEM_FENCE);                             \
       _Pragma ("unroll")                                         \
       for (uint k_ = 0; k_ < M; k_++)                            \
@@ -180,7 +200,8 @@ split_report (__global int *info,
 
 /* System `base`'s four arrays into S (four arrays of P reals, each laid
  * out as SPLIT_AT says, identity rows past n), coalesced; they are there
- * after SPLIT_WAIT and a barrier. */
+ * after SPLIT_WAIT and a barrier.  Where T is a constant (KS_SPLIT_T)
+ * the copies' addresses are one pointer and a constant apart. */
 KS_FN void
 split_stage (__global const real *a,
              __global const real *b,
@@ -193,20 +214,22 @@ split_stage (__global const real *a,
              const uint           t,
              const uint           T)
 {
+  __global const real *pa = a + base + t, *pb = b + base + t, *pc = c + base + t, *pd = d + base + t;
+
   _Pragma ("unroll")
   for (uint k = 0; k < M; k++)
     {
-      const uint j = t + k * T, at = SPLIT_AT (j);
+      KS_LOCAL_PTR (real) s = S + SPLIT_AT_K (t, k);
 
-      if (j < n)
+      if (SPLIT_IN (t, k))
         {
-          SPLIT_COPY (&S[at], &a[base + j]);
-          SPLIT_COPY (&S[P + at], &b[base + j]);
-          SPLIT_COPY (&S[2 * P + at], &c[base + j]);
-          SPLIT_COPY (&S[3 * P + at], &d[base + j]);
+          SPLIT_COPY (&s[0], &pa[k * T]);
+          SPLIT_COPY (&s[P], &pb[k * T]);
+          SPLIT_COPY (&s[2 * P], &pc[k * T]);
+          SPLIT_COPY (&s[3 * P], &pd[k * T]);
         }
       else
-        S[at] = 0, S[P + at] = 1, S[2 * P + at] = 0, S[3 * P + at] = 0;
+        s[0] = 0, s[P] = 1, s[2 * P] = 0, s[3 * P] = 0;
     }
   SPLIT_COMMIT ();
 }
@@ -388,6 +411,7 @@ split_reduce (KS_LOCAL_PTR (real) l0,
    * distance h that leaves systems of at most KS_SPLIT_TAIL rows: then
    * h <= T, an item for each of them.  No bit tricks on h: Oclgrind has
    * no popcount. */
+  _Pragma ("unroll")
   for (; h < R && (KS_SPLIT_TAIL < 4 || h * KS_SPLIT_TAIL < R); h *= 2)
     {
       KS_LOCAL_PTR (real) l = l0 + o;
@@ -416,6 +440,7 @@ split_out (KS_LOCAL_PTR (real) l,
            __global real *x)
 {
   KS_LOCAL_PTR (real) mine = l + SPLIT_AT (t * M);
+  __global real *px = x + t;
 
   mine[0] = first;
   _Pragma ("unroll")
@@ -425,8 +450,8 @@ split_out (KS_LOCAL_PTR (real) l,
   barrier (CLK_LOCAL_MEM_FENCE);
   _Pragma ("unroll")
   for (uint k = 0; k < M; k++)
-    if (t + k * T < n)
-      x[t + k * T] = l[SPLIT_AT (t + k * T)];
+    if (SPLIT_IN (t, k))
+      px[k * T] = l[SPLIT_AT_K (t, k)];
   /* l is read above until every item is past here. */
   barrier (CLK_LOCAL_MEM_FENCE);
 }
@@ -480,7 +505,7 @@ tridiag_split (__global const real *a,
                KS_LOCAL_PARAM (real, l))
 {
   KS_LOCAL_BIND (real, l);
-  const uint t = (uint) get_local_id (0), T = (uint) get_local_size (0);
+  const uint t = (uint) get_local_id (0), T = SPLIT_T ();
   const uint G = (uint) get_num_groups (0);
   real ra[M], rb[M], rc[M], rd[M];
 #ifdef KS_SPLIT_STREAM

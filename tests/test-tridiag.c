@@ -532,6 +532,90 @@ test_split (void)
     g_test_skip ("no OpenCL or CUDA device (install pocl-opencl-icd)");
 }
 
+/* A solver on device in p, or NULL where the case skips it: the host,
+ * double where the device has none, and under Oclgrind (quick) double. */
+static KsTridiagSolver *
+quick_solver (KsDevice    *device,
+              KsPrecision  p,
+              gboolean     quick)
+{
+  g_autoptr(GError) error = NULL;
+  KsTridiagSolver *solver;
+
+  if (ks_device_get_backend (device) == KS_BACKEND_HOST || !fp64_ok (device, p) ||
+      (quick && p != KS_PRECISION_FLOAT))
+    return NULL;
+  solver = ks_tridiag_solver_new (device, p, &error);
+  g_assert_no_error (error);
+  return solver;
+}
+
+/* thomas-split's streamed builds for one group size (KS_SPLIT_T, the
+ * default on CUDA only; KS_SPLIT_FIXED=1 asks for them everywhere): sizes
+ * whose last rows fill a group's last round of rows, part of it and none
+ * of it (identity rows past n), one and several systems a group, against
+ * the host's double Thomas.  Under Oclgrind one small size in float. */
+static void
+test_split_fixed (void)
+{
+  const guint sizes[] = { 3, 17, 100, 512, 4095 };
+  const gboolean quick = g_getenv ("KS_TRIDIAG_TEST_QUICK") != NULL;
+  guint tested = 0;
+
+  g_setenv ("KS_SPLIT_FIXED", "1", TRUE);
+  for (guint d = 0; d < ks_device_list_get_n_devices (devices); d++)
+    for (KsPrecision p = KS_PRECISION_FLOAT; p <= KS_PRECISION_DOUBLE; p++)
+      {
+        KsDevice *device = ks_device_list_get_device (devices, d);
+        g_autoptr(KsTridiagSolver) solver = quick_solver (device, p, quick);
+        g_autoptr(GError) error = NULL;
+
+        if (solver == NULL)
+          continue;
+        for (guint si = 0; si < G_N_ELEMENTS (sizes); si++)
+          {
+            const guint n = sizes[si], k = n >= 1000 ? 3 : 37;
+            g_autoptr(KsTridiagBatch) batch = ks_tridiag_batch_new (n, k, NULL);
+            g_autofree double *xref = NULL, *x = g_new0 (double, (gsize) n * k);
+            KsTridiagResult result;
+
+            if (quick && n != 17)
+              continue;
+            ks_tridiag_batch_fill_random (batch, 7 * n + k);
+            xref = reference (batch);
+            ks_tridiag_solver_load (solver, batch, KS_TRIDIAG_THOMAS_SPLIT, FALSE, &error);
+            if (n >= 1000 && g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED))
+              {
+                g_clear_error (&error);
+                continue;
+              }
+            g_assert_no_error (error);
+            /* Two groups taking every other system, then the groups the
+             * device holds at once. */
+            for (guint groups = 2; groups != G_MAXUINT; groups = groups ? 0 : G_MAXUINT)
+              {
+                ks_tridiag_solver_set_split_stream (solver, 1, groups);
+                memset (x, 0, sizeof (double) * n * k);
+                ks_tridiag_solver_run (solver, &result, &error);
+                g_assert_no_error (error);
+                /* Timed as the generic build is (a bench read 0 ms when
+                 * the time was asked of that one alone). */
+                g_assert_cmpfloat (result.kernel_ms, >, 0.0);
+                ks_tridiag_solver_read (solver, x, &error);
+                g_assert_no_error (error);
+                if (max_diff (x, xref, (gsize) n * k) > tolerance (p))
+                  g_error ("thomas-split for one group size (groups %u) on %s in %s: n = %u, %u systems: "
+                           "max |x - x_ref| = %g", groups, ks_device_get_name (device),
+                           ks_precision_to_string (p), n, k, max_diff (x, xref, (gsize) n * k));
+              }
+            tested++;
+          }
+      }
+  g_unsetenv ("KS_SPLIT_FIXED");
+  if (tested == 0)
+    g_test_skip ("no OpenCL or CUDA device (install pocl-opencl-icd)");
+}
+
 /* thomas-split on one system no group holds: the partition, level by
  * level (kernels/tridiag-split.cl, tridiag_split_reduce), on sizes that
  * need one level and more than one, a chunk's edge and its neighbours,
@@ -549,14 +633,11 @@ test_partition (void)
     for (KsPrecision p = KS_PRECISION_FLOAT; p <= KS_PRECISION_DOUBLE; p++)
       {
         KsDevice *device = ks_device_list_get_device (devices, d);
-        g_autoptr(KsTridiagSolver) solver = NULL;
+        g_autoptr(KsTridiagSolver) solver = quick_solver (device, p, quick);
         g_autoptr(GError) error = NULL;
 
-        if (ks_device_get_backend (device) == KS_BACKEND_HOST || !fp64_ok (device, p) ||
-            (quick && p != KS_PRECISION_FLOAT))
+        if (solver == NULL)
           continue;
-        solver = ks_tridiag_solver_new (device, p, &error);
-        g_assert_no_error (error);
         for (guint si = 0; si < (quick ? 1 : G_N_ELEMENTS (sizes)); si++)
           {
             const guint n = sizes[si];
@@ -656,6 +737,7 @@ main (int argc, char **argv)
         g_test_add_data_func_full (path, c, test_device_method, g_free);
       }
   g_test_add_func ("/tridiag/split", test_split);
+  g_test_add_func ("/tridiag/split-fixed", test_split_fixed);
   g_test_add_func ("/tridiag/partition", test_partition);
   g_test_add_func ("/tridiag/default-method", test_default_method);
   g_test_add_func ("/tridiag/repeat", test_repeat);

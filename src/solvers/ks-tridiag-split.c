@@ -49,6 +49,12 @@ struct _KsTridiagSplit
   guint        level_n;
   guint        level_items;
   KsKernel    *reduce, *expand;     /* in the 16-row build's program */
+  /* The streamed builds for one group size (-DKS_SPLIT_T: offsets the
+   * compiler folds), by piece_rows index, for the last size launched. */
+  KsProgram   *fixed_program[N_BUILDS];
+  KsKernel    *fixed_kernel[N_BUILDS];
+  guint        fixed_items[N_BUILDS];
+  int          fixed;               /* KS_SPLIT_FIXED: 1 always, 0 never, else on CUDA (see fixed_for) */
   /* The occupancy last asked of the backend (a CUDA call, per kernel and
    * shape): a launch of the same shape asks nothing. */
   KsKernel    *resident_kernel;
@@ -66,6 +72,8 @@ ks_tridiag_split_new (KsRuntime   *rt,
   self->rt = ks_runtime_ref (rt);
   self->precision = precision;
   self->stream = -1;
+  self->fixed = g_strcmp0 (g_getenv ("KS_SPLIT_FIXED"), "1") == 0 ? 1
+                : g_strcmp0 (g_getenv ("KS_SPLIT_FIXED"), "0") == 0 ? 0 : -1;
   return self;
 }
 
@@ -94,6 +102,11 @@ ks_tridiag_split_free (KsTridiagSplit *self)
         g_clear_pointer (&self->kernel[st][i], ks_kernel_unref);
         g_clear_pointer (&self->program[st][i], ks_program_unref);
       }
+  for (guint i = 0; i < N_BUILDS; i++)
+    {
+      g_clear_pointer (&self->fixed_kernel[i], ks_kernel_unref);
+      g_clear_pointer (&self->fixed_program[i], ks_program_unref);
+    }
   free_levels (self);
   g_clear_pointer (&self->reduce, ks_kernel_unref);
   g_clear_pointer (&self->expand, ks_kernel_unref);
@@ -228,26 +241,73 @@ ks_tridiag_split_check (KsDevice    *device,
   return FALSE;
 }
 
+/* Build i's program (streamed or not; for `items` a group, 0: any) and
+ * its kernel into *program and *kernel. */
+static gboolean
+build (KsTridiagSplit  *self,
+       gboolean         streamed,
+       guint            i,
+       guint            items,
+       KsProgram      **program,
+       KsKernel       **kernel,
+       GError         **error)
+{
+  g_autofree char *fixed = items ? g_strdup_printf (" -DKS_SPLIT_T=%u", items) : g_strdup ("");
+  g_autofree char *options = g_strdup_printf ("%s -DKS_SPLIT_M=%u%s%s", self->precision == KS_PRECISION_DOUBLE
+                                                                         ? "-DKS_REAL=double -DKS_FP64"
+                                                                         : "-DKS_REAL=float",
+                                              piece_rows[i], streamed ? " -DKS_SPLIT_STREAM" : "", fixed);
+
+  if (!(*program = ks_runtime_build_program (self->rt, "tridiag-split.cl", options, error)) ||
+      !(*kernel = ks_program_create_kernel (*program, "tridiag_split", error)))
+    {
+      g_clear_pointer (program, ks_program_unref);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static KsKernel *
 kernel_for (KsTridiagSplit *self,
             guint           streamed,
             guint           i,
             GError        **error)
 {
-  g_autofree char *options = NULL;
-
-  if (self->kernel[streamed][i])
-    return self->kernel[streamed][i];
-  options = g_strdup_printf ("%s -DKS_SPLIT_M=%u%s", self->precision == KS_PRECISION_DOUBLE
-                                                       ? "-DKS_REAL=double -DKS_FP64" : "-DKS_REAL=float",
-                             piece_rows[i], streamed ? " -DKS_SPLIT_STREAM" : "");
-  if (!(self->program[streamed][i] = ks_runtime_build_program (self->rt, "tridiag-split.cl", options, error)) ||
-      !(self->kernel[streamed][i] = ks_program_create_kernel (self->program[streamed][i], "tridiag_split", error)))
-    {
-      g_clear_pointer (&self->program[streamed][i], ks_program_unref);
-      return NULL;
-    }
+  if (!self->kernel[streamed][i] &&
+      !build (self, streamed, i, 0, &self->program[streamed][i], &self->kernel[streamed][i], error))
+    return NULL;
   return self->kernel[streamed][i];
+}
+
+/* The streamed build i for groups of `items` (a multiple of 32), or
+ * `generic` where it is not wanted or its registers take fewer items.
+ * Wanted on CUDA, where NVRTC builds one in a fraction of a second and
+ * the streamed kernel is held by its instructions; a CPU's OpenCL
+ * compiler takes seconds a build (test-tridiag on PoCL: 48 s against 12
+ * with a build for every size), for a kernel bound elsewhere.
+ * KS_SPLIT_FIXED=1 asks for it everywhere (the tests on PoCL), 0 nowhere
+ * (an A/B knob). */
+static KsKernel *
+fixed_for (KsTridiagSplit *self,
+           guint           i,
+           guint           items,
+           KsKernel       *generic,
+           GError        **error)
+{
+  const gboolean cuda = ks_device_get_backend (ks_runtime_get_device (self->rt)) == KS_BACKEND_CUDA;
+
+  if (!(self->fixed > 0 || (self->fixed < 0 && cuda)) || items % 32 != 0)
+    return generic;
+  if (self->fixed_items[i] != items)
+    {
+      g_clear_pointer (&self->fixed_kernel[i], ks_kernel_unref);
+      g_clear_pointer (&self->fixed_program[i], ks_program_unref);
+      self->fixed_items[i] = 0;
+      if (!build (self, TRUE, i, items, &self->fixed_program[i], &self->fixed_kernel[i], error))
+        return NULL;
+      self->fixed_items[i] = items;
+    }
+  return ks_kernel_get_max_work_group_size (self->fixed_kernel[i]) >= items ? self->fixed_kernel[i] : generic;
 }
 
 /* Whether to stream: where asked, else on CUDA (its cp.async copies
@@ -270,6 +330,7 @@ pick (KsTridiagSplit *self,
       guint          *items,
       guint64        *bytes,
       gboolean       *streamed,
+      guint          *build_index,
       GError        **error)
 {
   const gsize real = ks_precision_size (self->precision);
@@ -291,6 +352,7 @@ pick (KsTridiagSplit *self,
                      st, pieces, items, bytes))
             {
               *streamed = st;
+              *build_index = i;
               return k;
             }
         }
@@ -356,11 +418,12 @@ launch_groups (KsTridiagSplit  *self,
 {
   KsLaunchConfig config = { 1 };
   KsKernel *kernel;
-  guint pieces = 0, items = 0, arg = 0;
+  guint pieces = 0, items = 0, arg = 0, i = 0;
   guint64 bytes = 0;
   gboolean streamed = FALSE;
 
-  if (!(kernel = pick (self, n, &pieces, &items, &bytes, &streamed, error)))
+  if (!(kernel = pick (self, n, &pieces, &items, &bytes, &streamed, &i, error)) ||
+      (streamed && !(kernel = fixed_for (self, i, items, kernel, error))))
     return FALSE;
   config.local[0] = items;
   config.global[0] = (gsize) groups_for (self, kernel, streamed, items, bytes, systems) * items;
@@ -389,8 +452,9 @@ fits_kernels (KsTridiagSplit *self,
   guint pieces, items;
   guint64 bytes;
   gboolean streamed;
+  guint i;
 
-  return m <= G_MAXUINT && pick (self, (guint) m, &pieces, &items, &bytes, &streamed, &ignored) != NULL;
+  return m <= G_MAXUINT && pick (self, (guint) m, &pieces, &items, &bytes, &streamed, &i, &ignored) != NULL;
 }
 
 /* The partition's kernels, its groups' items, and its levels for n
@@ -559,6 +623,8 @@ ks_tridiag_split_time_ns (KsTridiagSplit *self)
   for (guint st = 0; st < 2; st++)
     for (guint i = 0; i < N_BUILDS; i++)
       ns += self->kernel[st][i] ? ks_kernel_get_time_ns (self->kernel[st][i]) : 0;
+  for (guint i = 0; i < N_BUILDS; i++)
+    ns += self->fixed_kernel[i] ? ks_kernel_get_time_ns (self->fixed_kernel[i]) : 0;
   ns += self->reduce ? ks_kernel_get_time_ns (self->reduce) : 0;
   ns += self->expand ? ks_kernel_get_time_ns (self->expand) : 0;
   return ns;
@@ -571,6 +637,9 @@ ks_tridiag_split_reset_timing (KsTridiagSplit *self)
     for (guint i = 0; i < N_BUILDS; i++)
       if (self->kernel[st][i])
         ks_kernel_reset_timing (self->kernel[st][i]);
+  for (guint i = 0; i < N_BUILDS; i++)
+    if (self->fixed_kernel[i])
+      ks_kernel_reset_timing (self->fixed_kernel[i]);
   if (self->reduce)
     ks_kernel_reset_timing (self->reduce);
   if (self->expand)
