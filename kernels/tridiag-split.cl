@@ -535,7 +535,8 @@ tridiag_split (__global const real *a,
       bad = split_eliminate (ra, rb, rc, rd, t * M, &fa, &fc, &fd, &la, &lc, &ld);
       /* The next system's copy starts once every item has its rows (here
        * rather than before the sweep: the same time on the H200, 1.425 ms
-       * for 40,000 x 4095 either way, and no registers spilled). */
+       * for 40,000 x 4095 either way, and again 1.181 against 1.189 with
+       * the build for one group size, h200-split-fixed-2026-11-29.txt). */
       barrier (CLK_LOCAL_MEM_FENCE);
       if (s + G < systems)
         split_stage (a, b, c, d, S, P, base + (ulong) G * n, n, t, T);

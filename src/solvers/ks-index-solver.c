@@ -598,15 +598,22 @@ ensure_tuned (KsIndexSolver *self,
   return TRUE;
 }
 
-/* Chunks per row: enough v x nb segments to fill the compute units, no
- * chunk shorter than 32 items' TUNED_MIN_LOADS vectors; *cw, the values
- * of a chunk, a multiple of the vector (vw) so aligned rows stay aligned.
- * Rounding nb down instead (one wave of segments, 2000 x 3000 doubles on
- * an H200: 4 chunks a row, not 5) made kernel 1 slower, 18.3-19.6 us
- * against 16.8-17.6 (data/reference/bench/h200-pdl-2026-11-29.txt).
- * KS_INDEX_SEGMENTS_PER_CU overrides the 64 (an A/B). */
+/* Chunks per row: v x nb segments, one each for as many as the machine
+ * holds at once (rounded down: one wave), no chunk shorter than 32 items'
+ * TUNED_MIN_LOADS vectors; *cw, the values of a chunk, a multiple of the
+ * vector (vw) so aligned rows stay aligned.  The segments resident on a
+ * compute unit come from the backend's occupancy (CUDA), else
+ * TUNED_SEGMENTS_PER_CU.  On an H200, 2000 x 3000 doubles: 34 registers
+ * an item hold a unit to 6 groups of 8 segments, 6,336 at once, 3 chunks
+ * a row; kernel 1 took 16.2-16.7 us and the pair 17.2-18.6 against CUB's
+ * 16.6-17.0, where 5 chunks a row (10,000 segments, 64 assumed a unit: a
+ * wave and a half) took 17.1-18.1 and 20.3-21.0
+ * (data/reference/bench/h200-rowsums-wave-2026-11-29.txt).
+ * KS_INDEX_SEGMENTS_PER_CU overrides the count (an A/B). */
 static guint32
 tuned_chunks (KsIndexSolver *self,
+              KsKernel      *kernel,
+              guint64        l1,
               guint64        v,
               guint64        w,
               guint          vw,
@@ -614,9 +621,12 @@ tuned_chunks (KsIndexSolver *self,
 {
   const guint64 cus = MAX (ks_device_get_info (self->device)->compute_units, 1);
   const guint64 shortest = 32 * vw * TUNED_MIN_LOADS;
+  const gsize elem = ks_precision_size (self->precision);
   const char *env = g_getenv ("KS_INDEX_SEGMENTS_PER_CU");
-  const guint64 per_cu = env ? MAX (g_ascii_strtoull (env, NULL, 10), 1) : TUNED_SEGMENTS_PER_CU;
-  guint64 nb = (cus * per_cu + v - 1) / v;
+  const guint64 resident = ks_kernel_get_resident_groups (kernel, l1, l1 * elem) * (l1 / 32);
+  const guint64 per_cu = env ? MAX (g_ascii_strtoull (env, NULL, 10), 1)
+                         : resident ? resident : TUNED_SEGMENTS_PER_CU;
+  guint64 nb = cus * per_cu / v;
 
   nb = MAX (MIN (nb, w / shortest), 1);
   *cw = ((w + nb - 1) / nb + vw - 1) / vw * vw;
@@ -658,7 +668,7 @@ ks_index_solver_reduce_tuned (KsIndexSolver       *self,
                    ks_device_get_name (self->device));
       return FALSE;
     }
-  nb = tuned_chunks (self, v, w, vw, &cw);
+  nb = tuned_chunks (self, self->tuned[k], l1, v, w, vw, &cw);
   cus = MAX (ks_device_get_info (self->device)->compute_units, 1);
   /* One group per l1 / 32 segments; past 256 groups per compute unit the
    * groups loop over the rest, except in the local tree's build, which
