@@ -335,7 +335,15 @@ split_eliminate (real *ra, const real *rb, real *rc, real *rd,
  * 1.410 ms against 1.302 without (issue 30, target 3; two rounds each,
  * data/reference/bench/h200-split-tail-2026-11-29.txt). */
 #ifndef KS_SPLIT_TAIL
+#ifdef KS_SPLIT_T
+/* With the group size a constant PARACR's steps unroll, their offsets
+ * folded, and to the end it measured faster than the tail: 1.158-1.162
+ * ms against 1.181-1.187 with a tail of 8 rows (40,000 x 4095, the same
+ * residual; h200-split-fixed-2026-11-29.txt). */
+#define KS_SPLIT_TAIL 0
+#else
 #define KS_SPLIT_TAIL 8
+#endif
 #endif
 
 /* The tail's S subsystems (system t: every S-th row of R from row t; S <=
