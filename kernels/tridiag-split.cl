@@ -78,7 +78,8 @@ typedef KS_REAL real;
  * and system with T read at run time, most of them integer address
  * arithmetic (Nsight Compute: issue slots 59.5 % busy, the integer pipe
  * the busiest; tests/device/ncu-profile.sh).  Row t + k T of the staged
- * system then lies whole skipped slots further on than row t. */
+ * system then lies whole skipped slots further on than row t.  Every
+ * kernel of such a build takes groups of KS_SPLIT_T items. */
 #ifdef KS_SPLIT_T
 #define SPLIT_T() ((uint) KS_SPLIT_T)
 #define SPLIT_AT_K(t, k) (SPLIT_AT (t) + (k) * (KS_SPLIT_T + KS_SPLIT_T / 32))
@@ -587,7 +588,7 @@ tridiag_split_reduce (__global const real *a,
                       KS_LOCAL_PARAM (real, l))
 {
   KS_LOCAL_BIND (real, l);
-  const uint t = (uint) get_local_id (0), T = (uint) get_local_size (0);
+  const uint t = (uint) get_local_id (0), T = SPLIT_T ();
   const ulong base = (ulong) get_group_id (0) * T * M;
   const uint n = (uint) min ((ulong) T * M, m - base);   /* this chunk's own rows */
   const ulong p = (ulong) get_group_id (0) * T + t;       /* the piece */
@@ -616,7 +617,7 @@ tridiag_split_expand (__global const real *a,
                       KS_LOCAL_PARAM (real, l))
 {
   KS_LOCAL_BIND (real, l);
-  const uint t = (uint) get_local_id (0), T = (uint) get_local_size (0);
+  const uint t = (uint) get_local_id (0), T = SPLIT_T ();
   const ulong base = (ulong) get_group_id (0) * T * M;
   const uint n = (uint) min ((ulong) T * M, m - base);
   const ulong p = (ulong) get_group_id (0) * T + t;
