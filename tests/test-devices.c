@@ -534,6 +534,32 @@ test_bandwidth_balance_probes (void)
   g_assert_cmpuint (ks_bench_host_ranks (), ==, 1);
 }
 
+/* KS_PROBE_BALANCE_MIB (the test suite's, 16) caps the probes beside a
+ * run, MiB an array, and leaves bench bandwidth's full probe alone; unset,
+ * the balance probe goes beyond the caches again. */
+static void
+test_bandwidth_balance_cap (void)
+{
+  g_autoptr(KsDevice) host = ks_host_device_new ();
+  g_autofree char *was = g_strdup (g_getenv ("KS_PROBE_BALANCE_MIB"));
+  gsize full;
+
+  g_setenv ("KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE", "1099511627776", TRUE);
+  full = ks_bench_default_elements (host, KS_PROBE_SIZE_FULL);
+  g_setenv ("KS_PROBE_BALANCE_MIB", "1", TRUE);
+  g_assert_cmpuint (ks_bench_default_elements (host, KS_PROBE_SIZE_BALANCE), ==, (gsize) 1 << 18);
+  g_assert_cmpuint (ks_bench_default_elements (host, KS_PROBE_SIZE_FULL), ==, full);
+  g_setenv ("KS_PROBE_BALANCE_MIB", "0", TRUE);
+  g_assert_cmpuint ((guint64) ks_bench_default_elements (host, KS_PROBE_SIZE_BALANCE) * sizeof (float), >,
+                    4 * ks_bench_host_shared_cache_bytes ());
+  g_unsetenv ("KS_PROBE_BALANCE_MIB");
+  g_assert_cmpuint ((guint64) ks_bench_default_elements (host, KS_PROBE_SIZE_BALANCE) * sizeof (float), >,
+                    4 * ks_bench_host_shared_cache_bytes ());
+  g_unsetenv ("KERNELSCOPE_TEST_HOST_MEMORY_AVAILABLE");
+  if (was)
+    g_setenv ("KS_PROBE_BALANCE_MIB", was, TRUE);
+}
+
 /* The host's CPU ticks: where /proc/stat exists, a total that grows with
  * work done and a steal share inside it; elsewhere FALSE, not zeros. */
 static void
@@ -568,6 +594,7 @@ main (int argc, char **argv)
   g_test_add_func ("/devices/cpu-ticks", test_cpu_ticks);
   g_test_add_func ("/devices/bandwidth-size", test_bandwidth_size);
   g_test_add_func ("/devices/bandwidth-balance-probes", test_bandwidth_balance_probes);
+  g_test_add_func ("/devices/bandwidth-balance-cap", test_bandwidth_balance_cap);
   g_test_add_func ("/devices/lookup", test_lookup);
   g_test_add_func ("/devices/lookup-names", test_lookup_names);
   g_test_add_func ("/devices/pocl-cache", test_pocl_cache);
