@@ -6,7 +6,7 @@
 # binary, then the totals.  For the GPU machine, where meson is not:
 #   tests/run-gpu-suite.sh BIN_DIR [LOG_DIR]
 # BIN_DIR holds the binaries: build/tests here, or /tmp/ks/bin after
-# tests/device/pack.sh's carry is unpacked there (tests/device/README.md).
+# tests/device/pack.sh's carry is unpacked there (README.md, Tests).
 # Each binary's whole TAP output goes to LOG_DIR/NAME.log (default: a
 # temporary folder, named at the end).  Exit status 1 if any binary failed.
 set -u

@@ -7,7 +7,7 @@
 # CUB's segmented reduction (target 4) and the fused CG at 1.05 M rows
 # (target 8): speed of light, memory, warp states, scheduler, occupancy and
 # instruction mix, one launch each after the warm-up ones.  Clocks are left
-# alone (--clock-control none, tests/device/README.md).  ncu replays each
+# alone (--clock-control none: the device notes ask it).  ncu replays each
 # kernel; the figures are its, not the benches' spans.  NCU overrides the
 # profiler's path (default: ncu on PATH, else the newest under /opt/nvidia).
 set -u
@@ -33,9 +33,15 @@ prof () {
 }
 prof split 'tridiag_split$' 2 1 kernelscope-cli bench tridiag -d "$CUDA" --n 4095 --systems 40000 \
   --method thomas-split --reps 3
-prof rowsums 'index_sum_tuned|Segmented' 4 6 kernelscope-cli run index-reduce -d "$CUDA" \
-  --method tuned,cub --reps 3
-prof cg 'cg_' 30 6 kernelscope-cli bench cg -d "$CUDA" --sizes 1048576 --reps 1
+# The tuned pair, then CUB's block reduction (kernels/index-cub.cu), each
+# after its warm-up launch.
+prof rowsums 'index_sum_tuned' 2 2 kernelscope-cli run index-reduce -d "$CUDA" --method tuned --reps 3
+prof rowsums-cub 'index_sum_cub' 1 1 kernelscope-cli run index-reduce -d "$CUDA" --method cub --reps 3
+# The fused CG's three kernels (src/solvers/ks-cg-device.c) past the first
+# iterations; bench cg runs the unfused method too, whose kernels
+# (cg_dot, cg_axpy, ...) the names leave out.
+prof cg 'cg_spmv_dot_alpha|cg_update_r_beta|cg_update_xp' 30 3 kernelscope-cli bench cg -d "$CUDA" \
+  --sizes 1048576 --reps 1
 # The warp stall reasons of thomas-split, per instruction class.
 "$NCU" --clock-control none --kernel-name 'regex:tridiag_split$' --launch-skip 2 --launch-count 1 \
   --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$',l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed_op_ldgsts.sum,smsp__inst_executed.sum,sm__cycles_elapsed.avg \
