@@ -36,6 +36,7 @@ struct _KsIndexSolver {
   KsProgram   *tuned_program[4];
   KsKernel    *tuned[4], *tuned_finish[4];
   KsIndexTree  tuned_tree[4];
+  guint64      tuned_resident[4];   /* kernel 1's segments a compute unit holds (0: not known) */
   KsBuffer    *v, *partial, *sums;
   KsBuffer    *path;           /* the tuned build's answer; kept (see ensure_buffer) */
   guint64      stride_block;
@@ -558,6 +559,15 @@ ks_index_solver_reduce_cub (KsIndexSolver       *self,
  * (a multiprocessor of compute capability 7.0 up to 9.x) / 32. */
 #define TUNED_SEGMENTS_PER_CU 64
 
+/* Kernel 1's items a group: TUNED_GROUP or what the build allows, whole
+ * segments of 32 (0: not one). */
+static guint64
+tuned_items (KsIndexSolver *self,
+             guint          k)
+{
+  return MIN ((guint64) TUNED_GROUP, ks_kernel_get_max_work_group_size (self->tuned[k])) / 32 * 32;
+}
+
 /* Builds the tuned kernels (k & 1: the local tree asked for; k & 2: rows
  * loaded as vectors, built apart because PoCL's CPU device aborted
  * compiling a choice between the two loops before the tree's barriers)
@@ -571,6 +581,7 @@ ensure_tuned (KsIndexSolver *self,
   g_autoptr(KsKernel) path_kernel = NULL;
   KsLaunchConfig one = { 1, { 1, 1, 1 }, { 1, 1, 1 }, { 0 } };
   gint32 tree = 0;
+  guint64 items;
 
   if (self->tuned[k])
     return TRUE;
@@ -595,6 +606,13 @@ ensure_tuned (KsIndexSolver *self,
    * kernel 1's last groups run, the launch between them hidden. */
   ks_kernel_set_waits_previous (self->tuned_finish[k], TRUE);
   self->tuned_tree[k] = tree == 2 ? KS_INDEX_TREE_SHUFFLE : tree == 1 ? KS_INDEX_TREE_SUBGROUP : KS_INDEX_TREE_LOCAL;
+  /* Asked once per build (a CUDA call), for the groups every launch
+   * takes: tuned_items' items with a real of local memory each. */
+  items = tuned_items (self, k);
+  self->tuned_resident[k] = items ? ks_kernel_get_resident_groups (self->tuned[k], items,
+                                                                   items * ks_precision_size (self->precision)) *
+                                    (items / 32)
+                                  : 0;
   return TRUE;
 }
 
@@ -612,8 +630,7 @@ ensure_tuned (KsIndexSolver *self,
  * KS_INDEX_SEGMENTS_PER_CU overrides the count (an A/B). */
 static guint32
 tuned_chunks (KsIndexSolver *self,
-              KsKernel      *kernel,
-              guint64        l1,
+              guint          k,
               guint64        v,
               guint64        w,
               guint          vw,
@@ -621,11 +638,9 @@ tuned_chunks (KsIndexSolver *self,
 {
   const guint64 cus = MAX (ks_device_get_info (self->device)->compute_units, 1);
   const guint64 shortest = 32 * vw * TUNED_MIN_LOADS;
-  const gsize elem = ks_precision_size (self->precision);
   const char *env = g_getenv ("KS_INDEX_SEGMENTS_PER_CU");
-  const guint64 resident = ks_kernel_get_resident_groups (kernel, l1, l1 * elem) * (l1 / 32);
   const guint64 per_cu = env ? MAX (g_ascii_strtoull (env, NULL, 10), 1)
-                         : resident ? resident : TUNED_SEGMENTS_PER_CU;
+                         : self->tuned_resident[k] ? self->tuned_resident[k] : TUNED_SEGMENTS_PER_CU;
   guint64 nb = cus * per_cu / v;
 
   nb = MAX (MIN (nb, w / shortest), 1);
@@ -659,7 +674,7 @@ ks_index_solver_reduce_tuned (KsIndexSolver       *self,
   if (v > G_MAXINT64 || w > G_MAXINT64 || !ks_index_domain_init (&domain, 2, sides, error) ||
       !ks_index_domain_check_device (&domain, self->device, self->precision, error) || !ensure_tuned (self, k, error))
     return FALSE;
-  l1 = MIN ((guint64) TUNED_GROUP, ks_kernel_get_max_work_group_size (self->tuned[k])) / 32 * 32;
+  l1 = tuned_items (self, k);
   l2 = MIN ((guint64) TUNED_GROUP, ks_kernel_get_max_work_group_size (self->tuned_finish[k]));
   if (l1 == 0 || l2 == 0)
     {
@@ -668,7 +683,7 @@ ks_index_solver_reduce_tuned (KsIndexSolver       *self,
                    ks_device_get_name (self->device));
       return FALSE;
     }
-  nb = tuned_chunks (self, self->tuned[k], l1, v, w, vw, &cw);
+  nb = tuned_chunks (self, k, v, w, vw, &cw);
   cus = MAX (ks_device_get_info (self->device)->compute_units, 1);
   /* One group per l1 / 32 segments; past 256 groups per compute unit the
    * groups loop over the rest, except in the local tree's build, which

@@ -68,12 +68,13 @@ ks_tridiag_split_new (KsRuntime   *rt,
                       KsPrecision  precision)
 {
   KsTridiagSplit *self = g_new0 (KsTridiagSplit, 1);
+  const char *fixed;
 
   self->rt = ks_runtime_ref (rt);
   self->precision = precision;
   self->stream = -1;
-  self->fixed = g_strcmp0 (g_getenv ("KS_SPLIT_FIXED"), "1") == 0 ? 1
-                : g_strcmp0 (g_getenv ("KS_SPLIT_FIXED"), "0") == 0 ? 0 : -1;
+  fixed = g_getenv ("KS_SPLIT_FIXED");
+  self->fixed = g_strcmp0 (fixed, "1") == 0 ? 1 : g_strcmp0 (fixed, "0") == 0 ? 0 : -1;
   return self;
 }
 

@@ -227,7 +227,8 @@ default_elements (gboolean      host,
 {
   const gboolean cpu = host || type == KS_DEVICE_TYPE_CPU;
   const gsize floor = host ? (gsize) 32 << 20 : type == KS_DEVICE_TYPE_GPU ? (gsize) 64 << 20 : (gsize) 8 << 20;
-  const char *cap = g_getenv ("KS_PROBE_BALANCE_MIB");
+  const char *env = g_getenv ("KS_PROBE_BALANCE_MIB");
+  const guint64 cap_mib = env ? MIN (g_ascii_strtoull (env, NULL, 10), (guint64) 1 << 20) : 0;
 
   if (probe == KS_PROBE_SIZE_FULL)
     return ks_bench_bandwidth_elements (cpu ? MAX (device_cache, ks_bench_host_cache_bytes ()) : device_cache,
@@ -236,8 +237,8 @@ default_elements (gboolean      host,
    * machine with 300 MiB of last-level cache each of test-cli's hybrid
    * runs spent ~20 of its 21 s streaming 1.2 GiB arrays for lambda_b,
    * a figure those tests check for its arithmetic, not its size. */
-  if (cap && g_ascii_strtoull (cap, NULL, 10) > 0)
-    limit = MIN (limit, MAX ((gsize) MIN (g_ascii_strtoull (cap, NULL, 10), (guint64) 1 << 20) << 18, (gsize) 4));
+  if (cap_mib > 0)
+    limit = MIN (limit, (gsize) cap_mib << 18);   /* floats: 2^20 bytes / 4 */
   if (!cpu)
     return ks_bench_balance_elements (device_cache, floor, 1, limit);
   return ks_bench_balance_elements (MAX (device_cache, ks_bench_host_shared_cache_bytes ()), floor,
