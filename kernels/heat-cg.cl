@@ -289,17 +289,51 @@ spmv_dot_rows (const int n, __global const int *row_ptr, __global const int *col
   return acc;
 }
 
-/* FUSED: r -= alpha q over this item's rows; returns its share of r.r. */
+/* Rows an item of the r update loads before it stores any: it writes to
+ * memory it may not know apart from what it reads (r and q could overlap,
+ * for all the compiler sees), so the compiler may not move the next row's
+ * loads above this row's store, and an item that takes one row a step
+ * waits out a whole memory latency per row.  Measured on the H200 (bench
+ * cg, fp64, fused from a graph, 1.05 / 4.2 / 16.8 M rows): 1 row 0.0729 /
+ * 0.240 / 0.921 ms an iteration, 4 rows 0.0723 / 0.234 / 0.866, 8 rows
+ * 0.0713 / 0.230 / 0.862 (data/reference/bench/h200-cg-batch-2026-11-29.txt).
+ * The same batches made the x and p update (one row an item on a grid of
+ * the reductions' size) and the SpMV (rows walked side by side) slower:
+ * 0.0743 and 0.218 ms at 1.05 M rows.  On GPUs only (the host builds with
+ * -DKS_GPU there): PoCL on a CPU ran the fused CG slower with the batches
+ * (262 K rows fp64, 2 cores: 7.3-8.6 ms an iteration against 4.6-6.3; 18
+ * with the SpMV's too). */
+#ifdef KS_GPU
+#define CG_BATCH 8
+#else
+#define CG_BATCH 1
+#endif
+
+/* FUSED: r -= alpha q over this item's rows, CG_BATCH a step; returns its
+ * share of r.r. */
 KS_FN real
 update_r_rows (const int n, __global real *r, __global const real *q, const real alpha)
 {
+  const int step = (int) get_global_size (0);
   real acc = 0;
 
-  for (int i = (int) get_global_id (0); i < n; i += (int) get_global_size (0))
+  for (int i = (int) get_global_id (0); i < n; i += CG_BATCH * step)
     {
-      const real v = r[i] - alpha * q[i];
-      r[i] = v;
-      acc += v * v;
+      real rv[CG_BATCH], qv[CG_BATCH];
+
+      for (int u = 0; u < CG_BATCH; u++)
+        if (i + u * step < n)
+          {
+            rv[u] = r[i + u * step];
+            qv[u] = q[i + u * step];
+          }
+      for (int u = 0; u < CG_BATCH; u++)
+        if (i + u * step < n)
+          {
+            const real v = rv[u] - alpha * qv[u];
+            r[i + u * step] = v;
+            acc += v * v;
+          }
     }
   return acc;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-heat-device: paper 004's heat solver on every OpenCL/CUDA device
  * here against the host: the CG (float and double, base and fused, a CUDA
- * graph's replay, not converged with its history), the library CG
+ * graph's replay, not converged with its history, many rows an item), the library CG
  * (cuSPARSE + cuBLAS, refused off CUDA), the device's assembly of the
  * matrix and right-hand side, and the whole step and the partial offload.
  * tests/test-heat-oclgrind.sh runs its /heat/cg-device and
@@ -37,12 +37,11 @@ solved_on_host (const char *spec, double **b, double **ref, KsCgOptions *opt, Ks
   return a;
 }
 
+/* The device CG on spec's heat matrix on every device, both precisions
+ * and variants, against the host. */
 static void
-test_cg_device (void)
+check_cg_devices (const char *spec)
 {
-  /* Small under Oclgrind (tests/test-heat-oclgrind.sh), whose simulator
-   * takes minutes for the default. */
-  const char *spec = g_getenv ("KS_TEST_HEAT_SMALL") ? "mixed:60" : "mixed:500";
   g_autofree double *b = NULL;
   g_autofree double *ref = NULL;
   KsCgOptions opt;
@@ -63,6 +62,7 @@ test_cg_device (void)
             g_autofree double *x = g_new0 (double, a->n_rows);
             KsCgOptions o = opt;
             KsCgResult res = { 0 };
+            gboolean solved;
 
             if (cg == NULL && g_error_matches (error, KS_COMPUTE_ERROR, KS_COMPUTE_ERROR_UNSUPPORTED))
               {
@@ -73,8 +73,10 @@ test_cg_device (void)
             if (prec == KS_PRECISION_FLOAT)
               o.tol = 1e-5;
             g_assert_true (ks_cg_device_set_matrix (cg, a, &error));
-            g_assert_true (ks_cg_device_solve (cg, b, x, &o, &res, &error));
+            /* The error first: it says why, where a bare FALSE would not. */
+            solved = ks_cg_device_solve (cg, b, x, &o, &res, &error);
             g_assert_no_error (error);
+            g_assert_true (solved);
             g_test_message ("%s %s %s: %u iterations (host %u), residual %.3g, off the host by %.3g",
                             ks_device_get_name (dev), ks_precision_to_string (prec), ks_cg_variant_to_string (var),
                             res.iterations, host.iterations, res.residual, rel_diff (x, ref, a->n_rows));
@@ -279,6 +281,29 @@ test_device_assembly (void)
     g_test_skip ("no OpenCL or CUDA device here");
 }
 
+static void
+test_cg_device (void)
+{
+  /* Small under Oclgrind (tests/test-heat-oclgrind.sh), whose simulator
+   * takes minutes for the default. */
+  check_cg_devices (g_getenv ("KS_TEST_HEAT_SMALL") ? "mixed:60" : "mixed:500");
+}
+
+/* The CG built as for a GPU (KS_CG_BATCHED=1) on a grid of one group
+ * (KS_CG_ITEMS_PER_CU=1), so that each item takes ~80 rows: the fused r
+ * update's batches (heat-cg.cl, CG_BATCH rows an item a step) full and cut
+ * short at the end.  Not under Oclgrind (test-heat-oclgrind.sh): it would
+ * take minutes there, and the loop shares no memory between items. */
+static void
+test_cg_batches (void)
+{
+  g_setenv ("KS_CG_ITEMS_PER_CU", "1", TRUE);
+  g_setenv ("KS_CG_BATCHED", "1", TRUE);
+  check_cg_devices ("mixed:20000");
+  g_unsetenv ("KS_CG_ITEMS_PER_CU");
+  g_unsetenv ("KS_CG_BATCHED");
+}
+
 /* The library CG (cuSPARSE + cuBLAS) against the host on every CUDA
  * device; anywhere else a clear refusal. */
 static void
@@ -335,6 +360,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   devices = ks_device_list_new ();
   g_test_add_func ("/heat/cg-device", test_cg_device);
+  g_test_add_func ("/heat/cg-batches", test_cg_batches);
   g_test_add_func ("/heat/device-step", test_device_step);
   g_test_add_func ("/heat/device-assembly", test_device_assembly);
   g_test_add_func ("/heat/cg-library", test_cg_library);

@@ -54,7 +54,7 @@ struct _KsCgDevice {
   KsBuffer    *d_x, *d_b, *d_r, *d_p, *d_q;
   KsBuffer    *d_partial, *d_scalars, *d_state, *d_hist;
   void        *stage;       /* a host vector in the device's precision */
-  const char  *options;     /* the programs' build options (the precision) */
+  const char  *options;     /* the programs' build options (ks_cg_program_options) */
   gboolean     use_graph;   /* CUDA: CHECK_EVERY iterations replayed from one graph */
   KsGraph     *graph;       /* recorded on first use; dropped when a buffer it names changes */
   GHashTable  *companions;  /* source name -> KsProgram built with options */
@@ -98,6 +98,20 @@ use_last_group (KsDevice *device)
   return ks_device_get_info (device)->type == KS_DEVICE_TYPE_GPU;
 }
 
+/* KS_CG_BATCHED=0|1 overrides the GPU default, for an A/B on a GPU and for
+ * the test that runs the batched loops on PoCL (/heat/cg-batches). */
+const char *
+ks_cg_program_options (KsDevice *device, KsPrecision precision)
+{
+  const char *env = g_getenv ("KS_CG_BATCHED");
+  const gboolean gpu = env != NULL && *env != '\0' ? g_strcmp0 (env, "0") != 0
+                                                   : ks_device_get_info (device)->type == KS_DEVICE_TYPE_GPU;
+
+  if (precision == KS_PRECISION_DOUBLE)
+    return gpu ? "-DKS_REAL=double -DKS_FP64 -DKS_GPU" : "-DKS_REAL=double -DKS_FP64";
+  return gpu ? "-DKS_REAL=float -DKS_GPU" : "-DKS_REAL=float";
+}
+
 KsCgDevice *
 ks_cg_device_new (KsDevice *device, KsPrecision precision, KsCgVariant variant, GError **error)
 {
@@ -117,7 +131,7 @@ ks_cg_device_new (KsDevice *device, KsPrecision precision, KsCgVariant variant, 
   cg->precision = precision;
   cg->variant = variant;
   cg->real_size = ks_precision_size (precision);
-  cg->options = precision == KS_PRECISION_DOUBLE ? "-DKS_REAL=double -DKS_FP64" : "-DKS_REAL=float";
+  cg->options = ks_cg_program_options (device, precision);
   if (!(cg->rt = ks_runtime_new (device, error)) ||
       !(cg->program = ks_runtime_build_program (cg->rt, "heat-cg.cl", cg->options, error)))
     return NULL;
@@ -181,12 +195,14 @@ reduction_groups (const KsCgDevice *cg, gsize n)
   /* KS_CG_ITEMS_PER_CU overrides the 1024 (an A/B). */
   const char *env = g_getenv ("KS_CG_ITEMS_PER_CU");
   const guint64 items = env ? g_ascii_strtoull (env, NULL, 10) : 1024;
-  const guint64 per_cu = MAX (items / cg->local, 1);
+  /* Fewer items than a group a unit make fewer groups (one at least). */
+  const guint64 groups = MAX (cus * items / cg->local, 1);
 
   /* A CPU (PoCL) runs one group a core at a time: there many groups
    * balance the cores (16-core Xeon, 1 M rows: fused 1.89 ms an iteration
-   * with 1024 groups, 3.72 with 64). */
-  const guint64 most = ks_device_get_info (cg->device)->type == KS_DEVICE_TYPE_CPU ? 1024 : cus * per_cu;
+   * with 1024 groups, 3.72 with 64), unless the knob says otherwise (the
+   * tests' way to give each item many rows on a small matrix). */
+  const guint64 most = ks_device_get_info (cg->device)->type == KS_DEVICE_TYPE_CPU && env == NULL ? 1024 : groups;
 
   return (guint) MAX (MIN ((n + cg->local - 1) / cg->local, most), 1);
 }

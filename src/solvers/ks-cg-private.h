@@ -20,6 +20,12 @@ void     ks_cg_set_not_converged (GError           **error,
                                   const double      *history,
                                   guint              n);
 
+/* The build options of heat-cg.cl for device in precision: the real type,
+ * and -DKS_GPU on a GPU (the fused loops' batches, heat-cg.cl CG_BATCH;
+ * KS_CG_BATCHED=0|1 overrides). */
+const char *ks_cg_program_options (KsDevice    *device,
+                                   KsPrecision  precision);
+
 typedef enum {
   KS_CG_BUFFER_ROW_PTR,
   KS_CG_BUFFER_COL,

@@ -21,6 +21,7 @@
 
 #include "ks-dist-cg.h"
 #include "ks-dist-cg-private.h"
+#include "ks-cg-private.h"
 
 #include "ks-compute-error.h"
 #include "ks-runtime.h"
@@ -103,9 +104,7 @@ ks_dist_cg_device_new (KsDevice    *device,
   dev->precision = precision;
   dev->real_size = ks_precision_size (precision);
   if (!(dev->rt = ks_runtime_new (device, error)) ||
-      !(dev->program = ks_runtime_build_program (dev->rt, "heat-cg.cl",
-                                                 precision == KS_PRECISION_DOUBLE ? "-DKS_REAL=double -DKS_FP64"
-                                                                                  : "-DKS_REAL=float",
+      !(dev->program = ks_runtime_build_program (dev->rt, "heat-cg.cl", ks_cg_program_options (device, precision),
                                                  error)))
     return NULL;
   dev->local = 256;

@@ -10,7 +10,10 @@
 # alone (--clock-control none: the device notes ask it).  ncu replays each
 # kernel; the figures are its, not the benches' spans.  NCU overrides the
 # profiler's path (default: ncu on PATH, else the newest under /opt/nvidia).
+# PARTS (default "split rowsums cg stalls") names the parts to run.
 set -u
+PARTS=" ${PARTS:-split rowsums cg stalls} "
+want () { [[ "$PARTS" == *" $1 "* ]]; }
 OUT=${1:?usage: $0 OUT_DIR}
 CUDA=${CUDA:-cuda:0}
 mkdir -p "$OUT"
@@ -31,18 +34,19 @@ prof () {
   grep -E '^  [a-z_]+|Duration|Memory Throughput|DRAM Throughput|Compute \(SM\) Throughput|Achieved Occupancy|Theoretical Occupancy|Issued Ipc|No Eligible|Warp Cycles Per Issued|Registers Per|Shared Memory Configuration|Block Limit|L1/TEX Hit|Mem Busy|Max Bandwidth|Mem Pipes Busy|Executed Instructions  ' \
     "$OUT/$name.txt" | sed 's/  */ /g'
 }
-prof split 'tridiag_split$' 2 1 kernelscope-cli bench tridiag -d "$CUDA" --n 4095 --systems 40000 \
+want split && prof split 'tridiag_split$' 2 1 kernelscope-cli bench tridiag -d "$CUDA" --n 4095 --systems 40000 \
   --method thomas-split --reps 3
 # The tuned pair, then CUB's block reduction (kernels/index-cub.cu), each
 # after its warm-up launch.
-prof rowsums 'index_sum_tuned' 2 2 kernelscope-cli run index-reduce -d "$CUDA" --method tuned --reps 3
-prof rowsums-cub 'index_sum_cub' 1 1 kernelscope-cli run index-reduce -d "$CUDA" --method cub --reps 3
+want rowsums && prof rowsums 'index_sum_tuned' 2 2 kernelscope-cli run index-reduce -d "$CUDA" --method tuned --reps 3
+want rowsums && prof rowsums-cub 'index_sum_cub' 1 1 kernelscope-cli run index-reduce -d "$CUDA" --method cub --reps 3
 # The fused CG's three kernels (src/solvers/ks-cg-device.c) past the first
 # iterations; bench cg runs the unfused method too, whose kernels
 # (cg_dot, cg_axpy, ...) the names leave out.
-prof cg 'cg_spmv_dot_alpha|cg_update_r_beta|cg_update_xp' 30 3 kernelscope-cli bench cg -d "$CUDA" \
+want cg && prof cg 'cg_spmv_dot_alpha|cg_update_r_beta|cg_update_xp' 30 3 kernelscope-cli bench cg -d "$CUDA" \
   --sizes 1048576 --reps 1
 # The warp stall reasons of thomas-split, per instruction class.
+want stalls || exit 0
 "$NCU" --clock-control none --kernel-name 'regex:tridiag_split$' --launch-skip 2 --launch-count 1 \
   --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio$',l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed_op_ldgsts.sum,smsp__inst_executed.sum,sm__cycles_elapsed.avg \
   kernelscope-cli bench tridiag -d "$CUDA" --n 4095 --systems 40000 --method thomas-split --reps 3 \
