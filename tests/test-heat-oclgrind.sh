@@ -28,7 +28,8 @@ LOG=$T/oclgrind.log
 # KS_CG_LAST_GROUP=1: the fused CG as GPUs run it (its dot products ended
 # by the last group of their launch, the group-count handshake under the
 # race checks); PoCL, in test-heat-device, runs the one-group reductions.
-KS_CG_LAST_GROUP=1 KS_TEST_HEAT_SMALL=1 oclgrind_logged "$LOG" --data-races --uninitialized --check-api \
+# KS_CG_BATCHED=1: the r update's loads in batches, as GPUs build it.
+KS_CG_LAST_GROUP=1 KS_CG_BATCHED=1 KS_TEST_HEAT_SMALL=1 oclgrind_logged "$LOG" --data-races --uninitialized --check-api \
   "$BIN" -p /heat/cg-device -p /heat/device-step >"$T/out" 2>"$T/err"
 RC=$?
 FAILED=0
