@@ -319,12 +319,13 @@ spmv_dot_rows (const int n, __global const int *row_ptr, __global const int *col
  * cg, fp64, fused from a graph, 1.05 / 4.2 / 16.8 M rows): 8 rows 0.0689 /
  * 0.229 / 0.894-0.896 ms an iteration against 0.0694-0.0696 / 0.233 /
  * 0.907-0.908 for one (data/reference/bench/h200-cg-batch-2026-11-29.txt,
- * call 11; 4 rows were between them in call 3).  The same batches made the x and p update (one row an item on a grid of
- * the reductions' size) and the SpMV (rows walked side by side) slower:
- * 0.0743 and 0.218 ms at 1.05 M rows.  On GPUs only (the host builds with
- * -DKS_GPU there): PoCL on a CPU ran the fused CG slower with the batches
- * (262 K rows fp64, 2 cores: 7.3-8.6 ms an iteration against 4.6-6.3; 18
- * with the SpMV's too). */
+ * call 11; 4 rows were between them in call 3).  The same batches made
+ * the x and p update (one row an item on a grid of the reductions' size)
+ * and the SpMV (rows walked side by side) slower: 0.0743 and 0.218 ms at
+ * 1.05 M rows.  On GPUs only (the host builds with -DKS_GPU there): PoCL
+ * on a CPU ran the fused CG slower with the batches (262 K rows fp64, 2
+ * cores: 7.3-8.6 ms an iteration against 4.6-6.3; 18 with the SpMV's
+ * too). */
 #ifdef KS_GPU
 #define CG_BATCH 8
 #else

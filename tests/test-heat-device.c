@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-heat-device: paper 004's heat solver on every OpenCL/CUDA device
  * here against the host: the CG (float and double, base and fused, a CUDA
- * graph's replay, not converged with its history, many rows an item), the library CG
- * (cuSPARSE + cuBLAS, refused off CUDA), the device's assembly of the
- * matrix and right-hand side, and the whole step and the partial offload.
+ * graph's replay, not converged with its history, many rows an item), the
+ * library CG (cuSPARSE + cuBLAS, refused off CUDA), the device's assembly
+ * of the matrix and right-hand side, and the whole step and the partial
+ * offload.
  * tests/test-heat-oclgrind.sh runs its /heat/cg-device and
  * /heat/device-step under Oclgrind (KS_TEST_HEAT_SMALL). */
 #define G_LOG_DOMAIN "test-heat-device"

@@ -4,8 +4,9 @@
 # machine, in one device call after tests/device/pack.sh:
 #   source .devcarry/env.sh && tests/device/cg-groups-ab.sh "$OUT/cg"
 # KNOB (default KS_CG_ITEMS_PER_CU, the grid's items a compute unit,
-# reduction_groups; KS_CG_TILE is the SpMV's tile, tile_entries) and ITEMS,
-# its values (default "1024 512 768 1536 2048"); CG_SIZES (default
+# reduction_groups; KS_CG_BATCHED=0|1 the r update's batches,
+# ks_cg_program_options) and ITEMS, its values (default
+# "1024 512 768 1536 2048"); CG_SIZES (default
 # 1048576,4194304), ROUNDS (default 2): bench cg -d cuda:0 --reps 3 each,
 # the values interleaved within a round.
 set -u
