@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The builds test-cuda compiles through NVRTC, one per "|":
- * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64 */
+ * ks-nvrtc: -DKS_REAL=float | -DKS_REAL=double -DKS_FP64
+ *   | -DKS_REAL=float -DKS_GPU | -DKS_REAL=double -DKS_FP64 -DKS_GPU */
 /* Conjugate gradients for paper 004's heat matrix (src/solvers/ks-cg-device.c):
  * CSR SpMV, vector updates and two-stage dot products, in a BASE variant (one
  * kernel per operation, as the paper prints it) and a FUSED one (the paper's
- * modified CG).  Built with -DKS_REAL=float or -DKS_REAL=double -DKS_FP64.
+ * modified CG).  Built with -DKS_REAL=float or -DKS_REAL=double -DKS_FP64,
+ * and -DKS_GPU for a GPU (ks_cg_program_options; CG_BATCH below).
  *
  * The scalars stay on the device.  cg_reduce (one group) finishes every dot
  * product and does the scalar arithmetic in its first item; the state words
@@ -293,7 +295,7 @@ spmv_dot_rows (const int n, __global const int *row_ptr, __global const int *col
       int k = row_ptr[i];
       real s = 0;
 
-      for (; k + 4 <= end; k += 4)
+      for (; end - k >= 4; k += 4)
         {
           const int c0 = col[k], c1 = col[k + 1], c2 = col[k + 2], c3 = col[k + 3];
           const real p0 = p[c0], p1 = p[c1], p2 = p[c2], p3 = p[c3];

@@ -298,11 +298,21 @@ test_cg_device (void)
 static void
 test_cg_batches (void)
 {
+  /* The caller's values put back after (an A/B may have set them). */
+  g_autofree char *items = g_strdup (g_getenv ("KS_CG_ITEMS_PER_CU"));
+  g_autofree char *batched = g_strdup (g_getenv ("KS_CG_BATCHED"));
+
   g_setenv ("KS_CG_ITEMS_PER_CU", "1", TRUE);
   g_setenv ("KS_CG_BATCHED", "1", TRUE);
   check_cg_devices ("mixed:20000");
-  g_unsetenv ("KS_CG_ITEMS_PER_CU");
-  g_unsetenv ("KS_CG_BATCHED");
+  if (items != NULL)
+    g_setenv ("KS_CG_ITEMS_PER_CU", items, TRUE);
+  else
+    g_unsetenv ("KS_CG_ITEMS_PER_CU");
+  if (batched != NULL)
+    g_setenv ("KS_CG_BATCHED", batched, TRUE);
+  else
+    g_unsetenv ("KS_CG_BATCHED");
 }
 
 /* The library CG (cuSPARSE + cuBLAS) against the host on every CUDA
