@@ -290,6 +290,16 @@ test_cg_device (void)
   check_cg_devices (g_getenv ("KS_TEST_HEAT_SMALL") ? "mixed:60" : "mixed:500");
 }
 
+/* name as it was (value, or unset for NULL). */
+static void
+put_back (const char *name, const char *value)
+{
+  if (value != NULL)
+    g_setenv (name, value, TRUE);
+  else
+    g_unsetenv (name);
+}
+
 /* The CG built as for a GPU (KS_CG_BATCHED=1) on a grid of one group
  * (KS_CG_ITEMS_PER_CU=1), so that each item takes ~80 rows: the fused r
  * update's batches (heat-cg.cl, CG_BATCH rows an item a step) full and cut
@@ -305,14 +315,8 @@ test_cg_batches (void)
   g_setenv ("KS_CG_ITEMS_PER_CU", "1", TRUE);
   g_setenv ("KS_CG_BATCHED", "1", TRUE);
   check_cg_devices ("mixed:20000");
-  if (items != NULL)
-    g_setenv ("KS_CG_ITEMS_PER_CU", items, TRUE);
-  else
-    g_unsetenv ("KS_CG_ITEMS_PER_CU");
-  if (batched != NULL)
-    g_setenv ("KS_CG_BATCHED", batched, TRUE);
-  else
-    g_unsetenv ("KS_CG_BATCHED");
+  put_back ("KS_CG_ITEMS_PER_CU", items);
+  put_back ("KS_CG_BATCHED", batched);
 }
 
 /* The library CG (cuSPARSE + cuBLAS) against the host on every CUDA
