@@ -83,29 +83,25 @@ ks_cg_device_free (KsCgDevice *cg)
   g_free (cg);
 }
 
-/* Whether the fused variant finishes its dot products in the last group of
- * their launch (heat-cg.cl, group_partial_last) rather than in a launch of
- * one group: on GPUs, where a launch is the cost it saves; PoCL 3.1 runs
- * that kernel wrongly.  KS_CG_LAST_GROUP=0|1 overrides, for an A/B on a
- * GPU and for the Oclgrind test (test-heat-oclgrind.sh). */
+/* Whether a GPU-only way of the fused CG is taken on device: on GPUs,
+ * unless the knob (an environment variable, 0|1) says otherwise, for an
+ * A/B on a GPU and for the tests that run it on PoCL or Oclgrind. */
 static gboolean
-use_last_group (KsDevice *device)
+gpu_way (KsDevice *device, const char *knob)
 {
-  const char *env = g_getenv ("KS_CG_LAST_GROUP");
+  const char *env = g_getenv (knob);
 
   if (env != NULL && *env != '\0')
     return g_strcmp0 (env, "0") != 0;
   return ks_device_get_info (device)->type == KS_DEVICE_TYPE_GPU;
 }
 
-/* KS_CG_BATCHED=0|1 overrides the GPU default, for an A/B on a GPU and for
- * the test that runs the batched loops on PoCL (/heat/cg-batches). */
+/* KS_CG_BATCHED: the r update's batches (heat-cg.cl, CG_BATCH), on PoCL in
+ * /heat/cg-batches. */
 const char *
 ks_cg_program_options (KsDevice *device, KsPrecision precision)
 {
-  const char *env = g_getenv ("KS_CG_BATCHED");
-  const gboolean gpu = env != NULL && *env != '\0' ? g_strcmp0 (env, "0") != 0
-                                                   : ks_device_get_info (device)->type == KS_DEVICE_TYPE_GPU;
+  const gboolean gpu = gpu_way (device, "KS_CG_BATCHED");
 
   if (precision == KS_PRECISION_DOUBLE)
     return gpu ? "-DKS_REAL=double -DKS_FP64 -DKS_GPU" : "-DKS_REAL=double -DKS_FP64";
@@ -136,7 +132,11 @@ ks_cg_device_new (KsDevice *device, KsPrecision precision, KsCgVariant variant, 
       !(cg->program = ks_runtime_build_program (cg->rt, "heat-cg.cl", cg->options, error)))
     return NULL;
   cg->local = 256;
-  cg->last_group = use_last_group (device);
+  /* The fused dot products finished by the last group of their launch
+   * (heat-cg.cl, group_partial_last) rather than in a launch of one group:
+   * on GPUs, where a launch is the cost it saves; PoCL 3.1 runs that
+   * kernel wrongly.  KS_CG_LAST_GROUP=1 in the Oclgrind test. */
+  cg->last_group = gpu_way (device, "KS_CG_LAST_GROUP");
   for (guint i = 0; i < N_KERNELS; i++)
     {
       if (!(cg->k[i] = ks_program_create_kernel (cg->program, kernel_names[i], error)))
