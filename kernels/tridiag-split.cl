@@ -92,6 +92,22 @@ typedef KS_REAL real;
 #define SPLIT_IN(t, k) ((t) + (k) * T < n)
 #endif
 
+/* The streamed build for one group size keeps its local memory to the
+ * staged system and 8 T reals (76,048 bytes for 4,095 float rows in 256
+ * items), so that three of its groups fit an H200's SM (228 KB) where
+ * two did (86,500 bytes): PARACR works in one copy of the reduced system
+ * (a second barrier a step) and x goes out in two halves.  Register
+ * bound too (SPLIT_BOUNDS), it had 16 warps an SM to hide the latency of
+ * its arithmetic chains; Nsight Compute found it waiting on them (issue
+ * 30, h200-split-fixed-2026-11-29.txt).  -DKS_SPLIT_WIDE (the host's
+ * KS_SPLIT_LEAN=0) keeps the two copies, an A/B knob. */
+#if defined (KS_SPLIT_T) && defined (KS_SPLIT_STREAM) && !defined (KS_SPLIT_WIDE)
+#define SPLIT_LEAN 1
+#define SPLIT_PARTS 2u
+#else
+#define SPLIT_PARTS 1u
+#endif
+
 /* Float divides with the hardware's approximate division (within 2 ulp)
  * rather than the IEEE sequence (a reciprocal, a Newton step and a
  * fix-up branch): the sweeps and the reduced system's PARACR divide at
@@ -102,7 +118,15 @@ typedef KS_REAL real;
 #ifdef KS_FP64
 #define SPLIT_DIV(x, y) ((x) / (y))
 #elif defined (KS_CUDA)
-#define SPLIT_DIV(x, y) __fdividef ((x), (y))
+KS_FN float
+split_rcp (float y)
+{
+  float r;
+
+  asm ("rcp.approx.ftz.f32 %0, %1;" : "=f" (r) : "f" (y));
+  return r;
+}
+#define SPLIT_DIV(x, y) ((x) * split_rcp (y))
 #else
 #define SPLIT_DIV(x, y) native_divide ((x), (y))
 #endif
@@ -216,12 +240,30 @@ split_stage (__global const real *a,
              const uint           T)
 {
   __global const real *pa = a + base + t, *pb = b + base + t, *pc = c + base + t, *pd = d + base + t;
+  KS_LOCAL_PTR (real) s = S + SPLIT_AT_K (t, 0);
 
+  if (n >= (M - 1) * T)
+    {
+      _Pragma ("unroll")
+      for (uint k = 0; k + 1 < M; k++)
+        SPLIT_COPY (&s[SPLIT_AT_K (t, k) - SPLIT_AT_K (t, 0)], &pa[k * T]);
+      _Pragma ("unroll")
+      for (uint k = 0; k + 1 < M; k++)
+        SPLIT_COPY (&s[P + SPLIT_AT_K (t, k) - SPLIT_AT_K (t, 0)], &pb[k * T]);
+      _Pragma ("unroll")
+      for (uint k = 0; k + 1 < M; k++)
+        SPLIT_COPY (&s[2 * P + SPLIT_AT_K (t, k) - SPLIT_AT_K (t, 0)], &pc[k * T]);
+      _Pragma ("unroll")
+      for (uint k = 0; k + 1 < M; k++)
+        SPLIT_COPY (&s[3 * P + SPLIT_AT_K (t, k) - SPLIT_AT_K (t, 0)], &pd[k * T]);
+    }
   _Pragma ("unroll")
   for (uint k = 0; k < M; k++)
     {
       KS_LOCAL_PTR (real) s = S + SPLIT_AT_K (t, k);
 
+      if (k + 1 < M && n >= (M - 1) * T)
+        continue;
       if (SPLIT_IN (t, k))
         {
           SPLIT_COPY (&s[0], &pa[k * T]);
@@ -430,17 +472,28 @@ split_reduce (KS_LOCAL_PTR (real) l0,
       barrier (CLK_LOCAL_MEM_FENCE);
       SPLIT_PCR (2 * t, *fa, *fb, *fc, *fd);
       SPLIT_PCR (2 * t + 1, *la, *lb, *lc, *ld);
+#ifdef SPLIT_LEAN
+      /* One copy: every read done before the next step writes it. */
+      barrier (CLK_LOCAL_MEM_FENCE);
+#else
       o ^= 4 * R;
+#endif
     }
+#ifndef SPLIT_LEAN
   /* The other copy's last reads are done before l0 is used again. */
   barrier (CLK_LOCAL_MEM_FENCE);
+#endif
   if (h < R)
     split_tail (l0, t, T, h, fa, fb, fc, fd, la, lb, lc, ld);
 }
 
 /* Step 4: every row of the item's piece from its first and last unknowns,
  * out through local memory l (free on entry and on return) to x, its
- * first n rows, coalesced. */
+ * first n rows, coalesced: in SPLIT_PARTS parts, the pieces of the first
+ * part and then the next (rows t + k T, k < M / 2, are the first half's).
+ * Where the system fills every round but perhaps the last (n >= (M - 1)
+ * T, as in every benchmark) the rounds before it store unguarded: a guard
+ * on each was an ISETP and a predicate each in NVCC's code. */
 KS_FN void
 split_out (KS_LOCAL_PTR (real) l,
            const real *ra, const real *rc, const real *rd,
@@ -448,21 +501,44 @@ split_out (KS_LOCAL_PTR (real) l,
            const uint t, const uint T, const uint n,
            __global real *x)
 {
-  KS_LOCAL_PTR (real) mine = l + SPLIT_AT (t * M);
+  const uint per = T / SPLIT_PARTS;   /* pieces a part */
   __global real *px = x + t;
 
-  mine[0] = first;
   _Pragma ("unroll")
-  for (uint k = 1; k + 1 < M; k++)
-    mine[k] = rd[k] - ra[k] * first - rc[k] * last;
-  mine[M - 1] = last;
-  barrier (CLK_LOCAL_MEM_FENCE);
-  _Pragma ("unroll")
-  for (uint k = 0; k < M; k++)
-    if (SPLIT_IN (t, k))
-      px[k * T] = l[SPLIT_AT_K (t, k)];
-  /* l is read above until every item is past here. */
-  barrier (CLK_LOCAL_MEM_FENCE);
+  for (uint part = 0; part < SPLIT_PARTS; part++)
+    {
+      const uint k0 = part * (M / SPLIT_PARTS), k1 = k0 + M / SPLIT_PARTS;
+      const uint o = SPLIT_AT (part * per * M);   /* row j of the part at l[SPLIT_AT (j) - o] */
+
+      if (t / per == part)
+        {
+          KS_LOCAL_PTR (real) mine = l + SPLIT_AT (t * M) - o;
+
+          mine[0] = first;
+          _Pragma ("unroll")
+          for (uint k = 1; k + 1 < M; k++)
+            mine[k] = rd[k] - ra[k] * first - rc[k] * last;
+          mine[M - 1] = last;
+        }
+      barrier (CLK_LOCAL_MEM_FENCE);
+      if (n >= (M - 1) * T)
+        {
+          _Pragma ("unroll")
+          for (uint k = k0; k < k1 && k + 1 < M; k++)
+            px[k * T] = l[SPLIT_AT_K (t, k) - o];
+        }
+      else
+        {
+          _Pragma ("unroll")
+          for (uint k = k0; k < k1 && k + 1 < M; k++)
+            if (SPLIT_IN (t, k))
+              px[k * T] = l[SPLIT_AT_K (t, k) - o];
+        }
+      if (k1 == M && SPLIT_IN (t, M - 1))
+        px[(M - 1) * T] = l[SPLIT_AT_K (t, M - 1) - o];
+      /* l is read above until every item is past here. */
+      barrier (CLK_LOCAL_MEM_FENCE);
+    }
 }
 
 /* Steps 3 and 4 for one system whose pieces split_eliminate reduced (the
@@ -484,7 +560,7 @@ split_finish (KS_LOCAL_PTR (real) l,
   split_reduce (l, t, T, &ra2, &rb2, &rc2, &rd2, &la2, &lb2, &lc2, &ld2);
   if ((split_bad (rb2) || split_bad (lb2)) && bad == 0)
     bad = t * M + 1;
-  split_out (l, ra, rc, rd, rd2 / rb2, ld2 / lb2, t, T, n, x);
+  split_out (l, ra, rc, rd, SPLIT_DIV (rd2, rb2), SPLIT_DIV (ld2, lb2), t, T, n, x);
   /* A zero pivot in the padding cannot be (its rows are identity), but one
    * in a system's own rows can reach past n through the reduced system. */
   if (bad)
@@ -495,7 +571,9 @@ split_finish (KS_LOCAL_PTR (real) l,
  * pieces of 16 rows) resident on CUDA (122 registers an item, none
  * spilled, with NVRTC 13); in double two groups' staging would not fit an
  * SM's shared memory anyway. */
-#if defined (KS_CUDA) && defined (KS_SPLIT_STREAM) && KS_SPLIT_M == 16 && !defined (KS_FP64)
+#if defined (KS_CUDA) && defined (SPLIT_LEAN) && KS_SPLIT_M == 16 && !defined (KS_FP64) && KS_SPLIT_T <= 256
+#define SPLIT_BOUNDS __launch_bounds__ (KS_SPLIT_T, 768 / KS_SPLIT_T)
+#elif defined (KS_CUDA) && defined (KS_SPLIT_STREAM) && KS_SPLIT_M == 16 && !defined (KS_FP64)
 #define SPLIT_BOUNDS __launch_bounds__ (256, 2)
 #else
 #define SPLIT_BOUNDS
@@ -519,7 +597,11 @@ tridiag_split (__global const real *a,
   real ra[M], rb[M], rc[M], rd[M];
 #ifdef KS_SPLIT_STREAM
   const uint N = T * M, P = N + N / 32 + 1;
+#ifdef SPLIT_LEAN
+  KS_LOCAL_PTR (real) S = l + max (N / 2 + N / 64, 8 * T);
+#else
   KS_LOCAL_PTR (real) S = l + max (P, 16 * T);
+#endif
 
   if (get_group_id (0) < systems)
     split_stage (a, b, c, d, S, P, (ulong) get_group_id (0) * n, n, t, T);

@@ -5,7 +5,10 @@
 #   source .devcarry/env.sh && tests/device/variants-ab.sh OUT_DIR 'CMD' NAME=SED ...
 # Each NAME=SED makes a copy of kernels/ with the sed script SED applied
 # (to every .cl, .h and .cu file; "NAME=" alone: kernels/ as they are; a
-# copy the script leaves unchanged is refused), then CMD runs over every
+# copy the script leaves unchanged is refused; NAME=@DIR: the kernels in
+# DIR as they are, e.g. another commit's, written by `git archive COMMIT
+# kernels | tar -x -C DIR --strip-components=1` before packing, carried
+# under .devcarry/), then CMD runs over every
 # copy ROUNDS times (default 2, interleaved) with --kernel-dir COPY
 # appended; its env prefix may set knobs (KS_...=v CMD).  Prints the lines
 # of each log matching ROWS (an ERE, default: a bench table's rows).
@@ -22,7 +25,13 @@ root=$(mktemp -d "${TMPDIR:-/tmp}/variants.XXXXXX")
 names=()
 for spec in "$@"; do
   name=${spec%%=*} script=${spec#*=}
-  mkdir -p "$root/$name" && cp kernels/*.cl kernels/*.h kernels/*.cu "$root/$name/"
+  mkdir -p "$root/$name"
+  if [ "${script#@}" != "$script" ]; then
+    cp "${script#@}"/*.cl "${script#@}"/*.h "${script#@}"/*.cu "$root/$name/" || exit 1
+    names+=("$name")
+    continue
+  fi
+  cp kernels/*.cl kernels/*.h kernels/*.cu "$root/$name/"
   if [ -n "$script" ]; then
     sed -i -e "$script" "$root/$name"/*.cl "$root/$name"/*.h "$root/$name"/*.cu
     changed=0
