@@ -2,7 +2,8 @@
 /* The builds test-cuda compiles through NVRTC, one per "|":
  * ks-nvrtc: -DKS_REAL=float -DKS_SPLIT_M=8 | -DKS_REAL=double -DKS_FP64 -DKS_SPLIT_M=8
  *   | -DKS_REAL=float -DKS_SPLIT_M=16 | -DKS_REAL=double -DKS_FP64 -DKS_SPLIT_M=16
- *   | -DKS_REAL=float -DKS_SPLIT_M=16 -DKS_SPLIT_STREAM | -DKS_REAL=double -DKS_FP64 -DKS_SPLIT_M=16 -DKS_SPLIT_STREAM */
+ *   | -DKS_REAL=float -DKS_SPLIT_M=16 -DKS_SPLIT_STREAM | -DKS_REAL=double -DKS_FP64 -DKS_SPLIT_M=16 -DKS_SPLIT_STREAM
+ *   | -DKS_REAL=float -DKS_SPLIT_M=16 -DKS_SPLIT_STREAM -DKS_SPLIT_T=256 */
 /* thomas-split: a small batch of tridiagonal systems, each split among the
  * items of one work-group (not one of the paper's methods; issue 30).
  *
@@ -92,29 +93,17 @@ typedef KS_REAL real;
 #define SPLIT_IN(t, k) ((t) + (k) * T < n)
 #endif
 
-/* The streamed build for one group size keeps its local memory to the
- * staged system and 8 T reals (76,048 bytes for 4,095 float rows in 256
- * items), so that three of its groups fit an H200's SM (228 KB) where
- * two did (86,500 bytes): PARACR works in one copy of the reduced system
- * (a second barrier a step) and x goes out in two halves.  Register
- * bound too (SPLIT_BOUNDS), it had 16 warps an SM to hide the latency of
- * its arithmetic chains; Nsight Compute found it waiting on them (issue
- * 30, h200-split-fixed-2026-11-29.txt).  -DKS_SPLIT_WIDE (the host's
- * KS_SPLIT_LEAN=0) keeps the two copies, an A/B knob. */
-#if defined (KS_SPLIT_T) && defined (KS_SPLIT_STREAM) && !defined (KS_SPLIT_WIDE)
-#define SPLIT_LEAN 1
-#define SPLIT_PARTS 2u
-#else
-#define SPLIT_PARTS 1u
-#endif
-
 /* Float divides with the hardware's approximate division (within 2 ulp)
  * rather than the IEEE sequence (a reciprocal, a Newton step and a
  * fix-up branch): the sweeps and the reduced system's PARACR divide at
  * every row, and the exact sequence held the kernel back by a third
  * (0.311 against 0.219 ms for 5,000 x 4095 on the H200, the residual the
  * same, 3.32e-07; data/reference/bench/h200-split-2026-11-28c.txt).
- * Double keeps the exact division. */
+ * On CUDA the divide is x times rcp.approx.ftz (within 1 ulp, one MUFU
+ * instruction): __fdividef's scaling of tiny divisors cost four more
+ * instructions a divide, some 50 a row of PARACR.  A subnormal pivot
+ * then counts as zero: x goes infinite or NaN there.  Double keeps the
+ * exact division. */
 #ifdef KS_FP64
 #define SPLIT_DIV(x, y) ((x) / (y))
 #elif defined (KS_CUDA)
@@ -226,7 +215,12 @@ split_report (__global int *info,
 /* System `base`'s four arrays into S (four arrays of P reals, each laid
  * out as SPLIT_AT says, identity rows past n), coalesced; they are there
  * after SPLIT_WAIT and a barrier.  Where T is a constant (KS_SPLIT_T)
- * the copies' addresses are one pointer and a constant apart. */
+ * the copies' addresses are one pointer and a constant apart.  Where the
+ * system fills every round of rows but perhaps the last (n >= (M - 1) T)
+ * the rounds before it copy unguarded, one array after another: with a
+ * guard on every round NVCC recomputed the four 64-bit addresses inside
+ * each round's branch, 41 instructions a round, a third of the kernel's
+ * (issue 30, h200-split-lean-2026-11-29.txt). */
 KS_FN void
 split_stage (__global const real *a,
              __global const real *b,
@@ -472,28 +466,20 @@ split_reduce (KS_LOCAL_PTR (real) l0,
       barrier (CLK_LOCAL_MEM_FENCE);
       SPLIT_PCR (2 * t, *fa, *fb, *fc, *fd);
       SPLIT_PCR (2 * t + 1, *la, *lb, *lc, *ld);
-#ifdef SPLIT_LEAN
-      /* One copy: every read done before the next step writes it. */
-      barrier (CLK_LOCAL_MEM_FENCE);
-#else
       o ^= 4 * R;
-#endif
     }
-#ifndef SPLIT_LEAN
   /* The other copy's last reads are done before l0 is used again. */
   barrier (CLK_LOCAL_MEM_FENCE);
-#endif
   if (h < R)
     split_tail (l0, t, T, h, fa, fb, fc, fd, la, lb, lc, ld);
 }
 
 /* Step 4: every row of the item's piece from its first and last unknowns,
  * out through local memory l (free on entry and on return) to x, its
- * first n rows, coalesced: in SPLIT_PARTS parts, the pieces of the first
- * part and then the next (rows t + k T, k < M / 2, are the first half's).
- * Where the system fills every round but perhaps the last (n >= (M - 1)
- * T, as in every benchmark) the rounds before it store unguarded: a guard
- * on each was an ISETP and a predicate each in NVCC's code. */
+ * first n rows, coalesced.  Where the system fills every round of rows
+ * but perhaps the last (n >= (M - 1) T, as in every benchmark) the
+ * rounds before it store unguarded: a guard on each was an ISETP and a
+ * predicate each in NVCC's code. */
 KS_FN void
 split_out (KS_LOCAL_PTR (real) l,
            const real *ra, const real *rc, const real *rd,
@@ -501,44 +487,32 @@ split_out (KS_LOCAL_PTR (real) l,
            const uint t, const uint T, const uint n,
            __global real *x)
 {
-  const uint per = T / SPLIT_PARTS;   /* pieces a part */
+  KS_LOCAL_PTR (real) mine = l + SPLIT_AT (t * M);
   __global real *px = x + t;
 
+  mine[0] = first;
   _Pragma ("unroll")
-  for (uint part = 0; part < SPLIT_PARTS; part++)
+  for (uint k = 1; k + 1 < M; k++)
+    mine[k] = rd[k] - ra[k] * first - rc[k] * last;
+  mine[M - 1] = last;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (n >= (M - 1) * T)
     {
-      const uint k0 = part * (M / SPLIT_PARTS), k1 = k0 + M / SPLIT_PARTS;
-      const uint o = SPLIT_AT (part * per * M);   /* row j of the part at l[SPLIT_AT (j) - o] */
-
-      if (t / per == part)
-        {
-          KS_LOCAL_PTR (real) mine = l + SPLIT_AT (t * M) - o;
-
-          mine[0] = first;
-          _Pragma ("unroll")
-          for (uint k = 1; k + 1 < M; k++)
-            mine[k] = rd[k] - ra[k] * first - rc[k] * last;
-          mine[M - 1] = last;
-        }
-      barrier (CLK_LOCAL_MEM_FENCE);
-      if (n >= (M - 1) * T)
-        {
-          _Pragma ("unroll")
-          for (uint k = k0; k < k1 && k + 1 < M; k++)
-            px[k * T] = l[SPLIT_AT_K (t, k) - o];
-        }
-      else
-        {
-          _Pragma ("unroll")
-          for (uint k = k0; k < k1 && k + 1 < M; k++)
-            if (SPLIT_IN (t, k))
-              px[k * T] = l[SPLIT_AT_K (t, k) - o];
-        }
-      if (k1 == M && SPLIT_IN (t, M - 1))
-        px[(M - 1) * T] = l[SPLIT_AT_K (t, M - 1) - o];
-      /* l is read above until every item is past here. */
-      barrier (CLK_LOCAL_MEM_FENCE);
+      _Pragma ("unroll")
+      for (uint k = 0; k + 1 < M; k++)
+        px[k * T] = l[SPLIT_AT_K (t, k)];
     }
+  else
+    {
+      _Pragma ("unroll")
+      for (uint k = 0; k + 1 < M; k++)
+        if (SPLIT_IN (t, k))
+          px[k * T] = l[SPLIT_AT_K (t, k)];
+    }
+  if (SPLIT_IN (t, M - 1))
+    px[(M - 1) * T] = l[SPLIT_AT_K (t, M - 1)];
+  /* l is read above until every item is past here. */
+  barrier (CLK_LOCAL_MEM_FENCE);
 }
 
 /* Steps 3 and 4 for one system whose pieces split_eliminate reduced (the
@@ -568,12 +542,11 @@ split_finish (KS_LOCAL_PTR (real) l,
 }
 
 /* The streamed float build keeps two groups of 256 items (n = 4096 in
- * pieces of 16 rows) resident on CUDA (122 registers an item, none
- * spilled, with NVRTC 13); in double two groups' staging would not fit an
- * SM's shared memory anyway. */
-#if defined (KS_CUDA) && defined (SPLIT_LEAN) && KS_SPLIT_M == 16 && !defined (KS_FP64) && KS_SPLIT_T <= 256
-#define SPLIT_BOUNDS __launch_bounds__ (KS_SPLIT_T, 768 / KS_SPLIT_T)
-#elif defined (KS_CUDA) && defined (KS_SPLIT_STREAM) && KS_SPLIT_M == 16 && !defined (KS_FP64)
+ * pieces of 16 rows) resident on CUDA (80 registers an item in the build
+ * for 256 items, none spilled, with NVRTC 13; local memory holds it to
+ * two); in double two groups' staging would not fit an SM's shared
+ * memory anyway. */
+#if defined (KS_CUDA) && defined (KS_SPLIT_STREAM) && KS_SPLIT_M == 16 && !defined (KS_FP64)
 #define SPLIT_BOUNDS __launch_bounds__ (256, 2)
 #else
 #define SPLIT_BOUNDS
@@ -597,11 +570,7 @@ tridiag_split (__global const real *a,
   real ra[M], rb[M], rc[M], rd[M];
 #ifdef KS_SPLIT_STREAM
   const uint N = T * M, P = N + N / 32 + 1;
-#ifdef SPLIT_LEAN
-  KS_LOCAL_PTR (real) S = l + max (N / 2 + N / 64, 8 * T);
-#else
   KS_LOCAL_PTR (real) S = l + max (P, 16 * T);
-#endif
 
   if (get_group_id (0) < systems)
     split_stage (a, b, c, d, S, P, (ulong) get_group_id (0) * n, n, t, T);

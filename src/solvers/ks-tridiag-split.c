@@ -55,7 +55,6 @@ struct _KsTridiagSplit
   KsKernel    *fixed_kernel[N_BUILDS];
   guint        fixed_items[N_BUILDS];
   int          fixed;               /* KS_SPLIT_FIXED: 1 always, 0 never, else on CUDA (see fixed_for) */
-  gboolean     lean;                /* KS_SPLIT_LEAN=1: the fixed builds' lean local memory (SPLIT_LEAN) */
   /* The occupancy last asked of the backend (a CUDA call, per kernel and
    * shape): a launch of the same shape asks nothing. */
   KsKernel    *resident_kernel;
@@ -76,7 +75,6 @@ ks_tridiag_split_new (KsRuntime   *rt,
   self->stream = -1;
   fixed = g_getenv ("KS_SPLIT_FIXED");
   self->fixed = g_strcmp0 (fixed, "1") == 0 ? 1 : g_strcmp0 (fixed, "0") == 0 ? 0 : -1;
-  self->lean = g_strcmp0 (g_getenv ("KS_SPLIT_LEAN"), "1") == 0;
   return self;
 }
 
@@ -146,21 +144,6 @@ shape (guint     n,
     rows += 4 * staged;
   *bytes = rows * real;
   return *pieces <= max_group && *bytes <= local;
-}
-
-/* Local bytes of a streamed build for one group size (SPLIT_LEAN in
- * kernels/tridiag-split.cl): the staged system, then max (N / 2 + N / 64,
- * 8 items) reals for PARACR in one copy and x out in halves, N = items x
- * m rows.  Less than shape's, so that three groups fit a unit where two
- * did. */
-static guint64
-lean_bytes (guint items,
-            guint m,
-            gsize real)
-{
-  const guint64 N = (guint64) items * m, staged = N + N / 32 + 1;
-
-  return (MAX (N / 2 + N / 64, 8 * (guint64) items) + 4 * staged) * real;
 }
 
 static guint64
@@ -270,8 +253,7 @@ build (KsTridiagSplit  *self,
        KsKernel       **kernel,
        GError         **error)
 {
-  g_autofree char *fixed = items ? g_strdup_printf (" -DKS_SPLIT_T=%u%s", items, self->lean ? "" : " -DKS_SPLIT_WIDE")
-                                 : g_strdup ("");
+  g_autofree char *fixed = items ? g_strdup_printf (" -DKS_SPLIT_T=%u", items) : g_strdup ("");
   g_autofree char *options = g_strdup_printf ("%s -DKS_SPLIT_M=%u%s%s", self->precision == KS_PRECISION_DOUBLE
                                                                          ? "-DKS_REAL=double -DKS_FP64"
                                                                          : "-DKS_REAL=float",
@@ -444,8 +426,6 @@ launch_groups (KsTridiagSplit  *self,
   if (!(kernel = pick (self, n, &pieces, &items, &bytes, &streamed, &i, error)) ||
       (streamed && !(kernel = fixed_for (self, i, items, kernel, error))))
     return FALSE;
-  if (streamed && self->lean && kernel == self->fixed_kernel[i])
-    bytes = lean_bytes (items, piece_rows[i], ks_precision_size (self->precision));
   config.local[0] = items;
   config.global[0] = (gsize) groups_for (self, kernel, streamed, items, bytes, systems) * items;
   *local_size = items;

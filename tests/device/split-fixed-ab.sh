@@ -9,8 +9,8 @@
 # instruction count and issue activity for each at 40,000 systems where
 # ncu is found; then test-tridiag's /tridiag/split, /tridiag/zero-pivot
 # and /tridiag/partition on every device with the fixed builds (BIN,
-# default /tmp/ks/bin).  KNOB=KS_SPLIT_LEAN: the same A/B of another 0|1
-# knob.
+# default /tmp/ks/bin).  KNOB: another 0|1 knob to A/B the same way
+# (KS_SPLIT_LEAN did, commit 2b6595e).
 set -u
 OUT=${1:?usage: $0 OUT_DIR}
 BIN=${BIN:-/tmp/ks/bin}
