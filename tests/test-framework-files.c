@@ -357,6 +357,41 @@ test_reference_runs (void)
 }
 
 /* The shipped runs by experiment, named as the figures name them. */
+/* Every page that names the recorded run it opens with on a machine
+ * without a GPU (recorded_demo) names one shipped in data/reference of
+ * its own experiment: a misspelt or removed name would fall back,
+ * unseen, to the first run by name. */
+static void
+test_recorded_demo (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "..", "data", "reference", NULL);
+  g_autoptr(GPtrArray) descs = ks_registry_list ();
+  guint named = 0;
+
+  g_setenv ("KERNELSCOPE_REFERENCE_DIR", dir, TRUE);
+  for (guint i = 0; i < descs->len; i++)
+    {
+      const KsExperimentDesc *desc = descs->pdata[i];
+      g_autoptr(GPtrArray) found = NULL;
+      gboolean seen = FALSE;
+
+      if (desc->recorded_demo == NULL)
+        continue;
+      found = ks_recorded_list (desc);
+      for (guint j = 0; j < found->len; j++)
+        {
+          g_autofree char *base = g_path_get_basename (((KsRecorded *) found->pdata[j])->path);
+
+          seen = seen || strcmp (base, desc->recorded_demo) == 0;
+        }
+      if (!seen)
+        g_error ("%s opens with %s, which is not one of its runs in %s", desc->id, desc->recorded_demo, dir);
+      named++;
+    }
+  g_unsetenv ("KERNELSCOPE_REFERENCE_DIR");
+  g_assert_cmpuint (named, >=, 4);
+}
+
 static void
 test_recorded (void)
 {
@@ -556,6 +591,7 @@ main (int    argc,
   g_test_add_func ("/framework/format1", test_format1);
   g_test_add_func ("/framework/format1-refused", test_format1_refused);
   g_test_add_func ("/framework/recorded", test_recorded);
+  g_test_add_func ("/framework/recorded-demo", test_recorded_demo);
   g_test_add_func ("/framework/figure", test_figure);
 
   return ks_test_framework_run ();
