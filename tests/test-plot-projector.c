@@ -4,7 +4,7 @@
  * any fonts do): the legend outside the data when it is long or would hide
  * points, distinct legend texts, category names never hyphenated, value
  * labels that never overlap, a log axis for bars across orders of
- * magnitude. */
+ * magnitude, a long title on two lines. */
 #include <glib.h>
 #include <string.h>
 
@@ -454,6 +454,65 @@ test_bar_values_apart (void)
   style_clear (&st);
 }
 
+/* Lines the title takes when laid in the width the layout gives it, and
+ * whether it had to be cut. */
+static int
+title_lines (const Style  *st,
+             const Layout *lo,
+             const char   *title,
+             gboolean     *cut)
+{
+  g_autoptr(PangoLayout) text = ks_plot_text_new (&st->ts, title, SCALE_TITLE, TRUE);
+
+  ks_plot_text_wrap (text, lo->title_w, 2);
+  *cut = pango_layout_is_ellipsized (text);
+  return pango_layout_get_line_count (text);
+}
+
+/* A title longer than the canvas is wide (a Russian one on a narrow
+ * pane) goes on two lines, whole, and the plot area starts below both;
+ * a short one keeps one line; one longer than two lines is cut after the
+ * second, never let run past the canvas. */
+static void
+test_title_two_lines (void)
+{
+  static const char *const longer = "Гибридный CG: скорость относительно одного GPU в зависимости от lambda";
+  g_autoptr(KsPlot) plot = ks_plot_new ();
+  guint k = ks_plot_add_series (plot, "cells = 16384");
+  double one_w, one_h;
+  gboolean cut;
+  Style st;
+  Layout *lo;
+
+  for (int i = 0; i <= 6; i++)
+    ks_plot_add_point (plot, k, i + 1, 1.0 + 0.1 * i);
+  style_init (&st);
+  ks_plot_text_measure (&st.ts, longer, SCALE_TITLE, TRUE, &one_w, &one_h);
+
+  ks_plot_set_title (plot, "Hybrid CG");
+  lo = ks_plot_layout_get (plot, &st.ts, W, H);
+  g_assert_cmpint (title_lines (&st, lo, "Hybrid CG", &cut), ==, 1);
+  g_assert_false (cut);
+  g_assert_cmpfloat (lo->top, <, lo->pad + 2 * one_h);
+  ks_plot_layout_unref (lo);
+
+  /* Two thirds of the title's width: two lines hold it. */
+  ks_plot_set_title (plot, longer);
+  lo = ks_plot_layout_get (plot, &st.ts, one_w * 2 / 3, H);
+  g_assert_cmpfloat (lo->title_w, <, one_w);
+  g_assert_cmpint (title_lines (&st, lo, longer, &cut), ==, 2);
+  g_assert_false (cut);
+  g_assert_cmpfloat (lo->top, >=, lo->title_y + 2 * one_h);
+  ks_plot_layout_unref (lo);
+
+  /* A quarter: two lines, the second ellipsized. */
+  lo = ks_plot_layout_get (plot, &st.ts, one_w / 4, H);
+  g_assert_cmpint (title_lines (&st, lo, longer, &cut), ==, 2);
+  g_assert_true (cut);
+  ks_plot_layout_unref (lo);
+  style_clear (&st);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -471,6 +530,7 @@ main (int   argc,
   g_test_add_func ("/plot-projector/bars/log", test_bars_log);
   g_test_add_func ("/plot-projector/bars/category-no-hyphen", test_category_no_hyphen);
   g_test_add_func ("/plot-projector/bars/values-apart", test_bar_values_apart);
+  g_test_add_func ("/plot-projector/title/two-lines", test_title_two_lines);
 
   rc = g_test_run ();
   pango_cairo_font_map_set_default (NULL);

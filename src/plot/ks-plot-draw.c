@@ -407,6 +407,29 @@ show_centred (cairo_t         *cr,
   ks_plot_show_text (cr, text, CLAMP (cx - w / 2, lo->pad, lo->width - lo->pad - w), y);
 }
 
+/* The title centred over the plot area; where one line does not hold
+ * it, on two (centred in the width layout measured it in), ellipsized
+ * past them. */
+static void
+show_title (cairo_t         *cr,
+            const TextStyle *ts,
+            const Layout    *lo,
+            const char      *str,
+            double           cx)
+{
+  g_autoptr(PangoLayout) text = ks_plot_text_new (ts, str, SCALE_TITLE, TRUE);
+  double w = 0;
+
+  ks_plot_text_size (text, &w, NULL);
+  if (w > lo->title_w)
+    {
+      ks_plot_text_wrap (text, lo->title_w, 2);
+      pango_layout_set_alignment (text, PANGO_ALIGN_CENTER);
+      w = lo->title_w;
+    }
+  ks_plot_show_text (cr, text, CLAMP (cx - w / 2, lo->pad, lo->width - lo->pad - w), lo->title_y);
+}
+
 /* An axis label turned to read upwards, centred on the plot area's height,
  * with its top (left edge) or bottom (right edge) at device x. */
 void
@@ -444,7 +467,7 @@ ks_plot_draw_frame_text (cairo_t           *cr,
   set_color (cr, &theme->foreground, 1.0);
 
   if (nonempty (plot->title))
-    show_centred (cr, ts, lo, plot->title, SCALE_TITLE, TRUE, cx, max_w, lo->title_y);
+    show_title (cr, ts, lo, plot->title, cx);
   if (nonempty (plot->x_label) && !lo->blocks)
     show_centred (cr, ts, lo, plot->x_label, SCALE_AXIS, FALSE, cx, max_w, lo->xlabel_y);
 

@@ -250,7 +250,12 @@ measure_texts (KsPlot          *plot,
 {
   ks_plot_text_measure (ts, "0123456789.e+-", SCALE_TICK, FALSE, NULL, &lo->tick_h);
   if (nonempty (plot->title))
-    ks_plot_text_measure (ts, plot->title, SCALE_TITLE, TRUE, NULL, &sz->title_h);
+    {
+      g_autoptr(PangoLayout) title = ks_plot_text_new (ts, plot->title, SCALE_TITLE, TRUE);
+
+      ks_plot_text_wrap (title, lo->title_w, 2);
+      ks_plot_text_size (title, NULL, &sz->title_h);
+    }
   if (nonempty (plot->x_label))
     ks_plot_text_measure (ts, plot->x_label, SCALE_AXIS, FALSE, NULL, &sz->xlabel_h);
   if (nonempty (plot->y_label))
@@ -341,6 +346,7 @@ layout_compute_once (KsPlot          *plot,
   lo->em = ts->size * TEXT_DPI / 72.0;
   lo->pad = round (lo->em * 0.8);
   lo->gap = round (lo->em * 0.5);
+  lo->title_w = width - 2 * lo->pad;
   lo->tick_len = 5.0;
   lo->has_data = ks_plot_model_has_points (plot);
   lo->blocks = plot->blocks != NULL;

@@ -161,6 +161,9 @@ void          ks_plot_text_measure     (const TextStyle *ts,
                                         double          *h);
 void          ks_plot_text_limit_width (PangoLayout     *layout,
                                         double           max_w);
+void          ks_plot_text_wrap        (PangoLayout     *layout,
+                                        double           max_w,
+                                        int              lines);
 
 /* ------------------------------------------------------------------------ */
 /* Ranges and ticks                                                         */
@@ -370,6 +373,7 @@ struct _Layout {
   double   em, pad, gap, tick_len;
   double   tick_h;            /* height of a tick label */
   double   title_y;
+  double   title_w;           /* the width the title may take, on up to 2 lines */
   double   xlabel_y;
   double   caption_x, caption_y;
   gboolean caption_beside;    /* on the x-label row, right-aligned */

@@ -68,6 +68,21 @@ ks_plot_text_measure (const TextStyle *ts,
   ks_plot_text_size (layout, w, h);
 }
 
+/* Breaks text wider than max_w device units between words, onto at most
+ * `lines` lines, the last ellipsized where even they do not hold it: a
+ * Russian title is a third longer than its English and a projector's
+ * window narrow. */
+void
+ks_plot_text_wrap (PangoLayout *layout,
+                   double       max_w,
+                   int          lines)
+{
+  pango_layout_set_width (layout, (int) floor (MAX (max_w, 1.0) * PANGO_SCALE));
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD);
+  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+  pango_layout_set_height (layout, -lines);
+}
+
 /* Keeps a single line from running past max_w device units. */
 void
 ks_plot_text_limit_width (PangoLayout *layout,
