@@ -299,8 +299,9 @@ test_engine_triad (void)
   g_assert_true (isnan (ks_run_device_get_info (ks_engine_get_run (unmeasured)->devices->pdata[0], "triad_gbs")));
 }
 
-/* Names for people: a parameter's or column's label with its unit, a
- * device-info number's label from the description, else the name. */
+/* Names for people: a parameter's or column's label with its unit (the
+ * micro sign for "us"), a device-info number's label from the
+ * description, else the name. */
 static void
 test_name_labels (void)
 {
@@ -311,6 +312,8 @@ test_name_labels (void)
     { "gauss-wg", "ogs_predicted", "predicted optimal group size" },
     { "gauss-wg", "pwgsm", "preferred multiple" },
     { "gauss-wg", "no_such_name", "no_such_name" },
+    /* The files' "us", shown with the micro sign. */
+    { "heat-hybrid", "iteration_us", "time per CG iteration, \302\265s" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -659,9 +659,14 @@ unit_known (const char *unit)
 const char *
 ks_unit_label (const char *unit)
 {
+  const char *label;
+
   if (unit == NULL || *unit == '\0')
     return unit;
-  return g_dpgettext2 (GETTEXT_PACKAGE, "unit", unit);
+  label = g_dpgettext2 (GETTEXT_PACKAGE, "unit", unit);
+  /* The files' key is ASCII; where no translation says otherwise a reader
+   * sees microseconds with the micro sign, in the window and the plots. */
+  return strcmp (label, "us") == 0 ? "\302\265s" : label;
 }
 
 char *
