@@ -102,10 +102,10 @@ typedef KS_REAL real;
  * (0.311 against 0.219 ms for 5,000 x 4095 on the H200, the residual the
  * same, 3.32e-07; data/reference/bench/h200-split-2026-11-28c.txt).
  * On CUDA the divide is x times rcp.approx.ftz (within 1 ulp, one MUFU
- * instruction): __fdividef's scaling of tiny divisors cost four more
- * instructions a divide, some 50 a row of PARACR.  A subnormal pivot
- * then counts as zero: x goes infinite or NaN there.  Double keeps the
- * exact division. */
+ * instruction): __fdividef's scaling of tiny divisors cost three more
+ * instructions a divide (a PARACR step 84 -> 70 instructions, the sweeps
+ * 319 -> 239: tests/device/sass.sh).  A subnormal pivot then counts as
+ * zero: x goes infinite or NaN there.  Double keeps the exact division. */
 #ifdef KS_FP64
 #define SPLIT_DIV(x, y) ((x) / (y))
 #elif defined (KS_CUDA)
@@ -204,7 +204,7 @@ split_report (__global int *info,
 #endif
 #if defined (KS_CUDA) && __CUDA_ARCH__ >= 800
 #define SPLIT_COPY(dst, src)                                                      \
-  asm volatile ("cp.async.ca.shared.global.L2::128B [%0], [%1], " SPLIT_BYTES ";"          \
+  asm volatile ("cp.async.ca.shared.global.L2::128B [%0], [%1], " SPLIT_BYTES ";" \
                 :: "r" ((unsigned) __cvta_generic_to_shared (dst)), "l" (src) : "memory")
 #define SPLIT_COMMIT() asm volatile ("cp.async.commit_group;" ::: "memory")
 #define SPLIT_WAIT()   asm volatile ("cp.async.wait_group 0;" ::: "memory")
