@@ -20,8 +20,16 @@ check () {  # description, command...
 }
 
 # bench gauss is "run bench-gauss" (issue 29): the run's table and files.
+# Off CUDA the default leaves out what cannot run there, saying so: a
+# first run on a laptop refuses nothing (ks_exp_bench_default_methods).
+check "bench gauss off CUDA: the default is the methods PoCL runs, and why" bash -c "
+  '$CLI' bench gauss -d opencl:0:0 --sizes 24 --reps 1 --warmup 0 --csv d.csv > d.out 2>&1 &&
+  grep -q -- '--method kernels,blocked,lapack: the methods this device runs' d.out &&
+  python3 -c 'import csv; r = list(csv.DictReader(open(\"d.csv\")))
+assert sorted(x[\"method\"] for x in r) == [\"blocked\", \"kernels\", \"lapack\"] and not any(x[\"error\"] for x in r), r'"
 check "bench gauss runs on PoCL: the run table, the paper's kernels and LAPACK measured" bash -c "
-  '$CLI' bench gauss -d opencl:0:0 --sizes 48,96 --reps 1 --csv b.csv --json b.json >g.out &&
+  '$CLI' bench gauss -d opencl:0:0 --sizes 48,96 --method kernels,graph,blocked,cusolver,lapack --reps 1 \
+    --csv b.csv --json b.json >g.out &&
   grep -E '^ +48 +kernels +[0-9.]+ ' g.out && grep -E '^ +96 +lapack +[0-9.]+ ' g.out"
 check "off CUDA the graph and cuSOLVER are refused, saying why; the other methods measure" python3 -c '
 import json; d = json.load(open("b.json")); p = d["points"]

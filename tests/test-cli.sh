@@ -1643,7 +1643,8 @@ run "$CLI" bench tridiag --reps 0
 expect_fail "bench tridiag --reps 0: refused" 2 "--reps"
 
 # bench cg is run bench-cg (issue 29).
-run "$CLI" bench cg -d "$OCL" --sizes 900,4096 --reps 1 --warmup 0 --csv bcg.csv --json bcg.json
+run "$CLI" bench cg -d "$OCL" --sizes 900,4096 --method base,fused,fused-graph,library --reps 1 --warmup 0 \
+  --csv bcg.csv --json bcg.json
 if expect_ok "bench cg, small"; then
   py "bench cg: base and fused at both sizes, converged, Table 1 bytes; graph and library skipped off CUDA" '
 import csv, json
@@ -1664,6 +1665,17 @@ for p in d["points"]:
     else:
         assert abs(p["gbs"] - p["bytes_per_row"] * p["rows"] / (p["iteration_ms"] * 1e6)) < 1e-9, p
         assert abs(p["of_triad"] - p["gbs"] / triad) < 1e-9 and p["vs_library"] == "nan", p
+'
+fi
+# Off CUDA the default is the methods that run there, and the run says so.
+run "$CLI" bench cg -d "$OCL" --sizes 900 --reps 1 --warmup 0 --csv bcgd.csv
+if expect_ok "bench cg off CUDA, default methods"; then
+  check "bench cg off CUDA: the default says why it leaves the graph and the library out" \
+    "stderr lacks the reason" grep -q -- "--method base,fused: the methods this device runs" "$T/err"
+  py "bench cg off CUDA: base and fused by default, nothing refused" '
+import csv
+rows = list(csv.DictReader(open("bcgd.csv")))
+assert sorted(r["method"] for r in rows) == ["base", "fused"] and not any(r["error"] for r in rows), rows
 '
 fi
 run "$CLI" bench cg -d nosuchdevice --sizes 900

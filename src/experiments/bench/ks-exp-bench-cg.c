@@ -28,9 +28,10 @@ static const KsChoice method_choices[] = {
   { "base", N_("base"), N_("The paper's CG as printed: SpMV, dot products and vector updates apart"), METHOD_BASE },
   { "fused", N_("fused"), N_("The paper's modified CG: fewer passes over the vectors (Table 1's bytes per row)"),
     METHOD_FUSED },
-  { "fused-graph", N_("fused, CUDA graph"), N_("The fused CG replayed from a CUDA graph (CUDA only)"), METHOD_GRAPH },
+  { "fused-graph", N_("fused, CUDA graph"), N_("The fused CG replayed from a CUDA graph (CUDA only)"), METHOD_GRAPH,
+    KS_BACKENDS_CUDA },
   { "library", N_("cuSPARSE + cuBLAS"), N_("The library CG: cuSPARSE's SpMV and cuBLAS's vector operations (CUDA only)"),
-    METHOD_LIBRARY },
+    METHOD_LIBRARY, KS_BACKENDS_CUDA },
   { NULL }
 };
 
@@ -56,7 +57,7 @@ static const KsParamSpec params[] = {
     .help = N_("Rows of the matrix, made a square grid (side = the rounded square root)"),
     .type = KS_PARAM_INT, .default_value = "4096,65536", .min = 4, .max = G_MAXINT32 / 9, .sweepable = TRUE },
   [P_METHOD] = { .name = "method", .label = N_("Method"), .type = KS_PARAM_CHOICE, .choices = method_choices,
-    .default_value = "base,fused,fused-graph,library", .sweepable = TRUE,
+    .default_value = "base,fused,fused-graph,library", .sweepable = TRUE, .device_default = ks_exp_bench_default_methods,
     .help = N_("The CGs to compare; the graph and the library are refused, with the reason, off CUDA") },
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (params) == N_PARAMS);

@@ -29,10 +29,12 @@ static const KsChoice method_choices[] = {
   { "kernels", N_("paper's kernels"),
     N_("The paper's four kernels launched one by one, ~4n launches a solve"), METHOD_KERNELS },
   { "graph", N_("kernels, CUDA graph"),
-    N_("The same launches recorded once into a CUDA graph and replayed (CUDA only)"), METHOD_GRAPH },
+    N_("The same launches recorded once into a CUDA graph and replayed (CUDA only)"), METHOD_GRAPH,
+    KS_BACKENDS_CUDA },
   { "blocked", N_("blocked"),
     N_("The fused, blocked kernels: 32 columns a launch, so ~n/8 launches"), METHOD_BLOCKED },
-  { "cusolver", N_("cuSOLVER"), N_("cuSOLVER's getrf + getrs on the device (CUDA only)"), METHOD_CUSOLVER },
+  { "cusolver", N_("cuSOLVER"), N_("cuSOLVER's getrf + getrs on the device (CUDA only)"), METHOD_CUSOLVER,
+    KS_BACKENDS_CUDA },
   { "lapack", N_("LAPACK (host)"), N_("LAPACK's getrf + getrs (OpenBLAS) on the host's cores"), METHOD_LAPACK },
   { NULL }
 };
@@ -54,7 +56,7 @@ static const KsParamSpec params[] = {
     .help = N_("The sizes of the systems solved"), .type = KS_PARAM_INT, .default_value = "100,300",
     .min = 2, .max = 65535, .sweepable = TRUE },
   [P_METHOD] = { .name = "method", .label = N_("Method"), .type = KS_PARAM_CHOICE, .choices = method_choices,
-    .default_value = "kernels,graph,blocked,cusolver,lapack", .sweepable = TRUE,
+    .default_value = "kernels,graph,blocked,cusolver,lapack", .sweepable = TRUE, .device_default = ks_exp_bench_default_methods,
     .help = N_("The methods to compare; the graph and cuSOLVER are refused, with the reason, off CUDA") },
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (params) == N_PARAMS);

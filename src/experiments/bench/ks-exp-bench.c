@@ -5,6 +5,9 @@
 #include "ks-exp-bench.h"
 #include "ks-compute-error.h"
 
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
 gboolean
 ks_exp_bench_refuse_point (GError **error)
 {
@@ -26,4 +29,29 @@ ks_exp_bench_device_set_up (const KsExperimentDesc *desc,
                             GError                **error)
 {
   return g_object_ref (device);
+}
+
+char *
+ks_exp_bench_default_methods (const KsParamSpec *spec,
+                              KsDevice          *device,
+                              const KsConfig    *base,
+                              char             **why,
+                              GError           **error)
+{
+  const guint mine = 1u << ks_device_get_backend (device);
+  g_auto(GStrv) all = g_strsplit (spec->default_value, ",", -1);
+  g_autoptr(GPtrArray) kept = g_ptr_array_new ();
+
+  for (guint i = 0; all[i] != NULL; i++)
+    for (const KsChoice *c = spec->choices; c != NULL && c->value != NULL; c++)
+      if (strcmp (c->value, all[i]) == 0 && (c->backends == 0 || (c->backends & mine)))
+        g_ptr_array_add (kept, all[i]);
+  if (kept->len == g_strv_length (all))
+    {
+      *why = g_strdup (_("every method: on a CUDA device the CUDA graph and the CUDA libraries run too"));
+      return g_strdup (spec->default_value);
+    }
+  *why = g_strdup (_("the methods this device runs: the CUDA graph and the CUDA libraries run on CUDA devices only"));
+  g_ptr_array_add (kept, NULL);
+  return g_strjoinv (",", (char **) kept->pdata);
 }

@@ -24,6 +24,16 @@ extern const KsExperimentDesc ks_exp_bench_gauss;
  * functions to return. */
 gboolean ks_exp_bench_refuse_point (GError **error);
 
+/* A bench's methods by device (its device_default): the default_value's
+ * choices that run on the device (KsChoice.backends), so that a default
+ * run on a laptop's CPU refuses nothing and shows no warning; on CUDA
+ * every one.  The others stay a choice, refused there with the reason. */
+char    *ks_exp_bench_default_methods (const KsParamSpec *spec,
+                                       KsDevice          *device,
+                                       const KsConfig    *base,
+                                       char             **why,
+                                       GError           **error);
+
 /* A set_up whose state is the device itself (a reference; tear_down
  * g_object_unref): for benches whose probes set up and free each point. */
 gpointer ks_exp_bench_device_set_up (const KsExperimentDesc *desc,

@@ -79,6 +79,9 @@ typedef struct {
    * that no spelling is compared below the description: unique among a
    * parameter's choices.  Unused in presets. */
   int         id;
+  /* KS_BACKENDS_*: the devices it runs on (0: every one); a bench's
+   * default leaves the others out there (ks_exp_bench_default_methods). */
+  guint       backends;
 } KsChoice;
 
 /* "Applies when": the parameter means something only where another
