@@ -203,6 +203,56 @@ test_tridiag_page (void)
   ks_window_show_page (window, "gui-test");
 }
 
+static KsExperimentPage *bench_page;
+
+static gboolean
+bench_methods_picked (void)
+{
+  g_autofree char *text = ks_param_form_get_text (ks_experiment_page_get_form (bench_page), "method");
+
+  return g_strcmp0 (text, "kernels,blocked,lapack") == 0;
+}
+
+static gboolean
+bench_methods_changed (void)
+{
+  g_autofree char *text = ks_param_form_get_text (ks_experiment_page_get_form (bench_page), "method");
+
+  return g_strcmp0 (text, "kernels,lapack") != 0;
+}
+
+/* A method list the user has not touched follows the device, as the
+ * CLI's default does: on PoCL bench gauss's first run refuses nothing
+ * (no CUDA graph, no cuSOLVER).  A list the user typed stays as typed
+ * when the device is looked at again. */
+static void
+test_device_default_methods (void)
+{
+  KsParamForm *form;
+  g_autofree char *kept = NULL;
+
+  bench_page = KS_EXPERIMENT_PAGE (ks_window_get_page (window, "bench-gauss"));
+  g_assert_nonnull (bench_page);
+  if (ks_test_pocl_id () == NULL)
+    {
+      g_test_skip ("no OpenCL device (PoCL) on this machine");
+      return;
+    }
+  form = ks_experiment_page_get_form (bench_page);
+  g_assert_true (ks_window_set_device_id (window, ks_test_pocl_id ()));
+  ks_window_show_page (window, "bench-gauss");
+  ks_page_device_changed (KS_PAGE (bench_page), ks_window_get_device (window));
+  g_assert_true (wait_for (bench_methods_picked, 60));
+  /* The device's pick takes well under a second here (no kernel to
+   * build): three seconds without a change is the user's text kept. */
+  g_assert_true (ks_param_form_set_text (form, "method", "kernels,lapack"));
+  ks_page_device_changed (KS_PAGE (bench_page), ks_window_get_device (window));
+  g_assert_false (wait_for (bench_methods_changed, 3));
+  kept = ks_param_form_get_text (form, "method");
+  g_assert_cmpstr (kept, ==, "kernels,lapack");
+  ks_window_show_page (window, "test-sweep");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -216,6 +266,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-framework/real-description", test_real_description);
   g_test_add_func ("/gui-framework/real-description-run", test_real_description_run);
   g_test_add_func ("/gui-framework/tridiag-page", test_tridiag_page);
+  g_test_add_func ("/gui-framework/device-default-methods", test_device_default_methods);
   status = g_test_run ();
   ks_test_gui_shutdown ();
   return status;

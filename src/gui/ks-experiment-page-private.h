@@ -54,6 +54,7 @@ struct _KsExperimentPage {
   gboolean      applying_settings;
   gboolean      mnemonics_done;
   GCancellable *hints_cancellable;   /* the device defaults being worked out */
+  GHashTable   *auto_filled; /* field name -> the device default put in it (follow_device_default) */
   GHashTable   *also_on;     /* ids of the devices ticked under "Also run on" */
   GtkWidget    *also_expander, *also_box;
 };

@@ -9,6 +9,7 @@
 #include "ks-window.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 /* --- the command that makes the run again ---------------------------------------------- */
 
@@ -360,6 +361,30 @@ hints_thread (GTask        *task,
   g_task_return_pointer (task, hints, (GDestroyNotify) g_ptr_array_unref);
 }
 
+/* A field the user has not touched (it holds the description's default,
+ * or what the last device picked) takes the device's pick, so that Run
+ * runs what the CLI would without the option: on a CPU no CUDA-only
+ * method refused on a first run, and cuSPARSE beside the paper's methods
+ * on a CUDA device.  Fields without a default_value show the pick as
+ * their placeholder instead. */
+static void
+follow_device_default (KsExperimentPage *self,
+                       const char       *name,
+                       const char       *text)
+{
+  g_autofree char *now = NULL;
+
+  for (guint i = 0; i < self->desc->n_params; i++)
+    if (strcmp (self->desc->params[i].name, name) == 0 && self->desc->params[i].default_value != NULL &&
+        text != NULL && (now = ks_param_form_get_text (self->form, name)) != NULL &&
+        (strcmp (now, self->desc->params[i].default_value) == 0 ||
+         g_strcmp0 (now, g_hash_table_lookup (self->auto_filled, name)) == 0))
+      {
+        ks_param_form_set_text (self->form, name, text);
+        g_hash_table_replace (self->auto_filled, g_strdup (name), g_strdup (text));
+      }
+}
+
 static void
 hints_done (GObject      *source,
             GAsyncResult *result,
@@ -371,7 +396,10 @@ hints_done (GObject      *source,
   if (hints == NULL || self->runs == NULL)
     return;
   for (guint i = 0; i + 2 < hints->len; i += 3)
-    ks_param_form_set_default_hint (self->form, hints->pdata[i], hints->pdata[i + 1], hints->pdata[i + 2]);
+    {
+      ks_param_form_set_default_hint (self->form, hints->pdata[i], hints->pdata[i + 1], hints->pdata[i + 2]);
+      follow_device_default (self, hints->pdata[i], hints->pdata[i + 1]);
+    }
 }
 
 /* What an empty field will take on this device (the Gauss group sizes

@@ -728,6 +728,7 @@ ks_experiment_page_dispose (GObject *object)
   g_clear_pointer (&self->table, ks_run_table_free);
   g_clear_pointer (&self->recorded, g_ptr_array_unref);
   g_clear_pointer (&self->also_on, g_hash_table_unref);
+  g_clear_pointer (&self->auto_filled, g_hash_table_unref);
   g_clear_object (&self->recorded_menu);
   g_clear_object (&self->recorded_section);
   if (self->chooser != NULL)
@@ -813,6 +814,7 @@ ks_experiment_page_init (KsExperimentPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->runs = g_ptr_array_new_with_free_func (ks_experiment_page_run_free);
   self->also_on = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->auto_filled = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->recorded_menu = g_menu_new ();
   self->recorded_section = g_menu_new ();
   g_menu_append (other, _("Other File…"), "experiment.add-file");
