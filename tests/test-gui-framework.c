@@ -220,6 +220,11 @@ test_form_fields (void)
   spin (200);
   g_assert_false (ks_window_get_running (window));
   g_assert_cmpstr (ks_window_get_error_text (window), !=, "");
+  /* The banner is the page's: another page shown, it goes. */
+  ks_window_show_page (window, "devices");
+  spin (50);
+  g_assert_cmpstr (ks_window_get_error_text (window), ==, "");
+  ks_window_show_page (window, "test-sweep");
   set_field ("size", "1:6");
   g_assert_cmpstr (ks_param_form_get_field_error (form, "size"), ==, "");
 }

@@ -36,6 +36,7 @@ struct _KsWindow {
   gint64         run_started;
   guint          run_done;
   char          *error_text;
+  KsPage        *error_page;       /* the page whose banner is shown, or NULL: the window's */
   guint          notice_timeout;   /* hides a confirmation after a while */
   gboolean       filling_devices;  /* the device list is being filled at start */
   GtkFileChooserNative *chooser;   /* the open file dialog, if any */

@@ -86,6 +86,7 @@ show_message (KsWindow       *self,
 
   g_free (self->error_text);
   self->error_text = g_strdup_printf ("%s\n%s", title, msg);
+  self->error_page = NULL;
 }
 
 void
@@ -127,6 +128,7 @@ ks_window_show_notice (KsWindow   *self,
   gtk_info_bar_set_revealed (GTK_INFO_BAR (self->info_bar), TRUE);
   g_free (self->error_text);
   self->error_text = g_strdup (text);
+  self->error_page = NULL;
   self->notice_timeout = g_timeout_add_seconds (8, notice_timeout_cb, self);
 }
 
@@ -324,6 +326,8 @@ page_finished_cb (KsPage       *page,
     }
   else if (error != NULL)
     ks_window_show_error (self, _("The run stopped with an error"), error);
+  if (error != NULL)
+    self->error_page = page;
   ks_window_update_actions (self);
 }
 
@@ -355,7 +359,10 @@ run_activated (GSimpleAction *action,
       self->running_page = NULL;
       g_clear_object (&self->cancellable);
       if (error != NULL)
-        ks_window_show_error (self, _("Cannot start the run"), error);
+        {
+          ks_window_show_error (self, _("Cannot start the run"), error);
+          self->error_page = page;
+        }
       ks_window_update_actions (self);
       return;
     }
@@ -404,6 +411,13 @@ stack_visible_child_cb (KsWindow *self)
 
   if (self->settings != NULL && name != NULL)
     g_settings_set_string (self->settings, "page", name);
+  /* A page's banner ("2 of 4 points could not be measured") is about that
+   * page: another page shown, it goes (the table still says why). */
+  if (self->error_page != NULL && self->error_page != ks_window_get_visible_page (self))
+    {
+      ks_window_hide_error (self);
+      self->error_page = NULL;
+    }
   ks_window_update_actions (self);
 }
 
@@ -470,6 +484,7 @@ page_error_cb (KsPage       *page,
                KsWindow     *self)
 {
   ks_window_show_error (self, title, error);
+  self->error_page = page;
 }
 
 static void
