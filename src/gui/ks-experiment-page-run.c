@@ -372,17 +372,17 @@ follow_device_default (KsExperimentPage *self,
                        const char       *name,
                        const char       *text)
 {
+  const int i = ks_experiment_desc_find_param (self->desc, name);
+  const char *given = i >= 0 ? self->desc->params[i].default_value : NULL;
   g_autofree char *now = NULL;
 
-  for (guint i = 0; i < self->desc->n_params; i++)
-    if (strcmp (self->desc->params[i].name, name) == 0 && self->desc->params[i].default_value != NULL &&
-        text != NULL && (now = ks_param_form_get_text (self->form, name)) != NULL &&
-        (strcmp (now, self->desc->params[i].default_value) == 0 ||
-         g_strcmp0 (now, g_hash_table_lookup (self->auto_filled, name)) == 0))
-      {
-        ks_param_form_set_text (self->form, name, text);
-        g_hash_table_replace (self->auto_filled, g_strdup (name), g_strdup (text));
-      }
+  if (given == NULL || text == NULL || (now = ks_param_form_get_text (self->form, name)) == NULL)
+    return;
+  if (strcmp (now, given) == 0 || g_strcmp0 (now, g_hash_table_lookup (self->auto_filled, name)) == 0)
+    {
+      ks_param_form_set_text (self->form, name, text);
+      g_hash_table_replace (self->auto_filled, g_strdup (name), g_strdup (text));
+    }
 }
 
 static void

@@ -387,7 +387,9 @@ ks_plot_draw_axes (cairo_t           *cr,
     ks_plot_draw_vaxis (cr, ts, lo, &lo->y2, lo->y2ticks, lo->right + 1, +1, theme);
 }
 
-/* One line centred over the plot area, pushed in where it would clip. */
+/* A text centred over the plot area, pushed in where it would clip; where
+ * one line of max_w does not hold it, on up to `lines` lines centred in
+ * max_w (the width the layout measured it in), ellipsized past them. */
 static void
 show_centred (cairo_t         *cr,
               const TextStyle *ts,
@@ -397,37 +399,20 @@ show_centred (cairo_t         *cr,
               gboolean         bold,
               double           cx,
               double           max_w,
+              int              lines,
               double           y)
 {
   g_autoptr(PangoLayout) text = ks_plot_text_new (ts, str, scale, bold);
-  double w;
-
-  ks_plot_text_limit_width (text, max_w);
-  ks_plot_text_size (text, &w, NULL);
-  ks_plot_show_text (cr, text, CLAMP (cx - w / 2, lo->pad, lo->width - lo->pad - w), y);
-}
-
-/* The title centred over the plot area; where one line does not hold
- * it, on two (centred in the width layout measured it in), ellipsized
- * past them. */
-static void
-show_title (cairo_t         *cr,
-            const TextStyle *ts,
-            const Layout    *lo,
-            const char      *str,
-            double           cx)
-{
-  g_autoptr(PangoLayout) text = ks_plot_text_new (ts, str, SCALE_TITLE, TRUE);
   double w = 0;
 
   ks_plot_text_size (text, &w, NULL);
-  if (w > lo->title_w)
+  if (w > max_w)
     {
-      ks_plot_text_wrap (text, lo->title_w, 2);
+      ks_plot_text_wrap (text, max_w, lines);
       pango_layout_set_alignment (text, PANGO_ALIGN_CENTER);
-      w = lo->title_w;
+      w = max_w;
     }
-  ks_plot_show_text (cr, text, CLAMP (cx - w / 2, lo->pad, lo->width - lo->pad - w), lo->title_y);
+  ks_plot_show_text (cr, text, CLAMP (cx - w / 2, lo->pad, lo->width - lo->pad - w), y);
 }
 
 /* An axis label turned to read upwards, centred on the plot area's height,
@@ -467,9 +452,9 @@ ks_plot_draw_frame_text (cairo_t           *cr,
   set_color (cr, &theme->foreground, 1.0);
 
   if (nonempty (plot->title))
-    show_title (cr, ts, lo, plot->title, cx);
+    show_centred (cr, ts, lo, plot->title, SCALE_TITLE, TRUE, cx, lo->title_w, 2, lo->title_y);
   if (nonempty (plot->x_label) && !lo->blocks)
-    show_centred (cr, ts, lo, plot->x_label, SCALE_AXIS, FALSE, cx, max_w, lo->xlabel_y);
+    show_centred (cr, ts, lo, plot->x_label, SCALE_AXIS, FALSE, cx, max_w, 1, lo->xlabel_y);
 
   if (nonempty (plot->y_label) && !lo->blocks)
     ks_plot_show_vertical_label (cr, ts, lo, plot->y_label, lo->pad, FALSE);

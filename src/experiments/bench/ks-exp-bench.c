@@ -6,7 +6,6 @@
 #include "ks-compute-error.h"
 
 #include <glib/gi18n-lib.h>
-#include <string.h>
 
 gboolean
 ks_exp_bench_refuse_point (GError **error)
@@ -43,9 +42,12 @@ ks_exp_bench_default_methods (const KsParamSpec *spec,
   g_autoptr(GPtrArray) kept = g_ptr_array_new ();
 
   for (guint i = 0; all[i] != NULL; i++)
-    for (const KsChoice *c = spec->choices; c != NULL && c->value != NULL; c++)
-      if (strcmp (c->value, all[i]) == 0 && (c->backends == 0 || (c->backends & mine)))
+    {
+      const KsChoice *c = ks_param_find_choice (spec, all[i]);
+
+      if (c != NULL && (c->backends == 0 || (c->backends & mine)))
         g_ptr_array_add (kept, all[i]);
+    }
   if (kept->len == g_strv_length (all))
     {
       *why = g_strdup (_("every method: on a CUDA device the CUDA graph and the CUDA libraries run too"));
