@@ -35,9 +35,10 @@
  *
  * The batch is one system after another (element i of system s at s n + i).
  * A group takes systems g, g + G, ... (G groups): one each where the grid
- * has a group a system.  Local memory: W, max(N + N / 32 + 1, 16 T) reals
+ * has a group a system.  Local memory: W, max(N + N / 32 + 1, 15 T) reals
  * for N = T M, the staged array (see SPLIT_AT), then the reduced system's
- * four arrays of 2 T, twice, then x on its way out.
+ * three arrays of 2 T, twice, with pads (split_reduce), then x on its way
+ * out.
  *
  * Built with -DKS_SPLIT_STREAM a group streams through its systems: the
  * next system's four arrays are copied into local memory (S, four arrays
@@ -332,34 +333,29 @@ split_eliminate (real *ra, const real *rb, real *rc, real *rd,
   return bad;
 }
 
-/* One PARACR step for row i of R, whose values the item holds (a, b, c,
- * d): freed of its neighbours at distance h (read from the copy at l,
- * row j at SPLIT_ROW (j)) and coupled to those at 2h. */
-#define SPLIT_ROW(j) (((j) & 1u) * T + ((j) >> 1))
-#define SPLIT_PCR(i, a, b, c, d)                                              \
+/* One PARACR step for a row the item holds (a, c, d; b = 1: every row
+ * of the reduced system is kept divided by its diagonal), freed of its
+ * neighbours at distance h, rows lo and hi, read at q[lo] and q[hi] (a at
+ * q, c at q + R, d at q + 2 R) and coupled to those at 2h, divided by its
+ * new diagonal again.  Kept so, a step reads three values of each
+ * neighbour, not four, and divides once, not twice: 70 -> ~40
+ * instructions a step on the H200 (tests/device/sass.sh), where the steps
+ * took half the kernel's stall samples (issue 30; h200-split-pcr-2026-
+ * 11-29.txt).  A neighbour past either end is not asked about: its
+ * coefficient (a of the first h rows, c of the last h) is zero, and the
+ * row read there is one of the others or a zeroed pad, finite, so it adds
+ * nothing. */
+#define SPLIT_PCR(q, lo, hi, a, c, d)                                         \
   do                                                                          \
     {                                                                         \
-      real na_ = 0, nb_ = b, nc_ = 0, nd_ = d;                                \
+      const int lo_ = (lo), hi_ = (hi), R_ = (int) R;                          \
+      const real alo_ = (q)[lo_], clo_ = (q)[R_ + lo_], dlo_ = (q)[2 * R_ + lo_]; \
+      const real ahi_ = (q)[hi_], chi_ = (q)[R_ + hi_], dhi_ = (q)[2 * R_ + hi_]; \
+      const real r_ = SPLIT_DIV ((real) 1, (real) 1 - (a) * clo_ - (c) * ahi_); \
                                                                               \
-      if ((i) >= h)                                                           \
-        {                                                                     \
-          const uint p_ = SPLIT_ROW ((i) - h);                                \
-          const real k1_ = SPLIT_DIV (a, l[R + p_]);                          \
-                                                                              \
-          na_ = -l[p_] * k1_;                                                 \
-          nb_ -= l[2 * R + p_] * k1_;                                         \
-          nd_ -= l[3 * R + p_] * k1_;                                         \
-        }                                                                     \
-      if ((i) + h < R)                                                        \
-        {                                                                     \
-          const uint p_ = SPLIT_ROW ((i) + h);                                \
-          const real k2_ = SPLIT_DIV (c, l[R + p_]);                          \
-                                                                              \
-          nc_ = -l[2 * R + p_] * k2_;                                         \
-          nb_ -= l[p_] * k2_;                                                 \
-          nd_ -= l[3 * R + p_] * k2_;                                         \
-        }                                                                     \
-      a = na_, b = nb_, c = nc_, d = nd_;                                     \
+      (d) = r_ * ((d) - (a) * dlo_ - (c) * dhi_);                             \
+      (a) = -r_ * (a) * alo_;                                                 \
+      (c) = -r_ * (c) * chi_;                                                 \
     }                                                                         \
   while (0)
 
@@ -386,22 +382,22 @@ split_eliminate (real *ra, const real *rb, real *rc, real *rd,
 #endif
 
 /* The tail's S subsystems (system t: every S-th row of R from row t; S <=
- * T, R not necessarily a multiple of S) solved in local memory l (4 R
+ * T, R not necessarily a multiple of S) solved in local memory l (3 R
  * reals, free on entry): the item's rows 2t and 2t + 1 come in as f* and
- * l* and leave decoupled (b = 1, d = x; b = 0 where the sweep met a zero
- * or NaN pivot). */
+ * l* (b = 1) and leave decoupled, d = x (not finite where the sweep met
+ * a zero or NaN pivot). */
 KS_FN void
 split_tail (KS_LOCAL_PTR (real) l,
             const uint          t,
             const uint          T,
             const uint          S,
-            real *fa, real *fb, real *fc, real *fd,
-            real *la, real *lb, real *lc, real *ld)
+            real *fa, real *fc, real *fd,
+            real *la, real *lc, real *ld)
 {
   const uint R = 2 * T;
 
-  l[2 * t] = *fa, l[R + 2 * t] = *fb, l[2 * R + 2 * t] = *fc, l[3 * R + 2 * t] = *fd;
-  l[2 * t + 1] = *la, l[R + 2 * t + 1] = *lb, l[2 * R + 2 * t + 1] = *lc, l[3 * R + 2 * t + 1] = *ld;
+  l[2 * t] = *fa, l[R + 2 * t] = *fc, l[2 * R + 2 * t] = *fd;
+  l[2 * t + 1] = *la, l[R + 2 * t + 1] = *lc, l[2 * R + 2 * t + 1] = *ld;
   barrier (CLK_LOCAL_MEM_FENCE);
   if (t < S)
     {
@@ -411,49 +407,61 @@ split_tail (KS_LOCAL_PTR (real) l,
       for (uint j = t; j < R; j += S)
         {
           const real aj = l[j];
-          const real r = SPLIT_DIV ((real) 1, l[R + j] - aj * cp);
+          const real r = SPLIT_DIV ((real) 1, (real) 1 - aj * cp);
 
-          cp = l[2 * R + j] * r;
-          dp = (l[3 * R + j] - aj * dp) * r;
-          l[2 * R + j] = cp, l[3 * R + j] = dp;
+          cp = l[R + j] * r;
+          dp = (l[2 * R + j] - aj * dp) * r;
+          l[R + j] = cp, l[2 * R + j] = dp;
         }
       /* Backward from the last row (whose d is its x): x into d. */
       x = dp;
       for (int j = (int) (t + (R - 1 - t) / S * S) - (int) S; j >= 0; j -= (int) S)
         {
-          x = l[3 * R + j] - l[2 * R + j] * x;
-          l[3 * R + j] = x;
+          x = l[2 * R + j] - l[R + j] * x;
+          l[2 * R + j] = x;
         }
     }
   barrier (CLK_LOCAL_MEM_FENCE);
-  *fd = l[3 * R + 2 * t], *ld = l[3 * R + 2 * t + 1];
-  /* A zero or NaN pivot leaves x not finite: split_finish reports it. */
-  *fb = isfinite (*fd) ? (real) 1 : (real) 0;
-  *lb = isfinite (*ld) ? (real) 1 : (real) 0;
+  *fd = l[2 * R + 2 * t], *ld = l[2 * R + 2 * t + 1];
   *fa = *fc = *la = *lc = 0;
   barrier (CLK_LOCAL_MEM_FENCE);
 }
 
 /* Step 3: PARACR on the R = 2 T rows of the reduced system, rows 2t and
- * 2t + 1 the item's (its piece's first and last), held in registers from
- * step to step and written where the others read them: four arrays of R
- * at l and at l + 4 R, one copy read while the other is written, so that
- * a step needs one barrier.  Row j lies at SPLIT_ROW (j) (the even rows,
- * then the odd ones): every step's reads are then consecutive across a
- * warp, where rows in order had two items on each bank.  On return
- * f* and l* hold the two rows with their neighbours eliminated (with the
- * Thomas tail, solved: b = 1 and d = x). */
+ * 2t + 1 the item's (its piece's first and last; b = 1), held in
+ * registers from step to step and written where the others read them:
+ * three arrays (a, c, d) of R, twice, one copy read while the other is
+ * written, so that a step needs one barrier.  In each array the even
+ * rows come first, then the odd ones (row 2t at t, 2t + 1 at T + t):
+ * every step's reads are then consecutive across a warp, where rows in
+ * order had two items on each bank.  A pad of T reals, zeroed, before,
+ * between and after the two copies takes the reads past a copy's ends (a
+ * neighbour lies at most h / 2 < T places past its half; reads past the
+ * a or c array of a copy land in its next array, written in the same
+ * step): a copy is never read where another step writes it, which
+ * Oclgrind's race check would report.  l0: 15 T reals.  On return f* and
+ * l* hold the two rows with
+ * their neighbours eliminated (a = c = 0, d = x; with the Thomas tail
+ * too); x is not finite where a pivot was zero. */
 KS_FN void
 split_reduce (KS_LOCAL_PTR (real) l0,
               const uint          t,
               const uint          T,
-              real *fa, real *fb, real *fc, real *fd,
-              real *la, real *lb, real *lc, real *ld)
+              real *fa, real *fc, real *fd,
+              real *la, real *lc, real *ld)
 {
   const uint R = 2 * T;
-  uint o = 0;   /* the copy the others' rows are read from: at l0 + o */
+  KS_LOCAL_PTR (real) q0 = l0 + T + t;   /* row 2t of copy 0's a */
+  uint o = 0;   /* the copy written and read this step: at q0 + o */
   uint h = 1;
 
+  /* The system's first row has no predecessor and its last no
+   * successor, whatever a and c their arrays hold there. */
+  if (t == 0)
+    *fa = 0;
+  if (t == T - 1)
+    *lc = 0;
+  l0[t] = 0, l0[7 * T + t] = 0, l0[14 * T + t] = 0;
   /* With a tail (of 4 rows or more), PARACR stops at the first coupling
    * distance h that leaves systems of at most KS_SPLIT_TAIL rows: then
    * h <= T, an item for each of them.  No bit tricks on h: Oclgrind has
@@ -461,19 +469,30 @@ split_reduce (KS_LOCAL_PTR (real) l0,
   _Pragma ("unroll")
   for (; h < R && (KS_SPLIT_TAIL < 4 || h * KS_SPLIT_TAIL < R); h *= 2)
     {
-      KS_LOCAL_PTR (real) l = l0 + o;
+      KS_LOCAL_PTR (real) q = q0 + o;
 
-      l[t] = *fa, l[R + t] = *fb, l[2 * R + t] = *fc, l[3 * R + t] = *fd;
-      l[T + t] = *la, l[R + T + t] = *lb, l[2 * R + T + t] = *lc, l[3 * R + T + t] = *ld;
+      q[0] = *fa, q[R] = *fc, q[2 * R] = *fd;
+      q[T] = *la, q[R + T] = *lc, q[2 * R + T] = *ld;
       barrier (CLK_LOCAL_MEM_FENCE);
-      SPLIT_PCR (2 * t, *fa, *fb, *fc, *fd);
-      SPLIT_PCR (2 * t + 1, *la, *lb, *lc, *ld);
-      o ^= 4 * R;
+      /* Row 2t's neighbours 2t -+ h: odd rows 2t - 1 and 2t + 1 at h = 1,
+       * even ones t -+ h / 2 after; row 2t + 1's: even 2t, 2t + 2 at h =
+       * 1, odd ones after. */
+      if (h == 1)
+        {
+          SPLIT_PCR (q, (int) T - 1, (int) T, *fa, *fc, *fd);
+          SPLIT_PCR (q, 0, 1, *la, *lc, *ld);
+        }
+      else
+        {
+          SPLIT_PCR (q, -(int) (h / 2), (int) (h / 2), *fa, *fc, *fd);
+          SPLIT_PCR (q, (int) (T - h / 2), (int) (T + h / 2), *la, *lc, *ld);
+        }
+      o ^= 7 * T;
     }
   /* The other copy's last reads are done before l0 is used again. */
   barrier (CLK_LOCAL_MEM_FENCE);
   if (h < R)
-    split_tail (l0, t, T, h, fa, fb, fc, fd, la, lb, lc, ld);
+    split_tail (l0, t, T, h, fa, fc, fd, la, lc, ld);
 }
 
 /* Step 4: every row of the item's piece from its first and last unknowns,
@@ -531,12 +550,12 @@ split_finish (KS_LOCAL_PTR (real) l,
               const uint t, const uint T, const uint n,
               __global real *x, __global int *info, const uint scale)
 {
-  real ra2 = fa, rb2 = 1, rc2 = fc, rd2 = fd, la2 = la, lb2 = 1, lc2 = lc, ld2 = ld;
+  real ra2 = fa, rc2 = fc, rd2 = fd, la2 = la, lc2 = lc, ld2 = ld;
 
-  split_reduce (l, t, T, &ra2, &rb2, &rc2, &rd2, &la2, &lb2, &lc2, &ld2);
-  if ((split_bad (rb2) || split_bad (lb2)) && bad == 0)
+  split_reduce (l, t, T, &ra2, &rc2, &rd2, &la2, &lc2, &ld2);
+  if (!(isfinite (rd2) && isfinite (ld2)) && bad == 0)
     bad = t * M + 1;
-  split_out (l, ra, rc, rd, SPLIT_DIV (rd2, rb2), SPLIT_DIV (ld2, lb2), t, T, n, x);
+  split_out (l, ra, rc, rd, rd2, ld2, t, T, n, x);
   /* A zero pivot in the padding cannot be (its rows are identity), but one
    * in a system's own rows can reach past n through the reduced system. */
   if (bad)
@@ -572,7 +591,7 @@ tridiag_split (__global const real *a,
   real ra[M], rb[M], rc[M], rd[M];
 #ifdef KS_SPLIT_STREAM
   const uint N = T * M, P = N + N / 32 + 1;
-  KS_LOCAL_PTR (real) S = l + max (P, 16 * T);
+  KS_LOCAL_PTR (real) S = l + max (P, 15 * T);
 
   if (get_group_id (0) < systems)
     split_stage (a, b, c, d, S, P, (ulong) get_group_id (0) * n, n, t, T);

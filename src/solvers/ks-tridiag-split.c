@@ -136,10 +136,11 @@ shape (guint     n,
   if (*items > max_group)
     *items = *pieces;
   /* The staged system padded to items x m rows (a slot skipped every 32
-   * rows), then the reduced one's four arrays of 2 items, twice
-   * (PARACR from one copy into the other). */
+   * rows), then the reduced one's three arrays of 2 items, twice (PARACR
+   * from one copy into the other), with three pads of items
+   * (kernels/tridiag-split.cl, split_reduce). */
   staged = (guint64) *items * m + (guint64) *items * m / 32 + 1;
-  rows = MAX (staged, 16 * (guint64) *items);
+  rows = MAX (staged, 15 * (guint64) *items);
   if (streamed)
     rows += 4 * staged;
   *bytes = rows * real;

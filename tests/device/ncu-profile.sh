@@ -10,7 +10,9 @@
 # alone (--clock-control none: the device notes ask it).  ncu replays each
 # kernel; the figures are its, not the benches' spans.  NCU overrides the
 # profiler's path (default: ncu on PATH, else the newest under /opt/nvidia).
-# PARTS (default "split rowsums cg stalls") names the parts to run.
+# PARTS (default "split rowsums cg stalls") names the parts to run; "sass"
+# (not by default) samples thomas-split's warp stalls per SASS instruction:
+# $OUT/split-sass.csv, every instruction with its samples by reason.
 set -u
 PARTS=" ${PARTS:-split rowsums cg stalls} "
 want () { [[ "$PARTS" == *" $1 "* ]]; }
@@ -45,6 +47,16 @@ want rowsums && prof rowsums-cub 'index_sum_cub' 1 1 kernelscope-cli run index-r
 # (cg_dot, cg_axpy, ...) the names leave out.
 want cg && prof cg 'cg_spmv_dot_alpha|cg_update_r_beta|cg_update_xp' 30 3 kernelscope-cli bench cg -d "$CUDA" \
   --sizes 1048576 --reps 1
+# Where in the code thomas-split's warps wait: PC sampling per instruction.
+if want sass; then
+  "$NCU" --clock-control none --kernel-name 'regex:tridiag_split$' --launch-skip 2 --launch-count 1 \
+    --section WarpStateStats --section SourceCounters -f -o "$OUT/split-sass" \
+    kernelscope-cli bench tridiag -d "$CUDA" --n 4095 --systems 40000 --method thomas-split --reps 3 \
+    > "$OUT/split-sass.log" 2>&1 || echo "## split-sass failed"
+  "$NCU" -i "$OUT/split-sass.ncu-rep" --page source --csv --print-source sass > "$OUT/split-sass.csv" 2>&1 ||
+    echo "## split-sass.csv failed"
+  rm -f "$OUT/split-sass.ncu-rep"
+fi
 # The warp stall reasons of thomas-split, per instruction class.
 want stalls || exit 0
 "$NCU" --clock-control none --kernel-name 'regex:tridiag_split$' --launch-skip 2 --launch-count 1 \
