@@ -941,9 +941,19 @@ peak = d["devices"][0].get("info", {}).get("peak_gbs")
 assert (p["of_peak"] == "nan") if peak is None else abs(p["of_peak"] - p["triad_gbs"] / peak) < 1e-9, (p, d["devices"])
 '
 fi
-run "$CLI" run bench-tridiag -d "$OCL" --n 31 --systems 8 -r 1 --warmup 0 --json btr.json --csv btr.csv -q
+run "$CLI" run bench-tridiag -d "$OCL" --n 31 --systems 8 -r 1 --warmup 0 -q --json btd.json
+if expect_ok "run bench-tridiag, default methods"; then
+  py "run bench-tridiag: off CUDA the default leaves cuSPARSE out and has thomas-split, every point measured" '
+import json
+d = json.load(open("btd.json")); methods = [p["method"] for p in d["points"]]
+assert "thomas-split" in methods and "cpu-thomas" in methods and not any(m.startswith("cusparse") for m in methods), methods
+assert all(p["error"] is None for p in d["points"]), d["points"]
+'
+fi
+run "$CLI" run bench-tridiag -d "$OCL" --n 31 --systems 8 -r 1 --warmup 0 --json btr.json --csv btr.csv -q \
+  --method cpu-thomas,thomas-coalesced,cusparse-strided,cusparse-nopivot
 if expect_ok "run bench-tridiag --json --csv"; then
-  py "run bench-tridiag: cuSPARSE skipped with its reason off CUDA, of_triad against the triad measured in the run" '
+  py "run bench-tridiag: cuSPARSE asked for off CUDA is refused with its reason, of_triad against the triad measured in the run" '
 import csv, json
 d = json.load(open("btr.json")); pts = {p["method"]: p for p in d["points"]}
 assert d["experiment"] == "bench-tridiag" and d["paper"] == "bench", d

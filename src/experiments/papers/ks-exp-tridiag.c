@@ -822,8 +822,33 @@ static const KsColumnSpec bench_columns[] = {
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (bench_columns) == BENCH_N_COLUMNS);
 
-/* The library's methods are in the default on every device: off CUDA they
- * are refused, each point saying why, as the bench's rows did. */
+/* bench-tridiag's methods when none are given: its default, cuSPARSE's
+ * only on a CUDA device (elsewhere they are refused, each point saying
+ * why, when asked for: a first run on a CPU opened with refused points). */
+static char *
+bench_default_methods (const KsParamSpec *spec,
+                       KsDevice          *device,
+                       const KsConfig    *base,
+                       char             **why,
+                       GError           **error)
+{
+  g_auto(GStrv) all = g_strsplit (spec->default_value, ",", -1);
+  g_autoptr(GPtrArray) kept = g_ptr_array_new ();
+  KsTridiagMethod method;
+
+  if (ks_device_get_backend (device) == KS_BACKEND_CUDA)
+    {
+      *why = g_strdup (_("every method: cuSPARSE's run on this CUDA device"));
+      return g_strdup (spec->default_value);
+    }
+  for (guint i = 0; all[i] != NULL; i++)
+    if (!ks_tridiag_method_from_string (all[i], &method) || !ks_tridiag_method_is_cusparse (method))
+      g_ptr_array_add (kept, all[i]);
+  g_ptr_array_add (kept, NULL);
+  *why = g_strdup (_("the kernels and the host's methods; cuSPARSE's join them on a CUDA device"));
+  return g_strjoinv (",", (char **) kept->pdata);
+}
+
 static const KsParamSpec bench_params[] = {
   [BENCH_PRECISION] = PRECISION_PARAM,
   [BENCH_PAD] = PAD_PARAM,
@@ -836,8 +861,12 @@ static const KsParamSpec bench_params[] = {
   [BENCH_TRIAD] = { .name = "triad", .label = N_("Measure the triad"), .type = KS_PARAM_BOOL, .default_value = "true",
     .help = N_("Measure each device's triad bandwidth before its points (the of_triad column); false: "
                "leave the column empty and save the probe's seconds") },
-  [BENCH_METHOD] = METHOD_PARAM ("cpu-thomas,cpu-sericr,omp-thomas,lapack-gtsv,thomas-interleaved,thomas-coalesced,"
-                                 "thomas-transposed,paracr-partial,paracr-thomas,cusparse-strided,cusparse-nopivot"),
+  [BENCH_METHOD] = { .name = "method", .label = N_("Method"), .type = KS_PARAM_CHOICE, .choices = method_choices,
+    .sweepable = TRUE, .device_default = bench_default_methods,
+    .default_value = "cpu-thomas,cpu-sericr,omp-thomas,lapack-gtsv,thomas-interleaved,thomas-coalesced,"
+                     "thomas-transposed,paracr-partial,paracr-thomas,thomas-split,cusparse-strided,cusparse-nopivot",
+    .help = N_("The methods to compare (cuSPARSE's by default on a CUDA device only; asked for elsewhere, "
+               "each point is refused saying why)") },
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (bench_params) == N_BENCH_PARAMS);
 
