@@ -39,10 +39,11 @@ struct _KsEta {
   double  sxx, sxy;          /* pooled within-group sums of the fit, kept as points come */
   gboolean have_newest;
   Window  recent;            /* of every group, for groups not yet measured */
-  /* The clock: elapsed seconds and cost done at the first measured point
-   * and now, for the seconds each ms of cost really takes. */
-  double  first_elapsed_s, first_cost_ms;
+  /* The clock (elapsed seconds) now and, for the points after the first
+   * measured one, sums of each point's cost (ms) and clock (s) for the
+   * fit clock = overhead + seconds per ms x cost. */
   double  elapsed_s;
+  Sums    clock;
 };
 
 #define DEFAULT_EXPONENT 3.0
@@ -186,20 +187,70 @@ ks_eta_add_cost (KsEta   *eta,
   g->refused = refused;
   cost = refused ? 0 : cost;
   eta->cost_done_ms += cost;
+  if (eta->have_newest)
+    {
+      const double dt = elapsed_s - eta->elapsed_s;
+
+      eta->clock.count += 1;
+      eta->clock.x += cost;
+      eta->clock.y += dt;
+      eta->clock.xx += cost * cost;
+      eta->clock.xy += cost * dt;
+    }
   eta->elapsed_s = elapsed_s;
   if (!g->refused && cost > 0 && n > 0)
     {
-      if (!eta->have_newest)
-        {
-          eta->first_elapsed_s = elapsed_s;
-          eta->first_cost_ms = eta->cost_done_ms;
-        }
       eta->have_newest = TRUE;
       window_add (&g->recent, n, cost);
       window_add (&eta->recent, n, cost);
       fit_add (eta, g, log (n), log (cost));
     }
   eta->done++;
+}
+
+/* Seconds a point takes beside its solves (*overhead: making its
+ * systems, building kernels) and seconds per ms of cost (*scale), fitted
+ * to the points after the first measured one (which also paid for the
+ * first builds).  The scale is at least 1/1000 (the cost is the solves'
+ * own time); where the costs measured so far hardly differ the clock
+ * cannot tell the two apart and the scale stays 1/1000: taking the whole
+ * clock for cost once said "~19162 s left" for a bench whose points at
+ * the first size took a few ms of solves and a second of building each,
+ * scaled by the sizes to come. */
+static void
+clock_fit (const KsEta *eta,
+           double      *overhead,
+           double      *scale)
+{
+  const Sums *c = &eta->clock;
+  double mean_c, mean_t, var;
+
+  *overhead = 0;
+  *scale = 1e-3;
+  if (c->count < 1)
+    return;
+  mean_c = c->x / c->count;
+  mean_t = c->y / c->count;
+  var = c->xx / c->count - mean_c * mean_c;
+  if (c->count >= 2 && var > 1e-4 * mean_c * mean_c)
+    *scale = MAX ((c->xy / c->count - mean_c * mean_t) / var, 1e-3);
+  *overhead = MAX (mean_t - *scale * mean_c, 0);
+}
+
+/* Points not yet measured that will take time (a refused group's are
+ * not). */
+static guint
+points_left (const KsEta *eta)
+{
+  guint left = 0;
+
+  for (guint k = eta->done; k < eta->total; k++)
+    {
+      const Group *g = &eta->groups[eta->plan_j[k]];
+
+      left += !(g->measured && g->refused);
+    }
+  return left;
 }
 
 double
@@ -228,13 +279,12 @@ double
 ks_eta_get_seconds_left (KsEta *eta)
 {
   double left_ms = ks_eta_get_remaining_ms (eta);
-  double clock_s = eta->elapsed_s - eta->first_elapsed_s;
-  double cost_ms = eta->cost_done_ms - eta->first_cost_ms;
-  /* Seconds per ms of cost, from the points after the first (the first
-   * also paid for building the kernels); 1/1000 until there are some. */
-  double scale = clock_s > 0 && cost_ms > 0 ? clock_s / cost_ms : 1e-3;
+  double overhead, scale;
 
-  return left_ms < 0 ? -1 : left_ms * scale;
+  if (left_ms < 0)
+    return -1;
+  clock_fit (eta, &overhead, &scale);
+  return left_ms * scale + overhead * points_left (eta);
 }
 
 double

@@ -12,9 +12,10 @@
  * the measurements (between 1, a launch-bound solve, and 3, Gauss
  * elimination's arithmetic); 3 until there is anything to fit.  A point's
  * cost is its solves (warm-up + repetitions) at its median time; the clock
- * between points converts costs to seconds, so a slow start (building the
- * kernels) and the work around the solves (making each system) count at
- * their real weight. */
+ * between points, fitted as a fixed time a point (making its systems,
+ * building kernels) plus seconds per ms of cost, converts costs to
+ * seconds, so that the work around the solves counts at its real weight
+ * and a slow start (the first builds) not at all. */
 #pragma once
 
 #include <glib.h>
