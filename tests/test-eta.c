@@ -181,7 +181,7 @@ test_eta (void)
     left = ks_eta_get_seconds_left (eta);
     g_assert_cmpfloat (left, >=, truth);
     g_assert_cmpfloat (left, <, 200);
-    /* With costs that differ, the fit finds the 0.3 s. */
+    /* The 0.3 s a point, found. */
     g_assert_cmpfloat_with_epsilon (left, 10 * 0.3 + ks_eta_get_remaining_ms (eta) / 1000, 1e-6);
     /* Measured at 1024 too: the exponent is fitted (1) and the rest
      * predicted to the truth. */
@@ -195,6 +195,25 @@ test_eta (void)
       }
     for (guint j = 5; j < 10; j++)
       truth += 0.3 + 16 * (0.2 + 0.5 * j) / 1000;
+    g_assert_cmpfloat_with_epsilon (ks_eta_get_seconds_left (eta), truth, 1e-6);
+  }
+  /* The same bench told its cost is linear in the systems (the engine
+   * passes an experiment's size_exponent; tridiag's is 1): the time left
+   * is the truth after the first size already. */
+  {
+    const guint bench[] = { 64, 1024 };
+    g_autoptr(KsEta) eta = plan_of (bench, 2, 10);
+    double clock = 0, truth = 0;
+
+    ks_eta_set_exponent (eta, 1);
+    for (guint j = 0; j < 10; j++)
+      {
+        const double c = 0.2 + 0.5 * j;
+
+        clock += 0.3 + c / 1000;
+        ks_eta_add_cost (eta, FALSE, c, clock);
+        truth += 0.3 + 16 * c / 1000;
+      }
     g_assert_cmpfloat_with_epsilon (ks_eta_get_seconds_left (eta), truth, 1e-6);
   }
 

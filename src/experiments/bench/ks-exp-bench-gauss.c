@@ -359,7 +359,7 @@ const KsExperimentDesc ks_exp_bench_gauss = {
               "of 192 its rule predicts, is on the time-vs-group-size page."),
   .recorded_demo = "h200-gauss-vs-libraries.json",
   .example = "--sizes 1000,2000,4000 --precision float --plot bench-gauss.png",
-  .size_param = "n",
+  .size_param = "n", .size_exponent = 3,
   .params = params, .n_params = G_N_ELEMENTS (params),
   .columns = columns, .n_columns = N_COLUMNS,
   .figures = figures, .n_figures = G_N_ELEMENTS (figures),

@@ -39,11 +39,10 @@ struct _KsEta {
   double  sxx, sxy;          /* pooled within-group sums of the fit, kept as points come */
   gboolean have_newest;
   Window  recent;            /* of every group, for groups not yet measured */
-  /* The clock (elapsed seconds) now and, for the points after the first
-   * measured one, sums of each point's cost (ms) and clock (s) for the
-   * fit clock = overhead + seconds per ms x cost. */
+  /* The clock (elapsed seconds) now and, for the newest points after the
+   * first measured one, the seconds each took beside its cost. */
   double  elapsed_s;
-  Sums    clock;
+  Window  overhead;
 };
 
 #define DEFAULT_EXPONENT 3.0
@@ -81,6 +80,15 @@ ks_eta_new_plan (guint         n_points,
       eta->plan_j[k] = group[k];
     }
   return eta;
+}
+
+void
+ks_eta_set_exponent (KsEta  *eta,
+                     double  exponent)
+{
+  g_return_if_fail (eta != NULL);
+  if (eta->sxx <= 1e-3)
+    eta->exponent = CLAMP (exponent, 1.0, 3.0);
 }
 
 void
@@ -188,15 +196,7 @@ ks_eta_add_cost (KsEta   *eta,
   cost = refused ? 0 : cost;
   eta->cost_done_ms += cost;
   if (eta->have_newest)
-    {
-      const double dt = elapsed_s - eta->elapsed_s;
-
-      eta->clock.count += 1;
-      eta->clock.x += cost;
-      eta->clock.y += dt;
-      eta->clock.xx += cost * cost;
-      eta->clock.xy += cost * dt;
-    }
+    window_add (&eta->overhead, 1, MAX (elapsed_s - eta->elapsed_s - cost / 1000, 0));
   eta->elapsed_s = elapsed_s;
   if (!g->refused && cost > 0 && n > 0)
     {
@@ -208,33 +208,18 @@ ks_eta_add_cost (KsEta   *eta,
   eta->done++;
 }
 
-/* Seconds a point takes beside its solves (*overhead: making its
- * systems, building kernels) and seconds per ms of cost (*scale), fitted
- * to the points after the first measured one (which also paid for the
- * first builds).  The scale is at least 1/1000 (the cost is the solves'
- * own time); where the costs measured so far hardly differ the clock
- * cannot tell the two apart and the scale stays 1/1000: taking the whole
- * clock for cost once said "~19162 s left" for a bench whose points at
- * the first size took a few ms of solves and a second of building each,
- * scaled by the sizes to come. */
-static void
-clock_fit (const KsEta *eta,
-           double      *overhead,
-           double      *scale)
+/* Seconds a point takes beside its solves (making its systems, building
+ * its kernels): the median of the newest points after the first measured
+ * one (which also paid for the first builds), so that one slow build does
+ * not weigh on every point to come.  The cost is the solves' own time, a
+ * ms of it a ms of clock: taking the whole clock for cost once said
+ * "~19162 s left" for a bench whose points at the first size took a few
+ * ms of solves and a second of building each, scaled by the sizes to
+ * come. */
+static double
+overhead_s (const KsEta *eta)
 {
-  const Sums *c = &eta->clock;
-  double mean_c, mean_t, var;
-
-  *overhead = 0;
-  *scale = 1e-3;
-  if (c->count < 1)
-    return;
-  mean_c = c->x / c->count;
-  mean_t = c->y / c->count;
-  var = c->xx / c->count - mean_c * mean_c;
-  if (c->count >= 2 && var > 1e-4 * mean_c * mean_c)
-    *scale = MAX ((c->xy / c->count - mean_c * mean_t) / var, 1e-3);
-  *overhead = MAX (mean_t - *scale * mean_c, 0);
+  return eta->overhead.len > 0 ? window_predict (&eta->overhead, 1, 1) : 0;
 }
 
 /* Points not yet measured that will take time (a refused group's are
@@ -279,12 +264,8 @@ double
 ks_eta_get_seconds_left (KsEta *eta)
 {
   double left_ms = ks_eta_get_remaining_ms (eta);
-  double overhead, scale;
 
-  if (left_ms < 0)
-    return -1;
-  clock_fit (eta, &overhead, &scale);
-  return left_ms * scale + overhead * points_left (eta);
+  return left_ms < 0 ? -1 : left_ms / 1000 + overhead_s (eta) * points_left (eta);
 }
 
 double

@@ -11,11 +11,11 @@
  * does not inflate every prediction after it; p is fitted to
  * the measurements (between 1, a launch-bound solve, and 3, Gauss
  * elimination's arithmetic); 3 until there is anything to fit.  A point's
- * cost is its solves (warm-up + repetitions) at its median time; the clock
- * between points, fitted as a fixed time a point (making its systems,
- * building kernels) plus seconds per ms of cost, converts costs to
- * seconds, so that the work around the solves counts at its real weight
- * and a slow start (the first builds) not at all. */
+ * cost is its solves (warm-up + repetitions) at its median time, and
+ * each point adds the time the newest ones took beside their solves
+ * (making their systems, building kernels: the clock between points less
+ * their cost), so that the work around the solves counts at its real
+ * weight and a slow start (the first builds) not at all. */
 #pragma once
 
 #include <glib.h>
@@ -33,6 +33,10 @@ KsEta  *ks_eta_new_plan        (guint              n_points,
                                 const double      *size,
                                 const guint       *group,
                                 guint              n_groups);
+/* The exponent p (cost ~ size^p) to predict with until the sizes
+ * measured are far enough apart to fit it (default 3), in 1 .. 3. */
+void    ks_eta_set_exponent    (KsEta             *eta,
+                                double             exponent);
 /* The next point in order is done: refused, or measured at cost_ms (its
  * whole time: set-up, warm-up and repetitions). */
 void    ks_eta_add_cost        (KsEta             *eta,

@@ -444,8 +444,10 @@ struct _KsExperimentDesc {
   const char *recorded_demo;
   guint       backends;      /* KS_BACKENDS_*: where it can run; 0: every device */
   /* The parameter the point's cost grows with ("n"), for the time-left
-   * estimate; NULL: every point costs alike. */
+   * estimate; NULL: every point costs alike.  size_exponent: how, until
+   * two sizes are measured (cost ~ size^p, then fitted; 0: 1, linear). */
   const char *size_param;
+  double      size_exponent;
 
   const KsParamSpec  *params;        guint n_params;
   const KsColumnSpec *columns;       guint n_columns;

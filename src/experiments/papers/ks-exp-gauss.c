@@ -527,7 +527,7 @@ static const KsColumnSpec device_info[] = {
   .paper_title = N_("Baranov & Vlatskaya (2013): work-group size and the Gauss method in OpenCL")
 
 #define GAUSS_FUNCTIONS                                                          \
-  .size_param = "n",                                                             \
+  .size_param = "n", .size_exponent = 3,                                         \
   .columns = columns, .n_columns = N_COLUMNS,                                    \
   .check = gauss_check, .set_up = gauss_set_up, .prepare = gauss_prepare,        \
   .measure_one_rep = gauss_measure, .describe_device = gauss_describe_device,    \

@@ -881,7 +881,7 @@ const KsExperimentDesc ks_exp_heat_hybrid = {
               "times their host's bandwidth: look at how little is left to gain, and whether the exchange and "
               "the sums every iteration eat it."),
   .example = "--cells 2^16,2^18 --lambda 1,2,4,8,16,32,64 --plot hybrid.png",
-  .size_param = "cells",
+  .size_param = "cells", .size_exponent = 1.5,   /* CG's iterations grow as the square root */
   .backends = KS_BACKENDS_GPU,
   .params = params, .n_params = G_N_ELEMENTS (params),
   .columns = columns, .n_columns = N_COLUMNS,

@@ -813,7 +813,7 @@ const KsExperimentDesc ks_exp_heat = {
               "lost the paper up to 22 % of its speed at 1 M cells and 41 % at 78 M; compare the two "
               "with --offload whole,partial."),
   .example = "--cells 2^12:2^16 --variant base,fused --offload whole,partial --steps 5 --plot heat.png",
-  .size_param = "cells",
+  .size_param = "cells", .size_exponent = 1.5,   /* CG's iterations grow as the square root */
   .params = params, .n_params = G_N_ELEMENTS (params),
   .columns = columns, .n_columns = N_COLUMNS,
   .figures = figures, .n_figures = G_N_ELEMENTS (figures),
