@@ -207,6 +207,46 @@ test_large (void)
   g_assert_cmpuint (ks_plot_get_n_series (plot), ==, 5);
 }
 
+/* bench-tridiag's default methods by device (no device is asked
+ * anything: a stand-in for a CUDA device does): cuSPARSE's only on CUDA,
+ * gtsv2_nopivot only for one system, thomas-split everywhere. */
+static void
+test_bench_defaults (void)
+{
+  const KsExperimentDesc *desc = &ks_exp_bench_tridiag;
+  const KsParamSpec *spec = &desc->params[ks_experiment_desc_find_param (desc, "method")];
+  KsDeviceInfo info = { .backend = KS_BACKEND_CUDA, .type = KS_DEVICE_TYPE_GPU };
+  g_autoptr(KsDevice) cuda = NULL, host = NULL;
+  g_autoptr(KsConfig) base = ks_config_new (desc);
+  g_autoptr(GError) error = NULL;
+  struct { gboolean cuda; const char *systems; gboolean strided, nopivot; } cases[] = {
+    { TRUE, "64", TRUE, FALSE }, { TRUE, "1", TRUE, TRUE }, { FALSE, "64", FALSE, FALSE }, { FALSE, "1", FALSE, FALSE },
+  };
+
+  info.id = g_strdup ("cuda:9");
+  info.name = g_strdup ("a CUDA device standing in");
+  cuda = ks_device_new (&info, NULL, NULL);
+  host = g_object_ref (ks_device_list_find_backend (devices, KS_BACKEND_HOST));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *why = NULL, *text = NULL;
+      g_auto(GStrv) methods = NULL;
+
+      g_assert_true (ks_config_set_string (base, "systems", cases[i].systems, &error));
+      g_assert_no_error (error);
+      text = ks_param_default_text (spec, cases[i].cuda ? cuda : host, base, &why, &error);
+      g_assert_no_error (error);
+      methods = g_strsplit (text, ",", -1);
+      g_assert_true (g_strv_contains ((const char * const *) methods, "thomas-split"));
+      g_assert_true (g_strv_contains ((const char * const *) methods, "cpu-thomas"));
+      if (g_strv_contains ((const char * const *) methods, "cusparse-strided") != cases[i].strided ||
+          g_strv_contains ((const char * const *) methods, "cusparse-nopivot") != cases[i].nopivot)
+        g_error ("case %u (%s, --systems %s): %s (%s)", i, cases[i].cuda ? "CUDA" : "host", cases[i].systems,
+                 text, why);
+      g_assert_nonnull (why);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -218,6 +258,7 @@ main (int argc, char **argv)
   g_test_add_func ("/exp-tridiag/batch-refused", test_batch_refused);
   g_test_add_func ("/exp-tridiag/batch-host", test_batch_host);
   g_test_add_func ("/exp-tridiag/large", test_large);
+  g_test_add_func ("/exp-tridiag/bench-defaults", test_bench_defaults);
   status = g_test_run ();
   g_object_unref (devices);
   return status;

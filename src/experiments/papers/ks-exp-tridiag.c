@@ -824,7 +824,9 @@ G_STATIC_ASSERT (G_N_ELEMENTS (bench_columns) == BENCH_N_COLUMNS);
 
 /* bench-tridiag's methods when none are given: its default, cuSPARSE's
  * only on a CUDA device (elsewhere they are refused, each point saying
- * why, when asked for: a first run on a CPU opened with refused points). */
+ * why, when asked for: a first run on a CPU opened with refused points),
+ * and gtsv2_nopivot only for one system (the first --systems 1: it
+ * refuses a batch). */
 static char *
 bench_default_methods (const KsParamSpec *spec,
                        KsDevice          *device,
@@ -834,18 +836,19 @@ bench_default_methods (const KsParamSpec *spec,
 {
   g_auto(GStrv) all = g_strsplit (spec->default_value, ",", -1);
   g_autoptr(GPtrArray) kept = g_ptr_array_new ();
+  const gboolean cuda = ks_device_get_backend (device) == KS_BACKEND_CUDA;
+  GVariant *systems = ks_config_get (base, "systems");
+  const gboolean one = systems != NULL && g_variant_get_int64 (systems) == 1;
   KsTridiagMethod method;
 
-  if (ks_device_get_backend (device) == KS_BACKEND_CUDA)
-    {
-      *why = g_strdup (_("every method: cuSPARSE's run on this CUDA device"));
-      return g_strdup (spec->default_value);
-    }
   for (guint i = 0; all[i] != NULL; i++)
-    if (!ks_tridiag_method_from_string (all[i], &method) || !ks_tridiag_method_is_cusparse (method))
+    if (!ks_tridiag_method_from_string (all[i], &method) || !ks_tridiag_method_is_cusparse (method) ||
+        (cuda && (one || method != KS_TRIDIAG_CUSPARSE_NOPIVOT)))
       g_ptr_array_add (kept, all[i]);
   g_ptr_array_add (kept, NULL);
-  *why = g_strdup (_("the kernels and the host's methods; cuSPARSE's join them on a CUDA device"));
+  *why = g_strdup (!cuda ? _("the kernels and the host's methods; cuSPARSE's join them on a CUDA device")
+                   : one ? _("every method: cuSPARSE's run on this CUDA device")
+                         : _("every method but gtsv2_nopivot, cuSPARSE's solver for one system (--systems 1)"));
   return g_strjoinv (",", (char **) kept->pdata);
 }
 
@@ -909,6 +912,7 @@ const KsExperimentDesc ks_exp_bench_tridiag = {
               "the same run). cuSPARSE is refused, saying why, on a device that is not CUDA. One large "
               "system is --systems 1 with a large --n."),
   .example = "--n 4095 --systems 5000,40000 --plot bench-tridiag.png",
+  .recorded_demo = "h200-cuda-tridiag-vs-library-2026-11-29.json",
   .size_param = "systems",
   .params = bench_params, .n_params = G_N_ELEMENTS (bench_params),
   .columns = bench_columns, .n_columns = BENCH_N_COLUMNS,
