@@ -58,7 +58,8 @@ static const KsParamSpec params[] = {
     .type = KS_PARAM_INT, .default_value = "4096,65536", .min = 4, .max = G_MAXINT32 / 9, .sweepable = TRUE },
   [P_METHOD] = { .name = "method", .label = N_("Method"), .type = KS_PARAM_CHOICE, .choices = method_choices,
     .default_value = "base,fused,fused-graph,library", .sweepable = TRUE, .device_default = ks_exp_bench_default_methods,
-    .help = N_("The CGs to compare; the graph and the library are refused, with the reason, off CUDA") },
+    .help = N_("The CGs to compare (the graph and the library by default on a CUDA device only; asked for "
+               "elsewhere, each point is refused saying why)") },
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (params) == N_PARAMS);
 

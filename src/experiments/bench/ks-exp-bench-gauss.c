@@ -57,7 +57,8 @@ static const KsParamSpec params[] = {
     .min = 2, .max = 65535, .sweepable = TRUE },
   [P_METHOD] = { .name = "method", .label = N_("Method"), .type = KS_PARAM_CHOICE, .choices = method_choices,
     .default_value = "kernels,graph,blocked,cusolver,lapack", .sweepable = TRUE, .device_default = ks_exp_bench_default_methods,
-    .help = N_("The methods to compare; the graph and cuSOLVER are refused, with the reason, off CUDA") },
+    .help = N_("The methods to compare (the graph and cuSOLVER by default on a CUDA device only; asked for "
+               "elsewhere, each point is refused saying why)") },
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (params) == N_PARAMS);
 
