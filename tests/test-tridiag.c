@@ -448,6 +448,11 @@ test_split (void)
                * piece past a warp's). */
               if (quick && (n == 2 || n == 5 || n == 63))
                 continue;
+              /* And in double (the same code, 8-byte reals: the offsets
+               * and barriers Oclgrind checks are the float build's) two
+               * sizes: a short last piece, a piece past a warp's. */
+              if (quick && p == KS_PRECISION_DOUBLE && n != 17 && n != 65)
+                continue;
               ks_tridiag_batch_fill_random (batch, 11 * n + k);
               xref = reference (batch);
               ks_tridiag_solver_load (solver, batch, KS_TRIDIAG_THOMAS_SPLIT, FALSE, &error);
