@@ -39,10 +39,10 @@ struct _KsEta {
   double  sxx, sxy;          /* pooled within-group sums of the fit, kept as points come */
   gboolean have_newest;
   Window  recent;            /* of every group, for groups not yet measured */
-  /* The clock (elapsed seconds) now and, for the newest points after the
-   * first measured one, the seconds each took beside its cost. */
+  /* The clock: elapsed seconds and cost done at the first measured point
+   * and now, for the seconds each ms of cost really takes. */
+  double  first_elapsed_s, first_cost_ms;
   double  elapsed_s;
-  Window  overhead;
 };
 
 #define DEFAULT_EXPONENT 3.0
@@ -195,47 +195,20 @@ ks_eta_add_cost (KsEta   *eta,
   g->refused = refused;
   cost = refused ? 0 : cost;
   eta->cost_done_ms += cost;
-  if (eta->have_newest)
-    window_add (&eta->overhead, 1, MAX (elapsed_s - eta->elapsed_s - cost / 1000, 0));
   eta->elapsed_s = elapsed_s;
   if (!g->refused && cost > 0 && n > 0)
     {
+      if (!eta->have_newest)
+        {
+          eta->first_elapsed_s = elapsed_s;
+          eta->first_cost_ms = eta->cost_done_ms;
+        }
       eta->have_newest = TRUE;
       window_add (&g->recent, n, cost);
       window_add (&eta->recent, n, cost);
       fit_add (eta, g, log (n), log (cost));
     }
   eta->done++;
-}
-
-/* Seconds a point takes beside its solves (making its systems, building
- * its kernels): the median of the newest points after the first measured
- * one (which also paid for the first builds), so that one slow build does
- * not weigh on every point to come.  The cost is the solves' own time, a
- * ms of it a ms of clock: taking the whole clock for cost once said
- * "~19162 s left" for a bench whose points at the first size took a few
- * ms of solves and a second of building each, scaled by the sizes to
- * come. */
-static double
-overhead_s (const KsEta *eta)
-{
-  return eta->overhead.len > 0 ? window_predict (&eta->overhead, 1, 1) : 0;
-}
-
-/* Points not yet measured that will take time (a refused group's are
- * not). */
-static guint
-points_left (const KsEta *eta)
-{
-  guint left = 0;
-
-  for (guint k = eta->done; k < eta->total; k++)
-    {
-      const Group *g = &eta->groups[eta->plan_j[k]];
-
-      left += !(g->measured && g->refused);
-    }
-  return left;
 }
 
 double
@@ -264,8 +237,13 @@ double
 ks_eta_get_seconds_left (KsEta *eta)
 {
   double left_ms = ks_eta_get_remaining_ms (eta);
+  double clock_s = eta->elapsed_s - eta->first_elapsed_s;
+  double cost_ms = eta->cost_done_ms - eta->first_cost_ms;
+  /* Seconds per ms of cost, from the points after the first (the first
+   * also paid for building the kernels); 1/1000 until there are some. */
+  double scale = clock_s > 0 && cost_ms > 0 ? clock_s / cost_ms : 1e-3;
 
-  return left_ms < 0 ? -1 : left_ms / 1000 + overhead_s (eta) * points_left (eta);
+  return left_ms < 0 ? -1 : left_ms * scale;
 }
 
 double
