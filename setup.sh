@@ -85,8 +85,10 @@ case "${1:-run}" in
     # The headless stack again under AddressSanitizer and
     # UndefinedBehaviorSanitizer (tests/lsan.supp names the third-party leaks
     # it ignores).  The fuzzers are sanitized builds of their own and ran
-    # above; Oclgrind cannot run an ASan binary.  Sanitized code runs a few
-    # times slower, hence the longer timeouts.  KS_NO_SANITIZE=1 skips it.
+    # above; Oclgrind cannot run an ASan binary; test-cuda (suite nvrtc) is
+    # NVRTC's minute of compiling every kernel, once above is enough.
+    # Sanitized code runs a few times slower, hence the longer timeouts.
+    # KS_NO_SANITIZE=1 skips it.
     if [ -z "${KS_NO_SANITIZE:-}" ]; then
       asan="$BUILD_DIR-asan"
       echo "==> Sanitizer build in $asan (address, undefined)"
@@ -97,7 +99,7 @@ case "${1:-run}" in
           -Dtest_pocl_cache="$PWD/$BUILD_DIR/tests/pocl-cache" >/dev/null
       ninja -C "$asan" >/dev/null
       echo "==> meson test (sanitizers)"
-      meson test -C "$asan" --print-errorlogs --num-processes 2 --timeout-multiplier 4 --no-suite fuzz --no-suite oclgrind || status=$?
+      meson test -C "$asan" --print-errorlogs --num-processes 2 --timeout-multiplier 4 --no-suite fuzz --no-suite oclgrind --no-suite nvrtc || status=$?
       logs+=("$asan/meson-logs/testlog.json")
     fi
     # The results and session readers under libFuzzer for half a minute each
