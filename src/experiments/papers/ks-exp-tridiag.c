@@ -10,6 +10,7 @@
 #define G_LOG_DOMAIN "ks-experiments"
 
 #include "ks-exp-tridiag.h"
+#include "ks-exp-tridiag-defaults.h"
 #include "ks-exp-tridiag-predict.h"
 #include "ks-bench-probes.h"
 #include "ks-compute-error.h"
@@ -90,27 +91,6 @@ static const KsChoice method_choices[] = {
   { NULL }
 };
 
-/* The methods when none are given: cuSPARSE's join on a CUDA device, the
- * batched ones for many systems, gtsv2_nopivot for one. */
-static char *
-default_methods (const KsParamSpec *spec,
-                 KsDevice          *device,
-                 const KsConfig    *base,
-                 char             **why,
-                 GError           **error)
-{
-  const gboolean batch = ks_config_get_desc (base) != &ks_exp_tridiag_large;
-
-  if (ks_device_get_backend (device) != KS_BACKEND_CUDA)
-    {
-      *why = g_strdup (_("the paper's methods and the CPU baselines; cuSPARSE's join them on a CUDA device"));
-      return g_strdup (spec->default_value);
-    }
-  *why = g_strdup (_("the paper's methods, the CPU baselines and, on this CUDA device, cuSPARSE's"));
-  return g_strconcat (spec->default_value, batch ? ",cusparse-strided,cusparse-thomas,cusparse-lu" : ",cusparse-nopivot",
-                      NULL);
-}
-
 static const KsChoice precision_choices[] = {
   { "float", N_("float"), NULL, KS_PRECISION_FLOAT },
   { "double", N_("double (needs fp64)"), NULL, KS_PRECISION_DOUBLE },
@@ -127,7 +107,7 @@ static const KsChoice precision_choices[] = {
                "those points)") }
 #define METHOD_PARAM(methods)                                                                          \
   { .name = "method", .label = N_("Method"), .type = KS_PARAM_CHOICE, .choices = method_choices,       \
-    .sweepable = TRUE, .default_value = methods, .device_default = default_methods,                    \
+    .sweepable = TRUE, .default_value = methods, .device_default = ks_exp_tridiag_default_methods,                    \
     .help = N_("The methods to compare.  Host methods run on this computer's CPU whatever the device; " \
                "put cpu-thomas and cpu-sericr first: the speed-ups are against them, measured in the " \
                "same run") }
@@ -822,36 +802,6 @@ static const KsColumnSpec bench_columns[] = {
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (bench_columns) == BENCH_N_COLUMNS);
 
-/* bench-tridiag's methods when none are given: its default, cuSPARSE's
- * only on a CUDA device (elsewhere they are refused, each point saying
- * why, when asked for: a first run on a CPU opened with refused points),
- * and gtsv2_nopivot only for one system (the first --systems 1: it
- * refuses a batch). */
-static char *
-bench_default_methods (const KsParamSpec *spec,
-                       KsDevice          *device,
-                       const KsConfig    *base,
-                       char             **why,
-                       GError           **error)
-{
-  g_auto(GStrv) all = g_strsplit (spec->default_value, ",", -1);
-  g_autoptr(GPtrArray) kept = g_ptr_array_new ();
-  const gboolean cuda = ks_device_get_backend (device) == KS_BACKEND_CUDA;
-  GVariant *systems = ks_config_get (base, "systems");
-  const gboolean one = systems != NULL && g_variant_get_int64 (systems) == 1;
-  KsTridiagMethod method;
-
-  for (guint i = 0; all[i] != NULL; i++)
-    if (!ks_tridiag_method_from_string (all[i], &method) || !ks_tridiag_method_is_cusparse (method) ||
-        (cuda && (one || method != KS_TRIDIAG_CUSPARSE_NOPIVOT)))
-      g_ptr_array_add (kept, all[i]);
-  g_ptr_array_add (kept, NULL);
-  *why = g_strdup (!cuda ? _("the kernels and the host's methods; cuSPARSE's join them on a CUDA device")
-                   : one ? _("every method: cuSPARSE's run on this CUDA device")
-                         : _("every method but gtsv2_nopivot, cuSPARSE's solver for one system (--systems 1)"));
-  return g_strjoinv (",", (char **) kept->pdata);
-}
-
 static const KsParamSpec bench_params[] = {
   [BENCH_PRECISION] = PRECISION_PARAM,
   [BENCH_PAD] = PAD_PARAM,
@@ -865,7 +815,7 @@ static const KsParamSpec bench_params[] = {
     .help = N_("Measure each device's triad bandwidth before its points (the of_triad column); false: "
                "leave the column empty and save the probe's seconds") },
   [BENCH_METHOD] = { .name = "method", .label = N_("Method"), .type = KS_PARAM_CHOICE, .choices = method_choices,
-    .sweepable = TRUE, .device_default = bench_default_methods,
+    .sweepable = TRUE, .device_default = ks_exp_tridiag_bench_default_methods,
     .default_value = "cpu-thomas,cpu-sericr,omp-thomas,lapack-gtsv,thomas-interleaved,thomas-coalesced,"
                      "thomas-transposed,paracr-partial,paracr-thomas,thomas-split,cusparse-strided,cusparse-nopivot",
     .help = N_("The methods to compare (cuSPARSE's by default on a CUDA device only; asked for elsewhere, "
